@@ -1,0 +1,99 @@
+package anycast
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// tol covers a few roundings of sums of at most N terms of size ≤ 1.
+const tol = 1e-12
+
+func TestLoadsSpecExample(t *testing.T) {
+	// Spec §8 item 1: C = [[0.1 0.9] [0.5 0.5]], A = (1,1), x = (0.3, 0.8)
+	// gives S = (0.43, 0.67), total 1.1 (item 2).
+	nw, err := NewNetwork([]float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.9, 0.5, 0.5}), []float64{0.7, 0.7})
+	require.NoError(t, err)
+	s := nw.Loads(nil, []float64{0.3, 0.8})
+	assert.InDelta(t, 0.43, s[0], tol)
+	assert.InDelta(t, 0.67, s[1], tol)
+	assert.InDelta(t, 1.1, s[0]+s[1], tol)
+}
+
+func randomNetwork(rng *rand.Rand, n int) *Network {
+	c := mat.NewDense(n, n, nil)
+	for j := 0; j < n; j++ {
+		row := c.RawRowView(j)
+		for i := range row {
+			row[i] = rng.Float64()
+		}
+		floats.Scale(1/floats.Sum(row), row)
+	}
+	a := make([]float64, n)
+	t := make([]float64, n)
+	for i := range a {
+		a[i] = 10 * rng.Float64()
+		t[i] = 0.1 + rng.Float64()
+	}
+	nw, err := NewNetwork(a, c, t)
+	if err != nil {
+		panic(err)
+	}
+	return nw
+}
+
+func TestLoadIdentities(t *testing.T) {
+	// Spec §8 items 2–3: total-load identity, bounds, matrix form.
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 50; trial++ {
+		n := 1 + rng.IntN(12)
+		nw := randomNetwork(rng, n)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.Float64()
+		}
+		s := nw.Loads(nil, x)
+		var answered float64
+		for j := range x {
+			answered += nw.A[j] * x[j]
+		}
+		assert.InDelta(t, answered, floats.Sum(s), tol*floats.Sum(nw.A))
+		maxS := nw.MaxLoads()
+		var sb mat.VecDense
+		sb.MulVec(nw.LoadMatrix(), mat.NewVecDense(n, x))
+		for i := range s {
+			assert.GreaterOrEqual(t, s[i], 0.0)
+			assert.LessOrEqual(t, s[i], maxS[i]+tol*maxS[i])
+			assert.InDelta(t, s[i], sb.AtVec(i), tol*(1+maxS[i]))
+		}
+	}
+}
+
+func TestNewNetworkErrors(t *testing.T) {
+	good := mat.NewDense(2, 2, []float64{0.1, 0.9, 0.5, 0.5})
+	for _, tc := range []struct {
+		name string
+		a, t []float64
+		c    mat.Matrix
+		msg  string
+	}{
+		{"negative A", []float64{-1, 1}, []float64{1, 1}, good, "A[0] = -1"},
+		{"NaN A", []float64{1, math.NaN()}, []float64{1, 1}, good, "A[1] = NaN"},
+		{"zero T", []float64{1, 1}, []float64{1, 0}, good, "T[1] = 0"},
+		{"row sum", []float64{1, 1}, []float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.8, 0.5, 0.5}), "row 0 of C sums to 0.9"},
+		{"negative C", []float64{1, 1}, []float64{1, 1}, mat.NewDense(2, 2, []float64{1.5, -0.5, 0.5, 0.5}), "C[0][1] = -0.5"},
+		{"size", []float64{1, 1, 1}, []float64{1, 1, 1}, good, "len(A) = 3"},
+		{"T size", []float64{1, 1}, []float64{1}, good, "len(T) = 1"},
+		{"not square", []float64{1, 1}, []float64{1, 1}, mat.NewDense(2, 3, nil), "not square"},
+	} {
+		_, err := NewNetwork(tc.a, tc.c, tc.t)
+		if assert.Error(t, err, tc.name) {
+			assert.Contains(t, err.Error(), tc.msg, tc.name)
+		}
+	}
+}

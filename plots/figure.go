@@ -1,0 +1,174 @@
+package plots
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Drawer is anything that draws itself on a canvas: a *plot.Plot, or a
+// multi-panel *Panels.
+type Drawer interface {
+	Draw(c draw.Canvas)
+}
+
+// Config is what a figure generator is told by the driver
+// (examples/figures).
+type Config struct {
+	// Quick asks for small sizes: every figure together must finish in
+	// under a minute on two cores.
+	Quick bool
+	// Seed is the root seed; generators derive all their random streams
+	// from it, so a figure is a pure function of (Quick, Seed).
+	Seed uint64
+	// Progress receives human-readable progress lines. It is never nil
+	// when called by the driver; generators use Config.Logf.
+	Progress io.Writer
+}
+
+// Logf writes one progress line to c.Progress, if set.
+func (c Config) Logf(format string, args ...any) {
+	if c.Progress == nil {
+		return
+	}
+	fmt.Fprintf(c.Progress, format+"\n", args...)
+}
+
+// Headline is one row of the driver's summary table: a number the figure
+// establishes, and what it should be compared with.
+type Headline struct {
+	Name      string  // what was measured, e.g. "K_f(torus 1000x1000)"
+	Value     float64 // the measured or computed value
+	Reference string  // what it is checked against, e.g. "closed form 1.23e9" or "spec §9"
+}
+
+// Result is what a figure generator returns.
+type Result struct {
+	// Plot is the figure. Width and Height default to 16 cm × 11 cm.
+	Plot          Drawer
+	Width, Height vg.Length
+	// Data is the data behind the figure, written as CSV.
+	Data *Table
+	// Headlines are printed in the driver's summary table.
+	Headlines []Headline
+}
+
+// Figure is one named figure generator.
+type Figure struct {
+	// Name is stable and lower-case with dashes, prefixed by the area,
+	// e.g. "linalg-kirchhoff". Files are written as Name.png, Name.svg,
+	// Name.csv.
+	Name string
+	// Caption is one sentence for the README gallery and -list.
+	Caption string
+	// Make computes the figure.
+	Make func(cfg Config) (*Result, error)
+}
+
+// DefaultWidth and DefaultHeight are the size of a single-panel figure.
+const (
+	DefaultWidth  = 16 * vg.Centimeter
+	DefaultHeight = 11 * vg.Centimeter
+)
+
+// Save draws d into a w×h canvas and writes it to path. The format is
+// taken from the file extension (png, svg, pdf, eps, jpg, tif).
+func Save(d Drawer, w, h vg.Length, path string) (err error) {
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	c, err := draw.NewFormattedCanvas(w, h, format)
+	if err != nil {
+		return fmt.Errorf("plots: %s: %w", path, err)
+	}
+	d.Draw(draw.New(c))
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if e := f.Close(); err == nil {
+			err = e
+		}
+	}()
+	_, err = c.WriteTo(f)
+	return err
+}
+
+// Table is the data behind a figure in long or wide form: named columns,
+// rows of values. Values are float64, int, string or anything with a
+// String method; floats are written with full precision.
+type Table struct {
+	Columns []string
+	Rows    [][]any
+}
+
+// NewTable returns an empty table with the given column names.
+func NewTable(columns ...string) *Table {
+	return &Table{Columns: columns}
+}
+
+// Add appends one row. It panics if the number of values differs from the
+// number of columns (a programmer error).
+func (t *Table) Add(values ...any) {
+	if len(values) != len(t.Columns) {
+		panic(fmt.Sprintf("plots: table row has %d values for %d columns", len(values), len(t.Columns)))
+	}
+	t.Rows = append(t.Rows, values)
+}
+
+// WriteCSV writes the table as RFC 4180 CSV with a header line.
+func (t *Table) WriteCSV(w io.Writer) error {
+	var b strings.Builder
+	writeRecord(&b, t.Columns)
+	rec := make([]string, len(t.Columns))
+	for _, row := range t.Rows {
+		for i, v := range row {
+			rec[i] = formatCell(v)
+		}
+		writeRecord(&b, rec)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func formatCell(v any) string {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) {
+			return "NaN"
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	case int:
+		return strconv.Itoa(x)
+	case string:
+		return x
+	case fmt.Stringer:
+		return x.String()
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+func writeRecord(b *strings.Builder, rec []string) {
+	for i, s := range rec {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if strings.ContainsAny(s, ",\"\n\r") {
+			b.WriteByte('"')
+			b.WriteString(strings.ReplaceAll(s, `"`, `""`))
+			b.WriteByte('"')
+		} else {
+			b.WriteString(s)
+		}
+	}
+	b.WriteString("\n")
+}
