@@ -1,0 +1,45 @@
+package mc
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestSourceDeterministicAndDistinct(t *testing.T) {
+	a, b := Source(7, 1, 2), Source(7, 1, 2)
+	for i := 0; i < 10; i++ {
+		assert.Equal(t, a.Uint64(), b.Uint64())
+	}
+	seen := map[uint64]bool{}
+	for p := uint64(0); p < 1000; p++ {
+		v := Source(7, p).Uint64()
+		assert.False(t, seen[v], "stream %d collides", p)
+		seen[v] = true
+	}
+	assert.NotEqual(t, Source(7, 1, 2).Uint64(), Source(7, 2, 1).Uint64())
+}
+
+func TestForWorkersIndependent(t *testing.T) {
+	run := func(workers int) []uint64 {
+		out := make([]uint64, 257)
+		For(len(out), workers, func(i int) { out[i] = Source(3, uint64(i)).Uint64() })
+		return out
+	}
+	ref := run(1)
+	for _, w := range []int{2, 8, 0} {
+		assert.Equal(t, ref, run(w))
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	// Hand computation: mean 2, sample variance 1, t_{0.975,2} = 4.302652729911275.
+	s := Summarize([]float64{1, 2, 3})
+	assert.InDelta(t, 2, s.Mean, 1e-15)
+	assert.InDelta(t, 1, s.Std, 1e-15)
+	half := 4.302652729911275 / math.Sqrt(3)
+	assert.InDelta(t, 2-half, s.Lo, 1e-9)
+	assert.InDelta(t, 2+half, s.Hi, 1e-9)
+	assert.True(t, math.IsNaN(Summarize([]float64{5}).Std))
+}
