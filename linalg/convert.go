@@ -1,0 +1,93 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/graph"
+	"gonum.org/v1/gonum/mat"
+)
+
+// FromAdjacency returns the graph whose weighted adjacency matrix is a:
+// an edge {u, v} with weight a_uv for every non-zero entry above the
+// diagonal. It returns an error naming the entry for a non-zero diagonal
+// entry (self-loop), a negative, NaN or infinite entry, or a_uv ≠ a_vu
+// (possible for a user implementation of mat.Symmetric).
+func FromAdjacency(a mat.Symmetric) (*Graph, error) {
+	return fromSquare(a, a.SymmetricDim())
+}
+
+// FromMatrix is FromAdjacency for a general matrix, such as a *mat.Dense
+// read from a file. It also returns an error if a is not square or not
+// exactly symmetric.
+func FromMatrix(a mat.Matrix) (*Graph, error) {
+	r, c := a.Dims()
+	if r != c {
+		return nil, fmt.Errorf("linalg: adjacency matrix is %d×%d, not square", r, c)
+	}
+	return fromSquare(a, r)
+}
+
+func fromSquare(a mat.Matrix, n int) (*Graph, error) {
+	g := NewGraph(n)
+	for u := range n {
+		if d := a.At(u, u); d != 0 {
+			return nil, fmt.Errorf("linalg: adjacency[%d][%d] = %v: self-loops are not allowed", u, u, d)
+		}
+		for v := u + 1; v < n; v++ {
+			w, wt := a.At(u, v), a.At(v, u)
+			if w != wt && !(math.IsNaN(w) && math.IsNaN(wt)) {
+				return nil, fmt.Errorf("linalg: adjacency not symmetric: [%d][%d] = %v but [%d][%d] = %v", u, v, w, v, u, wt)
+			}
+			if w == 0 {
+				continue
+			}
+			if !(w > 0) || math.IsInf(w, 1) {
+				return nil, fmt.Errorf("linalg: adjacency[%d][%d] = %v: want 0 (no edge) or a finite positive weight", u, v, w)
+			}
+			g.addEdge(u, v, w)
+		}
+	}
+	return g, nil
+}
+
+// FromUndirected converts a gonum graph. Nodes are numbered by
+// increasing ID; the returned slice maps each node index to its gonum ID.
+// If gr implements graph.Weighted, its edge weights are used, otherwise
+// every edge has weight 1. It returns an error for a self-loop or an
+// invalid weight.
+func FromUndirected(gr graph.Undirected) (*Graph, []int64, error) {
+	ids := make([]int64, 0, gr.Nodes().Len())
+	for it := gr.Nodes(); it.Next(); {
+		ids = append(ids, it.Node().ID())
+	}
+	slices.Sort(ids)
+	index := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		index[id] = i
+	}
+	wg, weighted := gr.(graph.Weighted)
+	g := NewGraph(len(ids))
+	for u, uid := range ids {
+		for it := gr.From(uid); it.Next(); {
+			vid := it.Node().ID()
+			v := index[vid]
+			if v == u {
+				return nil, nil, fmt.Errorf("linalg: self-loop at node ID %d", uid)
+			}
+			if v < u {
+				continue
+			}
+			w := 1.0
+			if weighted {
+				w = wg.WeightedEdge(uid, vid).Weight()
+			}
+			if err := checkWeight(u, v, w); err != nil {
+				return nil, nil, fmt.Errorf("%w (node IDs %d, %d)", err, uid, vid)
+			}
+			g.addEdge(u, v, w)
+		}
+	}
+	return g, ids, nil
+}

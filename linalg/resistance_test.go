@@ -1,0 +1,169 @@
+package linalg
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// tolExact bounds the error of a Cholesky-based solve on these tiny,
+// well-conditioned graphs: a few hundred ulps of numbers of order 1.
+const tolExact = 1e-12
+
+func weightedTriangle() *Graph {
+	g := NewGraph(3)
+	for _, e := range []Edge{{0, 1, 1}, {1, 2, 2}, {0, 2, 3}} {
+		if err := g.SetEdge(e.U, e.V, e.W); err != nil {
+			panic(err)
+		}
+	}
+	return g
+}
+
+func TestPseudoInverseHandChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		g    *Graph
+		want []float64 // row-major L†
+		div  float64
+	}{
+		// spec throttlers.md §9: P3 has L† = (1/9)[5 −1 −4; −1 2 −1; −4 −1 5].
+		{"P3", Path(3), []float64{5, -1, -4, -1, 2, -1, -4, -1, 5}, 9},
+		// spec §9: weighted triangle w12=1, w23=2, w13=3: L† = (1/33)[4 −3 −1; −3 5 −2; −1 −2 3].
+		{"triangle", weightedTriangle(), []float64{4, -3, -1, -3, 5, -2, -1, -2, 3}, 33},
+	} {
+		p, err := PseudoInverse(tc.g)
+		require.NoError(t, err)
+		for i := range 3 {
+			for j := range 3 {
+				assert.InDelta(t, tc.want[3*i+j]/tc.div, p.At(i, j), tolExact, "%s [%d][%d]", tc.name, i, j)
+			}
+		}
+	}
+}
+
+func TestResistanceHandChecked(t *testing.T) {
+	// spec §9: weighted triangle r12 = 5/11, r23 = 4/11, r13 = 3/11, K_f = 12/11.
+	r, err := NewResistance(weightedTriangle())
+	require.NoError(t, err)
+	assert.InDelta(t, 5.0/11, r.Between(0, 1), tolExact)
+	assert.InDelta(t, 4.0/11, r.Between(1, 2), tolExact)
+	assert.InDelta(t, 3.0/11, r.Between(2, 0), tolExact)
+	assert.InDelta(t, 12.0/11, r.Kirchhoff(), tolExact)
+
+	// spec §9: C6 row 0 = 0, 5/6, 4/3, 3/2, 4/3, 5/6; K_f = 35/2.
+	rm, err := ResistanceMatrix(Cycle(6))
+	require.NoError(t, err)
+	for j, want := range []float64{0, 5.0 / 6, 4.0 / 3, 1.5, 4.0 / 3, 5.0 / 6} {
+		assert.InDelta(t, want, rm.At(0, j), tolExact, "C6 R[0][%d]", j)
+	}
+	k, err := KirchhoffIndex(Cycle(6))
+	require.NoError(t, err)
+	assert.InDelta(t, 17.5, k, tolExact)
+
+	// spec §9: grid 2×3, corner 0 to nodes 0..5: 0, 11/15, 4/3, 11/15, 14/15, 7/5; K_f = 71/5.
+	g := Grid(2, 3)
+	for v, want := range []float64{0, 11.0 / 15, 4.0 / 3, 11.0 / 15, 14.0 / 15, 7.0 / 5} {
+		got, err := EffectiveResistance(g, 0, v)
+		require.NoError(t, err)
+		assert.InDelta(t, want, got, tolExact, "grid R(0,%d)", v)
+	}
+	k, err = KirchhoffIndex(g)
+	require.NoError(t, err)
+	assert.InDelta(t, 71.0/5, k, tolExact)
+}
+
+func TestNetworkXExample(t *testing.T) {
+	// NetworkX resistance_distance documentation: edges (1,2),(1,3),(1,4),
+	// (3,4),(3,5),(4,5) with unit weights give R(1,3) = 0.625 and the
+	// Kirchhoff index 10.25. Nodes shifted to 0-based.
+	g := NewGraph(5)
+	for _, e := range [][2]int{{1, 2}, {1, 3}, {1, 4}, {3, 4}, {3, 5}, {4, 5}} {
+		require.NoError(t, g.SetEdge(e[0]-1, e[1]-1, 1))
+	}
+	r, err := EffectiveResistance(g, 0, 2)
+	require.NoError(t, err)
+	assert.InDelta(t, 0.625, r, tolExact)
+	k, err := KirchhoffIndex(g)
+	require.NoError(t, err)
+	assert.InDelta(t, 10.25, k, tolExact)
+}
+
+func TestSpectrumHandChecked(t *testing.T) {
+	// spec §9 closed forms; the eigen solver is backward stable, so errors
+	// are a few ulps of ‖L‖ ≤ 2·max degree.
+	const tol = 1e-12
+	for _, tc := range []struct {
+		name string
+		g    *Graph
+		want []float64
+	}{
+		{"C6", Cycle(6), []float64{0, 1, 1, 3, 3, 4}},
+		{"grid 2x3", Grid(2, 3), []float64{0, 1, 2, 3, 3, 5}},
+		{"triangle", weightedTriangle(), []float64{0, 6 - math.Sqrt(3), 6 + math.Sqrt(3)}},
+	} {
+		got, err := Spectrum(tc.g)
+		require.NoError(t, err)
+		assert.InDeltaSlice(t, tc.want, got, tol, tc.name)
+	}
+	l2, f, err := AlgebraicConnectivity(Path(5))
+	require.NoError(t, err)
+	assert.InDelta(t, 0.381966011250105, l2, 1e-12) // 2 − 2cos(π/5), spec §9
+	var lf mat.VecDense
+	lf.MulVec(Path(5).Laplacian(), f)
+	for i := range 5 {
+		assert.InDelta(t, l2*f.AtVec(i), lf.AtVec(i), 1e-12)
+	}
+}
+
+func TestDisconnectedErrors(t *testing.T) {
+	g := NewGraph(4)
+	require.NoError(t, g.SetEdge(0, 1, 1))
+	require.NoError(t, g.SetEdge(2, 3, 1))
+	assert.False(t, IsConnected(g))
+	_, err := KirchhoffIndex(g)
+	assert.ErrorContains(t, err, "disconnected: node 2")
+	_, err = PseudoInverse(g)
+	assert.Error(t, err)
+	_, err = EffectiveResistance(g, 0, 3)
+	assert.Error(t, err)
+	_, err = EffectiveResistance(Path(3), 0, 3)
+	assert.ErrorContains(t, err, "v = 3")
+}
+
+func TestSetEdgeErrors(t *testing.T) {
+	g := NewGraph(3)
+	assert.ErrorContains(t, g.SetEdge(0, 3, 1), "v = 3")
+	assert.ErrorContains(t, g.SetEdge(-1, 2, 1), "u = -1")
+	assert.ErrorContains(t, g.SetEdge(1, 1, 1), "self-loop")
+	assert.ErrorContains(t, g.SetEdge(0, 1, 0), "= 0")
+	assert.ErrorContains(t, g.SetEdge(0, 1, -2), "= -2")
+	assert.ErrorContains(t, g.SetEdge(0, 1, math.NaN()), "NaN")
+	assert.ErrorContains(t, g.SetEdge(0, 1, math.Inf(1)), "+Inf")
+	assert.Equal(t, 0, g.Size())
+	require.NoError(t, g.SetEdge(0, 1, 2))
+	require.NoError(t, g.SetEdge(1, 0, 5))
+	assert.Equal(t, 1, g.Size())
+	assert.Equal(t, 5.0, g.Weight(0, 1))
+	assert.True(t, g.RemoveEdge(1, 0))
+	assert.False(t, g.HasEdge(0, 1))
+}
+
+func TestFromAdjacencyErrors(t *testing.T) {
+	_, err := FromMatrix(mat.NewDense(2, 3, nil))
+	assert.ErrorContains(t, err, "not square")
+	_, err = FromMatrix(mat.NewDense(2, 2, []float64{0, 1, 2, 0}))
+	assert.ErrorContains(t, err, "not symmetric")
+	_, err = FromAdjacency(mat.NewSymDense(2, []float64{1, 1, 1, 0}))
+	assert.ErrorContains(t, err, "self-loop")
+	_, err = FromAdjacency(mat.NewSymDense(2, []float64{0, -1, -1, 0}))
+	assert.ErrorContains(t, err, "= -1")
+	g, err := FromAdjacency(mat.NewSymDense(3, []float64{0, 1, 3, 1, 0, 2, 3, 2, 0}))
+	require.NoError(t, err)
+	k, err := KirchhoffIndex(g)
+	require.NoError(t, err)
+	assert.InDelta(t, 12.0/11, k, tolExact) // the weighted triangle again
+}
