@@ -1,0 +1,356 @@
+package ode
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Func evaluates the right-hand side dy = f(t, y). It must write all of dy
+// and must not retain or modify y.
+type Func func(dy []float64, t float64, y []float64)
+
+// Settings tunes DormandPrince. A nil *Settings or a zero field means the
+// default given with each field.
+type Settings struct {
+	// AbsTol and RelTol are the absolute and relative local error
+	// tolerances (default 1e-6 and 1e-6). Both must be ≥ 0, not both 0.
+	AbsTol, RelTol float64
+	// InitialStep is the size of the first trial step; 0 chooses it
+	// automatically (Hairer–Nørsett–Wanner's starting step algorithm).
+	InitialStep float64
+	// MaxStep bounds |h| (default: unbounded).
+	MaxStep float64
+	// MaxSteps bounds the number of steps, accepted plus rejected, over
+	// the life of the stepper (default 100000).
+	MaxSteps int
+}
+
+// Stats counts the work done by a stepper.
+type Stats struct {
+	Accepted, Rejected int // steps
+	Evaluations        int // calls of f
+}
+
+// ErrMaxSteps is wrapped by the error a stepper returns when its step
+// budget is spent before the target time.
+var ErrMaxSteps = errors.New("ode: step budget exhausted")
+
+// ErrStepSize is wrapped by the error returned when the step size needed to
+// meet the tolerance falls below the rounding level of t.
+var ErrStepSize = errors.New("ode: step size underflow, tolerance cannot be met")
+
+// Dormand–Prince 5(4) coefficients (Hairer, Nørsett, Wanner, Table II.5.2).
+const (
+	c2, c3, c4, c5 = 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9
+
+	a21                          = 1.0 / 5
+	a31, a32                     = 3.0 / 40, 9.0 / 40
+	a41, a42, a43                = 44.0 / 45, -56.0 / 15, 32.0 / 9
+	a51, a52, a53, a54           = 19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729
+	a61, a62, a63, a64, a65      = 9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656
+	a71, a73, a74, a75, a76      = 35.0 / 384, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84
+	e1, e3, e4, e5, e6, e7       = 71.0 / 57600, -71.0 / 16695, 71.0 / 1920, -17253.0 / 339200, 22.0 / 525, -1.0 / 40
+	d1, d3, d4, d5, d6, d7       = -12715105075.0 / 11282082432, 87487479700.0 / 32700410799, -10690763975.0 / 1880347072, 701980252875.0 / 199316789632, -1453857185.0 / 822651844, 69997945.0 / 29380423
+	safety, facMin, facMaxAccept = 0.9, 0.2, 10.0
+)
+
+// DormandPrince is an adaptive Dormand–Prince 5(4) stepper with dense
+// output. Create it with NewDormandPrince.
+type DormandPrince struct {
+	f        Func
+	abs, rel float64
+	hMax     float64
+	maxSteps int
+
+	n           int
+	t, tPrev, h float64
+	dir         float64 // +1 or −1 once the direction is known, 0 before
+	y, y1, tmp  []float64
+	k           [7][]float64
+	r           [5][]float64 // dense output coefficients of the last step
+	haveK1      bool
+	rejected    bool // the previous trial step was rejected
+	stats       Stats
+}
+
+// NewDormandPrince returns a stepper for dy/dt = f(t, y) starting at
+// (t0, y0). It copies y0. It returns an error for an empty or non-finite
+// y0, non-finite t0, or invalid settings.
+func NewDormandPrince(f Func, t0 float64, y0 []float64, s *Settings) (*DormandPrince, error) {
+	if f == nil {
+		return nil, errors.New("ode: f is nil")
+	}
+	var set Settings
+	if s != nil {
+		set = *s
+	}
+	if set.AbsTol == 0 && set.RelTol == 0 {
+		set.AbsTol, set.RelTol = 1e-6, 1e-6
+	}
+	switch {
+	case !(set.AbsTol >= 0) || math.IsInf(set.AbsTol, 1):
+		return nil, fmt.Errorf("ode: AbsTol = %v: want a finite value ≥ 0", set.AbsTol)
+	case !(set.RelTol >= 0) || math.IsInf(set.RelTol, 1):
+		return nil, fmt.Errorf("ode: RelTol = %v: want a finite value ≥ 0", set.RelTol)
+	case !(set.InitialStep >= 0) || math.IsInf(set.InitialStep, 1):
+		return nil, fmt.Errorf("ode: InitialStep = %v: want a finite value ≥ 0", set.InitialStep)
+	case !(set.MaxStep >= 0):
+		return nil, fmt.Errorf("ode: MaxStep = %v: want ≥ 0", set.MaxStep)
+	case set.MaxSteps < 0:
+		return nil, fmt.Errorf("ode: MaxSteps = %d: want ≥ 0", set.MaxSteps)
+	}
+	if set.MaxStep == 0 {
+		set.MaxStep = math.Inf(1)
+	}
+	if set.MaxSteps == 0 {
+		set.MaxSteps = 100000
+	}
+	if err := checkStart(t0, y0); err != nil {
+		return nil, err
+	}
+	n := len(y0)
+	d := &DormandPrince{f: f, abs: set.AbsTol, rel: set.RelTol, hMax: set.MaxStep, maxSteps: set.MaxSteps,
+		n: n, t: t0, tPrev: t0, h: set.InitialStep}
+	buf := make([]float64, 15*n)
+	next := func() []float64 { v := buf[:n:n]; buf = buf[n:]; return v }
+	d.y, d.y1, d.tmp = next(), next(), next()
+	for i := range d.k {
+		d.k[i] = next()
+	}
+	for i := range d.r {
+		d.r[i] = next()
+	}
+	copy(d.y, y0)
+	copy(d.r[0], y0) // Interpolate(t0) before the first step returns y0
+	return d, nil
+}
+
+func checkStart(t0 float64, y0 []float64) error {
+	if math.IsNaN(t0) || math.IsInf(t0, 0) {
+		return fmt.Errorf("ode: t0 = %v: want a finite value", t0)
+	}
+	if len(y0) == 0 {
+		return errors.New("ode: len(y0) = 0")
+	}
+	for i, v := range y0 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("ode: y0[%d] = %v: want a finite value", i, v)
+		}
+	}
+	return nil
+}
+
+// Time returns the current time, the end of the last accepted step.
+func (d *DormandPrince) Time() float64 { return d.t }
+
+// PrevTime returns the start of the last accepted step (t0 before the
+// first step).
+func (d *DormandPrince) PrevTime() float64 { return d.tPrev }
+
+// State returns the current state y(Time()). The slice is owned by the
+// stepper and changes at the next step; do not modify it.
+func (d *DormandPrince) State() []float64 { return d.y }
+
+// Stats returns the work done so far.
+func (d *DormandPrince) Stats() Stats { return d.stats }
+
+// StepSize returns the size the next trial step will have (0 before the
+// first step if it is chosen automatically).
+func (d *DormandPrince) StepSize() float64 { return d.h }
+
+// errNorm is the scaled RMS norm of the doc comment.
+func (d *DormandPrince) scale(i int) float64 {
+	return d.abs + d.rel*math.Max(math.Abs(d.y[i]), math.Abs(d.y1[i]))
+}
+
+// initialStep is Hairer–Nørsett–Wanner's starting step heuristic
+// (§II.4, "Starting step size"), with RMS norms; k[0] holds f(t, y).
+func (d *DormandPrince) initialStep(tEnd float64) float64 {
+	var dnf, dny float64
+	for i := 0; i < d.n; i++ {
+		sk := d.abs + d.rel*math.Abs(d.y[i])
+		dnf += (d.k[0][i] / sk) * (d.k[0][i] / sk)
+		dny += (d.y[i] / sk) * (d.y[i] / sk)
+	}
+	dnf, dny = math.Sqrt(dnf/float64(d.n)), math.Sqrt(dny/float64(d.n))
+	h := 1e-6
+	if dnf > 1e-5 && dny > 1e-5 {
+		h = 0.01 * dny / dnf
+	}
+	h = math.Min(h, math.Min(d.hMax, math.Abs(tEnd-d.t)))
+	for i := 0; i < d.n; i++ {
+		d.tmp[i] = d.y[i] + d.dir*h*d.k[0][i]
+	}
+	d.f(d.k[1], d.t+d.dir*h, d.tmp)
+	d.stats.Evaluations++
+	var der2 float64
+	for i := 0; i < d.n; i++ {
+		sk := d.abs + d.rel*math.Abs(d.y[i])
+		v := (d.k[1][i] - d.k[0][i]) / sk
+		der2 += v * v
+	}
+	der2 = math.Sqrt(der2/float64(d.n)) / h
+	der12 := math.Max(der2, dnf)
+	var h1 float64
+	if der12 <= 1e-15 || math.IsNaN(der12) {
+		h1 = math.Max(1e-6, h*1e-3)
+	} else {
+		h1 = math.Pow(0.01/der12, 1.0/5)
+	}
+	return math.Min(math.Min(100*h, h1), d.hMax)
+}
+
+// Step advances by one accepted step towards tEnd, never past it; it
+// returns nil without work if Time() == tEnd. It returns an error wrapping
+// ErrMaxSteps or ErrStepSize if the tolerance cannot be met, and an error
+// if tEnd lies in the direction opposite to earlier steps or is not finite.
+func (d *DormandPrince) Step(tEnd float64) error {
+	if math.IsNaN(tEnd) || math.IsInf(tEnd, 0) {
+		return fmt.Errorf("ode: tEnd = %v: want a finite value", tEnd)
+	}
+	if tEnd == d.t {
+		return nil
+	}
+	dir := 1.0
+	if tEnd < d.t {
+		dir = -1
+	}
+	if d.dir == 0 {
+		d.dir = dir
+	} else if dir != d.dir {
+		return fmt.Errorf("ode: tEnd = %v lies behind the current time %v", tEnd, d.t)
+	}
+	if !d.haveK1 {
+		d.f(d.k[0], d.t, d.y)
+		d.stats.Evaluations++
+		d.haveK1 = true
+		if d.h == 0 {
+			d.h = d.initialStep(tEnd)
+		}
+	}
+	y, y1, tmp, k := d.y, d.y1, d.tmp, &d.k
+	for {
+		if d.stats.Accepted+d.stats.Rejected >= d.maxSteps {
+			return fmt.Errorf("%w: %d steps reached at t = %v before %v", ErrMaxSteps, d.maxSteps, d.t, tEnd)
+		}
+		h := math.Min(math.Abs(d.h), d.hMax)
+		last := false
+		if rem := math.Abs(tEnd - d.t); h >= rem*(1-1e-12) {
+			h, last = rem, true
+		}
+		if h <= 16*eps*math.Abs(d.t) || h < math.SmallestNonzeroFloat64*1e10 {
+			return fmt.Errorf("%w: h = %v at t = %v", ErrStepSize, h, d.t)
+		}
+		h *= d.dir
+		t := d.t
+		n := d.n
+		for i := 0; i < n; i++ {
+			tmp[i] = y[i] + h*a21*k[0][i]
+		}
+		d.f(k[1], t+c2*h, tmp)
+		for i := 0; i < n; i++ {
+			tmp[i] = y[i] + h*(a31*k[0][i]+a32*k[1][i])
+		}
+		d.f(k[2], t+c3*h, tmp)
+		for i := 0; i < n; i++ {
+			tmp[i] = y[i] + h*(a41*k[0][i]+a42*k[1][i]+a43*k[2][i])
+		}
+		d.f(k[3], t+c4*h, tmp)
+		for i := 0; i < n; i++ {
+			tmp[i] = y[i] + h*(a51*k[0][i]+a52*k[1][i]+a53*k[2][i]+a54*k[3][i])
+		}
+		d.f(k[4], t+c5*h, tmp)
+		for i := 0; i < n; i++ {
+			tmp[i] = y[i] + h*(a61*k[0][i]+a62*k[1][i]+a63*k[2][i]+a64*k[3][i]+a65*k[4][i])
+		}
+		tNew := t + h
+		if last {
+			tNew = tEnd
+		}
+		d.f(k[5], tNew, tmp)
+		for i := 0; i < n; i++ {
+			y1[i] = y[i] + h*(a71*k[0][i]+a73*k[2][i]+a74*k[3][i]+a75*k[4][i]+a76*k[5][i])
+		}
+		d.f(k[6], tNew, y1)
+		d.stats.Evaluations += 6
+		var sum float64
+		for i := 0; i < n; i++ {
+			e := h * (e1*k[0][i] + e3*k[2][i] + e4*k[3][i] + e5*k[4][i] + e6*k[5][i] + e7*k[6][i])
+			v := e / d.scale(i)
+			sum += v * v
+		}
+		err := math.Sqrt(sum / float64(n))
+		if math.IsNaN(err) || math.IsInf(err, 0) {
+			// A non-finite stage: retreat sharply and try again.
+			d.stats.Rejected++
+			d.rejected = true
+			d.h = h * facMin
+			continue
+		}
+		fac := facMaxAccept
+		if err > 0 {
+			fac = safety * math.Pow(err, -0.2)
+		}
+		if err > 1 {
+			d.stats.Rejected++
+			d.rejected = true
+			d.h = h * math.Max(facMin, fac)
+			continue
+		}
+		// Accepted: dense output coefficients (Hairer–Nørsett–Wanner §II.6,
+		// the continuous extension of DOPRI5), then FSAL.
+		for i := 0; i < n; i++ {
+			ydiff := y1[i] - y[i]
+			bspl := h*k[0][i] - ydiff
+			d.r[0][i] = y[i]
+			d.r[1][i] = ydiff
+			d.r[2][i] = bspl
+			d.r[3][i] = ydiff - h*k[6][i] - bspl
+			d.r[4][i] = h * (d1*k[0][i] + d3*k[2][i] + d4*k[3][i] + d5*k[4][i] + d6*k[5][i] + d7*k[6][i])
+		}
+		copy(y, y1)
+		k[0], k[6] = k[6], k[0]
+		d.tPrev, d.t = t, tNew
+		fmax := facMaxAccept
+		if d.rejected {
+			fmax = 1
+		}
+		d.h = h * math.Min(fmax, math.Max(facMin, fac))
+		d.rejected = false
+		d.stats.Accepted++
+		return nil
+	}
+}
+
+const eps = 0x1p-52
+
+// Interpolate writes the dense-output approximation of y(t) into dst and
+// returns it; dst may be nil. The approximation is of fourth order and
+// continuous across steps. t must lie in the last step [PrevTime(), Time()].
+//
+// Interpolate panics if t is outside the last step or if len(dst) is wrong.
+func (d *DormandPrince) Interpolate(dst []float64, t float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, d.n)
+	}
+	if len(dst) != d.n {
+		panic(fmt.Sprintf("ode: len(dst) = %d, want %d", len(dst), d.n))
+	}
+	if t == d.t {
+		copy(dst, d.y)
+		return dst
+	}
+	lo, hi := math.Min(d.tPrev, d.t), math.Max(d.tPrev, d.t)
+	slack := 64 * eps * math.Max(math.Abs(lo), math.Abs(hi))
+	if !(t >= lo-slack && t <= hi+slack) {
+		panic(fmt.Sprintf("ode: Interpolate at t = %v outside the last step [%v, %v]", t, lo, hi))
+	}
+	th := (t - d.tPrev) / (d.t - d.tPrev)
+	th1 := 1 - th
+	r := &d.r
+	for i := range dst {
+		dst[i] = r[0][i] + th*(r[1][i]+th1*(r[2][i]+th*(r[3][i]+th1*r[4][i])))
+	}
+	return dst
+}

@@ -1,0 +1,311 @@
+package ode
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// linear is y' = M y with a non-normal, non-symmetric M whose eigenvalues
+// are −0.5 ± 2i and −1, so the solution rotates and decays; the exact
+// solution is expm(M t) y0, computed with gonum's mat.Exp (Padé with
+// scaling and squaring, accurate to ~1e-15 relative for this small norm).
+var linM = mat.NewDense(3, 3, []float64{
+	-0.5, 2, 0.3,
+	-2, -0.5, 0,
+	0.1, 0, -1,
+})
+
+func linearF(dy []float64, _ float64, y []float64) {
+	for i := 0; i < 3; i++ {
+		dy[i] = 0
+		for j := 0; j < 3; j++ {
+			dy[i] += linM.At(i, j) * y[j]
+		}
+	}
+}
+
+func linearExact(t float64, y0 []float64) []float64 {
+	var m, e mat.Dense
+	m.Scale(t, linM)
+	e.Exp(&m)
+	var v mat.VecDense
+	v.MulVec(&e, mat.NewVecDense(3, y0))
+	return []float64{v.AtVec(0), v.AtVec(1), v.AtVec(2)}
+}
+
+// logistic is y' = r y (1 − y/K) with exact solution
+// y(t) = K / (1 + (K/y0 − 1) e^{−rt}).
+const logR, logK = 1.5, 2.0
+
+func logisticF(dy []float64, _ float64, y []float64) { dy[0] = logR * y[0] * (1 - y[0]/logK) }
+
+func logisticExact(t, y0 float64) float64 {
+	return logK / (1 + (logK/y0-1)*math.Exp(-logR*t))
+}
+
+func maxErr(a, b []float64) float64 {
+	var m float64
+	for i := range a {
+		m = math.Max(m, math.Abs(a[i]-b[i]))
+	}
+	return m
+}
+
+// fixedDP runs DormandPrince with a fixed step h = span/m by making the
+// tolerances so loose that no step is rejected and capping the step at h.
+func fixedDP(f Func, y0 []float64, span float64, m int) *DormandPrince {
+	h := span / float64(m)
+	d, err := NewDormandPrince(f, 0, y0, &Settings{AbsTol: 1e6, RelTol: 1e6, InitialStep: h, MaxStep: h})
+	if err != nil {
+		panic(err)
+	}
+	for d.Time() < span {
+		if err := d.Step(span); err != nil {
+			panic(err)
+		}
+	}
+	return d
+}
+
+// observedOrder returns log2(err(h)/err(h/2)).
+func observedOrder(e1, e2 float64) float64 { return math.Log2(e1 / e2) }
+
+func TestDormandPrinceOrderLinear(t *testing.T) {
+	y0 := []float64{1, 0.5, -0.25}
+	want := linearExact(2, y0)
+	var errs []float64
+	for _, m := range []int{20, 40, 80} {
+		d := fixedDP(linearF, y0, 2, m)
+		assert.Equal(t, m, d.Stats().Accepted)
+		errs = append(errs, maxErr(d.State(), want))
+	}
+	// Fifth-order method: halving h divides the global error by ≈ 2⁵.
+	// The window [4.6, 5.6] allows the pre-asymptotic drift at these
+	// step sizes (h = 0.1 … 0.025, |λ|h ≤ 0.2) while excluding order 4.
+	for k := 0; k+1 < len(errs); k++ {
+		p := observedOrder(errs[k], errs[k+1])
+		assert.True(t, p > 4.6 && p < 5.6, "order %v (errors %v)", p, errs)
+	}
+}
+
+func TestDormandPrinceDenseOrder(t *testing.T) {
+	// Interpolate at the midpoint of the last step; with the continuous
+	// extension of order 4 the local interpolation error is O(h⁵), so
+	// halving h divides the error at the midpoint by ≈ 2⁴ or more.
+	y0 := []float64{1, 0.5, -0.25}
+	var errs []float64
+	for _, m := range []int{10, 20, 40} {
+		d := fixedDP(linearF, y0, 2, m)
+		tm := (d.PrevTime() + d.Time()) / 2
+		errs = append(errs, maxErr(d.Interpolate(nil, tm), linearExact(tm, y0)))
+		// The interpolant is exact at both ends of the step.
+		assert.InDelta(t, 0, maxErr(d.Interpolate(nil, d.Time()), d.State()), 1e-15)
+	}
+	for k := 0; k+1 < len(errs); k++ {
+		p := observedOrder(errs[k], errs[k+1])
+		assert.True(t, p > 3.7, "dense output order %v (errors %v)", p, errs)
+	}
+}
+
+func TestRK4OrderLogistic(t *testing.T) {
+	y0 := []float64{0.1}
+	want := logisticExact(4, 0.1)
+	var errs []float64
+	for _, h := range []float64{0.2, 0.1, 0.05} {
+		res, err := SolveRK4(logisticF, 0, y0, []float64{4}, h)
+		require.NoError(t, err)
+		assert.Equal(t, int(math.Round(4/h)), res.Stats.Accepted)
+		errs = append(errs, math.Abs(res.Y[0][0]-want))
+	}
+	// Classical RK4: ratio ≈ 2⁴; the window [3.6, 4.4] excludes orders 3
+	// and 5 with margin for pre-asymptotic terms at rh ≤ 0.3.
+	for k := 0; k+1 < len(errs); k++ {
+		p := observedOrder(errs[k], errs[k+1])
+		assert.True(t, p > 3.6 && p < 4.4, "order %v (errors %v)", p, errs)
+	}
+}
+
+func TestRK4OrderLinear(t *testing.T) {
+	y0 := []float64{1, 0.5, -0.25}
+	want := linearExact(2, y0)
+	var errs []float64
+	for _, h := range []float64{0.1, 0.05, 0.025} {
+		res, err := SolveRK4(linearF, 0, y0, []float64{2}, h)
+		require.NoError(t, err)
+		errs = append(errs, maxErr(res.Y[0], want))
+	}
+	for k := 0; k+1 < len(errs); k++ {
+		p := observedOrder(errs[k], errs[k+1])
+		assert.True(t, p > 3.6 && p < 4.4, "order %v (errors %v)", p, errs)
+	}
+}
+
+func TestDormandPrinceOrderLogistic(t *testing.T) {
+	var errs []float64
+	// Horizon t = 2 (y from 0.1 to ≈ 0.9): over longer horizons the
+	// approach to the stable equilibrium y = K damps the leading error
+	// term and the observed ratio overshoots 2⁵ at these step sizes.
+	for _, m := range []int{10, 20, 40} {
+		d := fixedDP(logisticF, []float64{0.1}, 2, m)
+		errs = append(errs, math.Abs(d.State()[0]-logisticExact(2, 0.1)))
+	}
+	for k := 0; k+1 < len(errs); k++ {
+		p := observedOrder(errs[k], errs[k+1])
+		assert.True(t, p > 4.6 && p < 5.6, "order %v (errors %v)", p, errs)
+	}
+}
+
+func TestSolveToleranceProportionality(t *testing.T) {
+	// Adaptive mode on the logistic equation sampled at many times: the
+	// global error must fall with the tolerance and stay within a modest
+	// multiple of the per-step error scale AbsTol + RelTol·max|y| ≤ 3·tol
+	// (y ≤ K = 2); 10× covers the accumulation of local errors over the
+	// growth phase.
+	times := make([]float64, 41)
+	for k := range times {
+		times[k] = 0.25 * float64(k)
+	}
+	prev := math.Inf(1)
+	for _, tol := range []float64{1e-4, 1e-6, 1e-8, 1e-10} {
+		res, err := Solve(logisticF, 0, []float64{0.1}, times, &Settings{AbsTol: tol, RelTol: tol})
+		require.NoError(t, err)
+		require.Len(t, res.Y, len(times))
+		var e float64
+		for k, tk := range res.T {
+			assert.Equal(t, times[k], tk)
+			e = math.Max(e, math.Abs(res.Y[k][0]-logisticExact(tk, 0.1)))
+		}
+		assert.Less(t, e, 10*3*tol, "tol %g", tol)
+		assert.Less(t, e, prev)
+		prev = e
+	}
+}
+
+func TestSolveLinearAdaptive(t *testing.T) {
+	y0 := []float64{1, 0.5, -0.25}
+	times := []float64{0, 0.3, 1, 2.5, 7}
+	res, err := Solve(linearF, 0, y0, times, &Settings{AbsTol: 1e-10, RelTol: 1e-10})
+	require.NoError(t, err)
+	for k, tk := range times {
+		// 1e-9: ten times the tolerance, see TestSolveToleranceProportionality.
+		assert.Less(t, maxErr(res.Y[k], linearExact(tk, y0)), 1e-9, "t = %v", tk)
+	}
+	assert.Equal(t, res.Stats.Evaluations, 6*(res.Stats.Accepted+res.Stats.Rejected)+2)
+}
+
+func TestBackwards(t *testing.T) {
+	// y' = −y from t = 1 back to t = 0: y(0) = y(1)·e.
+	f := func(dy []float64, _ float64, y []float64) { dy[0] = -y[0] }
+	res, err := Solve(f, 1, []float64{1}, []float64{0.5, 0}, &Settings{AbsTol: 1e-12, RelTol: 1e-12})
+	require.NoError(t, err)
+	// 1e-10: 100× the tolerance over a growing (backwards) solution.
+	assert.InDelta(t, math.E, res.Y[1][0], 1e-10)
+	assert.InDelta(t, math.Sqrt(math.E), res.Y[0][0], 1e-10)
+	res, err = SolveRK4(f, 1, []float64{1}, []float64{0}, 0.01)
+	require.NoError(t, err)
+	// RK4 global error ≈ C h⁴ with C ≈ e/120 here: ~2e-10 at h = 0.01.
+	assert.InDelta(t, math.E, res.Y[0][0], 1e-9)
+}
+
+func TestFailures(t *testing.T) {
+	// y' = y² from y(0) = 1 blows up at t = 1; asking for t = 2 must fail
+	// with a step-size error rather than return garbage.
+	blow := func(dy []float64, _ float64, y []float64) { dy[0] = y[0] * y[0] }
+	_, err := Solve(blow, 0, []float64{1}, []float64{2}, &Settings{AbsTol: 1e-8, RelTol: 1e-8})
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ErrStepSize) || errors.Is(err, ErrMaxSteps), "%v", err)
+
+	// A small step budget on a long oscillation.
+	osc := func(dy []float64, _ float64, y []float64) { dy[0], dy[1] = y[1], -y[0] }
+	res, err := Solve(osc, 0, []float64{1, 0}, []float64{1, 1000}, &Settings{AbsTol: 1e-10, RelTol: 1e-10, MaxSteps: 50})
+	require.ErrorIs(t, err, ErrMaxSteps)
+	// The part reached is returned: y(1) = (cos 1, −sin 1).
+	require.Len(t, res.Y, 1)
+	assert.InDelta(t, math.Cos(1), res.Y[0][0], 1e-9)
+
+	// A right-hand side that returns NaN past t = 0.5.
+	nan := func(dy []float64, t float64, y []float64) {
+		dy[0] = 1
+		if t > 0.5 {
+			dy[0] = math.NaN()
+		}
+	}
+	_, err = Solve(nan, 0, []float64{0}, []float64{1}, nil)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ErrStepSize) || errors.Is(err, ErrMaxSteps), "%v", err)
+	_, err = SolveRK4(nan, 0, []float64{0}, []float64{1}, 0.1)
+	assert.ErrorContains(t, err, "not finite")
+}
+
+func TestBadInput(t *testing.T) {
+	f := func(dy []float64, _ float64, y []float64) { dy[0] = 0 }
+	for _, tc := range []struct {
+		s   *Settings
+		y0  []float64
+		t0  float64
+		msg string
+	}{
+		{&Settings{AbsTol: -1}, []float64{1}, 0, "AbsTol = -1"},
+		{&Settings{RelTol: math.NaN()}, []float64{1}, 0, "RelTol = NaN"},
+		{&Settings{InitialStep: -1, AbsTol: 1}, []float64{1}, 0, "InitialStep = -1"},
+		{&Settings{MaxSteps: -3, AbsTol: 1}, []float64{1}, 0, "MaxSteps = -3"},
+		{nil, []float64{math.NaN()}, 0, "y0[0] = NaN"},
+		{nil, nil, 0, "len(y0) = 0"},
+		{nil, []float64{1}, math.Inf(1), "t0 = +Inf"},
+	} {
+		_, err := NewDormandPrince(f, tc.t0, tc.y0, tc.s)
+		assert.ErrorContains(t, err, tc.msg)
+	}
+	_, err := Solve(f, 0, []float64{1}, []float64{1, 0.5}, nil)
+	assert.ErrorContains(t, err, "strictly monotone")
+	_, err = Solve(f, 0, []float64{1}, nil, nil)
+	assert.ErrorContains(t, err, "no output times")
+	_, err = SolveRK4(f, 0, []float64{1}, []float64{1}, 0)
+	assert.ErrorContains(t, err, "h = 0")
+	_, err = NewDormandPrince(nil, 0, []float64{1}, nil)
+	assert.Error(t, err)
+
+	d, err := NewDormandPrince(f, 0, []float64{1}, nil)
+	require.NoError(t, err)
+	require.NoError(t, d.Step(1))
+	assert.ErrorContains(t, d.Step(-1), "behind")
+	assert.Panics(t, func() { d.Interpolate(nil, 5) })
+	assert.Panics(t, func() { d.Interpolate(make([]float64, 2), d.Time()) })
+}
+
+func TestStepDoesNotAllocate(t *testing.T) {
+	d, err := NewDormandPrince(linearF, 0, []float64{1, 0, 0}, &Settings{AbsTol: 1e-9, RelTol: 1e-9})
+	require.NoError(t, err)
+	dst := make([]float64, 3)
+	allocs := testing.AllocsPerRun(100, func() {
+		if err := d.Step(1e9); err != nil {
+			panic(err)
+		}
+		d.Interpolate(dst, d.Time())
+	})
+	assert.Zero(t, allocs)
+}
+
+func FuzzSettings(f *testing.F) {
+	f.Add(1e-6, 1e-6, 0.0, 0.0, 0, 1.0)
+	f.Add(-1.0, 0.0, 0.1, 1.0, 10, math.NaN())
+	f.Fuzz(func(t *testing.T, abs, rel, h0, hmax float64, maxSteps int, y0 float64) {
+		s := &Settings{AbsTol: abs, RelTol: rel, InitialStep: h0, MaxStep: hmax, MaxSteps: maxSteps % 1000}
+		d, err := NewDormandPrince(logisticF, 0, []float64{y0}, s)
+		if err != nil {
+			return
+		}
+		// Valid settings must give a finite result or an error, never a panic.
+		if err := d.Step(1); err == nil {
+			v := d.State()[0]
+			if math.IsNaN(v) {
+				t.Fatalf("NaN state without error for %+v, y0 = %v", s, y0)
+			}
+		}
+	})
+}
