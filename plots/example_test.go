@@ -1,0 +1,76 @@
+package plots_test
+
+import (
+	"fmt"
+	"log"
+	"math"
+	"os"
+
+	"github.com/loadlab/loadlab/plots"
+)
+
+// ExampleAddBand draws a mean with its 95% confidence band against a
+// closed form, on a log x axis, with the legend beside the axes.
+func ExampleAddBand() {
+	var ns, lo, mean, hi, exact []float64
+	for k := 1; k <= 6; k++ {
+		n := math.Pow(10, float64(k))
+		m := math.Log(n)
+		ns = append(ns, n)
+		mean = append(mean, m+0.2)
+		lo = append(lo, m+0.2-0.3)
+		hi = append(hi, m+0.2+0.3)
+		exact = append(exact, m)
+	}
+	p := plots.New("Maximum load", "servers n", "max load (requests)", plots.LogX())
+	plots.AddBand(p, 0, "simulated (95% CI)", ns, lo, mean, hi)
+	plots.AddCurve(p, 1, "ln n", ns, exact)
+	plots.AddHLine(p, -1, "capacity", 10)
+	if err := plots.Save(plots.LegendOutside(p), plots.DefaultWidth, plots.DefaultHeight, "testdata/band.png"); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// ExampleNewPanels lays out two plots side by side: grouped bars with a
+// dashed reference level, and a heat map with its colour bar.
+func ExampleNewPanels() {
+	bars := plots.New("Per-client allocation", "client", "rate (req/s)")
+	plots.AddBars(bars, 0, 2, "requested", []float64{1, 2, 3, 6})
+	plots.AddBars(bars, 1, 2, "allowed", []float64{1, 2, 2.5, 2.5})
+	plots.AddHLine(bars, -1, "water level", 2.5)
+	bars.NominalX("a", "b", "c", "d")
+
+	g := plots.Grid{Xs: []float64{0, 1, 2, 3}, Ys: []float64{0, 1, 2}}
+	for r := range g.Ys {
+		row := make([]float64, len(g.Xs))
+		for c := range row {
+			row[c] = float64(r*len(g.Xs) + c)
+		}
+		g.Values = append(g.Values, row)
+	}
+	hm := plots.New("Heat map", "x (m)", "y (m)")
+	cm := plots.AddHeatMap(hm, g, nil)
+
+	fig := plots.NewPanels(1, 3, plots.LegendOutside(bars), hm, plots.ColorBar(cm, "value"))
+	fig.ColWeights = []float64{1, 1, 0.22}
+	w, h := plots.PanelSize(1, 2)
+	if err := plots.Save(fig, w, h, "testdata/panels.png"); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// ExampleTable writes the data behind a figure as CSV.
+func ExampleTable() {
+	t := plots.NewTable("n", "strategy", "max_load")
+	t.Add(100, "coded", 2.5)
+	t.Add(1000, "nearest, replica", 4.0)
+	if err := t.WriteCSV(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(t.Rows), "rows")
+	// Output:
+	// n,strategy,max_load
+	// 100,coded,2.5
+	// 1000,"nearest, replica",4
+	// 2 rows
+}
