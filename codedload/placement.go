@@ -1,0 +1,143 @@
+package codedload
+
+import (
+	"math/rand/v2"
+	"slices"
+)
+
+// placement is the content of every cache: for server s, the distinct files
+// it holds (sorted) and how many chunk copies of each, already reduced by
+// the per-server cap. Uncoded placements hold one copy per file.
+type placement struct {
+	n, k    int
+	full    int32 // > 0: every server holds this many copies of every file
+	off     []int64
+	file    []int32
+	cnt     []int32
+	total   []int64 // per file: copies in the whole network
+	holders [][]int32
+}
+
+// place draws the placement of one run (spec §4). slots is Cache for
+// uncoded strategies and Cache·Ell for Coded; coded keeps multiplicities and
+// clips them at cap (0: no cap), uncoded keeps sets.
+func place(c *Config, zipf *Alias, rnd *rand.Rand) *placement {
+	n, k, ell := c.Topology.Order(), c.Files, c.ell()
+	coded := c.Strategy == Coded
+	cap := int32(c.ChunkCap)
+	clip := func(x int32) int32 {
+		if !coded {
+			return 1
+		}
+		if cap > 0 && x > cap {
+			return cap
+		}
+		return x
+	}
+	p := &placement{n: n, k: k, total: make([]int64, k)}
+	if c.Placement == Full {
+		p.full = clip(int32(ell))
+		for f := range p.total {
+			p.total[f] = int64(n) * int64(p.full)
+		}
+		return p
+	}
+	slots := c.Cache * ell
+	draws := make([]int32, 0, slots)
+	p.off = make([]int64, n+1)
+	p.file = make([]int32, 0, n*min(slots, k))
+	p.cnt = make([]int32, 0, n*min(slots, k))
+	var dealt []int32 // Uniform: the permutation of (file, chunk) pairs
+	if c.Placement == Uniform {
+		dealt = make([]int32, k*ell)
+		for i := range dealt {
+			dealt[i] = int32(i / ell)
+		}
+		rnd.Shuffle(len(dealt), func(i, j int) { dealt[i], dealt[j] = dealt[j], dealt[i] })
+	}
+	for s := 0; s < n; s++ {
+		draws = draws[:0]
+		if c.Placement == Uniform {
+			// Round-robin: server s gets dealt[s], dealt[s+n], …
+			for i := s; i < len(dealt); i += n {
+				draws = append(draws, dealt[i])
+			}
+			for len(draws) < slots {
+				draws = append(draws, int32(rnd.IntN(k)))
+			}
+		} else {
+			for range slots {
+				draws = append(draws, int32(zipf.Draw(rnd)))
+			}
+		}
+		slices.Sort(draws)
+		for i := 0; i < len(draws); {
+			j := i + 1
+			for j < len(draws) && draws[j] == draws[i] {
+				j++
+			}
+			x := clip(int32(j - i))
+			p.file = append(p.file, draws[i])
+			p.cnt = append(p.cnt, x)
+			p.total[draws[i]] += int64(x)
+			i = j
+		}
+		p.off[s+1] = int64(len(p.file))
+	}
+	return p
+}
+
+// count returns the number of (capped) copies of file k at server v.
+func (p *placement) count(v, k int32) int32 {
+	if p.full > 0 {
+		return p.full
+	}
+	lo, end := p.off[v], p.off[v+1]
+	hi := end
+	for lo < hi {
+		mid := int64(uint64(lo+hi) >> 1)
+		if p.file[mid] < k {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < end && p.file[lo] == k {
+		return p.cnt[lo]
+	}
+	return 0
+}
+
+// holderLists builds, once, the list of servers holding each file.
+func (p *placement) holderLists() [][]int32 {
+	if p.holders != nil {
+		return p.holders
+	}
+	p.holders = make([][]int32, p.k)
+	if p.full > 0 {
+		all := make([]int32, p.n)
+		for i := range all {
+			all[i] = int32(i)
+		}
+		for f := range p.holders {
+			p.holders[f] = all
+		}
+		return p.holders
+	}
+	size := make([]int, p.k)
+	for _, f := range p.file {
+		size[f]++
+	}
+	flat := make([]int32, len(p.file))
+	at := 0
+	for f := range p.holders {
+		p.holders[f] = flat[at : at : at+size[f]]
+		at += size[f]
+	}
+	for s := 0; s < p.n; s++ {
+		for _, f := range p.file[p.off[s]:p.off[s+1]] {
+			p.holders[f] = append(p.holders[f], int32(s))
+		}
+	}
+	return p.holders
+}

@@ -1,0 +1,363 @@
+package codedload
+
+import (
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/loadlab/loadlab/internal/mc"
+)
+
+// Result holds the metrics of one run (spec §3.5).
+type Result struct {
+	// Ell is the number of pieces per file; loads are multiples of 1/Ell.
+	Ell int
+	// Requests is the number of requests, Served the number not in outage.
+	Requests, Served int
+	// Outage is the fraction of requests whose file has fewer than Ell
+	// copies (one copy uncoded) in the network; they add no load and no cost.
+	Outage float64
+	// MaxLoad is L = max_s L_s, in files (spec §3.5 Definition 3).
+	MaxLoad float64
+	// Cost is C, the hop distance travelled per request in files·hops,
+	// averaged over all Requests (spec §3.5 Definition 2; requests in
+	// outage count as 0, as in the reference simulator).
+	Cost float64
+	// ChunkHops is the total of hop distances over all chunks sent:
+	// Cost = ChunkHops / (Ell·Requests).
+	ChunkHops int64
+	// Hist[c] is the number of servers that sent exactly c chunks, i.e.
+	// whose load is c/Ell.
+	Hist []int
+	// Fallbacks counts TwoChoice requests with no holder within Radius,
+	// served by the nearest replica instead.
+	Fallbacks int
+	// Loads[s] is the number of chunks server s sent (load Loads[s]/Ell);
+	// set only with Config.KeepLoads.
+	Loads []int32
+}
+
+// Run simulates one time block (spec §7.1: place, draw requests, serve) and
+// returns its metrics. The result is a pure function of cfg and the stream
+// of src: placement, requests and tie-breaking use separate streams derived
+// from one draw of src, so two strategies run with the same seed see the
+// same requests (and the same placement when they use the same number of
+// slots). It returns an error naming the field if cfg is invalid.
+func Run(cfg Config, src rand.Source) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	p, err := ZipfPMF(cfg.Files, cfg.Gamma)
+	if err != nil {
+		return nil, err
+	}
+	zipf := NewAlias(p)
+	seed := src.Uint64()
+	placeRnd := rand.New(mc.Source(seed, 1))
+	reqSrc := mc.Source(seed, 2)
+	tieRnd := rand.New(mc.Source(seed, 3))
+
+	s := &sim{
+		cfg:  &cfg,
+		n:    cfg.Topology.Order(),
+		ell:  int32(cfg.ell()),
+		pl:   place(&cfg, zipf, placeRnd),
+		q:    cfg.Topology.newSearch(),
+		rnd:  tieRnd,
+		load: make([]int32, cfg.Topology.Order()),
+	}
+	if cfg.Strategy == TwoChoiceGlobal {
+		s.pl.holderLists()
+	}
+	s.need = int64(s.ell)
+
+	nreq := s.n
+	if cfg.Requests == Poissonized {
+		nreq = int(distuv.Poisson{Lambda: float64(s.n), Src: reqSrc}.Rand())
+	}
+	reqRnd := rand.New(reqSrc)
+	res := &Result{Ell: int(s.ell), Requests: nreq}
+	for range nreq {
+		u := int32(reqRnd.IntN(s.n))
+		k := int32(zipf.Draw(reqRnd))
+		if s.pl.total[k] < s.need {
+			continue // outage (spec §3.5)
+		}
+		res.Served++
+		res.ChunkHops += s.serve(u, k)
+	}
+	res.Fallbacks = s.fallbacks
+	var maxc int32
+	for _, x := range s.load {
+		maxc = max(maxc, x)
+	}
+	res.Hist = make([]int, maxc+1)
+	for _, x := range s.load {
+		res.Hist[x]++
+	}
+	res.MaxLoad = float64(maxc) / float64(s.ell)
+	if nreq > 0 {
+		res.Outage = float64(nreq-res.Served) / float64(nreq)
+		res.Cost = float64(res.ChunkHops) / (float64(s.ell) * float64(nreq))
+	}
+	if cfg.KeepLoads {
+		res.Loads = s.load
+	}
+	return res, nil
+}
+
+// cand is a holder found by a search: a server, its usable copies of the
+// requested file, and its distance from the origin.
+type cand struct {
+	v    int32
+	c, d int32
+}
+
+// sim is the state of one run; it is used by one goroutine.
+type sim struct {
+	cfg       *Config
+	n         int
+	ell       int32
+	need      int64
+	pl        *placement
+	q         searcher
+	rnd       *rand.Rand
+	load      []int32
+	buf       []cand
+	fallbacks int
+}
+
+// serve delivers one request for file k at origin u and returns the chunk
+// hops it used.
+func (s *sim) serve(u, k int32) int64 {
+	switch s.cfg.Strategy {
+	case TwoChoice:
+		return s.twoRadius(u, k)
+	case TwoChoiceGlobal:
+		return s.twoGlobal(u, k)
+	case TwoChoiceStretch:
+		return s.twoStretch(u, k)
+	}
+	return s.nearest(u, k)
+}
+
+// nearest sends the ell nearest copies of file k to u (spec §5.1, §5.2),
+// with the exact threshold rule of spec §5.2: with D the distance where
+// N(<D) < ℓ ≤ N(≤D), all copies closer than D are taken and ℓ − N(<D)
+// copies are chosen among those at distance D by the tie rule.
+func (s *sim) nearest(u, k int32) int64 {
+	need := s.ell
+	var hops int64
+	s.q.start(int(u))
+	for {
+		d, nodes, ok := s.q.next()
+		if !ok {
+			panic("codedload: search exhausted before ℓ copies were found")
+		}
+		s.buf = s.buf[:0]
+		var tot int32
+		for _, v := range nodes {
+			if c := s.pl.count(v, k); c > 0 {
+				s.buf = append(s.buf, cand{v: v, c: c, d: int32(d)})
+				tot += c
+			}
+		}
+		if tot < need {
+			for _, h := range s.buf {
+				s.load[h.v] += h.c
+			}
+			hops += int64(d) * int64(tot)
+			need -= tot
+			continue
+		}
+		s.pick(need, tot)
+		return hops + int64(d)*int64(need)
+	}
+}
+
+// pick sends need of the tot copies listed in s.buf, all equidistant.
+func (s *sim) pick(need, tot int32) {
+	if s.cfg.Ties == TieLowest {
+		sortCands(s.buf)
+		for _, h := range s.buf {
+			x := min(h.c, need)
+			s.load[h.v] += x
+			if need -= x; need == 0 {
+				return
+			}
+		}
+		return
+	}
+	// Selection sampling (Knuth's Algorithm S) over the copies: every
+	// subset of need copies is equally likely.
+	left := tot
+	for _, h := range s.buf {
+		for range h.c {
+			if s.rnd.Int32N(left) < need {
+				s.load[h.v]++
+				if need--; need == 0 {
+					return
+				}
+			}
+			left--
+		}
+	}
+}
+
+// sortCands orders a short candidate list by server index (insertion sort:
+// the lists are a few entries long and sorting must not allocate).
+func sortCands(b []cand) {
+	for i := 1; i < len(b); i++ {
+		for j := i; j > 0 && b[j].v < b[j-1].v; j-- {
+			b[j], b[j-1] = b[j-1], b[j]
+		}
+	}
+}
+
+// pickOne returns one of the candidates b[lo:hi] by the tie rule.
+func (s *sim) pickOne(b []cand) cand {
+	if s.cfg.Ties == TieLowest {
+		best := b[0]
+		for _, h := range b[1:] {
+			if h.v < best.v {
+				best = h
+			}
+		}
+		return best
+	}
+	return b[s.rnd.IntN(len(b))]
+}
+
+// better returns the less loaded of a (first candidate) and b; equal loads
+// are decided by a fair coin, or for TieLowest in favour of a.
+func (s *sim) better(a, b cand) cand {
+	la, lb := s.load[a.v], s.load[b.v]
+	switch {
+	case la < lb:
+		return a
+	case lb < la:
+		return b
+	case s.cfg.Ties == TieLowest || s.rnd.IntN(2) == 0:
+		return a
+	}
+	return b
+}
+
+func (s *sim) assign(h cand) int64 {
+	s.load[h.v]++
+	return int64(h.d)
+}
+
+// twoRadius is two choices (a) (spec §5.3): two draws with replacement from
+// the holders within Radius of u.
+func (s *sim) twoRadius(u, k int32) int64 {
+	s.q.start(int(u))
+	s.buf = s.buf[:0]
+	for {
+		d, nodes, ok := s.q.next()
+		if !ok || d > s.cfg.Radius {
+			break
+		}
+		for _, v := range nodes {
+			if s.pl.count(v, k) > 0 {
+				s.buf = append(s.buf, cand{v: v, c: 1, d: int32(d)})
+			}
+		}
+	}
+	if len(s.buf) == 0 {
+		s.fallbacks++
+		return s.nearest(u, k)
+	}
+	a := s.buf[s.rnd.IntN(len(s.buf))]
+	b := s.buf[s.rnd.IntN(len(s.buf))]
+	return s.assign(s.better(a, b))
+}
+
+// firstShell searches outward from u and leaves in s.buf the holders of k
+// in the nearest shell that has one.
+func (s *sim) firstShell(u, k int32) {
+	s.q.start(int(u))
+	for {
+		d, nodes, ok := s.q.next()
+		if !ok {
+			panic("codedload: search exhausted before a holder was found")
+		}
+		s.buf = s.buf[:0]
+		for _, v := range nodes {
+			if s.pl.count(v, k) > 0 {
+				s.buf = append(s.buf, cand{v: v, c: 1, d: int32(d)})
+			}
+		}
+		if len(s.buf) > 0 {
+			return
+		}
+	}
+}
+
+// twoGlobal is two choices (b) (spec §5.3): the nearest replica against a
+// uniformly drawn other holder anywhere.
+func (s *sim) twoGlobal(u, k int32) int64 {
+	s.firstShell(u, k)
+	a := s.pickOne(s.buf)
+	hs := s.pl.holders[k]
+	if len(hs) == 1 {
+		return s.assign(a)
+	}
+	// Uniform over hs \ {a.v}: a.v occurs once in hs.
+	v := hs[s.rnd.IntN(len(hs)-1)]
+	if v == a.v {
+		v = hs[len(hs)-1]
+	}
+	b := cand{v: v, c: 1, d: int32(s.q.dist(int(v)))}
+	return s.assign(s.better(a, b))
+}
+
+// twoStretch is two choices (c) (spec §5.3).
+func (s *sim) twoStretch(u, k int32) int64 {
+	self := s.pl.count(u, k) > 0
+	s.q.start(int(u))
+	s.buf = s.buf[:0]
+	dmin, first := int32(-1), 0 // s.buf[:first] is the nearest shell of others
+	for {
+		d, nodes, ok := s.q.next()
+		if !ok || (dmin >= 0 && float64(d) > (1+s.cfg.Alpha)*float64(dmin)) {
+			break
+		}
+		for _, v := range nodes {
+			if v != u && s.pl.count(v, k) > 0 {
+				s.buf = append(s.buf, cand{v: v, c: 1, d: int32(d)})
+			}
+		}
+		if dmin < 0 && len(s.buf) > 0 {
+			dmin, first = int32(d), len(s.buf)
+		}
+	}
+	if len(s.buf) == 0 { // u is the only holder
+		return s.assign(cand{v: u, c: 1, d: 0})
+	}
+	var a cand
+	ai := -1
+	if self {
+		a = cand{v: u, c: 1, d: 0}
+	} else {
+		a = s.pickOne(s.buf[:first])
+		for i, h := range s.buf[:first] {
+			if h.v == a.v {
+				ai = i
+				break
+			}
+		}
+	}
+	m := len(s.buf)
+	if ai >= 0 {
+		m-- // draw among the others than a
+	}
+	if m == 0 {
+		return s.assign(a)
+	}
+	j := s.rnd.IntN(m)
+	if j == ai {
+		j = len(s.buf) - 1
+	}
+	return s.assign(s.better(a, s.buf[j]))
+}

@@ -1,0 +1,117 @@
+package codedload
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Harmonic returns the generalised harmonic number H_{K,γ} = Σ_{j=1}^{K} j^{−γ},
+// the normalising constant of the Zipf law (spec §3.2). The sum runs from the
+// smallest term up, so that its rounding error stays near one ulp per term.
+func Harmonic(k int, gamma float64) float64 {
+	var h float64
+	for j := k; j >= 1; j-- {
+		h += math.Pow(float64(j), -gamma)
+	}
+	return h
+}
+
+// ZipfPMF returns the Zipf popularity profile p_k = k^{−γ}/H_{K,γ} for
+// ranks k = 1..K, stored at index k−1 (spec §3.2). γ = 0 gives exactly 1/K.
+// It returns an error if k < 1 or γ is negative or not finite.
+func ZipfPMF(k int, gamma float64) ([]float64, error) {
+	if k < 1 {
+		return nil, fmt.Errorf("codedload: Files = %d: want ≥ 1", k)
+	}
+	if !(gamma >= 0) || math.IsInf(gamma, 1) {
+		return nil, fmt.Errorf("codedload: Gamma = %v: want a finite value ≥ 0", gamma)
+	}
+	p := make([]float64, k)
+	if gamma == 0 {
+		for i := range p {
+			p[i] = 1 / float64(k)
+		}
+		return p, nil
+	}
+	h := Harmonic(k, gamma)
+	for i := range p {
+		p[i] = math.Pow(float64(i+1), -gamma) / h
+	}
+	return p, nil
+}
+
+// Alias samples from a fixed discrete law on 0..K−1 in O(1) per draw with
+// Walker's alias method (Vose's stable construction). It works for any
+// weights, so Zipf laws with exponent γ ≤ 1, which the standard library's
+// rand.Zipf does not accept, are covered.
+type Alias struct {
+	prob  []float64 // acceptance threshold of column i
+	alias []int32   // the other outcome of column i
+}
+
+// NewAlias returns the alias table of the law proportional to w. It panics if
+// w is empty, has a negative or non-finite entry, or sums to zero: those are
+// programmer errors, since every caller in this package builds w itself.
+func NewAlias(w []float64) *Alias {
+	k := len(w)
+	if k == 0 {
+		panic("codedload: NewAlias with no weights")
+	}
+	var sum float64
+	for _, x := range w {
+		if !(x >= 0) || math.IsInf(x, 1) {
+			panic("codedload: NewAlias weight not finite and ≥ 0")
+		}
+		sum += x
+	}
+	if sum == 0 {
+		panic("codedload: NewAlias weights sum to zero")
+	}
+	a := &Alias{prob: make([]float64, k), alias: make([]int32, k)}
+	scaled := make([]float64, k)
+	small := make([]int32, 0, k)
+	large := make([]int32, 0, k)
+	for i, x := range w {
+		scaled[i] = x * float64(k) / sum
+		if scaled[i] < 1 {
+			small = append(small, int32(i))
+		} else {
+			large = append(large, int32(i))
+		}
+	}
+	for len(small) > 0 && len(large) > 0 {
+		s, l := small[len(small)-1], large[len(large)-1]
+		small = small[:len(small)-1]
+		a.prob[s], a.alias[s] = scaled[s], l
+		scaled[l] -= 1 - scaled[s]
+		if scaled[l] < 1 {
+			large = large[:len(large)-1]
+			small = append(small, l)
+		}
+	}
+	// What is left has mass 1 up to rounding.
+	for _, i := range large {
+		a.prob[i], a.alias[i] = 1, i
+	}
+	for _, i := range small {
+		a.prob[i], a.alias[i] = 1, i
+	}
+	return a
+}
+
+// Len returns the number of outcomes.
+func (a *Alias) Len() int { return len(a.prob) }
+
+// Draw returns one outcome using a single uniform variate from rnd.
+func (a *Alias) Draw(rnd *rand.Rand) int {
+	u := rnd.Float64() * float64(len(a.prob))
+	i := int(u)
+	if i == len(a.prob) { // cannot happen with Float64 < 1, kept for safety under rounding
+		i--
+	}
+	if u-float64(i) < a.prob[i] {
+		return i
+	}
+	return int(a.alias[i])
+}
