@@ -1,0 +1,88 @@
+// Package competitive implements nomadic service assignment (Bortnikov,
+// Cidon and Keidar, "Nomadic Service Points", INFOCOM 2006; spec
+// ../shared/papers/nomadic.md): a mobile session is attached, slot by
+// slot, to one of k servers, paying a hold cost per slot and a setup
+// cost C per (re)assignment. The package holds the offline optimum, the
+// online algorithms DTrack, CTrack and the work function algorithm, the
+// motion-aware Lookahead, and the adversaries that bound them.
+//
+// # Model (spec §2)
+//
+// An Instance has T slots, k servers and hold costs h_t(s) ≥ 0, finite,
+// stored row-major in one []float64; C ≥ 0 is finite. Slots and servers
+// are numbered from 0 (the spec counts slots from 1 and the slides count
+// servers from 1). A schedule σ gives the server of every slot; with
+// N(σ) = 1 + #{t : σ_t ≠ σ_{t−1}} setups (the first assignment is
+// charged),
+//
+//	cost(σ) = C·N(σ) + Σ_t h_t(σ_t),      OPT = min_σ cost(σ).
+//
+// Costs have no unit of their own: in the mobility simulations hold
+// costs are metres and C is in metres too.
+//
+// An online algorithm (interface Online) chooses σ_t after seeing
+// h_1..h_t and nothing later (spec §2.2, the metrical task system
+// convention). The competitive ratio is read without additive constant
+// (spec §2.4, open question 2): ALG is r-competitive if cost ≤ r·OPT on
+// every input.
+//
+// # Algorithms
+//
+// Optimal is the O(kT) dynamic program of spec §3, fed slot by slot:
+//
+//	V_t(s) = h_t(s) + min(V_{t−1}(s), M_{t−1} + C),   M_t = min_s V_t(s),
+//
+// with V_1(s) = C + h_1(s), or h_1(s) + C·[s ≠ s0] from a warm start on
+// s0. The schedule is recovered from one bit per (slot, server) (did the
+// optimum into s switch from the previous row's minimiser?) and the
+// minimiser of every row, so k = 100, T = 10⁶ needs 16 MB of
+// back-pointers; the cost-only mode needs O(k). Ties: lowest-id minimiser
+// in the last slot, and staying whenever staying is optimal (open
+// question 3).
+//
+// DTrack (spec §4) tracks deficits D(s') = max(0, D(s') + h_t(s) −
+// h_t(s')) and transitions when the largest tentative deficit exceeds
+// α·C, to a server chosen by Policy: RoundRobin (DTrack-RR), Forward
+// (DTrack-F) or Backward (DTrack-B with β). Choices on the open
+// questions (spec §10):
+//
+//   - Q1 trigger: strict (max D' > αC) by default; Reach selects
+//     max D' ≥ αC (and > 0), which the slide example of §4.7 needs.
+//   - Q3 ties: lowest id for the first server, DTrack-F and argmins; RR
+//     and B scan s+1, s+2, ... cyclically.
+//   - Q4 admissibility: a-priori deficit h_t(j) − min_i h_t(i) ≤ αC,
+//     applied to RR and B (F satisfies it by construction).
+//   - Q5 DTrack-B fallbacks: if no server exceeds βC, the leaders (the
+//     servers with the largest deficit); if no eligible server is
+//     admissible, the RR choice. β = −∞ makes B identical to RR.
+//
+// CTrack (spec §5) accumulates the hold cost of the current stay, the
+// arrival slot included, and moves when the next slot would take it
+// above αC, to the next server in cyclic order with h_t(j) ≤ αC (the
+// cheapest server if none); Cyclic drops the skip (open question 6).
+//
+// WFA is the work function algorithm for the uniform metrical task system
+// the problem is (spec §2.5): work function w_t(x) = min(V_t(x), M_t + C);
+// from its previous server p it moves to a supported minimiser of
+// w_t(x) + C·[x ≠ p], which on the uniform metric means: stay while
+// V_t(p) ≤ M_t + C, else move to the lowest-id argmin of V_t. Borodin,
+// Linial and Saks show that 2k − 1 is the best deterministic ratio on
+// this metric, and the work function algorithm attains it, with an
+// additive constant in general. The bound tested here is the strongest
+// form, cost ≤ (2k − 1)·OPT with additive constant 0, which held on every
+// random and adversarial instance tried (including Cruel, where WFA's
+// ratio approaches 2k − 1); we did not derive a proof of the zero constant.
+//
+// # Bounds tested (spec §6, §9)
+//
+//   - OPT ≤ cost of every schedule (brute force for k^T ≤ 729).
+//   - DTrack-RR (α = 1, either trigger): cost ≤ 2k·OPT.
+//   - CTrack (both variants, α = 1): cost ≤ (2 + a)k·OPT, a = max h / C.
+//   - WFA: cost ≤ (2k − 1)·OPT.
+//   - Cruel (spec §6.1) forces every deterministic algorithm to a ratio
+//     ≥ k(C + (T−1)ε)/(kC + (T−1)ε) → k; Trap (spec §6.4) makes DTrack-F
+//     and DTrack-B(β = α) pay (2n+1)C against OPT = C + n + 1.
+//
+// Decisions compare float64 values exactly. With integer-valued costs all
+// sums are exact and traces reproduce the spec's numbers bit for bit.
+package competitive

@@ -1,0 +1,127 @@
+package competitive
+
+import (
+	"fmt"
+	"math"
+)
+
+// NoServer is the state before the first assignment: moving from it to
+// any server costs the setup cost C (spec §2.3: the first assignment is
+// charged).
+const NoServer = -1
+
+// Instance is an input of the nomadic service assignment problem (spec
+// §2.1): hold costs h_t(s) ≥ 0 for T slots and K servers, and a setup
+// cost C ≥ 0. Slots and servers are numbered from 0 in code; the spec
+// numbers slots from 1.
+//
+// The hold costs are stored row-major in one slice of length T·K, so
+// that the slot loops of the algorithms walk memory in order.
+type Instance struct {
+	T, K int
+	C    float64
+	h    []float64
+}
+
+// NewInstance returns the instance with hold costs hold[t][s] and setup
+// cost C. The rows are copied. It returns an error naming the offending
+// slot, server and value if there are no slots or no servers, if the rows
+// have different lengths, if a hold cost is negative, NaN or infinite, or
+// if C is negative, NaN or infinite.
+func NewInstance(hold [][]float64, C float64) (*Instance, error) {
+	if len(hold) == 0 {
+		return nil, fmt.Errorf("competitive: T = 0 slots: want ≥ 1")
+	}
+	k := len(hold[0])
+	h := make([]float64, 0, len(hold)*k)
+	for t, row := range hold {
+		if len(row) != k {
+			return nil, fmt.Errorf("competitive: slot %d has %d hold costs, slot 0 has %d: rows must have equal length", t, len(row), k)
+		}
+		h = append(h, row...)
+	}
+	return NewInstanceFlat(len(hold), k, h, C)
+}
+
+// NewInstanceFlat returns the instance with T slots and k servers whose
+// hold cost h_t(s) is hold[t*k+s]. The slice is used, not copied; the
+// caller must not modify it afterwards. Errors are as for NewInstance,
+// plus a length mismatch between hold and T·k.
+func NewInstanceFlat(T, k int, hold []float64, C float64) (*Instance, error) {
+	switch {
+	case T < 1:
+		return nil, fmt.Errorf("competitive: T = %d slots: want ≥ 1", T)
+	case k < 1:
+		return nil, fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
+	case len(hold) != T*k:
+		return nil, fmt.Errorf("competitive: %d hold costs for T = %d slots and k = %d servers: want %d", len(hold), T, k, T*k)
+	case !(C >= 0) || math.IsInf(C, 1):
+		return nil, fmt.Errorf("competitive: setup cost C = %v: want finite and ≥ 0", C)
+	}
+	for i, x := range hold {
+		if !(x >= 0) || math.IsInf(x, 1) {
+			return nil, fmt.Errorf("competitive: hold cost h(slot %d, server %d) = %v: want finite and ≥ 0", i/k, i%k, x)
+		}
+	}
+	return &Instance{T: T, K: k, C: C, h: hold}, nil
+}
+
+// Hold returns h_t(s).
+func (in *Instance) Hold(t, s int) float64 { return in.h[t*in.K+s] }
+
+// Row returns the hold costs of slot t. The slice shares the instance's
+// storage and must not be modified.
+func (in *Instance) Row(t int) []float64 { return in.h[t*in.K : (t+1)*in.K : (t+1)*in.K] }
+
+// MaxHold returns the largest hold cost of the instance.
+func (in *Instance) MaxHold() float64 {
+	m := 0.0
+	for _, x := range in.h {
+		m = math.Max(m, x)
+	}
+	return m
+}
+
+// Cost returns cost(σ, I) = C·N(σ) + Σ_t h_t(σ_t), the setup plus hold
+// cost of schedule sched (spec §2.3). It panics if len(sched) ≠ T or a
+// server id is out of range (programmer errors).
+func (in *Instance) Cost(sched []int) float64 {
+	if len(sched) != in.T {
+		panic(fmt.Sprintf("competitive: schedule of length %d for T = %d slots", len(sched), in.T))
+	}
+	hold := 0.0
+	for t, s := range sched {
+		if s < 0 || s >= in.K {
+			panic(fmt.Sprintf("competitive: schedule slot %d uses server %d of %d", t, s, in.K))
+		}
+		hold += in.h[t*in.K+s]
+	}
+	return in.C*float64(Setups(sched)) + hold
+}
+
+// Setups returns N(σ) = 1 + #{t ≥ 2 : σ_t ≠ σ_{t−1}}, the number of
+// (re)assignments of a schedule, and 0 for the empty schedule (spec
+// §2.3).
+func Setups(sched []int) int {
+	if len(sched) == 0 {
+		return 0
+	}
+	n := 1
+	for t := 1; t < len(sched); t++ {
+		if sched[t] != sched[t-1] {
+			n++
+		}
+	}
+	return n
+}
+
+// argmin returns the lowest index of a minimum of x (spec §4.3 tie rule).
+func argmin(x []float64) int {
+	j := 0
+	for i, v := range x {
+		if v < x[j] {
+			j = i
+		}
+	}
+	return j
+}

@@ -1,0 +1,59 @@
+package competitive
+
+import "fmt"
+
+// Online is a deterministic or randomised online algorithm with the
+// information pattern of spec §2.2: it picks the server for slot t after
+// seeing the hold costs of slots 1..t and nothing later. Because the
+// costs arrive one slot at a time, an adaptive adversary can build the
+// next slot from the algorithm's previous choices (Cruel).
+type Online interface {
+	// Reset prepares the algorithm for a new input with k servers and
+	// setup cost C, forgetting all state. It returns an error if the
+	// algorithm's parameters are invalid.
+	Reset(k int, C float64) error
+	// Step is given the k hold costs of the next slot and returns the
+	// server the session occupies during that slot. The slice may be
+	// reused by the caller after Step returns.
+	Step(hold []float64) int
+}
+
+// Run resets alg and feeds it the slots of in, returning its schedule.
+// It returns alg's Reset error, or an error if alg picks a server out of
+// range.
+func Run(alg Online, in *Instance) ([]int, error) {
+	if err := alg.Reset(in.K, in.C); err != nil {
+		return nil, err
+	}
+	sched := make([]int, in.T)
+	for t := range sched {
+		s := alg.Step(in.Row(t))
+		if s < 0 || s >= in.K {
+			return nil, fmt.Errorf("competitive: online algorithm chose server %d of %d at slot %d", s, in.K, t)
+		}
+		sched[t] = s
+	}
+	return sched, nil
+}
+
+// RunCost is Run returning only the cost of the schedule; it allocates
+// nothing besides what alg allocates.
+func RunCost(alg Online, in *Instance) (float64, error) {
+	if err := alg.Reset(in.K, in.C); err != nil {
+		return 0, err
+	}
+	cost, prev := 0.0, NoServer
+	for t := 0; t < in.T; t++ {
+		row := in.Row(t)
+		s := alg.Step(row)
+		if s < 0 || s >= in.K {
+			return 0, fmt.Errorf("competitive: online algorithm chose server %d of %d at slot %d", s, in.K, t)
+		}
+		if s != prev {
+			cost += in.C
+			prev = s
+		}
+		cost += row[s]
+	}
+	return cost, nil
+}

@@ -1,0 +1,176 @@
+package competitive
+
+import (
+	"fmt"
+	"math"
+)
+
+// Optimal computes the offline optimum of spec §3 by dynamic
+// programming, fed one slot at a time. Its zero value is ready for Reset;
+// the workspace is kept between runs, so a long-lived Optimal allocates
+// only when an input is larger than any seen before.
+//
+// With V_t(s) the least cost of serving slots 1..t with the session on s
+// during slot t, and M_t = min_s V_t(s) (spec §3):
+//
+//	V_1(s) = C + h_1(s)          (start = NoServer)
+//	V_1(s) = h_1(s) + C·[s ≠ s0] (warm start on s0)
+//	V_t(s) = h_t(s) + min(V_{t−1}(s), M_{t−1} + C)
+//	OPT    = M_T
+//
+// Each slot costs O(k). When the schedule is wanted, the solver keeps one
+// bit per (slot, server), set when V_{t−1}(s) > M_{t−1} + C (the optimum
+// into s switched from the previous row's minimiser rather than
+// staying), and the lowest-id minimiser of every row: O(kT) bits plus
+// O(T) int32. Without the schedule the memory is O(k).
+type Optimal struct {
+	k, words int
+	c, m     float64
+	t        int
+	trace    bool
+	v        []float64
+	bits     []uint64 // bit s of row t (t ≥ 1): switch into s at slot t
+	arg      []int32  // lowest-id argmin of V_t
+}
+
+// Reset starts a new input with k servers and setup cost C. start is the
+// server occupied before the first slot (the warm start of spec §3), or
+// NoServer. If trace is false only the cost is kept (O(k) memory) and
+// Schedule panics. Reset panics if k < 1 or start is not NoServer or a
+// server id.
+func (o *Optimal) Reset(k int, C float64, start int, trace bool) {
+	if k < 1 || start < NoServer || start >= k {
+		panic(fmt.Sprintf("competitive: Optimal.Reset with k = %d, start = %d", k, start))
+	}
+	o.k, o.c, o.t, o.trace = k, C, 0, trace
+	o.words = (k + 63) / 64
+	if cap(o.v) < k {
+		o.v = make([]float64, k)
+	}
+	o.v = o.v[:k]
+	// A virtual row before slot 1 reproduces both first-row rules
+	// through the general recurrence: V_0 = 0 on start and +∞ elsewhere
+	// (warm start), or V_0 ≡ M_0 = 0 with a forced switch (NoServer).
+	for s := range o.v {
+		o.v[s] = math.Inf(1)
+	}
+	o.m = 0
+	if start != NoServer {
+		o.v[start] = 0
+	}
+	o.bits = o.bits[:0]
+	o.arg = o.arg[:0]
+}
+
+// Push adds the hold costs of the next slot. row must have length k; its
+// values are not validated (Instance does that). Push panics on a length
+// mismatch.
+func (o *Optimal) Push(row []float64) {
+	if len(row) != o.k {
+		panic(fmt.Sprintf("competitive: Optimal.Push with %d costs for k = %d", len(row), o.k))
+	}
+	thr := o.m + o.c // spec §3: min(V_{t−1}(s), M_{t−1} + C)
+	v := o.v[:len(row)]
+	m, am := math.Inf(1), 0
+	if !o.trace {
+		for s, h := range row {
+			x := v[s]
+			if x > thr {
+				x = thr
+			}
+			x += h
+			v[s] = x
+			if x < m {
+				m, am = x, s
+			}
+		}
+		o.m = m
+		o.t++
+		return
+	}
+	for w := 0; w < o.words; w++ {
+		lo := w * 64
+		hi := min(lo+64, len(row))
+		var word uint64
+		vs, hs := v[lo:hi], row[lo:hi]
+		for i, h := range hs {
+			x := vs[i]
+			if x > thr { // prefer staying on ties (spec §3 backtracking)
+				x = thr
+				word |= 1 << uint(i)
+			}
+			x += h
+			vs[i] = x
+			if x < m {
+				m, am = x, lo+i
+			}
+		}
+		o.bits = append(o.bits, word)
+	}
+	o.arg = append(o.arg, int32(am))
+	o.m = m
+	o.t++
+}
+
+// Slots returns the number of slots pushed since Reset.
+func (o *Optimal) Slots() int { return o.t }
+
+// Cost returns M_t, the optimal cost of the slots pushed so far (0
+// before the first slot).
+func (o *Optimal) Cost() float64 { return o.m }
+
+// Values returns the current row V_t(·) of the dynamic program. The slice
+// is the solver's workspace: it must not be modified and is overwritten
+// by the next Push.
+func (o *Optimal) Values() []float64 { return o.v }
+
+// Schedule writes an optimal schedule of the slots pushed so far into dst
+// (grown if needed) and returns it. Ties are broken as in spec §3: the
+// last slot uses the lowest-id minimiser, and backwards the schedule stays
+// whenever staying is optimal. Schedule panics if Reset was called with
+// trace false.
+func (o *Optimal) Schedule(dst []int) []int {
+	if !o.trace {
+		panic("competitive: Optimal.Schedule without trace")
+	}
+	T := o.t
+	if cap(dst) < T {
+		dst = make([]int, T)
+	}
+	dst = dst[:T]
+	if T == 0 {
+		return dst
+	}
+	s := int(o.arg[T-1])
+	for t := T - 1; t >= 0; t-- {
+		dst[t] = s
+		if t == 0 {
+			break
+		}
+		if o.bits[t*o.words+s>>6]>>(uint(s)&63)&1 != 0 {
+			s = int(o.arg[t-1])
+		}
+	}
+	return dst
+}
+
+// Optimum returns the optimal cost OPT(I) and an optimal schedule of in
+// (spec §3), in O(kT) time and O(kT) bits of memory.
+func Optimum(in *Instance) (float64, []int) {
+	var o Optimal
+	o.Reset(in.K, in.C, NoServer, true)
+	for t := 0; t < in.T; t++ {
+		o.Push(in.Row(t))
+	}
+	return o.Cost(), o.Schedule(nil)
+}
+
+// OptimumCost returns OPT(I) in O(kT) time and O(k) memory (spec §3).
+func OptimumCost(in *Instance) float64 {
+	var o Optimal
+	o.Reset(in.K, in.C, NoServer, false)
+	for t := 0; t < in.T; t++ {
+		o.Push(in.Row(t))
+	}
+	return o.Cost()
+}

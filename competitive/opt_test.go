@@ -1,0 +1,156 @@
+package competitive
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tol bounds the rounding error of sums of at most a few hundred
+// real-valued costs of order 10 (relative 1e-16 per operation).
+const tol = 1e-9
+
+func TestOptimumFixtures(t *testing.T) {
+	for _, f := range fixtures {
+		in := f.instance(t)
+		opt, sched := Optimum(in)
+		assert.Equal(t, f.opt, opt, f.name)               // spec §9.1 table
+		assert.Equal(t, f.opt, in.Cost(sched), f.name)    // backtracked schedule is optimal
+		assert.Equal(t, f.opt, OptimumCost(in), f.name)   // cost-only mode agrees
+		assert.Equal(t, f.opt, bruteForce(in, NoServer), f.name)
+		if f.unique {
+			assert.Equal(t, f.sched, sched, f.name)
+		}
+	}
+}
+
+// TestOptimumTables checks the intermediate DP rows listed in spec §9.1.
+func TestOptimumTables(t *testing.T) {
+	tables := map[string][][]float64{
+		"A": {{3, 8}, {3, 11}, {8, 6}, {13, 6}, {14, 6}},
+		"C": {{5, 6, 7}, {6, 8, 10}, {15, 8, 19}, {21, 8, 21}, {12, 17, 21}, {12, 25, 25}},
+		"S": {{8, 6, 7, 8, 6}, {10, 10, 11, 13, 6}, {12, 10, 13, 13, 7}, {12, 13, 20, 16, 8}},
+	}
+	for name, want := range tables {
+		in := fixtureByName(t, name)
+		for _, trace := range []bool{false, true} {
+			var o Optimal
+			o.Reset(in.K, in.C, NoServer, trace)
+			for s := range in.T {
+				o.Push(in.Row(s))
+				assert.Equal(t, want[s], o.Values(), "%s slot %d", name, s)
+			}
+		}
+	}
+}
+
+// TestOptimumBruteForce is spec §9.2: the DP equals exhaustive search
+// and the backtracked schedule attains it, also with a warm start.
+func TestOptimumBruteForce(t *testing.T) {
+	rng := newRand(1)
+	var o Optimal
+	for i := range 3000 {
+		k, T := 1+rng.IntN(3), 1+rng.IntN(6)
+		C := float64(rng.IntN(7))
+		in := randomInstance(rng, family(i%int(nFamilies)), k, T, C, 6)
+		start := NoServer + rng.IntN(k+1)
+		o.Reset(k, C, start, true)
+		for s := range T {
+			o.Push(in.Row(s))
+		}
+		want := bruteForce(in, start)
+		require.InDelta(t, want, o.Cost(), tol, "instance %d", i)
+		sched := o.Schedule(nil)
+		got := in.Cost(sched)
+		if start != NoServer && sched[0] == start {
+			got -= C // the warm start pays no setup for staying
+		}
+		require.InDelta(t, want, got, tol, "instance %d schedule %v", i, sched)
+	}
+}
+
+// TestOptimumWide runs the DP over more than 64 servers (several bit
+// words per row) against a schedule-free recomputation.
+func TestOptimumWide(t *testing.T) {
+	rng := newRand(2)
+	for _, k := range []int{63, 64, 65, 130} {
+		in := randomInstance(rng, realCost, k, 200, 3, 10)
+		opt, sched := Optimum(in)
+		assert.InDelta(t, opt, in.Cost(sched), tol*opt)
+		assert.Equal(t, opt, OptimumCost(in))
+	}
+}
+
+// TestOptimumFacts checks the closed forms and bounds of spec §3.
+func TestOptimumFacts(t *testing.T) {
+	rng := newRand(3)
+	for i := range 2000 {
+		k, T := 1+rng.IntN(5), 1+rng.IntN(30)
+		C := float64(rng.IntN(20))
+		in := randomInstance(rng, family(i%int(nFamilies)), k, T, C, 8)
+		opt := OptimumCost(in)
+		lo, static := C, 0.0
+		col := make([]float64, k)
+		for s := range T {
+			row := in.Row(s)
+			lo += row[argmin(row)]
+			for j, x := range row {
+				col[j] += x
+			}
+		}
+		static = col[argmin(col)]
+		require.LessOrEqual(t, lo-tol, opt, "lower bound C + Σ min h")
+		require.LessOrEqual(t, opt, C+static+tol, "upper bound C + min Σ h")
+		if C >= static { // static regime
+			require.InDelta(t, C+static, opt, tol)
+		}
+		if k == 1 || T == 1 {
+			require.InDelta(t, lo, opt, tol)
+		}
+		zero := *in
+		zero.C = 0
+		require.InDelta(t, lo-C, OptimumCost(&zero), tol, "C = 0")
+		more := *in
+		more.C = C + 1
+		require.LessOrEqual(t, opt, OptimumCost(&more)+tol, "monotone in C")
+		bump := *in
+		bump.h = append([]float64(nil), in.h...)
+		bump.h[rng.IntN(len(bump.h))] += 1
+		require.LessOrEqual(t, opt, OptimumCost(&bump)+tol, "monotone in h")
+	}
+}
+
+func TestNewInstanceErrors(t *testing.T) {
+	inf := 1 / zero()
+	cases := []struct {
+		rows [][]float64
+		C    float64
+		msg  string
+	}{
+		{nil, 1, "T = 0"},
+		{[][]float64{{}}, 1, "k = 0"},
+		{[][]float64{{1, 2}, {1}}, 1, "slot 1 has 1"},
+		{[][]float64{{1, 2}, {1, -3}}, 1, "h(slot 1, server 1) = -3"},
+		{[][]float64{{1, inf}}, 1, "h(slot 0, server 1) = +Inf"},
+		{[][]float64{{inf - inf}}, 1, "h(slot 0, server 0) = NaN"},
+		{[][]float64{{1}}, -1, "C = -1"},
+		{[][]float64{{1}}, inf, "C = +Inf"},
+	}
+	for _, c := range cases {
+		_, err := NewInstance(c.rows, c.C)
+		if assert.Error(t, err) {
+			assert.Contains(t, err.Error(), c.msg)
+		}
+	}
+	_, err := NewInstanceFlat(2, 2, []float64{1, 2, 3}, 1)
+	assert.ErrorContains(t, err, "3 hold costs")
+	in, err := NewInstance([][]float64{{1, 2}}, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, in.Cost([]int{0}))
+	assert.Panics(t, func() { in.Cost([]int{0, 0}) })
+	assert.Panics(t, func() { in.Cost([]int{2}) })
+	assert.Equal(t, 0, Setups(nil))
+}
+
+func zero() float64 { return 0 }

@@ -1,0 +1,79 @@
+package competitive
+
+import (
+	"fmt"
+	"math"
+)
+
+// WFA is the work function algorithm for the uniform metrical task
+// system that the problem is (spec §2.5): k states at mutual distance C,
+// entered from a virtual start state at distance C from every server.
+//
+// The work function after slot t is w_t(x) = min(V_t(x), M_t + C), with
+// V and M the offline dynamic program of spec §3 (Optimal): the least
+// cost of serving slots 1..t and then standing on x. On slot t, from
+// its previous server p, WFA moves to a minimiser of w_t(x) + C·[x ≠ p]
+// whose work function is supported, w_t(x) = V_t(x) (Borodin, Linial and
+// Saks; Borodin and El-Yaniv §9). On the uniform metric this reduces to
+//
+//	stay on p        if V_t(p) ≤ M_t + C,
+//	move to argmin V_t (lowest id) otherwise,
+//
+// and the first slot takes argmin h_1. Each slot costs O(k); the state
+// is stored relative to M_{t−1}, so it stays in [0, C + max h] however
+// long the input.
+type WFA struct {
+	k    int
+	c, m float64
+	v    []float64
+	s    int
+}
+
+// Reset implements Online.
+func (w *WFA) Reset(k int, C float64) error {
+	if k < 1 {
+		return fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
+	}
+	w.k, w.c, w.s, w.m = k, C, NoServer, 0
+	if cap(w.v) < k {
+		w.v = make([]float64, k)
+	}
+	w.v = w.v[:k]
+	return nil
+}
+
+// Step implements Online. It panics if len(hold) ≠ k.
+func (w *WFA) Step(hold []float64) int {
+	if len(hold) != w.k {
+		panic(fmt.Sprintf("competitive: WFA.Step with %d costs for k = %d", len(hold), w.k))
+	}
+	v := w.v[:len(hold)]
+	if w.s == NoServer {
+		// V_1 − M_0 = C + h_1 with M_0 := 0 (spec §3).
+		for s, h := range hold {
+			v[s] = w.c + h
+		}
+		w.s = argmin(v)
+		w.m = v[w.s]
+		return w.s
+	}
+	// v holds V_{t−1} − M_{t−2}; w.m = M_{t−1} − M_{t−2}. The new row is
+	// V_t − M_{t−1} = h_t + min(V_{t−1} − M_{t−1}, C) (spec §3).
+	m, am := math.Inf(1), 0
+	for s, h := range hold {
+		x := v[s] - w.m
+		if x > w.c {
+			x = w.c
+		}
+		x += h
+		v[s] = x
+		if x < m {
+			m, am = x, s
+		}
+	}
+	w.m = m
+	if v[w.s] > m+w.c {
+		w.s = am
+	}
+	return w.s
+}
