@@ -15,9 +15,9 @@ func TestOptimumFixtures(t *testing.T) {
 	for _, f := range fixtures {
 		in := f.instance(t)
 		opt, sched := Optimum(in)
-		assert.Equal(t, f.opt, opt, f.name)               // spec §9.1 table
-		assert.Equal(t, f.opt, in.Cost(sched), f.name)    // backtracked schedule is optimal
-		assert.Equal(t, f.opt, OptimumCost(in), f.name)   // cost-only mode agrees
+		assert.Equal(t, f.opt, opt, f.name)             // spec §9.1 table
+		assert.Equal(t, f.opt, in.Cost(sched), f.name)  // backtracked schedule is optimal
+		assert.Equal(t, f.opt, OptimumCost(in), f.name) // cost-only mode agrees
 		assert.Equal(t, f.opt, bruteForce(in, NoServer), f.name)
 		if f.unique {
 			assert.Equal(t, f.sched, sched, f.name)
