@@ -43,7 +43,7 @@ func (p Policy) String() string {
 // max D' ≥ α·C and max D' > 0 (spec §4.3). The new server is chosen by
 // Policy among the admissible servers, those with a-priori deficit
 // h_t(j) − min_i h_t(i) ≤ α·C (spec §4.4), and the deficits restart with
-// slot t included: D_t(s”) = max(0, h_t(s_new) − h_t(s”)). The first
+// slot t included: D_t(j) = max(0, h_t(s_new) − h_t(j)). The first
 // slot takes the lowest-id minimiser of h_1.
 //
 // Each slot costs O(k) and allocates nothing. Decisions compare float64

@@ -1,0 +1,65 @@
+package competitive
+
+import (
+	"testing"
+)
+
+// rowPool returns n rows of k real costs uniform on [0, 10) to stream
+// long inputs without storing them (10⁸ float64 would take 800 MB).
+func rowPool(k, n int) [][]float64 {
+	in := randomInstance(newRand(77), realCost, k, n, 0, 10)
+	rows := make([][]float64, n)
+	for t := range rows {
+		rows[t] = in.Row(t)
+	}
+	return rows
+}
+
+func benchOptimal(b *testing.B, k, T int, trace bool) {
+	rows := rowPool(k, 1024)
+	var o Optimal
+	var sched []int
+	b.ReportAllocs()
+	for b.Loop() {
+		o.Reset(k, 5, NoServer, trace)
+		for t := range T {
+			o.Push(rows[(t*613)&1023])
+		}
+		if trace {
+			sched = o.Schedule(sched)
+		}
+	}
+	b.ReportMetric(float64(k*T)*float64(b.N)/b.Elapsed().Seconds(), "cells/s")
+	b.ReportMetric(float64(len(o.bits)*8+len(o.arg)*4)/(1<<20), "MiB-backptr")
+}
+
+// BenchmarkOptimal_k100_T1e6 is the target: 10⁸ cells with the
+// schedule recovered in ≤ 1 s and ≤ 512 MiB.
+func BenchmarkOptimal_k100_T1e6(b *testing.B)     { benchOptimal(b, 100, 1_000_000, true) }
+func BenchmarkOptimalCost_k100_T1e6(b *testing.B) { benchOptimal(b, 100, 1_000_000, false) }
+
+func benchOnline(b *testing.B, alg Online, k, T int) {
+	rows := rowPool(k, 1024)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := alg.Reset(k, 5); err != nil {
+			b.Fatal(err)
+		}
+		for t := range T {
+			alg.Step(rows[(t*613)&1023])
+		}
+	}
+	b.ReportMetric(float64(k*T)*float64(b.N)/b.Elapsed().Seconds(), "updates/s")
+	b.ReportMetric(float64(T)*float64(b.N)/b.Elapsed().Seconds(), "slots/s")
+}
+
+// BenchmarkDTrackRR_k100_T1e5: the target is ≥ 10⁸ server-slot updates
+// per second.
+func BenchmarkDTrackRR_k100_T1e5(b *testing.B) { benchOnline(b, NewDTrack(RoundRobin), 100, 100_000) }
+func BenchmarkDTrackF_k100_T1e5(b *testing.B)  { benchOnline(b, NewDTrack(Forward), 100, 100_000) }
+func BenchmarkWFA_k100_T1e5(b *testing.B)      { benchOnline(b, &WFA{}, 100, 100_000) }
+
+// BenchmarkCTrack: O(1) per slot, so the time per slot must not grow
+// with k (compare the two sizes; updates/s counts k per slot).
+func BenchmarkCTrack_k100_T1e5(b *testing.B)  { benchOnline(b, NewCTrack(), 100, 100_000) }
+func BenchmarkCTrack_k1000_T1e5(b *testing.B) { benchOnline(b, NewCTrack(), 1000, 100_000) }
