@@ -1,0 +1,299 @@
+package dual
+
+import (
+	"fmt"
+	"math"
+)
+
+// Cost is a convex function φ of one variable, the building block of the
+// objective of P1 (spec §3): f_i(x_i) on [0, 1] and h_i(S_i) on [0, S̄_i].
+//
+// Tilt solves the one-dimensional sub-problems (13): it returns a
+// minimiser of φ(z) − λ·z over [lo, hi]. The x sub-problem of node i is
+// Tilt(−A_i β_i, 0, 1); the S sub-problem is Tilt(μ_i, 0, S̄_i).
+// Implementations must not allocate.
+type Cost interface {
+	// Value returns φ(z), or +Inf outside the domain.
+	Value(z float64) float64
+	// Deriv returns φ'(z) (a sub-gradient where φ has a kink), +Inf at or
+	// beyond a barrier.
+	Deriv(z float64) float64
+	// Tilt returns a minimiser of φ(z) − λ z over lo ≤ z ≤ hi.
+	Tilt(lambda, lo, hi float64) float64
+}
+
+// Bounded is implemented by costs whose domain ends below +Inf, such as
+// the barrier Delay. Sup is the (excluded or included) end of the
+// domain; it caps S̄_i in the super-gradient bound (18).
+type Bounded interface {
+	Cost
+	Sup() float64
+}
+
+// Curver is implemented by costs that know their second derivative; the
+// reference primal solver uses it for Newton steps and falls back on a
+// difference of Deriv otherwise.
+type Curver interface {
+	Curv(z float64) float64
+}
+
+func clip(z, lo, hi float64) float64 {
+	if z < lo {
+		return lo
+	}
+	if z > hi {
+		return hi
+	}
+	return z
+}
+
+// linearTilt minimises a − s·z over [lo, hi]: the upper end when the
+// slope s is positive, the lower end when it is negative; at s = 0 every
+// point is optimal and the upper end is returned.
+func linearTilt(s, lo, hi float64) float64 {
+	if s >= 0 {
+		return hi
+	}
+	return lo
+}
+
+// LinearX is f(x) = W·A·(1 − x), the linear second-layer latency cost of
+// spec §7 row 1 (W > 0 is the latency price per request sent to L2).
+// Its x sub-problem is bang-bang: x* = 1 if β < W, 0 if β > W, and 1 at a
+// tie (any x is optimal there; choosing 1 is a convention).
+type LinearX struct{ W, A float64 }
+
+func (c LinearX) Value(x float64) float64 { return c.W * c.A * (1 - x) }
+func (c LinearX) Deriv(float64) float64   { return -c.W * c.A }
+func (c LinearX) Curv(float64) float64    { return 0 }
+
+// Tilt minimises W A (1−x) − λ x: the slope of −(φ − λx) is W A + λ.
+func (c LinearX) Tilt(lambda, lo, hi float64) float64 {
+	return linearTilt(c.W*c.A+lambda, lo, hi)
+}
+
+// QuadraticX is f(x) = (W/2)·A·(1 − x)², spec §7 row 2, whose x
+// sub-problem is x* = clip(1 − β/W, 0, 1).
+type QuadraticX struct{ W, A float64 }
+
+func (c QuadraticX) Value(x float64) float64 { return 0.5 * c.W * c.A * (1 - x) * (1 - x) }
+func (c QuadraticX) Deriv(x float64) float64 { return -c.W * c.A * (1 - x) }
+func (c QuadraticX) Curv(float64) float64    { return c.W * c.A }
+
+// Tilt solves −W A (1 − x) = λ, x = 1 + λ/(W A); with λ = −A β this is
+// spec §7's x* = 1 − β/W. When W A = 0 the cost is flat and the
+// sub-problem is linear.
+func (c QuadraticX) Tilt(lambda, lo, hi float64) float64 {
+	wa := c.W * c.A
+	if wa == 0 {
+		return linearTilt(lambda, lo, hi)
+	}
+	return clip(1+lambda/wa, lo, hi)
+}
+
+// Hinge is h(S) = (C/2)·(S − T)₊², spec §7 row 3: no cost below the
+// capacity T, quadratic overload cost above it. Its S sub-problem is
+// S* = T + μ/C for μ > 0. At μ = 0 every S ≤ T is optimal; Tilt returns
+// T (clipped to [lo, hi]), so that the super-gradient S^obs − T prices
+// overload only, as spec §7 suggests.
+type Hinge struct{ C, T float64 }
+
+func (c Hinge) Value(s float64) float64 {
+	if s <= c.T {
+		return 0
+	}
+	return 0.5 * c.C * (s - c.T) * (s - c.T)
+}
+
+func (c Hinge) Deriv(s float64) float64 {
+	if s <= c.T {
+		return 0
+	}
+	return c.C * (s - c.T)
+}
+
+func (c Hinge) Curv(s float64) float64 {
+	if s <= c.T {
+		return 0
+	}
+	return c.C
+}
+
+func (c Hinge) Tilt(lambda, lo, hi float64) float64 {
+	switch {
+	case lambda < 0:
+		return lo
+	case lambda == 0:
+		return clip(c.T, lo, hi)
+	}
+	return clip(c.T+lambda/c.C, lo, hi) // spec §7: C (S − T) = μ
+}
+
+// Delay is the M/M/1-style delay h(S) = S/(T − S) on [0, T), +Inf for
+// S ≥ T, spec §7 row 4: a barrier at the capacity. Its S sub-problem is
+// S* = max(0, T − √(T/μ)) for μ > 0 (S* = 0 whenever μ ≤ 1/T).
+type Delay struct{ T float64 }
+
+func (c Delay) Value(s float64) float64 {
+	if s >= c.T {
+		return math.Inf(1)
+	}
+	return s / (c.T - s)
+}
+
+func (c Delay) Deriv(s float64) float64 {
+	if s >= c.T {
+		return math.Inf(1)
+	}
+	d := c.T - s
+	return c.T / (d * d)
+}
+
+func (c Delay) Curv(s float64) float64 {
+	if s >= c.T {
+		return math.Inf(1)
+	}
+	d := c.T - s
+	return 2 * c.T / (d * d * d)
+}
+
+// Sup returns T: the delay is infinite at capacity, so S̄ ≤ T in (18).
+func (c Delay) Sup() float64 { return c.T }
+
+func (c Delay) Tilt(lambda, lo, hi float64) float64 {
+	if lambda <= 0 {
+		return lo
+	}
+	z := clip(c.T-math.Sqrt(c.T/lambda), lo, hi) // spec §7: T/(T−S)² = μ
+	if z >= c.T {
+		// √(T/μ) vanished below the spacing of floats near T: stay inside
+		// the domain so that the value stays finite.
+		z = math.Nextafter(c.T, 0)
+	}
+	return z
+}
+
+// Exp is h(S) = exp(κ (S − T)), spec §7 row 5, a smooth cost rising
+// steeply past T. Its S sub-problem is S* = max(0, T + ln(μ/κ)/κ) for
+// μ > 0 and 0 otherwise.
+type Exp struct{ Kappa, T float64 }
+
+func (c Exp) Value(s float64) float64 { return math.Exp(c.Kappa * (s - c.T)) }
+func (c Exp) Deriv(s float64) float64 { return c.Kappa * math.Exp(c.Kappa*(s-c.T)) }
+func (c Exp) Curv(s float64) float64  { return c.Kappa * c.Kappa * math.Exp(c.Kappa*(s-c.T)) }
+
+func (c Exp) Tilt(lambda, lo, hi float64) float64 {
+	if lambda <= 0 {
+		return lo
+	}
+	return clip(c.T+math.Log(lambda/c.Kappa)/c.Kappa, lo, hi) // spec §7: κ e^{κ(S−T)} = μ
+}
+
+// Func is a user-supplied convex cost. Tilt is solved numerically: by
+// bisection on the derivative when DF is set (to the last representable
+// digit of z), by golden-section search on F otherwise (to about
+// 1e-9·(hi − lo) in z, so the objective is exact to rounding). Deriv
+// without DF is a central difference and only approximate.
+//
+// F must be convex on [lo, hi] for every interval Tilt is asked about;
+// an infinite hi requires DF, and F must grow faster than linearly so
+// that the minimiser is finite.
+type Func struct {
+	F  func(z float64) float64
+	DF func(z float64) float64
+}
+
+func (c Func) Value(z float64) float64 { return c.F(z) }
+
+func (c Func) Deriv(z float64) float64 {
+	if c.DF != nil {
+		return c.DF(z)
+	}
+	h := 1e-6 * math.Max(1, math.Abs(z))
+	return (c.F(z+h) - c.F(z-h)) / (2 * h)
+}
+
+// Tilt minimises F(z) − λ z over [lo, hi].
+func (c Func) Tilt(lambda, lo, hi float64) float64 {
+	if c.DF != nil {
+		return c.bisect(lambda, lo, hi)
+	}
+	if math.IsInf(hi, 1) {
+		panic("dual: Func.Tilt with infinite upper end needs DF")
+	}
+	return c.golden(lambda, lo, hi)
+}
+
+// bisect finds the point where DF(z) − λ changes sign. DF − λ is
+// non-decreasing because F is convex.
+func (c Func) bisect(lambda, lo, hi float64) float64 {
+	d := func(z float64) float64 { return c.DF(z) - lambda }
+	if d(lo) >= 0 {
+		return lo
+	}
+	if math.IsInf(hi, 1) {
+		// Expand until the derivative turns non-negative.
+		step := math.Max(1, math.Abs(lo))
+		for {
+			next := lo + step
+			if d(next) >= 0 {
+				hi = next
+				break
+			}
+			lo = next
+			step *= 2
+			if math.IsInf(step, 1) {
+				return math.Inf(1)
+			}
+		}
+	} else if d(hi) <= 0 {
+		return hi
+	}
+	for {
+		m := lo + 0.5*(hi-lo)
+		if m <= lo || m >= hi {
+			return m
+		}
+		v := d(m)
+		if math.IsNaN(v) {
+			panic(fmt.Sprintf("dual: Func derivative is NaN at %v", m))
+		}
+		if v < 0 {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+}
+
+// golden is golden-section search on the unimodal F(z) − λ z.
+func (c Func) golden(lambda, lo, hi float64) float64 {
+	const invPhi = 0.6180339887498949 // (√5 − 1)/2
+	obj := func(z float64) float64 { return c.F(z) - lambda*z }
+	a, b := lo, hi
+	x1 := b - invPhi*(b-a)
+	x2 := a + invPhi*(b-a)
+	f1, f2 := obj(x1), obj(x2)
+	tol := 1e-9 * (hi - lo)
+	for b-a > tol {
+		if f1 <= f2 {
+			b, x2, f2 = x2, x1, f1
+			x1 = b - invPhi*(b-a)
+			f1 = obj(x1)
+		} else {
+			a, x1, f1 = x1, x2, f2
+			x2 = a + invPhi*(b-a)
+			f2 = obj(x2)
+		}
+	}
+	z := a + 0.5*(b-a)
+	// The ends are candidates too: a convex function may be minimised there.
+	best, fb := z, obj(z)
+	if v := obj(lo); v < fb {
+		best, fb = lo, v
+	}
+	if v := obj(hi); v < fb {
+		best = hi
+	}
+	return best
+}

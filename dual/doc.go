@@ -1,0 +1,102 @@
+// Package dual computes optimal distributed load management for anycast
+// CDNs: problem P1, its dual super-gradient algorithm with the step-size
+// guarantee of Theorem III.3, and the FastControl protocol through which
+// nodes learn the coupling factor (spec ../shared/papers/anycast-cdn.md
+// §3–§4, §7; Sinha, Mani, Liu, Flavel and Maltz, Allerton 2015).
+//
+// The network model (A, C, T and the loads S_i = Σ_j A_j x_j C_ji) is
+// package anycast's; this package adds costs and the optimisation.
+//
+// # Problem P1 (spec §3)
+//
+//	minimise   Σ_i f_i(x_i) + Σ_i h_i(S_i)
+//	subject to Σ_j A_j C_ji x_j ≤ S_i     (9)
+//	           0 ≤ x_i ≤ 1,  0 ≤ S_i ≤ S̄_i
+//
+// f_i prices the traffic sent to the second layer (convex, non-increasing
+// in x_i); h_i prices proxy load (convex, non-decreasing in S_i). x = 0
+// with S > 0 is strictly feasible, so there is no duality gap.
+//
+// # Dual algorithm (spec §4)
+//
+// With μ ≥ 0 the multipliers of (9) and the coupling factor
+//
+//	β_i(μ) = Σ_j C_ij μ_j                                    (14)
+//
+// the Lagrangian separates into the one-dimensional sub-problems
+//
+//	x_i* = argmin_{0≤x≤1} f_i(x) + A_i β_i x,
+//	S_i* = argmin_{0≤S≤S̄_i} h_i(S) − μ_i S                    (13)
+//
+// whose values sum to the dual function D(μ) (11). The super-gradient
+// is g = S^obs(x*) − S* with S^obs_i = Σ_j A_j C_ji x_j* (16), and the
+// nodes step μ_i ← [μ_i + α g_i]⁺ (17). Every ‖g‖₂ ≤ G with
+// G² = Σ_i max((Cᵀ A)_i, S̄_i)² (18), and for any K ≥ 1 (Theorem III.3)
+//
+//	D* − max_{k<K} D(μ(k)) ≤ ‖μ(0) − μ*‖₂²/(2αK) + αG²/2,
+//
+// so α = ε/G² reaches an ε-gap after K = ‖μ(0) − μ*‖₂² G²/ε² steps.
+//
+// FastControl (spec §4.7): node i emits category-j packets at rate
+// r_ij = γ μ_i C_ji / C_ij (19); proxy i receives category-i packets at
+// rate R_i = Σ_j r_ji C_ji = γ β_i (20), and so learns β_i without any
+// exchange of state.
+//
+// # Units and conventions
+//
+// A, S, S̄ and T are in the same (normalised) request-rate units; μ and β
+// are prices per unit rate; γ is packets per unit time per unit of μ, and
+// the FastControl window W is in the same time unit, so a window holds
+// about γ W β_i packets for proxy i. Indices run from 0 in code. C[j][i]
+// is C_ji.
+//
+// # Choices on the spec's open questions (§9)
+//
+//   - Costs (question 1): Cost is one interface for both f_i and h_i. Its
+//     Tilt(λ, lo, hi) returns argmin φ(z) − λz on [lo, hi]; the x
+//     sub-problem is Tilt(−A_i β_i, 0, 1) and the S sub-problem is
+//     Tilt(μ_i, 0, S̄_i). The five families of spec §7 are LinearX,
+//     QuadraticX, Hinge, Delay and Exp, with closed forms; Func wraps a
+//     user cost and solves Tilt by bisection on the derivative (or
+//     golden-section search without one). Ties are broken
+//     deterministically: LinearX picks x = 1 at β = W, Hinge picks S = T
+//     at μ = 0.
+//   - Upper bound on S (questions 1–2): P1 carries S_i ≤ S̄_i with
+//     default S̄_i = (Cᵀ A)_i, lowered to T_i for the Delay barrier. This
+//     leaves P* unchanged (the optimal S_i is S^obs_i ≤ (Cᵀ A)_i) and makes
+//     G of (18) finite for every cost family; it is the special case
+//     G = ‖Cᵀ A‖₂ ≤ ‖A‖₁ of spec §4.5.
+//   - Theorem III.3 (question 3): the best-iterate form above, with step
+//     ε/G². ‖μ(0) − μ*‖₂ is bounded a priori through the Slater point
+//     x = 0, S = Ŝ (MuBound), so Solve reports a guarantee that needs no
+//     knowledge of μ*. Primal recovery uses the running averages of x*(k)
+//     and S*(k) (their violation of (9) is reported) and the best feasible
+//     point (x*(k), S^obs(x*(k))) met, which with the best dual value
+//     gives a certified gap Upper − Best used as the stopping rule.
+//   - Algorithm 1 (question 7): x_i is set directly from (13); one
+//     FastControl measurement per dual step. With a window W > 0 the
+//     count at proxy i is Poisson with mean W (1 − loss) R_i: a sum of
+//     independent Poisson counts over senders is Poisson, so the count is
+//     drawn per receiver, which has the same law as per-pair counts. The
+//     nodes do not know the loss rate, so loss biases β̂ by 1 − loss
+//     (a known loss rate can be folded into γ). Measurement delay runs the
+//     network on μ(k − Delay).
+//   - C_ij = 0 < C_ji (question 9): Unreachable chooses. The default,
+//     Reject, returns an *UnreachableError naming the pair; Drop leaves
+//     the term out (β̂ low by exactly that term); Direct replaces it by an
+//     explicit unicast report, counted separately as overhead. No rate is
+//     ever divided by zero.
+//
+// # Reference solver
+//
+// Primal solves P1 without the dual: it eliminates S (S = S^obs(x) is
+// optimal for non-decreasing h) and minimises the reduced objective over
+// the box [0, 1]^N by projected Newton, then certifies its value with
+// the dual value at the multipliers μ_i = h_i'(S_i).
+//
+// # Entry points
+//
+// Solve(p, &Settings{Mu0: mu0}) solves P1 warm-started from μ0, and is
+// what other packages should call; Quadratic builds the smooth cost pair
+// of spec §8 item 23. Sweep runs the FastControl window/loss trade-off.
+package dual

@@ -1,0 +1,236 @@
+package dual
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// tol covers a handful of roundings of sums of order-one terms.
+const tol = 1e-12
+
+func TestCouplingAndFastControlItem17(t *testing.T) {
+	// Spec §8 item 17: C = [[0.1 0.9] [0.5 0.5]], μ = (1, 2), γ = 10.
+	nw := twoNode()
+	mu := []float64{1, 2}
+	beta := Coupling(nil, nw, mu)
+	assert.InDelta(t, 1.9, beta[0], tol)
+	assert.InDelta(t, 1.5, beta[1], tol)
+	r, err := Rates(nil, nw, mu, 10)
+	require.NoError(t, err)
+	want := mat.NewDense(2, 2, []float64{10, 50.0 / 9, 36, 20}) // spec item 17, r_ab = 50/9
+	assert.True(t, mat.EqualApprox(r, want, tol), "rates %v", mat.Formatted(r))
+	rec := Receptions(nil, nw, r)
+	assert.InDelta(t, 19, rec[0], tol) // R = γ β (20)
+	assert.InDelta(t, 15, rec[1], tol)
+	assert.InDelta(t, 644.0/9, Overhead(nw, mu, 10), tol) // total rate 71.5556
+	assert.InDelta(t, 644.0/9, mat.Sum(r), tol)
+}
+
+func TestSeparabilityItem18(t *testing.T) {
+	// Spec §8 item 18: μᵀ S^obs(x) = Σ_j A_j x_j β_j(μ) = 1.77 for item
+	// 17's C, μ and A = (1, 1), x = (0.3, 0.8).
+	nw := twoNode()
+	mu := []float64{1, 2}
+	x := []float64{0.3, 0.8}
+	lhs := floats.Dot(mu, nw.Loads(nil, x))
+	beta := Coupling(nil, nw, mu)
+	var rhs float64
+	for j := range x {
+		rhs += nw.A[j] * x[j] * beta[j]
+	}
+	assert.InDelta(t, 1.77, lhs, tol)
+	assert.InDelta(t, 1.77, rhs, tol)
+	// And on random networks (the identity behind the Lagrangian of §4.1).
+	rng := rand.New(rand.NewPCG(18, 18))
+	for trial := 0; trial < 50; trial++ {
+		n := 1 + rng.IntN(10)
+		nw := randNetwork(rng, n)
+		mu := randMu(rng, n, 1)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.Float64()
+		}
+		beta := Coupling(nil, nw, mu)
+		var rhs float64
+		for j := range x {
+			rhs += nw.A[j] * x[j] * beta[j]
+		}
+		assert.InDelta(t, floats.Dot(mu, nw.Loads(nil, x)), rhs, tol*(1+rhs))
+	}
+}
+
+func TestSuperGradientInequalityItem19(t *testing.T) {
+	// Spec §8 item 19: D(μ') ≤ D(μ) + g(μ)ᵀ(μ' − μ) for random μ, μ' ≥ 0,
+	// on every cost family. Tolerance: rounding of N terms of size ≲ 10.
+	rng := rand.New(rand.NewPCG(19, 19))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + rng.IntN(8)
+		p := randProblem(rng, n, false)
+		a, err := p.Eval(randMu(rng, n, 2))
+		require.NoError(t, err)
+		b, err := p.Eval(randMu(rng, n, 2))
+		require.NoError(t, err)
+		diff := make([]float64, n)
+		floats.SubTo(diff, b.Mu, a.Mu)
+		assert.LessOrEqual(t, b.D, a.D+floats.Dot(a.G, diff)+1e-10*(1+math.Abs(a.D)))
+	}
+}
+
+func TestWeakDualityItem20(t *testing.T) {
+	// Spec §8 item 20: D(μ) ≤ P(x, S) for every μ ≥ 0 and feasible (x, S).
+	rng := rand.New(rand.NewPCG(20, 20))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + rng.IntN(8)
+		p := randProblem(rng, n, false)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.Float64()
+		}
+		s := p.Net.Loads(nil, x)
+		for i := range s {
+			s[i] = math.Min(p.SMax[i], s[i]+rng.Float64()*(p.SMax[i]-s[i]))
+		}
+		pv, viol := p.Objective(x, s)
+		if viol > 0 || math.IsInf(pv, 1) {
+			continue // the barrier made this draw infeasible
+		}
+		pt, err := p.Eval(randMu(rng, n, 2))
+		require.NoError(t, err)
+		assert.LessOrEqual(t, pt.D, pv+1e-12*(1+math.Abs(pv)))
+	}
+}
+
+func TestGBoundItem21(t *testing.T) {
+	// Spec §8 item 21: ‖g(μ)‖₂ ≤ G (18) on random μ, including huge ones
+	// that push S* to its cap.
+	rng := rand.New(rand.NewPCG(21, 21))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + rng.IntN(8)
+		p := randProblem(rng, n, false)
+		g := p.GBound()
+		for _, scale := range []float64{0.1, 1, 10, 1e6} {
+			pt, err := p.Eval(randMu(rng, n, scale))
+			require.NoError(t, err)
+			assert.LessOrEqual(t, floats.Norm(pt.G, 2), g*(1+tol))
+		}
+	}
+}
+
+func TestItem23EndToEnd(t *testing.T) {
+	// Spec §8 item 23: the three-node network of item 13 with
+	// f_i = ½ A_i (1−x)² and h_i = 2 (S − T_i)₊². Reference numbers from
+	// the spec (7 and 5 significant digits).
+	p, err := Quadratic(item13(), 1, 4)
+	require.NoError(t, err)
+	const pstar = 0.4319010
+	xs := []float64{0.56810, 0.65489, 0.58222}
+	ss := []float64{0.93641, 0.94847, 0.81587}
+	ms := []float64{0.54564, 0.19388, 0.46349}
+
+	ref, err := Primal(p, nil)
+	require.NoError(t, err)
+	assert.InDelta(t, pstar, ref.Value, 5e-8) // spec gives 7 digits
+	assert.LessOrEqual(t, ref.Value-ref.Lower, 1e-14, "primal certificate")
+	for i := range xs {
+		assert.InDelta(t, xs[i], ref.X[i], 5e-6) // spec gives 5 digits
+		assert.InDelta(t, ss[i], ref.S[i], 5e-6)
+		assert.InDelta(t, ms[i], ref.Mu[i], 5e-6)
+	}
+
+	for _, fc := range []*FastControl{nil, {Gamma: 10}} {
+		res, err := Solve(p, &Settings{Step: 0.05, MaxIter: 20000, Tol: -1, FastControl: fc})
+		require.NoError(t, err)
+		// D(μ) = P* to 1e-9 within 20000 iterations (spec item 23).
+		assert.InDelta(t, ref.Value, res.Best, 1e-9)
+		beta := Coupling(nil, p.Net, res.BestMu)
+		for i := range ms {
+			assert.InDelta(t, ms[i], res.BestMu[i], 5e-6)
+			// KKT: μ_i* = c (S_i* − T_i), x_i* = 1 − β_i(μ*)/w.
+			assert.InDelta(t, 4*(ref.S[i]-p.Net.T[i]), res.BestMu[i], 1e-8)
+			assert.InDelta(t, 1-beta[i], ref.X[i], 1e-8)
+		}
+		// The best feasible point met certifies the optimum from above.
+		assert.InDelta(t, ref.Value, res.Upper, 1e-9)
+		assert.GreaterOrEqual(t, res.Upper, res.Best-1e-15)
+	}
+}
+
+// primalRef solves p in the primal and requires its certificate to be
+// tight, so that Value stands for P* within 1e-9.
+func primalRef(t *testing.T, p *Problem) *PrimalResult {
+	ref, err := Primal(p, nil)
+	require.NoError(t, err)
+	require.LessOrEqual(t, ref.Value-ref.Lower, 1e-9*(1+math.Abs(ref.Value)), "primal certificate")
+	return ref
+}
+
+func TestTheoremIII3Item22(t *testing.T) {
+	// Spec §8 item 22: along every run, for every K,
+	// min_{k<K} (D* − D(μ(k))) ≤ ‖μ(0) − μ*‖²/(2αK) + αG²/2.
+	// D* is replaced by the primal reference value (≥ D*, so the check is
+	// stricter by at most the certificate 1e-9), and ‖μ(0) − μ*‖ by the
+	// a-priori R Solve reports and by the distance to the primal's KKT μ.
+	rng := rand.New(rand.NewPCG(22, 22))
+	for trial := 0; trial < 40; trial++ {
+		n := 2 + rng.IntN(6)
+		p := randProblem(rng, n, true)
+		ref := primalRef(t, p)
+		g := p.GBound()
+		mu0 := randMu(rng, n, 0.5)
+		for _, alpha := range []float64{0.3 / (g * g), 3 / (g * g), 0.05} {
+			res, err := Solve(p, &Settings{Mu0: mu0, Step: alpha, MaxIter: 2000, Tol: -1, RecordDual: true})
+			require.NoError(t, err)
+			r := floats.Distance(mu0, ref.Mu, 2)
+			assert.LessOrEqual(t, r, res.R*(1+tol), "a-priori R must bound ‖μ0 − μ*‖")
+			gap := math.Inf(1)
+			for k, d := range res.Dual {
+				gap = math.Min(gap, ref.Value-d)
+				K := k + 1
+				slack := 1e-9 * (1 + math.Abs(ref.Value))
+				assert.LessOrEqual(t, gap, Bound(r, alpha, g, K)+slack, "trial %d α=%v K=%d", trial, alpha, K)
+				assert.LessOrEqual(t, gap, Bound(res.R, alpha, g, K)+slack)
+			}
+			assert.GreaterOrEqual(t, gap, -1e-9*(1+math.Abs(ref.Value)), "weak duality along the run")
+		}
+	}
+}
+
+func TestTheoremStepAndIterations(t *testing.T) {
+	// With α = ε/G² and K = ⌈R²G²/ε²⌉ the bound is ≤ ε (spec §4.6), and
+	// it equals ε exactly when K is not rounded.
+	for _, c := range []struct{ eps, g, r float64 }{{1e-3, 2.6, 3.9}, {0.1, 1, 1}, {1e-2, 10, 0.5}} {
+		a := Step(c.eps, c.g)
+		k := Iterations(c.eps, c.g, c.r)
+		assert.LessOrEqual(t, Bound(c.r, a, c.g, k), c.eps*(1+tol))
+		assert.Greater(t, Bound(c.r, a, c.g, k-1), c.eps*(1-1e-6)) // K is the smallest such count
+	}
+	assert.InDelta(t, 0.55, Bound(1, 0.1, 1, 10), tol) // hand: 1/(2·0.1·10) + 0.1·1/2
+}
+
+func TestDualMatchesPrimal(t *testing.T) {
+	// Dual and primal agree within the proven bound on random instances,
+	// and the certified stopping rule is honest: Best ≤ P* ≤ Upper.
+	rng := rand.New(rand.NewPCG(7, 7))
+	for trial := 0; trial < 30; trial++ {
+		n := 2 + rng.IntN(10)
+		p := randProblem(rng, n, true)
+		ref := primalRef(t, p)
+		res, err := Solve(p, &Settings{Step: 1 / (p.GBound() * p.GBound()), MaxIter: 50000, Tol: 1e-7})
+		require.NoError(t, err)
+		slack := 1e-9 * (1 + math.Abs(ref.Value)) // primal certificate
+		assert.LessOrEqual(t, res.Best, ref.Value+slack)
+		assert.GreaterOrEqual(t, res.Upper, ref.Value-slack)
+		assert.LessOrEqual(t, ref.Value-res.Best, res.Bound+slack, "Theorem III.3 with a-priori R")
+		if res.Converged {
+			assert.LessOrEqual(t, ref.Value-res.Best, 1e-7*math.Abs(res.Upper)+slack)
+		}
+		// The running average is nearly feasible: its violation vanishes like 1/K.
+		assert.LessOrEqual(t, res.Violation, 10*math.Max(1e-3, res.R/(res.Step*float64(res.Iter))))
+	}
+}

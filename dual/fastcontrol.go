@@ -1,0 +1,274 @@
+package dual
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab/anycast"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Unreachable says what FastControl does with a pair for which the rate
+// (19) is undefined (spec §4.7, open question §9.9). Proxy i learns the
+// term C_ij μ_j of β_i from category-i packets that node j emits at rate
+// r_ji = γ μ_j C_ij / C_ji and that reach proxy i with probability C_ji.
+// If C_ji = 0 while C_ij > 0, no rate can deliver the term. (If C_ij = 0
+// too, the term is zero and nothing is sent.) The paper does not say how
+// it handles the case.
+type Unreachable int
+
+const (
+	// Reject refuses such a C: Rates and Solve return an error naming
+	// the pair. This is the default.
+	Reject Unreachable = iota
+	// Drop leaves the undeliverable term out, so the measured β is low
+	// by exactly the missing terms. Useful to quantify the damage.
+	Drop
+	// Direct has the sender report its term by a reliable unicast
+	// message (an explicit control exchange that FastControl otherwise
+	// avoids); it is exact and counted in Result.Direct.
+	Direct
+)
+
+func (u Unreachable) String() string {
+	switch u {
+	case Reject:
+		return "reject"
+	case Drop:
+		return "drop"
+	case Direct:
+		return "direct"
+	}
+	return fmt.Sprintf("Unreachable(%d)", int(u))
+}
+
+// FastControl describes how nodes learn β through FastControl packets
+// (spec §4.7–4.8).
+type FastControl struct {
+	// Gamma is γ > 0, the packet rate per unit of μ in (19).
+	Gamma float64
+	// Window is the measurement window W over which each proxy counts
+	// the packets it receives. Zero means the reception rate is known
+	// exactly (the fluid limit); W > 0 draws Poisson counts and needs Src.
+	Window float64
+	// Loss is the probability in [0, 1) that a packet is lost on its way.
+	// Nodes do not know it, so it biases β̂ low by the factor 1 − Loss.
+	Loss float64
+	// Delay is the number of iterations the measurement lags: β̂(k) is
+	// measured while the network still runs μ(k − Delay) (μ(0) before
+	// the start).
+	Delay int
+	// Unreachable is the policy for pairs with C_ij = 0 < C_ji.
+	Unreachable Unreachable
+	// Src draws the packet counts when Window > 0.
+	Src rand.Source
+}
+
+func (fc *FastControl) validate() error {
+	if !(fc.Gamma > 0) || math.IsInf(fc.Gamma, 1) {
+		return fmt.Errorf("dual: FastControl.Gamma = %v: want a finite value > 0", fc.Gamma)
+	}
+	if !(fc.Window >= 0) || math.IsInf(fc.Window, 1) {
+		return fmt.Errorf("dual: FastControl.Window = %v: want a finite value ≥ 0", fc.Window)
+	}
+	if fc.Window > 0 && fc.Src == nil {
+		return fmt.Errorf("dual: FastControl.Window = %v needs a Src for the packet counts", fc.Window)
+	}
+	if !(fc.Loss >= 0 && fc.Loss < 1) {
+		return fmt.Errorf("dual: FastControl.Loss = %v: want 0 ≤ Loss < 1", fc.Loss)
+	}
+	if fc.Delay < 0 {
+		return fmt.Errorf("dual: FastControl.Delay = %d: want ≥ 0", fc.Delay)
+	}
+	if fc.Unreachable < Reject || fc.Unreachable > Direct {
+		return fmt.Errorf("dual: FastControl.Unreachable = %d: unknown policy", int(fc.Unreachable))
+	}
+	return nil
+}
+
+// UnreachableError reports a pair for which (19) is undefined.
+type UnreachableError struct {
+	I, J     int     // r_IJ = γ μ_I C_JI / C_IJ
+	Cij, Cji float64 // C_IJ = 0, C_JI > 0
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("dual: C[%d][%d] = %v but C[%d][%d] = %v: FastControl rate r_%d%d = γ μ_%d C_%d%d / C_%d%d is undefined (spec §4.7)",
+		e.I, e.J, e.Cij, e.J, e.I, e.Cji, e.I, e.J, e.I, e.J, e.I, e.I, e.J)
+}
+
+func findUnreachable(c *mat.Dense) *UnreachableError {
+	n, _ := c.Dims()
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if c.At(i, j) == 0 && c.At(j, i) > 0 {
+				return &UnreachableError{I: i, J: j, Cij: c.At(i, j), Cji: c.At(j, i)}
+			}
+		}
+	}
+	return nil
+}
+
+// Rates returns the FastControl packet rates (spec §4.7 eq. (19)):
+// node i emits category-j packets at
+//
+//	r_ij = γ μ_i C_ji / C_ij,
+//
+// and r_ij = 0 when C_ji = 0. Category-j packets emitted through node i
+// land at proxy j with probability C_ij. If some C_ij = 0 < C_ji the rate
+// is undefined and Rates returns an *UnreachableError naming the first
+// such pair. dst is reused if it is N×N; nil allocates. Rates panics on a
+// length mismatch.
+func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*mat.Dense, error) {
+	n := nw.N()
+	if len(mu) != n {
+		panic(fmt.Sprintf("dual: len(mu) = %d, want %d", len(mu), n))
+	}
+	if e := findUnreachable(nw.C); e != nil {
+		return nil, e
+	}
+	if dst == nil {
+		dst = mat.NewDense(n, n, nil)
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			cji := nw.C.At(j, i)
+			if cji == 0 {
+				dst.Set(i, j, 0)
+				continue
+			}
+			dst.Set(i, j, gamma*mu[i]*cji/nw.C.At(i, j)) // (19)
+		}
+	}
+	return dst, nil
+}
+
+// Receptions returns the reception rates R_i = Σ_j r_ji C_ji of
+// category-i packets at proxy i (spec §4.7 eq. (20)); with the rates of
+// (19) R_i = γ β_i(μ). dst is reused if non-nil. It panics on a size
+// mismatch.
+func Receptions(dst []float64, nw *anycast.Network, r mat.Matrix) []float64 {
+	n := nw.N()
+	if rr, rc := r.Dims(); rr != n || rc != n {
+		panic(fmt.Sprintf("dual: rates are %d×%d, want %d×%d", rr, rc, n, n))
+	}
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	for i := 0; i < n; i++ {
+		var s float64
+		for j := 0; j < n; j++ {
+			s += r.At(j, i) * nw.C.At(j, i)
+		}
+		dst[i] = s
+	}
+	return dst
+}
+
+// Overhead returns the total FastControl packet rate Σ_ij r_ij =
+// γ Σ_i μ_i Σ_{j: C_ij>0} C_ji/C_ij (spec §4.7, DERIVED), counting only
+// pairs for which (19) is defined.
+func Overhead(nw *anycast.Network, mu []float64, gamma float64) float64 {
+	n := nw.N()
+	var t float64
+	for i := 0; i < n; i++ {
+		var s float64
+		for j := 0; j < n; j++ {
+			if cij := nw.C.At(i, j); cij > 0 {
+				s += nw.C.At(j, i) / cij
+			}
+		}
+		t += mu[i] * s
+	}
+	return gamma * t
+}
+
+// fcState is the simulated FastControl measurement inside Solve.
+type fcState struct {
+	fc    FastControl
+	nw    *anycast.Network
+	ratio *mat.Dense // ratio[j][i] = C_ij/C_ji: r_ji = γ μ_j ratio[j][i]
+	cross *mat.Dense // C_ij for unreachable pairs handled by Direct, else 0
+	past  [][]float64
+	rate  []float64 // packet-borne reception rates
+	pois  distuv.Poisson
+
+	packets, direct float64 // totals over the run
+}
+
+func newFCState(p *Problem, fc *FastControl, mu0 []float64) (*fcState, error) {
+	if err := fc.validate(); err != nil {
+		return nil, err
+	}
+	nw := p.Net
+	n := nw.N()
+	if fc.Unreachable == Reject {
+		if e := findUnreachable(nw.C); e != nil {
+			return nil, e
+		}
+	}
+	st := &fcState{fc: *fc, nw: nw, ratio: mat.NewDense(n, n, nil), cross: mat.NewDense(n, n, nil), rate: make([]float64, n)}
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			cij, cji := nw.C.At(i, j), nw.C.At(j, i)
+			switch {
+			case cji > 0:
+				st.ratio.Set(j, i, cij/cji)
+			case cij > 0 && fc.Unreachable == Direct:
+				st.cross.Set(j, i, cij)
+			}
+		}
+	}
+	st.past = make([][]float64, fc.Delay+1)
+	for d := range st.past {
+		st.past[d] = append([]float64(nil), mu0...)
+	}
+	st.pois.Src = fc.Src
+	return st, nil
+}
+
+// measure writes β̂(k), what the nodes learn at step k, into beta.
+func (st *fcState) measure(beta, mu []float64, k int) {
+	fc := &st.fc
+	n := len(mu)
+	// The network runs μ(k − Delay). The ring holds μ(k), …, μ(k − Delay),
+	// filled with μ(0) at the start: after writing μ(k) into slot
+	// k mod (Delay+1), the oldest entry is in the next slot.
+	m := len(st.past)
+	copy(st.past[k%m], mu)
+	run := st.past[(k+1)%m]
+	g := fc.Gamma
+	keep := 1 - fc.Loss
+	var sent float64
+	for i := 0; i < n; i++ {
+		var r, dir float64
+		for j := 0; j < n; j++ {
+			if q := st.ratio.At(j, i); q != 0 {
+				rji := g * run[j] * q // (19)
+				r += rji * st.nw.C.At(j, i)
+			}
+			if c := st.cross.At(j, i); c != 0 && run[j] != 0 {
+				dir += c * run[j]
+				st.direct++
+			}
+		}
+		st.rate[i] = r * keep // expected reception rate (20), thinned by loss
+		if fc.Window > 0 {
+			st.pois.Lambda = st.rate[i] * fc.Window
+			cnt := 0.0
+			if st.pois.Lambda > 0 {
+				cnt = st.pois.Rand()
+			}
+			beta[i] = cnt/(g*fc.Window) + dir // (20): β̂ = R̂/γ
+		} else {
+			beta[i] = st.rate[i]/g + dir
+		}
+	}
+	sent = Overhead(st.nw, run, g)
+	if fc.Window > 0 {
+		sent *= fc.Window
+	}
+	st.packets += sent
+}
