@@ -28,7 +28,7 @@ func TestTiltClosedFormsByHand(t *testing.T) {
 	// x sub-problem: λ = −A β.
 	q := QuadraticX{W: 2, A: 1.5}
 	assert.InDelta(t, 1-0.5/2, q.Tilt(-1.5*0.5, 0, 1), tol) // x* = 1 − β/W
-	assert.Equal(t, 0.0, q.Tilt(-1.5*3, 0, 1))               // β > W clips to 0
+	assert.Equal(t, 0.0, q.Tilt(-1.5*3, 0, 1))              // β > W clips to 0
 	l := LinearX{W: 2, A: 1.5}
 	assert.Equal(t, 1.0, l.Tilt(-1.5*1.9, 0, 1)) // β < W
 	assert.Equal(t, 0.0, l.Tilt(-1.5*2.1, 0, 1)) // β > W
@@ -36,13 +36,13 @@ func TestTiltClosedFormsByHand(t *testing.T) {
 	// S sub-problem: λ = μ.
 	h := Hinge{C: 4, T: 0.8}
 	assert.InDelta(t, 0.8+0.6/4, h.Tilt(0.6, 0, 10), tol) // T + μ/c
-	assert.Equal(t, 0.8, h.Tilt(0, 0, 10))                 // μ = 0: convention S = T
+	assert.Equal(t, 0.8, h.Tilt(0, 0, 10))                // μ = 0: convention S = T
 	d := Delay{T: 0.9}
 	assert.InDelta(t, 0.9-math.Sqrt(0.9/4), d.Tilt(4, 0, 0.9), tol) // T − √(T/μ)
-	assert.Equal(t, 0.0, d.Tilt(1/0.9, 0, 0.9))                    // μ ≤ 1/T
+	assert.Equal(t, 0.0, d.Tilt(1/0.9, 0, 0.9))                     // μ ≤ 1/T
 	e := Exp{Kappa: 3, T: 0.7}
 	assert.InDelta(t, 0.7+math.Log(5.0/3)/3, e.Tilt(5, 0, 10), tol) // T + ln(μ/κ)/κ
-	assert.Equal(t, 0.0, e.Tilt(0.1, 0, 10))                       // T + ln(μ/κ)/κ < 0
+	assert.Equal(t, 0.0, e.Tilt(0.1, 0, 10))                        // T + ln(μ/κ)/κ < 0
 	// A huge μ must not push the Delay solution onto its barrier.
 	assert.Less(t, d.Tilt(1e40, 0, 0.9), 0.9)
 	assert.False(t, math.IsInf(d.Value(d.Tilt(1e40, 0, 0.9)), 1))

@@ -44,7 +44,7 @@ type PrimalResult struct {
 // projected Newton method: Newton steps on the coordinates off the
 // active bounds, gradient steps on the others, projection onto the box
 // and an Armijo search along the projection arc. The Hessian
-// diag(f'') + Bᵀ diag(h'') B is factorised by Cholesky with a small
+// diag(f”) + Bᵀ diag(h”) B is factorised by Cholesky with a small
 // ridge, so costs with zero curvature (LinearX, Hinge below T) are
 // handled; the convergence is then slower than quadratic but still
 // reaches the gradient tolerance on the families of this package.
@@ -212,7 +212,7 @@ func Primal(p *Problem, s *PrimalSettings) (*PrimalResult, error) {
 	return res, nil
 }
 
-// curv returns φ''(z), from Curver if available and by a central
+// curv returns φ”(z), from Curver if available and by a central
 // difference of the derivative otherwise.
 func curv(c Cost, z float64) float64 {
 	if cv, ok := c.(Curver); ok {
