@@ -1,0 +1,416 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/spatial/r2"
+)
+
+// The random generators below return unit-weight graphs and draw every
+// random number from the caller's rand.Source, so the same source state
+// gives the same graph. None of them uses the global generator.
+
+// MaxConnectAttempts bounds the number of samples ErdosRenyi draws when
+// asked for a connected graph.
+const MaxConnectAttempts = 10000
+
+// ErdosRenyi returns a sample of the Erdős–Rényi graph G(n, p): each of
+// the n(n−1)/2 possible edges is present independently with probability
+// p. Sampling skips over absent edges with geometric jumps (Batagelj and
+// Brandes), so the cost is O(n + m) for m edges, not O(n²).
+//
+// If connected is true, samples are drawn until one is connected, which
+// gives G(n, p) conditioned on connectivity. Before sampling, the expected
+// number of isolated nodes μ = n(1−p)^(n−1) is computed; a graph with an
+// isolated node is disconnected and, for large n, the number of isolated
+// nodes is nearly Poisson(μ), so P(connected) ≤ about e^(−μ). ErdosRenyi
+// returns an error if μ > 5 (P(connected) below about 0.7%, so p is too
+// small, the threshold being p ≈ ln n / n) or if no connected sample is
+// found in MaxConnectAttempts draws.
+//
+// It returns an error if n < 0 or p is not in [0, 1].
+func ErdosRenyi(n int, p float64, connected bool, src rand.Source) (*Graph, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("linalg: ErdosRenyi: n = %d: want ≥ 0", n)
+	}
+	if !(p >= 0 && p <= 1) {
+		return nil, fmt.Errorf("linalg: ErdosRenyi: p = %v: want a probability in [0, 1]", p)
+	}
+	rnd := rand.New(src)
+	if !connected {
+		return gnp(n, p, rnd), nil
+	}
+	if n > 1 {
+		// Expected isolated nodes, computed in logs to avoid underflow.
+		mu := math.Exp(math.Log(float64(n)) + float64(n-1)*math.Log1p(-p))
+		if mu > 5 {
+			return nil, fmt.Errorf("linalg: ErdosRenyi: p = %v too small for a connected sample on n = %d nodes: %.3g isolated nodes expected (connectivity threshold p ≈ ln n / n = %.3g)", p, n, mu, math.Log(float64(n))/float64(n))
+		}
+	}
+	for range MaxConnectAttempts {
+		if g := gnp(n, p, rnd); IsConnected(g) {
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("linalg: ErdosRenyi: no connected sample of G(%d, %v) in %d attempts", n, p, MaxConnectAttempts)
+}
+
+// gnp samples G(n, p) by geometric skipping over the pairs (v, w), w < v,
+// in lexicographic order (Batagelj and Brandes 2005, algorithm G(n, p)).
+func gnp(n int, p float64, rnd *rand.Rand) *Graph {
+	g := NewGraph(n)
+	switch {
+	case n < 2 || p == 0:
+		return g
+	case p == 1:
+		return Complete(n)
+	}
+	var us, vs []int32
+	if mean := p * float64(n) * float64(n-1) / 2; mean < 1<<40 {
+		// Room for the mean plus 4 standard deviations avoids regrowth.
+		c := int(mean + 4*math.Sqrt(mean) + 16)
+		us, vs = make([]int32, 0, c), make([]int32, 0, c)
+	}
+	lq := math.Log1p(-p)
+	v, w := 1, -1
+	for v < n {
+		// Number of absent pairs before the next edge: Geometric(p) on
+		// {0, 1, …}, by inversion of 1 − U with U uniform on [0, 1).
+		skip := math.Floor(math.Log1p(-rnd.Float64()) / lq)
+		if skip > float64(n)*float64(n) { // avoid int overflow; ends the loop
+			break
+		}
+		w += 1 + int(skip)
+		for w >= v && v < n {
+			w -= v
+			v++
+		}
+		if v < n {
+			us, vs = append(us, int32(v)), append(vs, int32(w))
+		}
+	}
+	return fromPairs(n, us, vs)
+}
+
+// fromPairs returns the unit-weight graph with edges {us[k], vs[k]},
+// which the caller guarantees to be valid and distinct. All adjacency
+// lists share two backing arrays, each list with capacity equal to its
+// length, so a later SetEdge on one node reallocates only that node's
+// list.
+func fromPairs(n int, us, vs []int32) *Graph {
+	deg := make([]int, n+1)
+	for k := range us {
+		deg[us[k]+1]++
+		deg[vs[k]+1]++
+	}
+	for u := range n {
+		deg[u+1] += deg[u]
+	}
+	nbr := make([]int, 2*len(us))
+	wt := make([]float64, 2*len(us))
+	for i := range wt {
+		wt[i] = 1
+	}
+	pos := append([]int(nil), deg[:n]...)
+	for k := range us {
+		u, v := us[k], vs[k]
+		nbr[pos[u]] = int(v)
+		pos[u]++
+		nbr[pos[v]] = int(u)
+		pos[v]++
+	}
+	g := NewGraph(n)
+	for u := range n {
+		g.nbr[u] = nbr[deg[u]:deg[u+1]:deg[u+1]]
+		g.wt[u] = wt[deg[u]:deg[u+1]:deg[u+1]]
+	}
+	g.m = len(us)
+	return g
+}
+
+// exactRegularMaxDegree is the largest d for which RandomRegular uses
+// the exact pairing method; the probability that a random pairing is
+// simple is about exp(−(d²−1)/4), so d = 4 needs about 42 pairings on
+// average and d = 5 about 400.
+const exactRegularMaxDegree = 4
+
+// maxPairings bounds the number of pairings RandomRegular tries.
+const maxPairings = 100000
+
+// RandomRegular returns a random simple d-regular graph on n nodes.
+//
+// For d ≤ 4 it uses the pairing (configuration) model of Bollobás: the
+// n·d half-edges are matched uniformly at random, and the whole matching
+// is rejected as soon as it creates a self-loop or a repeated edge. The
+// accepted graph is then exactly uniform over simple d-regular graphs.
+// The expected number of pairings is about exp((d²−1)/4) (7.4 for d = 3),
+// and a rejected pairing is abandoned at its first defect, so the cost is
+// O(n d) on average; n = 10⁶, d = 3 takes a fraction of a second.
+//
+// For d ≥ 5 exact rejection becomes too slow, and RandomRegular uses the
+// algorithm of Steger and Wormald (1999): half-edges are paired one pair
+// at a time, a pair that would create a loop or repeated edge is refused
+// and redrawn, and the process restarts only if no valid pair is left.
+// Its output is asymptotically uniform for fixed d as n → ∞ (Kim and Vu
+// 2003 extend this to d ≪ n^(1/3)), not exactly uniform. For
+// d > (n−1)/2 the graph is the complement of a random (n−1−d)-regular
+// graph, which keeps the pairing sparse.
+//
+// It returns an error if n < 1, d < 0, d ≥ n, n·d is odd, or no simple
+// graph is found within 100 000 pairings.
+func RandomRegular(n, d int, src rand.Source) (*Graph, error) {
+	switch {
+	case n < 1:
+		return nil, fmt.Errorf("linalg: RandomRegular: n = %d: want ≥ 1", n)
+	case d < 0:
+		return nil, fmt.Errorf("linalg: RandomRegular: d = %d: want ≥ 0", d)
+	case d >= n:
+		return nil, fmt.Errorf("linalg: RandomRegular: d = %d: want < n = %d", d, n)
+	case n*d%2 != 0:
+		return nil, fmt.Errorf("linalg: RandomRegular: n·d = %d·%d is odd: no d-regular graph exists", n, d)
+	}
+	rnd := rand.New(src)
+	if d > (n-1)/2 {
+		c, err := pairing(n, n-1-d, rnd)
+		if err != nil {
+			return nil, err
+		}
+		return complement(c), nil
+	}
+	return pairing(n, d, rnd)
+}
+
+// pairing returns a simple d-regular graph, exactly uniform for
+// d ≤ exactRegularMaxDegree, by the Steger–Wormald process otherwise.
+func pairing(n, d int, rnd *rand.Rand) (*Graph, error) {
+	exact := d <= exactRegularMaxDegree
+	g := NewGraph(n)
+	nbr, wt := make([]int, n*d), make([]float64, n*d)
+	for u := range n {
+		g.nbr[u] = nbr[u*d : u*d : (u+1)*d]
+		g.wt[u] = wt[u*d : u*d : (u+1)*d]
+	}
+	stubs := make([]int32, n*d)
+	for range maxPairings {
+		if pairOnce(g, d, stubs, exact, rnd) {
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("linalg: RandomRegular: no simple %d-regular graph on %d nodes found in %d pairings", d, n, maxPairings)
+}
+
+// pairOnce resets g to n isolated nodes and matches the n·d half-edges,
+// reporting whether it produced a simple graph. With exact true it gives
+// up at the first loop or repeated edge; otherwise it redraws refused
+// pairs and gives up only when no valid pair is left.
+func pairOnce(g *Graph, d int, stubs []int32, exact bool, rnd *rand.Rand) bool {
+	for u := range g.nbr {
+		g.nbr[u] = g.nbr[u][:0]
+		g.wt[u] = g.wt[u][:0]
+	}
+	g.m = 0
+	for i := range stubs {
+		stubs[i] = int32(i / d)
+	}
+	refused := 0
+	for k := len(stubs); k > 0; { // stubs[:k] are unpaired
+		// Two distinct unpaired half-edges, uniformly: repeated, this
+		// gives a uniform perfect matching.
+		i := rnd.IntN(k)
+		j := rnd.IntN(k - 1)
+		if j >= i {
+			j++
+		}
+		u, v := int(stubs[i]), int(stubs[j])
+		if u == v || g.find(u, v) >= 0 {
+			if exact {
+				return false
+			}
+			// Steger–Wormald: refuse and redraw. After many refusals in
+			// a row (only likely near the end, when few half-edges are
+			// left), check that a valid pair remains.
+			if refused++; refused == 64 {
+				if !anyValidPair(g, stubs[:k]) {
+					return false
+				}
+				refused = 0
+			}
+			continue
+		}
+		refused = 0
+		g.addEdge(u, v, 1)
+		// Remove i and j by moving the last two unpaired stubs in.
+		if i < j {
+			i, j = j, i
+		}
+		k--
+		stubs[i] = stubs[k]
+		k--
+		stubs[j] = stubs[k]
+	}
+	return true
+}
+
+// anyValidPair reports whether two of the unpaired half-edges belong to
+// distinct, non-adjacent nodes. It is called only after many refusals,
+// when few half-edges are left.
+func anyValidPair(g *Graph, stubs []int32) bool {
+	for a := range stubs {
+		for b := a + 1; b < len(stubs); b++ {
+			u, v := int(stubs[a]), int(stubs[b])
+			if u != v && g.find(u, v) < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// complement returns the complement of g with unit weights.
+func complement(g *Graph) *Graph {
+	n := g.Order()
+	c := NewGraph(n)
+	mark := make([]bool, n)
+	for u := range n {
+		for _, v := range g.nbr[u] {
+			mark[v] = true
+		}
+		for v := u + 1; v < n; v++ {
+			if !mark[v] {
+				c.addEdge(u, v, 1)
+			}
+		}
+		for _, v := range g.nbr[u] {
+			mark[v] = false
+		}
+	}
+	return c
+}
+
+// RandomGeometric returns a random geometric graph: n points uniform in
+// the unit square [0, 1)², with an edge between two points at distance at
+// most r. With torus true, distances wrap around (the square's opposite
+// sides are identified), which removes boundary effects. Node i is the
+// i-th point drawn; RandomGeometricPoints also returns the points.
+//
+// Points are bucketed in a grid of cells of side ≥ r, so only pairs in
+// neighbouring cells are compared: O(n + m) expected time for m edges.
+//
+// It returns an error if n < 0 or r is negative, NaN or infinite.
+func RandomGeometric(n int, r float64, torus bool, src rand.Source) (*Graph, error) {
+	g, _, err := RandomGeometricPoints(n, r, torus, src)
+	return g, err
+}
+
+// RandomGeometricPoints is RandomGeometric that also returns the points,
+// pts[i] being the position of node i.
+func RandomGeometricPoints(n int, r float64, torus bool, src rand.Source) (*Graph, []r2.Vec, error) {
+	if n < 0 {
+		return nil, nil, fmt.Errorf("linalg: RandomGeometric: n = %d: want ≥ 0", n)
+	}
+	if !(r >= 0) || math.IsInf(r, 1) {
+		return nil, nil, fmt.Errorf("linalg: RandomGeometric: r = %v: want finite and ≥ 0", r)
+	}
+	rnd := rand.New(src)
+	pts := make([]r2.Vec, n)
+	for i := range pts {
+		pts[i] = r2.Vec{X: rnd.Float64(), Y: rnd.Float64()}
+	}
+	return geometric(pts, r, torus), pts, nil
+}
+
+// geometric joins the points at distance ≤ r. It scans the pairs twice,
+// first counting, so that the edge list is allocated once.
+func geometric(pts []r2.Vec, r float64, torus bool) *Graph {
+	m := 0
+	closePairs(pts, r, torus, func(i, j int) { m++ })
+	us, vs := make([]int32, 0, m), make([]int32, 0, m)
+	closePairs(pts, r, torus, func(i, j int) {
+		us, vs = append(us, int32(i)), append(vs, int32(j))
+	})
+	return fromPairs(len(pts), us, vs)
+}
+
+// closePairs calls visit(i, j) once for every pair of points at distance
+// at most r, using a cell grid.
+func closePairs(pts []r2.Vec, r float64, torus bool, visit func(i, j int)) {
+	n := len(pts)
+	if n < 2 {
+		return
+	}
+	// k cells per side, each of side 1/k ≥ r, so neighbours of a point lie
+	// in its own or the 8 adjacent cells. Cap k so the grid has O(n)
+	// cells. On the torus the 8 wrapped neighbours are distinct cells only
+	// for k ≥ 3; otherwise one cell holds everything.
+	k := max(int(math.Min(1/r, math.Sqrt(float64(n))+1)), 1) // 1/0 = +Inf
+	if torus && k < 3 {
+		k = 1
+	}
+	cell := func(x float64) int { return min(int(x*float64(k)), k-1) }
+	// Counting sort of the points by cell, row-major.
+	start := make([]int, k*k+1)
+	of := make([]int, n)
+	for i, p := range pts {
+		c := cell(p.Y)*k + cell(p.X)
+		of[i] = c
+		start[c+1]++
+	}
+	for c := range k * k {
+		start[c+1] += start[c]
+	}
+	// sp holds the points in cell order, so that the scans below read
+	// memory sequentially; id maps a position in sp back to its node.
+	id := make([]int, n)
+	sp := make([]r2.Vec, n)
+	fill := append([]int(nil), start[:k*k]...)
+	for i, c := range of {
+		id[fill[c]] = i
+		sp[fill[c]] = pts[i]
+		fill[c]++
+	}
+	r2max := r * r
+	dist2 := func(a, b r2.Vec) float64 {
+		dx, dy := math.Abs(a.X-b.X), math.Abs(a.Y-b.Y)
+		if torus {
+			dx, dy = math.Min(dx, 1-dx), math.Min(dy, 1-dy)
+		}
+		return dx*dx + dy*dy
+	}
+	// Each unordered pair of cells is visited once: the cell itself and
+	// the "forward" half of its neighbourhood.
+	fwd := [4][2]int{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
+	for cy := range k {
+		for cx := range k {
+			c := cy*k + cx
+			lo, hi := start[c], start[c+1]
+			for a := lo; a < hi; a++ {
+				for b := a + 1; b < hi; b++ {
+					if dist2(sp[a], sp[b]) <= r2max {
+						visit(id[a], id[b])
+					}
+				}
+			}
+			if k == 1 {
+				continue
+			}
+			for _, o := range fwd {
+				nx, ny := cx+o[0], cy+o[1]
+				if torus {
+					nx, ny = (nx+k)%k, ny%k
+				} else if nx < 0 || nx >= k || ny >= k {
+					continue
+				}
+				d := ny*k + nx
+				for a := lo; a < hi; a++ {
+					for b := start[d]; b < start[d+1]; b++ {
+						if dist2(sp[a], sp[b]) <= r2max {
+							visit(id[a], id[b])
+						}
+					}
+				}
+			}
+		}
+	}
+}
