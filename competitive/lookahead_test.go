@@ -1,0 +1,67 @@
+package competitive
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLookaheadLimits checks the two ends of the look-ahead range: with
+// a perfect forecast covering the whole input, re-planning every slot
+// from the current server follows an optimal continuation (principle of
+// optimality), so the cost is OPT; with no forecast it is DTrack-RR.
+func TestLookaheadLimits(t *testing.T) {
+	rng := newRand(6)
+	for i := range 800 {
+		k, T := 1+rng.IntN(5), 1+rng.IntN(40)
+		C := []float64{0, 1, 2, 5, 8}[rng.IntN(5)]
+		in := randomInstance(rng, family(i%int(nFamilies)), k, T, C, 1+float64(rng.IntN(10)))
+		name := fmt.Sprintf("instance %d", i)
+		_, full := run(t, &Lookahead{Window: T, Forecaster: Oracle{in}}, in)
+		require.InDelta(t, OptimumCost(in), full, tol*float64(T), name)
+		rr, _ := run(t, NewDTrack(RoundRobin), in)
+		none, _ := run(t, &Lookahead{Window: 0, Forecaster: Oracle{in}}, in)
+		require.Equal(t, rr, none, name)
+		nilf, _ := run(t, &Lookahead{Window: 3}, in)
+		require.Equal(t, rr, nilf, name)
+		// Any window: never below OPT.
+		_, some := run(t, &Lookahead{Window: 1 + rng.IntN(4), Forecaster: Oracle{in}}, in)
+		require.LessOrEqual(t, OptimumCost(in), some+tol, name)
+	}
+}
+
+// shortSight predicts only on even slots, to exercise the switch between
+// planning and the DTrack-RR fallback.
+type shortSight struct{ o Oracle }
+
+func (s shortSight) Forecast(dst []float64, t, w int) (int, bool) {
+	if t%2 == 1 {
+		return 0, false
+	}
+	return s.o.Forecast(dst, t, w)
+}
+
+// TestLookaheadFallback checks that the fallback keeps DTrack's
+// invariant I2 over stays that the fallback itself ends: after planning
+// the deficits are tracked, so a fallback trigger is a genuine DTrack-RR
+// trigger.
+func TestLookaheadFallback(t *testing.T) {
+	rng := newRand(7)
+	for i := range 300 {
+		in := randomInstance(rng, uniform, 4, 30, 3, 6)
+		a := &Lookahead{Window: 2, Forecaster: shortSight{Oracle{in}}}
+		require.NoError(t, a.Reset(in.K, in.C))
+		for s := range in.T {
+			got := a.Step(in.Row(s))
+			assert.Equal(t, a.rr.Server(), got)
+			for j, d := range a.rr.Deficits() { // I1: deficits ≤ αC after every fallback slot
+				if s%2 == 1 {
+					require.LessOrEqual(t, d, in.C, "instance %d slot %d server %d", i, s, j)
+				}
+			}
+		}
+	}
+	assert.Error(t, (&Lookahead{Window: -1}).Reset(2, 1))
+}
