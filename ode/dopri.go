@@ -141,6 +141,25 @@ func checkStart(t0 float64, y0 []float64) error {
 	return nil
 }
 
+// Reset restarts the integration at (t, y), keeping the settings, the
+// statistics and the current step size. Use it after a discontinuity of f
+// or an impulsive change of the state. It copies y and panics if len(y)
+// is wrong.
+func (d *DormandPrince) Reset(t float64, y []float64) {
+	if len(y) != d.n {
+		panic(fmt.Sprintf("ode: len(y) = %d, want %d", len(y), d.n))
+	}
+	copy(d.y, y)
+	copy(d.r[0], y)
+	clear(d.r[1])
+	clear(d.r[2])
+	clear(d.r[3])
+	clear(d.r[4])
+	d.t, d.tPrev = t, t
+	d.dir = 0
+	d.haveK1 = false
+}
+
 // Time returns the current time, the end of the last accepted step.
 func (d *DormandPrince) Time() float64 { return d.t }
 

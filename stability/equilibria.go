@@ -1,0 +1,467 @@
+package stability
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Class is the type of an equilibrium read off the eigenvalues of the
+// Jacobian of (24) there (spec §5.4).
+type Class int
+
+const (
+	// Stable: every eigenvalue has negative real part (a sink; locally
+	// asymptotically stable).
+	Stable Class = iota
+	// Unstable: every eigenvalue has positive real part (a source).
+	Unstable
+	// Saddle: eigenvalues with positive and with negative real parts and
+	// none with zero real part (unstable).
+	Saddle
+	// NonHyperbolic: some eigenvalue has zero real part (within the
+	// tolerance of ZeroTol); linearisation decides nothing.
+	NonHyperbolic
+	numClasses
+)
+
+// String returns the lower-case name of the class.
+func (c Class) String() string {
+	switch c {
+	case Stable:
+		return "stable"
+	case Unstable:
+		return "unstable"
+	case Saddle:
+		return "saddle"
+	case NonHyperbolic:
+		return "non-hyperbolic"
+	}
+	return fmt.Sprintf("Class(%d)", int(c))
+}
+
+// ZeroTol is the relative tolerance below which the real part of an
+// eigenvalue counts as zero: |Re λ| ≤ ZeroTol·scale, where scale =
+// max_i g_i·max(T_i, (CᵀA)_i) bounds the magnitude of the Jacobian's
+// entries. 1e-9 sits far above the rounding error of the eigenvalues
+// (≈ N·ε·scale) and far below any margin of practical interest.
+const ZeroTol = 1e-9
+
+// Equilibrium is a fixed point of (24) with its linearisation.
+type Equilibrium struct {
+	X, S        []float64    // state and loads (21)
+	Eigenvalues []complex128 // of the Jacobian at X
+	Class       Class
+	// Overloaded lists the nodes with x_i = 0 and S_i > T_i: they have
+	// shed all their own demand and remain overloaded (26).
+	Overloaded []int
+}
+
+// Uncontrollable reports whether the equilibrium is a locally uncontrollable
+// overload (spec §5.3–5.4): it is stable and some node with x_i = 0 is
+// overloaded.
+func (e *Equilibrium) Uncontrollable() bool { return e.Class == Stable && len(e.Overloaded) > 0 }
+
+// scale returns max_i g_i·max(T_i, (CᵀA)_i), the scale of ZeroTol.
+func (l *Law) scale() float64 {
+	maxS := l.Net.MaxLoads()
+	var sc float64
+	for i := range maxS {
+		sc = math.Max(sc, l.gain(i)*math.Max(l.Net.T[i], maxS[i]))
+	}
+	return sc
+}
+
+// classify returns the class of a spectrum with counts of real parts.
+func classify(neg, zero, pos int) Class {
+	switch {
+	case zero > 0:
+		return NonHyperbolic
+	case pos == 0:
+		return Stable
+	case neg == 0:
+		return Unstable
+	}
+	return Saddle
+}
+
+// equilibrium fills in loads, overloaded nodes and class from eigenvalues.
+func (l *Law) equilibrium(x []float64, ev []complex128, zt float64) *Equilibrium {
+	e := &Equilibrium{X: x, S: l.Net.Loads(nil, x), Eigenvalues: ev}
+	var neg, zero, pos int
+	for _, v := range ev {
+		switch r := real(v); {
+		case math.Abs(r) <= zt:
+			zero++
+		case r < 0:
+			neg++
+		default:
+			pos++
+		}
+	}
+	e.Class = classify(neg, zero, pos)
+	for i, v := range x {
+		if v == 0 && e.S[i] > l.Net.T[i] {
+			e.Overloaded = append(e.Overloaded, i)
+		}
+	}
+	return e
+}
+
+// Linearize checks that x is an equilibrium of (24) (spec §5.2 item 4:
+// each x_i ∈ {0, 1} or S_i = T_i) and returns it with the eigenvalues of the
+// Jacobian, computed by gonum's mat.Eigen, and its class. It copies x.
+//
+// It returns an error if x is not in [0, 1]^N, has the wrong length, or if
+// some |F_i(x)| exceeds 1e-9·scale (see ZeroTol): x is then not an
+// equilibrium to working accuracy.
+func (l *Law) Linearize(x []float64) (*Equilibrium, error) {
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	if err := l.checkState("x", x); err != nil {
+		return nil, err
+	}
+	x = append([]float64(nil), x...)
+	zt := ZeroTol * l.scale()
+	f := l.Rate(nil, x)
+	for i, v := range f {
+		if math.Abs(v) > zt {
+			return nil, fmt.Errorf("stability: x is not an equilibrium: |F_%d(x)| = %v", i, math.Abs(v))
+		}
+	}
+	var eig mat.Eigen
+	if !eig.Factorize(l.Jacobian(nil, x), mat.EigenNone) {
+		return nil, fmt.Errorf("stability: eigendecomposition of the Jacobian failed")
+	}
+	ev := eig.Values(nil)
+	sortEigen(ev)
+	return l.equilibrium(x, ev, zt), nil
+}
+
+// sortEigen orders eigenvalues by real part, then imaginary part.
+func sortEigen(ev []complex128) {
+	sort.Slice(ev, func(a, b int) bool {
+		if real(ev[a]) != real(ev[b]) {
+			return real(ev[a]) < real(ev[b])
+		}
+		return imag(ev[a]) < imag(ev[b])
+	})
+}
+
+// Corner returns the vertex x ∈ {0, 1}^N of the hypercube, always an
+// equilibrium, with its eigenvalues in closed form: at a vertex
+// x_i(1 − x_i) = 0 for every i, so the Jacobian is diagonal (spec §5.4) with
+//
+//	λ_i = g_i (T_i − S_i)  if x_i = 0,     λ_i = g_i (S_i − T_i)  if x_i = 1.
+//
+// Eigenvalues are returned in node order, not sorted. Corner returns an
+// error if some x_i is neither 0 nor 1.
+func (l *Law) Corner(x []float64) (*Equilibrium, error) {
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	if err := l.checkState("x", x); err != nil {
+		return nil, err
+	}
+	for i, v := range x {
+		if v != 0 && v != 1 {
+			return nil, fmt.Errorf("stability: x[%d] = %v: a corner has coordinates 0 or 1", i, v)
+		}
+	}
+	x = append([]float64(nil), x...)
+	s := l.Net.Loads(nil, x)
+	ev := make([]complex128, len(x))
+	for i := range x {
+		ev[i] = complex(l.cornerEigen(i, x[i] == 1, s[i]), 0)
+	}
+	return l.equilibrium(x, ev, ZeroTol*l.scale()), nil
+}
+
+// cornerEigen is λ_i at a vertex (spec §5.4).
+func (l *Law) cornerEigen(i int, one bool, s float64) float64 {
+	if one {
+		return l.gain(i) * (s - l.Net.T[i])
+	}
+	return l.gain(i) * (l.Net.T[i] - s)
+}
+
+// MaxCornerNodes is the largest N for which ClassifyCorners enumerates all
+// 2^N vertices.
+const MaxCornerNodes = 30
+
+// CornerSummary tallies classified vertices. A vertex is encoded as a bit
+// mask: bit i set ⇔ x_i = 1.
+type CornerSummary struct {
+	Visited int             // vertices classified
+	Counts  [numClasses]int // by Class
+	Stable  []uint64        // stable vertices, in visiting order
+	Uncontr []uint64        // stable vertices with some x_i = 0: locally uncontrollable overloads
+
+	law  *Law
+	zt   float64   // zero tolerance
+	mask uint64    // current vertex
+	s    []float64 // loads at mask
+}
+
+// Count returns the number of visited vertices of class c.
+func (cs *CornerSummary) Count(c Class) int { return cs.Counts[c] }
+
+func (l *Law) newSummary() *CornerSummary {
+	n := l.Net.N()
+	return &CornerSummary{zt: ZeroTol * l.scale(), s: make([]float64, n), law: l}
+}
+
+// flip toggles node j in the current vertex, updating the loads in O(N).
+func (cs *CornerSummary) flip(j int) {
+	cs.mask ^= 1 << j
+	a := cs.law.Net.A[j]
+	if cs.mask&(1<<j) == 0 {
+		a = -a
+	}
+	row := cs.law.Net.C.RawRowView(j)
+	for i, c := range row {
+		cs.s[i] += a * c // spec §1.3 eq. (21), one term changed
+	}
+}
+
+// reload recomputes the loads at the current vertex from scratch, which
+// resets the rounding drift of repeated flips.
+func (cs *CornerSummary) reload() {
+	clear(cs.s)
+	for j := range cs.s {
+		if cs.mask&(1<<j) != 0 {
+			a := cs.law.Net.A[j]
+			for i, c := range cs.law.Net.C.RawRowView(j) {
+				cs.s[i] += a * c
+			}
+		}
+	}
+}
+
+// tally classifies the current vertex and records it; it returns the node
+// with the largest positive eigenvalue (−1 if none).
+func (cs *CornerSummary) tally() int {
+	c, arg := cs.scan()
+	cs.Visited++
+	cs.Counts[c]++
+	if c == Stable {
+		cs.Stable = append(cs.Stable, cs.mask)
+		if bits.OnesCount64(cs.mask) < len(cs.s) {
+			cs.Uncontr = append(cs.Uncontr, cs.mask)
+		}
+	}
+	return arg
+}
+
+// scan classifies the current vertex by the closed form of Corner and
+// returns the class and the node with the largest positive eigenvalue (−1
+// if none).
+func (cs *CornerSummary) scan() (Class, int) {
+	var neg, zero, pos int
+	worst, arg := 0.0, -1
+	for i := range cs.s {
+		v := cs.law.cornerEigen(i, cs.mask&(1<<i) != 0, cs.s[i])
+		switch {
+		case math.Abs(v) <= cs.zt:
+			zero++
+		case v < 0:
+			neg++
+		default:
+			pos++
+			if v > worst {
+				worst, arg = v, i
+			}
+		}
+	}
+	return classify(neg, zero, pos), arg
+}
+
+// ClassifyCorners classifies all 2^N vertices with the closed form of
+// Corner, visiting them in Gray-code order so that consecutive vertices
+// differ in one node and the loads update in O(N): the whole sweep costs
+// O(2^N·N) instead of 2^N dense eigendecompositions. It returns an error if
+// N > MaxCornerNodes; use SearchCorners or Attractors beyond.
+func (l *Law) ClassifyCorners() (*CornerSummary, error) {
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	n := l.Net.N()
+	if n > MaxCornerNodes {
+		return nil, fmt.Errorf("stability: N = %d > %d: too many corners to enumerate; use SearchCorners or Attractors", n, MaxCornerNodes)
+	}
+	cs := l.newSummary()
+	cs.tally() // x = 0, S = 0
+	for k := uint64(1); k < 1<<n; k++ {
+		cs.flip(bits.TrailingZeros64(k))
+		if k%64 == 0 {
+			cs.reload()
+		}
+		cs.tally()
+	}
+	return cs, nil
+}
+
+// SearchCorners looks for stable vertices, the candidates for locally
+// uncontrollable overload, when N is too large to enumerate (N ≤ 64). From
+// each of starts random vertices it repeatedly flips the node with the
+// largest positive eigenvalue (an overloaded node at x_i = 1 to 0, or an
+// underloaded node at x_i = 0 to 1, as the greedy law would push it) until
+// no eigenvalue is positive or 4N flips are spent. Every vertex visited is
+// classified once; Stable and Uncontr list the stable ones found.
+func (l *Law) SearchCorners(starts int, src rand.Source) (*CornerSummary, error) {
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	n := l.Net.N()
+	if n > 64 {
+		return nil, fmt.Errorf("stability: N = %d > 64: vertices are encoded as 64-bit masks; use Attractors", n)
+	}
+	if starts < 0 {
+		return nil, fmt.Errorf("stability: starts = %d: want ≥ 0", starts)
+	}
+	rng := rand.New(src)
+	cs := l.newSummary()
+	visited := map[uint64]bool{}
+	full := uint64(1)<<n - 1
+	if n == 64 {
+		full = math.MaxUint64
+	}
+	for r := 0; r < starts; r++ {
+		cs.mask = rng.Uint64() & full
+		cs.reload()
+		for step := 0; step <= 4*n; step++ {
+			var arg int
+			if visited[cs.mask] {
+				_, arg = cs.scan()
+			} else {
+				visited[cs.mask] = true
+				arg = cs.tally()
+			}
+			if arg < 0 {
+				break
+			}
+			cs.flip(arg)
+		}
+	}
+	return cs, nil
+}
+
+// MaxEnumNodes is the largest N for which Equilibria enumerates all 3^N face
+// patterns.
+const MaxEnumNodes = 12
+
+// Equilibria returns every isolated equilibrium of (24): for each of the
+// 3^N patterns assigning each node to x_i = 0, x_i = 1 or the interior, it
+// solves the interior nodes' balance S_I = T_I, a linear system
+// (Cᵀ diag(A))_II x_I = T_I − (Cᵀ diag(A))_IB x_B (spec §5.2 item 4, §5.4),
+// and keeps the solutions with x_I ∈ (0, 1). Patterns whose system is
+// singular (a continuum of equilibria, or none) are skipped. Each
+// equilibrium is linearised with Linearize. It returns an error for
+// N > MaxEnumNodes.
+func (l *Law) Equilibria() ([]*Equilibrium, error) {
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	n := l.Net.N()
+	if n > MaxEnumNodes {
+		return nil, fmt.Errorf("stability: N = %d > %d: 3^N patterns are too many", n, MaxEnumNodes)
+	}
+	pat := make([]int, n) // 0, 1, or 2 = interior
+	var out []*Equilibrium
+	for {
+		x, ok := l.solvePattern(pat)
+		if ok {
+			e, err := l.Linearize(x)
+			if err == nil {
+				out = append(out, e)
+			}
+		}
+		k := 0
+		for k < n && pat[k] == 2 {
+			pat[k] = 0
+			k++
+		}
+		if k == n {
+			break
+		}
+		pat[k]++
+	}
+	return out, nil
+}
+
+// solvePattern solves for the equilibrium with the given face pattern
+// (0, 1, or 2 = interior); ok is false if the system is singular or the
+// interior solution leaves (0, 1).
+func (l *Law) solvePattern(pat []int) (x []float64, ok bool) {
+	nw := l.Net
+	n := nw.N()
+	x = make([]float64, n)
+	var in []int
+	for i, p := range pat {
+		switch p {
+		case 1:
+			x[i] = 1
+		case 2:
+			in = append(in, i)
+		}
+	}
+	if len(in) == 0 {
+		return x, true
+	}
+	s := nw.Loads(nil, x) // load from the nodes fixed at 1
+	m := mat.NewDense(len(in), len(in), nil)
+	r := mat.NewVecDense(len(in), nil)
+	for a, i := range in {
+		r.SetVec(a, nw.T[i]-s[i])
+		for b, k := range in {
+			m.Set(a, b, nw.C.At(k, i)*nw.A[k]) // (Cᵀ diag(A))_ik, spec §1.3
+		}
+	}
+	var y mat.VecDense
+	if err := y.SolveVec(m, r); err != nil {
+		return nil, false // singular or ill-conditioned: not isolated
+	}
+	for a, i := range in {
+		v := y.AtVec(a)
+		if !(v > 0 && v < 1) {
+			return nil, false
+		}
+		x[i] = v
+	}
+	return x, true
+}
+
+// Snap returns the equilibrium whose face pattern is read off a state x
+// near it (x_i < tol ↦ 0, x_i > 1 − tol ↦ 1, the rest interior), solving
+// the interior balance exactly as Equilibria does, and linearised. Use it on
+// the end state of a long integration. It returns an error if the pattern
+// has no isolated equilibrium in the open cube.
+func (l *Law) Snap(x []float64, tol float64) (*Equilibrium, error) {
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	if err := l.checkState("x", x); err != nil {
+		return nil, err
+	}
+	pat := make([]int, len(x))
+	for i, v := range x {
+		switch {
+		case v < tol:
+			pat[i] = 0
+		case v > 1-tol:
+			pat[i] = 1
+		default:
+			pat[i] = 2
+		}
+	}
+	xs, ok := l.solvePattern(pat)
+	if !ok {
+		return nil, fmt.Errorf("stability: no isolated equilibrium with the face pattern of x")
+	}
+	return l.Linearize(xs)
+}

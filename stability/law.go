@@ -1,0 +1,175 @@
+package stability
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/loadlab/loadlab/anycast"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Law is FastRoute's greedy control law on a network (spec §5.1 eq. (24)):
+//
+//	dx_i/dt = g_i · x_i (1 − x_i) (T_i − S_i(x)),   S = Cᵀ diag(A) x,
+//
+// with gain g_i = Sensitivity, or Sensitivity/T_i when Normalized is set
+// (the variant with the overload measured relative to capacity, §5.1 and
+// §9 item 8).
+//
+// A Law holds no state besides its fields; its methods may be called from
+// several goroutines at once.
+type Law struct {
+	Net *anycast.Network
+	// Sensitivity is β > 0 of (24), in 1/(time·load). It is not the
+	// coupling factor β_i(μ) of the dual algorithm (§5.1, naming hazard).
+	Sensitivity float64
+	// Normalized replaces T_i − S_i by (T_i − S_i)/T_i.
+	Normalized bool
+}
+
+// NewLaw returns the law (24) with sensitivity beta on nw, or an error if
+// nw is nil or invalid or beta is not finite and positive.
+func NewLaw(nw *anycast.Network, beta float64) (*Law, error) {
+	l := &Law{Net: nw, Sensitivity: beta}
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func (l *Law) check() error {
+	if l.Net == nil {
+		return errors.New("stability: Net is nil")
+	}
+	if !(l.Sensitivity > 0) || math.IsInf(l.Sensitivity, 1) {
+		return fmt.Errorf("stability: Sensitivity = %v: want a finite value > 0", l.Sensitivity)
+	}
+	return l.Net.Validate()
+}
+
+// gain returns g_i.
+func (l *Law) gain(i int) float64 {
+	if l.Normalized {
+		return l.Sensitivity / l.Net.T[i]
+	}
+	return l.Sensitivity
+}
+
+// checkState returns an error unless x has length N and lies in [0, 1]^N.
+func (l *Law) checkState(name string, x []float64) error {
+	if len(x) != l.Net.N() {
+		return fmt.Errorf("stability: len(%s) = %d, want N = %d", name, len(x), l.Net.N())
+	}
+	for i, v := range x {
+		if !(v >= 0 && v <= 1) {
+			return fmt.Errorf("stability: %s[%d] = %v: want a value in [0, 1]", name, i, v)
+		}
+	}
+	return nil
+}
+
+// Rate writes the right-hand side of (24) at x into dst and returns it; dst
+// may be nil, and may not alias x. It does not allocate when dst is given.
+//
+// Rate panics if len(x) or a non-nil len(dst) differs from N.
+func (l *Law) Rate(dst, x []float64) []float64 {
+	dst = l.Net.Loads(dst, x) // spec §1.3 eq. (21)
+	for i, s := range dst {
+		dst[i] = l.gain(i) * x[i] * (1 - x[i]) * (l.Net.T[i] - s) // spec §5.1 eq. (24)
+	}
+	return dst
+}
+
+// Jacobian writes the Jacobian of (24) at x into dst and returns it (dst may
+// be nil; otherwise it must be N×N). By spec §5.4,
+//
+//	∂F_i/∂x_j = g_i (1 − 2x_i)(T_i − S_i) δ_ij − g_i x_i (1 − x_i) C_ji A_j.
+//
+// Jacobian panics if len(x) ≠ N or dst has the wrong shape.
+func (l *Law) Jacobian(dst *mat.Dense, x []float64) *mat.Dense {
+	n := l.Net.N()
+	if dst == nil {
+		dst = mat.NewDense(n, n, nil)
+	} else if r, c := dst.Dims(); r != n || c != n {
+		panic(fmt.Sprintf("stability: Jacobian dst is %d×%d, want %d×%d", r, c, n, n))
+	}
+	s := l.Net.Loads(nil, x)
+	for i := 0; i < n; i++ {
+		g := l.gain(i)
+		w := g * x[i] * (1 - x[i])
+		row := dst.RawRowView(i)
+		for j := 0; j < n; j++ {
+			row[j] = -w * l.Net.C.At(j, i) * l.Net.A[j] // spec §5.4
+		}
+		row[i] += g * (1 - 2*x[i]) * (l.Net.T[i] - s[i])
+	}
+	return dst
+}
+
+// EulerStep performs one step of Algorithm 2 (spec §5.2), the explicit Euler
+// discretisation of (24) with time step dt > 0, writing the new state into
+// dst (which may alias x) and returning it.
+//
+// By spec §5.2 (DERIVED) the step keeps x in [0, 1]^N whenever
+// |dt·g_i·(T_i − S_i)| ≤ 1 for every i; EulerStep returns an error naming
+// the first node that violates this, leaving dst unspecified.
+//
+// EulerStep panics if the lengths of x or dst differ from N.
+func (l *Law) EulerStep(dst, x []float64, dt float64) ([]float64, error) {
+	n := l.Net.N()
+	if len(x) != n || (dst != nil && len(dst) != n) {
+		panic(fmt.Sprintf("stability: EulerStep lengths %d, %d, want %d", len(x), len(dst), n))
+	}
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if !(dt > 0) || math.IsInf(dt, 1) {
+		return dst, fmt.Errorf("stability: dt = %v: want a finite value > 0", dt)
+	}
+	return dst, l.euler(dst, x, make([]float64, n), dt)
+}
+
+// euler is EulerStep with a workspace s of length N and no checks on dt.
+func (l *Law) euler(dst, x, s []float64, dt float64) error {
+	// Loads need all of x before dst is overwritten, so compute S first.
+	l.Net.Loads(s, x)
+	for i := range dst {
+		c := dt * l.gain(i) * (l.Net.T[i] - s[i])
+		if math.Abs(c) > 1 {
+			return fmt.Errorf("stability: dt = %v too large at node %d: |dt·g·(T−S)| = %v > 1 may leave [0, 1]", dt, i, math.Abs(c))
+		}
+		dst[i] = x[i] + c*x[i]*(1-x[i]) // spec §5.2 Algorithm 2
+	}
+	return nil
+}
+
+// Iterate runs Algorithm 2 (spec §5.2) from x0 for the given number of
+// steps of size dt and returns every iterate (steps+1 states, at times
+// k·dt). It returns an error for a bad x0, dt or steps, or as EulerStep if
+// a step could leave [0, 1]^N.
+func (l *Law) Iterate(x0 []float64, dt float64, steps int) (*Trajectory, error) {
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	if err := l.checkState("x0", x0); err != nil {
+		return nil, err
+	}
+	if steps < 0 {
+		return nil, fmt.Errorf("stability: steps = %d: want ≥ 0", steps)
+	}
+	if !(dt > 0) || math.IsInf(dt, 1) {
+		return nil, fmt.Errorf("stability: dt = %v: want a finite value > 0", dt)
+	}
+	tr := newTrajectory(l.Net, steps+1)
+	x := append([]float64(nil), x0...)
+	s := make([]float64, len(x))
+	tr.add(0, x)
+	for k := 1; k <= steps; k++ {
+		if err := l.euler(x, x, s, dt); err != nil {
+			return tr, fmt.Errorf("step %d: %w", k, err)
+		}
+		tr.add(float64(k)*dt, x)
+	}
+	return tr, nil
+}
