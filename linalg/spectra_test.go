@@ -1,0 +1,200 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const eps = 0x1p-52 // float64 machine epsilon
+
+// family is one deterministic family at one size, with its closed forms.
+type family struct {
+	name     string
+	g        *Graph
+	spectrum []float64
+	kf       float64
+}
+
+// families returns every family at a range of sizes small enough for the
+// dense numerical methods (n ≤ 256).
+func families() []family {
+	var fs []family
+	add := func(name string, g *Graph, ev []float64, kf float64) {
+		fs = append(fs, family{name, g, ev, kf})
+	}
+	for n := 1; n <= 40; n++ {
+		add(fmt.Sprintf("P%d", n), Path(n), PathSpectrum(n), PathKirchhoff(n))
+		add(fmt.Sprintf("K%d", n), Complete(n), CompleteSpectrum(n), CompleteKirchhoff(n))
+		add(fmt.Sprintf("S%d", n), Star(n), StarSpectrum(n), StarKirchhoff(n))
+		if n >= 3 {
+			add(fmt.Sprintf("C%d", n), Cycle(n), CycleSpectrum(n), CycleKirchhoff(n))
+		}
+	}
+	for _, n := range []int{64, 100, 200, 256} {
+		add(fmt.Sprintf("P%d", n), Path(n), PathSpectrum(n), PathKirchhoff(n))
+		add(fmt.Sprintf("C%d", n), Cycle(n), CycleSpectrum(n), CycleKirchhoff(n))
+		add(fmt.Sprintf("K%d", n), Complete(n), CompleteSpectrum(n), CompleteKirchhoff(n))
+		add(fmt.Sprintf("S%d", n), Star(n), StarSpectrum(n), StarKirchhoff(n))
+	}
+	for _, rc := range [][2]int{{1, 1}, {1, 5}, {2, 2}, {2, 3}, {3, 2}, {4, 7}, {8, 8}, {9, 16}, {16, 16}} {
+		r, c := rc[0], rc[1]
+		add(fmt.Sprintf("grid %dx%d", r, c), Grid(r, c), GridSpectrum(r, c), GridKirchhoff(r, c))
+	}
+	for _, rc := range [][2]int{{3, 3}, {3, 4}, {4, 3}, {5, 5}, {4, 8}, {7, 9}, {10, 10}, {12, 20}, {16, 16}} {
+		r, c := rc[0], rc[1]
+		add(fmt.Sprintf("torus %dx%d", r, c), Torus(r, c), TorusSpectrum(r, c), TorusKirchhoff(r, c))
+	}
+	for d := 0; d <= 8; d++ {
+		add(fmt.Sprintf("Q%d", d), Hypercube(d), HypercubeSpectrum(d), HypercubeKirchhoff(d))
+	}
+	return fs
+}
+
+func maxDegree(g *Graph) int {
+	d := 0
+	for u := range g.Order() {
+		d = max(d, g.Degree(u))
+	}
+	return d
+}
+
+func TestClosedFormSpectra(t *testing.T) {
+	for _, f := range families() {
+		got, err := Spectrum(f.g)
+		require.NoError(t, err, f.name)
+		require.Len(t, f.spectrum, f.g.Order(), f.name)
+		// A backward-stable symmetric eigensolver returns each eigenvalue
+		// within about n·ε·‖L‖₂, and ‖L‖₂ ≤ 2·max degree; the closed forms
+		// are accurate to a few ulps. Factor 4 for the constants.
+		n := float64(f.g.Order())
+		tol := 4 * n * eps * float64(2*max(maxDegree(f.g), 1))
+		for i := range got {
+			require.InDelta(t, f.spectrum[i], got[i], tol, "%s λ_%d", f.name, i+1)
+		}
+		for i := 1; i < len(f.spectrum); i++ {
+			require.LessOrEqual(t, f.spectrum[i-1], f.spectrum[i], "%s not ascending", f.name)
+		}
+	}
+}
+
+func TestClosedFormKirchhoff(t *testing.T) {
+	for _, f := range families() {
+		n := f.g.Order()
+		// Against the spectrum summed term by term: both are accurate to
+		// a few ulps per term and the sums are compensated; 1e-13 is
+		// about 450 ulps.
+		assert.InEpsilon(t, KirchhoffFromSpectrum(f.spectrum)+1, f.kf+1, 1e-13, f.name)
+		if n == 1 {
+			continue
+		}
+		// Against the Cholesky of A = L + αJ/n: a backward-stable
+		// inverse has relative error about κ(A)·n·ε, where the
+		// eigenvalues of A are α (mean degree) and λ_2..λ_n; factor 4 for
+		// the constants (the smallest graphs reach 0.75 κ n ε).
+		got, err := KirchhoffIndex(f.g)
+		require.NoError(t, err, f.name)
+		alpha := 2 * float64(f.g.Size()) / float64(n)
+		kappa := math.Max(f.spectrum[n-1], alpha) / math.Min(f.spectrum[1], alpha)
+		assert.InEpsilon(t, f.kf, got, 4*kappa*float64(n)*eps, "%s (κ = %.3g)", f.name, kappa)
+		// n tr L† by the numerical spectrum (spec §9 identity).
+		ev, err := Spectrum(f.g)
+		require.NoError(t, err)
+		assert.InEpsilon(t, f.kf, KirchhoffFromSpectrum(ev), 4*kappa*float64(n)*eps, "%s spectrum", f.name)
+	}
+}
+
+func TestClosedFormSpecValues(t *testing.T) {
+	// spec throttlers.md §9.
+	const tol = 1e-6 // the spec prints six decimals
+	assert.InDeltaSlice(t, []float64{0, 0.381966, 1.381966, 2.618034, 3.618034}, PathSpectrum(5), tol)
+	assert.InDeltaSlice(t, []float64{0, 1, 1, 3, 3, 4}, CycleSpectrum(6), 4*eps)
+	assert.Equal(t, []float64{0, 1, 1, 1, 5}, StarSpectrum(5))
+	assert.Equal(t, []float64{0, 4, 4, 4}, CompleteSpectrum(4))
+	assert.InDeltaSlice(t, []float64{0, 1, 2, 3, 3, 5}, GridSpectrum(2, 3), 8*eps)
+	// λ_2 + λ_n = 4 for every path (spec §9), to rounding of order 4ε.
+	for n := 2; n <= 8; n++ {
+		ev := PathSpectrum(n)
+		assert.InDelta(t, 4, ev[1]+ev[n-1], 8*eps, "P%d", n)
+	}
+	// Kirchhoff indices, exact rationals from spec §9; the closed forms
+	// are exact or within a few ulps.
+	const rel = 1e-14
+	assert.Equal(t, 20.0, PathKirchhoff(5))
+	assert.Equal(t, 35.0, PathKirchhoff(6))
+	assert.Equal(t, 17.5, CycleKirchhoff(6))
+	assert.Equal(t, 16.0, StarKirchhoff(5))
+	assert.Equal(t, 6.0, CompleteKirchhoff(7))
+	assert.InEpsilon(t, 71.0/5, GridKirchhoff(2, 3), rel)
+	assert.InEpsilon(t, 71.0/5, GridKirchhoff(3, 2), rel)
+	// Q_1 = K_2 (K_f = 1), Q_2 = C_4 (K_f = 5), Q_3: 8(3/2 + 3/4 + 1/6) = 58/3.
+	assert.Equal(t, 0.0, HypercubeKirchhoff(0))
+	assert.InEpsilon(t, 1, HypercubeKirchhoff(1), rel)
+	assert.InEpsilon(t, 5, HypercubeKirchhoff(2), rel)
+	assert.InEpsilon(t, 58.0/3, HypercubeKirchhoff(3), rel)
+	// C_3 × C_3 is K_3 □ K_3 (rook's graph), spectrum {0, 3⁴, 6⁴}:
+	// K_f = 9 (4/3 + 4/6) = 18.
+	assert.InEpsilon(t, 18, TorusKirchhoff(3, 3), rel)
+}
+
+// directProduct is n Σ 1/(a_i + b_j) over (i, j) ≠ (0, 0), term by term.
+func directProduct(a, b []float64) float64 {
+	var s sum
+	for i, x := range a {
+		for j, y := range b {
+			if i != 0 || j != 0 {
+				s.add(1 / (x + y))
+			}
+		}
+	}
+	return float64(len(a)*len(b)) * s.value()
+}
+
+func TestProductKirchhoffLarge(t *testing.T) {
+	// The O(rows) closed forms against the O(rows·cols) double sum, for
+	// sizes far beyond the dense solver. Both are compensated sums of
+	// terms accurate to a few ulps (the resolvent's cancellation costs
+	// O(ε) relative, see pathResolvent); 1e-13 is about 450 ulps.
+	for _, rc := range [][2]int{{3, 1000}, {17, 400}, {100, 101}, {256, 256}, {500, 7}} {
+		r, c := rc[0], rc[1]
+		if c >= 3 && r >= 3 {
+			assert.InEpsilon(t, directProduct(CycleSpectrum(r), CycleSpectrum(c)), TorusKirchhoff(r, c), 1e-13, "torus %dx%d", r, c)
+		}
+		assert.InEpsilon(t, directProduct(PathSpectrum(r), PathSpectrum(c)), GridKirchhoff(r, c), 1e-13, "grid %dx%d", r, c)
+	}
+	for d := 9; d <= 20; d++ {
+		assert.InEpsilon(t, KirchhoffFromSpectrum(HypercubeSpectrum(d)), HypercubeKirchhoff(d), 1e-13, "Q%d", d)
+	}
+}
+
+func TestResolvents(t *testing.T) {
+	// The Chebyshev closed forms against direct sums, including tiny a
+	// where a naive cosh/acosh evaluation would lose all digits. Each
+	// direct term is exact to a few ulps; tolerance as above.
+	for _, c := range []int{1, 2, 3, 10, 1001} {
+		for _, sigma := range []float64{1e-9, 1e-4, 0.01, 0.3, 1} {
+			a := 4 * sigma * sigma
+			var sp, sc sum
+			for j := range c {
+				s := math.Sin(math.Pi * float64(j) / float64(2*c))
+				sp.add(1 / (a + 4*s*s))
+				s = math.Sin(math.Pi * float64(j) / float64(c))
+				sc.add(1 / (a + 4*s*s))
+			}
+			assert.InEpsilon(t, sp.value(), pathResolvent(c, sigma), 1e-13, "path c=%d σ=%g", c, sigma)
+			assert.InEpsilon(t, sc.value(), cycleResolvent(c, sigma), 1e-13, "cycle c=%d σ=%g", c, sigma)
+		}
+	}
+}
+
+func TestKirchhoffFromSpectrumEdgeCases(t *testing.T) {
+	assert.Equal(t, 0.0, KirchhoffFromSpectrum(nil))
+	assert.Equal(t, 0.0, KirchhoffFromSpectrum([]float64{0}))
+	assert.True(t, math.IsInf(KirchhoffFromSpectrum([]float64{0, 0, 1}), 1))
+	assert.Panics(t, func() { CycleSpectrum(2) })
+	assert.Panics(t, func() { TorusKirchhoff(2, 5) })
+	assert.Panics(t, func() { HypercubeSpectrum(31) })
+}
