@@ -1,0 +1,376 @@
+package stability
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/ode"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/diff/fd"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The analytic Jacobian (spec §5.4) against gonum's central differences.
+func TestJacobianFiniteDifference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 4))
+	for trial := 0; trial < 30; trial++ {
+		n := 1 + rng.IntN(7)
+		l := mustLaw(randomNet(rng, n, 4, 0), 0.5+3*rng.Float64())
+		l.Normalized = trial%2 == 1
+		x := randomInterior(rng, n)
+		got := l.Jacobian(nil, x)
+		want := mat.NewDense(n, n, nil)
+		fd.Jacobian(want, func(y, x []float64) { l.Rate(y, x) }, x, &fd.JacobianSettings{Formula: fd.Central})
+		// Central differences with gonum's default step h ≈ 6e-6 err by
+		// O(h²·|F'''|) + O(ε/h·|F|) ≈ 1e-10 relative to the scale of F;
+		// 1e-7 of that scale leaves a wide margin.
+		tol := 1e-7 * l.scale()
+		assert.True(t, mat.EqualApprox(got, want, tol), "trial %d:\n%v\n%v", trial,
+			mat.Formatted(got), mat.Formatted(want))
+	}
+}
+
+func sortedReal(ev []complex128) []float64 {
+	out := make([]float64, len(ev))
+	for i, v := range ev {
+		out[i] = real(v)
+	}
+	sort.Float64s(out)
+	return out
+}
+
+// The closed form of the corner eigenvalues against mat.Eigen of the
+// analytic Jacobian, on every corner of random networks.
+func TestCornerClosedFormVsEigen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for trial := 0; trial < 6; trial++ {
+		n := 2 + rng.IntN(5)
+		l := mustLaw(randomNet(rng, n, 3, 0), 1+rng.Float64())
+		l.Normalized = trial%2 == 0
+		x := make([]float64, n)
+		for m := 0; m < 1<<n; m++ {
+			for i := range x {
+				x[i] = float64(m >> i & 1)
+			}
+			c, err := l.Corner(x)
+			require.NoError(t, err)
+			e, err := l.Linearize(x)
+			require.NoError(t, err)
+			for _, v := range e.Eigenvalues {
+				assert.Zero(t, imag(v)) // the Jacobian is diagonal
+			}
+			// A diagonal matrix's eigenvalues are its entries: the
+			// solver returns them to within rounding of ε·‖J‖.
+			assert.InDeltaSlice(t, sortedReal(c.Eigenvalues), sortedReal(e.Eigenvalues), 1e-13*l.scale())
+			assert.Equal(t, c.Class, e.Class)
+			assert.Equal(t, c.Overloaded, e.Overloaded)
+		}
+	}
+}
+
+// ClassifyCorners (Gray code, incremental loads) against Corner on every
+// vertex.
+func TestClassifyCornersBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for trial := 0; trial < 6; trial++ {
+		n := 3 + rng.IntN(6)
+		l := mustLaw(randomNet(rng, n, 4, 0), 1)
+		l.Normalized = trial%2 == 1
+		cs, err := l.ClassifyCorners()
+		require.NoError(t, err)
+		var counts [numClasses]int
+		var stable, uncontr []uint64
+		x := make([]float64, n)
+		for m := uint64(0); m < 1<<n; m++ {
+			for i := range x {
+				x[i] = float64(m >> i & 1)
+			}
+			c, err := l.Corner(x)
+			require.NoError(t, err)
+			counts[c.Class]++
+			if c.Class == Stable {
+				stable = append(stable, m)
+				if c.Uncontrollable() {
+					uncontr = append(uncontr, m)
+				}
+			}
+		}
+		assert.Equal(t, 1<<n, cs.Visited)
+		assert.Equal(t, counts, cs.Counts)
+		assert.ElementsMatch(t, stable, cs.Stable)
+		assert.ElementsMatch(t, uncontr, cs.Uncontr)
+		for c := Class(0); c < numClasses; c++ {
+			assert.Equal(t, counts[c], cs.Count(c))
+		}
+	}
+}
+
+// SearchCorners reports only genuinely stable vertices and, on these
+// instances, finds every stable vertex that full enumeration finds.
+func TestSearchCorners(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for trial := 0; trial < 8; trial++ {
+		n := 4 + rng.IntN(7)
+		l := mustLaw(randomNet(rng, n, 6, 0), 1)
+		all, err := l.ClassifyCorners()
+		require.NoError(t, err)
+		found, err := l.SearchCorners(200, rand.NewPCG(uint64(trial), 1))
+		require.NoError(t, err)
+		assert.Subset(t, all.Stable, found.Stable)
+		assert.Subset(t, all.Uncontr, found.Uncontr)
+		if len(all.Stable) > 0 {
+			assert.NotEmpty(t, found.Stable, "trial %d", trial)
+		}
+	}
+	// The seed example: the search lands on (1, 0).
+	l := mustLaw(seedNet(0.3), 1)
+	found, err := l.SearchCorners(10, rand.NewPCG(1, 2))
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{1}, found.Uncontr)
+}
+
+// Every equilibrium found by enumeration is a zero of (24), the corners
+// are all there, and the spectrum at a mixed equilibrium is the union of
+// the boundary diagonal entries and the interior block's spectrum
+// (spec §5.4).
+func TestEquilibriaStructure(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for trial := 0; trial < 10; trial++ {
+		n := 2 + rng.IntN(3)
+		l := mustLaw(randomNet(rng, n, 3, 0.5), 1+rng.Float64())
+		eqs, err := l.Equilibria()
+		require.NoError(t, err)
+		corners := 0
+		for _, e := range eqs {
+			f := l.Rate(nil, e.X)
+			for _, v := range f {
+				assert.InDelta(t, 0, v, 1e-13*l.scale())
+			}
+			var in, bd []int
+			for i, v := range e.X {
+				if v == 0 || v == 1 {
+					bd = append(bd, i)
+				} else {
+					in = append(in, i)
+				}
+			}
+			if len(in) == 0 {
+				corners++
+			}
+			var want []float64
+			for _, i := range bd {
+				want = append(want, l.gain(i)*(1-2*e.X[i])*(l.Net.T[i]-e.S[i]))
+			}
+			if len(in) > 0 {
+				m := mat.NewDense(len(in), len(in), nil)
+				for a, i := range in {
+					for b, k := range in {
+						m.Set(a, b, -l.gain(i)*e.X[i]*(1-e.X[i])*l.Net.C.At(k, i)*l.Net.A[k])
+					}
+				}
+				var eig mat.Eigen
+				require.True(t, eig.Factorize(m, mat.EigenNone))
+				for _, v := range eig.Values(nil) {
+					want = append(want, real(v))
+				}
+			}
+			sort.Float64s(want)
+			// Both spectra come from backward-stable eigensolvers on
+			// matrices of norm ≤ scale: agreement to ~1e-13·scale.
+			assert.InDeltaSlice(t, want, sortedReal(e.Eigenvalues), 1e-11*l.scale())
+		}
+		assert.Equal(t, 1<<n, corners)
+	}
+}
+
+// randomInPolytope returns a random network with A ∈ Π_C, with the
+// tightest inequality at fraction f of capacity.
+func randomInPolytope(rng *rand.Rand, n int, f float64) *anycast.Network {
+	nw := randomNet(rng, n, 1, 0)
+	scaleInto(nw, f)
+	return nw
+}
+
+// Spec §5.4 "link to Π_C": with A ∈ Π_C every stable equilibrium has no
+// overloaded node at x_i = 0 and S ≤ T; the same holds in Π′_C ⊇ Π_C (§5.5).
+func TestPolytopeLinkEquilibria(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	for trial := 0; trial < 30; trial++ {
+		n := 2 + rng.IntN(3)
+		var nw *anycast.Network
+		if trial%2 == 0 {
+			nw = randomInPolytope(rng, n, rng.Float64())
+			require.True(t, InPolytope(nw))
+		} else {
+			nw = randomNet(rng, n, 30, 1)
+			if !InExtended(nw) {
+				continue
+			}
+		}
+		assert.True(t, InExtended(nw))
+		l := mustLaw(nw, 1)
+		eqs, err := l.Equilibria()
+		require.NoError(t, err)
+		for _, e := range eqs {
+			if e.Class != Stable {
+				continue
+			}
+			assert.False(t, e.Uncontrollable(), "trial %d x = %v", trial, e.X)
+			for i := range e.S {
+				assert.LessOrEqual(t, e.S[i], nw.T[i]+1e-12)
+			}
+		}
+	}
+}
+
+// Property test (issue: "for random (A, C, T) with A in Π_C, integration
+// from random starts never ends in a locally uncontrollable overload"), and
+// the same for the larger region Π′_C. Outside it, the same machinery does
+// find uncontrollable overloads, so the check is not vacuous.
+func TestPropertyNoUncontrollableInPolytope(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	insideTrials, outsideHits := 0, 0
+	for trial := 0; trial < 60; trial++ {
+		n := 2 + rng.IntN(7)
+		var nw *anycast.Network
+		switch trial % 3 {
+		case 0:
+			nw = randomInPolytope(rng, n, rng.Float64())
+		case 1:
+			nw = randomNet(rng, n, 20, 1)
+		default:
+			nw = randomNet(rng, n, 20, 0)
+		}
+		inside := InExtended(nw)
+		l := mustLaw(nw, 1)
+		for start := 0; start < 3; start++ {
+			tr, err := l.Integrate(randomInterior(rng, n), 500, &Settings{Times: []float64{500}})
+			require.NoError(t, err)
+			x := tr.Final()
+			bad := Uncontrollable(nw, x, uncontrolledTol)
+			if inside {
+				insideTrials++
+				assert.Empty(t, bad, "trial %d: A ∈ Π′_C but x = %v", trial, x)
+				// The end state respects capacity up to the residual
+				// of not-yet-converged slow modes.
+				assert.Less(t, tr.Excess[0], 1e-3, "trial %d", trial)
+			} else if len(bad) > 0 {
+				outsideHits++
+			}
+		}
+	}
+	assert.Greater(t, insideTrials, 60)
+	assert.Greater(t, outsideHits, 0)
+}
+
+func TestBadInput(t *testing.T) {
+	nw := seedNet(0.3)
+	for _, beta := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		_, err := NewLaw(nw, beta)
+		assert.ErrorContains(t, err, "Sensitivity")
+	}
+	_, err := NewLaw(nil, 1)
+	assert.ErrorContains(t, err, "Net is nil")
+	l := mustLaw(nw, 1)
+	for _, tc := range []struct {
+		x0  []float64
+		t1  float64
+		s   *Settings
+		msg string
+	}{
+		{[]float64{0.5, 1.5}, 1, nil, "x0[1] = 1.5"},
+		{[]float64{-0.1, 0.5}, 1, nil, "x0[0] = -0.1"},
+		{[]float64{math.NaN(), 0.5}, 1, nil, "x0[0] = NaN"},
+		{[]float64{0.5}, 1, nil, "len(x0) = 1"},
+		{[]float64{0.5, 0.5}, 0, nil, "t1 = 0"},
+		{[]float64{0.5, 0.5}, math.NaN(), nil, "t1 = NaN"},
+		{[]float64{0.5, 0.5}, 1, &Settings{AbsTol: -1}, "AbsTol = -1"},
+		{[]float64{0.5, 0.5}, 1, &Settings{RelTol: math.NaN()}, "RelTol = NaN"},
+		{[]float64{0.5, 0.5}, 1, &Settings{Step: -1}, "Step = -1"},
+		{[]float64{0.5, 0.5}, 1, &Settings{MaxSteps: -1}, "MaxSteps = -1"},
+		{[]float64{0.5, 0.5}, 1, &Settings{Times: []float64{0.5, 0.2}}, "Times[1] = 0.2"},
+		{[]float64{0.5, 0.5}, 1, &Settings{Times: []float64{2}}, "Times[0] = 2"},
+	} {
+		_, err := l.Integrate(tc.x0, tc.t1, tc.s)
+		assert.ErrorContains(t, err, tc.msg)
+	}
+	bad := &Law{Net: nw, Sensitivity: -2}
+	_, err = bad.Integrate([]float64{0.5, 0.5}, 1, nil)
+	assert.ErrorContains(t, err, "Sensitivity = -2")
+	_, err = l.Iterate([]float64{0.5, 0.5}, 0, 3)
+	assert.ErrorContains(t, err, "dt = 0")
+	_, err = l.Iterate([]float64{0.5, 0.5}, 100, 3)
+	assert.ErrorContains(t, err, "too large")
+	_, err = l.Corner([]float64{0.5, 1})
+	assert.ErrorContains(t, err, "x[0] = 0.5")
+	_, err = l.Linearize([]float64{0.5, 0.5})
+	assert.ErrorContains(t, err, "not an equilibrium")
+	assert.Panics(t, func() { l.Rate(nil, []float64{1}) })
+	assert.Panics(t, func() { Favorable(mat.NewDense(3, 3, nil), []float64{1, 1, 1}) })
+	_, err = TwoNodeMap(mat.NewDense(2, 2, []float64{0.5, 0.6, 0.5, 0.5}), []float64{1, 1}, []float64{1}, []float64{1}, nil)
+	assert.ErrorContains(t, err, "row 0")
+
+	// A tolerance the step budget cannot meet is reported, with the
+	// trajectory computed so far.
+	tr, err := l.Integrate([]float64{0.5, 0.5}, 100, &Settings{MaxSteps: 3, AbsTol: 1e-12, RelTol: 1e-12})
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ode.ErrMaxSteps))
+	assert.NotNil(t, tr)
+}
+
+// TwoNodeMap is deterministic for any number of workers.
+func TestTwoNodeMapWorkers(t *testing.T) {
+	grid := []float64{0.3, 1, 3}
+	seed := seedNet(0.3)
+	a, err := TwoNodeMap(seed.C, seed.T, grid, grid, &MapSettings{Workers: 1})
+	require.NoError(t, err)
+	b, err := TwoNodeMap(seed.C, seed.T, grid, grid, &MapSettings{Workers: 3})
+	require.NoError(t, err)
+	assert.Equal(t, a, b)
+}
+
+// The normalised variant has the same equilibria with rates scaled by 1/T.
+func TestNormalizedVariant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	nw := randomNet(rng, 4, 3, 0.5)
+	l := mustLaw(nw, 2)
+	ln := &Law{Net: nw, Sensitivity: 2, Normalized: true}
+	x := randomInterior(rng, 4)
+	f, fn := l.Rate(nil, x), ln.Rate(nil, x)
+	for i := range f {
+		assert.InDelta(t, f[i]/nw.T[i], fn[i], exactTol)
+	}
+	e1, err := l.Equilibria()
+	require.NoError(t, err)
+	e2, err := ln.Equilibria()
+	require.NoError(t, err)
+	require.Equal(t, len(e1), len(e2))
+	for k := range e1 {
+		assert.InDeltaSlice(t, e1[k].X, e2[k].X, exactTol)
+	}
+}
+
+func FuzzIntegrate(f *testing.F) {
+	f.Add(1.0, 0.5, 0.5, 1e-8, 10.0, false)
+	f.Add(-1.0, 2.0, math.NaN(), -1.0, 0.0, true)
+	l := mustLaw(seedNet(0.3), 1)
+	f.Fuzz(func(t *testing.T, beta, xa, xb, tol, t1 float64, direct bool) {
+		l := &Law{Net: l.Net, Sensitivity: beta}
+		tr, err := l.Integrate([]float64{xa, xb}, math.Min(t1, 1e3), &Settings{AbsTol: tol, RelTol: tol, Direct: direct, MaxSteps: 2000})
+		if err != nil {
+			return
+		}
+		for _, x := range tr.X {
+			for _, v := range x {
+				if !(v >= 0 && v <= 1) {
+					t.Fatalf("x = %v outside [0, 1] (β=%v x0=(%v,%v) tol=%v)", v, beta, xa, xb, tol)
+				}
+			}
+		}
+	})
+}

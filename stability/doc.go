@@ -1,0 +1,126 @@
+// Package stability analyses FastRoute's greedy load-management heuristic
+// for anycast CDNs (spec ../shared/papers/anycast-cdn.md §5): its dynamics,
+// its equilibria and their stability, the polytope Π_C of demands it always
+// controls, the two-node system, and its cost against the optimal dual
+// algorithm.
+//
+// # Model
+//
+// The network (package anycast) has N nodes with DNS demand A_j ≥ 0,
+// capacities T_i > 0 and a row-stochastic correlation matrix C (C_ji: the
+// share of node j's primary-layer traffic that lands at proxy i). Node j
+// answers a DNS query with the primary layer L1 with probability x_j ∈
+// [0, 1]; the load at proxy i is S_i = Σ_j A_j x_j C_ji (eq. (21)). Time is
+// in the units of 1/(Sensitivity·load).
+//
+// The greedy law (eq. (24), type Law) lets every node raise x_i while it is
+// under-loaded and lower it while it is overloaded:
+//
+//	dx_i/dt = β x_i (1 − x_i) (T_i − S_i).
+//
+// Law.Normalized selects the variant with (T_i − S_i)/T_i (§5.1, open
+// question §9.8). Algorithm 2 (Law.EulerStep, Law.Iterate) is the explicit
+// Euler step x_i ← x_i + Δt·β x_i(1 − x_i)(T_i − S_i); it stays in [0, 1]
+// whenever |Δt β (T_i − S_i)| ≤ 1 (§5.2, DERIVED), which EulerStep enforces
+// by returning an error otherwise.
+//
+// # Integration: logit coordinates
+//
+// Law.Integrate solves (24) with the adaptive Dormand–Prince method of
+// package ode. By default it integrates the logits z_i = log(x_i/(1 − x_i)),
+// which obey (spec §5.2 item 1)
+//
+//	dz_i/dt = β (T_i − S_i(σ(z))),   σ(z) = 1/(1 + e^{−z}).
+//
+// This is the choice made for the soundness requirement "x stays in
+// [0, 1]^N": x = σ(z) lies in [0, 1] for every real z, so no rounding or
+// step-size choice can push x out (σ may round to exactly 0 or 1 once
+// |z| > 37 or 745, which is "in [0, 1] to rounding"). It is also the better
+// numerical problem: the right-hand side is bounded by β·max(T_i, (CᵀA)_i)
+// and globally Lipschitz, and the approach to a vertex, which in x is an
+// exponential decay to 0 or 1, becomes a straight line in z that the
+// integrator crosses with long steps. Coordinates that start on a face
+// (x_i ∈ {0, 1}) stay there exactly, since faces are invariant (§5.1); they
+// are frozen and not integrated. Tolerances apply to z; an error δ in z
+// moves x by at most δ·x(1 − x) ≤ δ/4.
+//
+// Settings.Direct integrates (24) in x itself, with the right-hand side
+// evaluated at clamp(x, 0, 1) and clamped states reported. The clamp is
+// needed, not cosmetic: outside the cube the polynomial field is repelling
+// on an under-loaded face (x_i < 0 with T_i > S_i grows like e^{β(T_i−S_i)t}),
+// so a rounding excursion would be amplified. With the clamp, x_i(1 − x_i)
+// vanishes outside [0, 1] and an excursion (at most one local error) is
+// frozen; inside the cube the clamped field equals (24), and since the
+// exact flow leaves the cube invariant the clamped problem has the same
+// solution. Direct mode is the independent second check of the logit
+// identity x_i(t) = [1 + (1 − x_i(0))/x_i(0)·e^{−β∫(T_i − S_i)}]^{−1} in
+// the tests (spec §8 item 14).
+//
+// Trajectories report times, states, loads, per-node overloads
+// (S_i − T_i)_+, the traffic sent to the second layer Σ_j A_j(1 − x_j) and
+// the total overload.
+//
+// # Equilibria and linearisation
+//
+// x* is an equilibrium iff each x*_i ∈ {0, 1} or S_i(x*) = T_i (§5.2 item
+// 4). The Jacobian (Law.Jacobian, §5.4) is
+//
+//	∂F_i/∂x_j = β(1 − 2x_i)(T_i − S_i) δ_ij − β x_i(1 − x_i) C_ji A_j,
+//
+// tested against gonum's diff/fd.Jacobian. Law.Linearize computes its
+// eigenvalues with mat.Eigen and classifies the equilibrium as Stable (all
+// real parts < 0), Unstable (all > 0, a source), Saddle (both signs) or
+// NonHyperbolic (some real part zero within ZeroTol, relative to the scale
+// β·max(T_i, (CᵀA)_i)). Law.Equilibria enumerates the 3^N face patterns for
+// N ≤ MaxEnumNodes, solving the interior balance S_I = T_I for each;
+// patterns with a singular balance (continua of equilibria) are skipped.
+// Law.Snap finds the equilibrium near the end state of an integration.
+//
+// At a vertex x ∈ {0, 1}^N every factor x_i(1 − x_i) vanishes, so the
+// Jacobian is exactly diagonal: λ_i = β(T_i − S_i) where x_i = 0 and
+// β(S_i − T_i) where x_i = 1 (§5.4). Law.Corner uses this closed form, and
+// Law.ClassifyCorners walks all 2^N vertices in Gray-code order, updating
+// the loads in O(N) per vertex (with a fresh O(N²) recomputation every 64
+// vertices to stop rounding drift), so N = 20 costs about 2·10⁷ flops
+// rather than 2^20 eigendecompositions. Beyond MaxCornerNodes,
+// Law.SearchCorners is the targeted mode: from random vertices it follows
+// the largest positive eigenvalue (the direction the greedy law pushes)
+// until it reaches a stable vertex; and TwoNodeMap/Integrate+Snap find the
+// attractors actually reached from given starts.
+//
+// # Locally uncontrollable overload and Π_C
+//
+// A node suffers a locally uncontrollable overload (§5.3, eqs. (26)–(27))
+// when it has shed all its own traffic, x_i = 0, and is still overloaded:
+// Σ_{j≠i} C_ji A_j x_j > T_i. A stable vertex with some x_i = 0 is exactly
+// such a state (Equilibrium.Uncontrollable); Uncontrollable detects
+// condition (27) at any state. Since x_j ≤ 1, demand in the polytope
+//
+//	Π_C = {A ≥ 0 : Σ_{j≠i} C_ji A_j ≤ T_i for all i}   (eq. (28))
+//
+// can never produce one (PolytopeSlack, InPolytope). The larger region
+// Π′_C = {A ≥ 0 : Σ_{j≠i} C_ji min(A_j, T_j/C_jj) ≤ T_i} (spec §5.5,
+// DERIVED) uses that a node j that is stable with x_j > 0 carries at most
+// T_j, so its own demand answered with L1 is at most T_j/C_jj
+// (ExtendedSlack, InExtended). For two nodes with demand growing without
+// bound, Π′_C becomes the favourable condition C_aa T_b > C_ab T_a and
+// C_bb T_a > C_ba T_b (Favorable) under which the greedy law controls any
+// demand; TwoNodeInterior gives the balancing point y* = A∘x* solving
+// Cᵀy = T, and TwoNodeMap charts controlled and uncontrollable demands.
+//
+// # Choices on the spec's open questions
+//
+//   - Rate law: β x(1 − x)(T − S) as reconstructed in §5.1; the normalised
+//     variant is available. Theorem (25) is represented by its candidate
+//     properties of §5.2, each a test.
+//   - Algorithm 2: explicit Euler on (24) with a fixed period Δt, without
+//     measurement noise; a step that could leave [0, 1] is an error rather
+//     than silently clamped.
+//   - The unknown C_ba of the seed example: every check loops over
+//     C_ba ∈ {0, 0.1, 0.3, 0.5, 0.59} (§8).
+//   - An end state counts as an uncontrollable overload when (27) holds with
+//     a margin of 1e-6 load units, well above the integration error.
+//
+// Indices run from 0 in code (the spec counts from 1); in two-node helpers
+// node a is 0 and node b is 1, and a vertex mask has bit i set iff x_i = 1.
+package stability
