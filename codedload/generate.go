@@ -48,6 +48,13 @@ func rgg(n int, r float64, rnd *rand.Rand) *Network {
 	for i := range xs {
 		xs[i], ys[i] = rnd.Float64(), rnd.Float64()
 	}
+	return rggFrom(xs, ys, r)
+}
+
+// rggFrom joins the points (xs[i], ys[i]) of the unit square that are at
+// most r apart.
+func rggFrom(xs, ys []float64, r float64) *Network {
+	n := len(xs)
 	// Bucket grid: g×g cells of side 1/g ≥ r, so neighbours lie in the
 	// 3×3 block of cells around a point.
 	g := max(1, min(int(1/r), 1<<15))

@@ -57,19 +57,7 @@ func Run(cfg Config, src rand.Source) (*Result, error) {
 	reqSrc := mc.Source(seed, 2)
 	tieRnd := rand.New(mc.Source(seed, 3))
 
-	s := &sim{
-		cfg:  &cfg,
-		n:    cfg.Topology.Order(),
-		ell:  int32(cfg.ell()),
-		pl:   place(&cfg, zipf, placeRnd),
-		q:    cfg.Topology.newSearch(),
-		rnd:  tieRnd,
-		load: make([]int32, cfg.Topology.Order()),
-	}
-	if cfg.Strategy == TwoChoiceGlobal {
-		s.pl.holderLists()
-	}
-	s.need = int64(s.ell)
+	s := newSim(&cfg, place(&cfg, zipf, placeRnd), tieRnd)
 
 	nreq := s.n
 	if cfg.Requests == Poissonized {
@@ -111,6 +99,23 @@ func Run(cfg Config, src rand.Source) (*Result, error) {
 type cand struct {
 	v    int32
 	c, d int32
+}
+
+func newSim(cfg *Config, pl *placement, rnd *rand.Rand) *sim {
+	s := &sim{
+		cfg:  cfg,
+		n:    cfg.Topology.Order(),
+		ell:  int32(cfg.ell()),
+		pl:   pl,
+		q:    cfg.Topology.newSearch(),
+		rnd:  rnd,
+		load: make([]int32, cfg.Topology.Order()),
+	}
+	if cfg.Strategy == TwoChoiceGlobal {
+		pl.holderLists()
+	}
+	s.need = int64(s.ell)
+	return s
 }
 
 // sim is the state of one run; it is used by one goroutine.

@@ -288,7 +288,7 @@ type cubeSearch struct {
 	buf []int32
 }
 
-func (q *cubeSearch) start(u int)     { q.u, q.d = u, -1 }
+func (q *cubeSearch) start(u int)    { q.u, q.d = u, -1 }
 func (q *cubeSearch) dist(v int) int { return bits.OnesCount(uint(q.u ^ v)) }
 
 // next enumerates the masks with d bits set in increasing order with

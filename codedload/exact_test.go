@@ -1,0 +1,113 @@
+package codedload
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Spec §8 E: C(ℓ) for K = 100, M = 2 on the infinite grid, printed to 4
+// decimals, hence the tolerance of half a unit in the last place.
+var costTable = []struct {
+	gamma float64
+	ell   int
+	want  float64
+}{
+	{0, 1, 4.3758}, {0, 2, 3.8638}, {0, 5, 3.5252}, {0, 10, 3.4060}, {0, 20, 3.3452}, {0, 50, 3.3100},
+	{1, 1, 3.5053}, {1, 2, 3.0921}, {1, 5, 2.8210}, {1, 10, 2.7270}, {1, 20, 2.6791}, {1, 50, 2.6495},
+}
+
+func TestCostTableE(t *testing.T) {
+	for _, c := range costTable {
+		p, err := ZipfPMF(100, c.gamma)
+		require.NoError(t, err)
+		assert.InDelta(t, c.want, Cost(p, 2, c.ell, nil), 5e-5, "γ=%v ℓ=%d", c.gamma, c.ell)
+	}
+}
+
+func TestCostNearestClosedForm(t *testing.T) {
+	// For ℓ = 1 the shortfall sum must equal Σ_d (1−p)^{M|B_d|} (spec §6.3),
+	// summed here directly; both are sums of positive terms with relative
+	// rounding ~1e-15.
+	for _, p := range []float64{0.01, 0.0019278, 0.19} {
+		var want float64
+		for d := 0; d < 10000; d++ {
+			want += math.Pow(1-p, float64(2*GridBall(d)))
+		}
+		assert.InEpsilon(t, want, FileCost(p, 2, 1, nil), 1e-12)
+	}
+}
+
+func TestCostTorusMatchesGridWithoutWrap(t *testing.T) {
+	// On a torus of side 100 the balls that matter (radius ≲ 15 for these
+	// files) do not wrap, and the outage probability is < 1e-80, so the
+	// finite and the infinite formulas agree to rounding (spec §6.3).
+	tor := &Torus{Side: 100}
+	p, _ := ZipfPMF(100, 0)
+	for _, ell := range []int{1, 5, 10} {
+		assert.InEpsilon(t, Cost(p, 2, ell, nil), Cost(p, 2, ell, tor.Balls()), 1e-10)
+	}
+}
+
+func TestBallsTorusCheckD(t *testing.T) {
+	// Spec §8 D: distance histograms from a node (differences of balls).
+	hist := map[int][]int{
+		3:  {1, 4, 4},
+		4:  {1, 4, 6, 4, 1},
+		5:  {1, 4, 8, 8, 4},
+		10: {1, 4, 8, 12, 16, 18, 16, 12, 8, 4, 1},
+	}
+	for s, want := range hist {
+		b := (&Torus{Side: s}).Balls()
+		got := []int{b[0]}
+		for d := 1; d < len(b); d++ {
+			got = append(got, b[d]-b[d-1])
+		}
+		assert.Equal(t, want, got, "side %d", s)
+	}
+	// |B_r| = 2r²+2r+1 while r < side/2; |B_10| = 221 (spec §8 D).
+	b := (&Torus{Side: 25}).Balls()
+	for r := 0; r < 12; r++ {
+		assert.Equal(t, GridBall(r), b[r])
+	}
+	assert.Equal(t, 221, GridBall(10))
+}
+
+func TestBallsHypercube(t *testing.T) {
+	// Σ_{i≤d} C(5, i) = 1, 6, 16, 26, 31, 32 by hand.
+	assert.Equal(t, []int{1, 6, 16, 26, 31, 32}, (&Hypercube{Dim: 5}).Balls())
+}
+
+func TestOutageTableF(t *testing.T) {
+	// Spec §8 F: n = 100, K = 100, M = 2, γ = 0, printed to 5 decimals.
+	p, _ := ZipfPMF(100, 0)
+	want := map[int]float64{1: 0.13398, 2: 0.09048, 5: 0.02869, 10: 0.00484, 20: 0.00017}
+	for ell, w := range want {
+		assert.InDelta(t, w, Outage(p, 100, 2, ell), 5e-6, "ℓ=%d", ell)
+	}
+	// ℓ = 1 closed form (1−p)^{nM} = 0.99^200.
+	assert.InDelta(t, math.Pow(0.99, 200), Outage(p, 100, 2, 1), 1e-15)
+}
+
+func TestMaxPoissonMeanTableC(t *testing.T) {
+	// Spec §8 C, printed to 4 decimals.
+	want := map[int]float64{100: 4.2268, 400: 5.0178, 1024: 5.5259, 2025: 5.8775, 5041: 6.3494,
+		10000: 6.6722, 22500: 7.0800, 100000: 7.7595, 1000000: 8.7917}
+	for n, w := range want {
+		assert.InDelta(t, w, MaxPoissonMean(n), 5e-5, "n=%d", n)
+	}
+}
+
+func TestDecodeProbTableK(t *testing.T) {
+	// Spec §8 K, printed to 6 decimals.
+	assert.InDelta(t, 0.5, DecodeProb(2, 1), 1e-15)
+	assert.InDelta(t, 0.375, DecodeProb(2, 2), 1e-15)
+	assert.InDelta(t, 0.289070, DecodeProb(2, 10), 5e-7)
+	assert.InDelta(t, 0.288788, DecodeProb(2, 200), 5e-7)
+	assert.InDelta(t, 0.933595, DecodeProb(16, 5), 5e-7)
+	assert.InDelta(t, 0.996094, DecodeProb(256, 1), 5e-7)
+	assert.InDelta(t, 0.996078, DecodeProb(256, 5), 5e-7)
+	assert.InDelta(t, 0.999985, DecodeProb(1<<16, 3), 5e-7)
+}

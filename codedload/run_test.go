@@ -1,0 +1,472 @@
+package codedload
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loadlab/loadlab/internal/mc"
+)
+
+// z is the number of standard errors allowed in Monte Carlo comparisons:
+// with fixed seeds a correct simulator fails a two-sided 4σ check with
+// probability 6e-5 per comparison.
+const z = 4
+
+func mustTorus(t testing.TB, n int) *Torus {
+	tor, err := NewTorus(n)
+	require.NoError(t, err)
+	return tor
+}
+
+func runs(t testing.TB, c Config, seed uint64, r int) []*Result {
+	out := make([]*Result, r)
+	for i := range out {
+		res, err := Run(c, mc.Source(seed, uint64(i)))
+		require.NoError(t, err)
+		out[i] = res
+	}
+	return out
+}
+
+func mean(rs []*Result, f func(*Result) float64) mc.Summary {
+	xs := make([]float64, len(rs))
+	for i, r := range rs {
+		xs[i] = f(r)
+	}
+	return mc.Summarize(xs)
+}
+
+func maxLoad(r *Result) float64 { return r.MaxLoad }
+func cost(r *Result) float64    { return r.Cost }
+func outage(r *Result) float64  { return r.Outage }
+
+// handPlacement builds a placement with counts[s][f] copies.
+func handPlacement(k int, counts []map[int32]int32) *placement {
+	p := &placement{n: len(counts), k: k, off: make([]int64, len(counts)+1), total: make([]int64, k)}
+	for s, m := range counts {
+		for f := int32(0); f < int32(k); f++ {
+			if c := m[f]; c > 0 {
+				p.file = append(p.file, f)
+				p.cnt = append(p.cnt, c)
+				p.total[f] += int64(c)
+			}
+		}
+		p.off[s+1] = int64(len(p.file))
+	}
+	return p
+}
+
+func TestThresholdRuleByHand(t *testing.T) {
+	// Path 0–1–2–3–4 (a 1×5 grid); file 0 has 2 copies at server 1, 1 at
+	// server 3 and 1 at the origin 2. With ℓ = 2 the origin's copy is taken
+	// and one of the 3 copies at distance 1 is chosen: server 1 with
+	// probability 2/3 under random ties (copies count with multiplicity,
+	// spec §5.2), always server 1 under TieLowest.
+	g, _ := NewGrid(1, 5)
+	pl := handPlacement(1, []map[int32]int32{{}, {0: 2}, {0: 1}, {0: 1}, {}})
+	cfg := &Config{Topology: g, Files: 1, Cache: 1, Strategy: Coded, Ell: 2}
+	s := newSim(cfg, pl, rand.New(rand.NewPCG(7, 7)))
+	const n = 30000
+	var hops int64
+	for range n {
+		hops += s.nearest(2, 0)
+	}
+	assert.Equal(t, int64(n), hops) // one chunk at distance 1 per request
+	assert.Equal(t, int32(n), s.load[2])
+	assert.Equal(t, int32(n), s.load[1]+s.load[3])
+	// Binomial(n, 2/3) frequency, z standard errors.
+	assert.InDelta(t, 2.0/3, float64(s.load[1])/n, z*math.Sqrt(2.0/9/n))
+
+	cfg.Ties = TieLowest
+	s = newSim(cfg, pl, nil)
+	s.nearest(2, 0)
+	assert.Equal(t, []int32{0, 1, 1, 0, 0}, s.load)
+
+	// ℓ = 4 takes all four copies: hops 0 + 1 + 1 + 1 = 3; ℓ = 3 from
+	// origin 4: copies at distances 1 (server 3), 2 (server 2) and one of
+	// the two at 3 (server 1) → 6.
+	cfg.Ell = 4
+	s = newSim(cfg, pl, nil)
+	assert.Equal(t, int64(3), s.nearest(2, 0))
+	cfg.Ell = 3
+	s = newSim(cfg, pl, nil)
+	assert.Equal(t, int64(6), s.nearest(4, 0))
+	assert.Equal(t, []int32{0, 1, 1, 1, 0}, s.load)
+}
+
+func TestFullReplicationCosts(t *testing.T) {
+	// Every server holds every file (all ℓ pieces). Uncoded: every request
+	// is local, cost 0 (spec §8 C). Coded with chnk_max = 1 and ℓ = 5 on a
+	// torus (degree 4): the origin and its 4 neighbours send one chunk
+	// each, cost (0+1+1+1+1)/5 = 0.8 exactly; ℓ = 6 adds one chunk at
+	// distance 2: 6/6 = 1. With chnk_max = 2 and ℓ = 5: 2 chunks at the
+	// origin and 3 at distance 1: 3/5 = 0.6.
+	tor := mustTorus(t, 400)
+	base := Config{Topology: tor, Files: 50, Cache: 1, Placement: Full}
+	r, err := Run(base, mc.Source(1))
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, r.Cost)
+	for _, c := range []struct {
+		ell, cap int
+		want     float64
+	}{{5, 1, 0.8}, {6, 1, 1}, {5, 0, 0}, {5, 5, 0}, {5, 2, 0.6}} {
+		cfg := base
+		cfg.Strategy, cfg.Ell, cfg.ChunkCap = Coded, c.ell, c.cap
+		r, err := Run(cfg, mc.Source(2))
+		require.NoError(t, err)
+		// Each request's chunk hops are the same integer, so the mean is
+		// exact up to one division.
+		assert.InDelta(t, c.want, r.Cost, 1e-15, "ℓ=%d cap=%d", c.ell, c.cap)
+	}
+}
+
+func TestFullReplicationMaxLoadCheckC(t *testing.T) {
+	// NR with full replication: L = max_i R_i (spec §8 C). Poissonized
+	// requests give iid Po(1) counts, whose expected maximum is
+	// MaxPoissonMean exactly; exactly-n requests are within 0.04 of it
+	// (4.1942 at n = 100 by the independence approximation, spec §8 C).
+	tor := mustTorus(t, 100)
+	cfg := Config{Topology: tor, Files: 10, Cache: 1, Placement: Full, Requests: Poissonized}
+	s := mean(runs(t, cfg, 3, 3000), maxLoad)
+	assert.InDelta(t, MaxPoissonMean(100), s.Mean, z*s.StdErr)
+	cfg.Requests = ExactN
+	s = mean(runs(t, cfg, 4, 3000), maxLoad)
+	// z·SE plus 0.01 for the independence approximation of the reference.
+	assert.InDelta(t, 4.1942, s.Mean, z*s.StdErr+0.01)
+}
+
+func TestRequestsCheckB(t *testing.T) {
+	// With full replication every request stays at its origin, so the loads
+	// are the arrival counts R_i.
+	n := 100
+	tor := mustTorus(t, n)
+	cfg := Config{Topology: tor, Files: 3, Cache: 1, Placement: Full, KeepLoads: true}
+	rs := runs(t, cfg, 5, 2000)
+	idle := mean(rs, func(r *Result) float64 { return float64(r.Hist[0]) / float64(n) })
+	// E[idle fraction] = (1−1/n)^n = 0.366032 at n = 100 (spec §8 B).
+	assert.InDelta(t, 0.366032, math.Pow(1-1.0/float64(n), float64(n)), 5e-7)
+	assert.InDelta(t, math.Pow(1-1.0/float64(n), float64(n)), idle.Mean, z*idle.StdErr)
+	v := mean(rs, func(r *Result) float64 {
+		var s float64
+		for _, x := range r.Loads {
+			s += (float64(x) - 1) * (float64(x) - 1)
+		}
+		return s / float64(n)
+	})
+	// Σ R_i = n, so (1/n) Σ (R_i − 1)² has expectation Var(R_i) = 1 − 1/n.
+	assert.InDelta(t, 1-1.0/float64(n), v.Mean, z*v.StdErr)
+	for _, r := range rs {
+		require.Equal(t, n, r.Requests)
+	}
+
+	cfg.Requests = Poissonized
+	rs = runs(t, cfg, 6, 2000)
+	cnt := mean(rs, func(r *Result) float64 { return float64(r.Requests) })
+	// N ~ Po(n): mean n, standard deviation √n.
+	assert.InDelta(t, float64(n), cnt.Mean, z*math.Sqrt(float64(n)/2000))
+	assert.InDelta(t, math.Sqrt(float64(n)), cnt.Std, 0.5) // sd of a sample sd ≈ 10/√4000 = 0.16; 3σ
+	idle = mean(rs, func(r *Result) float64 { return float64(r.Hist[0]) / float64(n) })
+	assert.InDelta(t, math.Exp(-1), idle.Mean, z*idle.StdErr) // P(Po(1) = 0)
+}
+
+func TestAccountingInvariantsCheckG(t *testing.T) {
+	tor := mustTorus(t, 225)
+	hc, _ := NewHypercube(256)
+	rgg, err := NewRGG(300, 0, rand.NewPCG(8, 8))
+	require.NoError(t, err)
+	tops := []Topology{tor, &Torus{Side: 15, Metric: WrapLegacy}, hc, rgg, &Grid{Rows: 10, Cols: 23}}
+	strategies := []Config{
+		{Strategy: NearestReplica},
+		{Strategy: Coded, Ell: 1},
+		{Strategy: Coded, Ell: 7},
+		{Strategy: Coded, Ell: 7, ChunkCap: 1},
+		{Strategy: Coded, Ell: 12, ChunkCap: 3},
+		{Strategy: TwoChoice, Radius: 3},
+		{Strategy: TwoChoiceGlobal},
+		{Strategy: TwoChoiceStretch, Alpha: 0.5},
+	}
+	seed := uint64(0)
+	for ti, top := range tops {
+		diam := 0
+		for v := 0; v < top.Order(); v++ {
+			diam = max(diam, top.Dist(0, v))
+		}
+		if ti == 3 { // RGG is not vertex-transitive: take the true diameter
+			for u := 0; u < top.Order(); u++ {
+				for v := 0; v < top.Order(); v += 7 {
+					diam = max(diam, top.Dist(u, v))
+				}
+			}
+		}
+		for _, st := range strategies {
+			for _, ties := range []TieRule{TieRandom, TieLowest} {
+				for _, pk := range []PlacementKind{Proportional, Uniform} {
+					for _, g := range []float64{0, 1.2} {
+						seed++
+						cfg := st
+						cfg.Topology, cfg.Files, cfg.Cache, cfg.Gamma = top, 40, 2, g
+						cfg.Ties, cfg.Placement, cfg.KeepLoads = ties, pk, true
+						r, err := Run(cfg, mc.Source(seed))
+						require.NoError(t, err)
+						ell := int64(max(cfg.Ell, 1))
+						var sum, hsum, hw int64
+						var mx int32
+						for _, x := range r.Loads {
+							sum += int64(x)
+							mx = max(mx, x)
+						}
+						for c, h := range r.Hist {
+							hsum += int64(h)
+							hw += int64(c) * int64(h)
+						}
+						// Total load = served requests; each served
+						// request adds exactly ℓ chunks of 1/ℓ.
+						require.Equal(t, int64(r.Served)*ell, sum, "%+v", cfg)
+						require.Equal(t, sum, hw)
+						require.Equal(t, int64(top.Order()), hsum)
+						require.Equal(t, float64(mx)/float64(ell), r.MaxLoad)
+						require.Equal(t, top.Order(), r.Requests)
+						// Cost is the mean over requests of chunk hops/ℓ.
+						require.InDelta(t, float64(r.ChunkHops)/float64(ell)/float64(r.Requests), r.Cost, 1e-15)
+						require.InDelta(t, float64(r.Requests-r.Served)/float64(r.Requests), r.Outage, 1e-15)
+						require.LessOrEqual(t, r.Cost, float64(diam))
+						if pk == Uniform {
+							require.Zero(t, r.Served-r.Requests, "uniform placement has no outage")
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestCodedEll1IsNearestReplica(t *testing.T) {
+	// Spec §8 G: with ℓ = 1, the same placement, requests and tie draws,
+	// coded delivery and nearest replica coincide. Coded placement counts
+	// copies with multiplicity; chnk_max = 1 turns them back into sets.
+	for _, top := range []Topology{mustTorus(t, 900), &Hypercube{Dim: 9}} {
+		for seed := uint64(0); seed < 5; seed++ {
+			nr := Config{Topology: top, Files: 100, Cache: 2, Gamma: 0.7, KeepLoads: true}
+			co := nr
+			co.Strategy, co.Ell, co.ChunkCap = Coded, 1, 1
+			a, err := Run(nr, mc.Source(seed))
+			require.NoError(t, err)
+			b, err := Run(co, mc.Source(seed))
+			require.NoError(t, err)
+			assert.Equal(t, a.Loads, b.Loads)
+			assert.Equal(t, a.ChunkHops, b.ChunkHops)
+			assert.Equal(t, a.Served, b.Served)
+		}
+	}
+}
+
+func TestRunDeterministic(t *testing.T) {
+	rgg, err := NewRGG(500, 0, rand.NewPCG(9, 9))
+	require.NoError(t, err)
+	for _, c := range []Config{
+		{Topology: mustTorus(t, 400), Files: 30, Cache: 2, Strategy: Coded, Ell: 6, KeepLoads: true},
+		{Topology: rgg, Files: 30, Cache: 2, Strategy: TwoChoiceGlobal, KeepLoads: true},
+	} {
+		a, _ := Run(c, mc.Source(11))
+		b, _ := Run(c, mc.Source(11))
+		assert.Equal(t, a, b)
+		d, _ := Run(c, mc.Source(12))
+		assert.NotEqual(t, a.Loads, d.Loads)
+	}
+}
+
+func TestCostMatchesExactFormulaCheckE(t *testing.T) {
+	// Monte Carlo cost against the exact finite-torus formula of spec §6.3
+	// (Torus.Balls accounts for wrap-around and outage), within z standard
+	// errors of the 30-run mean.
+	tor := mustTorus(t, 2500)
+	for _, g := range []float64{0, 1} {
+		p, _ := ZipfPMF(100, g)
+		for _, ell := range []int{1, 3, 10} {
+			cfg := Config{Topology: tor, Files: 100, Cache: 2, Gamma: g, Strategy: Coded, Ell: ell}
+			s := mean(runs(t, cfg, uint64(100*ell)+uint64(g), 30), cost)
+			want := Cost(p, 2, ell, tor.Balls())
+			assert.InDelta(t, want, s.Mean, z*s.StdErr, "γ=%v ℓ=%d", g, ell)
+		}
+	}
+	// Nearest replica follows the ℓ = 1 formula on the hypercube too.
+	hc := &Hypercube{Dim: 11}
+	p, _ := ZipfPMF(100, 0.5)
+	cfg := Config{Topology: hc, Files: 100, Cache: 2, Gamma: 0.5}
+	s := mean(runs(t, cfg, 77, 30), cost)
+	assert.InDelta(t, Cost(p, 2, 1, hc.Balls()), s.Mean, z*s.StdErr)
+}
+
+func TestOutageMatchesFormulaCheckF(t *testing.T) {
+	// Spec §8 F: n = 100, K = 100, M = 2, γ = 0, 400 runs.
+	tor := mustTorus(t, 100)
+	p, _ := ZipfPMF(100, 0)
+	for _, ell := range []int{1, 2, 5, 10} {
+		cfg := Config{Topology: tor, Files: 100, Cache: 2, Strategy: Coded, Ell: ell}
+		s := mean(runs(t, cfg, uint64(ell), 400), outage)
+		assert.InDelta(t, Outage(p, 100, 2, ell), s.Mean, z*s.StdErr, "ℓ=%d", ell)
+	}
+}
+
+func TestMeanServerLoadCheckG(t *testing.T) {
+	// On a vertex-transitive graph with iid placement and random ties,
+	// E[L_s] = 1 − outage for every s (spec §6.2 T-general item 4, §8 G).
+	tor := mustTorus(t, 64)
+	p, _ := ZipfPMF(20, 1)
+	for _, ell := range []int{1, 4} {
+		cfg := Config{Topology: tor, Files: 20, Cache: 1, Gamma: 1, Strategy: Coded, Ell: ell, KeepLoads: true}
+		rs := runs(t, cfg, uint64(ell+40), 3000)
+		want := 1 - Outage(p, 64, 1, ell)
+		for _, srv := range []int{0, 27, 63} {
+			s := mean(rs, func(r *Result) float64 { return float64(r.Loads[srv]) / float64(ell) })
+			assert.InDelta(t, want, s.Mean, z*s.StdErr, "ℓ=%d server %d", ell, srv)
+		}
+	}
+}
+
+func TestTwoChoiceFallbackRate(t *testing.T) {
+	// Two choices (a) falls back to NR exactly when B_r(u) holds no
+	// replica: probability (1−p)^{M|B_r|} per request for a file of
+	// popularity p (spec §6.3 with ℓ = 1 at d = r). For K = 100, M = 2,
+	// r = 2 this is 0.99^26 = 0.770 (spec §7.3 reports 77%).
+	tor := mustTorus(t, 2500)
+	for _, r := range []int{2, 4} {
+		cfg := Config{Topology: tor, Files: 100, Cache: 2, Strategy: TwoChoice, Radius: r}
+		s := mean(runs(t, cfg, uint64(r), 20), func(x *Result) float64 { return float64(x.Fallbacks) / float64(x.Requests) })
+		want := math.Pow(0.99, float64(2*GridBall(r)))
+		assert.InDelta(t, want, s.Mean, z*s.StdErr, "r=%d", r)
+	}
+}
+
+func TestScalingCheckH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("Monte Carlo at n = 10⁴")
+	}
+	// Spec §8 H with the §7.3 setting: torus, K = 100, M = 2, γ = 0.
+	const R = 16
+	nr := map[int]mc.Summary{}
+	nrCost := map[int]float64{}
+	var codedMeans []float64
+	for _, n := range []int{100, 1024, 10000} {
+		tor := mustTorus(t, n)
+		base := Config{Topology: tor, Files: 100, Cache: 2}
+		nr[n] = mean(runs(t, base, uint64(n), R), maxLoad)
+		nrCost[n] = mean(runs(t, base, uint64(n), R), cost).Mean
+		c := base
+		c.Strategy, c.Ell = Coded, LogEll(n)
+		cm := mean(runs(t, c, uint64(n)+1, R), maxLoad)
+		codedMeans = append(codedMeans, cm.Mean)
+		assert.GreaterOrEqual(t, cm.Mean, 2.2, "n=%d", n)
+		assert.LessOrEqual(t, cm.Mean, 3.0, "n=%d", n)
+		c.Ell = 10
+		c10 := runs(t, c, uint64(n)+2, R)
+		assert.Less(t, mean(c10, maxLoad).Mean, nr[n].Mean, "coded ℓ=10 below NR at n=%d", n)
+		if n == 10000 {
+			// Coded/NR cost ratio in [0.74, 0.85] for ℓ ≥ 5.
+			ratio := mean(c10, cost).Mean / nrCost[n]
+			assert.GreaterOrEqual(t, ratio, 0.74)
+			assert.LessOrEqual(t, ratio, 0.85)
+		}
+		if n >= 1024 {
+			assert.Greater(t, nr[n].Mean, MaxPoissonMean(n), "NR above the Po(1) maximum at n=%d", n)
+		}
+	}
+	assert.Greater(t, nr[10000].Mean-nr[100].Mean, 2.5)
+	lo, hi := codedMeans[0], codedMeans[0]
+	for _, m := range codedMeans {
+		lo, hi = min(lo, m), max(hi, m)
+	}
+	assert.Less(t, hi-lo, 0.6)
+
+	// Two choices (b) at n = 10⁴: max load about 3, cost about half the
+	// mean torus distance (50) plus half the NR cost (spec §8 H); the
+	// winner is not a fair coin, so allow 10%.
+	c := Config{Topology: mustTorus(t, 10000), Files: 100, Cache: 2, Strategy: TwoChoiceGlobal}
+	rs := runs(t, c, 5, 8)
+	assert.InDelta(t, 3, mean(rs, maxLoad).Mean, 0.5)
+	assert.InEpsilon(t, 0.5*50+0.5*nrCost[10000], mean(rs, cost).Mean, 0.1)
+}
+
+func TestMultiplicityCheckJ(t *testing.T) {
+	// Spec §8 J: n = 1024, K = 100, M = 2, ℓ = 10, γ = 2: no cap ≈ 5.25
+	// (the origin serves its own popular requests), chnk_max = 1 ≈ 2.17.
+	tor := mustTorus(t, 1024)
+	cfg := Config{Topology: tor, Files: 100, Cache: 2, Gamma: 2, Strategy: Coded, Ell: 10}
+	free := mean(runs(t, cfg, 1, 10), maxLoad)
+	cfg.ChunkCap = 1
+	capped := mean(runs(t, cfg, 2, 10), maxLoad)
+	// Margins of ≥ 0.5 around the spec values, several SE (sd ≈ 0.5).
+	assert.Greater(t, free.Mean, 4.5)
+	assert.Less(t, capped.Mean, 2.7)
+}
+
+func TestValidateNamesField(t *testing.T) {
+	tor := mustTorus(t, 100)
+	ok := Config{Topology: tor, Files: 10, Cache: 2}
+	require.NoError(t, ok.Validate())
+	cases := []struct {
+		mod  func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Topology = nil }, "Topology"},
+		{func(c *Config) { c.Files = 0 }, "Files = 0"},
+		{func(c *Config) { c.Cache = 0 }, "Cache = 0"},
+		{func(c *Config) { c.Gamma = -1 }, "Gamma = -1"},
+		{func(c *Config) { c.Gamma = math.Inf(1) }, "Gamma = +Inf"},
+		{func(c *Config) { c.Strategy = Coded }, "Ell = 0"},
+		{func(c *Config) { c.Ell = 3 }, "Ell = 3"},
+		{func(c *Config) { c.Strategy, c.Ell, c.ChunkCap = Coded, 2, -1 }, "ChunkCap = -1"},
+		{func(c *Config) { c.Strategy = TwoChoice }, "Radius = 0"},
+		{func(c *Config) { c.Strategy, c.Radius = TwoChoice, -2 }, "Radius = -2"},
+		{func(c *Config) { c.Strategy, c.Alpha = TwoChoiceStretch, -0.1 }, "Alpha = -0.1"},
+		{func(c *Config) { c.Placement, c.Files, c.Cache = Uniform, 500, 4 }, "Cache = 4"},
+		{func(c *Config) { c.Strategy = 9 }, "Strategy = 9"},
+		{func(c *Config) { c.Placement = 7 }, "Placement = 7"},
+		{func(c *Config) { c.Requests = 5 }, "Requests = 5"},
+		{func(c *Config) { c.Ties = 5 }, "Ties = 5"},
+	}
+	for _, c := range cases {
+		cfg := ok
+		c.mod(&cfg)
+		_, err := Run(cfg, mc.Source(1))
+		assert.ErrorContains(t, err, c.want)
+		assert.ErrorContains(t, err, "codedload: ")
+	}
+}
+
+func FuzzRun(f *testing.F) {
+	f.Add(16, 5, 2, 0.5, 1, 3, 0, 2, 1.0, 0, 0)
+	f.Add(9, 1, 1, 0.0, 4, 1, 1, 1, 0.0, 1, 1)
+	f.Fuzz(func(t *testing.T, n, files, cache int, gamma float64, strat, ell, chunkCap, radius int, alpha float64, placement, ties int) {
+		n = 4 + mod(n, 60)
+		top := Topology(&Grid{Rows: 2, Cols: n / 2})
+		cfg := Config{Topology: top, Files: files, Cache: cache, Gamma: gamma, Strategy: Strategy(strat),
+			Ell: ell, ChunkCap: chunkCap, Radius: radius, Alpha: alpha, Placement: PlacementKind(placement), Ties: TieRule(ties)}
+		if cfg.Files > 1000 || cfg.Cache > 50 || cfg.Ell > 50 {
+			return // keep each case fast; validation of large values is covered above
+		}
+		r, err := Run(cfg, mc.Source(1))
+		if err != nil {
+			require.Nil(t, r)
+			require.Contains(t, err.Error(), "codedload: ")
+			return
+		}
+		require.NoError(t, cfg.Validate())
+		e := int64(cfg.ell())
+		require.Equal(t, int64(r.Served)*e, weighted(r.Hist))
+		require.LessOrEqual(t, r.Outage, 1.0)
+		require.GreaterOrEqual(t, r.Cost, 0.0)
+	})
+}
+
+func weighted(h []int) int64 {
+	var s int64
+	for c, x := range h {
+		s += int64(c) * int64(x)
+	}
+	return s
+}
