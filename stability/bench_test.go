@@ -1,0 +1,62 @@
+package stability
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// benchLaw is a random N-node network with demand of the order of the
+// capacity (some nodes overloaded, some not), β = 1.
+func benchLaw(n int) *Law {
+	rng := rand.New(rand.NewPCG(uint64(n), 99))
+	return mustLaw(randomNet(rng, n, 2, 0.5), 1)
+}
+
+// Issue target: N = 100, t ∈ [0, 1000], tolerance 1e-8, ≤ 1 s.
+func BenchmarkIntegrate_N100_T1000(b *testing.B) {
+	l := benchLaw(100)
+	x0 := randomInterior(rand.New(rand.NewPCG(1, 1)), 100)
+	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8}
+	b.ResetTimer()
+	for b.Loop() {
+		tr, err := l.Integrate(x0, 1000, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(tr.Stats.Accepted), "steps")
+	}
+}
+
+// The same in x coordinates (Settings.Direct), for comparison.
+func BenchmarkIntegrateDirect_N100_T1000(b *testing.B) {
+	l := benchLaw(100)
+	x0 := randomInterior(rand.New(rand.NewPCG(1, 1)), 100)
+	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8, Direct: true}
+	b.ResetTimer()
+	for b.Loop() {
+		tr, err := l.Integrate(x0, 1000, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(tr.Stats.Accepted), "steps")
+	}
+}
+
+// Issue target: all 2^20 corners of N = 20 classified in ≤ 2 s.
+func BenchmarkClassifyCorners_N20(b *testing.B) {
+	l := benchLaw(20)
+	for b.Loop() {
+		if _, err := l.ClassifyCorners(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSearchCorners_N64_1000starts(b *testing.B) {
+	l := benchLaw(64)
+	for b.Loop() {
+		if _, err := l.SearchCorners(1000, rand.NewPCG(1, 2)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
