@@ -12,8 +12,9 @@ import (
 // FromAdjacency returns the graph whose weighted adjacency matrix is a:
 // an edge {u, v} with weight a_uv for every non-zero entry above the
 // diagonal. It returns an error naming the entry for a non-zero diagonal
-// entry (self-loop), a negative, NaN or infinite entry, or a_uv ≠ a_vu
-// (possible for a user implementation of mat.Symmetric).
+// entry (self-loop), a negative, NaN or infinite entry or one outside
+// [MinWeight, MaxWeight], or a_uv ≠ a_vu (possible for a user
+// implementation of mat.Symmetric).
 func FromAdjacency(a mat.Symmetric) (*Graph, error) {
 	return fromSquare(a, a.SymmetricDim())
 }
@@ -43,8 +44,8 @@ func fromSquare(a mat.Matrix, n int) (*Graph, error) {
 			if w == 0 {
 				continue
 			}
-			if !(w > 0) || math.IsInf(w, 1) {
-				return nil, fmt.Errorf("linalg: adjacency[%d][%d] = %v: want 0 (no edge) or a finite positive weight", u, v, w)
+			if !(w >= MinWeight && w <= MaxWeight) {
+				return nil, fmt.Errorf("linalg: adjacency[%d][%d] = %v: want 0 (no edge) or a positive weight in [2^-500, 2^500]", u, v, w)
 			}
 			g.addEdge(u, v, w)
 		}

@@ -2,7 +2,6 @@ package linalg
 
 import (
 	"fmt"
-	"math"
 	"sort"
 )
 
@@ -46,17 +45,29 @@ func (g *Graph) checkNode(name string, u int) error {
 	return nil
 }
 
+// MinWeight and MaxWeight bound the edge weights a Graph accepts,
+// 2^−500 ≈ 3.1e−151 and 2^500 ≈ 3.3e150. The bounds keep every weighted
+// degree, every resistance 1/w and every product of a weight with a
+// Laplacian entry finite, so no function of this package can overflow
+// silently; weights spanning even a fraction of this range make L too ill
+// conditioned to be useful anyway.
+const (
+	MinWeight = 0x1p-500
+	MaxWeight = 0x1p500
+)
+
 // checkWeight returns an error unless w is a valid conductance.
 func checkWeight(u, v int, w float64) error {
-	if !(w > 0) || math.IsInf(w, 1) {
-		return fmt.Errorf("linalg: weight of edge {%d, %d} = %v: want finite and > 0", u, v, w)
+	if !(w >= MinWeight && w <= MaxWeight) {
+		return fmt.Errorf("linalg: weight of edge {%d, %d} = %v: want finite and > 0, within [2^-500, 2^500]", u, v, w)
 	}
 	return nil
 }
 
 // SetEdge sets the weight of edge {u, v} to w, adding the edge if it is
 // absent. It returns an error for a node out of range, a self-loop, or a
-// weight that is not finite and positive; g is then unchanged.
+// weight outside [MinWeight, MaxWeight] (zero, negative, NaN and
+// infinite weights included); g is then unchanged.
 // The cost is O(min(deg u, deg v)).
 func (g *Graph) SetEdge(u, v int, w float64) error {
 	if err := g.checkNode("u", u); err != nil {
