@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/loadlab/loadlab/anycast"
+	"gonum.org/v1/gonum/floats"
 )
 
 // Problem is an instance of P1 (spec §3):
@@ -126,14 +127,21 @@ func Coupling(dst []float64, nw *anycast.Network, mu []float64) []float64 {
 		panic(fmt.Sprintf("dual: len(dst) = %d, want %d", len(dst), n))
 	}
 	for i := 0; i < n; i++ {
-		row := nw.C.RawRowView(i)
-		var s float64
-		for j, c := range row {
-			s += c * mu[j]
-		}
-		dst[i] = s
+		dst[i] = floats.Dot(nw.C.RawRowView(i), mu) // gonum's assembly kernel
 	}
 	return dst
+}
+
+// loads computes S^obs = Σ_j A_j x_j C_j· (spec §1.3 eq. (21)) like
+// anycast.Network.Loads, with gonum's assembly axpy kernel: the hot loop
+// of Solve.
+func loads(dst []float64, nw *anycast.Network, x []float64) {
+	clear(dst)
+	for j, a := range nw.A {
+		if y := a * x[j]; y != 0 {
+			floats.AddScaled(dst, y, nw.C.RawRowView(j))
+		}
+	}
 }
 
 // relax solves the sub-problems (13) for given β and μ into x and s and
@@ -240,9 +248,10 @@ func (p *Problem) GBound() float64 {
 	return math.Sqrt(g2)
 }
 
-// slater returns the Slater point Ŝ used by MuBound: Ŝ_i = S̄_i where h_i
-// is finite, S̄_i/2 at a barrier.
-func (p *Problem) slater() (value, minSlack float64) {
+// slater evaluates the Slater point x = 0, S = Ŝ(θ) with Ŝ_i = θ S̄_i
+// (θ > 0), or Ŝ_i = min(S̄_i, T_i) for θ = 0. It returns P(0, Ŝ) and
+// min_i Ŝ_i over the nodes with S̄_i > 0.
+func (p *Problem) slater(theta float64) (value, minSlack float64) {
 	minSlack = math.Inf(1)
 	for i := 0; i < p.N(); i++ {
 		value += p.F[i].Value(0)
@@ -253,31 +262,43 @@ func (p *Problem) slater() (value, minSlack float64) {
 			value += p.H[i].Value(0)
 			continue
 		}
-		v := p.H[i].Value(si)
-		if math.IsInf(v, 1) {
-			si /= 2
-			v = p.H[i].Value(si)
+		if theta > 0 {
+			si *= theta
+		} else {
+			si = math.Min(si, p.Net.T[i])
 		}
-		value += v
+		value += p.H[i].Value(si)
 		minSlack = math.Min(minSlack, si)
 	}
 	return value, minSlack
 }
 
-// MuBound returns a bound on ‖μ*‖₂ for a dual optimum μ*, from the Slater
-// point x = 0, S = Ŝ (Ŝ_i = S̄_i, or S̄_i/2 at a barrier):
+// slaterThetas are the Slater points MuBound tries.
+var slaterThetas = [...]float64{0, 1, 0.75, 0.5, 0.25}
+
+// MuBound returns a bound on ‖μ*‖₂ for a dual optimum μ*, from a Slater
+// point x = 0, S = Ŝ:
 //
 //	Σ_i μ_i* Ŝ_i ≤ P(0, Ŝ) − D*  ≤  P(0, Ŝ) − lower,
 //
 // so ‖μ*‖₂ ≤ ‖μ*‖₁ ≤ (P(0, Ŝ) − lower)/min_i Ŝ_i, for any lower ≤ D*
-// (for example D(0), or the best dual value found). Components with
-// S̄_i = 0 are excluded: they never move (DERIVED, not in the paper).
+// (for example D(0), or the best dual value found). It takes the best of
+// Ŝ_i = min(S̄_i, T_i) and Ŝ_i = θ S̄_i for θ ∈ {1, ¾, ½, ¼}. Components
+// with S̄_i = 0 are excluded: μ_i does not enter D there, so μ_i* may be
+// taken equal to μ_i(0) (DERIVED, not in the paper).
 func (p *Problem) MuBound(lower float64) float64 {
-	v, slack := p.slater()
-	if math.IsInf(slack, 1) {
-		return 0
+	best := math.Inf(1)
+	for _, th := range slaterThetas {
+		v, slack := p.slater(th)
+		if math.IsInf(slack, 1) {
+			return 0
+		}
+		if math.IsInf(v, 1) || math.IsNaN(v) || slack == 0 {
+			continue
+		}
+		best = math.Min(best, math.Max(0, v-lower)/slack)
 	}
-	return math.Max(0, v-lower) / slack
+	return best
 }
 
 // Step returns the constant step α = ε/G² of Theorem III.3 (spec §4.6),

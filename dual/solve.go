@@ -17,7 +17,7 @@ type Settings struct {
 	Step float64
 	// Eps is the accuracy the Theorem III.3 step is chosen for. Zero
 	// means 10⁻³ times the a-priori gap P(0, Ŝ) − D(μ(0)) at the Slater
-	// point of MuBound.
+	// point x = 0, Ŝ_i = min(S̄_i, T_i).
 	Eps float64
 
 	// MaxIter is the number of dual steps at most; zero means 100000.
@@ -161,7 +161,7 @@ func Solve(p *Problem, s *Settings) (*Result, error) {
 	if res.Step == 0 {
 		res.Eps = set.Eps
 		if res.Eps == 0 {
-			pv, _ := p.slater()
+			pv, _ := p.slater(0)
 			res.Eps = 1e-3 * math.Max(pv-d0.D, math.SmallestNonzeroFloat64)
 		}
 		res.Step = Step(res.Eps, res.G)
@@ -206,7 +206,7 @@ func Solve(p *Problem, s *Settings) (*Result, error) {
 				betaErrN++
 			}
 		}
-		p.Net.Loads(obs, x) // S^obs(k) (16)
+		loads(obs, p.Net, x) // S^obs(k) (16)
 
 		if d > res.Best {
 			res.Best, res.BestIter = d, k

@@ -1,0 +1,97 @@
+package dual
+
+import (
+	"fmt"
+
+	"github.com/loadlab/loadlab/internal/mc"
+)
+
+// SweepPoint is one point of the FastControl trade-off (spec §4.7): what
+// a measurement window costs in packets and what it leaves in error.
+type SweepPoint struct {
+	Window, Gamma, Loss float64
+
+	// Packets is the mean number of FastControl packets sent per dual
+	// step (W Σ r_ij, averaged over the run and the runs).
+	Packets float64
+	// BetaErr is the mean over runs of the RMS relative error
+	// ‖β̂ − β‖₂/‖β‖₂ of the measured coupling factor.
+	BetaErr float64
+	// Gap is the steady-state gap P* − D(μ(k)) averaged over the last
+	// quarter of the iterations, then over the runs; GapLo and GapHi are
+	// its 95% Student-t interval over runs.
+	Gap, GapLo, GapHi float64
+}
+
+// Sweep runs Algorithm 1 with FastControl measurements for every window
+// in windows and every loss rate in losses, runs times each, and returns
+// the trade-off points in the order window-major, loss-minor. fc gives γ,
+// the delay and the Unreachable policy; its Window, Loss and Src are
+// replaced. s gives the dual settings (step, iterations, warm start);
+// its FastControl, Tol (set to −1) and RecordDual are overridden. P* comes
+// from the reference solver Primal. Runs are parallel and deterministic
+// for a given seed: run r of point k draws from mc.Source(seed, k, r).
+func Sweep(p *Problem, fc FastControl, windows, losses []float64, s *Settings, runs int, seed uint64) ([]SweepPoint, error) {
+	if runs < 1 {
+		return nil, fmt.Errorf("dual: runs = %d: want ≥ 1", runs)
+	}
+	if len(losses) == 0 {
+		losses = []float64{0}
+	}
+	ref, err := Primal(p, nil)
+	if err != nil {
+		return nil, err
+	}
+	pstar := ref.Value
+	var base Settings
+	if s != nil {
+		base = *s
+	}
+	base.Tol = -1
+	base.RecordDual = true
+
+	type job struct{ gap, berr, packets float64 }
+	npt := len(windows) * len(losses)
+	out := make([]job, npt*runs)
+	errs := make([]error, npt*runs)
+	mc.For(npt*runs, 0, func(idx int) {
+		k, r := idx/runs, idx%runs
+		f := fc
+		f.Window = windows[k/len(losses)]
+		f.Loss = losses[k%len(losses)]
+		f.Src = mc.Source(seed, uint64(k), uint64(r))
+		set := base
+		set.FastControl = &f
+		res, err := Solve(p, &set)
+		if err != nil {
+			errs[idx] = err
+			return
+		}
+		tail := res.Dual[len(res.Dual)*3/4:]
+		var g float64
+		for _, d := range tail {
+			g += pstar - d
+		}
+		out[idx] = job{gap: g / float64(len(tail)), berr: res.BetaErr, packets: res.Packets}
+	})
+	for _, e := range errs {
+		if e != nil {
+			return nil, e
+		}
+	}
+	pts := make([]SweepPoint, npt)
+	gaps := make([]float64, runs)
+	for k := range pts {
+		pt := SweepPoint{Window: windows[k/len(losses)], Loss: losses[k%len(losses)], Gamma: fc.Gamma}
+		for r := 0; r < runs; r++ {
+			j := out[k*runs+r]
+			gaps[r] = j.gap
+			pt.BetaErr += j.berr / float64(runs)
+			pt.Packets += j.packets / float64(runs)
+		}
+		sum := mc.Summarize(gaps)
+		pt.Gap, pt.GapLo, pt.GapHi = sum.Mean, sum.Lo, sum.Hi
+		pts[k] = pt
+	}
+	return pts, nil
+}
