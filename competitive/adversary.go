@@ -46,6 +46,16 @@ func Cruel(alg Online, k, T int, C, eps float64) (*Instance, []int, error) {
 	return &Instance{T: T, K: k, C: C, h: h}, sched, nil
 }
 
+// CruelRatio returns cost/OPT of alg on the input Cruel builds against
+// it; errors are Cruel's.
+func CruelRatio(alg Online, k, T int, C, eps float64) (float64, error) {
+	in, sched, err := Cruel(alg, k, T, C, eps)
+	if err != nil {
+		return 0, err
+	}
+	return in.Cost(sched) / OptimumCost(in), nil
+}
+
 // CruelBound returns k(C + (T−1)eps)/(kC + (T−1)eps), the ratio every
 // deterministic online algorithm reaches at least against Cruel (spec
 // §6.1).

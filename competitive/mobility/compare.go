@@ -18,7 +18,8 @@ type Contender struct {
 
 // Baselines returns the online algorithms that use no prediction:
 // DTrack-RR, DTrack-F, DTrack-B(β = 0) (all α = 1, strict trigger),
-// CTrack (α = 1, skip) and the work function algorithm.
+// CTrack (α = 1, skip), the work function algorithm and the randomised
+// Marking.
 func Baselines() []Contender {
 	return []Contender{
 		{"DTrack-RR", func(*Scene, rand.Source) competitive.Online { return competitive.NewDTrack(competitive.RoundRobin) }},
@@ -26,6 +27,7 @@ func Baselines() []Contender {
 		{"DTrack-B", func(*Scene, rand.Source) competitive.Online { return competitive.NewDTrack(competitive.Backward) }},
 		{"CTrack", func(*Scene, rand.Source) competitive.Online { return competitive.NewCTrack() }},
 		{"WFA", func(*Scene, rand.Source) competitive.Online { return &competitive.WFA{} }},
+		{"Marking", func(_ *Scene, src rand.Source) competitive.Online { return &competitive.Marking{Src: src} }},
 	}
 }
 

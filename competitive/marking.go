@@ -1,0 +1,89 @@
+package competitive
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+)
+
+// Marking is a randomised algorithm for the uniform metrical task system
+// (spec §2.5), the phase-and-counter scheme of Borodin, Linial and Saks:
+// a phase keeps for every server the hold cost c(x) it accumulated since
+// the phase began, and a server is saturated once c(x) > C. With the
+// current slot's costs added (single-slot lookahead, spec §2.2), the
+// session stays while its server is unsaturated, and otherwise moves to
+// a server drawn uniformly from the unsaturated ones. When all are
+// saturated a new phase begins with counters c(x) = h_t(x), and if even
+// then every server is saturated it takes the cheapest (lowest id).
+//
+// Against an oblivious adversary (an input fixed in advance) each phase
+// costs OPT at least C, while the algorithm visits each server at most
+// once per phase, paying at most C of hold per stay, and makes on
+// average at most H_k = 1 + 1/2 + ... + 1/k stays per phase (its server
+// is uniform among the unsaturated ones whenever one saturates), so
+// E[cost] ≤ 2H_k·OPT. An adaptive adversary (Cruel) sees the draws, and
+// against it randomisation does not help.
+//
+// Each slot costs O(k) and allocates nothing.
+type Marking struct {
+	// Src is the source of the random choices; it must not be nil.
+	Src rand.Source
+
+	rng  *rand.Rand
+	k    int
+	c    float64
+	cnt  []float64
+	free []int
+	s    int
+}
+
+// Reset implements Online. It returns an error if Src is nil.
+func (a *Marking) Reset(k int, C float64) error {
+	if a.Src == nil {
+		return errors.New("competitive: Marking.Src is nil")
+	}
+	if k < 1 {
+		return fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
+	}
+	a.rng = rand.New(a.Src)
+	a.k, a.c, a.s = k, C, NoServer
+	if cap(a.cnt) < k {
+		a.cnt, a.free = make([]float64, k), make([]int, 0, k)
+	}
+	a.cnt = a.cnt[:k]
+	clear(a.cnt)
+	return nil
+}
+
+// Step implements Online. It panics if len(hold) ≠ k.
+func (a *Marking) Step(hold []float64) int {
+	if len(hold) != a.k {
+		panic(fmt.Sprintf("competitive: Marking.Step with %d costs for k = %d", len(hold), a.k))
+	}
+	for x, h := range hold {
+		a.cnt[x] += h
+	}
+	if a.s != NoServer && a.cnt[a.s] <= a.c {
+		return a.s
+	}
+	a.free = a.free[:0]
+	for x, c := range a.cnt {
+		if c <= a.c {
+			a.free = append(a.free, x)
+		}
+	}
+	if len(a.free) == 0 { // new phase, the current slot included
+		copy(a.cnt, hold)
+		for x, c := range a.cnt {
+			if c <= a.c {
+				a.free = append(a.free, x)
+			}
+		}
+	}
+	if len(a.free) == 0 {
+		a.s = argmin(hold)
+		return a.s
+	}
+	a.s = a.free[a.rng.IntN(len(a.free))]
+	return a.s
+}
