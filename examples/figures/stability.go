@@ -164,16 +164,16 @@ func stabilityPhasePortrait(cfg plots.Config) (*plots.Result, error) {
 		cells = append(cells, p)
 		cfg.Logf("stability-phase-portrait: panel %d: %d trajectories, %d equilibria", pi, traj, len(eqs))
 	}
-	return &plots.Result{Plot: legendRight(cells[0], cells[1]), Width: 30 * vg.Centimeter, Height: 12 * vg.Centimeter, Data: tab, Headlines: heads}, nil
+	return &plots.Result{Plot: legendRight(cells[0], cells[1], 1.55), Width: 30 * vg.Centimeter, Height: 12 * vg.Centimeter, Data: tab, Headlines: heads}, nil
 }
 
 // legendRight lays out two panels side by side, the left without its
 // legend and the right with the legend in a column beside it (the entries
 // of both panels are the same), widened so the two data areas match.
-func legendRight(left, right *plot.Plot) plots.Drawer {
+func legendRight(left, right *plot.Plot, weight float64) plots.Drawer {
 	left.Legend = plot.NewLegend()
 	ps := plots.NewPanels(1, 2, left, plots.LegendOutside(right))
-	ps.ColWeights = []float64{1, 1.55}
+	ps.ColWeights = []float64{1, weight}
 	return ps
 }
 
@@ -258,7 +258,7 @@ func stabilityMap(cfg plots.Config) (*plots.Result, error) {
 		)
 		cfg.Logf("stability-map: panel %d done (%d cells)", pi, len(out))
 	}
-	return &plots.Result{Plot: legendRight(cells[0], cells[1]), Width: 30 * vg.Centimeter, Height: 12 * vg.Centimeter, Data: tab, Headlines: heads}, nil
+	return &plots.Result{Plot: legendRight(cells[0], cells[1], 1.4), Width: 30 * vg.Centimeter, Height: 12 * vg.Centimeter, Data: tab, Headlines: heads}, nil
 }
 
 // addBox draws the boundary of the box [0, a] × [0, b] (infinite sides
