@@ -1,0 +1,117 @@
+// Package consensus implements distributed system throttlers (DSTs):
+// servers on a weighted graph that share a global rate limit by
+// consensus, their behaviour under uncertain demand, the design of the
+// update cycle and the links, and the per-server throttling of clients.
+// The specification is ../shared/papers/throttlers.md (Siami & Skaf,
+// "Structural Analysis and Optimal Design of Distributed System
+// Throttlers", IEEE TAC 2018, arXiv:1706.09820); section numbers below
+// (§) refer to it. Much of the paper could not be recovered, so the
+// spec reconstructs it; the readings this package chose are listed under
+// "Choices" and the alternatives are options where the spec names them.
+//
+// # Model (§3)
+//
+// Server i receives r_i(k) requests in step k and may accept up to its
+// limit x_i(k); it accepts a_i(k) = min{x_i(k), r_i(k)}. Every update
+// cycle γ (time units per step) the servers exchange a nodal measure
+// p_i(k) with their neighbours and update
+//
+//	x_i(k+1) = x_i(k) + γ Σ_{j~i} w_ij (p_i(k) − p_j(k)),   x(k+1) = x(k) + γ L p(k),
+//
+// with L the weighted Laplacian of the graph (linalg.Graph; weights are
+// conductances). Limit flows toward the servers with larger p. Because
+// 1ᵀL = 0 the total limit l_total = Σ x_i is conserved (Lemma 1, §3.3).
+// The totals r_total, l_total, a_total, the ideal curve
+// a_ideal = min{r_total, l_total} and the over-throttling
+// O = a_ideal − a_total = min{Σ(r−x)₊, Σ(x−r)₊} ≥ 0 (§3.2) are recorded
+// by Simulate. Units: r, x, a are requests per step; γ is time per step;
+// weights are per unit time, so γ w is dimensionless.
+//
+// Nodal measures (Measure, §3.4 Table I):
+//
+//	Amount   (row I)   p = r − x           fixed point x* = r − (r_total − l_total)/n · 1
+//	Ratio    (row II)  p = 1 − x/r         fixed point x* = (l_total/r_total) r
+//	LogRatio (row III) p = log r − log x   fixed point x* = (l_total/r_total) r
+//	Clipped            p = (r − x)₊ = r − a
+//
+// # Stability and convergence (§4.1, §4.6)
+//
+// For Amount the limits obey x(k+1) = (I − γL) x(k) + γ L r(k); the
+// dispersion modes are 1 − γλ_i, i ≥ 2, so the network is stable iff
+// 0 < γ < 2/λ_n. With constant demand the deterministic contraction
+// factor is ς(γ) = max{|1 − γλ₂|, |1 − γλ_n|}, smallest at
+// γ_conv = 2/(λ₂ + λ_n). Simulate reports γ ≥ 2/λ_n in
+// Trajectory.Warning and does not stop, so the divergence shows.
+//
+// # H2 performance (§4.2–§4.5)
+//
+// The measure is ρ = lim E ‖M_n p(k)‖², M_n = I − J/n, the stationary
+// dispersion of the throttled amounts (nodal ρ_j = lim E (p_j − p̄)²):
+//
+//	Case 1  (r = r̄ + white noise σ²):          ρ₁  = σ² Σ_{i≥2} 2/(2 − γλ_i)
+//	Case 2  (random walk, step variance σ²):    ρ₂  = σ² Σ_{i≥2} 1/(γλ_i(2 − γλ_i))
+//	Case 2T (random walk, variance σ² γ):       ρ₂T = γ ρ₂
+//
+// Rho and NodalRho evaluate them from one Cholesky factorisation of
+// 2I − γL (Case 1) or γL(2I − γL) + J/n (Case 2), which is positive
+// definite exactly when the network is stable; Spectral evaluates the
+// sums in O(n) per γ after one eigendecomposition. The effective-
+// resistance bounds are σ² K_f/(2γn) ≤ ρ₂ ≤ σ² K_f/(γn(2 − γλ_n)) and
+// ρ₂ ≥ σ²(n − 1) (Spectral.Bounds). Covariance solves the discrete
+// Lyapunov equation directly (Lyapunov) as an independent oracle, and
+// EstimateRho measures ρ by simulation.
+//
+// # Update cycle (§5.1, Problem B)
+//
+// ρ₂ is strictly convex in γ on (0, 2/λ_n) with minimiser γ*_H2, the root
+// of g(γ) = Σ (1 − γλ_i)/(λ_i(2 − γλ_i)²) in [1/λ_n, min{1/λ₂, 2/λ_n})
+// (Spectral.GammaH2, bisection). ρ₁ and ρ₂T increase with γ; the
+// trade-off ρ₂T(γ) + c/γ is minimised by Spectral.GammaTradeoff. Only
+// γL matters: ρ(γ, cL) = ρ(cγ, L).
+//
+// # Link design (§5.2, Problems A and C)
+//
+// DesignWeights solves Problem A, min ρ₂(γ; L(w)) over w ≥ 0 on a given
+// support with Σ c_e w_e ≤ B, and its Case 1 variant
+// min ρ₁ subject to λ₂(L(w)) ≥ s (see its documentation for the method
+// and the duality-gap certificate it reports). GreedyLinks solves
+// Problem C, adding k links one at a time with the Sherman–Morrison
+// updates of tr L† and tr (2I − γL)⁻¹.
+//
+// # Per-server throttling (§7)
+//
+// UniformRatio (Algorithm 1) gives every client x⁽ʲ⁾ = r⁽ʲ⁾ min{1, x/R};
+// WaterFill (Algorithm 2) is max–min fair: x⁽ʲ⁾ = min{r⁽ʲ⁾, t} with
+// Σ_j min{r⁽ʲ⁾, t} = x. Both return allocations in input order summing
+// to min{x, R}; an unsaturated server serves every request in full and
+// hands out no spare limit (open question 10).
+//
+// # Choices on the spec's open questions (§10)
+//
+//  1. Sign: x(k+1) = x(k) + γ L p(k) with p oriented "larger = more
+//     throttled" (Orientation Starved, the default). Served records the
+//     "larger = better" measure with x(k+1) = x(k) − γ L p(k): the same
+//     limits. The update uses only the neighbours' measures, not their
+//     limits.
+//  2. Measure in the analysis: the unclipped amount r − x (Amount). The
+//     clipped (r − x)₊ is available in Simulate (Measure Clipped); the
+//     closed forms do not apply to it.
+//  3. Traffic: Case 1 stationary, Case 2 random walk with per-step
+//     variance σ² (default for "ρ₂"), Case 2T with variance σ²γ per step
+//     (RandomWalkDemand.Dt = γ, Traffic Case2T).
+//  4. Output of the H2 measure: the dispersion of p, not normalised by n
+//     (divide by n for a per-server value).
+//  5. Optimal cycle: both γ*_H2 (H2) and γ_conv (convergence) are given.
+//  6. Problems A–C follow §5.2's formulations (Problem A's exact form in
+//     the paper is unknown).
+//  7. Lemma 1 is implemented in the exact antisymmetric form: each link
+//     carries one rounded flow γ w_uv (p_u − p_v) that one end gains and
+//     the other loses, and limits are kept as compensated sums, so the
+//     total is conserved to a rounding of the final sum, with no drift.
+//
+// # Cost
+//
+// Simulate costs O(n + m) per step and never forms a dense matrix. Rho
+// costs two n³/3-flop dense factorisations; Spectral one dense
+// eigendecomposition. Covariance is O(n⁶) (oracle for small n).
+package consensus

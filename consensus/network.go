@@ -1,0 +1,216 @@
+package consensus
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/loadlab/loadlab/linalg"
+)
+
+// Measure selects the nodal performance measure p_i(k) of spec §3.4
+// (Table I, as reconstructed there) that drives the update law (4).
+type Measure int
+
+const (
+	// Amount is Table I row I, the throttled amount p = r − x. It is the
+	// measure of the spec's Section 4 analysis and the default.
+	Amount Measure = iota
+	// Ratio is row II, the throttled ratio p = 1 − x/r. It needs r > 0.
+	Ratio
+	// LogRatio is row III, p = log r − log x. It needs r > 0 and x > 0.
+	LogRatio
+	// Clipped is the literal count of rejected requests,
+	// p = (r − x)₊ = r − a (spec §3.4 and open question 2).
+	Clipped
+)
+
+// String returns the measure's name.
+func (m Measure) String() string {
+	switch m {
+	case Amount:
+		return "amount"
+	case Ratio:
+		return "ratio"
+	case LogRatio:
+		return "log-ratio"
+	case Clipped:
+		return "clipped"
+	}
+	return fmt.Sprintf("Measure(%d)", int(m))
+}
+
+// Orientation is the sign convention of the update law (spec §3.1 and
+// open question 1). Both give identical limit trajectories; they differ
+// only in the sign, and for Ratio an additive constant, of the recorded
+// measure p.
+type Orientation int
+
+const (
+	// Starved (the default, the spec's reading) orients p so that larger
+	// means more throttled: x(k+1) = x(k) + γ L p(k).
+	Starved Orientation = iota
+	// Served orients p so that larger means better served
+	// (x − r, x/r, log x − log r, −(r − x)₊): x(k+1) = x(k) − γ L p(k).
+	Served
+)
+
+// Network is a distributed system throttler (spec §3): servers on the
+// nodes of a connected weighted graph exchange their nodal measures
+// every update cycle γ.
+type Network struct {
+	// Graph is the communication graph; its weights are the w_ij of (3).
+	Graph *linalg.Graph
+	// Gamma is the server update cycle γ > 0 (spec §3.1: Δt = γ).
+	Gamma float64
+	// Measure is the nodal performance measure; the zero value is Amount.
+	Measure Measure
+	// Orientation is the sign convention; the zero value is Starved.
+	Orientation Orientation
+}
+
+// ErrUnstable is returned (wrapped) by the H2 functions when
+// γ λ_n ≥ 2, where the dispersion has no stationary variance
+// (spec §4.1); the accompanying value is +Inf.
+var ErrUnstable = errors.New("consensus: update cycle is unstable (γ λ_n ≥ 2)")
+
+// checkGamma returns an error unless γ is finite and positive.
+func checkGamma(gamma float64) error {
+	if !(gamma > 0) || math.IsInf(gamma, 1) {
+		return fmt.Errorf("consensus: Gamma = %v: want finite and > 0", gamma)
+	}
+	return nil
+}
+
+// checkGraph returns an error unless g has nodes and is connected.
+func checkGraph(g *linalg.Graph) error {
+	if g == nil {
+		return errors.New("consensus: Graph is nil")
+	}
+	if g.Order() == 0 {
+		return errors.New("consensus: Graph has no nodes")
+	}
+	if !linalg.IsConnected(g) {
+		return fmt.Errorf("consensus: Graph with %d nodes is disconnected: a throttler network needs λ₂ > 0", g.Order())
+	}
+	return nil
+}
+
+// validate checks every field of net.
+func (net *Network) validate() error {
+	if net == nil {
+		return errors.New("consensus: Network is nil")
+	}
+	if err := checkGraph(net.Graph); err != nil {
+		return err
+	}
+	if err := checkGamma(net.Gamma); err != nil {
+		return err
+	}
+	if net.Measure < Amount || net.Measure > Clipped {
+		return fmt.Errorf("consensus: Measure = %d: unknown", int(net.Measure))
+	}
+	if net.Orientation != Starved && net.Orientation != Served {
+		return fmt.Errorf("consensus: Orientation = %d: unknown", int(net.Orientation))
+	}
+	return nil
+}
+
+// Nodal writes the nodal measure p of m (spec §3.4 Table I) for requests
+// r and limits x into dst, in the Starved orientation. It returns an
+// error naming the node when the measure is undefined there (r_i ≤ 0 for
+// Ratio and LogRatio, x_i ≤ 0 for LogRatio, a NaN anywhere). It panics if
+// the lengths differ.
+func (m Measure) Nodal(dst, r, x []float64) error {
+	if len(dst) != len(r) || len(x) != len(r) {
+		panic(fmt.Sprintf("consensus: Nodal: len(dst) = %d, len(r) = %d, len(x) = %d", len(dst), len(r), len(x)))
+	}
+	for i, ri := range r {
+		xi := x[i]
+		if math.IsNaN(ri) {
+			return fmt.Errorf("consensus: demand r[%d] = NaN", i)
+		}
+		switch m {
+		case Amount: // Table I row I
+			dst[i] = ri - xi
+		case Clipped: // (r − x)₊ = r − a
+			dst[i] = max(ri-xi, 0)
+		case Ratio: // row II
+			if !(ri > 0) {
+				return fmt.Errorf("consensus: demand r[%d] = %v: the ratio measure needs r > 0", i, ri)
+			}
+			dst[i] = 1 - xi/ri
+		case LogRatio: // row III
+			if !(ri > 0) {
+				return fmt.Errorf("consensus: demand r[%d] = %v: the log-ratio measure needs r > 0", i, ri)
+			}
+			if !(xi > 0) {
+				return fmt.Errorf("consensus: limit x[%d] = %v: the log-ratio measure needs x > 0", i, xi)
+			}
+			dst[i] = math.Log(ri) - math.Log(xi)
+		default:
+			panic(fmt.Sprintf("consensus: unknown Measure %d", int(m)))
+		}
+	}
+	return nil
+}
+
+// orient maps a Starved measure to the recorded orientation: the Served
+// measure is c − p with c = 1 for Ratio (x/r) and 0 otherwise.
+func orient(o Orientation, m Measure, p float64) float64 {
+	if o == Starved {
+		return p
+	}
+	if m == Ratio {
+		return 1 - p
+	}
+	return -p
+}
+
+// Equilibrium returns the fixed point x* of the update law for constant
+// demand r and total limit ltotal (spec §3.4 Table I, last column):
+// Amount gives x* = r − (r_total − l_total)/n·1 (equal throttled
+// amount); Ratio and LogRatio give x* = (l_total/r_total) r (equal
+// ratio). Clipped has the Amount fixed point when r_total ≥ l_total; with
+// spare limit every x ≥ r is a fixed point, which is an error here.
+func Equilibrium(m Measure, r []float64, ltotal float64) ([]float64, error) {
+	n := len(r)
+	if n == 0 {
+		return nil, errors.New("consensus: Equilibrium: no demand values")
+	}
+	if math.IsNaN(ltotal) || math.IsInf(ltotal, 0) {
+		return nil, fmt.Errorf("consensus: ltotal = %v: want finite", ltotal)
+	}
+	var rt float64
+	for i, ri := range r {
+		if math.IsNaN(ri) || math.IsInf(ri, 0) {
+			return nil, fmt.Errorf("consensus: r[%d] = %v: want finite", i, ri)
+		}
+		if (m == Ratio || m == LogRatio) && !(ri > 0) {
+			return nil, fmt.Errorf("consensus: r[%d] = %v: the %v measure needs r > 0", i, ri, m)
+		}
+		rt += ri
+	}
+	x := make([]float64, n)
+	switch m {
+	case Amount, Clipped:
+		if m == Clipped && rt < ltotal {
+			return nil, fmt.Errorf("consensus: clipped measure with r_total = %v < l_total = %v: every x ≥ r with the same total is a fixed point", rt, ltotal)
+		}
+		c := (rt - ltotal) / float64(n)
+		for i, ri := range r {
+			x[i] = ri - c
+		}
+	case Ratio, LogRatio:
+		if m == LogRatio && !(ltotal > 0) {
+			return nil, fmt.Errorf("consensus: ltotal = %v: the log-ratio measure needs a positive total limit", ltotal)
+		}
+		s := ltotal / rt
+		for i, ri := range r {
+			x[i] = s * ri
+		}
+	default:
+		return nil, fmt.Errorf("consensus: Measure = %d: unknown", int(m))
+	}
+	return x, nil
+}

@@ -1,0 +1,111 @@
+package consensus
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// checkClients validates per-server input: finite non-negative requests
+// and a finite non-negative limit.
+func checkClients(requests []float64, limit float64) error {
+	if !(limit >= 0) || math.IsInf(limit, 1) {
+		return fmt.Errorf("consensus: limit = %v: want finite and ≥ 0", limit)
+	}
+	for j, r := range requests {
+		if !(r >= 0) || math.IsInf(r, 1) {
+			return fmt.Errorf("consensus: requests[%d] = %v: want finite and ≥ 0", j, r)
+		}
+	}
+	return nil
+}
+
+func allocDst(dst []float64, n int, name string) []float64 {
+	if dst == nil {
+		return make([]float64, n)
+	}
+	if len(dst) != n {
+		panic(fmt.Sprintf("consensus: %s: len(dst) = %d, want %d", name, len(dst), n))
+	}
+	return dst
+}
+
+// UniformRatio is Algorithm 1 of spec §7: every client of a server with
+// limit x loses the same fraction of its requests,
+//
+//	x⁽ʲ⁾ = r⁽ʲ⁾ · min{1, x/R},   R = Σ_j r⁽ʲ⁾,
+//
+// so the allowed amounts sum to min{x, R}. It writes the per-client
+// limits into dst (allocated if nil) in input order, in O(c). It returns
+// an error for a negative, NaN or infinite request or limit, and panics
+// if dst is non-nil with a length other than len(requests).
+func UniformRatio(dst, requests []float64, limit float64) ([]float64, error) {
+	if err := checkClients(requests, limit); err != nil {
+		return nil, err
+	}
+	dst = allocDst(dst, len(requests), "UniformRatio")
+	var total float64
+	for _, r := range requests {
+		total += r
+	}
+	f := 1.0
+	if total > limit {
+		f = limit / total
+	}
+	for j, r := range requests {
+		dst[j] = r * f
+	}
+	return dst, nil
+}
+
+// WaterFill is Algorithm 2 of spec §7, the max–min fair allocation:
+// clients asking for less than a common level t are served in full and
+// the others get t, where t solves Σ_j min{r⁽ʲ⁾, t} = x (the dashed
+// line of the paper's Fig. 7-b). If the requests fit (Σ r⁽ʲ⁾ ≤ x),
+// everyone is served in full and the level is +Inf.
+//
+// It writes the per-client limits into dst (allocated if nil) in input
+// order and returns the level. Sorting makes it O(c log c). It returns
+// an error for a negative, NaN or infinite request or limit, and panics
+// if dst is non-nil with a length other than len(requests).
+func WaterFill(dst, requests []float64, limit float64) ([]float64, float64, error) {
+	if err := checkClients(requests, limit); err != nil {
+		return nil, math.NaN(), err
+	}
+	c := len(requests)
+	dst = allocDst(dst, c, "WaterFill")
+	var total float64
+	for _, r := range requests {
+		total += r
+	}
+	if total <= limit {
+		copy(dst, requests)
+		return dst, math.Inf(1), nil
+	}
+	order := make([]int, c)
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(requests[a], requests[b]) })
+	rem := limit
+	// Rounding can serve every client with Σ r slightly above the limit;
+	// the level is then the largest request.
+	level := requests[order[c-1]]
+	for q, j := range order {
+		// Fair share of what is left among the clients not yet served
+		// (spec §7 Algorithm 2, step 3).
+		f := rem / float64(c-q)
+		if requests[j] <= f {
+			dst[j] = requests[j]
+			rem -= requests[j]
+			continue
+		}
+		level = f
+		for _, k := range order[q:] {
+			dst[k] = f
+		}
+		break
+	}
+	return dst, level, nil
+}

@@ -1,0 +1,259 @@
+package consensus
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/loadlab/loadlab/linalg"
+)
+
+// Settings are optional simulation settings; nil means the defaults.
+type Settings struct {
+	// States asks for the vectors x(k), p(k), a(k) and r(k) of every step
+	// in the Trajectory (4·n·steps numbers); by default only the totals
+	// are kept.
+	States bool
+}
+
+// Trajectory is the record of a simulation (spec §3.2). Slices indexed
+// by k hold step k = 0, …, Steps−1: the demand r(k), the limits x(k)
+// that were in force, and the measure p(k) computed from them.
+type Trajectory struct {
+	Steps int
+
+	// Totals (spec §3.2 (5)–(8)) and the derived over-throttling
+	// O(k) = min{Σ(r−x)₊, Σ(x−r)₊} = a_ideal − a_total.
+	RTotal, LTotal, ATotal, Ideal, Over []float64
+	// Dispersion is ‖M_n p(k)‖² = Σ_i (p_i − p̄)², the quantity whose
+	// stationary mean is the H2 measure ρ (spec §4.3).
+	Dispersion []float64
+
+	// X, P, A and R are the per-step vectors when Settings.States is set.
+	// P is recorded in the network's Orientation.
+	X, P, A, R [][]float64
+
+	// Final is x(Steps), the limits after the last update.
+	Final []float64
+
+	// LambdaMax is λ_n of the Laplacian when it had to be computed to
+	// decide stability (0 when γ < 1/d_max already guarantees it). For
+	// graphs above 400 nodes it is a Lanczos estimate (a lower bound).
+	LambdaMax float64
+	// Warning is non-empty when γ ≥ 2/λ_n: the network is unstable
+	// (spec §4.1) and the simulation shows the divergence.
+	Warning string
+}
+
+// Simulate runs the throttler net for steps steps from the limits x0
+// under demand d (spec §3.1 (4)): at each step k it draws r(k), computes
+// p(k) from r(k) and x(k), records the totals, and updates
+//
+//	x(k+1) = x(k) + γ L p(k)
+//
+// in the exact antisymmetric edge form: each link carries the flow
+// f_uv = γ w_uv (p_u − p_v) = −f_vu, rounded identically in both
+// directions, and each x_u is kept as an unevaluated sum hi + lo updated
+// with error-free additions. The total Σx is therefore conserved
+// (Lemma 1, spec §3.3) to about one rounding of the final sum, with no
+// drift over long runs. The work per step is O(n + m).
+//
+// When γ ≥ 2/λ_n the returned Trajectory carries a Warning and the
+// simulation runs on, so its divergence shows. Simulate returns an
+// error for an invalid network, a nil demand, len(x0) ≠ n, a non-finite
+// x0, or steps < 0; a failure at step k (a demand error, r_i ≤ 0 for
+// Ratio or LogRatio, x_i ≤ 0 for LogRatio) returns the trajectory up to
+// step k together with the error.
+func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Trajectory, error) {
+	if err := net.validate(); err != nil {
+		return nil, err
+	}
+	g := net.Graph
+	n := g.Order()
+	if d == nil {
+		return nil, errors.New("consensus: Simulate: demand is nil")
+	}
+	if len(x0) != n {
+		return nil, fmt.Errorf("consensus: Simulate: len(x0) = %d, want %d", len(x0), n)
+	}
+	if !isFinite(x0) {
+		return nil, errors.New("consensus: Simulate: x0 has a non-finite value")
+	}
+	if steps < 0 {
+		return nil, fmt.Errorf("consensus: Simulate: steps = %d: want ≥ 0", steps)
+	}
+	if s == nil {
+		s = &Settings{}
+	}
+	tr := &Trajectory{
+		RTotal:     make([]float64, 0, steps),
+		LTotal:     make([]float64, 0, steps),
+		ATotal:     make([]float64, 0, steps),
+		Ideal:      make([]float64, 0, steps),
+		Over:       make([]float64, 0, steps),
+		Dispersion: make([]float64, 0, steps),
+	}
+	tr.LambdaMax, tr.Warning = stability(g, net.Gamma)
+
+	f := newFlows(g, net.Gamma)
+	hi := append([]float64(nil), x0...)
+	lo := make([]float64, n)
+	x := make([]float64, n)
+	r := make([]float64, n)
+	p := make([]float64, n)
+	var err error
+	for k := 0; k < steps; k++ {
+		if err = d.Next(k, r); err != nil {
+			err = fmt.Errorf("consensus: step %d: %w", k, err)
+			break
+		}
+		for i := range hi {
+			// Renormalise (hi, lo) exactly (Fast2Sum, |hi| ≥ |lo|).
+			sum := hi[i] + lo[i]
+			lo[i] -= sum - hi[i]
+			hi[i] = sum
+			x[i] = sum
+		}
+		if err = net.Measure.Nodal(p, r, x); err != nil {
+			err = fmt.Errorf("consensus: step %d: %w", k, err)
+			break
+		}
+		tr.record(r, x, p, hi, lo)
+		if s.States {
+			tr.keep(net, r, x, p)
+		}
+		f.apply(hi, lo, p)
+		tr.Steps++
+	}
+	tr.Final = make([]float64, n)
+	for i := range hi {
+		tr.Final[i] = hi[i] + lo[i]
+	}
+	return tr, err
+}
+
+// record appends the totals of one step (spec §3.2).
+func (tr *Trajectory) record(r, x, p, hi, lo []float64) {
+	var rt, at, under, spare, pbar float64
+	for i, ri := range r {
+		xi := x[i]
+		rt += ri
+		at += min(xi, ri)
+		if ri > xi {
+			under += ri - xi
+		} else {
+			spare += xi - ri
+		}
+		pbar += p[i]
+	}
+	lt := sum2(hi, lo)
+	pbar /= float64(len(p))
+	var disp float64
+	for _, pi := range p {
+		disp += (pi - pbar) * (pi - pbar)
+	}
+	tr.RTotal = append(tr.RTotal, rt)
+	tr.LTotal = append(tr.LTotal, lt)
+	tr.ATotal = append(tr.ATotal, at)
+	tr.Ideal = append(tr.Ideal, min(rt, lt))     // spec §3.2 (8)
+	tr.Over = append(tr.Over, min(under, spare)) // spec §3.2 O(k)
+	tr.Dispersion = append(tr.Dispersion, disp)
+}
+
+func (tr *Trajectory) keep(net *Network, r, x, p []float64) {
+	a := make([]float64, len(r))
+	po := make([]float64, len(r))
+	for i := range r {
+		a[i] = min(x[i], r[i])
+		po[i] = orient(net.Orientation, net.Measure, p[i])
+	}
+	tr.X = append(tr.X, append([]float64(nil), x...))
+	tr.R = append(tr.R, append([]float64(nil), r...))
+	tr.P = append(tr.P, po)
+	tr.A = append(tr.A, a)
+}
+
+// sum2 returns Σ (hi_i + lo_i) with Neumaier's compensated summation, so
+// the reported l_total reflects the conserved value.
+func sum2(hi, lo []float64) float64 {
+	var s, c float64
+	add := func(v float64) {
+		t := s + v
+		if math.Abs(s) >= math.Abs(v) {
+			c += (s - t) + v
+		} else {
+			c += (v - t) + s
+		}
+		s = t
+	}
+	for i := range hi {
+		add(hi[i])
+		add(lo[i])
+	}
+	return s + c
+}
+
+// flows holds the graph in compressed rows with the products γ w_uv, so
+// the two directions of a link use the identical rounded number.
+type flows struct {
+	start []int32
+	nbr   []int32
+	gw    []float64
+}
+
+func newFlows(g *linalg.Graph, gamma float64) *flows {
+	n := g.Order()
+	f := &flows{start: make([]int32, n+1), nbr: make([]int32, 0, 2*g.Size()), gw: make([]float64, 0, 2*g.Size())}
+	for u := range n {
+		for i, v := range g.Neighbors(u) {
+			f.nbr = append(f.nbr, int32(v))
+			f.gw = append(f.gw, gamma*g.Weights(u)[i])
+		}
+		f.start[u+1] = int32(len(f.nbr))
+	}
+	return f
+}
+
+// apply adds γ (L p)_u = Σ_v γ w_uv (p_u − p_v) to every x_u = hi_u + lo_u
+// with Knuth's TwoSum, so no rounding error is lost (spec §3.1 (3)).
+func (f *flows) apply(hi, lo, p []float64) {
+	for u := range hi {
+		pu, h, l := p[u], hi[u], lo[u]
+		a, b := f.start[u], f.start[u+1]
+		nbr, gw := f.nbr[a:b], f.gw[a:b]
+		for i, v := range nbr {
+			// The explicit conversions forbid fusing the product into
+			// the following addition, which would break f_uv = −f_vu.
+			fl := float64(gw[i] * float64(pu-p[v]))
+			s := h + fl
+			bb := s - h
+			l += (h - (s - bb)) + (fl - bb)
+			h = s
+		}
+		hi[u], lo[u] = h, l
+	}
+}
+
+// Step computes one plain update x(k+1) = x(k) + γ L p(k) (spec §3.1
+// (4)) into dst, with p from r and x. It uses one sparse product and
+// allocates a scratch vector; Simulate is the conservative, allocation-free
+// loop. It returns an error for an invalid network or a measure that is
+// undefined at (r, x), and panics if the lengths differ from n.
+func (net *Network) Step(dst, x, r []float64) error {
+	if err := net.validate(); err != nil {
+		return err
+	}
+	n := net.Graph.Order()
+	if len(dst) != n || len(x) != n || len(r) != n {
+		panic(fmt.Sprintf("consensus: Step: len(dst) = %d, len(x) = %d, len(r) = %d, want %d", len(dst), len(x), len(r), n))
+	}
+	p := make([]float64, n)
+	if err := net.Measure.Nodal(p, r, x); err != nil {
+		return err
+	}
+	net.Graph.LaplacianMulVec(dst, p)
+	for i := range dst {
+		dst[i] = x[i] + net.Gamma*dst[i]
+	}
+	return nil
+}

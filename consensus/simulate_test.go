@@ -1,0 +1,333 @@
+package consensus
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/linalg"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func constant(r []float64, steps int) TraceDemand {
+	d := make(TraceDemand, steps)
+	for k := range d {
+		d[k] = r
+	}
+	return d
+}
+
+// dispersionNorm returns ‖M_n v‖.
+func dispersionNorm(v []float64) float64 {
+	var m float64
+	for _, x := range v {
+		m += x
+	}
+	m /= float64(len(v))
+	var s float64
+	for _, x := range v {
+		s += (x - m) * (x - m)
+	}
+	return math.Sqrt(s)
+}
+
+// TestConservation checks Lemma 1 (spec §3.3, §9): random graph, random
+// weights, random demand, every measure, 500 steps: |l_total(k) −
+// l_total(0)| ≤ 1e-12·scale. The edge-flow form with compensated limits
+// keeps the error at a few roundings of the final sum, so the test also
+// uses a bound of 4ε·Σ|x| over a long run.
+func TestConservation(t *testing.T) {
+	for _, m := range []Measure{Amount, Ratio, LogRatio, Clipped} {
+		for seed := range uint64(5) {
+			src := mc.Source(5, seed, uint64(m))
+			rnd := rand.New(src)
+			g := randomGraph(12, 0.3, src)
+			n := g.Order()
+			mean := make([]float64, n)
+			x0 := make([]float64, n)
+			for i := range mean {
+				mean[i] = 50 + 100*rnd.Float64()
+				x0[i] = 40 + 60*rnd.Float64()
+			}
+			var dmax float64
+			for u := range n {
+				dmax = max(dmax, g.WeightedDegree(u))
+			}
+			// Ratio and LogRatio rescale by 1/r, 1/x ≈ 1/50: a larger γ keeps them moving.
+			gamma := 0.9 / dmax
+			if m == Ratio || m == LogRatio {
+				gamma *= 30
+			}
+			net := &Network{Graph: g, Gamma: gamma, Measure: m}
+			d := &StationaryDemand{Mean: mean, Sigma: 10, Src: src}
+			tr, err := Simulate(net, d, x0, 500, nil)
+			require.NoError(t, err, "%v", m)
+			scale := 0.0
+			for _, x := range x0 {
+				scale += math.Abs(x)
+			}
+			for k, l := range tr.LTotal {
+				assert.InDelta(t, tr.LTotal[0], l, 1e-12*scale, "%v step %d", m, k)
+			}
+			var fin float64
+			for _, x := range tr.Final {
+				fin += x
+			}
+			assert.InDelta(t, tr.LTotal[0], fin, 1e-12*scale)
+		}
+	}
+	// Long run: 200 000 steps of random-walk demand on six servers.
+	g := randomGraph(6, 0.5, mc.Source(6))
+	net := &Network{Graph: g, Gamma: 0.2}
+	x0 := []float64{1e3, 2e3, 3e3, 4e3, 5e3, 6e3}
+	d := &RandomWalkDemand{Start: x0, Sigma: 30, Src: mc.Source(6, 1)}
+	tr, err := Simulate(net, d, x0, 200000, nil)
+	require.NoError(t, err)
+	// 4 ulps of the total 21000: the compensated sum is exact to ~1 ulp.
+	bound := 4 * 0x1p-52 * 21000
+	var worst float64
+	for _, l := range tr.LTotal {
+		worst = max(worst, math.Abs(l-21000))
+	}
+	assert.LessOrEqual(t, worst, bound)
+}
+
+// TestTotalsExample checks spec §9: r = (5, 1), x = (3, 3) gives
+// a = (3, 1), a_total = 4, a_ideal = 6, O = 2.
+func TestTotalsExample(t *testing.T) {
+	net := &Network{Graph: linalg.Path(2), Gamma: 0.1}
+	tr, err := Simulate(net, TraceDemand{{5, 1}}, []float64{3, 3}, 1, &Settings{States: true})
+	require.NoError(t, err)
+	assert.Equal(t, []float64{3, 1}, tr.A[0])
+	assert.Equal(t, 4.0, tr.ATotal[0])
+	assert.Equal(t, 6.0, tr.Ideal[0])
+	assert.Equal(t, 2.0, tr.Over[0])
+	assert.Equal(t, 6.0, tr.RTotal[0])
+	assert.Equal(t, 6.0, tr.LTotal[0])
+	assert.Equal(t, []float64{2, -2}, tr.P[0])
+}
+
+// TestTotalsInvariants checks spec §3.2's derived facts on random runs:
+// a_total ≤ a_ideal, O = a_ideal − a_total ≥ 0, and O = 0 when all
+// servers are on one side.
+func TestTotalsInvariants(t *testing.T) {
+	g := randomGraph(8, 0.3, mc.Source(7))
+	mean := []float64{10, 20, 30, 40, 15, 25, 35, 45}
+	net := &Network{Graph: g, Gamma: 0.1}
+	tr, err := Simulate(net, &RandomWalkDemand{Start: mean, Sigma: 3, Src: mc.Source(7, 1)}, make([]float64, 8), 300, &Settings{States: true})
+	require.NoError(t, err)
+	for k := range tr.Steps {
+		// Sums of ~10 terms of size ~50: rounding ≤ 1e-12 absolute.
+		assert.LessOrEqual(t, tr.ATotal[k], tr.Ideal[k]+1e-12)
+		// O computed two ways agree to rounding of sums of ~100.
+		assert.InDelta(t, tr.Ideal[k]-tr.ATotal[k], tr.Over[k], 1e-10)
+		assert.GreaterOrEqual(t, tr.Over[k], 0.0)
+		same := true
+		for i := range tr.X[k] {
+			if (tr.X[k][i] > tr.R[k][i]) != (tr.X[k][0] > tr.R[k][0]) {
+				same = false
+			}
+		}
+		if same {
+			assert.Equal(t, 0.0, tr.Over[k])
+		}
+	}
+}
+
+// TestContractionAndDeadbeat checks spec §9: on P3 at γ = 1/2 with
+// constant r the dispersion of x − x* halves every step; on K4 at
+// γ = 1/4 the first step lands on x* = r − (r_total − l_total)/4·1.
+func TestContractionAndDeadbeat(t *testing.T) {
+	r := []float64{7, 1, 4}
+	x0 := []float64{0, 5, 1}
+	net := &Network{Graph: linalg.Path(3), Gamma: 0.5}
+	tr, err := Simulate(net, constant(r, 30), x0, 30, &Settings{States: true})
+	require.NoError(t, err)
+	xs, _ := Equilibrium(Amount, r, 6)
+	e0 := dispersionNorm(sub(x0, xs))
+	for k, x := range tr.X {
+		// Exact halving; relative 1e-12 covers 30 steps of rounding.
+		assert.InDelta(t, e0*math.Pow(2, -float64(k)), dispersionNorm(sub(x, xs)), 1e-12*e0, "k = %d", k)
+	}
+	r4 := []float64{3, 9, 1, 6}
+	x4 := []float64{2, 2, 2, 2}
+	k4 := &Network{Graph: linalg.Complete(4), Gamma: 0.25}
+	tr, err = Simulate(k4, constant(r4, 1), x4, 1, nil)
+	require.NoError(t, err)
+	want, _ := Equilibrium(Amount, r4, 8) // r − (19 − 8)/4
+	assert.InDeltaSlice(t, []float64{0.25, 6.25, -1.75, 3.25}, want, 1e-15)
+	assert.InDeltaSlice(t, want, tr.Final, 1e-14)
+}
+
+func sub(a, b []float64) []float64 {
+	d := make([]float64, len(a))
+	for i := range a {
+		d[i] = a[i] - b[i]
+	}
+	return d
+}
+
+// sixNode is a six-server weighted graph for the equilibria of spec §9.
+func sixNode() *linalg.Graph {
+	g := linalg.NewGraph(6)
+	for _, e := range [][3]float64{{0, 1, 1}, {1, 2, 0.5}, {2, 3, 2}, {3, 4, 1}, {4, 5, 1.5}, {5, 0, 1}, {1, 4, 0.7}} {
+		must(g.SetEdge(int(e[0]), int(e[1]), e[2]))
+	}
+	return g
+}
+
+// TestEquilibria checks spec §9: r = (2, 4, …, 12), l_total = 30; row I
+// converges to (0, 2, 4, 6, 8, 10), rows II and III to 30/42·r.
+func TestEquilibria(t *testing.T) {
+	r := []float64{2, 4, 6, 8, 10, 12}
+	x0 := []float64{5, 5, 5, 5, 5, 5}
+	for _, c := range []struct {
+		m    Measure
+		want []float64
+	}{
+		{Amount, []float64{0, 2, 4, 6, 8, 10}},
+		{Ratio, []float64{10.0 / 7, 20.0 / 7, 30.0 / 7, 40.0 / 7, 50.0 / 7, 60.0 / 7}},
+		{LogRatio, []float64{10.0 / 7, 20.0 / 7, 30.0 / 7, 40.0 / 7, 50.0 / 7, 60.0 / 7}},
+	} {
+		eq, err := Equilibrium(c.m, r, 30)
+		require.NoError(t, err)
+		assert.InDeltaSlice(t, c.want, eq, 1e-14)
+		net := &Network{Graph: sixNode(), Gamma: 0.2, Measure: c.m}
+		tr, err := Simulate(net, constant(r, 3000), x0, 3000, nil)
+		require.NoError(t, err)
+		// Geometric convergence: 3000 steps at a factor ≤ 0.99 leave < 1e-11.
+		assert.InDeltaSlice(t, c.want, tr.Final, 1e-10, "%v", c.m)
+	}
+	_, err := Equilibrium(Clipped, r, 50)
+	assert.Error(t, err)
+	_, err = Equilibrium(Ratio, []float64{1, 0}, 1)
+	assert.Error(t, err)
+}
+
+// TestOrientation checks that the Served convention (open question 1)
+// gives the same limits and the measure c − p.
+func TestOrientation(t *testing.T) {
+	r := []float64{2, 4, 6, 8, 10, 12}
+	x0 := []float64{5, 5, 5, 5, 5, 5}
+	for _, m := range []Measure{Amount, Ratio, LogRatio, Clipped} {
+		a, err := Simulate(&Network{Graph: sixNode(), Gamma: 0.2, Measure: m}, constant(r, 20), x0, 20, &Settings{States: true})
+		require.NoError(t, err)
+		b, err := Simulate(&Network{Graph: sixNode(), Gamma: 0.2, Measure: m, Orientation: Served}, constant(r, 20), x0, 20, &Settings{States: true})
+		require.NoError(t, err)
+		assert.Equal(t, a.X, b.X)
+		c := 0.0
+		if m == Ratio {
+			c = 1
+		}
+		for k := range a.P {
+			for i := range a.P[k] {
+				assert.InDelta(t, c-a.P[k][i], b.P[k][i], 1e-15)
+			}
+		}
+	}
+}
+
+// TestStepMatchesSimulate checks the plain Step against the
+// compensated loop.
+func TestStepMatchesSimulate(t *testing.T) {
+	g := randomGraph(9, 0.3, mc.Source(8))
+	r := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}
+	x := []float64{9, 8, 7, 6, 5, 4, 3, 2, 1}
+	net := &Network{Graph: g, Gamma: 0.05, Measure: Ratio}
+	dst := make([]float64, 9)
+	require.NoError(t, net.Step(dst, x, r))
+	tr, err := Simulate(net, constant(r, 1), x, 1, nil)
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, dst, tr.Final, 1e-13)
+}
+
+// TestUnstableSimulation checks spec §4.1 / §9: above 2/λ_n the result
+// carries a warning and the limits diverge; below it neither.
+func TestUnstableSimulation(t *testing.T) {
+	g := linalg.Cycle(6) // λ_n = 4: bound 1/2
+	r := []float64{1, 2, 3, 4, 5, 6}
+	x0 := []float64{3, 3, 3, 3, 4, 4}
+	tr, err := Simulate(&Network{Graph: g, Gamma: 0.55}, constant(r, 200), x0, 200, nil)
+	require.NoError(t, err)
+	assert.Contains(t, tr.Warning, "unstable")
+	assert.InDelta(t, 4, tr.LambdaMax, 1e-12)
+	// Mode 1 − γλ_n = −1.2 grows by 1.2^200 ≈ 7e15.
+	assert.Greater(t, dispersionNorm(tr.Final), 1e12)
+	tr, err = Simulate(&Network{Graph: g, Gamma: 0.45}, constant(r, 200), x0, 200, nil)
+	require.NoError(t, err)
+	assert.Empty(t, tr.Warning)
+	assert.Less(t, dispersionNorm(tr.Final), 10.0)
+	// Large graph: the Lanczos estimate of λ_n.
+	big := linalg.Cycle(1000)
+	tr, err = Simulate(&Network{Graph: big, Gamma: 0.51}, constant(make([]float64, 1000), 1), make([]float64, 1000), 1, nil)
+	require.NoError(t, err)
+	assert.Contains(t, tr.Warning, "unstable")
+	// λ_n(C_1000) = 4; the Ritz value approaches from below.
+	assert.InDelta(t, 4, tr.LambdaMax, 1e-3)
+}
+
+// TestSimulateErrors checks the input errors of the model.
+func TestSimulateErrors(t *testing.T) {
+	g := linalg.Path(3)
+	ok := TraceDemand{{1, 2, 3}}
+	x0 := []float64{1, 1, 1}
+	disc := linalg.NewGraph(3)
+	must(disc.SetEdge(0, 1, 1))
+	for _, c := range []struct {
+		name string
+		net  *Network
+		d    Demand
+		x0   []float64
+		want string
+	}{
+		{"gamma 0", &Network{Graph: g}, ok, x0, "Gamma = 0"},
+		{"gamma NaN", &Network{Graph: g, Gamma: math.NaN()}, ok, x0, "Gamma = NaN"},
+		{"gamma -1", &Network{Graph: g, Gamma: -1}, ok, x0, "Gamma = -1"},
+		{"disconnected", &Network{Graph: disc, Gamma: 0.1}, ok, x0, "disconnected"},
+		{"nil graph", &Network{Gamma: 0.1}, ok, x0, "nil"},
+		{"measure", &Network{Graph: g, Gamma: 0.1, Measure: 7}, ok, x0, "Measure"},
+		{"x0 length", &Network{Graph: g, Gamma: 0.1}, ok, []float64{1}, "len(x0)"},
+		{"x0 NaN", &Network{Graph: g, Gamma: 0.1}, ok, []float64{1, math.NaN(), 1}, "non-finite"},
+		{"demand length", &Network{Graph: g, Gamma: 0.1}, TraceDemand{{1, 2}}, x0, "row 0 has 2 values"},
+		{"trace short", &Network{Graph: g, Gamma: 0.1}, TraceDemand{}, x0, "beyond the trace"},
+		{"walk length", &Network{Graph: g, Gamma: 0.1}, &RandomWalkDemand{Start: []float64{1}}, x0, "len(Start)"},
+		{"ratio r ≤ 0", &Network{Graph: g, Gamma: 0.1, Measure: Ratio}, TraceDemand{{1, 0, 3}}, x0, "r[1] = 0"},
+		{"log x ≤ 0", &Network{Graph: g, Gamma: 0.1, Measure: LogRatio}, ok, []float64{1, -1, 1}, "x[1] = -1"},
+		{"no source", &Network{Graph: g, Gamma: 0.1}, &StationaryDemand{Mean: x0, Sigma: 1}, x0, "Src is nil"},
+		{"nil demand", &Network{Graph: g, Gamma: 0.1}, nil, x0, "demand is nil"},
+	} {
+		_, err := Simulate(c.net, c.d, c.x0, 1, nil)
+		assert.ErrorContains(t, err, c.want, c.name)
+	}
+	_, err := Simulate(&Network{Graph: g, Gamma: 0.1}, ok, x0, -1, nil)
+	assert.ErrorContains(t, err, "steps = -1")
+}
+
+// FuzzSimulate feeds arbitrary parameters to the validating entry point:
+// it must return an error or a finite conserving run, never panic.
+func FuzzSimulate(f *testing.F) {
+	f.Add(0.1, 1.0, 2.0, 3.0, 1.0, uint8(0))
+	f.Add(-1.0, 0.0, 2.0, 3.0, 1.0, uint8(1))
+	f.Add(0.3, -1.0, 2.0, math.NaN(), 1.0, uint8(2))
+	f.Fuzz(func(t *testing.T, gamma, r0, r1, r2, x float64, m uint8) {
+		net := &Network{Graph: linalg.Path(3), Gamma: gamma, Measure: Measure(m % 5)}
+		tr, err := Simulate(net, constant([]float64{r0, r1, r2}, 5), []float64{x, x, x}, 5, nil)
+		if err != nil {
+			return
+		}
+		if tr.Warning == "" && isFinite(tr.Final) && math.Abs(x) < 1e100 {
+			// Each Final_i = fl(hi + lo) and the test's own sum round
+			// at ε relative to Σ|Final_i|: 4ε covers three terms.
+			var s, abs float64
+			for _, v := range tr.Final {
+				s += v
+				abs += math.Abs(v)
+			}
+			if math.Abs(s-3*x) > 4*0x1p-52*(abs+math.Abs(3*x)) {
+				t.Fatalf("total %v, want %v", s, 3*x)
+			}
+		}
+	})
+}

@@ -1,0 +1,375 @@
+package consensus
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/linalg"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// tol is for closed forms evaluated in double precision on small graphs:
+// sums of ≤ 10 terms of size ≤ 10³, so 1e-9 leaves 10⁴ ulps of margin
+// over an eigensolver's backward error. Spec values quoted to 9–12
+// digits are compared at their quoted precision.
+const tol = 1e-9
+
+type family struct {
+	name string
+	g    *linalg.Graph
+}
+
+// TestSpectraSpec checks the spectra of spec §9 (closed forms and the
+// listed values).
+func TestSpectraSpec(t *testing.T) {
+	for n := 2; n <= 8; n++ {
+		s := spectral(t, linalg.Path(n)).Values()
+		for k := range n { // spec §9: λ_k = 2 − 2cos(πk/n)
+			assert.InDelta(t, 2-2*math.Cos(math.Pi*float64(k)/float64(n)), s[k], tol, "P%d λ%d", n, k)
+		}
+		if n >= 3 {
+			s := spectral(t, linalg.Cycle(n)).Values()
+			want := make([]float64, n)
+			for k := range n { // λ_k = 2 − 2cos(2πk/n), sorted
+				want[k] = 2 - 2*math.Cos(2*math.Pi*float64(k)/float64(n))
+			}
+			assertSameSorted(t, want, s)
+		}
+		star := make([]float64, n) // {0, 1^(n−2), n}
+		for k := 1; k < n-1; k++ {
+			star[k] = 1
+		}
+		star[n-1] = float64(n)
+		assertSameSorted(t, star, spectral(t, linalg.Star(n)).Values())
+		kn := make([]float64, n) // {0, n^(n−1)}
+		for k := 1; k < n; k++ {
+			kn[k] = float64(n)
+		}
+		assertSameSorted(t, kn, spectral(t, linalg.Complete(n)).Values())
+	}
+	// spec §9 listed values.
+	assert.InDeltaSlice(t, []float64{0, 0.381966, 1.381966, 2.618034, 3.618034}, spectral(t, linalg.Path(5)).Values(), 1e-6)
+	assert.InDeltaSlice(t, []float64{0, 1, 1, 3, 3, 4}, spectral(t, linalg.Cycle(6)).Values(), tol)
+	assert.InDeltaSlice(t, []float64{0, 1, 2, 3, 3, 5}, spectral(t, linalg.Grid(2, 3)).Values(), tol)
+	assert.InDeltaSlice(t, []float64{0, 6 - math.Sqrt(3), 6 + math.Sqrt(3)}, spectral(t, weightedTriangle()).Values(), tol)
+}
+
+func assertSameSorted(t *testing.T, want, got []float64) {
+	t.Helper()
+	s, err := SpectralFrom(want)
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, s.Values(), got, tol)
+}
+
+// TestResistanceSpec checks spec §9's pseudoinverses, resistances and
+// Kirchhoff indices, through linalg, as the H2 formulas use them.
+func TestResistanceSpec(t *testing.T) {
+	// P3: L† = (1/9)[5 −1 −4; −1 2 −1; −4 −1 5] (spec §9, exact).
+	lp, err := linalg.PseudoInverse(linalg.Path(3))
+	require.NoError(t, err)
+	want := mat.NewSymDense(3, []float64{5, -1, -4, -1, 2, -1, -4, -1, 5})
+	want.ScaleSym(1.0/9, want)
+	assert.True(t, mat.EqualApprox(want, lp, tol))
+	// Weighted triangle: L† = (1/33)[4 −3 −1; −3 5 −2; −1 −2 3]; r12 = 5/11,
+	// r23 = 4/11, r13 = 3/11, K_f = 12/11 (spec §9, exact).
+	tri := weightedTriangle()
+	lp, err = linalg.PseudoInverse(tri)
+	require.NoError(t, err)
+	want = mat.NewSymDense(3, []float64{4, -3, -1, -3, 5, -2, -1, -2, 3})
+	want.ScaleSym(1.0/33, want)
+	assert.True(t, mat.EqualApprox(want, lp, tol))
+	r, err := linalg.NewResistance(tri)
+	require.NoError(t, err)
+	assert.InDelta(t, 5.0/11, r.Between(0, 1), tol)
+	assert.InDelta(t, 4.0/11, r.Between(1, 2), tol)
+	assert.InDelta(t, 3.0/11, r.Between(0, 2), tol)
+	// Kirchhoff indices (spec §9): K_f = n Σ 1/λ_i via both routes.
+	for _, c := range []struct {
+		g  *linalg.Graph
+		kf float64
+	}{
+		{linalg.Path(5), 20}, {linalg.Path(6), 35}, // (n³−n)/6
+		{linalg.Cycle(6), 35.0 / 2}, // (n³−n)/12
+		{linalg.Star(5), 16},        // (n−1)²
+		{linalg.Complete(6), 5},     // n−1
+		{linalg.Grid(2, 3), 71.0 / 5},
+		{tri, 12.0 / 11},
+	} {
+		kf, err := linalg.KirchhoffIndex(c.g)
+		require.NoError(t, err)
+		assert.InDelta(t, c.kf, kf, tol)
+		assert.InDelta(t, c.kf, spectral(t, c.g).Kirchhoff(), tol)
+	}
+	// C6 row 0: 0, 5/6, 4/3, 3/2, 4/3, 5/6; grid corner: 0, 11/15, 4/3, 11/15, 14/15, 7/5.
+	rc, _ := linalg.NewResistance(linalg.Cycle(6))
+	rg, _ := linalg.NewResistance(linalg.Grid(2, 3))
+	for j, w := range []float64{0, 5.0 / 6, 4.0 / 3, 1.5, 4.0 / 3, 5.0 / 6} {
+		assert.InDelta(t, w, rc.Between(0, j), tol)
+	}
+	for j, w := range []float64{0, 11.0 / 15, 4.0 / 3, 11.0 / 15, 14.0 / 15, 7.0 / 5} {
+		assert.InDelta(t, w, rg.Between(0, j), tol)
+	}
+}
+
+// val is a reference value with the absolute tolerance its quoted
+// precision allows.
+type val struct{ v, d float64 }
+
+// exact values are fractions computed exactly (spec §9): 1e-9 relative
+// covers rounding in sums of ≤ 10 terms with conditioning ≤ 10³.
+func exact(v float64) val { return val{v, 1e-9 * max(1, math.Abs(v))} }
+
+// dec quotes a value rounded to k decimals: half a unit plus rounding.
+func dec(v float64, k int) val { return val{v, 0.5*math.Pow(10, -float64(k)) + 1e-12} }
+
+var none = val{math.NaN(), 0}
+
+// rhoSpec holds the H2 values of spec §9 and the §6 table (σ = 1).
+var rhoSpec = []struct {
+	name              string
+	g                 *linalg.Graph
+	gamma             float64
+	rho2, rho1, rho2t val
+}{
+	{"P3", linalg.Path(3), 0.5, exact(8.0 / 3), exact(16.0 / 3), exact(4.0 / 3)},
+	{"K4", linalg.Complete(4), 0.25, exact(3), exact(6), none},
+	{"C4", linalg.Cycle(4), 0.25, exact(11.0 / 3), exact(14.0 / 3), none},
+	{"S4", linalg.Star(4), 0.3, dec(4.963235294, 9), dec(4.852941176, 9), none},
+	{"P4", linalg.Path(4), 0.4, dec(4.613095238, 9), dec(5.952380952, 9), none},
+	{"S4 γ=2/5", linalg.Star(4), 0.4, exact(75.0 / 16), none, none},
+	{"P6 γconv", linalg.Path(6), 0.5, exact(35.0 / 3), exact(70.0 / 3), exact(35.0 / 6)},
+	{"C6 γconv", linalg.Cycle(6), 0.4, exact(325.0 / 48), exact(12.5), dec(2.708333, 6)},
+	{"S6 γconv", linalg.Star(6), 2.0 / 7, exact(245.0 / 24), dec(11.666667, 6), dec(2.916667, 6)},
+	{"K6 γconv", linalg.Complete(6), 1.0 / 6, exact(5), exact(10), dec(0.833333, 6)},
+	{"grid γconv", linalg.Grid(2, 3), 1.0 / 3, exact(269.0 / 40), exact(12.7), dec(2.241667, 6)},
+	// spec §5.1 fact 5: adding a link can hurt (path 1–2–3 vs triangle).
+	{"path γ=0.6", linalg.Path(3), 0.6, exact(250.0 / 63), none, none},
+	{"triangle γ=0.6", linalg.Complete(3), 0.6, exact(50.0 / 9), none, none},
+	{"path γ=0.1", linalg.Path(3), 0.1, exact(7000.0 / 969), none, none},
+	{"triangle γ=0.1", linalg.Complete(3), 0.1, exact(200.0 / 51), none, none},
+}
+
+// TestRhoSpec checks every H2 value of spec §9 (and the §6 table) three
+// ways: the spectral sum, the Cholesky form, and the Lyapunov oracle.
+func TestRhoSpec(t *testing.T) {
+	for _, c := range rhoSpec {
+		s := spectral(t, c.g)
+		for _, tc := range []struct {
+			t    Traffic
+			want val
+		}{{Case2, c.rho2}, {Case1, c.rho1}, {Case2T, c.rho2t}} {
+			if math.IsNaN(tc.want.v) {
+				continue
+			}
+			got, err := s.Rho(tc.t, c.gamma, 1)
+			require.NoError(t, err)
+			assert.InDelta(t, tc.want.v, got, tc.want.d, "%s %v spectral", c.name, tc.t)
+			chol, err := Rho(c.g, tc.t, c.gamma, 1)
+			require.NoError(t, err)
+			assert.InDelta(t, tc.want.v, chol, tc.want.d, "%s %v Cholesky", c.name, tc.t)
+			cov, err := Covariance(c.g, tc.t, c.gamma, 1)
+			require.NoError(t, err)
+			assert.InDelta(t, tc.want.v, mat.Trace(cov), tc.want.d, "%s %v Lyapunov", c.name, tc.t)
+		}
+	}
+	// Nodal: P3 at γ = 1/2 gives 8/9 at every node; S4 at γ = 2/5 gives
+	// 75/64 (spec §9, exact).
+	d, err := NodalRho(nil, linalg.Path(3), Case2, 0.5, 1)
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, []float64{8.0 / 9, 8.0 / 9, 8.0 / 9}, d, tol)
+	d, err = NodalRho(nil, linalg.Star(4), Case2, 0.4, 1)
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, []float64{75.0 / 64, 75.0 / 64, 75.0 / 64, 75.0 / 64}, d, tol)
+}
+
+// TestRhoPathsAndStar checks the closed families of spec §9:
+// ρ₂(P_n, 1/2) = (n²−1)/3, ρ₁(P_n, 1/2) = 2(n²−1)/3, and the star formula.
+func TestRhoPathsAndStar(t *testing.T) {
+	for n := 2; n <= 8; n++ {
+		nn := float64(n * n)
+		r2, err := Rho(linalg.Path(n), Case2, 0.5, 1)
+		require.NoError(t, err)
+		assert.InDelta(t, (nn-1)/3, r2, tol)
+		r1, err := Rho(linalg.Path(n), Case1, 0.5, 1)
+		require.NoError(t, err)
+		assert.InDelta(t, 2*(nn-1)/3, r1, tol)
+		if n < 3 {
+			continue
+		}
+		fn := float64(n)
+		for _, g := range []float64{0.1, 0.25, 1.5 / fn} {
+			want := (fn-2)/(g*(2-g)) + 1/(g*fn*(2-g*fn)) // spec §9 star
+			got, err := spectral(t, linalg.Star(n)).Rho(Case2, g, 1)
+			require.NoError(t, err)
+			assert.InDelta(t, want, got, tol*want)
+		}
+	}
+	// Decomposition check (spec §9): ρ₂ = ½[K_f/(γn) + Σ 1/(2−γλ_i)];
+	// for P3 at γ = 1/2 both halves are 8/3.
+	s := spectral(t, linalg.Path(3))
+	var half float64
+	for _, l := range s.Values()[1:] {
+		half += 1 / (2 - 0.5*l)
+	}
+	assert.InDelta(t, 8.0/3, half, tol)
+	assert.InDelta(t, 8.0/3, s.Kirchhoff()/(0.5*3), tol)
+}
+
+// TestGammaSpec checks γ*_H2, its minima and γ_conv from spec §9.
+func TestGammaSpec(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		g         *linalg.Graph
+		gamma     float64
+		rho       float64 // NaN: not given
+		gammaConv float64
+		factor    float64 // NaN: not given
+	}{ // all values spec §9 / §6 table, 12 digits
+		{"P3", linalg.Path(3), 0.439868030391, 2.570958065676, 0.5, math.NaN()},
+		{"P4", linalg.Path(4), 0.428745420959, 4.571556305661, 0.5, math.NaN()},
+		{"P5", linalg.Path(5), 0.427733947150, math.NaN(), 0.5, math.NaN()},
+		{"P6", linalg.Path(6), 0.429515, 9.774607, 0.5, 0.866025},
+		{"C4", linalg.Cycle(4), 1.0 / 3, 27.0 / 8, 1.0 / 3, math.NaN()}, // γ* = γ_conv (spec §5.1 fact 3)
+		{"C5", linalg.Cycle(5), 0.357227411092, 4.876554598957, math.NaN(), math.NaN()},
+		{"C6", linalg.Cycle(6), 0.365271756645, 6.637946, 0.4, 0.6},
+		{"S4", linalg.Star(4), 0.372747735235, 4.614960645146, 0.4, math.NaN()},
+		{"S5", linalg.Star(5), 0.318896195742, math.NaN(), 1.0 / 3, 2.0 / 3},
+		{"S6", linalg.Star(6), 0.277193, 10.161094, 2.0 / 7, 0.714286},
+		{"K5", linalg.Complete(5), 0.2, 4, 0.2, 0},
+		{"K6", linalg.Complete(6), 1.0 / 6, 5, 1.0 / 6, 0},
+		{"grid", linalg.Grid(2, 3), 0.299952413414, 6.504795515038, 1.0 / 3, 2.0 / 3},
+	} {
+		s := spectral(t, c.g)
+		g, rho := s.GammaH2()
+		// 12-digit values: 1e-11; 6-digit table values: 1e-6.
+		d := 1e-11
+		if c.name == "P6" || c.name == "S6" || c.name == "C6" {
+			d = 1e-6
+		}
+		assert.InDelta(t, c.gamma, g, d, c.name)
+		if !math.IsNaN(c.rho) {
+			assert.InDelta(t, c.rho, rho, max(d, 1e-11*c.rho), c.name)
+		}
+		if !math.IsNaN(c.gammaConv) {
+			gc, f := s.GammaConv()
+			assert.InDelta(t, c.gammaConv, gc, tol, c.name)
+			if !math.IsNaN(c.factor) {
+				assert.InDelta(t, c.factor, f, 1e-6, c.name) // quoted to 6 decimals
+				assert.InDelta(t, f, s.Factor(gc), tol, c.name)
+			}
+		}
+	}
+}
+
+// TestBoundsSpec checks spec §4.5 on the P3 example of §9 and on random
+// graphs at several γ.
+func TestBoundsSpec(t *testing.T) {
+	s := spectral(t, linalg.Path(3))
+	g, rho := s.GammaH2()
+	lo, hi := s.Bounds(g, 1)
+	// spec §9: 1.515606 ≤ 2.570958 ≤ 4.455071 (6 decimals). The lower
+	// bound quoted is K_f/(2γn); max with n−1 = 2 is the tighter one.
+	assert.InDelta(t, 1.515606, 4/(2*g*3), 1e-6)
+	assert.InDelta(t, 4.455071, hi, 1e-6)
+	assert.LessOrEqual(t, lo, rho)
+	for seed := range uint64(20) {
+		gr := randomGraph(12, 0.3, mc.Source(1, seed))
+		s := spectral(t, gr)
+		for _, f := range []float64{0.05, 0.3, 0.6, 0.9, 0.99} {
+			gamma := f * s.StabilityBound()
+			r, err := s.Rho(Case2, gamma, 2)
+			require.NoError(t, err)
+			lo, hi := s.Bounds(gamma, 2)
+			// Bounds are inequalities between sums of positive terms:
+			// allow one part in 1e12 for rounding.
+			assert.LessOrEqual(t, lo, r*(1+1e-12))
+			assert.GreaterOrEqual(t, hi*(1+1e-12), r)
+		}
+	}
+}
+
+// TestFactorisationMatchesSpectral compares Rho/NodalRho (Cholesky)
+// with the spectral sums and the Lyapunov covariance on random weighted
+// graphs, for every case.
+func TestFactorisationMatchesSpectral(t *testing.T) {
+	for seed := range uint64(10) {
+		g := randomGraph(3+int(seed), 0.4, mc.Source(2, seed))
+		s := spectral(t, g)
+		for _, f := range []float64{0.1, 0.5, 0.95} {
+			gamma := f * s.StabilityBound()
+			for _, tc := range []Traffic{Case1, Case2, Case2T} {
+				want, err := s.Rho(tc, gamma, 1.5)
+				require.NoError(t, err)
+				// Relative 1e-9: the factorisations have backward error
+				// ~n ε cond, cond ≤ 1/(γλ₂(2−γλ_n)) ≤ 1e3 here.
+				got, err := Rho(g, tc, gamma, 1.5)
+				require.NoError(t, err)
+				assert.InEpsilon(t, want, got, 1e-9)
+				nodal, err := NodalRho(nil, g, tc, gamma, 1.5)
+				require.NoError(t, err)
+				cov, err := Covariance(g, tc, gamma, 1.5)
+				require.NoError(t, err)
+				assert.InEpsilon(t, want, mat.Trace(cov), 1e-9)
+				for j := range nodal {
+					assert.InDelta(t, cov.At(j, j), nodal[j], 1e-9*want)
+				}
+			}
+		}
+	}
+}
+
+// TestUnstable checks spec §4.1 / §9 "stability edge": ρ₂ grows without
+// bound as γ ↑ 2/λ_n and every H2 function refuses γ ≥ 2/λ_n.
+func TestUnstable(t *testing.T) {
+	g := linalg.Cycle(6)
+	s := spectral(t, g)
+	b := s.StabilityBound() // 1/2
+	prev := 0.0
+	for _, f := range []float64{0.9, 0.99, 0.999, 0.9999} {
+		r, err := s.Rho(Case2, f*b, 1)
+		require.NoError(t, err)
+		assert.Greater(t, r, prev)
+		prev = r
+	}
+	assert.Greater(t, prev, 1000.0) // the λ_n term alone is 1/(γλ(2−γλ)) ≈ 2500
+	for _, gamma := range []float64{b, 1.1 * b, 3} {
+		r, err := s.Rho(Case2, gamma, 1)
+		assert.True(t, errors.Is(err, ErrUnstable))
+		assert.True(t, math.IsInf(r, 1))
+		for _, tc := range []Traffic{Case1, Case2, Case2T} {
+			r, err = Rho(g, tc, gamma*1.0001, 1)
+			assert.True(t, errors.Is(err, ErrUnstable), "%v %v", tc, err)
+			assert.True(t, math.IsInf(r, 1))
+		}
+		_, err = Covariance(g, Case2, gamma*1.0001, 1)
+		assert.True(t, errors.Is(err, ErrUnstable))
+	}
+}
+
+// TestBadArguments checks the errors of the analysis functions.
+func TestBadArguments(t *testing.T) {
+	disc := linalg.NewGraph(3)
+	must(disc.SetEdge(0, 1, 1))
+	_, err := Rho(disc, Case2, 0.1, 1)
+	assert.ErrorContains(t, err, "disconnected")
+	_, err = NewSpectral(disc)
+	assert.ErrorContains(t, err, "disconnected")
+	_, err = Rho(nil, Case2, 0.1, 1)
+	assert.Error(t, err)
+	for _, gamma := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		_, err = Rho(linalg.Path(3), Case2, gamma, 1)
+		assert.ErrorContains(t, err, "Gamma")
+	}
+	_, err = Rho(linalg.Path(3), Traffic(9), 0.1, 1)
+	assert.ErrorContains(t, err, "Traffic")
+	_, err = Rho(linalg.Path(3), Case2, 0.1, -1)
+	assert.ErrorContains(t, err, "sigma")
+	_, err = SpectralFrom([]float64{0, 0, 1})
+	assert.ErrorContains(t, err, "disconnected")
+	_, err = SpectralFrom([]float64{1, 2})
+	assert.ErrorContains(t, err, "not 0")
+}
