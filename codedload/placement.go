@@ -16,7 +16,18 @@ type placement struct {
 	cnt     []int32
 	total   []int64 // per file: copies in the whole network
 	holders [][]int32
+
+	// Per-file bitsets over the servers, word-aligned per file: has marks
+	// the holders, multi those with ≥ 2 usable copies. A search visits
+	// nodes that are close on the topology, hence close in these bitsets,
+	// so a look-up touches few cache lines; the sorted lists are read only
+	// for multiple copies. They are built when K·n ≤ maxBits.
+	words      int
+	has, multi []uint64
 }
+
+// maxBits bounds the size of each bitset (2^31 bits = 256 MiB).
+const maxBits = 1 << 31
 
 // place draws the placement of one run (spec §4). slots is Cache for
 // uncoded strategies and Cache·Ell for Coded; coded keeps multiplicities and
@@ -84,6 +95,20 @@ func place(c *Config, zipf *Alias, rnd *rand.Rand) *placement {
 		}
 		p.off[s+1] = int64(len(p.file))
 	}
+	if int64(k)*int64(n) <= maxBits {
+		p.words = (n + 63) / 64
+		p.has = make([]uint64, k*p.words)
+		p.multi = make([]uint64, k*p.words)
+		for s := 0; s < n; s++ {
+			for i := p.off[s]; i < p.off[s+1]; i++ {
+				at := int(p.file[i])*p.words + s/64
+				p.has[at] |= 1 << (s % 64)
+				if p.cnt[i] > 1 {
+					p.multi[at] |= 1 << (s % 64)
+				}
+			}
+		}
+	}
 	return p
 }
 
@@ -91,6 +116,16 @@ func place(c *Config, zipf *Alias, rnd *rand.Rand) *placement {
 func (p *placement) count(v, k int32) int32 {
 	if p.full > 0 {
 		return p.full
+	}
+	if p.has != nil {
+		at := int(k)*p.words + int(v>>6)
+		bit := uint64(1) << (v & 63)
+		if p.has[at]&bit == 0 {
+			return 0
+		}
+		if p.multi[at]&bit == 0 {
+			return 1
+		}
 	}
 	lo, end := p.off[v], p.off[v+1]
 	hi := end

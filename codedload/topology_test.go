@@ -181,7 +181,7 @@ func TestNewTorusErrors(t *testing.T) {
 // adjList is a minimal Graph for FromGraph.
 type adjList [][]int
 
-func (a adjList) Order() int             { return len(a) }
+func (a adjList) Order() int            { return len(a) }
 func (a adjList) Neighbors(u int) []int { return a[u] }
 
 func TestFromGraphBFS(t *testing.T) {

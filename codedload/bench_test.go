@@ -1,0 +1,84 @@
+package codedload
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/loadlab/loadlab/internal/mc"
+)
+
+// benchRun times one run of cfg and reports the memory obtained from the
+// OS (runtime.MemStats.Sys, an upper bound on the peak heap) in MiB.
+func benchRun(b *testing.B, cfg Config) {
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := Run(cfg, mc.Source(1, uint64(i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.Sys)/(1<<20), "sys-MiB")
+}
+
+func torusConfig(b *testing.B, n int, s Strategy) Config {
+	tor, err := NewTorus(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := Config{Topology: tor, Files: 100, Cache: 2, Strategy: s}
+	if s == Coded {
+		c.Ell = LogEll(n)
+	}
+	return c
+}
+
+// Issue 6 targets: ≤ 0.2 s at n = 10⁴, ≤ 15 s and ≤ 2 GiB at n = 10⁶.
+func BenchmarkRun_Torus_n1e4_Coded(b *testing.B) { benchRun(b, torusConfig(b, 10000, Coded)) }
+func BenchmarkRun_Torus_n1e6_Coded(b *testing.B) { benchRun(b, torusConfig(b, 1000000, Coded)) }
+func BenchmarkRun_Torus_n1e4_NR(b *testing.B)    { benchRun(b, torusConfig(b, 10000, NearestReplica)) }
+func BenchmarkRun_Torus_n1e6_NR(b *testing.B)    { benchRun(b, torusConfig(b, 1000000, NearestReplica)) }
+func BenchmarkRun_Torus_n1e6_TwoChoiceGlobal(b *testing.B) {
+	benchRun(b, torusConfig(b, 1000000, TwoChoiceGlobal))
+}
+func BenchmarkRun_Hypercube_n2e20_Coded(b *testing.B) {
+	benchRun(b, Config{Topology: &Hypercube{Dim: 20}, Files: 100, Cache: 2, Strategy: Coded, Ell: LogEll(1 << 20)})
+}
+
+// BenchmarkServerSweep is the §7.1 server-count sweep: 12 torus sizes,
+// 10 runs each, nearest replica and coded (ℓ = ⌈ln n⌉); target ≤ 60 s.
+func BenchmarkServerSweep_12x10_NR_Coded(b *testing.B) {
+	pts := append(ServerSweep(NearestReplica), ServerSweep(Coded)...)
+	for b.Loop() {
+		if _, err := Sweep(pts, 10, 1, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkNewRGG_n1e6(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := NewRGG(1000000, 0, rand.NewPCG(1, uint64(i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkNewRegular_n1e6_d4(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := NewRegular(1000000, 4, rand.NewPCG(1, uint64(i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRun_RGG_n1e5_Coded(b *testing.B) {
+	w, err := NewRGG(100000, 0, rand.NewPCG(1, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: Coded, Ell: LogEll(100000)})
+}

@@ -1,0 +1,74 @@
+package codedload
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSweepWorkersIndependent(t *testing.T) {
+	// Same seed, 1 and 8 workers: identical per-run results (every run
+	// uses only the streams of its (point, run) pair).
+	base := Config{Files: 30, Cache: 2, Strategy: Coded, KeepLoads: true}
+	pts, err := SizePoints([]int{64, 144, 256}, base, TorusFamily, false, LogEll)
+	require.NoError(t, err)
+	rgg, err := SizePoints([]int{200, 300}, Config{Files: 30, Cache: 2, Strategy: TwoChoiceGlobal}, RGGFamily, true, nil)
+	require.NoError(t, err)
+	pts = append(pts, rgg...)
+	var lines []string
+	a, err := Sweep(pts, 5, 42, &SweepSettings{Workers: 1, Logf: func(f string, args ...any) { lines = append(lines, fmt.Sprintf(f, args...)) }})
+	require.NoError(t, err)
+	b, err := Sweep(pts, 5, 42, &SweepSettings{Workers: 8})
+	require.NoError(t, err)
+	assert.Equal(t, a, b)
+	assert.Len(t, lines, 10)
+	assert.True(t, strings.HasSuffix(lines[9], "25/25 runs done"))
+	c, err := Sweep(pts, 5, 43, nil)
+	require.NoError(t, err)
+	assert.NotEqual(t, a[0].MaxLoad, c[0].MaxLoad)
+	// Summaries match their runs.
+	for _, p := range a {
+		var s float64
+		for _, r := range p.Runs {
+			s += r.Cost
+		}
+		assert.InDelta(t, s/5, p.Cost.Mean, 1e-12)
+		assert.LessOrEqual(t, p.Cost.Lo, p.Cost.Mean)
+		assert.GreaterOrEqual(t, p.Cost.Hi, p.Cost.Mean)
+	}
+}
+
+func TestSweepErrors(t *testing.T) {
+	_, err := Sweep([]Point{{Config: Config{Topology: &Torus{Side: 4}, Files: 0, Cache: 1}}}, 2, 1, nil)
+	assert.ErrorContains(t, err, "point 0: codedload: Files = 0")
+	_, err = Sweep(nil, 0, 1, nil)
+	assert.ErrorContains(t, err, "runs = 0")
+	bad := Point{Config: Config{Files: 3, Cache: 1}, Build: func(src rand.Source) (Topology, error) { return NewRegular(11, 3, src) }}
+	_, err = Sweep([]Point{bad}, 1, 1, nil)
+	assert.ErrorContains(t, err, "Degree·Order = 3·11")
+}
+
+func TestReferenceSweepsValid(t *testing.T) {
+	// The §7.1 point lists must be valid configurations.
+	all := [][]Point{ServerSweep(NearestReplica), ServerSweep(Coded), CacheSweep(Coded, 5), ChunkSweep(), ZipfSweep(Coded, 10), ZipfSweep(NearestReplica, 1)}
+	for _, pts := range all {
+		for _, p := range pts {
+			require.NoError(t, p.Config.Validate(), "%+v", p)
+		}
+	}
+	assert.Len(t, ServerSweep(Coded), 12)
+	assert.Equal(t, 5041.0, ServerSweep(Coded)[11].X)
+	assert.Equal(t, LogEll(5041), ServerSweep(Coded)[11].Config.Ell)
+	assert.Len(t, TradeoffSweep(), 19)
+	// The chunk sweep is small: run it, and every run must be outage-free
+	// (uniform placement deals every (file, chunk) pair, spec §5).
+	res, err := Sweep(ChunkSweep(), 3, 1, nil)
+	require.NoError(t, err)
+	for _, p := range res {
+		assert.Zero(t, p.Outage.Mean)
+	}
+}
