@@ -37,9 +37,19 @@ type Resistance struct {
 	err  error
 }
 
+// MaxCondition is the largest 1-norm condition number estimate of
+// A = L + αJ/n that NewResistance accepts. Quantities derived from A⁻¹
+// have relative error of order κ(A)·ε, so at 1e14 about two digits are
+// still right. Unit-weight paths reach κ ≈ 0.4 n², so this allows paths
+// of about 10⁷ nodes; weights spanning many orders of magnitude reach it
+// sooner.
+const MaxCondition = 1e14
+
 // NewResistance factors the Laplacian of g. It returns an error if g is
-// disconnected or has no nodes. The cost is one dense Cholesky, n³/3
-// flops.
+// disconnected or has no nodes, or if A = L + αJ/n is too ill conditioned
+// for its inverse to be trusted (condition estimate above MaxCondition).
+// The cost is one dense Cholesky, n³/3 flops, and an O(n²) condition
+// estimate.
 func NewResistance(g *Graph) (*Resistance, error) {
 	if err := requireConnected(g); err != nil {
 		return nil, err
@@ -63,6 +73,12 @@ func NewResistance(g *Graph) (*Resistance, error) {
 	r := &Resistance{n: n, alpha: alpha}
 	if !r.chol.Factorize(l) {
 		return nil, errors.New("linalg: L + αJ/n is not numerically positive definite (weights spanning too many orders of magnitude?)")
+	}
+	// The relative error of everything derived from A⁻¹ is about κ(A)·ε.
+	// Past MaxCondition fewer than two digits would be right, so refuse
+	// rather than return a silently wrong number.
+	if c := r.chol.Cond(); !(c <= MaxCondition) {
+		return nil, fmt.Errorf("linalg: L + αJ/n has condition number ≈ %.3g > %.0e: effective resistances would be inaccurate (weights spanning too many orders of magnitude?)", c, MaxCondition)
 	}
 	return r, nil
 }

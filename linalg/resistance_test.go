@@ -167,3 +167,25 @@ func TestFromAdjacencyErrors(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, 12.0/11, k, tolExact) // the weighted triangle again
 }
+
+func TestIllConditioned(t *testing.T) {
+	// Path 0–1–2 with weights 2^500 and 2^-500: R(0,2) = 2^500 + 2^-500,
+	// but the small weight vanishes against the large one in L + αJ/n.
+	// This must be an error, not a number.
+	g := NewGraph(3)
+	require.NoError(t, g.SetEdge(0, 1, MaxWeight))
+	require.NoError(t, g.SetEdge(1, 2, MinWeight))
+	_, err := KirchhoffIndex(g)
+	assert.ErrorContains(t, err, "condition number")
+	_, err = EffectiveResistance(g, 0, 2)
+	assert.ErrorContains(t, err, "condition number")
+
+	// Weights 1e-5 and 1e5 (κ ≈ 1e10) are still fine: R(0,2) = 1e5 + 1e-5,
+	// to relative accuracy κ·ε ≈ 2e-6.
+	g = NewGraph(3)
+	require.NoError(t, g.SetEdge(0, 1, 1e5))
+	require.NoError(t, g.SetEdge(1, 2, 1e-5))
+	r, err := EffectiveResistance(g, 0, 2)
+	require.NoError(t, err)
+	assert.InEpsilon(t, 1e5+1e-5, r, 1e10*eps)
+}
