@@ -78,7 +78,9 @@ func (loopGraph) From(id int64) graph.Nodes {
 	return iterator.NewOrderedNodes([]graph.Node{simple.Node(1 - id), simple.Node(1)})
 }
 func (loopGraph) HasEdgeBetween(x, y int64) bool { return true }
-func (loopGraph) Edge(u, v int64) graph.Edge     { return simple.Edge{F: simple.Node(u), T: simple.Node(v)} }
+func (loopGraph) Edge(u, v int64) graph.Edge {
+	return simple.Edge{F: simple.Node(u), T: simple.Node(v)}
+}
 func (g loopGraph) EdgeBetween(x, y int64) graph.Edge {
 	return g.Edge(x, y)
 }

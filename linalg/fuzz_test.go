@@ -66,7 +66,7 @@ func FuzzFromAdjacency(f *testing.F) {
 	f.Add(uint8(3), []byte{})
 	f.Add(uint8(3), []byte{0, 1, 3, 1, 0, 2, 3, 2, 0})
 	f.Add(uint8(2), []byte{0, 255, 0, 0, 0, 0, 0, 0, 0xf0, 0x7f}) // +Inf
-	f.Add(uint8(2), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0xf8, 0x7f}) // NaN
+	f.Add(uint8(2), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0xf8, 0x7f})   // NaN
 	f.Add(uint8(4), []byte{0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0})
 	f.Fuzz(func(t *testing.T, size uint8, data []byte) {
 		n := int(size % 7)
