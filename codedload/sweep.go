@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -37,6 +38,9 @@ type Point struct {
 	// Build, if not nil, makes a fresh topology for every run (random
 	// graphs); Config.Topology is then ignored.
 	Build func(src rand.Source) (Topology, error)
+	// Runs, if > 0, overrides the number of runs of Sweep for this point
+	// (fewer runs at the largest sizes, say).
+	Runs int
 }
 
 // Stat summarises one metric over the runs of a point.
@@ -62,7 +66,8 @@ type SweepSettings struct {
 	Logf func(format string, args ...any)
 }
 
-// Sweep runs every point runs times and summarises the runs. Run r of point
+// Sweep runs every point runs times (or Point.Runs times) and summarises
+// the runs. Run r of point
 // i uses the random streams derived from (seed, i, r) only, so the results
 // are the same for any number of workers. It returns the first error met,
 // for example an invalid configuration, with the point index.
@@ -80,16 +85,24 @@ func Sweep(points []Point, runs int, seed uint64, set *SweepSettings) ([]PointRe
 			}
 		}
 	}
-	total := len(points) * runs
+	// Pair j of the flattened loop is run j−start[i] of point i.
+	start := make([]int, len(points)+1)
 	out := make([][]*Result, len(points))
-	for i := range out {
-		out[i] = make([]*Result, runs)
+	for i, p := range points {
+		r := runs
+		if p.Runs > 0 {
+			r = p.Runs
+		}
+		out[i] = make([]*Result, r)
+		start[i+1] = start[i] + r
 	}
+	total := start[len(points)]
 	errs := make([]error, total)
 	var done atomic.Int64
 	var mu sync.Mutex
 	mc.For(total, set.Workers, func(j int) {
-		i, r := j/runs, j%runs
+		i := sort.SearchInts(start, j+1) - 1
+		r := j - start[i]
 		p := points[i]
 		cfg := p.Config
 		if p.Build != nil {

@@ -72,3 +72,23 @@ func TestReferenceSweepsValid(t *testing.T) {
 		assert.Zero(t, p.Outage.Mean)
 	}
 }
+
+func TestCompareSizes(t *testing.T) {
+	vs := []Variant{
+		{Name: "NR", Config: Config{Files: 20, Cache: 2}},
+		{Name: "coded", Config: Config{Files: 20, Cache: 2, Strategy: Coded}, Ell: LogEll},
+		{Name: "2C(a)", Config: Config{Files: 20, Cache: 2, Strategy: TwoChoice}, Radius: func(t Topology) int { return BallRadius(t, 25) }, MaxN: 256},
+	}
+	runs := func(n int) int { return 3 + n/256 }
+	a, err := CompareSizes([]int{64, 256, 1024}, HypercubeFamily, vs, runs, 5, &SweepSettings{Workers: 1})
+	require.NoError(t, err)
+	b, err := CompareSizes([]int{64, 256, 1024}, HypercubeFamily, vs, runs, 5, &SweepSettings{Workers: 8})
+	require.NoError(t, err)
+	assert.Equal(t, a, b)
+	require.Len(t, a[2].Points, 2)
+	assert.Len(t, a[0].Points[2].Runs, 7)
+	assert.Equal(t, LogEll(1024), a[1].Points[2].Runs[0].Ell)
+	// |B_2| = 1 + 8 + 28 = 37 ≥ 25 > |B_1| = 9 on the 8-cube.
+	assert.Equal(t, 2, BallRadius(&Hypercube{Dim: 8}, 25))
+	assert.Equal(t, 16, BallRadius(&Torus{Side: 100}, 545)) // |B_16| = 545 (§6.3)
+}

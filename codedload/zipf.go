@@ -105,7 +105,9 @@ func (a *Alias) Len() int { return len(a.prob) }
 
 // Draw returns one outcome using a single uniform variate from rnd.
 func (a *Alias) Draw(rnd *rand.Rand) int {
-	u := rnd.Float64() * float64(len(a.prob))
+	// The conversion forces rounding of the product, so no fused
+	// multiply-subtract changes the draw on some CPUs.
+	u := float64(rnd.Float64() * float64(len(a.prob)))
 	i := int(u)
 	if i == len(a.prob) { // cannot happen with Float64 < 1, kept for safety under rounding
 		i--
