@@ -63,11 +63,22 @@ func checkValid(t *testing.T, g *Graph) {
 }
 
 func FuzzFromAdjacency(f *testing.F) {
+	enc := func(a ...float64) []byte {
+		var b []byte
+		for _, x := range a {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+		}
+		return b
+	}
+	inf, nan := math.Inf(1), math.NaN()
 	f.Add(uint8(3), []byte{})
-	f.Add(uint8(3), []byte{0, 1, 3, 1, 0, 2, 3, 2, 0})
-	f.Add(uint8(2), []byte{0, 255, 0, 0, 0, 0, 0, 0, 0xf0, 0x7f}) // +Inf
-	f.Add(uint8(2), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0xf8, 0x7f})   // NaN
-	f.Add(uint8(4), []byte{0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0})
+	f.Add(uint8(3), enc(0, 1, 3, 1, 0, 2, 3, 2, 0)) // the weighted triangle
+	f.Add(uint8(2), enc(0, inf, inf, 0))
+	f.Add(uint8(2), enc(0, nan, nan, 0))
+	f.Add(uint8(2), enc(0, 1, 2, 0)) // not symmetric
+	f.Add(uint8(2), enc(1, 1, 1, 0)) // self-loop
+	f.Add(uint8(3), enc(0, MaxWeight, 0, MaxWeight, 0, MinWeight, 0, MinWeight, 0))
+	f.Add(uint8(4), enc(0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0)) // C4
 	f.Fuzz(func(t *testing.T, size uint8, data []byte) {
 		n := int(size % 7)
 		a := floatsFrom(data, n*n)
