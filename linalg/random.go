@@ -30,10 +30,11 @@ const MaxConnectAttempts = 10000
 // small, the threshold being p ≈ ln n / n) or if no connected sample is
 // found in MaxConnectAttempts draws.
 //
-// It returns an error if n < 0 or p is not in [0, 1].
+// It returns an error if n is negative or at least 2^31, or p is not in
+// [0, 1].
 func ErdosRenyi(n int, p float64, connected bool, src rand.Source) (*Graph, error) {
-	if n < 0 {
-		return nil, fmt.Errorf("linalg: ErdosRenyi: n = %d: want ≥ 0", n)
+	if n < 0 || n > math.MaxInt32 {
+		return nil, fmt.Errorf("linalg: ErdosRenyi: n = %d: want in [0, 2^31)", n)
 	}
 	if !(p >= 0 && p <= 1) {
 		return nil, fmt.Errorf("linalg: ErdosRenyi: p = %v: want a probability in [0, 1]", p)
@@ -158,12 +159,12 @@ const maxPairings = 100000
 // d > (n−1)/2 the graph is the complement of a random (n−1−d)-regular
 // graph, which keeps the pairing sparse.
 //
-// It returns an error if n < 1, d < 0, d ≥ n, n·d is odd, or no simple
-// graph is found within 100 000 pairings.
+// It returns an error if n < 1 or n ≥ 2^31, d < 0, d ≥ n, n·d is odd, or
+// no simple graph is found within 100 000 pairings.
 func RandomRegular(n, d int, src rand.Source) (*Graph, error) {
 	switch {
-	case n < 1:
-		return nil, fmt.Errorf("linalg: RandomRegular: n = %d: want ≥ 1", n)
+	case n < 1 || n > math.MaxInt32:
+		return nil, fmt.Errorf("linalg: RandomRegular: n = %d: want in [1, 2^31)", n)
 	case d < 0:
 		return nil, fmt.Errorf("linalg: RandomRegular: d = %d: want ≥ 0", d)
 	case d >= n:
@@ -298,7 +299,8 @@ func complement(g *Graph) *Graph {
 // Points are bucketed in a grid of cells of side ≥ r, so only pairs in
 // neighbouring cells are compared: O(n + m) expected time for m edges.
 //
-// It returns an error if n < 0 or r is negative, NaN or infinite.
+// It returns an error if n is negative or at least 2^31, or r is
+// negative, NaN or infinite.
 func RandomGeometric(n int, r float64, torus bool, src rand.Source) (*Graph, error) {
 	g, _, err := RandomGeometricPoints(n, r, torus, src)
 	return g, err
@@ -307,8 +309,8 @@ func RandomGeometric(n int, r float64, torus bool, src rand.Source) (*Graph, err
 // RandomGeometricPoints is RandomGeometric that also returns the points,
 // pts[i] being the position of node i.
 func RandomGeometricPoints(n int, r float64, torus bool, src rand.Source) (*Graph, []r2.Vec, error) {
-	if n < 0 {
-		return nil, nil, fmt.Errorf("linalg: RandomGeometric: n = %d: want ≥ 0", n)
+	if n < 0 || n > math.MaxInt32 {
+		return nil, nil, fmt.Errorf("linalg: RandomGeometric: n = %d: want in [0, 2^31)", n)
 	}
 	if !(r >= 0) || math.IsInf(r, 1) {
 		return nil, nil, fmt.Errorf("linalg: RandomGeometric: r = %v: want finite and ≥ 0", r)

@@ -1,0 +1,75 @@
+package linalg_test
+
+import (
+	"fmt"
+	"log"
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab/linalg"
+)
+
+func ExampleKirchhoffIndex() {
+	// The weighted triangle of spec throttlers.md §9: conductances
+	// w01 = 1, w12 = 2, w02 = 3.
+	g := linalg.NewGraph(3)
+	for _, e := range []linalg.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 2}, {U: 0, V: 2, W: 3}} {
+		if err := g.SetEdge(e.U, e.V, e.W); err != nil {
+			log.Fatal(err)
+		}
+	}
+	k, err := linalg.KirchhoffIndex(g)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err := linalg.EffectiveResistance(g, 0, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("K_f = %.4g (12/11), R_01 = %.4g (5/11)\n", k, r)
+	// Output:
+	// K_f = 1.091 (12/11), R_01 = 0.4545 (5/11)
+}
+
+func ExampleNewResistance() {
+	// Factor once, then query: the 4×4 torus, which is the hypercube Q_4.
+	// Every edge has R = (n−1)/m = 15/32 by Foster's theorem.
+	r, err := linalg.NewResistance(linalg.Torus(4, 4))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("neighbour %.4g, opposite corner %.4g\n", r.Between(0, 1), r.Between(0, 10))
+	fmt.Printf("K_f = %.4g, closed forms %.4g and %.4g\n", r.Kirchhoff(),
+		linalg.TorusKirchhoff(4, 4), linalg.HypercubeKirchhoff(4))
+	// Output:
+	// neighbour 0.4688, opposite corner 0.6667
+	// K_f = 68.67, closed forms 68.67 and 68.67
+}
+
+func ExampleTorusKirchhoff() {
+	// Closed forms need no matrix: a million-node torus and a
+	// 2^20-node hypercube in microseconds.
+	fmt.Printf("torus 1000×1000: K_f = %.6g\n", linalg.TorusKirchhoff(1000, 1000))
+	fmt.Printf("hypercube Q_20:  K_f = %.6g\n", linalg.HypercubeKirchhoff(20))
+	fmt.Printf("grid 2×3 spectrum: %.4g\n", linalg.GridSpectrum(2, 3))
+	// Output:
+	// torus 1000×1000: K_f = 1.14817e+12
+	// hypercube Q_20:  K_f = 5.82687e+10
+	// grid 2×3 spectrum: [0 1 2 3 3 5]
+}
+
+func ExampleRandomGeometric() {
+	// The radius of spec coded-load.md §3.1, r = sqrt(1.25 ln n / n). The
+	// mean degree falls short of nπr² because discs near the boundary
+	// are cut off; with torus = true it would not.
+	n := 10000
+	r := math.Sqrt(1.25 * math.Log(float64(n)) / float64(n))
+	g, pts, err := linalg.RandomGeometricPoints(n, r, false, rand.NewPCG(1, 2))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d nodes, mean degree %.3g (nπr² = %.3g), first point (%.3f, %.3f)\n",
+		g.Order(), 2*float64(g.Size())/float64(n), float64(n)*math.Pi*r*r, pts[0].X, pts[0].Y)
+	// Output:
+	// 10000 nodes, mean degree 35.1 (nπr² = 36.2), first point (0.676, 0.461)
+}
