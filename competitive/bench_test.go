@@ -22,6 +22,7 @@ func benchOptimal(b *testing.B, k, T int, trace bool) {
 	b.ReportAllocs()
 	for b.Loop() {
 		o.Reset(k, 5, NoServer, trace)
+		o.Grow(T)
 		for t := range T {
 			o.Push(rows[(t*613)&1023])
 		}

@@ -35,8 +35,8 @@
 // with V_1(s) = C + h_1(s), or h_1(s) + C·[s ≠ s0] from a warm start on
 // s0. The schedule is recovered from one bit per (slot, server) (did the
 // optimum into s switch from the previous row's minimiser?) and the
-// minimiser of every row, so k = 100, T = 10⁶ needs 16 MB of
-// back-pointers; the cost-only mode needs O(k). Ties: lowest-id minimiser
+// minimiser of every row, so k = 100, T = 10⁶ needs 19 MiB of
+// back-pointers (2 words per row plus an int32); the cost-only mode needs O(k). Ties: lowest-id minimiser
 // in the last slot, and staying whenever staying is optimal (open
 // question 3).
 //

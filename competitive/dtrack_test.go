@@ -176,6 +176,8 @@ func TestDTrackProperties(t *testing.T) {
 					}
 					sched, _ := run(t, alg, in)
 					checkStays(t, in, sched, alpha, fmt.Sprintf("inst %d %v", i, alg.Policy))
+					// Every trigger changes the server (spec §9.4).
+					require.Equal(t, Setups(sched)-1, alg.Transitions(), "inst %d %v", i, alg.Policy)
 					if j == 0 {
 						rr = sched
 					}

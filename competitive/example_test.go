@@ -64,3 +64,30 @@ func ExampleOptimal() {
 	// Output:
 	// 6 [0 0 1 1 1]
 }
+
+// Motion awareness with a perfect forecast: planning over the whole
+// future from the current server every slot attains OPT, while no
+// forecast at all is DTrack-RR.
+func ExampleLookahead() {
+	in, _ := competitive.NewInstance([][]float64{{1, 2, 3}, {1, 2, 3}, {9, 0, 9}, {9, 0, 9}, {0, 9, 9}, {0, 9, 9}}, 4)
+	for _, w := range []int{0, 1, 6} {
+		s, _ := competitive.Run(&competitive.Lookahead{Window: w, Forecaster: competitive.Oracle{In: in}}, in)
+		fmt.Println(w, s, in.Cost(s))
+	}
+	fmt.Println("OPT", competitive.OptimumCost(in))
+	// Output:
+	// 0 [0 0 1 1 0 0] 14
+	// 1 [0 0 1 1 0 0] 14
+	// 6 [1 1 1 1 0 0] 12
+	// OPT 12
+}
+
+// The Ω(C) trap of spec §6.4: DTrack-F pays (2n+1)C against OPT = C+n+1.
+func ExampleTrap() {
+	in, _ := competitive.Trap(10, 20)
+	f, _ := competitive.RunCost(competitive.NewDTrack(competitive.Forward), in)
+	rr, _ := competitive.RunCost(competitive.NewDTrack(competitive.RoundRobin), in)
+	fmt.Printf("F %.4g RR %.4g OPT %.4g\n", f, rr, competitive.OptimumCost(in))
+	// Output:
+	// F 410 RR 69 OPT 31
+}

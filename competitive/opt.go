@@ -62,6 +62,25 @@ func (o *Optimal) Reset(k int, C float64, start int, trace bool) {
 	o.arg = o.arg[:0]
 }
 
+// Grow reserves room for the back-pointers of T more slots, so that a
+// long traced run does not reallocate as it goes. It is only a hint.
+func (o *Optimal) Grow(T int) {
+	if !o.trace || T <= 0 {
+		return
+	}
+	o.bits = growTo(o.bits, len(o.bits)+T*o.words)
+	o.arg = growTo(o.arg, len(o.arg)+T)
+}
+
+func growTo[E any](s []E, n int) []E {
+	if cap(s) >= n {
+		return s
+	}
+	t := make([]E, len(s), n)
+	copy(t, s)
+	return t
+}
+
 // Push adds the hold costs of the next slot. row must have length k; its
 // values are not validated (Instance does that). Push panics on a length
 // mismatch.
@@ -159,6 +178,7 @@ func (o *Optimal) Schedule(dst []int) []int {
 func Optimum(in *Instance) (float64, []int) {
 	var o Optimal
 	o.Reset(in.K, in.C, NoServer, true)
+	o.Grow(in.T)
 	for t := 0; t < in.T; t++ {
 		o.Push(in.Row(t))
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab/competitive"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Scene is what a sampled run exposes to the algorithms besides the hold
@@ -183,13 +184,15 @@ func (c ChatRoom) users(src rand.Source, visit func(t int, present []Point)) {
 		pos = append(pos, Point{side * rng.Float64(), side * rng.Float64()})
 		leave = append(leave, t+c.Stay*rng.ExpFloat64())
 	}
-	for range poisson(rng, c.Users) { // equilibrium start; stays are memoryless
+	for range int(distuv.Poisson{Lambda: c.Users, Src: rng}.Rand()) { // equilibrium start; stays are memoryless
 		join(0)
 	}
-	rate := c.Users / c.Stay // Little's law: Users present on average
+	// Little's law: arrivals at rate Users/Stay keep Users present on
+	// average.
+	arrivals := distuv.Poisson{Lambda: c.Users / c.Stay, Src: rng}
 	for t := range c.Slots {
 		now := float64(t)
-		for range poisson(rng, rate) {
+		for range int(arrivals.Rand()) {
 			join(now)
 		}
 		n := 0
@@ -202,15 +205,4 @@ func (c ChatRoom) users(src rand.Source, visit func(t int, present []Point)) {
 		pos, leave = pos[:n], leave[:n]
 		visit(t, pos)
 	}
-}
-
-// poisson draws a Poisson(lambda) variate by Knuth's product method,
-// adequate for the small means used here.
-func poisson(rng *rand.Rand, lambda float64) int {
-	limit, n, p := math.Exp(-lambda), 0, rng.Float64()
-	for p > limit {
-		n++
-		p *= rng.Float64()
-	}
-	return n
 }
