@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"math/rand/v2"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/plots"
 	"github.com/loadlab/loadlab/stability"
 	"gonum.org/v1/gonum/floats"
@@ -28,7 +30,106 @@ func init() {
 			Caption: "Two-node stability map over the demand (A_a, A_b): controlled demand, demand with a stable uncontrollable overload, and demand where the greedy law from x = (0.5, 0.5) ends in one; the polytope Π_C (28) and the larger region Π′_C are drawn.",
 			Make:    stabilityMap,
 		},
+		plots.Figure{
+			Name:    "stability-greedy-vs-optimal",
+			Caption: "Greedy heuristic (24) against the optimal dual algorithm (Algorithm 1, 20 warm-started steps per 5-minute period) over a day of synthetic diurnal demand with slowly varying noise: traffic sent to the second layer and total overload.",
+			Make:    stabilityGreedyVsOptimal,
+		},
 	)
+}
+
+// randomCDN returns correlation matrix, capacities and base demand of a
+// synthetic n-node CDN: self-correlation C_jj uniform in [0.05, 0.8], the
+// rest of each row spread at random over the other nodes; capacities in
+// [0.5, 1.5]; base demand 0.55–0.95 of capacity, so that the daily peak
+// (1.6× the base) overloads some nodes.
+func randomCDN(n int, rng *rand.Rand) (*mat.Dense, []float64, []float64, []float64) {
+	c := mat.NewDense(n, n, nil)
+	for j := 0; j < n; j++ {
+		row := c.RawRowView(j)
+		var sum float64
+		for i := range row {
+			if i != j {
+				row[i] = rng.ExpFloat64()
+				sum += row[i]
+			}
+		}
+		self := 0.05 + 0.75*rng.Float64()
+		for i := range row {
+			row[i] *= (1 - self) / sum
+		}
+		row[j] = self
+	}
+	t := make([]float64, n)
+	base := make([]float64, n)
+	phase := make([]float64, n)
+	for i := range t {
+		t[i] = 0.5 + rng.Float64()
+		base[i] = t[i] * (0.55 + 0.4*rng.Float64())
+		phase[i] = 3 * rng.Float64()
+	}
+	return c, t, base, phase
+}
+
+func stabilityGreedyVsOptimal(cfg plots.Config) (*plots.Result, error) {
+	n, perHour := 100, 12
+	if cfg.Quick {
+		n = 40
+	}
+	c, t, base, phase := randomCDN(n, rand.New(mc.Source(cfg.Seed, 5, 0)))
+	times := make([]float64, 24*perHour+1)
+	for k := range times {
+		times[k] = float64(k) / float64(perHour)
+	}
+	dem, err := stability.Diurnal(base, times, &stability.DiurnalSettings{Amplitude: 0.6, Noise: 0.05, Memory: 0.95, Phase: phase}, mc.Source(cfg.Seed, 5, 1))
+	if err != nil {
+		return nil, err
+	}
+	cmp, err := stability.Compare(c, t, times, dem, &stability.CompareSettings{Sensitivity: 20})
+	if err != nil {
+		return nil, err
+	}
+	fast, err := stability.Compare(c, t, times, dem, &stability.CompareSettings{Sensitivity: 200})
+	if err != nil {
+		return nil, err
+	}
+	cfg.Logf("stability-greedy-vs-optimal: N = %d, %d periods", n, len(times))
+	g, gf, o := &cmp.Greedy, &fast.Greedy, &cmp.Optimal
+	total := make([]float64, len(g.T))
+	for k := range total {
+		total[k] = floats.Sum(dem[k/4])
+	}
+	top := plots.New(fmt.Sprintf("%d nodes, one day of diurnal demand", n), "", "traffic to L2 (load units)")
+	bot := plots.New("", "time of day (hours)", "total overload Σ(S−T)+ (load units)")
+	for _, p := range []*plot.Plot{top, bot} {
+		p.X.Min, p.X.Max = 0, 24
+	}
+	plots.AddCurve(top, 0, "greedy (24), β = 20/h", g.T, g.Second)
+	plots.AddCurve(top, 2, "greedy (24), β = 200/h", gf.T, gf.Second)
+	plots.AddCurve(top, 1, "optimal (dual, Algorithm 1)", o.T, o.Second)
+	plots.AddCurve(top, 7, "total DNS demand", g.T, total)
+	plots.AddCurve(bot, 0, "greedy (24), β = 20/h", g.T, g.Excess)
+	plots.AddCurve(bot, 2, "greedy (24), β = 200/h", gf.T, gf.Excess)
+	plots.AddCurve(bot, 1, "optimal (dual, Algorithm 1)", o.T, o.Excess)
+	tab := plots.NewTable("hour", "demand", "greedy20_L2", "greedy200_L2", "optimal_L2", "greedy20_overload", "greedy200_overload", "optimal_overload", "greedy20_overloaded_nodes", "greedy200_overloaded_nodes", "optimal_overloaded_nodes", "greedy20_cost", "greedy200_cost", "optimal_cost")
+	for k := range g.T {
+		tab.Add(g.T[k], total[k], g.Second[k], gf.Second[k], o.Second[k], g.Excess[k], gf.Excess[k], o.Excess[k], g.Overloaded[k], gf.Overloaded[k], o.Overloaded[k], g.Cost[k], gf.Cost[k], o.Cost[k])
+	}
+	var heads []plots.Headline
+	for _, gp := range []struct {
+		name string
+		p    *stability.Policy
+	}{{"greedy β=20/h", g}, {"greedy β=200/h", gf}} {
+		heads = append(heads,
+			plots.Headline{Name: gp.name + ": share of demand sent to L2", Value: gp.p.SecondTotal / cmp.DemandTotal, Reference: "optimal: " + fmt.Sprintf("%.4g", o.SecondTotal/cmp.DemandTotal)},
+			plots.Headline{Name: gp.name + ": overload (load·hours)", Value: gp.p.ExcessTotal, Reference: "optimal: " + fmt.Sprintf("%.4g", o.ExcessTotal)},
+			plots.Headline{Name: gp.name + ": node-hours overloaded > 1%", Value: gp.p.NodeOverloadHours, Reference: "optimal: " + fmt.Sprintf("%.4g", o.NodeOverloadHours)},
+			plots.Headline{Name: gp.name + ": hours with a locally uncontrollable node (27)", Value: gp.p.UncontrolledHours, Reference: "optimal: " + fmt.Sprintf("%.4g", o.UncontrolledHours)},
+			plots.Headline{Name: gp.name + ": P1 cost over the day / optimal", Value: gp.p.CostTotal / o.CostTotal, Reference: "≥ 1 (optimality)"},
+		)
+	}
+	ps := plots.NewPanels(2, 1, plots.LegendOutside(top), plots.LegendOutside(bot))
+	return &plots.Result{Plot: ps, Width: 22 * vg.Centimeter, Height: 15 * vg.Centimeter, Data: tab, Headlines: heads}, nil
 }
 
 // twoNodeNet builds a two-node network or panics (fixed, valid inputs).
