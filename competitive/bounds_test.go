@@ -19,9 +19,8 @@ type contestant struct {
 // contestants lists the bounds as the spec states them: DTrack-RR with
 // α = 1 is 2k-competitive under either trigger (spec §6.3, §9.6), CTrack
 // (both variants) is (2 + a)k-competitive with a = max h / C (spec §5,
-// §9.6), and WFA is (2k − 1)-competitive (spec §6.2). For WFA we test
-// the bound with additive constant 0: the classical theorem allows a
-// constant, but none was needed on any instance (doc.go).
+// §9.6), and WFA is (2k − 1)-competitive (spec §6.2) with additive
+// constant 0 (potential-function proof in doc.go).
 var contestants = []contestant{
 	{"DTrack-RR", func() Online { return NewDTrack(RoundRobin) }, func(in *Instance, opt float64) float64 { return float64(2*in.K) * opt }},
 	{"DTrack-RR-reach", func() Online { return &DTrack{Alpha: 1, Reach: true} }, func(in *Instance, opt float64) float64 { return float64(2*in.K) * opt }},

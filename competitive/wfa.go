@@ -19,7 +19,9 @@ import (
 //	stay on p        if V_t(p) ≤ M_t + C,
 //	move to argmin V_t (lowest id) otherwise,
 //
-// and the first slot takes argmin h_1. Each slot costs O(k); the state
+// and the first slot takes argmin h_1. WFA's cost is at most (2k − 1)·OPT
+// on every input, without additive constant (proof sketch in the package
+// documentation). Each slot costs O(k); the state
 // is stored relative to M_{t−1}, so it stays in [0, C + max h] however
 // long the input.
 type WFA struct {
