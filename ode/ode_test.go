@@ -309,3 +309,23 @@ func FuzzSettings(f *testing.F) {
 		}
 	})
 }
+
+// Reset restarts at a new point: integrating y' = −y to t = 1, resetting
+// to y = 2 and continuing to t = 2 gives 2e^{−1}.
+func TestReset(t *testing.T) {
+	f := func(dy []float64, _ float64, y []float64) { dy[0] = -y[0] }
+	d, err := NewDormandPrince(f, 0, []float64{1}, &Settings{AbsTol: 1e-12, RelTol: 1e-12})
+	require.NoError(t, err)
+	for d.Time() < 1 {
+		require.NoError(t, d.Step(1))
+	}
+	assert.InDelta(t, math.Exp(-1), d.State()[0], 1e-11)
+	d.Reset(1, []float64{2})
+	assert.Equal(t, []float64{2}, d.Interpolate(nil, 1))
+	for d.Time() < 2 {
+		require.NoError(t, d.Step(2))
+	}
+	// Tolerance 1e-12 per step over ~20 steps.
+	assert.InDelta(t, 2*math.Exp(-1), d.State()[0], 1e-10)
+	assert.Panics(t, func() { d.Reset(0, []float64{1, 2}) })
+}

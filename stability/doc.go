@@ -108,6 +108,28 @@
 // demand; TwoNodeInterior gives the balancing point y* = A∘x* solving
 // Cᵀy = T, and TwoNodeMap charts controlled and uncontrollable demands.
 //
+// # Greedy versus optimal
+//
+// Compare runs the greedy law and the dual algorithm of package dual
+// (Algorithm 1, spec §4.8) on the same demand trace, such as one made by
+// Diurnal (a daily cycle per node, shifted by time zone, times slowly
+// varying log-normal AR(1) noise; the randomness comes in as a
+// rand.Source). Demand is piecewise constant over measurement periods. The
+// greedy state evolves continuously through each period; the dual
+// algorithm takes a fixed number of warm-started super-gradient steps at
+// the start of each period and holds x*(μ) for the period, the way a
+// deployment with FastControl would. Both are scored on the traffic sent to
+// L2, the total overload Σ(S_i − T_i)₊, overload duration, time with a
+// locally uncontrollable node, and the P1 objective of dual.Quadratic
+// (f_i = (W/2) A_i (1 − x_i)², h_i = (Penalty/2)(S_i − T_i)₊²). The
+// quadratic L2 cost spreads second-layer traffic over nodes, so the
+// optimum may send more in total to L2 than the greedy law while
+// overloading far less: the comparison is one of cost, not of L2 volume
+// alone. The greedy state is kept in [Guard, 1 − Guard] at each period,
+// because exactly 0 or 1 are absorbing and floating point reaches them
+// after a long quiet spell; the guard also bounds the law's wind-up (its
+// reaction time from x = 1 − g is about log(1/g)/(β·overload)).
+//
 // # Choices on the spec's open questions
 //
 //   - Rate law: β x(1 − x)(T − S) as reconstructed in §5.1; the normalised
@@ -120,6 +142,9 @@
 //     C_ba ∈ {0, 0.1, 0.3, 0.5, 0.59} (§8).
 //   - An end state counts as an uncontrollable overload when (27) holds with
 //     a margin of 1e-6 load units, well above the integration error.
+//   - Simulation section (§6, §9 item 10): the costs, demand model, period
+//     length and number of dual steps of Compare are this package's
+//     choices, stated with CompareSettings and DiurnalSettings.
 //
 // Indices run from 0 in code (the spec counts from 1); in two-node helpers
 // node a is 0 and node b is 1, and a vertex mask has bit i set iff x_i = 1.

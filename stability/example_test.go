@@ -89,3 +89,24 @@ func ExampleLaw_ClassifyCorners() {
 	// non-hyperbolic: 0
 	// uncontrollable vertices (bit i ⇔ x_i = 1): [101]
 }
+
+// Greedy against optimal on the paper's two-node example with constant
+// demand: the greedy law is stuck in the uncontrollable overload of node b.
+func ExampleCompare() {
+	c := mat.NewDense(2, 2, []float64{0.1, 0.9, 0.3, 0.7})
+	t := []float64{0.7, 0.7}
+	times := []float64{0, 1, 2, 3}
+	demand := [][]float64{{1, 1}, {1, 1}, {1, 1}, {1, 1}}
+	cmp, err := stability.Compare(c, t, times, demand, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range []stability.Policy{cmp.Greedy, cmp.Optimal} {
+		fmt.Printf("%-20s L2 share %.2f  overload %.2f load·h  uncontrollable %.0f h\n",
+			p.Name, p.SecondTotal/cmp.DemandTotal, p.ExcessTotal, p.UncontrolledHours)
+	}
+	// Output:
+	// greedy (24)          L2 share 0.50  overload 0.80 load·h  uncontrollable 4 h
+	// dual (Algorithm 1)   L2 share 0.55  overload 0.00 load·h  uncontrollable 0 h
+}
