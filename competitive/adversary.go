@@ -43,7 +43,7 @@ func Cruel(alg Online, k, T int, C, eps float64) (*Instance, []int, error) {
 		}
 		sched[t] = s
 	}
-	return &Instance{T: T, K: k, C: C, h: h}, sched, nil
+	return &Instance{t: T, k: k, c: C, h: h}, sched, nil
 }
 
 // CruelRatio returns cost/OPT of alg on the input Cruel builds against
@@ -98,5 +98,5 @@ func Trap(C, n int) (*Instance, error) {
 			h = append(h, 0, 1, 1)
 		}
 	}
-	return &Instance{T: T, K: 3, C: float64(C), h: h}, nil
+	return &Instance{t: T, k: 3, c: float64(C), h: h}, nil
 }

@@ -51,7 +51,7 @@ func TestCruelTable(t *testing.T) {
 func TestTrap(t *testing.T) {
 	in, err := Trap(5, 2)
 	require.NoError(t, err)
-	require.Equal(t, 13, in.T)
+	require.Equal(t, 13, in.Slots())
 	f, fc := run(t, NewDTrack(Forward), in)
 	assert.Equal(t, []int{0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0}, f)
 	assert.Equal(t, 25.0, fc)

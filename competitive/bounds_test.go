@@ -22,16 +22,16 @@ type contestant struct {
 // §9.6), and WFA is (2k − 1)-competitive (spec §6.2) with additive
 // constant 0 (potential-function proof in doc.go).
 var contestants = []contestant{
-	{"DTrack-RR", func() Online { return NewDTrack(RoundRobin) }, func(in *Instance, opt float64) float64 { return float64(2*in.K) * opt }},
-	{"DTrack-RR-reach", func() Online { return &DTrack{Alpha: 1, Reach: true} }, func(in *Instance, opt float64) float64 { return float64(2*in.K) * opt }},
+	{"DTrack-RR", func() Online { return NewDTrack(RoundRobin) }, func(in *Instance, opt float64) float64 { return float64(2*in.Servers()) * opt }},
+	{"DTrack-RR-reach", func() Online { return &DTrack{Alpha: 1, Reach: true} }, func(in *Instance, opt float64) float64 { return float64(2*in.Servers()) * opt }},
 	{"CTrack", func() Online { return NewCTrack() }, ctrackBound},
 	{"CTrack-cyclic", func() Online { return &CTrack{Alpha: 1, Cyclic: true} }, ctrackBound},
-	{"WFA", func() Online { return &WFA{} }, func(in *Instance, opt float64) float64 { return float64(2*in.K-1) * opt }},
+	{"WFA", func() Online { return &WFA{} }, func(in *Instance, opt float64) float64 { return float64(2*in.Servers()-1) * opt }},
 }
 
 func ctrackBound(in *Instance, opt float64) float64 {
-	a := in.MaxHold() / in.C // spec §5: every hold cost ≤ aC
-	return (2 + a) * float64(in.K) * opt
+	a := in.MaxHold() / in.Setup() // spec §5: every hold cost ≤ aC
+	return (2 + a) * float64(in.Servers()) * opt
 }
 
 // TestCompetitiveBounds is spec §9.6 plus the WFA bound, on random
@@ -67,10 +67,10 @@ func TestCompetitiveBounds(t *testing.T) {
 					// Rule-independent assertions of spec §9.5.
 					opt := OptimumCost(in)
 					cost := in.Cost(sched)
-					x := float64(in.T-1) * eps
+					x := float64(in.Slots()-1) * eps
 					require.GreaterOrEqual(t, cost, C+x-tol)
 					require.LessOrEqual(t, opt, C+x/float64(k)+tol)
-					require.GreaterOrEqual(t, cost/opt, CruelBound(k, in.T, C, eps)-tol)
+					require.GreaterOrEqual(t, cost/opt, CruelBound(k, in.Slots(), C, eps)-tol)
 				}
 			}
 		}

@@ -131,11 +131,11 @@ func TestDTrackTraces(t *testing.T) {
 // the current one.
 func checkStays(t *testing.T, in *Instance, sched []int, alpha float64, name string) {
 	t.Helper()
-	thr := alpha*in.C + tol*float64(in.T) // rounding of T real-valued sums
-	for s := 0; s < in.K; s++ {
-		for a := 0; a < in.T; {
+	thr := alpha*in.Setup() + tol*float64(in.Slots()) // rounding of T real-valued sums
+	for s := 0; s < in.Servers(); s++ {
+		for a := 0; a < in.Slots(); {
 			b := a
-			for b+1 < in.T && sched[b+1] == sched[a] {
+			for b+1 < in.Slots() && sched[b+1] == sched[a] {
 				b++
 			}
 			run := 0.0
@@ -148,7 +148,7 @@ func checkStays(t *testing.T, in *Instance, sched []int, alpha float64, name str
 			a = b + 1
 		}
 	}
-	for u := 1; u < in.T; u++ {
+	for u := 1; u < in.Slots(); u++ {
 		if sched[u] != sched[u-1] {
 			row := in.Row(u)
 			if a := row[sched[u]] - row[argmin(row)]; a > thr {
@@ -191,13 +191,12 @@ func TestDTrackProperties(t *testing.T) {
 			}
 		}
 		// C = 0: every policy pays Σ_t min_s h_t(s) (spec §9.4).
-		free := *in
-		free.C = 0
-		want := OptimumCost(&free)
+		free, _ := in.WithSetup(0)
+		want := OptimumCost(free)
 		for _, reach := range []bool{false, true} {
 			for _, alg := range allPolicies() {
 				alg.Reach = reach
-				_, cost := run(t, alg, &free)
+				_, cost := run(t, alg, free)
 				require.InDelta(t, want, cost, tol, "C = 0 inst %d", i)
 			}
 		}

@@ -56,10 +56,10 @@ func fixtureByName(t testing.TB, name string) *Instance {
 // starting from server start (NoServer for the plain problem).
 func bruteForce(in *Instance, start int) float64 {
 	best := math.Inf(1)
-	sched := make([]int, in.T)
+	sched := make([]int, in.Slots())
 	var rec func(t int, cost float64)
 	rec = func(t int, cost float64) {
-		if t == in.T {
+		if t == in.Slots() {
 			best = math.Min(best, cost)
 			return
 		}
@@ -67,10 +67,10 @@ func bruteForce(in *Instance, start int) float64 {
 		if t > 0 {
 			prev = sched[t-1]
 		}
-		for s := 0; s < in.K; s++ {
+		for s := 0; s < in.Servers(); s++ {
 			c := cost + in.Hold(t, s)
 			if s != prev {
-				c += in.C
+				c += in.Setup()
 			}
 			sched[t] = s
 			rec(t+1, c)
@@ -114,7 +114,7 @@ func randomInstance(rng *rand.Rand, fam family, k, T int, C, hi float64) *Instan
 			h[t*k+s] = x
 		}
 	}
-	return &Instance{T: T, K: k, C: C, h: h}
+	return &Instance{t: T, k: k, c: C, h: h}
 }
 
 func newRand(path ...uint64) *rand.Rand { return rand.New(mc.Source(20260707, path...)) }

@@ -11,16 +11,35 @@ import (
 const NoServer = -1
 
 // Instance is an input of the nomadic service assignment problem (spec
-// §2.1): hold costs h_t(s) ≥ 0 for T slots and K servers, and a setup
-// cost C ≥ 0. Slots and servers are numbered from 0 in code; the spec
+// §2.1): hold costs h_t(s) ≥ 0 for T slots and k servers, and a setup
+// cost C ≥ 0. It is immutable once built. Slots and servers are numbered from 0 in code; the spec
 // numbers slots from 1.
 //
 // The hold costs are stored row-major in one slice of length T·K, so
 // that the slot loops of the algorithms walk memory in order.
 type Instance struct {
-	T, K int
-	C    float64
+	t, k int
+	c    float64
 	h    []float64
+}
+
+// Slots returns the number of slots T.
+func (in *Instance) Slots() int { return in.t }
+
+// Servers returns the number of servers k.
+func (in *Instance) Servers() int { return in.k }
+
+// Setup returns the setup cost C.
+func (in *Instance) Setup() float64 { return in.c }
+
+// WithSetup returns an instance with the same hold costs (shared, not
+// copied) and setup cost C, for sweeps over C. It returns an error if C
+// is negative, NaN or infinite.
+func (in *Instance) WithSetup(C float64) (*Instance, error) {
+	if !(C >= 0) || math.IsInf(C, 1) {
+		return nil, fmt.Errorf("competitive: setup cost C = %v: want finite and ≥ 0", C)
+	}
+	return &Instance{t: in.t, k: in.k, c: C, h: in.h}, nil
 }
 
 // NewInstance returns the instance with hold costs hold[t][s] and setup
@@ -63,15 +82,15 @@ func NewInstanceFlat(T, k int, hold []float64, C float64) (*Instance, error) {
 			return nil, fmt.Errorf("competitive: hold cost h(slot %d, server %d) = %v: want finite and ≥ 0", i/k, i%k, x)
 		}
 	}
-	return &Instance{T: T, K: k, C: C, h: hold}, nil
+	return &Instance{t: T, k: k, c: C, h: hold}, nil
 }
 
 // Hold returns h_t(s).
-func (in *Instance) Hold(t, s int) float64 { return in.h[t*in.K+s] }
+func (in *Instance) Hold(t, s int) float64 { return in.h[t*in.k+s] }
 
 // Row returns the hold costs of slot t. The slice shares the instance's
 // storage and must not be modified.
-func (in *Instance) Row(t int) []float64 { return in.h[t*in.K : (t+1)*in.K : (t+1)*in.K] }
+func (in *Instance) Row(t int) []float64 { return in.h[t*in.k : (t+1)*in.k : (t+1)*in.k] }
 
 // MaxHold returns the largest hold cost of the instance.
 func (in *Instance) MaxHold() float64 {
@@ -86,17 +105,17 @@ func (in *Instance) MaxHold() float64 {
 // cost of schedule sched (spec §2.3). It panics if len(sched) ≠ T or a
 // server id is out of range (programmer errors).
 func (in *Instance) Cost(sched []int) float64 {
-	if len(sched) != in.T {
-		panic(fmt.Sprintf("competitive: schedule of length %d for T = %d slots", len(sched), in.T))
+	if len(sched) != in.t {
+		panic(fmt.Sprintf("competitive: schedule of length %d for T = %d slots", len(sched), in.t))
 	}
 	hold := 0.0
 	for t, s := range sched {
-		if s < 0 || s >= in.K {
-			panic(fmt.Sprintf("competitive: schedule slot %d uses server %d of %d", t, s, in.K))
+		if s < 0 || s >= in.k {
+			panic(fmt.Sprintf("competitive: schedule slot %d uses server %d of %d", t, s, in.k))
 		}
-		hold += in.h[t*in.K+s]
+		hold += in.h[t*in.k+s]
 	}
-	return in.C*float64(Setups(sched)) + hold
+	return in.c*float64(Setups(sched)) + hold
 }
 
 // Setups returns N(σ) = 1 + #{t ≥ 2 : σ_t ≠ σ_{t−1}}, the number of

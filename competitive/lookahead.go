@@ -98,7 +98,7 @@ type Oracle struct {
 
 // Forecast implements Forecaster.
 func (o Oracle) Forecast(dst []float64, t, w int) (int, bool) {
-	L := min(w, o.In.T-1-t)
-	copy(dst, o.In.h[(t+1)*o.In.K:(t+1+L)*o.In.K])
+	L := min(w, o.In.Slots()-1-t)
+	copy(dst, o.In.h[(t+1)*o.In.Servers():(t+1+L)*o.In.Servers()])
 	return L, true
 }

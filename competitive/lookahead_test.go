@@ -52,13 +52,13 @@ func TestLookaheadFallback(t *testing.T) {
 	for i := range 300 {
 		in := randomInstance(rng, uniform, 4, 30, 3, 6)
 		a := &Lookahead{Window: 2, Forecaster: shortSight{Oracle{in}}}
-		require.NoError(t, a.Reset(in.K, in.C))
-		for s := range in.T {
+		require.NoError(t, a.Reset(in.Servers(), in.Setup()))
+		for s := range in.Slots() {
 			got := a.Step(in.Row(s))
 			assert.Equal(t, a.rr.Server(), got)
 			for j, d := range a.rr.Deficits() { // I1: deficits ≤ αC after every fallback slot
 				if s%2 == 1 {
-					require.LessOrEqual(t, d, in.C, "instance %d slot %d server %d", i, s, j)
+					require.LessOrEqual(t, d, in.Setup(), "instance %d slot %d server %d", i, s, j)
 				}
 			}
 		}

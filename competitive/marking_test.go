@@ -46,8 +46,8 @@ func TestMarkingExpectedBound(t *testing.T) {
 		s := mc.Summarize(costs)
 		// The mean of 200 runs exceeds its expectation by more than 4
 		// standard errors with probability < 1e-4.
-		bound := 2 * harmonic(in.K) * opt
-		require.LessOrEqual(t, s.Mean, bound+4*s.StdErr, fmt.Sprintf("instance %d (k=%d)", i, in.K))
+		bound := 2 * harmonic(in.Servers()) * opt
+		require.LessOrEqual(t, s.Mean, bound+4*s.StdErr, fmt.Sprintf("instance %d (k=%d)", i, in.Servers()))
 	}
 }
 
@@ -59,12 +59,11 @@ func TestMarkingBasics(t *testing.T) {
 	assert.Equal(t, 1, a.Step([]float64{9, 3, 4}))
 	// C = 0 with a free server: must go there.
 	in := fixtureByName(t, "A")
-	zero := *in
-	zero.C = 0
+	zero, _ := in.WithSetup(0)
 	for r := range 20 {
-		c, err := RunCost(&Marking{Src: mc.Source(2, uint64(r))}, &zero)
+		c, err := RunCost(&Marking{Src: mc.Source(2, uint64(r))}, zero)
 		require.NoError(t, err)
-		assert.Equal(t, OptimumCost(&zero), c)
+		assert.Equal(t, OptimumCost(zero), c)
 	}
 	// Same source, same schedule.
 	x, _ := Run(&Marking{Src: mc.Source(3)}, in)

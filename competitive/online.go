@@ -22,14 +22,14 @@ type Online interface {
 // It returns alg's Reset error, or an error if alg picks a server out of
 // range.
 func Run(alg Online, in *Instance) ([]int, error) {
-	if err := alg.Reset(in.K, in.C); err != nil {
+	if err := alg.Reset(in.Servers(), in.Setup()); err != nil {
 		return nil, err
 	}
-	sched := make([]int, in.T)
+	sched := make([]int, in.Slots())
 	for t := range sched {
 		s := alg.Step(in.Row(t))
-		if s < 0 || s >= in.K {
-			return nil, fmt.Errorf("competitive: online algorithm chose server %d of %d at slot %d", s, in.K, t)
+		if s < 0 || s >= in.Servers() {
+			return nil, fmt.Errorf("competitive: online algorithm chose server %d of %d at slot %d", s, in.Servers(), t)
 		}
 		sched[t] = s
 	}
@@ -39,18 +39,18 @@ func Run(alg Online, in *Instance) ([]int, error) {
 // RunCost is Run returning only the cost of the schedule; it allocates
 // nothing besides what alg allocates.
 func RunCost(alg Online, in *Instance) (float64, error) {
-	if err := alg.Reset(in.K, in.C); err != nil {
+	if err := alg.Reset(in.Servers(), in.Setup()); err != nil {
 		return 0, err
 	}
 	cost, prev := 0.0, NoServer
-	for t := 0; t < in.T; t++ {
+	for t := 0; t < in.Slots(); t++ {
 		row := in.Row(t)
 		s := alg.Step(row)
-		if s < 0 || s >= in.K {
-			return 0, fmt.Errorf("competitive: online algorithm chose server %d of %d at slot %d", s, in.K, t)
+		if s < 0 || s >= in.Servers() {
+			return 0, fmt.Errorf("competitive: online algorithm chose server %d of %d at slot %d", s, in.Servers(), t)
 		}
 		if s != prev {
-			cost += in.C
+			cost += in.Setup()
 			prev = s
 		}
 		cost += row[s]

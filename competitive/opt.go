@@ -177,9 +177,9 @@ func (o *Optimal) Schedule(dst []int) []int {
 // (spec §3), in O(kT) time and O(kT) bits of memory.
 func Optimum(in *Instance) (float64, []int) {
 	var o Optimal
-	o.Reset(in.K, in.C, NoServer, true)
-	o.Grow(in.T)
-	for t := 0; t < in.T; t++ {
+	o.Reset(in.Servers(), in.Setup(), NoServer, true)
+	o.Grow(in.Slots())
+	for t := 0; t < in.Slots(); t++ {
 		o.Push(in.Row(t))
 	}
 	return o.Cost(), o.Schedule(nil)
@@ -188,8 +188,8 @@ func Optimum(in *Instance) (float64, []int) {
 // OptimumCost returns OPT(I) in O(kT) time and O(k) memory (spec §3).
 func OptimumCost(in *Instance) float64 {
 	var o Optimal
-	o.Reset(in.K, in.C, NoServer, false)
-	for t := 0; t < in.T; t++ {
+	o.Reset(in.Servers(), in.Setup(), NoServer, false)
+	for t := 0; t < in.Slots(); t++ {
 		o.Push(in.Row(t))
 	}
 	return o.Cost()

@@ -36,8 +36,8 @@ func TestOptimumTables(t *testing.T) {
 		in := fixtureByName(t, name)
 		for _, trace := range []bool{false, true} {
 			var o Optimal
-			o.Reset(in.K, in.C, NoServer, trace)
-			for s := range in.T {
+			o.Reset(in.Servers(), in.Setup(), NoServer, trace)
+			for s := range in.Slots() {
 				o.Push(in.Row(s))
 				assert.Equal(t, want[s], o.Values(), "%s slot %d", name, s)
 			}
@@ -108,12 +108,10 @@ func TestOptimumFacts(t *testing.T) {
 		if k == 1 || T == 1 {
 			require.InDelta(t, lo, opt, tol)
 		}
-		zero := *in
-		zero.C = 0
-		require.InDelta(t, lo-C, OptimumCost(&zero), tol, "C = 0")
-		more := *in
-		more.C = C + 1
-		require.LessOrEqual(t, opt, OptimumCost(&more)+tol, "monotone in C")
+		zero, _ := in.WithSetup(0)
+		require.InDelta(t, lo-C, OptimumCost(zero), tol, "C = 0")
+		more, _ := in.WithSetup(C + 1)
+		require.LessOrEqual(t, opt, OptimumCost(more)+tol, "monotone in C")
 		bump := *in
 		bump.h = append([]float64(nil), in.h...)
 		bump.h[rng.IntN(len(bump.h))] += 1

@@ -53,8 +53,8 @@ func FuzzScenarios(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if in.T < 1 || in.K < 1 || !(in.C >= 0) {
-				t.Fatalf("%T accepted an invalid instance: T=%d k=%d C=%v", sc, in.T, in.K, in.C)
+			if in.Slots() < 1 || in.Servers() < 1 || !(in.Setup() >= 0) {
+				t.Fatalf("%T accepted an invalid instance: T=%d k=%d C=%v", sc, in.Slots(), in.Servers(), in.Setup())
 			}
 		}
 	})

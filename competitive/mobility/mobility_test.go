@@ -49,11 +49,11 @@ func TestForecastExact(t *testing.T) {
 	in, sc, err := m.Sample(mc.Source(2))
 	require.NoError(t, err)
 	const W = 15
-	buf := make([]float64, W*in.K)
+	buf := make([]float64, W*in.Servers())
 	for _, dir := range []bool{false, true} {
 		f := &forecast{walk: sc.Walk, sites: sc.Sites, direction: dir}
 		predicted := 0
-		for s := 0; s+W < in.T; s++ {
+		for s := 0; s+W < in.Slots(); s++ {
 			L, ok := f.Forecast(buf, s, W)
 			require.Equal(t, ok, L > 0)
 			p, target := sc.Walk.Pos[s], sc.Walk.Way[sc.Walk.Leg[s]]
@@ -64,11 +64,11 @@ func TestForecastExact(t *testing.T) {
 				predicted++
 				for j, x := range in.Row(s + 1 + i) {
 					// 1e-9 m: positions are sums of ≤ W steps of 10 m.
-					require.InDelta(t, x, buf[i*in.K+j], 1e-9, "dir=%v slot %d ahead %d server %d", dir, s, i+1, j)
+					require.InDelta(t, x, buf[i*in.Servers()+j], 1e-9, "dir=%v slot %d ahead %d server %d", dir, s, i+1, j)
 				}
 			}
 		}
-		assert.Greater(t, predicted, in.T) // the check is not vacuous
+		assert.Greater(t, predicted, in.Slots()) // the check is not vacuous
 	}
 }
 
@@ -77,10 +77,10 @@ func TestForecastExact(t *testing.T) {
 func TestMesh(t *testing.T) {
 	in, sc, err := Mesh{Grid: 4, Slots: 300}.Sample(mc.Source(3))
 	require.NoError(t, err)
-	require.Equal(t, 16, in.K)
-	require.Equal(t, 300, in.T)
-	assert.Equal(t, 50.0, in.C) // spec §8.1
-	for s := range in.T {
+	require.Equal(t, 16, in.Servers())
+	require.Equal(t, 300, in.Slots())
+	assert.Equal(t, 50.0, in.Setup()) // spec §8.1
+	for s := range in.Slots() {
 		row := in.Row(s)
 		near := math.Inf(1)
 		for j, x := range row {
