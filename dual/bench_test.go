@@ -1,0 +1,150 @@
+package dual
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// bench200 is the benchmark instance of issue 4: N = 200, dense C,
+// quadratic costs f = ½A(1−x)², h = 2(S−T)₊², with its reference optimum.
+var bench200 = sync.OnceValues(func() (*Problem, *PrimalResult) {
+	rng := rand.New(rand.NewPCG(200, 200))
+	p, err := Quadratic(randNetwork(rng, 200), 1, 4)
+	if err != nil {
+		panic(err)
+	}
+	ref, err := Primal(p, nil)
+	if err != nil {
+		panic(err)
+	}
+	return p, ref
+})
+
+// itersToGap returns the first k with P* − D(μ(k)) ≤ rel·|P*|, or −1.
+// The run is done in chunks, each warm-started from the last μ of the
+// previous one, which continues the same trajectory.
+func itersToGap(p *Problem, pstar, alpha, rel float64, maxIter int) int {
+	const chunk = 10000
+	var mu0 []float64
+	for done := 0; done < maxIter; done += chunk {
+		res, err := Solve(p, &Settings{Mu0: mu0, Step: alpha, MaxIter: min(chunk, maxIter-done), Tol: -1, RecordDual: true})
+		if err != nil {
+			panic(err)
+		}
+		for k, d := range res.Dual {
+			if pstar-d <= rel*math.Abs(pstar) {
+				return done + k + 1
+			}
+		}
+		mu0 = res.Mu
+	}
+	return -1
+}
+
+func benchToGap(b *testing.B, p *Problem, ref *PrimalResult, alpha float64, k int) {
+	g := p.GBound()
+	eps := 1e-3 * math.Abs(ref.Value)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := Solve(p, &Settings{Step: alpha, MaxIter: k, Tol: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ref.Value-res.Best > eps*(1+1e-9) {
+			b.Fatalf("gap %v not reached", ref.Value-res.Best)
+		}
+	}
+	b.ReportMetric(float64(k), "iters")
+	b.ReportMetric(alpha, "alpha")
+	// Worst-case count of Theorem III.3 for this ε with the exact radius
+	// ‖μ(0) − μ*‖ = ‖μ*‖ (μ(0) = 0) and with the a-priori radius.
+	b.ReportMetric(float64(Iterations(eps, g, floats.Norm(ref.Mu, 2))), "K_theorem")
+	r := p.MuBound(0)
+	b.ReportMetric(r*r*g*g/(eps*eps), "K_apriori") // uncapped, unlike Iterations
+}
+
+// BenchmarkSolve_Theorem_N200: time and steps to a relative gap 10⁻³ with
+// the Theorem III.3 step α = ε/G², ε = 10⁻³ |P*|.
+func BenchmarkSolve_Theorem_N200(b *testing.B) {
+	p, ref := bench200()
+	alpha, k := theoremRun()
+	if k < 0 {
+		b.Fatal("theorem step did not reach the gap in 5e6 steps")
+	}
+	benchToGap(b, p, ref, alpha, k)
+}
+
+var theoremRun = sync.OnceValues(func() (float64, int) {
+	p, ref := bench200()
+	alpha := Step(1e-3*math.Abs(ref.Value), p.GBound())
+	return alpha, itersToGap(p, ref.Value, alpha, 1e-3, 5_000_000)
+})
+
+// bestStep sweeps the constant step on a ¼-decade grid and keeps the one
+// that needs the fewest iterations.
+var bestStep = sync.OnceValues(func() (float64, int) {
+	p, ref := bench200()
+	bestK, bestA := math.MaxInt, 0.0
+	for e := -4.0; e <= 1; e += 0.25 {
+		a := math.Pow(10, e)
+		if k := itersToGap(p, ref.Value, a, 1e-3, 20000); k > 0 && k < bestK {
+			bestK, bestA = k, a
+		}
+	}
+	return bestA, bestK
+})
+
+// BenchmarkSolve_BestStep_N200: the same with the constant step that
+// needs the fewest iterations on a logarithmic sweep (¼-decade grid).
+func BenchmarkSolve_BestStep_N200(b *testing.B) {
+	p, ref := bench200()
+	a, k := bestStep()
+	benchToGap(b, p, ref, a, k)
+}
+
+// BenchmarkIteration_N200 is the cost of one dual step, O(nnz(C)).
+func BenchmarkIteration_N200(b *testing.B) {
+	p, _ := bench200()
+	const iters = 1000
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Solve(p, &Settings{Step: 0.1, MaxIter: iters, Tol: -1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iters), "ns/step")
+}
+
+// BenchmarkPrimal_N200 is the reference solver on the same instance.
+func BenchmarkPrimal_N200(b *testing.B) {
+	p, _ := bench200()
+	for i := 0; i < b.N; i++ {
+		if _, err := Primal(p, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestSolveLoopDoesNotAllocate(t *testing.T) {
+	// The allocations of Solve are its set-up: they must not grow with
+	// the number of iterations.
+	rng := rand.New(rand.NewPCG(1, 2))
+	p, err := Quadratic(randNetwork(rng, 20), 1, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(k int) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if _, err := Solve(p, &Settings{Step: 0.01, MaxIter: k, Tol: -1}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if a, b := run(10), run(2000); a != b {
+		t.Errorf("allocations grow with iterations: %v for 10 steps, %v for 2000", a, b)
+	}
+}
