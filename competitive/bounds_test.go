@@ -2,6 +2,7 @@ package competitive
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -77,5 +78,48 @@ func TestCompetitiveBounds(t *testing.T) {
 		trap, err := Trap(5, 9)
 		require.NoError(t, err)
 		check(c, trap, "trap")
+	}
+}
+
+// TestDTrackAlphaBound checks the α-dependent bound that the spec's own
+// bookkeeping of the 2k proof gives (spec §6.3, DERIVED; open question
+// 7): cost ≤ max{k(1 + 1/α), (k − 1)α + k}·OPT for DTrack-RR under either
+// trigger. It held on every instance tried; for k = 2 and α ≥ 1.5 it is
+// attained (TestDTrackAlphaTight). At α = 1 it is the 2k bound.
+func TestDTrackAlphaBound(t *testing.T) {
+	rng := newRand(12)
+	for _, alpha := range []float64{0.25, 0.5, 0.75, 1.25, 1.5, 2, 3} {
+		for i := range 1500 {
+			k, T := 2+rng.IntN(4), 1+rng.IntN(40)
+			C := []float64{1, 2, 3, 4, 5, 8}[rng.IntN(6)]
+			in := randomInstance(rng, family(i%int(nFamilies)), k, T, C, 1+float64(rng.IntN(12)))
+			opt := OptimumCost(in)
+			kf := float64(k)
+			bound := math.Max(kf*(1+1/alpha), (kf-1)*alpha+kf) * opt
+			for _, reach := range []bool{false, true} {
+				cost, err := RunCost(&DTrack{Alpha: alpha, Reach: reach}, in)
+				require.NoError(t, err)
+				// Relative 1e-12: rounding of ≤ 40 real additions.
+				require.LessOrEqual(t, cost, bound*(1+1e-12), "α = %v, instance %d, reach = %v", alpha, i, reach)
+			}
+		}
+	}
+}
+
+// TestDTrackAlphaTight: with k = 2 the term (k − 1)α + k = 2 + α of the
+// bound above is attained exactly by the strict trigger on (0,0),
+// (αC,0), (αC,0): DTrack-RR starts on 0, stays while the deficit equals
+// αC, then moves, paying C + αC + C; OPT sits on 1 and pays C (hand
+// computation).
+func TestDTrackAlphaTight(t *testing.T) {
+	const C = 4.0
+	for _, alpha := range []float64{1.5, 2, 2.5, 4} {
+		a := alpha * C
+		in, err := NewInstance([][]float64{{0, 0}, {a, 0}, {a, 0}}, C)
+		require.NoError(t, err)
+		sched, cost := run(t, &DTrack{Alpha: alpha}, in)
+		require.Equal(t, []int{0, 0, 1}, sched)
+		require.Equal(t, (2+alpha)*C, cost)
+		require.Equal(t, C, OptimumCost(in))
 	}
 }

@@ -96,6 +96,9 @@
 //
 //   - OPT ≤ cost of every schedule (brute force for k^T ≤ 729).
 //   - DTrack-RR (α = 1, either trigger): cost ≤ 2k·OPT.
+//   - DTrack-RR for other α: cost ≤ max{k(1 + 1/α), (k − 1)α + k}·OPT,
+//     the spec's own bookkeeping (§6.3, open question 7); the second
+//     term is attained for k = 2, α ≥ √2 by (0,0), (αC,0), (αC,0).
 //   - CTrack (both variants, α = 1): cost ≤ (2 + a)k·OPT, a = max h / C.
 //   - WFA: cost ≤ (2k − 1)·OPT (additive constant 0, proof above).
 //   - Marking: mean cost over 200 runs ≤ 2H_k·OPT + 4 standard errors.
