@@ -47,7 +47,7 @@ func Cruel(alg Online, k, T int, C, eps float64) (*Instance, []int, error) {
 }
 
 // CruelRatio returns cost/OPT of alg on the input Cruel builds against
-// it; errors are Cruel's.
+// it (NaN when C = eps = 0, where both are 0); errors are Cruel's.
 func CruelRatio(alg Online, k, T int, C, eps float64) (float64, error) {
 	in, sched, err := Cruel(alg, k, T, C, eps)
 	if err != nil {

@@ -12,10 +12,10 @@ const NoServer = -1
 
 // Instance is an input of the nomadic service assignment problem (spec
 // §2.1): hold costs h_t(s) ≥ 0 for T slots and k servers, and a setup
-// cost C ≥ 0. It is immutable once built. Slots and servers are numbered from 0 in code; the spec
-// numbers slots from 1.
+// cost C ≥ 0. It is immutable once built. Slots and servers are numbered
+// from 0 in code; the spec numbers slots from 1.
 //
-// The hold costs are stored row-major in one slice of length T·K, so
+// The hold costs are stored row-major in one slice of length T·k, so
 // that the slot loops of the algorithms walk memory in order.
 type Instance struct {
 	t, k int

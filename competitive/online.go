@@ -1,6 +1,9 @@
 package competitive
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Online is a deterministic or randomised online algorithm with the
 // information pattern of spec §2.2: it picks the server for slot t after
@@ -56,4 +59,23 @@ func RunCost(alg Online, in *Instance) (float64, error) {
 		cost += row[s]
 	}
 	return cost, nil
+}
+
+// Ratio returns the performance ratio cost(σ_ALG)/OPT of alg on in, the
+// quantity whose supremum over inputs is the competitive ratio (spec
+// §2.4). When OPT = 0 (possible only with C = 0) it returns 1 if alg also
+// pays 0 and +Inf otherwise. Errors are RunCost's.
+func Ratio(alg Online, in *Instance) (float64, error) {
+	cost, err := RunCost(alg, in)
+	if err != nil {
+		return 0, err
+	}
+	opt := OptimumCost(in)
+	if opt == 0 {
+		if cost == 0 {
+			return 1, nil
+		}
+		return math.Inf(1), nil
+	}
+	return cost / opt, nil
 }

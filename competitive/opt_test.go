@@ -1,6 +1,7 @@
 package competitive
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -152,3 +153,46 @@ func TestNewInstanceErrors(t *testing.T) {
 }
 
 func zero() float64 { return 0 }
+
+func TestRatio(t *testing.T) {
+	in := fixtureByName(t, "D") // spec §9.3: DTrack pays 14, OPT 9
+	r, err := Ratio(NewDTrack(RoundRobin), in)
+	require.NoError(t, err)
+	assert.Equal(t, 14.0/9, r)
+	z, err := NewInstance([][]float64{{0, 1}, {1, 0}}, 0)
+	require.NoError(t, err)
+	r, err = Ratio(NewDTrack(Forward), z) // C = 0: follows the zeros
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, r)
+	r, err = Ratio(&CTrack{Alpha: 1, Cyclic: true}, fixtureByName(t, "A"))
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, r) // spec §9.7: CTrack pays OPT = 6 on A
+	zero, _ := z.WithSetup(0)
+	r, err = Ratio(stubborn{}, zero)
+	require.NoError(t, err)
+	assert.True(t, math.IsInf(r, 1))
+	_, err = Ratio(&DTrack{Alpha: -1}, in)
+	assert.Error(t, err)
+}
+
+// stubborn always stays on server 0.
+type stubborn struct{}
+
+func (stubborn) Reset(int, float64) error { return nil }
+func (stubborn) Step([]float64) int       { return 0 }
+
+// wild picks a server that does not exist.
+type wild struct{ k int }
+
+func (w *wild) Reset(k int, _ float64) error { w.k = k; return nil }
+func (w *wild) Step([]float64) int           { return w.k }
+
+func TestRunRejectsBadServer(t *testing.T) {
+	in := fixtureByName(t, "A")
+	_, err := Run(&wild{}, in)
+	assert.ErrorContains(t, err, "server 2 of 2")
+	_, err = RunCost(&wild{}, in)
+	assert.Error(t, err)
+	_, _, err = Cruel(&wild{}, 3, 4, 1, 1)
+	assert.Error(t, err)
+}
