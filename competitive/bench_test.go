@@ -64,3 +64,16 @@ func BenchmarkWFA_k100_T1e5(b *testing.B)      { benchOnline(b, &WFA{}, 100, 100
 // with k (compare the two sizes; updates/s counts k per slot).
 func BenchmarkCTrack_k100_T1e5(b *testing.B)  { benchOnline(b, NewCTrack(), 100, 100_000) }
 func BenchmarkCTrack_k1000_T1e5(b *testing.B) { benchOnline(b, NewCTrack(), 1000, 100_000) }
+
+// BenchmarkLookahead_k100_W10: one O(k·W) plan per slot.
+func BenchmarkLookahead_k100_W10_T1e4(b *testing.B) {
+	in := randomInstance(newRand(78), realCost, 100, 10_000, 5, 10)
+	alg := &Lookahead{Window: 10, Forecaster: Oracle{in}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := RunCost(alg, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(in.Slots())*float64(b.N)/b.Elapsed().Seconds(), "slots/s")
+}

@@ -91,3 +91,14 @@ func ExampleTrap() {
 	// Output:
 	// F 410 RR 69 OPT 31
 }
+
+// Invalid input is reported with the slot, server and value at fault.
+func ExampleNewInstance() {
+	_, err := competitive.NewInstance([][]float64{{1, 2}, {3, -4}}, 5)
+	fmt.Println(err)
+	_, err = competitive.NewInstance([][]float64{{1, 2}, {3}}, 5)
+	fmt.Println(err)
+	// Output:
+	// competitive: hold cost h(slot 1, server 1) = -4: want finite and ≥ 0
+	// competitive: slot 1 has 1 hold costs, slot 0 has 2: rows must have equal length
+}
