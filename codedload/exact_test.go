@@ -111,3 +111,46 @@ func TestDecodeProbTableK(t *testing.T) {
 	assert.InDelta(t, 0.996078, DecodeProb(256, 5), 5e-7)
 	assert.InDelta(t, 0.999985, DecodeProb(1<<16, 3), 5e-7)
 }
+
+func TestContinuumConstants(t *testing.T) {
+	// Spec §6.2 (DERIVED): for 1 ≪ 1/(Mp) the NR cost tends to √(π/(8ρ))
+	// and the coded cost (ℓ → ∞) to (2/3)/√(2ρ), ρ = Mp; ratio 4/(3√π).
+	// Lattice corrections are O(√ρ) = 1e-2 here, finite-ℓ corrections
+	// about 0.4/ℓ = 2e-3 at ℓ = 200: tolerances 1e-2 and 5e-3.
+	p := 1e-4
+	nr := FileCost(p, 1, 1, nil)
+	assert.InEpsilon(t, math.Sqrt(math.Pi/(8*p)), nr, 1e-2)
+	coded := FileCost(p, 1, 200, nil)
+	assert.InEpsilon(t, (2.0/3)/math.Sqrt(2*p), coded, 5e-3)
+	assert.InDelta(t, 4/(3*math.Sqrt(math.Pi)), coded/nr, 5e-3)
+	assert.InDelta(t, 0.7523, 4/(3*math.Sqrt(math.Pi)), 5e-5) // spec §8 E
+}
+
+func TestRegimeSumsCheckE(t *testing.T) {
+	// S(γ, K) = Σ_k √p_k, divided by √K (spec §8 E, printed to 4 digits).
+	s := func(k int, g float64) float64 {
+		p, _ := ZipfPMF(k, g)
+		var x float64
+		for _, v := range p {
+			x += math.Sqrt(v)
+		}
+		return x
+	}
+	for _, c := range []struct {
+		gamma float64
+		k     int
+		want  float64
+		raw   bool
+	}{
+		{0, 100, 1, false}, {0.5, 100, 0.9627, false}, {0.5, 1000, 0.9509, false}, {0.5, 10000, 0.9457, false},
+		{1, 100, 0.8162, false}, {1, 1000, 0.7143, false}, {1, 10000, 0.6346, false},
+		{1.5, 100, 0.5938, false}, {1.5, 1000, 0.3774, false}, {1.5, 10000, 0.2271, false},
+		{2, 100, 4.057, true}, {2, 1000, 5.838, true}, {2, 10000, 7.632, true},
+	} {
+		got := s(c.k, c.gamma)
+		if !c.raw {
+			got /= math.Sqrt(float64(c.k))
+		}
+		assert.InDelta(t, c.want, got, 5e-4, "γ=%v K=%d", c.gamma, c.k)
+	}
+}

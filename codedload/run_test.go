@@ -389,6 +389,14 @@ func TestScalingCheckH(t *testing.T) {
 	rs := runs(t, c, 5, 8)
 	assert.InDelta(t, 3, mean(rs, maxLoad).Mean, 0.5)
 	assert.InEpsilon(t, 0.5*50+0.5*nrCost[10000], mean(rs, cost).Mean, 0.1)
+
+	// With full replication the first candidate of (b) is the origin, a
+	// uniform server, and the second is uniform over the others: classical
+	// two choices, L ≈ ln ln n / ln 2 + O(1), about 3 at n = 10⁴ (spec §8 C).
+	c.Placement = Full
+	s := mean(runs(t, c, 6, 8), maxLoad)
+	assert.GreaterOrEqual(t, s.Mean, 2.5)
+	assert.LessOrEqual(t, s.Mean, 3.6)
 }
 
 func TestMultiplicityCheckJ(t *testing.T) {

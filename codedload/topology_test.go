@@ -288,3 +288,31 @@ func TestNewRegular(t *testing.T) {
 	_, err = NewRegular(10, 10, rand.NewPCG(1, 1))
 	assert.ErrorContains(t, err, "Degree = 10")
 }
+
+func FuzzFromGraph(f *testing.F) {
+	f.Add([]byte{1, 0, 2, 1})
+	f.Add([]byte{3, 1, 2, 0, 0, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Bytes are read as pairs (u, v) of a graph on 8 nodes, listed in
+		// both directions only when the pair's first byte is even.
+		const n = 8
+		a := make(adjList, n)
+		for i := 0; i+1 < len(data); i += 2 {
+			u, v := int(data[i]%n), int(data[i+1]%(n+1)) // v = 8 is out of range
+			a[u] = append(a[u], v)
+			if data[i]%2 == 0 && v < n {
+				a[v] = append(a[v], u)
+			}
+		}
+		w, err := FromGraph(a)
+		if err != nil {
+			require.Contains(t, err.Error(), "codedload: ")
+			return
+		}
+		// A valid graph is connected and symmetric: full searches from
+		// every node list every node once at its distance.
+		for u := 0; u < n; u++ {
+			shells(t, w, u)
+		}
+	})
+}

@@ -1,0 +1,41 @@
+package codedload
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/internal/mc"
+)
+
+// Any linalg graph enters through FromGraph; its BFS distances must match
+// the closed forms of the same topology.
+func TestFromLinalgGraph(t *testing.T) {
+	for _, c := range []struct {
+		g   *linalg.Graph
+		top Topology
+	}{
+		{linalg.Torus(7, 7), &Torus{Side: 7}},
+		{linalg.Torus(8, 8), &Torus{Side: 8}},
+		{linalg.Hypercube(6), &Hypercube{Dim: 6}},
+		{linalg.Grid(5, 9), &Grid{Rows: 5, Cols: 9}},
+	} {
+		w, err := FromGraph(c.g)
+		require.NoError(t, err)
+		require.Equal(t, c.top.Order(), w.Order())
+		for u := 0; u < w.Order(); u++ {
+			assert.Equal(t, shells(t, c.top, u), shells(t, w, u), "from %d", u)
+		}
+	}
+	rr, err := linalg.RandomRegular(300, 4, rand.NewPCG(1, 2))
+	require.NoError(t, err)
+	w, err := FromGraph(rr)
+	require.NoError(t, err)
+	r, err := Run(Config{Topology: w, Files: 20, Cache: 2, Strategy: Coded, Ell: 6}, mc.Source(3))
+	require.NoError(t, err)
+	// 3600 chunks of 20 files: Bin(3600, 1/20) < 6 has probability < 1e-60.
+	assert.Equal(t, 300, r.Served)
+}
