@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/loadlab/loadlab/linalg"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/linalg"
 )
 
 // Any linalg graph enters through FromGraph; its BFS distances must match

@@ -90,6 +90,6 @@ func TestCompareSizes(t *testing.T) {
 	assert.Equal(t, LogEll(1024), a[1].Points[2].Runs[0].Ell)
 	// |B_2| = 1 + 8 + 28 = 37 ≥ 25 > |B_1| = 9 on the 8-cube.
 	assert.Equal(t, 2, BallRadius(&Hypercube{Dim: 8}, 25))
-	assert.Equal(t, 16, BallRadius(&Torus{Side: 100}, 545)) // |B_16| = 545 (§6.3)
+	assert.Equal(t, 16, BallRadius(&Torus{Side: 100}, 545))   // |B_16| = 545 (§6.3)
 	assert.Equal(t, 8, BallRadius(&Hypercube{Dim: 8}, 10000)) // the whole cube
 }
