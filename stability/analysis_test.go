@@ -374,3 +374,67 @@ func FuzzIntegrate(f *testing.F) {
 		}
 	})
 }
+
+// The targeted mode: attractors reached by integration.
+func TestAttractors(t *testing.T) {
+	l := mustLaw(seedNet(0.3), 1)
+	found, unresolved, err := l.Attractors(12, 200, rand.NewPCG(1, 1), nil)
+	require.NoError(t, err)
+	assert.Zero(t, unresolved)
+	require.Len(t, found, 1)
+	assert.Equal(t, []float64{1, 0}, found[0].X)
+	assert.Equal(t, 12, found[0].Starts)
+	assert.True(t, found[0].Uncontrollable())
+
+	fav, err := anycast.NewNetwork([]float64{100, 100}, favC, []float64{0.7, 0.7})
+	require.NoError(t, err)
+	found, _, err = mustLaw(fav, 1).Attractors(8, 300, rand.NewPCG(1, 1), nil)
+	require.NoError(t, err)
+	require.Len(t, found, 1)
+	assert.InDeltaSlice(t, []float64{0.0056, 0.0084}, found[0].X, exactTol)
+
+	// Stable corners reached are among those full enumeration finds,
+	// and the result does not depend on scheduling.
+	rng := rand.New(rand.NewPCG(13, 13))
+	for trial := 0; trial < 4; trial++ {
+		l := mustLaw(randomNet(rng, 8, 8, 0), 1)
+		all, err := l.ClassifyCorners()
+		require.NoError(t, err)
+		a, ua, err := l.Attractors(16, 300, rand.NewPCG(uint64(trial), 2), nil)
+		require.NoError(t, err)
+		b, ub, err := l.Attractors(16, 300, rand.NewPCG(uint64(trial), 2), nil)
+		require.NoError(t, err)
+		assert.Equal(t, ua, ub)
+		require.Equal(t, len(a), len(b))
+		total := ua
+		for k := range a {
+			assert.Equal(t, a[k].X, b[k].X)
+			total += a[k].Starts
+			var mask uint64
+			corner := true
+			for i, v := range a[k].X {
+				switch v {
+				case 1:
+					mask |= 1 << i
+				case 0:
+				default:
+					corner = false
+				}
+			}
+			if corner && a[k].Class == Stable {
+				assert.Contains(t, all.Stable, mask)
+			}
+		}
+		assert.Equal(t, 16, total)
+	}
+
+	// N = 100 inside Π_C: no attractor is an uncontrollable overload.
+	big := mustLaw(randomInPolytope(rng, 100, 0.9), 1)
+	found, unresolved, err = big.Attractors(4, 300, rand.NewPCG(3, 3), nil)
+	require.NoError(t, err)
+	assert.NotEmpty(t, found)
+	assert.Zero(t, unresolved)
+	for _, a := range found {
+		assert.False(t, a.Uncontrollable())
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/loadlab/loadlab/internal/mc"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -464,4 +465,94 @@ func (l *Law) Snap(x []float64, tol float64) (*Equilibrium, error) {
 		return nil, fmt.Errorf("stability: no isolated equilibrium with the face pattern of x")
 	}
 	return l.Linearize(xs)
+}
+
+// Attractor is an equilibrium reached by integration, with the number of
+// starts that reached it.
+type Attractor struct {
+	*Equilibrium
+	Starts int
+}
+
+// Attractors is the targeted mode for large N: it integrates (24) from
+// starts points drawn uniformly from (0, 1)^N to time t1 (continuing for
+// up to 15·t1 while an end state does not snap), snaps each end state to
+// the equilibrium with its face pattern (Snap with tolerance 1e-6) and
+// returns the distinct equilibria found, most frequent first,
+// with the number of end states that could not be snapped (not yet
+// converged, or on a continuum of equilibria). Starts are drawn from src in
+// order and integrated in parallel; the result does not depend on the
+// number of workers.
+func (l *Law) Attractors(starts int, t1 float64, src rand.Source, s *Settings) (found []Attractor, unresolved int, err error) {
+	if err := l.check(); err != nil {
+		return nil, 0, err
+	}
+	if starts < 0 {
+		return nil, 0, fmt.Errorf("stability: starts = %d: want ≥ 0", starts)
+	}
+	rng := rand.New(src)
+	n := l.Net.N()
+	x0 := make([][]float64, starts)
+	for k := range x0 {
+		x0[k] = make([]float64, n)
+		for i := range x0[k] {
+			x0[k][i] = 0.5 + (rng.Float64()-0.5)*(1-1e-9) // inside (0, 1)
+		}
+	}
+	set := Settings{}
+	if s != nil {
+		set = *s
+	}
+	ends := make([]*Equilibrium, starts)
+	errs := make([]error, starts)
+	mc.For(starts, 0, func(k int) {
+		// Integrate to t1, then keep going for twice as long, up to
+		// three times, until the end state snaps: nodes with a small
+		// imbalance |T_i − S_i| approach their face slowly.
+		x, span := x0[k], t1
+		local := set // each worker its own Times
+		for try := 0; try < 4; try++ {
+			local.Times = []float64{span}
+			tr, err := l.Integrate(x, span, &local)
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			x = tr.Final()
+			if e, err := l.Snap(x, 1e-6); err == nil {
+				ends[k] = e
+				return
+			}
+			span *= 2
+		}
+	})
+	index := map[string]int{}
+	for k, e := range ends {
+		if errs[k] != nil {
+			return nil, 0, errs[k]
+		}
+		if e == nil {
+			unresolved++
+			continue
+		}
+		key := make([]byte, n)
+		for i, v := range e.X {
+			switch v {
+			case 0:
+				key[i] = '0'
+			case 1:
+				key[i] = '1'
+			default:
+				key[i] = 'i'
+			}
+		}
+		if j, ok := index[string(key)]; ok {
+			found[j].Starts++
+			continue
+		}
+		index[string(key)] = len(found)
+		found = append(found, Attractor{Equilibrium: e, Starts: 1})
+	}
+	sort.SliceStable(found, func(a, b int) bool { return found[a].Starts > found[b].Starts })
+	return found, unresolved, nil
 }
