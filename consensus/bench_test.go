@@ -20,3 +20,55 @@ func BenchmarkDesignWeights_n50_m200(b *testing.B) {
 		b.ReportMetric(d.Gap/d.Value, "relgap")
 	}
 }
+
+// BenchmarkRho_n2000 is ρ₂ of a random weighted graph with n = 2000
+// (average degree 10) from one Cholesky (issue target ≤ 2 s).
+func BenchmarkRho_n2000(b *testing.B) {
+	g := sparseRandom(2000, 10, mc.Source(31))
+	for b.Loop() {
+		if _, err := Rho(g, Case2, 0.01, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSimulate_n10000_deg6_steps10000 runs the throttler on a
+// sparse graph (n = 10 000, average degree 6) for 10 000 steps under
+// random-walk demand (issue target ≤ 1 s).
+func BenchmarkSimulate_n10000_deg6_steps10000(b *testing.B) {
+	const n = 10000
+	g := sparseRandom(n, 6, mc.Source(32))
+	start := make([]float64, n)
+	for i := range start {
+		start[i] = 100
+	}
+	net := &Network{Graph: g, Gamma: 0.05}
+	for b.Loop() {
+		d := &RandomWalkDemand{Start: start, Sigma: 1, Src: mc.Source(33)}
+		if _, err := Simulate(net, d, start, 10000, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSimulate_n10000_deg6_steps10000_trace is the same without
+// the cost of drawing Gaussian demand: the update alone.
+func BenchmarkSimulate_n10000_deg6_steps10000_trace(b *testing.B) {
+	const n = 10000
+	g := sparseRandom(n, 6, mc.Source(32))
+	start := make([]float64, n)
+	for i := range start {
+		start[i] = 100
+	}
+	net := &Network{Graph: g, Gamma: 0.05}
+	d := constantDemand(start)
+	for b.Loop() {
+		if _, err := Simulate(net, d, start, 10000, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type constantDemand []float64
+
+func (c constantDemand) Next(k int, r []float64) error { copy(r, c); return nil }

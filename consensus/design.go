@@ -80,12 +80,16 @@ type WeightDesign struct {
 //	gap(w) = ∇f(w)ᵀw − B · min{0, min_e ∂_e f(w)/c_e}  ≥  f(w) − f*.
 //
 // The variant adds the constraint B(w) = L(w) − s M_n + J/n ⪰ 0
-// (λ₂ ≥ s) through a log-det barrier φ = f − μ log det B(w) with μ
-// decreasing by 10. With Z = μ B(w)⁻¹ ⪰ 0 as multiplier, the Lagrangian
-// f − ⟨Z, B(w)⟩ is convex in w with gradient ∇φ(w), so weak duality and
-// the same linearisation give
+// (λ₂ ≥ s) and is solved by a primal barrier method: Newton steps on
+// ρ₁ − μ[log det B(w) + Σ log w_e + log(B − cᵀw)] with μ divided by 10
+// after each centring (exact Hessians; see floor.go). With Z = μ B(w)⁻¹
+// ⪰ 0 as multiplier, the Lagrangian f − ⟨Z, B(w)⟩ is convex in w, so
+// weak duality and the same linearisation over S give
 //
-//	f* ≥ f(w) − ⟨Z, B(w)⟩ − gap_φ(w) = f(w) − μ n − gap_φ(w).
+//	f* ≥ f(w) − ⟨Z, B(w)⟩ − gap_ℓ(w) = f(w) − μ n − gap_ℓ(w),
+//
+// with gap_ℓ the expression above for the Lagrangian's gradient
+// ∇f − μ (b_eᵀB⁻¹b_e)_e.
 //
 // The solver stops when Value − Lower ≤ Tol · Value and returns both.
 //

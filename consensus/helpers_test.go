@@ -52,3 +52,21 @@ func spectral(t *testing.T, g *linalg.Graph) *Spectral {
 	}
 	return s
 }
+
+// sparseRandom returns a connected graph with n nodes and about
+// n·deg/2 edges (a random spanning tree plus uniformly random pairs),
+// weights uniform in [0.5, 2), in O(n deg) time.
+func sparseRandom(n int, deg float64, src rand.Source) *linalg.Graph {
+	rnd := rand.New(src)
+	g := linalg.NewGraph(n)
+	for v := 1; v < n; v++ {
+		must(g.SetEdge(v, rnd.IntN(v), 0.5+1.5*rnd.Float64()))
+	}
+	for g.Size() < int(float64(n)*deg/2) {
+		u, v := rnd.IntN(n), rnd.IntN(n)
+		if u != v && !g.HasEdge(u, v) {
+			must(g.SetEdge(u, v, 0.5+1.5*rnd.Float64()))
+		}
+	}
+	return g
+}

@@ -107,18 +107,11 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
-		for i := range hi {
-			// Renormalise (hi, lo) exactly (Fast2Sum, |hi| ≥ |lo|).
-			sum := hi[i] + lo[i]
-			lo[i] -= sum - hi[i]
-			hi[i] = sum
-			x[i] = sum
-		}
-		if err = net.Measure.Nodal(p, r, x); err != nil {
+		if err = step(net, r, x, p, hi, lo); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
-		tr.record(r, x, p, hi, lo)
+		tr.record(r, x, p)
 		if s.States {
 			tr.keep(net, r, x, p)
 		}
@@ -132,21 +125,40 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 	return tr, err
 }
 
+// step renormalises the limits x = hi + lo and computes the measure p
+// for demand r. The common linear measure has its own loop.
+func step(net *Network, r, x, p, hi, lo []float64) error {
+	for i := range hi {
+		// Renormalise (hi, lo) exactly (Fast2Sum, |hi| ≥ |lo|).
+		sum := hi[i] + lo[i]
+		lo[i] -= sum - hi[i]
+		hi[i] = sum
+		x[i] = sum
+	}
+	if net.Measure != Amount {
+		return net.Measure.Nodal(p, r, x)
+	}
+	for i, ri := range r {
+		p[i] = ri - x[i] // Table I row I
+	}
+	return nil
+}
+
 // record appends the totals of one step (spec §3.2).
-func (tr *Trajectory) record(r, x, p, hi, lo []float64) {
-	var rt, at, under, spare, pbar float64
+func (tr *Trajectory) record(r, x, p []float64) {
+	var rt, at, lt, pbar float64
 	for i, ri := range r {
 		xi := x[i]
 		rt += ri
+		lt += xi
 		at += min(xi, ri)
-		if ri > xi {
-			under += ri - xi
-		} else {
-			spare += xi - ri
-		}
 		pbar += p[i]
 	}
-	lt := sum2(hi, lo)
+	// Σ(r − x)₊ = r_total − a_total and Σ(x − r)₊ = l_total − a_total
+	// up to rounding. l_total is the plain sum of the current limits:
+	// the limits themselves conserve the total exactly (see apply), so
+	// this sum carries one rounding error of the state, not a drift.
+	under, spare := rt-at, lt-at
 	pbar /= float64(len(p))
 	var disp float64
 	for _, pi := range p {
@@ -156,7 +168,7 @@ func (tr *Trajectory) record(r, x, p, hi, lo []float64) {
 	tr.LTotal = append(tr.LTotal, lt)
 	tr.ATotal = append(tr.ATotal, at)
 	tr.Ideal = append(tr.Ideal, min(rt, lt))     // spec §3.2 (8)
-	tr.Over = append(tr.Over, min(under, spare)) // spec §3.2 O(k)
+	tr.Over = append(tr.Over, max(min(under, spare), 0)) // spec §3.2 O(k)
 	tr.Dispersion = append(tr.Dispersion, disp)
 }
 
@@ -171,26 +183,6 @@ func (tr *Trajectory) keep(net *Network, r, x, p []float64) {
 	tr.R = append(tr.R, append([]float64(nil), r...))
 	tr.P = append(tr.P, po)
 	tr.A = append(tr.A, a)
-}
-
-// sum2 returns Σ (hi_i + lo_i) with Neumaier's compensated summation, so
-// the reported l_total reflects the conserved value.
-func sum2(hi, lo []float64) float64 {
-	var s, c float64
-	add := func(v float64) {
-		t := s + v
-		if math.Abs(s) >= math.Abs(v) {
-			c += (s - t) + v
-		} else {
-			c += (v - t) + s
-		}
-		s = t
-	}
-	for i := range hi {
-		add(hi[i])
-		add(lo[i])
-	}
-	return s + c
 }
 
 // flows holds the graph in compressed rows with the products γ w_uv, so
@@ -215,7 +207,7 @@ func newFlows(g *linalg.Graph, gamma float64) *flows {
 }
 
 // apply adds γ (L p)_u = Σ_v γ w_uv (p_u − p_v) to every x_u = hi_u + lo_u
-// with Knuth's TwoSum, so no rounding error is lost (spec §3.1 (3)).
+// with error-free additions, so no rounding error is lost (spec §3.1 (3)).
 func (f *flows) apply(hi, lo, p []float64) {
 	for u := range hi {
 		pu, h, l := p[u], hi[u], lo[u]
@@ -225,9 +217,14 @@ func (f *flows) apply(hi, lo, p []float64) {
 			// The explicit conversions forbid fusing the product into
 			// the following addition, which would break f_uv = −f_vu.
 			fl := float64(gw[i] * float64(pu-p[v]))
+			// Error-free addition h + fl = s + err (Fast2Sum on the
+			// larger magnitude; the branch is almost always the first).
 			s := h + fl
-			bb := s - h
-			l += (h - (s - bb)) + (fl - bb)
+			if math.Abs(h) >= math.Abs(fl) {
+				l += fl - (s - h)
+			} else {
+				l += h - (s - fl)
+			}
 			h = s
 		}
 		hi[u], lo[u] = h, l
