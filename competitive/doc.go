@@ -36,9 +36,9 @@
 // s0. The schedule is recovered from one bit per (slot, server) (did the
 // optimum into s switch from the previous row's minimiser?) and the
 // minimiser of every row, so k = 100, T = 10⁶ needs 19 MiB of
-// back-pointers (2 words per row plus an int32); the cost-only mode needs O(k). Ties: lowest-id minimiser
-// in the last slot, and staying whenever staying is optimal (open
-// question 3).
+// back-pointers (2 words per row plus an int32); the cost-only mode needs
+// O(k). Ties: lowest-id minimiser in the last slot, and staying whenever
+// staying is optimal (open question 3).
 //
 // DTrack (spec §4) tracks deficits D(s') = max(0, D(s') + h_t(s) −
 // h_t(s')) and transitions when the largest tentative deficit exceeds

@@ -158,6 +158,37 @@ func checkStays(t *testing.T, in *Instance, sched []int, alpha float64, name str
 	}
 }
 
+// checkOvertakes verifies invariant I3 of spec §4.6 on a DTrack-RR
+// schedule, the fact the 2k proof charges to the optimum: when the
+// session leaves j at slot u, j's hold cost over the stay, slot u
+// included, exceeds αC (reaches it under the reach trigger); every
+// server skipped in the cyclic scan at slot u has h_u > αC.
+func checkOvertakes(t *testing.T, in *Instance, sched []int, alpha float64, reach bool, name string) {
+	t.Helper()
+	thr := alpha * in.Setup()
+	slack := tol * float64(in.Slots()) // rounding of the sums
+	a := 0
+	for u := 1; u < in.Slots(); u++ {
+		j := sched[u-1]
+		if sched[u] == j {
+			continue
+		}
+		sum := 0.0
+		for v := a; v <= u; v++ {
+			sum += in.Hold(v, j)
+		}
+		if sum < thr-slack || !reach && sum <= thr-slack {
+			t.Fatalf("%s: leaves %d at slot %d with stay cost %v, αC = %v", name, j, u, sum, thr)
+		}
+		for x := cyc(j+1, in.Servers()); x != sched[u]; x = cyc(x+1, in.Servers()) {
+			if in.Hold(u, x) <= thr-slack {
+				t.Fatalf("%s: skips %d at slot %d with h = %v ≤ αC = %v", name, x, u, in.Hold(u, x), thr)
+			}
+		}
+		a = u
+	}
+}
+
 // TestDTrackProperties is spec §9.4.
 func TestDTrackProperties(t *testing.T) {
 	rng := newRand(4)
@@ -180,6 +211,7 @@ func TestDTrackProperties(t *testing.T) {
 					require.Equal(t, Setups(sched)-1, alg.Transitions(), "inst %d %v", i, alg.Policy)
 					if j == 0 {
 						rr = sched
+						checkOvertakes(t, in, sched, alpha, reach, fmt.Sprintf("inst %d RR", i))
 					}
 					if k == 2 {
 						require.Equal(t, rr, sched, "k = 2: all policies agree (inst %d)", i)
