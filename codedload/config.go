@@ -139,6 +139,8 @@ func (c *Config) Validate() error {
 	}
 	n := c.Topology.Order()
 	switch {
+	case n < 1:
+		return fmt.Errorf("codedload: Topology has %d nodes: want ≥ 1", n)
 	case c.Files < 1:
 		return fmt.Errorf("codedload: Files = %d: want ≥ 1", c.Files)
 	case c.Files > 1<<31-1:

@@ -421,6 +421,7 @@ func TestValidateNamesField(t *testing.T) {
 		want string
 	}{
 		{func(c *Config) { c.Topology = nil }, "Topology"},
+		{func(c *Config) { c.Topology = &Grid{} }, "Topology has 0 nodes"},
 		{func(c *Config) { c.Files = 0 }, "Files = 0"},
 		{func(c *Config) { c.Cache = 0 }, "Cache = 0"},
 		{func(c *Config) { c.Gamma = -1 }, "Gamma = -1"},
