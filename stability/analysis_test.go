@@ -438,3 +438,31 @@ func TestAttractors(t *testing.T) {
 		assert.False(t, a.Uncontrollable())
 	}
 }
+
+func FuzzLinearize(f *testing.F) {
+	f.Add(1.0, 0.0, false)
+	f.Add(0.5, math.NaN(), true)
+	l := mustLaw(seedNet(0.3), 1)
+	f.Fuzz(func(t *testing.T, xa, xb float64, corner bool) {
+		x := []float64{xa, xb}
+		var e *Equilibrium
+		var err error
+		if corner {
+			e, err = l.Corner(x)
+		} else {
+			e, err = l.Linearize(x)
+		}
+		if err != nil {
+			return
+		}
+		// Accepted input must be an equilibrium in the cube.
+		for i, v := range e.X {
+			if !(v >= 0 && v <= 1) {
+				t.Fatalf("x[%d] = %v accepted", i, v)
+			}
+		}
+		if len(e.Eigenvalues) != 2 {
+			t.Fatalf("%d eigenvalues", len(e.Eigenvalues))
+		}
+	})
+}

@@ -60,3 +60,45 @@ func BenchmarkSearchCorners_N64_1000starts(b *testing.B) {
 		}
 	}
 }
+
+// Targeted mode at N = 100: 8 starts integrated and snapped.
+func BenchmarkAttractors_N100_8starts(b *testing.B) {
+	l := benchLaw(100)
+	for b.Loop() {
+		if _, _, err := l.Attractors(8, 300, rand.NewPCG(1, 2), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Greedy vs optimal over one day of 5-minute periods at N = 100.
+func BenchmarkCompare_N100_day(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	nw := randomNet(rng, 100, 1, 0.3)
+	times := hourGrid(24, 12)
+	dem, err := Diurnal(nw.T, times, nil, rand.NewPCG(5, 5))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Compare(nw.C, nw.T, times, dem, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A harder instance: demand 10× larger, no extra self-correlation, so many
+// nodes overload and the trajectory visits several faces.
+func BenchmarkIntegrate_N100_T1000_Heavy(b *testing.B) {
+	rng := rand.New(rand.NewPCG(100, 7))
+	l := mustLaw(randomNet(rng, 100, 20, 0), 1)
+	x0 := randomInterior(rand.New(rand.NewPCG(1, 1)), 100)
+	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8}
+	for b.Loop() {
+		tr, err := l.Integrate(x0, 1000, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(tr.Stats.Accepted), "steps")
+	}
+}

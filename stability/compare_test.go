@@ -175,3 +175,19 @@ func TestCompareBadInput(t *testing.T) {
 	_, err = Compare(nw.C, nw.T, times, bad, nil)
 	assert.ErrorContains(t, err, "A[1] = NaN")
 }
+
+func FuzzDiurnal(f *testing.F) {
+	f.Add(1.0, 0.5, 0.05, 0.9, 3.0)
+	f.Add(-1.0, 2.0, -0.1, 1.0, math.Inf(1))
+	f.Fuzz(func(t *testing.T, base, amp, noise, mem, tk float64) {
+		a, err := Diurnal([]float64{base}, []float64{0, tk}, &DiurnalSettings{Amplitude: amp, Noise: noise, Memory: mem}, rand.NewPCG(1, 1))
+		if err != nil {
+			return
+		}
+		for _, row := range a {
+			if !(row[0] >= 0) {
+				t.Fatalf("demand %v from base %v amp %v noise %v", row[0], base, amp, noise)
+			}
+		}
+	})
+}

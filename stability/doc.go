@@ -82,11 +82,13 @@
 // Law.ClassifyCorners walks all 2^N vertices in Gray-code order, updating
 // the loads in O(N) per vertex (with a fresh O(N²) recomputation every 64
 // vertices to stop rounding drift), so N = 20 costs about 2·10⁷ flops
-// rather than 2^20 eigendecompositions. Beyond MaxCornerNodes,
-// Law.SearchCorners is the targeted mode: from random vertices it follows
-// the largest positive eigenvalue (the direction the greedy law pushes)
-// until it reaches a stable vertex; and TwoNodeMap/Integrate+Snap find the
-// attractors actually reached from given starts.
+// rather than 2^20 eigendecompositions. Beyond MaxCornerNodes
+// two targeted modes remain: Law.SearchCorners (N ≤ 64) starts from
+// random vertices and follows the largest positive eigenvalue (the
+// direction the greedy law pushes) until it reaches a stable vertex; and
+// Law.Attractors (any N) integrates from random interior starts and snaps
+// each end state to its equilibrium, so it finds the attractors that are
+// actually reached, with the share of starts reaching each.
 //
 // # Locally uncontrollable overload and Π_C
 //
