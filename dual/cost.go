@@ -129,6 +129,35 @@ func (c Hinge) Tilt(lambda, lo, hi float64) float64 {
 	return clip(c.T+lambda/c.C, lo, hi) // spec §7: C (S − T) = μ
 }
 
+// Overload is h(S) = C·(S − T)₊, a linear price per unit of overload.
+// It is not one of spec §7's families; with LinearX it makes P1 a linear
+// program, which the tests solve independently with gonum's simplex. Its
+// S sub-problem is S* = lo for μ < 0, T for 0 ≤ μ ≤ C (every S ≤ T is
+// optimal at μ = 0 and every S ≥ T at μ = C; T is the convention) and the
+// upper end for μ > C.
+type Overload struct{ C, T float64 }
+
+func (c Overload) Value(s float64) float64 { return c.C * math.Max(0, s-c.T) }
+
+func (c Overload) Deriv(s float64) float64 {
+	if s <= c.T {
+		return 0
+	}
+	return c.C
+}
+
+func (c Overload) Curv(float64) float64 { return 0 }
+
+func (c Overload) Tilt(lambda, lo, hi float64) float64 {
+	switch {
+	case lambda < 0:
+		return lo
+	case lambda <= c.C:
+		return clip(c.T, lo, hi)
+	}
+	return hi
+}
+
 // Delay is the M/M/1-style delay h(S) = S/(T − S) on [0, T), +Inf for
 // S ≥ T, spec §7 row 4: a barrier at the capacity. Its S sub-problem is
 // S* = max(0, T − √(T/μ)) for μ > 0 (S* = 0 whenever μ ≤ 1/T).

@@ -234,3 +234,35 @@ func TestDualMatchesPrimal(t *testing.T) {
 		assert.LessOrEqual(t, res.Violation, 10*math.Max(1e-3, res.R/(res.Step*float64(res.Iter))))
 	}
 }
+
+func TestLoadsKernelItems1to3(t *testing.T) {
+	// Spec §8 items 1–3 for the load kernel Solve uses: S = (0.43, 0.67)
+	// for item 1, Σ S = Σ A x (item 2), and agreement with anycast's
+	// Loads and with the matrix form Cᵀ diag(A) x (item 3).
+	nw := twoNode()
+	s := make([]float64, 2)
+	loads(s, nw, []float64{0.3, 0.8})
+	assert.InDelta(t, 0.43, s[0], tol)
+	assert.InDelta(t, 0.67, s[1], tol)
+	assert.InDelta(t, 1.1, s[0]+s[1], tol)
+	rng := rand.New(rand.NewPCG(3, 3))
+	for trial := 0; trial < 50; trial++ {
+		n := 1 + rng.IntN(30)
+		nw := randNetwork(rng, n)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.Float64()
+		}
+		got := make([]float64, n)
+		loads(got, nw, x)
+		var mv mat.VecDense
+		mv.MulVec(nw.LoadMatrix(), mat.NewVecDense(n, x))
+		assert.True(t, floats.EqualApprox(got, nw.Loads(nil, x), 1e-13))
+		assert.True(t, floats.EqualApprox(got, mv.RawVector().Data, 1e-13))
+		var ax float64
+		for j := range x {
+			ax += nw.A[j] * x[j]
+		}
+		assert.InDelta(t, ax, floats.Sum(got), 1e-12*(1+ax))
+	}
+}

@@ -46,8 +46,11 @@ type PrimalResult struct {
 // and an Armijo search along the projection arc. The Hessian
 // diag(f”) + Bᵀ diag(h”) B is factorised by Cholesky with a small
 // ridge, so costs with zero curvature (LinearX, Hinge below T) are
-// handled; the convergence is then slower than quadratic but still
-// reaches the gradient tolerance on the families of this package.
+// handled when the other cost of the node is curved. On a piecewise
+// linear problem (LinearX with Overload) the method can stall far from
+// the optimum (the tests saw excesses up to 0.2 on P* ≈ 3.7): the
+// certificate Value − Lower then says so, and such problems are linear
+// programs for gonum's lp.Simplex, which is how the tests solve them.
 // Each iteration costs O(N³).
 //
 // Primal returns an error if the problem is invalid or the start x = 0
