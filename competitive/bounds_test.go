@@ -123,3 +123,39 @@ func TestDTrackAlphaTight(t *testing.T) {
 		require.Equal(t, C, OptimumCost(in))
 	}
 }
+
+// TestBoundsExhaustive checks the worst-case bounds on every instance
+// with costs in {0, 1, 2}: k = 2 with T ≤ 5 and k = 3 with T ≤ 3, for
+// C ∈ {1, 2} (about 2·10⁵ instances per contestant). Integer costs make
+// every sum exact, so the comparisons need no tolerance.
+func TestBoundsExhaustive(t *testing.T) {
+	for _, dims := range [][2]int{{2, 5}, {3, 3}} {
+		k, maxT := dims[0], dims[1]
+		for T := 1; T <= maxT; T++ {
+			n := T * k
+			h := make([]float64, n)
+			total := 1
+			for range n {
+				total *= 3
+			}
+			for code := range total {
+				x := code
+				for i := range h {
+					h[i] = float64(x % 3)
+					x /= 3
+				}
+				for _, C := range []float64{1, 2} {
+					in := &Instance{t: T, k: k, c: C, h: h}
+					opt := OptimumCost(in)
+					for _, c := range contestants {
+						cost, err := RunCost(c.alg(), in)
+						require.NoError(t, err)
+						if cost < opt || cost > c.bound(in, opt) {
+							t.Fatalf("%s: k=%d T=%d C=%v h=%v: cost %v, OPT %v, bound %v", c.name, k, T, C, h, cost, opt, c.bound(in, opt))
+						}
+					}
+				}
+			}
+		}
+	}
+}

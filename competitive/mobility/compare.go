@@ -49,10 +49,32 @@ func motionAware(name string, window int, noise float64, direction bool) Contend
 	return Contender{name, func(sc *Scene, src rand.Source) competitive.Online {
 		a := &competitive.Lookahead{Window: window}
 		if sc.Walk != nil {
-			a.Forecaster = &forecast{walk: sc.Walk, sites: sc.Sites, direction: direction, noise: noise, rng: rand.New(src)}
+			a.Forecaster = newForecast(sc, direction, noise, src)
 		}
 		return a
 	}}
+}
+
+// TargetForecast returns Target-Aware's predictor for the walk of sc:
+// it knows the current way-point and the speed; noise is the standard
+// deviation in metres of the announced way-point's error, drawn from src
+// once per leg. It panics if sc has no walk.
+func TargetForecast(sc *Scene, noise float64, src rand.Source) competitive.Forecaster {
+	return newForecast(sc, false, noise, src)
+}
+
+// DirectionForecast returns Direction-Aware's predictor for the walk of
+// sc: it knows the heading and the speed only. It panics if sc has no
+// walk.
+func DirectionForecast(sc *Scene, noise float64, src rand.Source) competitive.Forecaster {
+	return newForecast(sc, true, noise, src)
+}
+
+func newForecast(sc *Scene, direction bool, noise float64, src rand.Source) *forecast {
+	if sc.Walk == nil {
+		panic("mobility: forecast without a walk")
+	}
+	return &forecast{walk: sc.Walk, sites: sc.Sites, direction: direction, noise: noise, rng: rand.New(src)}
 }
 
 // Estimate is a sample mean with its 95% Student-t confidence interval.

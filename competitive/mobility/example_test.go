@@ -2,9 +2,13 @@ package mobility_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 
+	"github.com/loadlab/loadlab/competitive"
 	"github.com/loadlab/loadlab/competitive/mobility"
 )
+
+func src(seed uint64) rand.Source { return rand.NewPCG(seed, 1) }
 
 // A short mesh run: the performance ratio (cost / OPT) of DTrack-RR and
 // of Target-Aware with a 10-slot look-ahead, averaged over 4 walks.
@@ -21,4 +25,21 @@ func ExampleCompare() {
 	// OPT              ratio 1.00
 	// DTrack-RR        ratio 1.13
 	// Target-Aware(10) ratio 1.00
+}
+
+// A forecaster can drive competitive.Lookahead directly on a sampled
+// mesh run.
+func ExampleTargetForecast() {
+	in, sc, err := mobility.Mesh{Slots: 600}.Sample(src(7))
+	if err != nil {
+		panic(err)
+	}
+	alg := &competitive.Lookahead{Window: 10, Forecaster: mobility.TargetForecast(sc, 0, src(8))}
+	r, err := competitive.Ratio(alg, in)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("Target-Aware(10): cost/OPT = %.2f\n", r)
+	// Output:
+	// Target-Aware(10): cost/OPT = 1.00
 }
