@@ -167,7 +167,7 @@ func (tr *Trajectory) record(r, x, p []float64) {
 	tr.RTotal = append(tr.RTotal, rt)
 	tr.LTotal = append(tr.LTotal, lt)
 	tr.ATotal = append(tr.ATotal, at)
-	tr.Ideal = append(tr.Ideal, min(rt, lt))     // spec §3.2 (8)
+	tr.Ideal = append(tr.Ideal, min(rt, lt))             // spec §3.2 (8)
 	tr.Over = append(tr.Over, max(min(under, spare), 0)) // spec §3.2 O(k)
 	tr.Dispersion = append(tr.Dispersion, disp)
 }

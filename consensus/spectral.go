@@ -287,3 +287,24 @@ func (s *Spectral) GammaTradeoff(c, sigma float64) (float64, error) {
 	}
 	return lo + (hi-lo)/2, nil
 }
+
+// Curve samples ρ of traffic t over the stable range: points values of
+// γ = 2/λ_n · (i + ½)/points, i = 0..points−1 (midpoints, so both ends,
+// where ρ₂ is infinite, are avoided), with the matching ρ. It panics if
+// points < 1 or t is unknown.
+func (s *Spectral) Curve(t Traffic, sigma float64, points int) (gammas, rhos []float64) {
+	if points < 1 {
+		panic(fmt.Sprintf("consensus: Curve: points = %d", points))
+	}
+	if err := checkTraffic(t); err != nil {
+		panic(err)
+	}
+	b := s.StabilityBound()
+	gammas = make([]float64, points)
+	rhos = make([]float64, points)
+	for i := range points {
+		gammas[i] = b * (float64(i) + 0.5) / float64(points)
+		rhos[i], _ = s.Rho(t, gammas[i], sigma)
+	}
+	return gammas, rhos
+}

@@ -373,3 +373,13 @@ func TestBadArguments(t *testing.T) {
 	_, err = SpectralFrom([]float64{1, 2})
 	assert.ErrorContains(t, err, "not 0")
 }
+
+func TestCurve(t *testing.T) {
+	s := spectral(t, linalg.Cycle(6))
+	g, r := s.Curve(Case2, 1, 4)
+	assert.InDeltaSlice(t, []float64{0.0625, 0.1875, 0.3125, 0.4375}, g, 1e-15) // 2/λ_n = 1/2
+	for i := range g {
+		want, _ := s.Rho(Case2, g[i], 1)
+		assert.Equal(t, want, r[i])
+	}
+}
