@@ -213,6 +213,16 @@ func TestDTrackProperties(t *testing.T) {
 						rr = sched
 						checkOvertakes(t, in, sched, alpha, reach, fmt.Sprintf("inst %d RR", i))
 					}
+					if alg.Policy == Forward && !reach {
+						// Spec §4.4: under the strict trigger the current
+						// server is never a minimiser at a trigger, so
+						// DTrack-F moves to argmin h_t itself.
+						for u := 1; u < T; u++ {
+							if sched[u] != sched[u-1] {
+								require.Equal(t, argmin(in.Row(u)), sched[u], "inst %d slot %d", i, u)
+							}
+						}
+					}
 					if k == 2 {
 						require.Equal(t, rr, sched, "k = 2: all policies agree (inst %d)", i)
 					}

@@ -34,7 +34,8 @@
 // ahead, clipped at the area boundary. Prediction noise σ (metres)
 // displaces the (pseudo-)target by an N(0, σ²) offset per coordinate,
 // drawn once per leg of the walk. All of these are our choices (spec §10
-// questions 9 and 10).
+// questions 9 and 10). TargetForecast and DirectionForecast expose the two
+// predictors for use with competitive.Lookahead outside Compare.
 //
 // # Reproducibility
 //
