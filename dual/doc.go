@@ -56,7 +56,10 @@
 //     Tilt(λ, lo, hi) returns argmin φ(z) − λz on [lo, hi]; the x
 //     sub-problem is Tilt(−A_i β_i, 0, 1) and the S sub-problem is
 //     Tilt(μ_i, 0, S̄_i). The five families of spec §7 are LinearX,
-//     QuadraticX, Hinge, Delay and Exp, with closed forms; Func wraps a
+//     QuadraticX, Hinge, Delay and Exp, with closed forms; Overload, a
+//     linear price per unit of overload, is added so that LinearX with
+//     Overload makes P1 a linear program (checked against gonum's
+//     lp.Simplex in the tests); Func wraps a
 //     user cost and solves Tilt by bisection on the derivative (or
 //     golden-section search without one). Ties are broken
 //     deterministically: LinearX picks x = 1 at β = W, Hinge picks S = T
@@ -79,8 +82,11 @@
 //     independent Poisson counts over senders is Poisson, so the count is
 //     drawn per receiver, which has the same law as per-pair counts. The
 //     nodes do not know the loss rate, so loss biases β̂ by 1 − loss
-//     (a known loss rate can be folded into γ). Measurement delay runs the
-//     network on μ(k − Delay).
+//     (a known loss rate can be folded into γ). Measurement delay makes
+//     the nodes use β(μ(k − Delay)) at step k; the observed loads S^obs are
+//     current. Theorem III.3 assumes exact super-gradients, so with
+//     FastControl noise, loss or delay the reported Bound is a reference,
+//     not a guarantee; Sweep measures what is achieved instead.
 //   - C_ij = 0 < C_ji (question 9): Unreachable chooses. The default,
 //     Reject, returns an *UnreachableError naming the pair; Drop leaves
 //     the term out (β̂ low by exactly that term); Direct replaces it by an

@@ -179,7 +179,8 @@ func TestTheoremIII3Item22(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 22))
 	for trial := 0; trial < 40; trial++ {
 		n := 2 + rng.IntN(6)
-		p := randProblem(rng, n, true)
+		// Every family, including the bang-bang LinearX (nonsmooth dual).
+		p := randProblem(rng, n, false)
 		ref := primalRef(t, p)
 		g := p.GBound()
 		mu0 := randMu(rng, n, 0.5)

@@ -58,3 +58,32 @@ func FuzzSolveSettings(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNewProblem feeds arbitrary cost parameters and caps: NewProblem and
+// Quadratic must reject bad ones with an error, never panic, and accepted
+// problems must evaluate D(0) without NaN.
+func FuzzNewProblem(f *testing.F) {
+	f.Add(1.0, 4.0, 1.0, 2.0)
+	f.Add(0.0, -1.0, math.NaN(), -3.0)
+	nw := item13()
+	f.Fuzz(func(t *testing.T, w, c, s0, s1 float64) {
+		if p, err := Quadratic(nw, w, c); err == nil {
+			pt, err := p.Eval(make([]float64, 3))
+			if err != nil || math.IsNaN(pt.D) {
+				t.Fatalf("Quadratic(w=%v, c=%v): D(0) = %v, %v", w, c, pt, err)
+			}
+		}
+		fs := []Cost{QuadraticX{1, 2}, QuadraticX{1, 1.5}, QuadraticX{1, 1}}
+		hs := []Cost{Hinge{4, 0.8}, Hinge{4, 0.9}, Hinge{4, 0.7}}
+		p, err := NewProblem(nw, fs, hs, []float64{s0, s1, 1})
+		if err != nil {
+			return
+		}
+		if !(s0 >= 0 && s1 >= 0) {
+			t.Fatalf("accepted SMax (%v, %v)", s0, s1)
+		}
+		if _, err := p.Eval([]float64{0.1, 0.2, 0.3}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -27,7 +27,9 @@ type Problem struct {
 // proxy i can see, which leaves the optimum unchanged (h_i non-decreasing
 // makes S_i = S_i^obs ≤ (Cᵀ A)_i optimal) and keeps the super-gradients
 // bounded (18). A cost that implements Bounded lowers S̄_i to its Sup.
-// It returns an error for nil or missing costs or a negative or NaN S̄_i.
+// S̄_i = +Inf removes the cap; G of (18) is then infinite and Theorem
+// III.3 says nothing. It returns an error for nil or missing costs or a
+// negative or NaN S̄_i.
 func NewProblem(nw *anycast.Network, f, h []Cost, smax []float64) (*Problem, error) {
 	if nw == nil {
 		return nil, fmt.Errorf("dual: network is nil")

@@ -74,7 +74,8 @@ type Result struct {
 	// the super-gradients (18) and R ≥ ‖μ(0) − μ*‖₂ (‖μ(0)‖₂ + MuBound),
 	// D* − Best ≤ Bound = R²/(2·Step·Iter) + Step·G²/2. Eps and K are the
 	// target and the step count that guarantees it when the theorem step
-	// was used (K = 0 otherwise).
+	// was used (K = 0 otherwise). The guarantee assumes exact β: with
+	// FastControl noise, loss or delay, Bound is a reference only.
 	Step, G, R, Bound float64
 	Eps               float64
 	K                 int
