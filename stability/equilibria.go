@@ -198,10 +198,10 @@ const MaxCornerNodes = 30
 // CornerSummary tallies classified vertices. A vertex is encoded as a bit
 // mask: bit i set ⇔ x_i = 1.
 type CornerSummary struct {
-	Visited int             // vertices classified
-	Counts  [numClasses]int // by Class
-	Stable  []uint64        // stable vertices, in visiting order
-	Uncontr []uint64        // stable vertices with some x_i = 0: locally uncontrollable overloads
+	Visited        int             // vertices classified
+	Counts         [numClasses]int // by Class
+	Stable         []uint64        // stable vertices, in visiting order
+	Uncontrollable []uint64        // stable vertices with some x_i = 0: locally uncontrollable overloads
 
 	law  *Law
 	zt   float64   // zero tolerance
@@ -253,7 +253,7 @@ func (cs *CornerSummary) tally() int {
 	if c == Stable {
 		cs.Stable = append(cs.Stable, cs.mask)
 		if bits.OnesCount64(cs.mask) < len(cs.s) {
-			cs.Uncontr = append(cs.Uncontr, cs.mask)
+			cs.Uncontrollable = append(cs.Uncontrollable, cs.mask)
 		}
 	}
 	return arg
@@ -313,7 +313,7 @@ func (l *Law) ClassifyCorners() (*CornerSummary, error) {
 // largest positive eigenvalue (an overloaded node at x_i = 1 to 0, or an
 // underloaded node at x_i = 0 to 1, as the greedy law would push it) until
 // no eigenvalue is positive or 4N flips are spent. Every vertex visited is
-// classified once; Stable and Uncontr list the stable ones found.
+// classified once; Stable and Uncontrollable list the stable ones found.
 func (l *Law) SearchCorners(starts int, src rand.Source) (*CornerSummary, error) {
 	if err := l.check(); err != nil {
 		return nil, err

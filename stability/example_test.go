@@ -81,7 +81,7 @@ func ExampleLaw_ClassifyCorners() {
 	for cl := stability.Stable; cl <= stability.NonHyperbolic; cl++ {
 		fmt.Printf("%s: %d\n", cl, cs.Count(cl))
 	}
-	fmt.Printf("uncontrollable vertices (bit i ⇔ x_i = 1): %03b\n", cs.Uncontr)
+	fmt.Printf("uncontrollable vertices (bit i ⇔ x_i = 1): %03b\n", cs.Uncontrollable)
 	// Output:
 	// stable: 1
 	// unstable: 2
