@@ -23,6 +23,11 @@ type SweepPoint struct {
 	Gap, GapLo, GapHi float64
 }
 
+// Only the product γW enters the measurement: a window holds
+// Poisson(W (1−loss) γ β_i) packets for proxy i and β̂_i is that count over
+// γW, and the packets sent per step are W Σ r_ij ∝ γW. Sweeping W at a
+// fixed γ therefore also sweeps γ (TestFastControlOnlyGammaWindowProduct).
+//
 // Sweep runs Algorithm 1 with FastControl measurements for every window
 // in windows and every loss rate in losses, runs times each, and returns
 // the trade-off points in the order window-major, loss-minor. fc gives γ,
