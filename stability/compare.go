@@ -92,6 +92,10 @@ type CompareSettings struct {
 	// are measured (default 4).
 	Sub int
 
+	// Problem, if not nil, builds the optimal algorithm's instance of P1
+	// for each period's network, replacing W and Penalty below; use it to
+	// compare under other cost families of package dual.
+	Problem func(nw *anycast.Network) (*dual.Problem, error)
 	// W and Penalty define the optimal algorithm's costs, those of
 	// dual.Quadratic: f_i = (W/2) A_i (1 − x_i)² prices traffic sent to
 	// L2 and h_i = (Penalty/2) (S_i − T_i)₊² prices overload (defaults 1
@@ -219,7 +223,11 @@ func Compare(c mat.Matrix, t []float64, times []float64, demand [][]float64, s *
 		copy(xg, tr.Final())
 		guard(xg, set.Guard)
 	}
-	p0, err := dual.Quadratic(nets[0], set.W, set.Penalty)
+	problem := set.Problem
+	if problem == nil {
+		problem = func(nw *anycast.Network) (*dual.Problem, error) { return dual.Quadratic(nw, set.W, set.Penalty) }
+	}
+	p0, err := problem(nets[0])
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +247,7 @@ func Compare(c mat.Matrix, t []float64, times []float64, demand [][]float64, s *
 		for m := range sub {
 			sub[m] = float64(m) * h
 		}
-		p, err := dual.Quadratic(nw, set.W, set.Penalty)
+		p, err := problem(nw)
 		if err != nil {
 			return nil, err
 		}
@@ -276,7 +284,8 @@ func Compare(c mat.Matrix, t []float64, times []float64, demand [][]float64, s *
 	return cmp, nil
 }
 
-// dualStep is Settings.DualStep or its default.
+// dualStep is Settings.DualStep or its default (which assumes the
+// quadratic costs of W and Penalty).
 func dualStep(nw *anycast.Network, set *CompareSettings) float64 {
 	if set.DualStep > 0 {
 		return set.DualStep

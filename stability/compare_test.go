@@ -191,3 +191,24 @@ func FuzzDiurnal(f *testing.F) {
 		}
 	})
 }
+
+// A user-supplied cost family replaces the default one.
+func TestCompareProblemHook(t *testing.T) {
+	nw := seedNet(0.3)
+	times := hourGrid(2, 2)
+	calls := 0
+	cmp, err := Compare(nw.C, nw.T, times, constantDemand(nw.A, times), &CompareSettings{
+		Problem: func(nw *anycast.Network) (*dual.Problem, error) {
+			calls++
+			return dual.Quadratic(nw, 1, 10)
+		},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, len(times)+1, calls) // one per period plus the warm start
+	// A softer overload price lets the optimum overload more than the
+	// default Penalty = 1000 does, but still far less than the greedy.
+	def, err := Compare(nw.C, nw.T, times, constantDemand(nw.A, times), nil)
+	require.NoError(t, err)
+	assert.Greater(t, cmp.Optimal.ExcessTotal, def.Optimal.ExcessTotal)
+	assert.Less(t, cmp.Optimal.ExcessTotal, cmp.Greedy.ExcessTotal)
+}

@@ -347,3 +347,64 @@ func TestSpec16Underloaded(t *testing.T) {
 		}
 	}
 }
+
+func logit(x float64) float64 { return math.Log(x / (1 - x)) }
+
+// Spec §5.2 items 2 and 3 (candidate statements of Theorem (25)).
+//
+// Item 2: in the seed example node a is never overloaded, so x_a increases
+// and S_b ≥ C_ab x_a(t) only grows; once 0.9 x_a(t0) ≥ T_b + ε, node b is
+// overloaded by ≥ ε for all t ≥ t0 and its logit must fall at rate ≥ βε.
+//
+// Item 3: a node with (CᵀA)_i < T_i can never be overloaded, so its logit
+// rises at rate ≥ β(T_i − (CᵀA)_i) whatever the other nodes do.
+func TestSoundnessItems2And3(t *testing.T) {
+	const beta, eps = 2.0, 0.05
+	times := floats.Span(make([]float64, 2001), 0, 20)
+	for _, cba := range cbas {
+		l := mustLaw(seedNet(cba), beta)
+		tr, err := l.Integrate([]float64{0.4, 0.6}, 20, &Settings{Times: times, AbsTol: 1e-12, RelTol: 1e-12})
+		require.NoError(t, err)
+		k0 := -1
+		for k := range tr.T {
+			if k > 0 {
+				assert.GreaterOrEqual(t, tr.X[k][0], tr.X[k-1][0]) // x_a increases
+			}
+			if k0 < 0 && 0.9*tr.X[k][0] >= 0.7+eps {
+				k0 = k
+			}
+		}
+		require.GreaterOrEqual(t, k0, 0)
+		z0 := logit(tr.X[k0][1])
+		for k := k0; k < tr.Len(); k++ {
+			if tr.X[k][1] < 1e-300 {
+				break
+			}
+			// 1e-9: integration error of the logit at tolerance 1e-12
+			// accumulated over ≤ 2000 steps.
+			assert.LessOrEqual(t, logit(tr.X[k][1]), z0-beta*eps*(tr.T[k]-tr.T[k0])+1e-9, "C_ba %v t %v", cba, tr.T[k])
+		}
+	}
+
+	rng := rand.New(rand.NewPCG(25, 3))
+	checked := 0
+	for trial := 0; trial < 30; trial++ {
+		n := 2 + rng.IntN(6)
+		nw := randomNet(rng, n, 1.5, 0)
+		l := mustLaw(nw, 1)
+		x0 := randomInterior(rng, n)
+		tr, err := l.Integrate(x0, 10, &Settings{Times: []float64{10}, AbsTol: 1e-12, RelTol: 1e-12})
+		require.NoError(t, err)
+		for i, m := range nw.MaxLoads() {
+			if m >= nw.T[i] || tr.X[0][i] == 1 {
+				continue
+			}
+			checked++
+			// z(10) ≤ ~15 here, where x = σ(z) stores 1 − x ≈ 3e-7 with
+			// absolute error 1e-16, i.e. a relative (logit) error ≲ 1e-9; 1e-7
+			// covers it and the integration error.
+			assert.GreaterOrEqual(t, logit(tr.X[0][i]), logit(x0[i])+(nw.T[i]-m)*10-1e-7)
+		}
+	}
+	assert.Greater(t, checked, 10)
+}

@@ -22,7 +22,7 @@ func init() {
 	register(
 		plots.Figure{
 			Name:    "stability-phase-portrait",
-			Caption: "Greedy law (24) on two nodes: direction field, trajectories and equilibria by type, for the paper's example (C_aa = 0.1, C_ba = 0.3) and a favourable C (C_aa = 0.8, C_bb = 0.7), both with A = (1, 1), T = (0.7, 0.7).",
+			Caption: "Greedy law (24) on two nodes: direction field, trajectories and equilibria by type, for the paper's example (C_aa = 0.1, C_ba = 0.3) and a favourable C (C_aa = 0.8, C_bb = 0.7), both with A = (1, 1), T = (0.7, 0.7); the vertex (0, 1) is non-hyperbolic in both because S_b = C_bb = T_b there.",
 			Make:    stabilityPhasePortrait,
 		},
 		plots.Figure{
