@@ -4,20 +4,25 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/mat"
 )
 
 // denseWeighted returns K_n with independent weights uniform on [0.5, 1.5):
 // the dense worst case for the Cholesky-based functions.
 func denseWeighted(n int, seed uint64) *Graph {
 	rnd := rand.New(rand.NewPCG(seed, 1))
-	g := Complete(n)
+	g := NewGraph(n)
 	for u := range n {
-		for i, v := range g.nbr[u] {
-			if u < v {
-				w := 0.5 + rnd.Float64()
-				g.wt[u][i] = w
-				g.wt[v][g.find(v, u)] = w
-			}
+		g.nbr[u] = make([]int, 0, n-1)
+		g.wt[u] = make([]float64, 0, n-1)
+	}
+	for u := range n {
+		for v := u + 1; v < n; v++ {
+			g.addEdge(u, v, 0.5+rnd.Float64())
 		}
 	}
 	return g
@@ -95,5 +100,88 @@ func BenchmarkKirchhoffDirectSum_Torus_1000x1000(b *testing.B) {
 	a := CycleSpectrum(1000)
 	for b.Loop() {
 		directProduct(a, a)
+	}
+}
+
+// The same work with gonum's own triangular inverse (Dtrtri) and
+// Cholesky inverse (Dpotri), for comparison with the recursive kernels.
+func BenchmarkKirchhoffGonumDtrtri_Dense_2000(b *testing.B) {
+	g := denseWeighted(2000, 1)
+	b.ResetTimer()
+	for b.Loop() {
+		r, err := NewResistance(g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var u, v mat.TriDense
+		r.chol.UTo(&u)
+		if err := v.InverseTri(&u); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkResistanceMatrixGonumDpotri_Dense_2000(b *testing.B) {
+	g := denseWeighted(2000, 1)
+	b.ResetTimer()
+	for b.Loop() {
+		r, err := NewResistance(g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var inv mat.SymDense
+		if err := r.chol.InverseTo(&inv); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkNewResistance_Dense_2000(b *testing.B) {
+	g := denseWeighted(2000, 1)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := NewResistance(g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Kernel-level comparison on the Cholesky factor of the dense graph.
+func upperFactor2000(b *testing.B) []float64 {
+	r, err := NewResistance(denseWeighted(2000, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw := r.inverseFactor().RawTriangular()
+	return raw.Data
+}
+
+func BenchmarkLauumGonum_2000(b *testing.B) {
+	v := upperFactor2000(b)
+	w := make([]float64, len(v))
+	b.ResetTimer()
+	for b.Loop() {
+		copy(w, v)
+		gonum.Implementation{}.Dlauum(blas.Upper, 2000, w, 2000)
+	}
+}
+
+func BenchmarkTrinvRecursive_2000(b *testing.B) {
+	v := upperFactor2000(b)
+	w := make([]float64, len(v))
+	b.ResetTimer()
+	for b.Loop() {
+		copy(w, v)
+		trinv(blas64.General{Rows: 2000, Cols: 2000, Stride: 2000, Data: w})
+	}
+}
+
+func BenchmarkTrinvGonum_2000(b *testing.B) {
+	v := upperFactor2000(b)
+	w := make([]float64, len(v))
+	b.ResetTimer()
+	for b.Loop() {
+		copy(w, v)
+		gonum.Implementation{}.Dtrtri(blas.Upper, blas.NonUnit, 2000, w, 2000)
 	}
 }
