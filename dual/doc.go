@@ -93,6 +93,12 @@
 //     explicit unicast report, counted separately as overhead. No rate is
 //     ever divided by zero.
 //
+// # Cost of a step
+//
+// One dual step costs O(nnz(C)) and allocates nothing: β = C μ and
+// S^obs = Cᵀ(A ∘ x) use gonum's assembly dot and axpy kernels on dense
+// rows, or compressed rows when at most a quarter of C is non-zero.
+//
 // # Reference solver
 //
 // Primal solves P1 without the dual: it eliminates S (S = S^obs(x) is

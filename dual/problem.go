@@ -134,18 +134,6 @@ func Coupling(dst []float64, nw *anycast.Network, mu []float64) []float64 {
 	return dst
 }
 
-// loads computes S^obs = Σ_j A_j x_j C_j· (spec §1.3 eq. (21)) like
-// anycast.Network.Loads, with gonum's assembly axpy kernel: the hot loop
-// of Solve.
-func loads(dst []float64, nw *anycast.Network, x []float64) {
-	clear(dst)
-	for j, a := range nw.A {
-		if y := a * x[j]; y != 0 {
-			floats.AddScaled(dst, y, nw.C.RawRowView(j))
-		}
-	}
-}
-
 // relax solves the sub-problems (13) for given β and μ into x and s and
 // returns the Lagrangian value there, which is D(μ) (spec §4.2 eqs.
 // (11)–(13)):

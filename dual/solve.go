@@ -171,6 +171,7 @@ func Solve(p *Problem, s *Settings) (*Result, error) {
 	alpha := res.Step
 
 	// Work space: everything the loop touches is allocated here.
+	kern := newKernel(p.Net)
 	beta := make([]float64, n)
 	x := make([]float64, n)
 	st := make([]float64, n)
@@ -194,12 +195,12 @@ func Solve(p *Problem, s *Settings) (*Result, error) {
 		// β(k): exactly (14), or as node i measures it (20).
 		var d float64
 		if fc == nil {
-			Coupling(beta, p.Net, mu)
+			kern.coupling(beta, mu)
 			d = p.relax(x, st, beta, mu)
 		} else {
 			fc.measure(beta, mu, k)
 			p.relax(x, st, beta, mu)
-			Coupling(be, p.Net, mu)
+			kern.coupling(be, mu)
 			d = p.relax(xe, se, be, mu)
 			if nb := floats.Norm(be, 2); nb > 0 {
 				e := floats.Distance(beta, be, 2) / nb
@@ -207,7 +208,7 @@ func Solve(p *Problem, s *Settings) (*Result, error) {
 				betaErrN++
 			}
 		}
-		loads(obs, p.Net, x) // S^obs(k) (16)
+		kern.loads(obs, x) // S^obs(k) (16)
 
 		if d > res.Best {
 			res.Best, res.BestIter = d, k
