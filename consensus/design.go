@@ -428,6 +428,7 @@ func (e *evaluator) spg(w []float64, set DesignSettings, d *WeightDesign) (int, 
 		gap := e.fwGap(w, g)
 		d.Value, d.Gap, d.Lower = f, gap, f-gap
 	}
+	stalls := 0
 	for it := 0; it < set.MaxIter; it++ {
 		record()
 		if d.Gap <= set.Tol*f {
@@ -443,10 +444,16 @@ func (e *evaluator) spg(w []float64, set DesignSettings, d *WeightDesign) (int, 
 			gd += g[i] * dir[i]
 		}
 		if gd >= 0 {
-			// No descent direction at this step length: the iterate is
-			// stationary to rounding.
-			return it, nil
+			// The step is too short for the descent to show above
+			// rounding (BB steps can collapse on a face of S): lengthen
+			// it, and give up only after many tries.
+			if stalls++; stalls > 40 {
+				return it, fmt.Errorf("consensus: DesignWeights: stalled at relative gap %.3g", d.Gap/f)
+			}
+			alpha = min(alpha*100, 1e30)
+			continue
 		}
+		stalls = 0
 		ref := slices.Max(hist)
 		lambda := 1.0
 		var rt *evalResult

@@ -35,7 +35,7 @@ func init() {
 		},
 		plots.Figure{
 			Name:    "consensus-design",
-			Caption: "Problem A: link weights on a geometric candidate graph under a budget Σ c_e w_e ≤ B (cost = link length): uniform allocation against the certified optimum (edge width and colour by weight).",
+			Caption: "Problem A: link weights on a geometric candidate graph under a budget Σ c_e w_e ≤ B (cost = 0.1 + link length): uniform allocation against the certified optimum (edge width and colour by weight).",
 			Make:    consensusDesign,
 		},
 		plots.Figure{
@@ -177,9 +177,6 @@ func addMarker(p *plot.Plot, i int, x, y float64, shape draw.GlyphDrawer) *plott
 
 func consensusTotals(cfg plots.Config) (*plots.Result, error) {
 	steps := 400
-	if cfg.Quick {
-		steps = 200
-	}
 	// Six servers (the paper's Fig. 1 size): a ring with two chords.
 	g := linalg.Cycle(6)
 	if err := g.SetEdge(0, 3, 1); err != nil {
@@ -193,10 +190,29 @@ func consensusTotals(cfg plots.Config) (*plots.Result, error) {
 		return nil, err
 	}
 	gamma, _ := s.GammaH2()
+	// Draw the demand first and set the total limit to the median of
+	// r_total, so the run spends time on both sides of the cap (where
+	// over-throttling can occur) whatever the random path.
 	start := []float64{20, 30, 40, 50, 60, 70}
-	x0 := []float64{45, 45, 45, 45, 45, 45} // l_total = 270 = r_total(0)
-	d := &consensus.RandomWalkDemand{Start: start, Sigma: 3, Src: mc.Source(cfg.Seed, 3, 0)}
-	tr, err := consensus.Simulate(&consensus.Network{Graph: g, Gamma: gamma}, d, x0, steps, nil)
+	d := &consensus.RandomWalkDemand{Start: start, Sigma: 1.5, Src: mc.Source(cfg.Seed, 3, 0)}
+	trace := make(consensus.TraceDemand, steps)
+	totals := make([]float64, steps)
+	for k := range trace {
+		trace[k] = make([]float64, 6)
+		if err := d.Next(k, trace[k]); err != nil {
+			return nil, err
+		}
+		for _, v := range trace[k] {
+			totals[k] += v
+		}
+	}
+	slices.Sort(totals)
+	ltotal := totals[steps/2]
+	x0 := make([]float64, 6)
+	for i := range x0 {
+		x0[i] = ltotal / 6 // equal split: the network must rebalance
+	}
+	tr, err := consensus.Simulate(&consensus.Network{Graph: g, Gamma: gamma}, trace, x0, steps, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +224,7 @@ func consensusTotals(cfg plots.Config) (*plots.Result, error) {
 		tab.Add(k, tr.RTotal[k], tr.LTotal[k], tr.ATotal[k], tr.Ideal[k], tr.Over[k])
 		overSum += tr.Over[k]
 	}
-	top := plots.New(fmt.Sprintf("six servers, random-walk demand (σ = 3 per step), γ = γ*_H2 = %.3g", gamma), "step k", "requests per step")
+	top := plots.New(fmt.Sprintf("random-walk demand σ = 1.5, γ = γ*_H2 = %.3g", gamma), "step k", "requests per step")
 	plots.AddCurve(top, 0, "r_total (requests)", ks, tr.RTotal)
 	plots.AddCurve(top, 1, "l_total (limit, conserved)", ks, tr.LTotal)
 	plots.AddCurve(top, 2, "a_ideal = min{r_total, l_total}", ks, tr.Ideal)
@@ -217,7 +233,7 @@ func consensusTotals(cfg plots.Config) (*plots.Result, error) {
 	plots.AddCurve(bot, 4, "O(k)", ks, tr.Over)
 	var drift float64
 	for _, l := range tr.LTotal {
-		drift = max(drift, math.Abs(l-270))
+		drift = max(drift, math.Abs(l-tr.LTotal[0]))
 	}
 	w, h := plots.PanelSize(2, 1)
 	return &plots.Result{
@@ -278,24 +294,37 @@ func consensusDesign(cfg plots.Config) (*plots.Result, error) {
 	if cfg.Quick {
 		n, radius = 20, 0.4
 	}
-	rnd := mc.Source(cfg.Seed, 4, 0)
-	pos := make([][2]float64, n)
-	for i := range pos {
-		pos[i] = [2]float64{float64(rnd.Uint64()>>11) / (1 << 53), float64(rnd.Uint64()>>11) / (1 << 53)}
-	}
+	// Random geometric candidate graph; redraw (deterministically) until
+	// the candidate links connect the servers.
+	var pos [][2]float64
 	var links []consensus.Link
-	for u := range n {
-		for v := u + 1; v < n; v++ {
-			if d := math.Hypot(pos[u][0]-pos[v][0], pos[u][1]-pos[v][1]); d < radius {
-				links = append(links, consensus.Link{U: u, V: v, Cost: d})
+	for attempt := uint64(0); ; attempt++ {
+		rnd := mc.Source(cfg.Seed, 4, attempt)
+		pos = make([][2]float64, n)
+		for i := range pos {
+			pos[i] = [2]float64{float64(rnd.Uint64()>>11) / (1 << 53), float64(rnd.Uint64()>>11) / (1 << 53)}
+		}
+		links = links[:0]
+		sup := linalg.NewGraph(n)
+		for u := range n {
+			for v := u + 1; v < n; v++ {
+				if d := math.Hypot(pos[u][0]-pos[v][0], pos[u][1]-pos[v][1]); d < radius {
+					links = append(links, consensus.Link{U: u, V: v, Cost: 0.1 + d})
+					if err := sup.SetEdge(u, v, 1); err != nil {
+						return nil, err
+					}
+				}
 			}
+		}
+		if linalg.IsConnected(sup) {
+			break
 		}
 	}
 	gamma, budget := 0.1, 3.0
 	prob := consensus.WeightProblem{Nodes: n, Links: links, Gamma: gamma, Budget: budget}
 	des, err := consensus.DesignWeights(prob, nil)
 	if err != nil {
-		return nil, fmt.Errorf("consensus-design: %w (resample with another seed)", err)
+		return nil, fmt.Errorf("consensus-design: %w", err)
 	}
 	var cs float64
 	for _, l := range links {
@@ -336,7 +365,7 @@ func consensusDesign(cfg plots.Config) (*plots.Result, error) {
 }
 
 // drawNetwork draws nodes at pos and each link with width and colour
-// (light grey to dark blue) growing with its weight; zero weights are
+// (light blue to dark navy) growing with its weight; zero weights are
 // drawn as thin dotted grey lines.
 func drawNetwork(title string, pos [][2]float64, links []consensus.Link, w []float64, wmax float64) *plot.Plot {
 	p := plots.New(title, "", "")
@@ -351,8 +380,9 @@ func drawNetwork(title string, pos [][2]float64, links []consensus.Link, w []flo
 		if f < 1e-6 {
 			line.LineStyle = draw.LineStyle{Color: color.Gray{Y: 200}, Width: vg.Points(0.5), Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}
 		} else {
-			c := uint8(200 * (1 - f))
-			line.LineStyle = draw.LineStyle{Color: color.RGBA{R: c, G: c, B: uint8(255 - 100*f), A: 255}, Width: vg.Points(0.6 + 5*f)}
+			// Light blue (#9ecae1) to dark navy (#08306b) with weight.
+			mix := func(a, b uint8) uint8 { return uint8(float64(a) + f*(float64(b)-float64(a))) }
+			line.LineStyle = draw.LineStyle{Color: color.RGBA{R: mix(0x9e, 0x08), G: mix(0xca, 0x30), B: mix(0xe1, 0x6b), A: 255}, Width: vg.Points(0.5 + 5.5*f)}
 		}
 		p.Add(line)
 	}
@@ -386,20 +416,24 @@ func consensusPerServer(cfg plots.Config) (*plots.Result, error) {
 		names[j] = fmt.Sprint(j + 1)
 		tab.Add(j+1, requests[j], a1[j], a2[j])
 	}
+	var total float64
+	for _, r := range requests {
+		total += r
+	}
 	mk := func(title string, allowed []float64) (*plot.Plot, error) {
-		p := plots.New(title, "client (sorted by request)", "requests per step")
+		p := plots.New(title, fmt.Sprintf("client, sorted by request (server limit %g of %g)", limit, total), "requests per step")
 		thr := make(plotter.Values, len(requests))
 		ok := make(plotter.Values, len(requests))
 		for j := range requests {
 			ok[j] = allowed[j]
 			thr[j] = requests[j] - allowed[j]
 		}
-		bw := vg.Points(14)
+		bw := vg.Points(22)
 		b1, err := plotter.NewBarChart(ok, bw)
 		if err != nil {
 			return nil, err
 		}
-		b1.Color = plots.Color(1)
+		b1.Color = plots.Color(0) // blue: allowed, as the paper's Fig. 7
 		b1.LineStyle.Width = 0
 		b2, err := plotter.NewBarChart(thr, bw)
 		if err != nil {
@@ -415,7 +449,7 @@ func consensusPerServer(cfg plots.Config) (*plots.Result, error) {
 		p.Y.Min = 0
 		return p, nil
 	}
-	left, err := mk(fmt.Sprintf("Algorithm 1: uniform ratio (%.0f%% throttled each)", 100*(1-limit/90)), a1)
+	left, err := mk(fmt.Sprintf("Algorithm 1: uniform ratio (%.0f%% throttled each)", 100*(1-limit/total)), a1)
 	if err != nil {
 		return nil, err
 	}
@@ -423,7 +457,7 @@ func consensusPerServer(cfg plots.Config) (*plots.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	plots.AddHLine(right, 0, "water level t", level)
+	plots.AddHLine(right, 7, "water level t", level)
 	cfg.Logf("consensus-per-server: limit %v, level %v", limit, level)
 	w, h := plots.PanelSize(1, 2)
 	return &plots.Result{
