@@ -51,7 +51,10 @@ type Snapshot struct {
 
 // Result is what Solve returns.
 type Result struct {
-	Mu       []float64 // μ(K), the last iterate
+	// Mu is the last iterate: μ(Iter) after the last step, or μ(Iter−1)
+	// when the certified gap stopped the run before stepping again. It is
+	// the natural warm start for the next Solve on drifted data.
+	Mu       []float64
 	Best     float64   // max_{k<K} D(μ(k)), a lower bound on P*
 	BestMu   []float64 // μ(k) attaining Best
 	BestIter int
