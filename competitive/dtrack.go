@@ -119,22 +119,20 @@ func (d *DTrack) Step(hold []float64) int {
 	s := d.s
 	hs := hold[s]
 	dd := d.d[:len(hold)]
-	top := 0.0
+	top, lo := 0.0, math.Inf(1)
 	for j, h := range hold { // spec §4.3 tentative deficits; j = s gives 0
-		x := dd[j] + hs - h
-		if x < 0 {
-			x = 0
-		}
+		// Branch-free, as in Optimal.Push; the row minimum (for the
+		// admissibility test) comes along for free.
+		x := max(dd[j]+hs-h, 0)
 		dd[j] = x
-		if x > top {
-			top = x
-		}
+		top = max(top, x)
+		lo = min(lo, h)
 	}
 	thr := d.Alpha * d.c
 	if !(top > thr || d.Reach && top >= thr && top > 0) {
 		return s
 	}
-	ns := d.choose(hold, thr, top)
+	ns := d.choose(hold, thr, top, lo)
 	d.restart(hold, ns)
 	return ns
 }
@@ -172,13 +170,9 @@ func (d *DTrack) track(hold []float64, s int) {
 }
 
 // choose applies the transition policy in a triggered slot (spec §4.4).
-// d.d holds the tentative deficits, top their maximum.
-func (d *DTrack) choose(hold []float64, thr, top float64) int {
+// d.d holds the tentative deficits, top their maximum, lo = min h_t.
+func (d *DTrack) choose(hold []float64, thr, top, lo float64) int {
 	s, k := d.s, len(hold)
-	lo := math.Inf(1)
-	for _, h := range hold {
-		lo = min(lo, h)
-	}
 	admissible := func(j int) bool { return hold[j]-lo <= thr }
 	switch d.Policy {
 	case Forward:

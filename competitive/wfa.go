@@ -63,11 +63,7 @@ func (w *WFA) Step(hold []float64) int {
 	// V_t − M_{t−1} = h_t + min(V_{t−1} − M_{t−1}, C) (spec §3).
 	m, am := math.Inf(1), 0
 	for s, h := range hold {
-		x := v[s] - w.m
-		if x > w.c {
-			x = w.c
-		}
-		x += h
+		x := min(v[s]-w.m, w.c) + h // branch-free, as in Optimal.Push
 		v[s] = x
 		if x < m {
 			m, am = x, s
