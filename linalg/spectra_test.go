@@ -198,3 +198,28 @@ func TestKirchhoffFromSpectrumEdgeCases(t *testing.T) {
 	assert.Panics(t, func() { TorusKirchhoff(2, 5) })
 	assert.Panics(t, func() { HypercubeSpectrum(31) })
 }
+
+func TestFamilyDescriptor(t *testing.T) {
+	for _, f := range AllFamilies() {
+		for k := f.MinSize(); f.Order(k) <= 64; k++ {
+			g := f.Graph(k)
+			require.Equal(t, f.Order(k), g.Order(), "%v(%d)", f, k)
+			ev := f.Spectrum(k)
+			require.Len(t, ev, g.Order())
+			// Spectrum and Kirchhoff must describe the same graph (+1
+			// keeps the single node's K_f = 0 comparable; 1e-13 as above).
+			assert.InEpsilon(t, KirchhoffFromSpectrum(ev)+1, f.Kirchhoff(k)+1, 1e-13, "%v(%d)", f, k)
+			if g.Order() > 1 {
+				got, err := KirchhoffIndex(g)
+				require.NoError(t, err)
+				// Unit-weight graphs with n ≤ 64: κ(A) ≤ 0.5·64² covers the
+				// path, the worst case; relative error κ n ε ≈ 3e-11.
+				assert.InEpsilon(t, f.Kirchhoff(k), got, 1e-10, "%v(%d)", f, k)
+			}
+		}
+	}
+	assert.Equal(t, "torus", TorusFamily.String())
+	assert.Equal(t, "Family(9)", Family(9).String())
+	assert.Panics(t, func() { Family(9).Graph(3) })
+	assert.Equal(t, 1<<5, HypercubeFamily.Order(5))
+}

@@ -1,0 +1,134 @@
+package linalg
+
+import "fmt"
+
+// Family names one of the deterministic unit-weight families, for sweeps
+// over size where each member is given by one size parameter k: the
+// order for paths, cycles, stars and complete graphs, the side of a
+// square k×k grid or torus, and the dimension of the hypercube Q_k.
+type Family int
+
+const (
+	PathFamily      Family = iota // Path(k)
+	CycleFamily                   // Cycle(k), k ≥ 3
+	StarFamily                    // Star(k)
+	CompleteFamily                // Complete(k)
+	GridFamily                    // Grid(k, k)
+	TorusFamily                   // Torus(k, k), k ≥ 3
+	HypercubeFamily               // Hypercube(k), 0 ≤ k ≤ 30
+)
+
+// AllFamilies returns every Family in declaration order.
+func AllFamilies() []Family {
+	return []Family{PathFamily, CycleFamily, StarFamily, CompleteFamily, GridFamily, TorusFamily, HypercubeFamily}
+}
+
+var familyNames = [...]string{"path", "cycle", "star", "complete", "grid", "torus", "hypercube"}
+
+// String returns the family's lower-case name, such as "torus".
+func (f Family) String() string {
+	if f < 0 || int(f) >= len(familyNames) {
+		return fmt.Sprintf("Family(%d)", int(f))
+	}
+	return familyNames[f]
+}
+
+// MinSize returns the smallest valid size parameter k.
+func (f Family) MinSize() int {
+	switch f {
+	case CycleFamily, TorusFamily:
+		return 3
+	case HypercubeFamily:
+		return 0
+	}
+	f.check()
+	return 1
+}
+
+func (f Family) check() {
+	if f < 0 || int(f) >= len(familyNames) {
+		panic(fmt.Sprintf("linalg: unknown %v", f))
+	}
+}
+
+// Order returns the number of nodes of the member with size parameter k:
+// k, k² or 2^k. It panics for an unknown family.
+func (f Family) Order(k int) int {
+	f.check()
+	switch f {
+	case GridFamily, TorusFamily:
+		return k * k
+	case HypercubeFamily:
+		return 1 << k
+	}
+	return k
+}
+
+// Graph returns the member with size parameter k. It panics where the
+// constructor does.
+func (f Family) Graph(k int) *Graph {
+	switch f {
+	case PathFamily:
+		return Path(k)
+	case CycleFamily:
+		return Cycle(k)
+	case StarFamily:
+		return Star(k)
+	case CompleteFamily:
+		return Complete(k)
+	case GridFamily:
+		return Grid(k, k)
+	case TorusFamily:
+		return Torus(k, k)
+	case HypercubeFamily:
+		return Hypercube(k)
+	}
+	f.check()
+	return nil
+}
+
+// Spectrum returns the closed-form Laplacian spectrum of the member with
+// size parameter k, ascending (PathSpectrum, CycleSpectrum, …).
+func (f Family) Spectrum(k int) []float64 {
+	switch f {
+	case PathFamily:
+		return PathSpectrum(k)
+	case CycleFamily:
+		return CycleSpectrum(k)
+	case StarFamily:
+		return StarSpectrum(k)
+	case CompleteFamily:
+		return CompleteSpectrum(k)
+	case GridFamily:
+		return GridSpectrum(k, k)
+	case TorusFamily:
+		return TorusSpectrum(k, k)
+	case HypercubeFamily:
+		return HypercubeSpectrum(k)
+	}
+	f.check()
+	return nil
+}
+
+// Kirchhoff returns the closed-form Kirchhoff index of the member with
+// size parameter k (PathKirchhoff, CycleKirchhoff, …).
+func (f Family) Kirchhoff(k int) float64 {
+	switch f {
+	case PathFamily:
+		return PathKirchhoff(k)
+	case CycleFamily:
+		return CycleKirchhoff(k)
+	case StarFamily:
+		return StarKirchhoff(k)
+	case CompleteFamily:
+		return CompleteKirchhoff(k)
+	case GridFamily:
+		return GridKirchhoff(k, k)
+	case TorusFamily:
+		return TorusKirchhoff(k, k)
+	case HypercubeFamily:
+		return HypercubeKirchhoff(k)
+	}
+	f.check()
+	return 0
+}
