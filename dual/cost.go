@@ -63,9 +63,14 @@ func linearTilt(s, lo, hi float64) float64 {
 // tie (any x is optimal there; choosing 1 is a convention).
 type LinearX struct{ W, A float64 }
 
+// Value implements Cost.
 func (c LinearX) Value(x float64) float64 { return c.W * c.A * (1 - x) }
-func (c LinearX) Deriv(float64) float64   { return -c.W * c.A }
-func (c LinearX) Curv(float64) float64    { return 0 }
+
+// Deriv implements Cost.
+func (c LinearX) Deriv(float64) float64 { return -c.W * c.A }
+
+// Curv implements Curver.
+func (c LinearX) Curv(float64) float64 { return 0 }
 
 // Tilt minimises W A (1−x) − λ x: the slope of −(φ − λx) is W A + λ.
 func (c LinearX) Tilt(lambda, lo, hi float64) float64 {
@@ -76,9 +81,14 @@ func (c LinearX) Tilt(lambda, lo, hi float64) float64 {
 // sub-problem is x* = clip(1 − β/W, 0, 1).
 type QuadraticX struct{ W, A float64 }
 
+// Value implements Cost.
 func (c QuadraticX) Value(x float64) float64 { return 0.5 * c.W * c.A * (1 - x) * (1 - x) }
+
+// Deriv implements Cost.
 func (c QuadraticX) Deriv(x float64) float64 { return -c.W * c.A * (1 - x) }
-func (c QuadraticX) Curv(float64) float64    { return c.W * c.A }
+
+// Curv implements Curver.
+func (c QuadraticX) Curv(float64) float64 { return c.W * c.A }
 
 // Tilt solves −W A (1 − x) = λ, x = 1 + λ/(W A); with λ = −A β this is
 // spec §7's x* = 1 − β/W. When W A = 0 the cost is flat and the
@@ -98,6 +108,7 @@ func (c QuadraticX) Tilt(lambda, lo, hi float64) float64 {
 // overload only, as spec §7 suggests.
 type Hinge struct{ C, T float64 }
 
+// Value implements Cost.
 func (c Hinge) Value(s float64) float64 {
 	if s <= c.T {
 		return 0
@@ -105,6 +116,7 @@ func (c Hinge) Value(s float64) float64 {
 	return 0.5 * c.C * (s - c.T) * (s - c.T)
 }
 
+// Deriv implements Cost.
 func (c Hinge) Deriv(s float64) float64 {
 	if s <= c.T {
 		return 0
@@ -112,6 +124,7 @@ func (c Hinge) Deriv(s float64) float64 {
 	return c.C * (s - c.T)
 }
 
+// Curv implements Curver.
 func (c Hinge) Curv(s float64) float64 {
 	if s <= c.T {
 		return 0
@@ -119,6 +132,7 @@ func (c Hinge) Curv(s float64) float64 {
 	return c.C
 }
 
+// Tilt implements Cost.
 func (c Hinge) Tilt(lambda, lo, hi float64) float64 {
 	switch {
 	case lambda < 0:
@@ -137,8 +151,10 @@ func (c Hinge) Tilt(lambda, lo, hi float64) float64 {
 // upper end for μ > C.
 type Overload struct{ C, T float64 }
 
+// Value implements Cost.
 func (c Overload) Value(s float64) float64 { return c.C * math.Max(0, s-c.T) }
 
+// Deriv implements Cost.
 func (c Overload) Deriv(s float64) float64 {
 	if s <= c.T {
 		return 0
@@ -146,8 +162,10 @@ func (c Overload) Deriv(s float64) float64 {
 	return c.C
 }
 
+// Curv implements Curver.
 func (c Overload) Curv(float64) float64 { return 0 }
 
+// Tilt implements Cost.
 func (c Overload) Tilt(lambda, lo, hi float64) float64 {
 	switch {
 	case lambda < 0:
@@ -163,6 +181,7 @@ func (c Overload) Tilt(lambda, lo, hi float64) float64 {
 // S* = max(0, T − √(T/μ)) for μ > 0 (S* = 0 whenever μ ≤ 1/T).
 type Delay struct{ T float64 }
 
+// Value implements Cost.
 func (c Delay) Value(s float64) float64 {
 	if s >= c.T {
 		return math.Inf(1)
@@ -170,6 +189,7 @@ func (c Delay) Value(s float64) float64 {
 	return s / (c.T - s)
 }
 
+// Deriv implements Cost.
 func (c Delay) Deriv(s float64) float64 {
 	if s >= c.T {
 		return math.Inf(1)
@@ -178,6 +198,7 @@ func (c Delay) Deriv(s float64) float64 {
 	return c.T / (d * d)
 }
 
+// Curv implements Curver.
 func (c Delay) Curv(s float64) float64 {
 	if s >= c.T {
 		return math.Inf(1)
@@ -189,6 +210,7 @@ func (c Delay) Curv(s float64) float64 {
 // Sup returns T: the delay is infinite at capacity, so S̄ ≤ T in (18).
 func (c Delay) Sup() float64 { return c.T }
 
+// Tilt implements Cost.
 func (c Delay) Tilt(lambda, lo, hi float64) float64 {
 	if lambda <= 0 {
 		return lo
@@ -207,10 +229,16 @@ func (c Delay) Tilt(lambda, lo, hi float64) float64 {
 // μ > 0 and 0 otherwise.
 type Exp struct{ Kappa, T float64 }
 
+// Value implements Cost.
 func (c Exp) Value(s float64) float64 { return math.Exp(c.Kappa * (s - c.T)) }
-func (c Exp) Deriv(s float64) float64 { return c.Kappa * math.Exp(c.Kappa*(s-c.T)) }
-func (c Exp) Curv(s float64) float64  { return c.Kappa * c.Kappa * math.Exp(c.Kappa*(s-c.T)) }
 
+// Deriv implements Cost.
+func (c Exp) Deriv(s float64) float64 { return c.Kappa * math.Exp(c.Kappa*(s-c.T)) }
+
+// Curv implements Curver.
+func (c Exp) Curv(s float64) float64 { return c.Kappa * c.Kappa * math.Exp(c.Kappa*(s-c.T)) }
+
+// Tilt implements Cost.
 func (c Exp) Tilt(lambda, lo, hi float64) float64 {
 	if lambda <= 0 {
 		return lo
@@ -232,8 +260,10 @@ type Func struct {
 	DF func(z float64) float64
 }
 
+// Value implements Cost.
 func (c Func) Value(z float64) float64 { return c.F(z) }
 
+// Deriv implements Cost.
 func (c Func) Deriv(z float64) float64 {
 	if c.DF != nil {
 		return c.DF(z)

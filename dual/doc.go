@@ -104,7 +104,10 @@
 // Primal solves P1 without the dual: it eliminates S (S = S^obs(x) is
 // optimal for non-decreasing h) and minimises the reduced objective over
 // the box [0, 1]^N by projected Newton, then certifies its value with
-// the dual value at the multipliers μ_i = h_i'(S_i).
+// the dual value at the multipliers μ_i = h_i'(S_i). It needs some
+// curvature: on piecewise linear problems (LinearX with Overload) it can
+// stall, which its certificate shows; those are linear programs, and the
+// tests solve them with gonum's lp.Simplex.
 //
 // # Entry points
 //
