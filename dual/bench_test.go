@@ -139,15 +139,17 @@ func TestSolveLoopDoesNotAllocate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(k int) float64 {
-		return testing.AllocsPerRun(5, func() {
-			if _, err := Solve(p, &Settings{Step: 0.01, MaxIter: k, Tol: -1}); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
-	if a, b := run(10), run(2000); a != b {
-		t.Errorf("allocations grow with iterations: %v for 10 steps, %v for 2000", a, b)
+	for _, fc := range []*FastControl{nil, {Gamma: 10, Window: 1, Loss: 0.1, Delay: 2, Src: rand.NewPCG(1, 1)}} {
+		run := func(k int) float64 {
+			return testing.AllocsPerRun(5, func() {
+				if _, err := Solve(p, &Settings{Step: 0.01, MaxIter: k, Tol: -1, RecordDual: true, FastControl: fc}); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		if a, b := run(10), run(2000); a != b {
+			t.Errorf("FastControl %v: allocations grow with iterations: %v for 10 steps, %v for 2000", fc != nil, a, b)
+		}
 	}
 }
 

@@ -107,8 +107,8 @@ type Result struct {
 // It returns the best dual value, the primal running average and its
 // violation, the best feasible primal value met, and the Theorem III.3
 // guarantee for the run. The iteration allocates nothing unless
-// Settings.Record or RecordDual ask for storage (which is made up front
-// for RecordDual) or FastControl draws packet counts.
+// Settings.Record asks for snapshots (RecordDual's storage is made up
+// front), also when FastControl draws packet counts.
 //
 // It returns an error for a negative or NaN entry of Mu0 or Step, or an
 // invalid FastControl. It panics if len(Mu0) differs from N.
