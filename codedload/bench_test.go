@@ -82,3 +82,9 @@ func BenchmarkRun_RGG_n1e5_Coded(b *testing.B) {
 	}
 	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: Coded, Ell: LogEll(100000)})
 }
+
+func BenchmarkRun_Torus_n1e6_TwoChoice_r16(b *testing.B) {
+	c := torusConfig(b, 1000000, TwoChoice)
+	c.Radius = 16
+	benchRun(b, c)
+}

@@ -36,7 +36,7 @@ func init() {
 		},
 		plots.Figure{
 			Name:    "codedload-topologies",
-			Caption: "Maximum load against n on the torus, a random geometric graph, a random 6-regular graph and the hypercube (K = 100, M = 2): nearest replica, two choices (a) with a ball of about 545 nodes, two choices (b), and coded with ℓ = ⌈ln n⌉.",
+			Caption: "Maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, one graph per n): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (up to n = 4096 on the random graphs, where each request needs a BFS to a far holder), and coded with ℓ = ⌈ln n⌉.",
 			Make:    codedloadTopologies,
 		},
 	)
@@ -88,7 +88,7 @@ func clSizes(cfg plots.Config) ([]codedload.Curve, error) {
 			case n >= 1000000:
 				return 3
 			case n >= 409600:
-				return 4
+				return 3
 			case n >= 25600:
 				return 10
 			}
@@ -295,6 +295,8 @@ func codedloadTradeoff(cfg plots.Config) (*plots.Result, error) {
 		}
 		plots.AddErrorBars(p, i, "", xs, ys, lo, hi)
 	}
+	// Pad the cost range so the outermost markers are not cut in half.
+	p.X.Min, p.X.Max = p.X.Min/1.05, p.X.Max*1.08
 	coded := res[len(rs)+len(alphas) : len(rs)+len(alphas)+len(ells)]
 	return &plots.Result{
 		Plot: plots.LegendOutside(p), Width: plots.DefaultWidth * 1.45, Height: plots.DefaultHeight,
@@ -549,7 +551,7 @@ func (clLogTicks) Ticks(min, max float64) []plot.Tick {
 			}
 			t := plot.Tick{Value: v}
 			if m == 1 || (!wide && (m == 2 || m == 3 || m == 5)) {
-				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
 			}
 			ts = append(ts, t)
 		}
