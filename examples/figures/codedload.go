@@ -541,6 +541,8 @@ type clLogTicks struct{}
 func (clLogTicks) Ticks(min, max float64) []plot.Tick {
 	// Over more than two decades, label the powers of ten only.
 	wide := math.Log10(max/min) > 2
+	// Within about one decade, label every integer multiple.
+	narrow := math.Log10(max/min) < 1.1
 	var ts []plot.Tick
 	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
 		base := math.Pow(10, e)
@@ -550,7 +552,7 @@ func (clLogTicks) Ticks(min, max float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if m == 1 || (!wide && (m == 2 || m == 3 || m == 5)) {
+			if m == 1 || narrow || (!wide && (m == 2 || m == 3 || m == 5)) {
 				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
 			}
 			ts = append(ts, t)
