@@ -393,8 +393,18 @@ func (e *evaluator) project(dst, y []float64, idx []int) {
 			break
 		}
 	}
+	cw = 0
 	for i, lk := range links {
 		dst[i] = max(y[i]-tau*lk.Cost, 0)
+		cw += lk.Cost * dst[i]
+	}
+	// For a very long step (|y| ≫ w) τ carries a rounding error of
+	// order ε|y|; pull the point back onto the budget.
+	if cw > e.p.Budget {
+		s := e.p.Budget / cw
+		for i := range dst {
+			dst[i] *= s
+		}
 	}
 }
 
@@ -450,7 +460,7 @@ func (e *evaluator) spg(w []float64, set DesignSettings, d *WeightDesign) (int, 
 			if stalls++; stalls > 40 {
 				return it, fmt.Errorf("consensus: DesignWeights: stalled at relative gap %.3g", d.Gap/f)
 			}
-			alpha = min(alpha*100, 1e30)
+			alpha = min(alpha*10, 1e30)
 			continue
 		}
 		stalls = 0

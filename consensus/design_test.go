@@ -72,7 +72,7 @@ func graphOf(n int, links []Link, w []float64) *linalg.Graph {
 // TestDesignWeightsCertificate checks Problem A's certificate: the
 // reported Value is ρ₂ of the returned graph (recomputed independently),
 // the relative gap meets the tolerance, and the lower bound holds
-// against many random feasible designs and against a run to 1e-12.
+// against many random feasible designs and against a run to 1e-8.
 func TestDesignWeightsCertificate(t *testing.T) {
 	for seed := range uint64(4) {
 		n := 8 + int(seed)*3
@@ -82,6 +82,8 @@ func TestDesignWeightsCertificate(t *testing.T) {
 			d, err := DesignWeights(p, nil)
 			require.NoError(t, err)
 			assert.LessOrEqual(t, d.Gap, 1e-6*d.Value)
+			// The gap is ≥ 0 for a feasible point; allow rounding of gᵀw.
+			assert.GreaterOrEqual(t, d.Gap, -1e-12*d.Value)
 			rho, err := Rho(d.Graph, Case2, gamma, 1)
 			require.NoError(t, err)
 			assert.InEpsilon(t, rho, d.Value, 1e-10) // two factorisations of the same matrix
@@ -100,7 +102,7 @@ func TestDesignWeightsCertificate(t *testing.T) {
 				}
 				assert.GreaterOrEqual(t, r, d.Lower)
 			}
-			fine, err := DesignWeights(p, &DesignSettings{Tol: 1e-12})
+			fine, err := DesignWeights(p, &DesignSettings{Tol: 1e-8})
 			require.NoError(t, err)
 			// The lower bound is below the best value found, and the
 			// coarse design is within its own gap of the fine one.
