@@ -219,7 +219,7 @@ func sortCands(b []cand) {
 	}
 }
 
-// pickOne returns one of the candidates b[lo:hi] by the tie rule.
+// pickOne returns one of the equidistant candidates b by the tie rule.
 func (s *sim) pickOne(b []cand) cand {
 	if s.cfg.Ties == TieLowest {
 		best := b[0]

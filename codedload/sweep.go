@@ -158,9 +158,10 @@ func stat(xs []float64) Stat {
 func LogEll(n int) int { return max(1, int(math.Ceil(math.Log(float64(n))))) }
 
 // SizePoints returns one point per n in ns: the configuration base on a
-// topology of family fam with n nodes (built for every run when random is
-// true, once here otherwise), and, when ell is not nil and the strategy is
-// Coded, Ell = ell(n). X is n.
+// topology of family fam with n nodes, and, when ell is not nil and the
+// strategy is Coded, Ell = ell(n). X is n. With random true the topology is
+// drawn afresh for every run; otherwise it is built once here (a random
+// family then gives one fixed graph, drawn from a stream determined by n).
 func SizePoints(ns []int, base Config, fam Family, random bool, ell func(n int) int) ([]Point, error) {
 	pts := make([]Point, len(ns))
 	for i, n := range ns {
@@ -174,7 +175,7 @@ func SizePoints(ns []int, base Config, fam Family, random bool, ell func(n int) 
 			pts[i].Build = func(src rand.Source) (Topology, error) { return fam(n, src) }
 			continue
 		}
-		top, err := fam(n, nil)
+		top, err := fam(n, mc.Source(uint64(n)))
 		if err != nil {
 			return nil, err
 		}
