@@ -95,7 +95,10 @@
 // # Bounds tested (spec §6, §9)
 //
 //   - OPT ≤ cost of every schedule (brute force for k^T ≤ 729).
-//   - DTrack-RR (α = 1, either trigger): cost ≤ 2k·OPT.
+//   - DTrack-RR (α = 1, either trigger): cost ≤ 2k·OPT. The bound is
+//     nearly tight: Cruel with ε = C/16 drives DTrack-RR to 3.76 at k = 2
+//     (5.64 at k = 3), above the optimal deterministic 2k − 1, so
+//     DTrack-RR is not an optimal deterministic algorithm; WFA is.
 //   - DTrack-RR for other α: cost ≤ max{k(1 + 1/α), (k − 1)α + k}·OPT,
 //     the spec's own bookkeeping (§6.3, open question 7); the second
 //     term is attained for k = 2, α ≥ √2 by (0,0), (αC,0), (αC,0).
