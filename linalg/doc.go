@@ -101,12 +101,15 @@
 // units. Results derived from A⁻¹ have relative error about κ(A)·ε, with
 // κ(A) = max(λ_n, α)/min(λ₂, α); NewResistance returns an error when the
 // condition estimate exceeds MaxCondition = 1e14 rather than a number with
-// no correct digits. KirchhoffIndex needs the inverse of the Cholesky
-// factor (another n³/3); ResistanceMatrix and PseudoInverse need A⁻¹
-// (n³ in all). On two cores in pure Go, n = 2000 takes about 1.3 s for
-// either. Spectra use a dense symmetric eigensolver, O(n³).
+// no correct digits. KirchhoffIndex needs the inverse V of the Cholesky
+// factor (another n³/3, by a recursive algorithm that runs in gonum's
+// parallel Gemm); ResistanceMatrix and PseudoInverse also form A⁻¹ = V Vᵀ
+// (n³ in all). On two shared cores in pure Go, a dense graph with
+// n = 2000 takes about 0.7 s for KirchhoffIndex and 1.0–1.4 s for
+// ResistanceMatrix. Spectra use a dense symmetric eigensolver, O(n³).
 //
 // Building with -tags openblas routes gonum's BLAS through OpenBLAS
-// (cgo, Debian's libopenblas-dev and the gonum.org/v1/netlib module);
-// the default build is pure Go and needs nothing installed.
+// (cgo, Debian's libopenblas-dev, the gonum.org/v1/netlib module and
+// CGO_LDFLAGS=-lopenblas); both functions then take about 0.3 s at
+// n = 2000. The default build is pure Go and needs nothing installed.
 package linalg

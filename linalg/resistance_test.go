@@ -189,3 +189,58 @@ func TestIllConditioned(t *testing.T) {
 	require.NoError(t, err)
 	assert.InEpsilon(t, 1e5+1e-5, r, 1e10*eps)
 }
+
+func TestResistanceClosedForms(t *testing.T) {
+	// spec throttlers.md §9: path r_ij = |i−j|; cycle r_ij = d(n−d)/n with
+	// d = |i−j|; star hub–leaf 1, leaf–leaf 2; complete r_ij = 2/n; for
+	// n = 2..12. Every R is at most n, and κ(A) ≤ 0.5 n² for these
+	// graphs, so the absolute error is below κ·n·ε·n ≈ 1e-12.
+	const tol = 1e-12
+	for n := 2; n <= 12; n++ {
+		for _, tc := range []struct {
+			name string
+			g    *Graph
+			r    func(i, j int) float64
+		}{
+			{"path", Path(n), func(i, j int) float64 { return math.Abs(float64(i - j)) }},
+			{"star", Star(n), func(i, j int) float64 {
+				if i == j {
+					return 0
+				}
+				if i == 0 || j == 0 {
+					return 1
+				}
+				return 2
+			}},
+			{"complete", Complete(n), func(i, j int) float64 {
+				if i == j {
+					return 0
+				}
+				return 2 / float64(n)
+			}},
+			{"cycle", cycleOrNil(n), func(i, j int) float64 {
+				d := math.Abs(float64(i - j))
+				return d * (float64(n) - d) / float64(n)
+			}},
+		} {
+			if tc.g == nil {
+				continue
+			}
+			rm, err := ResistanceMatrix(tc.g)
+			require.NoError(t, err)
+			for i := range n {
+				for j := range n {
+					assert.InDelta(t, tc.r(i, j), rm.At(i, j), tol, "%s n=%d (%d, %d)", tc.name, n, i, j)
+				}
+			}
+		}
+	}
+}
+
+// cycleOrNil returns Cycle(n), or nil below the smallest cycle.
+func cycleOrNil(n int) *Graph {
+	if n < 3 {
+		return nil
+	}
+	return Cycle(n)
+}
