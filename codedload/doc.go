@@ -22,8 +22,9 @@
 //     r_n = √(1.25 ln n / n), resampled until connected; NewRegular a random
 //     d-regular graph. Both are generated here, in O(n) memory with int32
 //     adjacency (a bucket grid finds RGG neighbours), because a million-node
-//     graph stored as per-node slices of int would take several times the
-//     memory; linalg's generators are the ones to use for spectral work.
+//     graph stored as per-node slices of int, as linalg.Graph does, takes
+//     several times the memory and time; linalg's generators are the ones
+//     to use for spectral work, and their graphs enter through FromGraph.
 //
 // A library of K files has Zipf popularity p_k = k^−γ / H_{K,γ},
 // H_{K,γ} = Σ_{j≤K} j^−γ, γ ≥ 0 (γ = 0 uniform), sampled in O(1) per draw
@@ -90,9 +91,14 @@
 // found, so a run costs O(n · |ball holding ℓ copies|); holder look-ups use a
 // per-file bitset over the servers (while K·n ≤ 2³¹). One coded run on the
 // 1000×1000 torus with K = 100, M = 2, ℓ = 14 takes about 3 s of CPU and
-// 260 MiB. The exception is TwoChoiceGlobal on a Network, whose second
-// candidate can be anywhere: its distance costs a BFS that may reach O(n)
-// nodes, so keep n to a few thousand there.
+// 260 MiB. Memory locality matters at that size: on the torus a search
+// touches a few cache lines per row of its ball, and NewRGG numbers its
+// points in bucket order for the same reason, while the Hamming shells of a
+// hypercube scatter over memory (a coded run on 2²⁰ nodes is several times
+// slower than on the 10⁶ torus). The exception to the cost above is
+// TwoChoiceGlobal on a Network, whose second candidate can be anywhere: its
+// distance costs a BFS that may reach O(n) nodes, so keep n to a few
+// thousand there.
 //
 // # Choices on the spec's open questions (§9)
 //

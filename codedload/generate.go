@@ -48,7 +48,28 @@ func rgg(n int, r float64, rnd *rand.Rand) *Network {
 	for i := range xs {
 		xs[i], ys[i] = rnd.Float64(), rnd.Float64()
 	}
-	return rggFrom(xs, ys, r)
+	// The points are iid, so numbering them in the order of a bucket grid
+	// changes nothing in law, and it keeps neighbours close in memory: the
+	// graph is built several times faster and searched with fewer cache
+	// misses.
+	g := max(1, min(int(1/r), 1<<15))
+	key := make([]int32, n)
+	count := make([]int32, g*g+1)
+	for i := range xs {
+		cx, cy := min(int(xs[i]*float64(g)), g-1), min(int(ys[i]*float64(g)), g-1)
+		key[i] = int32(cy*g + cx)
+		count[key[i]+1]++
+	}
+	for c := 0; c < g*g; c++ {
+		count[c+1] += count[c]
+	}
+	sx, sy := make([]float64, n), make([]float64, n)
+	for i := range xs {
+		at := count[key[i]]
+		count[key[i]]++
+		sx[at], sy[at] = xs[i], ys[i]
+	}
+	return rggFrom(sx, sy, r)
 }
 
 // rggFrom joins the points (xs[i], ys[i]) of the unit square that are at
