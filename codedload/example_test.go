@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab/codedload"
+	"github.com/loadlab/loadlab/linalg"
 )
 
 // One run of nearest replica and of coded delivery on the same requests.
@@ -78,4 +79,26 @@ func ExampleNewRGG() {
 	fmt.Printf("r_n = %.4f, %d nodes\n", codedload.RGGRadius(1024), g.Order())
 	// Output:
 	// r_n = 0.0920, 1024 nodes
+}
+
+// Any graph with Order and Neighbors, such as a *linalg.Graph, can carry
+// the simulation; here the 6-cube built by linalg, searched by BFS, gives
+// the same result as the closed-form Hypercube for the same seed.
+func ExampleFromGraph() {
+	w, err := codedload.FromGraph(linalg.Hypercube(6))
+	if err != nil {
+		panic(err)
+	}
+	h, _ := codedload.NewHypercube(64)
+	for _, top := range []codedload.Topology{w, h} {
+		c := codedload.Config{Topology: top, Files: 10, Cache: 2, Strategy: codedload.Coded, Ell: 4, Ties: codedload.TieLowest}
+		r, err := codedload.Run(c, rand.NewPCG(5, 6))
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("max load %.4g, cost %.4g\n", r.MaxLoad, r.Cost)
+	}
+	// Output:
+	// max load 3, cost 0.8555
+	// max load 3, cost 0.8555
 }

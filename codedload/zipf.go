@@ -103,15 +103,15 @@ func NewAlias(w []float64) *Alias {
 // Len returns the number of outcomes.
 func (a *Alias) Len() int { return len(a.prob) }
 
-// Draw returns one outcome using a single uniform variate from rnd.
-func (a *Alias) Draw(rnd *rand.Rand) int {
+// Draw returns one outcome using a single 64-bit draw from src (a
+// *rand.Rand is a rand.Source too).
+func (a *Alias) Draw(src rand.Source) int {
+	// A uniform variate in [0, 1) from the low 53 bits, as rand.Float64.
+	f := float64(src.Uint64()<<11>>11) / (1 << 53)
 	// The conversion forces rounding of the product, so no fused
 	// multiply-subtract changes the draw on some CPUs.
-	u := float64(rnd.Float64() * float64(len(a.prob)))
+	u := float64(f * float64(len(a.prob)))
 	i := int(u)
-	if i == len(a.prob) { // cannot happen with Float64 < 1, kept for safety under rounding
-		i--
-	}
 	if u-float64(i) < a.prob[i] {
 		return i
 	}
