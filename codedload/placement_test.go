@@ -2,6 +2,7 @@ package codedload
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,6 +67,37 @@ func TestPlacementSlotsAndLookups(t *testing.T) {
 				}
 			}
 			require.Equal(t, want, hs)
+		}
+	}
+}
+
+func TestTorusBallMatchesShellSearch(t *testing.T) {
+	// The row-segment scan of two choices (a) must find exactly the
+	// holders (with distances) that the shell-by-shell search finds,
+	// including balls that wrap around or cover whole rows.
+	p, _ := ZipfPMF(7, 0)
+	zipf := NewAlias(p)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for _, side := range []int{2, 3, 4, 5, 9, 10, 70, 131} {
+		tor := &Torus{Side: side}
+		for _, r := range []int{1, 2, 3, 5, 40, 200} {
+			c := Config{Topology: tor, Files: 7, Cache: 2, Strategy: TwoChoice, Radius: r}
+			pl := place(&c, zipf, rnd)
+			s := newSim(&c, pl, rnd)
+			for range 20 {
+				u := int32(rnd.IntN(tor.Order()))
+				k := int32(rnd.IntN(7))
+				s.buf = s.buf[:0]
+				s.torusBall(tor, u, k)
+				fast := slices.Clone(s.buf)
+				s.buf = s.buf[:0]
+				s.ballSearch(u, k)
+				slow := slices.Clone(s.buf)
+				key := func(a, b cand) int { return int(a.v) - int(b.v) }
+				slices.SortFunc(fast, key)
+				slices.SortFunc(slow, key)
+				require.Equal(t, slow, fast, "side %d r %d u %d k %d", side, r, u, k)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package codedload
 
 import (
+	mbits "math/bits"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -256,8 +257,25 @@ func (s *sim) assign(h cand) int64 {
 // twoRadius is two choices (a) (spec §5.3): two draws with replacement from
 // the holders within Radius of u.
 func (s *sim) twoRadius(u, k int32) int64 {
-	s.q.start(int(u))
 	s.buf = s.buf[:0]
+	if t, ok := s.cfg.Topology.(*Torus); ok && t.Metric == WrapExact && s.pl.has != nil {
+		s.torusBall(t, u, k)
+	} else {
+		s.ballSearch(u, k)
+	}
+	if len(s.buf) == 0 {
+		s.fallbacks++
+		return s.nearest(u, k)
+	}
+	a := s.buf[s.rnd.IntN(len(s.buf))]
+	b := s.buf[s.rnd.IntN(len(s.buf))]
+	return s.assign(s.better(a, b))
+}
+
+// ballSearch lists in s.buf the holders of k within Radius of u, shell by
+// shell.
+func (s *sim) ballSearch(u, k int32) {
+	s.q.start(int(u))
 	for {
 		d, nodes, ok := s.q.next()
 		if !ok || d > s.cfg.Radius {
@@ -269,13 +287,55 @@ func (s *sim) twoRadius(u, k int32) int64 {
 			}
 		}
 	}
-	if len(s.buf) == 0 {
-		s.fallbacks++
-		return s.nearest(u, k)
+}
+
+// torusBall lists in s.buf the holders of k within Radius of u on the
+// torus, reading the file's bitset one row segment at a time: the ball
+// B_r(u) meets row offset dr in the columns at offsets |dc| ≤ r − |dr|, a
+// run of consecutive bits (two with wrap-around), so a search costs about
+// one word per row instead of one look-up per node. The holders are listed
+// in another order than by ballSearch; the draws are uniform either way.
+func (s *sim) torusBall(t *Torus, u, k int32) {
+	side, r := t.Side, s.cfg.Radius
+	lo, hi := ringRange(side)
+	row0, col0 := int(u)/side, int(u)%side
+	base := int(k) * s.pl.words
+	for dr := max(-r, lo); dr <= min(r, hi); dr++ {
+		w := r - absInt(dr)
+		row := mod(row0+dr, side) * side
+		a, b := max(-w, lo), min(w, hi) // column offsets of the segment
+		c0 := col0 + a
+		// Split [c0, c0+b−a] at the wrap into runs of absolute columns.
+		for c0 <= col0+b {
+			start := mod(c0, side)
+			n := min(col0+b-c0+1, side-start)
+			s.scanBits(base, row+start, n, row, col0, absInt(dr))
+			c0 += n
+		}
 	}
-	a := s.buf[s.rnd.IntN(len(s.buf))]
-	b := s.buf[s.rnd.IntN(len(s.buf))]
-	return s.assign(s.better(a, b))
+}
+
+// scanBits appends the holders among the n nodes from node first on (all in
+// one row), with their distance from column col0 at row distance drow.
+func (s *sim) scanBits(base, first, n, row, col0, drow int) {
+	bits := s.pl.has[base:]
+	side := s.cfg.Topology.(*Torus).Side
+	for g, end := first, first+n; g < end; {
+		word := bits[g>>6] >> (g & 63)
+		span := min(64-(g&63), end-g)
+		if span < 64 {
+			word &= 1<<span - 1
+		}
+		for word != 0 {
+			i := mbits.TrailingZeros64(word)
+			word &= word - 1
+			v := g + i
+			dc := absInt(v - row - col0)
+			dc = min(dc, side-dc)
+			s.buf = append(s.buf, cand{v: int32(v), c: 1, d: int32(drow + dc)})
+		}
+		g += span
+	}
 }
 
 // firstShell searches outward from u and leaves in s.buf the holders of k
