@@ -152,37 +152,38 @@ func (s *sim) serve(u, k int32) int64 {
 // N(<D) < ℓ ≤ N(≤D), all copies closer than D are taken and ℓ − N(<D)
 // copies are chosen among those at distance D by the tie rule.
 func (s *sim) nearest(u, k int32) int64 {
-	need := s.ell
+	need := int64(s.ell)
 	var hops int64
 	s.q.start(int(u))
 	for {
 		d, nodes, ok := s.q.next()
 		if !ok {
+			// Topologies are connected and outage was ruled out first.
 			panic("codedload: search exhausted before ℓ copies were found")
 		}
 		s.buf = s.buf[:0]
-		var tot int32
+		var tot int64
 		for _, v := range nodes {
 			if c := s.pl.count(v, k); c > 0 {
 				s.buf = append(s.buf, cand{v: v, c: c, d: int32(d)})
-				tot += c
+				tot += int64(c)
 			}
 		}
 		if tot < need {
 			for _, h := range s.buf {
 				s.load[h.v] += h.c
 			}
-			hops += int64(d) * int64(tot)
+			hops += int64(d) * tot
 			need -= tot
 			continue
 		}
-		s.pick(need, tot)
-		return hops + int64(d)*int64(need)
+		s.pick(int32(need), tot)
+		return hops + int64(d)*need
 	}
 }
 
 // pick sends need of the tot copies listed in s.buf, all equidistant.
-func (s *sim) pick(need, tot int32) {
+func (s *sim) pick(need int32, tot int64) {
 	if s.cfg.Ties == TieLowest {
 		sortCands(s.buf)
 		for _, h := range s.buf {
@@ -199,7 +200,7 @@ func (s *sim) pick(need, tot int32) {
 	left := tot
 	for _, h := range s.buf {
 		for range h.c {
-			if s.rnd.Int32N(left) < need {
+			if s.rnd.Int64N(left) < int64(need) {
 				s.load[h.v]++
 				if need--; need == 0 {
 					return
