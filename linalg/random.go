@@ -359,59 +359,98 @@ func RandomGeometricPoints(n int, r float64, torus bool, src rand.Source) (*Grap
 	return geometric(pts, r, torus), pts, nil
 }
 
-// geometric joins the points at distance ≤ r. It scans the pairs twice,
-// first counting, so that the edge list is allocated once.
+// geometric joins the points at distance ≤ r. It collects the pairs in
+// cell order, where they are local in memory, builds the adjacency in that
+// order, and renames the entries from positions to nodes; each node's
+// list points into that storage.
 func geometric(pts []r2.Vec, r float64, torus bool) *Graph {
-	m := 0
-	closePairs(pts, r, torus, func(i, j int) { m++ })
-	us, vs := make([]int32, 0, m), make([]int32, 0, m)
-	closePairs(pts, r, torus, func(i, j int) {
-		us, vs = append(us, int32(i)), append(vs, int32(j))
+	n := len(pts)
+	g := NewGraph(n)
+	if n < 2 {
+		return g
+	}
+	c := newCells(pts, r, torus)
+	// Expected number of pairs ≤ n²πr²/2, plus slack, as a first guess.
+	guess := math.Min(float64(n)*float64(n-1)/2, 1.1*float64(n)*float64(n)*math.Pi*r*r/2+1024)
+	ab := make([]int32, 0, 2*int(guess))
+	off := make([]int, n+1)
+	c.scan(func(a, b int) {
+		ab = append(ab, int32(a), int32(b))
+		off[a+1]++
+		off[b+1]++
 	})
-	return fromPairs(len(pts), us, vs)
+	for a := range n {
+		off[a+1] += off[a]
+	}
+	nbr := make([]int, off[n])
+	pos := append([]int(nil), off[:n]...)
+	for x := 0; x < len(ab); x += 2 {
+		a, b := ab[x], ab[x+1]
+		nbr[pos[a]] = c.id[b]
+		pos[a]++
+		nbr[pos[b]] = c.id[a]
+		pos[b]++
+	}
+	wt := make([]float64, off[n])
+	for x := range wt {
+		wt[x] = 1
+	}
+	for a, u := range c.id {
+		g.nbr[u] = nbr[off[a]:off[a+1]:off[a+1]]
+		g.wt[u] = wt[off[a]:off[a+1]:off[a+1]]
+	}
+	g.m = off[n] / 2
+	return g
 }
 
-// closePairs calls visit(i, j) once for every pair of points at distance
-// at most r, using a cell grid.
-func closePairs(pts []r2.Vec, r float64, torus bool, visit func(i, j int)) {
+// cells is a grid of k×k square cells of side 1/k ≥ r holding points in
+// the unit square, so that points within distance r of each other lie in
+// the same or adjacent cells.
+type cells struct {
+	k     int
+	torus bool
+	r2    float64 // r²
+	start []int   // points of cell c are sp[start[c]:start[c+1]]
+	sp    []r2.Vec
+	id    []int // sp[a] is point id[a]
+}
+
+func newCells(pts []r2.Vec, r float64, torus bool) *cells {
 	n := len(pts)
-	if n < 2 {
-		return
-	}
-	// k cells per side, each of side 1/k ≥ r, so neighbours of a point lie
-	// in its own or the 8 adjacent cells. Cap k so the grid has O(n)
-	// cells. On the torus the 8 wrapped neighbours are distinct cells only
-	// for k ≥ 3; otherwise one cell holds everything.
+	// Cap k so that the grid has O(n) cells. On the torus the 8 wrapped
+	// neighbours are distinct cells only for k ≥ 3; otherwise one cell
+	// holds everything.
 	k := max(int(math.Min(1/r, math.Sqrt(float64(n))+1)), 1) // 1/0 = +Inf
 	if torus && k < 3 {
 		k = 1
 	}
+	c := &cells{k: k, torus: torus, r2: r * r, start: make([]int, k*k+1), sp: make([]r2.Vec, n), id: make([]int, n)}
 	cell := func(x float64) int { return min(int(x*float64(k)), k-1) }
 	// Counting sort of the points by cell, row-major.
-	start := make([]int, k*k+1)
 	of := make([]int, n)
 	for i, p := range pts {
-		c := cell(p.Y)*k + cell(p.X)
-		of[i] = c
-		start[c+1]++
+		of[i] = cell(p.Y)*k + cell(p.X)
+		c.start[of[i]+1]++
 	}
-	for c := range k * k {
-		start[c+1] += start[c]
+	for j := range k * k {
+		c.start[j+1] += c.start[j]
 	}
-	// sp holds the points in cell order, so that the scans below read
-	// memory sequentially; id maps a position in sp back to its node.
-	id := make([]int, n)
-	sp := make([]r2.Vec, n)
-	fill := append([]int(nil), start[:k*k]...)
-	for i, c := range of {
-		id[fill[c]] = i
-		sp[fill[c]] = pts[i]
-		fill[c]++
+	fill := append([]int(nil), c.start[:k*k]...)
+	for i, j := range of {
+		c.id[fill[j]] = i
+		c.sp[fill[j]] = pts[i]
+		fill[j]++
 	}
-	r2max := r * r
+	return c
+}
+
+// scan calls visit(a, b) once for every pair of positions a ≠ b in cell
+// order whose points are at distance at most r.
+func (c *cells) scan(visit func(a, b int)) {
+	k, sp := c.k, c.sp
 	dist2 := func(a, b r2.Vec) float64 {
 		dx, dy := math.Abs(a.X-b.X), math.Abs(a.Y-b.Y)
-		if torus {
+		if c.torus {
 			dx, dy = math.Min(dx, 1-dx), math.Min(dy, 1-dy)
 		}
 		return dx*dx + dy*dy
@@ -421,12 +460,12 @@ func closePairs(pts []r2.Vec, r float64, torus bool, visit func(i, j int)) {
 	fwd := [4][2]int{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
 	for cy := range k {
 		for cx := range k {
-			c := cy*k + cx
-			lo, hi := start[c], start[c+1]
+			j := cy*k + cx
+			lo, hi := c.start[j], c.start[j+1]
 			for a := lo; a < hi; a++ {
 				for b := a + 1; b < hi; b++ {
-					if dist2(sp[a], sp[b]) <= r2max {
-						visit(id[a], id[b])
+					if dist2(sp[a], sp[b]) <= c.r2 {
+						visit(a, b)
 					}
 				}
 			}
@@ -435,16 +474,16 @@ func closePairs(pts []r2.Vec, r float64, torus bool, visit func(i, j int)) {
 			}
 			for _, o := range fwd {
 				nx, ny := cx+o[0], cy+o[1]
-				if torus {
+				if c.torus {
 					nx, ny = (nx+k)%k, ny%k
 				} else if nx < 0 || nx >= k || ny >= k {
 					continue
 				}
 				d := ny*k + nx
 				for a := lo; a < hi; a++ {
-					for b := start[d]; b < start[d+1]; b++ {
-						if dist2(sp[a], sp[b]) <= r2max {
-							visit(id[a], id[b])
+					for b := c.start[d]; b < c.start[d+1]; b++ {
+						if dist2(sp[a], sp[b]) <= c.r2 {
+							visit(a, b)
 						}
 					}
 				}
