@@ -176,21 +176,21 @@ func RandomRegular(n, d int, src rand.Source) (*Graph, error) {
 	}
 	rnd := rand.New(src)
 	if d > (n-1)/2 {
-		c, err := pairing(n, n-1-d, rnd)
+		c, err := pairing(n, n-1-d, n-1-d <= exactRegularMaxDegree, rnd)
 		if err != nil {
 			return nil, err
 		}
 		return complement(c), nil
 	}
-	return pairing(n, d, rnd)
+	return pairing(n, d, d <= exactRegularMaxDegree, rnd)
 }
 
-// pairing returns a simple d-regular graph, exactly uniform for
-// d ≤ exactRegularMaxDegree, by the Steger–Wormald process otherwise.
-func pairing(n, d int, rnd *rand.Rand) (*Graph, error) {
+// pairing returns a simple d-regular graph, exactly uniform if exact is
+// set, by the Steger–Wormald process otherwise.
+func pairing(n, d int, exact bool, rnd *rand.Rand) (*Graph, error) {
 	p := &pairer{
 		d:     d,
-		exact: d <= exactRegularMaxDegree,
+		exact: exact,
 		stubs: make([]int32, n*d),
 		adj:   make([]int32, n*d),
 		cnt:   make([]int32, n),
