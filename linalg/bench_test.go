@@ -185,3 +185,13 @@ func BenchmarkTrinvGonum_2000(b *testing.B) {
 		gonum.Implementation{}.Dtrtri(blas.Upper, blas.NonUnit, 2000, w, 2000)
 	}
 }
+
+func BenchmarkAlgebraicConnectivity_ER_800(b *testing.B) {
+	g := randomWeighted(b, 800, 0.05, 10, rand.NewPCG(1, 2))
+	b.ResetTimer()
+	for b.Loop() {
+		if _, _, err := AlgebraicConnectivity(g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -277,3 +277,55 @@ func TestResistanceScaling(t *testing.T) {
 		assert.InEpsilon(t, k0, k*c, 1e-12, "c=%g", c)
 	}
 }
+
+func TestAlgebraicConnectivity(t *testing.T) {
+	// λ₂ and the Fiedler vector against the full eigendecomposition, on
+	// the families (repeated λ₂ for cycles, tori, hypercubes, stars,
+	// complete graphs) and on the random weighted graphs. The vector is
+	// checked by its residual ‖L f − λ₂ f‖ ≤ 64 n ε ‖L‖ (the acceptance
+	// test of the inverse iteration, which also holds for the fallback),
+	// norm 1 and orthogonality to the constants.
+	var gs []*Graph
+	var names []string
+	for _, f := range families() {
+		if f.g.Order() >= 2 && f.g.Order() <= 100 {
+			gs, names = append(gs, f.g), append(names, f.name)
+		}
+	}
+	for _, c := range propCases(t) {
+		gs, names = append(gs, c.g), append(names, c.name)
+	}
+	fallbacks := 0
+	for k, g := range gs {
+		n := g.Order()
+		l2, f, err := AlgebraicConnectivity(g)
+		require.NoError(t, err)
+		ev, err := Spectrum(g)
+		require.NoError(t, err)
+		require.Equal(t, ev[1], l2, names[k])
+		lmax := ev[n-1]
+		require.InDelta(t, 1, mat.Norm(f, 2), 1e-14, names[k])
+		require.InDelta(t, 0, mat.Sum(f), 64*float64(n)*eps, names[k])
+		var lf mat.VecDense
+		lf.MulVec(g.Laplacian(), f)
+		lf.AddScaledVec(&lf, -l2, f)
+		require.LessOrEqual(t, mat.Norm(&lf, 2), 64*float64(n)*eps*lmax, names[k])
+		if fiedler(g, g.Laplacian(), l2, lmax) == nil {
+			fallbacks++
+		}
+	}
+	t.Logf("%d graphs, %d needed the full eigendecomposition", len(gs), fallbacks)
+	assert.Less(t, fallbacks, len(gs)/10, "inverse iteration should rarely fail")
+	// A disconnected graph: λ₂ = 0 and a vector of the null space, to the
+	// same 64 n ε ‖L‖ (‖L‖ = 4 here).
+	g := NewGraph(4)
+	require.NoError(t, g.SetEdge(0, 1, 1))
+	require.NoError(t, g.SetEdge(2, 3, 2))
+	l2, f, err := AlgebraicConnectivity(g)
+	require.NoError(t, err)
+	tol := 64 * 4 * eps * 4
+	assert.InDelta(t, 0, l2, tol)
+	var lf mat.VecDense
+	lf.MulVec(g.Laplacian(), f)
+	assert.InDelta(t, 0, mat.Norm(&lf, 2), tol)
+}
