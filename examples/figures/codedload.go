@@ -185,8 +185,8 @@ func codedloadMaxLoadVsN(cfg plots.Config) (*plots.Result, error) {
 		Plot: plots.LegendOutside(p), Width: plots.DefaultWidth * 1.45, Height: plots.DefaultHeight,
 		Data: tab,
 		Headlines: []plots.Headline{
-			{Name: fmt.Sprintf("NR max load, n = %g", nr.X), Value: nr.MaxLoad.Mean, Reference: fmt.Sprintf("Θ(log n); E max Po(1) = %.4g (spec §8 C); 7.85 at n = 10⁴ (§7.3)", codedload.MaxPoissonMean(int(nr.X)))},
-			{Name: fmt.Sprintf("coded ℓ=ceil(ln n) max load, n = %g", coded.X), Value: coded.MaxLoad.Mean, Reference: "O(1): in [2.2, 3.0] for n ≤ 22500 (spec §8 H)"},
+			{Name: fmt.Sprintf("NR max load, n = %d", int(nr.X)), Value: nr.MaxLoad.Mean, Reference: fmt.Sprintf("Θ(log n); E max Po(1) = %.4g (spec §8 C); 7.85 at n = 10⁴ (§7.3)", codedload.MaxPoissonMean(int(nr.X)))},
+			{Name: fmt.Sprintf("coded ℓ=ceil(ln n) max load, n = %d", int(coded.X)), Value: coded.MaxLoad.Mean, Reference: "O(1): in [2.2, 3.0] for n ≤ 22500 (spec §8 H)"},
 		},
 	}, nil
 }
@@ -211,8 +211,8 @@ func codedloadCostVsN(cfg plots.Config) (*plots.Result, error) {
 		Plot: plots.LegendOutside(p), Width: plots.DefaultWidth * 1.45, Height: plots.DefaultHeight,
 		Data: tab,
 		Headlines: []plots.Headline{
-			{Name: fmt.Sprintf("NR cost, n = %g", nr.X), Value: nr.Cost.Mean, Reference: fmt.Sprintf("exact %.4f (spec §6.3, §8 E)", c1)},
-			{Name: fmt.Sprintf("coded ℓ=10 / NR cost, n = %g", nr.X), Value: c10mc.Cost.Mean / nr.Cost.Mean, Reference: "[0.74, 0.85] (spec §8 H); exact 0.7784"},
+			{Name: fmt.Sprintf("NR cost, n = %d", int(nr.X)), Value: nr.Cost.Mean, Reference: fmt.Sprintf("exact %.4f (spec §6.3, §8 E)", c1)},
+			{Name: fmt.Sprintf("coded ℓ=10 / NR cost, n = %d", int(nr.X)), Value: c10mc.Cost.Mean / nr.Cost.Mean, Reference: "[0.74, 0.85] (spec §8 H); exact 0.7784"},
 		},
 	}, nil
 }
@@ -504,7 +504,7 @@ func codedloadTopologies(cfg plots.Config) (*plots.Result, error) {
 		}
 		nr, co := clLast(curves[0]), clLast(curves[3])
 		heads = append(heads, plots.Headline{
-			Name: fmt.Sprintf("%s n=%g: NR / coded max load", f.title, nr.X), Value: nr.MaxLoad.Mean / co.MaxLoad.Mean,
+			Name: fmt.Sprintf("%s n=%d: NR / coded max load", f.title, int(nr.X)), Value: nr.MaxLoad.Mean / co.MaxLoad.Mean,
 			Reference: "> 1, growing with n (spec §1: Θ(log n) vs O(1))",
 		})
 	}
