@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/loadlab/loadlab/internal/mc"
 )
@@ -171,6 +172,29 @@ func TestRequestsCheckB(t *testing.T) {
 	assert.InDelta(t, math.Sqrt(float64(n)), cnt.Std, 0.5) // sd of a sample sd ≈ 10/√4000 = 0.16; 3σ
 	idle = mean(rs, func(r *Result) float64 { return float64(r.Hist[0]) / float64(n) })
 	assert.InDelta(t, math.Exp(-1), idle.Mean, z*idle.StdErr) // P(Po(1) = 0)
+	// χ² of the pooled per-server counts against Po(1), classes 0..5 and
+	// ≥ 6: 6 degrees of freedom, 99.9% quantile, so a correct sampler fails
+	// with probability 0.001 (fixed seed).
+	obs := make([]float64, 7)
+	for _, r := range rs {
+		for c, h := range r.Hist {
+			obs[min(c, 6)] += float64(h)
+		}
+	}
+	total := float64(n * len(rs))
+	var chi2, cum float64
+	pk := math.Exp(-1)
+	for c := 0; c < 7; c++ {
+		want := pk
+		if c == 6 {
+			want = 1 - cum
+		}
+		cum += pk
+		pk /= float64(c + 1)
+		e := total * want
+		chi2 += (obs[c] - e) * (obs[c] - e) / e
+	}
+	assert.Less(t, chi2, distuv.ChiSquared{K: 6}.Quantile(0.999))
 }
 
 func TestAccountingInvariantsCheckG(t *testing.T) {
