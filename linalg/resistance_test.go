@@ -244,3 +244,26 @@ func cycleOrNil(n int) *Graph {
 	}
 	return Cycle(n)
 }
+
+func TestResistanceConcurrent(t *testing.T) {
+	// Between computes V lazily under a sync.Once: concurrent first calls
+	// must all see the same factor (run with -race).
+	r, err := NewResistance(Grid(6, 7))
+	require.NoError(t, err)
+	const workers = 8
+	got := make([]float64, workers)
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			got[w] = r.Between(0, 41) + r.PseudoInverseDiag(nil)[w]
+			done <- struct{}{}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	d := r.PseudoInverseDiag(nil)
+	for w := range workers {
+		assert.Equal(t, r.Between(0, 41)+d[w], got[w])
+	}
+}
