@@ -197,7 +197,8 @@ func GridKirchhoff(rows, cols int) float64 {
 		rows, cols = cols, rows
 	}
 	var s sum
-	s.add(float64(cols*cols-1) / 6) // Σ_{j≥1} 1/b_j = K_f(P_cols)/cols
+	c := float64(cols)
+	s.add((c*c - 1) / 6) // Σ_{j≥1} 1/b_j = K_f(P_cols)/cols
 	for i := 1; i < rows; i++ {
 		s.add(pathResolvent(cols, math.Sin(math.Pi*float64(i)/float64(2*rows))))
 	}
@@ -219,7 +220,8 @@ func TorusKirchhoff(rows, cols int) float64 {
 		rows, cols = cols, rows
 	}
 	var s sum
-	s.add(float64(cols*cols-1) / 12) // Σ_{j≥1} 1/b_j = K_f(C_cols)/cols
+	c := float64(cols)
+	s.add((c*c - 1) / 12) // Σ_{j≥1} 1/b_j = K_f(C_cols)/cols
 	for i := 1; 2*i <= rows; i++ {
 		t := cycleResolvent(cols, math.Sin(math.Pi*float64(i)/float64(rows)))
 		if 2*i != rows {
