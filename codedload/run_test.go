@@ -288,6 +288,28 @@ func TestCodedEll1IsNearestReplica(t *testing.T) {
 	}
 }
 
+func TestNearestReplicaIsCheapest(t *testing.T) {
+	// With the same placement and requests, nearest replica minimises every
+	// request's distance, so no two-choice variant can use fewer hops in
+	// total.
+	variants := []Config{
+		{Strategy: TwoChoice, Radius: 1}, {Strategy: TwoChoice, Radius: 6},
+		{Strategy: TwoChoiceGlobal}, {Strategy: TwoChoiceStretch}, {Strategy: TwoChoiceStretch, Alpha: 2},
+	}
+	for seed := uint64(0); seed < 5; seed++ {
+		nr := Config{Topology: mustTorus(t, 400), Files: 50, Cache: 2, Gamma: 0.5}
+		a, err := Run(nr, mc.Source(seed))
+		require.NoError(t, err)
+		for _, v := range variants {
+			v.Topology, v.Files, v.Cache, v.Gamma = nr.Topology, nr.Files, nr.Cache, nr.Gamma
+			b, err := Run(v, mc.Source(seed))
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, b.ChunkHops, a.ChunkHops, "%v", v.Strategy)
+			assert.Equal(t, a.Served, b.Served)
+		}
+	}
+}
+
 func TestRunDeterministic(t *testing.T) {
 	rgg, err := NewRGG(500, 0, rand.NewPCG(9, 9))
 	require.NoError(t, err)
@@ -317,6 +339,13 @@ func TestCostMatchesExactFormulaCheckE(t *testing.T) {
 			assert.InDelta(t, want, s.Mean, z*s.StdErr, "γ=%v ℓ=%d", g, ell)
 		}
 	}
+	// Coded delivery and nearest replica follow the formula on the
+	// hypercube too (vertex-transitive, Hamming balls).
+	hc5 := &Hypercube{Dim: 11}
+	p5, _ := ZipfPMF(100, 0.5)
+	c5 := Config{Topology: hc5, Files: 100, Cache: 2, Gamma: 0.5, Strategy: Coded, Ell: 5}
+	s5 := mean(runs(t, c5, 78, 20), cost)
+	assert.InDelta(t, Cost(p5, 2, 5, hc5.Balls()), s5.Mean, z*s5.StdErr)
 	// Nearest replica follows the ℓ = 1 formula on the hypercube too.
 	hc := &Hypercube{Dim: 11}
 	p, _ := ZipfPMF(100, 0.5)
