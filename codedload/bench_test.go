@@ -3,22 +3,51 @@ package codedload
 import (
 	"math/rand/v2"
 	"runtime"
+	"runtime/metrics"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/loadlab/loadlab/internal/mc"
 )
 
-// benchRun times one run of cfg and reports the memory obtained from the
-// OS (runtime.MemStats.Sys, an upper bound on the peak heap) in MiB.
+// benchRun times runs of cfg and reports two memory figures: the peak of
+// the heap's object bytes, sampled every 10 ms through runtime/metrics
+// (no stop-the-world), and runtime.MemStats.Sys, the memory obtained from
+// the OS, an upper bound on the peak.
 func benchRun(b *testing.B, cfg Config) {
 	b.ReportAllocs()
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
 	for i := 0; b.Loop(); i++ {
 		if _, err := Run(cfg, mc.Source(1, uint64(i))); err != nil {
 			b.Fatal(err)
 		}
 	}
+	close(stop)
+	<-done
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(ms.Sys)/(1<<20), "sys-MiB")
 }
 
