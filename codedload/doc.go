@@ -71,7 +71,9 @@
 // take the ball sizes |B_d| of any vertex-transitive topology (Torus.Balls,
 // Hypercube.Balls, where the formula is exact including wrap-around and
 // outage) or nil for the infinite grid (|B_d| = 2d²+2d+1). MaxPoissonMean is
-// the balls-into-bins reference E[max of n iid Po(1)].
+// the balls-into-bins reference E[max of n iid Po(1)], MaxBinomialMean its
+// exactly-n counterpart (independence approximation), and DecodeProb the
+// decoding probability of random linear chunks over GF(q).
 //
 // # Experiments
 //

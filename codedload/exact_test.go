@@ -100,6 +100,15 @@ func TestMaxPoissonMeanTableC(t *testing.T) {
 	}
 }
 
+func TestMaxBinomialMeanCheckC(t *testing.T) {
+	// Spec §8 C, printed to 4 decimals; within 0.04 of the Poisson values.
+	assert.InDelta(t, 4.1942, MaxBinomialMean(100), 5e-5)
+	assert.InDelta(t, 6.6714, MaxBinomialMean(10000), 5e-5)
+	for _, n := range []int{100, 10000} {
+		assert.InDelta(t, MaxPoissonMean(n), MaxBinomialMean(n), 0.04)
+	}
+}
+
 func TestDecodeProbTableK(t *testing.T) {
 	// Spec §8 K, printed to 6 decimals.
 	assert.InDelta(t, 0.5, DecodeProb(2, 1), 1e-15)
