@@ -98,9 +98,9 @@
 // points in bucket order for the same reason, while the Hamming shells of a
 // hypercube scatter over memory (a coded run on 2²⁰ nodes is several times
 // slower than on the 10⁶ torus). The exception to the cost above is
-// TwoChoiceGlobal on a Network, whose second candidate can be anywhere: its
-// distance costs a BFS that may reach O(n) nodes, so keep n to a few
-// thousand there.
+// TwoChoiceGlobal on a Network, whose second candidate can be anywhere: when
+// it wins, its distance costs a BFS that may reach O(n) nodes, so keep n to a
+// few thousand there.
 //
 // # Choices on the spec's open questions (§9)
 //

@@ -374,8 +374,14 @@ func (s *sim) twoGlobal(u, k int32) int64 {
 	if v == a.v {
 		v = hs[len(hs)-1]
 	}
-	b := cand{v: v, c: 1, d: int32(s.q.dist(int(v)))}
-	return s.assign(s.better(a, b))
+	// The second candidate's distance is needed only if it wins, and on a
+	// Network it costs a breadth-first search.
+	b := cand{v: v, c: 1, d: -1}
+	w := s.better(a, b)
+	if w.v == b.v && w.d < 0 {
+		w.d = int32(s.q.dist(int(v)))
+	}
+	return s.assign(w)
 }
 
 // twoStretch is two choices (c) (spec §5.3).
