@@ -255,7 +255,9 @@ func TestAccountingInvariantsCheckG(t *testing.T) {
 						require.Equal(t, int64(top.Order()), hsum)
 						require.Equal(t, float64(mx)/float64(ell), r.MaxLoad)
 						require.Equal(t, top.Order(), r.Requests)
-						// Cost is the mean over requests of chunk hops/ℓ.
+						// Cost is the mean over requests of chunk hops/ℓ;
+						// both sides are a few roundings of the same
+						// integers, hence 1e-15.
 						require.InDelta(t, float64(r.ChunkHops)/float64(ell)/float64(r.Requests), r.Cost, 1e-15)
 						require.InDelta(t, float64(r.Requests-r.Served)/float64(r.Requests), r.Outage, 1e-15)
 						require.LessOrEqual(t, r.Cost, float64(diam))
@@ -441,6 +443,8 @@ func TestScalingCheckH(t *testing.T) {
 	// winner is not a fair coin, so allow 10%.
 	c := Config{Topology: mustTorus(t, 10000), Files: 100, Cache: 2, Strategy: TwoChoiceGlobal}
 	rs := runs(t, c, 5, 8)
+	// At n = 10⁴ the two-choice maximum is 3 in most runs and 4 in some
+	// (spec §7.3: 3.00); ±0.5 allows up to half the runs at 4 or 2.
 	assert.InDelta(t, 3, mean(rs, maxLoad).Mean, 0.5)
 	assert.InEpsilon(t, 0.5*50+0.5*nrCost[10000], mean(rs, cost).Mean, 0.1)
 

@@ -36,7 +36,7 @@ func TestSweepWorkersIndependent(t *testing.T) {
 		for _, r := range p.Runs {
 			s += r.Cost
 		}
-		assert.InDelta(t, s/5, p.Cost.Mean, 1e-12)
+		assert.InDelta(t, s/5, p.Cost.Mean, 1e-12) // two summation orders of five values ≤ 10
 		assert.LessOrEqual(t, p.Cost.Lo, p.Cost.Mean)
 		assert.GreaterOrEqual(t, p.Cost.Hi, p.Cost.Mean)
 	}
