@@ -256,9 +256,9 @@ func TestAccountingInvariantsCheckG(t *testing.T) {
 						require.Equal(t, float64(mx)/float64(ell), r.MaxLoad)
 						require.Equal(t, top.Order(), r.Requests)
 						// Cost is the mean over requests of chunk hops/ℓ;
-						// both sides are a few roundings of the same
-						// integers, hence 1e-15.
-						require.InDelta(t, float64(r.ChunkHops)/float64(ell)/float64(r.Requests), r.Cost, 1e-15)
+						// both sides round the same integers a few times:
+						// a few ulps of values below the diameter (≤ 20).
+						require.InDelta(t, float64(r.ChunkHops)/float64(ell)/float64(r.Requests), r.Cost, 1e-13)
 						require.InDelta(t, float64(r.Requests-r.Served)/float64(r.Requests), r.Outage, 1e-15)
 						require.LessOrEqual(t, r.Cost, float64(diam))
 						if pk == Uniform {
