@@ -68,7 +68,8 @@ func checkWeight(u, v int, w float64) error {
 // absent. It returns an error for a node out of range, a self-loop, or a
 // weight outside [MinWeight, MaxWeight] (zero, negative, NaN and
 // infinite weights included); g is then unchanged.
-// The cost is O(min(deg u, deg v)).
+// Adding an edge costs O(min(deg u, deg v)), changing the weight of an
+// existing one O(deg u + deg v).
 func (g *Graph) SetEdge(u, v int, w float64) error {
 	if err := g.checkNode("u", u); err != nil {
 		return err
@@ -82,12 +83,14 @@ func (g *Graph) SetEdge(u, v int, w float64) error {
 	if err := checkWeight(u, v, w); err != nil {
 		return err
 	}
-	if i := g.index(u, v); i >= 0 {
-		g.wt[u][i] = w
-		g.wt[v][g.find(v, u)] = w
+	a, b := g.shorter(u, v)
+	i := g.find(a, b)
+	if i < 0 {
+		g.addEdge(u, v, w)
 		return nil
 	}
-	g.addEdge(u, v, w)
+	g.wt[a][i] = w
+	g.wt[b][g.find(b, a)] = w
 	return nil
 }
 
@@ -136,25 +139,24 @@ func (g *Graph) find(u, v int) int {
 	return -1
 }
 
-// index returns the position of v in u's list searching the shorter of
-// the two lists, or −1 if the edge is absent.
-func (g *Graph) index(u, v int) int {
+// shorter returns u and v ordered so that the first has the shorter
+// adjacency list.
+func (g *Graph) shorter(u, v int) (int, int) {
 	if len(g.nbr[v]) < len(g.nbr[u]) {
-		if g.find(v, u) < 0 {
-			return -1
-		}
+		return v, u
 	}
-	return g.find(u, v)
+	return u, v
 }
 
-// Weight returns the weight of {u, v}, or 0 if there is no such edge.
-// It panics if u or v is out of range.
+// Weight returns the weight of {u, v}, or 0 if there is no such edge, in
+// O(min(deg u, deg v)) time. It panics if u or v is out of range.
 func (g *Graph) Weight(u, v int) float64 {
 	if u < 0 || u >= len(g.nbr) || v < 0 || v >= len(g.nbr) {
 		panic(fmt.Sprintf("linalg: Weight(%d, %d) out of range [0, %d)", u, v, len(g.nbr)))
 	}
-	if i := g.index(u, v); i >= 0 {
-		return g.wt[u][i]
+	a, b := g.shorter(u, v)
+	if i := g.find(a, b); i >= 0 {
+		return g.wt[a][i]
 	}
 	return 0
 }
