@@ -117,3 +117,11 @@ func BenchmarkRun_Torus_n1e6_TwoChoice_r16(b *testing.B) {
 	c.Radius = 16
 	benchRun(b, c)
 }
+
+func BenchmarkRun_RGG_n1e6_Coded(b *testing.B) {
+	w, err := NewRGG(1000000, 0, rand.NewPCG(1, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: Coded, Ell: LogEll(1000000)})
+}

@@ -111,7 +111,7 @@ func (a *Alias) Draw(src rand.Source) int {
 	// The conversion forces rounding of the product, so no fused
 	// multiply-subtract changes the draw on some CPUs.
 	u := float64(f * float64(len(a.prob)))
-	i := int(u)
+	i := min(int(u), len(a.prob)-1) // guard against rounding up to K
 	if u-float64(i) < a.prob[i] {
 		return i
 	}
