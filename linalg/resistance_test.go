@@ -267,3 +267,27 @@ func TestResistanceConcurrent(t *testing.T) {
 		assert.Equal(t, r.Between(0, 41)+d[w], got[w])
 	}
 }
+
+func TestTinyGraphs(t *testing.T) {
+	// One node: L = [0], L† = [0], K_f = 0. No nodes: an error.
+	g := NewGraph(1)
+	k, err := KirchhoffIndex(g)
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, k)
+	p, err := PseudoInverse(g)
+	require.NoError(t, err)
+	assert.InDelta(t, 0, p.At(0, 0), tolExact)
+	rm, err := ResistanceMatrix(g)
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, rm.At(0, 0))
+	_, err = KirchhoffIndex(NewGraph(0))
+	assert.ErrorContains(t, err, "no nodes")
+	_, err = Spectrum(NewGraph(0))
+	assert.Error(t, err)
+	// Two nodes joined by conductance 4: R = 1/4 (a quarter ohm).
+	g = NewGraph(2)
+	require.NoError(t, g.SetEdge(0, 1, 4))
+	r, err := EffectiveResistance(g, 1, 0)
+	require.NoError(t, err)
+	assert.InDelta(t, 0.25, r, tolExact)
+}
