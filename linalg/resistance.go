@@ -170,9 +170,17 @@ func (r *Resistance) Kirchhoff() float64 {
 // PseudoInverse returns L† = A⁻¹ − J/(α n), with A⁻¹ = V Vᵀ formed from
 // the inverse factor by LAPACK's Dlauum (n³/3 flops beyond those of V).
 func (r *Resistance) PseudoInverse() *mat.SymDense {
-	raw := r.inverseFactor().RawTriangular()
 	p := mat.NewSymDense(r.n, nil)
-	out := p.RawSymmetric()
+	r.PseudoInverseTo(p)
+	return p
+}
+
+// PseudoInverseTo stores L† in dst, which must be n×n (a zero-sized
+// SymDense is resized), so that repeated calls allocate nothing. It
+// panics if dst has another size.
+func (r *Resistance) PseudoInverseTo(dst *mat.SymDense) {
+	out := r.reuse(dst)
+	raw := r.inverseFactor().RawTriangular()
 	for i := range r.n {
 		copy(out.Data[i*out.Stride+i:i*out.Stride+r.n], raw.Data[i*raw.Stride+i:i*raw.Stride+r.n])
 	}
@@ -181,26 +189,42 @@ func (r *Resistance) PseudoInverse() *mat.SymDense {
 	for i := range r.n {
 		floats.AddConst(-c, out.Data[i*out.Stride+i:i*out.Stride+r.n])
 	}
-	return p
+}
+
+// reuse checks or sizes dst and returns its storage.
+func (r *Resistance) reuse(dst *mat.SymDense) blas64.Symmetric {
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(r.n)
+	}
+	if n := dst.SymmetricDim(); n != r.n {
+		panic(fmt.Sprintf("linalg: destination is %d×%d, want %d×%d", n, n, r.n, r.n))
+	}
+	return dst.RawSymmetric()
 }
 
 // Matrix returns the matrix of all effective resistances,
 // R_uv = L†_uu + L†_vv − 2 L†_uv.
 func (r *Resistance) Matrix() *mat.SymDense {
-	p := r.PseudoInverse()
-	raw := p.RawSymmetric()
-	d := make([]float64, r.n)
-	for i := range r.n {
-		d[i] = raw.Data[i*raw.Stride+i]
-	}
+	m := mat.NewSymDense(r.n, nil)
+	r.MatrixTo(m)
+	return m
+}
+
+// MatrixTo stores the matrix of effective resistances in dst, with the
+// same rules as PseudoInverseTo.
+func (r *Resistance) MatrixTo(dst *mat.SymDense) {
+	r.PseudoInverseTo(dst)
+	raw := dst.RawSymmetric()
+	// The diagonal of L† is read row by row just before the row is
+	// overwritten, and rows below still hold theirs.
 	for i := range r.n {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+r.n]
+		di := row[i]
 		for j := i + 1; j < r.n; j++ {
-			row[j] = d[i] + d[j] - 2*row[j]
+			row[j] = di + raw.Data[j*raw.Stride+j] - 2*row[j]
 		}
 		row[i] = 0
 	}
-	return p
 }
 
 // PseudoInverse returns the Moore–Penrose pseudoinverse of the Laplacian

@@ -291,3 +291,17 @@ func TestTinyGraphs(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, 0.25, r, tolExact)
 }
+
+func TestDestinationReuse(t *testing.T) {
+	r, err := NewResistance(weightedTriangle())
+	require.NoError(t, err)
+	var dst mat.SymDense
+	r.MatrixTo(&dst) // sized on first use
+	assert.InDelta(t, 5.0/11, dst.At(0, 1), tolExact)
+	r.PseudoInverseTo(&dst)
+	assert.InDelta(t, 4.0/33, dst.At(0, 0), tolExact) // spec §9
+	assert.Panics(t, func() { r.MatrixTo(mat.NewSymDense(4, nil)) })
+	// Reuse allocates nothing.
+	allocs := testing.AllocsPerRun(10, func() { r.MatrixTo(&dst) })
+	assert.Zero(t, allocs)
+}
