@@ -12,9 +12,8 @@ import (
 // n = 2000 it needs about 12% less CPU time than Dtrtri (0.28 s against
 // 0.32 s on one core) and, with its work in parallel Gemm, took 0.20 s
 // against 0.33 s on two lightly loaded cores; on a busy machine the two
-// are close. (A
-// recursive V·Vᵀ was also tried; it was no faster than gonum's Dlauum,
-// which already uses Gemm and Syrk, so PseudoInverse calls Dlauum.)
+// are close. (A recursive V·Vᵀ was also tried; it was no faster than
+// gonum's Dlauum, which already uses Gemm, so PseudoInverse calls Dlauum.)
 // The kernels work in place on the upper triangle of a row-major n×n
 // block; the strictly lower part is neither read nor written.
 
