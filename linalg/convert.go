@@ -73,7 +73,10 @@ func FromUndirected(gr graph.Undirected) (*Graph, []int64, error) {
 	for u, uid := range ids {
 		for it := gr.From(uid); it.Next(); {
 			vid := it.Node().ID()
-			v := index[vid]
+			v, ok := index[vid]
+			if !ok {
+				return nil, nil, fmt.Errorf("linalg: node ID %d, a neighbour of %d, is not among the graph's nodes", vid, uid)
+			}
 			if v == u {
 				return nil, nil, fmt.Errorf("linalg: self-loop at node ID %d", uid)
 			}
