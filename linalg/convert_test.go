@@ -89,3 +89,15 @@ func TestFromUndirectedSelfLoop(t *testing.T) {
 	_, _, err := FromUndirected(loopGraph{})
 	assert.ErrorContains(t, err, "self-loop at node ID 1")
 }
+
+// strayGraph lists nodes 0 and 1 but reports node 5 as a neighbour of 0.
+type strayGraph struct{ loopGraph }
+
+func (strayGraph) From(id int64) graph.Nodes {
+	return iterator.NewOrderedNodes([]graph.Node{simple.Node(5)})
+}
+
+func TestFromUndirectedStrayNeighbour(t *testing.T) {
+	_, _, err := FromUndirected(strayGraph{})
+	assert.ErrorContains(t, err, "node ID 5")
+}
