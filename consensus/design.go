@@ -127,6 +127,9 @@ func DesignWeights(p WeightProblem, s *DesignSettings) (*WeightDesign, error) {
 	var err error
 	if p.Floor > 0 {
 		d.Iterations, err = e.floorSolve(w, set, d)
+		if err != nil && d.Iterations == 0 {
+			return nil, err // no feasible start
+		}
 	} else {
 		ok := false
 		for range 60 {

@@ -209,6 +209,17 @@ func TestDesignWeightsFloor(t *testing.T) {
 		assert.GreaterOrEqual(t, r, d.Lower)
 	}
 	assert.Greater(t, checked, 20) // the comparison is not vacuous
+	// More instances: the barrier method must certify each.
+	for seed := range uint64(4) {
+		n := 6 + 4*int(seed)
+		links := randomProblem(n, 2*n, mc.Source(27, seed))
+		for _, floor := range []float64{0.05, 0.3} {
+			d, err := DesignWeights(WeightProblem{Nodes: n, Links: links, Gamma: 0.1, Budget: float64(2 * n), Floor: floor}, nil)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, d.Gap, 1e-6*d.Value)
+			assert.GreaterOrEqual(t, d.Lambda2, floor*(1-1e-9)) // eigensolver accuracy
+		}
+	}
 	// An unreachable floor is an error.
 	p.Floor = 1e3
 	_, err = DesignWeights(p, nil)

@@ -108,6 +108,7 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 	step := mat.NewVecDense(m, nil)
 	rhs := mat.NewVecDense(m, nil)
 	trial := make([]float64, m)
+	stage := 0
 	for it := 0; it < set.MaxIter; it++ {
 		pt := eval(w, mu, true)
 		gap := e.fwGap(w, pt.lgrad) + mu*float64(n)
@@ -129,11 +130,18 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 			dec -= pt.grad[i] * step.AtVec(i)
 		}
 		// Centred when the decrement of the scaled barrier φ/μ is small
-		// (the scale at which Newton's method is affine invariant).
-		if dec/(2*mu) <= 1e-6 {
+		// (the scale at which Newton's method is affine invariant) and
+		// the certificate is near its central-path value μ(n + m + 1):
+		// the barrier Hessian grows like 1/μ, so a small decrement alone
+		// can leave a gradient error that keeps the certificate loose.
+		// Extra Newton steps (quadratic convergence) remove it; after 30
+		// at one μ rounding is the limit and μ moves on.
+		if dec/(2*mu) <= 1e-6 && (gap <= 10*mu*float64(n+m+1) || stage > 30) {
 			mu /= 10 // follow the central path
+			stage = 0
 			continue
 		}
+		stage++
 		t := 1.0
 		var ok bool
 		for range 60 {
