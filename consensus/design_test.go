@@ -247,3 +247,36 @@ func TestDesignWeightsErrors(t *testing.T) {
 		assert.ErrorContains(t, err, c.want)
 	}
 }
+
+// FuzzDesignWeights feeds arbitrary problem data to the validating
+// entry point: it must return an error or a feasible design, never
+// panic.
+func FuzzDesignWeights(f *testing.F) {
+	f.Add(uint8(4), 0.2, 4.0, 0.0, 1.0, 2.0)
+	f.Add(uint8(3), -1.0, 4.0, 0.1, 1.0, 0.0)
+	f.Add(uint8(5), 0.1, 1e-3, 0.5, math.NaN(), 1.0)
+	f.Fuzz(func(t *testing.T, nb uint8, gamma, budget, floor, c0, c1 float64) {
+		n := int(nb%6) + 1
+		var links []Link
+		for u := 0; u+1 < n; u++ {
+			links = append(links, Link{U: u, V: u + 1, Cost: c0})
+		}
+		if n > 2 {
+			links = append(links, Link{U: 0, V: n - 1, Cost: c1})
+		}
+		d, err := DesignWeights(WeightProblem{Nodes: n, Links: links, Gamma: gamma, Budget: budget, Floor: floor}, &DesignSettings{MaxIter: 200})
+		if err != nil || d == nil {
+			return
+		}
+		var cw float64
+		for i, l := range links {
+			if d.Weights[i] < 0 {
+				t.Fatalf("negative weight %v", d.Weights[i])
+			}
+			cw += l.Cost * d.Weights[i]
+		}
+		if cw > budget*(1+1e-9) {
+			t.Fatalf("budget exceeded: %v > %v", cw, budget)
+		}
+	})
+}

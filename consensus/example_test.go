@@ -67,3 +67,34 @@ func ExampleWaterFill() {
 	// uniform ratio [0.6667 1.333 2 4]
 	// water-filling [1 2 2.5 2.5] at level 2.5
 }
+
+// Problem A on a 4-cycle with one chord: the budget is spread over the
+// links to minimise ρ₂, and the certificate bounds the distance to the
+// optimum.
+func ExampleDesignWeights() {
+	links := []consensus.Link{{U: 0, V: 1, Cost: 1}, {U: 1, V: 2, Cost: 1}, {U: 2, V: 3, Cost: 1}, {U: 3, V: 0, Cost: 1}, {U: 0, V: 2, Cost: 2}}
+	d, err := consensus.DesignWeights(consensus.WeightProblem{Nodes: 4, Links: links, Gamma: 0.2, Budget: 4}, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("ρ₂ = %.4g, relative gap ≤ 1e-6: %v\n", d.Value, d.Gap <= 1e-6*d.Value)
+	fmt.Printf("weights %.3f\n", d.Weights)
+	// Output:
+	// ρ₂ = 4.167, relative gap ≤ 1e-6: true
+	// weights [1.000 1.000 1.000 1.000 0.000]
+}
+
+// Problem C: add two links to a path of six servers, greedily.
+func ExampleGreedyLinks() {
+	cands := []linalg.Edge{{U: 0, V: 5, W: 1}, {U: 0, V: 3, W: 1}, {U: 1, V: 4, W: 1}, {U: 2, V: 5, W: 1}}
+	res, err := consensus.GreedyLinks(linalg.Path(6), cands, 2, 0.3)
+	if err != nil {
+		panic(err)
+	}
+	for i, e := range res.Added {
+		fmt.Printf("add {%d, %d}: ρ₂ %.4g → %.4g\n", e.U, e.V, res.Rho[i], res.Rho[i+1])
+	}
+	// Output:
+	// add {0, 5}: ρ₂ 11.66 → 6.983
+	// add {0, 3}: ρ₂ 6.983 → 6.505
+}

@@ -383,3 +383,19 @@ func TestCurve(t *testing.T) {
 		assert.Equal(t, want, r[i])
 	}
 }
+
+// TestKirchhoffIdentity checks K_f = n tr L† = n Σ_{i≥2} 1/λ_i (spec §9)
+// on random weighted graphs: linalg's Cholesky route against the
+// spectrum.
+func TestKirchhoffIdentity(t *testing.T) {
+	for seed := range uint64(10) {
+		g := randomGraph(5+int(seed), 0.4, mc.Source(12, seed))
+		kf, err := linalg.KirchhoffIndex(g)
+		require.NoError(t, err)
+		lp, err := linalg.PseudoInverse(g)
+		require.NoError(t, err)
+		s := spectral(t, g)
+		assert.InEpsilon(t, s.Kirchhoff(), kf, 1e-10)
+		assert.InEpsilon(t, float64(g.Order())*mat.Trace(lp), kf, 1e-10)
+	}
+}
