@@ -3,7 +3,7 @@ package consensus
 import (
 	"errors"
 	"fmt"
-	"math"
+	"sync"
 
 	"github.com/loadlab/loadlab/linalg"
 )
@@ -14,6 +14,12 @@ type Settings struct {
 	// in the Trajectory (4·n·steps numbers); by default only the totals
 	// are kept.
 	States bool
+	// Workers is the number of goroutines that share each update on
+	// graphs of 4096 nodes or more; ≤ 1 (the default) means serial. The
+	// result does not depend on it. The update is memory-bound, so more
+	// workers help only on machines with separate cores and caches
+	// (on the 2-thread test machine they did not).
+	Workers int
 }
 
 // Trajectory is the record of a simulation (spec §3.2). Slices indexed
@@ -85,6 +91,10 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 	if s == nil {
 		s = &Settings{}
 	}
+	workers := s.Workers
+	if workers <= 0 {
+		workers = 1
+	}
 	tr := &Trajectory{
 		RTotal:     make([]float64, 0, steps),
 		LTotal:     make([]float64, 0, steps),
@@ -107,15 +117,14 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
-		if err = step(net, r, x, p, hi, lo); err != nil {
+		if err = tr.step(net, r, x, p, hi, lo); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
-		tr.record(r, x, p)
 		if s.States {
 			tr.keep(net, r, x, p)
 		}
-		f.apply(hi, lo, p)
+		f.apply(hi, lo, p, workers)
 		tr.Steps++
 	}
 	tr.Final = make([]float64, n)
@@ -125,41 +134,49 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 	return tr, err
 }
 
-// step renormalises the limits x = hi + lo and computes the measure p
-// for demand r. The common linear measure has its own loop.
-func step(net *Network, r, x, p, hi, lo []float64) error {
-	for i := range hi {
-		// Renormalise (hi, lo) exactly (Fast2Sum, |hi| ≥ |lo|).
-		sum := hi[i] + lo[i]
-		lo[i] -= sum - hi[i]
-		hi[i] = sum
-		x[i] = sum
-	}
-	if net.Measure != Amount {
-		return net.Measure.Nodal(p, r, x)
-	}
-	for i, ri := range r {
-		p[i] = ri - x[i] // Table I row I
-	}
-	return nil
-}
-
-// record appends the totals of one step (spec §3.2).
-func (tr *Trajectory) record(r, x, p []float64) {
-	var rt, at, lt, pbar float64
-	for i, ri := range r {
-		xi := x[i]
-		rt += ri
-		lt += xi
-		at += min(xi, ri)
-		pbar += p[i]
+// step renormalises the limits x = hi + lo, computes the measure p for
+// demand r and appends the totals of the step (spec §3.2). The common
+// linear measure is done in one pass over the nodes.
+func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
+	var rt, at, lt, psum float64
+	if net.Measure == Amount {
+		for i, ri := range r {
+			// Renormalise (hi, lo) exactly (Fast2Sum, |hi| ≥ |lo|).
+			xi := hi[i] + lo[i]
+			lo[i] -= xi - hi[i]
+			hi[i] = xi
+			x[i] = xi
+			pi := ri - xi // Table I row I
+			p[i] = pi
+			rt += ri
+			lt += xi
+			at += min(xi, ri)
+			psum += pi
+		}
+	} else {
+		for i := range hi {
+			xi := hi[i] + lo[i]
+			lo[i] -= xi - hi[i]
+			hi[i] = xi
+			x[i] = xi
+		}
+		if err := net.Measure.Nodal(p, r, x); err != nil {
+			return err
+		}
+		for i, ri := range r {
+			xi := x[i]
+			rt += ri
+			lt += xi
+			at += min(xi, ri)
+			psum += p[i]
+		}
 	}
 	// Σ(r − x)₊ = r_total − a_total and Σ(x − r)₊ = l_total − a_total
 	// up to rounding. l_total is the plain sum of the current limits:
 	// the limits themselves conserve the total exactly (see apply), so
 	// this sum carries one rounding error of the state, not a drift.
 	under, spare := rt-at, lt-at
-	pbar /= float64(len(p))
+	pbar := psum / float64(len(p))
 	var disp float64
 	for _, pi := range p {
 		disp += (pi - pbar) * (pi - pbar)
@@ -170,6 +187,7 @@ func (tr *Trajectory) record(r, x, p []float64) {
 	tr.Ideal = append(tr.Ideal, min(rt, lt))             // spec §3.2 (8)
 	tr.Over = append(tr.Over, max(min(under, spare), 0)) // spec §3.2 O(k)
 	tr.Dispersion = append(tr.Dispersion, disp)
+	return nil
 }
 
 func (tr *Trajectory) keep(net *Network, r, x, p []float64) {
@@ -208,26 +226,47 @@ func newFlows(g *linalg.Graph, gamma float64) *flows {
 
 // apply adds γ (L p)_u = Σ_v γ w_uv (p_u − p_v) to every x_u = hi_u + lo_u
 // with error-free additions, so no rounding error is lost (spec §3.1 (3)).
-func (f *flows) apply(hi, lo, p []float64) {
-	for u := range hi {
-		pu, h, l := p[u], hi[u], lo[u]
-		a, b := f.start[u], f.start[u+1]
+// Each node's update reads p and writes only its own (hi, lo), so the
+// node range is split over workers with identical results.
+func (f *flows) apply(hi, lo, p []float64, workers int) {
+	n := len(hi)
+	if workers <= 1 || n < parallelNodes {
+		f.applyRange(hi, lo, p, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		a, b := w*n/workers, (w+1)*n/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f.applyRange(hi, lo, p, a, b)
+		}()
+	}
+	wg.Wait()
+}
+
+// parallelNodes is the graph size from which a step is split over
+// goroutines: below it the synchronisation costs more than it saves.
+const parallelNodes = 4096
+
+func (f *flows) applyRange(hi, lo, p []float64, from, to int) {
+	hs, ls, start := hi[from:to], lo[from:to], f.start[from:to+1]
+	for k := range hs {
+		pu, h, l := p[from+k], hs[k], ls[k]
+		a, b := start[k], start[k+1]
 		nbr, gw := f.nbr[a:b], f.gw[a:b]
 		for i, v := range nbr {
 			// The explicit conversions forbid fusing the product into
 			// the following addition, which would break f_uv = −f_vu.
 			fl := float64(gw[i] * float64(pu-p[v]))
-			// Error-free addition h + fl = s + err (Fast2Sum on the
-			// larger magnitude; the branch is almost always the first).
+			// Knuth's TwoSum: h + fl = s + err exactly, branch-free.
 			s := h + fl
-			if math.Abs(h) >= math.Abs(fl) {
-				l += fl - (s - h)
-			} else {
-				l += h - (s - fl)
-			}
+			bb := s - h
+			l += (h - (s - bb)) + (fl - bb)
 			h = s
 		}
-		hi[u], lo[u] = h, l
+		hs[k], ls[k] = h, l
 	}
 }
 

@@ -10,13 +10,22 @@ import (
 )
 
 // stability returns λ_n (0 if not needed) and a warning when γλ_n ≥ 2.
-// Gershgorin gives λ_n ≤ 2 d_max, so γ < 1/d_max needs no eigenvalue.
+// No eigenvalue is needed when γ b < 2 for the bound
+// λ_n ≤ b = max_{u~v} (d_u + d_v) (weighted degrees; L = B W Bᵀ has the
+// spectrum of Bᵀ B W, whose row e = {u, v} has absolute sum d_u + d_v).
 func stability(g *linalg.Graph, gamma float64) (float64, string) {
-	var dmax float64
-	for u := range g.Order() {
-		dmax = max(dmax, g.WeightedDegree(u))
+	n := g.Order()
+	deg := make([]float64, n)
+	for u := range n {
+		deg[u] = g.WeightedDegree(u)
 	}
-	if gamma*2*dmax < 2 {
+	var b float64
+	for u := range n {
+		for _, v := range g.Neighbors(u) {
+			b = max(b, deg[u]+deg[v])
+		}
+	}
+	if gamma*b < 2 {
 		return 0, ""
 	}
 	ln := lambdaMax(g)
