@@ -41,7 +41,11 @@
 // 0 < γ < 2/λ_n. With constant demand the deterministic contraction
 // factor is ς(γ) = max{|1 − γλ₂|, |1 − γλ_n|}, smallest at
 // γ_conv = 2/(λ₂ + λ_n). Simulate reports γ ≥ 2/λ_n in
-// Trajectory.Warning and does not stop, so the divergence shows.
+// Trajectory.Warning and does not stop, so the divergence shows. For
+// Ratio the update is x(k+1) = (I − γ L R⁻¹) x(k), stable iff
+// γ < 2/μ_n with μ_n = λ_max(R^{-1/2} L R^{-1/2}); LogRatio linearises to
+// the same form with X* = (l_total/r_total) R (spec §8). Simulate checks
+// these at the first step's demand.
 //
 // # H2 performance (§4.2–§4.5)
 //

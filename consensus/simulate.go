@@ -3,6 +3,7 @@ package consensus
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/loadlab/loadlab/linalg"
@@ -42,11 +43,14 @@ type Trajectory struct {
 	// Final is x(Steps), the limits after the last update.
 	Final []float64
 
-	// LambdaMax is λ_n of the Laplacian when it had to be computed to
-	// decide stability (0 when γ < 1/d_max already guarantees it). For
-	// graphs above 400 nodes it is a Lanczos estimate (a lower bound).
+	// LambdaMax is the largest eigenvalue μ_n of the update operator when
+	// it had to be computed to decide stability, 0 when the bound
+	// γ max_{u~v}(q_u d_u + q_v d_v) < 2 already settles it. It is λ_n
+	// of L for Amount and Clipped (spec §4.1); for Ratio it is that of
+	// R⁻¹L and for LogRatio that of X*⁻¹L, at the first step's demand r(0)
+	// (spec §8). Above 400 nodes it is a Lanczos estimate (a lower bound).
 	LambdaMax float64
-	// Warning is non-empty when γ ≥ 2/λ_n: the network is unstable
+	// Warning is non-empty when γ ≥ 2/μ_n: the network is unstable
 	// (spec §4.1) and the simulation shows the divergence.
 	Warning string
 }
@@ -64,8 +68,9 @@ type Trajectory struct {
 // (Lemma 1, spec §3.3) to about one rounding of the final sum, with no
 // drift over long runs. The work per step is O(n + m).
 //
-// When γ ≥ 2/λ_n the returned Trajectory carries a Warning and the
-// simulation runs on, so its divergence shows. Simulate returns an
+// When γ ≥ 2/λ_n (for Ratio and LogRatio: 2/μ_n of the linearisation
+// at r(0), see Trajectory.LambdaMax) the returned Trajectory carries a
+// Warning and the simulation runs on, so its divergence shows. Simulate returns an
 // error for an invalid network, a nil demand, len(x0) ≠ n, a non-finite
 // x0, or steps < 0; a failure at step k (a demand error, r_i ≤ 0 for
 // Ratio or LogRatio, x_i ≤ 0 for LogRatio) returns the trajectory up to
@@ -103,7 +108,6 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 		Over:       make([]float64, 0, steps),
 		Dispersion: make([]float64, 0, steps),
 	}
-	tr.LambdaMax, tr.Warning = stability(g, net.Gamma)
 
 	f := newFlows(g, net.Gamma)
 	hi := append([]float64(nil), x0...)
@@ -116,6 +120,9 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 		if err = d.Next(k, r); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
+		}
+		if k == 0 {
+			tr.LambdaMax, tr.Warning = stability(g, net.Gamma, scaling(net.Measure, r, x0))
 		}
 		if err = tr.step(net, r, x, p, hi, lo); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
@@ -132,6 +139,35 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 		tr.Final[i] = hi[i] + lo[i]
 	}
 	return tr, err
+}
+
+// scaling returns the diagonal q of the linearised operator L diag(q)
+// for the stability check (see stability), or nil for q = 1. Invalid
+// demand returns nil: the measure reports the error itself.
+func scaling(m Measure, r, x0 []float64) []float64 {
+	if m != Ratio && m != LogRatio {
+		return nil
+	}
+	var rt, lt float64
+	for i, ri := range r {
+		if !(ri > 0) || math.IsInf(ri, 1) {
+			return nil
+		}
+		rt += ri
+		lt += x0[i]
+	}
+	c := 1.0
+	if m == LogRatio {
+		if !(lt > 0) {
+			return nil
+		}
+		c = rt / lt // X*⁻¹ = r_total/(l_total r), spec §8 row III
+	}
+	q := make([]float64, len(r))
+	for i, ri := range r {
+		q[i] = c / ri // R⁻¹, spec §8 row II
+	}
+	return q
 }
 
 // step renormalises the limits x = hi + lo, computes the measure p for

@@ -371,7 +371,38 @@ func TestStabilityBoundEdges(t *testing.T) {
 	require.NoError(t, err)
 	// 80 Lanczos steps on a 600-node graph: the extreme Ritz value is
 	// within 1e-6 relative (observed far closer), and never above λ_n.
-	est := lambdaMax(g)
+	est := lambdaMax(g, nil)
 	assert.InEpsilon(t, dense[599], est, 1e-6)
 	assert.LessOrEqual(t, est, dense[599]*(1+1e-12))
+}
+
+// TestRatioStability checks spec §8 row II: with constant demand the
+// ratio dynamics x(k+1) = (I − γ L R⁻¹) x converge iff γ < 2/μ_n,
+// μ_n = λ_max(R^{-1/2} L R^{-1/2}); the warning uses that bound, not 2/λ_n.
+func TestRatioStability(t *testing.T) {
+	g := sixNode()
+	r := []float64{2, 4, 6, 8, 10, 12}
+	x0 := []float64{5, 5, 5, 5, 5, 5}
+	q := make([]float64, 6)
+	for i := range q {
+		q[i] = 1 / r[i]
+	}
+	mu := lambdaMax(g, q)
+	lam := spectral(t, g).LambdaMax()
+	assert.Less(t, mu, lam) // demand above 1 slows the ratio dynamics
+	eq, _ := Equilibrium(Ratio, r, 30)
+	// Below the ratio bound (but above 2/λ_n): no warning, convergence.
+	gamma := 0.95 * 2 / mu
+	require.Greater(t, gamma, 2/lam)
+	tr, err := Simulate(&Network{Graph: g, Gamma: gamma, Measure: Ratio}, constant(r, 2000), x0, 2000, nil)
+	require.NoError(t, err)
+	assert.Empty(t, tr.Warning)
+	// Factor |1 − γμ_n| = 0.9 per step: 2000 steps leave far below 1e-9.
+	assert.InDeltaSlice(t, eq, tr.Final, 1e-9)
+	// Above it: warning and divergence (factor 1.1 per step).
+	tr, err = Simulate(&Network{Graph: g, Gamma: 1.05 * 2 / mu, Measure: Ratio}, constant(r, 300), x0, 300, nil)
+	require.NoError(t, err)
+	assert.Contains(t, tr.Warning, "unstable")
+	assert.InEpsilon(t, mu, tr.LambdaMax, 1e-12)
+	assert.Greater(t, dispersionNorm(tr.Final), 1e9)
 }

@@ -9,15 +9,27 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// stability returns λ_n (0 if not needed) and a warning when γλ_n ≥ 2.
-// No eigenvalue is needed when γ b < 2 for the bound
-// λ_n ≤ b = max_{u~v} (d_u + d_v) (weighted degrees; L = B W Bᵀ has the
-// spectrum of Bᵀ B W, whose row e = {u, v} has absolute sum d_u + d_v).
-func stability(g *linalg.Graph, gamma float64) (float64, string) {
+// stability returns the largest eigenvalue μ_n of the (linearised)
+// update operator and a warning when γ μ_n ≥ 2 (0 and no warning when a
+// bound settles it without an eigenvalue). The operator is L Q with
+// Q = diag(q): q = 1 for Amount and Clipped (spec §4.1), q = 1/r(0) for
+// Ratio and q = r_total/(l_total r(0)) for LogRatio (the linearisations
+// of spec §8 at the first step's demand). A nil q means q = 1.
+//
+// L Q has the spectrum of Q^{1/2} L Q^{1/2}, and its nonzero spectrum
+// is that of Bᵀ Q B W (L = B W Bᵀ), whose row e = {u, v} has absolute
+// sum q_u d_u + q_v d_v; so μ_n ≤ max_{u~v} (q_u d_u + q_v d_v).
+func stability(g *linalg.Graph, gamma float64, q []float64) (float64, string) {
 	n := g.Order()
+	qq := func(u int) float64 {
+		if q == nil {
+			return 1
+		}
+		return q[u]
+	}
 	deg := make([]float64, n)
 	for u := range n {
-		deg[u] = g.WeightedDegree(u)
+		deg[u] = qq(u) * g.WeightedDegree(u)
 	}
 	var b float64
 	for u := range n {
@@ -28,29 +40,58 @@ func stability(g *linalg.Graph, gamma float64) (float64, string) {
 	if gamma*b < 2 {
 		return 0, ""
 	}
-	ln := lambdaMax(g)
-	if gamma*ln >= 2 {
-		return ln, fmt.Sprintf("consensus: γ = %v ≥ 2/λ_n = %v: the throttler network is unstable and its limits diverge (spec §4.1)", gamma, 2/ln)
+	mu := lambdaMax(g, q)
+	if gamma*mu >= 2 {
+		return mu, fmt.Sprintf("consensus: γ = %v ≥ 2/μ_n = %v: the throttler network is unstable and its limits diverge (spec §4.1, §8)", gamma, 2/mu)
 	}
-	return ln, ""
+	return mu, ""
 }
 
-// lambdaMax returns λ_n of the Laplacian: exact (dense eigenvalues) up
-// to 400 nodes, above that the largest Ritz value of 80 Lanczos steps
-// with full reorthogonalisation, a lower bound that converges fast for
-// the extreme eigenvalue.
-func lambdaMax(g *linalg.Graph) float64 {
+// lambdaMax returns the largest eigenvalue of Q^{1/2} L Q^{1/2} (q = nil:
+// of L): exact (dense eigenvalues) up to 400 nodes, above that the
+// largest Ritz value of 80 Lanczos steps with full reorthogonalisation,
+// a lower bound that converges fast for the extreme eigenvalue.
+func lambdaMax(g *linalg.Graph, q []float64) float64 {
 	n := g.Order()
+	var sq []float64
+	if q != nil {
+		sq = make([]float64, n)
+		for i, v := range q {
+			sq[i] = math.Sqrt(v)
+		}
+	}
 	if n <= 400 {
-		s, err := linalg.Spectrum(g)
-		if err != nil {
+		l := g.Laplacian()
+		if sq != nil {
+			for i := range n {
+				for j := i; j < n; j++ {
+					l.SetSym(i, j, sq[i]*l.At(i, j)*sq[j])
+				}
+			}
+		}
+		var es mat.EigenSym
+		if !es.Factorize(l, false) {
 			return math.NaN()
 		}
-		return s[n-1]
+		return es.Values(nil)[n-1]
+	}
+	tmp := make([]float64, n)
+	mul := func(dst, v []float64) {
+		if sq == nil {
+			g.LaplacianMulVec(dst, v)
+			return
+		}
+		for i := range v {
+			tmp[i] = sq[i] * v[i]
+		}
+		g.LaplacianMulVec(dst, tmp)
+		for i := range dst {
+			dst[i] *= sq[i]
+		}
 	}
 	m := min(n, 80)
 	src := rand.New(rand.NewPCG(1, 2)) // fixed start vector: deterministic
-	q := make([][]float64, 0, m)
+	qs := make([][]float64, 0, m)
 	v := make([]float64, n)
 	for i := range v {
 		v[i] = src.NormFloat64()
@@ -60,13 +101,13 @@ func lambdaMax(g *linalg.Graph) float64 {
 	beta := make([]float64, 0, m)
 	w := make([]float64, n)
 	for j := 0; j < m; j++ {
-		q = append(q, append([]float64(nil), v...))
-		g.LaplacianMulVec(w, v)
+		qs = append(qs, append([]float64(nil), v...))
+		mul(w, v)
 		a := dot(w, v)
 		alpha = append(alpha, a)
 		// Full reorthogonalisation (twice is enough).
 		for range 2 {
-			for _, qi := range q {
+			for _, qi := range qs {
 				c := dot(w, qi)
 				for t := range w {
 					w[t] -= c * qi[t]
@@ -94,8 +135,7 @@ func lambdaMax(g *linalg.Graph) float64 {
 	if !es.Factorize(t, false) {
 		return math.NaN()
 	}
-	vals := es.Values(nil)
-	return vals[k-1]
+	return es.Values(nil)[k-1]
 }
 
 func dot(a, b []float64) float64 {
