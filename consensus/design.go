@@ -97,9 +97,13 @@ type WeightDesign struct {
 // a cost that is not finite and positive, Gamma or Budget not finite and
 // positive, Floor negative, candidate links that cannot connect the
 // nodes, no stable start (uniform weights scaled down 60 times), for the
-// variant no start with λ₂ > Floor (uniform weights at the full budget
-// are tried), and failure to reach Tol within MaxIter (the best design
-// so far is returned with the error).
+// variant no strictly feasible start (only uniform weights at 0.9 of
+// the budget are tried, so a floor reachable only by a non-uniform
+// allocation is reported as an error rather than found by a phase-one
+// search), and failure to reach Tol: MaxIter iterations, or a stall
+// where rounding hides further descent (typically below a relative gap
+// of 1e-9). In the last two cases the best design so far is returned
+// with the error.
 func DesignWeights(p WeightProblem, s *DesignSettings) (*WeightDesign, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
