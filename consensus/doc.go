@@ -63,7 +63,9 @@
 // resistance bounds are σ² K_f/(2γn) ≤ ρ₂ ≤ σ² K_f/(γn(2 − γλ_n)) and
 // ρ₂ ≥ σ²(n − 1) (Spectral.Bounds). Covariance solves the discrete
 // Lyapunov equation directly (Lyapunov) as an independent oracle, and
-// EstimateRho measures ρ by simulation.
+// EstimateRho measures ρ by simulation. With drifting demand
+// r(k+1) = r(k) + d + v(k) the dispersion of p settles at mean L†d/γ,
+// a persistent mismatch set by the effective resistances (spec §4.7).
 //
 // # Update cycle (§5.1, Problem B)
 //
