@@ -109,7 +109,11 @@
 //     (divide by n for a per-server value).
 //  5. Optimal cycle: both γ*_H2 (H2) and γ_conv (convergence) are given.
 //  6. Problems A–C follow §5.2's formulations (Problem A's exact form in
-//     the paper is unknown).
+//     the paper is unknown). Problem A is solved without an SDP solver:
+//     spectral projected gradient for ρ₂, a barrier Newton method for the
+//     λ₂-floor variant, both stopped by a duality-gap certificate.
+//  8. Per-server algorithms hand out no spare limit: an unsaturated
+//     server allows exactly the requests (open question 10).
 //  7. Lemma 1 is implemented in the exact antisymmetric form: each link
 //     carries one rounded flow γ w_uv (p_u − p_v) that one end gains and
 //     the other loses, and limits are kept as compensated sums, so the
@@ -117,7 +121,13 @@
 //
 // # Cost
 //
-// Simulate costs O(n + m) per step and never forms a dense matrix. Rho
-// costs two n³/3-flop dense factorisations; Spectral one dense
-// eigendecomposition. Covariance is O(n⁶) (oracle for small n).
+// Simulate costs O(n + m) per step and never forms a dense matrix
+// (about 0.9 s for 10⁴ steps on 10⁴ servers of average degree 6). Rho
+// costs one dense Cholesky and one triangular inverse, 2n³/3 flops
+// (about 0.7 s at n = 2000); Spectral one dense eigendecomposition.
+// DesignWeights solves 50 nodes and 200 candidate links to a relative
+// gap of 10⁻⁶ in milliseconds. Covariance is O(n⁶) (oracle for small n).
+//
+// Measured on the 2-core development machine under light load; see the
+// benchmarks in bench_test.go.
 package consensus
