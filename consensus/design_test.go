@@ -280,3 +280,25 @@ func FuzzDesignWeights(f *testing.F) {
 		}
 	})
 }
+
+// TestDesignScaling checks spec §5.1 fact 1 on Problem A: only γL
+// matters, so (γ, B) and (γ/c, cB) have the same optimal ρ₂ with weights
+// scaled by c (joint design of γ and w is Problem A with the budget
+// rescaled, spec §5.2 Problem B).
+func TestDesignScaling(t *testing.T) {
+	links := randomProblem(12, 30, mc.Source(28))
+	a, err := DesignWeights(WeightProblem{Nodes: 12, Links: links, Gamma: 0.2, Budget: 10}, &DesignSettings{Tol: 1e-9})
+	require.NoError(t, err)
+	b, err := DesignWeights(WeightProblem{Nodes: 12, Links: links, Gamma: 0.05, Budget: 40}, &DesignSettings{Tol: 1e-9})
+	require.NoError(t, err)
+	// Both within a relative gap of 1e-9 of the same optimum.
+	assert.InEpsilon(t, a.Value, b.Value, 3e-9)
+	var diff, norm float64
+	for i := range a.Weights {
+		diff += math.Abs(4*a.Weights[i] - b.Weights[i])
+		norm += b.Weights[i]
+	}
+	// Weights are determined to about √gap (the objective is flat to
+	// second order at the optimum).
+	assert.Less(t, diff, 1e-3*norm)
+}
