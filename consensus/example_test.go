@@ -98,3 +98,15 @@ func ExampleGreedyLinks() {
 	// add {0, 5}: ρ₂ 11.66 → 6.983
 	// add {0, 3}: ρ₂ 6.983 → 6.505
 }
+
+// Monte Carlo through the whole throttler against the closed form.
+func ExampleEstimateRho() {
+	net := &consensus.Network{Graph: linalg.Path(3), Gamma: 0.5}
+	est, err := consensus.EstimateRho(net, consensus.Case2, 1, consensus.MonteCarlo{Runs: 20, Steps: 5000, Burn: 100, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("closed form 8/3 = %.4g, inside the 95%% interval: %v\n", 8.0/3, est.Lo <= 8.0/3 && 8.0/3 <= est.Hi)
+	// Output:
+	// closed form 8/3 = 2.667, inside the 95% interval: true
+}

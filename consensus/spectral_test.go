@@ -399,3 +399,23 @@ func TestKirchhoffIdentity(t *testing.T) {
 		assert.InEpsilon(t, float64(g.Order())*mat.Trace(lp), kf, 1e-10)
 	}
 }
+
+// TestRhoLarger compares the Cholesky forms with the spectral sums on a
+// 300-node sparse weighted graph near γ*_H2 and near the stability
+// edge, where 2I − γL is ill-conditioned.
+func TestRhoLarger(t *testing.T) {
+	g := sparseRandom(300, 5, mc.Source(17))
+	s := spectral(t, g)
+	gs, _ := s.GammaH2()
+	for _, gamma := range []float64{gs, 0.999 * s.StabilityBound()} {
+		for _, tc := range []Traffic{Case1, Case2} {
+			want, err := s.Rho(tc, gamma, 1)
+			require.NoError(t, err)
+			got, err := Rho(g, tc, gamma, 1)
+			require.NoError(t, err)
+			// Condition numbers up to ~1e3·n here; 1e-9 relative leaves
+			// a wide margin over ε·cond.
+			assert.InEpsilon(t, want, got, 1e-9, "%v γ = %v", tc, gamma)
+		}
+	}
+}
