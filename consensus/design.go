@@ -137,7 +137,7 @@ func DesignWeights(p WeightProblem, s *DesignSettings) (*WeightDesign, error) {
 	} else {
 		ok := false
 		for range 60 {
-			if e.value(w, 0) != nil {
+			if e.value(w) != nil {
 				ok = true
 				break
 			}
@@ -221,9 +221,8 @@ type evaluator struct {
 }
 
 type evalResult struct {
-	f    float64 // objective
-	phi  float64 // f − μ log det B
-	grad []float64
+	f    float64   // objective
+	grad []float64 // its gradient (the evaluator's buffer)
 }
 
 func newEvaluator(p WeightProblem) *evaluator {
@@ -274,9 +273,9 @@ func normB(x *mat.SymDense, u, v int) (sq, quad float64) {
 	return sq, at(u, u) + at(v, v) - 2*at(u, v)
 }
 
-// value evaluates the objective and gradient at w with barrier weight
-// μ; nil means w is outside the domain.
-func (e *evaluator) value(w []float64, mu float64) *evalResult {
+// value evaluates the objective and gradient at w; nil means w is
+// outside the domain (disconnected or unstable).
+func (e *evaluator) value(w []float64) *evalResult {
 	n, gamma := e.n, e.p.Gamma
 	e.laplacian(w)
 	// Q = (2I − γL)⁻¹; positive definite iff stable.
@@ -321,23 +320,13 @@ func (e *evaluator) value(w []float64, mu float64) *evalResult {
 			e.grad[i] = 2 * gamma * qb
 		}
 	}
-	phi := f
-	if mu > 0 {
-		if !e.barrier(w) {
-			return nil
-		}
-		phi -= mu * e.logdet
-		for i := range e.grad {
-			e.grad[i] -= mu * e.bgrad[i]
-		}
-	}
-	return &evalResult{f: f, phi: phi, grad: e.grad}
+	return &evalResult{f: f, grad: e.grad}
 }
 
 // barrier factors B = L − s M_n + J/n (e.l must hold L(w)), sets
 // log det B and ∂ log det B/∂w_e = b_eᵀ B⁻¹ b_e; false if B is not
 // positive definite (λ₂ ≤ s).
-func (e *evaluator) barrier(w []float64) bool {
+func (e *evaluator) barrier() bool {
 	n, s := e.n, e.p.Floor
 	c := (s + 1) / float64(n)
 	raw := e.a.RawSymmetric()
@@ -421,10 +410,10 @@ func (e *evaluator) project(dst, y []float64, idx []int) {
 func (e *evaluator) spg(w []float64, set DesignSettings, d *WeightDesign) (int, error) {
 	m := len(w)
 	const memory = 10
-	r := e.value(w, 0)
+	r := e.value(w)
 	g := slices.Clone(r.grad)
-	phi, f := r.phi, r.f
-	hist := []float64{phi}
+	f := r.f
+	hist := []float64{f}
 	y := make([]float64, m)
 	dir := make([]float64, m)
 	trial := make([]float64, m)
@@ -478,8 +467,8 @@ func (e *evaluator) spg(w []float64, set DesignSettings, d *WeightDesign) (int, 
 			for i := range trial {
 				trial[i] = w[i] + lambda*dir[i]
 			}
-			rt = e.value(trial, 0)
-			if rt != nil && rt.phi <= ref+1e-4*lambda*gd {
+			rt = e.value(trial)
+			if rt != nil && rt.f <= ref+1e-4*lambda*gd {
 				break
 			}
 			rt = nil
@@ -497,8 +486,8 @@ func (e *evaluator) spg(w []float64, set DesignSettings, d *WeightDesign) (int, 
 			w[i] = trial[i]
 			g[i] = rt.grad[i]
 		}
-		phi, f = rt.phi, rt.f
-		hist = append(hist, phi)
+		f = rt.f
+		hist = append(hist, f)
 		if len(hist) > memory {
 			hist = hist[1:]
 		}

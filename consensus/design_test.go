@@ -35,14 +35,6 @@ func randomProblem(n, m int, src rand.Source) []Link {
 	return links
 }
 
-func TestDesignWeightsSmall(t *testing.T) {
-	links := randomProblem(8, 16, mc.Source(20))
-	p := WeightProblem{Nodes: 8, Links: links, Gamma: 0.3, Budget: 10}
-	d, err := DesignWeights(p, nil)
-	require.NoError(t, err)
-	t.Logf("value %v gap %v iters %d w %v", d.Value, d.Gap, d.Iterations, d.Weights)
-}
-
 // feasibleRandom returns a random point of {w ≥ 0, cᵀw ≤ B} scaled by
 // u ∈ (0, 1].
 func feasibleRandom(links []Link, budget float64, rnd *rand.Rand) []float64 {
@@ -154,7 +146,7 @@ func TestDesignGradient(t *testing.T) {
 		for i := range w {
 			w[i] += 0.3 // keep well inside the domain
 		}
-		r := e.value(w, 0)
+		r := e.value(w)
 		require.NotNil(t, r)
 		grad := append([]float64(nil), r.grad...)
 		tc := Case2

@@ -55,8 +55,8 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 		if !(slack > 0) {
 			return nil
 		}
-		r := e.value(w, 0) // f and ∂f, Q in e.qinv
-		if r == nil || !e.barrier(w) {
+		r := e.value(w) // f and ∂f, Q in e.qinv
+		if r == nil || !e.barrier() {
 			return nil
 		}
 		pt := &point{f: r.f, grad: make([]float64, m), lgrad: make([]float64, m)}
