@@ -47,3 +47,27 @@ func TestWriteFiles(t *testing.T) {
 	}
 	assert.Error(t, write(dir, "no-data", &plots.Result{Plot: p}))
 }
+
+// TestQuickRun makes every registered figure in quick mode, as
+// `go run ./examples/figures -quick` does, so that no generator rots.
+// It takes about ten seconds; -short skips it.
+func TestQuickRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("quick figure run skipped with -short")
+	}
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	code := run([]string{"-quick", "-out", dir}, &out, &errb)
+	require.Equal(t, 0, code, "stderr:\n%s", errb.String())
+	figs := sortedFigures()
+	require.NotEmpty(t, figs)
+	for _, f := range figs {
+		for _, ext := range []string{".png", ".svg", ".csv"} {
+			st, err := os.Stat(filepath.Join(dir, f.Name+ext))
+			if assert.NoError(t, err, f.Name+ext) {
+				assert.Positive(t, st.Size(), f.Name+ext)
+			}
+		}
+	}
+	assert.Contains(t, out.String(), "figure")
+}
