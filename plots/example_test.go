@@ -74,3 +74,20 @@ func ExampleTable() {
 	// 1000,"nearest, replica",4
 	// 2 rows
 }
+
+// ExampleLogY draws data spanning six decades on log–log axes; the y
+// label stays centred on the data area (see drawPlot).
+func ExampleLogY() {
+	ns := []float64{4, 16, 64, 256, 1024, 4096}
+	var path, complete []float64
+	for _, n := range ns {
+		path = append(path, (n*n*n-n)/6) // Kirchhoff index of P_n
+		complete = append(complete, n-1) // of K_n
+	}
+	p := plots.New("Kirchhoff index", "nodes n", "K_f (ohm)", plots.LogX(), plots.LogY())
+	plots.AddLine(p, 0, "path", ns, path)
+	plots.AddLine(p, 1, "complete", ns, complete)
+	if err := plots.Save(p, plots.DefaultWidth, plots.DefaultHeight, "testdata/logy.png"); err != nil {
+		log.Fatal(err)
+	}
+}

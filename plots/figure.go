@@ -99,7 +99,7 @@ func Save(d Drawer, w, h vg.Length, path string) (err error) {
 			return fmt.Errorf("plots: %s: %w", path, err)
 		}
 	}
-	d.Draw(draw.New(c))
+	drawAny(d, draw.New(c))
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -30,7 +30,7 @@ func (l legendOutside) Draw(c draw.Canvas) {
 	l.p.Legend = empty
 	pc := c
 	pc.Max.X -= w
-	l.p.Draw(pc)
+	drawPlot(l.p, pc)
 	l.p.Legend = saved
 	lc := c
 	lc.Min.X = c.Max.X - w + pad/2
@@ -102,7 +102,7 @@ func (ps *Panels) Draw(c draw.Canvas) {
 		tile.Max.X = x + width*vg.Length(weights[col]/total)
 		tile.Max.Y = c.Max.Y - vg.Length(row)*(height+pad)
 		tile.Min.Y = tile.Max.Y - height
-		d.Draw(tile)
+		drawAny(d, tile)
 	}
 }
 

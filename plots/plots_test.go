@@ -15,6 +15,7 @@ import (
 // after an intended change, and look at the new PNGs.
 func TestGoldenBand(t *testing.T)   { cmpimg.CheckPlot(ExampleAddBand, t, "band.png") }
 func TestGoldenPanels(t *testing.T) { cmpimg.CheckPlot(ExampleNewPanels, t, "panels.png") }
+func TestGoldenLogY(t *testing.T)   { cmpimg.CheckPlot(ExampleLogY, t, "logy.png") }
 
 func TestTableCSV(t *testing.T) {
 	tb := plots.NewTable("a", "b")

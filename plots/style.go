@@ -123,6 +123,7 @@ func New(title, xlabel, ylabel string, opts ...Option) *plot.Plot {
 	p.Legend.TextStyle.Font = font.From(plot.DefaultFont, LegendSize)
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.ThumbnailWidth = vg.Points(18)
+	p.Legend.Padding = vg.Points(1.5) // keeps markers of adjacent entries apart
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(6), -vg.Points(4)
 	g := plotter.NewGrid()
 	g.Vertical.Color = color.Gray{Y: 0xE4}
