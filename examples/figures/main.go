@@ -2,7 +2,8 @@
 //
 // For each registered figure it writes NAME.png, NAME.svg and NAME.csv
 // (the data behind the figure) into the output folder, shows progress on
-// stderr, and prints a summary table of the headline numbers on stdout.
+// stderr, and prints a summary table of the headline numbers on stdout
+// (a run of every figure also writes it to summary.txt).
 //
 //	go run ./examples/figures                 # every figure into figures/
 //	go run ./examples/figures -quick          # small sizes, under a minute
@@ -88,6 +89,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	printSummary(stdout, heads)
+	if len(heads) > 0 && len(figs) == len(registry) {
+		// A complete run also leaves its summary beside the figures.
+		if f, err := os.Create(filepath.Join(*out, "summary.txt")); err == nil {
+			printSummary(f, heads)
+			f.Close()
+		}
+	}
 	fmt.Fprintf(stderr, "%d figures in %s, written to %s/ in %.1fs\n", len(figs)-failed, modeName(*quick), *out, time.Since(start).Seconds())
 	if failed > 0 {
 		fmt.Fprintf(stderr, "figures: %d of %d figures failed\n", failed, len(figs))
