@@ -108,9 +108,12 @@ type Config struct {
 	// Ell is the number of pieces ℓ ≥ 1 per file for Coded. Other
 	// strategies do not split files: Ell must then be 0 or 1.
 	Ell int
-	// ChunkCap is the per-server cap chnk_max ≥ 1 on the chunks of the
-	// requested file one server may send for one request (spec §5.2); 0
-	// means no cap. Coded only.
+	// ChunkCap is the per-server cap chnk_max on the chunks of the
+	// requested file that one server may send for one request (spec §5.2):
+	// a value ≥ 1 is the cap, and the zero value 0 means no cap (the
+	// paper's description; chnk_max = 1 forces ℓ distinct senders).
+	// Negative values are an error. Only Coded reads it: an uncoded server
+	// holds at most one copy of a file, so any cap ≥ 1 changes nothing.
 	ChunkCap int
 	// Radius r ≥ 1, in hops, of the ball searched by TwoChoice.
 	Radius int
@@ -162,7 +165,7 @@ func (c *Config) Validate() error {
 	case c.Strategy != Coded && c.Ell != 0 && c.Ell != 1:
 		return fmt.Errorf("codedload: Ell = %d: only the Coded strategy splits files (want 0 or 1 for %v)", c.Ell, c.Strategy)
 	case c.ChunkCap < 0:
-		return fmt.Errorf("codedload: ChunkCap = %d: want ≥ 1, or 0 for no cap", c.ChunkCap)
+		return fmt.Errorf("codedload: ChunkCap (chnk_max) = %d: want ≥ 1, or 0 for no cap", c.ChunkCap)
 	case c.Strategy == TwoChoice && c.Radius < 1:
 		return fmt.Errorf("codedload: Radius = %d: want ≥ 1 for two choices (a)", c.Radius)
 	case c.Strategy == TwoChoiceStretch && (!(c.Alpha >= 0) || math.IsInf(c.Alpha, 1)):

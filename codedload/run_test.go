@@ -486,7 +486,8 @@ func TestValidateNamesField(t *testing.T) {
 		{func(c *Config) { c.Gamma = math.Inf(1) }, "Gamma = +Inf"},
 		{func(c *Config) { c.Strategy = Coded }, "Ell = 0"},
 		{func(c *Config) { c.Ell = 3 }, "Ell = 3"},
-		{func(c *Config) { c.Strategy, c.Ell, c.ChunkCap = Coded, 2, -1 }, "ChunkCap = -1"},
+		{func(c *Config) { c.Strategy, c.Ell, c.ChunkCap = Coded, 2, -1 }, "ChunkCap (chnk_max) = -1: want ≥ 1, or 0 for no cap"},
+		{func(c *Config) { c.ChunkCap = -3 }, "ChunkCap (chnk_max) = -3"}, // rejected for every strategy
 		{func(c *Config) { c.Strategy = TwoChoice }, "Radius = 0"},
 		{func(c *Config) { c.Strategy, c.Radius = TwoChoice, -2 }, "Radius = -2"},
 		{func(c *Config) { c.Strategy, c.Alpha = TwoChoiceStretch, -0.1 }, "Alpha = -0.1"},
