@@ -104,10 +104,12 @@
 // Primal solves P1 without the dual: it eliminates S (S = S^obs(x) is
 // optimal for non-decreasing h) and minimises the reduced objective over
 // the box [0, 1]^N by projected Newton, then certifies its value with
-// the dual value at the multipliers μ_i = h_i'(S_i). It needs some
-// curvature: on piecewise linear problems (LinearX with Overload) it can
-// stall, which its certificate shows; those are linear programs, and the
-// tests solve them with gonum's lp.Simplex.
+// the dual value at the multipliers μ_i = h_i'(S_i). Projected Newton
+// needs curvature, so when every cost is LinearX or Overload (P1 is then
+// a linear program) Primal solves the primal and the dual LP with gonum's
+// lp.Simplex instead. Either way PrimalResult.Converged is set only when
+// the certificate Value − Lower has closed; a stalled run (possible on
+// mixed, nearly linear problems) reports Converged = false.
 //
 // # Entry points
 //

@@ -112,9 +112,9 @@ func ExamplePrimal() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("P* = %.7f, certified gap < 1e-12: %v\n", ref.Value, ref.Value-ref.Lower < 1e-12)
+	fmt.Printf("P* = %.7f, converged: %v, certified gap < 1e-12: %v\n", ref.Value, ref.Converged, ref.Value-ref.Lower < 1e-12)
 	fmt.Printf("S* = %.5f\n", ref.S)
 	// Output:
-	// P* = 0.4319010, certified gap < 1e-12: true
+	// P* = 0.4319010, converged: true, certified gap < 1e-12: true
 	// S* = [0.93641 0.94847 0.81587]
 }

@@ -91,13 +91,69 @@ func TestLinearCostsAgainstSimplex(t *testing.T) {
 		// far inside the asymptotic term αG²/2 = 0.05.
 		assert.LessOrEqual(t, pstar-res.Best, 1e-3*math.Max(1, pstar), "trial %d", trial)
 
-		// The projected-Newton reference on a piecewise-linear problem
-		// stalls (documented); its value is feasible, so it cannot beat
-		// the LP, and its certificate Lower cannot exceed it.
+		// Primal recognises the LP and solves it by simplex in another
+		// formulation (overload variables, S eliminated) with a dual
+		// simplex for the certificate: it must agree with linearP1 and
+		// certify itself to its default Tol (1e-9 relative).
 		ref, err := Primal(p, nil)
 		require.NoError(t, err)
-		assert.GreaterOrEqual(t, ref.Value, pstar-lpTol)
-		assert.LessOrEqual(t, ref.Lower, pstar+lpTol)
-		t.Logf("trial %d: P* = %.6g, dual gap %.2g, Newton primal excess %.2g", trial, pstar, pstar-res.Best, ref.Value-pstar)
+		assert.True(t, ref.LP, "trial %d", trial)
+		assert.True(t, ref.Converged, "trial %d: certificate %g", trial, ref.Value-ref.Lower)
+		assert.InDelta(t, pstar, ref.Value, lpTol*math.Max(1, pstar), "trial %d", trial)
+		assert.LessOrEqual(t, ref.Lower, pstar+lpTol, "weak duality")
+		assert.LessOrEqual(t, ref.Value-ref.Lower, 1e-9*math.Max(1, ref.Value))
+		_, viol := p.Objective(ref.X, ref.S)
+		assert.LessOrEqual(t, viol, 0.0, "S = S^obs(x) is feasible")
 	}
+}
+
+func TestPrimalCertificateHonest(t *testing.T) {
+	// Primal never reports Converged without a closed certificate. The
+	// projected-Newton path on nearly piecewise-linear problems (every
+	// node LinearX and Overload except one QuadraticX, so not an LP)
+	// stalls on some draws; whatever happens, Converged must be
+	// equivalent to Value − Lower ≤ Tol·max(1, |Value|), and the
+	// interval [Lower, Value] must contain the optimum the dual method
+	// brackets.
+	rng := rand.New(rand.NewPCG(32, 32))
+	var stalled, closedN int
+	for trial := 0; trial < 20; trial++ {
+		n := 2 + rng.IntN(5)
+		nw := randNetwork(rng, n)
+		f := make([]Cost, n)
+		h := make([]Cost, n)
+		for i := range f {
+			f[i] = LinearX{W: 0.5 + rng.Float64(), A: nw.A[i]}
+			h[i] = Overload{C: 1 + 3*rng.Float64(), T: nw.T[i]}
+		}
+		f[0] = QuadraticX{W: 1, A: nw.A[0]}
+		p, err := NewProblem(nw, f, h, nil)
+		require.NoError(t, err)
+		ref, err := Primal(p, nil)
+		require.NoError(t, err)
+		require.False(t, ref.LP)
+		const certTol = 1e-9 // PrimalSettings.Tol default
+		assert.Equal(t, ref.Value-ref.Lower <= certTol*math.Max(1, math.Abs(ref.Value)), ref.Converged, "trial %d", trial)
+		assert.LessOrEqual(t, ref.Lower, ref.Value, "trial %d", trial)
+		res, err := Solve(p, &Settings{Step: 0.1 / (p.GBound() * p.GBound()), MaxIter: 5000, Tol: -1})
+		require.NoError(t, err)
+		// Both methods bound the same P*: their intervals must meet. Slack:
+		// rounding of N order-one terms.
+		assert.LessOrEqual(t, res.Best, ref.Value+1e-12, "trial %d", trial)
+		assert.LessOrEqual(t, ref.Lower, res.Upper+1e-12, "trial %d", trial)
+		if ref.Converged {
+			closedN++
+		} else {
+			stalled++
+		}
+	}
+	t.Logf("Newton certificate closed on %d draws, open on %d", closedN, stalled)
+
+	// A run cut short by MaxIter is not converged, and says so.
+	p, err := Quadratic(item13(), 1, 4)
+	require.NoError(t, err)
+	ref, err := Primal(p, &PrimalSettings{MaxIter: 1})
+	require.NoError(t, err)
+	assert.False(t, ref.Converged)
+	assert.Greater(t, ref.Value-ref.Lower, 1e-9)
 }

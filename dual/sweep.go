@@ -34,7 +34,8 @@ type SweepPoint struct {
 // the delay and the Unreachable policy; its Window, Loss and Src are
 // replaced. s gives the dual settings (step, iterations, warm start);
 // its FastControl, Tol (set to −1) and RecordDual are overridden. P* comes
-// from the reference solver Primal. Runs are parallel and deterministic
+// from the reference solver Primal; Sweep returns an error if Primal
+// cannot certify it. Runs are parallel and deterministic
 // for a given seed: run r of point k draws from mc.Source(seed, k, r).
 func Sweep(p *Problem, fc FastControl, windows, losses []float64, s *Settings, runs int, seed uint64) ([]SweepPoint, error) {
 	if runs < 1 {
@@ -46,6 +47,9 @@ func Sweep(p *Problem, fc FastControl, windows, losses []float64, s *Settings, r
 	ref, err := Primal(p, nil)
 	if err != nil {
 		return nil, err
+	}
+	if !ref.Converged {
+		return nil, fmt.Errorf("dual: Sweep: reference optimum not certified (Value − Lower = %g)", ref.Value-ref.Lower)
 	}
 	pstar := ref.Value
 	var base Settings
