@@ -203,6 +203,36 @@ func TestTheoremIII3Item22(t *testing.T) {
 	}
 }
 
+func TestTheoremIII3Tight(t *testing.T) {
+	// The random runs of TestTheoremIII3Item22 reach at most 58% of the
+	// bound (largest ratio seen), so a bound with its constant halved
+	// would fail there only once. This instance makes the bound nearly an
+	// equality, so any weakening of the check is caught: one node, C = [1],
+	// A = 1, f(x) = 1 − x (LinearX, W = 1) and h(S) = 10 (S − 0.01)₊.
+	// By hand (spec §4.2 eqs. (11)–(13)): for 0 ≤ μ ≤ 1, x* = 1 and
+	// S* = T = 0.01, so D(μ) = 0.99 μ; for μ > 1, x* = 0 and
+	// D(μ) = 1 − 0.01 μ. Hence μ* = 1, D* = P* = 0.99 (at x = 0.01),
+	// D(0) = 0, and G = 1 (18). With μ(0) = 0 and α = R/G = 1, the K = 1
+	// bound is R²/(2α) + αG²/2 = 1 while the gap is D* − D(0) = 0.99.
+	nw, err := anycast.NewNetwork([]float64{1}, mat.NewDense(1, 1, []float64{1}), []float64{0.01})
+	require.NoError(t, err)
+	p, err := NewProblem(nw, []Cost{LinearX{W: 1, A: 1}}, []Cost{Overload{C: 10, T: 0.01}}, nil)
+	require.NoError(t, err)
+	ref, err := Primal(p, nil)
+	require.NoError(t, err)
+	require.True(t, ref.Converged)
+	assert.InDelta(t, 0.99, ref.Value, tol) // hand value above
+	assert.InDelta(t, 1, ref.Mu[0], tol)
+	assert.InDelta(t, 1, p.GBound(), tol)
+	res, err := Solve(p, &Settings{Step: 1, MaxIter: 1, Tol: -1, RecordDual: true})
+	require.NoError(t, err)
+	gap := ref.Value - res.Dual[0]
+	bound := Bound(1, 1, 1, 1)
+	assert.InDelta(t, 0.99, gap, tol)
+	assert.LessOrEqual(t, gap, bound)
+	assert.Greater(t, gap, 0.98*bound, "the bound is tight here: half of it would fail")
+}
+
 func TestTheoremStepAndIterations(t *testing.T) {
 	// With α = ε/G² and K = ⌈R²G²/ε²⌉ the bound is ≤ ε (spec §4.6), and
 	// it equals ε exactly when K is not rounded.
