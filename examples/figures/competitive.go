@@ -184,9 +184,10 @@ func competitiveRatioVsSetup(cfg plots.Config) (*plots.Result, error) {
 			mobility.TargetAware(w, 100), mobility.DirectionAware(w, 100),
 		}
 	}
+	// compSweep passes the point index, not the window: map it.
 	wres, err := compSweep(cfg, "ratio vs window", len(windows),
 		func(int) mobility.Scenario { return mobility.Mesh{Setup: wC, Slots: slots} },
-		motion, runs)
+		func(i int) []mobility.Contender { return motion(windows[i]) }, runs)
 	if err != nil {
 		return nil, err
 	}
