@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -36,21 +37,31 @@ func ctrackBound(in *Instance, opt float64) float64 {
 }
 
 // TestCompetitiveBounds is spec §9.6 plus the WFA bound, on random
-// instances of every family and on the adaptive adversary's instances
-// built against each algorithm, and OPT ≤ every schedule.
+// instances of every family (20,000, the size of one of the spec's
+// batches) and on the adaptive adversary's instances built against each
+// algorithm, and OPT ≤ every schedule. The adversary makes the check
+// sharp: for every contestant some instance comes within 10% of its
+// bound (measured: DTrack-RR 0.94, DTrack-RR-reach 0.97, both CTracks
+// 0.91, WFA 1 exactly), so a bound tightened by a constant factor of
+// 0.9 or less would fail here.
 func TestCompetitiveBounds(t *testing.T) {
 	rng := newRand(5)
+	worst := make(map[string]float64) // max cost / bound over k ≥ 2
 	check := func(c contestant, in *Instance, what string) {
 		opt := OptimumCost(in)
 		sched, cost := run(t, c.alg(), in)
 		require.LessOrEqual(t, opt, cost+tol, "%s %s: OPT ≤ ALG", c.name, what)
-		// Relative slack: the costs are sums of ≤ 400 terms (rounding
-		// ≤ 1e-13 relative); integer families are exact.
-		if b := c.bound(in, opt); cost > b*(1+1e-12) {
+		// Relative slack: the costs are sums of ≤ 2·10⁴ terms (rounding
+		// ≤ 1e-12 relative); integer families are exact.
+		b := c.bound(in, opt)
+		if cost > b*(1+1e-12) {
 			t.Fatalf("%s %s: cost %v > bound %v (OPT %v, schedule %v)", c.name, what, cost, b, opt, sched)
 		}
+		if in.Servers() >= 2 {
+			worst[c.name] = math.Max(worst[c.name], cost/b)
+		}
 	}
-	for i := range 4000 {
+	for i := range 20_000 {
 		k, T := 2+rng.IntN(4), 1+rng.IntN(40)
 		C := []float64{1, 2, 3, 5, 8}[rng.IntN(5)]
 		in := randomInstance(rng, family(i%int(nFamilies)), k, T, C, 1+float64(rng.IntN(12)))
@@ -61,8 +72,16 @@ func TestCompetitiveBounds(t *testing.T) {
 	for _, c := range contestants {
 		for k := 1; k <= 6; k++ {
 			for _, C := range []float64{1, 3, 10} {
-				for _, eps := range []float64{0.5, 1, C} {
-					in, sched, err := Cruel(c.alg(), k, 300, C, eps)
+				// Coarse steps (ε ∈ {0.5, 1, C}) over 300 slots, and the
+				// fine-grained adversary of TestCruelFineGrained (ε =
+				// C/16, (T−1)ε/C ≈ 300k), which is what pushes DTrack-RR
+				// and CTrack close to 2k.
+				for _, adv := range []struct {
+					eps float64
+					T   int
+				}{{0.5, 300}, {1, 300}, {C, 300}, {C / 16, 300 * 16 * k}} {
+					eps := adv.eps
+					in, sched, err := Cruel(c.alg(), k, adv.T, C, eps)
 					require.NoError(t, err)
 					check(c, in, fmt.Sprintf("cruel k=%d C=%v eps=%v", k, C, eps))
 					// Rule-independent assertions of spec §9.5.
@@ -78,6 +97,12 @@ func TestCompetitiveBounds(t *testing.T) {
 		trap, err := Trap(5, 9)
 		require.NoError(t, err)
 		check(c, trap, "trap")
+	}
+	for _, c := range contestants {
+		// Deterministic inputs: the measured maxima above, not a
+		// statistical threshold.
+		assert.Greater(t, worst[c.name], 0.9, "%s: no instance near its bound", c.name)
+		t.Logf("%s: max cost/bound %.4f", c.name, worst[c.name])
 	}
 }
 
