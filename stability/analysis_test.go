@@ -318,6 +318,10 @@ func TestBadInput(t *testing.T) {
 		{[]float64{0.5, 0.5}, math.NaN(), nil, "t1 = NaN"},
 		{[]float64{0.5, 0.5}, 1, &Settings{AbsTol: -1}, "AbsTol = -1"},
 		{[]float64{0.5, 0.5}, 1, &Settings{RelTol: math.NaN()}, "RelTol = NaN"},
+		{[]float64{0.5, 0.5}, 1, &Settings{AbsTol: math.NaN()}, "AbsTol = NaN"},
+		{[]float64{0.5, 0.5}, 1, &Settings{RelTol: -1e-9}, "RelTol = -1e-09"},
+		{[]float64{0.5, 0.5}, 1, &Settings{AbsTol: 1e-8, RelTol: math.Inf(1)}, "RelTol = +Inf"},
+		{[]float64{0.5, 0.5}, 1, &Settings{AbsTol: math.Inf(-1)}, "AbsTol = -Inf"},
 		{[]float64{0.5, 0.5}, 1, &Settings{Step: -1}, "Step = -1"},
 		{[]float64{0.5, 0.5}, 1, &Settings{MaxSteps: -1}, "MaxSteps = -1"},
 		{[]float64{0.5, 0.5}, 1, &Settings{Times: []float64{0.5, 0.2}}, "Times[1] = 0.2"},
@@ -326,6 +330,12 @@ func TestBadInput(t *testing.T) {
 		_, err := l.Integrate(tc.x0, tc.t1, tc.s)
 		assert.ErrorContains(t, err, tc.msg)
 	}
+	// Zero tolerances mean the documented default 1e-8, bit for bit.
+	def, err := l.Integrate([]float64{0.3, 0.6}, 5, &Settings{})
+	require.NoError(t, err)
+	explicit, err := l.Integrate([]float64{0.3, 0.6}, 5, &Settings{AbsTol: 1e-8, RelTol: 1e-8})
+	require.NoError(t, err)
+	assert.Equal(t, explicit.X, def.X)
 	bad := &Law{Net: nw, Sensitivity: -2}
 	_, err = bad.Integrate([]float64{0.5, 0.5}, 1, nil)
 	assert.ErrorContains(t, err, "Sensitivity = -2")

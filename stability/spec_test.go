@@ -254,11 +254,17 @@ func TestSpec14LogitIdentity(t *testing.T) {
 		// rounding accumulated over 5·10⁴ steps (~1e-12).
 		assert.InDelta(t, id, y[i], 1e-11)
 	}
-	// Spec values ≈ (0.95333, 0.23540). The accurate value of x_b is
-	// 0.2353924 (RK4, Dormand–Prince in both coordinates and the
-	// identity agree to 1e-9), 0.8e-5 below the spec's figure, which
-	// the spec itself qualifies as agreement "to O(dt)"; Euler at
-	// dt = 1e-4 gives 0.2353948. So x_b is checked to 1e-5.
+	// Spec values ≈ (0.95333, 0.23540). x_a agrees to the 5 digits given.
+	// x_b does not: every accurate integrator here gives 0.2353924 (RK4
+	// at dt = 1e-4, Dormand–Prince at 1e-12 in logit and in x
+	// coordinates, and the identity itself, all within 1e-9), which
+	// rounds to 0.23539, not 0.23540. Euler (Algorithm 2) does not
+	// explain it either: 0.2353948 at dt = 1e-4 and 0.2354166 at
+	// dt = 1e-3 (measured). The spec's figure is off by 7.6e-6 in its
+	// last digit, probably from a cruder run or a rounding slip; the spec
+	// only claims agreement "to O(dt)". So the spec's x_b is checked to
+	// 1e-5 (one unit of its last digit), and our value to 1e-7, the
+	// precision to which it is quoted above.
 	assert.InDelta(t, 0.95333, y[0], 5e-6)
 	assert.InDelta(t, 0.23540, y[1], 1e-5)
 	assert.InDelta(t, 0.2353924, y[1], 1e-7)
@@ -268,10 +274,22 @@ func TestSpec14LogitIdentity(t *testing.T) {
 		// Tolerance 1e-12 per step over a few hundred steps.
 		assert.InDeltaSlice(t, y[:2], tr.Final(), 1e-9, "direct %v", direct)
 	}
-	// Algorithm 2 is Euler: O(dt) agreement (spec "to O(dt)").
-	it, err := l.Iterate(x0, 1e-4, 50000)
-	require.NoError(t, err)
-	assert.InDeltaSlice(t, y[:2], it.Final(), 1e-3)
+	// Algorithm 2 is Euler: agreement to O(dt) (spec item 14). Check the
+	// order itself: halving dt halves the error (measured errors at
+	// dt = 1e-4 are 1.4e-6 in x_a and 2.4e-6 in x_b; ratio 2 within 10%,
+	// the O(dt²) remainder being ~1e-4 relative here).
+	var errs [2][2]float64
+	for k, dt := range []float64{1e-4, 5e-5} {
+		it, err := l.Iterate(x0, dt, int(math.Round(5/dt)))
+		require.NoError(t, err)
+		for i := 0; i < 2; i++ {
+			errs[k][i] = math.Abs(it.Final()[i] - y[i])
+		}
+	}
+	for i := 0; i < 2; i++ {
+		assert.Less(t, errs[0][i], 1e-5, "Euler error at dt = 1e-4, node %d", i)
+		assert.InDelta(t, 2, errs[0][i]/errs[1][i], 0.2, "Euler order, node %d", i)
+	}
 }
 
 // Spec §8 item 15: Euler steps with |Δt β (T−S)| ≤ 1 keep x in [0, 1],

@@ -65,7 +65,9 @@ func (tr *Trajectory) Final() []float64 { return tr.X[len(tr.X)-1] }
 type Settings struct {
 	// AbsTol and RelTol are the local error tolerances of the adaptive
 	// Dormand–Prince integrator, applied to the integrated coordinates
-	// (logits unless Direct). Zero means 1e-8; negative or NaN is an error.
+	// (logits unless Direct). Zero means the default 1e-8 (gonum's
+	// convention for settings); negative, NaN or infinite values are
+	// errors. They are ignored when Step selects RK4.
 	AbsTol, RelTol float64
 	// Times, if not nil, are the output times: strictly increasing, in
 	// [0, t1]. Otherwise every accepted step is recorded (every step of
@@ -115,8 +117,11 @@ func (l *Law) Integrate(x0 []float64, t1 float64, s *Settings) (*Trajectory, err
 	if s != nil {
 		set = *s
 	}
-	if !(set.AbsTol >= 0) || !(set.RelTol >= 0) {
-		return nil, fmt.Errorf("stability: tolerances AbsTol = %v, RelTol = %v: want ≥ 0 (0 for the default)", set.AbsTol, set.RelTol)
+	if !(set.AbsTol >= 0) || math.IsInf(set.AbsTol, 1) {
+		return nil, fmt.Errorf("stability: AbsTol = %v: want a finite value > 0, or 0 for the default", set.AbsTol)
+	}
+	if !(set.RelTol >= 0) || math.IsInf(set.RelTol, 1) {
+		return nil, fmt.Errorf("stability: RelTol = %v: want a finite value > 0, or 0 for the default", set.RelTol)
 	}
 	if set.AbsTol == 0 {
 		set.AbsTol = 1e-8
