@@ -30,7 +30,10 @@
 // Failure is reported, never hidden: Step returns an error when the step
 // budget Settings.MaxSteps is spent, when the step size falls below the
 // rounding level of t (the tolerance cannot be met), or when f returns a
-// non-finite value that no smaller step cures.
+// non-finite value that no smaller step cures. The error wraps
+// ErrMaxSteps or ErrStepSize (test with errors.Is) and its message gives
+// the time reached and, for an underflow, the step size and whether f was
+// non-finite there.
 //
 // # Usage
 //

@@ -71,6 +71,7 @@ type DormandPrince struct {
 	r           [5][]float64 // dense output coefficients of the last step
 	haveK1      bool
 	rejected    bool // the previous trial step was rejected
+	nonFinite   bool // ... because a stage or the error estimate was not finite
 	stats       Stats
 }
 
@@ -259,6 +260,9 @@ func (d *DormandPrince) Step(tEnd float64) error {
 			h, last = rem, true
 		}
 		if h <= 16*eps*math.Abs(d.t) || h < math.SmallestNonzeroFloat64*1e10 {
+			if d.nonFinite {
+				return fmt.Errorf("%w: h = %v at t = %v: f is not finite just past t", ErrStepSize, h, d.t)
+			}
 			return fmt.Errorf("%w: h = %v at t = %v", ErrStepSize, h, d.t)
 		}
 		h *= d.dir
@@ -303,7 +307,7 @@ func (d *DormandPrince) Step(tEnd float64) error {
 		if math.IsNaN(err) || math.IsInf(err, 0) {
 			// A non-finite stage: retreat sharply and try again.
 			d.stats.Rejected++
-			d.rejected = true
+			d.rejected, d.nonFinite = true, true
 			d.h = h * facMin
 			continue
 		}
@@ -311,6 +315,7 @@ func (d *DormandPrince) Step(tEnd float64) error {
 		if err > 0 {
 			fac = safety * math.Pow(err, -0.2)
 		}
+		d.nonFinite = false
 		if err > 1 {
 			d.stats.Rejected++
 			d.rejected = true

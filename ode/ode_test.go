@@ -2,6 +2,7 @@ package ode
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -215,10 +216,29 @@ func TestBackwards(t *testing.T) {
 func TestFailures(t *testing.T) {
 	// y' = y² from y(0) = 1 blows up at t = 1; asking for t = 2 must fail
 	// with a step-size error rather than return garbage.
+	// The error says which limit was hit and the time reached, which is
+	// at the blow-up t = 1 of y = 1/(1 − t).
 	blow := func(dy []float64, _ float64, y []float64) { dy[0] = y[0] * y[0] }
 	_, err := Solve(blow, 0, []float64{1}, []float64{2}, &Settings{AbsTol: 1e-8, RelTol: 1e-8})
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, ErrStepSize) || errors.Is(err, ErrMaxSteps), "%v", err)
+	d, err := NewDormandPrince(blow, 0, []float64{1}, &Settings{AbsTol: 1e-8, RelTol: 1e-8})
+	require.NoError(t, err)
+	for err == nil {
+		err = d.Step(2)
+	}
+	// Relative error control lets the last steps graze t = 1 (y ~ 1e9
+	// there), so only the neighbourhood is checked.
+	assert.InDelta(t, 1, d.Time(), 1e-3, "stopped at t = %v, not at the blow-up", d.Time())
+	assert.ErrorContains(t, err, fmt.Sprintf("at t = %v", d.Time()))
+	assert.ErrorContains(t, err, "step size underflow")
+	d, err = NewDormandPrince(blow, 0, []float64{1}, &Settings{AbsTol: 1e-8, RelTol: 1e-8, MaxSteps: 20})
+	require.NoError(t, err)
+	for err == nil {
+		err = d.Step(2)
+	}
+	require.ErrorIs(t, err, ErrMaxSteps)
+	assert.ErrorContains(t, err, fmt.Sprintf("20 steps reached at t = %v before 2", d.Time()))
 
 	// A small step budget on a long oscillation.
 	osc := func(dy []float64, _ float64, y []float64) { dy[0], dy[1] = y[1], -y[0] }
@@ -236,8 +256,10 @@ func TestFailures(t *testing.T) {
 		}
 	}
 	_, err = Solve(nan, 0, []float64{0}, []float64{1}, nil)
-	require.Error(t, err)
-	assert.True(t, errors.Is(err, ErrStepSize) || errors.Is(err, ErrMaxSteps), "%v", err)
+	require.ErrorIs(t, err, ErrStepSize)
+	// The step shrinks onto t = 0.5 from below, and the message says why.
+	assert.ErrorContains(t, err, "at t = 0.49999")
+	assert.ErrorContains(t, err, "f is not finite")
 	_, err = SolveRK4(nan, 0, []float64{0}, []float64{1}, 0.1)
 	assert.ErrorContains(t, err, "not finite")
 }
