@@ -17,13 +17,12 @@ import (
 // It returns an error for k < 1, T < 1, C not finite or negative, eps
 // not finite or negative, or alg's own Reset error.
 func Cruel(alg Online, k, T int, C, eps float64) (*Instance, []int, error) {
+	if err := checkReset(k, C); err != nil {
+		return nil, nil, err
+	}
 	switch {
-	case k < 1:
-		return nil, nil, fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
 	case T < 1:
 		return nil, nil, fmt.Errorf("competitive: T = %d slots: want ≥ 1", T)
-	case !(C >= 0) || math.IsInf(C, 1):
-		return nil, nil, fmt.Errorf("competitive: setup cost C = %v: want finite and ≥ 0", C)
 	case !(eps >= 0) || math.IsInf(eps, 1):
 		return nil, nil, fmt.Errorf("competitive: eps = %v: want finite and ≥ 0", eps)
 	}

@@ -33,13 +33,13 @@ type CTrack struct {
 func NewCTrack() *CTrack { return &CTrack{Alpha: 1} }
 
 // Reset implements Online. It returns an error if Alpha is negative, NaN
-// or infinite.
+// or infinite, k < 1, or C is negative, NaN or infinite.
 func (c *CTrack) Reset(k int, C float64) error {
 	if !(c.Alpha >= 0) || math.IsInf(c.Alpha, 1) {
 		return fmt.Errorf("competitive: CTrack Alpha = %v: want finite and ≥ 0", c.Alpha)
 	}
-	if k < 1 {
-		return fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
+	if err := checkReset(k, C); err != nil {
+		return err
 	}
 	c.k, c.c, c.s, c.h, c.moves = k, C, NoServer, 0, 0
 	return nil

@@ -74,8 +74,8 @@ type DTrack struct {
 func NewDTrack(p Policy) *DTrack { return &DTrack{Policy: p, Alpha: 1} }
 
 // Reset implements Online. It returns an error if Alpha is negative,
-// NaN or infinite, if Beta is NaN, +∞ or above Alpha, or if the policy
-// is unknown.
+// NaN or infinite, if Beta is NaN, +∞ or above Alpha, if the policy is
+// unknown, if k < 1, or if C is negative, NaN or infinite.
 func (d *DTrack) Reset(k int, C float64) error {
 	switch {
 	case !(d.Alpha >= 0) || math.IsInf(d.Alpha, 1):
@@ -84,8 +84,9 @@ func (d *DTrack) Reset(k int, C float64) error {
 		return fmt.Errorf("competitive: DTrack Beta = %v: want −∞ ≤ Beta ≤ Alpha = %v", d.Beta, d.Alpha)
 	case d.Policy < RoundRobin || d.Policy > Backward:
 		return fmt.Errorf("competitive: DTrack Policy = %d: unknown", int(d.Policy))
-	case k < 1:
-		return fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
+	}
+	if err := checkReset(k, C); err != nil {
+		return err
 	}
 	d.k, d.c, d.s, d.moves = k, C, NoServer, 0
 	if cap(d.d) < k {

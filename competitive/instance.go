@@ -36,8 +36,8 @@ func (in *Instance) Setup() float64 { return in.c }
 // copied) and setup cost C, for sweeps over C. It returns an error if C
 // is negative, NaN or infinite.
 func (in *Instance) WithSetup(C float64) (*Instance, error) {
-	if !(C >= 0) || math.IsInf(C, 1) {
-		return nil, fmt.Errorf("competitive: setup cost C = %v: want finite and ≥ 0", C)
+	if err := checkSetup(C); err != nil {
+		return nil, err
 	}
 	return &Instance{t: in.t, k: in.k, c: C, h: in.h}, nil
 }
@@ -74,8 +74,9 @@ func NewInstanceFlat(T, k int, hold []float64, C float64) (*Instance, error) {
 		return nil, fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
 	case len(hold) != T*k:
 		return nil, fmt.Errorf("competitive: %d hold costs for T = %d slots and k = %d servers: want %d", len(hold), T, k, T*k)
-	case !(C >= 0) || math.IsInf(C, 1):
-		return nil, fmt.Errorf("competitive: setup cost C = %v: want finite and ≥ 0", C)
+	}
+	if err := checkSetup(C); err != nil {
+		return nil, err
 	}
 	for i, x := range hold {
 		if !(x >= 0) || math.IsInf(x, 1) {
@@ -132,6 +133,24 @@ func Setups(sched []int) int {
 		}
 	}
 	return n
+}
+
+// checkSetup returns an error unless the setup cost C is finite and
+// ≥ 0 (spec §2.1).
+func checkSetup(C float64) error {
+	if !(C >= 0) || math.IsInf(C, 1) {
+		return fmt.Errorf("competitive: setup cost C = %v: want finite and ≥ 0", C)
+	}
+	return nil
+}
+
+// checkReset returns an error unless k ≥ 1 and C is a valid setup cost:
+// the checks every Online.Reset makes.
+func checkReset(k int, C float64) error {
+	if k < 1 {
+		return fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
+	}
+	return checkSetup(C)
 }
 
 // argmin returns the lowest index of a minimum of x (spec §4.3 tie rule).

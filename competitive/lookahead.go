@@ -44,7 +44,8 @@ type Lookahead struct {
 	rr      DTrack
 }
 
-// Reset implements Online. It returns an error if Window < 0.
+// Reset implements Online. It returns an error if Window < 0, k < 1,
+// or C is negative, NaN or infinite.
 func (a *Lookahead) Reset(k int, C float64) error {
 	if a.Window < 0 {
 		return fmt.Errorf("competitive: Lookahead Window = %d: want ≥ 0", a.Window)

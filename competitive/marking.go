@@ -37,13 +37,14 @@ type Marking struct {
 	s    int
 }
 
-// Reset implements Online. It returns an error if Src is nil.
+// Reset implements Online. It returns an error if Src is nil, k < 1, or
+// C is negative, NaN or infinite.
 func (a *Marking) Reset(k int, C float64) error {
 	if a.Src == nil {
 		return errors.New("competitive: Marking.Src is nil")
 	}
-	if k < 1 {
-		return fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
+	if err := checkReset(k, C); err != nil {
+		return err
 	}
 	a.rng = rand.New(a.Src)
 	a.k, a.c, a.s = k, C, NoServer

@@ -13,7 +13,8 @@ import (
 type Online interface {
 	// Reset prepares the algorithm for a new input with k servers and
 	// setup cost C, forgetting all state. It returns an error if the
-	// algorithm's parameters are invalid.
+	// algorithm's parameters are invalid, k < 1, or C is negative, NaN
+	// or infinite.
 	Reset(k int, C float64) error
 	// Step is given the k hold costs of the next slot and returns the
 	// server the session occupies during that slot. The slice may be

@@ -1,6 +1,7 @@
 package competitive
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -195,4 +196,19 @@ func TestRunRejectsBadServer(t *testing.T) {
 	assert.Error(t, err)
 	_, _, err = Cruel(&wild{}, 3, 4, 1, 1)
 	assert.Error(t, err)
+}
+
+// TestResetRejectsBadSetup: every online algorithm refuses k < 1 and a
+// setup cost that is negative, NaN or infinite, naming the value.
+func TestResetRejectsBadSetup(t *testing.T) {
+	algs := []Online{NewDTrack(RoundRobin), NewCTrack(), &WFA{}, &Marking{Src: newRand(1)}, &Lookahead{Window: 2}}
+	inf := 1 / zero()
+	for _, alg := range algs {
+		assert.ErrorContains(t, alg.Reset(0, 1), "k = 0", "%T", alg)
+		for _, C := range []float64{-1, inf - inf, inf} {
+			err := alg.Reset(2, C)
+			assert.ErrorContains(t, err, fmt.Sprintf("C = %v", C), "%T", alg)
+		}
+		assert.NoError(t, alg.Reset(2, 0), "%T: C = 0 is a valid degenerate case", alg)
+	}
 }

@@ -31,10 +31,11 @@ type WFA struct {
 	s    int
 }
 
-// Reset implements Online.
+// Reset implements Online. It returns an error if k < 1 or C is
+// negative, NaN or infinite.
 func (w *WFA) Reset(k int, C float64) error {
-	if k < 1 {
-		return fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
+	if err := checkReset(k, C); err != nil {
+		return err
 	}
 	w.k, w.c, w.s, w.m = k, C, NoServer, 0
 	if cap(w.v) < k {
