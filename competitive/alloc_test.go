@@ -25,4 +25,15 @@ func TestStepAllocs(t *testing.T) {
 		allocs := testing.AllocsPerRun(10, func() { RunCost(alg, in) })
 		assert.Zero(t, allocs, name)
 	}
+	// Marking's Reset wraps its source in a rand.Rand (one allocation per
+	// input); its slots must allocate nothing.
+	m := &Marking{Src: newRand(9)}
+	require.NoError(t, m.Reset(in.Servers(), in.Setup()))
+	steps := func() {
+		for s := range in.Slots() {
+			m.Step(in.Row(s))
+		}
+	}
+	steps()
+	assert.Zero(t, testing.AllocsPerRun(10, steps), "Marking")
 }
