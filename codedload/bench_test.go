@@ -125,3 +125,22 @@ func BenchmarkRun_RGG_n1e6_Coded(b *testing.B) {
 	}
 	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: Coded, Ell: LogEll(1000000)})
 }
+
+// Two choices (b) on graphs searched by BFS: each request whose far
+// candidate wins needs its distance, found by the bidirectional search of
+// bfs.dist.
+func BenchmarkRun_RGG_n16384_TwoChoiceGlobal(b *testing.B) {
+	w, err := NewRGG(16384, 0, rand.NewPCG(1, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: TwoChoiceGlobal})
+}
+
+func BenchmarkRun_Regular6_n16384_TwoChoiceGlobal(b *testing.B) {
+	w, err := NewRegular(16384, 6, rand.NewPCG(1, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: TwoChoiceGlobal})
+}

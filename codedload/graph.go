@@ -88,7 +88,8 @@ func (w *Network) Neighbors(u int) []int32 { return w.adj[w.off[u]:w.off[u+1]] }
 // Size returns the number of edges.
 func (w *Network) Size() int { return len(w.adj) / 2 }
 
-// Dist returns the hop distance between u and v by breadth-first search.
+// Dist returns the hop distance between u and v by a bidirectional
+// breadth-first search (see bfs.dist).
 func (w *Network) Dist(u, v int) int {
 	q := w.newSearch()
 	q.start(u)
@@ -123,6 +124,7 @@ type bfs struct {
 	queue  []int32
 	lo, hi int // current level is queue[lo:hi]
 	d      int
+	back   *bfs // search from the target in dist, made on first use
 }
 
 func (q *bfs) start(u int) {
@@ -162,14 +164,45 @@ func (q *bfs) next() (int, []int32, bool) {
 	return q.d, q.queue[q.lo:q.hi], true
 }
 
-// dist discovers further levels until v is reached. The levels it passes
-// are not returned by next afterwards: callers use dist only once they are
-// done with next for this origin.
+// dist returns the distance from the origin to v, or −1 if v cannot be
+// reached. If the levels discovered so far hold v it is read off;
+// otherwise a second search grows from v and the two alternately add a
+// level, the one with the smaller current level first, until a level meets
+// a node the other search has visited. With a complete levels from the
+// origin and b from v and no node in common, dist > a+b (the node of a
+// shortest path at distance a from the origin would be common); so the
+// first meeting, on adding level a+1 (or b+1), gives dist = a+b+1. On
+// graphs whose balls grow fast (random regular graphs, expanders) two
+// balls of half the radius are far smaller than one of the full radius;
+// on geometric graphs the saving is about a factor 2. The levels the
+// origin's search passes are not returned by next afterwards: callers use
+// dist only once they are done with next for this origin.
 func (q *bfs) dist(v int) int {
-	for q.stamp[v] != q.cur {
-		if _, _, ok := q.next(); !ok {
-			return -1
+	if q.d < 0 {
+		q.next() // level 0: the origin
+	}
+	if q.stamp[v] == q.cur {
+		return int(q.depth[v])
+	}
+	if q.back == nil {
+		q.back = q.w.newSearch().(*bfs)
+	}
+	b := q.back
+	b.start(v)
+	b.next()
+	for {
+		fwd, back := q, b
+		if b.hi-b.lo < q.hi-q.lo {
+			fwd, back = b, q
+		}
+		_, nodes, ok := fwd.next()
+		if !ok {
+			return -1 // v is in another component
+		}
+		for _, x := range nodes {
+			if back.stamp[x] == back.cur {
+				return q.d + b.d
+			}
 		}
 	}
-	return int(q.depth[v])
 }

@@ -316,3 +316,88 @@ func FuzzFromGraph(f *testing.F) {
 		}
 	})
 }
+
+// plainBFS returns the hop distances from u by the textbook queue-based
+// breadth-first search (−1 for unreachable nodes), the reference for the
+// level-synchronous and bidirectional searches.
+func plainBFS(w *Network, u int) []int {
+	dist := make([]int, w.Order())
+	for i := range dist {
+		dist[i] = -1
+	}
+	dist[u] = 0
+	queue := []int{u}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, y := range w.Neighbors(x) {
+			if dist[y] < 0 {
+				dist[y] = dist[x] + 1
+				queue = append(queue, int(y))
+			}
+		}
+	}
+	return dist
+}
+
+func TestNetworkDistBidirectional(t *testing.T) {
+	// The bidirectional dist must give plain BFS distances whatever the
+	// number of levels the origin's search had already discovered (two
+	// choices (b) calls it after finding the nearest holder), for any
+	// target, with one searcher reused over many origins.
+	rgg, err := NewRGG(800, 0, rand.NewPCG(11, 1))
+	require.NoError(t, err)
+	reg3, err := NewRegular(1000, 3, rand.NewPCG(11, 2))
+	require.NoError(t, err)
+	reg6, err := NewRegular(500, 6, rand.NewPCG(11, 3))
+	require.NoError(t, err)
+	path := make(adjList, 60)
+	for i := range path {
+		if i > 0 {
+			path[i] = append(path[i], i-1)
+		}
+		if i+1 < len(path) {
+			path[i] = append(path[i], i+1)
+		}
+	}
+	line, err := FromGraph(path)
+	require.NoError(t, err)
+	// A random tree (each node joins a uniform earlier one): long, thin
+	// paths where the two frontiers differ most in size.
+	rnd := rand.New(rand.NewPCG(11, 4))
+	tree := make(adjList, 700)
+	for i := 1; i < len(tree); i++ {
+		j := rnd.IntN(i)
+		tree[i] = append(tree[i], j)
+		tree[j] = append(tree[j], i)
+	}
+	tw, err := FromGraph(tree)
+	require.NoError(t, err)
+	for name, w := range map[string]*Network{"rgg": rgg, "regular3": reg3, "regular6": reg6, "path": line, "tree": tw} {
+		q := w.newSearch()
+		for range 40 {
+			u := rnd.IntN(w.Order())
+			ref := plainBFS(w, u)
+			for range 25 {
+				v := rnd.IntN(w.Order())
+				levels := rnd.IntN(4) // levels found before dist: none, origin, …
+				q.start(u)
+				for range levels {
+					q.next()
+				}
+				require.Equal(t, ref[v], q.dist(v), "%s: %d→%d after %d levels", name, u, v, levels)
+			}
+			v := rnd.IntN(w.Order())
+			require.Equal(t, ref[v], w.Dist(u, v), "%s: Dist(%d, %d)", name, u, v)
+			require.Equal(t, 0, w.Dist(u, u))
+		}
+	}
+	// Two components (built directly: FromGraph rejects them): −1 across,
+	// exact within.
+	two := &Network{off: []int64{0, 1, 2, 3, 5, 6}, adj: []int32{1, 0, 3, 2, 4, 3}}
+	q := two.newSearch()
+	q.start(0)
+	assert.Equal(t, -1, q.dist(4))
+	q.start(2)
+	assert.Equal(t, 2, q.dist(4))
+}
