@@ -2,6 +2,7 @@ package competitive_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/loadlab/loadlab/competitive"
 )
@@ -18,7 +19,7 @@ func Example() {
 		panic(err)
 	}
 	opt, sched := competitive.Optimum(in)
-	fmt.Println("OPT", opt, sched)
+	fmt.Printf("OPT %.4g %v\n", opt, sched)
 	for _, alg := range []competitive.Online{
 		competitive.NewDTrack(competitive.RoundRobin),
 		&competitive.DTrack{Policy: competitive.RoundRobin, Alpha: 1, Reach: true},
@@ -60,7 +61,7 @@ func ExampleOptimal() {
 	for _, row := range [][]float64{{0, 5}, {0, 5}, {5, 0}, {5, 0}, {5, 0}} {
 		o.Push(row)
 	}
-	fmt.Println(o.Cost(), o.Schedule(nil))
+	fmt.Printf("%.4g %v\n", o.Cost(), o.Schedule(nil))
 	// Output:
 	// 6 [0 0 1 1 1]
 }
@@ -72,9 +73,9 @@ func ExampleLookahead() {
 	in, _ := competitive.NewInstance([][]float64{{1, 2, 3}, {1, 2, 3}, {9, 0, 9}, {9, 0, 9}, {0, 9, 9}, {0, 9, 9}}, 4)
 	for _, w := range []int{0, 1, 6} {
 		s, _ := competitive.Run(&competitive.Lookahead{Window: w, Forecaster: competitive.Oracle{In: in}}, in)
-		fmt.Println(w, s, in.Cost(s))
+		fmt.Printf("%d %v %.4g\n", w, s, in.Cost(s))
 	}
-	fmt.Println("OPT", competitive.OptimumCost(in))
+	fmt.Printf("OPT %.4g\n", competitive.OptimumCost(in))
 	// Output:
 	// 0 [0 0 1 1 0 0] 14
 	// 1 [0 0 1 1 0 0] 14
@@ -101,4 +102,120 @@ func ExampleNewInstance() {
 	// Output:
 	// competitive: hold cost h(slot 1, server 1) = -4: want finite and ≥ 0
 	// competitive: slot 1 has 1 hold costs, slot 0 has 2: rows must have equal length
+}
+
+// Instance C of spec §9.1: the optimum starts on server 1 although
+// server 0 is cheaper in the first slot, because it knows server 1 is
+// free in slots 3 and 4.
+func ExampleOptimum() {
+	in, err := competitive.NewInstance([][]float64{{1, 2, 3}, {1, 2, 3}, {9, 0, 9}, {9, 0, 9}, {0, 9, 9}, {0, 9, 9}}, 4)
+	if err != nil {
+		panic(err)
+	}
+	opt, sched := competitive.Optimum(in)
+	fmt.Printf("OPT %.4g, schedule %v, %d setups\n", opt, sched, competitive.Setups(sched))
+	fmt.Printf("cost-only mode: %.4g\n", competitive.OptimumCost(in))
+	// Output:
+	// OPT 12, schedule [1 1 1 1 0 0], 2 setups
+	// cost-only mode: 12
+}
+
+// Run feeds an instance to an online algorithm slot by slot; Ratio
+// compares its cost with the optimum (instance D of spec §9.1, where
+// DTrack chases the cheaper server and the optimum does not).
+func ExampleRun() {
+	in, err := competitive.NewInstance([][]float64{{2, 0}, {2, 0}, {0, 2}, {0, 2}, {0, 2}, {0, 2}}, 5)
+	if err != nil {
+		panic(err)
+	}
+	alg := competitive.NewDTrack(competitive.RoundRobin)
+	sched, err := competitive.Run(alg, in)
+	if err != nil {
+		panic(err)
+	}
+	r, _ := competitive.Ratio(alg, in)
+	fmt.Printf("%v cost %.4g, OPT %.4g, ratio %.4g\n", sched, in.Cost(sched), competitive.OptimumCost(in), r)
+	// Output:
+	// [1 1 1 1 0 0] cost 14, OPT 9, ratio 1.556
+}
+
+// The transition policies of DTrack on instance H of spec §9.3 (strict
+// trigger, α = 1): round-robin takes the next admissible server, the
+// opportunistic ones the cheapest or the leader.
+func ExampleDTrack() {
+	in, err := competitive.NewInstance([][]float64{{0, 5, 5}, {3, 1, 0}, {3, 1, 0}, {3, 2, 0}, {3, 0, 4}}, 2)
+	if err != nil {
+		panic(err)
+	}
+	for _, alg := range []*competitive.DTrack{
+		competitive.NewDTrack(competitive.RoundRobin),
+		competitive.NewDTrack(competitive.Forward),
+		{Policy: competitive.Backward, Alpha: 1, Beta: 0},
+		{Policy: competitive.Backward, Alpha: 1, Beta: 1},
+	} {
+		sched, _ := competitive.Run(alg, in)
+		fmt.Printf("%v β=%g: %v cost %.4g, %d transitions\n", alg.Policy, alg.Beta, sched, in.Cost(sched), alg.Transitions())
+	}
+	// Output:
+	// RR β=0: [0 1 1 2 1] cost 10, 3 transitions
+	// F β=0: [0 2 2 2 1] cost 6, 2 transitions
+	// B β=0: [0 1 1 2 1] cost 10, 3 transitions
+	// B β=1: [0 2 2 2 1] cost 6, 2 transitions
+}
+
+// CTrack on instance H of spec §9.7, with and without skipping servers
+// whose current hold cost exceeds αC.
+func ExampleCTrack() {
+	in, err := competitive.NewInstance([][]float64{{0, 5, 5}, {3, 1, 0}, {3, 1, 0}, {3, 2, 0}, {3, 0, 4}}, 2)
+	if err != nil {
+		panic(err)
+	}
+	for _, cyclic := range []bool{false, true} {
+		alg := &competitive.CTrack{Alpha: 1, Cyclic: cyclic}
+		sched, _ := competitive.Run(alg, in)
+		fmt.Printf("cyclic=%v: %v cost %.4g\n", cyclic, sched, in.Cost(sched))
+	}
+	// Output:
+	// cyclic=false: [0 1 1 2 1] cost 10
+	// cyclic=true: [0 1 1 2 0] cost 13
+}
+
+// The work function algorithm against the fine-grained adaptive
+// adversary (ε = C/16): its ratio approaches, and never exceeds, the
+// optimal deterministic ratio 2k − 1.
+func ExampleWFA() {
+	for k := 2; k <= 4; k++ {
+		r, err := competitive.CruelRatio(&competitive.WFA{}, k, 4800*k, 1, 1.0/16)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("k = %d: ratio %.3f, 2k − 1 = %d\n", k, r, 2*k-1)
+	}
+	// Output:
+	// k = 2: ratio 2.995, 2k − 1 = 3
+	// k = 3: ratio 4.987, 2k − 1 = 5
+	// k = 4: ratio 6.994, 2k − 1 = 7
+}
+
+// The randomised Marking algorithm: its expected cost on an input fixed
+// in advance is at most 2H_k·OPT. Here the mean over 100 runs on the
+// adversary's sequence built against DTrack-RR, which is oblivious for
+// Marking.
+func ExampleMarking() {
+	in, _, err := competitive.Cruel(competitive.NewDTrack(competitive.RoundRobin), 3, 400, 2, 1)
+	if err != nil {
+		panic(err)
+	}
+	sum := 0.0
+	for r := range 100 {
+		c, err := competitive.RunCost(&competitive.Marking{Src: rand.NewPCG(1, uint64(r))}, in)
+		if err != nil {
+			panic(err)
+		}
+		sum += c
+	}
+	opt := competitive.OptimumCost(in)
+	fmt.Printf("mean ratio %.2f, 2H_3 = %.2f\n", sum/100/opt, 2*(1+1.0/2+1.0/3))
+	// Output:
+	// mean ratio 2.26, 2H_3 = 3.67
 }
