@@ -140,10 +140,13 @@ func (c *Config) Validate() error {
 	if c.Topology == nil {
 		return fmt.Errorf("codedload: Topology is nil")
 	}
+	if err := checkTopology(c.Topology); err != nil {
+		return err
+	}
 	n := c.Topology.Order()
 	switch {
-	case n < 1:
-		return fmt.Errorf("codedload: Topology has %d nodes: want ≥ 1", n)
+	case n < 1 || n > 1<<31-1:
+		return fmt.Errorf("codedload: Topology has %d nodes: want 1 ≤ n < 2^31", n)
 	case c.Files < 1:
 		return fmt.Errorf("codedload: Files = %d: want ≥ 1", c.Files)
 	case c.Files > 1<<31-1:
@@ -175,6 +178,42 @@ func (c *Config) Validate() error {
 	}
 	if slots := int64(c.Cache) * int64(c.ell()); slots > 1<<24 || int64(n)*slots > 1<<34 {
 		return fmt.Errorf("codedload: Cache·Ell = %d slots per server on %d servers: too large", slots, n)
+	}
+	return nil
+}
+
+// checkTopology rejects the fields of a hand-built Torus, Grid or
+// Hypercube that their constructors would refuse and on which Order or the
+// searches would overflow int32 node indices or panic (a negative shift).
+func checkTopology(t Topology) error {
+	switch t := t.(type) {
+	case *Torus:
+		switch {
+		case t == nil:
+			return fmt.Errorf("codedload: Topology is a nil *Torus")
+		case t.Side < 1 || t.Side > 46340: // 46340² < 2^31
+			return fmt.Errorf("codedload: Torus.Side = %d: want 1 ≤ Side ≤ 46340", t.Side)
+		case t.Metric != WrapExact && t.Metric != WrapLegacy:
+			return fmt.Errorf("codedload: Torus.Metric = %d: unknown", int(t.Metric))
+		}
+	case *Grid:
+		switch {
+		case t == nil:
+			return fmt.Errorf("codedload: Topology is a nil *Grid")
+		case t.Rows < 1 || t.Cols < 1 || int64(t.Rows)*int64(t.Cols) > 1<<31-1:
+			return fmt.Errorf("codedload: Grid Rows×Cols = %d×%d: want ≥ 1 each and fewer than 2^31 nodes", t.Rows, t.Cols)
+		}
+	case *Hypercube:
+		switch {
+		case t == nil:
+			return fmt.Errorf("codedload: Topology is a nil *Hypercube")
+		case t.Dim < 0 || t.Dim > 30:
+			return fmt.Errorf("codedload: Hypercube.Dim = %d: want 0 ≤ Dim ≤ 30", t.Dim)
+		}
+	case *Network:
+		if t == nil {
+			return fmt.Errorf("codedload: Topology is a nil *Network")
+		}
 	}
 	return nil
 }

@@ -495,7 +495,15 @@ func TestValidateNamesField(t *testing.T) {
 		want string
 	}{
 		{func(c *Config) { c.Topology = nil }, "Topology"},
-		{func(c *Config) { c.Topology = &Grid{} }, "Topology has 0 nodes"},
+		{func(c *Config) { c.Topology = &Network{} }, "Topology has -1 nodes"},
+		{func(c *Config) { c.Topology = &Grid{} }, "Grid Rows×Cols = 0×0"},
+		{func(c *Config) { c.Topology = &Grid{Rows: -2, Cols: -3} }, "Grid Rows×Cols = -2×-3"},
+		{func(c *Config) { c.Topology = &Torus{Side: -3} }, "Torus.Side = -3"},
+		{func(c *Config) { c.Topology = &Torus{Side: 50000} }, "Torus.Side = 50000"},
+		{func(c *Config) { c.Topology = &Torus{Side: 5, Metric: 9} }, "Torus.Metric = 9"},
+		{func(c *Config) { c.Topology = &Hypercube{Dim: -1} }, "Hypercube.Dim = -1"},
+		{func(c *Config) { c.Topology = &Hypercube{Dim: 31} }, "Hypercube.Dim = 31"},
+		{func(c *Config) { c.Topology = (*Torus)(nil) }, "nil *Torus"},
 		{func(c *Config) { c.Files = 0 }, "Files = 0"},
 		{func(c *Config) { c.Cache = 0 }, "Cache = 0"},
 		{func(c *Config) { c.Gamma = -1 }, "Gamma = -1"},
