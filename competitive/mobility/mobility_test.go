@@ -163,3 +163,27 @@ func TestOPTBelowOnline(t *testing.T) {
 		}
 	}
 }
+
+// TestOpportunisticBand pins what package doc says about the slides'
+// "20–50% from optimum" (spec §8.1): at the spec's C = 50 m both
+// opportunistic DTrack versions stay below the band in our
+// reconstruction, and at C = 200 m both are inside it. Margins are 4
+// standard errors of the mean ratio over the runs.
+func TestOpportunisticBand(t *testing.T) {
+	cs := []Contender{Baselines()[1], Baselines()[2]}
+	require.Equal(t, "DTrack-F", cs[0].Name)
+	require.Equal(t, "DTrack-B", cs[1].Name)
+	for _, C := range []float64{50, 200} {
+		res, err := Compare(Mesh{Setup: C, Slots: 1800}, cs, 8, 11, 0)
+		require.NoError(t, err)
+		for _, r := range res[1:] {
+			m, se := r.Ratio.Mean, r.Ratio.StdErr
+			if C == 50 { // below the band
+				assert.Less(t, m+4*se, 1.2, "C = 50: %s", r.Name)
+			} else { // inside the band
+				assert.True(t, m+4*se >= 1.2 && m-4*se <= 1.5, "C = 200: %s ratio %.3f ± %.3f outside [1.2, 1.5]", r.Name, m, se)
+			}
+			t.Logf("C = %v: %s ratio %.3f ± %.3f", C, r.Name, m, se)
+		}
+	}
+}
