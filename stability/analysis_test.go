@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
@@ -399,6 +400,14 @@ func FuzzIntegrate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, beta, xa, xb, tol, t1 float64, direct bool) {
 		l := &Law{Net: l.Net, Sensitivity: beta}
 		tr, err := l.Integrate([]float64{xa, xb}, math.Min(t1, 1e3), &Settings{AbsTol: tol, RelTol: tol, Direct: direct, MaxSteps: 2000})
+		if !(tol >= 0) || math.IsInf(tol, 1) {
+			if err == nil {
+				t.Fatalf("tolerance %v accepted", tol)
+			}
+			if !strings.Contains(err.Error(), "Tol = ") && !strings.Contains(err.Error(), "Sensitivity") && !strings.Contains(err.Error(), "x0[") && !strings.Contains(err.Error(), "t1 = ") {
+				t.Fatalf("tolerance %v: error %q does not name the field", tol, err)
+			}
+		}
 		if err != nil {
 			return
 		}
