@@ -562,3 +562,82 @@ func weighted(h []int) int64 {
 	}
 	return s
 }
+
+func TestPerRequestAccountingCheckG(t *testing.T) {
+	// Spec §8 G request by request: a served request adds exactly ℓ
+	// chunks; its hops are the sum of its senders' distances (plain BFS on
+	// a Network, so the bidirectional distance of two choices (b) is
+	// checked in place), at most ℓ·diameter, and 0 iff every chunk comes
+	// from the origin. For Coded the senders are the ℓ nearest copies
+	// (spec §5.2): every copy closer than the farthest sender is used.
+	rgg, err := NewRGG(300, 0, rand.NewPCG(12, 1))
+	require.NoError(t, err)
+	tops := []Topology{mustTorus(t, 100), &Hypercube{Dim: 7}, rgg, &Torus{Side: 9, Metric: WrapLegacy}}
+	configs := []Config{
+		{Strategy: NearestReplica},
+		{Strategy: Coded, Ell: 4},
+		{Strategy: Coded, Ell: 9, ChunkCap: 2},
+		{Strategy: TwoChoice, Radius: 2},
+		{Strategy: TwoChoiceGlobal},
+		{Strategy: TwoChoiceStretch, Alpha: 1},
+	}
+	rnd := rand.New(rand.NewPCG(12, 2))
+	for _, top := range tops {
+		n := top.Order()
+		dist := func(u int) []int {
+			if w, ok := top.(*Network); ok {
+				return plainBFS(w, u)
+			}
+			d := make([]int, n)
+			for v := range d {
+				d[v] = top.Dist(u, v)
+			}
+			return d
+		}
+		diam := diameter(top)
+		for _, c := range configs {
+			for _, ties := range []TieRule{TieRandom, TieLowest} {
+				cfg := c
+				cfg.Topology, cfg.Files, cfg.Cache, cfg.Gamma, cfg.Ties = top, 20, 2, 0.8, ties
+				p, _ := ZipfPMF(cfg.Files, cfg.Gamma)
+				s := newSim(&cfg, place(&cfg, NewAlias(p), rnd), rnd)
+				ell := s.ell
+				before := make([]int32, n)
+				for range 200 {
+					u, k := int32(rnd.IntN(n)), int32(rnd.IntN(cfg.Files))
+					if s.pl.total[k] < s.need {
+						continue
+					}
+					copy(before, s.load)
+					hops := s.serve(u, k)
+					du := dist(int(u))
+					var sent int32
+					var want int64
+					far, local := -1, true
+					for v := range s.load {
+						x := s.load[v] - before[v]
+						if x == 0 {
+							continue
+						}
+						require.LessOrEqual(t, x, s.pl.count(int32(v), k), "%v: server %d sent copies it lacks", cfg.Strategy, v)
+						sent += x
+						want += int64(x) * int64(du[v])
+						far = max(far, du[v])
+						local = local && v == int(u)
+					}
+					require.Equal(t, ell, sent, "%v on %T", cfg.Strategy, top)
+					require.Equal(t, want, hops, "%v on %T: hops are the senders' distances", cfg.Strategy, top)
+					require.LessOrEqual(t, hops, int64(ell)*int64(diam))
+					require.Equal(t, local, hops == 0)
+					if cfg.Strategy == Coded || cfg.Strategy == NearestReplica {
+						for v := range s.load {
+							if du[v] < far {
+								require.Equal(t, s.pl.count(int32(v), k), s.load[v]-before[v], "copy at %d closer than %d unused", du[v], far)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
