@@ -76,6 +76,19 @@ func dualItem23() (*dual.Problem, error) {
 	return dual.Quadratic(nw, 1, 4)
 }
 
+// dualReference is P1's reference optimum; a figure that plots gaps to P*
+// must not draw them against an uncertified value.
+func dualReference(p *dual.Problem) (*dual.PrimalResult, error) {
+	ref, err := dual.Primal(p, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !ref.Converged {
+		return nil, fmt.Errorf("reference optimum not certified: Value − Lower = %g", ref.Value-ref.Lower)
+	}
+	return ref, nil
+}
+
 // logTicks returns about m iteration counts spread evenly in log scale
 // over [1, k], for thinning a long trajectory.
 func logTicks(k, m int) []int {
@@ -104,7 +117,7 @@ func dualConvergence(cfg plots.Config) (*plots.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ref, err := dual.Primal(p, nil)
+	ref, err := dualReference(p)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +199,7 @@ func dualTrajectories(cfg plots.Config) (*plots.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ref, err := dual.Primal(p, nil)
+	ref, err := dualReference(p)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +261,7 @@ func dualFastControl(cfg plots.Config) (*plots.Result, error) {
 	// Poisson prediction of the relative β error at μ*: β̂_i has mean
 	// (1−ℓ)β_i and variance (1−ℓ)β_i/(γW), so
 	// E‖β̂ − β‖²/‖β‖² = [(1−ℓ) Σβ_i/(γW) + ℓ² ‖β‖²]/‖β‖².
-	ref, err := dual.Primal(p, nil)
+	ref, err := dualReference(p)
 	if err != nil {
 		return nil, err
 	}
