@@ -122,7 +122,7 @@ type Policy struct {
 	T          []float64 // sample times (hours)
 	Second     []float64 // Σ_j A_j (1 − x_j): demand answered with L2
 	Excess     []float64 // Σ_i (S_i − T_i)₊: total overload
-	Overloaded []int     // nodes with S_i > (1 + Threshold) T_i
+	Overloaded []int     // number of nodes with S_i > (1 + Threshold) T_i
 	Cost       []float64 // P1 objective Σ f_i(x_i) + Σ h_i(S_i(x))
 
 	// Integrals over the trace (load·hours, hours).
@@ -290,6 +290,11 @@ func dualStep(nw *anycast.Network, set *CompareSettings) float64 {
 	if set.DualStep > 0 {
 		return set.DualStep
 	}
+	// DERIVED: with the costs of dual.Quadratic, x*(μ) = clip(1 − Cμ/W)
+	// and S*(μ) = T + μ/Penalty (spec §7), so the dual gradient (16) is
+	// Lipschitz with constant ‖Cᵀ diag(A) C‖₂/W + 1/Penalty, and the
+	// symmetric non-negative Cᵀ diag(A) C has 2-norm at most its largest
+	// row sum, max_i (Cᵀ A)_i, because C 1 = 1.
 	var m float64
 	for _, v := range nw.MaxLoads() {
 		m = math.Max(m, v)

@@ -85,11 +85,12 @@ func stabilityGreedyVsOptimal(cfg plots.Config) (*plots.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmp, err := stability.Compare(c, t, times, dem, &stability.CompareSettings{Sensitivity: 20})
+	const sub = 4 // samples per period
+	cmp, err := stability.Compare(c, t, times, dem, &stability.CompareSettings{Sensitivity: 20, Sub: sub})
 	if err != nil {
 		return nil, err
 	}
-	fast, err := stability.Compare(c, t, times, dem, &stability.CompareSettings{Sensitivity: 200})
+	fast, err := stability.Compare(c, t, times, dem, &stability.CompareSettings{Sensitivity: 200, Sub: sub})
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +98,7 @@ func stabilityGreedyVsOptimal(cfg plots.Config) (*plots.Result, error) {
 	g, gf, o := &cmp.Greedy, &fast.Greedy, &cmp.Optimal
 	total := make([]float64, len(g.T))
 	for k := range total {
-		total[k] = floats.Sum(dem[k/4])
+		total[k] = floats.Sum(dem[k/sub])
 	}
 	top := plots.New(fmt.Sprintf("%d nodes, one day of diurnal demand", n), "", "traffic to L2 (load units)")
 	bot := plots.New("", "time of day (hours)", "total overload Σ(S−T)+ (load units)")
