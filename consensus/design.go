@@ -91,16 +91,22 @@ type WeightDesign struct {
 // with gap_ℓ the expression above for the Lagrangian's gradient
 // ∇f − μ (b_eᵀB⁻¹b_e)_e.
 //
+// The barrier method starts from uniform weights at 0.9 of the budget
+// when they meet the floor stably; otherwise a phase one maximises the
+// concave margin min{λ₂ − s, 2/γ − λ_n} by projected supergradient
+// ascent (see phaseOne in floor.go) until it is positive, or until its
+// supergradient bound certifies that no weights within the budget meet
+// the floor, which is then the error. After 500 ascent steps without
+// either outcome it gives up with an error that reports the best margin
+// and the certified bound.
+//
 // The solver stops when Value − Lower ≤ Tol · Value and returns both.
 //
 // Errors: Nodes < 2, a link out of range, a self-loop or repeated link,
 // a cost that is not finite and positive, Gamma or Budget not finite and
 // positive, Floor negative, candidate links that cannot connect the
 // nodes, no stable start (uniform weights scaled down 60 times), for the
-// variant no strictly feasible start (only uniform weights at 0.9 of
-// the budget are tried, so a floor reachable only by a non-uniform
-// allocation is reported as an error rather than found by a phase-one
-// search), and failure to reach Tol: MaxIter iterations, or a stall
+// variant no strictly feasible start, and failure to reach Tol: MaxIter iterations, or a stall
 // where rounding hides further descent (typically below a relative gap
 // of 1e-9). In the last two cases the best design so far is returned
 // with the error.

@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -216,6 +217,46 @@ func TestDesignWeightsFloor(t *testing.T) {
 	p.Floor = 1e3
 	_, err = DesignWeights(p, nil)
 	assert.ErrorContains(t, err, "λ₂ > Floor")
+}
+
+// TestDesignWeightsFloorPhaseOne checks the phase-one start of the
+// Case 1 variant. Links {0,1} and {1,2} cost 1 and {0,2} costs 100, with
+// budget 10: uniform weights 9/102 ≈ 0.088 give λ₂ < 0.27, below the
+// floor 1, while the path with weight 5 on both cheap links has
+// λ₂ = 5 (path P₃: eigenvalues w·{0, 1, 3}) and γλ_n = 0.05·15 < 2, so
+// the floor is reachable only by a non-uniform allocation. No design
+// beats that path: with weights a, b on the cheap links and c on the
+// expensive one, tr L = 2(a + b + c) ≥ 2λ₂ and a + b + 100c ≤ 10 give
+// λ₂ ≤ 10 − 99c, and P₃'s λ₂ = a + b − √(a² − ab + b²) ≤ 5 at c = 0. So
+// floors 1 and 4.99 (just below the maximum) must be met, and 5.01 and
+// 100 must be certified unreachable.
+func TestDesignWeightsFloorPhaseOne(t *testing.T) {
+	links := []Link{{0, 1, 1}, {1, 2, 1}, {0, 2, 100}}
+	u := graphOf(3, links, []float64{9.0 / 102, 9.0 / 102, 9.0 / 102})
+	l2, _, err := linalg.AlgebraicConnectivity(u)
+	require.NoError(t, err)
+	require.Less(t, l2, 1.0) // the uniform start really fails
+	for _, floor := range []float64{1, 4.99} {
+		p := WeightProblem{Nodes: 3, Links: links, Gamma: 0.05, Budget: 10, Floor: floor}
+		d, err := DesignWeights(p, nil)
+		require.NoError(t, err, "floor %v", floor)
+		assert.LessOrEqual(t, d.Gap, 1e-6*d.Value)
+		assert.GreaterOrEqual(t, d.Lambda2, floor*(1-1e-9)) // eigensolver accuracy
+		var cw float64
+		for i, l := range links {
+			assert.GreaterOrEqual(t, d.Weights[i], 0.0)
+			cw += l.Cost * d.Weights[i]
+		}
+		assert.LessOrEqual(t, cw, p.Budget*(1+1e-12)) // projection rounding
+		rho, err := Rho(d.Graph, Case1, p.Gamma, 1)
+		require.NoError(t, err)
+		assert.InEpsilon(t, rho, d.Value, 1e-10) // two factorisations of the same matrix
+	}
+	for _, floor := range []float64{5.01, 100} {
+		_, err := DesignWeights(WeightProblem{Nodes: 3, Links: links, Gamma: 0.05, Budget: 10, Floor: floor}, nil)
+		assert.ErrorContains(t, err, "certified")
+		assert.ErrorContains(t, err, fmt.Sprintf("Floor = %v", floor))
+	}
 }
 
 // TestDesignWeightsErrors checks input validation.

@@ -1,8 +1,10 @@
 package consensus
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -35,6 +37,12 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 	}
 	for i := range w {
 		w[i] = 0.9 * p.Budget / costSum // strictly inside the budget
+	}
+	e.laplacian(w)
+	if e.barrier() && e.value(w) != nil {
+		// uniform weights are a strictly feasible start
+	} else if err := e.phaseOne(w); err != nil {
+		return 0, err
 	}
 	type point struct {
 		f, phi float64
@@ -99,9 +107,6 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 		return pt
 	}
 
-	if eval(w, 0, false) == nil {
-		return 0, fmt.Errorf("consensus: DesignWeights: uniform weights at 0.9 of the budget give no stable start with λ₂ > Floor = %v", p.Floor)
-	}
 	f0 := eval(w, 0, false).f
 	mu := f0 / float64(n+m+1)
 	var ch mat.Cholesky
@@ -161,4 +166,88 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 		copy(w, trial)
 	}
 	return set.MaxIter, fmt.Errorf("consensus: DesignWeights: relative gap %.3g after %d iterations, want ≤ %g", d.Gap/d.Value, set.MaxIter, set.Tol)
+}
+
+// phaseOne finds a strictly feasible start for floorSolve when uniform
+// weights are not one. It maximises the concave margin
+//
+//	h(w) = min{λ₂(L(w)) − s, 2/γ − λ_n(L(w))}
+//
+// over S = {w ≥ 0, cᵀw ≤ B} by projected supergradient ascent:
+// λ₂(L(w')) ≤ Σ_e w'_e (v_u − v_v)² for a unit Fiedler vector v of L(w)
+// and λ_n(L(w')) ≥ Σ_e w'_e (z_u − z_v)² for a unit top eigenvector z,
+// so g = ((v_u − v_v)²)_e, or −((z_u − z_v)²)_e when the second term is
+// the smaller, is a supergradient of h. The same bounds certify
+// infeasibility: max_S h ≤ U = h(w) + max_{w'∈S} gᵀ(w' − w), and when
+// U ≤ 0 no design meets the floor stably. The steps are Polyak steps
+// (U/2 − h)/‖g‖² toward half the best bound. Once h > 0 the point is
+// moved into the interior (every w_e > 0, cᵀw < B) by mixing in a
+// little of the uniform allocation at half the budget; h is concave and
+// continuous, so a small enough share keeps it positive. On success w
+// holds the start.
+func (e *evaluator) phaseOne(w []float64) error {
+	p := e.p
+	n, m := e.n, len(w)
+	const iters = 500
+	var costSum float64
+	for _, l := range p.Links {
+		costSum += l.Cost
+	}
+	g := make([]float64, m)
+	y := make([]float64, m)
+	idx := make([]int, 0, m)
+	var eig mat.EigenSym
+	var vecs mat.Dense
+	bound := math.Inf(1) // certified upper bound on max_S h
+	h := math.Inf(-1)
+	for range iters {
+		e.laplacian(w)
+		if !eig.Factorize(e.l, true) {
+			return errors.New("consensus: DesignWeights: eigendecomposition failed in the phase-one search")
+		}
+		vals := eig.Values(nil)
+		eig.VectorsTo(&vecs)
+		col, sign := 1, 1.0
+		h = vals[1] - p.Floor
+		if hn := 2/p.Gamma - vals[n-1]; hn < h {
+			h, col, sign = hn, n-1, -1
+		}
+		var gn, gw, gmax float64
+		for i, l := range p.Links {
+			d := vecs.At(l.U, col) - vecs.At(l.V, col)
+			g[i] = sign * d * d
+			gn += g[i] * g[i]
+			gw += g[i] * w[i]
+			gmax = max(gmax, g[i]/l.Cost)
+		}
+		bound = min(bound, h-gw+p.Budget*gmax)
+		if h > 0 {
+			break
+		}
+		if bound <= 0 {
+			return fmt.Errorf("consensus: DesignWeights: no weights within Budget = %v give λ₂ > Floor = %v with γλ_n < 2 (certified: the margin min{λ₂ − Floor, 2/γ − λ_n} is at most %.3g)", p.Budget, p.Floor, bound)
+		}
+		step := (bound/2 - h) / gn
+		for i := range y {
+			y[i] = w[i] + step*g[i]
+		}
+		e.project(w, y, idx)
+	}
+	if !(h > 0) {
+		return fmt.Errorf("consensus: DesignWeights: found no weights within Budget = %v giving λ₂ > Floor = %v with γλ_n < 2 after %d phase-one steps (margin %.3g, certified upper bound %.3g)", p.Budget, p.Floor, iters, h, bound)
+	}
+	base := slices.Clone(w)
+	u := 0.5 * p.Budget / costSum
+	theta := 0.5
+	for range 60 {
+		for i := range w {
+			w[i] = (1-theta)*base[i] + theta*u
+		}
+		e.laplacian(w)
+		if e.barrier() && e.value(w) != nil {
+			return nil
+		}
+		theta /= 2
+	}
+	return fmt.Errorf("consensus: DesignWeights: phase one reached margin %.3g but found no interior start", h)
 }
