@@ -58,6 +58,7 @@ func TestSolveErrors(t *testing.T) {
 		{Settings{Step: -0.1}, "Step = -0.1"},
 		{Settings{Eps: math.NaN()}, "Eps = NaN"},
 		{Settings{MaxIter: -3}, "MaxIter = -3"},
+		{Settings{Tol: math.NaN()}, "Tol = NaN"},
 	} {
 		_, err := Solve(p, &c.s)
 		if assert.Error(t, err, c.msg) {
@@ -65,6 +66,17 @@ func TestSolveErrors(t *testing.T) {
 		}
 	}
 	assert.Panics(t, func() { _, _ = Solve(p, &Settings{Mu0: []float64{1}}) }, "length mismatch is a programmer error")
+	for _, c := range []struct {
+		s   PrimalSettings
+		msg string
+	}{
+		{PrimalSettings{MaxIter: -1}, "MaxIter = -1"},
+		{PrimalSettings{GradTol: -1e-3}, "GradTol = -0.001"},
+		{PrimalSettings{Tol: math.NaN()}, "Tol = NaN"},
+	} {
+		_, err := Primal(p, &c.s)
+		assert.ErrorContains(t, err, c.msg)
+	}
 	_, err = p.Eval([]float64{1, math.Inf(1), 0})
 	assert.ErrorContains(t, err, "mu[1] = +Inf")
 }

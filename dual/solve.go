@@ -110,8 +110,9 @@ type Result struct {
 // Settings.Record asks for snapshots (RecordDual's storage is made up
 // front), also when FastControl draws packet counts.
 //
-// It returns an error for a negative or NaN entry of Mu0 or Step, or an
-// invalid FastControl. It panics if len(Mu0) differs from N.
+// It returns an error for a negative or NaN entry of Mu0, Step or Eps, a
+// negative MaxIter, a NaN Tol, or an invalid FastControl. It panics if
+// len(Mu0) differs from N.
 func Solve(p *Problem, s *Settings) (*Result, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -139,6 +140,9 @@ func Solve(p *Problem, s *Settings) (*Result, error) {
 	}
 	if set.MaxIter < 0 {
 		return nil, fmt.Errorf("dual: MaxIter = %d: want ≥ 0", set.MaxIter)
+	}
+	if math.IsNaN(set.Tol) {
+		return nil, fmt.Errorf("dual: Tol = NaN: want a number (negative never stops early)")
 	}
 	if set.MaxIter == 0 {
 		set.MaxIter = 100000

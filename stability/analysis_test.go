@@ -2,6 +2,7 @@ package stability
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -348,6 +349,10 @@ func TestBadInput(t *testing.T) {
 	assert.ErrorContains(t, err, "x[0] = 0.5")
 	_, err = l.Linearize([]float64{0.5, 0.5})
 	assert.ErrorContains(t, err, "not an equilibrium")
+	for _, tol := range []float64{-1e-6, math.NaN(), 0.5} {
+		_, err = l.Snap([]float64{1, 0}, tol)
+		assert.ErrorContains(t, err, fmt.Sprintf("tol = %v", tol))
+	}
 	assert.Panics(t, func() { l.Rate(nil, []float64{1}) })
 	assert.Panics(t, func() { Favorable(mat.NewDense(3, 3, nil), []float64{1, 1, 1}) })
 	_, err = TwoNodeMap(mat.NewDense(2, 2, []float64{0.5, 0.6, 0.5, 0.5}), []float64{1, 1}, []float64{1}, []float64{1}, nil)

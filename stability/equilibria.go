@@ -440,14 +440,18 @@ func (l *Law) solvePattern(pat []int) (x []float64, ok bool) {
 // Snap returns the equilibrium whose face pattern is read off a state x
 // near it (x_i < tol ↦ 0, x_i > 1 − tol ↦ 1, the rest interior), solving
 // the interior balance exactly as Equilibria does, and linearised. Use it on
-// the end state of a long integration. It returns an error if the pattern
-// has no isolated equilibrium in the open cube.
+// the end state of a long integration. It returns an error if tol is
+// not in [0, ½) or the pattern has no isolated equilibrium in the open
+// cube.
 func (l *Law) Snap(x []float64, tol float64) (*Equilibrium, error) {
 	if err := l.check(); err != nil {
 		return nil, err
 	}
 	if err := l.checkState("x", x); err != nil {
 		return nil, err
+	}
+	if !(tol >= 0 && tol < 0.5) {
+		return nil, fmt.Errorf("stability: tol = %v: want a value in [0, 0.5)", tol)
 	}
 	pat := make([]int, len(x))
 	for i, v := range x {
