@@ -36,7 +36,7 @@ func init() {
 		},
 		plots.Figure{
 			Name:    "codedload-topologies",
-			Caption: "Maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, one graph per n): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (up to n = 4096 on the random graphs, where each request needs a BFS to a far holder), and coded with ℓ = ⌈ln n⌉.",
+			Caption: "Maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, one graph per n): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (on the random graphs the far holder's distance comes from a bidirectional BFS), and coded with ℓ = ⌈ln n⌉.",
 			Make:    codedloadTopologies,
 		},
 	)
@@ -56,11 +56,11 @@ func clBase(s codedload.Strategy) codedload.Config {
 
 // clMainVariants are the strategies of the main figure; radius gives the
 // ball of two choices (a) on each topology.
-func clMainVariants(radius func(codedload.Topology) int, fixedEll bool, maxGlobal int) []codedload.Variant {
+func clMainVariants(radius func(codedload.Topology) int, fixedEll bool) []codedload.Variant {
 	vs := []codedload.Variant{
 		{Name: "nearest replica", Config: clBase(codedload.NearestReplica)},
 		{Name: "two choices (a)", Config: clBase(codedload.TwoChoice), Radius: radius},
-		{Name: "two choices (b)", Config: clBase(codedload.TwoChoiceGlobal), MaxN: maxGlobal},
+		{Name: "two choices (b)", Config: clBase(codedload.TwoChoiceGlobal)},
 		{Name: "coded, ℓ = ceil(ln n)", Config: clBase(codedload.Coded), Ell: codedload.LogEll},
 	}
 	if fixedEll {
@@ -97,7 +97,7 @@ func clSizes(cfg plots.Config) ([]codedload.Curve, error) {
 	}
 	cfg.Logf("codedload: size sweep on the torus, n up to %d", ns[len(ns)-1])
 	r16 := func(codedload.Topology) int { return 16 }
-	curves, err := codedload.CompareSizes(ns, codedload.TorusFamily, clMainVariants(r16, true, 0), runs, cfg.Seed,
+	curves, err := codedload.CompareSizes(ns, codedload.TorusFamily, clMainVariants(r16, true), runs, cfg.Seed,
 		&codedload.SweepSettings{Logf: cfg.Logf})
 	if err != nil {
 		return nil, err
@@ -454,34 +454,27 @@ func codedloadParams(cfg plots.Config) (*plots.Result, error) {
 func codedloadTopologies(cfg plots.Config) (*plots.Result, error) {
 	ns := []int{256, 1024}
 	runs := func(int) int { return 4 }
-	maxGlobal := 1024
 	if !cfg.Quick {
 		ns = []int{256, 1024, 4096, 16384}
 		runs = func(int) int { return 10 }
-		maxGlobal = 4096
 	}
 	ball := func(t codedload.Topology) int { return codedload.BallRadius(t, 545) }
 	fams := []struct {
 		title string
 		fam   codedload.Family
-		graph bool
 	}{
-		{"torus", codedload.TorusFamily, false},
-		{"random geometric graph", codedload.RGGFamily, true},
-		{"random 6-regular graph", codedload.RegularFamily(6), true},
-		{"hypercube", codedload.HypercubeFamily, false},
+		{"torus", codedload.TorusFamily},
+		{"random geometric graph", codedload.RGGFamily},
+		{"random 6-regular graph", codedload.RegularFamily(6)},
+		{"hypercube", codedload.HypercubeFamily},
 	}
 	tab := clNewTable()
 	var cells []plots.Drawer
 	var legend plots.Drawer
 	var heads []plots.Headline
 	for i, f := range fams {
-		mg := 0
-		if f.graph {
-			mg = maxGlobal // BFS to a far holder costs O(n) per request
-		}
 		cfg.Logf("codedload: topology %s", f.title)
-		curves, err := codedload.CompareSizes(ns, f.fam, clMainVariants(ball, false, mg), runs, cfg.Seed+uint64(i),
+		curves, err := codedload.CompareSizes(ns, f.fam, clMainVariants(ball, false), runs, cfg.Seed+uint64(i),
 			&codedload.SweepSettings{Logf: cfg.Logf})
 		if err != nil {
 			return nil, err
