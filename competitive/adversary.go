@@ -10,9 +10,11 @@ import (
 // server alg occupied in the previous slot and 0 elsewhere. It returns
 // the generated instance and alg's schedule on it.
 //
-// Whatever alg does, ALG ≥ C + (T−1)·eps while OPT ≤ C + (T−1)·eps/k
-// (the k static schedules share the eps costs), so for 0 < eps ≤ C the
-// ratio is at least k(C + (T−1)eps)/(kC + (T−1)eps) → k (spec §6.1).
+// Whatever alg does, every slot after the first costs it eps (staying)
+// or at least C (moving), so ALG ≥ C + (T−1)·min(eps, C), while
+// OPT ≤ C + (T−1)·eps/k (the k static schedules share the eps costs).
+// So for 0 < eps ≤ C the ratio is at least k(C + (T−1)eps)/(kC +
+// (T−1)eps) → k (spec §6.1).
 //
 // It returns an error for k < 1, T < 1, C not finite or negative, eps
 // not finite or negative, or alg's own Reset error.

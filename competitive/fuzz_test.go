@@ -52,3 +52,41 @@ func FuzzInstance(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCruel feeds arbitrary parameters to DTrack and to the adaptive
+// adversary: whatever Reset and Cruel accept must give an instance on
+// which the rule-independent facts of spec §6.1 hold (ALG ≥ C +
+// (T−1)·min(ε, C), OPT ≤ C + (T−1)ε/k), and DTrack-RR with α = 1 must
+// stay within 2k·OPT (spec §6.3).
+func FuzzCruel(f *testing.F) {
+	f.Add(uint8(2), uint16(6), 2.0, 1.0, 1.0, 0.0, uint8(0))
+	f.Add(uint8(3), uint16(400), 10.0, 1.0, 1.0, 1.0, uint8(2))
+	f.Add(uint8(0), uint16(5), -1.0, math.NaN(), -1.0, 2.0, uint8(9))
+	f.Fuzz(func(t *testing.T, k uint8, T uint16, C, eps, alpha, beta float64, policy uint8) {
+		K, TT := int(k%9), int(T%2000)
+		alg := &DTrack{Policy: Policy(policy % 4), Alpha: alpha, Beta: beta}
+		in, sched, err := Cruel(alg, K, TT, C, eps)
+		if err != nil {
+			return
+		}
+		if K < 1 || TT < 1 || !(C >= 0) || !(eps >= 0) || !(alpha >= 0) || beta > alpha {
+			t.Fatalf("accepted k = %d, T = %d, C = %v, eps = %v, α = %v, β = %v", K, TT, C, eps, alpha, beta)
+		}
+		x := float64(TT-1) * eps
+		if C+x > 1e300 {
+			return // sums overflow; nothing left to compare
+		}
+		cost, opt := in.Cost(sched), OptimumCost(in)
+		// Relative 1e-12: rounding of ≤ 2000 additions.
+		slack := 1e-12 * (C + x)
+		if low := C + float64(TT-1)*min(eps, C); cost < low-slack {
+			t.Fatalf("ALG %v < C + (T−1)·min(ε, C) = %v", cost, low)
+		}
+		if opt > C+x/float64(K)+slack {
+			t.Fatalf("OPT %v > C + (T−1)ε/k = %v", opt, C+x/float64(K))
+		}
+		if alg.Policy == RoundRobin && alpha == 1 && cost > float64(2*K)*opt*(1+1e-12)+slack {
+			t.Fatalf("DTrack-RR cost %v > 2k·OPT = %v", cost, float64(2*K)*opt)
+		}
+	})
+}
