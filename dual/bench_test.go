@@ -167,3 +167,19 @@ func BenchmarkIteration_Banded_N2000(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iters), "ns/step")
 }
+
+// BenchmarkIteration_FastControl_N200 is one dual step with β measured
+// by FastControl (Poisson counts, loss, delay): O(nnz(C)) as well.
+func BenchmarkIteration_FastControl_N200(b *testing.B) {
+	p, _ := bench200()
+	const iters = 1000
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		fc := &FastControl{Gamma: 10, Window: 1, Loss: 0.1, Delay: 2, Src: rand.NewPCG(1, uint64(i))}
+		if _, err := Solve(p, &Settings{Step: 0.1, MaxIter: iters, Tol: -1, FastControl: fc}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iters), "ns/step")
+}

@@ -97,7 +97,9 @@
 //
 // One dual step costs O(nnz(C)) and allocates nothing: β = C μ and
 // S^obs = Cᵀ(A ∘ x) use gonum's assembly dot and axpy kernels on dense
-// rows, or compressed rows when at most a quarter of C is non-zero.
+// rows, or compressed rows when at most a quarter of C is non-zero. A
+// FastControl measurement walks the pairs with C_ij > 0 in compressed
+// rows too, so it adds O(nnz(C)) plus one Poisson draw per node.
 //
 // # Reference solver
 //

@@ -185,15 +185,25 @@ func Overhead(nw *anycast.Network, mu []float64, gamma float64) float64 {
 	return gamma * t
 }
 
-// fcState is the simulated FastControl measurement inside Solve.
+// fcState is the simulated FastControl measurement inside Solve. The
+// pairs are stored as compressed rows per receiver, so a measurement costs
+// O(nnz(C)) like the rest of a dual step.
 type fcState struct {
-	fc    FastControl
-	nw    *anycast.Network
-	ratio *mat.Dense // ratio[j][i] = C_ij/C_ji: r_ji = γ μ_j ratio[j][i]
-	cross *mat.Dense // C_ij for unreachable pairs handled by Direct, else 0
-	past  [][]float64
-	rate  []float64 // packet-borne reception rates
-	pois  distuv.Poisson
+	fc FastControl
+	// Packet-borne terms of receiver i: senders col[k] for k in
+	// start[i]:start[i+1], with q[k] = C_ij/C_ji (so r_ji = γ μ_j q, (19))
+	// and cji[k] = C_ji, the probability that the packet lands at i.
+	start, col []int
+	q, cji     []float64
+	// Terms sent by direct report (Unreachable = Direct): senders dcol[k]
+	// for k in dstart[i]:dstart[i+1], with dval[k] = C_ij.
+	dstart, dcol []int
+	dval         []float64
+	// ov[i] = Σ_{j: C_ij > 0} C_ji/C_ij, so the packet rate is γ Σ μ_i ov[i].
+	ov   []float64
+	past [][]float64
+	rate []float64 // packet-borne reception rates
+	pois distuv.Poisson
 
 	packets, direct float64 // totals over the run
 }
@@ -209,17 +219,33 @@ func newFCState(p *Problem, fc *FastControl, mu0 []float64) (*fcState, error) {
 			return nil, e
 		}
 	}
-	st := &fcState{fc: *fc, nw: nw, ratio: mat.NewDense(n, n, nil), cross: mat.NewDense(n, n, nil), rate: make([]float64, n)}
+	st := &fcState{fc: *fc, start: make([]int, n+1), dstart: make([]int, n+1), ov: make([]float64, n), rate: make([]float64, n)}
+	nnz := 0
 	for j := 0; j < n; j++ {
-		for i := 0; i < n; i++ {
-			cij, cji := nw.C.At(i, j), nw.C.At(j, i)
-			switch {
-			case cji > 0:
-				st.ratio.Set(j, i, cij/cji)
-			case cij > 0 && fc.Unreachable == Direct:
-				st.cross.Set(j, i, cij)
+		for _, c := range nw.C.RawRowView(j) {
+			if c > 0 {
+				nnz++
 			}
 		}
+	}
+	st.col, st.q, st.cji = make([]int, 0, nnz), make([]float64, 0, nnz), make([]float64, 0, nnz)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			cij, cji := nw.C.At(i, j), nw.C.At(j, i)
+			switch {
+			case cji > 0 && cij > 0:
+				st.col = append(st.col, j)
+				st.q = append(st.q, cij/cji)
+				st.cji = append(st.cji, cji)
+			case cij > 0 && fc.Unreachable == Direct:
+				st.dcol = append(st.dcol, j)
+				st.dval = append(st.dval, cij)
+			}
+			if cij > 0 {
+				st.ov[i] += cji / cij // Overhead's per-node sum, spec §4.7
+			}
+		}
+		st.start[i+1], st.dstart[i+1] = len(st.col), len(st.dcol)
 	}
 	st.past = make([][]float64, fc.Delay+1)
 	for d := range st.past {
@@ -232,7 +258,6 @@ func newFCState(p *Problem, fc *FastControl, mu0 []float64) (*fcState, error) {
 // measure writes β̂(k), what the nodes learn at step k, into beta.
 func (st *fcState) measure(beta, mu []float64, k int) {
 	fc := &st.fc
-	n := len(mu)
 	// The network runs μ(k − Delay). The ring holds μ(k), …, μ(k − Delay),
 	// filled with μ(0) at the start: after writing μ(k) into slot
 	// k mod (Delay+1), the oldest entry is in the next slot.
@@ -241,16 +266,15 @@ func (st *fcState) measure(beta, mu []float64, k int) {
 	run := st.past[(k+1)%m]
 	g := fc.Gamma
 	keep := 1 - fc.Loss
-	var sent float64
-	for i := 0; i < n; i++ {
+	for i := range beta {
 		var r, dir float64
-		for j := 0; j < n; j++ {
-			if q := st.ratio.At(j, i); q != 0 {
-				rji := g * run[j] * q // (19)
-				r += rji * st.nw.C.At(j, i)
-			}
-			if c := st.cross.At(j, i); c != 0 && run[j] != 0 {
-				dir += c * run[j]
+		for p := st.start[i]; p < st.start[i+1]; p++ {
+			rji := g * run[st.col[p]] * st.q[p] // (19)
+			r += rji * st.cji[p]                // (20): lands at i w.p. C_ji
+		}
+		for p := st.dstart[i]; p < st.dstart[i+1]; p++ {
+			if v := run[st.dcol[p]]; v != 0 {
+				dir += st.dval[p] * v
 				st.direct++
 			}
 		}
@@ -266,7 +290,11 @@ func (st *fcState) measure(beta, mu []float64, k int) {
 			beta[i] = st.rate[i]/g + dir
 		}
 	}
-	sent = Overhead(st.nw, run, g)
+	var sent float64
+	for i, v := range run {
+		sent += v * st.ov[i]
+	}
+	sent *= g // Overhead: γ Σ_i μ_i Σ_j C_ji/C_ij
 	if fc.Window > 0 {
 		sent *= fc.Window
 	}
