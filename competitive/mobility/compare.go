@@ -33,14 +33,16 @@ func Baselines() []Contender {
 
 // TargetAware returns the Target-Aware algorithm of spec §7 with a
 // look-ahead of window slots and target noise σ = noise metres (see
-// Lookahead and the package documentation). Without a walk in the scene
-// it is DTrack-RR.
+// Lookahead and the package documentation); a noise that is not > 0
+// means exact prediction. Without a walk in the scene it is DTrack-RR. A
+// negative window makes every run fail with Lookahead's Reset error.
 func TargetAware(window int, noise float64) Contender {
 	return motionAware(fmt.Sprintf("Target-Aware(%d)", window), window, noise, false)
 }
 
 // DirectionAware returns the Direction-Aware algorithm of spec §7:
-// Target-Aware towards the point window slots straight ahead.
+// Target-Aware towards the point window slots straight ahead. Window and
+// noise are as for TargetAware.
 func DirectionAware(window int, noise float64) Contender {
 	return motionAware(fmt.Sprintf("Direction-Aware(%d)", window), window, noise, true)
 }
@@ -58,7 +60,7 @@ func motionAware(name string, window int, noise float64, direction bool) Contend
 // TargetForecast returns Target-Aware's predictor for the walk of sc:
 // it knows the current way-point and the speed; noise is the standard
 // deviation in metres of the announced way-point's error, drawn from src
-// once per leg. It panics if sc has no walk.
+// once per leg (not > 0: exact). It panics if sc has no walk.
 func TargetForecast(sc *Scene, noise float64, src rand.Source) competitive.Forecaster {
 	return newForecast(sc, false, noise, src)
 }
