@@ -183,3 +183,27 @@ func BenchmarkIteration_FastControl_N200(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iters), "ns/step")
 }
+
+// BenchmarkPrimal_LP_N50 is the simplex path of Primal: LinearX and
+// Overload costs, primal and dual LP on N = 50.
+func BenchmarkPrimal_LP_N50(b *testing.B) {
+	rng := rand.New(rand.NewPCG(50, 50))
+	nw := randNetwork(rng, 50)
+	f := make([]Cost, 50)
+	h := make([]Cost, 50)
+	for i := range f {
+		f[i] = LinearX{W: 0.5 + rng.Float64(), A: nw.A[i]}
+		h[i] = Overload{C: 1 + 3*rng.Float64(), T: nw.T[i]}
+	}
+	p, err := NewProblem(nw, f, h, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ref, err := Primal(p, nil)
+		if err != nil || !ref.Converged {
+			b.Fatal(err, ref)
+		}
+	}
+}
