@@ -31,15 +31,19 @@ type Curve struct {
 // CompareSizes runs every variant at every size n in ns on one topology of
 // family fam per size, built from the stream (seed, n) (so all variants see
 // the same graph at a given n; only placement and requests change between
-// runs). runs(n) gives the number of runs at size n. All (variant, size, run)
-// triples share one parallel loop; the results do not depend on the number
-// of workers.
+// runs). runs(n) ≥ 1 gives the number of runs at size n. All (variant,
+// size, run) triples share one parallel loop; the results do not depend on
+// the number of workers. It returns an error if a topology cannot be built,
+// runs(n) < 1, or a variant's configuration is invalid.
 func CompareSizes(ns []int, fam Family, variants []Variant, runs func(n int) int, seed uint64, set *SweepSettings) ([]Curve, error) {
 	tops := make([]Topology, len(ns))
 	for i, n := range ns {
+		if r := runs(n); r < 1 {
+			return nil, fmt.Errorf("codedload: CompareSizes runs(%d) = %d: want ≥ 1", n, r)
+		}
 		t, err := fam(n, mc.Source(seed, 1<<40, uint64(n)))
 		if err != nil {
-			return nil, fmt.Errorf("codedload: size %d: %w", n, err)
+			return nil, fmt.Errorf("size %d: %w", n, err)
 		}
 		tops[i] = t
 	}

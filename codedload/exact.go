@@ -161,7 +161,7 @@ func FileCost(p float64, m, ell int, balls []int) float64 {
 
 // Cost returns the expected communication cost C(ℓ) = Σ_k p_k c_k(ℓ) of
 // spec §6.3 for the popularity profile p (see FileCost for m, ell, balls).
-// ell = 1 gives the nearest replica cost.
+// ell = 1 gives the nearest replica cost. It panics as FileCost does.
 func Cost(p []float64, m, ell int, balls []int) float64 {
 	var c float64
 	for _, pk := range p {

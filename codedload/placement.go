@@ -35,13 +35,13 @@ const maxBits = 1 << 31
 func place(c *Config, zipf *Alias, rnd *rand.Rand) *placement {
 	n, k, ell := c.Topology.Order(), c.Files, c.ell()
 	coded := c.Strategy == Coded
-	cap := int32(c.ChunkCap)
+	limit := int32(c.ChunkCap) // 0: no cap
 	clip := func(x int32) int32 {
 		if !coded {
 			return 1
 		}
-		if cap > 0 && x > cap {
-			return cap
+		if limit > 0 && x > limit {
+			return limit
 		}
 		return x
 	}

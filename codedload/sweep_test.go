@@ -88,6 +88,10 @@ func TestCompareSizes(t *testing.T) {
 	require.Len(t, a[2].Points, 2)
 	assert.Len(t, a[0].Points[2].Runs, 7)
 	assert.Equal(t, LogEll(1024), a[1].Points[2].Runs[0].Ell)
+	_, err = CompareSizes([]int{64}, HypercubeFamily, vs, func(int) int { return 0 }, 5, nil)
+	assert.ErrorContains(t, err, "runs(64) = 0")
+	_, err = CompareSizes([]int{50}, TorusFamily, vs, runs, 5, nil)
+	assert.ErrorContains(t, err, "size 50: codedload: torus Order = 50")
 	// |B_2| = 1 + 8 + 28 = 37 ≥ 25 > |B_1| = 9 on the 8-cube.
 	assert.Equal(t, 2, BallRadius(&Hypercube{Dim: 8}, 25))
 	assert.Equal(t, 16, BallRadius(&Torus{Side: 100}, 545))   // |B_16| = 545 (§6.3)
