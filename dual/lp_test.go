@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 )
@@ -71,7 +72,14 @@ func TestLinearCostsAgainstSimplex(t *testing.T) {
 			f[i] = LinearX{W: w[i], A: nw.A[i]}
 			h[i] = Overload{C: c[i], T: nw.T[i]}
 		}
-		p, err := NewProblem(nw, f, h, nil)
+		// Every other trial caps S below the largest load, so that the
+		// constraint S ≤ S̄ binds in some LPs.
+		var smax []float64
+		if trial%2 == 1 {
+			smax = nw.MaxLoads()
+			floats.Scale(0.7, smax)
+		}
+		p, err := NewProblem(nw, f, h, smax)
 		require.NoError(t, err)
 		pstar, err := linearP1(p, w, c)
 		require.NoError(t, err)
