@@ -19,6 +19,17 @@ func TestSweepWorkersIndependent(t *testing.T) {
 	rgg, err := SizePoints([]int{200, 300}, Config{Files: 30, Cache: 2, Strategy: TwoChoiceGlobal}, RGGFamily, true, nil)
 	require.NoError(t, err)
 	pts = append(pts, rgg...)
+	// Every strategy and the Poissonized requests draw from the streams
+	// of their (point, run) pair only.
+	tor := &Torus{Side: 12}
+	for _, c := range []Config{
+		{Strategy: TwoChoice, Radius: 3, Requests: Poissonized},
+		{Strategy: TwoChoiceStretch, Alpha: 1},
+		{Strategy: Coded, Ell: 5, ChunkCap: 1, Gamma: 1.2, Placement: Uniform},
+	} {
+		c.Topology, c.Files, c.Cache = tor, 30, 2
+		pts = append(pts, Point{X: float64(len(pts)), Config: c})
+	}
 	var lines []string
 	a, err := Sweep(pts, 5, 42, &SweepSettings{Workers: 1, Logf: func(f string, args ...any) { lines = append(lines, fmt.Sprintf(f, args...)) }})
 	require.NoError(t, err)
@@ -26,7 +37,7 @@ func TestSweepWorkersIndependent(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 	assert.Len(t, lines, 10)
-	assert.True(t, strings.HasSuffix(lines[9], "25/25 runs done"))
+	assert.True(t, strings.HasSuffix(lines[9], "40/40 runs done"))
 	c, err := Sweep(pts, 5, 43, nil)
 	require.NoError(t, err)
 	assert.NotEqual(t, a[0].MaxLoad, c[0].MaxLoad)
@@ -85,6 +96,14 @@ func TestCompareSizes(t *testing.T) {
 	b, err := CompareSizes([]int{64, 256, 1024}, HypercubeFamily, vs, runs, 5, &SweepSettings{Workers: 8})
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
+	// A random family (one graph per size from the seed) with two choices
+	// (b), whose far distances use per-run bidirectional searches.
+	gvs := append(vs[:2:2], Variant{Name: "2C(b)", Config: Config{Files: 20, Cache: 2, Strategy: TwoChoiceGlobal}})
+	ga, err := CompareSizes([]int{100, 300}, RegularFamily(4), gvs, runs, 6, &SweepSettings{Workers: 1})
+	require.NoError(t, err)
+	gb, err := CompareSizes([]int{100, 300}, RegularFamily(4), gvs, runs, 6, &SweepSettings{Workers: 8})
+	require.NoError(t, err)
+	assert.Equal(t, ga, gb)
 	require.Len(t, a[2].Points, 2)
 	assert.Len(t, a[0].Points[2].Runs, 7)
 	assert.Equal(t, LogEll(1024), a[1].Points[2].Runs[0].Ell)
