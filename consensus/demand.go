@@ -12,6 +12,11 @@ type Demand interface {
 	// Next writes r(k) into r for k = 0, 1, 2, …; it is called with
 	// consecutive k starting from 0, and k = 0 restarts the model. It
 	// returns an error if the model cannot produce step k.
+	//
+	// Next must write every entry of r: Simulate alternates two
+	// buffers, so r does not hold r(k−1) on entry. On large graphs
+	// Simulate calls Next(k+1) from a second goroutine while it updates
+	// the limits of step k; the calls themselves are never concurrent.
 	Next(k int, r []float64) error
 }
 
@@ -86,12 +91,15 @@ func (d *RandomWalkDemand) Next(k int, r []float64) error {
 	if d.Dt > 0 {
 		s *= math.Sqrt(d.Dt) // spec §4.2 Case 2T
 	}
-	for i := range d.cur {
-		if s > 0 {
-			d.cur[i] += s * d.rnd.NormFloat64()
-		}
+	if s == 0 {
+		copy(r, d.cur)
+		return nil
 	}
-	copy(r, d.cur)
+	for i, c := range d.cur {
+		c += s * d.rnd.NormFloat64()
+		d.cur[i] = c
+		r[i] = c
+	}
 	return nil
 }
 

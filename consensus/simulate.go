@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 
 	"github.com/loadlab/loadlab/linalg"
@@ -110,34 +111,49 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 	}
 
 	f := newFlows(g, net.Gamma)
+	// Each limit is the unevaluated sum hi + lo, renormalised after
+	// every update so that hi = fl(hi + lo) is the limit in force.
 	hi := append([]float64(nil), x0...)
 	lo := make([]float64, n)
-	x := make([]float64, n)
-	r := make([]float64, n)
 	p := make([]float64, n)
+	// On large graphs a second goroutine draws the demand a few steps
+	// ahead while this one updates the limits. The demand is still drawn
+	// in order, once per step, from its single stream, so the result
+	// does not depend on the scheduling.
+	var pf *prefetcher
+	r := make([]float64, n)
+	if n >= parallelNodes && steps > 1 && runtime.GOMAXPROCS(0) > 1 {
+		pf = newPrefetcher(d, n, steps)
+		defer pf.stop()
+	}
 	var err error
 	for k := 0; k < steps; k++ {
-		if err = d.Next(k, r); err != nil {
+		if pf != nil {
+			r, err = pf.next()
+		} else {
+			err = d.Next(k, r)
+		}
+		if err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
 		if k == 0 {
 			tr.LambdaMax, tr.Warning = stability(g, net.Gamma, scaling(net.Measure, r, x0))
 		}
-		if err = tr.step(net, r, x, p, hi, lo); err != nil {
+		if err = tr.step(net, r, hi, p); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
 		if s.States {
-			tr.keep(net, r, x, p)
+			tr.keep(net, r, hi, p)
+		}
+		if pf != nil {
+			pf.release() // r(k) is no longer needed
 		}
 		f.apply(hi, lo, p, workers)
 		tr.Steps++
 	}
-	tr.Final = make([]float64, n)
-	for i := range hi {
-		tr.Final[i] = hi[i] + lo[i]
-	}
+	tr.Final = hi // renormalised: hi = fl(hi + lo)
 	return tr, err
 }
 
@@ -170,18 +186,15 @@ func scaling(m Measure, r, x0 []float64) []float64 {
 	return q
 }
 
-// step renormalises the limits x = hi + lo, computes the measure p for
-// demand r and appends the totals of the step (spec §3.2). The common
-// linear measure is done in one pass over the nodes.
-func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
+// step computes the measure p for demand r and limits x (the leading
+// parts of the compensated limits, see apply) and appends the totals of
+// the step (spec §3.2). The common linear measure is done in one pass
+// over the nodes.
+func (tr *Trajectory) step(net *Network, r, x, p []float64) error {
 	var rt, at, lt, psum float64
 	if net.Measure == Amount {
 		for i, ri := range r {
-			// Renormalise (hi, lo) exactly (Fast2Sum, |hi| ≥ |lo|).
-			xi := hi[i] + lo[i]
-			lo[i] -= xi - hi[i]
-			hi[i] = xi
-			x[i] = xi
+			xi := x[i]
 			pi := ri - xi // Table I row I
 			p[i] = pi
 			rt += ri
@@ -190,12 +203,6 @@ func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
 			psum += pi
 		}
 	} else {
-		for i := range hi {
-			xi := hi[i] + lo[i]
-			lo[i] -= xi - hi[i]
-			hi[i] = xi
-			x[i] = xi
-		}
 		if err := net.Measure.Nodal(p, r, x); err != nil {
 			return err
 		}
@@ -239,6 +246,90 @@ func (tr *Trajectory) keep(net *Network, r, x, p []float64) {
 	tr.A = append(tr.A, a)
 }
 
+// prefetcher draws the demand of the coming steps on its own goroutine
+// into a ring of prefetchDepth buffers. Next is called for k = 0, 1, …
+// in order by that goroutine alone, so a Demand needs no locking; it
+// only has to write all of r (see Demand). Used buffers are handed back
+// in batches of half the ring, so the producer is woken once per batch
+// rather than once per step: a wake-up costs as much as a fair part of
+// a step on a busy machine.
+type prefetcher struct {
+	buf  [][]float64
+	free chan int   // buffers the producer may fill
+	full chan drawn // filled buffers, in step order
+	quit chan struct{}
+	done chan struct{}
+	cur  int   // buffer in use by the consumer, −1 if none
+	held []int // used buffers not yet handed back
+}
+
+type drawn struct {
+	i   int
+	err error
+}
+
+// prefetchDepth is the number of demand buffers of the ring.
+const prefetchDepth = 8
+
+func newPrefetcher(d Demand, n, steps int) *prefetcher {
+	pf := &prefetcher{
+		buf:  make([][]float64, prefetchDepth),
+		free: make(chan int, prefetchDepth),
+		full: make(chan drawn, prefetchDepth),
+		quit: make(chan struct{}),
+		done: make(chan struct{}),
+		cur:  -1,
+		held: make([]int, 0, prefetchDepth),
+	}
+	for i := range pf.buf {
+		pf.buf[i] = make([]float64, n)
+		pf.free <- i
+	}
+	go func() {
+		defer close(pf.done)
+		for k := range steps {
+			var i int
+			select {
+			case i = <-pf.free:
+			case <-pf.quit:
+				return
+			}
+			err := d.Next(k, pf.buf[i])
+			pf.full <- drawn{i, err} // never blocks: at most prefetchDepth in flight
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return pf
+}
+
+// next returns r(k) for the next step k and the error of its draw.
+func (pf *prefetcher) next() ([]float64, error) {
+	dr := <-pf.full
+	pf.cur = dr.i
+	return pf.buf[dr.i], dr.err
+}
+
+// release hands the current buffer back, in batches of half the ring.
+func (pf *prefetcher) release() {
+	pf.held = append(pf.held, pf.cur)
+	pf.cur = -1
+	if len(pf.held) >= prefetchDepth/2 {
+		for _, i := range pf.held {
+			pf.free <- i
+		}
+		pf.held = pf.held[:0]
+	}
+}
+
+// stop ends the producer and waits for it, so the Demand is no longer
+// in use when Simulate returns.
+func (pf *prefetcher) stop() {
+	close(pf.quit)
+	<-pf.done
+}
+
 // flows holds the graph in compressed rows with the products γ w_uv, so
 // the two directions of a link use the identical rounded number.
 type flows struct {
@@ -261,7 +352,8 @@ func newFlows(g *linalg.Graph, gamma float64) *flows {
 }
 
 // apply adds γ (L p)_u = Σ_v γ w_uv (p_u − p_v) to every x_u = hi_u + lo_u
-// with error-free additions, so no rounding error is lost (spec §3.1 (3)).
+// with error-free additions (spec §3.1 (3)): the only rounding left is
+// that of the small remainders lo, a relative ε² of the limits.
 // Each node's update reads p and writes only its own (hi, lo), so the
 // node range is split over workers with identical results.
 func (f *flows) apply(hi, lo, p []float64, workers int) {
@@ -302,7 +394,13 @@ func (f *flows) applyRange(hi, lo, p []float64, from, to int) {
 			l += (h - (s - bb)) + (fl - bb)
 			h = s
 		}
-		hs[k], ls[k] = h, l
+		// Renormalise exactly (TwoSum again: after cancellation |l|
+		// may exceed |h|, so Fast2Sum would not be exact): hi becomes
+		// the rounded limit x_u, lo the remainder.
+		x := h + l
+		bb := x - h
+		ls[k] = (h - (x - bb)) + (l - bb)
+		hs[k] = x
 	}
 }
 

@@ -1,8 +1,11 @@
 package consensus
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
@@ -351,6 +354,66 @@ func TestSimulateWorkers(t *testing.T) {
 	a, b := run(1), run(3)
 	assert.Equal(t, a.Final, b.Final)
 	assert.Equal(t, a.LTotal, b.LTotal)
+	// Without a second processor the demand is drawn inline, with one
+	// it is drawn ahead on another goroutine: the same trajectory.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	c := run(1)
+	runtime.GOMAXPROCS(2)
+	d := run(3)
+	for _, tr := range []*Trajectory{b, c, d} {
+		assert.Equal(t, a.Final, tr.Final)
+		assert.Equal(t, a.RTotal, tr.RTotal)
+		assert.Equal(t, a.LTotal, tr.LTotal)
+		assert.Equal(t, a.Dispersion, tr.Dispersion)
+	}
+}
+
+// TestSimulatePrefetchErrors checks that failures stop a simulation at
+// the same step whether the demand is drawn inline (one processor) or
+// ahead on a second goroutine: a demand error (trace too short) and a
+// measure error (r ≤ 0 for Ratio) both end the run after the steps
+// before them, with the same limits.
+func TestSimulatePrefetchErrors(t *testing.T) {
+	n := parallelNodes + 10
+	g := sparseRandom(n, 4, mc.Source(15))
+	trace := make(TraceDemand, 10)
+	for k := range trace {
+		trace[k] = make([]float64, n)
+		for i := range trace[k] {
+			trace[k][i] = 50 + float64((i+k)%7)
+		}
+	}
+	bad := slices.Clone(trace)
+	bad[6] = slices.Clone(trace[6])
+	bad[6][3] = -1
+	x0 := slices.Repeat([]float64{40}, n)
+	for _, c := range []struct {
+		m     Measure
+		d     TraceDemand
+		steps int
+		want  string
+	}{
+		{Amount, trace, 30, "step 10"},
+		{Ratio, bad, 8, "step 6"},
+	} {
+		net := &Network{Graph: g, Gamma: 0.05, Measure: c.m}
+		var got []*Trajectory
+		for _, procs := range []int{1, 2} {
+			old := runtime.GOMAXPROCS(procs)
+			tr, err := Simulate(net, c.d, x0, c.steps, nil)
+			runtime.GOMAXPROCS(old)
+			require.ErrorContains(t, err, c.want)
+			got = append(got, tr)
+		}
+		var k int
+		_, err := fmt.Sscanf(c.want, "step %d", &k)
+		require.NoError(t, err)
+		for _, tr := range got {
+			assert.Equal(t, k, tr.Steps)
+			assert.Len(t, tr.LTotal, k)
+			assert.Equal(t, got[0].Final, tr.Final)
+		}
+	}
 }
 
 // TestStabilityBoundEdges checks the eigenvalue-free bound used to skip
