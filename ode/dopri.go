@@ -14,7 +14,9 @@ type Func func(dy []float64, t float64, y []float64)
 // default given with each field.
 type Settings struct {
 	// AbsTol and RelTol are the absolute and relative local error
-	// tolerances (default 1e-6 and 1e-6). Both must be ≥ 0, not both 0.
+	// tolerances. Both zero means the default 1e-6 for each; one zero
+	// gives pure relative (or pure absolute) error control. Negative,
+	// NaN or infinite values are errors.
 	AbsTol, RelTol float64
 	// InitialStep is the size of the first trial step; 0 chooses it
 	// automatically (Hairer–Nørsett–Wanner's starting step algorithm).
@@ -298,16 +300,28 @@ func (d *DormandPrince) Step(tEnd float64) error {
 		d.f(k[6], tNew, y1)
 		d.stats.Evaluations += 6
 		var sum float64
+		bad := false
 		for i := 0; i < n; i++ {
 			e := h * (e1*k[0][i] + e3*k[2][i] + e4*k[3][i] + e5*k[4][i] + e6*k[5][i] + e7*k[6][i])
-			v := e / d.scale(i)
+			if math.IsNaN(e) || math.IsInf(e, 0) {
+				bad = true
+				break
+			}
+			if e == 0 {
+				// Exact for this component; also when its scale is 0
+				// (pure relative control of a component that stays 0).
+				continue
+			}
+			v := e / d.scale(i) // +Inf if the scale is 0: rejected below
 			sum += v * v
 		}
 		err := math.Sqrt(sum / float64(n))
-		if math.IsNaN(err) || math.IsInf(err, 0) {
-			// A non-finite stage: retreat sharply and try again.
+		d.nonFinite = bad
+		if bad || math.IsInf(err, 1) {
+			// A non-finite stage, or an error that pure relative control
+			// cannot accept at y = 0: retreat sharply and try again.
 			d.stats.Rejected++
-			d.rejected, d.nonFinite = true, true
+			d.rejected = true
 			d.h = h * facMin
 			continue
 		}
@@ -315,7 +329,6 @@ func (d *DormandPrince) Step(tEnd float64) error {
 		if err > 0 {
 			fac = safety * math.Pow(err, -0.2)
 		}
-		d.nonFinite = false
 		if err > 1 {
 			d.stats.Rejected++
 			d.rejected = true

@@ -264,6 +264,19 @@ func TestFailures(t *testing.T) {
 	assert.ErrorContains(t, err, "not finite")
 }
 
+func TestPureRelativeTolerance(t *testing.T) {
+	// AbsTol = 0: pure relative control. A component that stays exactly
+	// 0 has error scale 0 and error estimate 0; it must not stall the
+	// integration (it once did, reported as a non-finite f).
+	f := func(dy []float64, _ float64, y []float64) { dy[0], dy[1] = 0, -y[1] }
+	res, err := Solve(f, 0, []float64{0, 1}, []float64{1}, &Settings{RelTol: 1e-10})
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, res.Y[0][0])
+	// 1e-9 relative: ten times the tolerance, see
+	// TestSolveToleranceProportionality.
+	assert.InEpsilon(t, math.Exp(-1), res.Y[0][1], 1e-9)
+}
+
 func TestBadInput(t *testing.T) {
 	f := func(dy []float64, _ float64, y []float64) { dy[0] = 0 }
 	for _, tc := range []struct {
