@@ -36,11 +36,15 @@ type Optimal struct {
 // Reset starts a new input with k servers and setup cost C. start is the
 // server occupied before the first slot (the warm start of spec §3), or
 // NoServer. If trace is false only the cost is kept (O(k) memory) and
-// Schedule panics. Reset panics if k < 1 or start is not NoServer or a
-// server id.
+// Schedule panics. Reset panics if k < 1, if start is not NoServer or a
+// server id, or if C is negative, NaN or infinite (an Instance has
+// checked all of these; a streaming caller must).
 func (o *Optimal) Reset(k int, C float64, start int, trace bool) {
 	if k < 1 || start < NoServer || start >= k {
 		panic(fmt.Sprintf("competitive: Optimal.Reset with k = %d, start = %d", k, start))
+	}
+	if err := checkSetup(C); err != nil {
+		panic(err.Error())
 	}
 	o.k, o.c, o.t, o.trace = k, C, 0, trace
 	o.words = (k + 63) / 64

@@ -151,6 +151,10 @@ func TestNewInstanceErrors(t *testing.T) {
 	assert.Panics(t, func() { in.Cost([]int{0, 0}) })
 	assert.Panics(t, func() { in.Cost([]int{2}) })
 	assert.Equal(t, 0, Setups(nil))
+	var o Optimal
+	assert.Panics(t, func() { o.Reset(0, 1, NoServer, false) })
+	assert.Panics(t, func() { o.Reset(2, 1, 2, false) })
+	assert.PanicsWithValue(t, "competitive: setup cost C = NaN: want finite and ≥ 0", func() { o.Reset(2, zero()/zero(), NoServer, false) })
 }
 
 func zero() float64 { return 0 }
