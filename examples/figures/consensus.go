@@ -237,7 +237,7 @@ func consensusTotals(cfg plots.Config) (*plots.Result, error) {
 	}
 	w, h := plots.PanelSize(2, 1)
 	return &plots.Result{
-		Plot: plots.NewPanels(2, 1, plots.LegendOutside(top), plots.LegendOutside(bot)), Width: w * 1.3, Height: h * 1.1, Data: tab,
+		Plot: stacked{top, bot}, Width: w * 1.3, Height: h * 1.1, Data: tab,
 		Headlines: []plots.Headline{
 			{Name: "max |l_total(k) − l_total(0)|", Value: drift, Reference: "Lemma 1 (spec §3.3): 0 to rounding"},
 			{Name: "mean over-throttling", Value: overSum / float64(tr.Steps), Reference: "requests per step"},
@@ -482,4 +482,38 @@ func (ticks125) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ts
+}
+
+// stacked draws plots one above the other with aligned data areas (the
+// same left and right edges whatever their tick labels) and their
+// legends in one column of common width on the right, each level with
+// the top of its panel's data area.
+type stacked []*plot.Plot
+
+func (s stacked) Draw(c draw.Canvas) {
+	pad := vg.Points(8)
+	var lw vg.Length
+	for _, p := range s {
+		lw = max(lw, p.Legend.Rectangle(c).Size().X)
+	}
+	lw += pad
+	pc := c
+	pc.Max.X -= lw
+	rows := make([][]*plot.Plot, len(s))
+	for i, p := range s {
+		rows[i] = []*plot.Plot{p}
+	}
+	cs := plot.Align(rows, draw.Tiles{Rows: len(s), Cols: 1, PadY: vg.Points(10)}, pc)
+	for i, p := range s {
+		leg := p.Legend
+		p.Legend = plot.NewLegend() // axes and data only
+		p.Draw(cs[i][0])
+		p.Legend = leg
+		lc := cs[i][0]
+		lc.Min.X, lc.Max.X = c.Max.X-lw+pad/2, c.Max.X
+		lc.Max.Y = p.DataCanvas(cs[i][0]).Max.Y
+		leg.Top, leg.Left = true, true
+		leg.XOffs, leg.YOffs = 0, 0
+		leg.Draw(lc)
+	}
 }
