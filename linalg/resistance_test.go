@@ -124,25 +124,41 @@ func TestDisconnectedErrors(t *testing.T) {
 	require.NoError(t, g.SetEdge(0, 1, 1))
 	require.NoError(t, g.SetEdge(2, 3, 1))
 	assert.False(t, IsConnected(g))
+	// Everything that needs L† names the first unreachable node and the
+	// size of node 0's component.
+	const want = "disconnected: node 2 is not reachable from node 0 (component of node 0 has 2 of 4 nodes)"
 	_, err := KirchhoffIndex(g)
-	assert.ErrorContains(t, err, "disconnected: node 2")
+	assert.ErrorContains(t, err, want)
 	_, err = PseudoInverse(g)
-	assert.Error(t, err)
+	assert.ErrorContains(t, err, want)
 	_, err = EffectiveResistance(g, 0, 3)
-	assert.Error(t, err)
+	assert.ErrorContains(t, err, want)
+	_, err = ResistanceMatrix(g)
+	assert.ErrorContains(t, err, want)
+	_, err = NewResistance(g)
+	assert.ErrorContains(t, err, want)
+	_, err = KirchhoffIndex(NewGraph(0))
+	assert.ErrorContains(t, err, "no nodes")
+	// Node out of range, either end, named with its value and the range.
 	_, err = EffectiveResistance(Path(3), 0, 3)
-	assert.ErrorContains(t, err, "v = 3")
+	assert.ErrorContains(t, err, "node v = 3 out of range [0, 3)")
+	_, err = EffectiveResistance(Path(3), -1, 2)
+	assert.ErrorContains(t, err, "node u = -1 out of range [0, 3)")
+	r, err := NewResistance(Path(3))
+	require.NoError(t, err)
+	assert.PanicsWithError(t, "linalg: node v = 7 out of range [0, 3)", func() { r.Between(0, 7) })
 }
 
 func TestSetEdgeErrors(t *testing.T) {
 	g := NewGraph(3)
-	assert.ErrorContains(t, g.SetEdge(0, 3, 1), "v = 3")
-	assert.ErrorContains(t, g.SetEdge(-1, 2, 1), "u = -1")
-	assert.ErrorContains(t, g.SetEdge(1, 1, 1), "self-loop")
-	assert.ErrorContains(t, g.SetEdge(0, 1, 0), "= 0")
-	assert.ErrorContains(t, g.SetEdge(0, 1, -2), "= -2")
-	assert.ErrorContains(t, g.SetEdge(0, 1, math.NaN()), "NaN")
-	assert.ErrorContains(t, g.SetEdge(0, 1, math.Inf(1)), "+Inf")
+	assert.ErrorContains(t, g.SetEdge(0, 3, 1), "node v = 3 out of range [0, 3)")
+	assert.ErrorContains(t, g.SetEdge(-1, 2, 1), "node u = -1 out of range [0, 3)")
+	assert.ErrorContains(t, g.SetEdge(1, 1, 1), "self-loop at node 1")
+	assert.ErrorContains(t, g.SetEdge(0, 1, 0), "weight of edge {0, 1} = 0:")
+	assert.ErrorContains(t, g.SetEdge(0, 2, -2), "weight of edge {0, 2} = -2:")
+	assert.ErrorContains(t, g.SetEdge(2, 1, math.NaN()), "weight of edge {2, 1} = NaN:")
+	assert.ErrorContains(t, g.SetEdge(0, 1, math.Inf(1)), "weight of edge {0, 1} = +Inf:")
+	assert.ErrorContains(t, g.SetEdge(0, 1, math.Inf(-1)), "weight of edge {0, 1} = -Inf:")
 	assert.Equal(t, 0, g.Size())
 	require.NoError(t, g.SetEdge(0, 1, 2))
 	require.NoError(t, g.SetEdge(1, 0, 5))
@@ -154,13 +170,24 @@ func TestSetEdgeErrors(t *testing.T) {
 
 func TestFromAdjacencyErrors(t *testing.T) {
 	_, err := FromMatrix(mat.NewDense(2, 3, nil))
-	assert.ErrorContains(t, err, "not square")
+	assert.ErrorContains(t, err, "adjacency matrix is 2×3, not square")
 	_, err = FromMatrix(mat.NewDense(2, 2, []float64{0, 1, 2, 0}))
-	assert.ErrorContains(t, err, "not symmetric")
+	assert.ErrorContains(t, err, "adjacency not symmetric: [0][1] = 1 but [1][0] = 2")
 	_, err = FromAdjacency(mat.NewSymDense(2, []float64{1, 1, 1, 0}))
-	assert.ErrorContains(t, err, "self-loop")
-	_, err = FromAdjacency(mat.NewSymDense(2, []float64{0, -1, -1, 0}))
-	assert.ErrorContains(t, err, "= -1")
+	assert.ErrorContains(t, err, "adjacency[0][0] = 1: self-loops are not allowed")
+	for _, c := range []struct {
+		w    float64
+		want string
+	}{
+		{-1, "adjacency[0][1] = -1:"},
+		{math.NaN(), "adjacency[0][1] = NaN:"},
+		{math.Inf(1), "adjacency[0][1] = +Inf:"},
+		{math.Inf(-1), "adjacency[0][1] = -Inf:"},
+		{MinWeight / 2, "adjacency[0][1] = 1.5"}, // 2^-501 ≈ 1.53e-151
+	} {
+		_, err = FromAdjacency(mat.NewSymDense(2, []float64{0, c.w, c.w, 0}))
+		assert.ErrorContains(t, err, c.want)
+	}
 	g, err := FromAdjacency(mat.NewSymDense(3, []float64{0, 1, 3, 1, 0, 2, 3, 2, 0}))
 	require.NoError(t, err)
 	k, err := KirchhoffIndex(g)
