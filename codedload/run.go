@@ -1,8 +1,10 @@
 package codedload
 
 import (
+	"cmp"
 	mbits "math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -211,14 +213,11 @@ func (s *sim) pick(need int32, tot int64) {
 	}
 }
 
-// sortCands orders a short candidate list by server index (insertion sort:
-// the lists are a few entries long and sorting must not allocate).
+// sortCands orders a candidate list by server index. A shell of a large
+// hypercube can list thousands of holders, so the sort is O(m log m)
+// (pdqsort, which does not allocate), not insertion sort.
 func sortCands(b []cand) {
-	for i := 1; i < len(b); i++ {
-		for j := i; j > 0 && b[j].v < b[j-1].v; j-- {
-			b[j], b[j-1] = b[j-1], b[j]
-		}
-	}
+	slices.SortFunc(b, func(x, y cand) int { return cmp.Compare(x.v, y.v) })
 }
 
 // pickOne returns one of the equidistant candidates b by the tie rule.

@@ -648,3 +648,37 @@ func TestPerRequestAccountingCheckG(t *testing.T) {
 		}
 	}
 }
+
+func TestServeAllocatesNothing(t *testing.T) {
+	// The per-request path reuses the sim's buffers and searches: once
+	// they have grown (warm-up), serving allocates nothing, for every
+	// strategy, both tie rules and every kind of search.
+	rgg, err := NewRGG(400, 0, rand.NewPCG(13, 1))
+	require.NoError(t, err)
+	rnd := rand.New(rand.NewPCG(13, 2))
+	for _, top := range []Topology{mustTorus(t, 400), &Hypercube{Dim: 10}, rgg, &Grid{Rows: 15, Cols: 20}} {
+		for _, c := range []Config{
+			{Strategy: NearestReplica}, {Strategy: Coded, Ell: 6}, {Strategy: TwoChoice, Radius: 3},
+			{Strategy: TwoChoiceGlobal}, {Strategy: TwoChoiceStretch, Alpha: 1},
+		} {
+			for _, ties := range []TieRule{TieRandom, TieLowest} {
+				cfg := c
+				cfg.Topology, cfg.Files, cfg.Cache, cfg.Ties = top, 10, 2, ties
+				p, _ := ZipfPMF(cfg.Files, 0)
+				s := newSim(&cfg, place(&cfg, NewAlias(p), rnd), rnd)
+				n := top.Order()
+				serve := func() {
+					u, k := int32(rnd.IntN(n)), int32(rnd.IntN(cfg.Files))
+					if s.pl.total[k] >= s.need {
+						s.serve(u, k)
+					}
+				}
+				for range 2000 {
+					serve()
+				}
+				allocs := testing.AllocsPerRun(500, serve)
+				assert.Zero(t, allocs, "%v on %T, ties %d", cfg.Strategy, top, ties)
+			}
+		}
+	}
+}
