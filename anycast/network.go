@@ -26,6 +26,9 @@ type Network struct {
 // values, a row of c that does not sum to 1 within RowSumTol, a
 // non-positive capacity, or mismatched sizes.
 func NewNetwork(a []float64, c mat.Matrix, t []float64) (*Network, error) {
+	if c == nil {
+		return nil, fmt.Errorf("anycast: C is nil")
+	}
 	r, k := c.Dims()
 	nw := &Network{
 		A: append([]float64(nil), a...),

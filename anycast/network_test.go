@@ -90,6 +90,9 @@ func TestNewNetworkErrors(t *testing.T) {
 		{"size", []float64{1, 1, 1}, []float64{1, 1, 1}, good, "len(A) = 3"},
 		{"T size", []float64{1, 1}, []float64{1}, good, "len(T) = 1"},
 		{"not square", []float64{1, 1}, []float64{1, 1}, mat.NewDense(2, 3, nil), "not square"},
+		{"nil C", []float64{1, 1}, []float64{1, 1}, nil, "C is nil"},
+		{"Inf T", []float64{1, 1}, []float64{math.Inf(1), 1}, good, "T[0] = +Inf"},
+		{"NaN C", []float64{1, 1}, []float64{1, 1}, mat.NewDense(2, 2, []float64{math.NaN(), 1, 0.5, 0.5}), "C[0][0] = NaN"},
 	} {
 		_, err := NewNetwork(tc.a, tc.c, tc.t)
 		if assert.Error(t, err, tc.name) {

@@ -1,0 +1,34 @@
+package anycast_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/loadlab/loadlab/anycast"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The load equation of spec §8 item 1: two nodes, each answering its DNS
+// demand with the primary layer with probability x_j.
+func ExampleNetwork_Loads() {
+	nw, err := anycast.NewNetwork(
+		[]float64{1, 1}, // A: DNS demand per node
+		mat.NewDense(2, 2, []float64{0.1, 0.9, 0.5, 0.5}), // C[j][i] = C_ji
+		[]float64{0.7, 0.7}, // T: proxy capacities
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := nw.Loads(nil, []float64{0.3, 0.8})
+	fmt.Printf("S = %.4g, total %.4g, max loads %.4g\n", s, s[0]+s[1], nw.MaxLoads())
+	// Output:
+	// S = [0.43 0.67], total 1.1, max loads [0.6 1.4]
+}
+
+// Bad input comes back as an error naming the entry.
+func ExampleNewNetwork() {
+	_, err := anycast.NewNetwork([]float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.8, 0.5, 0.5}), []float64{0.7, 0.7})
+	fmt.Println(err)
+	// Output:
+	// anycast: row 0 of C sums to 0.9, want 1 (tolerance 1e-09)
+}
