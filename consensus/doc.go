@@ -94,6 +94,8 @@
 //
 // # Choices on the spec's open questions (§10)
 //
+// Numbered as in §10.
+//
 //  1. Sign: x(k+1) = x(k) + γ L p(k) with p oriented "larger = more
 //     throttled" (Orientation Starved, the default). Served records the
 //     "larger = better" measure with x(k+1) = x(k) − γ L p(k): the same
@@ -107,17 +109,23 @@
 //     (RandomWalkDemand.Dt = γ, Traffic Case2T).
 //  4. Output of the H2 measure: the dispersion of p, not normalised by n
 //     (divide by n for a per-server value).
-//  5. Optimal cycle: both γ*_H2 (H2) and γ_conv (convergence) are given.
-//  6. Problems A–C follow §5.2's formulations (Problem A's exact form in
+//  5. Both forms of the results are given: eigenvalue sums (Spectral)
+//     and effective-resistance forms (the Kirchhoff-index bounds).
+//  6. Optimal cycle: both γ*_H2 (H2) and γ_conv (convergence) are given.
+//  7. Problems A–C follow §5.2's formulations (Problem A's exact form in
 //     the paper is unknown). Problem A is solved without an SDP solver:
-//     spectral projected gradient for ρ₂, a barrier Newton method for the
-//     λ₂-floor variant, both stopped by a duality-gap certificate.
-//  8. Per-server algorithms hand out no spare limit: an unsaturated
-//     server allows exactly the requests (open question 10).
-//  7. Lemma 1 is implemented in the exact antisymmetric form: each link
-//     carries one rounded flow γ w_uv (p_u − p_v) that one end gains and
-//     the other loses, and limits are kept as compensated sums, so the
-//     total is conserved to a rounding of the final sum, with no drift.
+//     spectral projected gradient for ρ₂, a barrier Newton method (with
+//     a supergradient phase one for its start) for the λ₂-floor variant,
+//     both stopped by a duality-gap certificate.
+//  8. Table I: rows I–III as reconstructed, plus the clipped amount.
+//  10. Per-server algorithms hand out no spare limit: an unsaturated
+//     server allows exactly the requests.
+//  11. Graphs are undirected (linalg.Graph), so 1ᵀL = 0 and Lemma 1
+//     holds. It is implemented in the exact antisymmetric form: each
+//     link carries one rounded flow γ w_uv (p_u − p_v) that one end
+//     gains and the other loses, and limits are kept as compensated
+//     sums, so the total is conserved to a rounding of the final sum,
+//     with no drift.
 //
 // # Cost
 //
