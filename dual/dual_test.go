@@ -262,8 +262,15 @@ func TestDualMatchesPrimal(t *testing.T) {
 		if res.Converged {
 			assert.LessOrEqual(t, ref.Value-res.Best, 1e-7*math.Abs(res.Upper)+slack)
 		}
-		// The running average is nearly feasible: its violation vanishes like 1/K.
-		assert.LessOrEqual(t, res.Violation, 10*math.Max(1e-3, res.R/(res.Step*float64(res.Iter))))
+		// The running average is nearly feasible, and provably so
+		// (DERIVED): S^obs is linear in x, so its violation of (9) is the
+		// average super-gradient, and summing (17) over the steps taken
+		// gives α Σ_k g(k) ≤ μ(last) − μ(0) componentwise. A run stopped
+		// by the certificate averaged one more g, with ‖g‖ ≤ G (18).
+		// Here μ(0) = 0; the slack is rounding of the running mean.
+		k := float64(res.Iter)
+		viol := (floats.Max(res.Mu) + res.Step*res.G) / (res.Step * k)
+		assert.LessOrEqual(t, res.Violation, viol+1e-12, "trial %d", trial)
 	}
 }
 
