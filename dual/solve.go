@@ -61,6 +61,9 @@ type Result struct {
 
 	// X and S are the running averages of x*(k) and S*(k), the primal
 	// estimate; Violation is max_i (S_i^obs(X) − S_i)₊, its violation of (9).
+	// Because S^obs is linear, Violation is the largest mean super-gradient
+	// and is at most (max_i (μ_i(last) − μ_i(0)) + Step·G)/(Step·Iter)
+	// (DERIVED from (17)); it vanishes like 1/K while μ stays bounded.
 	X, S      []float64
 	Violation float64
 
