@@ -682,3 +682,32 @@ func TestServeAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+func FuzzValidateTopology(f *testing.F) {
+	f.Add(0, 5, 3, 1)
+	f.Add(1, -4, 0, 0)
+	f.Add(2, 31, 0, 0)
+	f.Add(0, 46341, 0, 2)
+	f.Fuzz(func(t *testing.T, kind, a, b, metric int) {
+		// A hand-built topology with arbitrary fields: Validate must
+		// return an error naming the field, or accept a topology whose
+		// order fits int32 node indices, and never panic.
+		var top Topology
+		switch mod(kind, 3) {
+		case 0:
+			top = &Torus{Side: a, Metric: TorusMetric(metric)}
+		case 1:
+			top = &Grid{Rows: a, Cols: b}
+		default:
+			top = &Hypercube{Dim: a}
+		}
+		cfg := Config{Topology: top, Files: 3, Cache: 1}
+		if err := cfg.Validate(); err != nil {
+			require.Contains(t, err.Error(), "codedload: ")
+			return
+		}
+		n := top.Order()
+		require.GreaterOrEqual(t, n, 1)
+		require.Less(t, n, 1<<31)
+	})
+}
