@@ -26,10 +26,11 @@ type PrimalResult struct {
 	S     []float64 // S* = S^obs(x*), the optimal provisioned loads
 	Value float64   // P(x*, S*), an upper bound on P* (the point is feasible)
 
-	// Mu_i = h_i'(S_i*) are the KKT multipliers of (9) read from the
-	// stationarity of S_i, and Lower = D(Mu) ≤ P* is the dual value
-	// there: P* lies in [Lower, Value], a certificate that does not trust
-	// the solver.
+	// Mu are multipliers of (9): on the Newton path μ_i = h_i'(S_i*),
+	// read from the stationarity of S_i; on the LP path the solution of
+	// the dual LP. Lower = D(Mu) ≤ P* is the dual value there, evaluated
+	// by Eval: P* lies in [Lower, Value], a certificate that does not
+	// trust the solver.
 	Mu    []float64
 	Lower float64
 
