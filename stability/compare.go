@@ -189,6 +189,10 @@ func Compare(c mat.Matrix, t []float64, times []float64, demand [][]float64, s *
 		return nil, fmt.Errorf("stability: DualStep = %v: want ≥ 0", set.DualStep)
 	case !(set.Threshold >= 0):
 		return nil, fmt.Errorf("stability: Threshold = %v: want ≥ 0", set.Threshold)
+	case !(set.W > 0) || math.IsInf(set.W, 1):
+		return nil, fmt.Errorf("stability: W = %v: want a finite value > 0", set.W)
+	case !(set.Penalty > 0) || math.IsInf(set.Penalty, 1):
+		return nil, fmt.Errorf("stability: Penalty = %v: want a finite value > 0", set.Penalty)
 	}
 	if len(times) < 2 || len(demand) != len(times) {
 		return nil, fmt.Errorf("stability: %d times and %d demand vectors: want equal counts ≥ 2", len(times), len(demand))
