@@ -330,10 +330,13 @@ func TestRunDeterministic(t *testing.T) {
 		{Topology: mustTorus(t, 400), Files: 30, Cache: 2, Strategy: Coded, Ell: 6, KeepLoads: true},
 		{Topology: rgg, Files: 30, Cache: 2, Strategy: TwoChoiceGlobal, KeepLoads: true},
 	} {
-		a, _ := Run(c, mc.Source(11))
-		b, _ := Run(c, mc.Source(11))
+		a, err := Run(c, mc.Source(11))
+		require.NoError(t, err)
+		b, err := Run(c, mc.Source(11))
+		require.NoError(t, err)
 		assert.Equal(t, a, b)
-		d, _ := Run(c, mc.Source(12))
+		d, err := Run(c, mc.Source(12))
+		require.NoError(t, err)
 		assert.NotEqual(t, a.Loads, d.Loads)
 	}
 }
