@@ -357,6 +357,20 @@ func TestBadInput(t *testing.T) {
 	assert.Panics(t, func() { Favorable(mat.NewDense(3, 3, nil), []float64{1, 1, 1}) })
 	_, err = TwoNodeMap(mat.NewDense(2, 2, []float64{0.5, 0.6, 0.5, 0.5}), []float64{1, 1}, []float64{1}, []float64{1}, nil)
 	assert.ErrorContains(t, err, "row 0")
+	for _, tc := range []struct {
+		s   MapSettings
+		msg string
+	}{
+		{MapSettings{Sensitivity: -1}, "Sensitivity = -1"},
+		{MapSettings{Start: [2]float64{0.5, 1.5}}, "Start[1] = 1.5"},
+		{MapSettings{Horizon: math.NaN()}, "Horizon = NaN"},
+		{MapSettings{Horizon: -3}, "Horizon = -3"},
+	} {
+		_, err = TwoNodeMap(nw.C, nw.T, []float64{1}, []float64{1}, &tc.s)
+		assert.ErrorContains(t, err, tc.msg)
+	}
+	_, err = TwoNodeMap(nw.C, nw.T, []float64{math.NaN()}, []float64{1}, nil)
+	assert.ErrorContains(t, err, "A[0] = NaN")
 
 	// A tolerance the step budget cannot meet is reported, with the
 	// trajectory computed so far.

@@ -77,7 +77,9 @@ type MapSettings struct {
 // capacities T. Outcomes are returned in row-major order, index
 // p·len(ab) + q. The computation is deterministic for any number of workers.
 //
-// It returns an error for invalid C, T, demands or settings.
+// It returns an error for invalid C, T or demands, and for a
+// Sensitivity or Horizon that is not finite and positive or a Start
+// outside [0, 1]² (zero fields take their defaults).
 func TwoNodeMap(c mat.Matrix, t []float64, aa, ab []float64, s *MapSettings) ([]Outcome, error) {
 	var set MapSettings
 	if s != nil {
@@ -89,8 +91,19 @@ func TwoNodeMap(c mat.Matrix, t []float64, aa, ab []float64, s *MapSettings) ([]
 	if set.Start == [2]float64{} {
 		set.Start = [2]float64{0.5, 0.5}
 	}
+	if !(set.Sensitivity > 0) || math.IsInf(set.Sensitivity, 1) {
+		return nil, fmt.Errorf("stability: Sensitivity = %v: want a finite value > 0", set.Sensitivity)
+	}
+	for i, v := range set.Start {
+		if !(v >= 0 && v <= 1) {
+			return nil, fmt.Errorf("stability: Start[%d] = %v: want a value in [0, 1]", i, v)
+		}
+	}
 	if set.Horizon == 0 {
 		set.Horizon = 200 / set.Sensitivity
+	}
+	if !(set.Horizon > 0) || math.IsInf(set.Horizon, 1) {
+		return nil, fmt.Errorf("stability: Horizon = %v: want a finite value > 0", set.Horizon)
 	}
 	if _, err := anycast.NewNetwork([]float64{1, 1}, c, t); err != nil {
 		return nil, err
