@@ -88,8 +88,10 @@ func (w *Network) Neighbors(u int) []int32 { return w.adj[w.off[u]:w.off[u+1]] }
 // Size returns the number of edges.
 func (w *Network) Size() int { return len(w.adj) / 2 }
 
-// Dist returns the hop distance between u and v by a bidirectional
-// breadth-first search (see bfs.dist).
+// Dist returns the hop distance between u and v by a breadth-first search
+// grown from both ends, the smaller level first, until the two meet. Each
+// call allocates O(n) scratch memory; the simulator keeps its own searches
+// instead.
 func (w *Network) Dist(u, v int) int {
 	q := w.newSearch()
 	q.start(u)

@@ -17,8 +17,8 @@ type Topology interface {
 	// Order returns the number of servers n.
 	Order() int
 	// Dist returns the hop distance between u and v. It is a closed form on
-	// Torus, Grid and Hypercube and a breadth-first search (O(n) time) on
-	// Network.
+	// Torus, Grid and Hypercube and a bidirectional breadth-first search
+	// (O(n) time at worst) on Network.
 	Dist(u, v int) int
 	// newSearch returns a searcher owned by one goroutine.
 	newSearch() searcher
