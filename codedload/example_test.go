@@ -102,3 +102,35 @@ func ExampleFromGraph() {
 	// max load 3, cost 0.8555
 	// max load 3, cost 0.8555
 }
+
+// Nearest replica, two choices (b) and coded delivery with ℓ = ⌈ln n⌉
+// over network sizes, on one random 4-regular graph per size (4 runs per
+// size; the far holders of two choices (b) are reached by bidirectional
+// BFS).
+func ExampleCompareSizes() {
+	base := codedload.Config{Files: 20, Cache: 2}
+	coded, global := base, base
+	coded.Strategy, global.Strategy = codedload.Coded, codedload.TwoChoiceGlobal
+	variants := []codedload.Variant{
+		{Name: "nearest replica", Config: base},
+		{Name: "two choices (b)", Config: global},
+		{Name: "coded", Config: coded, Ell: codedload.LogEll},
+	}
+	runs := func(int) int { return 4 }
+	curves, err := codedload.CompareSizes([]int{256, 2048}, codedload.RegularFamily(4), variants, runs, 1, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range curves {
+		for _, p := range c.Points {
+			fmt.Printf("%s, n=%g: max load %.3g, cost %.3g\n", c.Name, p.X, p.MaxLoad.Mean, p.Cost.Mean)
+		}
+	}
+	// Output:
+	// nearest replica, n=256: max load 4.75, cost 1.66
+	// nearest replica, n=2048: max load 6, cost 1.69
+	// two choices (b), n=256: max load 2.75, cost 3.11
+	// two choices (b), n=2048: max load 3, cost 4
+	// coded, n=256: max load 2.83, cost 1.41
+	// coded, n=2048: max load 3.09, cost 1.41
+}
