@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -105,13 +106,8 @@ func (nw *Network) Loads(dst, x []float64) []float64 {
 	}
 	clear(dst)
 	for j := 0; j < n; j++ {
-		y := nw.A[j] * x[j]
-		if y == 0 {
-			continue
-		}
-		row := nw.C.RawRowView(j)
-		for i, c := range row {
-			dst[i] += y * c
+		if y := nw.A[j] * x[j]; y != 0 {
+			floats.AddScaled(dst, y, nw.C.RawRowView(j)) // gonum's assembly axpy
 		}
 	}
 	return dst

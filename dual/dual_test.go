@@ -275,12 +275,12 @@ func TestDualMatchesPrimal(t *testing.T) {
 }
 
 func TestLoadsKernelItems1to3(t *testing.T) {
-	// Spec §8 items 1–3 for the load kernel Solve uses: S = (0.43, 0.67)
-	// for item 1, Σ S = Σ A x (item 2), and agreement with anycast's
-	// Loads and with the matrix form Cᵀ diag(A) x (item 3).
+	// Spec §8 items 1–3 for the load kernel Solve uses (on dense C it is
+	// anycast's Loads): S = (0.43, 0.67) for item 1, Σ S = Σ A x (item
+	// 2), and agreement with the matrix form Cᵀ diag(A) x (item 3).
 	nw := twoNode()
 	s := make([]float64, 2)
-	loads(s, nw, []float64{0.3, 0.8})
+	newKernel(nw).loads(s, []float64{0.3, 0.8})
 	assert.InDelta(t, 0.43, s[0], tol)
 	assert.InDelta(t, 0.67, s[1], tol)
 	assert.InDelta(t, 1.1, s[0]+s[1], tol)
@@ -293,7 +293,7 @@ func TestLoadsKernelItems1to3(t *testing.T) {
 			x[i] = rng.Float64()
 		}
 		got := make([]float64, n)
-		loads(got, nw, x)
+		newKernel(nw).loads(got, x)
 		var mv mat.VecDense
 		mv.MulVec(nw.LoadMatrix(), mat.NewVecDense(n, x))
 		assert.True(t, floats.EqualApprox(got, nw.Loads(nil, x), 1e-13))

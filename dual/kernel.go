@@ -2,7 +2,6 @@ package dual
 
 import (
 	"github.com/loadlab/loadlab/anycast"
-	"gonum.org/v1/gonum/floats"
 )
 
 // kernel computes the two products of a dual step, β = C μ (14) and
@@ -65,7 +64,7 @@ func (k *kernel) coupling(dst, mu []float64) {
 // loads writes S_i = Σ_j A_j x_j C_ji into dst (spec §1.3 eq. (21)).
 func (k *kernel) loads(dst, x []float64) {
 	if !k.sparse {
-		loads(dst, k.nw, x)
+		k.nw.Loads(dst, x)
 		return
 	}
 	clear(dst)
@@ -76,17 +75,6 @@ func (k *kernel) loads(dst, x []float64) {
 		}
 		for p := k.start[j]; p < k.start[j+1]; p++ {
 			dst[k.col[p]] += y * k.val[p]
-		}
-	}
-}
-
-// loads computes S^obs = Σ_j A_j x_j C_j· (spec §1.3 eq. (21)) like
-// anycast.Network.Loads, with gonum's assembly axpy kernel.
-func loads(dst []float64, nw *anycast.Network, x []float64) {
-	clear(dst)
-	for j, a := range nw.A {
-		if y := a * x[j]; y != 0 {
-			floats.AddScaled(dst, y, nw.C.RawRowView(j))
 		}
 	}
 }
