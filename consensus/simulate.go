@@ -247,7 +247,7 @@ func (tr *Trajectory) keep(net *Network, r, x, p []float64) {
 }
 
 // prefetcher draws the demand of the coming steps on its own goroutine
-// into a ring of prefetchDepth buffers. Next is called for k = 0, 1, …
+// into a ring of buffers. Next is called for k = 0, 1, …
 // in order by that goroutine alone, so a Demand needs no locking; it
 // only has to write all of r (see Demand). Used buffers are handed back
 // in batches of half the ring, so the producer is woken once per batch
@@ -268,18 +268,24 @@ type drawn struct {
 	err error
 }
 
-// prefetchDepth is the number of demand buffers of the ring.
-const prefetchDepth = 8
+// prefetchDepth returns the number of demand buffers of the ring for n
+// servers: up to 16, so that a late wake-up of the producer (a few
+// steps' time on a busy machine) is hidden, but no more than about 1 MB
+// in all, and at least 4.
+func prefetchDepth(n int) int {
+	return max(4, min(16, (1<<17)/n))
+}
 
 func newPrefetcher(d Demand, n, steps int) *prefetcher {
+	depth := prefetchDepth(n)
 	pf := &prefetcher{
-		buf:  make([][]float64, prefetchDepth),
-		free: make(chan int, prefetchDepth),
-		full: make(chan drawn, prefetchDepth),
+		buf:  make([][]float64, depth),
+		free: make(chan int, depth),
+		full: make(chan drawn, depth),
 		quit: make(chan struct{}),
 		done: make(chan struct{}),
 		cur:  -1,
-		held: make([]int, 0, prefetchDepth),
+		held: make([]int, 0, depth),
 	}
 	for i := range pf.buf {
 		pf.buf[i] = make([]float64, n)
@@ -295,7 +301,7 @@ func newPrefetcher(d Demand, n, steps int) *prefetcher {
 				return
 			}
 			err := d.Next(k, pf.buf[i])
-			pf.full <- drawn{i, err} // never blocks: at most prefetchDepth in flight
+			pf.full <- drawn{i, err} // never blocks: at most len(buf) in flight
 			if err != nil {
 				return
 			}
@@ -315,7 +321,7 @@ func (pf *prefetcher) next() ([]float64, error) {
 func (pf *prefetcher) release() {
 	pf.held = append(pf.held, pf.cur)
 	pf.cur = -1
-	if len(pf.held) >= prefetchDepth/2 {
+	if len(pf.held) >= len(pf.buf)/2 {
 		for _, i := range pf.held {
 			pf.free <- i
 		}
