@@ -371,6 +371,12 @@ func TestBadInput(t *testing.T) {
 	}
 	_, err = TwoNodeMap(nw.C, nw.T, []float64{math.NaN()}, []float64{1}, nil)
 	assert.ErrorContains(t, err, "A[0] = NaN")
+	_, err = l.SearchCorners(3, nil)
+	assert.ErrorContains(t, err, "src is nil")
+	_, _, err = l.Attractors(3, 10, nil, nil)
+	assert.ErrorContains(t, err, "src is nil")
+	_, err = Diurnal([]float64{1}, []float64{0}, nil, nil)
+	assert.ErrorContains(t, err, "src is nil")
 
 	// A tolerance the step budget cannot meet is reported, with the
 	// trajectory computed so far.

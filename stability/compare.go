@@ -29,7 +29,7 @@ type DiurnalSettings struct {
 // e^{n_j(k)}: a daily cycle times slowly varying log-normal noise that
 // starts in its stationary law. Times are in hours. It returns an error for
 // a negative base, a non-finite time, amplitude outside [0, 1], negative
-// noise, memory outside [0, 1), or a Phase of the wrong length.
+// noise, memory outside [0, 1), a Phase of the wrong length, or a nil src.
 func Diurnal(base, times []float64, s *DiurnalSettings, src rand.Source) ([][]float64, error) {
 	set := DiurnalSettings{Amplitude: 0.6, Noise: 0.05, Memory: 0.95}
 	if s != nil {
@@ -54,6 +54,9 @@ func Diurnal(base, times []float64, s *DiurnalSettings, src rand.Source) ([][]fl
 		if math.IsNaN(t) || math.IsInf(t, 0) {
 			return nil, fmt.Errorf("stability: times[%d] = %v: want a finite value", k, t)
 		}
+	}
+	if src == nil {
+		return nil, fmt.Errorf("stability: src is nil")
 	}
 	rng := rand.New(src)
 	noise := make([]float64, len(base))

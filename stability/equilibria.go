@@ -314,6 +314,7 @@ func (l *Law) ClassifyCorners() (*CornerSummary, error) {
 // underloaded node at x_i = 0 to 1, as the greedy law would push it) until
 // no eigenvalue is positive or 4N flips are spent. Every vertex visited is
 // classified once; Stable and Uncontrollable list the stable ones found.
+// It returns an error for N > 64, negative starts or a nil src.
 func (l *Law) SearchCorners(starts int, src rand.Source) (*CornerSummary, error) {
 	if err := l.check(); err != nil {
 		return nil, err
@@ -324,6 +325,9 @@ func (l *Law) SearchCorners(starts int, src rand.Source) (*CornerSummary, error)
 	}
 	if starts < 0 {
 		return nil, fmt.Errorf("stability: starts = %d: want ≥ 0", starts)
+	}
+	if src == nil {
+		return nil, fmt.Errorf("stability: src is nil")
 	}
 	rng := rand.New(src)
 	cs := l.newSummary()
@@ -486,13 +490,17 @@ type Attractor struct {
 // with the number of end states that could not be snapped (not yet
 // converged, or on a continuum of equilibria). Starts are drawn from src in
 // order and integrated in parallel; the result does not depend on the
-// number of workers.
+// number of workers. It returns an error for negative starts, a nil src,
+// or an integration error (for example a t1 that is not positive).
 func (l *Law) Attractors(starts int, t1 float64, src rand.Source, s *Settings) (found []Attractor, unresolved int, err error) {
 	if err := l.check(); err != nil {
 		return nil, 0, err
 	}
 	if starts < 0 {
 		return nil, 0, fmt.Errorf("stability: starts = %d: want ≥ 0", starts)
+	}
+	if src == nil {
+		return nil, 0, fmt.Errorf("stability: src is nil")
 	}
 	rng := rand.New(src)
 	n := l.Net.N()
