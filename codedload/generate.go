@@ -52,12 +52,11 @@ func rgg(n int, r float64, rnd *rand.Rand) *Network {
 	// changes nothing in law, and it keeps neighbours close in memory: the
 	// graph is built several times faster and searched with fewer cache
 	// misses.
-	g := max(1, min(int(1/r), 1<<15))
+	g := rggGrid(r)
 	key := make([]int32, n)
 	count := make([]int32, g*g+1)
 	for i := range xs {
-		cx, cy := min(int(xs[i]*float64(g)), g-1), min(int(ys[i]*float64(g)), g-1)
-		key[i] = int32(cy*g + cx)
+		key[i] = int32(rggCell(xs[i], ys[i], g))
 		count[key[i]+1]++
 	}
 	for c := 0; c < g*g; c++ {
@@ -72,17 +71,23 @@ func rgg(n int, r float64, rnd *rand.Rand) *Network {
 	return rggFrom(sx, sy, r)
 }
 
+// rggGrid returns the side g of the bucket grid for radius r: g×g cells of
+// side 1/g ≥ r, so a point's neighbours lie in the 3×3 block of cells
+// around its own (at most 2^15 cells a side).
+func rggGrid(r float64) int { return max(1, min(int(1/r), 1<<15)) }
+
+// rggCell returns the index of the cell of (x, y) in the g×g bucket grid.
+func rggCell(x, y float64, g int) int {
+	cx, cy := min(int(x*float64(g)), g-1), min(int(y*float64(g)), g-1)
+	return cy*g + cx
+}
+
 // rggFrom joins the points (xs[i], ys[i]) of the unit square that are at
 // most r apart.
 func rggFrom(xs, ys []float64, r float64) *Network {
 	n := len(xs)
-	// Bucket grid: g×g cells of side 1/g ≥ r, so neighbours lie in the
-	// 3×3 block of cells around a point.
-	g := max(1, min(int(1/r), 1<<15))
-	cell := func(i int) int {
-		cx, cy := min(int(xs[i]*float64(g)), g-1), min(int(ys[i]*float64(g)), g-1)
-		return cy*g + cx
-	}
+	g := rggGrid(r)
+	cell := func(i int) int { return rggCell(xs[i], ys[i], g) }
 	start := make([]int32, g*g+1)
 	for i := 0; i < n; i++ {
 		start[cell(i)+1]++
