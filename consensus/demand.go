@@ -13,10 +13,11 @@ type Demand interface {
 	// consecutive k starting from 0, and k = 0 restarts the model. It
 	// returns an error if the model cannot produce step k.
 	//
-	// Next must write every entry of r: Simulate alternates two
+	// Next must write every entry of r: Simulate cycles through several
 	// buffers, so r does not hold r(k−1) on entry. On large graphs
-	// Simulate calls Next(k+1) from a second goroutine while it updates
-	// the limits of step k; the calls themselves are never concurrent.
+	// Simulate draws the next few steps from a second goroutine while it
+	// updates the limits of the current one; the calls to Next are never
+	// concurrent, and none is in progress when Simulate returns.
 	Next(k int, r []float64) error
 }
 
@@ -91,15 +92,12 @@ func (d *RandomWalkDemand) Next(k int, r []float64) error {
 	if d.Dt > 0 {
 		s *= math.Sqrt(d.Dt) // spec §4.2 Case 2T
 	}
-	if s == 0 {
-		copy(r, d.cur)
-		return nil
+	if s > 0 {
+		for i := range d.cur {
+			d.cur[i] += s * d.rnd.NormFloat64()
+		}
 	}
-	for i, c := range d.cur {
-		c += s * d.rnd.NormFloat64()
-		d.cur[i] = c
-		r[i] = c
-	}
+	copy(r, d.cur)
 	return nil
 }
 

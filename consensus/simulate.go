@@ -111,10 +111,9 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 	}
 
 	f := newFlows(g, net.Gamma)
-	// Each limit is the unevaluated sum hi + lo, renormalised after
-	// every update so that hi = fl(hi + lo) is the limit in force.
 	hi := append([]float64(nil), x0...)
 	lo := make([]float64, n)
+	x := make([]float64, n)
 	p := make([]float64, n)
 	// On large graphs a second goroutine draws the demand a few steps
 	// ahead while this one updates the limits. The demand is still drawn
@@ -140,12 +139,12 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 		if k == 0 {
 			tr.LambdaMax, tr.Warning = stability(g, net.Gamma, scaling(net.Measure, r, x0))
 		}
-		if err = tr.step(net, r, hi, p); err != nil {
+		if err = tr.step(net, r, x, p, hi, lo); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
 		if s.States {
-			tr.keep(net, r, hi, p)
+			tr.keep(net, r, x, p)
 		}
 		if pf != nil {
 			pf.release() // r(k) is no longer needed
@@ -153,7 +152,10 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 		f.apply(hi, lo, p, workers)
 		tr.Steps++
 	}
-	tr.Final = hi // renormalised: hi = fl(hi + lo)
+	tr.Final = make([]float64, n)
+	for i := range hi {
+		tr.Final[i] = hi[i] + lo[i]
+	}
 	return tr, err
 }
 
@@ -186,15 +188,18 @@ func scaling(m Measure, r, x0 []float64) []float64 {
 	return q
 }
 
-// step computes the measure p for demand r and limits x (the leading
-// parts of the compensated limits, see apply) and appends the totals of
-// the step (spec §3.2). The common linear measure is done in one pass
-// over the nodes.
-func (tr *Trajectory) step(net *Network, r, x, p []float64) error {
+// step renormalises the limits x = hi + lo, computes the measure p for
+// demand r and appends the totals of the step (spec §3.2). The common
+// linear measure is done in one pass over the nodes.
+func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
 	var rt, at, lt, psum float64
 	if net.Measure == Amount {
 		for i, ri := range r {
-			xi := x[i]
+			// Renormalise (hi, lo) exactly (Fast2Sum, |hi| ≥ |lo|).
+			xi := hi[i] + lo[i]
+			lo[i] -= xi - hi[i]
+			hi[i] = xi
+			x[i] = xi
 			pi := ri - xi // Table I row I
 			p[i] = pi
 			rt += ri
@@ -203,6 +208,12 @@ func (tr *Trajectory) step(net *Network, r, x, p []float64) error {
 			psum += pi
 		}
 	} else {
+		for i := range hi {
+			xi := hi[i] + lo[i]
+			lo[i] -= xi - hi[i]
+			hi[i] = xi
+			x[i] = xi
+		}
 		if err := net.Measure.Nodal(p, r, x); err != nil {
 			return err
 		}
@@ -400,13 +411,7 @@ func (f *flows) applyRange(hi, lo, p []float64, from, to int) {
 			l += (h - (s - bb)) + (fl - bb)
 			h = s
 		}
-		// Renormalise exactly (TwoSum again: after cancellation |l|
-		// may exceed |h|, so Fast2Sum would not be exact): hi becomes
-		// the rounded limit x_u, lo the remainder.
-		x := h + l
-		bb := x - h
-		ls[k] = (h - (x - bb)) + (l - bb)
-		hs[k] = x
+		hs[k], ls[k] = h, l
 	}
 }
 
