@@ -45,7 +45,8 @@ func BenchmarkRho_n2000(b *testing.B) {
 
 // BenchmarkSimulate_n10000_deg6_steps10000 runs the throttler on a
 // sparse graph (n = 10 000, average degree 6) for 10 000 steps under
-// random-walk demand (issue target ≤ 1 s).
+// random-walk demand (issue target ≤ 1 s). With GOMAXPROCS ≥ 2 the
+// demand is drawn on a second goroutine; -cpu 1 measures the serial loop.
 func BenchmarkSimulate_n10000_deg6_steps10000(b *testing.B) {
 	const n = 10000
 	g := sparseRandom(n, 6, mc.Source(32))

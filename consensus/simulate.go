@@ -20,7 +20,9 @@ type Settings struct {
 	// graphs of 4096 nodes or more; ≤ 1 (the default) means serial. The
 	// result does not depend on it. The update is memory-bound, so more
 	// workers help only on machines with separate cores and caches
-	// (on the 2-thread test machine they did not).
+	// (on the 2-thread test machine they did not). Independently of
+	// Workers, on such graphs the demand is drawn ahead on one extra
+	// goroutine when GOMAXPROCS > 1 (see Demand).
 	Workers int
 }
 
