@@ -119,8 +119,8 @@ func (net *Network) validate() error {
 // Nodal writes the nodal measure p of m (spec §3.4 Table I) for requests
 // r and limits x into dst, in the Starved orientation. It returns an
 // error naming the node when the measure is undefined there (r_i ≤ 0 for
-// Ratio and LogRatio, x_i ≤ 0 for LogRatio, a NaN anywhere). It panics if
-// the lengths differ.
+// Ratio and LogRatio, x_i ≤ 0 for LogRatio, a NaN demand r_i). It panics
+// if the lengths differ.
 func (m Measure) Nodal(dst, r, x []float64) error {
 	if len(dst) != len(r) || len(x) != len(r) {
 		panic(fmt.Sprintf("consensus: Nodal: len(dst) = %d, len(r) = %d, len(x) = %d", len(dst), len(r), len(x)))

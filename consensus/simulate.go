@@ -75,9 +75,10 @@ type Trajectory struct {
 // at r(0), see Trajectory.LambdaMax) the returned Trajectory carries a
 // Warning and the simulation runs on, so its divergence shows. Simulate returns an
 // error for an invalid network, a nil demand, len(x0) ≠ n, a non-finite
-// x0, or steps < 0; a failure at step k (a demand error, r_i ≤ 0 for
-// Ratio or LogRatio, x_i ≤ 0 for LogRatio) returns the trajectory up to
-// step k together with the error.
+// x0, or steps < 0; a failure at step k (a demand error, a NaN or
+// infinite r_i or an overflowing r_total, r_i ≤ 0 for Ratio or LogRatio,
+// x_i ≤ 0 for LogRatio) returns the trajectory up to step k together
+// with the error.
 func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Trajectory, error) {
 	if err := net.validate(); err != nil {
 		return nil, err
@@ -227,6 +228,9 @@ func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
 			psum += p[i]
 		}
 	}
+	if math.IsNaN(rt) || math.IsInf(rt, 0) {
+		return badDemand(r)
+	}
 	// Σ(r − x)₊ = r_total − a_total and Σ(x − r)₊ = l_total − a_total
 	// up to rounding. l_total is the plain sum of the current limits:
 	// the limits themselves conserve the total exactly (see apply), so
@@ -244,6 +248,18 @@ func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
 	tr.Over = append(tr.Over, max(min(under, spare), 0)) // spec §3.2 O(k)
 	tr.Dispersion = append(tr.Dispersion, disp)
 	return nil
+}
+
+// badDemand returns the error for a demand vector whose total is not
+// finite: a NaN or infinite entry, or a total beyond the float64 range.
+// Checking the total keeps the per-node loop free of tests.
+func badDemand(r []float64) error {
+	for i, ri := range r {
+		if math.IsNaN(ri) || math.IsInf(ri, 0) {
+			return fmt.Errorf("consensus: demand r[%d] = %v: want finite", i, ri)
+		}
+	}
+	return errors.New("consensus: demand total r_total overflows float64")
 }
 
 func (tr *Trajectory) keep(net *Network, r, x, p []float64) {

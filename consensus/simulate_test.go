@@ -300,6 +300,11 @@ func TestSimulateErrors(t *testing.T) {
 		{"log x ≤ 0", &Network{Graph: g, Gamma: 0.1, Measure: LogRatio}, ok, []float64{1, -1, 1}, "x[1] = -1"},
 		{"no source", &Network{Graph: g, Gamma: 0.1}, &StationaryDemand{Mean: x0, Sigma: 1}, x0, "Src is nil"},
 		{"nil demand", &Network{Graph: g, Gamma: 0.1}, nil, x0, "demand is nil"},
+		{"demand NaN", &Network{Graph: g, Gamma: 0.1}, TraceDemand{{1, math.NaN(), 3}}, x0, "r[1] = NaN"},
+		{"demand +Inf", &Network{Graph: g, Gamma: 0.1}, TraceDemand{{1, 2, math.Inf(1)}}, x0, "r[2] = +Inf"},
+		{"demand -Inf ratio", &Network{Graph: g, Gamma: 0.1, Measure: Ratio}, TraceDemand{{math.Inf(-1), 2, 3}}, x0, "r[0] = -Inf"},
+		{"demand +Inf clipped", &Network{Graph: g, Gamma: 0.1, Measure: Clipped}, TraceDemand{{1, math.Inf(1), 3}}, x0, "r[1] = +Inf"},
+		{"demand overflow", &Network{Graph: g, Gamma: 0.1}, TraceDemand{{math.MaxFloat64, math.MaxFloat64, 1}}, x0, "overflows"},
 	} {
 		_, err := Simulate(c.net, c.d, c.x0, 1, nil)
 		assert.ErrorContains(t, err, c.want, c.name)
