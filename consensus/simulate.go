@@ -236,11 +236,7 @@ func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
 	// the limits themselves conserve the total exactly (see apply), so
 	// this sum carries one rounding error of the state, not a drift.
 	under, spare := rt-at, lt-at
-	pbar := psum / float64(len(p))
-	var disp float64
-	for _, pi := range p {
-		disp += (pi - pbar) * (pi - pbar)
-	}
+	disp := dispersion(p, psum/float64(len(p)))
 	tr.RTotal = append(tr.RTotal, rt)
 	tr.LTotal = append(tr.LTotal, lt)
 	tr.ATotal = append(tr.ATotal, at)
@@ -248,6 +244,27 @@ func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
 	tr.Over = append(tr.Over, max(min(under, spare), 0)) // spec §3.2 O(k)
 	tr.Dispersion = append(tr.Dispersion, disp)
 	return nil
+}
+
+// dispersion returns Σ_i (p_i − pbar)² (spec §4.3) with four
+// interleaved partial sums in a fixed order: the same result on every
+// run, at about half the time of one sum, whose chain of dependent
+// additions bounds its speed.
+func dispersion(p []float64, pbar float64) float64 {
+	var d0, d1, d2, d3 float64
+	i := 0
+	for ; i+4 <= len(p); i += 4 {
+		a, b, c, d := p[i]-pbar, p[i+1]-pbar, p[i+2]-pbar, p[i+3]-pbar
+		d0 += a * a
+		d1 += b * b
+		d2 += c * c
+		d3 += d * d
+	}
+	for ; i < len(p); i++ {
+		a := p[i] - pbar
+		d0 += a * a
+	}
+	return (d0 + d1) + (d2 + d3)
 }
 
 // badDemand returns the error for a demand vector whose total is not

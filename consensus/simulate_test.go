@@ -510,3 +510,28 @@ func TestDemandTrend(t *testing.T) {
 		assert.InDelta(t, want, p[i]-pbar, 1e-8, "node %d", i)
 	}
 }
+
+// TestDispersion checks the unrolled Σ(p − p̄)² against the plain sum
+// for lengths covering the remainder loop. Both are sums of n
+// non-negative terms, so each has relative error ≤ n·ε: 2·n·ε bounds
+// their difference.
+func TestDispersion(t *testing.T) {
+	rnd := rand.New(mc.Source(16))
+	for n := range 12 {
+		p := make([]float64, n)
+		var s float64
+		for i := range p {
+			p[i] = 100 + rnd.NormFloat64()
+			s += p[i]
+		}
+		pbar := 0.0
+		if n > 0 {
+			pbar = s / float64(n)
+		}
+		var want float64
+		for _, v := range p {
+			want += (v - pbar) * (v - pbar)
+		}
+		assert.InDelta(t, want, dispersion(p, pbar), 2*float64(n)*0x1p-52*want, "n = %d", n)
+	}
+}
