@@ -180,7 +180,10 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 // the smaller, is a supergradient of h. The same bounds certify
 // infeasibility: max_S h ≤ U = h(w) + max_{w'∈S} gᵀ(w' − w), and when
 // U ≤ 0 no design meets the floor stably. The steps are Polyak steps
-// (U/2 − h)/‖g‖² toward half the best bound. Once h > 0 the point is
+// (τ − h)/‖g‖² toward the level τ midway between the best margin found
+// and the smallest bound U. Near the largest reachable floor, where λ₂
+// is typically a multiple eigenvalue, one supergradient's bound is
+// loose and the search can end without either outcome. Once h > 0 the point is
 // moved into the interior (every w_e > 0, cᵀw < B) by mixing in a
 // little of the uniform allocation at half the budget; h is concave and
 // continuous, so a small enough share keeps it positive. On success w
@@ -199,7 +202,7 @@ func (e *evaluator) phaseOne(w []float64) error {
 	var eig mat.EigenSym
 	var vecs mat.Dense
 	bound := math.Inf(1) // certified upper bound on max_S h
-	h := math.Inf(-1)
+	h, best := math.Inf(-1), math.Inf(-1)
 	for range iters {
 		e.laplacian(w)
 		if !eig.Factorize(e.l, true) {
@@ -221,20 +224,23 @@ func (e *evaluator) phaseOne(w []float64) error {
 			gmax = max(gmax, g[i]/l.Cost)
 		}
 		bound = min(bound, h-gw+p.Budget*gmax)
+		best = max(best, h)
 		if h > 0 {
 			break
 		}
 		if bound <= 0 {
 			return fmt.Errorf("consensus: DesignWeights: no weights within Budget = %v give λ₂ > Floor = %v with γλ_n < 2 (certified: the margin min{λ₂ − Floor, 2/γ − λ_n} is at most %.3g)", p.Budget, p.Floor, bound)
 		}
-		step := (bound/2 - h) / gn
+		// Polyak step toward the level midway between the best margin
+		// found (≤ 0 here) and the certified bound (> 0 here).
+		step := ((best+bound)/2 - h) / gn
 		for i := range y {
 			y[i] = w[i] + step*g[i]
 		}
 		e.project(w, y, idx)
 	}
 	if !(h > 0) {
-		return fmt.Errorf("consensus: DesignWeights: found no weights within Budget = %v giving λ₂ > Floor = %v with γλ_n < 2 after %d phase-one steps (margin %.3g, certified upper bound %.3g)", p.Budget, p.Floor, iters, h, bound)
+		return fmt.Errorf("consensus: DesignWeights: found no weights within Budget = %v giving λ₂ > Floor = %v with γλ_n < 2 after %d phase-one steps (best margin min{λ₂ − Floor, 2/γ − λ_n} = %.3g, certified upper bound %.3g)", p.Budget, p.Floor, iters, best, bound)
 	}
 	base := slices.Clone(w)
 	u := 0.5 * p.Budget / costSum
