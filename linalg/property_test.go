@@ -202,8 +202,9 @@ func TestResistanceMethodsAgree(t *testing.T) {
 					d := c.vecs.At(u, i) - c.vecs.At(v, i)
 					spec += d * d / c.vals[i]
 				}
-				// Resistances are at least 1/max degree... but at most
-				// 2/λ₂, so the absolute error is tol/λ₂ for every method.
+				// R_uv = bᵀL†b ≤ ‖b‖²/λ₂ = 2/λ₂ (b = e_u − e_v): an
+				// error of tol relative to ‖L†‖ = 1/λ₂ in each entry is
+				// at most 2·tol/λ₂ absolute, for every method.
 				abs := 2 * c.tol / c.vals[1]
 				assert.InDelta(t, spec, b, abs, "%s Between(%d, %d)", c.name, u, v)
 				assert.InDelta(t, b, rm.At(u, v), abs, "%s Matrix", c.name)
