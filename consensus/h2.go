@@ -85,7 +85,8 @@ func NodalRho(dst []float64, g *linalg.Graph, t Traffic, gamma, sigma float64) (
 	return dst, nil
 }
 
-// shiftedLaplacian returns 2I − γL.
+// shiftedLaplacian returns 2I − γL, whose inverse gives ρ₁ (spec §4.4
+// R1) and whose positive definiteness is stability (spec §4.1).
 func shiftedLaplacian(g *linalg.Graph, gamma float64) *mat.SymDense {
 	a := g.Laplacian()
 	raw := a.RawSymmetric()
@@ -100,7 +101,8 @@ func shiftedLaplacian(g *linalg.Graph, gamma float64) *mat.SymDense {
 	return a
 }
 
-// h2Matrix returns γL(2I − γL) + J/n = 2γL − γ²L² + J/n, forming L²
+// h2Matrix returns γL(2I − γL) + J/n = 2γL − γ²L² + J/n (spec §4.4 R2
+// with the conserved mode lifted to eigenvalue 1), forming L²
 // from the adjacency lists in O(n² + Σ_u deg(u)²) rather than by a dense
 // product.
 func h2Matrix(g *linalg.Graph, gamma float64) *mat.SymDense {
