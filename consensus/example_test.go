@@ -84,6 +84,26 @@ func ExampleDesignWeights() {
 	// weights [1.000 1.000 1.000 1.000 0.000]
 }
 
+// The λ₂-floor variant of Problem A (minimise ρ₁ subject to λ₂ ≥ 1) when
+// spreading the budget evenly cannot meet the floor: one expensive link
+// takes most of a uniform allocation. The phase-one search finds a start
+// that meets it, and a floor beyond every design is reported as such.
+func ExampleDesignWeights_floor() {
+	links := []consensus.Link{{U: 0, V: 1, Cost: 1}, {U: 1, V: 2, Cost: 1}, {U: 0, V: 2, Cost: 100}}
+	p := consensus.WeightProblem{Nodes: 3, Links: links, Gamma: 0.05, Budget: 10, Floor: 1}
+	d, err := consensus.DesignWeights(p, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("λ₂ = %.4g, ρ₁ = %.4g, weights %.3f\n", d.Lambda2, d.Value, d.Weights)
+	p.Floor = 6
+	_, err = consensus.DesignWeights(p, nil)
+	fmt.Println(err != nil)
+	// Output:
+	// λ₂ = 1, ρ₁ = 2.092, weights [0.833 0.833 0.083]
+	// true
+}
+
 // Problem C: add two links to a path of six servers, greedily.
 func ExampleGreedyLinks() {
 	cands := []linalg.Edge{{U: 0, V: 5, W: 1}, {U: 0, V: 3, W: 1}, {U: 1, V: 4, W: 1}, {U: 2, V: 5, W: 1}}
