@@ -310,8 +310,9 @@ type prefetcher struct {
 }
 
 type drawn struct {
-	i   int
-	err error
+	i     int
+	err   error
+	panic any // a panic of Next, re-raised on Simulate's goroutine
 }
 
 // prefetchDepth returns the number of demand buffers of the ring for n
@@ -346,9 +347,9 @@ func newPrefetcher(d Demand, n, steps int) *prefetcher {
 			case <-pf.quit:
 				return
 			}
-			err := d.Next(k, pf.buf[i])
-			pf.full <- drawn{i, err} // never blocks: at most len(buf) in flight
-			if err != nil {
+			dr := pf.draw(d, k, i)
+			pf.full <- dr // never blocks: at most len(buf) in flight
+			if dr.err != nil || dr.panic != nil {
 				return
 			}
 		}
@@ -356,9 +357,26 @@ func newPrefetcher(d Demand, n, steps int) *prefetcher {
 	return pf
 }
 
-// next returns r(k) for the next step k and the error of its draw.
+// draw calls Next for step k into buffer i, catching a panic so that
+// it reaches the caller of Simulate as it would without the prefetch.
+func (pf *prefetcher) draw(d Demand, k, i int) (dr drawn) {
+	dr.i = i
+	defer func() {
+		if v := recover(); v != nil {
+			dr.panic = v
+		}
+	}()
+	dr.err = d.Next(k, pf.buf[i])
+	return dr
+}
+
+// next returns r(k) for the next step k and the error of its draw. It
+// re-raises a panic of Next.
 func (pf *prefetcher) next() ([]float64, error) {
 	dr := <-pf.full
+	if dr.panic != nil {
+		panic(dr.panic)
+	}
 	pf.cur = dr.i
 	return pf.buf[dr.i], dr.err
 }

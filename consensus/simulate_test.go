@@ -547,3 +547,26 @@ func TestDispersion(t *testing.T) {
 		assert.InDelta(t, want, dispersion(p, pbar), 2*float64(n)*0x1p-52*want, "n = %d", n)
 	}
 }
+
+type panicDemand struct{ at int }
+
+func (d panicDemand) Next(k int, r []float64) error {
+	if k == d.at {
+		panic("demand failed")
+	}
+	clear(r)
+	return nil
+}
+
+// TestSimulatePrefetchPanic checks that a panic in Demand.Next reaches
+// the caller of Simulate also when the demand is drawn on a second
+// goroutine.
+func TestSimulatePrefetchPanic(t *testing.T) {
+	n := parallelNodes + 10
+	g := sparseRandom(n, 4, mc.Source(17))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	net := &Network{Graph: g, Gamma: 0.05}
+	assert.PanicsWithValue(t, "demand failed", func() {
+		_, _ = Simulate(net, panicDemand{at: 3}, make([]float64, n), 10, nil)
+	})
+}
