@@ -126,10 +126,7 @@ func DesignWeights(p WeightProblem, s *DesignSettings) (*WeightDesign, error) {
 	}
 	e := newEvaluator(p)
 	m := len(p.Links)
-	var costSum float64
-	for _, l := range p.Links {
-		costSum += l.Cost
-	}
+	costSum := p.costSum()
 	w := make([]float64, m)
 	for i := range w {
 		w[i] = p.Budget / costSum
@@ -171,6 +168,16 @@ func DesignWeights(p WeightProblem, s *DesignSettings) (*WeightDesign, error) {
 		}
 	}
 	return d, err
+}
+
+// costSum returns Σ_e c_e, so that B/costSum is the uniform allocation
+// that spends the budget.
+func (p WeightProblem) costSum() float64 {
+	var s float64
+	for _, l := range p.Links {
+		s += l.Cost
+	}
+	return s
 }
 
 func (p WeightProblem) validate() error {

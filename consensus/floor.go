@@ -31,10 +31,7 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 	p := e.p
 	n, m := e.n, len(w)
 	gamma := p.Gamma
-	var costSum float64
-	for _, l := range p.Links {
-		costSum += l.Cost
-	}
+	costSum := p.costSum()
 	for i := range w {
 		w[i] = 0.9 * p.Budget / costSum // strictly inside the budget
 	}
@@ -192,10 +189,7 @@ func (e *evaluator) phaseOne(w []float64) error {
 	p := e.p
 	n, m := e.n, len(w)
 	const iters = 500
-	var costSum float64
-	for _, l := range p.Links {
-		costSum += l.Cost
-	}
+	costSum := p.costSum()
 	g := make([]float64, m)
 	y := make([]float64, m)
 	idx := make([]int, 0, m)
