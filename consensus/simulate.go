@@ -116,7 +116,6 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 	f := newFlows(g, net.Gamma)
 	hi := append([]float64(nil), x0...)
 	lo := make([]float64, n)
-	x := make([]float64, n)
 	p := make([]float64, n)
 	// On large graphs a second goroutine draws the demand a few steps
 	// ahead while this one updates the limits. The demand is still drawn
@@ -142,12 +141,12 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 		if k == 0 {
 			tr.LambdaMax, tr.Warning = stability(g, net.Gamma, scaling(net.Measure, r, x0))
 		}
-		if err = tr.step(net, r, x, p, hi, lo); err != nil {
+		if err = tr.step(net, r, p, hi, lo); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
 		if s.States {
-			tr.keep(net, r, x, p)
+			tr.keep(net, r, hi, p) // hi holds the renormalised limits x(k)
 		}
 		if pf != nil {
 			pf.release() // r(k) is no longer needed
@@ -191,10 +190,11 @@ func scaling(m Measure, r, x0 []float64) []float64 {
 	return q
 }
 
-// step renormalises the limits x = hi + lo, computes the measure p for
-// demand r and appends the totals of the step (spec §3.2). The common
-// linear measure is done in one pass over the nodes.
-func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
+// step renormalises the limits x = hi + lo, so that hi holds the limits
+// in force, computes the measure p for demand r and appends the totals
+// of the step (spec §3.2). The common linear measure is done in one pass
+// over the nodes.
+func (tr *Trajectory) step(net *Network, r, p, hi, lo []float64) error {
 	var rt, at, lt, psum float64
 	if net.Measure == Amount {
 		for i, ri := range r {
@@ -202,7 +202,6 @@ func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
 			xi := hi[i] + lo[i]
 			lo[i] -= xi - hi[i]
 			hi[i] = xi
-			x[i] = xi
 			pi := ri - xi // Table I row I
 			p[i] = pi
 			rt += ri
@@ -215,13 +214,12 @@ func (tr *Trajectory) step(net *Network, r, x, p, hi, lo []float64) error {
 			xi := hi[i] + lo[i]
 			lo[i] -= xi - hi[i]
 			hi[i] = xi
-			x[i] = xi
 		}
-		if err := net.Measure.Nodal(p, r, x); err != nil {
+		if err := net.Measure.Nodal(p, r, hi); err != nil {
 			return err
 		}
 		for i, ri := range r {
-			xi := x[i]
+			xi := hi[i]
 			rt += ri
 			lt += xi
 			at += min(xi, ri)
