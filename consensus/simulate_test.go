@@ -417,7 +417,8 @@ func TestSimulatePrefetchErrors(t *testing.T) {
 		var got []*Trajectory
 		for _, procs := range []int{1, 2} {
 			old := runtime.GOMAXPROCS(procs)
-			tr, err := Simulate(net, c.d, x0, c.steps, nil)
+			// Wrapped, since a bare TraceDemand is not drawn ahead.
+			tr, err := Simulate(net, opaque{c.d}, x0, c.steps, nil)
 			runtime.GOMAXPROCS(old)
 			require.ErrorContains(t, err, c.want)
 			got = append(got, tr)
@@ -547,6 +548,9 @@ func TestDispersion(t *testing.T) {
 		assert.InDelta(t, want, dispersion(p, pbar), 2*float64(n)*0x1p-52*want, "n = %d", n)
 	}
 }
+
+// opaque hides the concrete type of a Demand from Simulate.
+type opaque struct{ Demand }
 
 type panicDemand struct{ at int }
 
