@@ -97,9 +97,9 @@ type WeightDesign struct {
 // ascent (see phaseOne in floor.go) until it is positive, or until its
 // supergradient bound certifies that no weights within the budget meet
 // the floor, which is then the error. After 500 ascent steps without
-// either outcome (this happens for floors close to the largest
-// reachable λ₂, where the single-supergradient bound is loose) it gives
-// up with an error that reports the best margin and the certified bound.
+// either outcome (this happens for floors just above the largest
+// reachable λ₂, where the bound is not yet tight) it gives up with an
+// error that reports the best margin and the certified bound.
 //
 // The solver stops when Value − Lower ≤ Tol · Value and returns both.
 //

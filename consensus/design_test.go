@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
@@ -257,6 +258,23 @@ func TestDesignWeightsFloorPhaseOne(t *testing.T) {
 		assert.ErrorContains(t, err, "certified")
 		assert.ErrorContains(t, err, fmt.Sprintf("Floor = %v", floor))
 	}
+	// A random instance whose λ₂ can reach about 1.908 (the best margin
+	// the search reports for every floor above it): floor 1.9 is met
+	// from a non-uniform start, floor 2.5 is certified unreachable by
+	// the eigenvector-mixture bound.
+	links = randomProblem(9, 20, mc.Source(25))
+	p := WeightProblem{Nodes: 9, Links: links, Gamma: 0.1, Budget: 20, Floor: 1.9}
+	u = graphOf(9, links, slices.Repeat([]float64{0.9 * p.Budget / p.costSum()}, len(links)))
+	l2, _, err = linalg.AlgebraicConnectivity(u)
+	require.NoError(t, err)
+	require.Less(t, l2, p.Floor) // the uniform start really fails
+	d, err := DesignWeights(p, nil)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, d.Gap, 1e-6*d.Value)
+	assert.GreaterOrEqual(t, d.Lambda2, p.Floor*(1-1e-9)) // eigensolver accuracy
+	p.Floor = 2.5
+	_, err = DesignWeights(p, nil)
+	assert.ErrorContains(t, err, "certified: the margin")
 }
 
 // TestDesignWeightsErrors checks input validation.

@@ -165,6 +165,67 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 	return set.MaxIter, fmt.Errorf("consensus: DesignWeights: relative gap %.3g after %d iterations, want ≤ %g", d.Gap/d.Value, set.MaxIter, set.Tol)
 }
 
+// floorBound returns an upper bound on max_S (λ₂(L(w)) − s) from the
+// eigenvectors v_2, …, v_{K+1} of the current L (columns 1..K of vecs,
+// orthonormal and ⊥ 1). For weights z_j ≥ 0 with Σ z_j = 1,
+// λ₂(L(w')) ≤ Σ_j z_j v_jᵀL(w')v_j (the smallest Rayleigh quotient on 1⊥
+// is at most a weighted average of others), a linear function of w'
+// whose maximum over S is B·φ(z), φ(z) = max_e Σ_j z_j (v_j(u) − v_j(v))²/c_e.
+// Every z gives a valid bound, and at a multiple λ₂ a mixture over its
+// eigenvectors is far tighter than one vector; z is improved by a short
+// exponentiated-gradient descent on the convex φ. a is scratch of
+// length K·m.
+func (e *evaluator) floorBound(vecs *mat.Dense, a []float64) float64 {
+	p := e.p
+	m := len(p.Links)
+	k := min(e.n-1, floorVectors)
+	for j := range k {
+		for i, l := range p.Links {
+			d := vecs.At(l.U, j+1) - vecs.At(l.V, j+1)
+			a[j*m+i] = d * d / l.Cost
+		}
+	}
+	var z [floorVectors]float64
+	for j := range k {
+		z[j] = 1 / float64(k)
+	}
+	best := math.Inf(1)
+	var scale float64 // step scale: 1/max entry
+	for _, v := range a[:k*m] {
+		scale = max(scale, v)
+	}
+	if scale == 0 {
+		return -p.Floor
+	}
+	for it := range 100 {
+		phi, arg := 0.0, 0
+		for i := range m {
+			var s float64
+			for j := range k {
+				s += z[j] * a[j*m+i]
+			}
+			if s > phi {
+				phi, arg = s, i
+			}
+		}
+		best = min(best, phi)
+		// z ← z ∘ exp(−η a_{·,arg}), normalised; η ∝ 1/√t.
+		eta := 2 / (scale * math.Sqrt(float64(it+1)))
+		var sum float64
+		for j := range k {
+			z[j] *= math.Exp(-eta * a[j*m+arg])
+			sum += z[j]
+		}
+		for j := range k {
+			z[j] /= sum
+		}
+	}
+	return p.Budget*best - p.Floor
+}
+
+// floorVectors is the number of eigenvectors floorBound mixes.
+const floorVectors = 8
+
 // phaseOne finds a strictly feasible start for floorSolve when uniform
 // weights are not one. It maximises the concave margin
 //
@@ -175,12 +236,13 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 // and λ_n(L(w')) ≥ Σ_e w'_e (z_u − z_v)² for a unit top eigenvector z,
 // so g = ((v_u − v_v)²)_e, or −((z_u − z_v)²)_e when the second term is
 // the smaller, is a supergradient of h. The same bounds certify
-// infeasibility: max_S h ≤ U = h(w) + max_{w'∈S} gᵀ(w' − w), and when
-// U ≤ 0 no design meets the floor stably. The steps are Polyak steps
+// infeasibility: max_S h ≤ U = h(w) + max_{w'∈S} gᵀ(w' − w), tightened
+// by floorBound's mixture over several eigenvectors, and when U ≤ 0 no
+// design meets the floor stably. The steps are Polyak steps
 // (τ − h)/‖g‖² toward the level τ midway between the best margin found
-// and the smallest bound U. Near the largest reachable floor, where λ₂
-// is typically a multiple eigenvalue, one supergradient's bound is
-// loose and the search can end without either outcome. Once h > 0 the point is
+// and the smallest bound U. Just above the largest reachable floor the
+// bounds, taken at the iterates, can stay positive, and the search ends
+// without either outcome. Once h > 0 the point is
 // moved into the interior (every w_e > 0, cᵀw < B) by mixing in a
 // little of the uniform allocation at half the budget; h is concave and
 // continuous, so a small enough share keeps it positive. On success w
@@ -191,6 +253,7 @@ func (e *evaluator) phaseOne(w []float64) error {
 	const iters = 500
 	costSum := p.costSum()
 	g := make([]float64, m)
+	ga := make([]float64, floorVectors*m)
 	y := make([]float64, m)
 	idx := make([]int, 0, m)
 	var eig mat.EigenSym
@@ -217,7 +280,7 @@ func (e *evaluator) phaseOne(w []float64) error {
 			gw += g[i] * w[i]
 			gmax = max(gmax, g[i]/l.Cost)
 		}
-		bound = min(bound, h-gw+p.Budget*gmax)
+		bound = min(bound, h-gw+p.Budget*gmax, e.floorBound(&vecs, ga))
 		best = max(best, h)
 		if h > 0 {
 			break
