@@ -196,8 +196,12 @@ func checkRhoArgs(t Traffic, gamma, sigma float64) error {
 //
 //	max{σ² K_f/(2γn), σ²(n−1)} ≤ ρ₂(γ) ≤ σ² K_f/(γ n (2 − γλ_n)).
 //
-// The upper bound is +Inf for γ ≥ 2/λ_n.
-func (s *Spectral) Bounds(gamma, sigma float64) (lo, hi float64) {
+// The upper bound is +Inf for γ ≥ 2/λ_n. It returns an error for γ not
+// finite and positive or σ negative or not finite.
+func (s *Spectral) Bounds(gamma, sigma float64) (lo, hi float64, err error) {
+	if err := checkRhoArgs(Case2, gamma, sigma); err != nil {
+		return math.NaN(), math.NaN(), err
+	}
 	n := float64(len(s.lambda))
 	kf := s.Kirchhoff()
 	v := sigma * sigma
@@ -206,7 +210,7 @@ func (s *Spectral) Bounds(gamma, sigma float64) (lo, hi float64) {
 	if u := gamma * s.LambdaMax(); u < 2 {
 		hi = v * kf / (gamma * n * (2 - u))
 	}
-	return lo, hi
+	return lo, hi, nil
 }
 
 // G returns g(γ) = Σ_{i≥2} (1 − γλ_i)/(λ_i (2 − γλ_i)²), whose root is

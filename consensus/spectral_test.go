@@ -270,12 +270,19 @@ func TestGammaSpec(t *testing.T) {
 func TestBoundsSpec(t *testing.T) {
 	s := spectral(t, linalg.Path(3))
 	g, rho := s.GammaH2()
-	lo, hi := s.Bounds(g, 1)
+	lo, hi, err := s.Bounds(g, 1)
+	require.NoError(t, err)
 	// spec §9: 1.515606 ≤ 2.570958 ≤ 4.455071 (6 decimals). The lower
-	// bound quoted is K_f/(2γn); max with n−1 = 2 is the tighter one.
-	assert.InDelta(t, 1.515606, 4/(2*g*3), 1e-6)
+	// bound quoted is K_f/(2γn) with K_f(P₃) = 4 (spec §9); Bounds
+	// returns its max with n − 1 = 2, the tighter one here.
+	assert.InDelta(t, 1.515606, s.Kirchhoff()/(2*g*3), 1e-6)
+	assert.Equal(t, 2.0, lo)
 	assert.InDelta(t, 4.455071, hi, 1e-6)
 	assert.LessOrEqual(t, lo, rho)
+	for _, bad := range [][2]float64{{0, 1}, {math.NaN(), 1}, {0.1, -1}, {0.1, math.Inf(1)}} {
+		_, _, err := s.Bounds(bad[0], bad[1])
+		assert.Error(t, err, "γ = %v, σ = %v", bad[0], bad[1])
+	}
 	for seed := range uint64(20) {
 		gr := randomGraph(12, 0.3, mc.Source(1, seed))
 		s := spectral(t, gr)
@@ -283,7 +290,8 @@ func TestBoundsSpec(t *testing.T) {
 			gamma := f * s.StabilityBound()
 			r, err := s.Rho(Case2, gamma, 2)
 			require.NoError(t, err)
-			lo, hi := s.Bounds(gamma, 2)
+			lo, hi, err := s.Bounds(gamma, 2)
+			require.NoError(t, err)
 			// Bounds are inequalities between sums of positive terms:
 			// allow one part in 1e12 for rounding.
 			assert.LessOrEqual(t, lo, r*(1+1e-12))
