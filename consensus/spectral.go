@@ -295,13 +295,16 @@ func (s *Spectral) GammaTradeoff(c, sigma float64) (float64, error) {
 // Curve samples ρ of traffic t over the stable range: points values of
 // γ = 2/λ_n · (i + ½)/points, i = 0..points−1 (midpoints, so both ends,
 // where ρ₂ is infinite, are avoided), with the matching ρ. It panics if
-// points < 1 or t is unknown.
+// points < 1, t is unknown, or σ is negative or not finite.
 func (s *Spectral) Curve(t Traffic, sigma float64, points int) (gammas, rhos []float64) {
 	if points < 1 {
 		panic(fmt.Sprintf("consensus: Curve: points = %d", points))
 	}
 	if err := checkTraffic(t); err != nil {
 		panic(err)
+	}
+	if !(sigma >= 0) || math.IsInf(sigma, 1) {
+		panic(fmt.Sprintf("consensus: Curve: sigma = %v", sigma))
 	}
 	b := s.StabilityBound()
 	gammas = make([]float64, points)
