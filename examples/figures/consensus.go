@@ -346,6 +346,14 @@ func consensusDesign(cfg plots.Config) (*plots.Result, error) {
 	wmax := slices.Max(des.Weights)
 	left := drawNetwork(fmt.Sprintf("uniform weights: ρ₂ = %.4g", ru), pos, links, uni, wmax)
 	right := drawNetwork(fmt.Sprintf("Problem A optimum: ρ₂ = %.4g (certified gap %.1e)", des.Value, des.Gap), pos, links, des.Weights, wmax)
+	// Weight key, on the scale shared by both panels.
+	for _, f := range []float64{1, 0.5, 0.1, 0} {
+		label := fmt.Sprintf("w = %.3g", f*wmax)
+		if f == 0 {
+			label = "w = 0 (unused)"
+		}
+		right.Legend.Add(label, &plotter.Line{LineStyle: linkStyle(f)})
+	}
 	tab := plots.NewTable("u", "v", "cost", "w_uniform", "w_optimal")
 	var used int
 	for i, l := range links {
@@ -356,12 +364,23 @@ func consensusDesign(cfg plots.Config) (*plots.Result, error) {
 	}
 	w, h := plots.PanelSize(1, 2)
 	return &plots.Result{
-		Plot: plots.NewPanels(1, 2, left, right), Width: w, Height: h * 1.05, Data: tab,
+		Plot: plots.NewPanels(1, 2, left, plots.LegendOutside(right)), Width: w, Height: h * 1.05, Data: tab,
 		Headlines: []plots.Headline{
 			{Name: "ρ₂ optimal / uniform", Value: des.Value / ru, Reference: fmt.Sprintf("certified absolute gap %.1e (relative %.1e)", des.Gap, des.Gap/des.Value)},
 			{Name: "links used", Value: float64(used), Reference: fmt.Sprintf("of %d candidates", len(links))},
 		},
 	}, nil
+}
+
+// linkStyle is the style of a link with weight f·wmax: width and colour
+// (light blue #9ecae1 to dark navy #08306b) grow with f; f ≈ 0 is a
+// thin dotted grey line.
+func linkStyle(f float64) draw.LineStyle {
+	if f < 1e-6 {
+		return draw.LineStyle{Color: color.Gray{Y: 200}, Width: vg.Points(0.5), Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}
+	}
+	mix := func(a, b uint8) uint8 { return uint8(float64(a) + f*(float64(b)-float64(a))) }
+	return draw.LineStyle{Color: color.RGBA{R: mix(0x9e, 0x08), G: mix(0xca, 0x30), B: mix(0xe1, 0x6b), A: 255}, Width: vg.Points(0.5 + 5.5*f)}
 }
 
 // drawNetwork draws nodes at pos and each link with width and colour
@@ -377,13 +396,7 @@ func drawNetwork(title string, pos [][2]float64, links []consensus.Link, w []flo
 		if err != nil {
 			panic(err)
 		}
-		if f < 1e-6 {
-			line.LineStyle = draw.LineStyle{Color: color.Gray{Y: 200}, Width: vg.Points(0.5), Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}
-		} else {
-			// Light blue (#9ecae1) to dark navy (#08306b) with weight.
-			mix := func(a, b uint8) uint8 { return uint8(float64(a) + f*(float64(b)-float64(a))) }
-			line.LineStyle = draw.LineStyle{Color: color.RGBA{R: mix(0x9e, 0x08), G: mix(0xca, 0x30), B: mix(0xe1, 0x6b), A: 255}, Width: vg.Points(0.5 + 5.5*f)}
-		}
+		line.LineStyle = linkStyle(f)
 		p.Add(line)
 	}
 	pts := make(plotter.XYs, len(pos))
