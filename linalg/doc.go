@@ -71,7 +71,8 @@
 // # Random graphs
 //
 // Every generator takes a math/rand/v2 rand.Source and returns unit
-// weights; the same source state gives the same graph.
+// weights; the same source state gives the same graph. A nil source is
+// a programmer error and panics when the first number is drawn.
 //
 //   - ErdosRenyi(n, p, connected, src): G(n, p), each pair an edge with
 //     probability p independently, sampled in O(n + m) by geometric
