@@ -364,7 +364,7 @@ func TestSimulateWorkers(t *testing.T) {
 	net := &Network{Graph: g, Gamma: 0.05}
 	run := func(w int) *Trajectory {
 		d := &RandomWalkDemand{Start: start, Sigma: 1, Src: mc.Source(14)}
-		tr, err := Simulate(net, d, start, 30, &Settings{Workers: w})
+		tr, err := Simulate(net, d, start, 30, &Settings{Workers: w, States: true})
 		require.NoError(t, err)
 		return tr
 	}
@@ -382,6 +382,8 @@ func TestSimulateWorkers(t *testing.T) {
 		assert.Equal(t, a.RTotal, tr.RTotal)
 		assert.Equal(t, a.LTotal, tr.LTotal)
 		assert.Equal(t, a.Dispersion, tr.Dispersion)
+		assert.Equal(t, a.R, tr.R) // recorded before the buffer is reused
+		assert.Equal(t, a.X, tr.X)
 	}
 }
 
