@@ -1,6 +1,6 @@
 // Package anycast holds the system model shared by the dual and stability
 // packages: an anycast CDN's primary layer of N nodes, each with a DNS
-// server and a proxy (spec ../shared/papers/anycast-cdn.md §1).
+// server and a proxy (spec docs/specs/anycast-cdn.md §1).
 //
 // # Model
 //

@@ -1,5 +1,5 @@
 // Package codedload simulates and analyses coded load balancing in cache
-// networks (spec ../shared/papers/coded-load.md, after Jafari Siavoshani,
+// networks (spec docs/specs/coded-load.md, after Jafari Siavoshani,
 // Parvaresh, Pourmiri and Shariatpanahi, "Coded Load Balancing in Cache
 // Networks", TPDS 2019), against the nearest-replica and power-of-two-choices
 // baselines. It is fast enough to see the asymptotic claims over n from 10²

@@ -1,6 +1,6 @@
 // Package competitive implements nomadic service assignment (Bortnikov,
 // Cidon and Keidar, "Nomadic Service Points", INFOCOM 2006; spec
-// ../shared/papers/nomadic.md): a mobile session is attached, slot by
+// docs/specs/nomadic.md): a mobile session is attached, slot by
 // slot, to one of k servers, paying a hold cost per slot and a setup
 // cost C per (re)assignment. The package holds the offline optimum, the
 // online algorithms DTrack, CTrack and the work function algorithm, the

@@ -1,7 +1,7 @@
 // Package dual computes optimal distributed load management for anycast
 // CDNs: problem P1, its dual super-gradient algorithm with the step-size
 // guarantee of Theorem III.3, and the FastControl protocol through which
-// nodes learn the coupling factor (spec ../shared/papers/anycast-cdn.md
+// nodes learn the coupling factor (spec docs/specs/anycast-cdn.md
 // §3–§4, §7; Sinha, Mani, Liu, Flavel and Maltz, Allerton 2015).
 //
 // The network model (A, C, T and the loads S_i = Σ_j A_j x_j C_ji) is

@@ -1,5 +1,5 @@
 // Package stability analyses FastRoute's greedy load-management heuristic
-// for anycast CDNs (spec ../shared/papers/anycast-cdn.md §5): its dynamics,
+// for anycast CDNs (spec docs/specs/anycast-cdn.md §5): its dynamics,
 // its equilibria and their stability, the polytope Π_C of demands it always
 // controls, the two-node system, and its cost against the optimal dual
 // algorithm.
