@@ -106,8 +106,9 @@
 // factor (another n³/3, by a recursive algorithm that runs in gonum's
 // parallel Gemm); ResistanceMatrix and PseudoInverse also form A⁻¹ = V Vᵀ
 // (n³ in all). On two shared cores in pure Go, a dense graph with
-// n = 2000 takes about 0.7 s for KirchhoffIndex and 1.0–1.4 s for
-// ResistanceMatrix. Spectra use a dense symmetric eigensolver, O(n³);
+// n = 2000 takes about 0.5 s for KirchhoffIndex and 0.65 s for
+// ResistanceMatrix when the machine is quiet, up to twice that when it
+// is busy. Spectra use a dense symmetric eigensolver, O(n³);
 // AlgebraicConnectivity adds the Fiedler vector by inverse iteration
 // rather than computing every eigenvector.
 //
