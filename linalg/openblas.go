@@ -14,9 +14,9 @@ import (
 // OpenBLAS through cgo: the Cholesky factorisation, the triangular
 // inverse and the products behind KirchhoffIndex and ResistanceMatrix
 // (n = 2000 on two cores: 0.29 s each, against about 0.5 s and 0.65 s
-// in pure Go on a quiet machine). It needs the module gonum.org/v1/netlib in go.mod, a C
-// compiler and Debian's libopenblas-dev (the cgo directive above links
-// it):
+// in pure Go on a quiet machine). It needs the module
+// gonum.org/v1/netlib in go.mod, a C compiler and Debian's
+// libopenblas-dev (the cgo directive above links it):
 //
 //	go test -tags openblas -bench Dense_2000 ./linalg
 //
