@@ -2,7 +2,7 @@
 // servers on a weighted graph that share a global rate limit by
 // consensus, their behaviour under uncertain demand, the design of the
 // update cycle and the links, and the per-server throttling of clients.
-// The specification is ../shared/papers/throttlers.md (Siami & Skaf,
+// The specification is docs/specs/throttlers.md (Siami & Skaf,
 // "Structural Analysis and Optimal Design of Distributed System
 // Throttlers", IEEE TAC 2018, arXiv:1706.09820); section numbers below
 // (§) refer to it. Much of the paper could not be recovered, so the

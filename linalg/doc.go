@@ -1,6 +1,6 @@
 // Package linalg provides weighted undirected graphs, their Laplacians,
 // spectra and effective resistances: the linear algebra under loadlab's
-// consensus-based throttlers (spec ../shared/papers/throttlers.md §2) and
+// consensus-based throttlers (spec docs/specs/throttlers.md §2) and
 // the graph families and random graph models used across loadlab.
 //
 // # Conventions
