@@ -271,6 +271,19 @@ func TestDualMatchesPrimal(t *testing.T) {
 		k := float64(res.Iter)
 		viol := (floats.Max(res.Mu) + res.Step*res.G) / (res.Step * k)
 		assert.LessOrEqual(t, res.Violation, viol+1e-12, "trial %d", trial)
+
+		// The primal estimate's objective is within the bounds for
+		// averaged primal iterates of a dual subgradient method (Nedić and
+		// Ozdaglar 2009, DERIVED for P1 in Result's documentation):
+		// P* − ‖μ*‖₂ ‖(S^obs(X) − S)₊‖₂ ≤ P(X, S) ≤ P* + ‖μ(0)‖²/(2αK) + αG²/2,
+		// here with μ(0) = 0, ‖μ*‖₂ ≤ MuBound(Best) and the violation
+		// vector's norm at most √n times its largest entry.
+		pv, v := p.Objective(res.X, res.S)
+		assert.InDelta(t, res.Violation, v, 1e-12, "trial %d: Violation", trial)
+		upper := ref.Value + res.Step*res.G*res.G/2
+		lower := ref.Value - p.MuBound(res.Best)*math.Sqrt(float64(n))*res.Violation
+		assert.LessOrEqual(t, pv, upper+slack, "trial %d: primal estimate above its bound", trial)
+		assert.GreaterOrEqual(t, pv, lower-slack, "trial %d: primal estimate below its bound", trial)
 	}
 }
 

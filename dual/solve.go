@@ -64,6 +64,11 @@ type Result struct {
 	// Because S^obs is linear, Violation is the largest mean super-gradient
 	// and is at most (max_i (μ_i(last) − μ_i(0)) + Step·G)/(Step·Iter)
 	// (DERIVED from (17)); it vanishes like 1/K while μ stays bounded.
+	// The estimate's objective obeys the bounds for averaged primal
+	// iterates of a dual subgradient method (Nedić and Ozdaglar 2009;
+	// DERIVED for P1 from convexity of P and the projected step (17)):
+	//
+	//	P* − μ*ᵀ(S^obs(X) − S)₊ ≤ P(X, S) ≤ P* + ‖μ(0)‖²/(2·Step·Iter) + Step·G²/2.
 	X, S      []float64
 	Violation float64
 
