@@ -107,6 +107,18 @@ func TestSpec7OtherCorners(t *testing.T) {
 		assert.Equal(t, Saddle, c11.Class)
 		assert.InDelta(t, beta*(0.7-cba), real(c01.Eigenvalues[0]), exactTol)
 		assert.Greater(t, real(c01.Eigenvalues[0]), 0.0)
+		// At (0, 1) node b carries S_b = C_bb = 1 − C_ba against T_b = 0.7,
+		// so its eigenvalue −β(T_b − S_b) = −β(C_ba − 0.3) changes sign at
+		// C_ba = 0.3, where the vertex is non-hyperbolic (spec §5.4).
+		assert.InDelta(t, -beta*(cba-0.3), real(c01.Eigenvalues[1]), exactTol)
+		switch {
+		case cba < 0.3:
+			assert.Equal(t, Unstable, c01.Class, "C_ba = %v", cba)
+		case cba == 0.3:
+			assert.Equal(t, NonHyperbolic, c01.Class, "C_ba = %v", cba)
+		default:
+			assert.Equal(t, Saddle, c01.Class, "C_ba = %v", cba)
+		}
 		if cba == 0.5 {
 			// Spec's numbers for C_ba = 0.5, in units of β.
 			assert.InDelta(t, -0.1*beta, real(c11.Eigenvalues[0]), exactTol)
