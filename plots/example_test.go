@@ -91,3 +91,22 @@ func ExampleLogY() {
 		log.Fatal(err)
 	}
 }
+
+// ExampleAddErrorBars shows measured points with 95% error bars against
+// markers of a second series, a dashed vertical reference, fixed axis
+// ranges and the legend placed in the empty bottom-right corner.
+func ExampleAddErrorBars() {
+	gammas := []float64{0.1, 0.2, 0.3, 0.4, 0.5}
+	mean := []float64{8.1, 4.4, 3.1, 2.7, 2.9}
+	lo := []float64{7.6, 4.1, 2.9, 2.5, 2.6}
+	hi := []float64{8.6, 4.7, 3.3, 2.9, 3.2}
+	exact := []float64{8.0, 4.5, 3.0, 2.6, 3.0}
+	p := plots.New("Monte Carlo against closed form", "update cycle γ (s)", "ρ₂ (requests²)",
+		plots.XRange(0, 0.6), plots.YRange(0, 10), plots.LegendAt(false, false))
+	plots.AddErrorBars(p, 0, "simulated (95% CI)", gammas, mean, lo, hi)
+	plots.AddPoints(p, 1, "closed form", gammas, exact)
+	plots.AddVLine(p, 2, "γ* = 0.44", 0.44)
+	if err := plots.Save(p, plots.DefaultWidth, plots.DefaultHeight, "testdata/errbars.png"); err != nil {
+		log.Fatal(err)
+	}
+}

@@ -16,6 +16,9 @@ import (
 func TestGoldenBand(t *testing.T)   { cmpimg.CheckPlot(ExampleAddBand, t, "band.png") }
 func TestGoldenPanels(t *testing.T) { cmpimg.CheckPlot(ExampleNewPanels, t, "panels.png") }
 func TestGoldenLogY(t *testing.T)   { cmpimg.CheckPlot(ExampleLogY, t, "logy.png") }
+func TestGoldenErrorBars(t *testing.T) {
+	cmpimg.CheckPlot(ExampleAddErrorBars, t, "errbars.png")
+}
 
 func TestTableCSV(t *testing.T) {
 	tb := plots.NewTable("a", "b")

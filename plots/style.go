@@ -100,7 +100,17 @@ func YRange(min, max float64) Option {
 // (top or bottom, left or right). Use it when the data leave that
 // corner empty; otherwise draw the plot with LegendOutside.
 func LegendAt(top, left bool) Option {
-	return func(p *plot.Plot) { p.Legend.Top, p.Legend.Left = top, left }
+	return func(p *plot.Plot) {
+		p.Legend.Top, p.Legend.Left = top, left
+		// Inset the legend from the corner's two axes lines.
+		p.Legend.XOffs, p.Legend.YOffs = vg.Points(6), vg.Points(4)
+		if !left {
+			p.Legend.XOffs = -p.Legend.XOffs
+		}
+		if top {
+			p.Legend.YOffs = -p.Legend.YOffs
+		}
+	}
 }
 
 // New returns a plot in the house style: title, axis labels (say the
