@@ -48,14 +48,18 @@ type Trajectory struct {
 	Final []float64
 
 	// LambdaMax is the largest eigenvalue μ_n of the update operator when
-	// it had to be computed to decide stability, 0 when the bound
-	// γ max_{u~v}(q_u d_u + q_v d_v) < 2 already settles it. It is λ_n
-	// of L for Amount and Clipped (spec §4.1); for Ratio it is that of
-	// R⁻¹L and for LogRatio that of X*⁻¹L, at the first step's demand r(0)
-	// (spec §8). Above 400 nodes it is a Lanczos estimate (a lower bound).
+	// it had to be computed to decide stability, 0 when an upper bound
+	// (γ max_{u~v}(q_u d_u + q_v d_v) < 2, or a Collatz–Wielandt bound)
+	// already settles it. It is λ_n of L for Amount and Clipped (spec
+	// §4.1); for Ratio it is that of R⁻¹L and for LogRatio that of X*⁻¹L,
+	// at the first step's demand r(0) (spec §8). Above 400 nodes it is a
+	// Lanczos estimate (a lower bound).
 	LambdaMax float64
-	// Warning is non-empty when γ ≥ 2/μ_n: the network is unstable
-	// (spec §4.1) and the simulation shows the divergence.
+	// Warning is non-empty whenever γ ≥ 2/μ_n: the network is unstable
+	// (spec §4.1) and the simulation shows the divergence. Above 3000
+	// nodes, when γ lies within the bracket of μ_n that the bounds could
+	// certify, it says that stability is uncertain and gives the bracket;
+	// it is never empty for an unstable γ.
 	Warning string
 }
 
