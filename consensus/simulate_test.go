@@ -81,20 +81,46 @@ func TestConservation(t *testing.T) {
 			assert.InDelta(t, tr.LTotal[0], fin, 1e-12*scale)
 		}
 	}
-	// Long run: 200 000 steps of random-walk demand on six servers.
+	// Long runs: 200 000 steps on six servers for every measure (six
+	// nodes keep the four runs at ~0.1 s each; drift, if any, grows with
+	// the number of steps, not with n, so the length is what matters).
+	// Amount and Clipped take random-walk demand; Ratio and LogRatio need
+	// r > 0 throughout, which a random walk of step 30 over 2e5 steps
+	// (spread ~1.3e4) would break, so they take stationary demand around
+	// the same levels (σ = 30: r ≤ 0 would need a 33σ draw).
 	g := randomGraph(6, 0.5, mc.Source(6))
-	net := &Network{Graph: g, Gamma: 0.2}
 	x0 := []float64{1e3, 2e3, 3e3, 4e3, 5e3, 6e3}
-	d := &RandomWalkDemand{Start: x0, Sigma: 30, Src: mc.Source(6, 1)}
-	tr, err := Simulate(net, d, x0, 200000, nil)
-	require.NoError(t, err)
-	// 4 ulps of the total 21000: the compensated sum is exact to ~1 ulp.
-	bound := 4 * 0x1p-52 * 21000
-	var worst float64
-	for _, l := range tr.LTotal {
-		worst = max(worst, math.Abs(l-21000))
+	for _, m := range []Measure{Amount, Ratio, LogRatio, Clipped} {
+		var d Demand = &RandomWalkDemand{Start: x0, Sigma: 30, Src: mc.Source(6, 1, uint64(m))}
+		gamma := 0.2
+		if m == Ratio || m == LogRatio {
+			d = &StationaryDemand{Mean: x0, Sigma: 30, Src: mc.Source(6, 1, uint64(m))}
+			gamma *= 1e3 // q = 1/r ≤ 1e-3: the same γλ scale as Amount
+		}
+		tr, err := Simulate(&Network{Graph: g, Gamma: gamma, Measure: m}, d, x0, 200000, nil)
+		require.NoError(t, err, "%v", m)
+		require.Empty(t, tr.Warning, "%v", m)
+		require.Equal(t, 200000, tr.Steps, "%v", m)
+		// 4 ulps of the total 21000: the compensated sum is exact to ~1 ulp.
+		bound := 4 * 0x1p-52 * 21000
+		var worst float64
+		for _, l := range tr.LTotal {
+			worst = max(worst, math.Abs(l-21000))
+		}
+		var fin float64
+		for _, x := range tr.Final {
+			fin += x
+		}
+		assert.LessOrEqual(t, worst, bound, "%v", m)
+		assert.InDelta(t, 21000, fin, bound, "%v", m)
+		// The limits did move (the check is not vacuous): σ = 30 noise
+		// moves them by several units per step.
+		var moved float64
+		for i, x := range tr.Final {
+			moved = max(moved, math.Abs(x-x0[i]))
+		}
+		assert.Greater(t, moved, 1.0, "%v", m)
 	}
-	assert.LessOrEqual(t, worst, bound)
 }
 
 // TestTotalsExample checks spec §9: r = (5, 1), x = (3, 3) gives
