@@ -20,7 +20,7 @@ func init() {
 	register(
 		plots.Figure{
 			Name:    "consensus-rho-vs-gamma",
-			Caption: "H2 dispersion of a throttler network against the update cycle γ over the stable range (0, 2/λ_n) for five topologies on the same number of servers: ρ₂ (random-walk demand) with γ*_H2 (circle) and γ_conv (cross), ρ₁ (stationary demand) and ρ₂T (time-consistent random walk).",
+			Caption: "H2 dispersion of a throttler network against the update cycle γ over the stable range (0, 2/λ_n) for five topologies on the same number of servers: ρ₂ (random-walk demand), ρ₁ (stationary demand) and ρ₂T (time-consistent random walk), each with γ*_H2 (circle) and γ_conv (cross) marked on every curve. γ*_H2 minimises ρ₂; ρ₁ and ρ₂T are strictly increasing in γ (spec §5.1), so on their panels the markers show the cost of those two cycles, not optima.",
 			Make:    consensusRhoVsGamma,
 		},
 		plots.Figure{
@@ -104,8 +104,8 @@ func consensusRhoVsGamma(cfg plots.Config) (*plots.Result, error) {
 	var heads []plots.Headline
 	p2 := plots.New(fmt.Sprintf("ρ₂, random-walk demand (n = %d, σ = 1)", n), "update cycle γ (time units)", "ρ₂ (requests² per step²)", plots.LogY())
 	p2n := plots.New("ρ₂ against the normalised cycle γλ_n/2", "γ / (2/λ_n)", "ρ₂ (requests² per step²)", plots.LogY())
-	p1 := plots.New("ρ₁, stationary demand", "update cycle γ (time units)", "ρ₁ (requests² per step²)", plots.LogY())
-	p2t := plots.New("ρ₂T, time-consistent random walk", "update cycle γ (time units)", "ρ₂T (requests² per time unit)", plots.LogY())
+	p1 := plots.New("ρ₁, stationary demand (increasing in γ)", "update cycle γ (time units)", "ρ₁ (requests² per step²)", plots.LogY())
+	p2t := plots.New("ρ₂T, time-consistent random walk (increasing in γ)", "update cycle γ (time units)", "ρ₂T (requests² per time unit)", plots.LogY())
 	for fi, f := range fams {
 		s, err := consensus.SpectralFrom(f.eig)
 		if err != nil {
@@ -139,6 +139,24 @@ func consensusRhoVsGamma(cfg plots.Config) (*plots.Result, error) {
 		addMarker(p2, fi, gc, rc, draw.CrossGlyph{})
 		addMarker(p2n, fi, gs/s.StabilityBound(), rs, draw.RingGlyph{})
 		addMarker(p2n, fi, gc/s.StabilityBound(), rc, draw.CrossGlyph{})
+		// ρ₁ and ρ₂T are strictly increasing in γ (spec §5.1 fact 4): no
+		// interior optimum; the markers show what γ*_H2 and γ_conv cost
+		// under those demand models.
+		for _, c := range []struct {
+			t consensus.Traffic
+			p *plot.Plot
+		}{{consensus.Case1, p1}, {consensus.Case2T, p2t}} {
+			rsc, err := s.Rho(c.t, gs, 1)
+			if err != nil {
+				return nil, err
+			}
+			rcc, err := s.Rho(c.t, gc, 1)
+			if err != nil {
+				return nil, err
+			}
+			addMarker(c.p, fi, gs, rsc, draw.RingGlyph{})
+			addMarker(c.p, fi, gc, rcc, draw.CrossGlyph{})
+		}
 		heads = append(heads, plots.Headline{Name: fmt.Sprintf("γ*_H2 %s n=%d", f.name, n), Value: gs, Reference: fmt.Sprintf("γ_conv = %.4g", gc)})
 	}
 	ring := addMarker(p2, -1, math.NaN(), math.NaN(), draw.RingGlyph{})
