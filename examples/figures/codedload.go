@@ -36,7 +36,7 @@ func init() {
 		},
 		plots.Figure{
 			Name:    "codedload-topologies",
-			Caption: "Maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, one graph per n): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (on the random graphs the far holder's distance comes from a bidirectional BFS), and coded with ℓ = ⌈ln n⌉.",
+			Caption: "The main figure (codedload-maxload-vs-n) on four topologies: maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, γ = 0, one graph per n; means with 95% confidence bands, 3 runs at n ≥ 262144): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (on the random graphs the far holder's distance comes from a bidirectional BFS), and coded with ℓ = ⌈ln n⌉ and with ℓ = 10. The torus and the hypercube have closed-form distances and reach n = 2²⁰ ≈ 10⁶; on the random graphs every search is a BFS and the panels stop at n = 2¹⁸ = 262144. The two-choice curves stop earlier where one run would take tens of seconds: (a), whose ball search visits ≥ 545 nodes per request, at 2¹⁸ on the hypercube, 2¹⁶ on the 6-regular graph and 2¹⁴ on the random geometric graph; (b) at 2¹⁴ on the random geometric graph, where the far holder lies about √(n/ln n) hops away and a run costs about n² work.",
 			Make:    codedloadTopologies,
 		},
 	)
@@ -452,29 +452,61 @@ func codedloadParams(cfg plots.Config) (*plots.Result, error) {
 }
 
 func codedloadTopologies(cfg plots.Config) (*plots.Result, error) {
+	// Sizes are powers of 4: perfect squares for the torus, powers of 2
+	// for the hypercube.
 	ns := []int{256, 1024}
 	runs := func(int) int { return 4 }
 	if !cfg.Quick {
-		ns = []int{256, 1024, 4096, 16384}
-		runs = func(int) int { return 10 }
+		ns = []int{256, 1024, 4096, 16384, 65536, 262144, 1048576}
+		runs = func(n int) int {
+			switch {
+			case n >= 262144:
+				return 3
+			case n >= 65536:
+				return 4
+			case n >= 16384:
+				return 6
+			}
+			return 10
+		}
 	}
 	ball := func(t codedload.Topology) int { return codedload.BallRadius(t, 545) }
+	// The torus and the hypercube have closed-form distances and reach
+	// n ≈ 10⁶; on the random graphs every search visits nodes by BFS, each
+	// visit a cache miss, and one run of the cheapest curves costs 1–6 s at
+	// n = 262144, so they stop there. The searches of two choices stop
+	// earlier: (a) explores a ball of at least 545 nodes per request (one run
+	// ≈ 6 s at n = 262144 on the hypercube, 2 s at 65536 and 33 s at 262144
+	// on the 6-regular graph, 11 s at 65536 on the RGG), and (b)'s far holder
+	// on the RGG, whose diameter grows like √(n/ln n), costs about n² work
+	// (2 s per run at n = 16384, 57 s at 65536). One worker, measured on the
+	// loaded 2-core machine.
 	fams := []struct {
-		title string
-		fam   codedload.Family
+		title      string
+		fam        codedload.Family
+		maxN       int // largest size of the panel
+		maxA, maxB int // largest size for two choices (a) and (b); 0 = maxN
 	}{
-		{"torus", codedload.TorusFamily},
-		{"random geometric graph", codedload.RGGFamily},
-		{"random 6-regular graph", codedload.RegularFamily(6)},
-		{"hypercube", codedload.HypercubeFamily},
+		{title: "torus", fam: codedload.TorusFamily, maxN: 1048576},
+		{title: "random geometric graph", fam: codedload.RGGFamily, maxN: 262144, maxA: 16384, maxB: 16384},
+		{title: "random 6-regular graph", fam: codedload.RegularFamily(6), maxN: 262144, maxA: 65536},
+		{title: "hypercube", fam: codedload.HypercubeFamily, maxN: 1048576, maxA: 262144},
 	}
 	tab := clNewTable()
-	var cells []plots.Drawer
+	var cells []*plot.Plot
 	var legend plots.Drawer
 	var heads []plots.Headline
 	for i, f := range fams {
-		cfg.Logf("codedload: topology %s", f.title)
-		curves, err := codedload.CompareSizes(ns, f.fam, clMainVariants(ball, false), runs, cfg.Seed+uint64(i),
+		var fns []int
+		for _, n := range ns {
+			if n <= f.maxN {
+				fns = append(fns, n)
+			}
+		}
+		vs := clMainVariants(ball, true)
+		vs[1].MaxN, vs[2].MaxN = f.maxA, f.maxB
+		cfg.Logf("codedload: topology %s, n up to %d", f.title, fns[len(fns)-1])
+		curves, err := codedload.CompareSizes(fns, f.fam, vs, runs, cfg.Seed+uint64(i),
 			&codedload.SweepSettings{Logf: cfg.Logf})
 		if err != nil {
 			return nil, err
@@ -499,6 +531,26 @@ func codedloadTopologies(cfg plots.Config) (*plots.Result, error) {
 			Name: fmt.Sprintf("%s n=%d: NR / coded max load", f.title, int(nr.X)), Value: nr.MaxLoad.Mean / co.MaxLoad.Mean,
 			Reference: "> 1, growing with n (spec §1: Θ(log n) vs O(1))",
 		})
+	}
+	// Shared axes, so that the panels compare at a glance and show where
+	// the shorter curves stop.
+	for _, p := range cells[1:] {
+		cells[0].X.Min, cells[0].X.Max = min(cells[0].X.Min, p.X.Min), max(cells[0].X.Max, p.X.Max)
+		cells[0].Y.Min, cells[0].Y.Max = min(cells[0].Y.Min, p.Y.Min), max(cells[0].Y.Max, p.Y.Max)
+	}
+	// Whole loads on the vertical axis: labels every 2, ticks every 1.
+	cells[0].Y.Min, cells[0].Y.Max = math.Floor(cells[0].Y.Min), math.Ceil(cells[0].Y.Max)
+	var yt []plot.Tick
+	for v := cells[0].Y.Min; v <= cells[0].Y.Max; v++ {
+		t := plot.Tick{Value: v}
+		if int(v)%2 == 0 {
+			t.Label = strconv.Itoa(int(v))
+		}
+		yt = append(yt, t)
+	}
+	for _, p := range cells {
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = cells[0].X.Min, cells[0].X.Max, cells[0].Y.Min, cells[0].Y.Max
+		p.Y.Tick.Marker = plot.ConstantTicks(yt)
 	}
 	w, h := plots.PanelSize(2, 2)
 	grid := plots.NewPanels(2, 3, cells[0], cells[1], legend, cells[2], cells[3], nil)
