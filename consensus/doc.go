@@ -140,13 +140,14 @@
 // Simulate costs O(n + m) per step and never forms a dense matrix. On
 // graphs of 4096 servers or more, with GOMAXPROCS > 1, a second
 // goroutine draws the demand of the coming steps while the limits are
-// updated (except for a TraceDemand, which is only copied); the demand stream and its order are unchanged, so results do
-// not depend on it. 10⁴ steps on 10⁴ servers of average degree 6 with
-// random-walk demand take a median of 1.02 s over six runs (range
-// 0.94–1.09 s, docs/benchmarks.md; 1.34 s on one processor; the update
-// alone about 0.95 s), on the project's 2-core machine when idle. Rho
-// costs one dense Cholesky and one triangular inverse, 2n³/3 flops
-// (about 0.7 s at n = 2000); Spectral one dense eigendecomposition.
+// updated (except for a TraceDemand, which is only copied); the demand
+// stream and its order are unchanged, so results do not depend on it.
+// 10⁴ steps on 10⁴ servers of average degree 6 with random-walk demand
+// take a median of 0.95 s over six runs (range 0.92–0.96 s,
+// docs/benchmarks.md; about 1.4 s on one processor) on the project's
+// 2-core machine when idle. Rho costs one dense Cholesky and one
+// triangular inverse, 2n³/3 flops (about 0.7 s at n = 2000); Spectral
+// one dense eigendecomposition.
 // DesignWeights solves 50 nodes and 200 candidate links to a relative
 // gap of 10⁻⁶ in milliseconds. Covariance is O(n⁶) (oracle for small n).
 //
