@@ -141,26 +141,14 @@ func competitiveMeshScale(cfg plots.Config) (*plots.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	xs := make([]float64, len(grids))
-	for i, g := range grids {
-		xs[i] = float64(g * g)
-	}
-	tab := newCompTable()
-	cost := plots.New("Average total cost", "routers (100 per km²)", fmt.Sprintf("total cost over %d s (m)", slots))
-	addEstimates(cost, xs, res, false, false, false, tab, "cost")
-	ratio := plots.New("Performance ratio", "routers (100 per km²)", "cost / OPT")
-	addEstimates(ratio, xs, res, true, false, true, tab, "ratio")
-	w, h := plots.PanelSize(1, 2)
+	out := costRatioFigure(grids, res, "routers (100 per km²)", fmt.Sprintf("total cost over %d s (m)", slots))
 	last := res[len(res)-1]
-	return &plots.Result{
-		Plot: plots.NewPanels(1, 2, cost, plots.LegendOutside(ratio)), Width: w * 1.25, Height: h,
-		Data: tab,
-		Headlines: []plots.Headline{
-			{Name: fmt.Sprintf("mesh %d routers, C = 50: DTrack-F ratio", grids[len(grids)-1]*grids[len(grids)-1]), Value: find(last, "DTrack-F").Ratio.Mean, Reference: "slides: 20–50% at C = 50; not reproduced in our setup (band near C = 200 m)"},
-			{Name: "mesh: Target-Aware(10) ratio", Value: find(last, "Target-Aware(10)").Ratio.Mean, Reference: "spec §8.1: motion-aware gap < 10%"},
-			{Name: "mesh: DTrack-RR ratio, largest/smallest network", Value: find(last, "DTrack-RR").Ratio.Mean / find(res[0], "DTrack-RR").Ratio.Mean, Reference: "spec §8.1: no degradation with scale (≈ 1)"},
-		},
-	}, nil
+	out.Headlines = []plots.Headline{
+		{Name: fmt.Sprintf("mesh %d routers, C = 50: DTrack-F ratio", grids[len(grids)-1]*grids[len(grids)-1]), Value: find(last, "DTrack-F").Ratio.Mean, Reference: "slides: 20–50% at C = 50; not reproduced in our setup (band near C = 200 m)"},
+		{Name: "mesh: Target-Aware(10) ratio", Value: find(last, "Target-Aware(10)").Ratio.Mean, Reference: "spec §8.1: motion-aware gap < 10%"},
+		{Name: "mesh: DTrack-RR ratio, largest/smallest network", Value: find(last, "DTrack-RR").Ratio.Mean / find(res[0], "DTrack-RR").Ratio.Mean, Reference: "spec §8.1: no degradation with scale (≈ 1)"},
+	}
+	return out, nil
 }
 
 func competitiveRatioVsSetup(cfg plots.Config) (*plots.Result, error) {
@@ -375,23 +363,31 @@ func competitiveChatroom(cfg plots.Config) (*plots.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	out := costRatioFigure(grids, res, "servers", fmt.Sprintf("total cost over %d slots (distance units)", slots))
+	first := res[0]
+	out.Headlines = []plots.Headline{
+		{Name: "chat room 100 servers: DTrack-F ratio", Value: find(first, "DTrack-F").Ratio.Mean, Reference: "spec §8.2 (no number recovered)"},
+		{Name: "chat room 100 servers: DTrack-RR ratio", Value: find(first, "DTrack-RR").Ratio.Mean, Reference: "≤ 2k = 200 (spec §6.3)"},
+	}
+	return out, nil
+}
+
+// costRatioFigure draws a scaling sweep over square grids of side
+// grids[i] (so grids[i]² routers or servers) as two panels: average total
+// cost, and cost/OPT with the legend beside it.
+func costRatioFigure(grids []int, res [][]mobility.Result, xlabel, costLabel string) *plots.Result {
 	xs := make([]float64, len(grids))
 	for i, g := range grids {
 		xs[i] = float64(g * g)
 	}
 	tab := newCompTable()
-	cost := plots.New("Average total cost", "servers", fmt.Sprintf("total cost over %d slots (distance units)", slots))
+	cost := plots.New("Average total cost", xlabel, costLabel)
 	addEstimates(cost, xs, res, false, false, false, tab, "cost")
-	ratio := plots.New("Performance ratio", "servers", "cost / OPT")
+	ratio := plots.New("Performance ratio", xlabel, "cost / OPT")
 	addEstimates(ratio, xs, res, true, false, true, tab, "ratio")
 	w, h := plots.PanelSize(1, 2)
-	first := res[0]
 	return &plots.Result{
 		Plot: plots.NewPanels(1, 2, cost, plots.LegendOutside(ratio)), Width: w * 1.25, Height: h,
 		Data: tab,
-		Headlines: []plots.Headline{
-			{Name: "chat room 100 servers: DTrack-F ratio", Value: find(first, "DTrack-F").Ratio.Mean, Reference: "spec §8.2 (no number recovered)"},
-			{Name: "chat room 100 servers: DTrack-RR ratio", Value: find(first, "DTrack-RR").Ratio.Mean, Reference: "≤ 2k = 200 (spec §6.3)"},
-		},
-	}, nil
+	}
 }
