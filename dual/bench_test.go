@@ -109,11 +109,22 @@ func BenchmarkSolve_BestStep_N200(b *testing.B) {
 // BenchmarkIteration_N200 is the cost of one dual step, O(nnz(C)).
 func BenchmarkIteration_N200(b *testing.B) {
 	p, _ := bench200()
+	benchSteps(b, p, nil)
+}
+
+// benchSteps times Solve over a fixed 1000 steps (no stopping rule) and
+// reports the cost per step; fc, if not nil, gives each run its
+// FastControl settings.
+func benchSteps(b *testing.B, p *Problem, fc func(run int) *FastControl) {
 	const iters = 1000
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Solve(p, &Settings{Step: 0.1, MaxIter: iters, Tol: -1}); err != nil {
+		set := &Settings{Step: 0.1, MaxIter: iters, Tol: -1}
+		if fc != nil {
+			set.FastControl = fc(i)
+		}
+		if _, err := Solve(p, set); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -157,31 +168,16 @@ func TestSolveLoopDoesNotAllocate(t *testing.T) {
 // nnz(C) ≈ 3N: compressed rows make it O(nnz), not O(N²).
 func BenchmarkIteration_Banded_N2000(b *testing.B) {
 	p := sparseNetwork(rand.New(rand.NewPCG(2000, 1)), 2000)
-	const iters = 1000
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := Solve(p, &Settings{Step: 0.1, MaxIter: iters, Tol: -1}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iters), "ns/step")
+	benchSteps(b, p, nil)
 }
 
 // BenchmarkIteration_FastControl_N200 is one dual step with β measured
 // by FastControl (Poisson counts, loss, delay): O(nnz(C)) as well.
 func BenchmarkIteration_FastControl_N200(b *testing.B) {
 	p, _ := bench200()
-	const iters = 1000
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		fc := &FastControl{Gamma: 10, Window: 1, Loss: 0.1, Delay: 2, Src: rand.NewPCG(1, uint64(i))}
-		if _, err := Solve(p, &Settings{Step: 0.1, MaxIter: iters, Tol: -1, FastControl: fc}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iters), "ns/step")
+	benchSteps(b, p, func(run int) *FastControl {
+		return &FastControl{Gamma: 10, Window: 1, Loss: 0.1, Delay: 2, Src: rand.NewPCG(1, uint64(run))}
+	})
 }
 
 // BenchmarkPrimal_LP_N50 is the simplex path of Primal: LinearX and
