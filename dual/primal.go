@@ -5,6 +5,9 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/solve"
 )
 
 // PrimalSettings control Primal. A nil *PrimalSettings means defaults.
@@ -213,23 +216,17 @@ func Primal(p *Problem, s *PrimalSettings) (*PrimalResult, error) {
 				}
 			}
 		}
-		// Armijo search along the projection arc.
-		t := 1.0
-		accepted := false
-		for ls := 0; ls < 60; ls++ {
+		// Armijo search along the projection arc: the predicted decrease
+		// is ∇F·(x − P(x + t·d)), which depends on t.
+		ls := solve.Armijo{}.Search(fx, func(t float64) (float64, float64, bool) {
 			var dec float64
 			for j := range x {
 				xt[j] = clip(x[j]+t*d[j], 0, 1)
 				dec += g[j] * (x[j] - xt[j])
 			}
-			ft := p.reduced(xt, nw.Loads(ot, xt))
-			if ft <= fx-1e-4*dec {
-				accepted = true
-				break
-			}
-			t /= 2
-		}
-		if !accepted {
+			return p.reduced(xt, nw.Loads(ot, xt)), dec, true
+		})
+		if ls.Status != loadlab.Success {
 			break // no further decrease representable
 		}
 		x, xt = xt, x
