@@ -1,10 +1,13 @@
 package mc
 
 import (
+	"fmt"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSourceDeterministicAndDistinct(t *testing.T) {
@@ -42,4 +45,41 @@ func TestSummarize(t *testing.T) {
 	assert.InDelta(t, 2-half, s.Lo, 1e-9)
 	assert.InDelta(t, 2+half, s.Hi, 1e-9)
 	assert.True(t, math.IsNaN(Summarize([]float64{5}).Std))
+}
+
+// TestForReraisesWorkerPanic: a panic in a worker goroutine must reach
+// the caller's goroutine (where recover can see it) with the worker's
+// stack, instead of killing the process (docs/conventions.md §6). Before
+// the fix the panic escaped the worker and the test binary died.
+func TestForReraisesWorkerPanic(t *testing.T) {
+	prev := runtime.GOMAXPROCS(4) // several workers even on a 1-core machine
+	defer runtime.GOMAXPROCS(prev)
+	for _, workers := range []int{0, 2, 8} {
+		var got any
+		func() {
+			defer func() { got = recover() }()
+			For(100, workers, func(i int) {
+				if i == 37 {
+					panic(fmt.Sprintf("boom at %d", i))
+				}
+			})
+		}()
+		pe, ok := got.(*PanicError)
+		require.True(t, ok, "workers = %d: recovered %T %v", workers, got, got)
+		assert.Equal(t, 37, pe.Index)
+		assert.Equal(t, "boom at 37", pe.Value)
+		assert.Contains(t, pe.Error(), "boom at 37")
+		assert.Contains(t, pe.Error(), "mc.TestForReraisesWorkerPanic", "the message carries the worker's stack")
+	}
+	// A runtime error stays visible to errors.As through the re-raise.
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		var s []int
+		For(8, 4, func(i int) { _ = s[i] })
+	}()
+	var re runtime.Error
+	require.ErrorAs(t, got.(error), &re)
+	// With one worker the panic propagates unchanged on the caller.
+	assert.PanicsWithValue(t, "serial", func() { For(3, 1, func(int) { panic("serial") }) })
 }
