@@ -18,11 +18,28 @@
 //   - AddVLine, AddHLine: dashed reference lines across the data area.
 //   - AddBars: grouped bars in data units.
 //   - AddHeatMap with ColorBar: a perceptually uniform heat map.
-//   - LogX, LogY, XRange, YRange, LegendAt: options of New.
+//   - LogX, LogY, XRange, YRange, LegendAt, XTicks, YTicks: options of New.
+//   - NominalX: category names on the x axis of grouped bars.
+//
+// # Labels that tell the truth
+//
+// Every axis of New carries a Ticker, whose labels are the exact values of
+// their ticks (gonum's default ticker rounds them: a tick at 1.08 reads
+// "1.1"), in one format per axis: Linear steps of 1, 2 or 5 × 10ᵏ, or on a
+// log axis decades, 1-2-5 or powers of two. ParseTickLabel reads a label
+// back and CheckTickLabels checks every label of a figure. Text, the text
+// handler of every plot, draws C_{ba}, λ_{n} and 10^{−6} with true sub-
+// and superscripts; PlainText strips that markup for CSV and logs.
+//
+// # Layout
 //
 // LegendOutside draws a plot with its legend in a column beside the axes,
-// so that the legend cannot hide data; Panels lays out several plots.
-// Save writes PNG (150 dpi), SVG, PDF or EPS by file extension.
+// so that the legend cannot hide data; Stack draws plots one above the
+// other with aligned data areas and one legend column; Panels lays out a
+// grid; PlotsOf lists the plots of any of them. Save writes PNG (150 dpi),
+// SVG, PDF or EPS by file extension. A 16 cm figure is 945 px wide in
+// PNG; keep figures at most 27 cm (1600 px) wide, so that a README that
+// shows them 900 px wide keeps the text legible.
 //
 // # Figures
 //

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/loadlab/loadlab/plots"
+	"gonum.org/v1/plot"
 )
 
 // ExampleAddBand draws a mean with its 95% confidence band against a
@@ -26,9 +27,26 @@ func ExampleAddBand() {
 	plots.AddBand(p, 0, "simulated (95% CI)", ns, lo, mean, hi)
 	plots.AddCurve(p, 1, "ln n", ns, exact)
 	plots.AddHLine(p, -1, "capacity", 10)
-	if err := plots.Save(plots.LegendOutside(p), plots.DefaultWidth, plots.DefaultHeight, "testdata/band.png"); err != nil {
+	fig := plots.LegendOutside(p)
+	if err := plots.Save(fig, plots.DefaultWidth, plots.DefaultHeight, "testdata/band.png"); err != nil {
 		log.Fatal(err)
 	}
+	fmt.Println("x ticks:", labels(p.X))
+	fmt.Println("labels equal values:", plots.CheckTickLabels(fig) == nil)
+	// Output:
+	// x ticks: [10^{1} 10^{2} 10^{3} 10^{4} 10^{5} 10^{6}]
+	// labels equal values: true
+}
+
+// labels returns the labels of an axis's labelled ticks.
+func labels(a plot.Axis) []string {
+	var out []string
+	for _, t := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+		if t.Label != "" {
+			out = append(out, t.Label)
+		}
+	}
+	return out
 }
 
 // ExampleNewPanels lays out two plots side by side: grouped bars with a
@@ -38,7 +56,7 @@ func ExampleNewPanels() {
 	plots.AddBars(bars, 0, 2, "requested", []float64{1, 2, 3, 6})
 	plots.AddBars(bars, 1, 2, "allowed", []float64{1, 2, 2.5, 2.5})
 	plots.AddHLine(bars, -1, "water level", 2.5)
-	bars.NominalX("a", "b", "c", "d")
+	plots.NominalX(bars, "a", "b", "c", "d")
 
 	g := plots.Grid{Xs: []float64{0, 1, 2, 3}, Ys: []float64{0, 1, 2}}
 	for r := range g.Ys {
@@ -57,6 +75,9 @@ func ExampleNewPanels() {
 	if err := plots.Save(fig, w, h, "testdata/panels.png"); err != nil {
 		log.Fatal(err)
 	}
+	fmt.Println(len(plots.PlotsOf(fig)), "plots; bar x axis:", labels(bars.X))
+	// Output:
+	// 3 plots; bar x axis: [a b c d]
 }
 
 // ExampleTable writes the data behind a figure as CSV.
@@ -84,12 +105,15 @@ func ExampleLogY() {
 		path = append(path, (n*n*n-n)/6) // Kirchhoff index of P_n
 		complete = append(complete, n-1) // of K_n
 	}
-	p := plots.New("Kirchhoff index", "nodes n", "K_f (ohm)", plots.LogX(), plots.LogY())
+	p := plots.New("Kirchhoff index", "nodes n", "K_{f} (Ω)", plots.LogX(), plots.LogY())
 	plots.AddLine(p, 0, "path", ns, path)
 	plots.AddLine(p, 1, "complete", ns, complete)
 	if err := plots.Save(p, plots.DefaultWidth, plots.DefaultHeight, "testdata/logy.png"); err != nil {
 		log.Fatal(err)
 	}
+	fmt.Println("y ticks:", labels(p.Y))
+	// Output:
+	// y ticks: [10^{2} 10^{4} 10^{6} 10^{8} 10^{10}]
 }
 
 // ExampleAddErrorBars shows measured points with 95% error bars against
@@ -109,4 +133,36 @@ func ExampleAddErrorBars() {
 	if err := plots.Save(p, plots.DefaultWidth, plots.DefaultHeight, "testdata/errbars.png"); err != nil {
 		log.Fatal(err)
 	}
+	fmt.Println("x ticks:", labels(p.X))
+	// Output:
+	// x ticks: [0 0.1 0.2 0.3 0.4 0.5 0.6]
+}
+
+// ExampleTicker shows tick labels that equal their values, in one format
+// per axis: plain decimals, or powers of ten in the rich-text form that
+// Text draws as superscripts.
+func ExampleTicker() {
+	show := func(k plots.TickKind, lo, hi float64) {
+		var out []string
+		for _, t := range (plots.Ticker{Kind: k}).Ticks(lo, hi) {
+			if t.Label != "" {
+				out = append(out, t.Label)
+			}
+		}
+		fmt.Println(out)
+	}
+	show(plots.Linear, 1.02, 1.19) // gonum's default labels 1.08 as "1.1"
+	show(plots.Linear, 0, 2.5e6)
+	show(plots.Log, 1e-9, 1)
+	show(plots.Log, 3, 40)
+	show(plots.PowersOfTwo, 2, 32)
+	v, _ := plots.ParseTickLabel("2.5×10^{−3}")
+	fmt.Println(v)
+	// Output:
+	// [1.05 1.1 1.15]
+	// [0 5×10^{5} 10^{6} 1.5×10^{6} 2×10^{6} 2.5×10^{6}]
+	// [10^{−9} 10^{−7} 10^{−5} 10^{−3} 10^{−1}]
+	// [5 10 20]
+	// [2 4 8 16 32]
+	// 0.0025
 }

@@ -111,3 +111,116 @@ func (ps *Panels) Draw(c draw.Canvas) {
 func PanelSize(rows, cols int) (w, h vg.Length) {
 	return vg.Length(cols) * DefaultWidth * 0.8, vg.Length(rows) * DefaultHeight * 0.8
 }
+
+// Stack draws plots one above the other with aligned data areas (the
+// same left and right edges whatever their tick labels) and their
+// legends in one column of common width on the right, each level with
+// the top of its panel's data area, so that no legend covers data. A
+// plot with an empty legend leaves its part of the column blank.
+// Weights, if set (one per plot), give the relative panel heights.
+type Stack struct {
+	Plots   []*plot.Plot
+	Weights []float64
+}
+
+// NewStack returns a Stack of equal heights.
+func NewStack(ps ...*plot.Plot) *Stack { return &Stack{Plots: ps} }
+
+// Draw implements Drawer. It panics if Weights is set with a length
+// other than len(Plots).
+func (s *Stack) Draw(c draw.Canvas) {
+	if s.Weights != nil && len(s.Weights) != len(s.Plots) {
+		panic(fmt.Sprintf("plots: %d stack weights for %d plots", len(s.Weights), len(s.Plots)))
+	}
+	pad := vg.Points(8)
+	var lw vg.Length
+	for _, p := range s.Plots {
+		if hasLegend(p, c) {
+			lw = max(lw, p.Legend.Rectangle(c).Size().X+pad)
+		}
+	}
+	pc := c
+	pc.Max.X -= lw
+	for i, tile := range s.tiles(pc) {
+		p := s.Plots[i]
+		leg := p.Legend
+		p.Legend = plot.NewLegend() // axes and data only
+		drawPlot(p, tile)
+		p.Legend = leg
+		if !hasLegend(p, c) {
+			continue
+		}
+		lc := tile
+		lc.Min.X, lc.Max.X = c.Max.X-lw+pad/2, c.Max.X
+		lc.Max.Y = dataCanvas(p, tile).Max.Y
+		leg.Top, leg.Left = true, true
+		leg.XOffs, leg.YOffs = 0, 0
+		leg.Draw(lc)
+	}
+}
+
+// tiles returns one canvas per plot, whose data areas share their left
+// and right edges.
+func (s *Stack) tiles(c draw.Canvas) []draw.Canvas {
+	pad := vg.Points(10)
+	total := 0.0
+	for i := range s.Plots {
+		total += s.weight(i)
+	}
+	height := c.Max.Y - c.Min.Y - vg.Length(len(s.Plots)-1)*pad
+	// The widest left margin (y tick labels and label) and right margin
+	// of any plot, so that every data area spans the same x range.
+	var left, right vg.Length
+	for _, p := range s.Plots {
+		dc := dataCanvas(p, c)
+		left, right = max(left, dc.Min.X-c.Min.X), max(right, c.Max.X-dc.Max.X)
+	}
+	out := make([]draw.Canvas, len(s.Plots))
+	top := c.Max.Y
+	for i, p := range s.Plots {
+		t := c
+		t.Max.Y = top
+		t.Min.Y = top - height*vg.Length(s.weight(i)/total)
+		top = t.Min.Y - pad
+		dc := dataCanvas(p, t)
+		t.Min.X += left - (dc.Min.X - t.Min.X)
+		t.Max.X -= right - (t.Max.X - dc.Max.X)
+		out[i] = t
+	}
+	return out
+}
+
+func (s *Stack) weight(i int) float64 {
+	if s.Weights == nil {
+		return 1
+	}
+	return s.Weights[i]
+}
+
+// PlotsOf returns the plots a Drawer made by this package draws: p
+// itself, the plot of LegendOutside, the cells of Panels and the plots
+// of a Stack, in drawing order. Other Drawers contribute nothing.
+func PlotsOf(d Drawer) []*plot.Plot {
+	switch x := d.(type) {
+	case *plot.Plot:
+		return []*plot.Plot{x}
+	case legendOutside:
+		return []*plot.Plot{x.p}
+	case *Stack:
+		return x.Plots
+	case *Panels:
+		var out []*plot.Plot
+		for _, c := range x.Cells {
+			if c != nil {
+				out = append(out, PlotsOf(c)...)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// hasLegend reports whether p's legend has entries.
+func hasLegend(p *plot.Plot, c draw.Canvas) bool {
+	return p.Legend.Rectangle(c).Size().Y > 0
+}

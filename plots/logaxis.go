@@ -31,6 +31,18 @@ func drawPlot(p *plot.Plot, c draw.Canvas) {
 	c.FillText(sty, vg.Point{X: c.Min.X + h - descent, Y: data.Center().Y}, label.Text)
 }
 
+// dataCanvas returns the data area drawPlot gives p on c.
+func dataCanvas(p *plot.Plot, c draw.Canvas) draw.Canvas {
+	if _, log := p.Y.Scale.(plot.LogScale); !log || p.Y.Label.Text == "" {
+		return p.DataCanvas(c)
+	}
+	label := p.Y.Label
+	p.Y.Label.Text = ""
+	defer func() { p.Y.Label.Text = label.Text }()
+	c.Min.X += label.TextStyle.Height(label.Text) + label.TextStyle.FontExtents().Descent + label.Padding
+	return p.DataCanvas(c)
+}
+
 // drawAny draws d, routing plots through drawPlot.
 func drawAny(d Drawer, c draw.Canvas) {
 	if p, ok := d.(*plot.Plot); ok {

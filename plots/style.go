@@ -74,7 +74,7 @@ type Option func(p *plot.Plot)
 func LogX() Option {
 	return func(p *plot.Plot) {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = Ticker{Kind: Log}
 	}
 }
 
@@ -82,7 +82,7 @@ func LogX() Option {
 func LogY() Option {
 	return func(p *plot.Plot) {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = Ticker{Kind: Log}
 	}
 }
 
@@ -114,8 +114,9 @@ func LegendAt(top, left bool) Option {
 }
 
 // New returns a plot in the house style: title, axis labels (say the
-// unit, as "time (s)"), fonts of the sizes above, light grid lines and
-// the legend at the top left.
+// unit, as "time (s)"), fonts of the sizes above, light grid lines, the
+// legend at the top left, tick labels equal to their values (Ticker) and
+// sub- and superscripts written as x_{i} and 10^{3} (Text).
 func New(title, xlabel, ylabel string, opts ...Option) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
@@ -127,6 +128,7 @@ func New(title, xlabel, ylabel string, opts ...Option) *plot.Plot {
 		ax.Label.TextStyle.Font = font.From(plot.DefaultFont, LabelSize)
 		ax.Tick.Label.Font = font.From(plot.DefaultFont, TickSize)
 		ax.Padding = vg.Points(2)
+		ax.Tick.Marker = Ticker{Kind: Linear}
 	}
 	p.X.Label.Padding = vg.Points(3)
 	p.Y.Label.Padding = vg.Points(3)
@@ -135,6 +137,7 @@ func New(title, xlabel, ylabel string, opts ...Option) *plot.Plot {
 	p.Legend.ThumbnailWidth = vg.Points(18)
 	p.Legend.Padding = vg.Points(1.5) // keeps markers of adjacent entries apart
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(6), -vg.Points(4)
+	useHouseText(p)
 	g := plotter.NewGrid()
 	g.Vertical.Color = color.Gray{Y: 0xE4}
 	g.Horizontal.Color = color.Gray{Y: 0xE4}
