@@ -9,7 +9,7 @@ import (
 // hop counts (spec §2).
 type Graph interface {
 	Order() int
-	Neighbors(u int) []int
+	Neighbors(u int) []int32
 }
 
 // Network is a connected undirected graph stored compactly (CSR adjacency
@@ -36,13 +36,13 @@ func FromGraph(g Graph) (*Network, error) {
 	adj := make([]int32, off[n])
 	for u := 0; u < n; u++ {
 		for i, v := range g.Neighbors(u) {
-			if v < 0 || v >= n {
+			if v < 0 || int(v) >= n {
 				return nil, fmt.Errorf("codedload: graph neighbour %d of node %d out of range [0, %d)", v, u, n)
 			}
-			if v == u {
+			if int(v) == u {
 				return nil, fmt.Errorf("codedload: graph has a self-loop at node %d", u)
 			}
-			adj[off[u]+int64(i)] = int32(v)
+			adj[off[u]+int64(i)] = v
 		}
 	}
 	w := &Network{off: off, adj: adj}

@@ -181,10 +181,10 @@ func TestNewTorusErrors(t *testing.T) {
 }
 
 // adjList is a minimal Graph for FromGraph.
-type adjList [][]int
+type adjList [][]int32
 
-func (a adjList) Order() int            { return len(a) }
-func (a adjList) Neighbors(u int) []int { return a[u] }
+func (a adjList) Order() int              { return len(a) }
+func (a adjList) Neighbors(u int) []int32 { return a[u] }
 
 func TestFromGraphBFS(t *testing.T) {
 	// A torus given as a plain graph must reproduce the closed-form
@@ -194,7 +194,7 @@ func TestFromGraphBFS(t *testing.T) {
 	a := make(adjList, s*s)
 	for u := range a {
 		r, c := u/s, u%s
-		a[u] = []int{mod(r+1, s)*s + c, mod(r-1, s)*s + c, r*s + mod(c+1, s), r*s + mod(c-1, s)}
+		a[u] = []int32{int32(mod(r+1, s)*s + c), int32(mod(r-1, s)*s + c), int32(r*s + mod(c+1, s)), int32(r*s + mod(c-1, s))}
 	}
 	w, err := FromGraph(a)
 	require.NoError(t, err)
@@ -301,9 +301,9 @@ func FuzzFromGraph(f *testing.F) {
 		a := make(adjList, n)
 		for i := 0; i+1 < len(data); i += 2 {
 			u, v := int(data[i]%n), int(data[i+1]%(n+1)) // v = 8 is out of range
-			a[u] = append(a[u], v)
+			a[u] = append(a[u], int32(v))
 			if data[i]%2 == 0 && v < n {
-				a[v] = append(a[v], u)
+				a[v] = append(a[v], int32(u))
 			}
 		}
 		w, err := FromGraph(a)
@@ -356,10 +356,10 @@ func TestNetworkDistBidirectional(t *testing.T) {
 	path := make(adjList, 60)
 	for i := range path {
 		if i > 0 {
-			path[i] = append(path[i], i-1)
+			path[i] = append(path[i], int32(i-1))
 		}
 		if i+1 < len(path) {
-			path[i] = append(path[i], i+1)
+			path[i] = append(path[i], int32(i+1))
 		}
 	}
 	line, err := FromGraph(path)
@@ -370,8 +370,8 @@ func TestNetworkDistBidirectional(t *testing.T) {
 	tree := make(adjList, 700)
 	for i := 1; i < len(tree); i++ {
 		j := rnd.IntN(i)
-		tree[i] = append(tree[i], j)
-		tree[j] = append(tree[j], i)
+		tree[i] = append(tree[i], int32(j))
+		tree[j] = append(tree[j], int32(i))
 	}
 	tw, err := FromGraph(tree)
 	require.NoError(t, err)

@@ -33,9 +33,11 @@ func BenchmarkRho_n2000(b *testing.B) {
 		b.Fatal(err)
 	}
 	rnd := rand.New(src)
+	wb := g.Builder()
 	for _, e := range g.Edges() {
-		must(g.SetEdge(e.U, e.V, 0.5+1.5*rnd.Float64()))
+		must(wb.SetEdge(e.U, e.V, 0.5+1.5*rnd.Float64()))
 	}
+	g = wb.Build()
 	for b.Loop() {
 		if _, err := Rho(g, Case2, 0.01, 1); err != nil {
 			b.Fatal(err)

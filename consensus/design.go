@@ -155,12 +155,16 @@ func DesignWeights(p WeightProblem, s *DesignSettings) (*WeightDesign, error) {
 		d.Iterations, err = e.spg(w, set, d)
 	}
 	d.Weights = w
-	d.Graph = linalg.NewGraph(p.Nodes)
+	b, berr := linalg.NewBuilder(p.Nodes)
+	if berr != nil {
+		return nil, berr
+	}
 	for i, l := range p.Links {
 		if w[i] > 0 {
-			mustSet(d.Graph, l.U, l.V, w[i])
+			mustSet(b, l.U, l.V, w[i])
 		}
 	}
+	d.Graph = b.Build()
 	if p.Floor > 0 {
 		l2, _, lerr := linalg.AlgebraicConnectivity(d.Graph)
 		if lerr == nil {
@@ -194,7 +198,10 @@ func (p WeightProblem) validate() error {
 		return fmt.Errorf("consensus: WeightProblem.Floor = %v: want finite and ≥ 0", p.Floor)
 	}
 	seen := make(map[[2]int]int)
-	support := linalg.NewGraph(p.Nodes)
+	support, err := linalg.NewBuilder(p.Nodes)
+	if err != nil {
+		return err
+	}
 	for i, l := range p.Links {
 		if l.U < 0 || l.U >= p.Nodes || l.V < 0 || l.V >= p.Nodes {
 			return fmt.Errorf("consensus: Links[%d] = {%d, %d}: node out of range [0, %d)", i, l.U, l.V, p.Nodes)
@@ -212,7 +219,7 @@ func (p WeightProblem) validate() error {
 		seen[key] = i
 		mustSet(support, l.U, l.V, 1)
 	}
-	if !linalg.IsConnected(support) {
+	if !linalg.IsConnected(support.Build()) {
 		return fmt.Errorf("consensus: the %d candidate links do not connect the %d nodes", len(p.Links), p.Nodes)
 	}
 	return nil
@@ -516,8 +523,8 @@ func (e *evaluator) spg(w []float64, set DesignSettings, d *WeightDesign) (int, 
 }
 
 // mustSet adds a validated edge; an error is a bug in this package.
-func mustSet(g *linalg.Graph, u, v int, w float64) {
-	if err := g.SetEdge(u, v, w); err != nil {
+func mustSet(b *linalg.Builder, u, v int, w float64) {
+	if err := b.SetEdge(u, v, w); err != nil {
 		panic(err)
 	}
 }

@@ -54,13 +54,13 @@ func feasibleRandom(links []Link, budget float64, rnd *rand.Rand) []float64 {
 }
 
 func graphOf(n int, links []Link, w []float64) *linalg.Graph {
-	g := linalg.NewGraph(n)
+	b := newBuilder(n)
 	for i, l := range links {
 		if w[i] > 0 {
-			must(g.SetEdge(l.U, l.V, w[i]))
+			must(b.SetEdge(l.U, l.V, w[i]))
 		}
 	}
-	return g
+	return b.Build()
 }
 
 // TestDesignWeightsCertificate checks Problem A's certificate: the

@@ -12,11 +12,11 @@ import (
 
 // scaleWeights returns g with every weight multiplied by c.
 func scaleWeights(g *linalg.Graph, c float64) *linalg.Graph {
-	h := linalg.NewGraph(g.Order())
+	h := newBuilder(g.Order())
 	for _, e := range g.Edges() {
 		must(h.SetEdge(e.U, e.V, c*e.W))
 	}
-	return h
+	return h.Build()
 }
 
 // TestFactsSection51 checks the facts of spec §5.1 on random weighted

@@ -77,7 +77,8 @@ func GreedyLinks(g *linalg.Graph, candidates []linalg.Edge, k int, gamma float64
 	}
 	trL, trQ := mat.Trace(lp), mat.Trace(&q)
 	rho := func(trL, trQ float64) float64 { return 0.5 * (trL/gamma + trQ - 0.5) } // spec §4.4 R2
-	out := &Greedy{Graph: g.Clone(), Rho: []float64{rho(trL, trQ)}}
+	out := &Greedy{Graph: g, Rho: []float64{rho(trL, trQ)}}
+	b := g.Builder()
 	used := make([]bool, len(candidates))
 	lb := make([]float64, n)
 	qbv := make([]float64, n)
@@ -111,7 +112,8 @@ func GreedyLinks(g *linalg.Graph, candidates []linalg.Edge, k int, gamma float64
 		lp.SymRankOne(lp, -c.W/(1+c.W*r), mat.NewVecDense(n, lb))
 		q.SymRankOne(&q, gamma*c.W/(1-gamma*c.W*bq), mat.NewVecDense(n, qbv))
 		trL, trQ = bestL, bestQ
-		mustSet(out.Graph, c.U, c.V, out.Graph.Weight(c.U, c.V)+c.W)
+		mustSet(b, c.U, c.V, out.Graph.Weight(c.U, c.V)+c.W)
+		out.Graph = b.Build() // O(n + m) per added link
 		out.Added = append(out.Added, c)
 		out.Rho = append(out.Rho, bestRho)
 	}

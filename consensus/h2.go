@@ -129,8 +129,8 @@ func h2Matrix(g *linalg.Graph, gamma float64) *mat.SymDense {
 			// e_k: 2γ(−w) − γ² d_u (−w) − γ² (−w) d_k
 			row[k] += -2*gamma*w + g2*w*(du+deg[k])
 			// e_v for v ~ k: −γ² (−w)(−w_kv); v = u gives the w² terms of (L²)_uu.
-			wk := g.Weights(k)
-			for j, v := range g.Neighbors(k) {
+			wk := g.Weights(int(k))
+			for j, v := range g.Neighbors(int(k)) {
 				row[v] -= g2 * w * wk[j]
 			}
 		}

@@ -212,11 +212,11 @@ func sub(a, b []float64) []float64 {
 
 // sixNode is a six-server weighted graph for the equilibria of spec §9.
 func sixNode() *linalg.Graph {
-	g := linalg.NewGraph(6)
+	g := newBuilder(6)
 	for _, e := range [][3]float64{{0, 1, 1}, {1, 2, 0.5}, {2, 3, 2}, {3, 4, 1}, {4, 5, 1.5}, {5, 0, 1}, {1, 4, 0.7}} {
 		must(g.SetEdge(int(e[0]), int(e[1]), e[2]))
 	}
-	return g
+	return g.Build()
 }
 
 // TestEquilibria checks spec §9: r = (2, 4, …, 12), l_total = 30; row I
@@ -375,8 +375,9 @@ func TestSimulateErrors(t *testing.T) {
 	g := linalg.Path(3)
 	ok := TraceDemand{{1, 2, 3}}
 	x0 := []float64{1, 1, 1}
-	disc := linalg.NewGraph(3)
-	must(disc.SetEdge(0, 1, 1))
+	db := newBuilder(3)
+	must(db.SetEdge(0, 1, 1))
+	disc := db.Build()
 	for _, c := range []struct {
 		name string
 		net  *Network

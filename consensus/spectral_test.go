@@ -360,8 +360,9 @@ func TestUnstable(t *testing.T) {
 
 // TestBadArguments checks the errors of the analysis functions.
 func TestBadArguments(t *testing.T) {
-	disc := linalg.NewGraph(3)
-	must(disc.SetEdge(0, 1, 1))
+	db := newBuilder(3)
+	must(db.SetEdge(0, 1, 1))
+	disc := db.Build()
 	_, err := Rho(disc, Case2, 0.1, 1)
 	assert.ErrorContains(t, err, "disconnected")
 	_, err = NewSpectral(disc)

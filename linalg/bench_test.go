@@ -15,17 +15,13 @@ import (
 // the dense worst case for the Cholesky-based functions.
 func denseWeighted(n int, seed uint64) *Graph {
 	rnd := rand.New(rand.NewPCG(seed, 1))
-	g := NewGraph(n)
-	for u := range n {
-		g.nbr[u] = make([]int, 0, n-1)
-		g.wt[u] = make([]float64, 0, n-1)
-	}
+	var p pairs
 	for u := range n {
 		for v := u + 1; v < n; v++ {
-			g.addEdge(u, v, 0.5+rnd.Float64())
+			p.addWeighted(u, v, 0.5+rnd.Float64())
 		}
 	}
-	return g
+	return p.graph(n)
 }
 
 func BenchmarkKirchhoffIndex_Dense_2000(b *testing.B) {

@@ -31,7 +31,7 @@ func FromMatrix(a mat.Matrix) (*Graph, error) {
 }
 
 func fromSquare(a mat.Matrix, n int) (*Graph, error) {
-	g := NewGraph(n)
+	var p pairs
 	for u := range n {
 		if d := a.At(u, u); d != 0 {
 			return nil, fmt.Errorf("linalg: adjacency[%d][%d] = %v: self-loops are not allowed", u, u, d)
@@ -47,10 +47,10 @@ func fromSquare(a mat.Matrix, n int) (*Graph, error) {
 			if !(w >= MinWeight && w <= MaxWeight) {
 				return nil, fmt.Errorf("linalg: adjacency[%d][%d] = %v: want 0 (no edge) or a positive weight in [2^-500, 2^500]", u, v, w)
 			}
-			g.addEdge(u, v, w)
+			p.addWeighted(u, v, w)
 		}
 	}
-	return g, nil
+	return p.graph(n), nil
 }
 
 // FromUndirected converts a gonum graph. Nodes are numbered by
@@ -69,7 +69,7 @@ func FromUndirected(gr graph.Undirected) (*Graph, []int64, error) {
 		index[id] = i
 	}
 	wg, weighted := gr.(graph.Weighted)
-	g := NewGraph(len(ids))
+	var p pairs
 	for u, uid := range ids {
 		for it := gr.From(uid); it.Next(); {
 			vid := it.Node().ID()
@@ -90,8 +90,8 @@ func FromUndirected(gr graph.Undirected) (*Graph, []int64, error) {
 			if err := checkWeight(u, v, w); err != nil {
 				return nil, nil, fmt.Errorf("%w (node IDs %d, %d)", err, uid, vid)
 			}
-			g.addEdge(u, v, w)
+			p.addWeighted(u, v, w)
 		}
 	}
-	return g, ids, nil
+	return p.graph(len(ids)), ids, nil
 }

@@ -19,6 +19,26 @@
 //
 //	R_uv = L†_uu + L†_vv − 2 L†_uv = (e_u − e_v)ᵀ L† (e_u − e_v).
 //
+// # Graph storage
+//
+// A Graph is immutable and stored as a compressed sparse row (CSR)
+// adjacency: off has n+1 entries, node u's neighbours are
+// adj[off[u]:off[u+1]] (int32, sorted ascending) and w[off[u]:off[u+1]]
+// their weights; every edge appears once from each end with the same
+// weight, so len(adj) = 2m. Neighbors, Weights and CSR return views of
+// that storage, so loops over neighbours allocate nothing, and Weight is
+// a binary search. Graphs are made by a Builder (NewBuilder, SetEdge,
+// Build; g.Builder() starts from an existing graph's edges), by
+// FromEdges, by the families and the random generators below, or by
+// FromAdjacency, FromMatrix and FromUndirected. At most MaxOrder = 2^31−1
+// nodes; sizes are checked before anything is allocated, and a graph
+// that would not fit in memory is an error wrapping loadlab.ErrTooLarge.
+//
+// BFS is a reusable breadth-first search workspace (levels, hop
+// distances, bidirectional point-to-point distance); IsConnected,
+// Components and CheckConnected answer connectivity, the last with an
+// error wrapping loadlab.ErrDisconnected that names an unreachable node.
+//
 // With unit weights R_uv is in ohms when every edge is a 1 Ω resistor.
 // R is a metric on the nodes; raising a conductance never raises any R_uv
 // (Rayleigh monotonicity); and Σ_edges w_e R_e = n − 1 (Foster).

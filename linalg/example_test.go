@@ -12,11 +12,9 @@ import (
 func ExampleKirchhoffIndex() {
 	// The weighted triangle of spec throttlers.md §9: conductances
 	// w01 = 1, w12 = 2, w02 = 3.
-	g := linalg.NewGraph(3)
-	for _, e := range []linalg.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 2}, {U: 0, V: 2, W: 3}} {
-		if err := g.SetEdge(e.U, e.V, e.W); err != nil {
-			log.Fatal(err)
-		}
+	g, err := linalg.FromEdges(3, []linalg.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 2}, {U: 0, V: 2, W: 3}})
+	if err != nil {
+		log.Fatal(err)
 	}
 	k, err := linalg.KirchhoffIndex(g)
 	if err != nil {

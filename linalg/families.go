@@ -10,46 +10,44 @@ import "fmt"
 // Path returns the path 0–1–…–(n−1). It panics if n < 1.
 func Path(n int) *Graph {
 	mustAtLeast("Path", "n", n, 1)
-	g := NewGraph(n)
+	var p pairs
 	for i := 0; i+1 < n; i++ {
-		g.addEdge(i, i+1, 1)
+		p.add(i, i+1)
 	}
-	return g
+	return p.graph(n)
 }
 
 // Cycle returns the cycle on n nodes. It panics if n < 3 (smaller
 // cycles are not simple graphs).
 func Cycle(n int) *Graph {
 	mustAtLeast("Cycle", "n", n, 3)
-	g := Path(n)
-	g.addEdge(n-1, 0, 1)
-	return g
+	var p pairs
+	for i := range n {
+		p.add(i, (i+1)%n)
+	}
+	return p.graph(n)
 }
 
 // Complete returns K_n. It panics if n < 1.
 func Complete(n int) *Graph {
 	mustAtLeast("Complete", "n", n, 1)
-	g := NewGraph(n)
-	for u := range n {
-		g.nbr[u] = make([]int, 0, n-1)
-		g.wt[u] = make([]float64, 0, n-1)
-	}
+	var p pairs
 	for u := range n {
 		for v := u + 1; v < n; v++ {
-			g.addEdge(u, v, 1)
+			p.add(u, v)
 		}
 	}
-	return g
+	return p.graph(n)
 }
 
 // Star returns the star with hub 0 and leaves 1..n−1. It panics if n < 1.
 func Star(n int) *Graph {
 	mustAtLeast("Star", "n", n, 1)
-	g := NewGraph(n)
+	var p pairs
 	for v := 1; v < n; v++ {
-		g.addEdge(0, v, 1)
+		p.add(0, v)
 	}
-	return g
+	return p.graph(n)
 }
 
 // Grid returns the rows×cols grid (Cartesian product of two paths),
@@ -57,19 +55,19 @@ func Star(n int) *Graph {
 func Grid(rows, cols int) *Graph {
 	mustAtLeast("Grid", "rows", rows, 1)
 	mustAtLeast("Grid", "cols", cols, 1)
-	g := NewGraph(rows * cols)
+	var p pairs
 	for i := range rows {
 		for j := range cols {
 			u := i*cols + j
 			if j+1 < cols {
-				g.addEdge(u, u+1, 1)
+				p.add(u, u+1)
 			}
 			if i+1 < rows {
-				g.addEdge(u, u+cols, 1)
+				p.add(u, u+cols)
 			}
 		}
 	}
-	return g
+	return p.graph(rows * cols)
 }
 
 // Torus returns the rows×cols torus (Cartesian product of two cycles),
@@ -77,15 +75,15 @@ func Grid(rows, cols int) *Graph {
 func Torus(rows, cols int) *Graph {
 	mustAtLeast("Torus", "rows", rows, 3)
 	mustAtLeast("Torus", "cols", cols, 3)
-	g := NewGraph(rows * cols)
+	var p pairs
 	for i := range rows {
 		for j := range cols {
 			u := i*cols + j
-			g.addEdge(u, i*cols+(j+1)%cols, 1)
-			g.addEdge(u, ((i+1)%rows)*cols+j, 1)
+			p.add(u, i*cols+(j+1)%cols)
+			p.add(u, ((i+1)%rows)*cols+j)
 		}
 	}
-	return g
+	return p.graph(rows * cols)
 }
 
 // Hypercube returns the d-dimensional hypercube Q_d on 2^d nodes; u and v
@@ -97,19 +95,15 @@ func Hypercube(d int) *Graph {
 		panic(fmt.Sprintf("linalg: Hypercube(%d): d > 30", d))
 	}
 	n := 1 << d
-	g := NewGraph(n)
-	for u := range n {
-		g.nbr[u] = make([]int, 0, d)
-		g.wt[u] = make([]float64, 0, d)
-	}
+	var p pairs
 	for u := range n {
 		for b := range d {
 			if v := u ^ (1 << b); u < v {
-				g.addEdge(u, v, 1)
+				p.add(u, v)
 			}
 		}
 	}
-	return g
+	return p.graph(n)
 }
 
 func mustAtLeast(fn, name string, v, min int) {
@@ -117,3 +111,19 @@ func mustAtLeast(fn, name string, v, min int) {
 		panic(fmt.Sprintf("linalg: %s: %s = %d, want ≥ %d", fn, name, v, min))
 	}
 }
+
+// pairs collects distinct, valid edges for the constructors: unit weights
+// if only add is used.
+type pairs struct {
+	us, vs []int32
+	ws     []float64
+}
+
+func (p *pairs) add(u, v int) { p.us, p.vs = append(p.us, int32(u)), append(p.vs, int32(v)) }
+
+func (p *pairs) addWeighted(u, v int, w float64) {
+	p.add(u, v)
+	p.ws = append(p.ws, w)
+}
+
+func (p *pairs) graph(n int) *Graph { return buildCSR(n, p.us, p.vs, p.ws) }

@@ -2,48 +2,39 @@ package linalg
 
 import (
 	"fmt"
-	"sort"
+	"math"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
-// Graph is a weighted undirected simple graph on nodes 0..n−1. Edge
-// weights are conductances: positive and finite. The zero value is an
-// empty graph with no nodes; use NewGraph.
+// Graph is an immutable weighted undirected simple graph on nodes
+// 0..n−1, stored as a compressed sparse row (CSR) adjacency: node u's
+// neighbours are adj[off[u]:off[u+1]], sorted ascending, and w holds the
+// weight of each of those entries. Every edge appears twice, once from
+// each end, with the same weight. Edge weights are conductances in
+// [MinWeight, MaxWeight].
 //
-// Adjacency is kept as one list per node, so Neighbors and Weights are
-// O(1) slice views suitable for inner loops.
+// A Graph is built by a Builder, by FromEdges or by one of the
+// generators, and never changes afterwards, so it is safe for concurrent
+// use and its views (Neighbors, Weights, CSR) stay valid for its life.
+// The zero value is the graph with no nodes.
 type Graph struct {
-	nbr [][]int
-	wt  [][]float64
-	m   int
+	off []int
+	adj []int32
+	w   []float64
 }
 
-// Edge is an undirected edge {U, V} with U < V and weight W.
+// Edge is an undirected edge {U, V} with weight W. The functions that
+// return edges give U < V.
 type Edge struct {
 	U, V int
 	W    float64
 }
 
-// NewGraph returns a graph with n nodes and no edges. It panics if n < 0.
-func NewGraph(n int) *Graph {
-	if n < 0 {
-		panic(fmt.Sprintf("linalg: NewGraph(%d): negative order", n))
-	}
-	return &Graph{nbr: make([][]int, n), wt: make([][]float64, n)}
-}
-
-// Order returns the number of nodes.
-func (g *Graph) Order() int { return len(g.nbr) }
-
-// Size returns the number of edges.
-func (g *Graph) Size() int { return g.m }
-
-// checkNode returns an error if u is not a node of g.
-func (g *Graph) checkNode(name string, u int) error {
-	if u < 0 || u >= len(g.nbr) {
-		return fmt.Errorf("linalg: node %s = %d out of range [0, %d)", name, u, len(g.nbr))
-	}
-	return nil
-}
+// MaxOrder is the largest number of nodes of a Graph: neighbours are
+// stored as int32.
+const MaxOrder = math.MaxInt32
 
 // MinWeight and MaxWeight bound the edge weights a Graph accepts,
 // 2^−500 ≈ 3.1e−151 and 2^500 ≈ 3.3e150. The bounds keep every weighted
@@ -56,206 +47,326 @@ const (
 	MaxWeight = 0x1p500
 )
 
-// checkWeight returns an error unless w is a valid conductance.
-func checkWeight(u, v int, w float64) error {
-	if !(w >= MinWeight && w <= MaxWeight) {
-		return fmt.Errorf("linalg: weight of edge {%d, %d} = %v: want finite and > 0, within [2^-500, 2^500]", u, v, w)
-	}
-	return nil
+// Order returns the number of nodes.
+func (g *Graph) Order() int { return max(len(g.off)-1, 0) }
+
+// Size returns the number of edges.
+func (g *Graph) Size() int { return len(g.adj) / 2 }
+
+// Neighbors returns the neighbours of u, sorted ascending. The slice is a
+// view of g's storage: do not modify it. It panics if u is out of range.
+func (g *Graph) Neighbors(u int) []int32 {
+	lo, hi := g.off[u], g.off[u+1]
+	return g.adj[lo:hi:hi]
 }
-
-// SetEdge sets the weight of edge {u, v} to w, adding the edge if it is
-// absent. It returns an error for a node out of range, a self-loop, or a
-// weight outside [MinWeight, MaxWeight] (zero, negative, NaN and
-// infinite weights included); g is then unchanged.
-// Adding an edge costs O(min(deg u, deg v)), changing the weight of an
-// existing one O(deg u + deg v).
-func (g *Graph) SetEdge(u, v int, w float64) error {
-	if err := g.checkNode("u", u); err != nil {
-		return err
-	}
-	if err := g.checkNode("v", v); err != nil {
-		return err
-	}
-	if u == v {
-		return fmt.Errorf("linalg: self-loop at node %d", u)
-	}
-	if err := checkWeight(u, v, w); err != nil {
-		return err
-	}
-	a, b := g.shorter(u, v)
-	i := g.find(a, b)
-	if i < 0 {
-		g.addEdge(u, v, w)
-		return nil
-	}
-	g.wt[a][i] = w
-	g.wt[b][g.find(b, a)] = w
-	return nil
-}
-
-// addEdge appends {u, v} without checks; the caller guarantees a valid,
-// absent edge. Generators use it to avoid the duplicate search.
-func (g *Graph) addEdge(u, v int, w float64) {
-	g.nbr[u] = append(g.nbr[u], v)
-	g.wt[u] = append(g.wt[u], w)
-	g.nbr[v] = append(g.nbr[v], u)
-	g.wt[v] = append(g.wt[v], w)
-	g.m++
-}
-
-// RemoveEdge removes edge {u, v} if present and reports whether it was.
-// It panics if u or v is out of range.
-func (g *Graph) RemoveEdge(u, v int) bool {
-	if err := g.checkNode("u", u); err != nil {
-		panic(err)
-	}
-	if err := g.checkNode("v", v); err != nil {
-		panic(err)
-	}
-	i := g.find(u, v)
-	if i < 0 {
-		return false
-	}
-	g.drop(u, i)
-	g.drop(v, g.find(v, u))
-	g.m--
-	return true
-}
-
-func (g *Graph) drop(u, i int) {
-	last := len(g.nbr[u]) - 1
-	g.nbr[u][i], g.wt[u][i] = g.nbr[u][last], g.wt[u][last]
-	g.nbr[u], g.wt[u] = g.nbr[u][:last], g.wt[u][:last]
-}
-
-// find returns the position of v in u's list, or −1.
-func (g *Graph) find(u, v int) int {
-	for i, x := range g.nbr[u] {
-		if x == v {
-			return i
-		}
-	}
-	return -1
-}
-
-// shorter returns u and v ordered so that the first has the shorter
-// adjacency list.
-func (g *Graph) shorter(u, v int) (int, int) {
-	if len(g.nbr[v]) < len(g.nbr[u]) {
-		return v, u
-	}
-	return u, v
-}
-
-// Weight returns the weight of {u, v}, or 0 if there is no such edge, in
-// O(min(deg u, deg v)) time. It panics if u or v is out of range.
-func (g *Graph) Weight(u, v int) float64 {
-	if u < 0 || u >= len(g.nbr) || v < 0 || v >= len(g.nbr) {
-		panic(fmt.Sprintf("linalg: Weight(%d, %d) out of range [0, %d)", u, v, len(g.nbr)))
-	}
-	a, b := g.shorter(u, v)
-	if i := g.find(a, b); i >= 0 {
-		return g.wt[a][i]
-	}
-	return 0
-}
-
-// HasEdge reports whether {u, v} is an edge.
-func (g *Graph) HasEdge(u, v int) bool { return g.Weight(u, v) != 0 }
-
-// Neighbors returns the neighbours of u. The slice is g's own storage:
-// do not modify it; it is valid until the next change to g.
-func (g *Graph) Neighbors(u int) []int { return g.nbr[u] }
 
 // Weights returns the weights of the edges to Neighbors(u), in the same
-// order. The slice is g's own storage: do not modify it.
-func (g *Graph) Weights(u int) []float64 { return g.wt[u] }
+// order. The slice is a view of g's storage: do not modify it. It panics
+// if u is out of range.
+func (g *Graph) Weights(u int) []float64 {
+	lo, hi := g.off[u], g.off[u+1]
+	return g.w[lo:hi:hi]
+}
 
-// Degree returns the number of neighbours of u.
-func (g *Graph) Degree(u int) int { return len(g.nbr[u]) }
+// Degree returns the number of neighbours of u. It panics if u is out of
+// range.
+func (g *Graph) Degree(u int) int { return g.off[u+1] - g.off[u] }
 
-// WeightedDegree returns Σ_v w_uv, the diagonal entry L_uu.
+// WeightedDegree returns Σ_v w_uv, the diagonal entry L_uu. It panics if
+// u is out of range.
 func (g *Graph) WeightedDegree(u int) float64 {
 	var s float64
-	for _, w := range g.wt[u] {
+	for _, w := range g.Weights(u) {
 		s += w
 	}
 	return s
 }
 
+// CSR returns views of g's storage: off has Order()+1 entries, and node
+// u's neighbours and weights are adj[off[u]:off[u+1]] and
+// w[off[u]:off[u+1]], neighbours sorted ascending. The caller must not
+// modify them.
+func (g *Graph) CSR() (off []int, adj []int32, w []float64) {
+	if len(g.off) == 0 {
+		return []int{0}, nil, nil
+	}
+	return g.off, g.adj, g.w
+}
+
+// Weight returns the weight of {u, v}, or 0 if there is no such edge, by
+// binary search in the shorter of the two lists: O(log min(deg u, deg v)).
+// It panics if u or v is out of range.
+func (g *Graph) Weight(u, v int) float64 {
+	n := g.Order()
+	if u < 0 || u >= n || v < 0 || v >= n {
+		panic(fmt.Sprintf("linalg: Weight(%d, %d) out of range [0, %d)", u, v, n))
+	}
+	if g.Degree(v) < g.Degree(u) {
+		u, v = v, u
+	}
+	if i, ok := search(g.Neighbors(u), int32(v)); ok {
+		return g.w[g.off[u]+i]
+	}
+	return 0
+}
+
+// search returns the position of x in the ascending slice s, and whether
+// it is there.
+func search(s []int32, x int32) (int, bool) {
+	lo, hi := 0, len(s)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(s) && s[lo] == x
+}
+
+// HasEdge reports whether {u, v} is an edge. It panics if u or v is out
+// of range.
+func (g *Graph) HasEdge(u, v int) bool { return g.Weight(u, v) != 0 }
+
 // Edges returns every edge once, with U < V, sorted by (U, V).
 func (g *Graph) Edges() []Edge {
-	es := make([]Edge, 0, g.m)
-	for u, ns := range g.nbr {
-		for i, v := range ns {
-			if u < v {
-				es = append(es, Edge{U: u, V: v, W: g.wt[u][i]})
+	es := make([]Edge, 0, g.Size())
+	for u := range g.Order() {
+		ws := g.Weights(u)
+		for i, v := range g.Neighbors(u) {
+			if u < int(v) {
+				es = append(es, Edge{U: u, V: int(v), W: ws[i]})
 			}
 		}
 	}
-	sort.Slice(es, func(i, j int) bool {
-		if es[i].U != es[j].U {
-			return es[i].U < es[j].U
-		}
-		return es[i].V < es[j].V
-	})
 	return es
 }
 
-// Clone returns a deep copy of g.
-func (g *Graph) Clone() *Graph {
-	c := &Graph{nbr: make([][]int, len(g.nbr)), wt: make([][]float64, len(g.wt)), m: g.m}
-	for u := range g.nbr {
-		c.nbr[u] = append([]int(nil), g.nbr[u]...)
-		c.wt[u] = append([]float64(nil), g.wt[u]...)
+// checkOrder returns an error unless n is a valid number of nodes whose
+// offsets fit in memory.
+func checkOrder(fn string, n int) error {
+	if n < 0 {
+		return loadlab.Invalid("linalg", "%s: n = %d, want ≥ 0", fn, n)
 	}
-	return c
+	if n > MaxOrder {
+		return loadlab.TooLarge("linalg", "%s: n = %d, want < 2^31", fn, n)
+	}
+	return size.Check("linalg", fn+": n", n+1, 8)
 }
 
-// IsConnected reports whether g is connected. The graph with no nodes
-// and the graph with one node are connected.
-func IsConnected(g *Graph) bool {
-	n := g.Order()
-	if n <= 1 {
-		return true
+// maxEdges bounds the number of edges (and of SetEdge calls on a Builder),
+// so that the 2m directed entries are indexed by int32.
+const maxEdges = math.MaxInt32 / 2
+
+// checkEdges returns an error if m edges of a graph on n nodes would not
+// fit in memory (two CSR entries of 12 bytes each per edge).
+func checkEdges(fn string, n, m int) error {
+	if err := checkOrder(fn, n); err != nil {
+		return err
 	}
-	return len(component(g, 0)) == n
+	if m > maxEdges {
+		return loadlab.TooLarge("linalg", "%s: %d edges, want ≤ %d", fn, m, maxEdges)
+	}
+	return size.Check("linalg", fn+": number of edges", m, 24)
 }
 
-// component returns the nodes reachable from s, in BFS order.
-func component(g *Graph, s int) []int {
-	seen := make([]bool, g.Order())
-	queue := []int{s}
-	seen[s] = true
-	for i := 0; i < len(queue); i++ {
-		for _, v := range g.nbr[queue[i]] {
-			if !seen[v] {
-				seen[v] = true
-				queue = append(queue, v)
+// checkWeight returns an error unless w is a valid conductance.
+func checkWeight(u, v int, w float64) error {
+	if !(w >= MinWeight && w <= MaxWeight) {
+		return loadlab.Invalid("linalg", "weight of edge {%d, %d} = %v: want finite and > 0, within [2^-500, 2^500]", u, v, w)
+	}
+	return nil
+}
+
+// checkEdge returns an error unless {u, v} is a valid edge of a graph on n
+// nodes with weight w.
+func checkEdge(n, u, v int, w float64) error {
+	if u < 0 || u >= n {
+		return loadlab.Invalid("linalg", "node u = %d out of range [0, %d)", u, n)
+	}
+	if v < 0 || v >= n {
+		return loadlab.Invalid("linalg", "node v = %d out of range [0, %d)", v, n)
+	}
+	if u == v {
+		return loadlab.Invalid("linalg", "self-loop at node %d", u)
+	}
+	return checkWeight(u, v, w)
+}
+
+// Builder collects the edges of a Graph. Its zero value is not usable;
+// use NewBuilder or Graph.Builder.
+type Builder struct {
+	n      int
+	us, vs []int32
+	ws     []float64
+}
+
+// NewBuilder returns a builder for a graph on n nodes. It returns an
+// error wrapping loadlab.ErrInvalid for n < 0 and loadlab.ErrTooLarge for
+// n ≥ 2^31 or a node array that would not fit in memory.
+func NewBuilder(n int) (*Builder, error) {
+	if err := checkOrder("NewBuilder", n); err != nil {
+		return nil, err
+	}
+	return &Builder{n: n}, nil
+}
+
+// Builder returns a builder holding g's edges, for algorithms that add or
+// reweight links: g itself does not change.
+func (g *Graph) Builder() *Builder {
+	m := g.Size()
+	b := &Builder{n: g.Order(), us: make([]int32, 0, m), vs: make([]int32, 0, m), ws: make([]float64, 0, m)}
+	for u := range b.n {
+		ws := g.Weights(u)
+		for i, v := range g.Neighbors(u) {
+			if int32(u) < v {
+				b.us, b.vs, b.ws = append(b.us, int32(u)), append(b.vs, v), append(b.ws, ws[i])
 			}
 		}
 	}
-	return queue
+	return b
 }
 
-// requireConnected returns the error that every L†-based function gives
-// for a disconnected graph.
-func requireConnected(g *Graph) error {
-	n := g.Order()
-	if n == 0 {
-		return fmt.Errorf("linalg: graph has no nodes")
+// Order returns the number of nodes of the graph being built.
+func (b *Builder) Order() int { return b.n }
+
+// SetEdge sets the weight of edge {u, v} to w, adding the edge if it is
+// absent; a later SetEdge of the same pair replaces the weight. It
+// returns an error wrapping loadlab.ErrInvalid for a node out of range, a
+// self-loop, or a weight outside [MinWeight, MaxWeight] (zero, negative,
+// NaN and infinite weights included); b is then unchanged. It costs
+// amortised O(1); duplicates are resolved by Build.
+func (b *Builder) SetEdge(u, v int, w float64) error {
+	if err := checkEdge(b.n, u, v, w); err != nil {
+		return err
 	}
-	if c := component(g, 0); len(c) != n {
-		seen := make([]bool, n)
-		for _, u := range c {
-			seen[u] = true
+	if len(b.us) >= maxEdges {
+		return loadlab.TooLarge("linalg", "Builder: more than %d edges", maxEdges)
+	}
+	b.us, b.vs, b.ws = append(b.us, int32(u)), append(b.vs, int32(v)), append(b.ws, w)
+	return nil
+}
+
+// Build returns the graph of the edges set so far, each pair with the
+// weight of its last SetEdge. It costs O(n + m) for m calls of SetEdge;
+// b stays usable.
+func (b *Builder) Build() *Graph {
+	return buildCSR(b.n, b.us, b.vs, b.ws)
+}
+
+// FromEdges returns the graph on n nodes with the given edges. It returns
+// an error wrapping loadlab.ErrInvalid for a node out of range, a
+// self-loop, an invalid weight or an edge listed twice (in either
+// orientation), naming the edge, and loadlab.ErrTooLarge when the graph
+// would not fit in memory.
+func FromEdges(n int, edges []Edge) (*Graph, error) {
+	if err := checkEdges("FromEdges", n, len(edges)); err != nil {
+		return nil, err
+	}
+	us, vs, ws := make([]int32, len(edges)), make([]int32, len(edges)), make([]float64, len(edges))
+	for i, e := range edges {
+		if err := checkEdge(n, e.U, e.V, e.W); err != nil {
+			return nil, fmt.Errorf("edges[%d]: %w", i, err)
 		}
-		for u := range seen {
-			if !seen[u] {
-				return fmt.Errorf("linalg: graph is disconnected: node %d is not reachable from node 0 (component of node 0 has %d of %d nodes)", u, len(c), n)
+		us[i], vs[i], ws[i] = int32(e.U), int32(e.V), e.W
+	}
+	g := buildCSR(n, us, vs, ws)
+	if 2*len(edges) != len(g.adj) {
+		return nil, duplicateEdge(n, edges)
+	}
+	return g, nil
+}
+
+// duplicateEdge returns the error naming the first edge of edges that
+// repeats an earlier one.
+func duplicateEdge(n int, edges []Edge) error {
+	seen := make(map[[2]int]int, len(edges))
+	for i, e := range edges {
+		k := [2]int{min(e.U, e.V), max(e.U, e.V)}
+		if j, ok := seen[k]; ok {
+			return loadlab.Invalid("linalg", "edges[%d] = {%d, %d} repeats edges[%d] = {%d, %d}", i, e.U, e.V, j, edges[j].U, edges[j].V)
+		}
+		seen[k] = i
+	}
+	panic(fmt.Sprintf("linalg: duplicateEdge found no duplicate among %d edges on %d nodes", len(edges), n))
+}
+
+// buildCSR returns the CSR graph of the edges {us[k], vs[k]} with weights
+// ws[k] (nil: unit weights), which the caller has validated. A pair given
+// more than once is kept once, with its last weight, so a caller detects
+// duplicates by the size. Two stable counting sorts of the directed
+// entries, by target and then by source, give lists sorted by neighbour in
+// O(n + m) time.
+func buildCSR(n int, us, vs []int32, ws []float64) *Graph {
+	m := len(us)
+	// Directed entry e = 2k is us[k] → vs[k] and e = 2k+1 is vs[k] → us[k],
+	// so entry order is insertion order.
+	end := func(e int32, first bool) int32 {
+		if (e&1 == 0) == first {
+			return us[e>>1]
+		}
+		return vs[e>>1]
+	}
+	byDst := countingSort(n, 2*m, nil, func(e int32) int32 { return end(e, false) })
+	bySrc := countingSort(n, 2*m, byDst, func(e int32) int32 { return end(e, true) })
+	off := make([]int, n+1)
+	adj := make([]int32, 0, 2*m)
+	w := make([]float64, 0, 2*m)
+	for i, e := range bySrc {
+		u, v := end(e, true), end(e, false)
+		// The entries of one directed pair are adjacent and in insertion
+		// order: the last one wins.
+		if i+1 < len(bySrc) {
+			if f := bySrc[i+1]; end(f, true) == u && end(f, false) == v {
+				continue
 			}
 		}
+		weight := 1.0
+		if ws != nil {
+			weight = ws[e>>1]
+		}
+		adj = append(adj, v)
+		w = append(w, weight)
+		off[u+1]++
+	}
+	for u := range n {
+		off[u+1] += off[u]
+	}
+	return &Graph{off: off, adj: adj, w: w}
+}
+
+// countingSort returns the entries 0..length−1 (or perm's entries, in
+// their order, when perm is not nil) stably sorted by key ∈ [0, n).
+func countingSort(n, length int, perm []int32, key func(e int32) int32) []int32 {
+	at := func(i int) int32 {
+		if perm != nil {
+			return perm[i]
+		}
+		return int32(i)
+	}
+	start := make([]int, n+1)
+	for i := range length {
+		start[key(at(i))+1]++
+	}
+	for k := range n {
+		start[k+1] += start[k]
+	}
+	out := make([]int32, length)
+	for i := range length {
+		e := at(i)
+		k := key(e)
+		out[start[k]] = e
+		start[k]++
+	}
+	return out
+}
+
+// checkNode returns an error wrapping loadlab.ErrInvalid if u is not a
+// node of g; name is the argument's name.
+func (g *Graph) checkNode(name string, u int) error {
+	if u < 0 || u >= g.Order() {
+		return loadlab.Invalid("linalg", "node %s = %d out of range [0, %d)", name, u, g.Order())
 	}
 	return nil
 }

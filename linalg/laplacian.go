@@ -19,11 +19,12 @@ func (g *Graph) Laplacian() *mat.SymDense {
 	raw := l.RawSymmetric()
 	for u := range n {
 		var d float64
-		for i, v := range g.nbr[u] {
-			w := g.wt[u][i]
+		ws := g.Weights(u)
+		for i, v := range g.Neighbors(u) {
+			w := ws[i]
 			d += w
-			if u < v {
-				raw.Data[u*raw.Stride+v] = -w
+			if u < int(v) {
+				raw.Data[u*raw.Stride+int(v)] = -w
 			}
 		}
 		raw.Data[u*raw.Stride+u] = d
@@ -42,8 +43,8 @@ func (g *Graph) LaplacianMulVec(dst, x []float64) {
 	for u := range n {
 		xu := x[u]
 		var s float64
-		ws := g.wt[u]
-		for i, v := range g.nbr[u] {
+		ws := g.Weights(u)
+		for i, v := range g.Neighbors(u) {
 			s += ws[i] * (xu - x[v])
 		}
 		dst[u] = s

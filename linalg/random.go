@@ -61,10 +61,9 @@ func ErdosRenyi(n int, p float64, connected bool, src rand.Source) (*Graph, erro
 // gnp samples G(n, p) by geometric skipping over the pairs (v, w), w < v,
 // in lexicographic order (Batagelj and Brandes 2005, algorithm G(n, p)).
 func gnp(n int, p float64, rnd *rand.Rand) *Graph {
-	g := NewGraph(n)
 	switch {
 	case n < 2 || p == 0:
-		return g
+		return fromPairs(n, nil, nil)
 	case p == 1:
 		return Complete(n)
 	}
@@ -96,40 +95,8 @@ func gnp(n int, p float64, rnd *rand.Rand) *Graph {
 }
 
 // fromPairs returns the unit-weight graph with edges {us[k], vs[k]},
-// which the caller guarantees to be valid and distinct. All adjacency
-// lists share two backing arrays, each list with capacity equal to its
-// length, so a later SetEdge on one node reallocates only that node's
-// list.
-func fromPairs(n int, us, vs []int32) *Graph {
-	deg := make([]int, n+1)
-	for k := range us {
-		deg[us[k]+1]++
-		deg[vs[k]+1]++
-	}
-	for u := range n {
-		deg[u+1] += deg[u]
-	}
-	nbr := make([]int, 2*len(us))
-	wt := make([]float64, 2*len(us))
-	for i := range wt {
-		wt[i] = 1
-	}
-	pos := append([]int(nil), deg[:n]...)
-	for k := range us {
-		u, v := us[k], vs[k]
-		nbr[pos[u]] = int(v)
-		pos[u]++
-		nbr[pos[v]] = int(u)
-		pos[v]++
-	}
-	g := NewGraph(n)
-	for u := range n {
-		g.nbr[u] = nbr[deg[u]:deg[u+1]:deg[u+1]]
-		g.wt[u] = wt[deg[u]:deg[u+1]:deg[u+1]]
-	}
-	g.m = len(us)
-	return g
-}
+// which the caller guarantees to be valid and distinct.
+func fromPairs(n int, us, vs []int32) *Graph { return buildCSR(n, us, vs, nil) }
 
 // exactRegularMaxDegree is the largest d for which RandomRegular uses
 // the exact pairing method; the probability that a random pairing is
@@ -308,22 +275,22 @@ func (p *pairer) anyValidPair(stubs []int32) bool {
 // complement returns the complement of g with unit weights.
 func complement(g *Graph) *Graph {
 	n := g.Order()
-	c := NewGraph(n)
+	var c pairs
 	mark := make([]bool, n)
 	for u := range n {
-		for _, v := range g.nbr[u] {
+		for _, v := range g.Neighbors(u) {
 			mark[v] = true
 		}
 		for v := u + 1; v < n; v++ {
 			if !mark[v] {
-				c.addEdge(u, v, 1)
+				c.add(u, v)
 			}
 		}
-		for _, v := range g.nbr[u] {
+		for _, v := range g.Neighbors(u) {
 			mark[v] = false
 		}
 	}
-	return c
+	return c.graph(n)
 }
 
 // RandomGeometric returns a random geometric graph: n points uniform in
@@ -359,48 +326,20 @@ func RandomGeometricPoints(n int, r float64, torus bool, src rand.Source) (*Grap
 	return geometric(pts, r, torus), pts, nil
 }
 
-// geometric joins the points at distance ≤ r. It collects the pairs in
-// cell order, where they are local in memory, builds the adjacency in that
-// order, and renames the entries from positions to nodes; each node's
-// list points into that storage.
+// geometric joins the points at distance ≤ r.
 func geometric(pts []r2.Vec, r float64, torus bool) *Graph {
 	n := len(pts)
-	g := NewGraph(n)
 	if n < 2 {
-		return g
+		return fromPairs(n, nil, nil)
 	}
 	c := newCells(pts, r, torus)
 	// Expected number of pairs ≤ n²πr²/2, plus slack, as a first guess.
-	guess := math.Min(float64(n)*float64(n-1)/2, 1.1*float64(n)*float64(n)*math.Pi*r*r/2+1024)
-	ab := make([]int32, 0, 2*int(guess))
-	off := make([]int, n+1)
+	guess := int(math.Min(float64(n)*float64(n-1)/2, 1.1*float64(n)*float64(n)*math.Pi*r*r/2+1024))
+	us, vs := make([]int32, 0, guess), make([]int32, 0, guess)
 	c.scan(func(a, b int) {
-		ab = append(ab, int32(a), int32(b))
-		off[a+1]++
-		off[b+1]++
+		us, vs = append(us, int32(c.id[a])), append(vs, int32(c.id[b]))
 	})
-	for a := range n {
-		off[a+1] += off[a]
-	}
-	nbr := make([]int, off[n])
-	pos := append([]int(nil), off[:n]...)
-	for x := 0; x < len(ab); x += 2 {
-		a, b := ab[x], ab[x+1]
-		nbr[pos[a]] = c.id[b]
-		pos[a]++
-		nbr[pos[b]] = c.id[a]
-		pos[b]++
-	}
-	wt := make([]float64, off[n])
-	for x := range wt {
-		wt[x] = 1
-	}
-	for a, u := range c.id {
-		g.nbr[u] = nbr[off[a]:off[a+1]:off[a+1]]
-		g.wt[u] = wt[off[a]:off[a+1]:off[a+1]]
-	}
-	g.m = off[n] / 2
-	return g
+	return fromPairs(n, us, vs)
 }
 
 // cells is a grid of k×k square cells of side 1/k ≥ r holding points in

@@ -30,7 +30,8 @@ func checkSimple(t *testing.T, g *Graph) {
 	m := 0
 	for u := range g.Order() {
 		seen := map[int]bool{}
-		for i, v := range g.Neighbors(u) {
+		for i, x := range g.Neighbors(u) {
+			v := int(x)
 			require.NotEqual(t, u, v, "loop at %d", u)
 			require.False(t, seen[v], "repeated edge {%d, %d}", u, v)
 			seen[v] = true
@@ -215,7 +216,7 @@ func triangles(g *Graph) int {
 	c := 0
 	for _, e := range g.Edges() {
 		for _, w := range g.Neighbors(e.U) {
-			if w > e.V && g.HasEdge(w, e.V) {
+			if int(w) > e.V && g.HasEdge(int(w), e.V) {
 				c++
 			}
 		}
@@ -226,7 +227,7 @@ func triangles(g *Graph) int {
 func hasTriangle(g *Graph) bool {
 	for _, e := range g.Edges() {
 		for _, w := range g.Neighbors(e.U) {
-			if w != e.V && g.HasEdge(w, e.V) {
+			if int(w) != e.V && g.HasEdge(int(w), e.V) {
 				return true
 			}
 		}
@@ -248,7 +249,7 @@ func TestRandomRegularErrors(t *testing.T) {
 
 // bruteGeometric joins every pair at distance ≤ r, O(n²).
 func bruteGeometric(pts []r2.Vec, r float64, torus bool) *Graph {
-	g := NewGraph(len(pts))
+	var p pairs
 	for i := range pts {
 		for j := i + 1; j < len(pts); j++ {
 			dx, dy := math.Abs(pts[i].X-pts[j].X), math.Abs(pts[i].Y-pts[j].Y)
@@ -256,11 +257,11 @@ func bruteGeometric(pts []r2.Vec, r float64, torus bool) *Graph {
 				dx, dy = math.Min(dx, 1-dx), math.Min(dy, 1-dy)
 			}
 			if dx*dx+dy*dy <= r*r {
-				g.addEdge(i, j, 1)
+				p.add(i, j)
 			}
 		}
 	}
-	return g
+	return p.graph(len(pts))
 }
 
 func TestRandomGeometricMatchesBruteForce(t *testing.T) {

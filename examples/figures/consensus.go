@@ -196,13 +196,14 @@ func addMarker(p *plot.Plot, i int, x, y float64, shape draw.GlyphDrawer) *plott
 func consensusTotals(cfg plots.Config) (*plots.Result, error) {
 	steps := 400
 	// Six servers (the paper's Fig. 1 size): a ring with two chords.
-	g := linalg.Cycle(6)
-	if err := g.SetEdge(0, 3, 1); err != nil {
+	gb := linalg.Cycle(6).Builder()
+	if err := gb.SetEdge(0, 3, 1); err != nil {
 		return nil, err
 	}
-	if err := g.SetEdge(1, 4, 0.5); err != nil {
+	if err := gb.SetEdge(1, 4, 0.5); err != nil {
 		return nil, err
 	}
+	g := gb.Build()
 	s, err := consensus.NewSpectral(g)
 	if err != nil {
 		return nil, err
@@ -323,7 +324,10 @@ func consensusDesign(cfg plots.Config) (*plots.Result, error) {
 			pos[i] = [2]float64{float64(rnd.Uint64()>>11) / (1 << 53), float64(rnd.Uint64()>>11) / (1 << 53)}
 		}
 		links = links[:0]
-		sup := linalg.NewGraph(n)
+		sup, err := linalg.NewBuilder(n)
+		if err != nil {
+			return nil, err
+		}
 		for u := range n {
 			for v := u + 1; v < n; v++ {
 				if d := math.Hypot(pos[u][0]-pos[v][0], pos[u][1]-pos[v][1]); d < radius {
@@ -334,7 +338,7 @@ func consensusDesign(cfg plots.Config) (*plots.Result, error) {
 				}
 			}
 		}
-		if linalg.IsConnected(sup) {
+		if linalg.IsConnected(sup.Build()) {
 			break
 		}
 	}
@@ -349,14 +353,17 @@ func consensusDesign(cfg plots.Config) (*plots.Result, error) {
 		cs += l.Cost
 	}
 	uni := make([]float64, len(links))
-	ug := linalg.NewGraph(n)
+	ug, err := linalg.NewBuilder(n)
+	if err != nil {
+		return nil, err
+	}
 	for i, l := range links {
 		uni[i] = budget / cs
 		if err := ug.SetEdge(l.U, l.V, uni[i]); err != nil {
 			return nil, err
 		}
 	}
-	ru, err := consensus.Rho(ug, consensus.Case2, gamma, 1)
+	ru, err := consensus.Rho(ug.Build(), consensus.Case2, gamma, 1)
 	if err != nil {
 		return nil, err
 	}
