@@ -42,7 +42,7 @@ func TestCruelTable(t *testing.T) {
 		assert.Equal(t, r.alg, alg, "k=%d C=%v", r.k, r.C)
 		assert.Equal(t, r.opt, opt, "k=%d C=%v", r.k, r.C)
 		// The spec prints the guaranteed bound to 3 decimals.
-		assert.InDelta(t, r.guarantee, CruelBound(r.k, 400, r.C, 1), 5e-4)
+		assert.InDelta(t, r.guarantee, mustBound(t, r.k, 400, r.C, 1), 5e-4)
 		assert.LessOrEqual(t, alg/opt, float64(2*r.k))
 	}
 }
@@ -60,7 +60,7 @@ func TestTrap(t *testing.T) {
 	rr, rc := run(t, NewDTrack(RoundRobin), in)
 	assert.Equal(t, 26.0, rc)
 	assert.Equal(t, 2, rr[len(rr)-1])
-	opt, os := Optimum(in)
+	opt, os := optimum(t, in)
 	assert.Equal(t, 8.0, opt)
 	assert.Equal(t, []int{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, os)
 

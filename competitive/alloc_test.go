@@ -31,7 +31,7 @@ func TestStepAllocs(t *testing.T) {
 	require.NoError(t, m.Reset(in.Servers(), in.Setup()))
 	steps := func() {
 		for s := range in.Slots() {
-			m.Step(in.Row(s))
+			_, _ = m.Step(in.Row(s))
 		}
 	}
 	steps()

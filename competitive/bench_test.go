@@ -32,10 +32,14 @@ func benchOptimal(b *testing.B, k, T int, trace bool, maxMiB float64) {
 	n := 0
 	for b.Loop() {
 		var o Optimal
-		o.Reset(k, 5, NoServer, trace)
-		o.Grow(T)
+		if err := o.Reset(k, 5, NoServer, trace); err != nil {
+			b.Fatal(err)
+		}
+		if err := o.Grow(T); err != nil {
+			b.Fatal(err)
+		}
 		for t := range T {
-			o.Push(rows[(t*613)&1023])
+			_ = o.Push(rows[(t*613)&1023])
 		}
 		if trace {
 			sched = o.Schedule(nil)
@@ -69,7 +73,7 @@ func benchOnline(b *testing.B, alg Online, k, T int) {
 			b.Fatal(err)
 		}
 		for t := range T {
-			alg.Step(rows[(t*613)&1023])
+			_, _ = alg.Step(rows[(t*613)&1023])
 		}
 	}
 	if _, ok := alg.(*CTrack); !ok { // CTrack does not touch the k servers per slot

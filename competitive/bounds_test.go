@@ -90,7 +90,7 @@ func TestCompetitiveBounds(t *testing.T) {
 					x := float64(in.Slots()-1) * eps
 					require.GreaterOrEqual(t, cost, C+x-tol)
 					require.LessOrEqual(t, opt, C+x/float64(k)+tol)
-					require.GreaterOrEqual(t, cost/opt, CruelBound(k, in.Slots(), C, eps)-tol)
+					require.GreaterOrEqual(t, cost/opt, mustBound(t, k, in.Slots(), C, eps)-tol)
 				}
 			}
 		}

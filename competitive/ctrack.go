@@ -1,9 +1,6 @@
 package competitive
 
-import (
-	"fmt"
-	"math"
-)
+import "github.com/loadlab/loadlab"
 
 // CTrack is the cost tracker of spec §5. It keeps only the hold cost H
 // accumulated on the current server since arrival (the arrival slot
@@ -32,13 +29,14 @@ type CTrack struct {
 // NewCTrack returns CTrack with α = 1 and the skip rule.
 func NewCTrack() *CTrack { return &CTrack{Alpha: 1} }
 
-// Reset implements Online. It returns an error if Alpha is negative, NaN
-// or infinite, k < 1, or C is negative, NaN or infinite.
+// Reset implements Online. It returns an error wrapping
+// loadlab.ErrInvalid if Alpha is negative, NaN or infinite, k < 1, or C
+// is negative, NaN or infinite.
 func (c *CTrack) Reset(k int, C float64) error {
-	if !(c.Alpha >= 0) || math.IsInf(c.Alpha, 1) {
-		return fmt.Errorf("competitive: CTrack Alpha = %v: want finite and ≥ 0", c.Alpha)
+	if !finiteNonNeg(c.Alpha) {
+		return loadlab.Invalid(pkg, "CTrack.Alpha = %v, want finite and ≥ 0", c.Alpha)
 	}
-	if err := checkReset(k, C); err != nil {
+	if err := validateReset(k, C); err != nil {
 		return err
 	}
 	c.k, c.c, c.s, c.h, c.moves = k, C, NoServer, 0, 0
@@ -48,37 +46,71 @@ func (c *CTrack) Reset(k int, C float64) error {
 // Transitions returns the number of moves after the first assignment.
 func (c *CTrack) Transitions() int { return c.moves }
 
-// Step implements Online (spec §5). It panics if len(hold) ≠ k.
-func (c *CTrack) Step(hold []float64) int {
+// Step implements Online (spec §5). So that a stay slot stays O(1),
+// CTrack validates only the hold costs it reads: the current server's in
+// a stay slot, the servers it scans in a move, and the whole row in the
+// first slot and in the cheapest-server fallback. A bad value it does
+// not read cannot change its choice; one it reads is an error, and the
+// state is then unchanged.
+func (c *CTrack) Step(hold []float64) (int, error) {
+	if c.k == 0 {
+		panic("competitive: CTrack.Step before Reset")
+	}
 	if len(hold) != c.k {
-		panic(fmt.Sprintf("competitive: CTrack.Step with %d costs for k = %d", len(hold), c.k))
+		return NoServer, loadlab.Invalid(pkg, "CTrack.Step: len(hold) = %d, want k = %d", len(hold), c.k)
 	}
 	if c.s == NoServer {
+		if err := validateStep("CTrack.Step", hold, c.k); err != nil {
+			return NoServer, err
+		}
 		c.s = argmin(hold)
 		c.h = hold[c.s]
-		return c.s
+		return c.s, nil
+	}
+	if err := validateAt(hold, c.s); err != nil {
+		return NoServer, err
 	}
 	thr := c.Alpha * c.c
 	if c.h+hold[c.s] <= thr || c.k == 1 { // spec §5 lookahead test
 		c.h += hold[c.s]
-		return c.s
+		return c.s, nil
 	}
+	return c.move(hold, thr)
+}
+
+// validateAt returns an error unless hold[j] is finite and ≥ 0.
+func validateAt(hold []float64, j int) error {
+	if !finiteNonNeg(hold[j]) {
+		return loadlab.Invalid(pkg, "CTrack.Step: hold[%d] = %v, want finite and ≥ 0", j, hold[j])
+	}
+	return nil
+}
+
+// move picks the next server in a triggered slot (spec §5).
+func (c *CTrack) move(hold []float64, thr float64) (int, error) {
 	ns := cyc(c.s+1, c.k)
 	if !c.Cyclic {
 		ns = -1
 		for i := 1; i < c.k; i++ {
-			if j := cyc(c.s+i, c.k); hold[j] <= thr {
+			j := cyc(c.s+i, c.k)
+			if err := validateAt(hold, j); err != nil {
+				return NoServer, err
+			}
+			if hold[j] <= thr {
 				ns = j
 				break
 			}
 		}
 		if ns < 0 {
-			ns = argmin(hold)
+			ns = argmin(hold) // every value was validated by the scan
 		}
+	}
+	if err := validateAt(hold, ns); err != nil {
+		return NoServer, err
 	}
 	if ns != c.s {
 		c.moves++
 	}
 	c.s, c.h = ns, hold[ns]
-	return ns
+	return ns, nil
 }

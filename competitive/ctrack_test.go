@@ -1,6 +1,7 @@
 package competitive
 
 import (
+	"github.com/loadlab/loadlab"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -35,5 +36,6 @@ func TestCTrackErrors(t *testing.T) {
 	assert.Error(t, NewCTrack().Reset(0, 1))
 	c := NewCTrack()
 	require.NoError(t, c.Reset(2, 1))
-	assert.Panics(t, func() { c.Step([]float64{1, 2, 3}) })
+	_, err := c.Step([]float64{1, 2, 3})
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
 }

@@ -118,4 +118,33 @@
 //
 // Decisions compare float64 values exactly. With integer-valued costs all
 // sums are exact and traces reproduce the spec's numbers bit for bit.
+//
+// CountOptimal counts the optimal schedules with the same dynamic program
+// (a count per server, saturating at 2⁶⁴ − 1 with a flag), so a caller
+// can tell whether the schedule Optimum returns is the only one.
+//
+// # Errors and panics (docs/conventions.md)
+//
+// Bad data is an error that names the parameter (or the slot, server or
+// row index) and the value, and wraps a named error of package loadlab:
+//
+//   - loadlab.ErrInvalid: T < 1 or k < 1, a hold cost, C, ε, α or β that
+//     is negative, NaN or infinite (β: NaN, +∞ or above α), rows of
+//     different lengths, a row of the wrong length given to Optimal.Push
+//     or Online.Step, a start server out of range, costs so large that a
+//     schedule's cost overflows float64 (C·T + Σ_t max_s h_t(s) = +Inf),
+//     an online algorithm that picks a server out of range, a forecaster
+//     that predicts a bad cost or more slots than asked for;
+//   - loadlab.ErrTooLarge: a size whose product overflows int or whose
+//     memory exceeds size.MaxBytes (T·k hold costs, Trap's and Cruel's
+//     3T and T·(k+1) values, Lookahead's Window·k forecast, Optimal's
+//     back-pointers), reported before anything is allocated.
+//
+// The streaming APIs validate as they go: Optimal.Reset and Push and
+// every Online.Step check their input and leave the state unchanged when
+// they refuse it. Panics are for programmer errors only, each documented
+// on its function: a schedule of the wrong length or with a server out
+// of range given to Instance.Cost, Optimal.Schedule without trace,
+// Optimal.Push or an Online.Step before a successful Reset, a nil
+// Marking.Src (nil random source) and an Oracle with a nil instance.
 package competitive

@@ -3,6 +3,8 @@ package competitive
 import (
 	"fmt"
 	"math"
+
+	"github.com/loadlab/loadlab"
 )
 
 // Policy is a transition policy of DTrack (spec §4.4).
@@ -73,19 +75,20 @@ type DTrack struct {
 // parameters α = 1, β = 0, strict trigger.
 func NewDTrack(p Policy) *DTrack { return &DTrack{Policy: p, Alpha: 1} }
 
-// Reset implements Online. It returns an error if Alpha is negative,
-// NaN or infinite, if Beta is NaN, +∞ or above Alpha, if the policy is
-// unknown, if k < 1, or if C is negative, NaN or infinite.
+// Reset implements Online. It returns an error wrapping
+// loadlab.ErrInvalid if Alpha is negative, NaN or infinite, if Beta is
+// NaN, +∞ or above Alpha, if the policy is unknown, if k < 1, or if C is
+// negative, NaN or infinite.
 func (d *DTrack) Reset(k int, C float64) error {
 	switch {
-	case !(d.Alpha >= 0) || math.IsInf(d.Alpha, 1):
-		return fmt.Errorf("competitive: DTrack Alpha = %v: want finite and ≥ 0", d.Alpha)
+	case !finiteNonNeg(d.Alpha):
+		return loadlab.Invalid(pkg, "DTrack.Alpha = %v, want finite and ≥ 0", d.Alpha)
 	case math.IsNaN(d.Beta) || d.Beta > d.Alpha:
-		return fmt.Errorf("competitive: DTrack Beta = %v: want −∞ ≤ Beta ≤ Alpha = %v", d.Beta, d.Alpha)
+		return loadlab.Invalid(pkg, "DTrack.Beta = %v, want −∞ ≤ Beta ≤ Alpha = %v", d.Beta, d.Alpha)
 	case d.Policy < RoundRobin || d.Policy > Backward:
-		return fmt.Errorf("competitive: DTrack Policy = %d: unknown", int(d.Policy))
+		return loadlab.Invalid(pkg, "DTrack.Policy = %d, want RoundRobin, Forward or Backward", int(d.Policy))
 	}
-	if err := checkReset(k, C); err != nil {
+	if err := validateReset(k, C); err != nil {
 		return err
 	}
 	d.k, d.c, d.s, d.moves = k, C, NoServer, 0
@@ -107,11 +110,16 @@ func (d *DTrack) Deficits() []float64 { return d.d }
 // Transitions returns the number of moves after the first assignment.
 func (d *DTrack) Transitions() int { return d.moves }
 
-// Step implements Online (spec §4.5). It panics if len(hold) ≠ k.
-func (d *DTrack) Step(hold []float64) int {
-	if len(hold) != d.k {
-		panic(fmt.Sprintf("competitive: DTrack.Step with %d costs for k = %d", len(hold), d.k))
+// Step implements Online (spec §4.5).
+func (d *DTrack) Step(hold []float64) (int, error) {
+	if err := validateStep("DTrack.Step", hold, d.k); err != nil {
+		return NoServer, err
 	}
+	return d.step(hold), nil
+}
+
+// step is Step for a validated row.
+func (d *DTrack) step(hold []float64) int {
 	if d.s == NoServer { // spec §4.3: initial slot
 		d.s = argmin(hold)
 		clear(d.d)

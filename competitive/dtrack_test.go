@@ -2,6 +2,7 @@ package competitive
 
 import (
 	"fmt"
+	"github.com/loadlab/loadlab"
 	"math"
 	"testing"
 
@@ -28,7 +29,7 @@ func TestDTrackSlide(t *testing.T) {
 	require.NoError(t, d.Reset(5, 5))
 	want := [][]float64{{0, 0, 0, 0, 0}, {2, 0, 0, 0, 4}, {0, 0, 0, 0, 3}, {3, 0, 0, 0, 5}} // slides t=0..3
 	for s, row := range slide {
-		assert.Equal(t, 1, d.Step(row))
+		assert.Equal(t, 1, mustStep(t, d, row))
 		assert.Equal(t, want[s], d.Deficits(), "slot %d", s)
 	}
 	sched, cost := run(t, NewDTrack(RoundRobin), in)
@@ -113,15 +114,15 @@ func TestDTrackTraces(t *testing.T) {
 	d := NewDTrack(RoundRobin)
 	require.NoError(t, d.Reset(2, 5))
 	for s, want := range []float64{0, 0, 2, 4} {
-		d.Step(in.Row(s))
+		mustStep(t, d, in.Row(s))
 		assert.Equal(t, want, d.Deficits()[0], "slot %d", s)
 	}
 	// Instance H, strict: slot 2's tentative deficits (2, 3) trigger.
 	in = fixtureByName(t, "H")
 	d = &DTrack{Policy: Backward, Alpha: 1, Beta: 1}
 	require.NoError(t, d.Reset(3, 2))
-	d.Step(in.Row(0))
-	assert.Equal(t, 2, d.Step(in.Row(1)))
+	mustStep(t, d, in.Row(0))
+	assert.Equal(t, 2, mustStep(t, d, in.Row(1)))
 }
 
 // checkStays verifies invariant I2 of spec §4.6 and the transition rules
@@ -260,5 +261,6 @@ func TestDTrackResetErrors(t *testing.T) {
 	assert.Error(t, NewDTrack(RoundRobin).Reset(0, 1))
 	d := NewDTrack(RoundRobin)
 	require.NoError(t, d.Reset(2, 1))
-	assert.Panics(t, func() { d.Step([]float64{1}) })
+	_, err := d.Step([]float64{1})
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
 }

@@ -2,6 +2,7 @@ package competitive_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab/competitive"
@@ -18,7 +19,10 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	opt, sched := competitive.Optimum(in)
+	opt, sched, err := competitive.Optimum(in)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Printf("OPT %.4g %v\n", opt, sched)
 	for _, alg := range []competitive.Online{
 		competitive.NewDTrack(competitive.RoundRobin),
@@ -47,23 +51,55 @@ func ExampleCruel() {
 		}
 		fmt.Printf("%T ratio %.3f\n", alg, in.Cost(sched)/competitive.OptimumCost(in))
 	}
-	fmt.Printf("guaranteed ≥ %.3f\n", competitive.CruelBound(3, 3000, 1, 1))
+	bound, err := competitive.CruelBound(3, 3000, 1, 1)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("guaranteed ≥ %.3f\n", bound)
 	// Output:
 	// *competitive.DTrack ratio 4.000
 	// *competitive.WFA ratio 5.000
 	// guaranteed ≥ 2.998
 }
 
-// Streaming the optimum of a long input one slot at a time.
+// Streaming the optimum of a long input one slot at a time. Every row is
+// validated as it arrives; a bad one is refused and leaves the solver as
+// it was.
 func ExampleOptimal() {
 	var o competitive.Optimal
-	o.Reset(2, 3, competitive.NoServer, true)
-	for _, row := range [][]float64{{0, 5}, {0, 5}, {5, 0}, {5, 0}, {5, 0}} {
-		o.Push(row)
+	if err := o.Reset(2, 3, competitive.NoServer, true); err != nil {
+		panic(err)
+	}
+	for _, row := range [][]float64{{0, 5}, {0, 5}, {5, 0}, {5, math.NaN()}, {5, 0}, {5, 0}} {
+		if err := o.Push(row); err != nil {
+			fmt.Println(err)
+		}
 	}
 	fmt.Printf("%.4g %v\n", o.Cost(), o.Schedule(nil))
 	// Output:
+	// competitive: Optimal.Push: row[1] = NaN at slot 3, want finite and ≥ 0: invalid argument
 	// 6 [0 0 1 1 1]
+}
+
+// The number of optimal schedules tells whether the one Optimum returns
+// is the only one: instance C of spec §9.1 has a unique optimum, and
+// with C = 0 every slot of a tie doubles the count.
+func ExampleCountOptimal() {
+	in, err := competitive.NewInstance([][]float64{{1, 2, 3}, {1, 2, 3}, {9, 0, 9}, {9, 0, 9}, {0, 9, 9}, {0, 9, 9}}, 4)
+	if err != nil {
+		panic(err)
+	}
+	n, exact := competitive.CountOptimal(in)
+	fmt.Println(n, exact)
+	ties, err := competitive.NewInstance([][]float64{{1, 1}, {1, 1}, {1, 1}, {0, 5}}, 0)
+	if err != nil {
+		panic(err)
+	}
+	n, exact = competitive.CountOptimal(ties)
+	fmt.Println(n, exact)
+	// Output:
+	// 1 true
+	// 8 true
 }
 
 // Motion awareness with a perfect forecast: planning over the whole
@@ -100,8 +136,8 @@ func ExampleNewInstance() {
 	_, err = competitive.NewInstance([][]float64{{1, 2}, {3}}, 5)
 	fmt.Println(err)
 	// Output:
-	// competitive: hold cost h(slot 1, server 1) = -4: want finite and ≥ 0
-	// competitive: slot 1 has 1 hold costs, slot 0 has 2: rows must have equal length
+	// competitive: hold cost h(slot 1, server 1) = -4, want finite and ≥ 0: invalid argument
+	// competitive: slot 1 has 1 hold costs, slot 0 has 2: rows must have equal length: invalid argument
 }
 
 // Instance C of spec §9.1: the optimum starts on server 1 although
@@ -112,7 +148,10 @@ func ExampleOptimum() {
 	if err != nil {
 		panic(err)
 	}
-	opt, sched := competitive.Optimum(in)
+	opt, sched, err := competitive.Optimum(in)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Printf("OPT %.4g, schedule %v, %d setups\n", opt, sched, competitive.Setups(sched))
 	fmt.Printf("cost-only mode: %.4g\n", competitive.OptimumCost(in))
 	// Output:

@@ -114,7 +114,41 @@ func randomInstance(rng *rand.Rand, fam family, k, T int, C, hi float64) *Instan
 			h[t*k+s] = x
 		}
 	}
-	return &Instance{t: T, k: k, c: C, h: h}
+	in, err := NewInstanceFlat(T, k, h, C)
+	if err != nil {
+		panic(err)
+	}
+	return in
 }
 
 func newRand(path ...uint64) *rand.Rand { return rand.New(mc.Source(20260707, path...)) }
+
+// optimum is Optimum for instances that fit in memory.
+func optimum(t testing.TB, in *Instance) (float64, []int) {
+	t.Helper()
+	opt, sched, err := Optimum(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opt, sched
+}
+
+// mustStep is alg.Step for a valid row.
+func mustStep(t testing.TB, alg Online, row []float64) int {
+	t.Helper()
+	s, err := alg.Step(row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// mustBound is CruelBound for valid arguments.
+func mustBound(t testing.TB, k, T int, C, eps float64) float64 {
+	t.Helper()
+	b, err := CruelBound(k, T, C, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -3,7 +3,13 @@ package competitive
 import (
 	"fmt"
 	"math"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
+
+// pkg prefixes the package's error messages.
+const pkg = "competitive"
 
 // NoServer is the state before the first assignment: moving from it to
 // any server costs the setup cost C (spec §2.3: the first assignment is
@@ -21,6 +27,9 @@ type Instance struct {
 	t, k int
 	c    float64
 	h    []float64
+	// peak is Σ_t max_s h_t(s), which with C·T bounds the cost of every
+	// schedule and every sum the algorithms form.
+	peak float64
 }
 
 // Slots returns the number of slots T.
@@ -33,30 +42,42 @@ func (in *Instance) Servers() int { return in.k }
 func (in *Instance) Setup() float64 { return in.c }
 
 // WithSetup returns an instance with the same hold costs (shared, not
-// copied) and setup cost C, for sweeps over C. It returns an error if C
-// is negative, NaN or infinite.
+// copied) and setup cost C, for sweeps over C. It returns an error
+// wrapping loadlab.ErrInvalid if C is negative, NaN or infinite, or so
+// large that schedule costs overflow (see NewInstanceFlat).
 func (in *Instance) WithSetup(C float64) (*Instance, error) {
-	if err := checkSetup(C); err != nil {
+	if err := validateSetup(C); err != nil {
 		return nil, err
 	}
-	return &Instance{t: in.t, k: in.k, c: C, h: in.h}, nil
+	if err := validateTotal(in.t, C, in.peak); err != nil {
+		return nil, err
+	}
+	return &Instance{t: in.t, k: in.k, c: C, h: in.h, peak: in.peak}, nil
 }
 
 // NewInstance returns the instance with hold costs hold[t][s] and setup
-// cost C. The rows are copied. It returns an error naming the offending
-// slot, server and value if there are no slots or no servers, if the rows
-// have different lengths, if a hold cost is negative, NaN or infinite, or
-// if C is negative, NaN or infinite.
+// cost C. The rows are copied. Errors are as for NewInstanceFlat, plus
+// rows of different lengths (ErrInvalid, naming the slot).
 func NewInstance(hold [][]float64, C float64) (*Instance, error) {
 	if len(hold) == 0 {
-		return nil, fmt.Errorf("competitive: T = 0 slots: want ≥ 1")
+		return nil, loadlab.Invalid(pkg, "T = 0 slots, want ≥ 1")
 	}
 	k := len(hold[0])
-	h := make([]float64, 0, len(hold)*k)
 	for t, row := range hold {
 		if len(row) != k {
-			return nil, fmt.Errorf("competitive: slot %d has %d hold costs, slot 0 has %d: rows must have equal length", t, len(row), k)
+			return nil, loadlab.Invalid(pkg, "slot %d has %d hold costs, slot 0 has %d: rows must have equal length", t, len(row), k)
 		}
+	}
+	// The rows may share storage, so T·k need not fit in memory.
+	n, ok := size.Mul(len(hold), k)
+	if !ok {
+		return nil, loadlab.TooLarge(pkg, "T·k = %d·%d hold costs overflows int", len(hold), k)
+	}
+	if err := size.Check(pkg, "NewInstance: T·k hold costs", n, 8); err != nil {
+		return nil, err
+	}
+	h := make([]float64, 0, n)
+	for _, row := range hold {
 		h = append(h, row...)
 	}
 	return NewInstanceFlat(len(hold), k, h, C)
@@ -64,26 +85,45 @@ func NewInstance(hold [][]float64, C float64) (*Instance, error) {
 
 // NewInstanceFlat returns the instance with T slots and k servers whose
 // hold cost h_t(s) is hold[t*k+s]. The slice is used, not copied; the
-// caller must not modify it afterwards. Errors are as for NewInstance,
-// plus a length mismatch between hold and T·k.
+// caller must not modify it afterwards.
+//
+// It returns an error wrapping loadlab.ErrTooLarge if T·k overflows int,
+// and one wrapping loadlab.ErrInvalid, naming the value (and the slot and
+// server of a hold cost), if T < 1 or k < 1, if len(hold) ≠ T·k, if a
+// hold cost or C is negative, NaN or infinite, or if the costs are so
+// large that the cost of a schedule overflows float64 (C·T + Σ_t max_s
+// h_t(s) = +Inf).
 func NewInstanceFlat(T, k int, hold []float64, C float64) (*Instance, error) {
 	switch {
 	case T < 1:
-		return nil, fmt.Errorf("competitive: T = %d slots: want ≥ 1", T)
+		return nil, loadlab.Invalid(pkg, "T = %d slots, want ≥ 1", T)
 	case k < 1:
-		return nil, fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
-	case len(hold) != T*k:
-		return nil, fmt.Errorf("competitive: %d hold costs for T = %d slots and k = %d servers: want %d", len(hold), T, k, T*k)
+		return nil, loadlab.Invalid(pkg, "k = %d servers, want ≥ 1", k)
 	}
-	if err := checkSetup(C); err != nil {
+	n, ok := size.Mul(T, k)
+	switch {
+	case !ok:
+		return nil, loadlab.TooLarge(pkg, "T·k = %d·%d hold costs overflows int", T, k)
+	case len(hold) != n:
+		return nil, loadlab.Invalid(pkg, "%d hold costs for T = %d slots and k = %d servers, want %d", len(hold), T, k, n)
+	}
+	if err := validateSetup(C); err != nil {
 		return nil, err
 	}
-	for i, x := range hold {
-		if !(x >= 0) || math.IsInf(x, 1) {
-			return nil, fmt.Errorf("competitive: hold cost h(slot %d, server %d) = %v: want finite and ≥ 0", i/k, i%k, x)
+	peak := 0.0
+	for t := range T {
+		row := hold[t*k : (t+1)*k]
+		if err := validateRow(row, func(s int, x float64) error {
+			return loadlab.Invalid(pkg, "hold cost h(slot %d, server %d) = %v, want finite and ≥ 0", t, s, x)
+		}); err != nil {
+			return nil, err
 		}
+		peak += maxOf(row)
 	}
-	return &Instance{t: T, k: k, c: C, h: hold}, nil
+	if err := validateTotal(T, C, peak); err != nil {
+		return nil, err
+	}
+	return &Instance{t: T, k: k, c: C, h: hold, peak: peak}, nil
 }
 
 // Hold returns h_t(s).
@@ -135,22 +175,74 @@ func Setups(sched []int) int {
 	return n
 }
 
-// checkSetup returns an error unless the setup cost C is finite and
+// finiteNonNeg reports whether x is finite and ≥ 0 (false for NaN).
+func finiteNonNeg(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
+
+// validateSetup returns an error unless the setup cost C is finite and
 // ≥ 0 (spec §2.1).
-func checkSetup(C float64) error {
-	if !(C >= 0) || math.IsInf(C, 1) {
-		return fmt.Errorf("competitive: setup cost C = %v: want finite and ≥ 0", C)
+func validateSetup(C float64) error {
+	if !finiteNonNeg(C) {
+		return loadlab.Invalid(pkg, "setup cost C = %v, want finite and ≥ 0", C)
 	}
 	return nil
 }
 
-// checkReset returns an error unless k ≥ 1 and C is a valid setup cost:
-// the checks every Online.Reset makes.
-func checkReset(k int, C float64) error {
-	if k < 1 {
-		return fmt.Errorf("competitive: k = %d servers: want ≥ 1", k)
+// validateTotal returns an error if C·T + peak, a bound on the cost of
+// every schedule of T slots, overflows float64.
+func validateTotal(T int, C, peak float64) error {
+	if total := C*float64(T) + peak; total > math.MaxFloat64 {
+		return loadlab.Invalid(pkg, "costs too large: C·T + Σ_t max_s h_t(s) = %v·%d + %v overflows float64", C, T, peak)
 	}
-	return checkSetup(C)
+	return nil
+}
+
+// validateReset returns an error unless k ≥ 1 and C is a valid setup
+// cost: the checks every Online.Reset makes. k·8 bytes must fit in
+// memory too, since every algorithm keeps a row of k values.
+func validateReset(k int, C float64) error {
+	if k < 1 {
+		return loadlab.Invalid(pkg, "k = %d servers, want ≥ 1", k)
+	}
+	if err := size.Check(pkg, "k servers", k, 16); err != nil {
+		return err
+	}
+	return validateSetup(C)
+}
+
+// validateRow returns bad(s, h_s) for the first hold cost of row that is
+// negative, NaN or infinite, and nil if there is none.
+func validateRow(row []float64, bad func(s int, x float64) error) error {
+	for s, x := range row {
+		if !finiteNonNeg(x) {
+			return bad(s, x)
+		}
+	}
+	return nil
+}
+
+// validateStep returns an error unless hold is a valid row of k hold
+// costs: the checks every Online.Step makes before it changes any state.
+// k = 0 means Reset has not succeeded: it panics (misuse of the zero
+// value).
+func validateStep(who string, hold []float64, k int) error {
+	if k == 0 {
+		panic("competitive: " + who + " before Reset")
+	}
+	if len(hold) != k {
+		return loadlab.Invalid(pkg, "%s: len(hold) = %d, want k = %d", who, len(hold), k)
+	}
+	return validateRow(hold, func(s int, x float64) error {
+		return loadlab.Invalid(pkg, "%s: hold[%d] = %v, want finite and ≥ 0", who, s, x)
+	})
+}
+
+// maxOf returns the largest element of a non-empty slice.
+func maxOf(x []float64) float64 {
+	m := x[0]
+	for _, v := range x {
+		m = max(m, v)
+	}
+	return m
 }
 
 // argmin returns the lowest index of a minimum of x (spec §4.3 tie rule).

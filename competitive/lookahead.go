@@ -1,7 +1,8 @@
 package competitive
 
 import (
-	"fmt"
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // Forecaster predicts the hold costs of the slots that follow the
@@ -44,11 +45,22 @@ type Lookahead struct {
 	rr      DTrack
 }
 
-// Reset implements Online. It returns an error if Window < 0, k < 1,
-// or C is negative, NaN or infinite.
+// Reset implements Online. It returns an error wrapping
+// loadlab.ErrInvalid if Window < 0, k < 1, or C is negative, NaN or
+// infinite, and one wrapping loadlab.ErrTooLarge if the forecast buffer
+// of Window·k costs and the plan's back-pointers do not fit in memory.
 func (a *Lookahead) Reset(k int, C float64) error {
 	if a.Window < 0 {
-		return fmt.Errorf("competitive: Lookahead Window = %d: want ≥ 0", a.Window)
+		return loadlab.Invalid(pkg, "Lookahead.Window = %d, want ≥ 0", a.Window)
+	}
+	if err := validateReset(k, C); err != nil {
+		return err
+	}
+	// Window·k forecast costs, and the plan's back-pointers of
+	// Window + 1 slots (at most 8 bytes per server and 4 per slot).
+	n, ok := size.Product(a.Window+1, k)
+	if err := size.Check(pkg, "Lookahead: (Window+1)·k forecast costs and back-pointers", n, 16+4); !ok || err != nil {
+		return loadlab.TooLarge(pkg, "Lookahead: Window = %d slots of k = %d servers need more than %d GiB", a.Window, k, size.MaxBytes>>30)
 	}
 	a.rr = DTrack{Policy: RoundRobin, Alpha: 1, d: a.rr.d}
 	if err := a.rr.Reset(k, C); err != nil {
@@ -61,33 +73,51 @@ func (a *Lookahead) Reset(k int, C float64) error {
 	return nil
 }
 
-// Step implements Online. It panics if len(hold) ≠ k or the forecaster
-// reports more slots than asked for.
-func (a *Lookahead) Step(hold []float64) int {
-	if len(hold) != a.k {
-		panic(fmt.Sprintf("competitive: Lookahead.Step with %d costs for k = %d", len(hold), a.k))
+// Step implements Online. Besides the errors of every Step, it returns
+// an error wrapping loadlab.ErrInvalid, and leaves the state unchanged,
+// if the forecaster reports more slots than asked for or a negative
+// number, or predicts a hold cost that is negative, NaN or infinite.
+func (a *Lookahead) Step(hold []float64) (int, error) {
+	if err := validateStep("Lookahead.Step", hold, a.k); err != nil {
+		return NoServer, err
 	}
 	L, ok := 0, false
 	if a.Window > 0 && a.Forecaster != nil {
 		L, ok = a.Forecaster.Forecast(a.buf[:a.Window*a.k], a.t, a.Window)
-		if L < 0 || L > a.Window {
-			panic(fmt.Sprintf("competitive: forecaster predicted %d slots for a window of %d", L, a.Window))
+		if ok && (L < 0 || L > a.Window) {
+			return NoServer, loadlab.Invalid(pkg, "Lookahead.Step: forecaster predicted %d slots for a window of %d at slot %d", L, a.Window, a.t)
 		}
 	}
-	a.t++
 	if !ok { // spec §7 fallback
-		a.s = a.rr.Step(hold)
-		return a.s
+		a.t++
+		a.s = a.rr.step(hold)
+		return a.s, nil
 	}
-	a.opt.Reset(a.k, a.c, a.s, true) // spec §3 warm start
-	a.opt.Push(hold)
+	if err := a.plan1(hold, L); err != nil {
+		return NoServer, err
+	}
+	a.t++
+	a.rr.track(hold, a.s)
+	return a.s, nil
+}
+
+// plan1 solves the warm-start problem over the current slot and L
+// predicted ones (spec §3, §7) and sets a.s to the plan's first server.
+func (a *Lookahead) plan1(hold []float64, L int) error {
+	a.opt.reset(a.k, a.c, a.s, true) // spec §3 warm start
+	a.opt.push(hold)
 	for i := range L {
-		a.opt.Push(a.buf[i*a.k : (i+1)*a.k])
+		row := a.buf[i*a.k : (i+1)*a.k]
+		if err := validateRow(row, func(s int, x float64) error {
+			return loadlab.Invalid(pkg, "Lookahead.Step: forecast of slot %d + %d: hold[%d] = %v, want finite and ≥ 0", a.t, i+1, s, x)
+		}); err != nil {
+			return err
+		}
+		a.opt.push(row)
 	}
 	a.plan = a.opt.Schedule(a.plan)
 	a.s = a.plan[0]
-	a.rr.track(hold, a.s)
-	return a.s
+	return nil
 }
 
 // Oracle is a perfect Forecaster that reads the future slots of an
@@ -97,9 +127,17 @@ type Oracle struct {
 	In *Instance
 }
 
-// Forecast implements Forecaster.
+// Forecast implements Forecaster. After the last slot of In it predicts
+// nothing more (L = 0). It panics if In is nil.
 func (o Oracle) Forecast(dst []float64, t, w int) (int, bool) {
-	L := min(w, o.In.Slots()-1-t)
-	copy(dst, o.In.h[(t+1)*o.In.Servers():(t+1+L)*o.In.Servers()])
+	if o.In == nil {
+		panic("competitive: Oracle.Forecast: Oracle.In is nil")
+	}
+	L := max(0, min(w, o.In.Slots()-1-t))
+	if L == 0 {
+		return 0, true
+	}
+	k := o.In.Servers()
+	copy(dst, o.In.h[(t+1)*k:(t+1+L)*k])
 	return L, true
 }

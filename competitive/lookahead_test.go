@@ -54,7 +54,7 @@ func TestLookaheadFallback(t *testing.T) {
 		a := &Lookahead{Window: 2, Forecaster: shortSight{Oracle{in}}}
 		require.NoError(t, a.Reset(in.Servers(), in.Setup()))
 		for s := range in.Slots() {
-			got := a.Step(in.Row(s))
+			got := mustStep(t, a, in.Row(s))
 			assert.Equal(t, a.rr.Server(), got)
 			for j, d := range a.rr.Deficits() { // I1: deficits ≤ αC after every fallback slot
 				if s%2 == 1 {

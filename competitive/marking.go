@@ -1,10 +1,6 @@
 package competitive
 
-import (
-	"errors"
-	"fmt"
-	"math/rand/v2"
-)
+import "math/rand/v2"
 
 // Marking is a randomised algorithm for the uniform metrical task system
 // (spec §2.5), the phase-and-counter scheme of Borodin, Linial and Saks:
@@ -26,7 +22,8 @@ import (
 //
 // Each slot costs O(k) and allocates nothing.
 type Marking struct {
-	// Src is the source of the random choices; it must not be nil.
+	// Src is the source of the random choices; it must not be nil
+	// (Reset panics).
 	Src rand.Source
 
 	rng  *rand.Rand
@@ -37,13 +34,15 @@ type Marking struct {
 	s    int
 }
 
-// Reset implements Online. It returns an error if Src is nil, k < 1, or
-// C is negative, NaN or infinite.
+// Reset implements Online. It returns an error wrapping
+// loadlab.ErrInvalid if k < 1 or C is negative, NaN or infinite. It
+// panics if Src is nil (a nil random source is a programmer error,
+// docs/conventions.md §2).
 func (a *Marking) Reset(k int, C float64) error {
 	if a.Src == nil {
-		return errors.New("competitive: Marking.Src is nil")
+		panic("competitive: Marking.Reset: Marking.Src is nil")
 	}
-	if err := checkReset(k, C); err != nil {
+	if err := validateReset(k, C); err != nil {
 		return err
 	}
 	a.rng = rand.New(a.Src)
@@ -56,17 +55,22 @@ func (a *Marking) Reset(k int, C float64) error {
 	return nil
 }
 
-// Step implements Online. It panics if len(hold) ≠ k.
-func (a *Marking) Step(hold []float64) int {
-	if len(hold) != a.k {
-		panic(fmt.Sprintf("competitive: Marking.Step with %d costs for k = %d", len(hold), a.k))
+// Step implements Online.
+func (a *Marking) Step(hold []float64) (int, error) {
+	if err := validateStep("Marking.Step", hold, a.k); err != nil {
+		return NoServer, err
 	}
 	for x, h := range hold {
 		a.cnt[x] += h
 	}
 	if a.s != NoServer && a.cnt[a.s] <= a.c {
-		return a.s
+		return a.s, nil
 	}
+	return a.draw(hold), nil
+}
+
+// draw picks the next server once the current one is saturated.
+func (a *Marking) draw(hold []float64) int {
 	a.free = a.free[:0]
 	for x, c := range a.cnt {
 		if c <= a.c {

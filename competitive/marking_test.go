@@ -52,11 +52,11 @@ func TestMarkingExpectedBound(t *testing.T) {
 }
 
 func TestMarkingBasics(t *testing.T) {
-	assert.Error(t, (&Marking{}).Reset(2, 1))
+	assert.PanicsWithValue(t, "competitive: Marking.Reset: Marking.Src is nil", func() { _ = (&Marking{}).Reset(2, 1) })
 	a := &Marking{Src: mc.Source(1)}
 	require.NoError(t, a.Reset(3, 2))
 	// Every server saturated even after a new phase: take the cheapest.
-	assert.Equal(t, 1, a.Step([]float64{9, 3, 4}))
+	assert.Equal(t, 1, mustStep(t, a, []float64{9, 3, 4}))
 	// C = 0 with a free server: must go there.
 	in := fixtureByName(t, "A")
 	zero, _ := in.WithSetup(0)

@@ -3,6 +3,8 @@ package competitive
 import (
 	"fmt"
 	"math"
+
+	"github.com/loadlab/loadlab"
 )
 
 // Online is a deterministic or randomised online algorithm with the
@@ -18,26 +20,42 @@ type Online interface {
 	Reset(k int, C float64) error
 	// Step is given the k hold costs of the next slot and returns the
 	// server the session occupies during that slot. The slice may be
-	// reused by the caller after Step returns.
-	Step(hold []float64) int
+	// reused by the caller after Step returns. Step returns an error,
+	// and leaves the state unchanged, if len(hold) ≠ k or a hold cost is
+	// negative, NaN or infinite (the error names its index and value).
+	// The algorithms of this package panic if Step is called before a
+	// successful Reset (misuse of the zero value).
+	Step(hold []float64) (int, error)
 }
 
 // Run resets alg and feeds it the slots of in, returning its schedule.
-// It returns alg's Reset error, or an error if alg picks a server out of
-// range.
+// It returns alg's Reset or Step error, or an error wrapping
+// loadlab.ErrInvalid if alg picks a server out of range.
 func Run(alg Online, in *Instance) ([]int, error) {
 	if err := alg.Reset(in.Servers(), in.Setup()); err != nil {
 		return nil, err
 	}
 	sched := make([]int, in.Slots())
 	for t := range sched {
-		s := alg.Step(in.Row(t))
-		if s < 0 || s >= in.Servers() {
-			return nil, fmt.Errorf("competitive: online algorithm chose server %d of %d at slot %d", s, in.Servers(), t)
+		s, err := step(alg, in.Row(t), t)
+		if err != nil {
+			return nil, err
 		}
 		sched[t] = s
 	}
 	return sched, nil
+}
+
+// step feeds slot t to alg and checks the server it picks.
+func step(alg Online, row []float64, t int) (int, error) {
+	s, err := alg.Step(row)
+	if err != nil {
+		return 0, fmt.Errorf("competitive: slot %d: %w", t, err)
+	}
+	if s < 0 || s >= len(row) {
+		return 0, loadlab.Invalid(pkg, "online algorithm chose server %d of %d at slot %d", s, len(row), t)
+	}
+	return s, nil
 }
 
 // RunCost is Run returning only the cost of the schedule; it allocates
@@ -49,9 +67,9 @@ func RunCost(alg Online, in *Instance) (float64, error) {
 	cost, prev := 0.0, NoServer
 	for t := 0; t < in.Slots(); t++ {
 		row := in.Row(t)
-		s := alg.Step(row)
-		if s < 0 || s >= in.Servers() {
-			return 0, fmt.Errorf("competitive: online algorithm chose server %d of %d at slot %d", s, in.Servers(), t)
+		s, err := step(alg, row, t)
+		if err != nil {
+			return 0, err
 		}
 		if s != prev {
 			cost += in.Setup()
@@ -71,12 +89,18 @@ func Ratio(alg Online, in *Instance) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	opt := OptimumCost(in)
+	return PerformanceRatio(cost, OptimumCost(in)), nil
+}
+
+// PerformanceRatio returns cost/opt with the conventions of Ratio for
+// opt = 0: 1 if cost = 0 too, +Inf otherwise. Both are costs of the same
+// instance, so cost ≥ opt ≥ 0.
+func PerformanceRatio(cost, opt float64) float64 {
 	if opt == 0 {
 		if cost == 0 {
-			return 1, nil
+			return 1
 		}
-		return math.Inf(1), nil
+		return math.Inf(1)
 	}
-	return cost / opt, nil
+	return cost / opt
 }

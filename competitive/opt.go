@@ -1,8 +1,10 @@
 package competitive
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // Optimal computes the offline optimum of spec §3 by dynamic
@@ -36,16 +38,24 @@ type Optimal struct {
 // Reset starts a new input with k servers and setup cost C. start is the
 // server occupied before the first slot (the warm start of spec §3), or
 // NoServer. If trace is false only the cost is kept (O(k) memory) and
-// Schedule panics. Reset panics if k < 1, if start is not NoServer or a
-// server id, or if C is negative, NaN or infinite (an Instance has
-// checked all of these; a streaming caller must).
-func (o *Optimal) Reset(k int, C float64, start int, trace bool) {
-	if k < 1 || start < NoServer || start >= k {
-		panic(fmt.Sprintf("competitive: Optimal.Reset with k = %d, start = %d", k, start))
+// Schedule panics. Reset returns an error wrapping loadlab.ErrInvalid,
+// naming the value, if k < 1, if start is neither NoServer nor a server
+// id, or if C is negative, NaN or infinite, and one wrapping
+// loadlab.ErrTooLarge if a row of k values does not fit in memory; the
+// solver is then left as it was.
+func (o *Optimal) Reset(k int, C float64, start int, trace bool) error {
+	if err := validateReset(k, C); err != nil {
+		return err
 	}
-	if err := checkSetup(C); err != nil {
-		panic(err.Error())
+	if start < NoServer || start >= k {
+		return loadlab.Invalid(pkg, "Optimal.Reset: start = %d, want NoServer (−1) or a server id in [0, %d)", start, k)
 	}
+	o.reset(k, C, start, trace)
+	return nil
+}
+
+// reset is Reset for arguments already validated (an Instance's).
+func (o *Optimal) reset(k int, C float64, start int, trace bool) {
 	o.k, o.c, o.t, o.trace = k, C, 0, trace
 	o.words = (k + 63) / 64
 	if cap(o.v) < k {
@@ -67,13 +77,31 @@ func (o *Optimal) Reset(k int, C float64, start int, trace bool) {
 }
 
 // Grow reserves room for the back-pointers of T more slots, so that a
-// long traced run does not reallocate as it goes. It is only a hint.
-func (o *Optimal) Grow(T int) {
+// long traced run does not reallocate as it goes; without trace, or for
+// T ≤ 0, it does nothing. It returns an error wrapping
+// loadlab.ErrTooLarge if the back-pointers of that many slots do not fit
+// in memory (nothing is then reserved).
+func (o *Optimal) Grow(T int) error {
 	if !o.trace || T <= 0 {
-		return
+		return nil
+	}
+	if err := o.fits(T); err != nil {
+		return err
 	}
 	o.bits = growTo(o.bits, len(o.bits)+T*o.words)
 	o.arg = growTo(o.arg, len(o.arg)+T)
+	return nil
+}
+
+// fits returns an error unless the back-pointers of T more slots (words
+// bit words and one int32 each, besides those already held) fit in
+// size.MaxBytes.
+func (o *Optimal) fits(T int) error {
+	n, ok := size.Mul(T+o.t, 8*o.words+4)
+	if !ok || n > size.MaxBytes {
+		return loadlab.TooLarge(pkg, "Optimal: back-pointers of %d + %d slots for k = %d servers need more than %d GiB", o.t, T, o.k, size.MaxBytes>>30)
+	}
+	return nil
 }
 
 func growTo[E any](s []E, n int) []E {
@@ -85,13 +113,40 @@ func growTo[E any](s []E, n int) []E {
 	return t
 }
 
-// Push adds the hold costs of the next slot. row must have length k; its
-// values are not validated (Instance does that). Push panics on a length
-// mismatch.
-func (o *Optimal) Push(row []float64) {
-	if len(row) != o.k {
-		panic(fmt.Sprintf("competitive: Optimal.Push with %d costs for k = %d", len(row), o.k))
+// Push adds the hold costs of the next slot. It returns an error wrapping
+// loadlab.ErrInvalid, and leaves the solver unchanged, if len(row) ≠ k,
+// if a value is negative, NaN or infinite (the error names its index,
+// the slot and the value), or if the optimal cost would overflow
+// float64; with trace, an error wrapping loadlab.ErrTooLarge once the
+// back-pointers would exceed size.MaxBytes. It panics if Reset has not
+// been called (misuse of the zero value).
+func (o *Optimal) Push(row []float64) error {
+	if o.k == 0 {
+		panic("competitive: Optimal.Push before Reset")
 	}
+	if len(row) != o.k {
+		return loadlab.Invalid(pkg, "Optimal.Push: len(row) = %d at slot %d, want k = %d", len(row), o.t, o.k)
+	}
+	if err := validateRow(row, func(s int, x float64) error {
+		return loadlab.Invalid(pkg, "Optimal.Push: row[%d] = %v at slot %d, want finite and ≥ 0", s, x, o.t)
+	}); err != nil {
+		return err
+	}
+	// Every new V_t(s) is at most M_{t−1} + C + max h_t.
+	if top := maxOf(row); o.m+o.c+top > math.MaxFloat64 {
+		return loadlab.Invalid(pkg, "Optimal.Push: costs too large at slot %d: M + C + max row = %v + %v + %v overflows float64", o.t, o.m, o.c, top)
+	}
+	if o.trace {
+		if err := o.fits(1); err != nil {
+			return err
+		}
+	}
+	o.push(row)
+	return nil
+}
+
+// push is Push for a row already validated (an Instance's).
+func (o *Optimal) push(row []float64) {
 	thr := o.m + o.c // spec §3: min(V_{t−1}(s), M_{t−1} + C)
 	v := o.v[:len(row)]
 	m, am := math.Inf(1), 0
@@ -176,23 +231,31 @@ func (o *Optimal) Schedule(dst []int) []int {
 }
 
 // Optimum returns the optimal cost OPT(I) and an optimal schedule of in
-// (spec §3), in O(kT) time and O(kT) bits of memory.
-func Optimum(in *Instance) (float64, []int) {
+// (spec §3), in O(kT) time and O(kT) bits of memory. It returns an error
+// wrapping loadlab.ErrTooLarge if the back-pointers and the schedule do
+// not fit in memory.
+func Optimum(in *Instance) (float64, []int, error) {
 	var o Optimal
-	o.Reset(in.Servers(), in.Setup(), NoServer, true)
-	o.Grow(in.Slots())
-	for t := 0; t < in.Slots(); t++ {
-		o.Push(in.Row(t))
+	o.reset(in.Servers(), in.Setup(), NoServer, true)
+	if err := o.fits(in.Slots()); err != nil {
+		return 0, nil, err
 	}
-	return o.Cost(), o.Schedule(nil)
+	if err := size.Check(pkg, "Optimum: schedule of T slots", in.Slots(), 8); err != nil {
+		return 0, nil, err
+	}
+	_ = o.Grow(in.Slots()) // cannot fail after fits
+	for t := 0; t < in.Slots(); t++ {
+		o.push(in.Row(t))
+	}
+	return o.Cost(), o.Schedule(nil), nil
 }
 
 // OptimumCost returns OPT(I) in O(kT) time and O(k) memory (spec §3).
 func OptimumCost(in *Instance) float64 {
 	var o Optimal
-	o.Reset(in.Servers(), in.Setup(), NoServer, false)
+	o.reset(in.Servers(), in.Setup(), NoServer, false)
 	for t := 0; t < in.Slots(); t++ {
-		o.Push(in.Row(t))
+		o.push(in.Row(t))
 	}
 	return o.Cost()
 }

@@ -16,7 +16,7 @@ const tol = 1e-9
 func TestOptimumFixtures(t *testing.T) {
 	for _, f := range fixtures {
 		in := f.instance(t)
-		opt, sched := Optimum(in)
+		opt, sched := optimum(t, in)
 		assert.Equal(t, f.opt, opt, f.name)             // spec §9.1 table
 		assert.Equal(t, f.opt, in.Cost(sched), f.name)  // backtracked schedule is optimal
 		assert.Equal(t, f.opt, OptimumCost(in), f.name) // cost-only mode agrees
@@ -38,9 +38,9 @@ func TestOptimumTables(t *testing.T) {
 		in := fixtureByName(t, name)
 		for _, trace := range []bool{false, true} {
 			var o Optimal
-			o.Reset(in.Servers(), in.Setup(), NoServer, trace)
+			require.NoError(t, o.Reset(in.Servers(), in.Setup(), NoServer, trace))
 			for s := range in.Slots() {
-				o.Push(in.Row(s))
+				require.NoError(t, o.Push(in.Row(s)))
 				assert.Equal(t, want[s], o.Values(), "%s slot %d", name, s)
 			}
 		}
@@ -57,9 +57,9 @@ func TestOptimumBruteForce(t *testing.T) {
 		C := float64(rng.IntN(7))
 		in := randomInstance(rng, family(i%int(nFamilies)), k, T, C, 6)
 		start := NoServer + rng.IntN(k+1)
-		o.Reset(k, C, start, true)
+		require.NoError(t, o.Reset(k, C, start, true))
 		for s := range T {
-			o.Push(in.Row(s))
+			require.NoError(t, o.Push(in.Row(s)))
 		}
 		want := bruteForce(in, start)
 		require.InDelta(t, want, o.Cost(), tol, "instance %d", i)
@@ -78,7 +78,7 @@ func TestOptimumWide(t *testing.T) {
 	rng := newRand(2)
 	for _, k := range []int{63, 64, 65, 130} {
 		in := randomInstance(rng, realCost, k, 200, 3, 10)
-		opt, sched := Optimum(in)
+		opt, sched := optimum(t, in)
 		assert.InDelta(t, opt, in.Cost(sched), tol*opt)
 		assert.Equal(t, opt, OptimumCost(in))
 	}
@@ -152,9 +152,10 @@ func TestNewInstanceErrors(t *testing.T) {
 	assert.Panics(t, func() { in.Cost([]int{2}) })
 	assert.Equal(t, 0, Setups(nil))
 	var o Optimal
-	assert.Panics(t, func() { o.Reset(0, 1, NoServer, false) })
-	assert.Panics(t, func() { o.Reset(2, 1, 2, false) })
-	assert.PanicsWithValue(t, "competitive: setup cost C = NaN: want finite and ≥ 0", func() { o.Reset(2, zero()/zero(), NoServer, false) })
+	assert.ErrorContains(t, o.Reset(0, 1, NoServer, false), "k = 0")
+	assert.ErrorContains(t, o.Reset(2, 1, 2, false), "start = 2")
+	assert.ErrorContains(t, o.Reset(2, 1, -2, false), "start = -2")
+	assert.ErrorContains(t, o.Reset(2, zero()/zero(), NoServer, false), "C = NaN")
 }
 
 func zero() float64 { return 0 }
@@ -183,14 +184,14 @@ func TestRatio(t *testing.T) {
 // stubborn always stays on server 0.
 type stubborn struct{}
 
-func (stubborn) Reset(int, float64) error { return nil }
-func (stubborn) Step([]float64) int       { return 0 }
+func (stubborn) Reset(int, float64) error    { return nil }
+func (stubborn) Step([]float64) (int, error) { return 0, nil }
 
 // wild picks a server that does not exist.
 type wild struct{ k int }
 
 func (w *wild) Reset(k int, _ float64) error { w.k = k; return nil }
-func (w *wild) Step([]float64) int           { return w.k }
+func (w *wild) Step([]float64) (int, error)  { return w.k, nil }
 
 func TestRunRejectsBadServer(t *testing.T) {
 	in := fixtureByName(t, "A")
@@ -215,4 +216,87 @@ func TestResetRejectsBadSetup(t *testing.T) {
 		}
 		assert.NoError(t, alg.Reset(2, 0), "%T: C = 0 is a valid degenerate case", alg)
 	}
+}
+
+// bruteCount returns the number of schedules of in whose cost equals
+// opt exactly, by enumerating all k^T of them.
+func bruteCount(in *Instance, opt float64) uint64 {
+	var n uint64
+	sched := make([]int, in.Slots())
+	var rec func(t int)
+	rec = func(t int) {
+		if t == in.Slots() {
+			if in.Cost(sched) == opt {
+				n++
+			}
+			return
+		}
+		for s := range in.Servers() {
+			sched[t] = s
+			rec(t + 1)
+		}
+	}
+	rec(0)
+	return n
+}
+
+// TestCountOptimalBruteForce: the counting DP equals exhaustive
+// enumeration on small integer instances (every sum exact, so ties are
+// exact), including C = 0, where switches tie with stays, and the
+// two-value and one-cheap families, which are full of ties.
+func TestCountOptimalBruteForce(t *testing.T) {
+	rng := newRand(12)
+	multi := 0
+	for i := range 3000 {
+		k, T := 1+rng.IntN(4), 1+rng.IntN(6)
+		C := float64(rng.IntN(4))
+		in := randomInstance(rng, family(i%3), k, T, C, float64(1+rng.IntN(3))) // integer families only
+		opt, sched := optimum(t, in)
+		want := bruteCount(in, opt)
+		got, exact := CountOptimal(in)
+		require.True(t, exact)
+		require.Equal(t, want, got, "instance %d: k = %d, T = %d, C = %v, rows %v", i, k, T, C, in.h)
+		require.GreaterOrEqual(t, got, uint64(1), "Optimum's schedule %v is one of them", sched)
+		if got > 1 {
+			multi++
+		}
+	}
+	require.Greater(t, multi, 500, "enough instances with several optima to test the ties")
+	for _, f := range fixtures { // spec §9.1: "unique" is a count of 1
+		in := f.instance(t)
+		n, _ := CountOptimal(in)
+		assert.Equal(t, f.unique, n == 1, "%s: %d optimal schedules", f.name, n)
+	}
+}
+
+// TestCountOptimalSaturates: with C = 0 and all costs 0 every one of the
+// k^T schedules is optimal; the count is exact up to 2⁶⁴ − 1 and then
+// saturates with exact = false.
+func TestCountOptimalSaturates(t *testing.T) {
+	for _, c := range []struct {
+		k, T  int
+		want  uint64
+		exact bool
+	}{
+		{2, 63, 1 << 63, true},
+		{2, 64, math.MaxUint64, false},
+		{3, 40, 12157665459056928801, true}, // 3⁴⁰ < 2⁶⁴
+		{3, 41, math.MaxUint64, false},      // 3⁴¹ > 2⁶⁴
+		{2, 500, math.MaxUint64, false},
+	} {
+		in, err := NewInstanceFlat(c.T, c.k, make([]float64, c.T*c.k), 0)
+		require.NoError(t, err)
+		n, exact := CountOptimal(in)
+		assert.Equal(t, c.want, n, "k = %d, T = %d", c.k, c.T)
+		assert.Equal(t, c.exact, exact)
+	}
+	// A last slot that is free on server 0 only: the schedules ending
+	// there remain, 2⁶³ of the 2⁶⁴.
+	h := make([]float64, 2*64)
+	h[2*63+1] = 1
+	in, err := NewInstanceFlat(64, 2, h, 0)
+	require.NoError(t, err)
+	n, exact := CountOptimal(in)
+	assert.Equal(t, uint64(1<<63), n)
+	assert.True(t, exact)
 }

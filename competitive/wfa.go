@@ -1,9 +1,6 @@
 package competitive
 
-import (
-	"fmt"
-	"math"
-)
+import "math"
 
 // WFA is the work function algorithm for the uniform metrical task
 // system that the problem is (spec §2.5): k states at mutual distance C,
@@ -31,10 +28,10 @@ type WFA struct {
 	s    int
 }
 
-// Reset implements Online. It returns an error if k < 1 or C is
-// negative, NaN or infinite.
+// Reset implements Online. It returns an error wrapping
+// loadlab.ErrInvalid if k < 1 or C is negative, NaN or infinite.
 func (w *WFA) Reset(k int, C float64) error {
-	if err := checkReset(k, C); err != nil {
+	if err := validateReset(k, C); err != nil {
 		return err
 	}
 	w.k, w.c, w.s, w.m = k, C, NoServer, 0
@@ -45,10 +42,10 @@ func (w *WFA) Reset(k int, C float64) error {
 	return nil
 }
 
-// Step implements Online. It panics if len(hold) ≠ k.
-func (w *WFA) Step(hold []float64) int {
-	if len(hold) != w.k {
-		panic(fmt.Sprintf("competitive: WFA.Step with %d costs for k = %d", len(hold), w.k))
+// Step implements Online.
+func (w *WFA) Step(hold []float64) (int, error) {
+	if err := validateStep("WFA.Step", hold, w.k); err != nil {
+		return NoServer, err
 	}
 	v := w.v[:len(hold)]
 	if w.s == NoServer {
@@ -58,7 +55,7 @@ func (w *WFA) Step(hold []float64) int {
 		}
 		w.s = argmin(v)
 		w.m = v[w.s]
-		return w.s
+		return w.s, nil
 	}
 	// v holds V_{t−1} − M_{t−2}; w.m = M_{t−1} − M_{t−2}. The new row is
 	// V_t − M_{t−1} = h_t + min(V_{t−1} − M_{t−1}, C) (spec §3).
@@ -74,5 +71,5 @@ func (w *WFA) Step(hold []float64) int {
 	if v[w.s] > m+w.c {
 		w.s = am
 	}
-	return w.s
+	return w.s, nil
 }
