@@ -1,0 +1,311 @@
+package linalg
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
+)
+
+// approxChol is a randomized approximate Cholesky factorisation of a
+// graph Laplacian, L ≈ 𝓛 D 𝓛ᵀ, after Kyng and Sachdeva ("Approximate
+// Gaussian elimination for Laplacians: fast, sparse, and simple", FOCS
+// 2016) in the form of Laplacians.jl's approxchol.
+//
+// Vertices are eliminated in approximate minimum-degree order. Eliminating
+// vertex i with neighbour weights w_1 ≤ … ≤ w_d (total W) would add the
+// clique Σ_{a<b} w_a w_b/W (e_a − e_b)(e_a − e_b)ᵀ (the Schur complement).
+// Instead, each neighbour a < d in turn is joined to one later neighbour b,
+// drawn with probability ∝ w_b, by a single edge carrying the whole
+// weight w_a(W_a − w_a)/W_a of a's clique edges towards later neighbours
+// (W_a the weight of the star still to be eliminated, rescaled as below).
+// The sampled edge is unbiased for the clique, and the number of edges
+// never grows: eliminating d edges adds d − 1. The factor therefore has at
+// most m + n entries and costs O(m log n) expected time to compute.
+//
+// Column i of the factor is stored as the sequence (j_a, f_a) with
+// f_a = w_a/W_a; after step a the remaining star is the original one
+// scaled by 1 − f_a in its weights (W by (1 − f_a)²), which is the
+// Schur complement's restriction to the later neighbours exactly.
+type approxChol struct {
+	n      int
+	order  []int32 // vertex eliminated at step t
+	colptr []int   // entries of step t: row/f[colptr[t]:colptr[t+1]]
+	row    []int32
+	f      []float64
+	d      []float64 // pivot of each vertex (0 for the last)
+}
+
+// acEntry is one live entry of the column being eliminated.
+type acEntry struct {
+	row int32
+	e   int32
+	val float64
+}
+
+// acState is the multigraph being eliminated, as linked lists of
+// half-edges: half-edge e lies in the list of one endpoint and points at
+// the other endpoint row[e]; its twin is e^1. A half-edge whose val is 0
+// is dead and skipped.
+type acState struct {
+	head, next, row []int32
+	val             []float64
+	deg             []int32 // live half-edges per vertex
+	pq              degreeQueue
+	rng             *rand.Rand
+	col             []acEntry
+	cum             []float64
+}
+
+// maxACEdges bounds the edges of the factorisation's int32 half-edge ids.
+const maxACEdges = math.MaxInt32 / 2
+
+// newApproxChol factors the Laplacian of the graph given by its
+// compressed adjacency. The graph must be connected.
+func newApproxChol(off []int, adj []int32, w []float64, src rand.Source) (*approxChol, error) {
+	n := len(off) - 1
+	m := len(adj) / 2
+	if m > maxACEdges {
+		return nil, loadlab.TooLarge("linalg", "approximate Cholesky: %d edges, at most %d", m, maxACEdges)
+	}
+	if err := size.Check("linalg", "approximate Cholesky: half-edges", 2*m+n, 4*6+8*2); err != nil {
+		return nil, err
+	}
+	st := newACState(off, adj, w, src)
+	fa := &approxChol{
+		n: n, order: make([]int32, n), colptr: make([]int, n+1),
+		row: make([]int32, 0, m+n), f: make([]float64, 0, m+n), d: make([]float64, n),
+	}
+	for t := range n {
+		i := st.pq.popMin()
+		fa.order[t] = i
+		fa.colptr[t] = len(fa.row)
+		st.eliminate(fa, i)
+	}
+	fa.colptr[n] = len(fa.row)
+	return fa, nil
+}
+
+// newACState builds the half-edge lists of the graph and the degree queue.
+func newACState(off []int, adj []int32, w []float64, src rand.Source) *acState {
+	n := len(off) - 1
+	m2 := len(adj)
+	st := &acState{
+		head: make([]int32, n), next: make([]int32, m2), row: make([]int32, m2),
+		val: make([]float64, m2), deg: make([]int32, n), rng: rand.New(src),
+	}
+	for u := range st.head {
+		st.head[u] = -1
+	}
+	e := int32(0)
+	for u := range n {
+		for i := off[u]; i < off[u+1]; i++ {
+			v := adj[i]
+			if int(v) <= u {
+				continue
+			}
+			st.push(int32(u), v, e, w[i])
+			st.push(v, int32(u), e+1, w[i])
+			e += 2
+		}
+	}
+	st.pq.init(st.deg)
+	return st
+}
+
+// push inserts half-edge e, from u towards v with weight x, into u's list.
+func (st *acState) push(u, v, e int32, x float64) {
+	st.row[e], st.val[e] = v, x
+	st.next[e] = st.head[u]
+	st.head[u] = e
+	st.deg[u]++
+}
+
+// kill marks half-edge e dead and lowers its owner's degree.
+func (st *acState) kill(e int32) {
+	st.val[e] = 0
+	owner := st.row[e^1]
+	st.deg[owner]--
+	st.pq.update(owner, st.deg[owner])
+}
+
+// gather collects the live entries of vertex i, merges parallel edges
+// (killing the twins of the merged half-edges) and sorts the result by
+// weight.
+func (st *acState) gather(i int32) []acEntry {
+	col := st.col[:0]
+	for e := st.head[i]; e >= 0; e = st.next[e] {
+		if st.val[e] != 0 {
+			col = append(col, acEntry{row: st.row[e], e: e, val: st.val[e]})
+		}
+	}
+	st.head[i] = -1
+	slices.SortFunc(col, func(a, b acEntry) int { return cmp.Compare(a.row, b.row) })
+	out := col[:0]
+	for _, c := range col {
+		if k := len(out) - 1; k >= 0 && out[k].row == c.row {
+			out[k].val += c.val
+			st.kill(c.e ^ 1)
+			continue
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b acEntry) int {
+		if c := cmp.Compare(a.val, b.val); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.row, b.row)
+	})
+	st.col = col
+	return out
+}
+
+// eliminate removes vertex i, appends its factor column to fa and adds
+// the sampled clique edges to the remaining graph.
+func (st *acState) eliminate(fa *approxChol, i int32) {
+	col := st.gather(i)
+	d := len(col)
+	if d == 0 {
+		return
+	}
+	st.cum = slices.Grow(st.cum[:0], d)[:d]
+	var csum float64
+	for a, c := range col {
+		csum += c.val
+		st.cum[a] = csum
+	}
+	wdeg, scale := csum, 1.0
+	for a := range d - 1 {
+		c := col[a]
+		f := c.val * scale / wdeg
+		// A later neighbour with probability ∝ its weight.
+		r := st.cum[a] + st.rng.Float64()*(csum-st.cum[a])
+		b := min(a+1+sort.SearchFloat64s(st.cum[a+1:d], r), d-1)
+		k := col[b].row
+		x := f * (1 - f) * wdeg
+		// Reuse the pair {e, e^1} for the new edge {j, k}: the twin stays
+		// in j's list and now points at k; e moves to k's list.
+		t := c.e ^ 1
+		st.row[t], st.val[t] = k, x
+		st.push(k, c.row, c.e, x)
+		st.pq.update(k, st.deg[k])
+		fa.row = append(fa.row, c.row)
+		fa.f = append(fa.f, f)
+		scale *= 1 - f
+		wdeg *= (1 - f) * (1 - f)
+	}
+	last := col[d-1]
+	st.kill(last.e ^ 1)
+	fa.row = append(fa.row, last.row)
+	fa.f = append(fa.f, 1)
+	fa.d[i] = last.val * scale
+}
+
+// solve overwrites y with an approximation of L† y for y ⊥ 1: forward
+// substitution, the pivots, back substitution (the transpose), and a
+// projection onto 1⊥ (the last vertex has no pivot). It is sequential.
+func (fa *approxChol) solve(y []float64) {
+	for t, i := range fa.order {
+		yi := y[i]
+		lo, hi := fa.colptr[t], fa.colptr[t+1]
+		if lo == hi {
+			continue
+		}
+		for p := lo; p < hi-1; p++ {
+			y[fa.row[p]] += fa.f[p] * yi
+			yi *= 1 - fa.f[p]
+		}
+		y[fa.row[hi-1]] += yi
+		y[i] = yi
+	}
+	for i, d := range fa.d {
+		if d != 0 {
+			y[i] /= d
+		} else {
+			y[i] = 0
+		}
+	}
+	for t := len(fa.order) - 1; t >= 0; t-- {
+		i := fa.order[t]
+		lo, hi := fa.colptr[t], fa.colptr[t+1]
+		if lo == hi {
+			continue
+		}
+		yi := y[i] + y[fa.row[hi-1]]
+		for p := hi - 2; p >= lo; p-- {
+			yi = (1-fa.f[p])*yi + fa.f[p]*y[fa.row[p]]
+		}
+		y[i] = yi
+	}
+}
+
+// degreeQueue is a bucket queue of vertices keyed by degree, for the
+// approximate minimum-degree order. Keys above n share the top bucket.
+type degreeQueue struct {
+	key, prev, next, head []int32
+	min                   int32
+}
+
+func (q *degreeQueue) init(deg []int32) {
+	n := len(deg)
+	q.key, q.prev, q.next = make([]int32, n), make([]int32, n), make([]int32, n)
+	q.head = make([]int32, n+1)
+	for k := range q.head {
+		q.head[k] = -1
+	}
+	for v := n - 1; v >= 0; v-- {
+		q.insert(int32(v), deg[v])
+	}
+	q.min = 0
+}
+
+func (q *degreeQueue) clamp(k int32) int32 { return min(max(k, 0), int32(len(q.head)-1)) }
+
+func (q *degreeQueue) insert(v, k int32) {
+	k = q.clamp(k)
+	q.key[v] = k
+	q.prev[v] = -1
+	q.next[v] = q.head[k]
+	if h := q.head[k]; h >= 0 {
+		q.prev[h] = v
+	}
+	q.head[k] = v
+	q.min = min(q.min, k)
+}
+
+func (q *degreeQueue) remove(v int32) {
+	k := q.key[v]
+	if p := q.prev[v]; p >= 0 {
+		q.next[p] = q.next[v]
+	} else {
+		q.head[k] = q.next[v]
+	}
+	if nx := q.next[v]; nx >= 0 {
+		q.prev[nx] = q.prev[v]
+	}
+	q.key[v] = -1
+}
+
+// update moves v to the bucket of degree k if v is still queued.
+func (q *degreeQueue) update(v, k int32) {
+	if q.key[v] < 0 || q.key[v] == q.clamp(k) {
+		return
+	}
+	q.remove(v)
+	q.insert(v, k)
+}
+
+// popMin removes and returns a vertex of least key. The queue must not
+// be empty.
+func (q *degreeQueue) popMin() int32 {
+	for q.head[q.min] < 0 {
+		q.min++
+	}
+	v := q.head[q.min]
+	q.remove(v)
+	return v
+}

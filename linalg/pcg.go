@@ -1,0 +1,229 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
+)
+
+// Preconditioner selects the preconditioner of a LaplacianSolver.
+type Preconditioner int
+
+const (
+	// ApproxCholesky is the randomized approximate Cholesky factorisation
+	// of Kyng and Sachdeva (approxchol.go): O(m log n) setup, an
+	// iteration count that grows slowly with n and not with the weights'
+	// spread. The default.
+	ApproxCholesky Preconditioner = iota
+	// Jacobi divides by the weighted degrees: no setup, but the iteration
+	// count grows with √κ(L) (about n^{1/2} on a 2-D torus). It wins on
+	// expanders, where κ is a small constant.
+	Jacobi
+)
+
+// String returns the name of p.
+func (p Preconditioner) String() string {
+	switch p {
+	case ApproxCholesky:
+		return "ApproxCholesky"
+	case Jacobi:
+		return "Jacobi"
+	}
+	return fmt.Sprintf("Preconditioner(%d)", int(p))
+}
+
+// DefaultSolveTol is the relative residual a LaplacianSolver solves to
+// when SolverSettings.Tol is zero.
+const DefaultSolveTol = 1e-10
+
+// DefaultSolveMaxIter is the iteration budget when SolverSettings.MaxIter
+// is zero.
+const DefaultSolveMaxIter = 10000
+
+// SolverSettings configures a LaplacianSolver. A nil *SolverSettings
+// means all defaults; a zero field means that field's default.
+type SolverSettings struct {
+	// Tol is the relative residual ‖b − L x‖₂ / ‖b‖₂ to reach, with b
+	// projected onto 1⊥; 0 means DefaultSolveTol. It must lie in
+	// [1e-15, 1).
+	Tol float64
+	// MaxIter bounds the conjugate-gradient iterations of one solve;
+	// 0 means DefaultSolveMaxIter.
+	MaxIter int
+	// Preconditioner is ApproxCholesky (the zero value) or Jacobi.
+	Preconditioner Preconditioner
+}
+
+// Validate reports a field outside its domain.
+func (s *SolverSettings) Validate() error {
+	if s == nil {
+		return nil
+	}
+	if s.Tol != 0 && !(s.Tol >= 1e-15 && s.Tol < 1) {
+		return loadlab.Invalid("linalg", "SolverSettings.Tol = %v, want 0 (default) or in [1e-15, 1)", s.Tol)
+	}
+	if s.MaxIter < 0 {
+		return loadlab.Invalid("linalg", "SolverSettings.MaxIter = %d, want ≥ 0", s.MaxIter)
+	}
+	if s.Preconditioner != ApproxCholesky && s.Preconditioner != Jacobi {
+		return loadlab.Invalid("linalg", "SolverSettings.Preconditioner = %d, want ApproxCholesky or Jacobi", int(s.Preconditioner))
+	}
+	return nil
+}
+
+// resolved returns the settings with defaults filled in.
+func (s *SolverSettings) resolved() SolverSettings {
+	var r SolverSettings
+	if s != nil {
+		r = *s
+	}
+	if r.Tol == 0 {
+		r.Tol = DefaultSolveTol
+	}
+	if r.MaxIter == 0 {
+		r.MaxIter = DefaultSolveMaxIter
+	}
+	return r
+}
+
+// SolveResult reports one solve of a LaplacianSolver.
+type SolveResult struct {
+	Iterations int            // conjugate-gradient iterations
+	Residual   float64        // ‖b − L x‖₂ / ‖b‖₂ of the returned x, recomputed, b projected onto 1⊥
+	Status     loadlab.Status // Success, IterationLimit, Stagnated or Failure
+}
+
+// LaplacianSolver solves L x = b for the Laplacian of a connected graph by
+// preconditioned conjugate gradients on 1⊥ (the complement of the
+// constants), returning x = L† b to a requested relative residual. The
+// preconditioner is built once by NewLaplacianSolver and reused by every
+// Solve. A solver holds its workspace: Solve is not safe for concurrent
+// use (make one solver per goroutine).
+type LaplacianSolver struct {
+	op  *LaplacianOperator
+	set SolverSettings
+	ac  *approxChol
+	inv []float64 // Jacobi: 1/weighted degree
+	w   pcgWork
+}
+
+// NewLaplacianSolver builds the solver and its preconditioner for g.
+// src drives the sampling of the approximate Cholesky factorisation (the
+// same source state gives the same factor); it is not used by Jacobi.
+// It returns an error wrapping loadlab.ErrDisconnected for a disconnected
+// graph, loadlab.ErrInvalid for a graph with no nodes or bad settings, and
+// loadlab.ErrTooLarge when the workspace would not fit. It panics if g is
+// nil, or if src is nil and the preconditioner is ApproxCholesky.
+func NewLaplacianSolver(g *Graph, settings *SolverSettings, src rand.Source) (*LaplacianSolver, error) {
+	if g == nil {
+		panic("linalg: NewLaplacianSolver: nil graph")
+	}
+	if err := settings.Validate(); err != nil {
+		return nil, err
+	}
+	set := settings.resolved()
+	if set.Preconditioner == ApproxCholesky && src == nil {
+		panic("linalg: NewLaplacianSolver: nil rand.Source")
+	}
+	op := NewLaplacianOperator(g)
+	if err := op.connected(); err != nil {
+		return nil, err
+	}
+	if err := size.Check("linalg", "LaplacianSolver: nodes", op.n, 8*6); err != nil {
+		return nil, err
+	}
+	s := &LaplacianSolver{op: op, set: set}
+	if set.Preconditioner == ApproxCholesky {
+		ac, err := newApproxChol(op.off, op.adj, op.w, src)
+		if err != nil {
+			return nil, err
+		}
+		s.ac = ac
+	} else {
+		s.inv = op.invDegrees()
+	}
+	s.w.init(s)
+	return s, nil
+}
+
+// Order returns the number of nodes.
+func (s *LaplacianSolver) Order() int { return s.op.n }
+
+// Settings returns the settings in force, defaults filled in.
+func (s *LaplacianSolver) Settings() SolverSettings { return s.set }
+
+// connected returns an error wrapping loadlab.ErrDisconnected unless the
+// graph is connected, and loadlab.ErrInvalid if it has no nodes.
+func (op *LaplacianOperator) connected() error {
+	if op.n == 0 {
+		return loadlab.Invalid("linalg", "graph has no nodes")
+	}
+	seen := make([]bool, op.n)
+	stack := []int32{0}
+	seen[0] = true
+	count := 1
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, v := range op.adj[op.off[u]:op.off[u+1]] {
+			if !seen[v] {
+				seen[v] = true
+				count++
+				stack = append(stack, v)
+			}
+		}
+	}
+	if count == op.n {
+		return nil
+	}
+	for u, ok := range seen {
+		if !ok {
+			return loadlab.Wrap(loadlab.ErrDisconnected, "linalg", "node %d is not reachable from node 0 (component of node 0 has %d of %d nodes)", u, count, op.n)
+		}
+	}
+	return nil
+}
+
+// invDegrees returns 1/d_u for the weighted degrees d_u.
+func (op *LaplacianOperator) invDegrees() []float64 {
+	inv := make([]float64, op.n)
+	for u := range inv {
+		var d float64
+		for _, x := range op.w[op.off[u]:op.off[u+1]] {
+			d += x
+		}
+		if d > 0 {
+			inv[u] = 1 / d
+		}
+	}
+	return inv
+}
+
+// Solve sets dst ≈ L† b, the solution of L x = b orthogonal to the
+// constants, with b replaced by its projection onto 1⊥ (the component
+// along 1 has no solution). The relative residual of the result is
+// reported; when it does not reach the tolerance within MaxIter
+// iterations, dst holds the last iterate and the error wraps
+// loadlab.ErrNotConverged. A b with a NaN or infinite entry is an error
+// wrapping loadlab.ErrInvalid. It panics if len(dst) or len(b) is not the
+// order. dst and b may be the same slice.
+func (s *LaplacianSolver) Solve(dst, b []float64) (SolveResult, error) {
+	n := s.op.n
+	if len(dst) != n || len(b) != n {
+		panic(fmt.Sprintf("linalg: LaplacianSolver.Solve: len(dst) = %d, len(b) = %d, want %d", len(dst), len(b), n))
+	}
+	for u, x := range b {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return SolveResult{Status: loadlab.Failure}, loadlab.Invalid("linalg", "LaplacianSolver.Solve: b[%d] = %v, want finite", u, x)
+		}
+	}
+	res := s.w.pcg(dst, b)
+	if res.Status != loadlab.Success {
+		return res, loadlab.Wrap(loadlab.ErrNotConverged, "linalg",
+			"LaplacianSolver.Solve: relative residual %.3g > Tol = %.3g after %d iterations (%v)", res.Residual, s.set.Tol, res.Iterations, res.Status)
+	}
+	return res, nil
+}

@@ -1,0 +1,199 @@
+package linalg
+
+import (
+	"math"
+
+	"github.com/loadlab/loadlab"
+)
+
+// pcgWork is the workspace of a LaplacianSolver: the conjugate-gradient
+// vectors and the per-block partial sums of the parallel kernels. Every
+// kernel runs through one prebuilt rangeFunc, so a solve allocates
+// nothing.
+type pcgWork struct {
+	s             *LaplacianSolver
+	n, nb         int
+	x, b, r, z, p []float64
+	q             []float64
+	part          []float64
+	kind          kernel
+	alpha         float64
+	fn            rangeFunc
+}
+
+// kernel names the vector operation a parallel call performs per block;
+// each returns a partial sum for its block.
+type kernel int
+
+const (
+	kMatDot   kernel = iota // q = L p; Σ p·q
+	kUpdate                 // x += α p; r −= α q; Σ r·r
+	kResidual               // q = L x; r = b − q; Σ r·r
+	kJacobi                 // z = r/d; Σ z
+	kShift                  // z −= α; Σ r·z
+	kDirect                 // p = z + α p
+	kSum                    // Σ b
+	kCenter                 // b −= α; Σ b·b
+)
+
+func (w *pcgWork) init(s *LaplacianSolver) {
+	n := s.op.n
+	w.s, w.n, w.nb = s, n, numBlocks(n)
+	w.b, w.r, w.z, w.p, w.q = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	w.part = make([]float64, w.nb)
+	w.fn = func(lo, hi int) {
+		for blk := lo; blk < hi; blk++ {
+			r0, r1 := blockRows(blk, w.n)
+			w.part[blk] = w.block(r0, r1)
+		}
+	}
+}
+
+// block runs the current kernel on rows [lo, hi).
+func (w *pcgWork) block(lo, hi int) float64 {
+	var s float64
+	a := w.alpha
+	switch w.kind {
+	case kMatDot:
+		return w.s.op.rows(w.q, w.p, w.p, 0, lo, hi)
+	case kUpdate:
+		for u := lo; u < hi; u++ {
+			w.x[u] += a * w.p[u]
+			w.r[u] -= a * w.q[u]
+			s += w.r[u] * w.r[u]
+		}
+	case kResidual:
+		w.s.op.rows(w.q, w.x, nil, 0, lo, hi)
+		for u := lo; u < hi; u++ {
+			w.r[u] = w.b[u] - w.q[u]
+			s += w.r[u] * w.r[u]
+		}
+	case kJacobi:
+		for u := lo; u < hi; u++ {
+			w.z[u] = w.r[u] * w.s.inv[u]
+			s += w.z[u]
+		}
+	case kShift:
+		for u := lo; u < hi; u++ {
+			w.z[u] -= a
+			s += w.r[u] * w.z[u]
+		}
+	case kDirect:
+		for u := lo; u < hi; u++ {
+			w.p[u] = w.z[u] + a*w.p[u]
+		}
+	case kSum:
+		for u := lo; u < hi; u++ {
+			s += w.b[u]
+		}
+	case kCenter:
+		for u := lo; u < hi; u++ {
+			w.b[u] -= a
+			s += w.b[u] * w.b[u]
+		}
+	}
+	return s
+}
+
+// run performs kernel k with parameter a over all rows and returns the
+// sum of its block partials, added in block order.
+func (w *pcgWork) run(k kernel, a float64) float64 {
+	w.kind, w.alpha = k, a
+	parallelBlocks(w.nb, w.fn)
+	var s float64
+	for _, x := range w.part {
+		s += x
+	}
+	return s
+}
+
+// precondition sets z = M r with M the preconditioner followed by the
+// projection onto 1⊥, and returns r·z.
+func (w *pcgWork) precondition() float64 {
+	var sum float64
+	if w.s.ac != nil {
+		copy(w.z, w.r)
+		w.s.ac.solve(w.z)
+		sum = w.sumOf(w.z)
+	} else {
+		sum = w.run(kJacobi, 0)
+	}
+	return w.run(kShift, sum/float64(w.n))
+}
+
+// sumOf returns Σ v in block order (sequentially; it is cheap beside the
+// preconditioner it follows).
+func (w *pcgWork) sumOf(v []float64) float64 {
+	var s float64
+	for blk := range w.nb {
+		r0, r1 := blockRows(blk, w.n)
+		var t float64
+		for _, x := range v[r0:r1] {
+			t += x
+		}
+		s += t
+	}
+	return s
+}
+
+// maxRestarts bounds the restarts from the true residual when the
+// recurrence has drifted from it.
+const maxRestarts = 3
+
+// pcg solves L x = b into dst (see LaplacianSolver.Solve).
+func (w *pcgWork) pcg(dst, b []float64) SolveResult {
+	copy(w.b, b)
+	w.x = dst
+	bnorm := math.Sqrt(w.run(kCenter, w.run(kSum, 0)/float64(w.n)))
+	clear(w.x)
+	if bnorm == 0 {
+		return SolveResult{Status: loadlab.Success}
+	}
+	tol := w.s.set.Tol * bnorm
+	copy(w.r, w.b)
+	res := SolveResult{Status: loadlab.IterationLimit}
+	rz := w.restart()
+	restarts := 0
+	for res.Iterations < w.s.set.MaxIter {
+		res.Iterations++
+		pq := w.run(kMatDot, 0)
+		if !(pq > 0) || !(rz > 0) {
+			res.Status = loadlab.Stagnated
+			break
+		}
+		if rr := w.run(kUpdate, rz/pq); math.Sqrt(rr) > tol {
+			rzNew := w.precondition()
+			w.run(kDirect, rzNew/rz)
+			rz = rzNew
+			continue
+		}
+		// The recurrence says converged: check the true residual.
+		if math.Sqrt(w.run(kResidual, 0)) <= tol {
+			res.Status = loadlab.Success
+			break
+		}
+		if restarts++; restarts > maxRestarts {
+			res.Status = loadlab.Stagnated
+			break
+		}
+		rz = w.restart()
+	}
+	res.Residual = w.finish() / bnorm
+	return res
+}
+
+// restart sets z = M r, p = z and returns r·z.
+func (w *pcgWork) restart() float64 {
+	rz := w.precondition()
+	copy(w.p, w.z)
+	return rz
+}
+
+// finish projects x onto 1⊥ and returns its true residual norm.
+func (w *pcgWork) finish() float64 {
+	mean := w.sumOf(w.x) / float64(w.n)
+	for u := range w.x {
+		w.x[u] -= mean
+	}
+	return math.Sqrt(w.run(kResidual, 0))
+}
