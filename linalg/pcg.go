@@ -13,11 +13,19 @@ import (
 type Preconditioner int
 
 const (
+	// Auto, the default, starts with Jacobi and switches to
+	// ApproxCholesky, continuing from the current iterate, when Jacobi has
+	// not converged within AutoJacobiIters iterations; the factor is then
+	// kept for later solves. Expanders (κ(L) a small constant) finish in
+	// the Jacobi phase and never pay for the factorisation; meshes and
+	// graphs with widely spread weights pay at most AutoJacobiIters cheap
+	// iterations more than ApproxCholesky alone.
+	Auto Preconditioner = iota
 	// ApproxCholesky is the randomized approximate Cholesky factorisation
 	// of Kyng and Sachdeva (approxchol.go): O(m log n) setup, an
 	// iteration count that grows slowly with n and not with the weights'
-	// spread. The default.
-	ApproxCholesky Preconditioner = iota
+	// spread.
+	ApproxCholesky
 	// Jacobi divides by the weighted degrees: no setup, but the iteration
 	// count grows with √κ(L) (about n^{1/2} on a 2-D torus). It wins on
 	// expanders, where κ is a small constant.
@@ -27,6 +35,8 @@ const (
 // String returns the name of p.
 func (p Preconditioner) String() string {
 	switch p {
+	case Auto:
+		return "Auto"
 	case ApproxCholesky:
 		return "ApproxCholesky"
 	case Jacobi:
@@ -38,6 +48,10 @@ func (p Preconditioner) String() string {
 // DefaultSolveTol is the relative residual a LaplacianSolver solves to
 // when SolverSettings.Tol is zero.
 const DefaultSolveTol = 1e-10
+
+// AutoJacobiIters is the number of Jacobi iterations after which the Auto
+// preconditioner switches to approximate Cholesky.
+const AutoJacobiIters = 50
 
 // DefaultSolveMaxIter is the iteration budget when SolverSettings.MaxIter
 // is zero.
@@ -53,7 +67,7 @@ type SolverSettings struct {
 	// MaxIter bounds the conjugate-gradient iterations of one solve;
 	// 0 means DefaultSolveMaxIter.
 	MaxIter int
-	// Preconditioner is ApproxCholesky (the zero value) or Jacobi.
+	// Preconditioner is Auto (the zero value), ApproxCholesky or Jacobi.
 	Preconditioner Preconditioner
 }
 
@@ -68,8 +82,8 @@ func (s *SolverSettings) Validate() error {
 	if s.MaxIter < 0 {
 		return loadlab.Invalid("linalg", "SolverSettings.MaxIter = %d, want ≥ 0", s.MaxIter)
 	}
-	if s.Preconditioner != ApproxCholesky && s.Preconditioner != Jacobi {
-		return loadlab.Invalid("linalg", "SolverSettings.Preconditioner = %d, want ApproxCholesky or Jacobi", int(s.Preconditioner))
+	if s.Preconditioner < Auto || s.Preconditioner > Jacobi {
+		return loadlab.Invalid("linalg", "SolverSettings.Preconditioner = %d, want Auto, ApproxCholesky or Jacobi", int(s.Preconditioner))
 	}
 	return nil
 }
@@ -105,18 +119,20 @@ type SolveResult struct {
 type LaplacianSolver struct {
 	op  *LaplacianOperator
 	set SolverSettings
-	ac  *approxChol
-	inv []float64 // Jacobi: 1/weighted degree
-	w   pcgWork
+	ac   *approxChol // built by NewLaplacianSolver, or by the first Auto solve that needs it
+	seed uint64      // of the factorisation's sampling
+	inv  []float64   // Jacobi: 1/weighted degree
+	w    pcgWork
 }
 
 // NewLaplacianSolver builds the solver and its preconditioner for g.
-// src drives the sampling of the approximate Cholesky factorisation (the
-// same source state gives the same factor); it is not used by Jacobi.
+// src drives the sampling of the approximate Cholesky factorisation (one
+// number is drawn from it here; the same source state gives the same
+// factor and the same solutions); Jacobi does not use it.
 // It returns an error wrapping loadlab.ErrDisconnected for a disconnected
 // graph, loadlab.ErrInvalid for a graph with no nodes or bad settings, and
 // loadlab.ErrTooLarge when the workspace would not fit. It panics if g is
-// nil, or if src is nil and the preconditioner is ApproxCholesky.
+// nil, or if src is nil and the preconditioner is not Jacobi.
 func NewLaplacianSolver(g *Graph, settings *SolverSettings, src rand.Source) (*LaplacianSolver, error) {
 	if g == nil {
 		panic("linalg: NewLaplacianSolver: nil graph")
@@ -125,7 +141,7 @@ func NewLaplacianSolver(g *Graph, settings *SolverSettings, src rand.Source) (*L
 		return nil, err
 	}
 	set := settings.resolved()
-	if set.Preconditioner == ApproxCholesky && src == nil {
+	if set.Preconditioner != Jacobi && src == nil {
 		panic("linalg: NewLaplacianSolver: nil rand.Source")
 	}
 	op := NewLaplacianOperator(g)
@@ -136,17 +152,28 @@ func NewLaplacianSolver(g *Graph, settings *SolverSettings, src rand.Source) (*L
 		return nil, err
 	}
 	s := &LaplacianSolver{op: op, set: set}
+	if src != nil {
+		s.seed = src.Uint64()
+	}
 	if set.Preconditioner == ApproxCholesky {
-		ac, err := newApproxChol(op.off, op.adj, op.w, src)
-		if err != nil {
+		if err := s.factor(); err != nil {
 			return nil, err
 		}
-		s.ac = ac
 	} else {
 		s.inv = op.invDegrees()
 	}
 	s.w.init(s)
 	return s, nil
+}
+
+// factor builds the approximate Cholesky factor from the solver's seed.
+func (s *LaplacianSolver) factor() error {
+	ac, err := newApproxChol(s.op.off, s.op.adj, s.op.w, rand.NewPCG(s.seed, 0x5eed))
+	if err != nil {
+		return err
+	}
+	s.ac = ac
+	return nil
 }
 
 // Order returns the number of nodes.
@@ -220,7 +247,10 @@ func (s *LaplacianSolver) Solve(dst, b []float64) (SolveResult, error) {
 			return SolveResult{Status: loadlab.Failure}, loadlab.Invalid("linalg", "LaplacianSolver.Solve: b[%d] = %v, want finite", u, x)
 		}
 	}
-	res := s.w.pcg(dst, b)
+	res, err := s.w.pcg(dst, b)
+	if err != nil {
+		return res, err
+	}
 	if res.Status != loadlab.Success {
 		return res, loadlab.Wrap(loadlab.ErrNotConverged, "linalg",
 			"LaplacianSolver.Solve: relative residual %.3g > Tol = %.3g after %d iterations (%v)", res.Residual, s.set.Tol, res.Iterations, res.Status)

@@ -1,6 +1,8 @@
 package linalg
 
 import (
+	"errors"
+	"github.com/loadlab/loadlab"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -81,7 +83,7 @@ func trueResidual(g *Graph, x, b []float64) float64 {
 	return floats.Norm(lx, 2) / floats.Norm(pb, 2)
 }
 
-var preconditioners = []Preconditioner{ApproxCholesky, Jacobi}
+var preconditioners = []Preconditioner{Auto, ApproxCholesky, Jacobi}
 
 func TestLaplacianSolverAgreesWithDense(t *testing.T) {
 	for _, spread := range []float64{0, 10} {
@@ -113,6 +115,138 @@ func TestLaplacianSolverAgreesWithDense(t *testing.T) {
 				t.Errorf("spread %v %v: relative error %g against dense", spread, pc, e)
 			}
 			t.Logf("spread %v %v: %d iterations, residual %.2g", spread, pc, res.Iterations, res.Residual)
+		}
+	}
+}
+
+func TestLaplacianSolverErrors(t *testing.T) {
+	two := fromEdgesT(t, 4, []Edge{{0, 1, 1}, {2, 3, 1}})
+	for _, pc := range preconditioners {
+		if _, err := NewLaplacianSolver(two, &SolverSettings{Preconditioner: pc}, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrDisconnected) {
+			t.Errorf("%v: disconnected graph: err = %v, want ErrDisconnected", pc, err)
+		}
+	}
+	bad := []SolverSettings{{Tol: -1}, {Tol: math.NaN()}, {Tol: 1}, {Tol: 1e-16}, {MaxIter: -1}, {Preconditioner: 7}, {Preconditioner: -1}}
+	for _, s := range bad {
+		if _, err := NewLaplacianSolver(Path(3), &s, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+			t.Errorf("%+v: err = %v, want ErrInvalid", s, err)
+		}
+	}
+	if _, err := NewLaplacianSolver(NewGraph(0), nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("empty graph: err = %v, want ErrInvalid", err)
+	}
+	s, err := NewLaplacianSolver(Path(3), nil, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, 3)
+	if _, err := s.Solve(x, []float64{1, math.Inf(1), 0}); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("Inf in b: err = %v, want ErrInvalid", err)
+	}
+}
+
+func TestLaplacianSolverNotConverged(t *testing.T) {
+	g := Torus(30, 30)
+	s, err := NewLaplacianSolver(g, &SolverSettings{Preconditioner: Jacobi, MaxIter: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := benchRHS(g.Order())
+	x := make([]float64, len(b))
+	res, err := s.Solve(x, b)
+	if !errors.Is(err, loadlab.ErrNotConverged) || res.Status != loadlab.IterationLimit || res.Iterations != 5 {
+		t.Fatalf("err = %v, result %+v: want ErrNotConverged after 5 iterations", err, res)
+	}
+	// The partial result is the 5th iterate: its residual is the one
+	// reported, and CG has reduced it below that of x = 0 (which is 1).
+	if r := trueResidual(g, x, b); math.Abs(r-res.Residual) > 1e-12 || r >= 1 {
+		t.Errorf("partial residual %g, reported %g", r, res.Residual)
+	}
+}
+
+// Approximate Cholesky is exact when no eliminated vertex has more than
+// two neighbours (a path, a cycle, a tree eliminated leaves first): then
+// the preconditioner is L† up to rounding and one iteration suffices
+// (two when rounding leaves the first just above 1e-10). Unit weights
+// keep κ(L) ≤ 1.7e4 so that rounding does not stop the solve first; the
+// star is reweighted (κ = ratio of its weights, 1e4).
+func TestApproxCholExactOnLowDegree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for name, g := range map[string]*Graph{"path": Path(200), "cycle": Cycle(200), "star": reweight(t, Star(50), 4, rng)} {
+		s, err := NewLaplacianSolver(g, &SolverSettings{Preconditioner: ApproxCholesky}, rand.NewPCG(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := benchRHS(g.Order())
+		x := make([]float64, len(b))
+		res, err := s.Solve(x, b)
+		if err != nil || res.Iterations > 2 {
+			t.Errorf("%s: %d iterations, err %v: want ≤ 2", name, res.Iterations, err)
+		}
+	}
+}
+
+// Two complete graphs K_a joined by one bridge of conductance 1e-12
+// between x ∈ A and y ∈ B. The bridge is a cut edge, so R_xy = 1e12, and
+// for u ∈ A∖{x}, v ∈ B∖{y}: R_uv = 2/a + 1e12 + 2/a and R_ux = 2/a
+// (K_a has R = 2/a between any two nodes).
+func TestLaplacianSolverTinyBridge(t *testing.T) {
+	const a, bridge = 40, 1e-12
+	var es []Edge
+	for i := range a {
+		for j := i + 1; j < a; j++ {
+			es = append(es, Edge{i, j, 1}, Edge{a + i, a + j, 1})
+		}
+	}
+	es = append(es, Edge{0, a, bridge})
+	g := fromEdgesT(t, 2*a, es)
+	for _, pc := range preconditioners {
+		s, err := NewLaplacianSolver(g, &SolverSettings{Preconditioner: pc}, rand.NewPCG(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases := []struct {
+			u, v int
+			want float64
+		}{{0, a, 1 / bridge}, {1, a + 1, 1/bridge + 4.0/a}, {1, 0, 2.0 / a}, {a + 3, a + 5, 2.0 / a}}
+		for i, c := range cases {
+			got, res, err := s.Resistance(c.u, c.v)
+			// Within a cluster no current crosses the bridge, x = L† b is
+			// O(1) and the solve meets Tol = 1e-10, so R is right to ~1e-10.
+			// Across it x ≈ ±5e11, whose ulp (6e-5) floors the residual near
+			// 1e-3: the solve may stop Stagnated, but R = x_u − x_v is then
+			// right to ~1e-16 relative (6e-5 absolute on 1e12).
+			cross := i < 2
+			if err != nil && !(cross && errors.Is(err, loadlab.ErrNotConverged) && res.Status == loadlab.Stagnated) {
+				t.Errorf("%v: R(%d, %d): %v", pc, c.u, c.v, err)
+			}
+			if math.Abs(got-c.want) > 1e-9*c.want {
+				t.Errorf("%v: R(%d, %d) = %.12g, want %.12g (%+v)", pc, c.u, c.v, got, c.want, res)
+			}
+		}
+	}
+}
+
+func TestLaplacianSolverDeterministic(t *testing.T) {
+	g := sparseWeighted(t, 3000, 0.003, 4, 11)
+	b := benchRHS(g.Order())
+	solve := func(procs int) []float64 {
+		prev := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(prev)
+		s, err := NewLaplacianSolver(g, nil, rand.NewPCG(9, 9))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := make([]float64, len(b))
+		if _, err := s.Solve(x, b); err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	x1, x2 := solve(1), solve(4)
+	for i := range x1 {
+		if x1[i] != x2[i] {
+			t.Fatalf("x[%d] differs between 1 and 4 goroutines", i)
 		}
 	}
 }

@@ -15,8 +15,10 @@ type pcgWork struct {
 	n, nb         int
 	x, b, r, z, p []float64
 	q             []float64
+	rhs, sol      []float64 // scratch of Resistance, allocated on first use
 	part          []float64
 	kind          kernel
+	useAC         bool // precondition with the factor (else Jacobi)
 	alpha         float64
 	fn            rangeFunc
 }
@@ -111,7 +113,7 @@ func (w *pcgWork) run(k kernel, a float64) float64 {
 // projection onto 1⊥, and returns r·z.
 func (w *pcgWork) precondition() float64 {
 	var sum float64
-	if w.s.ac != nil {
+	if w.useAC {
 		copy(w.z, w.r)
 		w.s.ac.solve(w.z)
 		sum = w.sumOf(w.z)
@@ -140,21 +142,49 @@ func (w *pcgWork) sumOf(v []float64) float64 {
 // recurrence has drifted from it.
 const maxRestarts = 3
 
-// pcg solves L x = b into dst (see LaplacianSolver.Solve).
-func (w *pcgWork) pcg(dst, b []float64) SolveResult {
+// pcg solves L x = b into dst (see LaplacianSolver.Solve), switching
+// preconditioners as Settings.Preconditioner says.
+func (w *pcgWork) pcg(dst, b []float64) (SolveResult, error) {
 	copy(w.b, b)
 	w.x = dst
 	bnorm := math.Sqrt(w.run(kCenter, w.run(kSum, 0)/float64(w.n)))
 	clear(w.x)
 	if bnorm == 0 {
-		return SolveResult{Status: loadlab.Success}
+		return SolveResult{Status: loadlab.Success}, nil
 	}
-	tol := w.s.set.Tol * bnorm
-	copy(w.r, w.b)
+	set := w.s.set
+	tol := set.Tol * bnorm
+	var done SolveResult
+	if w.s.ac == nil {
+		budget := set.MaxIter
+		if set.Preconditioner == Auto {
+			budget = min(budget, AutoJacobiIters)
+		}
+		w.useAC = false
+		done = w.iterate(tol, budget)
+		if done.Status == loadlab.Success || set.Preconditioner == Jacobi || done.Iterations == set.MaxIter {
+			done.Residual = w.finish() / bnorm
+			return done, nil
+		}
+		if err := w.s.factor(); err != nil {
+			return done, err
+		}
+	}
+	w.useAC = true
+	res := w.iterate(tol, set.MaxIter-done.Iterations)
+	res.Iterations += done.Iterations
+	res.Residual = w.finish() / bnorm
+	return res, nil
+}
+
+// iterate runs preconditioned conjugate gradients from the current x for
+// at most maxIter iterations, until ‖b − L x‖ ≤ tol.
+func (w *pcgWork) iterate(tol float64, maxIter int) SolveResult {
 	res := SolveResult{Status: loadlab.IterationLimit}
+	w.run(kResidual, 0)
 	rz := w.restart()
 	restarts := 0
-	for res.Iterations < w.s.set.MaxIter {
+	for res.Iterations < maxIter {
 		res.Iterations++
 		pq := w.run(kMatDot, 0)
 		if !(pq > 0) || !(rz > 0) {
@@ -178,7 +208,6 @@ func (w *pcgWork) pcg(dst, b []float64) SolveResult {
 		}
 		rz = w.restart()
 	}
-	res.Residual = w.finish() / bnorm
 	return res
 }
 
