@@ -117,8 +117,8 @@ type SolveResult struct {
 // Solve. A solver holds its workspace: Solve is not safe for concurrent
 // use (make one solver per goroutine).
 type LaplacianSolver struct {
-	op  *LaplacianOperator
-	set SolverSettings
+	op   *LaplacianOperator
+	set  SolverSettings
 	ac   *approxChol // built by NewLaplacianSolver, or by the first Auto solve that needs it
 	seed uint64      // of the factorisation's sampling
 	inv  []float64   // Jacobi: 1/weighted degree
