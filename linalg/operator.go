@@ -17,6 +17,7 @@ import (
 // number. A call allocates nothing. An operator is safe for concurrent
 // use.
 type LaplacianOperator struct {
+	g   *Graph
 	n   int
 	off []int
 	adj []int32
@@ -29,8 +30,8 @@ func NewLaplacianOperator(g *Graph) *LaplacianOperator {
 	if g == nil {
 		panic("linalg: NewLaplacianOperator: nil graph")
 	}
-	off, adj, w := graphCSR(g)
-	return &LaplacianOperator{n: g.Order(), off: off, adj: adj, w: w}
+	off, adj, w := g.CSR()
+	return &LaplacianOperator{g: g, n: g.Order(), off: off, adj: adj, w: w}
 }
 
 // Order returns the number of rows, the graph's number of nodes.

@@ -144,10 +144,10 @@ func NewLaplacianSolver(g *Graph, settings *SolverSettings, src rand.Source) (*L
 	if set.Preconditioner != Jacobi && src == nil {
 		panic("linalg: NewLaplacianSolver: nil rand.Source")
 	}
-	op := NewLaplacianOperator(g)
-	if err := op.connected(); err != nil {
+	if err := CheckConnected(g); err != nil {
 		return nil, err
 	}
+	op := NewLaplacianOperator(g)
 	if err := size.Check("linalg", "LaplacianSolver: nodes", op.n, 8*6); err != nil {
 		return nil, err
 	}
@@ -181,38 +181,6 @@ func (s *LaplacianSolver) Order() int { return s.op.n }
 
 // Settings returns the settings in force, defaults filled in.
 func (s *LaplacianSolver) Settings() SolverSettings { return s.set }
-
-// connected returns an error wrapping loadlab.ErrDisconnected unless the
-// graph is connected, and loadlab.ErrInvalid if it has no nodes.
-func (op *LaplacianOperator) connected() error {
-	if op.n == 0 {
-		return loadlab.Invalid("linalg", "graph has no nodes")
-	}
-	seen := make([]bool, op.n)
-	stack := []int32{0}
-	seen[0] = true
-	count := 1
-	for len(stack) > 0 {
-		u := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, v := range op.adj[op.off[u]:op.off[u+1]] {
-			if !seen[v] {
-				seen[v] = true
-				count++
-				stack = append(stack, v)
-			}
-		}
-	}
-	if count == op.n {
-		return nil
-	}
-	for u, ok := range seen {
-		if !ok {
-			return loadlab.Wrap(loadlab.ErrDisconnected, "linalg", "node %d is not reachable from node 0 (component of node 0 has %d of %d nodes)", u, count, op.n)
-		}
-	}
-	return nil
-}
 
 // invDegrees returns 1/d_u for the weighted degrees d_u.
 func (op *LaplacianOperator) invDegrees() []float64 {

@@ -39,7 +39,7 @@ func TestLaplacianOperatorNoAllocDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g = reweight(t, g, 4, rand.New(rand.NewPCG(1, 1)))
+	g = spreadWeights(t, g, 4, rand.New(rand.NewPCG(1, 1)))
 	op := NewLaplacianOperator(g)
 	x := make([]float64, g.Order())
 	for i := range x {
@@ -120,7 +120,7 @@ func TestLaplacianSolverAgreesWithDense(t *testing.T) {
 }
 
 func TestLaplacianSolverErrors(t *testing.T) {
-	two := fromEdgesT(t, 4, []Edge{{0, 1, 1}, {2, 3, 1}})
+	two := graphOf(t, 4, Edge{0, 1, 1}, Edge{2, 3, 1})
 	for _, pc := range preconditioners {
 		if _, err := NewLaplacianSolver(two, &SolverSettings{Preconditioner: pc}, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrDisconnected) {
 			t.Errorf("%v: disconnected graph: err = %v, want ErrDisconnected", pc, err)
@@ -132,7 +132,7 @@ func TestLaplacianSolverErrors(t *testing.T) {
 			t.Errorf("%+v: err = %v, want ErrInvalid", s, err)
 		}
 	}
-	if _, err := NewLaplacianSolver(NewGraph(0), nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+	if _, err := NewLaplacianSolver(graphOf(t, 0), nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
 		t.Errorf("empty graph: err = %v, want ErrInvalid", err)
 	}
 	s, err := NewLaplacianSolver(Path(3), nil, rand.NewPCG(1, 1))
@@ -172,7 +172,7 @@ func TestLaplacianSolverNotConverged(t *testing.T) {
 // star is reweighted (κ = ratio of its weights, 1e4).
 func TestApproxCholExactOnLowDegree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	for name, g := range map[string]*Graph{"path": Path(200), "cycle": Cycle(200), "star": reweight(t, Star(50), 4, rng)} {
+	for name, g := range map[string]*Graph{"path": Path(200), "cycle": Cycle(200), "star": spreadWeights(t, Star(50), 4, rng)} {
 		s, err := NewLaplacianSolver(g, &SolverSettings{Preconditioner: ApproxCholesky}, rand.NewPCG(1, 1))
 		if err != nil {
 			t.Fatal(err)
@@ -199,7 +199,7 @@ func TestLaplacianSolverTinyBridge(t *testing.T) {
 		}
 	}
 	es = append(es, Edge{0, a, bridge})
-	g := fromEdgesT(t, 2*a, es)
+	g := graphOf(t, 2*a, es...)
 	for _, pc := range preconditioners {
 		s, err := NewLaplacianSolver(g, &SolverSettings{Preconditioner: pc}, rand.NewPCG(1, 1))
 		if err != nil {

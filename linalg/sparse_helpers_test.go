@@ -6,26 +6,10 @@ import (
 	"testing"
 )
 
-// fromEdgesT builds a graph from edges and fails the test on an error.
-func fromEdgesT(t testing.TB, n int, edges []Edge) *Graph {
+// spreadWeights returns g with independent weights 10^U(−spread/2, spread/2).
+func spreadWeights(t testing.TB, g *Graph, spread float64, rng *rand.Rand) *Graph {
 	t.Helper()
-	g := NewGraph(n)
-	for _, e := range edges {
-		if err := g.SetEdge(e.U, e.V, e.W); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return g
-}
-
-// reweight returns g with independent weights 10^U(−spread/2, spread/2).
-func reweight(t testing.TB, g *Graph, spread float64, rng *rand.Rand) *Graph {
-	t.Helper()
-	es := g.Edges()
-	for i := range es {
-		es[i].W = math.Pow(10, spread*(rng.Float64()-0.5))
-	}
-	return fromEdgesT(t, g.Order(), es)
+	return reweight(t, g, func(Edge) float64 { return math.Pow(10, spread*(rng.Float64()-0.5)) })
 }
 
 // sparseWeighted returns a connected G(n, p) graph with weights spanning
@@ -36,5 +20,5 @@ func sparseWeighted(t testing.TB, n int, p, spread float64, seed uint64) *Graph 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return reweight(t, g, spread, rand.New(rand.NewPCG(seed, 2)))
+	return spreadWeights(t, g, spread, rand.New(rand.NewPCG(seed, 2)))
 }
