@@ -24,4 +24,21 @@
 // Σ_i S_i = Σ_j A_j x_j ≤ ‖A‖₁, and 0 ≤ S_i ≤ (Cᵀ A)_i (§1.3, DERIVED).
 //
 // Indices run from 0 to N−1 in code; the spec counts from 1.
+//
+// # Errors and panics
+//
+// NewNetwork and Validate return an error wrapping loadlab.ErrInvalid
+// (test it with errors.Is) that names the entry and its value: A[j] or
+// T[i] negative, zero (T), NaN or infinite; C[j][i] negative, NaN or
+// infinite; a row of C whose sum misses 1 by more than RowSumTol; a total
+// demand Σ A_j that overflows; a C that is nil, not square or not N×N; a
+// len(T) that differs from len(A). The fields of a Network are exported
+// for reading in hot loops: a caller who changes them calls Validate
+// again, and the packages that take a *Network (dual, stability) do so on
+// every entry point.
+//
+// Panics are programmer errors only, each documented on its method:
+// Validate on a nil *Network, and Loads with x or dst of the wrong
+// length. Loads does not check that x lies in [0, 1] (it is the inner
+// loop of the solvers); a NaN x gives NaN loads.
 package anycast

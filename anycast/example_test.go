@@ -30,5 +30,5 @@ func ExampleNewNetwork() {
 	_, err := anycast.NewNetwork([]float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.8, 0.5, 0.5}), []float64{0.7, 0.7})
 	fmt.Println(err)
 	// Output:
-	// anycast: row 0 of C sums to 0.9, want 1 (tolerance 1e-09)
+	// anycast: row 0 of C sums to 0.9, want 1 (tolerance 1e-09): invalid argument
 }

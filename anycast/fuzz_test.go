@@ -1,9 +1,11 @@
 package anycast
 
 import (
+	"errors"
 	"math"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -16,7 +18,13 @@ func FuzzNewNetwork(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a0, a1, c00, c01, c10, c11, t0, t1 float64) {
 		nw, err := NewNetwork([]float64{a0, a1}, mat.NewDense(2, 2, []float64{c00, c01, c10, c11}), []float64{t0, t1})
 		if err != nil {
+			if !errors.Is(err, loadlab.ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
 			return
+		}
+		if math.IsInf(a0+a1, 0) {
+			t.Fatalf("accepted a total demand that overflows: %v + %v", a0, a1)
 		}
 		for _, v := range []float64{a0, a1, c00, c01, c10, c11} {
 			if !(v >= 0) || math.IsInf(v, 0) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab"
+
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -15,7 +17,8 @@ const RowSumTol = 1e-9
 
 // Network is a validated anycast model (spec §1). Build it with
 // NewNetwork; the fields are exported for reading in hot loops, and a
-// caller who changes them must call Validate again.
+// caller who changes them must call Validate again (package dual and
+// stability call it on every entry point that takes a network).
 type Network struct {
 	A []float64  // DNS arrival rates A_j ≥ 0
 	C *mat.Dense // correlation matrix, row-stochastic, C[j][i] = C_ji
@@ -23,21 +26,21 @@ type Network struct {
 }
 
 // NewNetwork copies a, c and t into a Network and validates it. It returns
-// an error naming the offending entry for negative, NaN or infinite
-// values, a row of c that does not sum to 1 within RowSumTol, a
-// non-positive capacity, or mismatched sizes.
+// an error wrapping loadlab.ErrInvalid and naming the offending entry for
+// a negative, NaN or infinite value, a row of c that does not sum to 1
+// within RowSumTol, a non-positive capacity, a total demand Σ A_j that
+// overflows, mismatched sizes or a nil c.
 func NewNetwork(a []float64, c mat.Matrix, t []float64) (*Network, error) {
 	if c == nil {
-		return nil, fmt.Errorf("anycast: C is nil")
+		return nil, loadlab.Invalid("anycast", "C is nil, want an N×N matrix")
 	}
-	r, k := c.Dims()
+	if r, k := c.Dims(); r != k {
+		return nil, loadlab.Invalid("anycast", "C is %d×%d, not square", r, k)
+	}
 	nw := &Network{
 		A: append([]float64(nil), a...),
 		C: mat.DenseCopyOf(c),
 		T: append([]float64(nil), t...),
-	}
-	if r != k {
-		return nil, fmt.Errorf("anycast: C is %d×%d, not square", r, k)
 	}
 	if err := nw.Validate(); err != nil {
 		return nil, err
@@ -45,43 +48,70 @@ func NewNetwork(a []float64, c mat.Matrix, t []float64) (*Network, error) {
 	return nw, nil
 }
 
-// Validate checks the model as NewNetwork does.
+// Validate checks the model as NewNetwork does: sizes, then every entry
+// of A, T and C (row by row, naming the row and the column), then the row
+// sums and the total demand. Call it again after changing a field. It
+// panics if nw is nil.
 func (nw *Network) Validate() error {
-	n := len(nw.A)
-	if n == 0 {
-		return fmt.Errorf("anycast: empty network (len(A) = 0)")
+	if nw == nil {
+		panic("anycast: Validate on a nil *Network")
 	}
-	if nw.C == nil {
-		return fmt.Errorf("anycast: C is nil")
+	if err := nw.validateShape(); err != nil {
+		return err
 	}
-	if r, k := nw.C.Dims(); r != n || k != n {
-		return fmt.Errorf("anycast: C is %d×%d but len(A) = %d", r, k, n)
-	}
-	if len(nw.T) != n {
-		return fmt.Errorf("anycast: len(T) = %d but len(A) = %d", len(nw.T), n)
-	}
+	var total float64
 	for j, v := range nw.A {
 		if !(v >= 0) || math.IsInf(v, 1) {
-			return fmt.Errorf("anycast: A[%d] = %v: want a finite value ≥ 0", j, v)
+			return loadlab.Invalid("anycast", "A[%d] = %v, want a finite value ≥ 0", j, v)
 		}
+		total += v
+	}
+	if math.IsInf(total, 1) {
+		return loadlab.Invalid("anycast", "Σ A_j overflows (+Inf), want a finite total demand")
 	}
 	for i, v := range nw.T {
 		if !(v > 0) || math.IsInf(v, 1) {
-			return fmt.Errorf("anycast: T[%d] = %v: want a finite value > 0", i, v)
+			return loadlab.Invalid("anycast", "T[%d] = %v, want a finite value > 0", i, v)
 		}
 	}
-	for j := 0; j < n; j++ {
-		row := nw.C.RawRowView(j)
-		var s float64
-		for i, v := range row {
-			if !(v >= 0) || math.IsInf(v, 1) {
-				return fmt.Errorf("anycast: C[%d][%d] = %v: want a finite value ≥ 0", j, i, v)
-			}
-			s += v
+	for j := range nw.A {
+		if err := validateRow(j, nw.C.RawRowView(j)); err != nil {
+			return err
 		}
-		if math.Abs(s-1) > RowSumTol {
-			return fmt.Errorf("anycast: row %d of C sums to %v, want 1 (tolerance %g)", j, s, RowSumTol)
+	}
+	return nil
+}
+
+// validateShape checks that A, C and T describe the same N ≥ 1 nodes.
+func (nw *Network) validateShape() error {
+	n := len(nw.A)
+	if n == 0 {
+		return loadlab.Invalid("anycast", "len(A) = 0, want at least one node")
+	}
+	if nw.C == nil {
+		return loadlab.Invalid("anycast", "C is nil, want an N×N matrix")
+	}
+	if r, k := nw.C.Dims(); r != n || k != n {
+		return loadlab.Invalid("anycast", "C is %d×%d but len(A) = %d", r, k, n)
+	}
+	if len(nw.T) != n {
+		return loadlab.Invalid("anycast", "len(T) = %d but len(A) = %d", len(nw.T), n)
+	}
+	return nil
+}
+
+// validateRow checks row j of C: finite entries ≥ 0 summing to 1 within
+// RowSumTol (row-stochastic, spec §1.2).
+func validateRow(j int, row []float64) error {
+	var s float64
+	for i, v := range row {
+		if !(v >= 0) || math.IsInf(v, 1) {
+			return loadlab.Invalid("anycast", "C[%d][%d] = %v, want a finite value ≥ 0", j, i, v)
 		}
+		s += v
+	}
+	if math.Abs(s-1) > RowSumTol {
+		return loadlab.Invalid("anycast", "row %d of C sums to %v, want 1 (tolerance %g)", j, s, RowSumTol)
 	}
 	return nil
 }

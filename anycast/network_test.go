@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/floats"
@@ -93,10 +94,32 @@ func TestNewNetworkErrors(t *testing.T) {
 		{"nil C", []float64{1, 1}, []float64{1, 1}, nil, "C is nil"},
 		{"Inf T", []float64{1, 1}, []float64{math.Inf(1), 1}, good, "T[0] = +Inf"},
 		{"NaN C", []float64{1, 1}, []float64{1, 1}, mat.NewDense(2, 2, []float64{math.NaN(), 1, 0.5, 0.5}), "C[0][0] = NaN"},
+		{"Inf C row 1", []float64{1, 1}, []float64{1, 1}, mat.NewDense(2, 2, []float64{0.5, 0.5, math.Inf(1), 0}), "C[1][0] = +Inf"},
+		{"-Inf A", []float64{math.Inf(-1), 1}, []float64{1, 1}, good, "A[0] = -Inf"},
+		{"NaN T", []float64{1, 1}, []float64{1, math.NaN()}, good, "T[1] = NaN"},
+		{"empty", nil, nil, mat.NewDense(1, 1, []float64{1}), "len(A) = 0, want at least one node"},
+		// Each A_j is finite but their sum is not: every load would be
+		// +Inf or NaN.
+		{"total demand", []float64{math.MaxFloat64, math.MaxFloat64}, []float64{1, 1}, good, "Σ A_j overflows"},
 	} {
 		_, err := NewNetwork(tc.a, tc.c, tc.t)
 		if assert.Error(t, err, tc.name) {
 			assert.Contains(t, err.Error(), tc.msg, tc.name)
+			assert.ErrorIs(t, err, loadlab.ErrInvalid, tc.name)
 		}
 	}
+}
+
+// A network changed after construction is rechecked by Validate, and a
+// nil network is a documented panic.
+func TestValidateAfterChange(t *testing.T) {
+	nw, err := NewNetwork([]float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.9, 0.5, 0.5}), []float64{0.7, 0.7})
+	require.NoError(t, err)
+	nw.C.Set(1, 1, 0.6)
+	assert.ErrorContains(t, nw.Validate(), "row 1 of C sums to 1.1")
+	nw.C.Set(1, 1, 0.5)
+	nw.T = nw.T[:1]
+	assert.ErrorContains(t, nw.Validate(), "len(T) = 1")
+	var nilNet *Network
+	assert.PanicsWithValue(t, "anycast: Validate on a nil *Network", func() { _ = nilNet.Validate() })
 }
