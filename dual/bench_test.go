@@ -31,7 +31,7 @@ func itersToGap(p *Problem, pstar, alpha, rel float64, maxIter int) int {
 	const chunk = 10000
 	var mu0 []float64
 	for done := 0; done < maxIter; done += chunk {
-		res, err := Solve(p, &Settings{Mu0: mu0, Step: alpha, MaxIter: min(chunk, maxIter-done), Tol: -1, RecordDual: true})
+		res, err := Solve(p, &Settings{Mu0: mu0, Step: alpha, MaxIter: min(chunk, maxIter-done), Fixed: true, RecordDual: true})
 		if err != nil {
 			panic(err)
 		}
@@ -50,7 +50,7 @@ func benchToGap(b *testing.B, p *Problem, ref *PrimalResult, alpha float64, k in
 	eps := 1e-3 * math.Abs(ref.Value)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := Solve(p, &Settings{Step: alpha, MaxIter: k, Tol: -1})
+		res, err := Solve(p, &Settings{Step: alpha, MaxIter: k, Fixed: true})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func benchToGap(b *testing.B, p *Problem, ref *PrimalResult, alpha float64, k in
 	b.ReportMetric(alpha, "alpha")
 	// Worst-case count of Theorem III.3 for this ε with the exact radius
 	// ‖μ(0) − μ*‖ = ‖μ*‖ (μ(0) = 0) and with the a-priori radius.
-	b.ReportMetric(float64(Iterations(eps, g, floats.Norm(ref.Mu, 2))), "K_theorem")
+	b.ReportMetric(float64(iterations(eps, g, floats.Norm(ref.Mu, 2))), "K_theorem")
 	r := p.MuBound(0)
 	b.ReportMetric(r*r*g*g/(eps*eps), "K_apriori") // uncapped, unlike Iterations
 }
@@ -80,7 +80,7 @@ func BenchmarkSolve_Theorem_N200(b *testing.B) {
 
 var theoremRun = sync.OnceValues(func() (float64, int) {
 	p, ref := bench200()
-	alpha := Step(1e-3*math.Abs(ref.Value), p.GBound())
+	alpha := step(1e-3*math.Abs(ref.Value), p.GBound())
 	return alpha, itersToGap(p, ref.Value, alpha, 1e-3, 5_000_000)
 })
 
@@ -120,7 +120,7 @@ func benchSteps(b *testing.B, p *Problem, fc func(run int) *FastControl) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		set := &Settings{Step: 0.1, MaxIter: iters, Tol: -1}
+		set := &Settings{Step: 0.1, MaxIter: iters, Fixed: true}
 		if fc != nil {
 			set.FastControl = fc(i)
 		}
@@ -153,7 +153,7 @@ func TestSolveLoopDoesNotAllocate(t *testing.T) {
 	for _, fc := range []*FastControl{nil, {Gamma: 10, Window: 1, Loss: 0.1, Delay: 2, Src: rand.NewPCG(1, 1)}} {
 		run := func(k int) float64 {
 			return testing.AllocsPerRun(5, func() {
-				if _, err := Solve(p, &Settings{Step: 0.01, MaxIter: k, Tol: -1, RecordDual: true, FastControl: fc}); err != nil {
+				if _, err := Solve(p, &Settings{Step: 0.01, MaxIter: k, Fixed: true, RecordDual: true, FastControl: fc}); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -198,7 +198,7 @@ func BenchmarkPrimal_LP_N50(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		ref, err := Primal(p, nil)
-		if err != nil || !ref.Converged {
+		if err != nil || !ref.Status.Converged() {
 			b.Fatal(err, ref)
 		}
 	}

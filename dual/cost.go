@@ -356,3 +356,61 @@ func (c Func) golden(lambda, lo, hi float64) float64 {
 	}
 	return best
 }
+
+// checkParams takes (name, value, rule) triples and checks that every
+// value is finite and obeys its rule (">0", ">=0" or "" for any finite
+// value); it is the Validate of the closed-form costs.
+func checkParams(kind string, vals ...any) error {
+	for i := 0; i < len(vals); i += 3 {
+		name, v, rule := vals[i].(string), vals[i+1].(float64), vals[i+2].(string)
+		ok := !math.IsNaN(v) && !math.IsInf(v, 0)
+		switch rule {
+		case ">0":
+			ok = ok && v > 0
+		case ">=0":
+			ok = ok && v >= 0
+		}
+		if !ok {
+			want := "a finite value"
+			if rule != "" {
+				want += " " + map[string]string{">0": "> 0", ">=0": "≥ 0"}[rule]
+			}
+			return fmt.Errorf("%s.%s = %v, want %s", kind, name, v, want)
+		}
+	}
+	return nil
+}
+
+// Validate reports a parameter outside the family's domain: W > 0 and
+// A ≥ 0, finite.
+func (c LinearX) Validate() error { return checkParams("LinearX", "W", c.W, ">0", "A", c.A, ">=0") }
+
+// Validate reports a parameter outside the family's domain: W > 0 and
+// A ≥ 0, finite.
+func (c QuadraticX) Validate() error {
+	return checkParams("QuadraticX", "W", c.W, ">0", "A", c.A, ">=0")
+}
+
+// Validate reports a parameter outside the family's domain: C > 0 and
+// T ≥ 0, finite.
+func (c Hinge) Validate() error { return checkParams("Hinge", "C", c.C, ">0", "T", c.T, ">=0") }
+
+// Validate reports a parameter outside the family's domain: C > 0 and
+// T ≥ 0, finite.
+func (c Overload) Validate() error { return checkParams("Overload", "C", c.C, ">0", "T", c.T, ">=0") }
+
+// Validate reports a parameter outside the family's domain: T > 0,
+// finite.
+func (c Delay) Validate() error { return checkParams("Delay", "T", c.T, ">0") }
+
+// Validate reports a parameter outside the family's domain: κ > 0 and T,
+// finite.
+func (c Exp) Validate() error { return checkParams("Exp", "Kappa", c.Kappa, ">0", "T", c.T, "") }
+
+// Validate reports a Func without F.
+func (c Func) Validate() error {
+	if c.F == nil {
+		return fmt.Errorf("Func.F is nil")
+	}
+	return nil
+}

@@ -152,7 +152,7 @@ func TestGenericCostsSolveItem23(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := &Settings{Step: 0.05, MaxIter: 20000, Tol: -1}
+	set := &Settings{Step: 0.05, MaxIter: 20000, Fixed: true}
 	want, err := Solve(p, set)
 	if err != nil {
 		t.Fatal(err)

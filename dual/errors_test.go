@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,9 +34,8 @@ func TestProblemErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), c.msg, c.name)
 		}
 	}
-	_, err := NewProblem(nil, f, h, nil)
-	assert.ErrorContains(t, err, "network is nil")
-	_, err = Quadratic(nw, 0, 1)
+	assert.PanicsWithValue(t, "dual: NewProblem with a nil *anycast.Network", func() { _, _ = NewProblem(nil, f, h, nil) })
+	_, err := Quadratic(nw, 0, 1)
 	assert.ErrorContains(t, err, "w = 0")
 	_, err = Quadratic(nw, 1, math.Inf(1))
 	assert.ErrorContains(t, err, "c = +Inf")
@@ -65,7 +65,8 @@ func TestSolveErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), c.msg)
 		}
 	}
-	assert.Panics(t, func() { _, _ = Solve(p, &Settings{Mu0: []float64{1}}) }, "length mismatch is a programmer error")
+	_, err = Solve(p, &Settings{Mu0: []float64{1}})
+	assert.ErrorContains(t, err, "len(Settings.Mu0) = 1, want N = 3")
 	for _, c := range []struct {
 		s   PrimalSettings
 		msg string
@@ -82,19 +83,29 @@ func TestSolveErrors(t *testing.T) {
 }
 
 func TestSolveDefaults(t *testing.T) {
-	// nil settings: the Theorem III.3 step for ε = 10⁻³·(P(0, Ŝ) − D(0))
-	// and the certified stopping rule; the reported guarantee must hold.
+	// nil settings on a smooth problem: the accelerated rule and the
+	// certified stopping rule at relative gap 10⁻⁶; the certificate must
+	// hold against the primal reference.
 	p, err := Quadratic(item13(), 1, 4)
 	require.NoError(t, err)
 	res, err := Solve(p, nil)
 	require.NoError(t, err)
 	ref, err := Primal(p, nil)
 	require.NoError(t, err)
-	assert.InDelta(t, Step(res.Eps, res.G), res.Step, 0)
-	assert.LessOrEqual(t, ref.Value-res.Best, res.Bound+1e-12)
-	assert.True(t, res.Converged || res.Iter == 100000)
+	assert.Equal(t, Accelerated, res.Rule)
+	assert.Equal(t, loadlab.Success, res.Status)
+	slack := 1e-12 // the primal certificate is below 1e-14 (TestItem23EndToEnd)
+	assert.LessOrEqual(t, res.Best, ref.Value+slack)
+	assert.GreaterOrEqual(t, res.Upper, ref.Value-slack)
+	assert.LessOrEqual(t, res.Gap(), 1e-6*res.Upper)
+	assert.InDelta(t, res.Gap(), res.Bound, 0)
 	// G of (18) by hand: (Cᵀ A) = (1.6, 1.55, 1.35) for item 13's network.
 	assert.InDelta(t, math.Sqrt(1.6*1.6+1.55*1.55+1.35*1.35), res.G, tol)
+	// The theorem step when Eps is given: α = ε/G².
+	res = solvePartial(t, p, &Settings{Eps: 1e-3, MaxIter: 20000})
+	assert.Equal(t, Constant, res.Rule)
+	assert.InDelta(t, step(1e-3, res.G), res.Step, 0)
+	assert.LessOrEqual(t, ref.Value-res.Best, res.Bound+1e-12)
 }
 
 func TestTwoNodeOptimumAvoidsUncontrollableOverload(t *testing.T) {

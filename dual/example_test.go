@@ -27,11 +27,11 @@ func ExampleSolve() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("P* in [%.6f, %.6f], converged %v\n", res.Best, res.Upper, res.Converged)
+	fmt.Printf("P* in [%.6f, %.6f], %v (%v rule)\n", res.Best, res.Upper, res.Status, res.Rule)
 	fmt.Printf("mu* = %.4f\n", res.BestMu)
-	fmt.Printf("x*  = %.4f\n", res.UpperX)
+	fmt.Printf("x*  = %.4f\n", res.X)
 	// Output:
-	// P* in [0.431901, 0.431901], converged true
+	// P* in [0.431901, 0.431901], Success (Constant rule)
 	// mu* = [0.5456 0.1939 0.4635]
 	// x*  = [0.5681 0.6549 0.5822]
 }
@@ -78,7 +78,11 @@ func ExampleRates() {
 		log.Fatal(err)
 	}
 	fmt.Printf("r = %.4g\n", mat.Formatted(r, mat.Prefix("    ")))
-	fmt.Printf("R = %.4g, beta = %.4g\n", dual.Receptions(nil, nw, r), dual.Coupling(nil, nw, mu))
+	rec, err := dual.Receptions(nil, nw, r)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("R = %.4g, beta = %.4g\n", rec, dual.Coupling(nil, nw, mu))
 	// Output:
 	// r = ⎡   10  5.556⎤
 	//     ⎣   36     20⎦
@@ -88,9 +92,19 @@ func ExampleRates() {
 // The Theorem III.3 step for an ε-gap and the step count that reaches it.
 func ExampleStep() {
 	eps, g, r := 1e-2, 2.6, 1.0
-	alpha := dual.Step(eps, g)
-	k := dual.Iterations(eps, g, r)
-	fmt.Printf("alpha = %.4g, K = %d, bound = %.4g\n", alpha, k, dual.Bound(r, alpha, g, k))
+	alpha, err := dual.Step(eps, g)
+	if err != nil {
+		log.Fatal(err)
+	}
+	k, err := dual.Iterations(eps, g, r)
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err := dual.Bound(r, alpha, g, k)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("alpha = %.4g, K = %d, bound = %.4g\n", alpha, k, b)
 	// Output:
 	// alpha = 0.001479, K = 67600, bound = 0.01
 }
@@ -112,10 +126,10 @@ func ExamplePrimal() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("P* = %.7f, converged: %v, certified gap < 1e-12: %v\n", ref.Value, ref.Converged, ref.Value-ref.Lower < 1e-12)
+	fmt.Printf("P* = %.7f, %v, certified gap < 1e-12: %v\n", ref.Value, ref.Status, ref.Value-ref.Lower < 1e-12)
 	fmt.Printf("S* = %.5f\n", ref.S)
 	// Output:
-	// P* = 0.4319010, converged: true, certified gap < 1e-12: true
+	// P* = 0.4319010, Success, certified gap < 1e-12: true
 	// S* = [0.93641 0.94847 0.81587]
 }
 
@@ -136,9 +150,9 @@ func ExamplePrimal_linear() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("LP: %v, converged: %v, x* = %.4g, P* = %.4g, μ* = %.4g\n", ref.LP, ref.Converged, ref.X[0], ref.Value, ref.Mu[0])
+	fmt.Printf("LP: %v, %v, x* = %.4g, P* = %.4g, μ* = %.4g\n", ref.LP, ref.Status, ref.X[0], ref.Value, ref.Mu[0])
 	// Output:
-	// LP: true, converged: true, x* = 0.01, P* = 0.99, μ* = 1
+	// LP: true, Success, x* = 0.01, P* = 0.99, μ* = 1
 }
 
 // The FastControl trade-off: a 100× longer measurement window sends 100×
@@ -165,7 +179,7 @@ func ExampleSweep() {
 	pr, er := long.Packets/short.Packets, short.BetaErr/long.BetaErr
 	fmt.Println("packets ×50–200:", pr > 50 && pr < 200)
 	fmt.Println("β error ÷5–20:", er > 5 && er < 20)
-	fmt.Println("gap smaller:", long.Gap < short.Gap)
+	fmt.Println("gap smaller:", long.Gap.Mean < short.Gap.Mean)
 	// Output:
 	// packets ×50–200: true
 	// β error ÷5–20: true

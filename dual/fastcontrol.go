@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -62,28 +63,29 @@ type FastControl struct {
 	Delay int
 	// Unreachable is the policy for pairs with C_ij = 0 < C_ji.
 	Unreachable Unreachable
-	// Src draws the packet counts when Window > 0.
+	// Src draws the packet counts when Window > 0; Solve panics if it is
+	// nil then (a nil random source is a programmer error).
 	Src rand.Source
 }
 
-func (fc *FastControl) validate() error {
+// Validate checks the fields (a nil Src is not reported here: Solve
+// panics on it, docs/conventions.md §2). Errors wrap loadlab.ErrInvalid
+// and name the field.
+func (fc *FastControl) Validate() error {
 	if !(fc.Gamma > 0) || math.IsInf(fc.Gamma, 1) {
-		return fmt.Errorf("dual: FastControl.Gamma = %v: want a finite value > 0", fc.Gamma)
+		return loadlab.Invalid("dual", "FastControl.Gamma = %v, want a finite value > 0", fc.Gamma)
 	}
 	if !(fc.Window >= 0) || math.IsInf(fc.Window, 1) {
-		return fmt.Errorf("dual: FastControl.Window = %v: want a finite value ≥ 0", fc.Window)
-	}
-	if fc.Window > 0 && fc.Src == nil {
-		return fmt.Errorf("dual: FastControl.Window = %v needs a Src for the packet counts", fc.Window)
+		return loadlab.Invalid("dual", "FastControl.Window = %v, want a finite value ≥ 0", fc.Window)
 	}
 	if !(fc.Loss >= 0 && fc.Loss < 1) {
-		return fmt.Errorf("dual: FastControl.Loss = %v: want 0 ≤ Loss < 1", fc.Loss)
+		return loadlab.Invalid("dual", "FastControl.Loss = %v, want 0 ≤ Loss < 1", fc.Loss)
 	}
 	if fc.Delay < 0 {
-		return fmt.Errorf("dual: FastControl.Delay = %d: want ≥ 0", fc.Delay)
+		return loadlab.Invalid("dual", "FastControl.Delay = %d, want ≥ 0", fc.Delay)
 	}
 	if fc.Unreachable < Reject || fc.Unreachable > Direct {
-		return fmt.Errorf("dual: FastControl.Unreachable = %d: unknown policy", int(fc.Unreachable))
+		return loadlab.Invalid("dual", "FastControl.Unreachable = %d, want Reject, Drop or Direct", int(fc.Unreachable))
 	}
 	return nil
 }
@@ -119,12 +121,19 @@ func findUnreachable(c *mat.Dense) *UnreachableError {
 // and r_ij = 0 when C_ji = 0. Category-j packets emitted through node i
 // land at proxy j with probability C_ij. If some C_ij = 0 < C_ji the rate
 // is undefined and Rates returns an *UnreachableError naming the first
-// such pair. dst is reused if it is N×N; nil allocates. Rates panics on a
-// length mismatch.
+// such pair. It validates nw and returns an error wrapping
+// loadlab.ErrInvalid for a bad network, a γ that is not finite and > 0, a
+// wrong len(mu) or a μ_i that is negative, NaN or infinite. dst is reused
+// if it is N×N; nil allocates. It panics if nw is nil or dst is not N×N.
 func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*mat.Dense, error) {
+	if err := checkMuGamma(nw, mu, gamma); err != nil {
+		return nil, err
+	}
 	n := nw.N()
-	if len(mu) != n {
-		panic(fmt.Sprintf("dual: len(mu) = %d, want %d", len(mu), n))
+	if dst != nil {
+		if r, c := dst.Dims(); r != n || c != n {
+			panic(fmt.Sprintf("dual: Rates: dst is %d×%d, want %d×%d", r, c, n, n))
+		}
 	}
 	if e := findUnreachable(nw.C); e != nil {
 		return nil, e
@@ -147,30 +156,67 @@ func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*m
 
 // Receptions returns the reception rates R_i = Σ_j r_ji C_ji of
 // category-i packets at proxy i (spec §4.7 eq. (20)); with the rates of
-// (19) R_i = γ β_i(μ). dst is reused if non-nil. It panics on a size
-// mismatch.
-func Receptions(dst []float64, nw *anycast.Network, r mat.Matrix) []float64 {
+// (19) R_i = γ β_i(μ). dst is reused if non-nil. It validates nw and
+// returns an error wrapping loadlab.ErrInvalid for a bad network, a rate
+// matrix that is not N×N or a rate that is negative, NaN or infinite. It
+// panics if nw or r is nil or a non-nil dst has the wrong length.
+func Receptions(dst []float64, nw *anycast.Network, r mat.Matrix) ([]float64, error) {
+	if err := nw.Validate(); err != nil {
+		return nil, err
+	}
 	n := nw.N()
 	if rr, rc := r.Dims(); rr != n || rc != n {
-		panic(fmt.Sprintf("dual: rates are %d×%d, want %d×%d", rr, rc, n, n))
+		return nil, loadlab.Invalid("dual", "Receptions: rates are %d×%d, want %d×%d", rr, rc, n, n)
 	}
 	if dst == nil {
 		dst = make([]float64, n)
+	} else if len(dst) != n {
+		panic(fmt.Sprintf("dual: Receptions: len(dst) = %d, want %d", len(dst), n))
 	}
 	for i := 0; i < n; i++ {
 		var s float64
 		for j := 0; j < n; j++ {
-			s += r.At(j, i) * nw.C.At(j, i)
+			v := r.At(j, i)
+			if !(v >= 0) || math.IsInf(v, 1) {
+				return nil, loadlab.Invalid("dual", "Receptions: r[%d][%d] = %v, want a finite rate ≥ 0", j, i, v)
+			}
+			s += v * nw.C.At(j, i)
 		}
 		dst[i] = s
 	}
-	return dst
+	return dst, nil
+}
+
+// checkMuGamma validates the arguments of Rates and Overhead.
+func checkMuGamma(nw *anycast.Network, mu []float64, gamma float64) error {
+	if nw == nil {
+		panic("dual: nil *anycast.Network")
+	}
+	if err := nw.Validate(); err != nil {
+		return err
+	}
+	if !(gamma > 0) || math.IsInf(gamma, 1) {
+		return loadlab.Invalid("dual", "gamma = %v, want a finite value > 0", gamma)
+	}
+	if len(mu) != nw.N() {
+		return loadlab.Invalid("dual", "len(mu) = %d, want N = %d", len(mu), nw.N())
+	}
+	for i, v := range mu {
+		if !(v >= 0) || math.IsInf(v, 1) {
+			return loadlab.Invalid("dual", "mu[%d] = %v, want a finite value ≥ 0", i, v)
+		}
+	}
+	return nil
 }
 
 // Overhead returns the total FastControl packet rate Σ_ij r_ij =
 // γ Σ_i μ_i Σ_{j: C_ij>0} C_ji/C_ij (spec §4.7, DERIVED), counting only
-// pairs for which (19) is defined.
-func Overhead(nw *anycast.Network, mu []float64, gamma float64) float64 {
+// pairs for which (19) is defined. It returns the errors of Rates for bad
+// arguments, and panics if nw is nil.
+func Overhead(nw *anycast.Network, mu []float64, gamma float64) (float64, error) {
+	if err := checkMuGamma(nw, mu, gamma); err != nil {
+		return 0, err
+	}
 	n := nw.N()
 	var t float64
 	for i := 0; i < n; i++ {
@@ -182,7 +228,7 @@ func Overhead(nw *anycast.Network, mu []float64, gamma float64) float64 {
 		}
 		t += mu[i] * s
 	}
-	return gamma * t
+	return gamma * t, nil
 }
 
 // fcState is the simulated FastControl measurement inside Solve. The
@@ -209,8 +255,11 @@ type fcState struct {
 }
 
 func newFCState(p *Problem, fc *FastControl, mu0 []float64) (*fcState, error) {
-	if err := fc.validate(); err != nil {
+	if err := fc.Validate(); err != nil {
 		return nil, err
+	}
+	if fc.Window > 0 && fc.Src == nil {
+		panic(fmt.Sprintf("dual: FastControl.Window = %v needs a rand.Source, and Src is nil", fc.Window))
 	}
 	nw := p.Net
 	n := nw.N()

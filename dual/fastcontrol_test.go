@@ -2,6 +2,7 @@ package dual
 
 import (
 	"errors"
+	"github.com/loadlab/loadlab"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -54,11 +55,11 @@ func TestUnreachableDropAndDirect(t *testing.T) {
 	// With Direct the optimum is the exact one; with Drop it is not.
 	ref, err := Primal(p, nil)
 	require.NoError(t, err)
-	res, err := Solve(p, &Settings{Step: 0.2, MaxIter: 5000, Tol: -1, FastControl: &FastControl{Gamma: 1, Unreachable: Direct}})
+	res, err := Solve(p, &Settings{Step: 0.2, MaxIter: 5000, Fixed: true, FastControl: &FastControl{Gamma: 1, Unreachable: Direct}})
 	require.NoError(t, err)
 	assert.InDelta(t, ref.Value, res.Best, 1e-9) // linear convergence on a smooth dual: 5000 steps suffice
 	assert.Greater(t, res.Direct, 0.0)
-	drop, err := Solve(p, &Settings{Step: 0.2, MaxIter: 5000, Tol: -1, FastControl: &FastControl{Gamma: 1, Unreachable: Drop}})
+	drop, err := Solve(p, &Settings{Step: 0.2, MaxIter: 5000, Fixed: true, FastControl: &FastControl{Gamma: 1, Unreachable: Drop}})
 	require.NoError(t, err)
 	assert.Greater(t, math.Abs(drop.Upper-ref.Value), 1e-6, "dropping a term must move the operating point")
 }
@@ -146,7 +147,6 @@ func TestFastControlSettingsErrors(t *testing.T) {
 	}{
 		{FastControl{Gamma: 0}, "Gamma = 0"},
 		{FastControl{Gamma: 1, Window: -1}, "Window = -1"},
-		{FastControl{Gamma: 1, Window: 1}, "needs a Src"},
 		{FastControl{Gamma: 1, Loss: 1}, "Loss = 1"},
 		{FastControl{Gamma: 1, Delay: -2}, "Delay = -2"},
 		{FastControl{Gamma: 1, Unreachable: 7}, "Unreachable = 7"},
@@ -154,8 +154,14 @@ func TestFastControlSettingsErrors(t *testing.T) {
 		_, err := Solve(p, &Settings{FastControl: &c.fc, MaxIter: 1})
 		if assert.Error(t, err, c.msg) {
 			assert.Contains(t, err.Error(), c.msg)
+			assert.ErrorIs(t, err, loadlab.ErrInvalid)
 		}
 	}
+	// A nil random source is a programmer error: a documented panic
+	// (docs/conventions.md §2), no longer an error.
+	assert.PanicsWithValue(t, "dual: FastControl.Window = 1 needs a rand.Source, and Src is nil", func() {
+		_, _ = Solve(p, &Settings{FastControl: &FastControl{Gamma: 1, Window: 1}, MaxIter: 1})
+	})
 }
 
 func TestSweepTradeOff(t *testing.T) {
@@ -173,9 +179,9 @@ func TestSweepTradeOff(t *testing.T) {
 	// it), so the per-unit-window rates agree only to ~25%.
 	assert.InEpsilon(t, short.Packets/short.Window, long.Packets/long.Window, 0.25)
 	assert.Less(t, long.BetaErr, short.BetaErr/5)
-	assert.Less(t, long.Gap, short.Gap)
+	assert.Less(t, long.Gap.Mean, short.Gap.Mean)
 	lossy := pts[3]
-	assert.Greater(t, lossy.Gap, long.Gap, "20% loss biases β by 20%")
+	assert.Greater(t, lossy.Gap.Mean, long.Gap.Mean, "20% loss biases β by 20%")
 	// Same seed, same answer (parallel runs are deterministic).
 	again, err := Sweep(p, FastControl{Gamma: 10}, []float64{0.1, 10}, []float64{0, 0.2}, &Settings{Step: 0.05, MaxIter: 2000}, 4, 1)
 	require.NoError(t, err)

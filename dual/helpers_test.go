@@ -2,6 +2,10 @@ package dual
 
 import (
 	"math/rand/v2"
+	"testing"
+
+	"github.com/loadlab/loadlab"
+	"github.com/stretchr/testify/require"
 
 	"github.com/loadlab/loadlab/anycast"
 	"gonum.org/v1/gonum/floats"
@@ -102,4 +106,30 @@ func randMu(rng *rand.Rand, n int, scale float64) []float64 {
 		}
 	}
 	return mu
+}
+
+// bound, step and iterations are Bound, Step and Iterations for
+// arguments known to be valid.
+func bound(r, alpha, g float64, k int) float64 { return must(Bound(r, alpha, g, k)) }
+func step(eps, g float64) float64              { return must(Step(eps, g)) }
+func iterations(eps, g, r float64) int         { return must(Iterations(eps, g, r)) }
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// solvePartial runs Solve and accepts a run that stopped short
+// (ErrNotConverged with its partial result, Status IterationLimit).
+func solvePartial(t *testing.T, p *Problem, s *Settings) *Result {
+	t.Helper()
+	res, err := Solve(p, s)
+	if err != nil {
+		require.ErrorIs(t, err, loadlab.ErrNotConverged)
+		require.NotNil(t, res)
+		require.Equal(t, loadlab.IterationLimit, res.Status)
+	}
+	return res
 }

@@ -1,7 +1,7 @@
 package dual
 
 import (
-	"fmt"
+	"cmp"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -10,7 +10,9 @@ import (
 	"github.com/loadlab/loadlab/internal/solve"
 )
 
-// PrimalSettings control Primal. A nil *PrimalSettings means defaults.
+// PrimalSettings control Primal. A nil *PrimalSettings means defaults; a
+// zero field means its default; a negative, NaN or infinite field is an
+// error naming it.
 type PrimalSettings struct {
 	// MaxIter bounds the Newton iterations; zero means 500.
 	MaxIter int
@@ -18,9 +20,28 @@ type PrimalSettings struct {
 	// most GradTol; zero means 1e-10. The iteration also stops when the
 	// objective has not decreased for 5 iterations (rounding level).
 	GradTol float64
-	// Tol is the certificate tolerance: Converged is set only when
+	// Tol is the certificate tolerance: Status is Success only when
 	// Value − Lower ≤ Tol·max(1, |Value|). Zero means 1e-9.
 	Tol float64
+}
+
+// Validate checks the fields. A nil s is valid.
+func (s *PrimalSettings) Validate() error {
+	if s == nil {
+		return nil
+	}
+	if s.MaxIter < 0 {
+		return loadlab.Invalid("dual", "PrimalSettings.MaxIter = %d, want ≥ 0 (0 = default)", s.MaxIter)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"GradTol", s.GradTol}, {"Tol", s.Tol}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 1) {
+			return loadlab.Invalid("dual", "PrimalSettings.%s = %v, want a finite value ≥ 0 (0 = default)", f.name, f.v)
+		}
+	}
+	return nil
 }
 
 // PrimalResult is the reference optimum of P1 found in the primal.
@@ -37,10 +58,10 @@ type PrimalResult struct {
 	Mu    []float64
 	Lower float64
 
-	// Converged reports that the certificate closed:
+	// Status is Success when the certificate closed:
 	// Value − Lower ≤ Tol·max(1, |Value|). It is never set from the
 	// stopping rule of the iteration alone.
-	Converged bool
+	Status loadlab.Status
 	// LP reports that the problem was recognised as a linear program
 	// (every f_i LinearX, every h_i Overload) and solved by simplex.
 	LP bool
@@ -76,176 +97,230 @@ type PrimalResult struct {
 //
 // On either path the result is certified, not trusted: Value is P1 at a
 // feasible point and Lower is D(μ) at some μ ≥ 0, so P* ∈ [Lower, Value]
-// always, and Converged is set only when that interval is shorter than
+// always, and Status is Success only when that interval is shorter than
 // Tol·max(1, |Value|). A run that stops on GradTol, MaxIter or a stall
-// without closing the certificate returns Converged = false and no
-// error; callers that need the optimum must check Converged.
+// without closing the certificate returns the partial result, a Status
+// saying why (IterationLimit, StepLimit when the line search found no
+// decrease, Stagnated when the objective stopped decreasing) and an error
+// wrapping loadlab.ErrNotConverged.
 //
-// Primal returns an error if the problem or the settings are invalid,
-// the start x = 0 is infeasible (a barrier cost infinite at S = 0), or
-// the simplex fails on the LP path.
+// Primal validates p (its network included) and s and returns an error
+// wrapping loadlab.ErrInvalid if either is invalid or the start x = 0 is
+// infeasible (a barrier cost infinite at S = 0), and an error if the
+// simplex fails on the LP path. It panics if p is nil.
 func Primal(p *Problem, s *PrimalSettings) (*PrimalResult, error) {
+	if p == nil {
+		panic("dual: Primal with a nil *Problem")
+	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	var set PrimalSettings
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	set := PrimalSettings{MaxIter: 500, GradTol: 1e-10, Tol: 1e-9}
 	if s != nil {
-		set = *s
+		set.MaxIter = cmp.Or(s.MaxIter, set.MaxIter)
+		set.GradTol = cmp.Or(s.GradTol, set.GradTol)
+		set.Tol = cmp.Or(s.Tol, set.Tol)
 	}
-	if set.MaxIter < 0 {
-		return nil, fmt.Errorf("dual: MaxIter = %d: want ≥ 0", set.MaxIter)
-	}
-	if set.GradTol < 0 || math.IsNaN(set.GradTol) {
-		return nil, fmt.Errorf("dual: GradTol = %v: want ≥ 0", set.GradTol)
-	}
-	if set.Tol < 0 || math.IsNaN(set.Tol) {
-		return nil, fmt.Errorf("dual: Tol = %v: want ≥ 0", set.Tol)
-	}
-	if set.MaxIter == 0 {
-		set.MaxIter = 500
-	}
-	if set.GradTol == 0 {
-		set.GradTol = 1e-10
-	}
-	if set.Tol == 0 {
-		set.Tol = 1e-9
-	}
+	var res *PrimalResult
+	stop := loadlab.Success
 	if k, price, cap, ok := linearCosts(p); ok {
-		res, err := primalLP(p, k, price, cap)
+		var err error
+		if res, err = primalLP(p, k, price, cap); err != nil {
+			return nil, err
+		}
+	} else {
+		nt, err := newNewton(p)
 		if err != nil {
 			return nil, err
 		}
-		res.Converged = closed(res.Value, res.Lower, set.Tol)
-		return res, nil
+		stop = nt.run(&set)
+		if res, err = nt.certify(); err != nil {
+			return nil, err
+		}
 	}
-	n := p.N()
-	nw := p.Net
-	x := make([]float64, n)
-	obs := make([]float64, n)
-	fx := p.reduced(x, nw.Loads(obs, x))
-	if math.IsInf(fx, 1) || math.IsNaN(fx) {
-		return nil, fmt.Errorf("dual: primal start x = 0 has value %v", fx)
+	switch {
+	case closed(res.Value, res.Lower, set.Tol):
+		res.Status = loadlab.Success
+	case stop == loadlab.Success:
+		res.Status = loadlab.Stagnated // GradTol met, yet the certificate is open
+	default:
+		res.Status = stop
 	}
-	g := make([]float64, n)
-	hp := make([]float64, n) // h_i'(S_i)
-	hc := make([]float64, n) // h_i''(S_i)
-	d := make([]float64, n)
-	xt := make([]float64, n)
-	ot := make([]float64, n)
-	free := make([]int, 0, n)
-	hbuf := make([]float64, n*n)
-	rbuf := make([]float64, n)
-	var chol mat.Cholesky
-	var sol mat.VecDense
+	if res.Status != loadlab.Success {
+		return res, loadlab.Wrap(loadlab.ErrNotConverged, "dual", "Primal: %v after %d iterations: certificate Value − Lower = %.3g, want ≤ %g·max(1, |Value|)",
+			res.Status, res.Iter, res.Value-res.Lower, set.Tol)
+	}
+	return res, nil
+}
 
-	res := &PrimalResult{}
+// newton is the state of Bertsekas' projected Newton method on the
+// reduced objective F(x) = Σ f_j(x_j) + Σ h_i((B x)_i).
+type newton struct {
+	p              *Problem
+	x, obs, xt, ot []float64 // iterate, its loads, trial point and loads
+	g, hp, hc, d   []float64 // ∇F, h_i'(S_i), h_i''(S_i), direction
+	free           []int
+	hbuf, rbuf     []float64
+	chol           mat.Cholesky
+	sol            mat.VecDense
+	fx, pg         float64
+	iter           int
+}
+
+func newNewton(p *Problem) (*newton, error) {
+	n := p.N()
+	mk := func() []float64 { return make([]float64, n) }
+	nt := &newton{p: p, x: mk(), obs: mk(), xt: mk(), ot: mk(), g: mk(), hp: mk(), hc: mk(), d: mk(),
+		free: make([]int, 0, n), hbuf: make([]float64, n*n), rbuf: mk()}
+	nt.fx = p.reduced(nt.x, p.Net.Loads(nt.obs, nt.x))
+	if math.IsInf(nt.fx, 1) || math.IsNaN(nt.fx) {
+		return nil, loadlab.Invalid("dual", "Primal: the start x = 0 has value %v, want a finite value (a barrier cost infinite at S = 0?)", nt.fx)
+	}
+	return nt, nil
+}
+
+// run iterates until the projected gradient is below GradTol (Success),
+// MaxIter (IterationLimit), no Armijo step (StepLimit) or 5 iterations
+// without decrease (Stagnated).
+func (nt *newton) run(set *PrimalSettings) loadlab.Status {
 	stall := 0
-	for it := 0; ; it++ {
-		// Gradient ∇F_j = f_j'(x_j) + A_j Σ_i C_ji h_i'(S_i).
-		for i := range hp {
-			hp[i] = p.H[i].Deriv(obs[i])
-			hc[i] = curv(p.H[i], obs[i])
+	for ; ; nt.iter++ {
+		nt.gradient()
+		switch {
+		case nt.pg <= set.GradTol:
+			return loadlab.Success
+		case nt.iter >= set.MaxIter:
+			return loadlab.IterationLimit
 		}
-		pg := 0.0
-		for j := 0; j < n; j++ {
-			row := nw.C.RawRowView(j)
-			var s float64
-			for i, c := range row {
-				s += c * hp[i]
-			}
-			g[j] = p.F[j].Deriv(x[j]) + nw.A[j]*s
-			pg = math.Max(pg, math.Abs(x[j]-clip(x[j]-g[j], 0, 1)))
+		nt.direction()
+		if !nt.search() {
+			return loadlab.StepLimit // no further decrease representable
 		}
-		res.Iter, res.ProjGrad = it, pg
-		if pg <= set.GradTol || it >= set.MaxIter {
-			break
-		}
-		// Active set with Bertsekas' ε-rule.
-		eps := math.Min(1e-3, pg)
-		free = free[:0]
-		for j := 0; j < n; j++ {
-			if (x[j] <= eps && g[j] > 0) || (x[j] >= 1-eps && g[j] < 0) {
-				d[j] = -g[j]
-				continue
-			}
-			free = append(free, j)
-		}
-		if m := len(free); m > 0 {
-			// Reduced Hessian H_FF = diag(f'') + (B_F)ᵀ diag(h'') B_F.
-			hess := mat.NewDense(m, m, hbuf[:m*m])
-			var maxd float64
-			for a, j := range free {
-				rj := nw.C.RawRowView(j)
-				for b := a; b < m; b++ {
-					k := free[b]
-					rk := nw.C.RawRowView(k)
-					var s float64
-					for i := range rj {
-						s += rj[i] * rk[i] * hc[i]
-					}
-					v := nw.A[j] * nw.A[k] * s
-					if a == b {
-						v += curv(p.F[j], x[j])
-						maxd = math.Max(maxd, v)
-					}
-					hess.Set(a, b, v)
-					hess.Set(b, a, v)
-				}
-				rbuf[a] = -g[j]
-			}
-			// The ridge keeps the factorisation defined where a cost is flat;
-			// 1e-10 relative moves the Newton step by a similar relative amount.
-			ridge := 1e-10*maxd + 1e-14
-			for a := 0; a < m; a++ {
-				hess.Set(a, a, hess.At(a, a)+ridge)
-			}
-			if ok := chol.Factorize(mat.NewSymDense(m, hbuf[:m*m])); !ok {
-				for a, j := range free {
-					d[j] = -g[j] / hess.At(a, a)
-				}
-			} else {
-				sol.Reset()
-				if err := chol.SolveVecTo(&sol, mat.NewVecDense(m, rbuf[:m])); err != nil {
-					for a, j := range free {
-						d[j] = -g[j] / hess.At(a, a)
-					}
-				} else {
-					for a, j := range free {
-						d[j] = sol.AtVec(a)
-					}
-				}
-			}
-		}
-		// Armijo search along the projection arc: the predicted decrease
-		// is ∇F·(x − P(x + t·d)), which depends on t.
-		ls := solve.Armijo{}.Search(fx, func(t float64) (float64, float64, bool) {
-			var dec float64
-			for j := range x {
-				xt[j] = clip(x[j]+t*d[j], 0, 1)
-				dec += g[j] * (x[j] - xt[j])
-			}
-			return p.reduced(xt, nw.Loads(ot, xt)), dec, true
-		})
-		if ls.Status != loadlab.Success {
-			break // no further decrease representable
-		}
-		x, xt = xt, x
-		obs, ot = ot, obs
-		fn := p.reduced(x, obs)
-		if fn < fx {
+		fn := nt.p.reduced(nt.x, nt.obs)
+		if fn < nt.fx {
 			stall = 0
 		} else if stall++; stall >= 5 {
-			fx = fn
-			break
+			nt.fx = fn
+			return loadlab.Stagnated
 		}
-		fx = fn
+		nt.fx = fn
 	}
-	res.X = x
-	res.S = obs
-	res.Value = fx
-	res.Mu = make([]float64, n)
+}
+
+// gradient computes ∇F_j = f_j'(x_j) + A_j Σ_i C_ji h_i'(S_i), the
+// curvatures h_i” and the projected gradient norm.
+func (nt *newton) gradient() {
+	p, nw := nt.p, nt.p.Net
+	for i := range nt.hp {
+		nt.hp[i] = p.H[i].Deriv(nt.obs[i])
+		nt.hc[i] = curv(p.H[i], nt.obs[i])
+	}
+	nt.pg = 0
+	for j := range nt.x {
+		var s float64
+		for i, c := range nw.C.RawRowView(j) {
+			s += c * nt.hp[i]
+		}
+		nt.g[j] = p.F[j].Deriv(nt.x[j]) + nw.A[j]*s
+		nt.pg = math.Max(nt.pg, math.Abs(nt.x[j]-clip(nt.x[j]-nt.g[j], 0, 1)))
+	}
+}
+
+// direction sets d: gradient steps on the coordinates held at a bound
+// (Bertsekas' ε-rule), a Newton step on the free ones.
+func (nt *newton) direction() {
+	eps := math.Min(1e-3, nt.pg)
+	nt.free = nt.free[:0]
+	for j, xj := range nt.x {
+		if (xj <= eps && nt.g[j] > 0) || (xj >= 1-eps && nt.g[j] < 0) {
+			nt.d[j] = -nt.g[j]
+			continue
+		}
+		nt.free = append(nt.free, j)
+	}
+	if len(nt.free) > 0 {
+		nt.newtonStep()
+	}
+}
+
+// newtonStep solves the reduced Newton system H_FF d_F = −g_F with
+// H_FF = diag(f”) + (B_F)ᵀ diag(h”) B_F, falling back on the diagonal
+// when the factorisation fails.
+func (nt *newton) newtonStep() {
+	p, nw, m := nt.p, nt.p.Net, len(nt.free)
+	hess := mat.NewDense(m, m, nt.hbuf[:m*m])
+	var maxd float64
+	for a, j := range nt.free {
+		rj := nw.C.RawRowView(j)
+		for b := a; b < m; b++ {
+			k := nt.free[b]
+			rk := nw.C.RawRowView(k)
+			var s float64
+			for i := range rj {
+				s += rj[i] * rk[i] * nt.hc[i]
+			}
+			v := nw.A[j] * nw.A[k] * s
+			if a == b {
+				v += curv(p.F[j], nt.x[j])
+				maxd = math.Max(maxd, v)
+			}
+			hess.Set(a, b, v)
+			hess.Set(b, a, v)
+		}
+		nt.rbuf[a] = -nt.g[j]
+	}
+	// The ridge keeps the factorisation defined where a cost is flat;
+	// 1e-10 relative moves the Newton step by a similar relative amount.
+	ridge := 1e-10*maxd + 1e-14
+	for a := 0; a < m; a++ {
+		hess.Set(a, a, hess.At(a, a)+ridge)
+	}
+	if nt.chol.Factorize(mat.NewSymDense(m, nt.hbuf[:m*m])) {
+		nt.sol.Reset()
+		if nt.chol.SolveVecTo(&nt.sol, mat.NewVecDense(m, nt.rbuf[:m])) == nil {
+			for a, j := range nt.free {
+				nt.d[j] = nt.sol.AtVec(a)
+			}
+			return
+		}
+	}
+	for a, j := range nt.free {
+		nt.d[j] = -nt.g[j] / hess.At(a, a)
+	}
+}
+
+// search is the Armijo search along the projection arc P(x + t·d): the
+// predicted decrease ∇F·(x − P(x + t·d)) depends on t. On success the
+// trial point becomes the iterate.
+func (nt *newton) search() bool {
+	p := nt.p
+	ls := solve.Armijo{}.Search(nt.fx, func(t float64) (float64, float64, bool) {
+		var dec float64
+		for j, xj := range nt.x {
+			nt.xt[j] = clip(xj+t*nt.d[j], 0, 1)
+			dec += nt.g[j] * (xj - nt.xt[j])
+		}
+		return p.reduced(nt.xt, p.Net.Loads(nt.ot, nt.xt)), dec, true
+	})
+	if ls.Status != loadlab.Success {
+		return false
+	}
+	nt.x, nt.xt = nt.xt, nt.x
+	nt.obs, nt.ot = nt.ot, nt.obs
+	return true
+}
+
+// certify returns the result at the final iterate with the dual value at
+// μ_i = h_i'(S_i) (clipped to ≥ 0, and 0 at a barrier) as the lower end
+// of the certificate.
+func (nt *newton) certify() (*PrimalResult, error) {
+	p := nt.p
+	res := &PrimalResult{X: nt.x, S: nt.obs, Value: nt.fx, Iter: nt.iter, ProjGrad: nt.pg, Mu: make([]float64, p.N())}
 	for i := range res.Mu {
-		res.Mu[i] = math.Max(0, p.H[i].Deriv(obs[i]))
+		res.Mu[i] = math.Max(0, p.H[i].Deriv(nt.obs[i]))
 		if math.IsInf(res.Mu[i], 1) {
 			res.Mu[i] = 0
 		}
@@ -255,7 +330,6 @@ func Primal(p *Problem, s *PrimalSettings) (*PrimalResult, error) {
 		return nil, err
 	}
 	res.Lower = pt.D
-	res.Converged = closed(res.Value, res.Lower, set.Tol)
 	return res, nil
 }
 

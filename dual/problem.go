@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"gonum.org/v1/gonum/floats"
 )
@@ -13,13 +14,16 @@ import (
 //	minimise Σ_i f_i(x_i) + Σ_i h_i(S_i)
 //	subject to Σ_j A_j C_ji x_j ≤ S_i,  0 ≤ x_i ≤ 1,  0 ≤ S_i ≤ S̄_i.
 //
-// Build it with NewProblem or Quadratic; the fields may be read but a
-// caller who changes them must call Validate again.
+// Build it with NewProblem, NewQuadratic or Quadratic. The fields may be
+// read; a caller who changes them (or the network's) must call Validate
+// again, and Solve, Primal and Eval do so themselves.
 type Problem struct {
 	Net  *anycast.Network
 	F    []Cost    // f_i(x_i): convex, non-increasing on [0, 1]
 	H    []Cost    // h_i(S_i): convex, non-decreasing on [0, S̄_i]
 	SMax []float64 // S̄_i, the upper end of S_i (see NewProblem)
+
+	quad *quadSpec // set by NewQuadratic: the costs follow the network
 }
 
 // NewProblem returns P1 for the network nw with costs f and h. smax gives
@@ -28,11 +32,12 @@ type Problem struct {
 // makes S_i = S_i^obs ≤ (Cᵀ A)_i optimal) and keeps the super-gradients
 // bounded (18). A cost that implements Bounded lowers S̄_i to its Sup.
 // S̄_i = +Inf removes the cap; G of (18) is then infinite and Theorem
-// III.3 says nothing. It returns an error for nil or missing costs or a
-// negative or NaN S̄_i.
+// III.3 says nothing. It returns the error of Validate for a bad network,
+// nil, missing or invalid costs or a negative or NaN S̄_i. It panics if nw
+// is nil.
 func NewProblem(nw *anycast.Network, f, h []Cost, smax []float64) (*Problem, error) {
 	if nw == nil {
-		return nil, fmt.Errorf("dual: network is nil")
+		panic("dual: NewProblem with a nil *anycast.Network")
 	}
 	if err := nw.Validate(); err != nil {
 		return nil, err
@@ -57,53 +62,167 @@ func NewProblem(nw *anycast.Network, f, h []Cost, smax []float64) (*Problem, err
 	return p, nil
 }
 
-// Validate checks that the problem is consistent.
+// Validate checks the whole problem, its network included, so that a
+// problem whose fields (or whose network's fields) were changed after
+// NewProblem is caught before use: the network (anycast's Validate), the
+// lengths of F, H and SMax, every cost (non-nil, its own Validate, finite
+// values f_i(0), f_i(1), h_i(0) and, for a cost without a barrier, h_i(S̄_i)),
+// SMax_i ≥ 0 and not NaN, and that LinearX and QuadraticX costs carry the
+// network's A_i (a copy that drifted from the network is an error). A
+// problem built by NewQuadratic also checks that its Hinge thresholds are
+// the network's T_i. Errors wrap loadlab.ErrInvalid. It panics if p is nil.
 func (p *Problem) Validate() error {
+	if p == nil {
+		panic("dual: Validate on a nil *Problem")
+	}
+	if p.Net == nil {
+		return loadlab.Invalid("dual", "Problem.Net is nil")
+	}
+	if err := p.Net.Validate(); err != nil {
+		return err
+	}
 	n := p.Net.N()
-	if len(p.F) != n {
-		return fmt.Errorf("dual: len(F) = %d, want N = %d", len(p.F), n)
-	}
-	if len(p.H) != n {
-		return fmt.Errorf("dual: len(H) = %d, want N = %d", len(p.H), n)
-	}
-	if len(p.SMax) != n {
-		return fmt.Errorf("dual: len(SMax) = %d, want N = %d", len(p.SMax), n)
+	for _, l := range []struct {
+		name string
+		len  int
+	}{{"F", len(p.F)}, {"H", len(p.H)}, {"SMax", len(p.SMax)}} {
+		if l.len != n {
+			return loadlab.Invalid("dual", "len(%s) = %d, want N = %d", l.name, l.len, n)
+		}
 	}
 	for i := 0; i < n; i++ {
-		if p.F[i] == nil {
-			return fmt.Errorf("dual: F[%d] is nil", i)
-		}
-		if p.H[i] == nil {
-			return fmt.Errorf("dual: H[%d] is nil", i)
-		}
-		if v := p.SMax[i]; !(v >= 0) {
-			return fmt.Errorf("dual: SMax[%d] = %v: want ≥ 0", i, v)
+		if err := p.validateNode(i); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// Quadratic returns P1 with the smooth cost pair used in spec §8 item 23:
-// f_i(x) = (w/2) A_i (1 − x)² and h_i(S) = (c/2) (S − T_i)₊². It returns
-// an error unless w > 0 and c > 0.
-func Quadratic(nw *anycast.Network, w, c float64) (*Problem, error) {
-	if !(w > 0) || math.IsInf(w, 1) {
-		return nil, fmt.Errorf("dual: w = %v: want a finite value > 0", w)
+// validateNode checks the costs and the cap of node i.
+func (p *Problem) validateNode(i int) error {
+	f, h, sm := p.F[i], p.H[i], p.SMax[i]
+	if f == nil {
+		return loadlab.Invalid("dual", "F[%d] is nil", i)
 	}
-	if !(c > 0) || math.IsInf(c, 1) {
-		return nil, fmt.Errorf("dual: c = %v: want a finite value > 0", c)
+	if h == nil {
+		return loadlab.Invalid("dual", "H[%d] is nil", i)
 	}
+	if !(sm >= 0) {
+		return loadlab.Invalid("dual", "SMax[%d] = %v, want ≥ 0", i, sm)
+	}
+	for _, c := range []struct {
+		name string
+		cost Cost
+	}{{"F", f}, {"H", h}} {
+		if v, ok := c.cost.(interface{ Validate() error }); ok {
+			if err := v.Validate(); err != nil {
+				return loadlab.Invalid("dual", "%s[%d]: %v", c.name, i, err)
+			}
+		}
+	}
+	if a, ok := costA(f); ok && a != p.Net.A[i] {
+		return loadlab.Invalid("dual", "F[%d] has A = %v but Net.A[%d] = %v: the cost's copy of the demand drifted from the network (rebuild the problem)", i, a, i, p.Net.A[i])
+	}
+	if p.quad != nil {
+		if hg, ok := h.(Hinge); !ok || hg.T != p.Net.T[i] {
+			return loadlab.Invalid("dual", "H[%d] = %v but Net.T[%d] = %v: the NewQuadratic cost drifted from the network (rebuild the problem)", i, h, i, p.Net.T[i])
+		}
+	}
+	for _, v := range []struct {
+		name string
+		val  float64
+	}{{"F[%d](0)", f.Value(0)}, {"F[%d](1)", f.Value(1)}, {"H[%d](0)", h.Value(0)}} {
+		if math.IsNaN(v.val) || math.IsInf(v.val, 0) {
+			return loadlab.Invalid("dual", v.name+" = %v, want a finite cost", i, v.val)
+		}
+	}
+	if _, barrier := h.(Bounded); !barrier && !math.IsInf(sm, 1) {
+		if v := h.Value(sm); math.IsNaN(v) || math.IsInf(v, 0) {
+			return loadlab.Invalid("dual", "H[%d](SMax[%d] = %v) = %v, want a finite cost on [0, S̄_i]", i, i, sm, v)
+		}
+	}
+	return nil
+}
+
+// costA returns the demand A a cost of x carries, for the families that
+// define f_i through A_i.
+func costA(c Cost) (float64, bool) {
+	switch f := c.(type) {
+	case LinearX:
+		return f.A, true
+	case QuadraticX:
+		return f.A, true
+	}
+	return 0, false
+}
+
+// NewQuadratic returns P1 with per-node smooth costs read from the
+// network (spec §7 rows 2–3):
+//
+//	f_i(x) = (w_i/2) A_i (1 − x)²,   h_i(S) = (c_i/2) (S − T_i)₊²,
+//
+// with A_i and T_i taken from nw, so the costs cannot drift from it:
+// Validate reports a network whose A or T changed after construction. It
+// returns an error wrapping loadlab.ErrInvalid unless len(w) = len(c) = N
+// and every w_i, c_i is finite and > 0. It panics if nw is nil.
+func NewQuadratic(nw *anycast.Network, w, c []float64) (*Problem, error) {
 	if nw == nil {
-		return nil, fmt.Errorf("dual: network is nil")
+		panic("dual: NewQuadratic with a nil *anycast.Network")
+	}
+	if err := nw.Validate(); err != nil {
+		return nil, err
 	}
 	n := nw.N()
+	for _, v := range []struct {
+		name string
+		x    []float64
+	}{{"w", w}, {"c", c}} {
+		if len(v.x) != n {
+			return nil, loadlab.Invalid("dual", "len(%s) = %d, want N = %d", v.name, len(v.x), n)
+		}
+		for i, x := range v.x {
+			if !(x > 0) || math.IsInf(x, 1) {
+				return nil, loadlab.Invalid("dual", "%s[%d] = %v, want a finite value > 0", v.name, i, x)
+			}
+		}
+	}
 	f := make([]Cost, n)
 	h := make([]Cost, n)
 	for i := range f {
-		f[i] = QuadraticX{W: w, A: nw.A[i]}
-		h[i] = Hinge{C: c, T: nw.T[i]}
+		f[i] = QuadraticX{W: w[i], A: nw.A[i]}
+		h[i] = Hinge{C: c[i], T: nw.T[i]}
 	}
-	return NewProblem(nw, f, h, nil)
+	p, err := NewProblem(nw, f, h, nil)
+	if err != nil {
+		return nil, err
+	}
+	p.quad = &quadSpec{w: append([]float64(nil), w...), c: append([]float64(nil), c...)}
+	return p, nil
+}
+
+// quadSpec records the weights of a problem built by NewQuadratic.
+type quadSpec struct{ w, c []float64 }
+
+// Quadratic returns NewQuadratic with the same weights w and c at every
+// node: f_i(x) = (w/2) A_i (1 − x)² and h_i(S) = (c/2) (S − T_i)₊², the
+// smooth cost pair of spec §8 item 23. It returns an error unless w > 0
+// and c > 0 are finite. It panics if nw is nil.
+func Quadratic(nw *anycast.Network, w, c float64) (*Problem, error) {
+	if nw == nil {
+		panic("dual: Quadratic with a nil *anycast.Network")
+	}
+	if !(w > 0) || math.IsInf(w, 1) {
+		return nil, loadlab.Invalid("dual", "w = %v, want a finite value > 0", w)
+	}
+	if !(c > 0) || math.IsInf(c, 1) {
+		return nil, loadlab.Invalid("dual", "c = %v, want a finite value > 0", c)
+	}
+	n := nw.N()
+	ws, cs := make([]float64, n), make([]float64, n)
+	for i := range ws {
+		ws[i], cs[i] = w, c
+	}
+	return NewQuadratic(nw, ws, cs)
 }
 
 // N returns the number of nodes.
@@ -163,15 +282,20 @@ type Point struct {
 }
 
 // Eval returns D(μ) with its super-gradient and the sub-problem
-// solutions. It returns an error if some μ_i is negative or NaN.
+// solutions. It validates p (Validate) and returns an error wrapping
+// loadlab.ErrInvalid for a bad problem, a wrong len(mu) or a μ_i that is
+// negative, NaN or infinite.
 func (p *Problem) Eval(mu []float64) (*Point, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	n := p.N()
 	if len(mu) != n {
-		return nil, fmt.Errorf("dual: len(mu) = %d, want %d", len(mu), n)
+		return nil, loadlab.Invalid("dual", "len(mu) = %d, want N = %d", len(mu), n)
 	}
 	for i, v := range mu {
 		if !(v >= 0) || math.IsInf(v, 1) {
-			return nil, fmt.Errorf("dual: mu[%d] = %v: want a finite value ≥ 0", i, v)
+			return nil, loadlab.Invalid("dual", "mu[%d] = %v, want a finite value ≥ 0", i, v)
 		}
 	}
 	pt := &Point{
@@ -292,24 +416,142 @@ func (p *Problem) MuBound(lower float64) float64 {
 }
 
 // Step returns the constant step α = ε/G² of Theorem III.3 (spec §4.6),
-// which makes the asymptotic gap αG²/2 equal ε/2.
-func Step(eps, g float64) float64 { return eps / (g * g) }
+// which makes the asymptotic gap αG²/2 equal ε/2. It returns an error
+// wrapping loadlab.ErrInvalid unless ε and G are finite and > 0.
+func Step(eps, g float64) (float64, error) {
+	if err := positive("eps", eps, "g", g); err != nil {
+		return 0, err
+	}
+	a := eps / (g * g)
+	if !(a > 0) || math.IsInf(a, 1) {
+		return 0, loadlab.Invalid("dual", "Step: eps/g² = %v/%v² is not a finite positive number", eps, g)
+	}
+	return a, nil
+}
 
-// Iterations returns K = ⌈R² G²/ε²⌉, the number of steps after which the
-// Theorem III.3 bound with α = ε/G² is at most ε (spec §4.6), where R
-// bounds ‖μ(0) − μ*‖₂.
-func Iterations(eps, g, r float64) int {
+// Iterations returns K = ⌈R² G²/ε²⌉ (at least 1), the number of steps
+// after which the Theorem III.3 bound with α = ε/G² is at most ε (spec
+// §4.6), where R ≥ 0 bounds ‖μ(0) − μ*‖₂. It returns an error wrapping
+// loadlab.ErrInvalid unless ε, G > 0 and R ≥ 0 are finite, and one
+// wrapping loadlab.ErrTooLarge if K exceeds 2⁵³ (where a float64 count
+// is no longer exact).
+func Iterations(eps, g, r float64) (int, error) {
+	if err := positive("eps", eps, "g", g); err != nil {
+		return 0, err
+	}
+	if !(r >= 0) || math.IsInf(r, 1) {
+		return 0, loadlab.Invalid("dual", "Iterations: r = %v, want a finite value ≥ 0", r)
+	}
 	k := math.Ceil(r * r * g * g / (eps * eps))
-	if k > math.MaxInt32 {
+	if !(k <= 1<<53) {
+		return 0, loadlab.TooLarge("dual", "Iterations: K = ⌈r²g²/eps²⌉ = %v with eps = %v, g = %v, r = %v", k, eps, g, r)
+	}
+	return int(math.Max(1, k)), nil
+}
+
+// theoremIterations is Iterations for Solve's report, capped at
+// math.MaxInt32 instead of failing (K is informative there).
+func theoremIterations(eps, g, r float64) int {
+	k, err := Iterations(eps, g, r)
+	if err != nil || k > math.MaxInt32 {
 		return math.MaxInt32
 	}
-	return int(math.Max(1, k))
+	return k
 }
 
 // Bound returns the Theorem III.3 bound on D* − max_{k<K} D(μ(k)) after K
 // steps of size α (spec §4.6):
 //
 //	R²/(2αK) + αG²/2,  R ≥ ‖μ(0) − μ*‖₂.
-func Bound(r, alpha, g float64, k int) float64 {
-	return r*r/(2*alpha*float64(k)) + alpha*g*g/2
+//
+// It returns an error wrapping loadlab.ErrInvalid unless α > 0, G ≥ 0 and
+// R ≥ 0 are finite and K ≥ 1.
+func Bound(r, alpha, g float64, k int) (float64, error) {
+	if err := positive("alpha", alpha); err != nil {
+		return 0, err
+	}
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"r", r}, {"g", g}} {
+		if !(v.x >= 0) || math.IsInf(v.x, 1) {
+			return 0, loadlab.Invalid("dual", "Bound: %s = %v, want a finite value ≥ 0", v.name, v.x)
+		}
+	}
+	if k < 1 {
+		return 0, loadlab.Invalid("dual", "Bound: k = %d, want ≥ 1", k)
+	}
+	return r*r/(2*alpha*float64(k)) + alpha*g*g/2, nil
+}
+
+// positive checks name/value pairs for finite values > 0.
+func positive(nv ...any) error {
+	for i := 0; i < len(nv); i += 2 {
+		v := nv[i+1].(float64)
+		if !(v > 0) || math.IsInf(v, 1) {
+			return loadlab.Invalid("dual", "%s = %v, want a finite value > 0", nv[i], v)
+		}
+	}
+	return nil
+}
+
+// SmoothBound returns a Lipschitz constant of the dual gradient ∇D(μ) =
+// S^obs(x*(Cμ)) − S*(μ) on μ ≥ 0, or +Inf when some cost has no known
+// bound (LinearX, Overload and Func have jumps in their sub-problem
+// solutions, so D is not smooth). DERIVED: with d_i ≥ |∂x_i*/∂β_i|·A_i
+// and t_i ≥ |∂S_i*/∂μ_i|, the Jacobian of ∇D is −Cᵀ diag(d) C − diag(t)
+// almost everywhere; Cᵀ diag(d) C is symmetric with non-negative entries
+// and row sums Σ_i C_ij d_i (rows of C sum to 1), so its spectral norm is
+// at most max_j (Cᵀ d)_j, and
+//
+//	L ≤ max_j Σ_i C_ij d_i + max_i t_i.
+//
+// Per family (spec §7): QuadraticX d = A/W (x* = clip(1 − β/W)); Hinge
+// t = 1/C (S* = T + μ/C); Delay t = T²/2 (S* = T − √(T/μ) for μ ≥ 1/T,
+// slope ½√T μ^(−3/2)); Exp t = e^(κT)/κ² (S* = T + ln(μ/κ)/κ where
+// positive, μ ≥ κe^(−κT), slope 1/(κμ)).
+func (p *Problem) SmoothBound() float64 {
+	n := p.N()
+	c := p.Net.C
+	var lx, ls float64
+	for j := 0; j < n; j++ {
+		var s float64
+		for i := 0; i < n; i++ {
+			d := xSlope(p.F[i], p.Net.A[i])
+			if math.IsInf(d, 1) {
+				return math.Inf(1)
+			}
+			s += c.At(i, j) * d
+		}
+		lx = math.Max(lx, s)
+	}
+	for i := 0; i < n; i++ {
+		ls = math.Max(ls, sSlope(p.H[i]))
+	}
+	// (1 + RowSumTol): the rows of C sum to 1 only within RowSumTol.
+	return (lx + ls) * (1 + anycast.RowSumTol)
+}
+
+// xSlope bounds A·|∂x*/∂β| for a cost of x at demand a.
+func xSlope(c Cost, a float64) float64 {
+	if f, ok := c.(QuadraticX); ok {
+		return a / f.W
+	}
+	if a == 0 {
+		return 0 // x does not enter the loads
+	}
+	return math.Inf(1)
+}
+
+// sSlope bounds |∂S*/∂μ| for a cost of S.
+func sSlope(c Cost) float64 {
+	switch h := c.(type) {
+	case Hinge:
+		return 1 / h.C
+	case Delay:
+		return h.T * h.T / 2
+	case Exp:
+		return math.Exp(h.Kappa*h.T) / (h.Kappa * h.Kappa)
+	}
+	return math.Inf(1)
 }

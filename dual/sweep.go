@@ -3,7 +3,9 @@ package dual
 import (
 	"fmt"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // SweepPoint is one point of the FastControl trade-off (spec §4.7): what
@@ -18,9 +20,9 @@ type SweepPoint struct {
 	// ‖β̂ − β‖₂/‖β‖₂ of the measured coupling factor.
 	BetaErr float64
 	// Gap is the steady-state gap P* − D(μ(k)) averaged over the last
-	// quarter of the iterations, then over the runs; GapLo and GapHi are
-	// its 95% Student-t interval over runs.
-	Gap, GapLo, GapHi float64
+	// quarter of the iterations of each run: its mean over the runs with
+	// the 95% Student-t interval over runs (N = runs).
+	Gap loadlab.Estimate
 }
 
 // Only the product γW enters the measurement: a window holds
@@ -35,32 +37,43 @@ type SweepPoint struct {
 // replaced. s gives the dual settings (step, iterations, warm start);
 // its FastControl, Tol (set to −1) and RecordDual are overridden. P* comes
 // from the reference solver Primal; Sweep returns an error if Primal
-// cannot certify it. Runs are parallel and deterministic
-// for a given seed: run r of point k draws from mc.Source(seed, k, r).
+// cannot certify it (the error wraps loadlab.ErrNotConverged). Runs are
+// parallel and deterministic for a given seed: run r of point k draws
+// from mc.Source(seed, k, r). It returns an error wrapping
+// loadlab.ErrInvalid for runs < 1, no windows, a bad fc or s (named by
+// the field), and loadlab.ErrTooLarge when the points times the runs do
+// not fit in memory. It panics if p is nil.
 func Sweep(p *Problem, fc FastControl, windows, losses []float64, s *Settings, runs int, seed uint64) ([]SweepPoint, error) {
 	if runs < 1 {
-		return nil, fmt.Errorf("dual: runs = %d: want ≥ 1", runs)
+		return nil, loadlab.Invalid("dual", "Sweep: runs = %d, want ≥ 1", runs)
+	}
+	if len(windows) == 0 {
+		return nil, loadlab.Invalid("dual", "Sweep: no windows")
 	}
 	if len(losses) == 0 {
 		losses = []float64{0}
 	}
-	ref, err := Primal(p, nil)
-	if err != nil {
+	npt, ok := size.Mul(len(windows), len(losses))
+	if tot, ok2 := size.Mul(npt, runs); !ok || !ok2 || size.Check("dual", "Sweep: points × runs", tot, 64) != nil {
+		return nil, loadlab.TooLarge("dual", "Sweep: %d windows × %d losses × %d runs", len(windows), len(losses), runs)
+	}
+	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if !ref.Converged {
-		return nil, fmt.Errorf("dual: Sweep: reference optimum not certified (Value − Lower = %g)", ref.Value-ref.Lower)
+	ref, err := Primal(p, nil)
+	if err != nil {
+		return nil, fmt.Errorf("dual: Sweep: reference optimum: %w", err)
 	}
 	pstar := ref.Value
 	var base Settings
 	if s != nil {
 		base = *s
 	}
-	base.Tol = -1
+	base.Rule = Constant
+	base.Fixed = true
 	base.RecordDual = true
 
 	type job struct{ gap, berr, packets float64 }
-	npt := len(windows) * len(losses)
 	out := make([]job, npt*runs)
 	errs := make([]error, npt*runs)
 	mc.For(npt*runs, 0, func(idx int) {
@@ -99,7 +112,7 @@ func Sweep(p *Problem, fc FastControl, windows, losses []float64, s *Settings, r
 			pt.Packets += j.packets / float64(runs)
 		}
 		sum := mc.Summarize(gaps)
-		pt.Gap, pt.GapLo, pt.GapHi = sum.Mean, sum.Lo, sum.Hi
+		pt.Gap = loadlab.Estimate{Mean: sum.Mean, Lo: sum.Lo, Hi: sum.Hi, StdErr: sum.StdErr, N: sum.N}
 		pts[k] = pt
 	}
 	return pts, nil

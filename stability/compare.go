@@ -238,7 +238,7 @@ func Compare(c mat.Matrix, t []float64, times []float64, demand [][]float64, s *
 	if err != nil {
 		return nil, err
 	}
-	r0, err := dual.Solve(p0, &dual.Settings{Step: dualStep(nets[0], &set), MaxIter: 5000})
+	r0, err := dual.Solve(p0, &dual.Settings{Step: dualStep(nets[0], &set), MaxIter: 5000, Fixed: true})
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +272,7 @@ func Compare(c mat.Matrix, t []float64, times []float64, demand [][]float64, s *
 		copy(xg, tr.Final())
 
 		// Optimal: DualSteps warm-started iterations, then hold x*(μ).
-		res, err := dual.Solve(p, &dual.Settings{Mu0: mu, Step: dualStep(nw, &set), MaxIter: set.DualSteps, Tol: -1})
+		res, err := dual.Solve(p, &dual.Settings{Mu0: mu, Step: dualStep(nw, &set), MaxIter: set.DualSteps, Fixed: true})
 		if err != nil {
 			return nil, fmt.Errorf("period %d: dual: %w", k, err)
 		}

@@ -127,7 +127,7 @@ func TestCompareOptimalTracksPrimal(t *testing.T) {
 		require.NoError(t, err)
 		ref, err := dual.Primal(p, nil)
 		require.NoError(t, err)
-		require.True(t, ref.Converged, "period %d: reference not certified", k)
+		require.True(t, ref.Status.Converged(), "period %d: reference not certified", k)
 		// 2000 warm-started dual steps: the dual iterates converge
 		// linearly (the quadratic costs make D strongly concave), so
 		// the primal x*(μ) is at the optimum to ~1e-9 relative; 1e-6

@@ -83,7 +83,7 @@ func dualReference(p *dual.Problem) (*dual.PrimalResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !ref.Converged {
+	if !ref.Status.Converged() {
 		return nil, fmt.Errorf("reference optimum not certified: Value − Lower = %g", ref.Value-ref.Lower)
 	}
 	return ref, nil
@@ -125,7 +125,10 @@ func dualConvergence(cfg plots.Config) (*plots.Result, error) {
 	g := p.GBound()
 	r := floats.Norm(ref.Mu, 2) // ‖μ(0) − μ*‖ with μ(0) = 0
 	eps := 0.01 * pstar
-	a0 := dual.Step(eps, g)
+	a0, err := dual.Step(eps, g)
+	if err != nil {
+		return nil, err
+	}
 	steps := []float64{a0, 30 * a0, 1000 * a0}
 	names := []string{"α_ε", "30 α_ε", "1000 α_ε"}
 	cfg.Logf("dual-convergence: N = %d, P* = %.6g, G = %.4g, ‖μ*‖ = %.4g, α_ε = %.3g", n, pstar, g, r, a0)
@@ -137,7 +140,7 @@ func dualConvergence(cfg plots.Config) (*plots.Result, error) {
 	var heads []plots.Headline
 	var lo = math.Inf(1)
 	for s, a := range steps {
-		res, err := dual.Solve(p, &dual.Settings{Step: a, MaxIter: iters, Tol: -1, RecordDual: true})
+		res, err := dual.Solve(p, &dual.Settings{Step: a, MaxIter: iters, Fixed: true, RecordDual: true})
 		if err != nil {
 			return nil, err
 		}
@@ -149,7 +152,10 @@ func dualConvergence(cfg plots.Config) (*plots.Result, error) {
 			if ti < len(ticks) && k+1 == ticks[ti] {
 				ti++
 				gap := pstar - best
-				e := dual.Bound(r, a, g, k+1)
+				e, err := dual.Bound(r, a, g, k+1)
+				if err != nil {
+					return nil, err
+				}
 				ks = append(ks, float64(k+1))
 				ds = append(ds, d)
 				env = append(env, e)
@@ -168,10 +174,14 @@ func dualConvergence(cfg plots.Config) (*plots.Result, error) {
 		if err := addEnvelope(right, s, ks, env); err != nil {
 			return nil, err
 		}
+		bk, err := dual.Bound(r, a, g, iters)
+		if err != nil {
+			return nil, err
+		}
 		heads = append(heads, plots.Headline{
 			Name:      fmt.Sprintf("gap after %d steps, α = %s", iters, names[s]),
 			Value:     pstar - res.Best,
-			Reference: fmt.Sprintf("Theorem III.3 bound %.3g", dual.Bound(r, a, g, iters)),
+			Reference: fmt.Sprintf("Theorem III.3 bound %.3g", bk),
 		})
 		cfg.Logf("  α = %.3g: gap %.3g after %d steps", a, pstar-res.Best, iters)
 	}
@@ -195,7 +205,7 @@ func dualTrajectories(cfg plots.Config) (*plots.Result, error) {
 		return nil, err
 	}
 	const iters = 400
-	res, err := dual.Solve(p, &dual.Settings{Step: 0.05, MaxIter: iters, Tol: -1, Record: 1})
+	res, err := dual.Solve(p, &dual.Settings{Step: 0.05, MaxIter: iters, Fixed: true, Record: 1})
 	if err != nil {
 		return nil, err
 	}
@@ -282,12 +292,12 @@ func dualFastControl(cfg plots.Config) (*plots.Result, error) {
 			}
 			pr := math.Sqrt(((1-loss)*sb/(fc.Gamma*pt.Window) + loss*loss*nb2) / nb2)
 			ws = append(ws, pt.Window)
-			gap = append(gap, pt.Gap)
-			glo = append(glo, math.Max(pt.GapLo, pt.Gap*1e-3)) // a log axis cannot show a negative lower end
-			ghi = append(ghi, pt.GapHi)
+			gap = append(gap, pt.Gap.Mean)
+			glo = append(glo, math.Max(pt.Gap.Lo, pt.Gap.Mean*1e-3)) // a log axis cannot show a negative lower end
+			ghi = append(ghi, pt.Gap.Hi)
 			be = append(be, pt.BetaErr)
 			pred = append(pred, pr)
-			tab.Add(pt.Window, pt.Gamma, pt.Loss, pt.Packets, pt.BetaErr, pr, pt.Gap, pt.GapLo, pt.GapHi)
+			tab.Add(pt.Window, pt.Gamma, pt.Loss, pt.Packets, pt.BetaErr, pr, pt.Gap.Mean, pt.Gap.Lo, pt.Gap.Hi)
 		}
 		name := fmt.Sprintf("loss %.0f%%", 100*loss)
 		plots.AddBand(left, li, name, ws, glo, gap, ghi)

@@ -1,0 +1,205 @@
+package dual
+
+import (
+	"math"
+	"testing"
+
+	"github.com/loadlab/loadlab"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Defects of issue 11, each a case that gave a number, a panic or an
+// out-of-memory crash before and is now an error naming the value.
+
+func TestRatesRejectBadArguments(t *testing.T) {
+	nw := twoNode()
+	for _, c := range []struct {
+		mu    []float64
+		gamma float64
+		msg   string
+	}{
+		{[]float64{1, 2}, math.NaN(), "gamma = NaN"},
+		{[]float64{1, 2}, -1, "gamma = -1"},
+		{[]float64{math.NaN(), 2}, 10, "mu[0] = NaN"},
+		{[]float64{1, math.Inf(1)}, 10, "mu[1] = +Inf"},
+		{[]float64{1}, 10, "len(mu) = 1"},
+	} {
+		_, err := Rates(nil, nw, c.mu, c.gamma)
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, c.msg)
+		assert.ErrorContains(t, err, c.msg)
+		_, err = Overhead(nw, c.mu, c.gamma)
+		assert.ErrorContains(t, err, c.msg)
+	}
+	_, err := Receptions(nil, nw, mat.NewDense(2, 2, []float64{1, math.NaN(), 0, 1}))
+	assert.ErrorContains(t, err, "r[0][1] = NaN")
+	_, err = Receptions(nil, nw, mat.NewDense(1, 1, []float64{1}))
+	assert.ErrorContains(t, err, "rates are 1×1")
+}
+
+func TestCostParametersValidated(t *testing.T) {
+	// Hinge{C: NaN} gave D = NaN with no error.
+	nw := item13()
+	f := []Cost{QuadraticX{1, 2}, QuadraticX{1, 1.5}, QuadraticX{1, 1}}
+	for _, c := range []struct {
+		h   Cost
+		msg string
+	}{
+		{Hinge{C: math.NaN(), T: 0.8}, "H[0]: Hinge.C = NaN"},
+		{Hinge{C: -1, T: 0.8}, "H[0]: Hinge.C = -1"},
+		{Overload{C: 1, T: math.Inf(1)}, "H[0]: Overload.T = +Inf"},
+		{Delay{T: 0}, "H[0]: Delay.T = 0"},
+		{Exp{Kappa: math.NaN(), T: 1}, "H[0]: Exp.Kappa = NaN"},
+		{Func{}, "H[0]: Func.F is nil"},
+		// exp(κ(S̄ − T)) overflows on [0, S̄]: D would be +Inf.
+		{Exp{Kappa: 1000, T: 0}, "H[0](SMax[0] = 1.6) = +Inf"},
+	} {
+		_, err := NewProblem(nw, f, []Cost{c.h, Hinge{4, 0.9}, Hinge{4, 0.7}}, nil)
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, c.msg)
+		assert.ErrorContains(t, err, c.msg)
+	}
+	_, err := NewProblem(nw, []Cost{QuadraticX{W: math.Inf(1), A: 2}, f[1], f[2]}, []Cost{Hinge{4, 0.8}, Hinge{4, 0.9}, Hinge{4, 0.7}}, nil)
+	assert.ErrorContains(t, err, "F[0]: QuadraticX.W = +Inf")
+	// A cost whose copy of A_i is not the network's.
+	_, err = NewProblem(nw, []Cost{QuadraticX{1, 2}, QuadraticX{1, 1.4}, f[2]}, []Cost{Hinge{4, 0.8}, Hinge{4, 0.9}, Hinge{4, 0.7}}, nil)
+	assert.ErrorContains(t, err, "F[1] has A = 1.4 but Net.A[1] = 1.5")
+}
+
+func TestTheoremHelpersRejectBadArguments(t *testing.T) {
+	// Iterations(NaN, 1, 1) returned math.MinInt64.
+	_, err := Iterations(math.NaN(), 1, 1)
+	assert.ErrorContains(t, err, "eps = NaN")
+	_, err = Iterations(1e-300, 1e10, 1e10)
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = Iterations(1, 1, -1)
+	assert.ErrorContains(t, err, "r = -1")
+	_, err = Step(1, 0)
+	assert.ErrorContains(t, err, "g = 0")
+	_, err = Step(math.Inf(1), 1)
+	assert.ErrorContains(t, err, "eps = +Inf")
+	_, err = Bound(1, 1, 1, 0)
+	assert.ErrorContains(t, err, "k = 0")
+	_, err = Bound(math.NaN(), 1, 1, 1)
+	assert.ErrorContains(t, err, "r = NaN")
+}
+
+func TestSettingsRejectBadFields(t *testing.T) {
+	p := must(Quadratic(item13(), 1, 4))
+	for _, c := range []struct {
+		s   Settings
+		msg string
+	}{
+		{Settings{Eps: math.Inf(1)}, "Settings.Eps = +Inf"}, // was accepted (Step = +Inf was not)
+		{Settings{Step: math.Inf(1)}, "Settings.Step = +Inf"},
+		{Settings{Tol: -1}, "Settings.Tol = -1"}, // was "never stop early"; that is Fixed now
+		{Settings{Tol: math.Inf(1)}, "Settings.Tol = +Inf"},
+		{Settings{Record: -1}, "Settings.Record = -1"}, // was silently ignored
+		{Settings{Rule: 9}, "Settings.Rule = 9"},
+		{Settings{Rule: Accelerated, FastControl: &FastControl{Gamma: 1}}, "needs exact dual values"},
+		{Settings{Rule: Accelerated, Step: 0.1}, "Settings.Step = 0.1 with Rule = Accelerated"},
+	} {
+		_, err := Solve(p, &c.s)
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, c.msg)
+		assert.ErrorContains(t, err, c.msg)
+	}
+	for _, c := range []struct {
+		s   PrimalSettings
+		msg string
+	}{
+		{PrimalSettings{GradTol: math.Inf(1)}, "PrimalSettings.GradTol = +Inf"},
+		{PrimalSettings{Tol: math.Inf(1)}, "PrimalSettings.Tol = +Inf"},
+	} {
+		_, err := Primal(p, &c.s)
+		assert.ErrorContains(t, err, c.msg)
+	}
+}
+
+func TestSizesCheckedBeforeAllocating(t *testing.T) {
+	// FastControl.Delay = 2⁴⁰ and RecordDual with MaxIter = 2⁴⁰ crashed
+	// the process out of memory.
+	p := must(Quadratic(item13(), 1, 4))
+	_, err := Solve(p, &Settings{FastControl: &FastControl{Gamma: 1, Delay: 1 << 40}, MaxIter: 1})
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	assert.ErrorContains(t, err, "FastControl.Delay")
+	_, err = Solve(p, &Settings{RecordDual: true, MaxIter: 1 << 40})
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = Solve(p, &Settings{Record: 1, MaxIter: 1 << 40})
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = Sweep(p, FastControl{Gamma: 1}, make([]float64, 1<<20), make([]float64, 1<<20), nil, 1<<30, 1)
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+}
+
+func TestProblemRecheckedAfterChange(t *testing.T) {
+	// A problem whose network changed after NewProblem: NaN A gave
+	// Best = −Inf with no error, A = −1 gave 0 and "converged",
+	// len(T) = 1 and a 2×3 C panicked inside Solve and Primal.
+	for _, c := range []struct {
+		name   string
+		change func(p *Problem)
+		msg    string
+	}{
+		{"NaN A", func(p *Problem) { p.Net.A[1] = math.NaN() }, "A[1] = NaN"},
+		{"negative A", func(p *Problem) { p.Net.A[0] = -1 }, "A[0] = -1"},
+		{"short T", func(p *Problem) { p.Net.T = p.Net.T[:1] }, "len(T) = 1"},
+		{"2×3 C", func(p *Problem) { p.Net.C = mat.NewDense(2, 3, []float64{1, 0, 0, 0, 1, 0}) }, "C is 2×3"},
+		{"nil network", func(p *Problem) { p.Net = nil }, "Problem.Net is nil"},
+		{"drifted T", func(p *Problem) { p.Net.T[2] = 0.5 }, "H[2] = {4 0.7} but Net.T[2] = 0.5"},
+		{"nil cost", func(p *Problem) { p.H[0] = nil }, "H[0] is nil"},
+	} {
+		p := must(Quadratic(item13(), 1, 4))
+		c.change(p)
+		_, err := Solve(p, nil)
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, c.name)
+		assert.ErrorContains(t, err, c.msg, c.name)
+		_, err = Primal(p, nil)
+		assert.ErrorContains(t, err, c.msg, c.name)
+		_, err = p.Eval(make([]float64, 3))
+		assert.ErrorContains(t, err, c.msg, c.name)
+	}
+	assert.PanicsWithValue(t, "dual: Solve with a nil *Problem", func() { _, _ = Solve(nil, nil) })
+	assert.PanicsWithValue(t, "dual: Primal with a nil *Problem", func() { _, _ = Primal(nil, nil) })
+}
+
+func TestNewQuadraticReadsNetwork(t *testing.T) {
+	nw := item13()
+	p, err := NewQuadratic(nw, []float64{1, 2, 3}, []float64{4, 5, 6})
+	require.NoError(t, err)
+	for i := range 3 {
+		assert.Equal(t, QuadraticX{W: float64(i + 1), A: nw.A[i]}, p.F[i])
+		assert.Equal(t, Hinge{C: float64(i + 4), T: nw.T[i]}, p.H[i])
+	}
+	// The same weights everywhere is Quadratic.
+	q := must(Quadratic(nw, 1, 4))
+	r := must(NewQuadratic(nw, []float64{1, 1, 1}, []float64{4, 4, 4}))
+	assert.Equal(t, q.F, r.F)
+	assert.Equal(t, q.H, r.H)
+	_, err = NewQuadratic(nw, []float64{1, 1}, []float64{1, 1, 1})
+	assert.ErrorContains(t, err, "len(w) = 2")
+	_, err = NewQuadratic(nw, []float64{1, 1, 1}, []float64{1, math.NaN(), 1})
+	assert.ErrorContains(t, err, "c[1] = NaN")
+	// Changing A in the network after construction is caught.
+	nw.A[0] = 3
+	assert.ErrorContains(t, p.Validate(), "F[0] has A = 2 but Net.A[0] = 3")
+}
+
+func TestSolveStatusAndPartialResult(t *testing.T) {
+	// A run stopped short returns its partial result, its Status and
+	// ErrNotConverged; with Fixed the same budget is not an error.
+	p := must(Quadratic(item13(), 1, 4))
+	res, err := Solve(p, &Settings{Step: 0.05, MaxIter: 3})
+	require.ErrorIs(t, err, loadlab.ErrNotConverged)
+	require.NotNil(t, res)
+	assert.Equal(t, loadlab.IterationLimit, res.Status)
+	assert.Equal(t, 3, res.Iter)
+	assert.LessOrEqual(t, res.Best, res.Upper)
+	res, err = Solve(p, &Settings{Step: 0.05, MaxIter: 3, Fixed: true})
+	require.NoError(t, err)
+	assert.Equal(t, loadlab.IterationLimit, res.Status)
+	// Fixed runs every step even after the certificate closed.
+	res, err = Solve(p, &Settings{MaxIter: 5000, Fixed: true, RecordDual: true})
+	require.NoError(t, err)
+	assert.Equal(t, loadlab.Success, res.Status)
+	assert.Equal(t, 5000, res.Iter)
+	assert.Len(t, res.Dual, 5000)
+}
