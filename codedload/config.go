@@ -210,9 +210,9 @@ func checkTopology(t Topology) error {
 		case t.Dim < 0 || t.Dim > 30:
 			return fmt.Errorf("codedload: Hypercube.Dim = %d: want 0 ≤ Dim ≤ 30", t.Dim)
 		}
-	case *Network:
-		if t == nil {
-			return fmt.Errorf("codedload: Topology is a nil *Network")
+	case *GraphTopology:
+		if t == nil || t.g == nil {
+			return fmt.Errorf("codedload: Topology is a nil *GraphTopology or one not made by FromGraph, NewRGG or NewRegular")
 		}
 	}
 	return nil

@@ -16,15 +16,12 @@
 //     five-offset metric is available as WrapLegacy.
 //   - Grid: the rows×cols grid without wrap, distance |Δr|+|Δc|.
 //   - Hypercube: n = 2^m, distance popcount(u ⊕ v).
-//   - Network: any connected graph (FromGraph accepts anything with Order
-//     and Neighbors, such as a *linalg.Graph), searched by BFS. NewRGG draws
-//     the random geometric graph of the unit square with
-//     r_n = √(1.25 ln n / n), resampled until connected; NewRegular a random
-//     d-regular graph. Both are generated here, in O(n) memory with int32
-//     adjacency (a bucket grid finds RGG neighbours), because a million-node
-//     graph stored as per-node slices of int, as linalg.Graph does, takes
-//     several times the memory and time; linalg's generators are the ones
-//     to use for spectral work, and their graphs enter through FromGraph.
+//   - GraphTopology: any connected *linalg.Graph (FromGraph), searched by
+//     linalg's breadth-first search directly on the graph's compact CSR
+//     storage. NewRGG draws the random geometric graph of the unit square
+//     with r_n = √(1.25 ln n / n) (linalg.RandomGeometric), NewRegular a
+//     random d-regular graph (linalg.RandomRegular, exactly uniform for
+//     d ≤ 4); both are resampled until connected, up to 100 times.
 //
 // A library of K files has Zipf popularity p_k = k^−γ / H_{K,γ},
 // H_{K,γ} = Σ_{j≤K} j^−γ, γ ≥ 0 (γ = 0 uniform), sampled in O(1) per draw
@@ -89,7 +86,7 @@
 //
 // Nothing is quadratic in n. A request searches outward from its origin, one
 // distance shell at a time (rings on the torus and grid, Hamming shells on
-// the hypercube, breadth-first levels on a Network) until its ℓ copies are
+// the hypercube, breadth-first levels on a GraphTopology) until its ℓ copies are
 // found, so a run costs O(n · |ball holding ℓ copies|); holder look-ups use a
 // per-file bitset over the servers (while K·n ≤ 2³¹). One coded run on the
 // 1000×1000 torus with K = 100, M = 2, ℓ = 14 takes about 3 s of CPU and
@@ -98,7 +95,7 @@
 // points in bucket order for the same reason, while the Hamming shells of a
 // hypercube scatter over memory (a coded run on 2²⁰ nodes is several times
 // slower than on the 10⁶ torus). The exception to the cost above is
-// TwoChoiceGlobal on a Network, whose second candidate can be anywhere: when
+// TwoChoiceGlobal on a GraphTopology, whose second candidate can be anywhere: when
 // it wins, its distance comes from a bidirectional BFS (from the origin and
 // from the candidate, the smaller level grown first). On a random regular
 // graph the two balls of half the distance hold about √n nodes each, and a

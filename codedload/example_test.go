@@ -81,8 +81,7 @@ func ExampleNewRGG() {
 	// r_n = 0.0920, 1024 nodes
 }
 
-// Any graph with Order and Neighbors, such as a *linalg.Graph, can carry
-// the simulation; here the 6-cube built by linalg, searched by BFS, gives
+// Any connected *linalg.Graph can carry the simulation; here the 6-cube built by linalg, searched by BFS, gives
 // the same result as the closed-form Hypercube for the same seed.
 func ExampleFromGraph() {
 	w, err := codedload.FromGraph(linalg.Hypercube(6))
@@ -127,10 +126,10 @@ func ExampleCompareSizes() {
 		}
 	}
 	// Output:
-	// nearest replica, n=256: max load 4.75, cost 1.66
-	// nearest replica, n=2048: max load 6, cost 1.69
-	// two choices (b), n=256: max load 2.75, cost 3.11
-	// two choices (b), n=2048: max load 3, cost 4
-	// coded, n=256: max load 2.83, cost 1.41
-	// coded, n=2048: max load 3.09, cost 1.41
+	// nearest replica, n=256: max load 5, cost 1.68
+	// nearest replica, n=2048: max load 6.5, cost 1.66
+	// two choices (b), n=256: max load 3, cost 3.17
+	// two choices (b), n=2048: max load 3, cost 3.97
+	// coded, n=256: max load 2.75, cost 1.44
+	// coded, n=2048: max load 3, cost 1.41
 }

@@ -374,7 +374,7 @@ func (s *sim) twoGlobal(u, k int32) int64 {
 		v = hs[len(hs)-1]
 	}
 	// The second candidate's distance is needed only if it wins, and on a
-	// Network it costs a breadth-first search.
+	// GraphTopology it costs a breadth-first search.
 	b := cand{v: v, c: 1, d: -1}
 	w := s.better(a, b)
 	if w.v == b.v && w.d < 0 {

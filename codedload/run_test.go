@@ -505,7 +505,7 @@ func TestValidateNamesField(t *testing.T) {
 		want string
 	}{
 		{func(c *Config) { c.Topology = nil }, "Topology"},
-		{func(c *Config) { c.Topology = &Network{} }, "Topology has -1 nodes"},
+		{func(c *Config) { c.Topology = &GraphTopology{} }, "not made by FromGraph"},
 		{func(c *Config) { c.Topology = &Grid{} }, "Grid Rows×Cols = 0×0"},
 		{func(c *Config) { c.Topology = &Grid{Rows: -2, Cols: -3} }, "Grid Rows×Cols = -2×-3"},
 		{func(c *Config) { c.Topology = &Torus{Side: -3} }, "Torus.Side = -3"},
@@ -576,7 +576,7 @@ func weighted(h []int) int64 {
 func TestPerRequestAccountingCheckG(t *testing.T) {
 	// Spec §8 G request by request: a served request adds exactly ℓ
 	// chunks; its hops are the sum of its senders' distances (plain BFS on
-	// a Network, so the bidirectional distance of two choices (b) is
+	// a GraphTopology, so the bidirectional distance of two choices (b) is
 	// checked in place), at most ℓ·diameter, and 0 iff every chunk comes
 	// from the origin. For Coded the senders are the ℓ nearest copies
 	// (spec §5.2): every copy closer than the farthest sender is used.
@@ -595,7 +595,7 @@ func TestPerRequestAccountingCheckG(t *testing.T) {
 	for _, top := range tops {
 		n := top.Order()
 		dist := func(u int) []int {
-			if w, ok := top.(*Network); ok {
+			if w, ok := top.(*GraphTopology); ok {
 				return plainBFS(w, u)
 			}
 			d := make([]int, n)

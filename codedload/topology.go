@@ -8,17 +8,16 @@ import (
 
 // Topology is a network of n servers, numbered 0..n−1, with hop distances
 // (spec §3.1). The implementations in this package are Torus, Grid,
-// Hypercube and Network; the interface is sealed because the simulator needs
+// Hypercube and GraphTopology; the interface is sealed because the simulator needs
 // each topology's own way of searching outward from a node (rings on the
 // torus and grid, Hamming shells on the hypercube, breadth-first search on a
-// general graph). Any graph with Order and Neighbors enters through
-// FromGraph.
+// general graph). Any connected *linalg.Graph enters through FromGraph.
 type Topology interface {
 	// Order returns the number of servers n.
 	Order() int
 	// Dist returns the hop distance between u and v. It is a closed form on
 	// Torus, Grid and Hypercube and a bidirectional breadth-first search
-	// (O(n) time at worst) on Network.
+	// (O(n) time at worst) on GraphTopology.
 	Dist(u, v int) int
 	// newSearch returns a searcher owned by one goroutine.
 	newSearch() searcher
@@ -33,7 +32,7 @@ type searcher interface {
 	// is valid until the following call. ok is false once every node has
 	// been returned.
 	next() (d int, nodes []int32, ok bool)
-	// dist returns the distance from the origin to v; on a Network it may
+	// dist returns the distance from the origin to v; on a GraphTopology it may
 	// advance the search, after which next continues from where it stood.
 	dist(v int) int
 }

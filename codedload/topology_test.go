@@ -4,9 +4,10 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/linalg"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -180,35 +181,40 @@ func TestNewTorusErrors(t *testing.T) {
 	assert.Equal(t, 45, tor.Side)
 }
 
-// adjList is a minimal Graph for FromGraph.
-type adjList [][]int32
-
-func (a adjList) Order() int              { return len(a) }
-func (a adjList) Neighbors(u int) []int32 { return a[u] }
+// edgeGraph returns the unit-weight graph on n nodes with the given
+// edges, repeated pairs allowed (Builder semantics).
+func edgeGraph(t testing.TB, n int, edges [][2]int) *linalg.Graph {
+	t.Helper()
+	b, err := linalg.NewBuilder(n)
+	require.NoError(t, err)
+	for _, e := range edges {
+		require.NoError(t, b.SetEdge(e[0], e[1], 1))
+	}
+	return b.Build()
+}
 
 func TestFromGraphBFS(t *testing.T) {
 	// A torus given as a plain graph must reproduce the closed-form
 	// distances: BFS against the ring search.
 	s := 6
 	tor := &Torus{Side: s}
-	a := make(adjList, s*s)
-	for u := range a {
+	var es [][2]int
+	for u := range s * s {
 		r, c := u/s, u%s
-		a[u] = []int32{int32(mod(r+1, s)*s + c), int32(mod(r-1, s)*s + c), int32(r*s + mod(c+1, s)), int32(r*s + mod(c-1, s))}
+		es = append(es, [2]int{u, mod(r+1, s)*s + c}, [2]int{u, r*s + mod(c+1, s)})
 	}
-	w, err := FromGraph(a)
+	w, err := FromGraph(edgeGraph(t, s*s, es))
 	require.NoError(t, err)
 	for u := 0; u < s*s; u++ {
 		assert.Equal(t, shells(t, tor, u), shells(t, w, u))
 	}
-	_, err = FromGraph(adjList{{1}, {}})
-	assert.ErrorContains(t, err, "listed at 0 only")
-	_, err = FromGraph(adjList{{1}, {0}, {3}, {2}})
-	assert.ErrorContains(t, err, "not connected")
-	_, err = FromGraph(adjList{{0}})
+	_, err = FromGraph(edgeGraph(t, 4, [][2]int{{0, 1}, {2, 3}}))
+	assert.ErrorIs(t, err, loadlab.ErrDisconnected)
+	assert.ErrorContains(t, err, "node 2 is not reachable from node 0")
+	_, err = FromGraph(edgeGraph(t, 1, nil))
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
 	assert.ErrorContains(t, err, "Order = 1")
-	_, err = FromGraph(adjList{{1}, {0, 0, 5}})
-	assert.ErrorContains(t, err, "out of range")
+	assert.PanicsWithValue(t, "codedload: FromGraph: nil graph g", func() { FromGraph(nil) })
 }
 
 func TestRGGRadiusCheckI(t *testing.T) {
@@ -223,33 +229,10 @@ func TestRGGRadiusCheckI(t *testing.T) {
 	}
 }
 
-func TestRGGMatchesBruteForce(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(4, 4))
-	n := 600
-	xs, ys := make([]float64, n), make([]float64, n)
-	for i := range xs {
-		xs[i], ys[i] = rnd.Float64(), rnd.Float64()
-	}
-	for _, r := range []float64{0.03, RGGRadius(n), 0.4, 2} {
-		w := rggFrom(xs, ys, r)
-		for i := 0; i < n; i++ {
-			want := []int32{}
-			for j := 0; j < n; j++ {
-				if j != i && math.Hypot(xs[i]-xs[j], ys[i]-ys[j]) <= r {
-					want = append(want, int32(j))
-				}
-			}
-			got := slices.Clone(w.Neighbors(i))
-			slices.Sort(got)
-			require.Equal(t, want, got, "r=%v node %d", r, i)
-		}
-	}
-}
-
 func TestNewRGG(t *testing.T) {
 	w, err := NewRGG(2025, 0, rand.NewPCG(5, 5))
 	require.NoError(t, err)
-	require.True(t, w.connected())
+	require.True(t, linalg.IsConnected(w.Graph()))
 	rnd := rand.New(rand.NewPCG(6, 6))
 	for range 50 {
 		u, v := rnd.IntN(2025), rnd.IntN(2025)
@@ -265,54 +248,67 @@ func TestNewRGG(t *testing.T) {
 	assert.Greater(t, mean, 24.0)
 	_, err = NewRGG(1, 0, rand.NewPCG(1, 1))
 	assert.ErrorContains(t, err, "Order = 1")
+	// Issue 11: a tiny radius allocated a 4 GiB bucket array per attempt.
+	// linalg's cell grid has at most (√n + 1)² cells, so the 100
+	// attempts are quick and end in a named error.
+	_, err = NewRGG(50, 1e-9, rand.NewPCG(1, 1))
+	assert.ErrorIs(t, err, loadlab.ErrDisconnected)
+	_, err = NewRGG(2, math.NaN(), rand.NewPCG(1, 1))
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.PanicsWithValue(t, "codedload: NewRGG: nil rand.Source src", func() { NewRGG(10, 0, nil) })
 }
 
 func TestNewRegular(t *testing.T) {
 	for _, c := range []struct{ n, d int }{{10, 3}, {100, 3}, {1000, 4}, {64, 7}, {500, 10}} {
 		w, err := NewRegular(c.n, c.d, rand.NewPCG(uint64(c.n), uint64(c.d)))
 		require.NoError(t, err)
+		g := w.Graph()
 		for u := 0; u < c.n; u++ {
-			nb := slices.Clone(w.Neighbors(u))
+			nb := g.Neighbors(u)
 			require.Len(t, nb, c.d)
-			slices.Sort(nb)
 			for i, v := range nb {
 				require.NotEqual(t, int32(u), v, "self-loop")
 				if i > 0 {
-					require.NotEqual(t, nb[i-1], v, "multi-edge")
+					require.Less(t, nb[i-1], v, "multi-edge or unsorted")
 				}
-				require.True(t, w.hasArc(int(v), int32(u)))
+				require.True(t, g.HasEdge(int(v), u))
 			}
 		}
-		require.True(t, w.connected())
+		require.True(t, linalg.IsConnected(g))
 	}
 	_, err := NewRegular(11, 3, rand.NewPCG(1, 1))
 	assert.ErrorContains(t, err, "Degree·Order = 3·11")
 	_, err = NewRegular(10, 10, rand.NewPCG(1, 1))
 	assert.ErrorContains(t, err, "Degree = 10")
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	// A perfect matching on more than 2 nodes is never connected.
+	_, err = NewRegular(10, 1, rand.NewPCG(1, 1))
+	assert.ErrorIs(t, err, loadlab.ErrDisconnected)
+	assert.PanicsWithValue(t, "codedload: NewRegular: nil rand.Source src", func() { NewRegular(10, 3, nil) })
 }
 
 func FuzzFromGraph(f *testing.F) {
 	f.Add([]byte{1, 0, 2, 1})
 	f.Add([]byte{3, 1, 2, 0, 0, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		// Bytes are read as pairs (u, v) of a graph on 8 nodes, listed in
-		// both directions only when the pair's first byte is even.
+		// Bytes are read as pairs (u, v) of a graph on 8 nodes; loops are
+		// skipped.
 		const n = 8
-		a := make(adjList, n)
+		var es [][2]int
 		for i := 0; i+1 < len(data); i += 2 {
-			u, v := int(data[i]%n), int(data[i+1]%(n+1)) // v = 8 is out of range
-			a[u] = append(a[u], int32(v))
-			if data[i]%2 == 0 && v < n {
-				a[v] = append(a[v], int32(u))
+			if u, v := int(data[i]%n), int(data[i+1]%n); u != v {
+				es = append(es, [2]int{u, v})
 			}
 		}
-		w, err := FromGraph(a)
+		g := edgeGraph(t, n, es)
+		w, err := FromGraph(g)
 		if err != nil {
-			require.Contains(t, err.Error(), "codedload: ")
+			require.ErrorIs(t, err, loadlab.ErrDisconnected)
+			require.False(t, linalg.IsConnected(g))
 			return
 		}
-		// A valid graph is connected and symmetric: full searches from
-		// every node list every node once at its distance.
+		// A valid graph is connected: full searches from every node list
+		// every node once at its distance.
 		for u := 0; u < n; u++ {
 			shells(t, w, u)
 		}
@@ -322,7 +318,7 @@ func FuzzFromGraph(f *testing.F) {
 // plainBFS returns the hop distances from u by the textbook queue-based
 // breadth-first search (−1 for unreachable nodes), the reference for the
 // level-synchronous and bidirectional searches.
-func plainBFS(w *Network, u int) []int {
+func plainBFS(w *GraphTopology, u int) []int {
 	dist := make([]int, w.Order())
 	for i := range dist {
 		dist[i] = -1
@@ -332,7 +328,7 @@ func plainBFS(w *Network, u int) []int {
 	for len(queue) > 0 {
 		x := queue[0]
 		queue = queue[1:]
-		for _, y := range w.Neighbors(x) {
+		for _, y := range w.Graph().Neighbors(x) {
 			if dist[y] < 0 {
 				dist[y] = dist[x] + 1
 				queue = append(queue, int(y))
@@ -342,7 +338,7 @@ func plainBFS(w *Network, u int) []int {
 	return dist
 }
 
-func TestNetworkDistBidirectional(t *testing.T) {
+func TestGraphTopologyDistBidirectional(t *testing.T) {
 	// The bidirectional dist must give plain BFS distances whatever the
 	// number of levels the origin's search had already discovered (two
 	// choices (b) calls it after finding the nearest holder), for any
@@ -353,29 +349,18 @@ func TestNetworkDistBidirectional(t *testing.T) {
 	require.NoError(t, err)
 	reg6, err := NewRegular(500, 6, rand.NewPCG(11, 3))
 	require.NoError(t, err)
-	path := make(adjList, 60)
-	for i := range path {
-		if i > 0 {
-			path[i] = append(path[i], int32(i-1))
-		}
-		if i+1 < len(path) {
-			path[i] = append(path[i], int32(i+1))
-		}
-	}
-	line, err := FromGraph(path)
+	line, err := FromGraph(linalg.Path(60))
 	require.NoError(t, err)
 	// A random tree (each node joins a uniform earlier one): long, thin
 	// paths where the two frontiers differ most in size.
 	rnd := rand.New(rand.NewPCG(11, 4))
-	tree := make(adjList, 700)
-	for i := 1; i < len(tree); i++ {
-		j := rnd.IntN(i)
-		tree[i] = append(tree[i], int32(j))
-		tree[j] = append(tree[j], int32(i))
+	var tree [][2]int
+	for i := 1; i < 700; i++ {
+		tree = append(tree, [2]int{i, rnd.IntN(i)})
 	}
-	tw, err := FromGraph(tree)
+	tw, err := FromGraph(edgeGraph(t, 700, tree))
 	require.NoError(t, err)
-	for name, w := range map[string]*Network{"rgg": rgg, "regular3": reg3, "regular6": reg6, "path": line, "tree": tw} {
+	for name, w := range map[string]*GraphTopology{"rgg": rgg, "regular3": reg3, "regular6": reg6, "path": line, "tree": tw} {
 		q := w.newSearch()
 		for range 40 {
 			u := rnd.IntN(w.Order())
@@ -396,7 +381,7 @@ func TestNetworkDistBidirectional(t *testing.T) {
 	}
 	// Two components (built directly: FromGraph rejects them): −1 across,
 	// exact within.
-	two := &Network{off: []int64{0, 1, 2, 3, 5, 6}, adj: []int32{1, 0, 3, 2, 4, 3}}
+	two := &GraphTopology{g: edgeGraph(t, 5, [][2]int{{0, 1}, {2, 3}, {3, 4}})}
 	q := two.newSearch()
 	q.start(0)
 	assert.Equal(t, -1, q.dist(4))

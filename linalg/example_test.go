@@ -59,17 +59,19 @@ func ExampleTorusKirchhoff() {
 func ExampleRandomGeometric() {
 	// The radius of spec coded-load.md §3.1, r = sqrt(1.25 ln n / n). The
 	// mean degree falls short of nπr² because discs near the boundary
-	// are cut off; with torus = true it would not.
+	// are cut off; with torus = true it would not. Nodes are numbered in
+	// the order of the bucket cells, so node 0 lies in the bottom-left
+	// cell.
 	n := 10000
 	r := math.Sqrt(1.25 * math.Log(float64(n)) / float64(n))
 	g, pts, err := linalg.RandomGeometricPoints(n, r, false, rand.NewPCG(1, 2))
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d nodes, mean degree %.3g (nπr² = %.3g), first point (%.3f, %.3f)\n",
+	fmt.Printf("%d nodes, mean degree %.3g (nπr² = %.3g), node 0 at (%.3f, %.3f)\n",
 		g.Order(), 2*float64(g.Size())/float64(n), float64(n)*math.Pi*r*r, pts[0].X, pts[0].Y)
 	// Output:
-	// 10000 nodes, mean degree 35.1 (nπr² = 36.2), first point (0.676, 0.461)
+	// 10000 nodes, mean degree 35.1 (nπr² = 36.2), node 0 at (0.033, 0.019)
 }
 
 func ExampleFamily() {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 	"gonum.org/v1/gonum/spatial/r2"
 )
 
@@ -30,14 +32,25 @@ const MaxConnectAttempts = 10000
 // small, the threshold being p ≈ ln n / n) or if no connected sample is
 // found in MaxConnectAttempts draws.
 //
-// It returns an error if n is negative or at least 2^31, or p is not in
-// [0, 1].
+// It returns an error wrapping loadlab.ErrInvalid if n is negative, p is
+// not in [0, 1] or too small for a connected sample, loadlab.ErrTooLarge
+// if n ≥ 2^31 or the expected number of edges p·n(n−1)/2 (plus four
+// standard deviations) would not fit in memory, and
+// loadlab.ErrDisconnected if no connected sample was found. It panics if
+// src is nil.
 func ErdosRenyi(n int, p float64, connected bool, src rand.Source) (*Graph, error) {
-	if n < 0 || n > math.MaxInt32 {
-		return nil, fmt.Errorf("linalg: ErdosRenyi: n = %d: want in [0, 2^31)", n)
+	if src == nil {
+		panic("linalg: ErdosRenyi: nil rand.Source src")
+	}
+	if err := checkOrder("ErdosRenyi", n); err != nil {
+		return nil, err
 	}
 	if !(p >= 0 && p <= 1) {
-		return nil, fmt.Errorf("linalg: ErdosRenyi: p = %v: want a probability in [0, 1]", p)
+		return nil, loadlab.Invalid("linalg", "ErdosRenyi: p = %v, want a probability in [0, 1]", p)
+	}
+	mean := p * float64(n) * float64(max(n-1, 0)) / 2
+	if err := size.Check("linalg", fmt.Sprintf("ErdosRenyi(n = %d, p = %v): expected number of edges", n, p), int(min(mean+4*math.Sqrt(mean), 1<<62)), 32); err != nil {
+		return nil, err
 	}
 	rnd := rand.New(src)
 	if !connected {
@@ -47,7 +60,7 @@ func ErdosRenyi(n int, p float64, connected bool, src rand.Source) (*Graph, erro
 		// Expected isolated nodes, computed in logs to avoid underflow.
 		mu := math.Exp(math.Log(float64(n)) + float64(n-1)*math.Log1p(-p))
 		if mu > 5 {
-			return nil, fmt.Errorf("linalg: ErdosRenyi: p = %v too small for a connected sample on n = %d nodes: %.3g isolated nodes expected (connectivity threshold p ≈ ln n / n = %.3g)", p, n, mu, math.Log(float64(n))/float64(n))
+			return nil, loadlab.Invalid("linalg", "ErdosRenyi: p = %v too small for a connected sample on n = %d nodes: %.3g isolated nodes expected (connectivity threshold p ≈ ln n / n = %.3g)", p, n, mu, math.Log(float64(n))/float64(n))
 		}
 	}
 	for range MaxConnectAttempts {
@@ -55,7 +68,7 @@ func ErdosRenyi(n int, p float64, connected bool, src rand.Source) (*Graph, erro
 			return g, nil
 		}
 	}
-	return nil, fmt.Errorf("linalg: ErdosRenyi: no connected sample of G(%d, %v) in %d attempts", n, p, MaxConnectAttempts)
+	return nil, loadlab.Wrap(loadlab.ErrDisconnected, "linalg", "ErdosRenyi: no connected sample of G(%d, %v) in %d attempts", n, p, MaxConnectAttempts)
 }
 
 // gnp samples G(n, p) by geometric skipping over the pairs (v, w), w < v,
@@ -67,12 +80,11 @@ func gnp(n int, p float64, rnd *rand.Rand) *Graph {
 	case p == 1:
 		return Complete(n)
 	}
-	var us, vs []int32
-	if mean := p * float64(n) * float64(n-1) / 2; mean < 1<<40 {
-		// Room for the mean plus 4 standard deviations avoids regrowth.
-		c := int(mean + 4*math.Sqrt(mean) + 16)
-		us, vs = make([]int32, 0, c), make([]int32, 0, c)
-	}
+	// Room for the mean plus 4 standard deviations avoids regrowth; the
+	// caller has checked that it fits in memory.
+	mean := p * float64(n) * float64(n-1) / 2
+	c := int(mean + 4*math.Sqrt(mean) + 16)
+	us, vs := make([]int32, 0, c), make([]int32, 0, c)
 	lq := math.Log1p(-p)
 	v, w := 1, -1
 	for v < n {
@@ -128,18 +140,16 @@ const maxPairings = 100000
 // d > (n−1)/2 the graph is the complement of a random (n−1−d)-regular
 // graph, which keeps the pairing sparse.
 //
-// It returns an error if n < 1 or n ≥ 2^31, d < 0, d ≥ n, n·d is odd, or
-// no simple graph is found within 100 000 pairings.
+// It returns an error wrapping loadlab.ErrInvalid if n < 1, d < 0,
+// d ≥ n or n·d is odd, loadlab.ErrTooLarge if n ≥ 2^31 or the n·d
+// half-edges would not fit in memory, and loadlab.ErrNotConverged if no
+// simple graph is found within 100 000 pairings. It panics if src is nil.
 func RandomRegular(n, d int, src rand.Source) (*Graph, error) {
-	switch {
-	case n < 1 || n > math.MaxInt32:
-		return nil, fmt.Errorf("linalg: RandomRegular: n = %d: want in [1, 2^31)", n)
-	case d < 0:
-		return nil, fmt.Errorf("linalg: RandomRegular: d = %d: want ≥ 0", d)
-	case d >= n:
-		return nil, fmt.Errorf("linalg: RandomRegular: d = %d: want < n = %d", d, n)
-	case n*d%2 != 0:
-		return nil, fmt.Errorf("linalg: RandomRegular: n·d = %d·%d is odd: no d-regular graph exists", n, d)
+	if src == nil {
+		panic("linalg: RandomRegular: nil rand.Source src")
+	}
+	if err := checkRegular(n, d); err != nil {
+		return nil, err
 	}
 	rnd := rand.New(src)
 	if d > (n-1)/2 {
@@ -150,6 +160,26 @@ func RandomRegular(n, d int, src rand.Source) (*Graph, error) {
 		return complement(c), nil
 	}
 	return pairing(n, d, d <= exactRegularMaxDegree, rnd)
+}
+
+// checkRegular validates the arguments of RandomRegular.
+func checkRegular(n, d int) error {
+	if err := checkOrder("RandomRegular", n); err != nil {
+		return err
+	}
+	switch {
+	case n < 1:
+		return loadlab.Invalid("linalg", "RandomRegular: n = %d, want ≥ 1", n)
+	case d < 0:
+		return loadlab.Invalid("linalg", "RandomRegular: d = %d, want ≥ 0", d)
+	case d >= n:
+		return loadlab.Invalid("linalg", "RandomRegular: d = %d, want < n = %d", d, n)
+	case n%2 != 0 && d%2 != 0:
+		return loadlab.Invalid("linalg", "RandomRegular: n·d = %d·%d is odd: no d-regular graph exists", n, d)
+	}
+	// The pairing and the graph hold at most 24 bytes per half-edge.
+	stubs, _ := size.Mul(n, d)
+	return size.Check("linalg", fmt.Sprintf("RandomRegular(n = %d, d = %d): half-edges", n, d), stubs, 24)
 }
 
 // pairing returns a simple d-regular graph, exactly uniform if exact is
@@ -173,7 +203,7 @@ func pairing(n, d int, exact bool, rnd *rand.Rand) (*Graph, error) {
 		}
 		p.undo()
 	}
-	return nil, fmt.Errorf("linalg: RandomRegular: no simple %d-regular graph on %d nodes found in %d pairings", d, n, maxPairings)
+	return nil, loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "RandomRegular: no simple %d-regular graph on %d nodes found in %d pairings", d, n, maxPairings)
 }
 
 // pairer holds the state of the pairing process in flat arrays, so that
@@ -296,14 +326,21 @@ func complement(g *Graph) *Graph {
 // RandomGeometric returns a random geometric graph: n points uniform in
 // the unit square [0, 1)², with an edge between two points at distance at
 // most r. With torus true, distances wrap around (the square's opposite
-// sides are identified), which removes boundary effects. Node i is the
-// i-th point drawn; RandomGeometricPoints also returns the points.
+// sides are identified), which removes boundary effects.
 //
-// Points are bucketed in a grid of cells of side ≥ r, so only pairs in
-// neighbouring cells are compared: O(n + m) expected time for m edges.
+// The points are bucketed in a grid of k×k cells of side 1/k ≥ r, with
+// k ≤ √n + 1 whatever r, so only pairs in neighbouring cells are compared:
+// O(n + m) expected time for m edges and O(n) memory besides the edges.
+// Nodes are numbered in the order of the cells (row-major, bottom row
+// first; within a cell in the order drawn), which keeps neighbours close
+// in memory; the points being independent and identically distributed,
+// the numbering does not change the law. RandomGeometricPoints also
+// returns the points.
 //
-// It returns an error if n is negative or at least 2^31, or r is
-// negative, NaN or infinite.
+// It returns an error wrapping loadlab.ErrInvalid if n is negative or r
+// is negative, NaN or infinite, and loadlab.ErrTooLarge if n ≥ 2^31 or
+// the expected number of edges, about n²πr²/2, would not fit in memory.
+// It panics if src is nil.
 func RandomGeometric(n int, r float64, torus bool, src rand.Source) (*Graph, error) {
 	g, _, err := RandomGeometricPoints(n, r, torus, src)
 	return g, err
@@ -312,34 +349,37 @@ func RandomGeometric(n int, r float64, torus bool, src rand.Source) (*Graph, err
 // RandomGeometricPoints is RandomGeometric that also returns the points,
 // pts[i] being the position of node i.
 func RandomGeometricPoints(n int, r float64, torus bool, src rand.Source) (*Graph, []r2.Vec, error) {
-	if n < 0 || n > math.MaxInt32 {
-		return nil, nil, fmt.Errorf("linalg: RandomGeometric: n = %d: want in [0, 2^31)", n)
+	if src == nil {
+		panic("linalg: RandomGeometric: nil rand.Source src")
+	}
+	if err := checkOrder("RandomGeometric", n); err != nil {
+		return nil, nil, err
 	}
 	if !(r >= 0) || math.IsInf(r, 1) {
-		return nil, nil, fmt.Errorf("linalg: RandomGeometric: r = %v: want finite and ≥ 0", r)
+		return nil, nil, loadlab.Invalid("linalg", "RandomGeometric: r = %v, want finite and ≥ 0", r)
+	}
+	guess := geometricEdges(n, r)
+	if err := size.Check("linalg", fmt.Sprintf("RandomGeometric(n = %d, r = %v): expected number of edges", n, r), int(min(guess, 1<<62)), 32); err != nil {
+		return nil, nil, err
 	}
 	rnd := rand.New(src)
 	pts := make([]r2.Vec, n)
 	for i := range pts {
 		pts[i] = r2.Vec{X: rnd.Float64(), Y: rnd.Float64()}
 	}
-	return geometric(pts, r, torus), pts, nil
+	c := newCells(pts, r, torus)
+	us, vs := make([]int32, 0, int(guess)), make([]int32, 0, int(guess))
+	c.scan(func(a, b int) {
+		us, vs = append(us, int32(a)), append(vs, int32(b))
+	})
+	return fromPairs(n, us, vs), c.sp, nil
 }
 
-// geometric joins the points at distance ≤ r.
-func geometric(pts []r2.Vec, r float64, torus bool) *Graph {
-	n := len(pts)
-	if n < 2 {
-		return fromPairs(n, nil, nil)
-	}
-	c := newCells(pts, r, torus)
-	// Expected number of pairs ≤ n²πr²/2, plus slack, as a first guess.
-	guess := int(math.Min(float64(n)*float64(n-1)/2, 1.1*float64(n)*float64(n)*math.Pi*r*r/2+1024))
-	us, vs := make([]int32, 0, guess), make([]int32, 0, guess)
-	c.scan(func(a, b int) {
-		us, vs = append(us, int32(c.id[a])), append(vs, int32(c.id[b]))
-	})
-	return fromPairs(n, us, vs)
+// geometricEdges returns min(n(n−1)/2, 1.1·n²πr²/2 + 1024), an upper
+// guess of the number of edges of a random geometric graph.
+func geometricEdges(n int, r float64) float64 {
+	nn := float64(n)
+	return math.Min(nn*(nn-1)/2, 1.1*nn*nn*math.Pi*r*r/2+1024)
 }
 
 // cells is a grid of k×k square cells of side 1/k ≥ r holding points in
@@ -351,7 +391,6 @@ type cells struct {
 	r2    float64 // r²
 	start []int   // points of cell c are sp[start[c]:start[c+1]]
 	sp    []r2.Vec
-	id    []int // sp[a] is point id[a]
 }
 
 func newCells(pts []r2.Vec, r float64, torus bool) *cells {
@@ -363,7 +402,7 @@ func newCells(pts []r2.Vec, r float64, torus bool) *cells {
 	if torus && k < 3 {
 		k = 1
 	}
-	c := &cells{k: k, torus: torus, r2: r * r, start: make([]int, k*k+1), sp: make([]r2.Vec, n), id: make([]int, n)}
+	c := &cells{k: k, torus: torus, r2: r * r, start: make([]int, k*k+1), sp: make([]r2.Vec, n)}
 	cell := func(x float64) int { return min(int(x*float64(k)), k-1) }
 	// Counting sort of the points by cell, row-major.
 	of := make([]int, n)
@@ -376,7 +415,6 @@ func newCells(pts []r2.Vec, r float64, torus bool) *cells {
 	}
 	fill := append([]int(nil), c.start[:k*k]...)
 	for i, j := range of {
-		c.id[fill[j]] = i
 		c.sp[fill[j]] = pts[i]
 		fill[j]++
 	}
