@@ -406,25 +406,19 @@ func (pf *prefetcher) stop() {
 	<-pf.done
 }
 
-// flows holds the graph in compressed rows with the products γ w_uv, so
+// flows reads the graph's compressed rows (linalg.Graph.CSR) in place.
+// The product γ w_uv is formed in the loop from the one stored weight, so
 // the two directions of a link use the identical rounded number.
 type flows struct {
-	start []int32
-	nbr   []int32
-	gw    []float64
+	off   []int
+	adj   []int32
+	w     []float64
+	gamma float64
 }
 
 func newFlows(g *linalg.Graph, gamma float64) *flows {
-	n := g.Order()
-	f := &flows{start: make([]int32, n+1), nbr: make([]int32, 0, 2*g.Size()), gw: make([]float64, 0, 2*g.Size())}
-	for u := range n {
-		for i, v := range g.Neighbors(u) {
-			f.nbr = append(f.nbr, int32(v))
-			f.gw = append(f.gw, gamma*g.Weights(u)[i])
-		}
-		f.start[u+1] = int32(len(f.nbr))
-	}
-	return f
+	off, adj, w := g.CSR()
+	return &flows{off: off, adj: adj, w: w, gamma: gamma}
 }
 
 // apply adds γ (L p)_u = Σ_v γ w_uv (p_u − p_v) to every x_u = hi_u + lo_u
@@ -455,15 +449,16 @@ func (f *flows) apply(hi, lo, p []float64, workers int) {
 const parallelNodes = 4096
 
 func (f *flows) applyRange(hi, lo, p []float64, from, to int) {
-	hs, ls, start := hi[from:to], lo[from:to], f.start[from:to+1]
+	hs, ls, off, gamma := hi[from:to], lo[from:to], f.off[from:to+1], f.gamma
 	for k := range hs {
 		pu, h, l := p[from+k], hs[k], ls[k]
-		a, b := start[k], start[k+1]
-		nbr, gw := f.nbr[a:b], f.gw[a:b]
+		a, b := off[k], off[k+1]
+		nbr, ws := f.adj[a:b], f.w[a:b:b]
+		ws = ws[:len(nbr)]
 		for i, v := range nbr {
 			// The explicit conversions forbid fusing the product into
 			// the following addition, which would break f_uv = −f_vu.
-			fl := float64(gw[i] * float64(pu-p[v]))
+			fl := float64(float64(gamma*ws[i]) * float64(pu-p[v]))
 			// Knuth's TwoSum: h + fl = s + err exactly, branch-free.
 			s := h + fl
 			bb := s - h
