@@ -2,10 +2,13 @@ package mobility
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/competitive"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // Contender is a named online algorithm for the simulations.
@@ -33,9 +36,10 @@ func Baselines() []Contender {
 
 // TargetAware returns the Target-Aware algorithm of spec §7 with a
 // look-ahead of window slots and target noise σ = noise metres (see
-// Lookahead and the package documentation); a noise that is not > 0
-// means exact prediction. Without a walk in the scene it is DTrack-RR. A
-// negative window makes every run fail with Lookahead's Reset error.
+// Lookahead and the package documentation); noise 0 means exact
+// prediction. Without a walk in the scene it is DTrack-RR. A negative
+// window, or a noise that is negative, NaN or infinite, makes every run
+// fail with an error naming it (wrapping loadlab.ErrInvalid).
 func TargetAware(window int, noise float64) Contender {
 	return motionAware(fmt.Sprintf("Target-Aware(%d)", window), window, noise, false)
 }
@@ -49,6 +53,9 @@ func DirectionAware(window int, noise float64) Contender {
 
 func motionAware(name string, window int, noise float64, direction bool) Contender {
 	return Contender{name, func(sc *Scene, src rand.Source) competitive.Online {
+		if err := validateNoise(name, noise); err != nil {
+			return refuse{err}
+		}
 		a := &competitive.Lookahead{Window: window}
 		if sc.Walk != nil {
 			a.Forecaster = newForecast(sc, direction, noise, src)
@@ -57,44 +64,66 @@ func motionAware(name string, window int, noise float64, direction bool) Contend
 	}}
 }
 
+// refuse is an Online whose Reset returns its error: the way a
+// Contender with bad parameters reports them in every run.
+type refuse struct{ err error }
+
+func (r refuse) Reset(int, float64) error    { return r.err }
+func (r refuse) Step([]float64) (int, error) { return competitive.NoServer, r.err }
+
+func validateNoise(who string, noise float64) error {
+	if !(noise >= 0) || noise > math.MaxFloat64 {
+		return loadlab.Invalid(pkg, "%s: noise = %v, want finite and ≥ 0 (0 = exact)", who, noise)
+	}
+	return nil
+}
+
 // TargetForecast returns Target-Aware's predictor for the walk of sc:
 // it knows the current way-point and the speed; noise is the standard
 // deviation in metres of the announced way-point's error, drawn from src
-// once per leg (not > 0: exact). It panics if sc has no walk.
-func TargetForecast(sc *Scene, noise float64, src rand.Source) competitive.Forecaster {
-	return newForecast(sc, false, noise, src)
+// once per leg (0: exact). It returns an error wrapping
+// loadlab.ErrInvalid if noise is negative, NaN or infinite. It panics if
+// sc or its walk is nil, or if src is nil.
+func TargetForecast(sc *Scene, noise float64, src rand.Source) (competitive.Forecaster, error) {
+	if err := validateNoise("TargetForecast", noise); err != nil {
+		return nil, err
+	}
+	return newForecast(sc, false, noise, src), nil
 }
 
 // DirectionForecast returns Direction-Aware's predictor for the walk of
-// sc: it knows the heading and the speed only. It panics if sc has no
-// walk.
-func DirectionForecast(sc *Scene, noise float64, src rand.Source) competitive.Forecaster {
-	return newForecast(sc, true, noise, src)
+// sc: it knows the heading and the speed only. Errors and panics are as
+// for TargetForecast.
+func DirectionForecast(sc *Scene, noise float64, src rand.Source) (competitive.Forecaster, error) {
+	if err := validateNoise("DirectionForecast", noise); err != nil {
+		return nil, err
+	}
+	return newForecast(sc, true, noise, src), nil
 }
 
 func newForecast(sc *Scene, direction bool, noise float64, src rand.Source) *forecast {
-	if sc.Walk == nil {
-		panic("mobility: forecast without a walk")
+	switch {
+	case sc == nil:
+		panic("mobility: forecast: scene is nil")
+	case sc.Walk == nil:
+		panic("mobility: forecast: the scene has no walk")
+	case src == nil:
+		panic("mobility: forecast: src is nil")
 	}
 	return &forecast{walk: sc.Walk, sites: sc.Sites, direction: direction, noise: noise, rng: rand.New(src)}
 }
 
-// Estimate is a sample mean with its 95% Student-t confidence interval.
-type Estimate struct {
-	Mean, Lo, Hi, StdErr float64
-	N                    int
-}
-
-func estimate(xs []float64) Estimate {
+func estimate(xs []float64) loadlab.Estimate {
 	s := mc.Summarize(xs)
-	return Estimate{Mean: s.Mean, Lo: s.Lo, Hi: s.Hi, StdErr: s.StdErr, N: s.N}
+	return loadlab.Estimate{Mean: s.Mean, Lo: s.Lo, Hi: s.Hi, StdErr: s.StdErr, N: s.N}
 }
 
 // Result is the performance of one algorithm over the runs: the average
-// total cost and the average performance ratio cost/OPT (spec §8).
+// total cost and the average performance ratio cost/OPT (spec §8), each
+// with its 95 % Student-t interval over the runs.
 type Result struct {
 	Name        string
-	Cost, Ratio Estimate
+	Cost, Ratio loadlab.Estimate
 }
 
 // Compare samples runs independent runs of sc and plays every contender
@@ -102,11 +131,19 @@ type Result struct {
 // order. Run r of sweep point point uses the stream mc.Source(seed,
 // point, r) for the scene and mc.Source(seed, point, r, 1+i) for
 // contender i, so the result depends only on the arguments, whatever
-// the number of goroutines (runs are spread over GOMAXPROCS). It returns
-// the first error of a run, in run order.
+// the number of goroutines (runs are spread over GOMAXPROCS).
+//
+// It returns an error wrapping loadlab.ErrInvalid if runs < 1 or a
+// contender's New returns nil, one wrapping loadlab.ErrTooLarge if the
+// per-run results do not fit in memory, and otherwise the first error
+// of a run, in run order (a scenario's Sample error, or a contender's
+// Reset or Step error, prefixed with its name). It panics, on the
+// caller's goroutine, if sc is nil or a contender's New is nil
+// (programmer errors), and re-raises there any panic of a scenario or
+// contender in a worker goroutine.
 func Compare(sc Scenario, cs []Contender, runs int, seed, point uint64) ([]Result, error) {
-	if runs < 1 {
-		return nil, fmt.Errorf("mobility: runs = %d: want ≥ 1", runs)
+	if err := validateCompare(sc, cs, runs); err != nil {
+		return nil, err
 	}
 	cost := make([][]float64, len(cs)+1) // [0] is OPT
 	ratio := make([][]float64, len(cs)+1)
@@ -116,22 +153,7 @@ func Compare(sc Scenario, cs []Contender, runs int, seed, point uint64) ([]Resul
 	}
 	errs := make([]error, runs)
 	mc.For(runs, 0, func(r int) {
-		in, scene, err := sc.Sample(mc.Source(seed, point, uint64(r)))
-		if err != nil {
-			errs[r] = err
-			return
-		}
-		opt := competitive.OptimumCost(in)
-		cost[0][r], ratio[0][r] = opt, 1
-		for i, c := range cs {
-			alg := c.New(scene, mc.Source(seed, point, uint64(r), uint64(1+i)))
-			x, err := competitive.RunCost(alg, in)
-			if err != nil {
-				errs[r] = fmt.Errorf("mobility: %s: %w", c.Name, err)
-				return
-			}
-			cost[i+1][r], ratio[i+1][r] = x, x/opt
-		}
+		errs[r] = play(sc, cs, r, seed, point, cost, ratio)
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -144,4 +166,47 @@ func Compare(sc Scenario, cs []Contender, runs int, seed, point uint64) ([]Resul
 		out[i+1] = Result{c.Name, estimate(cost[i+1]), estimate(ratio[i+1])}
 	}
 	return out, nil
+}
+
+// validateCompare checks Compare's arguments on the caller's goroutine.
+func validateCompare(sc Scenario, cs []Contender, runs int) error {
+	if sc == nil {
+		panic("mobility: Compare: scenario sc is nil")
+	}
+	for i, c := range cs {
+		if c.New == nil {
+			panic(fmt.Sprintf("mobility: Compare: cs[%d].New (%q) is nil", i, c.Name))
+		}
+	}
+	if runs < 1 {
+		return loadlab.Invalid(pkg, "Compare: runs = %d, want ≥ 1", runs)
+	}
+	n, ok := size.Mul(runs, len(cs)+1)
+	if !ok {
+		return loadlab.TooLarge(pkg, "Compare: runs·(contenders+1) = %d·%d overflows int", runs, len(cs)+1)
+	}
+	return size.Check(pkg, "Compare: runs·(contenders+1) results", n, 2*8+16)
+}
+
+// play samples run r and plays OPT and every contender on it, writing
+// their costs and ratios into slot r.
+func play(sc Scenario, cs []Contender, r int, seed, point uint64, cost, ratio [][]float64) error {
+	in, scene, err := sc.Sample(mc.Source(seed, point, uint64(r)))
+	if err != nil {
+		return err
+	}
+	opt := competitive.OptimumCost(in)
+	cost[0][r], ratio[0][r] = opt, 1
+	for i, c := range cs {
+		alg := c.New(scene, mc.Source(seed, point, uint64(r), uint64(1+i)))
+		if alg == nil {
+			return loadlab.Invalid(pkg, "Compare: contender %q: New returned nil", c.Name)
+		}
+		x, err := competitive.RunCost(alg, in)
+		if err != nil {
+			return fmt.Errorf("mobility: %s: %w", c.Name, err)
+		}
+		cost[i+1][r], ratio[i+1][r] = x, competitive.PerformanceRatio(x, opt)
+	}
+	return nil
 }

@@ -64,5 +64,37 @@
 // Compare runs the repetitions in parallel (internal/mc); run r of a sweep
 // point draws its scene from mc.Source(seed, point, r) and contender i its
 // noise from mc.Source(seed, point, r, 1+i), so results depend only on the
-// arguments. Averages carry 95% Student-t intervals over the runs.
+// arguments. Averages are loadlab.Estimate values: the mean with its 95%
+// Student-t interval over the runs.
+//
+// # Errors and panics (docs/conventions.md)
+//
+// Mesh and ChatRoom are settings: a zero field is the default, and
+// Validate (called by Sample) returns an error naming the field and its
+// value. Errors wrap the named errors of package loadlab:
+//
+//   - loadlab.ErrInvalid: a negative Grid or Slots, a negative, NaN or
+//     infinite Speed, Setup, Users or Stay, a side or speed of
+//     RandomWaypoint that is not positive and finite, T < 1, runs < 1, a
+//     negative, NaN or infinite noise, and a Contender.New that returns
+//     nil;
+//   - loadlab.ErrTooLarge, before anything is allocated: Grid² sites or
+//     Slots·Grid² hold costs beyond size.MaxBytes, a walk whose T
+//     positions or about T·speed/(0.52·side) way-points do not fit, and a
+//     chat room whose expected number of users Users·(1 + Slots/Stay)
+//     exceeds 10⁸ or whose Users·Grid²·Slots distances exceed 10¹¹.
+//
+// Walks of any finite side are exact: Dist falls back to math.Hypot when
+// dx² + dy² overflows, and sides beyond 2⁵⁰⁰ m are walked in units of a
+// power of two.
+//
+// Panics are for programmer errors, each documented on its function: a
+// nil rand.Source (RandomWaypoint, Sample, the forecasts), a nil
+// scenario or a nil Contender.New given to Compare, and a forecast on a
+// nil scene or a scene without a walk. Compare checks its arguments on
+// the caller's goroutine, and a panic inside one of its workers (a
+// scenario's or contender's own) is re-raised on the caller's goroutine
+// with the worker's stack in its message (an error value that unwraps to
+// the original panic value when that is an error); it never kills the
+// process.
 package mobility

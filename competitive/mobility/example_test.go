@@ -2,6 +2,7 @@ package mobility_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab/competitive"
@@ -34,7 +35,11 @@ func ExampleTargetForecast() {
 	if err != nil {
 		panic(err)
 	}
-	alg := &competitive.Lookahead{Window: 10, Forecaster: mobility.TargetForecast(sc, 0, src(8))}
+	f, err := mobility.TargetForecast(sc, 0, src(8))
+	if err != nil {
+		panic(err)
+	}
+	alg := &competitive.Lookahead{Window: 10, Forecaster: f}
 	r, err := competitive.Ratio(alg, in)
 	if err != nil {
 		panic(err)
@@ -42,4 +47,14 @@ func ExampleTargetForecast() {
 	fmt.Printf("Target-Aware(10): cost/OPT = %.2f\n", r)
 	// Output:
 	// Target-Aware(10): cost/OPT = 1.00
+}
+
+// Settings are validated before anything is allocated: a NaN field is
+// named, and a mesh too large for the machine is refused.
+func ExampleMesh_Validate() {
+	fmt.Println(mobility.Mesh{Speed: math.NaN()}.Validate())
+	fmt.Println(mobility.Mesh{Grid: 1 << 20}.Validate())
+	// Output:
+	// mobility: Mesh.Speed = NaN, want finite and ≥ 0 (0 = default): invalid argument
+	// mobility: Mesh.Grid: Grid² sites = 1099511627776 needs more than 16 GiB: size too large
 }

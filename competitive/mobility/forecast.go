@@ -49,7 +49,10 @@ func (f *forecast) Forecast(dst []float64, t, w int) (int, bool) {
 	target.X += f.off.X
 	target.Y += f.off.Y
 	d := p.Dist(target)
-	L := min(w, int(d/v)) // spec §7: slots until the (pseudo-)target
+	L := w // spec §7: slots until the (pseudo-)target, at most w
+	if n := d / v; n < float64(w) {
+		L = int(n)
+	}
 	if L == 0 {
 		return 0, false
 	}

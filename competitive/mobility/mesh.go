@@ -1,11 +1,12 @@
 package mobility
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/competitive"
+	"github.com/loadlab/loadlab/internal/size"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -40,28 +41,106 @@ type Mesh struct {
 }
 
 func (m Mesh) withDefaults() Mesh {
-	if m.Grid == 0 {
-		m.Grid = 10
-	}
-	if m.Slots == 0 {
-		m.Slots = 3600
-	}
-	if m.Speed == 0 {
-		m.Speed = 10
-	}
-	if m.Setup == 0 {
-		m.Setup = 50
-	}
+	m.Grid = defaultInt(m.Grid, 10)
+	m.Slots = defaultInt(m.Slots, 3600)
+	m.Speed = defaultFloat(m.Speed, 10)
+	m.Setup = defaultFloat(m.Setup, 50)
 	return m
+}
+
+func defaultInt(x, def int) int {
+	if x == 0 {
+		return def
+	}
+	return x
+}
+
+func defaultFloat(x, def float64) float64 {
+	if x == 0 {
+		return def
+	}
+	return x
+}
+
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the
+// field and its value, if Grid or Slots is negative or Speed or Setup is
+// negative, NaN or infinite, and one wrapping loadlab.ErrTooLarge if the
+// Grid² routers, the Slots·Grid² hold costs or the walk (see
+// RandomWaypoint) do not fit in memory. Zero fields are the defaults.
+func (m Mesh) Validate() error {
+	if err := validateInts("Mesh", m.Grid, m.Slots); err != nil {
+		return err
+	}
+	if err := validateFloats("Mesh", field{"Speed", m.Speed}, field{"Setup", m.Setup}); err != nil {
+		return err
+	}
+	m = m.withDefaults()
+	if err := validateSizes("Mesh", m.Grid, m.Slots); err != nil {
+		return err
+	}
+	// The walk's way-points: RandomWaypoint's own bound, checked here
+	// before the routers and hold costs are allocated.
+	_, err := wayPoints("Mesh", m.Slots, m.Speed, float64(m.Grid)*Spacing)
+	return err
+}
+
+// field is a named settings value for validateFloats.
+type field struct {
+	name string
+	x    float64
+}
+
+// validateInts checks the Grid and Slots fields of a scenario (0 means
+// the default).
+func validateInts(typ string, grid, slots int) error {
+	switch {
+	case grid < 0:
+		return loadlab.Invalid(pkg, "%s.Grid = %d, want ≥ 0 (0 = default)", typ, grid)
+	case slots < 0:
+		return loadlab.Invalid(pkg, "%s.Slots = %d, want ≥ 0 (0 = default)", typ, slots)
+	}
+	return nil
+}
+
+// validateFloats checks that every field is finite and ≥ 0 (0 means the
+// default).
+func validateFloats(typ string, fs ...field) error {
+	for _, f := range fs {
+		if !(f.x >= 0) || f.x > math.MaxFloat64 {
+			return loadlab.Invalid(pkg, "%s.%s = %v, want finite and ≥ 0 (0 = default)", typ, f.name, f.x)
+		}
+	}
+	return nil
+}
+
+// validateSizes checks that Grid² sites and Slots·Grid² hold costs fit
+// in memory.
+func validateSizes(typ string, grid, slots int) error {
+	k, ok := size.Mul(grid, grid)
+	if !ok {
+		return loadlab.TooLarge(pkg, "%s.Grid = %d: Grid² sites overflows int", typ, grid)
+	}
+	if err := size.Check(pkg, typ+".Grid: Grid² sites", k, 16); err != nil {
+		return err
+	}
+	n, ok := size.Mul(slots, k)
+	if !ok {
+		return loadlab.TooLarge(pkg, "%s: Slots·Grid² = %d·%d hold costs overflows int", typ, slots, k)
+	}
+	return size.Check(pkg, typ+": Slots·Grid² hold costs", n, 8)
 }
 
 // Spacing is the distance between neighbouring routers, m.
 const Spacing = 100.0
 
-// Routers returns the router positions, row by row.
-func (m Mesh) Routers() []Point {
+// Routers returns the router positions, row by row. It returns the
+// errors of Validate.
+func (m Mesh) Routers() ([]Point, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	m = m.withDefaults()
-	return lattice(m.Grid, Spacing)
+	return lattice(m.Grid, Spacing), nil
 }
 
 func lattice(n int, spacing float64) []Point {
@@ -74,17 +153,17 @@ func lattice(n int, spacing float64) []Point {
 	return ps
 }
 
-// Sample implements Scenario. It returns an error for a negative Grid,
-// Slots or Speed, or a negative or non-finite Setup.
+// Sample implements Scenario. It returns the errors of Validate, and
+// panics if src is nil.
 func (m Mesh) Sample(src rand.Source) (*competitive.Instance, *Scene, error) {
-	if m.Grid < 0 || m.Slots < 0 {
-		return nil, nil, fmt.Errorf("mobility: Mesh Grid = %d, Slots = %d: want ≥ 0 (0 = default)", m.Grid, m.Slots)
+	if src == nil {
+		panic("mobility: Mesh.Sample: src is nil")
+	}
+	sites, err := m.Routers()
+	if err != nil {
+		return nil, nil, err
 	}
 	m = m.withDefaults()
-	if !(m.Setup >= 0) || math.IsInf(m.Setup, 1) {
-		return nil, nil, fmt.Errorf("mobility: Mesh Setup = %v: want finite and ≥ 0", m.Setup)
-	}
-	sites := m.Routers()
 	walk, err := RandomWaypoint(float64(m.Grid)*Spacing, m.Speed, m.Slots, src)
 	if err != nil {
 		return nil, nil, err
@@ -122,39 +201,62 @@ type ChatRoom struct {
 }
 
 func (c ChatRoom) withDefaults() ChatRoom {
-	if c.Grid == 0 {
-		c.Grid = 10
-	}
-	if c.Users == 0 {
-		c.Users = 3
-	}
-	if c.Stay == 0 {
-		c.Stay = 100
-	}
-	if c.Slots == 0 {
-		c.Slots = 3600
-	}
-	if c.Setup == 0 {
-		c.Setup = 10
-	}
+	c.Grid = defaultInt(c.Grid, 10)
+	c.Users = defaultFloat(c.Users, 3)
+	c.Stay = defaultFloat(c.Stay, 100)
+	c.Slots = defaultInt(c.Slots, 3600)
+	c.Setup = defaultFloat(c.Setup, 10)
 	return c
 }
 
-// Sample implements Scenario. It returns an error for negative or
-// non-finite parameters.
-func (c ChatRoom) Sample(src rand.Source) (*competitive.Instance, *Scene, error) {
-	if c.Grid < 0 || c.Slots < 0 {
-		return nil, nil, fmt.Errorf("mobility: ChatRoom Grid = %d, Slots = %d: want ≥ 0 (0 = default)", c.Grid, c.Slots)
+// maxArrivals bounds the expected number of users a chat room simulates,
+// Users·(1 + Slots/Stay), each a few random draws and 24 bytes while
+// present; maxDistances bounds the expected number of user–server
+// distances it sums, Users·Grid²·Slots (about a minute of work). Beyond
+// them a run would take hours, so they are ErrTooLarge.
+const (
+	maxArrivals  = 1e8
+	maxDistances = 1e11
+)
+
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the
+// field and its value, if Grid or Slots is negative or Users, Stay or
+// Setup is negative, NaN or infinite, and one wrapping
+// loadlab.ErrTooLarge if the Grid² servers or the Slots·Grid² hold costs
+// do not fit in memory, if the expected number of users simulated,
+// Users·(1 + Slots/Stay), exceeds 10⁸, or if the expected number of
+// distances summed, Users·Grid²·Slots, exceeds 10¹¹. Zero fields are the
+// defaults.
+func (c ChatRoom) Validate() error {
+	if err := validateInts("ChatRoom", c.Grid, c.Slots); err != nil {
+		return err
+	}
+	if err := validateFloats("ChatRoom", field{"Users", c.Users}, field{"Stay", c.Stay}, field{"Setup", c.Setup}); err != nil {
+		return err
 	}
 	c = c.withDefaults()
-	for _, v := range []struct {
-		name string
-		x    float64
-	}{{"Users", c.Users}, {"Stay", c.Stay}, {"Setup", c.Setup}} {
-		if !(v.x >= 0) || math.IsInf(v.x, 1) {
-			return nil, nil, fmt.Errorf("mobility: ChatRoom %s = %v: want finite and ≥ 0", v.name, v.x)
-		}
+	if err := validateSizes("ChatRoom", c.Grid, c.Slots); err != nil {
+		return err
 	}
+	if n := c.Users * (1 + float64(c.Slots)/c.Stay); !(n <= maxArrivals) {
+		return loadlab.TooLarge(pkg, "ChatRoom: Users·(1 + Slots/Stay) = %v·(1 + %d/%v) = %.3g expected users, more than %.0e", c.Users, c.Slots, c.Stay, n, maxArrivals)
+	}
+	if n := c.Users * float64(c.Grid) * float64(c.Grid) * float64(c.Slots); !(n <= maxDistances) {
+		return loadlab.TooLarge(pkg, "ChatRoom: Users·Grid²·Slots = %v·%d²·%d = %.3g distances, more than %.0e", c.Users, c.Grid, c.Slots, n, maxDistances)
+	}
+	return nil
+}
+
+// Sample implements Scenario. It returns the errors of Validate, and
+// panics if src is nil.
+func (c ChatRoom) Sample(src rand.Source) (*competitive.Instance, *Scene, error) {
+	if src == nil {
+		panic("mobility: ChatRoom.Sample: src is nil")
+	}
+	if err := c.Validate(); err != nil {
+		return nil, nil, err
+	}
+	c = c.withDefaults()
 	sites := lattice(c.Grid, 1)
 	k := len(sites)
 	h := make([]float64, c.Slots*k)

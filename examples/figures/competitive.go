@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/competitive"
 	"github.com/loadlab/loadlab/competitive/mobility"
 	"github.com/loadlab/loadlab/internal/mc"
@@ -123,7 +124,7 @@ func find(res []mobility.Result, name string) mobility.Result {
 			return r
 		}
 	}
-	return mobility.Result{Name: name, Cost: mobility.Estimate{Mean: math.NaN()}, Ratio: mobility.Estimate{Mean: math.NaN()}}
+	return mobility.Result{Name: name, Cost: loadlab.Estimate{Mean: math.NaN()}, Ratio: loadlab.Estimate{Mean: math.NaN()}}
 }
 
 func meshContenders() []mobility.Contender {
