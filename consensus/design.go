@@ -235,7 +235,7 @@ type evaluator struct {
 	kinv   mat.SymDense
 	qinv   mat.SymDense
 	binv   mat.SymDense
-	ch     mat.Cholesky
+	ch     linalg.SPDFactor
 	grad   []float64
 	bgrad  []float64
 	logdet float64
@@ -267,13 +267,10 @@ func (e *evaluator) laplacian(w []float64) {
 // inverse factors a and writes its inverse to dst; false if a is not
 // positive definite.
 func (e *evaluator) inverse(dst *mat.SymDense, a *mat.SymDense) bool {
-	if !e.ch.Factorize(a) {
+	if e.ch.Factorize(a) != nil {
 		return false
 	}
-	if err := e.ch.InverseTo(dst); err != nil {
-		var c mat.Condition
-		return errors.As(err, &c)
-	}
+	e.ch.InverseTo(dst)
 	return true
 }
 
@@ -297,13 +294,10 @@ func normB(x *mat.SymDense, u, v int) (sq, quad float64) {
 // value evaluates the objective and gradient at w; nil means w is
 // outside the domain (disconnected or unstable).
 func (e *evaluator) value(w []float64) *evalResult {
-	n, gamma := e.n, e.p.Gamma
+	gamma := e.p.Gamma
 	e.laplacian(w)
 	// Q = (2I − γL)⁻¹; positive definite iff stable.
-	e.a.ScaleSym(-gamma, e.l)
-	for i := range n {
-		e.a.SetSym(i, i, e.a.At(i, i)+2)
-	}
+	linalg.Shift(e.a, e.l, 2, gamma)
 	if !e.inverse(&e.qinv, e.a) {
 		return nil
 	}
@@ -311,19 +305,7 @@ func (e *evaluator) value(w []float64) *evalResult {
 	var f float64
 	if e.p.Floor == 0 {
 		// K = (L + αJ/n)⁻¹ = L† + J/(αn), α = mean weighted degree.
-		var tr float64
-		for i := range n {
-			tr += e.l.At(i, i)
-		}
-		alpha := max(tr/float64(n), 1e-300)
-		c := alpha / float64(n)
-		raw := e.a.RawSymmetric()
-		lraw := e.l.RawSymmetric()
-		for i := range n {
-			for j := i; j < n; j++ {
-				raw.Data[i*raw.Stride+j] = lraw.Data[i*lraw.Stride+j] + c
-			}
-		}
+		alpha := linalg.Lift(e.a, e.l)
 		if !e.inverse(&e.kinv, e.a) {
 			return nil // disconnected
 		}

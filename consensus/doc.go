@@ -40,20 +40,22 @@
 // dispersion modes are 1 − γλ_i, i ≥ 2, so the network is stable iff
 // 0 < γ < 2/λ_n. With constant demand the deterministic contraction
 // factor is ς(γ) = max{|1 − γλ₂|, |1 − γλ_n|}, smallest at
-// γ_conv = 2/(λ₂ + λ_n). Simulate reports γ ≥ 2/λ_n in
-// Trajectory.Warning and does not stop, so the divergence shows. For
+// γ_conv = 2/(λ₂ + λ_n). For
 // Ratio the update is x(k+1) = (I − γ L R⁻¹) x(k), stable iff
 // γ < 2/μ_n with μ_n = λ_max(R^{-1/2} L R^{-1/2}); LogRatio linearises to
 // the same form with X* = (l_total/r_total) R (spec §8). Simulate checks
-// these at the first step's demand. The check brackets μ_n between
-// proven upper bounds (max over links of q_u d_u + q_v d_v, then a
-// Collatz–Wielandt bound from power steps on |S|) and Lanczos lower
-// bounds, refining only while γ is inside the bracket; up to 400 nodes
-// it uses the dense spectrum and up to 3000 a dense Cholesky test of
-// (2/γ)I − S. Above that, a γ the bounds cannot place gets a warning
-// that stability is uncertain, with the bracket: the warning is never
-// empty for γ ≥ 2/μ_n (γ within about 10⁻⁹ relative of 2/μ_n counts as
-// unstable).
+// these at the first step's demand with linalg.LambdaMaxBracket, which
+// brackets μ_n between proven upper bounds (max over links of
+// q_u d_u + q_v d_v, then a Collatz–Wielandt bound from power steps on
+// |S|) and Lanczos lower bounds, refining only while 2/γ is inside the
+// bracket; up to 400 nodes it uses the dense spectrum and up to 3000 a
+// dense Cholesky test of (2/γ)I − S. An unstable γ never passes
+// silently: Simulate runs all steps, so the divergence shows, and
+// returns the trajectory with an error wrapping ErrUnstable (γ within
+// the method's error bound of 2/μ_n, about 10⁻⁹ relative, counts as
+// unstable: the dispersion does not decay). Above 3000 nodes, a γ the
+// bounds cannot place gives an error wrapping ErrIllConditioned that
+// says stability is uncertain and gives the bracket.
 //
 // # H2 performance (§4.2–§4.5)
 //
@@ -64,9 +66,15 @@
 //	Case 2  (random walk, step variance σ²):    ρ₂  = σ² Σ_{i≥2} 1/(γλ_i(2 − γλ_i))
 //	Case 2T (random walk, variance σ² γ):       ρ₂T = γ ρ₂
 //
-// Rho and NodalRho evaluate them from one Cholesky factorisation of
-// 2I − γL (Case 1) or γL(2I − γL) + J/n (Case 2), which is positive
-// definite exactly when the network is stable; Spectral evaluates the
+// Rho and NodalRho evaluate them from Cholesky factorisations
+// (linalg.SPDFactor): of 2I − γL for Case 1, which is positive definite
+// exactly when the network is stable, and for Case 2 also of L + αJ/n,
+// by the partial fractions 1/(a(2 − a)) = ½ (1/a + 1/(2 − a)),
+// ρ₂ = σ²/2 [tr L†/γ + tr (2I − γL)⁻¹ − ½]. Where the answer would have
+// no correct digits they return an error instead of a number:
+// ErrUnstable when γλ_n is within rounding of 2, ErrIllConditioned when
+// the graph is so nearly disconnected that L† cannot be trusted (as
+// linalg.KirchhoffIndex refuses it). Spectral evaluates the
 // sums in O(n) per γ after one eigendecomposition. The effective-
 // resistance bounds are σ² K_f/(2γn) ≤ ρ₂ ≤ σ² K_f/(γn(2 − γλ_n)) and
 // ρ₂ ≥ σ²(n − 1) (Spectral.Bounds). Covariance solves the discrete
@@ -146,8 +154,9 @@
 // take a median of 0.95 s over six runs (range 0.92–0.96 s,
 // docs/benchmarks.md; about 1.4 s on one processor) on the project's
 // 2-core machine when idle. Rho costs one dense Cholesky and one
-// triangular inverse, 2n³/3 flops (about 0.7 s at n = 2000); Spectral
-// one dense eigendecomposition.
+// triangular inverse, 2n³/3 flops, for Case 1 and two of each for Case 2
+// (run side by side), about twice linalg.KirchhoffIndex on the same
+// graph (docs/benchmarks.md); Spectral one dense eigendecomposition.
 // DesignWeights solves 50 nodes and 200 candidate links to a relative
 // gap of 10⁻⁶ in milliseconds. Covariance is O(n⁶) (oracle for small n).
 //

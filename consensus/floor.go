@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/loadlab/loadlab/linalg"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -106,9 +107,8 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 
 	f0 := eval(w, 0, false).f
 	mu := f0 / float64(n+m+1)
-	var ch mat.Cholesky
-	step := mat.NewVecDense(m, nil)
-	rhs := mat.NewVecDense(m, nil)
+	var ch linalg.SPDFactor
+	step := make([]float64, m)
 	trial := make([]float64, m)
 	stage := 0
 	for it := 0; it < set.MaxIter; it++ {
@@ -119,17 +119,15 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 			return it, nil
 		}
 		for i := range pt.grad {
-			rhs.SetVec(i, -pt.grad[i])
+			step[i] = -pt.grad[i]
 		}
-		if !ch.Factorize(hess) {
+		if ch.Factorize(hess) != nil {
 			return it, fmt.Errorf("consensus: DesignWeights: barrier Hessian not positive definite at gap %.3g", gap)
 		}
-		if err := ch.SolveVecTo(step, rhs); err != nil {
-			return it, fmt.Errorf("consensus: DesignWeights: Newton step: %w", err)
-		}
+		ch.SolveVec(step, step)
 		var dec float64 // Newton decrement squared
 		for i := range pt.grad {
-			dec -= pt.grad[i] * step.AtVec(i)
+			dec -= pt.grad[i] * step[i]
 		}
 		// Centred when the decrement of the scaled barrier φ/μ is small
 		// (the scale at which Newton's method is affine invariant) and
@@ -148,7 +146,7 @@ func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign)
 		var ok bool
 		for range 60 {
 			for i := range w {
-				trial[i] = w[i] + t*step.AtVec(i)
+				trial[i] = w[i] + t*step[i]
 			}
 			if nt := eval(trial, mu, false); nt != nil && nt.phi <= pt.phi-0.25*t*dec {
 				ok = true

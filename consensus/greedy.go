@@ -1,7 +1,6 @@
 package consensus
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -64,17 +63,12 @@ func GreedyLinks(g *linalg.Graph, candidates []linalg.Edge, k int, gamma float64
 	if err != nil {
 		return nil, err
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(shiftedLaplacian(g, gamma)) {
-		return nil, fmt.Errorf("%w: γ = %v for the starting graph", ErrUnstable, gamma)
+	f, err := stationaryInverse(g, gamma)
+	if err != nil {
+		return nil, fmt.Errorf("consensus: GreedyLinks: the starting graph: %w", err)
 	}
 	var q mat.SymDense
-	if err := ch.InverseTo(&q); err != nil {
-		var c mat.Condition
-		if !errors.As(err, &c) {
-			return nil, err
-		}
-	}
+	f.InverseTo(&q)
 	trL, trQ := mat.Trace(lp), mat.Trace(&q)
 	rho := func(trL, trQ float64) float64 { return 0.5 * (trL/gamma + trQ - 0.5) } // spec §4.4 R2
 	out := &Greedy{Graph: g, Rho: []float64{rho(trL, trQ)}}

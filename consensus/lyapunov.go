@@ -74,9 +74,8 @@ func Covariance(g *linalg.Graph, t Traffic, gamma, sigma float64) (*mat.SymDense
 	if err := checkRhoArgs(t, gamma, sigma); err != nil {
 		return nil, err
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(shiftedLaplacian(g, gamma)) {
-		return nil, fmt.Errorf("%w: γ = %v", ErrUnstable, gamma)
+	if _, err := stationaryInverse(g, gamma); err != nil {
+		return nil, err
 	}
 	n := g.Order()
 	l := g.Laplacian()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/linalg"
 )
 
@@ -69,10 +70,18 @@ type Network struct {
 	Orientation Orientation
 }
 
-// ErrUnstable is returned (wrapped) by the H2 functions when
-// γ λ_n ≥ 2, where the dispersion has no stationary variance
-// (spec §4.1); the accompanying value is +Inf.
-var ErrUnstable = errors.New("consensus: update cycle is unstable (γ λ_n ≥ 2)")
+// The named errors of the package are the shared values of package
+// loadlab (docs/conventions.md §1).
+var (
+	// ErrUnstable is returned (wrapped) when γ λ_n ≥ 2, or γ λ_n = 2 to
+	// rounding, where the dispersion has no stationary variance (spec
+	// §4.1); the accompanying value is +Inf.
+	ErrUnstable = loadlab.ErrUnstable
+	// ErrIllConditioned is returned (wrapped) when a result would have no
+	// correct digits: a nearly disconnected graph, or a stability
+	// decision that the eigenvalue bounds could not settle.
+	ErrIllConditioned = loadlab.ErrIllConditioned
+)
 
 // checkGamma returns an error unless γ is finite and positive.
 func checkGamma(gamma float64) error {

@@ -47,20 +47,14 @@ type Trajectory struct {
 	// Final is x(Steps), the limits after the last update.
 	Final []float64
 
-	// LambdaMax is the largest eigenvalue μ_n of the update operator when
-	// it had to be computed to decide stability, 0 when an upper bound
-	// (γ max_{u~v}(q_u d_u + q_v d_v) < 2, or a Collatz–Wielandt bound)
-	// already settles it. It is λ_n of L for Amount and Clipped (spec
-	// §4.1); for Ratio it is that of R⁻¹L and for LogRatio that of X*⁻¹L,
-	// at the first step's demand r(0) (spec §8). Above 400 nodes it is a
-	// Lanczos estimate (a lower bound).
-	LambdaMax float64
-	// Warning is non-empty whenever γ ≥ 2/μ_n: the network is unstable
-	// (spec §4.1) and the simulation shows the divergence. Above 3000
-	// nodes, when γ lies within the bracket of μ_n that the bounds could
-	// certify, it says that stability is uncertain and gives the bracket;
-	// it is never empty for an unstable γ.
-	Warning string
+	// LambdaMax is the proven bracket of the largest eigenvalue μ_n of
+	// the update operator that decided stability (linalg.LambdaMaxBracket
+	// with threshold 2/γ: refined only as far as needed, so a bracket
+	// settled by a cheap upper bound is wide). μ_n is λ_n of L for Amount
+	// and Clipped (spec §4.1); for Ratio it is that of R⁻¹L and for
+	// LogRatio that of X*⁻¹L, at the first step's demand r(0) (spec §8).
+	// Zero when no step was taken.
+	LambdaMax linalg.Bracket
 }
 
 // Simulate runs the throttler net for steps steps from the limits x0
@@ -77,8 +71,12 @@ type Trajectory struct {
 // drift over long runs. The work per step is O(n + m).
 //
 // When γ ≥ 2/λ_n (for Ratio and LogRatio: 2/μ_n of the linearisation
-// at r(0), see Trajectory.LambdaMax) the returned Trajectory carries a
-// Warning and the simulation runs on, so its divergence shows. Simulate returns an
+// at r(0), see Trajectory.LambdaMax), or γλ_n = 2 to rounding, the
+// simulation runs all steps, so its divergence shows, and returns the
+// full trajectory with an error wrapping ErrUnstable. Above 3000 nodes,
+// when the eigenvalue bounds cannot decide, the error wraps
+// ErrIllConditioned and gives the bracket of μ_n: an unstable γ never
+// passes silently. Simulate returns an
 // error for an invalid network, a nil demand, len(x0) ≠ n, a non-finite
 // x0, or steps < 0; a failure at step k (a demand error, a NaN or
 // infinite r_i or an overflowing r_total, r_i ≤ 0 for Ratio or LogRatio,
@@ -135,7 +133,7 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 		pf = newPrefetcher(d, n, steps)
 		defer pf.stop()
 	}
-	var err error
+	var err, unstable error
 	for k := 0; k < steps; k++ {
 		if pf != nil {
 			r, err = pf.next()
@@ -147,7 +145,7 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 			break
 		}
 		if k == 0 {
-			tr.LambdaMax, tr.Warning = stability(g, net.Gamma, scaling(net.Measure, r, x0))
+			tr.LambdaMax, unstable = stability(g, net.Gamma, scaling(net.Measure, r, x0))
 		}
 		if err = tr.step(net, r, p, hi, lo); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
@@ -165,6 +163,9 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 	tr.Final = make([]float64, n)
 	for i := range hi {
 		tr.Final[i] = hi[i] + lo[i]
+	}
+	if err == nil {
+		err = unstable
 	}
 	return tr, err
 }

@@ -1,15 +1,13 @@
 package linalg
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"sync"
 
-	"gonum.org/v1/gonum/blas"
+	"github.com/loadlab/loadlab"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
-	lapack "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -33,10 +31,8 @@ import (
 type Resistance struct {
 	n     int
 	alpha float64
-	chol  mat.Cholesky
-
-	once sync.Once
-	v    *mat.TriDense
+	f     SPDFactor
+	mu    sync.Mutex // guards the first inversion of f
 }
 
 // MaxCondition is the largest 1-norm condition number estimate of
@@ -48,59 +44,56 @@ type Resistance struct {
 const MaxCondition = 1e14
 
 // NewResistance factors the Laplacian of g. It returns an error if g is
-// disconnected or has no nodes, or if A = L + αJ/n is too ill conditioned
-// for its inverse to be trusted (condition estimate above MaxCondition).
-// The cost is one dense Cholesky, n³/3 flops, and an O(n²) condition
-// estimate.
+// disconnected or has no nodes, or an error wrapping
+// loadlab.ErrIllConditioned if A = L + αJ/n is too ill conditioned for
+// its inverse to be trusted (not numerically positive definite, or a
+// condition estimate above MaxCondition). The cost is one dense
+// Cholesky, n³/3 flops, and an O(n²) condition estimate.
 func NewResistance(g *Graph) (*Resistance, error) {
 	if err := requireConnected(g); err != nil {
 		return nil, err
 	}
-	n := g.Order()
-	l := g.Laplacian()
-	var tr float64
-	for u := range n {
-		tr += l.At(u, u)
-	}
-	alpha := tr / float64(n)
-	if n == 1 {
-		alpha = 1
-	}
-	raw := l.RawSymmetric()
-	shift := alpha / float64(n)
-	for i := range n {
-		row := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
-		floats.AddConst(shift, row)
-	}
-	r := &Resistance{n: n, alpha: alpha}
-	if !r.chol.Factorize(l) {
-		return nil, errors.New("linalg: L + αJ/n is not numerically positive definite (weights spanning too many orders of magnitude?)")
-	}
-	// The relative error of everything derived from A⁻¹ is about κ(A)·ε.
-	// Past MaxCondition fewer than two digits would be right, so refuse
-	// rather than return a silently wrong number.
-	if c := r.chol.Cond(); !(c <= MaxCondition) {
-		return nil, fmt.Errorf("linalg: L + αJ/n has condition number ≈ %.3g > %.0e: effective resistances would be inaccurate (weights spanning too many orders of magnitude?)", c, MaxCondition)
+	a, alpha := LiftedLaplacian(g)
+	r := &Resistance{n: g.Order(), alpha: alpha}
+	if err := FactorWellConditioned(&r.f, a, "L + αJ/n"); err != nil {
+		return nil, err
 	}
 	return r, nil
+}
+
+// LiftedLaplacian returns A = L + (α/n) J for the Laplacian L of g and
+// the α of Lift (the mean weighted degree).
+func LiftedLaplacian(g *Graph) (*mat.SymDense, float64) {
+	l := g.Laplacian()
+	return l, Lift(l, l)
+}
+
+// FactorWellConditioned factors a into f and returns an error wrapping
+// loadlab.ErrIllConditioned, naming the matrix as what, if a is not
+// numerically positive definite or its condition estimate exceeds
+// MaxCondition: past it fewer than two digits of anything derived from
+// a⁻¹ would be right, so the caller gets an error rather than a silently
+// wrong number.
+func FactorWellConditioned(f *SPDFactor, a *mat.SymDense, what string) error {
+	if err := f.Factorize(a); err != nil {
+		return loadlab.Wrap(loadlab.ErrIllConditioned, "linalg", "%s is not numerically positive definite (weights spanning too many orders of magnitude?)", what)
+	}
+	if c := f.Cond(); !(c <= MaxCondition) {
+		return loadlab.Wrap(loadlab.ErrIllConditioned, "linalg", "%s has condition number ≈ %.3g > %.0e: results derived from its inverse would be inaccurate (weights spanning too many orders of magnitude?)", what, c, MaxCondition)
+	}
+	return nil
 }
 
 // Order returns the number of nodes.
 func (r *Resistance) Order() int { return r.n }
 
-// inverseFactor returns V = U⁻¹, computing it once with the recursive
-// triangular inverse of tri.go (n³/3 flops, nearly all in Gemm).
-func (r *Resistance) inverseFactor() *mat.TriDense {
-	r.once.Do(func() {
-		var v mat.TriDense
-		r.chol.UTo(&v)
-		raw := v.RawTriangular()
-		// The diagonal of a Cholesky factor that passed the condition
-		// check is positive, so V exists.
-		trinv(blas64.General{Rows: r.n, Cols: r.n, Stride: raw.Stride, Data: raw.Data})
-		r.v = &v
-	})
-	return r.v
+// inverseFactor returns the row-major storage of V = U⁻¹ (upper
+// triangle), computing it once (n³/3 flops, nearly all in Gemm).
+func (r *Resistance) inverseFactor() []float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.f.invert()
+	return r.f.u
 }
 
 func (r *Resistance) check(u, v int) error {
@@ -122,13 +115,13 @@ func (r *Resistance) Between(u, v int) float64 {
 	if u == v {
 		return 0
 	}
-	raw := r.inverseFactor().RawTriangular()
+	vd := r.inverseFactor()
 	// Rows of upper-triangular V: row u is zero before column u.
 	if u > v {
 		u, v = v, u
 	}
-	ru := raw.Data[u*raw.Stride : u*raw.Stride+r.n]
-	rv := raw.Data[v*raw.Stride : v*raw.Stride+r.n]
+	ru := vd[u*r.n : (u+1)*r.n]
+	rv := vd[v*r.n : (v+1)*r.n]
 	var s float64
 	for j := u; j < v; j++ {
 		s += ru[j] * ru[j]
@@ -148,23 +141,22 @@ func (r *Resistance) PseudoInverseDiag(dst []float64) []float64 {
 	} else if len(dst) != r.n {
 		panic(fmt.Sprintf("linalg: len(dst) = %d, want %d", len(dst), r.n))
 	}
-	raw := r.inverseFactor().RawTriangular()
+	r.inverseFactor()
+	r.f.InverseDiag(dst)
 	c := 1 / (r.alpha * float64(r.n))
-	for u := range r.n {
-		row := raw.Data[u*raw.Stride+u : u*raw.Stride+r.n]
-		dst[u] = floats.Dot(row, row) - c
+	for u := range dst {
+		dst[u] -= c
 	}
 	return dst
 }
 
 // Kirchhoff returns the Kirchhoff index K_f = Σ_{u<v} R_uv = n tr L†
-// (spec throttlers.md §2).
+// (spec throttlers.md §2), with tr L† a compensated sum.
 func (r *Resistance) Kirchhoff() float64 {
 	if r.n == 1 {
 		return 0
 	}
-	d := r.PseudoInverseDiag(nil)
-	return float64(r.n) * floats.Sum(d)
+	return float64(r.n) * Sum(r.PseudoInverseDiag(nil))
 }
 
 // PseudoInverse returns L† = A⁻¹ − J/(α n), with A⁻¹ = V Vᵀ formed from
@@ -180,11 +172,8 @@ func (r *Resistance) PseudoInverse() *mat.SymDense {
 // panics if dst has another size.
 func (r *Resistance) PseudoInverseTo(dst *mat.SymDense) {
 	out := r.reuse(dst)
-	raw := r.inverseFactor().RawTriangular()
-	for i := range r.n {
-		copy(out.Data[i*out.Stride+i:i*out.Stride+r.n], raw.Data[i*raw.Stride+i:i*raw.Stride+r.n])
-	}
-	lapack.Implementation{}.Dlauum(blas.Upper, r.n, out.Data, out.Stride)
+	r.inverseFactor()
+	r.f.InverseTo(dst)
 	c := 1 / (r.alpha * float64(r.n))
 	for i := range r.n {
 		floats.AddConst(-c, out.Data[i*out.Stride+i:i*out.Stride+r.n])
@@ -256,17 +245,10 @@ func EffectiveResistance(g *Graph, u, v int) (float64, error) {
 	if u == v {
 		return 0, nil
 	}
-	b := mat.NewVecDense(r.n, nil)
-	b.SetVec(u, 1)
-	b.SetVec(v, -1)
-	var x mat.VecDense
-	if err := r.chol.SolveVecTo(&x, b); err != nil {
-		var c mat.Condition
-		if !errors.As(err, &c) {
-			return math.NaN(), err
-		}
-	}
-	return x.AtVec(u) - x.AtVec(v), nil
+	x := make([]float64, r.n)
+	x[u], x[v] = 1, -1
+	r.f.SolveVec(x, x)
+	return x[u] - x[v], nil
 }
 
 // ResistanceMatrix returns all effective resistances of g. It returns an

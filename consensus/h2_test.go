@@ -1,0 +1,172 @@
+package consensus
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/linalg"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// oldRho2 is the ρ₂ path this package used before the partial-fraction
+// form, kept as an independent oracle: one Cholesky of
+// γL(2I − γL) + J/n, formed from the adjacency lists, and gonum's
+// InverseTri (spec §4.4 R2: ρ₂ = σ² [tr (γL(2I − γL) + J/n)⁻¹ − 1]).
+func oldRho2(g *linalg.Graph, gamma, sigma float64) (float64, error) {
+	n := g.Order()
+	data := make([]float64, n*n)
+	c := 1 / float64(n)
+	for i := range data {
+		data[i] = c
+	}
+	g2 := gamma * gamma
+	for u := range n {
+		row := data[u*n : (u+1)*n]
+		du := g.WeightedDegree(u)
+		row[u] += 2*gamma*du - g2*du*du
+		wu := g.Weights(u)
+		for i, k := range g.Neighbors(u) {
+			k := int(k)
+			w := wu[i]
+			row[k] += -2*gamma*w + g2*w*(du+g.WeightedDegree(k))
+			wk := g.Weights(k)
+			for j, v := range g.Neighbors(k) {
+				row[int(v)] -= g2 * w * wk[j]
+			}
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(n, data)) {
+		return math.Inf(1), ErrUnstable
+	}
+	var u, v mat.TriDense
+	ch.UTo(&u)
+	if err := v.InverseTri(&u); err != nil {
+		var cond mat.Condition
+		if !errors.As(err, &cond) {
+			return math.Inf(1), err
+		}
+	}
+	var s float64
+	raw := v.RawTriangular()
+	for j := range n {
+		for _, x := range raw.Data[j*raw.Stride+j : j*raw.Stride+n] {
+			s += x * x
+		}
+	}
+	return sigma * sigma * (s - 1), nil
+}
+
+// TestRho2PartialFractions checks the two-pass ρ₂ against the old
+// one-matrix path and the spectral sum on random weighted graphs, and
+// against closed forms (spec §9: ρ₂ of K_n and C_n).
+func TestRho2PartialFractions(t *testing.T) {
+	for seed := range uint64(8) {
+		g := randomGraph(20+5*int(seed), 0.3, mc.Source(40, seed))
+		s := spectral(t, g)
+		for _, f := range []float64{0.05, 0.5, 0.9} {
+			gamma := f * s.StabilityBound()
+			got, err := Rho(g, Case2, gamma, 1.3)
+			require.NoError(t, err)
+			old, err := oldRho2(g, gamma, 1.3)
+			require.NoError(t, err)
+			want, err := s.Rho(Case2, gamma, 1.3)
+			require.NoError(t, err)
+			// Both factorisations have relative error ~n ε κ with
+			// κ ≤ 1/(γλ₂ (2 − γλ_n)) ≤ 1e4 here: 1e-10 covers it.
+			assert.InEpsilon(t, old, got, 1e-10, "seed %d f %v", seed, f)
+			assert.InEpsilon(t, want, got, 1e-10, "seed %d f %v", seed, f)
+		}
+	}
+	// K_n: λ = n (n−1 times), ρ₂ = (n−1)/(γn(2 − γn)) for σ = 1.
+	for _, n := range []int{3, 10, 40} {
+		gamma := 0.7 / float64(n)
+		got, err := Rho(linalg.Complete(n), Case2, gamma, 1)
+		require.NoError(t, err)
+		x := gamma * float64(n)
+		// A few ulps per term, summed compensated: 1e-13.
+		assert.InEpsilon(t, float64(n-1)/(x*(2-x)), got, 1e-13)
+	}
+	// C_n: the spectral sum over the closed-form spectrum.
+	for _, n := range []int{5, 17, 64} {
+		sp, err := SpectralFrom(linalg.CycleSpectrum(n))
+		require.NoError(t, err)
+		for _, gamma := range []float64{0.1, 0.3, 0.45} {
+			want, err := sp.Rho(Case2, gamma, 1)
+			require.NoError(t, err)
+			got, err := Rho(linalg.Cycle(n), Case2, gamma, 1)
+			require.NoError(t, err)
+			// κ(L + αJ/n) ≈ 4/λ₂ ≤ 1e3 for n = 64: 1e-11 relative.
+			assert.InEpsilon(t, want, got, 1e-11, "C_%d γ %v", n, gamma)
+		}
+	}
+}
+
+// denseHalf returns the benchmark graph of issue 10: n nodes, each pair
+// linked with probability ½, weights uniform in [0.5, 2).
+func denseHalf(n int) *linalg.Graph {
+	src := mc.Source(50)
+	g, err := linalg.ErdosRenyi(n, 0.5, true, src)
+	if err != nil {
+		panic(err)
+	}
+	rnd := rand.New(src)
+	es := g.Edges()
+	for i := range es {
+		es[i].W = 0.5 + 1.5*rnd.Float64()
+	}
+	g, err = linalg.FromEdges(n, es)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// cpuTime returns the CPU time (user + system) of the process so far,
+// so that benchmarks on a shared machine can report CPU time per
+// operation next to wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchCPU runs f in the benchmark loop and reports CPU ns per op.
+func benchCPU(b *testing.B, f func() error) {
+	start := cpuTime()
+	n := 0
+	for b.Loop() {
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(n), "cpu-ns/op")
+}
+
+// BenchmarkRho2VsKirchhoff_Dense_2000 measures ρ₂ (two factor-and-invert
+// passes) and, on the same graph in the same run, linalg's Kirchhoff
+// index (one pass) and the old one-matrix ρ₂ path (issue 10: ρ₂ within
+// 2× of the Kirchhoff index).
+func BenchmarkRho2VsKirchhoff_Dense_2000(b *testing.B) {
+	g := denseHalf(2000)
+	gamma := 0.5 / 1000 // γλ_n ≈ 0.6: well inside the stable range
+	b.Run("Rho2", func(b *testing.B) {
+		benchCPU(b, func() error { _, err := Rho(g, Case2, gamma, 1); return err })
+	})
+	b.Run("Kirchhoff", func(b *testing.B) {
+		benchCPU(b, func() error { _, err := linalg.KirchhoffIndex(g); return err })
+	})
+	b.Run("Rho2Old", func(b *testing.B) {
+		benchCPU(b, func() error { _, err := oldRho2(g, gamma, 1); return err })
+	})
+}
