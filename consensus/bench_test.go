@@ -39,7 +39,7 @@ func BenchmarkRho_n2000(b *testing.B) {
 	}
 	g = wb.Build()
 	for b.Loop() {
-		if _, err := Rho(g, Case2, 0.01, 1); err != nil {
+		if _, err := Rho(&Throttler{Graph: g, Gamma: 0.01}, Case2, 1); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -56,7 +56,7 @@ func BenchmarkSimulate_n10000_deg6_steps10000(b *testing.B) {
 	for i := range start {
 		start[i] = 100
 	}
-	net := &Network{Graph: g, Gamma: 0.05}
+	net := &Throttler{Graph: g, Gamma: 0.05}
 	for b.Loop() {
 		d := &RandomWalkDemand{Start: start, Sigma: 1, Src: mc.Source(33)}
 		if _, err := Simulate(net, d, start, 10000, nil); err != nil {
@@ -74,7 +74,7 @@ func BenchmarkSimulate_n10000_deg6_steps10000_trace(b *testing.B) {
 	for i := range start {
 		start[i] = 100
 	}
-	net := &Network{Graph: g, Gamma: 0.05}
+	net := &Throttler{Graph: g, Gamma: 0.05}
 	d := constantDemand(start)
 	for b.Loop() {
 		if _, err := Simulate(net, d, start, 10000, nil); err != nil {

@@ -78,7 +78,7 @@ func TestDesignWeightsCertificate(t *testing.T) {
 			assert.LessOrEqual(t, d.Gap, 1e-6*d.Value)
 			// The gap is ≥ 0 for a feasible point; allow rounding of gᵀw.
 			assert.GreaterOrEqual(t, d.Gap, -1e-12*d.Value)
-			rho, err := Rho(d.Graph, Case2, gamma, 1)
+			rho, err := Rho(&Throttler{Graph: d.Graph, Gamma: gamma}, Case2, 1)
 			require.NoError(t, err)
 			assert.InEpsilon(t, rho, d.Value, 1e-10) // two factorisations of the same matrix
 			var cw float64
@@ -90,7 +90,7 @@ func TestDesignWeightsCertificate(t *testing.T) {
 			rnd := rand.New(mc.Source(22, seed))
 			for range 200 {
 				w := feasibleRandom(links, p.Budget, rnd)
-				r, err := Rho(graphOf(n, links, w), Case2, gamma, 1)
+				r, err := Rho(&Throttler{Graph: graphOf(n, links, w), Gamma: gamma}, Case2, 1)
 				if err != nil {
 					continue // unstable: +Inf ≥ anything
 				}
@@ -161,9 +161,9 @@ func TestDesignGradient(t *testing.T) {
 			wm := append([]float64(nil), w...)
 			wp[i] += h
 			wm[i] -= h
-			fp, err := Rho(graphOf(n, links, wp), tc, p.Gamma, 1)
+			fp, err := Rho(&Throttler{Graph: graphOf(n, links, wp), Gamma: p.Gamma}, tc, 1)
 			require.NoError(t, err)
-			fm, err := Rho(graphOf(n, links, wm), tc, p.Gamma, 1)
+			fm, err := Rho(&Throttler{Graph: graphOf(n, links, wm), Gamma: p.Gamma}, tc, 1)
 			require.NoError(t, err)
 			// Central difference: O(h²) truncation plus ε f/h rounding ≈ 1e-9.
 			assert.InDelta(t, (fp-fm)/(2*h), grad[i], 1e-6*max(1, math.Abs(grad[i])))
@@ -182,7 +182,7 @@ func TestDesignWeightsFloor(t *testing.T) {
 	require.NoError(t, err)
 	assert.LessOrEqual(t, d.Gap, 1e-6*d.Value)
 	assert.GreaterOrEqual(t, d.Lambda2, p.Floor)
-	rho, err := Rho(d.Graph, Case1, p.Gamma, 1)
+	rho, err := Rho(&Throttler{Graph: d.Graph, Gamma: p.Gamma}, Case1, 1)
 	require.NoError(t, err)
 	assert.InEpsilon(t, rho, d.Value, 1e-10)
 	rnd := rand.New(mc.Source(26))
@@ -195,7 +195,7 @@ func TestDesignWeightsFloor(t *testing.T) {
 		if l2 < p.Floor {
 			continue
 		}
-		r, err := Rho(g, Case1, p.Gamma, 1)
+		r, err := Rho(&Throttler{Graph: g, Gamma: p.Gamma}, Case1, 1)
 		if err != nil {
 			continue
 		}
@@ -249,7 +249,7 @@ func TestDesignWeightsFloorPhaseOne(t *testing.T) {
 			cw += l.Cost * d.Weights[i]
 		}
 		assert.LessOrEqual(t, cw, p.Budget*(1+1e-12)) // projection rounding
-		rho, err := Rho(d.Graph, Case1, p.Gamma, 1)
+		rho, err := Rho(&Throttler{Graph: d.Graph, Gamma: p.Gamma}, Case1, 1)
 		require.NoError(t, err)
 		assert.InEpsilon(t, rho, d.Value, 1e-10) // two factorisations of the same matrix
 	}

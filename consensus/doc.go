@@ -11,6 +11,12 @@
 //
 // # Model (§3)
 //
+// A Throttler holds the graph, the update cycle γ, the measure and the
+// orientation; every function that models a throttler (Simulate,
+// EstimateRho, Rho, NodalRho, Covariance, GreedyLinks) takes a
+// *Throttler. Spectral, built from a graph's spectrum, evaluates the
+// same measures as functions of γ for sweeps.
+//
 // Server i receives r_i(k) requests in step k and may accept up to its
 // limit x_i(k); it accepts a_i(k) = min{x_i(k), r_i(k)}. Every update
 // cycle γ (time units per step) the servers exchange a nodal measure
@@ -37,7 +43,7 @@
 // # Stability and convergence (§4.1, §4.6)
 //
 // For Amount the limits obey x(k+1) = (I − γL) x(k) + γ L r(k); the
-// dispersion modes are 1 − γλ_i, i ≥ 2, so the network is stable iff
+// dispersion modes are 1 − γλ_i, i ≥ 2, so the throttler is stable iff
 // 0 < γ < 2/λ_n. With constant demand the deterministic contraction
 // factor is ς(γ) = max{|1 − γλ₂|, |1 − γλ_n|}, smallest at
 // γ_conv = 2/(λ₂ + λ_n). For
@@ -68,7 +74,7 @@
 //
 // Rho and NodalRho evaluate them from Cholesky factorisations
 // (linalg.SPDFactor): of 2I − γL for Case 1, which is positive definite
-// exactly when the network is stable, and for Case 2 also of L + αJ/n,
+// exactly when the throttler is stable, and for Case 2 also of L + αJ/n,
 // by the partial fractions 1/(a(2 − a)) = ½ (1/a + 1/(2 − a)),
 // ρ₂ = σ²/2 [tr L†/γ + tr (2I − γL)⁻¹ − ½]. Where the answer would have
 // no correct digits they return an error instead of a number:
@@ -142,6 +148,34 @@
 //     gains and the other loses, and limits are kept as compensated
 //     sums, so the total is conserved to a rounding of the final sum,
 //     with no drift.
+//
+// # Errors and panics
+//
+// Errors follow docs/conventions.md: each wraps a named error of package
+// loadlab and names the parameter or field and its value.
+//
+//   - ErrInvalid: an argument or settings field outside its domain
+//     (Throttler.Gamma, Traffic, σ, MonteCarlo.Runs, DesignSettings.Tol,
+//     a link, x0[i], …).
+//   - ErrDisconnected: a disconnected graph.
+//   - ErrUnstable (= loadlab.ErrUnstable): γλ_n ≥ 2, or γλ_n = 2 to the
+//     error bound of the eigenvalue or factorisation that decides it;
+//     the H2 functions then return +Inf and Simulate the full
+//     (divergent) trajectory with the error.
+//   - ErrIllConditioned (= loadlab.ErrIllConditioned): a result would
+//     have no correct digits, for example ρ₂ of a graph so nearly
+//     disconnected that L + αJ/n is too ill conditioned (as
+//     linalg.KirchhoffIndex refuses it), or a stability decision the
+//     eigenvalue bounds could not settle (above 3000 nodes).
+//   - ErrNotConverged: DesignWeights stopped short of its tolerance; the
+//     best design so far comes with it and its Status says why.
+//   - ErrTooLarge: a step count whose record would exceed the memory
+//     budget, refused before anything is allocated.
+//
+// A nil *Throttler, a nil Demand and a nil destination of the wrong
+// length are programmer errors: the functions panic with a message
+// naming the argument, as their documentation says. A nil settings
+// pointer means the defaults.
 //
 // # Cost
 //

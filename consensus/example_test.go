@@ -16,7 +16,7 @@ func ExampleSpectral() {
 		panic(err)
 	}
 	gc, factor := s.GammaConv()
-	gs, rho := s.GammaH2()
+	gs, rho, _ := s.GammaH2(1)
 	r2, _ := s.Rho(consensus.Case2, gc, 1)
 	fmt.Printf("stable below γ = %.4g\n", s.StabilityBound())
 	fmt.Printf("γ_conv = %.4g (factor %.4g), ρ₂ there = %.4g\n", gc, factor, r2)
@@ -30,10 +30,10 @@ func ExampleSpectral() {
 // ρ₂ from one Cholesky factorisation, with the nodal values.
 func ExampleRho() {
 	g := linalg.Path(3)
-	rho, _ := consensus.Rho(g, consensus.Case2, 0.5, 1)
-	nodal, _ := consensus.NodalRho(nil, g, consensus.Case2, 0.5, 1)
+	rho, _ := consensus.Rho(&consensus.Throttler{Graph: g, Gamma: 0.5}, consensus.Case2, 1)
+	nodal, _ := consensus.NodalRho(nil, &consensus.Throttler{Graph: g, Gamma: 0.5}, consensus.Case2, 1)
 	fmt.Printf("ρ₂ = %.4g, nodal %.4g\n", rho, nodal)
-	_, err := consensus.Rho(g, consensus.Case2, 0.7, 1)
+	_, err := consensus.Rho(&consensus.Throttler{Graph: g, Gamma: 0.7}, consensus.Case2, 1)
 	fmt.Println(err != nil)
 	// Output:
 	// ρ₂ = 2.667, nodal [0.8889 0.8889 0.8889]
@@ -43,7 +43,7 @@ func ExampleRho() {
 // Six servers under random-walk demand: the total limit is conserved
 // and the over-throttling is the gap to the ideal curve.
 func ExampleSimulate() {
-	net := &consensus.Network{Graph: linalg.Cycle(6), Gamma: 0.3}
+	net := &consensus.Throttler{Graph: linalg.Cycle(6), Gamma: 0.3}
 	start := []float64{10, 20, 30, 40, 50, 60}
 	d := &consensus.RandomWalkDemand{Start: start, Sigma: 2, Src: rand.NewPCG(1, 2)}
 	x0 := []float64{30, 30, 30, 30, 30, 30}
@@ -107,7 +107,7 @@ func ExampleDesignWeights_floor() {
 // Problem C: add two links to a path of six servers, greedily.
 func ExampleGreedyLinks() {
 	cands := []linalg.Edge{{U: 0, V: 5, W: 1}, {U: 0, V: 3, W: 1}, {U: 1, V: 4, W: 1}, {U: 2, V: 5, W: 1}}
-	res, err := consensus.GreedyLinks(linalg.Path(6), cands, 2, 0.3)
+	res, err := consensus.GreedyLinks(&consensus.Throttler{Graph: linalg.Path(6), Gamma: 0.3}, cands, 2)
 	if err != nil {
 		panic(err)
 	}
@@ -121,7 +121,7 @@ func ExampleGreedyLinks() {
 
 // Monte Carlo through the whole throttler against the closed form.
 func ExampleEstimateRho() {
-	net := &consensus.Network{Graph: linalg.Path(3), Gamma: 0.5}
+	net := &consensus.Throttler{Graph: linalg.Path(3), Gamma: 0.5}
 	est, err := consensus.EstimateRho(net, consensus.Case2, 1, consensus.MonteCarlo{Runs: 20, Steps: 5000, Burn: 100, Seed: 1})
 	if err != nil {
 		panic(err)

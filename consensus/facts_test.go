@@ -29,7 +29,7 @@ func TestFactsSection51(t *testing.T) {
 	for gi, g := range graphs {
 		s := spectral(t, g)
 		b := s.StabilityBound()
-		gs, rs := s.GammaH2()
+		gs, rs, _ := s.GammaH2(1)
 
 		// Fact 2: the root lies in [1/λ_n, min{1/λ₂, 2/λ_n}) with g ≥ 0
 		// left of it and g < 0 right of it.
@@ -79,7 +79,7 @@ func TestFactsSection51(t *testing.T) {
 				assert.InEpsilon(t, bb, a, 1e-10) // eigensolver relative accuracy
 			}
 			assert.InDelta(t, s.Factor(c*gamma), sc.Factor(gamma), 1e-12)
-			gsc, _ := sc.GammaH2()
+			gsc, _, _ := sc.GammaH2(1)
 			assert.InEpsilon(t, gs/c, gsc, 1e-10)
 		}
 	}
@@ -88,13 +88,13 @@ func TestFactsSection51(t *testing.T) {
 	// differ for a path.
 	for n := 3; n <= 7; n++ {
 		s := spectral(t, linalg.Complete(n))
-		g, r := s.GammaH2()
+		g, r, _ := s.GammaH2(1)
 		gc, _ := s.GammaConv()
 		assert.InDelta(t, 1/float64(n), g, 1e-12)
 		assert.InDelta(t, 1/float64(n), gc, 1e-12)
 		assert.InDelta(t, float64(n-1), r, 1e-9)
 	}
-	gp, _ := spectral(t, linalg.Path(5)).GammaH2()
+	gp, _, _ := spectral(t, linalg.Path(5)).GammaH2(1)
 	assert.Greater(t, math.Abs(gp-0.5), 0.05)
 
 	// Fact 5: adding a link can hurt. Path 1–2–3 vs triangle: at γ = 0.6
@@ -152,9 +152,9 @@ func TestMonteCarloCoversClosedForms(t *testing.T) {
 		s := spectral(t, c.g)
 		gamma := c.gamma
 		if gamma == 0 {
-			gamma, _ = s.GammaH2()
+			gamma, _, _ = s.GammaH2(1)
 		}
-		net := &Network{Graph: c.g, Gamma: gamma}
+		net := &Throttler{Graph: c.g, Gamma: gamma}
 		for _, tc := range []Traffic{Case1, Case2, Case2T} {
 			want, err := s.Rho(tc, gamma, 1.3)
 			require.NoError(t, err)
@@ -165,7 +165,7 @@ func TestMonteCarloCoversClosedForms(t *testing.T) {
 		}
 	}
 	// Determinism across worker counts.
-	net := &Network{Graph: linalg.Cycle(5), Gamma: 0.3}
+	net := &Throttler{Graph: linalg.Cycle(5), Gamma: 0.3}
 	a, _ := EstimateRho(net, Case2, 1, MonteCarlo{Runs: 6, Steps: 100, Seed: 3, Workers: 1})
 	b, _ := EstimateRho(net, Case2, 1, MonteCarlo{Runs: 6, Steps: 100, Seed: 3, Workers: 4})
 	assert.Equal(t, a, b)

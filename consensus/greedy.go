@@ -20,9 +20,10 @@ type Greedy struct {
 	Rho []float64
 }
 
-// GreedyLinks solves Problem C of spec §5.2 greedily: k times, it adds
-// the candidate link {U, V} with weight W that gives the smallest ρ₂ at
-// update cycle γ, using no candidate twice. Each round scores every
+// GreedyLinks solves Problem C of spec §5.2 greedily for the throttler
+// th (graph and update cycle γ): k times, it adds the candidate link
+// {U, V} with weight W that gives the smallest ρ₂, using no candidate
+// twice. Each round scores every
 // candidate in O(n) with the Sherman–Morrison identities of spec §5.2
 // (b = e_u − e_v, ω = W, Q = (2I − γL)⁻¹):
 //
@@ -37,16 +38,15 @@ type Greedy struct {
 // Fewer than k links are added if every remaining candidate is
 // unstable.
 //
-// It returns an error for an invalid or unstable starting network, k < 0,
-// or a candidate out of range, a self-loop, or a weight that is not
-// finite and positive.
-func GreedyLinks(g *linalg.Graph, candidates []linalg.Edge, k int, gamma float64) (*Greedy, error) {
-	if err := checkGraph(g); err != nil {
+// It returns an error for an invalid or unstable starting throttler
+// (th.Measure must be Amount), k < 0, or a candidate out of range, a
+// self-loop, or a weight that is not finite and positive. It panics if
+// th is nil.
+func GreedyLinks(th *Throttler, candidates []linalg.Edge, k int) (*Greedy, error) {
+	if err := th.validateLinear("GreedyLinks"); err != nil {
 		return nil, err
 	}
-	if err := checkGamma(gamma); err != nil {
-		return nil, err
-	}
+	g, gamma := th.Graph, th.Gamma
 	if k < 0 {
 		return nil, fmt.Errorf("consensus: GreedyLinks: k = %d: want ≥ 0", k)
 	}

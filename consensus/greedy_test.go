@@ -29,7 +29,7 @@ func TestGreedyLinks(t *testing.T) {
 			cands = append(cands, linalg.Edge{U: u, V: v, W: 0.2 + rnd.Float64()})
 		}
 		gamma := 0.3
-		res, err := GreedyLinks(g, cands, 5, gamma)
+		res, err := GreedyLinks(&Throttler{Graph: g, Gamma: gamma}, cands, 5)
 		require.NoError(t, err)
 		require.Len(t, res.Rho, len(res.Added)+1)
 		// The best candidate is added even when it hurts, so with these
@@ -38,7 +38,7 @@ func TestGreedyLinks(t *testing.T) {
 		cur := g
 		used := map[linalg.Edge]bool{}
 		for i, e := range res.Added {
-			r0, err := Rho(cur, Case2, gamma, 1)
+			r0, err := Rho(&Throttler{Graph: cur, Gamma: gamma}, Case2, 1)
 			require.NoError(t, err)
 			// Rank-one updates over ≤ 5 rounds: relative 1e-10.
 			assert.InEpsilon(t, r0, res.Rho[i], 1e-10)
@@ -49,7 +49,7 @@ func TestGreedyLinks(t *testing.T) {
 				}
 				hb := cur.Builder()
 				must(hb.SetEdge(c.U, c.V, cur.Weight(c.U, c.V)+c.W))
-				if r, err := Rho(hb.Build(), Case2, gamma, 1); err == nil {
+				if r, err := Rho(&Throttler{Graph: hb.Build(), Gamma: gamma}, Case2, 1); err == nil {
 					best = min(best, r)
 				}
 			}
@@ -57,12 +57,12 @@ func TestGreedyLinks(t *testing.T) {
 			cb := cur.Builder()
 			must(cb.SetEdge(e.U, e.V, cur.Weight(e.U, e.V)+e.W))
 			cur = cb.Build()
-			r1, err := Rho(cur, Case2, gamma, 1)
+			r1, err := Rho(&Throttler{Graph: cur, Gamma: gamma}, Case2, 1)
 			require.NoError(t, err)
 			assert.InEpsilon(t, r1, res.Rho[i+1], 1e-10)
 			assert.InEpsilon(t, best, r1, 1e-10)
 		}
-		final, err := Rho(res.Graph, Case2, gamma, 1)
+		final, err := Rho(&Throttler{Graph: res.Graph, Gamma: gamma}, Case2, 1)
 		require.NoError(t, err)
 		assert.InEpsilon(t, final, res.Rho[len(res.Rho)-1], 1e-10)
 	}
@@ -72,19 +72,19 @@ func TestGreedyLinks(t *testing.T) {
 // past 2 is never chosen, and that the link that hurts is still added
 // (spec §5.1 fact 5: path 1–2–3 plus {1, 3} at γ = 0.6).
 func TestGreedySkipsUnstable(t *testing.T) {
-	res, err := GreedyLinks(linalg.Path(3), []linalg.Edge{{U: 0, V: 2, W: 1}}, 1, 0.6)
+	res, err := GreedyLinks(&Throttler{Graph: linalg.Path(3), Gamma: 0.6}, []linalg.Edge{{U: 0, V: 2, W: 1}}, 1)
 	require.NoError(t, err)
 	assert.InDelta(t, 250.0/63, res.Rho[0], 1e-12) // spec §5.1
 	assert.InDelta(t, 50.0/9, res.Rho[1], 1e-12)
-	res, err = GreedyLinks(linalg.Path(4), []linalg.Edge{{U: 0, V: 3, W: 1}}, 1, 0.55)
+	res, err = GreedyLinks(&Throttler{Graph: linalg.Path(4), Gamma: 0.55}, []linalg.Edge{{U: 0, V: 3, W: 1}}, 1)
 	require.NoError(t, err)
 	assert.Empty(t, res.Added) // C4 at γ = 0.55 is unstable
-	_, err = GreedyLinks(linalg.Path(3), []linalg.Edge{{U: 0, V: 0, W: 1}}, 1, 0.1)
+	_, err = GreedyLinks(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, []linalg.Edge{{U: 0, V: 0, W: 1}}, 1)
 	assert.Error(t, err)
-	_, err = GreedyLinks(linalg.Path(3), []linalg.Edge{{U: 0, V: 2, W: -1}}, 1, 0.1)
+	_, err = GreedyLinks(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, []linalg.Edge{{U: 0, V: 2, W: -1}}, 1)
 	assert.Error(t, err)
-	_, err = GreedyLinks(linalg.Path(3), nil, -1, 0.1)
+	_, err = GreedyLinks(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, nil, -1)
 	assert.Error(t, err)
-	_, err = GreedyLinks(linalg.Complete(3), nil, 1, 0.7)
+	_, err = GreedyLinks(&Throttler{Graph: linalg.Complete(3), Gamma: 0.7}, nil, 1)
 	assert.ErrorIs(t, err, ErrUnstable)
 }

@@ -10,7 +10,9 @@ import (
 )
 
 // Rho returns the H2 dispersion measure ρ of traffic t (spec §4.3–§4.4)
-// for graph g, update cycle γ and noise level σ, from dense Cholesky
+// for the throttler th (graph and update cycle γ; Measure must be Amount,
+// the linear measure the closed forms are for) and noise level σ, from
+// dense Cholesky
 // factorisations instead of an eigendecomposition. With
 // 1/(a(2 − a)) = ½ (1/a + 1/(2 − a)) for a = γλ_i,
 //
@@ -31,11 +33,12 @@ import (
 // linalg.MaxCondition) that γλ_n lies within its rounding error of 2
 // (the stability limit, where ρ has no correct digits); ErrIllConditioned
 // for ρ₂ and ρ₂T when L + αJ/n is (a nearly disconnected graph, as
-// linalg.KirchhoffIndex refuses it); and ErrInvalid for a nil, empty or
-// disconnected graph, γ not finite and positive, σ negative or not
-// finite, or an unknown t.
-func Rho(g *linalg.Graph, t Traffic, gamma, sigma float64) (float64, error) {
-	d, err := NodalRho(nil, g, t, gamma, sigma)
+// linalg.KirchhoffIndex refuses it); ErrInvalid for an invalid
+// throttler (see Throttler.Validate; ErrDisconnected for a disconnected
+// graph), a Measure other than Amount, σ negative or not finite, or an
+// unknown t. It panics if th is nil.
+func Rho(th *Throttler, t Traffic, sigma float64) (float64, error) {
+	d, err := NodalRho(nil, th, t, sigma)
 	if err != nil {
 		return math.Inf(1), err
 	}
@@ -52,11 +55,13 @@ func Rho(g *linalg.Graph, t Traffic, gamma, sigma float64) (float64, error) {
 // M_n p in Case 1 (spec §4.4 R1, whose eigenvalues are σ² 2/(2 − γλ_i)
 // on 1⊥); the ρ₂ form is the diagonal of (γL(2I − γL))† = ½ (L†/γ +
 // Q − J/(2n)), the same partial fractions. Errors are as for Rho. It
-// panics if dst is non-nil with a length other than g.Order().
-func NodalRho(dst []float64, g *linalg.Graph, t Traffic, gamma, sigma float64) ([]float64, error) {
-	if err := checkGraph(g); err != nil {
+// panics if th is nil or dst is non-nil with a length other than the
+// number of nodes.
+func NodalRho(dst []float64, th *Throttler, t Traffic, sigma float64) ([]float64, error) {
+	if err := th.validateLinear("NodalRho"); err != nil {
 		return nil, err
 	}
+	g, gamma := th.Graph, th.Gamma
 	if err := checkRhoArgs(t, gamma, sigma); err != nil {
 		return nil, err
 	}

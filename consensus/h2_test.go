@@ -73,7 +73,7 @@ func TestRho2PartialFractions(t *testing.T) {
 		s := spectral(t, g)
 		for _, f := range []float64{0.05, 0.5, 0.9} {
 			gamma := f * s.StabilityBound()
-			got, err := Rho(g, Case2, gamma, 1.3)
+			got, err := Rho(&Throttler{Graph: g, Gamma: gamma}, Case2, 1.3)
 			require.NoError(t, err)
 			old, err := oldRho2(g, gamma, 1.3)
 			require.NoError(t, err)
@@ -88,7 +88,7 @@ func TestRho2PartialFractions(t *testing.T) {
 	// K_n: λ = n (n−1 times), ρ₂ = (n−1)/(γn(2 − γn)) for σ = 1.
 	for _, n := range []int{3, 10, 40} {
 		gamma := 0.7 / float64(n)
-		got, err := Rho(linalg.Complete(n), Case2, gamma, 1)
+		got, err := Rho(&Throttler{Graph: linalg.Complete(n), Gamma: gamma}, Case2, 1)
 		require.NoError(t, err)
 		x := gamma * float64(n)
 		// A few ulps per term, summed compensated: 1e-13.
@@ -101,7 +101,7 @@ func TestRho2PartialFractions(t *testing.T) {
 		for _, gamma := range []float64{0.1, 0.3, 0.45} {
 			want, err := sp.Rho(Case2, gamma, 1)
 			require.NoError(t, err)
-			got, err := Rho(linalg.Cycle(n), Case2, gamma, 1)
+			got, err := Rho(&Throttler{Graph: linalg.Cycle(n), Gamma: gamma}, Case2, 1)
 			require.NoError(t, err)
 			// κ(L + αJ/n) ≈ 4/λ₂ ≤ 1e3 for n = 64: 1e-11 relative.
 			assert.InEpsilon(t, want, got, 1e-11, "C_%d γ %v", n, gamma)
@@ -161,7 +161,7 @@ func BenchmarkRho2VsKirchhoff_Dense_2000(b *testing.B) {
 	g := denseHalf(2000)
 	gamma := 0.5 / 1000 // γλ_n ≈ 0.6: well inside the stable range
 	b.Run("Rho2", func(b *testing.B) {
-		benchCPU(b, func() error { _, err := Rho(g, Case2, gamma, 1); return err })
+		benchCPU(b, func() error { _, err := Rho(&Throttler{Graph: g, Gamma: gamma}, Case2, 1); return err })
 	})
 	b.Run("Kirchhoff", func(b *testing.B) {
 		benchCPU(b, func() error { _, err := linalg.KirchhoffIndex(g); return err })

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/loadlab/loadlab/linalg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -66,11 +65,13 @@ func Lyapunov(a mat.Matrix, q mat.Symmetric) (*mat.SymDense, error) {
 //	Case 1:  P = ÃPÃᵀ + σ² γ² L²,  Σ = σ² M_n + P   (spec §4.4 R1)
 //
 // It returns an error wrapping ErrUnstable when 2I − γL is not positive
-// definite, and the errors of Rho for bad arguments. Cost O(n⁶).
-func Covariance(g *linalg.Graph, t Traffic, gamma, sigma float64) (*mat.SymDense, error) {
-	if err := checkGraph(g); err != nil {
+// definite or γλ_n is within rounding of 2, and the errors of Rho for
+// bad arguments; it panics if th is nil. Cost O(n⁶).
+func Covariance(th *Throttler, t Traffic, sigma float64) (*mat.SymDense, error) {
+	if err := th.validateLinear("Covariance"); err != nil {
 		return nil, err
 	}
+	g, gamma := th.Graph, th.Gamma
 	if err := checkRhoArgs(t, gamma, sigma); err != nil {
 		return nil, err
 	}

@@ -1,9 +1,12 @@
 package consensus
 
 import (
-	"fmt"
+	"math"
+	"runtime"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // MonteCarlo sets up EstimateRho.
@@ -15,36 +18,60 @@ type MonteCarlo struct {
 	Workers int    // goroutines; ≤ 0 means GOMAXPROCS
 }
 
-// Estimate is a Monte Carlo estimate with a 95% Student-t confidence
-// interval over independent runs.
-type Estimate struct {
-	Mean, StdErr, Lo, Hi float64
-	Runs                 int
+// EstimateRho's result is the shared loadlab.Estimate: the mean over runs
+// with its 95 % Student-t interval, standard error and N = Runs.
+
+// Validate checks the settings: Runs ≥ 2, Steps ≥ 1, Burn ≥ 0, and
+// Burn + Steps without overflow. Errors wrap loadlab.ErrInvalid and name
+// the field.
+func (m MonteCarlo) Validate() error {
+	switch {
+	case m.Runs < 2:
+		return loadlab.Invalid("consensus", "MonteCarlo.Runs = %d, want ≥ 2", m.Runs)
+	case m.Steps < 1:
+		return loadlab.Invalid("consensus", "MonteCarlo.Steps = %d, want ≥ 1", m.Steps)
+	case m.Burn < 0:
+		return loadlab.Invalid("consensus", "MonteCarlo.Burn = %d, want ≥ 0", m.Burn)
+	case m.Burn > math.MaxInt-m.Steps:
+		return loadlab.TooLarge("consensus", "MonteCarlo.Burn + Steps = %d + %d overflows int", m.Burn, m.Steps)
+	}
+	return nil
 }
 
 // EstimateRho estimates the H2 measure ρ of traffic t (spec §4.3) by
-// simulating net end to end (Simulate with StationaryDemand for Case1,
+// simulating th end to end (Simulate with StationaryDemand for Case1,
 // RandomWalkDemand for Case2 and Case2T) from x = 0 and zero mean demand,
 // averaging the dispersion ‖M_n p(k)‖² over Steps steps after Burn
 // steps in each run. The runs are independent, so the interval over
 // run means is a valid confidence interval for the stationary mean (up
 // to the bias of an unfinished burn-in, which decays like ς(γ)^{2·Burn}).
 // Results do not depend on Workers. The closed forms hold for the linear
-// measure, so net.Measure must be Amount.
-func EstimateRho(net *Network, t Traffic, sigma float64, m MonteCarlo) (Estimate, error) {
-	if err := net.validate(); err != nil {
-		return Estimate{}, err
+// measure, so th.Measure must be Amount.
+//
+// Errors: those of Throttler.Validate and Rho (Measure must be Amount),
+// of MonteCarlo.Validate, an error wrapping loadlab.ErrTooLarge when
+// the trajectories of the runs in flight (Burn + Steps steps of 48
+// bytes, once per worker) exceed the memory budget, and the first error
+// of a run. It panics if th is nil.
+func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab.Estimate, error) {
+	if err := th.validateLinear("EstimateRho"); err != nil {
+		return loadlab.Estimate{}, err
 	}
-	if err := checkRhoArgs(t, net.Gamma, sigma); err != nil {
-		return Estimate{}, err
+	if err := checkRhoArgs(t, th.Gamma, sigma); err != nil {
+		return loadlab.Estimate{}, err
 	}
-	if net.Measure != Amount {
-		return Estimate{}, fmt.Errorf("consensus: EstimateRho: Measure = %v: the H2 measures are defined for Amount", net.Measure)
+	if err := m.Validate(); err != nil {
+		return loadlab.Estimate{}, err
 	}
-	if m.Runs < 2 || m.Steps < 1 || m.Burn < 0 {
-		return Estimate{}, fmt.Errorf("consensus: EstimateRho: Runs = %d, Steps = %d, Burn = %d: want ≥ 2, ≥ 1, ≥ 0", m.Runs, m.Steps, m.Burn)
+	workers := m.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	n := net.Graph.Order()
+	workers = min(workers, m.Runs)
+	if err := size.Check("consensus", "EstimateRho: MonteCarlo.Burn + Steps", m.Burn+m.Steps, trajectoryBytes*workers); err != nil {
+		return loadlab.Estimate{}, err
+	}
+	n := th.Graph.Order()
 	means := make([]float64, m.Runs)
 	errs := make([]error, m.Runs)
 	mc.For(m.Runs, m.Workers, func(i int) {
@@ -57,9 +84,9 @@ func EstimateRho(net *Network, t Traffic, sigma float64, m MonteCarlo) (Estimate
 		case Case2:
 			d = &RandomWalkDemand{Start: zero, Sigma: sigma, Src: src}
 		case Case2T:
-			d = &RandomWalkDemand{Start: zero, Sigma: sigma, Dt: net.Gamma, Src: src}
+			d = &RandomWalkDemand{Start: zero, Sigma: sigma, Dt: th.Gamma, Src: src}
 		}
-		tr, err := Simulate(net, d, zero, m.Burn+m.Steps, nil)
+		tr, err := Simulate(th, d, zero, m.Burn+m.Steps, nil)
 		if err != nil {
 			errs[i] = err
 			return
@@ -72,9 +99,9 @@ func EstimateRho(net *Network, t Traffic, sigma float64, m MonteCarlo) (Estimate
 	})
 	for _, err := range errs {
 		if err != nil {
-			return Estimate{}, err
+			return loadlab.Estimate{}, err
 		}
 	}
 	sum := mc.Summarize(means)
-	return Estimate{Mean: sum.Mean, StdErr: sum.StdErr, Lo: sum.Lo, Hi: sum.Hi, Runs: sum.N}, nil
+	return loadlab.Estimate{Mean: sum.Mean, StdErr: sum.StdErr, Lo: sum.Lo, Hi: sum.Hi, N: sum.N}, nil
 }

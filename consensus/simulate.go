@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/linalg"
 )
 
@@ -17,7 +19,8 @@ type Settings struct {
 	// are kept.
 	States bool
 	// Workers is the number of goroutines that share each update on
-	// graphs of 4096 nodes or more; ≤ 1 (the default) means serial. The
+	// graphs of 4096 nodes or more; 0 (the default) or 1 means serial,
+	// a negative value is an error. The
 	// result does not depend on it. The update is memory-bound, so more
 	// workers help only on machines with separate cores and caches
 	// (on the 2-thread test machine they did not). Independently of
@@ -25,6 +28,34 @@ type Settings struct {
 	// goroutine when GOMAXPROCS > 1 (see Demand), unless it is a
 	// TraceDemand.
 	Workers int
+}
+
+// Validate checks the settings: Workers ≥ 0 (0 means serial). The error
+// wraps loadlab.ErrInvalid and names the field.
+func (s *Settings) Validate() error {
+	if s != nil && s.Workers < 0 {
+		return loadlab.Invalid("consensus", "Settings.Workers = %d, want ≥ 0", s.Workers)
+	}
+	return nil
+}
+
+// trajectoryBytes is the memory of one step of a Trajectory's totals:
+// six float64 series.
+const trajectoryBytes = 6 * 8
+
+// checkTrajectorySize refuses, before anything is allocated, a run
+// whose record would exceed the memory budget (size.MaxBytes): six
+// totals per step, and with States four vectors of n values per step.
+func checkTrajectorySize(n, steps int, states bool) error {
+	per := trajectoryBytes
+	if states {
+		p, ok := size.Product(4, n, 8)
+		if !ok {
+			return loadlab.TooLarge("consensus", "Simulate: %d nodes overflow the per-step state record", n)
+		}
+		per += p
+	}
+	return size.Check("consensus", "Simulate: steps", steps, per)
 }
 
 // Trajectory is the record of a simulation (spec §3.2). Slices indexed
@@ -57,7 +88,7 @@ type Trajectory struct {
 	LambdaMax linalg.Bracket
 }
 
-// Simulate runs the throttler net for steps steps from the limits x0
+// Simulate runs the throttler th for steps steps from the limits x0
 // under demand d (spec §3.1 (4)): at each step k it draws r(k), computes
 // p(k) from r(k) and x(k), records the totals, and updates
 //
@@ -81,27 +112,35 @@ type Trajectory struct {
 // x0, or steps < 0; a failure at step k (a demand error, a NaN or
 // infinite r_i or an overflowing r_total, r_i ≤ 0 for Ratio or LogRatio,
 // x_i ≤ 0 for LogRatio) returns the trajectory up to step k together
-// with the error.
-func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Trajectory, error) {
-	if err := net.validate(); err != nil {
+// with the error. It panics if th or d is nil.
+func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*Trajectory, error) {
+	if err := th.Validate(); err != nil {
 		return nil, err
 	}
-	g := net.Graph
+	g := th.Graph
 	n := g.Order()
 	if d == nil {
-		return nil, errors.New("consensus: Simulate: demand is nil")
+		panic("consensus: Simulate: demand d is nil")
 	}
 	if len(x0) != n {
-		return nil, fmt.Errorf("consensus: Simulate: len(x0) = %d, want %d", len(x0), n)
+		return nil, loadlab.Invalid("consensus", "Simulate: len(x0) = %d, want %d", len(x0), n)
 	}
-	if !isFinite(x0) {
-		return nil, errors.New("consensus: Simulate: x0 has a non-finite value")
+	for i, x := range x0 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, loadlab.Invalid("consensus", "Simulate: x0[%d] = %v, want finite", i, x)
+		}
 	}
 	if steps < 0 {
-		return nil, fmt.Errorf("consensus: Simulate: steps = %d: want ≥ 0", steps)
+		return nil, loadlab.Invalid("consensus", "Simulate: steps = %d, want ≥ 0", steps)
 	}
 	if s == nil {
 		s = &Settings{}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkTrajectorySize(n, steps, s.States); err != nil {
+		return nil, err
 	}
 	workers := s.Workers
 	if workers <= 0 {
@@ -116,7 +155,7 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 		Dispersion: make([]float64, 0, steps),
 	}
 
-	f := newFlows(g, net.Gamma)
+	f := newFlows(g, th.Gamma)
 	hi := append([]float64(nil), x0...)
 	lo := make([]float64, n)
 	p := make([]float64, n)
@@ -145,14 +184,14 @@ func Simulate(net *Network, d Demand, x0 []float64, steps int, s *Settings) (*Tr
 			break
 		}
 		if k == 0 {
-			tr.LambdaMax, unstable = stability(g, net.Gamma, scaling(net.Measure, r, x0))
+			tr.LambdaMax, unstable = stability(g, th.Gamma, scaling(th.Measure, r, x0))
 		}
-		if err = tr.step(net, r, p, hi, lo); err != nil {
+		if err = tr.step(th, r, p, hi, lo); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
 		if s.States {
-			tr.keep(net, r, hi, p) // hi holds the renormalised limits x(k)
+			tr.keep(th, r, hi, p) // hi holds the renormalised limits x(k)
 		}
 		if pf != nil {
 			pf.release() // r(k) is no longer needed
@@ -203,9 +242,9 @@ func scaling(m Measure, r, x0 []float64) []float64 {
 // in force, computes the measure p for demand r and appends the totals
 // of the step (spec §3.2). The common linear measure is done in one pass
 // over the nodes.
-func (tr *Trajectory) step(net *Network, r, p, hi, lo []float64) error {
+func (tr *Trajectory) step(th *Throttler, r, p, hi, lo []float64) error {
 	var rt, at, lt, psum float64
-	if net.Measure == Amount {
+	if th.Measure == Amount {
 		for i, ri := range r {
 			// Renormalise (hi, lo) exactly (Fast2Sum, |hi| ≥ |lo|).
 			xi := hi[i] + lo[i]
@@ -224,7 +263,7 @@ func (tr *Trajectory) step(net *Network, r, p, hi, lo []float64) error {
 			lo[i] -= xi - hi[i]
 			hi[i] = xi
 		}
-		if err := net.Measure.Nodal(p, r, hi); err != nil {
+		if err := th.Measure.Nodal(p, r, hi); err != nil {
 			return err
 		}
 		for i, ri := range r {
@@ -286,12 +325,12 @@ func badDemand(r []float64) error {
 	return errors.New("consensus: demand total r_total overflows float64")
 }
 
-func (tr *Trajectory) keep(net *Network, r, x, p []float64) {
+func (tr *Trajectory) keep(th *Throttler, r, x, p []float64) {
 	a := make([]float64, len(r))
 	po := make([]float64, len(r))
 	for i := range r {
 		a[i] = min(x[i], r[i])
-		po[i] = orient(net.Orientation, net.Measure, p[i])
+		po[i] = orient(th.Orientation, th.Measure, p[i])
 	}
 	tr.X = append(tr.X, append([]float64(nil), x...))
 	tr.R = append(tr.R, append([]float64(nil), r...))
@@ -475,21 +514,21 @@ func (f *flows) applyRange(hi, lo, p []float64, from, to int) {
 // allocates a scratch vector; Simulate is the conservative, allocation-free
 // loop. It returns an error for an invalid network or a measure that is
 // undefined at (r, x), and panics if the lengths differ from n.
-func (net *Network) Step(dst, x, r []float64) error {
-	if err := net.validate(); err != nil {
+func (th *Throttler) Step(dst, x, r []float64) error {
+	if err := th.Validate(); err != nil {
 		return err
 	}
-	n := net.Graph.Order()
+	n := th.Graph.Order()
 	if len(dst) != n || len(x) != n || len(r) != n {
 		panic(fmt.Sprintf("consensus: Step: len(dst) = %d, len(x) = %d, len(r) = %d, want %d", len(dst), len(x), len(r), n))
 	}
 	p := make([]float64, n)
-	if err := net.Measure.Nodal(p, r, x); err != nil {
+	if err := th.Measure.Nodal(p, r, x); err != nil {
 		return err
 	}
-	net.Graph.LaplacianMulVec(dst, p)
+	th.Graph.LaplacianMulVec(dst, p)
 	for i := range dst {
-		dst[i] = x[i] + net.Gamma*dst[i]
+		dst[i] = x[i] + th.Gamma*dst[i]
 	}
 	return nil
 }

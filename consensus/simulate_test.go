@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"fmt"
+	"github.com/loadlab/loadlab"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -63,7 +64,7 @@ func TestConservation(t *testing.T) {
 			if m == Ratio || m == LogRatio {
 				gamma *= 30
 			}
-			net := &Network{Graph: g, Gamma: gamma, Measure: m}
+			net := &Throttler{Graph: g, Gamma: gamma, Measure: m}
 			d := &StationaryDemand{Mean: mean, Sigma: 10, Src: src}
 			tr, err := Simulate(net, d, x0, 500, nil)
 			require.NoError(t, err, "%v", m)
@@ -97,7 +98,7 @@ func TestConservation(t *testing.T) {
 			d = &StationaryDemand{Mean: x0, Sigma: 30, Src: mc.Source(6, 1, uint64(m))}
 			gamma *= 1e3 // q = 1/r ≤ 1e-3: the same γλ scale as Amount
 		}
-		tr, err := Simulate(&Network{Graph: g, Gamma: gamma, Measure: m}, d, x0, 200000, nil)
+		tr, err := Simulate(&Throttler{Graph: g, Gamma: gamma, Measure: m}, d, x0, 200000, nil)
 		require.NoError(t, err, "%v", m)
 		require.Equal(t, 200000, tr.Steps, "%v", m)
 		// 4 ulps of the total 21000: the compensated sum is exact to ~1 ulp.
@@ -125,7 +126,7 @@ func TestConservation(t *testing.T) {
 // TestTotalsExample checks spec §9: r = (5, 1), x = (3, 3) gives
 // a = (3, 1), a_total = 4, a_ideal = 6, O = 2.
 func TestTotalsExample(t *testing.T) {
-	net := &Network{Graph: linalg.Path(2), Gamma: 0.1}
+	net := &Throttler{Graph: linalg.Path(2), Gamma: 0.1}
 	tr, err := Simulate(net, TraceDemand{{5, 1}}, []float64{3, 3}, 1, &Settings{States: true})
 	require.NoError(t, err)
 	assert.Equal(t, []float64{3, 1}, tr.A[0])
@@ -148,7 +149,7 @@ func TestTotalsInvariants(t *testing.T) {
 	mean := []float64{10, 20, 30, 40, 15, 25, 35, 45}
 	x0 := slices.Clone(mean)
 	slices.Reverse(x0)
-	net := &Network{Graph: g, Gamma: 0.1}
+	net := &Throttler{Graph: g, Gamma: 0.1}
 	tr, err := Simulate(net, &RandomWalkDemand{Start: mean, Sigma: 3, Src: mc.Source(7, 1)}, x0, 300, &Settings{States: true})
 	require.NoError(t, err)
 	var sameSide, positive int
@@ -182,7 +183,7 @@ func TestTotalsInvariants(t *testing.T) {
 func TestContractionAndDeadbeat(t *testing.T) {
 	r := []float64{7, 1, 4}
 	x0 := []float64{0, 5, 1}
-	net := &Network{Graph: linalg.Path(3), Gamma: 0.5}
+	net := &Throttler{Graph: linalg.Path(3), Gamma: 0.5}
 	tr, err := Simulate(net, constant(r, 30), x0, 30, &Settings{States: true})
 	require.NoError(t, err)
 	xs, _ := Equilibrium(Amount, r, 6)
@@ -193,7 +194,7 @@ func TestContractionAndDeadbeat(t *testing.T) {
 	}
 	r4 := []float64{3, 9, 1, 6}
 	x4 := []float64{2, 2, 2, 2}
-	k4 := &Network{Graph: linalg.Complete(4), Gamma: 0.25}
+	k4 := &Throttler{Graph: linalg.Complete(4), Gamma: 0.25}
 	tr, err = Simulate(k4, constant(r4, 1), x4, 1, nil)
 	require.NoError(t, err)
 	want, _ := Equilibrium(Amount, r4, 8) // r − (19 − 8)/4
@@ -234,7 +235,7 @@ func TestEquilibria(t *testing.T) {
 		eq, err := Equilibrium(c.m, r, 30)
 		require.NoError(t, err)
 		assert.InDeltaSlice(t, c.want, eq, 1e-14)
-		net := &Network{Graph: sixNode(), Gamma: 0.2, Measure: c.m}
+		net := &Throttler{Graph: sixNode(), Gamma: 0.2, Measure: c.m}
 		tr, err := Simulate(net, constant(r, 3000), x0, 3000, nil)
 		require.NoError(t, err)
 		// Geometric convergence: 3000 steps at a factor ≤ 0.99 leave < 1e-11.
@@ -252,9 +253,9 @@ func TestOrientation(t *testing.T) {
 	r := []float64{2, 4, 6, 8, 10, 12}
 	x0 := []float64{5, 5, 5, 5, 5, 5}
 	for _, m := range []Measure{Amount, Ratio, LogRatio, Clipped} {
-		a, err := Simulate(&Network{Graph: sixNode(), Gamma: 0.2, Measure: m}, constant(r, 20), x0, 20, &Settings{States: true})
+		a, err := Simulate(&Throttler{Graph: sixNode(), Gamma: 0.2, Measure: m}, constant(r, 20), x0, 20, &Settings{States: true})
 		require.NoError(t, err)
-		b, err := Simulate(&Network{Graph: sixNode(), Gamma: 0.2, Measure: m, Orientation: Served}, constant(r, 20), x0, 20, &Settings{States: true})
+		b, err := Simulate(&Throttler{Graph: sixNode(), Gamma: 0.2, Measure: m, Orientation: Served}, constant(r, 20), x0, 20, &Settings{States: true})
 		require.NoError(t, err)
 		assert.Equal(t, a.X, b.X)
 		c := 0.0
@@ -275,7 +276,7 @@ func TestStepMatchesSimulate(t *testing.T) {
 	g := randomGraph(9, 0.3, mc.Source(8))
 	r := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}
 	x := []float64{9, 8, 7, 6, 5, 4, 3, 2, 1}
-	net := &Network{Graph: g, Gamma: 0.05, Measure: Ratio}
+	net := &Throttler{Graph: g, Gamma: 0.05, Measure: Ratio}
 	dst := make([]float64, 9)
 	require.NoError(t, net.Step(dst, x, r))
 	tr, err := Simulate(net, constant(r, 1), x, 1, nil)
@@ -289,14 +290,14 @@ func TestUnstableSimulation(t *testing.T) {
 	g := linalg.Cycle(6) // λ_n = 4: bound 1/2
 	r := []float64{1, 2, 3, 4, 5, 6}
 	x0 := []float64{3, 3, 3, 3, 4, 4}
-	tr, err := Simulate(&Network{Graph: g, Gamma: 0.55}, constant(r, 200), x0, 200, nil)
+	tr, err := Simulate(&Throttler{Graph: g, Gamma: 0.55}, constant(r, 200), x0, 200, nil)
 	require.ErrorIs(t, err, ErrUnstable)
 	assert.Contains(t, err.Error(), "unstable")
 	assert.Equal(t, 200, tr.Steps) // the run goes on, so the divergence shows
 	assert.InDelta(t, 4, tr.LambdaMax.Est, 1e-12)
 	// Mode 1 − γλ_n = −1.2 grows by 1.2^200 ≈ 7e15.
 	assert.Greater(t, dispersionNorm(tr.Final), 1e12)
-	tr, err = Simulate(&Network{Graph: g, Gamma: 0.45}, constant(r, 200), x0, 200, nil)
+	tr, err = Simulate(&Throttler{Graph: g, Gamma: 0.45}, constant(r, 200), x0, 200, nil)
 	require.NoError(t, err)
 	assert.Less(t, dispersionNorm(tr.Final), 10.0)
 	// Large graphs: λ_n(C_n) = 4 for even n, so 2/λ_n = 1/2. Just above
@@ -305,14 +306,14 @@ func TestUnstableSimulation(t *testing.T) {
 	for _, n := range []int{1000, 5000} {
 		big := linalg.Cycle(n)
 		zero := make([]float64, n)
-		tr, err = Simulate(&Network{Graph: big, Gamma: 0.50001}, constant(zero, 1), zero, 1, nil)
+		tr, err = Simulate(&Throttler{Graph: big, Gamma: 0.50001}, constant(zero, 1), zero, 1, nil)
 		require.ErrorIs(t, err, ErrUnstable, "C_%d", n)
 		assert.Contains(t, err.Error(), "is unstable", "C_%d", n)
 		// The Ritz value approaches λ_n = 4 from below and must be
 		// past 2/γ = 3.99992 to certify.
 		assert.LessOrEqual(t, tr.LambdaMax.Est, 4.0, "C_%d", n)
 		assert.GreaterOrEqual(t, tr.LambdaMax.Lo, 2/0.50001, "C_%d", n)
-		_, err = Simulate(&Network{Graph: big, Gamma: 0.49}, constant(zero, 1), zero, 1, nil)
+		_, err = Simulate(&Throttler{Graph: big, Gamma: 0.49}, constant(zero, 1), zero, 1, nil)
 		require.NoError(t, err, "C_%d", n)
 	}
 }
@@ -379,37 +380,67 @@ func TestSimulateErrors(t *testing.T) {
 	disc := db.Build()
 	for _, c := range []struct {
 		name string
-		net  *Network
+		net  *Throttler
 		d    Demand
 		x0   []float64
 		want string
 	}{
-		{"gamma 0", &Network{Graph: g}, ok, x0, "Gamma = 0"},
-		{"gamma NaN", &Network{Graph: g, Gamma: math.NaN()}, ok, x0, "Gamma = NaN"},
-		{"gamma -1", &Network{Graph: g, Gamma: -1}, ok, x0, "Gamma = -1"},
-		{"disconnected", &Network{Graph: disc, Gamma: 0.1}, ok, x0, "disconnected"},
-		{"nil graph", &Network{Gamma: 0.1}, ok, x0, "nil"},
-		{"measure", &Network{Graph: g, Gamma: 0.1, Measure: 7}, ok, x0, "Measure"},
-		{"x0 length", &Network{Graph: g, Gamma: 0.1}, ok, []float64{1}, "len(x0)"},
-		{"x0 NaN", &Network{Graph: g, Gamma: 0.1}, ok, []float64{1, math.NaN(), 1}, "non-finite"},
-		{"demand length", &Network{Graph: g, Gamma: 0.1}, TraceDemand{{1, 2}}, x0, "row 0 has 2 values"},
-		{"trace short", &Network{Graph: g, Gamma: 0.1}, TraceDemand{}, x0, "beyond the trace"},
-		{"walk length", &Network{Graph: g, Gamma: 0.1}, &RandomWalkDemand{Start: []float64{1}}, x0, "len(Start)"},
-		{"ratio r ≤ 0", &Network{Graph: g, Gamma: 0.1, Measure: Ratio}, TraceDemand{{1, 0, 3}}, x0, "r[1] = 0"},
-		{"log x ≤ 0", &Network{Graph: g, Gamma: 0.1, Measure: LogRatio}, ok, []float64{1, -1, 1}, "x[1] = -1"},
-		{"no source", &Network{Graph: g, Gamma: 0.1}, &StationaryDemand{Mean: x0, Sigma: 1}, x0, "Src is nil"},
-		{"nil demand", &Network{Graph: g, Gamma: 0.1}, nil, x0, "demand is nil"},
-		{"demand NaN", &Network{Graph: g, Gamma: 0.1}, TraceDemand{{1, math.NaN(), 3}}, x0, "r[1] = NaN"},
-		{"demand +Inf", &Network{Graph: g, Gamma: 0.1}, TraceDemand{{1, 2, math.Inf(1)}}, x0, "r[2] = +Inf"},
-		{"demand -Inf ratio", &Network{Graph: g, Gamma: 0.1, Measure: Ratio}, TraceDemand{{math.Inf(-1), 2, 3}}, x0, "r[0] = -Inf"},
-		{"demand +Inf clipped", &Network{Graph: g, Gamma: 0.1, Measure: Clipped}, TraceDemand{{1, math.Inf(1), 3}}, x0, "r[1] = +Inf"},
-		{"demand overflow", &Network{Graph: g, Gamma: 0.1}, TraceDemand{{math.MaxFloat64, math.MaxFloat64, 1}}, x0, "overflows"},
+		{"gamma 0", &Throttler{Graph: g}, ok, x0, "Gamma = 0"},
+		{"gamma NaN", &Throttler{Graph: g, Gamma: math.NaN()}, ok, x0, "Gamma = NaN"},
+		{"gamma -1", &Throttler{Graph: g, Gamma: -1}, ok, x0, "Gamma = -1"},
+		{"disconnected", &Throttler{Graph: disc, Gamma: 0.1}, ok, x0, "disconnected"},
+		{"nil graph", &Throttler{Gamma: 0.1}, ok, x0, "nil"},
+		{"measure", &Throttler{Graph: g, Gamma: 0.1, Measure: 7}, ok, x0, "Measure"},
+		{"x0 length", &Throttler{Graph: g, Gamma: 0.1}, ok, []float64{1}, "len(x0)"},
+		{"x0 NaN", &Throttler{Graph: g, Gamma: 0.1}, ok, []float64{1, math.NaN(), 1}, "x0[1] = NaN"},
+		{"demand length", &Throttler{Graph: g, Gamma: 0.1}, TraceDemand{{1, 2}}, x0, "row 0 has 2 values"},
+		{"trace short", &Throttler{Graph: g, Gamma: 0.1}, TraceDemand{}, x0, "beyond the trace"},
+		{"walk length", &Throttler{Graph: g, Gamma: 0.1}, &RandomWalkDemand{Start: []float64{1}}, x0, "len(Start)"},
+		{"ratio r ≤ 0", &Throttler{Graph: g, Gamma: 0.1, Measure: Ratio}, TraceDemand{{1, 0, 3}}, x0, "r[1] = 0"},
+		{"log x ≤ 0", &Throttler{Graph: g, Gamma: 0.1, Measure: LogRatio}, ok, []float64{1, -1, 1}, "x[1] = -1"},
+		{"no source", &Throttler{Graph: g, Gamma: 0.1}, &StationaryDemand{Mean: x0, Sigma: 1}, x0, "Src is nil"},
+		{"workers", &Throttler{Graph: g, Gamma: 0.1}, ok, x0, "Settings.Workers = -1"},
+		{"demand NaN", &Throttler{Graph: g, Gamma: 0.1}, TraceDemand{{1, math.NaN(), 3}}, x0, "r[1] = NaN"},
+		{"demand +Inf", &Throttler{Graph: g, Gamma: 0.1}, TraceDemand{{1, 2, math.Inf(1)}}, x0, "r[2] = +Inf"},
+		{"demand -Inf ratio", &Throttler{Graph: g, Gamma: 0.1, Measure: Ratio}, TraceDemand{{math.Inf(-1), 2, 3}}, x0, "r[0] = -Inf"},
+		{"demand +Inf clipped", &Throttler{Graph: g, Gamma: 0.1, Measure: Clipped}, TraceDemand{{1, math.Inf(1), 3}}, x0, "r[1] = +Inf"},
+		{"demand overflow", &Throttler{Graph: g, Gamma: 0.1}, TraceDemand{{math.MaxFloat64, math.MaxFloat64, 1}}, x0, "overflows"},
 	} {
-		_, err := Simulate(c.net, c.d, c.x0, 1, nil)
+		_, err := Simulate(c.net, c.d, c.x0, 1, &Settings{Workers: map[bool]int{true: -1}[c.name == "workers"]})
 		assert.ErrorContains(t, err, c.want, c.name)
 	}
-	_, err := Simulate(&Network{Graph: g, Gamma: 0.1}, ok, x0, -1, nil)
+	_, err := Simulate(&Throttler{Graph: g, Gamma: 0.1}, ok, x0, -1, nil)
 	assert.ErrorContains(t, err, "steps = -1")
+	// Nil required arguments are programmer errors: documented panics.
+	assert.PanicsWithValue(t, "consensus: Simulate: demand d is nil", func() { _, _ = Simulate(&Throttler{Graph: g, Gamma: 0.1}, nil, x0, 1, nil) })
+	assert.PanicsWithValue(t, "consensus: Throttler is nil", func() { _, _ = Simulate(nil, ok, x0, 1, nil) })
+}
+
+// TestSizesBeforeAllocation checks that step counts beyond the memory
+// budget are errors, not out-of-memory crashes (issue 11): Simulate with
+// 2^40 steps, with States on a graph whose record is too large, and
+// EstimateRho with Steps = 2^40 or Burn + Steps overflowing.
+func TestSizesBeforeAllocation(t *testing.T) {
+	th := &Throttler{Graph: linalg.Path(3), Gamma: 0.1}
+	x0 := []float64{1, 1, 1}
+	_, err := Simulate(th, TraceDemand{x0}, x0, 1<<40, nil)
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	assert.Contains(t, err.Error(), "steps = 1099511627776")
+	// 2^22 steps alone need 200 MB, but with the states of 1000 nodes
+	// 134 GB.
+	big := make([]float64, 1000)
+	_, err = Simulate(&Throttler{Graph: linalg.Path(1000), Gamma: 0.1}, TraceDemand{big}, big, 1<<22, &Settings{States: true})
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = EstimateRho(th, Case2, 1, MonteCarlo{Runs: 2, Steps: 1 << 40})
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	assert.Contains(t, err.Error(), "Burn + Steps")
+	_, err = EstimateRho(th, Case2, 1, MonteCarlo{Runs: 2, Steps: math.MaxInt, Burn: 2})
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	for _, m := range []MonteCarlo{{Runs: 1, Steps: 1}, {Runs: 2}, {Runs: 2, Steps: 1, Burn: -1}} {
+		_, err = EstimateRho(th, Case2, 1, m)
+		require.ErrorIs(t, err, loadlab.ErrInvalid)
+		assert.Contains(t, err.Error(), "MonteCarlo.")
+	}
 }
 
 // FuzzSimulate feeds arbitrary parameters to the validating entry point:
@@ -419,7 +450,7 @@ func FuzzSimulate(f *testing.F) {
 	f.Add(-1.0, 0.0, 2.0, 3.0, 1.0, uint8(1))
 	f.Add(0.3, -1.0, 2.0, math.NaN(), 1.0, uint8(2))
 	f.Fuzz(func(t *testing.T, gamma, r0, r1, r2, x float64, m uint8) {
-		net := &Network{Graph: linalg.Path(3), Gamma: gamma, Measure: Measure(m % 5)}
+		net := &Throttler{Graph: linalg.Path(3), Gamma: gamma, Measure: Measure(m % 5)}
 		tr, err := Simulate(net, constant([]float64{r0, r1, r2}, 5), []float64{x, x, x}, 5, nil)
 		if err != nil {
 			return
@@ -448,7 +479,7 @@ func TestSimulateWorkers(t *testing.T) {
 	for i := range start {
 		start[i] = float64(i % 17)
 	}
-	net := &Network{Graph: g, Gamma: 0.05}
+	net := &Throttler{Graph: g, Gamma: 0.05}
 	run := func(w int) *Trajectory {
 		d := &RandomWalkDemand{Start: start, Sigma: 1, Src: mc.Source(14)}
 		tr, err := Simulate(net, d, start, 30, &Settings{Workers: w, States: true})
@@ -502,7 +533,7 @@ func TestSimulatePrefetchErrors(t *testing.T) {
 		{Amount, trace, 30, "step 10"},
 		{Ratio, bad, 8, "step 6"},
 	} {
-		net := &Network{Graph: g, Gamma: 0.05, Measure: c.m}
+		net := &Throttler{Graph: g, Gamma: 0.05, Measure: c.m}
 		var got []*Trajectory
 		for _, procs := range []int{1, 2} {
 			old := runtime.GOMAXPROCS(procs)
@@ -567,12 +598,12 @@ func TestRatioStability(t *testing.T) {
 	// Below the ratio bound (but above 2/λ_n): no warning, convergence.
 	gamma := 0.95 * 2 / mu
 	require.Greater(t, gamma, 2/lam)
-	tr, err := Simulate(&Network{Graph: g, Gamma: gamma, Measure: Ratio}, constant(r, 2000), x0, 2000, nil)
+	tr, err := Simulate(&Throttler{Graph: g, Gamma: gamma, Measure: Ratio}, constant(r, 2000), x0, 2000, nil)
 	require.NoError(t, err)
 	// Factor |1 − γμ_n| = 0.9 per step: 2000 steps leave far below 1e-9.
 	assert.InDeltaSlice(t, eq, tr.Final, 1e-9)
 	// Above it: warning and divergence (factor 1.1 per step).
-	tr, err = Simulate(&Network{Graph: g, Gamma: 1.05 * 2 / mu, Measure: Ratio}, constant(r, 300), x0, 300, nil)
+	tr, err = Simulate(&Throttler{Graph: g, Gamma: 1.05 * 2 / mu, Measure: Ratio}, constant(r, 300), x0, 300, nil)
 	require.ErrorIs(t, err, ErrUnstable)
 	assert.InEpsilon(t, mu, tr.LambdaMax.Est, 1e-12)
 	assert.Greater(t, dispersionNorm(tr.Final), 1e9)
@@ -594,7 +625,7 @@ func TestDemandTrend(t *testing.T) {
 			trace[k][i] = 50 + float64(k)*drift[i]
 		}
 	}
-	tr, err := Simulate(&Network{Graph: g, Gamma: gamma}, trace, make([]float64, 6), steps, &Settings{States: true})
+	tr, err := Simulate(&Throttler{Graph: g, Gamma: gamma}, trace, make([]float64, 6), steps, &Settings{States: true})
 	require.NoError(t, err)
 	lp, err := linalg.PseudoInverse(g)
 	require.NoError(t, err)
@@ -659,7 +690,7 @@ func TestSimulatePrefetchPanic(t *testing.T) {
 	n := parallelNodes + 10
 	g := sparseRandom(n, 4, mc.Source(17))
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	net := &Network{Graph: g, Gamma: 0.05}
+	net := &Throttler{Graph: g, Gamma: 0.05}
 	assert.PanicsWithValue(t, "demand failed", func() {
 		_, _ = Simulate(net, panicDemand{at: 3}, make([]float64, n), 10, nil)
 	})

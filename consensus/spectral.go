@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/linalg"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Traffic selects the demand model of spec §4.2 behind an H2 measure.
@@ -39,7 +42,7 @@ func (t Traffic) String() string {
 
 func checkTraffic(t Traffic) error {
 	if t < Case1 || t > Case2T {
-		return fmt.Errorf("consensus: Traffic = %d: want Case1, Case2 or Case2T", int(t))
+		return loadlab.Invalid("consensus", "Traffic = %d, want Case1, Case2 or Case2T", int(t))
 	}
 	return nil
 }
@@ -51,6 +54,13 @@ func checkTraffic(t Traffic) error {
 // graph, Rho (one Cholesky) is cheaper.
 type Spectral struct {
 	lambda []float64 // ascending, lambda[0] = 0 exactly
+
+	// For nodal measures: the graph (nil for SpectralFrom) and, computed
+	// once on first use, its eigenvectors.
+	g    *linalg.Graph
+	once sync.Once
+	vecs *mat.Dense
+	verr error
 }
 
 // NewSpectral computes the spectrum of g. It returns an error for a nil,
@@ -64,7 +74,12 @@ func NewSpectral(g *linalg.Graph) (*Spectral, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newSpectral(l)
+	s, err := newSpectral(l)
+	if err != nil {
+		return nil, err
+	}
+	s.g = g
+	return s, nil
 }
 
 // SpectralFrom returns the Spectral for given Laplacian eigenvalues
@@ -78,11 +93,11 @@ func SpectralFrom(lambda []float64) (*Spectral, error) {
 
 func newSpectral(l []float64) (*Spectral, error) {
 	if len(l) == 0 {
-		return nil, fmt.Errorf("consensus: empty spectrum")
+		return nil, loadlab.Invalid("consensus", "empty spectrum")
 	}
 	for i, v := range l {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("consensus: eigenvalue %d = %v: want finite", i, v)
+			return nil, loadlab.Invalid("consensus", "eigenvalue %d = %v, want finite", i, v)
 		}
 	}
 	slices.Sort(l)
@@ -91,11 +106,17 @@ func newSpectral(l []float64) (*Spectral, error) {
 	// ~n ε λ_n; 1e-8 λ_n leaves a wide margin and still rejects a
 	// spectrum that is not a Laplacian's.
 	if math.Abs(l[0]) > 1e-8*math.Abs(l[n-1]) {
-		return nil, fmt.Errorf("consensus: smallest eigenvalue %v is not 0: not a Laplacian spectrum", l[0])
+		return nil, loadlab.Invalid("consensus", "smallest eigenvalue %v is not 0: not a Laplacian spectrum", l[0])
 	}
 	l[0] = 0
+	if n > 1 && !(l[1] > 0) {
+		return nil, loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "λ₂ = %v ≤ 0: the graph is disconnected", l[1])
+	}
+	// The eigensolver's absolute error is ~n ε λ_n, so below 1e-12 λ_n
+	// λ₂ has at most a few correct digits (none for n ≳ 10³): refuse,
+	// as linalg.KirchhoffIndex refuses such nearly disconnected graphs.
 	if n > 1 && !(l[1] > 1e-12*l[n-1]) {
-		return nil, fmt.Errorf("consensus: λ₂ = %v ≤ 1e-12·λ_n: the graph is disconnected", l[1])
+		return nil, loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "λ₂ = %v ≤ 1e-12·λ_n = %v: the graph is disconnected or nearly so, and λ₂ has no reliable digits", l[1], 1e-12*l[n-1])
 	}
 	return &Spectral{lambda: l}, nil
 }
@@ -121,13 +142,33 @@ func (s *Spectral) LambdaMax() float64 { return s.lambda[len(s.lambda)-1] }
 // (spec §4.1). It is +Inf for a single node.
 func (s *Spectral) StabilityBound() float64 { return 2 / s.LambdaMax() }
 
-// Kirchhoff returns K_f = n Σ_{i≥2} 1/λ_i (spec §2).
+// Kirchhoff returns K_f = n Σ_{i≥2} 1/λ_i (spec §2), a compensated sum
+// (linalg.KirchhoffFromSpectrum).
 func (s *Spectral) Kirchhoff() float64 {
-	var t float64
-	for _, l := range s.lambda[1:] {
-		t += 1 / l
+	return linalg.KirchhoffFromSpectrum(s.lambda)
+}
+
+// eigenTol is the relative error bound the stability decisions allow
+// λ_n: 8 n ε, a bound on the backward error of the dense symmetric
+// eigensolver (a modest multiple of n ε ‖L‖) that also covers the few
+// ulps of a closed-form spectrum.
+func (s *Spectral) eigenTol() float64 {
+	return 8 * float64(len(s.lambda)) * 0x1p-53
+}
+
+// unstable returns an error wrapping ErrUnstable when γλ_n ≥ 2, or
+// when γλ_n is within the error bound of λ_n (eigenTol) below 2: there
+// the dispersion measures have no correct digits (they grow like
+// 1/(2 − γλ_n)), so no number is returned.
+func (s *Spectral) unstable(gamma float64) error {
+	u := gamma * s.LambdaMax()
+	if u < 2 && 2-u > 2*s.eigenTol()*max(u, 1) {
+		return nil
 	}
-	return float64(len(s.lambda)) * t
+	if u >= 2 {
+		return loadlab.Wrap(ErrUnstable, "consensus", "γ = %v ≥ 2/λ_n = %v", gamma, s.StabilityBound())
+	}
+	return loadlab.Wrap(ErrUnstable, "consensus", "γ = %v: γλ_n = %v lies within the error bound %.2g of λ_n below 2 (the stability limit), where ρ has no correct digits", gamma, u, s.eigenTol())
 }
 
 // Factor returns the deterministic contraction factor per step
@@ -154,29 +195,86 @@ func (s *Spectral) GammaConv() (gamma, factor float64) {
 //	ρ₂  = σ² Σ_{i≥2} 1/(γλ_i (2 − γλ_i))
 //	ρ₂T = γ ρ₂ = σ² Σ_{i≥2} 1/(λ_i (2 − γλ_i)).
 //
-// For γ ≥ 2/λ_n it returns +Inf and an error wrapping ErrUnstable. It
+// For γ ≥ 2/λ_n, or γλ_n within the error bound of λ_n (8 n ε relative)
+// below 2, it returns +Inf and an error wrapping ErrUnstable. It
 // returns an error for γ not finite and positive, σ negative or not
 // finite, or an unknown t.
 func (s *Spectral) Rho(t Traffic, gamma, sigma float64) (float64, error) {
 	if err := checkRhoArgs(t, gamma, sigma); err != nil {
 		return math.NaN(), err
 	}
-	if gamma*s.LambdaMax() >= 2 {
-		return math.Inf(1), fmt.Errorf("%w: γ = %v ≥ 2/λ_n = %v", ErrUnstable, gamma, s.StabilityBound())
+	if err := s.unstable(gamma); err != nil {
+		return math.Inf(1), err
 	}
-	var sum float64
+	var sum linalg.CompensatedSum
 	for _, l := range s.lambda[1:] {
-		u := gamma * l
-		switch t {
-		case Case1: // spec §4.4 R1
-			sum += 2 / (2 - u)
-		case Case2: // spec §4.4 R2
-			sum += 1 / (u * (2 - u))
-		case Case2T: // spec §4.4 Case 2T
-			sum += 1 / (l * (2 - u))
-		}
+		sum.Add(rhoTerm(t, gamma, l))
 	}
-	return sigma * sigma * sum, nil
+	return sigma * sigma * sum.Value(), nil
+}
+
+// rhoTerm is the contribution of the eigenvalue λ to ρ of traffic t
+// for σ = 1 (spec §4.4).
+func rhoTerm(t Traffic, gamma, l float64) float64 {
+	u := gamma * l
+	switch t {
+	case Case1: // spec §4.4 R1
+		return 2 / (2 - u)
+	case Case2: // spec §4.4 R2
+		return 1 / (u * (2 - u))
+	default: // Case2T, spec §4.4 Case 2T
+		return 1 / (l * (2 - u))
+	}
+}
+
+// NodalRho returns the nodal H2 measures ρ_j (spec §4.3) of traffic t
+// in dst (allocated if nil), from the eigenvectors v_i of L:
+// ρ_j = σ² Σ_{i≥2} f(λ_i) v_ij², with f the term of Rho. The
+// eigenvectors are computed once, on the first call (one dense
+// symmetric eigendecomposition with vectors, O(n³)); every call after
+// that costs O(n²), so sweeps over γ factor once. It returns the errors
+// of Rho, and an error wrapping loadlab.ErrInvalid for a Spectral made
+// by SpectralFrom (no graph, so no eigenvectors). It panics if dst is
+// non-nil with a length other than n.
+func (s *Spectral) NodalRho(dst []float64, t Traffic, gamma, sigma float64) ([]float64, error) {
+	if err := checkRhoArgs(t, gamma, sigma); err != nil {
+		return nil, err
+	}
+	n := len(s.lambda)
+	dst = allocDst(dst, n, "Spectral.NodalRho")
+	if s.g == nil {
+		return nil, loadlab.Invalid("consensus", "Spectral.NodalRho: a Spectral from SpectralFrom has no eigenvectors (use NewSpectral)")
+	}
+	if err := s.unstable(gamma); err != nil {
+		return nil, err
+	}
+	s.once.Do(s.vectors)
+	if s.verr != nil {
+		return nil, s.verr
+	}
+	raw := s.vecs.RawMatrix()
+	v := sigma * sigma
+	for j := range n {
+		row := raw.Data[j*raw.Stride : j*raw.Stride+n]
+		var sum linalg.CompensatedSum
+		for i := 1; i < n; i++ {
+			sum.Add(rhoTerm(t, gamma, s.lambda[i]) * row[i] * row[i])
+		}
+		dst[j] = v * sum.Value()
+	}
+	return dst, nil
+}
+
+// vectors computes the eigenvectors of L once (columns, ascending
+// eigenvalues as in s.lambda).
+func (s *Spectral) vectors() {
+	var es mat.EigenSym
+	if !es.Factorize(s.g.Laplacian(), true) {
+		s.verr = loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "Spectral.NodalRho: the dense eigensolver did not converge")
+		return
+	}
+	s.vecs = &mat.Dense{}
+	es.VectorsTo(s.vecs)
 }
 
 func checkRhoArgs(t Traffic, gamma, sigma float64) error {
@@ -187,7 +285,7 @@ func checkRhoArgs(t Traffic, gamma, sigma float64) error {
 		return err
 	}
 	if !(sigma >= 0) || math.IsInf(sigma, 1) {
-		return fmt.Errorf("consensus: sigma = %v: want finite and ≥ 0", sigma)
+		return loadlab.Invalid("consensus", "sigma = %v, want finite and ≥ 0", sigma)
 	}
 	return nil
 }
@@ -207,8 +305,8 @@ func (s *Spectral) Bounds(gamma, sigma float64) (lo, hi float64, err error) {
 	v := sigma * sigma
 	lo = max(v*kf/(2*gamma*n), v*(n-1))
 	hi = math.Inf(1)
-	if u := gamma * s.LambdaMax(); u < 2 {
-		hi = v * kf / (gamma * n * (2 - u))
+	if s.unstable(gamma) == nil {
+		hi = v * kf / (gamma * n * (2 - gamma*s.LambdaMax()))
 	}
 	return lo, hi, nil
 }
@@ -225,12 +323,17 @@ func (s *Spectral) G(gamma float64) float64 {
 }
 
 // GammaH2 returns the update cycle γ*_H2 that minimises ρ₂ (spec §5.1,
-// Problem B) and ρ₂(γ*_H2) for σ = 1 (ρ₂ scales with σ²). The root of g
-// is bracketed by [1/λ_n, min{1/λ₂, 2/λ_n}) (spec §5.1 fact 2) and found
-// by bisection to the last bit. A single node returns (NaN, 0).
-func (s *Spectral) GammaH2() (gamma, rho float64) {
+// Problem B) and ρ₂(γ*_H2) at noise level σ (γ*_H2 does not depend on σ;
+// ρ₂ scales with σ²). The root of g is bracketed by
+// [1/λ_n, min{1/λ₂, 2/λ_n}) (spec §5.1 fact 2) and found by bisection to
+// the last bit. A single node returns (NaN, 0). It returns an error
+// wrapping loadlab.ErrInvalid for σ negative or not finite.
+func (s *Spectral) GammaH2(sigma float64) (gamma, rho float64, err error) {
+	if !(sigma >= 0) || math.IsInf(sigma, 1) {
+		return math.NaN(), math.NaN(), loadlab.Invalid("consensus", "GammaH2: sigma = %v, want finite and ≥ 0", sigma)
+	}
 	if len(s.lambda) < 2 {
-		return math.NaN(), 0
+		return math.NaN(), 0, nil
 	}
 	lo := 1 / s.LambdaMax()
 	hi := min(1/s.Lambda2(), 2/s.LambdaMax())
@@ -248,8 +351,8 @@ func (s *Spectral) GammaH2() (gamma, rho float64) {
 		}
 	}
 	gamma = lo
-	rho, _ = s.Rho(Case2, gamma, 1)
-	return gamma, rho
+	rho, err = s.Rho(Case2, gamma, sigma)
+	return gamma, rho, err
 }
 
 // GammaTradeoff returns the minimiser of the Problem B trade-off

@@ -168,20 +168,20 @@ func TestRhoSpec(t *testing.T) {
 			got, err := s.Rho(tc.t, c.gamma, 1)
 			require.NoError(t, err)
 			assert.InDelta(t, tc.want.v, got, tc.want.d, "%s %v spectral", c.name, tc.t)
-			chol, err := Rho(c.g, tc.t, c.gamma, 1)
+			chol, err := Rho(&Throttler{Graph: c.g, Gamma: c.gamma}, tc.t, 1)
 			require.NoError(t, err)
 			assert.InDelta(t, tc.want.v, chol, tc.want.d, "%s %v Cholesky", c.name, tc.t)
-			cov, err := Covariance(c.g, tc.t, c.gamma, 1)
+			cov, err := Covariance(&Throttler{Graph: c.g, Gamma: c.gamma}, tc.t, 1)
 			require.NoError(t, err)
 			assert.InDelta(t, tc.want.v, mat.Trace(cov), tc.want.d, "%s %v Lyapunov", c.name, tc.t)
 		}
 	}
 	// Nodal: P3 at γ = 1/2 gives 8/9 at every node; S4 at γ = 2/5 gives
 	// 75/64 (spec §9, exact).
-	d, err := NodalRho(nil, linalg.Path(3), Case2, 0.5, 1)
+	d, err := NodalRho(nil, &Throttler{Graph: linalg.Path(3), Gamma: 0.5}, Case2, 1)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, []float64{8.0 / 9, 8.0 / 9, 8.0 / 9}, d, tol)
-	d, err = NodalRho(nil, linalg.Star(4), Case2, 0.4, 1)
+	d, err = NodalRho(nil, &Throttler{Graph: linalg.Star(4), Gamma: 0.4}, Case2, 1)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, []float64{75.0 / 64, 75.0 / 64, 75.0 / 64, 75.0 / 64}, d, tol)
 }
@@ -191,10 +191,10 @@ func TestRhoSpec(t *testing.T) {
 func TestRhoPathsAndStar(t *testing.T) {
 	for n := 2; n <= 8; n++ {
 		nn := float64(n * n)
-		r2, err := Rho(linalg.Path(n), Case2, 0.5, 1)
+		r2, err := Rho(&Throttler{Graph: linalg.Path(n), Gamma: 0.5}, Case2, 1)
 		require.NoError(t, err)
 		assert.InDelta(t, (nn-1)/3, r2, tol)
-		r1, err := Rho(linalg.Path(n), Case1, 0.5, 1)
+		r1, err := Rho(&Throttler{Graph: linalg.Path(n), Gamma: 0.5}, Case1, 1)
 		require.NoError(t, err)
 		assert.InDelta(t, 2*(nn-1)/3, r1, tol)
 		if n < 3 {
@@ -204,6 +204,12 @@ func TestRhoPathsAndStar(t *testing.T) {
 		for _, g := range []float64{0.1, 0.25, 1.5 / fn} {
 			want := (fn-2)/(g*(2-g)) + 1/(g*fn*(2-g*fn)) // spec §9 star
 			got, err := spectral(t, linalg.Star(n)).Rho(Case2, g, 1)
+			if g*fn >= 2 {
+				// S_8 at γ = 1/4: γλ_n = 2, the stability limit. This
+				// used to pass vacuously (want = +Inf, got ≈ 1e16).
+				require.ErrorIs(t, err, ErrUnstable, "S_%d γ %v", n, g)
+				continue
+			}
 			require.NoError(t, err)
 			assert.InDelta(t, want, got, tol*want)
 		}
@@ -244,7 +250,7 @@ func TestGammaSpec(t *testing.T) {
 		{"grid", linalg.Grid(2, 3), 0.299952413414, 6.504795515038, 1.0 / 3, 2.0 / 3},
 	} {
 		s := spectral(t, c.g)
-		g, rho := s.GammaH2()
+		g, rho, _ := s.GammaH2(1)
 		// 12-digit values: 1e-11; 6-digit table values: 1e-6.
 		d := 1e-11
 		if c.name == "P6" || c.name == "S6" || c.name == "C6" {
@@ -269,7 +275,7 @@ func TestGammaSpec(t *testing.T) {
 // graphs at several γ.
 func TestBoundsSpec(t *testing.T) {
 	s := spectral(t, linalg.Path(3))
-	g, rho := s.GammaH2()
+	g, rho, _ := s.GammaH2(1)
 	lo, hi, err := s.Bounds(g, 1)
 	require.NoError(t, err)
 	// spec §9: 1.515606 ≤ 2.570958 ≤ 4.455071 (6 decimals). The lower
@@ -314,12 +320,12 @@ func TestFactorisationMatchesSpectral(t *testing.T) {
 				require.NoError(t, err)
 				// Relative 1e-9: the factorisations have backward error
 				// ~n ε cond, cond ≤ 1/(γλ₂(2−γλ_n)) ≤ 1e3 here.
-				got, err := Rho(g, tc, gamma, 1.5)
+				got, err := Rho(&Throttler{Graph: g, Gamma: gamma}, tc, 1.5)
 				require.NoError(t, err)
 				assert.InEpsilon(t, want, got, 1e-9)
-				nodal, err := NodalRho(nil, g, tc, gamma, 1.5)
+				nodal, err := NodalRho(nil, &Throttler{Graph: g, Gamma: gamma}, tc, 1.5)
 				require.NoError(t, err)
-				cov, err := Covariance(g, tc, gamma, 1.5)
+				cov, err := Covariance(&Throttler{Graph: g, Gamma: gamma}, tc, 1.5)
 				require.NoError(t, err)
 				assert.InEpsilon(t, want, mat.Trace(cov), 1e-9)
 				for j := range nodal {
@@ -349,11 +355,11 @@ func TestUnstable(t *testing.T) {
 		assert.True(t, errors.Is(err, ErrUnstable))
 		assert.True(t, math.IsInf(r, 1))
 		for _, tc := range []Traffic{Case1, Case2, Case2T} {
-			r, err = Rho(g, tc, gamma*1.0001, 1)
+			r, err = Rho(&Throttler{Graph: g, Gamma: gamma * 1.0001}, tc, 1)
 			assert.True(t, errors.Is(err, ErrUnstable), "%v %v", tc, err)
 			assert.True(t, math.IsInf(r, 1))
 		}
-		_, err = Covariance(g, Case2, gamma*1.0001, 1)
+		_, err = Covariance(&Throttler{Graph: g, Gamma: gamma * 1.0001}, Case2, 1)
 		assert.True(t, errors.Is(err, ErrUnstable))
 	}
 }
@@ -363,19 +369,19 @@ func TestBadArguments(t *testing.T) {
 	db := newBuilder(3)
 	must(db.SetEdge(0, 1, 1))
 	disc := db.Build()
-	_, err := Rho(disc, Case2, 0.1, 1)
+	_, err := Rho(&Throttler{Graph: disc, Gamma: 0.1}, Case2, 1)
 	assert.ErrorContains(t, err, "disconnected")
 	_, err = NewSpectral(disc)
 	assert.ErrorContains(t, err, "disconnected")
-	_, err = Rho(nil, Case2, 0.1, 1)
+	_, err = Rho(&Throttler{Graph: nil, Gamma: 0.1}, Case2, 1)
 	assert.Error(t, err)
 	for _, gamma := range []float64{0, -1, math.NaN(), math.Inf(1)} {
-		_, err = Rho(linalg.Path(3), Case2, gamma, 1)
+		_, err = Rho(&Throttler{Graph: linalg.Path(3), Gamma: gamma}, Case2, 1)
 		assert.ErrorContains(t, err, "Gamma")
 	}
-	_, err = Rho(linalg.Path(3), Traffic(9), 0.1, 1)
+	_, err = Rho(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, Traffic(9), 1)
 	assert.ErrorContains(t, err, "Traffic")
-	_, err = Rho(linalg.Path(3), Case2, 0.1, -1)
+	_, err = Rho(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, Case2, -1)
 	assert.ErrorContains(t, err, "sigma")
 	_, err = SpectralFrom([]float64{0, 0, 1})
 	assert.ErrorContains(t, err, "disconnected")
@@ -415,12 +421,12 @@ func TestKirchhoffIdentity(t *testing.T) {
 func TestRhoLarger(t *testing.T) {
 	g := sparseRandom(300, 5, mc.Source(17))
 	s := spectral(t, g)
-	gs, _ := s.GammaH2()
+	gs, _, _ := s.GammaH2(1)
 	for _, gamma := range []float64{gs, 0.999 * s.StabilityBound()} {
 		for _, tc := range []Traffic{Case1, Case2} {
 			want, err := s.Rho(tc, gamma, 1)
 			require.NoError(t, err)
-			got, err := Rho(g, tc, gamma, 1)
+			got, err := Rho(&Throttler{Graph: g, Gamma: gamma}, tc, 1)
 			require.NoError(t, err)
 			// Condition numbers up to ~1e3·n here; 1e-9 relative leaves
 			// a wide margin over ε·cond.

@@ -132,7 +132,7 @@ func consensusRhoVsGamma(cfg plots.Config) (*plots.Result, error) {
 				tab.Add(f.name, c.t.String(), g[i], r[i])
 			}
 		}
-		gs, rs := s.GammaH2()
+		gs, rs, _ := s.GammaH2(1)
 		gc, _ := s.GammaConv()
 		rc, _ := s.Rho(consensus.Case2, gc, 1)
 		addMarker(p2, fi, gs, rs, draw.RingGlyph{})
@@ -208,7 +208,7 @@ func consensusTotals(cfg plots.Config) (*plots.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	gamma, _ := s.GammaH2()
+	gamma, _, _ := s.GammaH2(1)
 	// Draw the demand first and set the total limit to the median of
 	// r_total, so the run spends time on both sides of the cap (where
 	// over-throttling can occur) whatever the random path.
@@ -231,7 +231,7 @@ func consensusTotals(cfg plots.Config) (*plots.Result, error) {
 	for i := range x0 {
 		x0[i] = ltotal / 6 // equal split: the network must rebalance
 	}
-	tr, err := consensus.Simulate(&consensus.Network{Graph: g, Gamma: gamma}, trace, x0, steps, nil)
+	tr, err := consensus.Simulate(&consensus.Throttler{Graph: g, Gamma: gamma}, trace, x0, steps, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +282,7 @@ func consensusRhoVsN(cfg plots.Config) (*plots.Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			g, r := s.GammaH2()
+			g, r, _ := s.GammaH2(1)
 			xs[fi] = append(xs[fi], float64(f.n))
 			ys[fi] = append(ys[fi], r)
 			tab.Add(names[fi], f.n, g, r)
@@ -363,7 +363,7 @@ func consensusDesign(cfg plots.Config) (*plots.Result, error) {
 			return nil, err
 		}
 	}
-	ru, err := consensus.Rho(ug.Build(), consensus.Case2, gamma, 1)
+	ru, err := consensus.Rho(&consensus.Throttler{Graph: ug.Build(), Gamma: gamma}, consensus.Case2, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -56,10 +56,12 @@ const (
 	Served
 )
 
-// Network is a distributed system throttler (spec §3): servers on the
+// Throttler is a distributed system throttler (spec §3): servers on the
 // nodes of a connected weighted graph exchange their nodal measures
-// every update cycle γ.
-type Network struct {
+// every update cycle γ. Every function of the package that models a
+// throttler takes a *Throttler; a nil *Throttler is a programmer error
+// and panics, naming the argument.
+type Throttler struct {
 	// Graph is the communication graph; its weights are the w_ij of (3).
 	Graph *linalg.Graph
 	// Gamma is the server update cycle γ > 0 (spec §3.1: Δt = γ).
@@ -86,7 +88,7 @@ var (
 // checkGamma returns an error unless γ is finite and positive.
 func checkGamma(gamma float64) error {
 	if !(gamma > 0) || math.IsInf(gamma, 1) {
-		return fmt.Errorf("consensus: Gamma = %v: want finite and > 0", gamma)
+		return loadlab.Invalid("consensus", "Gamma = %v: want finite and > 0", gamma)
 	}
 	return nil
 }
@@ -94,33 +96,48 @@ func checkGamma(gamma float64) error {
 // checkGraph returns an error unless g has nodes and is connected.
 func checkGraph(g *linalg.Graph) error {
 	if g == nil {
-		return errors.New("consensus: Graph is nil")
+		return loadlab.Invalid("consensus", "Throttler.Graph is nil")
 	}
 	if g.Order() == 0 {
-		return errors.New("consensus: Graph has no nodes")
+		return loadlab.Invalid("consensus", "Throttler.Graph has no nodes")
 	}
 	if !linalg.IsConnected(g) {
-		return fmt.Errorf("consensus: Graph with %d nodes is disconnected: a throttler network needs λ₂ > 0", g.Order())
+		return loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "Throttler.Graph with %d nodes is disconnected: a throttler needs λ₂ > 0", g.Order())
 	}
 	return nil
 }
 
-// validate checks every field of net.
-func (net *Network) validate() error {
-	if net == nil {
-		return errors.New("consensus: Network is nil")
+// Validate checks every field of th: a connected graph with nodes, γ
+// finite and positive, a known Measure and Orientation. The errors wrap
+// loadlab.ErrInvalid (loadlab.ErrDisconnected for a disconnected graph)
+// and name the field. It panics if th is nil.
+func (th *Throttler) Validate() error {
+	if th == nil {
+		panic("consensus: Throttler is nil")
 	}
-	if err := checkGraph(net.Graph); err != nil {
+	if err := checkGraph(th.Graph); err != nil {
 		return err
 	}
-	if err := checkGamma(net.Gamma); err != nil {
+	if err := checkGamma(th.Gamma); err != nil {
 		return err
 	}
-	if net.Measure < Amount || net.Measure > Clipped {
-		return fmt.Errorf("consensus: Measure = %d: unknown", int(net.Measure))
+	if th.Measure < Amount || th.Measure > Clipped {
+		return loadlab.Invalid("consensus", "Throttler.Measure = %d: unknown", int(th.Measure))
 	}
-	if net.Orientation != Starved && net.Orientation != Served {
-		return fmt.Errorf("consensus: Orientation = %d: unknown", int(net.Orientation))
+	if th.Orientation != Starved && th.Orientation != Served {
+		return loadlab.Invalid("consensus", "Throttler.Orientation = %d: unknown", int(th.Orientation))
+	}
+	return nil
+}
+
+// validateLinear is Validate for the H2 functions, whose closed forms
+// hold for the linear measure only (spec §4): Measure must be Amount.
+func (th *Throttler) validateLinear(fn string) error {
+	if err := th.Validate(); err != nil {
+		return err
+	}
+	if th.Measure != Amount {
+		return loadlab.Invalid("consensus", "%s: Throttler.Measure = %v: the H2 measures are defined for Amount", fn, th.Measure)
 	}
 	return nil
 }
