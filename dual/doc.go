@@ -109,13 +109,75 @@
 // the dual value at the multipliers μ_i = h_i'(S_i). Projected Newton
 // needs curvature, so when every cost is LinearX or Overload (P1 is then
 // a linear program) Primal solves the primal and the dual LP with gonum's
-// lp.Simplex instead. Either way PrimalResult.Converged is set only when
+// lp.Simplex instead. Either way PrimalResult.Status is Success only when
 // the certificate Value − Lower has closed; a stalled run (possible on
-// mixed, nearly linear problems) reports Converged = false.
+// mixed, nearly linear problems) returns its partial result with a Status
+// saying why and ErrNotConverged. Its Armijo search is the shared one of
+// internal/solve.
+//
+// # Step rules and certificates
+//
+// Solve has two step rules (Settings.Rule, reported in Result.Rule):
+//
+//   - Constant: the projected super-gradient step (17) with α =
+//     Settings.Step or the Theorem III.3 step ε/G². It is the paper's
+//     Algorithm 1 and the rule FastControl runs. Guarantee: Theorem III.3
+//     (Result.Bound).
+//   - Accelerated: an accelerated projected gradient method with
+//     backtracking on the Lipschitz constant of ∇D, started from
+//     Problem.SmoothBound, and momentum restarts. It needs exact dual
+//     values and a smooth dual (QuadraticX with Hinge, Delay or Exp).
+//     Guarantee: the certificate P* ∈ [Best, Upper] itself.
+//
+// The default (Auto) is Accelerated when the dual is smooth and β is
+// exact, Constant otherwise. Whatever the rule, every evaluated μ gives a
+// lower bound D(μ) ≤ P* and a feasible point (x*(μ), S^obs(x*(μ))), an
+// upper bound; Result.X and Result.S are the best such point, the
+// optimal point the run reports, and Status is Success only when
+// Upper − Best ≤ Tol·max(|Upper|, |Best|) (Tol = 10⁻⁶ by default). The
+// running averages AvgX, AvgS of the classical primal recovery are
+// reported next to it.
+//
+// # Errors, panics and settings
+//
+// The package follows docs/conventions.md. Bad data returns an error
+// that names the parameter and its value and wraps a named error of
+// package loadlab (test with errors.Is):
+//
+//   - loadlab.ErrInvalid: a bad network (anycast's Validate), cost
+//     parameter (each closed-form cost has a Validate), cap S̄_i,
+//     multiplier μ, γ, rate, ε, G, R, K, or settings field.
+//   - loadlab.ErrTooLarge: storage sized by the settings that the machine
+//     cannot hold (RecordDual or Record with a huge MaxIter,
+//     FastControl.Delay, Sweep's points × runs), or an Iterations count
+//     above 2⁵³; checked before allocating.
+//   - loadlab.ErrNotConverged: Solve or Primal stopped before the
+//     certificate closed; the partial result comes with it, and its
+//     Status (IterationLimit, StepLimit, Stagnated) says why. Solve with
+//     Settings.Fixed runs its budget and does not return it.
+//   - *UnreachableError: a FastControl rate (19) that is undefined.
+//
+// Problem, like anycast.Network, has exported fields: Validate checks the
+// whole problem with its network (a network changed after NewProblem, a
+// cost whose copy of A_i drifted from the network), and Solve, Primal,
+// Eval, Rates, Receptions and Overhead validate what they are given.
+//
+// Settings (Settings, PrimalSettings, FastControl): a nil pointer means
+// the defaults, a zero field its default (stated on the field), and a
+// negative, NaN or infinite field is an error naming it, never replaced.
+//
+// Panics are programmer errors, each documented on its function: a nil
+// *Problem or *anycast.Network, a nil FastControl.Src with a window
+// W > 0 (a nil random source), a dst of the wrong shape, a length
+// mismatch in Coupling, Objective and Reduced (which assume a valid
+// problem: they are inner-loop helpers), a Func without DF on an
+// unbounded interval, or a NaN derivative from a user Func.
 //
 // # Entry points
 //
 // Solve(p, &Settings{Mu0: mu0}) solves P1 warm-started from μ0, and is
-// what other packages should call; Quadratic builds the smooth cost pair
-// of spec §8 item 23. Sweep runs the FastControl window/loss trade-off.
+// what other packages should call; NewQuadratic builds per-node smooth
+// costs from the network's A and T (Quadratic: the same weights at every
+// node, the pair of spec §8 item 23). Sweep runs the FastControl
+// window/loss trade-off.
 package dual

@@ -1,9 +1,11 @@
 package dual_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/dual"
 	"gonum.org/v1/gonum/mat"
@@ -184,4 +186,58 @@ func ExampleSweep() {
 	// packets ×50–200: true
 	// β error ÷5–20: true
 	// gap smaller: true
+}
+
+// Per-node weights, with A and T read from the network; default settings
+// pick the accelerated rule and stop on the certificate (relative gap
+// 10⁻⁶), reporting the optimal point x with its loads S.
+func ExampleNewQuadratic() {
+	nw, err := anycast.NewNetwork(
+		[]float64{2, 1.5, 1},
+		mat.NewDense(3, 3, []float64{0.6, 0.3, 0.1, 0.2, 0.5, 0.3, 0.1, 0.2, 0.7}),
+		[]float64{0.8, 0.9, 0.7})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Node 0's second layer is dear (w = 3), node 2's overload is cheap (c = 1).
+	p, err := dual.NewQuadratic(nw, []float64{3, 1, 1}, []float64{4, 4, 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := dual.Solve(p, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%v, %v rule, relative gap < 1e-6: %v\n", res.Status, res.Rule, res.Gap() < 1e-6*res.Upper)
+	fmt.Printf("P* = %.5f\n", res.Upper)
+	fmt.Printf("x = %.3f\n", res.X)
+	fmt.Printf("S = %.3f\n", res.S)
+	ref, err := dual.Primal(p, nil) // the independent reference
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("reference in [Best, Upper]: %v\n", ref.Value >= res.Best-1e-12 && ref.Value <= res.Upper+1e-12)
+	// Output:
+	// Success, Accelerated rule, relative gap < 1e-6: true
+	// P* = 0.64153
+	// x = [0.722 0.546 0.693]
+	// S = [1.100 0.981 0.875]
+	// reference in [Best, Upper]: true
+}
+
+// A run stopped short returns its partial result with the status and
+// ErrNotConverged.
+func ExampleSolve_notConverged() {
+	nw, err := anycast.NewNetwork([]float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.9, 0.5, 0.5}), []float64{0.7, 0.7})
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := dual.Quadratic(nw, 1, 10)
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := dual.Solve(p, &dual.Settings{Step: 1e-3, MaxIter: 10})
+	fmt.Println(errors.Is(err, loadlab.ErrNotConverged), res.Status, res.Iter)
+	// Output:
+	// true IterationLimit 10
 }

@@ -1,13 +1,23 @@
 package dual
 
 import (
+	"errors"
 	"math"
 	"testing"
+
+	"github.com/loadlab/loadlab"
+	"gonum.org/v1/gonum/floats"
 )
 
+// named reports whether err wraps one of the contract's named errors.
+func named(err error) bool {
+	return errors.Is(err, loadlab.ErrInvalid) || errors.Is(err, loadlab.ErrTooLarge) || errors.Is(err, loadlab.ErrNotConverged)
+}
+
 // FuzzEval feeds arbitrary multipliers to Eval: it must either reject
-// them with an error or return a finite D obeying weak duality against
-// the feasible point x = 0, S = S^obs(0) = 0.
+// them with a named error or return a finite D obeying weak duality
+// against the feasible point x = 0, S = S^obs(0) = 0 and the
+// super-gradient inequality (spec §8 item 19) against μ = 0.
 func FuzzEval(f *testing.F) {
 	f.Add(0.5, 0.2, 0.4)
 	f.Add(-1.0, 0.0, 0.0)
@@ -18,72 +28,172 @@ func FuzzEval(f *testing.F) {
 	}
 	zero := make([]float64, 3)
 	pz, _ := p.Objective(zero, zero)
+	p0, err := p.Eval(zero)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, a, b, c float64) {
 		pt, err := p.Eval([]float64{a, b, c})
 		if err != nil {
+			if !errors.Is(err, loadlab.ErrInvalid) {
+				t.Fatalf("Eval(%v, %v, %v): %v is not ErrInvalid", a, b, c, err)
+			}
 			return
 		}
-		if math.IsNaN(pt.D) || math.IsInf(pt.D, 1) {
+		if math.IsNaN(pt.D) || math.IsInf(pt.D, 0) {
 			t.Fatalf("D(%v) = %v", pt.Mu, pt.D)
 		}
-		if pt.D > pz+1e-9*(1+math.Abs(pz)) {
+		// Slack: rounding of a few order-|D| terms; μ up to 1e300 makes
+		// the linear terms of that size.
+		slack := 1e-9 * (1 + math.Abs(pt.D) + floats.Norm(pt.Mu, 1))
+		if pt.D > pz+slack {
 			t.Fatalf("weak duality: D = %v > P(0, 0) = %v", pt.D, pz)
+		}
+		if pt.D > p0.D+floats.Dot(p0.G, pt.Mu)+slack {
+			t.Fatalf("super-gradient inequality: D(μ) = %v > D(0) + g(0)·μ = %v", pt.D, p0.D+floats.Dot(p0.G, pt.Mu))
 		}
 	})
 }
 
 // FuzzSolveSettings feeds arbitrary settings to Solve: bad values must
-// come back as errors, good ones as a result with Best ≤ Upper.
+// come back as named errors; accepted runs return a result whose interval
+// [Best, Upper] holds the reference optimum P*, whose Status is Success
+// exactly when the certificate closed, and which took at most MaxIter
+// steps. MaxIter is kept small for run time, except in the range where
+// RecordDual must be refused as too large.
 func FuzzSolveSettings(f *testing.F) {
-	f.Add(0.05, 1e-3, 10, 0.0, 0.0, 10.0, 0.0)
-	f.Add(-1.0, 0.0, 0, 1e-6, 1.0, -1.0, 2.0)
+	f.Add(0.05, 1e-3, 10, 0.0, 0.0, 10.0, 0.0, uint8(0), false)
+	f.Add(-1.0, 0.0, 0, 1e-6, 1.0, -1.0, 2.0, uint8(2), true)
+	f.Add(0.0, 0.0, 1<<40, 0.0, 0.0, 0.0, 0.0, uint8(0), true)
 	p, err := Quadratic(item13(), 1, 4)
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, step, eps float64, iters int, tol, mu0, gamma, loss float64) {
-		if iters > 200 {
-			iters = 200
+	ref, err := Primal(p, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, step, eps float64, iters int, tol, mu0, gamma, loss float64, rule uint8, record bool) {
+		if iters > 300 && (!record || iters < 1<<32) {
+			iters = 300
 		}
-		s := &Settings{Step: step, Eps: eps, MaxIter: iters, Tol: tol, Mu0: []float64{mu0, 0, mu0}}
+		s := &Settings{Step: step, Eps: eps, MaxIter: iters, Tol: tol, Mu0: []float64{mu0, 0, mu0}, Rule: Rule(rule), RecordDual: record}
 		if gamma != 0 {
 			s.FastControl = &FastControl{Gamma: gamma, Loss: loss}
 		}
 		res, err := Solve(p, s)
-		if err != nil {
+		if err != nil && !named(err) {
+			t.Fatalf("error %v is not a named error", err)
+		}
+		if res == nil {
 			return
 		}
-		if res.Best > res.Upper+1e-9*(1+math.Abs(res.Upper)) {
-			t.Fatalf("Best %v > Upper %v", res.Best, res.Upper)
+		slack := 1e-9 * (1 + math.Abs(ref.Value)) // the reference's certificate
+		if res.Best > ref.Value+slack || res.Upper < ref.Value-slack {
+			t.Fatalf("[Best, Upper] = [%v, %v] misses P* = %v", res.Best, res.Upper, ref.Value)
+		}
+		tolUsed := tol
+		if tolUsed == 0 {
+			tolUsed = 1e-6
+		}
+		if (res.Status == loadlab.Success) != certified(res.Upper, res.Best, tolUsed) {
+			t.Fatalf("Status %v with gap %v, tol %v", res.Status, res.Gap(), tolUsed)
+		}
+		if (err == nil) != (res.Status == loadlab.Success) {
+			t.Fatalf("Status %v with error %v", res.Status, err)
+		}
+		if iters > 0 && res.Iter > iters {
+			t.Fatalf("%d steps > MaxIter = %d", res.Iter, iters)
 		}
 	})
 }
 
-// FuzzNewProblem feeds arbitrary cost parameters and caps: NewProblem and
-// Quadratic must reject bad ones with an error, never panic, and accepted
-// problems must evaluate D(0) without NaN.
+// FuzzNewProblem feeds arbitrary cost parameters, caps and multipliers:
+// NewProblem must reject bad parameters with ErrInvalid, never panic, and
+// an accepted problem must evaluate at μ > 0 to a finite D that obeys
+// weak duality (D(μ) ≤ P(0, 0), x = 0 with S = 0 is feasible) and the
+// super-gradient inequality between two multipliers (spec §8 item 19).
 func FuzzNewProblem(f *testing.F) {
-	f.Add(1.0, 4.0, 1.0, 2.0)
-	f.Add(0.0, -1.0, math.NaN(), -3.0)
+	f.Add(1.0, 4.0, 1.0, 2.0, 0.3, 0.5, 1.0, 0.7, 0.1)
+	f.Add(0.0, -1.0, math.NaN(), -3.0, 1.0, 1.0, 1.0, 0.0, 0.0)
+	f.Add(1.0, 1e300, 1.0, 1.0, 1e5, 1e-5, 500.0, 0.2, 7.0)
 	nw := item13()
-	f.Fuzz(func(t *testing.T, w, c, s0, s1 float64) {
-		if p, err := Quadratic(nw, w, c); err == nil {
-			pt, err := p.Eval(make([]float64, 3))
-			if err != nil || math.IsNaN(pt.D) {
-				t.Fatalf("Quadratic(w=%v, c=%v): D(0) = %v, %v", w, c, pt, err)
-			}
-		}
-		fs := []Cost{QuadraticX{1, 2}, QuadraticX{1, 1.5}, QuadraticX{1, 1}}
-		hs := []Cost{Hinge{4, 0.8}, Hinge{4, 0.9}, Hinge{4, 0.7}}
+	f.Fuzz(func(t *testing.T, w, c, s0, s1, m0, m1, kappa, tExp, tDelay float64) {
+		fs := []Cost{QuadraticX{w, 2}, QuadraticX{1, 1.5}, QuadraticX{1, 1}}
+		hs := []Cost{Hinge{c, 0.8}, Exp{Kappa: kappa, T: tExp}, Delay{T: tDelay}}
 		p, err := NewProblem(nw, fs, hs, []float64{s0, s1, 1})
 		if err != nil {
+			if !errors.Is(err, loadlab.ErrInvalid) {
+				t.Fatalf("error %v is not ErrInvalid", err)
+			}
 			return
+		}
+		for _, v := range []float64{w, c, kappa, tDelay} {
+			if !(v > 0) || math.IsInf(v, 0) {
+				t.Fatalf("accepted a parameter %v, want finite > 0 (w, c, κ, T)", v)
+			}
 		}
 		if !(s0 >= 0 && s1 >= 0) {
 			t.Fatalf("accepted SMax (%v, %v)", s0, s1)
 		}
-		if _, err := p.Eval([]float64{0.1, 0.2, 0.3}); err != nil {
-			t.Fatal(err)
+		pz, _ := p.Objective(make([]float64, 3), make([]float64, 3))
+		var pts [2]*Point
+		for k, mu := range [][]float64{{m0, m1, 0.3}, {m1, 0.2, m0}} {
+			pt, err := p.Eval(mu)
+			if err != nil {
+				if !errors.Is(err, loadlab.ErrInvalid) || (mu[0] >= 0 && mu[1] >= 0 && !math.IsInf(mu[0], 0) && !math.IsInf(mu[1], 0)) {
+					t.Fatalf("Eval(%v): %v", mu, err)
+				}
+				return
+			}
+			if math.IsNaN(pt.D) || math.IsInf(pt.D, 0) {
+				t.Fatalf("D(%v) = %v", mu, pt.D)
+			}
+			// Slack: rounding of terms of size up to |μ|·S̄ and |D|.
+			if pt.D > pz+1e-9*(1+math.Abs(pz)+math.Abs(pt.D)) {
+				t.Fatalf("weak duality: D(%v) = %v > P(0, 0) = %v", mu, pt.D, pz)
+			}
+			pts[k] = pt
+		}
+		a, b := pts[0], pts[1]
+		diff := make([]float64, 3)
+		floats.SubTo(diff, b.Mu, a.Mu)
+		lin := a.D + floats.Dot(a.G, diff)
+		if b.D > lin+1e-9*(1+math.Abs(a.D)+math.Abs(b.D)+floats.Norm(diff, 1)*p.GBound()) {
+			t.Fatalf("super-gradient inequality: D(μ') = %v > %v", b.D, lin)
+		}
+	})
+}
+
+// FuzzRates feeds arbitrary multipliers and γ to Rates: bad ones must be
+// named errors; accepted ones give rates whose receptions are γβ(μ)
+// (spec §4.7 eq. (20)) and whose total is Overhead.
+func FuzzRates(f *testing.F) {
+	f.Add(1.0, 2.0, 10.0)
+	f.Add(math.NaN(), 1.0, -1.0)
+	nw := twoNode()
+	f.Fuzz(func(t *testing.T, m0, m1, gamma float64) {
+		mu := []float64{m0, m1}
+		r, err := Rates(nil, nw, mu, gamma)
+		if err != nil {
+			if !errors.Is(err, loadlab.ErrInvalid) {
+				t.Fatalf("error %v is not ErrInvalid", err)
+			}
+			return
+		}
+		rec, err := Receptions(nil, nw, r)
+		if err != nil {
+			// γμ overflowed to +Inf in a rate: refused, not a wrong number.
+			if !errors.Is(err, loadlab.ErrInvalid) {
+				t.Fatal(err)
+			}
+			return
+		}
+		beta := Coupling(nil, nw, mu)
+		for i := range rec {
+			if d := math.Abs(rec[i] - gamma*beta[i]); d > 1e-12*(1+gamma*beta[i]) {
+				t.Fatalf("R_%d = %v, γβ = %v", i, rec[i], gamma*beta[i])
+			}
 		}
 	})
 }

@@ -106,7 +106,26 @@ func primalLP(p *Problem, k, price, cap []float64) (*PrimalResult, error) {
 		x[i] = clip(z[i], 0, 1)
 	}
 	obs := nw.Loads(nil, x)
+	mu, err := dualLP(p, k, cap)
+	if err != nil {
+		return nil, err
+	}
+	pt, err := p.Eval(mu)
+	if err != nil {
+		return nil, err
+	}
+	return &PrimalResult{
+		X: x, S: obs, Value: p.reduced(x, obs),
+		Mu: mu, Lower: pt.D,
+		LP: true,
+	}, nil
+}
 
+// dualLP solves the dual of the linear P1 (see primalLP) and returns its
+// multipliers μ ≥ 0.
+func dualLP(p *Problem, k, cap []float64) ([]float64, error) {
+	n := p.N()
+	nw := p.Net
 	// Dual LP: z = (μ, a', b', s_a, s_b, s_c) with a'_i = (k_i − A_i β_i)₊
 	// and b'_i = h_i(0) − min_S [h_i(S) − μ_i S], maximising
 	// D = Σ k_i + Σ h_i(0) − Σ a'_i − Σ b'_i:
@@ -163,13 +182,5 @@ func primalLP(p *Problem, k, price, cap []float64) (*PrimalResult, error) {
 	for col, i := range used {
 		mu[i] = math.Max(0, dz[col])
 	}
-	pt, err := p.Eval(mu)
-	if err != nil {
-		return nil, err
-	}
-	return &PrimalResult{
-		X: x, S: obs, Value: p.reduced(x, obs),
-		Mu: mu, Lower: pt.D,
-		LP: true,
-	}, nil
+	return mu, nil
 }
