@@ -1,0 +1,164 @@
+package dataio
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/graphio"
+)
+
+func TestReadTable(t *testing.T) {
+	for name, src := range map[string]string{
+		"csv header": "s0,s1,s2\n1,2,3\n4,5,6\n",
+		"tsv":        "1\t2\t3\n4\t5\t6\n",
+		"blanks":     "# trace\n1 2  3\n\n4 5 6\n",
+	} {
+		tb, err := ReadTable(strings.NewReader(src))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(tb.Rows) != 2 || tb.Rows[1][2] != 6 || tb.Rows[0][0] != 1 {
+			t.Errorf("%s: rows %v", name, tb.Rows)
+		}
+		if (name == "csv header") != (tb.Columns != nil) {
+			t.Errorf("%s: columns %v", name, tb.Columns)
+		}
+	}
+	for name, c := range map[string]struct {
+		src         string
+		line        int
+		field, want string
+	}{
+		"ragged":    {"1,2,3\n4,5\n", 2, "row", "4,5"},
+		"NaN":       {"a,b\n1,NaN\n", 2, `column "b"`, "NaN"},
+		"text cell": {"1,2\n3,x\n", 2, "column 2", "x"},
+		"empty":     {"1,2\n3,\n", 2, "column 2", ""},
+		"Inf":       {"1,2\n3,-Inf\n", 2, "column 2", "-Inf"},
+	} {
+		_, err := ReadTable(strings.NewReader(c.src))
+		var pe *graphio.ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, loadlab.ErrInvalid) || pe.Line != c.line || pe.Field != c.field || pe.Value != c.want {
+			t.Errorf("%s: got %v", name, err)
+		}
+	}
+	if _, err := ReadTable(strings.NewReader("# nothing\n")); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("empty table: %v", err)
+	}
+}
+
+func TestTableRoundTrip(t *testing.T) {
+	rows := [][]float64{{0.1, 1e-300, -3}, {1.0 / 3, 2e300, 0}}
+	var b bytes.Buffer
+	if err := WriteTable(&b, []string{"x", "y", "z"}, rows); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := ReadTable(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range rows {
+		for c := range rows[r] {
+			if tb.Rows[r][c] != rows[r][c] {
+				t.Errorf("cell (%d, %d): %v, want %v exactly", r, c, tb.Rows[r][c], rows[r][c])
+			}
+		}
+	}
+	if err := WriteTable(&b, []string{"x"}, rows); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("wrong width accepted: %v", err)
+	}
+}
+
+func TestReadTrace(t *testing.T) {
+	d, err := ReadTrace(strings.NewReader("1,2\n3,4\n5,6\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := make([]float64, 2)
+	if err := d.Next(2, r); err != nil || r[0] != 5 || r[1] != 6 {
+		t.Errorf("row 2 = %v (%v)", r, err)
+	}
+}
+
+func TestReadInstance(t *testing.T) {
+	in, err := ReadInstance(strings.NewReader("0,5\n5,0\n0,5\n"), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Slots() != 3 || in.Servers() != 2 {
+		t.Errorf("instance %d × %d", in.Slots(), in.Servers())
+	}
+	if _, err := ReadInstance(strings.NewReader("0,-5\n"), 2); err == nil {
+		t.Error("negative hold cost accepted")
+	}
+}
+
+// twoNode is the two-node example network of spec anycast-cdn §7.
+func twoNode(t *testing.T) *anycast.Network {
+	nw, err := anycast.NewNetwork([]float64{2, 1}, mat.NewDense(2, 2, []float64{0.7, 0.3, 0, 1}), []float64{1.5, 1.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nw
+}
+
+func TestNetworkJSON(t *testing.T) {
+	nw := twoNode(t)
+	var b bytes.Buffer
+	if err := WriteNetworkJSON(&b, nw); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadNetworkJSON(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(got.C, nw.C) || got.A[0] != 2 || got.T[1] != 1.2 {
+		t.Errorf("round trip changed the network")
+	}
+	sparse := `{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 0, 0.5], [1, 1, 0.5]]}`
+	got, err = ReadNetworkJSON(strings.NewReader(sparse))
+	if err != nil || got.C.At(1, 0) != 0.5 || got.C.At(0, 1) != 0 {
+		t.Errorf("triplets: %v", err)
+	}
+	for name, src := range map[string]string{
+		"dup triplet":   `{"A": [1], "T": [1], "C_triplets": [[0, 0, 0.5], [0, 0, 0.5]]}`,
+		"out of range":  `{"A": [1], "T": [1], "C_triplets": [[0, 1, 1]]}`,
+		"fraction":      `{"A": [1], "T": [1], "C_triplets": [[0.5, 0, 1]]}`,
+		"short row":     `{"A": [1, 1], "T": [1, 1], "C": [[1, 0], [1]]}`,
+		"unknown field": `{"A": [1], "T": [1], "C": [[1]], "X": 1}`,
+		"row sum":       `{"A": [1], "T": [1], "C": [[0.5]]}`,
+		"both":          `{"A": [1], "T": [1], "C": [[1]], "C_triplets": [[0, 0, 1]]}`,
+		"not JSON":      `{"A": [1`,
+	} {
+		if _, err := ReadNetworkJSON(strings.NewReader(src)); err == nil {
+			t.Errorf("%s accepted", name)
+		}
+	}
+}
+
+func TestNetworkCSV(t *testing.T) {
+	nodes := "A,T\n2,1.5\n1,1.2\n"
+	for name, corr := range map[string]string{
+		"dense":    "0.7,0.3\n0,1\n",
+		"triplets": "i,j,c\n0,0,0.7\n0,1,0.3\n1,1,1\n",
+	} {
+		nw, err := ReadNetworkCSV(strings.NewReader(nodes), strings.NewReader(corr))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !mat.Equal(nw.C, twoNode(t).C) {
+			t.Errorf("%s: C = %v", name, mat.Formatted(nw.C))
+		}
+	}
+	if _, err := ReadNetworkCSV(strings.NewReader("A,X\n1,1\n"), strings.NewReader("1\n")); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("missing column T: %v", err)
+	}
+	if _, err := ReadNetworkCSV(strings.NewReader(nodes), strings.NewReader("1,0,0\n0,1,0\n")); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("wrong shape: %v", err)
+	}
+}

@@ -1,0 +1,34 @@
+// Package dataio reads and writes the models and traces of loadlab in
+// plain formats that notebooks and data-frame libraries use: numeric CSV
+// tables (demand traces, hold costs), the anycast network as JSON or CSV,
+// and nomadic instances. Graphs are package graphio's.
+//
+// # Tables
+//
+// A table is a CSV (or TSV, or blank-separated) file of numbers: an
+// optional header line of column names, then one row per observation, all
+// rows of the same width. ReadTable returns it; the model readers build
+// on it:
+//
+//   - ReadTrace: a T × n demand trace for the consensus simulation
+//     (row k is r(k), one column per server) — a consensus.TraceDemand.
+//   - ReadInstance: hold costs as a T × k table (row t, column i is the
+//     cost of holding server i in slot t) and the setup cost C — a
+//     competitive.Instance (spec nomadic §2).
+//   - ReadNetworkCSV: the anycast model (spec anycast-cdn §2) from a node
+//     table with columns A and T (one row per node) and a correlation
+//     table that is either the dense N × N matrix C or triplets with
+//     columns i, j, c (0-based, zeros omitted).
+//   - ReadNetworkJSON / WriteNetworkJSON: {"A": […], "T": […], "C": [[…], …]}
+//     or, sparse, {"A": […], "T": […], "C_triplets": [[i, j, c], …]}.
+//
+// # Errors
+//
+// Every reader error is a *graphio.ParseError naming the file (when read
+// with a *File function), the line, the column and the value, wrapping
+// loadlab.ErrInvalid (bad data) or loadlab.ErrTooLarge (a table past the
+// memory budget). Model validation errors (a row of C not summing to 1, a
+// negative demand) come from the model's own constructor and are wrapped
+// with the file name. Nothing is skipped silently: an empty cell, NaN or
+// ±Inf is an error.
+package dataio

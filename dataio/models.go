@@ -1,0 +1,245 @@
+package dataio
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/competitive"
+	"github.com/loadlab/loadlab/consensus"
+	"github.com/loadlab/loadlab/graphio"
+	"github.com/loadlab/loadlab/internal/size"
+)
+
+// ReadTrace reads a T × n demand trace (row k is the demand r(k) of the
+// n servers) for the consensus simulation.
+func ReadTrace(r io.Reader) (consensus.TraceDemand, error) {
+	t, err := ReadTable(r)
+	if err != nil {
+		return nil, err
+	}
+	return consensus.TraceDemand(t.Rows), nil
+}
+
+// ReadInstance reads hold costs as a T × k table (row t, column i: the
+// cost of serving slot t from server i) and returns the nomadic instance
+// with setup cost c (spec nomadic §2). The instance constructor checks
+// the values (finite, non-negative) and c.
+func ReadInstance(r io.Reader, c float64) (*competitive.Instance, error) {
+	t, err := ReadTable(r)
+	if err != nil {
+		return nil, err
+	}
+	hold, err := t.flat()
+	if err != nil {
+		return nil, err
+	}
+	return competitive.NewInstanceFlat(len(t.Rows), len(t.Rows[0]), hold, c)
+}
+
+// networkJSON is the JSON form of an anycast network.
+type networkJSON struct {
+	A         []float64    `json:"A"`
+	T         []float64    `json:"T"`
+	C         [][]float64  `json:"C,omitempty"`
+	CTriplets [][3]float64 `json:"C_triplets,omitempty"`
+}
+
+// ReadNetworkJSON reads an anycast network (spec anycast-cdn §2) from
+// JSON: demand "A" and capacities "T" (length N), and either the dense
+// correlation matrix "C" (N rows of N) or its nonzero entries as
+// "C_triplets" [[i, j, c], …] with 0-based indices. anycast.NewNetwork
+// validates the model.
+func ReadNetworkJSON(r io.Reader) (*anycast.Network, error) {
+	var nj networkJSON
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&nj); err != nil {
+		return nil, &graphio.ParseError{Msg: "JSON: " + err.Error(), Err: loadlab.ErrInvalid}
+	}
+	c, err := nj.matrix()
+	if err != nil {
+		return nil, err
+	}
+	return anycast.NewNetwork(nj.A, c, nj.T)
+}
+
+func (nj *networkJSON) matrix() (*mat.Dense, error) {
+	n := len(nj.A)
+	switch {
+	case n == 0:
+		return nil, &graphio.ParseError{Field: "A", Value: "[]", Msg: "no nodes", Err: loadlab.ErrInvalid}
+	case nj.C != nil && nj.CTriplets != nil:
+		return nil, &graphio.ParseError{Field: "C", Msg: "give C or C_triplets, not both", Err: loadlab.ErrInvalid}
+	case nj.C == nil:
+		return triplets(n, nj.CTriplets)
+	}
+	if len(nj.C) != n {
+		return nil, &graphio.ParseError{Field: "C", Value: fmt.Sprint(len(nj.C)), Msg: fmt.Sprintf("%d rows, want N = %d", len(nj.C), n), Err: loadlab.ErrInvalid}
+	}
+	if err := size.Check("dataio", "N", n*n, 8); err != nil || n > 1<<15 {
+		return nil, loadlab.TooLarge("dataio", "dense C with N = %d; use C_triplets", n)
+	}
+	c := mat.NewDense(n, n, nil)
+	for i, row := range nj.C {
+		if len(row) != n {
+			return nil, &graphio.ParseError{Field: fmt.Sprintf("C[%d]", i), Value: fmt.Sprint(len(row)), Msg: fmt.Sprintf("row has %d entries, want N = %d", len(row), n), Err: loadlab.ErrInvalid}
+		}
+		c.SetRow(i, row)
+	}
+	return c, nil
+}
+
+// triplets builds the n × n matrix from (i, j, c) entries, rejecting an
+// index out of range, a non-integer index and a duplicate entry.
+func triplets(n int, ts [][3]float64) (*mat.Dense, error) {
+	if n > 1<<15 {
+		return nil, loadlab.TooLarge("dataio", "C with N = %d: the anycast model stores C densely up to N = 32768", n)
+	}
+	c := mat.NewDense(n, n, nil)
+	seen := make(map[[2]int]int, len(ts))
+	for k, t := range ts {
+		i, j := int(t[0]), int(t[1])
+		if float64(i) != t[0] || float64(j) != t[1] || i < 0 || j < 0 || i >= n || j >= n {
+			return nil, &graphio.ParseError{Field: fmt.Sprintf("C_triplets[%d]", k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("indices must be integers in [0, %d)", n), Err: loadlab.ErrInvalid}
+		}
+		if first, dup := seen[[2]int{i, j}]; dup {
+			return nil, &graphio.ParseError{Field: fmt.Sprintf("C_triplets[%d]", k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("duplicate entry (%d, %d), first at C_triplets[%d]", i, j, first), Err: loadlab.ErrInvalid}
+		}
+		seen[[2]int{i, j}] = k
+		c.Set(i, j, t[2])
+	}
+	return c, nil
+}
+
+// WriteNetworkJSON writes nw in the form ReadNetworkJSON reads: dense C
+// when at least a quarter of its entries are nonzero, triplets otherwise.
+func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
+	n := len(nw.A)
+	nj := networkJSON{A: nw.A, T: nw.T}
+	var ts [][3]float64
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if v := nw.C.At(i, j); v != 0 {
+				ts = append(ts, [3]float64{float64(i), float64(j), v})
+			}
+		}
+	}
+	if 4*len(ts) >= n*n {
+		nj.C = make([][]float64, n)
+		for i := range nj.C {
+			nj.C[i] = mat.Row(nil, i, nw.C)
+		}
+	} else {
+		nj.CTriplets = ts
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(nj)
+}
+
+// ReadNetworkCSV reads an anycast network from a node table with columns
+// A and T (one row per node, in node order) and a correlation table: the
+// dense N × N matrix (no header, or any header), or triplets with a
+// header naming columns i, j and c.
+func ReadNetworkCSV(nodes, corr io.Reader) (*anycast.Network, error) {
+	nt, err := ReadTable(nodes)
+	if err != nil {
+		return nil, err
+	}
+	a, t, err := nodeColumns(nt)
+	if err != nil {
+		return nil, err
+	}
+	ct, err := ReadTable(corr)
+	if err != nil {
+		return nil, err
+	}
+	c, err := corrMatrix(ct, len(a))
+	if err != nil {
+		return nil, err
+	}
+	return anycast.NewNetwork(a, c, t)
+}
+
+func nodeColumns(nt *Table) (a, t []float64, err error) {
+	ia, err := nt.Column("A")
+	if err != nil {
+		return nil, nil, err
+	}
+	it, err := nt.Column("T")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range nt.Rows {
+		a = append(a, r[ia])
+		t = append(t, r[it])
+	}
+	return a, t, nil
+}
+
+func corrMatrix(ct *Table, n int) (*mat.Dense, error) {
+	if ct.Columns != nil && len(ct.Columns) == 3 {
+		if _, err := ct.Column("i"); err == nil {
+			ts := make([][3]float64, len(ct.Rows))
+			ij := [3]int{}
+			for k, name := range []string{"i", "j", "c"} {
+				if ij[k], err = ct.Column(name); err != nil {
+					return nil, err
+				}
+			}
+			for k, r := range ct.Rows {
+				ts[k] = [3]float64{r[ij[0]], r[ij[1]], r[ij[2]]}
+			}
+			return triplets(n, ts)
+		}
+	}
+	if len(ct.Rows) != n || len(ct.Rows[0]) != n {
+		return nil, &graphio.ParseError{Field: "C", Value: fmt.Sprintf("%d × %d", len(ct.Rows), len(ct.Rows[0])), Msg: fmt.Sprintf("want the dense %d × %d matrix or triplets with columns i, j, c", n, n), Err: loadlab.ErrInvalid}
+	}
+	flat, err := ct.flat()
+	if err != nil {
+		return nil, err
+	}
+	return mat.NewDense(n, n, flat), nil
+}
+
+// ReadTraceFile, ReadInstanceFile and ReadNetworkJSONFile are the readers
+// on a named file; their errors carry the file name.
+func ReadTraceFile(path string) (consensus.TraceDemand, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	d, err := ReadTrace(f)
+	return d, inFile(err, path)
+}
+
+// ReadInstanceFile: see ReadTraceFile.
+func ReadInstanceFile(path string, c float64) (*competitive.Instance, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	in, err := ReadInstance(f, c)
+	return in, inFile(err, path)
+}
+
+// ReadNetworkJSONFile: see ReadTraceFile.
+func ReadNetworkJSONFile(path string) (*anycast.Network, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	nw, err := ReadNetworkJSON(f)
+	return nw, inFile(err, path)
+}
+

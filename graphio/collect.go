@@ -1,0 +1,209 @@
+package graphio
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/loadlab/loadlab/linalg"
+)
+
+// Data is a graph read from a file, with what the reader did to it.
+type Data struct {
+	Graph *linalg.Graph
+	// Labels[i] is the label of node i in the file.
+	Labels []string
+	// Components are the sizes of the connected components of the graph
+	// as read (before Options.Largest), largest first. One entry means
+	// connected.
+	Components []int
+	// Merged counts duplicate edges summed or dropped (SumDuplicates,
+	// KeepFirst); SelfLoops counts self-loops dropped (DropSelfLoops).
+	Merged, SelfLoops int
+}
+
+// collector accumulates labelled edges. Self-loops and directedness are
+// handled as edges arrive; duplicates are found when the graph is built
+// (a CSR build detects them for free), and only then does a second pass
+// apply the Duplicates rule, so the common clean file pays nothing.
+type collector struct {
+	opts   Options
+	index  map[string]int32
+	intIdx []int32 // index of the node labelled by the canonical decimal k, or −1
+	labels []string
+	edges  []linalg.Edge
+	lines  []int32 // line of each edge, for error messages
+	data   Data
+}
+
+func newCollector(o Options) *collector {
+	return &collector{opts: o, index: map[string]int32{}}
+}
+
+// node returns the index of label, adding it if new. Labels that are
+// small canonical decimals ("0", "17", not "017") are looked up in a
+// slice, the common case of numbered nodes; the others in a map. The
+// two stores are disjoint, so the mapping stays one to one.
+func (c *collector) node(line int, label string) (int32, error) {
+	k, isInt := c.smallInt(label)
+	if isInt && k < len(c.intIdx) && c.intIdx[k] >= 0 {
+		return c.intIdx[k], nil
+	}
+	// A decimal label seen when the bound was lower lives in the map.
+	if i, ok := c.index[label]; ok {
+		return i, nil
+	}
+	if len(c.labels) >= math.MaxInt32 {
+		return 0, &ParseError{Line: line, Field: "node", Value: label, Msg: "more than 2^31 − 1 nodes", Err: errTooLarge}
+	}
+	i := int32(len(c.labels))
+	if isInt {
+		for len(c.intIdx) <= k {
+			c.intIdx = append(c.intIdx, -1)
+		}
+		c.intIdx[k] = i
+	} else {
+		c.index[label] = i
+	}
+	c.labels = append(c.labels, label)
+	return i, nil
+}
+
+// lookup returns the index of a known label.
+func (c *collector) lookup(label string) (int32, bool) {
+	if k, ok := c.smallInt(label); ok && k < len(c.intIdx) && c.intIdx[k] >= 0 {
+		return c.intIdx[k], true
+	}
+	i, ok := c.index[label]
+	return i, ok
+}
+
+// smallInt parses a canonical decimal label below a bound that keeps the
+// slice store at most a few times larger than the number of nodes.
+func (c *collector) smallInt(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 8 || (s[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	k := 0
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		k = 10*k + int(d)
+	}
+	if k >= 4*len(c.labels)+1<<16 {
+		return 0, false
+	}
+	return k, true
+}
+
+// weight parses a weight field; "" means 1.
+func weight(line int, field, s string) (float64, error) {
+	if s == "" {
+		return 1, nil
+	}
+	w, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, bad(line, field, s, "not a number")
+	}
+	if !(w >= linalg.MinWeight && w <= linalg.MaxWeight) {
+		return 0, bad(line, field, s, "weight must be positive and finite, within [2^-500, 2^500]")
+	}
+	return w, nil
+}
+
+// add records edge {u, v} of weight w read at line. directed says the
+// file gave it as an arc.
+func (c *collector) add(line int, u, v string, w float64, directed bool) error {
+	if directed && c.opts.Directed == RejectDirected {
+		return bad(line, "edge", u+" -> "+v, "directed input; set Options.Directed = Symmetrize to read arcs as edges")
+	}
+	a, err := c.node(line, u)
+	if err != nil {
+		return err
+	}
+	b, err := c.node(line, v)
+	if err != nil {
+		return err
+	}
+	return c.addIndex(line, a, b, w)
+}
+
+// addIndex is add on node indices (Matrix Market).
+func (c *collector) addIndex(line int, a, b int32, w float64) error {
+	if a == b {
+		if c.opts.SelfLoops == DropSelfLoops {
+			c.data.SelfLoops++
+			return nil
+		}
+		return bad(line, "edge", c.name(a)+" "+c.name(b), "self-loop; set Options.SelfLoops = DropSelfLoops to skip it")
+	}
+	if a > b {
+		a, b = b, a
+	}
+	c.edges = append(c.edges, linalg.Edge{U: int(a), V: int(b), W: w})
+	c.lines = append(c.lines, int32(min(line, math.MaxInt32)))
+	return nil
+}
+
+// dedupe applies the Duplicates rule to c.edges in file order.
+func (c *collector) dedupe() error {
+	pos := make(map[[2]int]int, len(c.edges))
+	out := c.edges[:0]
+	for k, e := range c.edges {
+		key := [2]int{e.U, e.V}
+		i, dup := pos[key]
+		if !dup {
+			pos[key] = len(out)
+			out = append(out, e)
+			continue
+		}
+		line := int(c.lines[k])
+		switch c.opts.Duplicates {
+		case SumDuplicates:
+			s := out[i].W + e.W
+			if s > linalg.MaxWeight {
+				return bad(line, "weight", strconv.FormatFloat(e.W, 'g', -1, 64), "sum of duplicate weights of {%s, %s} exceeds 2^500", c.name(int32(e.U)), c.name(int32(e.V)))
+			}
+			out[i].W = s
+		case KeepFirst:
+		default:
+			return bad(line, "edge", c.name(int32(e.U))+" "+c.name(int32(e.V)), "duplicate edge; set Options.Duplicates to SumDuplicates or KeepFirst")
+		}
+		c.data.Merged++
+	}
+	c.edges = out
+	return nil
+}
+
+func (c *collector) name(i int32) string {
+	if int(i) < len(c.labels) {
+		return c.labels[i]
+	}
+	return strconv.Itoa(int(i) + 1)
+}
+
+// finish builds the graph, reports components and applies Largest.
+func (c *collector) finish() (*Data, error) {
+	g, err := build(len(c.labels), c.edges)
+	if err != nil {
+		// The only error a valid edge set can give is a duplicate edge.
+		if err := c.dedupe(); err != nil {
+			return nil, err
+		}
+		if g, err = build(len(c.labels), c.edges); err != nil {
+			return nil, err
+		}
+	}
+	d := c.data
+	d.Labels = c.labels
+	d.Graph = g
+	comps := components(g)
+	for _, cm := range comps {
+		d.Components = append(d.Components, len(cm))
+	}
+	if c.opts.Largest && len(comps) > 1 {
+		d.Graph, d.Labels = keep(g, c.labels, comps[0])
+	}
+	return &d, nil
+}

@@ -1,0 +1,50 @@
+package graphio
+
+import (
+	"sort"
+
+	"github.com/loadlab/loadlab/linalg"
+)
+
+// build makes the CSR graph of the collected edges (already deduplicated).
+func build(n int, es []linalg.Edge) (*linalg.Graph, error) {
+	return linalg.FromEdges(n, es)
+}
+
+// components returns the nodes of each connected component of g, largest
+// first (ties: the component with the smaller lowest node first), each in
+// increasing node order.
+func components(g *linalg.Graph) [][]int {
+	count, comp := linalg.Components(g)
+	out := make([][]int, count)
+	for u, c := range comp {
+		out[c] = append(out[c], u)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// keep returns the subgraph of g induced by nodes (increasing), renumbered
+// 0..len(nodes)−1 in that order, and the matching labels.
+func keep(g *linalg.Graph, labels []string, nodes []int) (*linalg.Graph, []string) {
+	idx := make([]int32, g.Order())
+	for i := range idx {
+		idx[i] = -1
+	}
+	sub := make([]string, len(nodes))
+	for i, u := range nodes {
+		idx[u] = int32(i)
+		sub[i] = labels[u]
+	}
+	var es []linalg.Edge
+	for _, e := range g.Edges() {
+		if idx[e.U] >= 0 && idx[e.V] >= 0 {
+			es = append(es, linalg.Edge{U: int(idx[e.U]), V: int(idx[e.V]), W: e.W})
+		}
+	}
+	h, err := linalg.FromEdges(len(nodes), es)
+	if err != nil {
+		panic("graphio: induced subgraph: " + err.Error()) // cannot happen: the edges come from a valid graph
+	}
+	return h, sub
+}
