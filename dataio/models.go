@@ -242,4 +242,3 @@ func ReadNetworkJSONFile(path string) (*anycast.Network, error) {
 	nw, err := ReadNetworkJSON(f)
 	return nw, inFile(err, path)
 }
-
