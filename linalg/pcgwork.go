@@ -55,43 +55,45 @@ func (w *pcgWork) init(s *LaplacianSolver) {
 func (w *pcgWork) block(lo, hi int) float64 {
 	var s float64
 	a := w.alpha
+	x, b, r, z, p, q := w.x[lo:hi], w.b[lo:hi], w.r[lo:hi], w.z[lo:hi], w.p[lo:hi], w.q[lo:hi]
 	switch w.kind {
 	case kMatDot:
 		return w.s.op.rows(w.q, w.p, w.p, 0, lo, hi)
 	case kUpdate:
-		for u := lo; u < hi; u++ {
-			w.x[u] += a * w.p[u]
-			w.r[u] -= a * w.q[u]
-			s += w.r[u] * w.r[u]
+		for u := range x {
+			x[u] += a * p[u]
+			r[u] -= a * q[u]
+			s += r[u] * r[u]
 		}
 	case kResidual:
 		w.s.op.rows(w.q, w.x, nil, 0, lo, hi)
-		for u := lo; u < hi; u++ {
-			w.r[u] = w.b[u] - w.q[u]
-			s += w.r[u] * w.r[u]
+		for u := range r {
+			r[u] = b[u] - q[u]
+			s += r[u] * r[u]
 		}
 	case kJacobi:
-		for u := lo; u < hi; u++ {
-			w.z[u] = w.r[u] * w.s.inv[u]
-			s += w.z[u]
+		inv := w.s.inv[lo:hi]
+		for u := range z {
+			z[u] = r[u] * inv[u]
+			s += z[u]
 		}
 	case kShift:
-		for u := lo; u < hi; u++ {
-			w.z[u] -= a
-			s += w.r[u] * w.z[u]
+		for u := range z {
+			z[u] -= a
+			s += r[u] * z[u]
 		}
 	case kDirect:
-		for u := lo; u < hi; u++ {
-			w.p[u] = w.z[u] + a*w.p[u]
+		for u := range p {
+			p[u] = z[u] + a*p[u]
 		}
 	case kSum:
-		for u := lo; u < hi; u++ {
-			s += w.b[u]
+		for _, v := range b {
+			s += v
 		}
 	case kCenter:
-		for u := lo; u < hi; u++ {
-			w.b[u] -= a
-			s += w.b[u] * w.b[u]
+		for u := range b {
+			b[u] -= a
+			s += b[u] * b[u]
 		}
 	}
 	return s

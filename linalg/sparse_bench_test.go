@@ -1,12 +1,57 @@
 package linalg
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
+
+// scipyDirEnv names the environment variable that makes the solve
+// benchmarks write their graph and right-hand side for the SciPy
+// comparison (testdata/scipy_cg.py; run both with testdata/bench_sparse.sh).
+const scipyDirEnv = "LOADLAB_SCIPY_DIR"
+
+// writeForSciPy writes name.edges (int32 u, int32 v, float64 w per edge,
+// little-endian, u < v) and name.rhs (float64 per node) into the
+// directory named by LOADLAB_SCIPY_DIR, once per graph.
+func writeForSciPy(b *testing.B, name string, g *Graph, rhs []float64) {
+	dir := os.Getenv(scipyDirEnv)
+	if dir == "" {
+		return
+	}
+	path := filepath.Join(dir, name+".edges")
+	if _, err := os.Stat(path); err == nil {
+		return
+	}
+	type rec struct {
+		U, V int32
+		W    float64
+	}
+	es := g.Edges()
+	recs := make([]rec, len(es))
+	for i, e := range es {
+		recs[i] = rec{int32(e.U), int32(e.V), e.W}
+	}
+	write := func(p string, data any) {
+		f, err := os.Create(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := binary.Write(f, binary.LittleEndian, data); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	write(filepath.Join(dir, name+".rhs"), rhs)
+	write(path, recs)
+}
 
 // cpuTime returns the user plus system CPU time of the process. The
 // benchmark machine is shared, so CPU time per operation is reported
@@ -52,9 +97,10 @@ func benchRHS(n int) []float64 {
 	return b
 }
 
-func benchSolve(b *testing.B, g *Graph, pc Preconditioner, setup bool) {
+func benchSolve(b *testing.B, name string, g *Graph, pc Preconditioner, setup bool) {
 	set := &SolverSettings{Tol: 1e-8, Preconditioner: pc, MaxIter: 100000}
 	rhs := benchRHS(g.Order())
+	writeForSciPy(b, name, g, rhs)
 	x := make([]float64, g.Order())
 	s, err := NewLaplacianSolver(g, set, rand.NewPCG(1, 1))
 	if err != nil {
@@ -77,17 +123,42 @@ func benchSolve(b *testing.B, g *Graph, pc Preconditioner, setup bool) {
 	b.ReportMetric(float64(res.Iterations), "iters")
 }
 
-func BenchmarkSolve_Regular6_1e6_Jacobi(b *testing.B) { benchSolve(b, benchRegular6(b), Jacobi, false) }
-func BenchmarkSolve_Regular6_1e6_ApproxChol(b *testing.B) {
-	benchSolve(b, benchRegular6(b), ApproxCholesky, false)
+func BenchmarkSolve_Regular6_1e6(b *testing.B) {
+	g := benchRegular6(b)
+	for _, c := range []struct {
+		name  string
+		pc    Preconditioner
+		setup bool
+	}{{"Auto", Auto, true}, {"Jacobi", Jacobi, false}, {"ApproxChol", ApproxCholesky, false}, {"ApproxCholSetup", ApproxCholesky, true}} {
+		b.Run(c.name, func(b *testing.B) { benchSolve(b, "regular6_1e6", g, c.pc, c.setup) })
+	}
 }
-func BenchmarkSolve_Regular6_1e6_ApproxCholSetup(b *testing.B) {
-	benchSolve(b, benchRegular6(b), ApproxCholesky, true)
+
+func BenchmarkSolve_Torus1000(b *testing.B) {
+	g := benchTorus1000(b)
+	for _, c := range []struct {
+		name  string
+		pc    Preconditioner
+		setup bool
+	}{{"Auto", Auto, true}, {"Jacobi", Jacobi, false}, {"ApproxChol", ApproxCholesky, false}, {"ApproxCholSetup", ApproxCholesky, true}} {
+		b.Run(c.name, func(b *testing.B) { benchSolve(b, "torus1000", g, c.pc, c.setup) })
+	}
 }
-func BenchmarkSolve_Torus1000_Jacobi(b *testing.B) { benchSolve(b, benchTorus1000(b), Jacobi, false) }
-func BenchmarkSolve_Torus1000_ApproxChol(b *testing.B) {
-	benchSolve(b, benchTorus1000(b), ApproxCholesky, false)
-}
-func BenchmarkSolve_Torus1000_ApproxCholSetup(b *testing.B) {
-	benchSolve(b, benchTorus1000(b), ApproxCholesky, true)
+
+// BenchmarkEdgeResistances_Regular6_1e6_Eps0.3 estimates the resistance
+// of all 3·10⁶ edges of the 10⁶-node random 6-regular graph to ε = 0.3.
+func BenchmarkEdgeResistances_Regular6_1e6_Eps03(b *testing.B) {
+	g := benchRegular6(b)
+	var er *EdgeResistances
+	var err error
+	c0 := cpuTime()
+	for b.Loop() {
+		if er, err = ApproxEdgeResistances(g, &SketchSettings{Eps: 0.3}, rand.NewPCG(3, 3)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(er.K), "solves")
+	b.ReportMetric(float64(er.Iterations), "iters")
+	b.ReportMetric(er.FosterRelErr, "foster-relerr")
 }
