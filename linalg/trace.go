@@ -151,4 +151,3 @@ func summarize(xs []float64) loadlab.Estimate {
 	s := mc.Summarize(xs)
 	return loadlab.Estimate{Mean: s.Mean, Lo: s.Lo, Hi: s.Hi, StdErr: s.StdErr, N: s.N}
 }
-
