@@ -35,7 +35,7 @@ func TestLaplacianOperatorMatchesDense(t *testing.T) {
 }
 
 func TestLaplacianOperatorNoAllocDeterministic(t *testing.T) {
-	g, err := RandomRegular(20000, 6, rand.NewPCG(5, 6))
+	g, err := RandomRegular(9000, 6, rand.NewPCG(5, 6))
 	if err != nil {
 		t.Fatal(err)
 	}

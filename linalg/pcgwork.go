@@ -163,27 +163,30 @@ func (w *pcgWork) pcg(dst, b []float64) (SolveResult, error) {
 			budget = min(budget, AutoJacobiIters)
 		}
 		w.useAC = false
+		copy(w.r, w.b) // x = 0
 		done = w.iterate(tol, budget)
 		if done.Status == loadlab.Success || set.Preconditioner == Jacobi || done.Iterations == set.MaxIter {
-			done.Residual = w.finish() / bnorm
-			return done, nil
+			return w.finish(done, bnorm), nil
 		}
 		if err := w.s.factor(); err != nil {
 			return done, err
 		}
+		w.run(kResidual, 0)
+	} else {
+		copy(w.r, w.b)
 	}
 	w.useAC = true
 	res := w.iterate(tol, set.MaxIter-done.Iterations)
 	res.Iterations += done.Iterations
-	res.Residual = w.finish() / bnorm
-	return res, nil
+	return w.finish(res, bnorm), nil
 }
 
-// iterate runs preconditioned conjugate gradients from the current x for
-// at most maxIter iterations, until ‖b − L x‖ ≤ tol.
+// iterate runs preconditioned conjugate gradients from the current x,
+// whose residual b − L x the caller has put in r, for at most maxIter
+// iterations, until ‖b − L x‖ ≤ tol. On Success, x is projected onto 1⊥
+// and Residual holds its true residual norm.
 func (w *pcgWork) iterate(tol float64, maxIter int) SolveResult {
-	res := SolveResult{Status: loadlab.IterationLimit}
-	w.run(kResidual, 0)
+	res := SolveResult{Status: loadlab.IterationLimit, Residual: math.NaN()}
 	rz := w.restart()
 	restarts := 0
 	for res.Iterations < maxIter {
@@ -200,8 +203,8 @@ func (w *pcgWork) iterate(tol float64, maxIter int) SolveResult {
 			continue
 		}
 		// The recurrence says converged: check the true residual.
-		if math.Sqrt(w.run(kResidual, 0)) <= tol {
-			res.Status = loadlab.Success
+		if rr := w.projectResidual(); rr <= tol {
+			res.Status, res.Residual = loadlab.Success, rr
 			break
 		}
 		if restarts++; restarts > maxRestarts {
@@ -220,11 +223,22 @@ func (w *pcgWork) restart() float64 {
 	return rz
 }
 
-// finish projects x onto 1⊥ and returns its true residual norm.
-func (w *pcgWork) finish() float64 {
+// projectResidual projects x onto 1⊥, recomputes r = b − L x and returns
+// ‖r‖.
+func (w *pcgWork) projectResidual() float64 {
 	mean := w.sumOf(w.x) / float64(w.n)
 	for u := range w.x {
 		w.x[u] -= mean
 	}
 	return math.Sqrt(w.run(kResidual, 0))
+}
+
+// finish sets the relative residual of res, projecting x and computing
+// its residual unless the last check did.
+func (w *pcgWork) finish(res SolveResult, bnorm float64) SolveResult {
+	if math.IsNaN(res.Residual) {
+		res.Residual = w.projectResidual()
+	}
+	res.Residual /= bnorm
+	return res
 }
