@@ -57,28 +57,28 @@ func torusConfig(b *testing.B, n int, s Strategy) Config {
 		b.Fatal(err)
 	}
 	c := Config{Topology: tor, Files: 100, Cache: 2, Strategy: s}
-	if s == Coded {
-		c.Ell = LogEll(n)
+	if _, ok := s.(Coded); ok {
+		c.Strategy = Coded{Ell: LogEll(n)}
 	}
 	return c
 }
 
 // Issue 6 targets: ≤ 0.2 s at n = 10⁴, ≤ 15 s and ≤ 2 GiB at n = 10⁶.
-func BenchmarkRun_Torus_n1e4_Coded(b *testing.B) { benchRun(b, torusConfig(b, 10000, Coded)) }
-func BenchmarkRun_Torus_n1e6_Coded(b *testing.B) { benchRun(b, torusConfig(b, 1000000, Coded)) }
-func BenchmarkRun_Torus_n1e4_NR(b *testing.B)    { benchRun(b, torusConfig(b, 10000, NearestReplica)) }
-func BenchmarkRun_Torus_n1e6_NR(b *testing.B)    { benchRun(b, torusConfig(b, 1000000, NearestReplica)) }
+func BenchmarkRun_Torus_n1e4_Coded(b *testing.B) { benchRun(b, torusConfig(b, 10000, Coded{})) }
+func BenchmarkRun_Torus_n1e6_Coded(b *testing.B) { benchRun(b, torusConfig(b, 1000000, Coded{})) }
+func BenchmarkRun_Torus_n1e4_NR(b *testing.B)    { benchRun(b, torusConfig(b, 10000, NearestReplica{})) }
+func BenchmarkRun_Torus_n1e6_NR(b *testing.B)    { benchRun(b, torusConfig(b, 1000000, NearestReplica{})) }
 func BenchmarkRun_Torus_n1e6_TwoChoiceGlobal(b *testing.B) {
-	benchRun(b, torusConfig(b, 1000000, TwoChoiceGlobal))
+	benchRun(b, torusConfig(b, 1000000, TwoChoiceGlobal{}))
 }
 func BenchmarkRun_Hypercube_n2e20_Coded(b *testing.B) {
-	benchRun(b, Config{Topology: &Hypercube{Dim: 20}, Files: 100, Cache: 2, Strategy: Coded, Ell: LogEll(1 << 20)})
+	benchRun(b, Config{Topology: &Hypercube{Dim: 20}, Files: 100, Cache: 2, Strategy: Coded{Ell: LogEll(1 << 20)}})
 }
 
 // BenchmarkServerSweep is the §7.1 server-count sweep: 12 torus sizes,
 // 10 runs each, nearest replica and coded (ℓ = ⌈ln n⌉); target ≤ 60 s.
 func BenchmarkServerSweep_12x10_NR_Coded(b *testing.B) {
-	pts := append(ServerSweep(NearestReplica), ServerSweep(Coded)...)
+	pts := append(serverSweep(NearestReplica{}), serverSweep(Coded{})...)
 	for b.Loop() {
 		if _, err := Sweep(pts, 10, 1, nil); err != nil {
 			b.Fatal(err)
@@ -109,12 +109,11 @@ func BenchmarkRun_RGG_n1e5_Coded(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: Coded, Ell: LogEll(100000)})
+	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: Coded{Ell: LogEll(100000)}})
 }
 
 func BenchmarkRun_Torus_n1e6_TwoChoice_r16(b *testing.B) {
-	c := torusConfig(b, 1000000, TwoChoice)
-	c.Radius = 16
+	c := torusConfig(b, 1000000, TwoChoice{Radius: 16})
 	benchRun(b, c)
 }
 
@@ -123,7 +122,7 @@ func BenchmarkRun_RGG_n1e6_Coded(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: Coded, Ell: LogEll(1000000)})
+	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: Coded{Ell: LogEll(1000000)}})
 }
 
 // Two choices (b) on graphs searched by BFS: each request whose far
@@ -134,7 +133,7 @@ func BenchmarkRun_RGG_n16384_TwoChoiceGlobal(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: TwoChoiceGlobal})
+	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: TwoChoiceGlobal{}})
 }
 
 func BenchmarkRun_Regular6_n16384_TwoChoiceGlobal(b *testing.B) {
@@ -142,5 +141,5 @@ func BenchmarkRun_Regular6_n16384_TwoChoiceGlobal(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: TwoChoiceGlobal})
+	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: TwoChoiceGlobal{}})
 }

@@ -3,6 +3,7 @@ package codedload
 import (
 	"fmt"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
 )
 
@@ -12,13 +13,16 @@ type Variant struct {
 	Name string
 	// Config is the setting; its Topology is replaced at every size.
 	Config Config
-	// Ell, if not nil, sets Config.Ell = Ell(n) for Coded.
+	// Ell, if not nil, sets Coded.Ell = Ell(n) when Config.Strategy is
+	// a Coded.
 	Ell func(n int) int
-	// Radius, if not nil, sets Config.Radius = Radius(t) for TwoChoice on
-	// the topology t of each size (see BallRadius).
+	// Radius, if not nil, sets TwoChoice.Radius = Radius(t) on the
+	// topology t of each size when Config.Strategy is a TwoChoice (see
+	// BallRadius).
 	Radius func(t Topology) int
 	// MaxN, if > 0, leaves out sizes above MaxN (for strategies whose cost
-	// grows too fast on some topology).
+	// grows too fast on some topology); 0 means no limit. Negative values
+	// are an error.
 	MaxN int
 }
 
@@ -34,12 +38,16 @@ type Curve struct {
 // runs). runs(n) ≥ 1 gives the number of runs at size n. All (variant,
 // size, run) triples share one parallel loop; the results do not depend on
 // the number of workers. It returns an error if a topology cannot be built,
-// runs(n) < 1, or a variant's configuration is invalid.
+// runs(n) < 1, a variant's MaxN is negative or its configuration is
+// invalid. It panics if fam or runs is nil.
 func CompareSizes(ns []int, fam Family, variants []Variant, runs func(n int) int, seed uint64, set *SweepSettings) ([]Curve, error) {
+	if fam == nil || runs == nil {
+		panic(pkg + ": CompareSizes: nil fam or runs")
+	}
 	tops := make([]Topology, len(ns))
 	for i, n := range ns {
 		if r := runs(n); r < 1 {
-			return nil, fmt.Errorf("codedload: CompareSizes runs(%d) = %d: want ≥ 1", n, r)
+			return nil, loadlab.Invalid(pkg, "CompareSizes: runs(%d) = %d, want ≥ 1", n, r)
 		}
 		t, err := fam(n, mc.Source(seed, 1<<40, uint64(n)))
 		if err != nil {
@@ -50,18 +58,16 @@ func CompareSizes(ns []int, fam Family, variants []Variant, runs func(n int) int
 	var pts []Point
 	var owner []int
 	for v, va := range variants {
+		if va.MaxN < 0 {
+			return nil, loadlab.Invalid(pkg, "CompareSizes: variants[%d].MaxN = %d, want ≥ 0", v, va.MaxN)
+		}
 		for i, n := range ns {
 			if va.MaxN > 0 && n > va.MaxN {
 				continue
 			}
 			c := va.Config
 			c.Topology = tops[i]
-			if va.Ell != nil && c.Strategy == Coded {
-				c.Ell = va.Ell(n)
-			}
-			if va.Radius != nil && c.Strategy == TwoChoice {
-				c.Radius = va.Radius(tops[i])
-			}
+			c.Strategy = va.at(c.Strategy, n, tops[i])
 			pts = append(pts, Point{X: float64(n), Config: c, Runs: runs(n)})
 			owner = append(owner, v)
 		}
@@ -80,11 +86,40 @@ func CompareSizes(ns []int, fam Family, variants []Variant, runs func(n int) int
 	return curves, nil
 }
 
-// BallRadius returns the smallest r such that the ball of radius r around
-// node 0 of t holds at least size nodes (all of t if it is smaller). It lets
-// two choices (a) search balls of comparable volume on different
-// topologies.
+// at returns the strategy s with the size-dependent parameters of the
+// variant applied at size n on topology t.
+func (va *Variant) at(s Strategy, n int, t Topology) Strategy {
+	switch x := s.(type) {
+	case *Coded:
+		if x != nil {
+			return va.at(*x, n, t)
+		}
+	case *TwoChoice:
+		if x != nil {
+			return va.at(*x, n, t)
+		}
+	case Coded:
+		if va.Ell != nil {
+			x.Ell = va.Ell(n)
+		}
+		return x
+	case TwoChoice:
+		if va.Radius != nil {
+			x.Radius = va.Radius(t)
+		}
+		return x
+	}
+	return s
+}
+
+// BallRadius returns the smallest r ≥ 1 such that the ball of radius r
+// around node 0 of t holds at least size nodes (the diameter of t, at least
+// 1, if t is smaller). It lets two choices (a) search balls of comparable
+// volume on different topologies. It panics if t is nil or invalid.
 func BallRadius(t Topology, size int) int {
+	if err := validateTopology(t); err != nil {
+		panic(err.Error())
+	}
 	q := t.newSearch()
 	q.start(0)
 	got, last := 0, 0

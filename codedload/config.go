@@ -3,46 +3,11 @@ package codedload
 import (
 	"fmt"
 	"math"
+	"reflect"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
-
-// Strategy is a delivery strategy (spec §5).
-type Strategy int
-
-const (
-	// NearestReplica serves each request from the nearest server caching
-	// the file (spec §5.1). It is the ℓ = 1 case of Coded on an uncoded
-	// placement, and runs through the same code.
-	NearestReplica Strategy = iota
-	// Coded serves each request with the Ell nearest coded chunk copies of
-	// the file, each adding 1/Ell to its sender's load (spec §5.2).
-	Coded
-	// TwoChoice is proximity-aware power of two choices, variant (a) of
-	// spec §5.3: two servers drawn uniformly with replacement from the
-	// holders within Radius hops; the less loaded one serves. With no holder
-	// in the ball the request falls back to NearestReplica and is counted in
-	// Result.Fallbacks.
-	TwoChoice
-	// TwoChoiceGlobal is the reference simulator's two choices, variant (b)
-	// of spec §5.3: the nearest replica against a holder drawn uniformly
-	// from all the others, anywhere in the network.
-	TwoChoiceGlobal
-	// TwoChoiceStretch is the reference simulator's trade-off rule, variant
-	// (c) of spec §5.3: the origin (if it caches the file) or the nearest
-	// holder, against a holder drawn uniformly among the others within
-	// (1+Alpha)·d_min hops, d_min being the distance to the nearest holder
-	// other than the origin.
-	TwoChoiceStretch
-)
-
-var strategyNames = [...]string{"nearest replica", "coded", "two choices (a)", "two choices (b)", "two choices (c)"}
-
-// String returns a short name for s.
-func (s Strategy) String() string {
-	if s < 0 || int(s) >= len(strategyNames) {
-		return fmt.Sprintf("Strategy(%d)", int(s))
-	}
-	return strategyNames[s]
-}
 
 // PlacementKind selects the cache placement (spec §4).
 type PlacementKind int
@@ -89,11 +54,34 @@ const (
 	// TieLowest chooses the lowest server index, and in an equal-load
 	// comparison the first candidate. It gives deterministic tests.
 	TieLowest
+	// TieListOrder chooses the copies that come first in the holder list
+	// the reference simulator builds while placing (spec §4, §5): the
+	// copies dealt by Uniform placement first, in the order they were
+	// dealt, then the other copies by server index; a capped server keeps
+	// its first ChunkCap copies of that list. Proportional and Full
+	// placements list holders by server index, so there TieListOrder is
+	// TieLowest for the choice of copies. Equal loads in a two-choice
+	// comparison are decided by a fair coin, as in the reference
+	// simulator. See the package documentation for which rule reproduces
+	// which of the simulator's numbers.
+	TieListOrder
 )
 
-// Config is one simulation setting. The zero values of Strategy,
-// Placement, Requests and Ties select nearest replica, proportional
-// placement, exactly n requests and random tie-breaking.
+var tieNames = [...]string{"random", "lowest index", "list order"}
+
+// String returns a short name for r.
+func (r TieRule) String() string {
+	if r < 0 || int(r) >= len(tieNames) {
+		return fmt.Sprintf("TieRule(%d)", int(r))
+	}
+	return tieNames[r]
+}
+
+// Config is one simulation setting: the shared model (topology, library,
+// caches, popularity, placement, arrivals, tie rule) and the delivery
+// strategy, which carries its own parameters. The zero values of Placement,
+// Requests and Ties select proportional placement, exactly n requests and
+// random tie-breaking; a nil Strategy means NearestReplica{}.
 type Config struct {
 	// Topology is the network of n servers. Required.
 	Topology Topology
@@ -103,22 +91,9 @@ type Config struct {
 	Cache int
 	// Gamma is the Zipf exponent γ ≥ 0 of the popularity law (0: uniform).
 	Gamma float64
-	// Strategy is the delivery strategy.
+	// Strategy is the delivery strategy with its parameters; nil means
+	// NearestReplica{}.
 	Strategy Strategy
-	// Ell is the number of pieces ℓ ≥ 1 per file for Coded. Other
-	// strategies do not split files: Ell must then be 0 or 1.
-	Ell int
-	// ChunkCap is the per-server cap chnk_max on the chunks of the
-	// requested file that one server may send for one request (spec §5.2):
-	// a value ≥ 1 is the cap, and the zero value 0 means no cap (the
-	// paper's description; chnk_max = 1 forces ℓ distinct senders).
-	// Negative values are an error. Only Coded reads it: an uncoded server
-	// holds at most one copy of a file, so any cap ≥ 1 changes nothing.
-	ChunkCap int
-	// Radius r ≥ 1, in hops, of the ball searched by TwoChoice.
-	Radius int
-	// Alpha ≥ 0 is the stretch of TwoChoiceStretch.
-	Alpha float64
 	// Placement, Requests and Ties select the variants above.
 	Placement PlacementKind
 	Requests  RequestMode
@@ -127,93 +102,122 @@ type Config struct {
 	KeepLoads bool
 }
 
-// ell returns the number of pieces per file actually used.
-func (c *Config) ell() int {
-	if c.Strategy == Coded {
-		return c.Ell
+// strategy returns the parameters of c.Strategy (NearestReplica for nil).
+// c must be valid.
+func (c *Config) strategy() strategySpec {
+	if c.Strategy == nil {
+		return NearestReplica{}.spec()
 	}
-	return 1
+	return c.Strategy.spec()
 }
 
+// Limits on the sizes of one run, checked by Config.Validate: node and file
+// indices are int32, and one server's slots are drawn into one buffer.
+const (
+	maxIndex     = 1<<31 - 1 // nodes, files
+	maxSlots     = 1 << 24   // Cache·Ell per server
+	maxDraws     = 1 << 34   // n·Cache·Ell placement draws per run
+	entryBytes   = 4 + 4 + 4 // per (server, file) entry: file, count, holder list
+	perFileBytes = 8 + 8 + 8 + 4
+)
+
 // Validate returns an error naming the first invalid field of c, or nil.
+// Bad values wrap loadlab.ErrInvalid; sizes whose products overflow or
+// exceed the memory budget of internal/size (n·Cache·Ell slots, Files·Ell
+// dealt chunks, the per-file tables) wrap loadlab.ErrTooLarge.
 func (c *Config) Validate() error {
-	if c.Topology == nil {
-		return fmt.Errorf("codedload: Topology is nil")
-	}
-	if err := checkTopology(c.Topology); err != nil {
+	if err := validateTopology(c.Topology); err != nil {
 		return err
 	}
-	n := c.Topology.Order()
-	switch {
-	case n < 1 || n > 1<<31-1:
-		return fmt.Errorf("codedload: Topology has %d nodes: want 1 ≤ n < 2^31", n)
-	case c.Files < 1:
-		return fmt.Errorf("codedload: Files = %d: want ≥ 1", c.Files)
-	case c.Files > 1<<31-1:
-		return fmt.Errorf("codedload: Files = %d: want < 2^31", c.Files)
-	case c.Cache < 1:
-		return fmt.Errorf("codedload: Cache = %d: want ≥ 1", c.Cache)
-	case !(c.Gamma >= 0) || math.IsInf(c.Gamma, 1):
-		return fmt.Errorf("codedload: Gamma = %v: want a finite value ≥ 0", c.Gamma)
-	case c.Strategy < NearestReplica || c.Strategy > TwoChoiceStretch:
-		return fmt.Errorf("codedload: Strategy = %d: unknown", int(c.Strategy))
-	case c.Placement < Proportional || c.Placement > Full:
-		return fmt.Errorf("codedload: Placement = %d: unknown", int(c.Placement))
-	case c.Requests < ExactN || c.Requests > Poissonized:
-		return fmt.Errorf("codedload: Requests = %d: unknown", int(c.Requests))
-	case c.Ties < TieRandom || c.Ties > TieLowest:
-		return fmt.Errorf("codedload: Ties = %d: unknown", int(c.Ties))
-	case c.Strategy == Coded && c.Ell < 1:
-		return fmt.Errorf("codedload: Ell = %d: want ≥ 1", c.Ell)
-	case c.Strategy != Coded && c.Ell != 0 && c.Ell != 1:
-		return fmt.Errorf("codedload: Ell = %d: only the Coded strategy splits files (want 0 or 1 for %v)", c.Ell, c.Strategy)
-	case c.ChunkCap < 0:
-		return fmt.Errorf("codedload: ChunkCap (chnk_max) = %d: want ≥ 1, or 0 for no cap", c.ChunkCap)
-	case c.Strategy == TwoChoice && c.Radius < 1:
-		return fmt.Errorf("codedload: Radius = %d: want ≥ 1 for two choices (a)", c.Radius)
-	case c.Strategy == TwoChoiceStretch && (!(c.Alpha >= 0) || math.IsInf(c.Alpha, 1)):
-		return fmt.Errorf("codedload: Alpha = %v: want a finite value ≥ 0", c.Alpha)
-	case c.Placement == Uniform && int64(n)*int64(c.Cache) < int64(c.Files):
-		return fmt.Errorf("codedload: Cache = %d: uniform placement needs n·Cache ≥ Files = %d with n = %d", c.Cache, c.Files, n)
+	if err := c.validateModel(); err != nil {
+		return err
 	}
-	if slots := int64(c.Cache) * int64(c.ell()); slots > 1<<24 || int64(n)*slots > 1<<34 {
-		return fmt.Errorf("codedload: Cache·Ell = %d slots per server on %d servers: too large", slots, n)
+	if err := validateStrategy(c.Strategy); err != nil {
+		return err
+	}
+	return c.validateSizes()
+}
+
+// validateModel checks the fields shared by every strategy.
+func (c *Config) validateModel() error {
+	switch {
+	case c.Files < 1:
+		return loadlab.Invalid(pkg, "Config.Files = %d, want ≥ 1", c.Files)
+	case c.Files > maxIndex:
+		return loadlab.TooLarge(pkg, "Config.Files = %d, want < 2^31", c.Files)
+	case c.Cache < 1:
+		return loadlab.Invalid(pkg, "Config.Cache = %d, want ≥ 1", c.Cache)
+	case !(c.Gamma >= 0) || math.IsInf(c.Gamma, 1):
+		return loadlab.Invalid(pkg, "Config.Gamma = %v, want a finite value ≥ 0", c.Gamma)
+	case c.Placement < Proportional || c.Placement > Full:
+		return loadlab.Invalid(pkg, "Config.Placement = %d, unknown", int(c.Placement))
+	case c.Requests < ExactN || c.Requests > Poissonized:
+		return loadlab.Invalid(pkg, "Config.Requests = %d, unknown", int(c.Requests))
+	case c.Ties < TieRandom || c.Ties > TieListOrder:
+		return loadlab.Invalid(pkg, "Config.Ties = %d, unknown", int(c.Ties))
 	}
 	return nil
 }
 
-// checkTopology rejects the fields of a hand-built Torus, Grid or
-// Hypercube that their constructors would refuse and on which Order or the
-// searches would overflow int32 node indices or panic (a negative shift).
-func checkTopology(t Topology) error {
-	switch t := t.(type) {
-	case *Torus:
-		switch {
-		case t == nil:
-			return fmt.Errorf("codedload: Topology is a nil *Torus")
-		case t.Side < 1 || t.Side > 46340: // 46340² < 2^31
-			return fmt.Errorf("codedload: Torus.Side = %d: want 1 ≤ Side ≤ 46340", t.Side)
-		case t.Metric != WrapExact && t.Metric != WrapLegacy:
-			return fmt.Errorf("codedload: Torus.Metric = %d: unknown", int(t.Metric))
+// validateStrategy rejects a nil pointer stored in the interface and the
+// strategy's own invalid parameters.
+func validateStrategy(s Strategy) error {
+	if s == nil {
+		return nil
+	}
+	if v := reflect.ValueOf(s); v.Kind() == reflect.Pointer && v.IsNil() {
+		return loadlab.Invalid(pkg, "Config.Strategy is a nil %T", s)
+	}
+	return s.Validate()
+}
+
+// validateSizes checks, overflow-safe, every size one run allocates.
+func (c *Config) validateSizes() error {
+	n, sp := c.Topology.Order(), c.strategy()
+	slots, ok := size.Mul(c.Cache, sp.ell)
+	if !ok || slots > maxSlots {
+		return loadlab.TooLarge(pkg, "Config.Cache·Ell = %d·%d slots per server, want ≤ 2^24", c.Cache, sp.ell)
+	}
+	if draws, ok := size.Mul(n, slots); !ok || draws > maxDraws {
+		return loadlab.TooLarge(pkg, "n·Cache·Ell = %d·%d placement draws, want ≤ 2^34", n, slots)
+	}
+	if err := size.Check(pkg, "Config.Files", c.Files, perFileBytes); err != nil {
+		return err
+	}
+	if err := size.Check(pkg, "cache entries n·min(Cache·Ell, Files)", n*min(slots, c.Files), entryBytes); err != nil {
+		return err
+	}
+	if c.Placement != Uniform {
+		return nil
+	}
+	if err := size.Check(pkg, "dealt chunks Files·Ell", c.Files*sp.ell, 4); err != nil {
+		return err // Files < 2^31 and Ell < 2^24: the product fits an int
+	}
+	if total := n * c.Cache; total < c.Files { // n < 2^31, Cache < 2^24
+		return loadlab.Invalid(pkg, "Config.Cache = %d, uniform placement needs n·Cache ≥ Files = %d with n = %d", c.Cache, c.Files, n)
+	}
+	return nil
+}
+
+// validateTopology rejects a nil topology and the fields of a hand-built
+// Torus, Grid or Hypercube that their constructors would refuse.
+func validateTopology(t Topology) error {
+	if t == nil {
+		return loadlab.Invalid(pkg, "Config.Topology is nil")
+	}
+	if v := reflect.ValueOf(t); v.Kind() == reflect.Pointer && v.IsNil() {
+		return loadlab.Invalid(pkg, "Config.Topology is a nil %T", t)
+	}
+	if g, ok := t.(*GraphTopology); ok && g.g == nil {
+		return loadlab.Invalid(pkg, "Config.Topology is a GraphTopology not made by FromGraph, NewRGG or NewRegular")
+	}
+	if v, ok := t.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return err
 		}
-	case *Grid:
-		switch {
-		case t == nil:
-			return fmt.Errorf("codedload: Topology is a nil *Grid")
-		case t.Rows < 1 || t.Cols < 1 || int64(t.Rows)*int64(t.Cols) > 1<<31-1:
-			return fmt.Errorf("codedload: Grid Rows×Cols = %d×%d: want ≥ 1 each and fewer than 2^31 nodes", t.Rows, t.Cols)
-		}
-	case *Hypercube:
-		switch {
-		case t == nil:
-			return fmt.Errorf("codedload: Topology is a nil *Hypercube")
-		case t.Dim < 0 || t.Dim > 30:
-			return fmt.Errorf("codedload: Hypercube.Dim = %d: want 0 ≤ Dim ≤ 30", t.Dim)
-		}
-	case *GraphTopology:
-		if t == nil || t.g == nil {
-			return fmt.Errorf("codedload: Topology is a nil *GraphTopology or one not made by FromGraph, NewRGG or NewRegular")
-		}
+	}
+	if n := t.Order(); n < 1 || n > maxIndex {
+		return loadlab.Invalid(pkg, "Config.Topology has %d nodes, want 1 ≤ n < 2^31", n)
 	}
 	return nil
 }

@@ -1,36 +1,53 @@
 package codedload
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // The exact finite formulas of spec §6.3 and the reference values of §8,
 // for use as oracles. All assume the Proportional placement without a chunk
-// cap, exactly as Run simulates it.
+// cap, exactly as Run simulates it. Each returns an error wrapping
+// loadlab.ErrInvalid for an argument outside its domain and one wrapping
+// loadlab.ErrTooLarge when the sum would need more terms than maxWork.
+
+// maxWork bounds the number of binomial terms one call of the exact formulas
+// may evaluate (about 10 s of CPU).
+const maxWork = 1e9
 
 // GridBall returns |B_d| = 2d² + 2d + 1, the number of nodes within L1
 // distance d on the infinite grid Z², and on a torus while the ball does not
-// wrap (spec §6.3).
-func GridBall(d int) int { return 2*d*d + 2*d + 1 }
+// wrap (spec §6.3); 0 for d < 0 (no node lies within a negative distance).
+// It panics if d > 2^31, where the value overflows an int.
+func GridBall(d int) int {
+	switch {
+	case d < 0:
+		return 0
+	case d > 1<<31:
+		panic(pkg + ": GridBall: d > 2^31 overflows")
+	}
+	return 2*d*d + 2*d + 1
+}
 
 // Balls returns the ball sizes |B_d| for d = 0..diameter of the torus under
 // its exact metric: Balls()[d] is the number of nodes within distance d of
-// any node (the torus is vertex-transitive). The last entry is n.
+// any node (the torus is vertex-transitive). The last entry is n. It panics
+// if t is invalid (see Validate).
 func (t *Torus) Balls() []int {
+	if err := t.Validate(); err != nil {
+		panic(err.Error())
+	}
 	s := t.Side
 	_, hi := ringRange(s)
 	diam := 2 * hi
 	// Per coordinate, the number of offsets at wrapped distance a.
 	per := make([]int, hi+1)
-	for a := 0; a <= hi; a++ {
-		switch {
-		case a == 0:
+	for a := range per {
+		per[a] = 2
+		if a == 0 || (s%2 == 0 && a == s/2) {
 			per[a] = 1
-		case s%2 == 0 && a == s/2:
-			per[a] = 1
-		default:
-			per[a] = 2
 		}
 	}
 	balls := make([]int, diam+1)
@@ -45,8 +62,12 @@ func (t *Torus) Balls() []int {
 	return balls
 }
 
-// Balls returns the ball sizes |B_d| = Σ_{i≤d} C(Dim, i) for d = 0..Dim.
+// Balls returns the ball sizes |B_d| = Σ_{i≤d} C(Dim, i) for d = 0..Dim. It
+// panics if h is invalid (see Validate).
 func (h *Hypercube) Balls() []int {
+	if err := h.Validate(); err != nil {
+		panic(err.Error())
+	}
 	balls := make([]int, h.Dim+1)
 	c := 1
 	for d := 0; d <= h.Dim; d++ {
@@ -59,11 +80,20 @@ func (h *Hypercube) Balls() []int {
 	return balls
 }
 
-// logBinom returns log P(X = j) for X ~ Bin(n, p), 0 < p < 1.
+// logBinom returns log P(X = j) for X ~ Bin(n, p), 0 < p < 1, 0 ≤ j ≤ n.
+// Above n = 2^32 the difference lgamma(n+1) − lgamma(n−j+1) would lose
+// digits to cancellation, so for small j it is summed as Σ_{i<j} log(n−i).
 func logBinom(n int64, p float64, j int64) float64 {
 	lg := func(x float64) float64 { v, _ := math.Lgamma(x); return v }
-	return lg(float64(n)+1) - lg(float64(j)+1) - lg(float64(n-j)+1) +
-		float64(j)*math.Log(p) + float64(n-j)*math.Log1p(-p)
+	var lfall float64 // log n!/(n−j)!
+	if n > 1<<32 && j <= 64 {
+		for i := int64(0); i < j; i++ {
+			lfall += math.Log(float64(n - i))
+		}
+	} else {
+		lfall = lg(float64(n)+1) - lg(float64(n-j)+1)
+	}
+	return lfall - lg(float64(j)+1) + float64(j)*math.Log(p) + float64(n-j)*math.Log1p(-p)
 }
 
 // binomCDF returns P(X ≤ j) for X ~ Bin(n, p), summing the pmf.
@@ -84,31 +114,56 @@ func binomCDF(n int64, p float64, j int64) float64 {
 	return min(s, 1)
 }
 
+// binomCDFs fills cdf[i] = binomCDF(n, p, i) for i < len(cdf), with the
+// same summation as binomCDF in one pass.
+func binomCDFs(cdf []float64, n int64, p float64) {
+	var s float64
+	for i := range cdf {
+		switch {
+		case int64(i) >= n || p == 0:
+			cdf[i] = 1
+		case p == 1:
+			cdf[i] = 0
+		default:
+			s += math.Exp(logBinom(n, p, int64(i)))
+			cdf[i] = min(s, 1)
+		}
+	}
+}
+
+// binomPMF returns P(X = j) for X ~ Bin(a, p), 0 ≤ j ≤ a.
+func binomPMF(a int64, p float64, j int64) float64 {
+	switch p {
+	case 0:
+		if j == 0 {
+			return 1
+		}
+		return 0
+	case 1:
+		if j == a {
+			return 1
+		}
+		return 0
+	}
+	return math.Exp(logBinom(a, p, j))
+}
+
 // shortfall returns Σ_{j<ℓ} (ℓ−j)·P(X = j)·P(Y ≥ ℓ−j) for independent
 // X ~ Bin(a, p) and Y ~ Bin(b, p); b < 0 stands for an infinite network
-// (the second factor is 1).
-func shortfall(a, b int64, p float64, ell int) float64 {
+// (the second factor is 1). cdf is scratch of length ℓ.
+func shortfall(a, b int64, p float64, ell int, cdf []float64) float64 {
+	if b >= 0 {
+		binomCDFs(cdf, b, p)
+	}
 	var s float64
 	for j := 0; j < ell && int64(j) <= a; j++ {
-		var px float64
-		switch {
-		case p == 0:
-			if j == 0 {
-				px = 1
-			}
-		case p == 1:
-			if int64(j) == a {
-				px = 1
-			}
-		default:
-			px = math.Exp(logBinom(a, p, int64(j)))
-		}
+		px := binomPMF(a, p, int64(j))
 		if px == 0 {
 			continue
 		}
 		tail := 1.0
 		if b >= 0 {
-			tail = 1 - binomCDF(b, p, int64(ell-j-1))
+			tail = 1 - cdf[ell-j-1]
 		}
 		s += float64(ell-j) * px * tail
 	}
@@ -129,64 +184,155 @@ func shortfall(a, b int64, p float64, ell int) float64 {
 //	c(ℓ) = (1/ℓ) Σ_{d<diam} Σ_{j<ℓ} (ℓ−j) P(N_d = j) P(N_total − N_d ≥ ℓ−j).
 //
 // A nil balls means the infinite grid Z² (|B_d| = GridBall(d)), summed until
-// the terms fall below 1e-17. FileCost panics if m or ell is below 1 or p is
-// outside [0, 1].
-func FileCost(p float64, m, ell int, balls []int) float64 {
-	if m < 1 || ell < 1 || !(p >= 0 && p <= 1) {
-		panic(fmt.Sprintf("codedload: FileCost(p=%v, m=%d, ell=%d): invalid", p, m, ell))
+// the terms fall below 1e-17; there p = 0 gives +Inf (no copy anywhere). The
+// infinite-grid series needs about √(1/(2mp)) terms of O(ℓ) work each.
+//
+// It returns an error wrapping loadlab.ErrInvalid if m or ell is below 1, p
+// is outside [0, 1] or balls is not a non-decreasing list of positive
+// counts, and one wrapping loadlab.ErrTooLarge if m·ℓ·|B_d| overflows or the
+// sum needs more than 10⁹ terms (p too small on the infinite grid, or ℓ
+// times the diameter too large).
+func FileCost(p float64, m, ell int, balls []int) (float64, error) {
+	per, err := checkCostArgs(p, m, ell, balls)
+	if err != nil {
+		return 0, err
 	}
-	per := int64(m) * int64(ell)
-	var sum float64
+	cdf := make([]float64, ell)
 	if balls != nil {
 		n := int64(balls[len(balls)-1])
+		var sum float64
 		for d := 0; d < len(balls)-1; d++ {
 			a := int64(balls[d]) * per
-			sum += shortfall(a, n*per-a, p, ell)
+			sum += shortfall(a, n*per-a, p, ell, cdf)
 		}
-		return sum / float64(ell)
+		return sum / float64(ell), nil
 	}
 	if p == 0 {
-		return math.Inf(1)
+		return math.Inf(1), nil
 	}
-	for d := 0; ; d++ {
-		term := shortfall(int64(GridBall(d))*per, -1, p, ell)
+	return gridCost(p, per, ell, cdf)
+}
+
+// gridCost sums the infinite-grid series of FileCost after bounding its
+// number of terms.
+func gridCost(p float64, per int64, ell int, cdf []float64) (float64, error) {
+	// N_d has mean |B_d|·per·p ≈ 2d²·per·p; the terms are negligible once
+	// it exceeds 2ℓ + 80 by the Chernoff bound, at about dEst.
+	dEst := math.Sqrt((2*float64(ell)+80)/(2*float64(per)*p)) + 1
+	if dEst*float64(ell) > maxWork {
+		return 0, loadlab.TooLarge(pkg, "FileCost(p = %v, m·ℓ = %d): the infinite-grid series needs about %.3g terms of %d, want ≤ 1e9 in all", p, per, dEst, ell)
+	}
+	dMax := int(10*dEst) + 1000
+	if _, ok := size.Product(GridBall(dMax), int(per)); !ok {
+		return 0, loadlab.TooLarge(pkg, "FileCost(p = %v, m·ℓ = %d): ball counts overflow", p, per)
+	}
+	var sum float64
+	for d := 0; d <= dMax; d++ {
+		term := shortfall(int64(GridBall(d))*per, -1, p, ell, cdf)
 		sum += term
 		// Past the mean ball, the terms decrease geometrically fast.
 		if term < 1e-17 && float64(GridBall(d))*float64(per)*p > float64(ell) {
-			break
+			return sum / float64(ell), nil
 		}
 	}
-	return sum / float64(ell)
+	return sum / float64(ell), loadlab.Wrap(loadlab.ErrNotConverged, pkg, "FileCost(p = %v, m·ℓ = %d): series not below 1e-17 after %d terms", p, per, dMax)
+}
+
+// checkCostArgs validates the arguments of FileCost and returns m·ℓ.
+func checkCostArgs(p float64, m, ell int, balls []int) (int64, error) {
+	switch {
+	case m < 1:
+		return 0, loadlab.Invalid(pkg, "FileCost: m = %d, want ≥ 1", m)
+	case ell < 1:
+		return 0, loadlab.Invalid(pkg, "FileCost: ell = %d, want ≥ 1", ell)
+	case !(p >= 0 && p <= 1):
+		return 0, loadlab.Invalid(pkg, "FileCost: p = %v, want in [0, 1]", p)
+	}
+	per, ok := size.Mul(m, ell)
+	if !ok || ell > maxSlots {
+		return 0, loadlab.TooLarge(pkg, "FileCost: m·ℓ = %d·%d, want ℓ ≤ 2^24 and no overflow", m, ell)
+	}
+	if balls == nil {
+		return int64(per), nil
+	}
+	if len(balls) == 0 || balls[0] < 1 {
+		return 0, loadlab.Invalid(pkg, "FileCost: balls = %v, want |B_0| ≥ 1", balls)
+	}
+	for d := 1; d < len(balls); d++ {
+		if balls[d] < balls[d-1] {
+			return 0, loadlab.Invalid(pkg, "FileCost: balls[%d] = %d < balls[%d] = %d, want non-decreasing", d, balls[d], d-1, balls[d-1])
+		}
+	}
+	if _, ok := size.Mul(balls[len(balls)-1], per); !ok {
+		return 0, loadlab.TooLarge(pkg, "FileCost: n·m·ℓ = %d·%d overflows", balls[len(balls)-1], per)
+	}
+	if float64(len(balls))*float64(ell) > maxWork {
+		return 0, loadlab.TooLarge(pkg, "FileCost: %d balls × ℓ = %d terms, want ≤ 1e9", len(balls), ell)
+	}
+	return int64(per), nil
 }
 
 // Cost returns the expected communication cost C(ℓ) = Σ_k p_k c_k(ℓ) of
-// spec §6.3 for the popularity profile p (see FileCost for m, ell, balls).
-// ell = 1 gives the nearest replica cost. It panics as FileCost does.
-func Cost(p []float64, m, ell int, balls []int) float64 {
-	var c float64
-	for _, pk := range p {
-		c += pk * FileCost(pk, m, ell, balls)
+// spec §6.3 for the popularity profile p (see FileCost for m, ell, balls);
+// a file with p_k = 0 is never requested and adds nothing. ell = 1 gives
+// the nearest replica cost. It returns the errors of FileCost, naming the
+// index of the offending p_k, and one wrapping loadlab.ErrInvalid for an
+// empty p.
+func Cost(p []float64, m, ell int, balls []int) (float64, error) {
+	if len(p) == 0 {
+		return 0, loadlab.Invalid(pkg, "Cost: empty popularity profile")
 	}
-	return c
+	var c float64
+	for k, pk := range p {
+		if pk == 0 {
+			continue
+		}
+		ck, err := FileCost(pk, m, ell, balls)
+		if err != nil {
+			return 0, loadlab.Wrap(err, pkg, "Cost: p[%d]", k)
+		}
+		c += pk * ck
+	}
+	return c, nil
 }
 
 // Outage returns the expected fraction of requests in outage,
 // Σ_k p_k P(Bin(n·m·ℓ, p_k) < ℓ) (spec §6.3), for Proportional placement on n
-// servers with m·ℓ slots each.
-func Outage(p []float64, n, m, ell int) float64 {
-	var o float64
-	for _, pk := range p {
-		o += pk * binomCDF(int64(n)*int64(m)*int64(ell), pk, int64(ell-1))
+// servers with m·ℓ slots each. It returns an error wrapping
+// loadlab.ErrInvalid if n, m or ell is below 1 or a p_k is outside [0, 1],
+// and one wrapping loadlab.ErrTooLarge if n·m·ℓ overflows or the sum needs
+// more than 10⁹ terms (K·ℓ).
+func Outage(p []float64, n, m, ell int) (float64, error) {
+	switch {
+	case n < 1 || m < 1 || ell < 1:
+		return 0, loadlab.Invalid(pkg, "Outage: n, m, ell = %d, %d, %d, want ≥ 1 each", n, m, ell)
+	case float64(len(p))*float64(ell) > maxWork:
+		return 0, loadlab.TooLarge(pkg, "Outage: K·ℓ = %d·%d terms, want ≤ 1e9", len(p), ell)
 	}
-	return o
+	slots, ok := size.Product(n, m, ell)
+	if !ok {
+		return 0, loadlab.TooLarge(pkg, "Outage: n·m·ℓ = %d·%d·%d overflows", n, m, ell)
+	}
+	var o float64
+	for k, pk := range p {
+		if !(pk >= 0 && pk <= 1) {
+			return 0, loadlab.Invalid(pkg, "Outage: p[%d] = %v, want in [0, 1]", k, pk)
+		}
+		o += pk * binomCDF(int64(slots), pk, int64(ell-1))
+	}
+	return o, nil
 }
 
 // MaxPoissonMean returns E[max of n independent Po(1)] = Σ_{m≥0} (1 − F(m)^n),
 // the balls-into-bins reference of spec §8 C: the maximum load when every
 // request is served at its origin. The tail is computed directly so that
-// 1 − F(m)^n keeps its relative precision.
-func MaxPoissonMean(n int) float64 {
-	const top = 60 // P(Po(1) > 60) < 1e-80
+// 1 − F(m)^n keeps its relative precision. It returns an error wrapping
+// loadlab.ErrInvalid if n < 1.
+func MaxPoissonMean(n int) (float64, error) {
+	if n < 1 {
+		return 0, loadlab.Invalid(pkg, "MaxPoissonMean: n = %d, want ≥ 1", n)
+	}
+	const top = 60 // P(Po(1) > 60) < 1e-80, and n < 2^63
 	pmf := make([]float64, top+1)
 	pmf[0] = math.Exp(-1)
 	for i := 1; i <= top; i++ {
@@ -201,7 +347,7 @@ func MaxPoissonMean(n int) float64 {
 	for m := 0; m <= top; m++ {
 		sum += -math.Expm1(float64(n) * math.Log1p(-tails[m]))
 	}
-	return sum
+	return sum, nil
 }
 
 // MaxBinomialMean returns Σ_{m≥0} (1 − F(m)^n) with F the law of
@@ -209,7 +355,15 @@ func MaxPoissonMean(n int) float64 {
 // requests fall on n servers, under the approximation that the counts are
 // independent (they are negatively correlated, so the true value is
 // slightly lower). Spec §8 C gives 4.1942 at n = 100 and 6.6714 at n = 10⁴.
-func MaxBinomialMean(n int) float64 {
+// n = 1 gives 1 exactly. It returns an error wrapping loadlab.ErrInvalid if
+// n < 1.
+func MaxBinomialMean(n int) (float64, error) {
+	switch {
+	case n < 1:
+		return 0, loadlab.Invalid(pkg, "MaxBinomialMean: n = %d, want ≥ 1", n)
+	case n == 1:
+		return 1, nil // Bin(1, 1) = 1
+	}
 	p := 1 / float64(n)
 	var sum float64
 	for m := 0; m < n; m++ {
@@ -228,17 +382,27 @@ func MaxBinomialMean(n int) float64 {
 			break
 		}
 	}
-	return sum
+	return sum, nil
 }
 
 // DecodeProb returns Π_{j=1}^{ℓ} (1 − q^{−j}), the probability that ℓ coded
 // chunks with coefficient vectors uniform over GF(q)^ℓ decode the file
-// (spec §4.2, random linear network coding). Run assumes decoding always
-// succeeds, as the paper does; this quantifies that assumption.
-func DecodeProb(q float64, ell int) float64 {
+// (spec §4.2, random linear network coding); ℓ = 0 gives 1. Run assumes
+// decoding always succeeds, as the paper does; this quantifies that
+// assumption. The product stops once its factors round to 1 or it reaches
+// 0, so any ℓ costs at most about 60/log₂ q factors. It returns an error
+// wrapping loadlab.ErrInvalid unless q > 1 (+Inf allowed) and ell ≥ 0.
+func DecodeProb(q float64, ell int) (float64, error) {
+	if !(q > 1) || ell < 0 {
+		return 0, loadlab.Invalid(pkg, "DecodeProb(q = %v, ell = %d): want q > 1 and ell ≥ 0", q, ell)
+	}
 	prob := 1.0
 	for j := 1; j <= ell; j++ {
-		prob *= -math.Expm1(-float64(j) * math.Log(q))
+		f := -math.Expm1(-float64(j) * math.Log(q))
+		if f == 1 || prob == 0 {
+			break // every later factor is 1 too, or the product is 0
+		}
+		prob *= f
 	}
-	return prob
+	return prob, nil
 }

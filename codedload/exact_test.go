@@ -23,7 +23,7 @@ func TestCostTableE(t *testing.T) {
 	for _, c := range costTable {
 		p, err := ZipfPMF(100, c.gamma)
 		require.NoError(t, err)
-		assert.InDelta(t, c.want, Cost(p, 2, c.ell, nil), 5e-5, "γ=%v ℓ=%d", c.gamma, c.ell)
+		assert.InDelta(t, c.want, must(Cost(p, 2, c.ell, nil)), 5e-5, "γ=%v ℓ=%d", c.gamma, c.ell)
 	}
 }
 
@@ -36,7 +36,7 @@ func TestCostNearestClosedForm(t *testing.T) {
 		for d := 0; d < 10000; d++ {
 			want += math.Pow(1-p, float64(2*GridBall(d)))
 		}
-		assert.InEpsilon(t, want, FileCost(p, 2, 1, nil), 1e-12)
+		assert.InEpsilon(t, want, must(FileCost(p, 2, 1, nil)), 1e-12)
 	}
 }
 
@@ -47,7 +47,7 @@ func TestCostTorusMatchesGridWithoutWrap(t *testing.T) {
 	tor := &Torus{Side: 100}
 	p, _ := ZipfPMF(100, 0)
 	for _, ell := range []int{1, 5, 10} {
-		assert.InEpsilon(t, Cost(p, 2, ell, nil), Cost(p, 2, ell, tor.Balls()), 1e-10)
+		assert.InEpsilon(t, must(Cost(p, 2, ell, nil)), must(Cost(p, 2, ell, tor.Balls())), 1e-10)
 	}
 }
 
@@ -85,10 +85,10 @@ func TestOutageTableF(t *testing.T) {
 	p, _ := ZipfPMF(100, 0)
 	want := map[int]float64{1: 0.13398, 2: 0.09048, 5: 0.02869, 10: 0.00484, 20: 0.00017}
 	for ell, w := range want {
-		assert.InDelta(t, w, Outage(p, 100, 2, ell), 5e-6, "ℓ=%d", ell)
+		assert.InDelta(t, w, must(Outage(p, 100, 2, ell)), 5e-6, "ℓ=%d", ell)
 	}
 	// ℓ = 1 closed form (1−p)^{nM} = 0.99^200.
-	assert.InDelta(t, math.Pow(0.99, 200), Outage(p, 100, 2, 1), 1e-15)
+	assert.InDelta(t, math.Pow(0.99, 200), must(Outage(p, 100, 2, 1)), 1e-15)
 }
 
 func TestMaxPoissonMeanTableC(t *testing.T) {
@@ -96,29 +96,29 @@ func TestMaxPoissonMeanTableC(t *testing.T) {
 	want := map[int]float64{100: 4.2268, 400: 5.0178, 1024: 5.5259, 2025: 5.8775, 5041: 6.3494,
 		10000: 6.6722, 22500: 7.0800, 100000: 7.7595, 1000000: 8.7917}
 	for n, w := range want {
-		assert.InDelta(t, w, MaxPoissonMean(n), 5e-5, "n=%d", n)
+		assert.InDelta(t, w, must(MaxPoissonMean(n)), 5e-5, "n=%d", n)
 	}
 }
 
 func TestMaxBinomialMeanCheckC(t *testing.T) {
 	// Spec §8 C, printed to 4 decimals; within 0.04 of the Poisson values.
-	assert.InDelta(t, 4.1942, MaxBinomialMean(100), 5e-5)
-	assert.InDelta(t, 6.6714, MaxBinomialMean(10000), 5e-5)
+	assert.InDelta(t, 4.1942, must(MaxBinomialMean(100)), 5e-5)
+	assert.InDelta(t, 6.6714, must(MaxBinomialMean(10000)), 5e-5)
 	for _, n := range []int{100, 10000} {
-		assert.InDelta(t, MaxPoissonMean(n), MaxBinomialMean(n), 0.04)
+		assert.InDelta(t, must(MaxPoissonMean(n)), must(MaxBinomialMean(n)), 0.04)
 	}
 }
 
 func TestDecodeProbTableK(t *testing.T) {
 	// Spec §8 K, printed to 6 decimals.
-	assert.InDelta(t, 0.5, DecodeProb(2, 1), 1e-15)
-	assert.InDelta(t, 0.375, DecodeProb(2, 2), 1e-15)
-	assert.InDelta(t, 0.289070, DecodeProb(2, 10), 5e-7)
-	assert.InDelta(t, 0.288788, DecodeProb(2, 200), 5e-7)
-	assert.InDelta(t, 0.933595, DecodeProb(16, 5), 5e-7)
-	assert.InDelta(t, 0.996094, DecodeProb(256, 1), 5e-7)
-	assert.InDelta(t, 0.996078, DecodeProb(256, 5), 5e-7)
-	assert.InDelta(t, 0.999985, DecodeProb(1<<16, 3), 5e-7)
+	assert.InDelta(t, 0.5, must(DecodeProb(2, 1)), 1e-15)
+	assert.InDelta(t, 0.375, must(DecodeProb(2, 2)), 1e-15)
+	assert.InDelta(t, 0.289070, must(DecodeProb(2, 10)), 5e-7)
+	assert.InDelta(t, 0.288788, must(DecodeProb(2, 200)), 5e-7)
+	assert.InDelta(t, 0.933595, must(DecodeProb(16, 5)), 5e-7)
+	assert.InDelta(t, 0.996094, must(DecodeProb(256, 1)), 5e-7)
+	assert.InDelta(t, 0.996078, must(DecodeProb(256, 5)), 5e-7)
+	assert.InDelta(t, 0.999985, must(DecodeProb(1<<16, 3)), 5e-7)
 }
 
 func TestContinuumConstants(t *testing.T) {
@@ -127,9 +127,9 @@ func TestContinuumConstants(t *testing.T) {
 	// Lattice corrections are O(√ρ) = 1e-2 here, finite-ℓ corrections
 	// about 0.4/ℓ = 2e-3 at ℓ = 200: tolerances 1e-2 and 5e-3.
 	p := 1e-4
-	nr := FileCost(p, 1, 1, nil)
+	nr := must(FileCost(p, 1, 1, nil))
 	assert.InEpsilon(t, math.Sqrt(math.Pi/(8*p)), nr, 1e-2)
-	coded := FileCost(p, 1, 200, nil)
+	coded := must(FileCost(p, 1, 200, nil))
 	assert.InEpsilon(t, (2.0/3)/math.Sqrt(2*p), coded, 5e-3)
 	assert.InDelta(t, 4/(3*math.Sqrt(math.Pi)), coded/nr, 5e-3)
 	assert.InDelta(t, 0.7523, 4/(3*math.Sqrt(math.Pi)), 5e-5) // spec §8 E

@@ -1,9 +1,11 @@
 package codedload_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/codedload"
 	"github.com/loadlab/loadlab/linalg"
 )
@@ -15,8 +17,8 @@ func ExampleRun() {
 		panic(err)
 	}
 	for _, c := range []codedload.Config{
-		{Topology: tor, Files: 100, Cache: 2, Strategy: codedload.NearestReplica},
-		{Topology: tor, Files: 100, Cache: 2, Strategy: codedload.Coded, Ell: codedload.LogEll(2500)},
+		{Topology: tor, Files: 100, Cache: 2, Strategy: codedload.NearestReplica{}},
+		{Topology: tor, Files: 100, Cache: 2, Strategy: codedload.Coded{Ell: codedload.LogEll(2500)}},
 	} {
 		r, err := codedload.Run(c, rand.NewPCG(1, 2))
 		if err != nil {
@@ -37,10 +39,22 @@ func ExampleCost() {
 		panic(err)
 	}
 	for _, ell := range []int{1, 2, 5, 10} {
-		fmt.Printf("ℓ=%d: C=%.4f\n", ell, codedload.Cost(p, 2, ell, nil))
+		c, err := codedload.Cost(p, 2, ell, nil)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("ℓ=%d: C=%.4f\n", ell, c)
 	}
 	tor, _ := codedload.NewTorus(100)
-	fmt.Printf("10×10 torus, ℓ=1: C=%.4f, outage %.4f\n", codedload.Cost(p, 2, 1, tor.Balls()), codedload.Outage(p, 100, 2, 1))
+	c, err := codedload.Cost(p, 2, 1, tor.Balls())
+	if err != nil {
+		panic(err)
+	}
+	out, err := codedload.Outage(p, 100, 2, 1)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("10×10 torus, ℓ=1: C=%.4f, outage %.4f\n", c, out)
 	// Output:
 	// ℓ=1: C=4.3758
 	// ℓ=2: C=3.8638
@@ -49,10 +63,27 @@ func ExampleCost() {
 	// 10×10 torus, ℓ=1: C=3.3441, outage 0.1340
 }
 
+// Bad input is an error wrapping a named error of package loadlab, naming
+// the field and its value; a series too long to sum is refused, not run.
+func ExampleConfig_Validate() {
+	tor, _ := codedload.NewTorus(100)
+	cfg := codedload.Config{Topology: tor, Files: 100, Cache: 1 << 40, Strategy: codedload.Coded{Ell: 1 << 30}}
+	err := cfg.Validate()
+	fmt.Println(errors.Is(err, loadlab.ErrTooLarge), err)
+	cfg.Cache, cfg.Strategy = 2, codedload.TwoChoice{}
+	fmt.Println(cfg.Validate())
+	_, err = codedload.FileCost(1e-300, 1, 1, nil)
+	fmt.Println(errors.Is(err, loadlab.ErrTooLarge))
+	// Output:
+	// true codedload: Config.Cache·Ell = 1099511627776·1073741824 slots per server, want ≤ 2^24: size too large
+	// codedload: TwoChoice.Radius = 0, want ≥ 1: invalid argument
+	// true
+}
+
 // A sweep over n with 95% confidence intervals; the result does not depend
 // on the number of workers.
 func ExampleSweep() {
-	base := codedload.Config{Files: 100, Cache: 2, Strategy: codedload.Coded}
+	base := codedload.Config{Files: 100, Cache: 2, Strategy: codedload.Coded{}}
 	pts, err := codedload.SizePoints([]int{400, 1600}, base, codedload.TorusFamily, false, codedload.LogEll)
 	if err != nil {
 		panic(err)
@@ -90,7 +121,7 @@ func ExampleFromGraph() {
 	}
 	h, _ := codedload.NewHypercube(64)
 	for _, top := range []codedload.Topology{w, h} {
-		c := codedload.Config{Topology: top, Files: 10, Cache: 2, Strategy: codedload.Coded, Ell: 4, Ties: codedload.TieLowest}
+		c := codedload.Config{Topology: top, Files: 10, Cache: 2, Strategy: codedload.Coded{Ell: 4}, Ties: codedload.TieLowest}
 		r, err := codedload.Run(c, rand.NewPCG(5, 6))
 		if err != nil {
 			panic(err)
@@ -109,7 +140,7 @@ func ExampleFromGraph() {
 func ExampleCompareSizes() {
 	base := codedload.Config{Files: 20, Cache: 2}
 	coded, global := base, base
-	coded.Strategy, global.Strategy = codedload.Coded, codedload.TwoChoiceGlobal
+	coded.Strategy, global.Strategy = codedload.Coded{}, codedload.TwoChoiceGlobal{}
 	variants := []codedload.Variant{
 		{Name: "nearest replica", Config: base},
 		{Name: "two choices (b)", Config: global},

@@ -34,7 +34,7 @@ func TestFromLinalgGraph(t *testing.T) {
 	require.NoError(t, err)
 	w, err := FromGraph(rr)
 	require.NoError(t, err)
-	r, err := Run(Config{Topology: w, Files: 20, Cache: 2, Strategy: Coded, Ell: 6}, mc.Source(3))
+	r, err := Run(Config{Topology: w, Files: 20, Cache: 2, Strategy: Coded{Ell: 6}}, mc.Source(3))
 	require.NoError(t, err)
 	// 3600 chunks of 20 files: Bin(3600, 1/20) < 6 has probability < 1e-60.
 	assert.Equal(t, 300, r.Served)

@@ -10,7 +10,10 @@ import (
 // the per-server cap. Uncoded placements hold one copy per file.
 type placement struct {
 	n, k    int
-	full    int32 // > 0: every server holds this many copies of every file
+	coded   bool    // copies counted with multiplicity
+	limit   int32   // coded: chunk cap, 0 = none
+	full    int32   // > 0: every server holds this many copies of every file
+	dealt   []int32 // Uniform: the dealt (file, chunk) permutation, by file
 	off     []int64
 	file    []int32
 	cnt     []int32
@@ -29,87 +32,125 @@ type placement struct {
 // maxBits bounds the size of each bitset (2^31 bits = 256 MiB).
 const maxBits = 1 << 31
 
-// place draws the placement of one run (spec §4). slots is Cache for
-// uncoded strategies and Cache·Ell for Coded; coded keeps multiplicities and
-// clips them at cap (0: no cap), uncoded keeps sets.
+// place draws the placement of one run (spec §4). Each server has Cache
+// slots for uncoded strategies and Cache·Ell for Coded; coded keeps
+// multiplicities and clips them at the chunk cap (0: no cap), uncoded
+// keeps sets.
 func place(c *Config, zipf *Alias, rnd *rand.Rand) *placement {
-	n, k, ell := c.Topology.Order(), c.Files, c.ell()
-	coded := c.Strategy == Coded
-	limit := int32(c.ChunkCap) // 0: no cap
-	clip := func(x int32) int32 {
-		if !coded {
-			return 1
-		}
-		if limit > 0 && x > limit {
-			return limit
-		}
-		return x
-	}
-	p := &placement{n: n, k: k, total: make([]int64, k)}
+	n, k, sp := c.Topology.Order(), c.Files, c.strategy()
+	p := &placement{n: n, k: k, total: make([]int64, k), coded: sp.kind == kindCoded, limit: int32(sp.cap)}
 	if c.Placement == Full {
-		p.full = clip(int32(ell))
+		p.full = p.clip(int32(sp.ell))
 		for f := range p.total {
 			p.total[f] = int64(n) * int64(p.full)
 		}
 		return p
 	}
-	slots := c.Cache * ell
+	slots := c.Cache * sp.ell
 	draws := make([]int32, 0, slots)
 	p.off = make([]int64, n+1)
 	p.file = make([]int32, 0, n*min(slots, k))
 	p.cnt = make([]int32, 0, n*min(slots, k))
-	var dealt []int32 // Uniform: the permutation of (file, chunk) pairs
 	if c.Placement == Uniform {
-		dealt = make([]int32, k*ell)
-		for i := range dealt {
-			dealt[i] = int32(i / ell)
-		}
-		rnd.Shuffle(len(dealt), func(i, j int) { dealt[i], dealt[j] = dealt[j], dealt[i] })
+		p.deal(sp.ell, rnd)
 	}
 	for s := 0; s < n; s++ {
 		draws = draws[:0]
 		if c.Placement == Uniform {
-			// Round-robin: server s gets dealt[s], dealt[s+n], …
-			for i := s; i < len(dealt); i += n {
-				draws = append(draws, dealt[i])
-			}
-			for len(draws) < slots {
-				draws = append(draws, int32(rnd.IntN(k)))
-			}
+			draws = p.uniformDraws(draws, s, slots, rnd)
 		} else {
 			for range slots {
 				draws = append(draws, int32(zipf.Draw(rnd)))
 			}
 		}
-		slices.Sort(draws)
-		for i := 0; i < len(draws); {
-			j := i + 1
-			for j < len(draws) && draws[j] == draws[i] {
-				j++
-			}
-			x := clip(int32(j - i))
-			p.file = append(p.file, draws[i])
-			p.cnt = append(p.cnt, x)
-			p.total[draws[i]] += int64(x)
-			i = j
-		}
-		p.off[s+1] = int64(len(p.file))
+		p.store(s, draws)
 	}
 	if int64(k)*int64(n) <= maxBits {
-		p.words = (n + 63) / 64
-		p.has = make([]uint64, k*p.words)
-		p.multi = make([]uint64, k*p.words)
-		for s := 0; s < n; s++ {
-			for i := p.off[s]; i < p.off[s+1]; i++ {
-				at := int(p.file[i])*p.words + s/64
-				p.has[at] |= 1 << (s % 64)
-				if p.cnt[i] > 1 {
-					p.multi[at] |= 1 << (s % 64)
-				}
+		p.bitsets()
+	}
+	return p
+}
+
+// clip returns the usable copies of x drawn copies of one file at one
+// server: 1 uncoded, min(x, cap) coded.
+func (p *placement) clip(x int32) int32 {
+	if !p.coded {
+		return 1
+	}
+	if p.limit > 0 && x > p.limit {
+		return p.limit
+	}
+	return x
+}
+
+// deal draws the random permutation of the Files·Ell (file, chunk) pairs
+// that Uniform placement deals round-robin (spec §4.1, S3 variant).
+func (p *placement) deal(ell int, rnd *rand.Rand) {
+	p.dealt = make([]int32, p.k*ell)
+	for i := range p.dealt {
+		p.dealt[i] = int32(i / ell)
+	}
+	rnd.Shuffle(len(p.dealt), func(i, j int) { p.dealt[i], p.dealt[j] = p.dealt[j], p.dealt[i] })
+}
+
+// uniformDraws appends to draws the files of server s under Uniform
+// placement: the pairs dealt to it (dealt[s], dealt[s+n], …), then uniform
+// draws with replacement for its remaining slots.
+func (p *placement) uniformDraws(draws []int32, s, slots int, rnd *rand.Rand) []int32 {
+	for i := s; i < len(p.dealt); i += p.n {
+		draws = append(draws, p.dealt[i])
+	}
+	for len(draws) < slots {
+		draws = append(draws, int32(rnd.IntN(p.k)))
+	}
+	return draws
+}
+
+// store records the drawn files of server s as sorted (file, count)
+// entries.
+func (p *placement) store(s int, draws []int32) {
+	slices.Sort(draws)
+	for i := 0; i < len(draws); {
+		j := i + 1
+		for j < len(draws) && draws[j] == draws[i] {
+			j++
+		}
+		x := p.clip(int32(j - i))
+		p.file = append(p.file, draws[i])
+		p.cnt = append(p.cnt, x)
+		p.total[draws[i]] += int64(x)
+		i = j
+	}
+	p.off[s+1] = int64(len(p.file))
+}
+
+// bitsets builds the per-file holder bitsets has and multi.
+func (p *placement) bitsets() {
+	p.words = (p.n + 63) / 64
+	p.has = make([]uint64, p.k*p.words)
+	p.multi = make([]uint64, p.k*p.words)
+	for s := 0; s < p.n; s++ {
+		for i := p.off[s]; i < p.off[s+1]; i++ {
+			at := int(p.file[i])*p.words + s/64
+			p.has[at] |= 1 << (s % 64)
+			if p.cnt[i] > 1 {
+				p.multi[at] |= 1 << (s % 64)
 			}
 		}
 	}
-	return p
+}
+
+// listKey returns the position key of the first copy of file k at server v
+// in the reference simulator's holder list (TieListOrder): the deal index of
+// its first dealt copy, or len(dealt)+v for a server whose copies were all
+// drawn after the deal.
+func (p *placement) listKey(v, k int32) int {
+	for i := int(v); i < len(p.dealt); i += p.n {
+		if p.dealt[i] == k {
+			return i
+		}
+	}
+	return len(p.dealt) + int(v)
 }
 
 // count returns the number of (capped) copies of file k at server v.

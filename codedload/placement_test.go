@@ -12,11 +12,11 @@ import (
 func TestPlacementSlotsAndLookups(t *testing.T) {
 	tor := &Torus{Side: 20}
 	p, _ := ZipfPMF(50, 0.8)
-	zipf := NewAlias(p)
+	zipf := must(NewAlias(p))
 	for _, c := range []Config{
-		{Topology: tor, Files: 50, Cache: 3, Strategy: Coded, Ell: 5},
-		{Topology: tor, Files: 50, Cache: 3, Strategy: Coded, Ell: 5, Placement: Uniform},
-		{Topology: tor, Files: 50, Cache: 3, Strategy: Coded, Ell: 5, ChunkCap: 2},
+		{Topology: tor, Files: 50, Cache: 3, Strategy: Coded{Ell: 5}},
+		{Topology: tor, Files: 50, Cache: 3, Strategy: Coded{Ell: 5}, Placement: Uniform},
+		{Topology: tor, Files: 50, Cache: 3, Strategy: Coded{Ell: 5, ChunkCap: 2}},
 		{Topology: tor, Files: 50, Cache: 3},
 		{Topology: tor, Files: 50, Cache: 3, Placement: Uniform},
 	} {
@@ -36,16 +36,17 @@ func TestPlacementSlotsAndLookups(t *testing.T) {
 			total += x
 		}
 		assert.Equal(t, slots, total)
+		sp := c.strategy()
 		switch {
-		case c.Strategy == Coded && c.ChunkCap == 0:
+		case sp.kind == kindCoded && sp.cap == 0:
 			// Every one of the M·ℓ slots of every server holds a chunk.
-			assert.Equal(t, int64(n*c.Cache*c.Ell), slots)
-		case c.Strategy != Coded:
+			assert.Equal(t, int64(n*c.Cache*sp.ell), slots)
+		case sp.kind != kindCoded:
 			assert.LessOrEqual(t, slots, int64(n*c.Cache)) // sets: duplicates merged
 		}
 		if c.Placement == Uniform {
 			for f, x := range pl.total {
-				assert.GreaterOrEqual(t, x, int64(c.ell()), "file %d dealt at least ℓ times", f)
+				assert.GreaterOrEqual(t, x, int64(sp.ell), "file %d dealt at least ℓ times", f)
 			}
 		}
 		// The bitset look-up must agree with the sorted lists, which are
@@ -76,12 +77,12 @@ func TestTorusBallMatchesShellSearch(t *testing.T) {
 	// holders (with distances) that the shell-by-shell search finds,
 	// including balls that wrap around or cover whole rows.
 	p, _ := ZipfPMF(7, 0)
-	zipf := NewAlias(p)
+	zipf := must(NewAlias(p))
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for _, side := range []int{2, 3, 4, 5, 9, 10, 70, 131} {
 		tor := &Torus{Side: side}
 		for _, r := range []int{1, 2, 3, 5, 40, 200} {
-			c := Config{Topology: tor, Files: 7, Cache: 2, Strategy: TwoChoice, Radius: r}
+			c := Config{Topology: tor, Files: 7, Cache: 2, Strategy: TwoChoice{Radius: r}}
 			pl := place(&c, zipf, rnd)
 			s := newSim(&c, pl, rnd)
 			for range 20 {

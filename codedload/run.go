@@ -45,8 +45,12 @@ type Result struct {
 // of src: placement, requests and tie-breaking use separate streams derived
 // from one draw of src, so two strategies run with the same seed see the
 // same requests (and the same placement when they use the same number of
-// slots). It returns an error naming the field if cfg is invalid.
+// slots). It returns the error of cfg.Validate if cfg is invalid, and panics
+// if src is nil.
 func Run(cfg Config, src rand.Source) (*Result, error) {
+	if src == nil {
+		panic(pkg + ": Run: nil rand.Source")
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -54,19 +58,30 @@ func Run(cfg Config, src rand.Source) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	zipf := NewAlias(p)
+	zipf, err := NewAlias(p)
+	if err != nil {
+		return nil, err
+	}
 	seed := src.Uint64()
 	placeRnd := rand.New(mc.Source(seed, 1))
 	reqSrc := mc.Source(seed, 2)
 	tieRnd := rand.New(mc.Source(seed, 3))
 
 	s := newSim(&cfg, place(&cfg, zipf, placeRnd), tieRnd)
-
 	nreq := s.n
 	if cfg.Requests == Poissonized {
 		nreq = int(distuv.Poisson{Lambda: float64(s.n), Src: reqSrc}.Rand())
 	}
-	reqRnd := rand.New(reqSrc)
+	res := s.serveAll(nreq, zipf, rand.New(reqSrc))
+	if cfg.KeepLoads {
+		res.Loads = s.load
+	}
+	return res, nil
+}
+
+// serveAll draws and serves nreq requests (spec §3.3) and returns the
+// metrics of spec §3.5.
+func (s *sim) serveAll(nreq int, zipf *Alias, reqRnd *rand.Rand) *Result {
 	res := &Result{Ell: int(s.ell), Requests: nreq}
 	for range nreq {
 		u := int32(reqRnd.IntN(s.n))
@@ -78,10 +93,7 @@ func Run(cfg Config, src rand.Source) (*Result, error) {
 		res.ChunkHops += s.serve(u, k)
 	}
 	res.Fallbacks = s.fallbacks
-	var maxc int32
-	for _, x := range s.load {
-		maxc = max(maxc, x)
-	}
+	maxc := slices.Max(s.load)
 	res.Hist = make([]int, maxc+1)
 	for _, x := range s.load {
 		res.Hist[x]++
@@ -91,10 +103,7 @@ func Run(cfg Config, src rand.Source) (*Result, error) {
 		res.Outage = float64(nreq-res.Served) / float64(nreq)
 		res.Cost = float64(res.ChunkHops) / (float64(s.ell) * float64(nreq))
 	}
-	if cfg.KeepLoads {
-		res.Loads = s.load
-	}
-	return res, nil
+	return res
 }
 
 // cand is a holder found by a search: a server, its usable copies of the
@@ -108,13 +117,14 @@ func newSim(cfg *Config, pl *placement, rnd *rand.Rand) *sim {
 	s := &sim{
 		cfg:  cfg,
 		n:    cfg.Topology.Order(),
-		ell:  int32(cfg.ell()),
+		sp:   cfg.strategy(),
 		pl:   pl,
 		q:    cfg.Topology.newSearch(),
 		rnd:  rnd,
 		load: make([]int32, cfg.Topology.Order()),
 	}
-	if cfg.Strategy == TwoChoiceGlobal {
+	s.ell = int32(s.sp.ell)
+	if s.sp.kind == kindTwoGlobal {
 		pl.holderLists()
 	}
 	s.need = int64(s.ell)
@@ -124,6 +134,7 @@ func newSim(cfg *Config, pl *placement, rnd *rand.Rand) *sim {
 // sim is the state of one run; it is used by one goroutine.
 type sim struct {
 	cfg       *Config
+	sp        strategySpec
 	n         int
 	ell       int32
 	need      int64
@@ -132,18 +143,19 @@ type sim struct {
 	rnd       *rand.Rand
 	load      []int32
 	buf       []cand
+	keyed     []keyedCand // TieListOrder scratch
 	fallbacks int
 }
 
 // serve delivers one request for file k at origin u and returns the chunk
 // hops it used.
 func (s *sim) serve(u, k int32) int64 {
-	switch s.cfg.Strategy {
-	case TwoChoice:
+	switch s.sp.kind {
+	case kindTwoRadius:
 		return s.twoRadius(u, k)
-	case TwoChoiceGlobal:
+	case kindTwoGlobal:
 		return s.twoGlobal(u, k)
-	case TwoChoiceStretch:
+	case kindTwoStretch:
 		return s.twoStretch(u, k)
 	}
 	return s.nearest(u, k)
@@ -179,26 +191,41 @@ func (s *sim) nearest(u, k int32) int64 {
 			need -= tot
 			continue
 		}
-		s.pick(int32(need), tot)
+		s.pick(k, int32(need), tot)
 		return hops + int64(d)*need
 	}
 }
 
-// pick sends need of the tot copies listed in s.buf, all equidistant.
-func (s *sim) pick(need int32, tot int64) {
-	if s.cfg.Ties == TieLowest {
+// pick sends need of the tot copies of file k listed in s.buf, all
+// equidistant, by the tie rule.
+func (s *sim) pick(k, need int32, tot int64) {
+	switch {
+	case s.cfg.Ties == TieListOrder && s.pl.dealt != nil:
+		s.pickListed(k, need)
+	case s.cfg.Ties != TieRandom:
+		// TieLowest, and TieListOrder on a placement that lists holders
+		// by server index.
 		sortCands(s.buf)
-		for _, h := range s.buf {
-			x := min(h.c, need)
-			s.load[h.v] += x
-			if need -= x; need == 0 {
-				return
-			}
-		}
-		return
+		s.takeInOrder(need)
+	default:
+		s.pickRandom(need, tot)
 	}
-	// Selection sampling (Knuth's Algorithm S) over the copies: every
-	// subset of need copies is equally likely.
+}
+
+// takeInOrder sends need copies from the candidates of s.buf in list order.
+func (s *sim) takeInOrder(need int32) {
+	for _, h := range s.buf {
+		x := min(h.c, need)
+		s.load[h.v] += x
+		if need -= x; need == 0 {
+			return
+		}
+	}
+}
+
+// pickRandom sends need of the tot copies of s.buf, every subset of need
+// copies equally likely (selection sampling, Knuth's Algorithm S).
+func (s *sim) pickRandom(need int32, tot int64) {
 	left := tot
 	for _, h := range s.buf {
 		for range h.c {
@@ -213,6 +240,42 @@ func (s *sim) pick(need int32, tot int64) {
 	}
 }
 
+// pickListed sends the need copies of file k that come first in the
+// reference simulator's holder list (TieListOrder on a Uniform placement):
+// each candidate's dealt copies, keyed by their deal index, then its other
+// copies, keyed after every dealt one by server index; a capped server
+// keeps its first copies in that order. s.buf is rewritten as the list of
+// keyed runs, sorted.
+func (s *sim) pickListed(k, need int32) {
+	s.keyed = s.keyed[:0]
+	dealt := s.pl.dealt
+	for _, h := range s.buf {
+		left := h.c
+		for i := int(h.v); i < len(dealt) && left > 0; i += s.n {
+			if dealt[i] == k {
+				s.keyed = append(s.keyed, keyedCand{key: i, cand: cand{v: h.v, c: 1, d: h.d}})
+				left--
+			}
+		}
+		if left > 0 {
+			s.keyed = append(s.keyed, keyedCand{key: len(dealt) + int(h.v), cand: cand{v: h.v, c: left, d: h.d}})
+		}
+	}
+	slices.SortFunc(s.keyed, func(x, y keyedCand) int { return cmp.Compare(x.key, y.key) })
+	s.buf = s.buf[:0]
+	for _, x := range s.keyed {
+		s.buf = append(s.buf, x.cand)
+	}
+	s.takeInOrder(need)
+}
+
+// keyedCand is a run of copies at one server with its position key in the
+// holder list.
+type keyedCand struct {
+	key int
+	cand
+}
+
 // sortCands orders a candidate list by server index. A shell of a large
 // hypercube can list thousands of holders, so the sort is O(m log m)
 // (pdqsort, which does not allocate), not insertion sort.
@@ -220,16 +283,14 @@ func sortCands(b []cand) {
 	slices.SortFunc(b, func(x, y cand) int { return cmp.Compare(x.v, y.v) })
 }
 
-// pickOne returns one of the equidistant candidates b by the tie rule.
-func (s *sim) pickOne(b []cand) cand {
-	if s.cfg.Ties == TieLowest {
-		best := b[0]
-		for _, h := range b[1:] {
-			if h.v < best.v {
-				best = h
-			}
-		}
-		return best
+// pickOne returns one of the equidistant candidates b, holders of file k,
+// by the tie rule.
+func (s *sim) pickOne(b []cand, k int32) cand {
+	switch s.cfg.Ties {
+	case TieLowest:
+		return slices.MinFunc(b, func(x, y cand) int { return cmp.Compare(x.v, y.v) })
+	case TieListOrder:
+		return slices.MinFunc(b, func(x, y cand) int { return cmp.Compare(s.pl.listKey(x.v, k), s.pl.listKey(y.v, k)) })
 	}
 	return b[s.rnd.IntN(len(b))]
 }
@@ -278,7 +339,7 @@ func (s *sim) ballSearch(u, k int32) {
 	s.q.start(int(u))
 	for {
 		d, nodes, ok := s.q.next()
-		if !ok || d > s.cfg.Radius {
+		if !ok || d > s.sp.radius {
 			break
 		}
 		for _, v := range nodes {
@@ -296,7 +357,7 @@ func (s *sim) ballSearch(u, k int32) {
 // one word per row instead of one look-up per node. The holders are listed
 // in another order than by ballSearch; the draws are uniform either way.
 func (s *sim) torusBall(t *Torus, u, k int32) {
-	side, r := t.Side, s.cfg.Radius
+	side, r := t.Side, s.sp.radius
 	lo, hi := ringRange(side)
 	row0, col0 := int(u)/side, int(u)%side
 	base := int(k) * s.pl.words
@@ -363,7 +424,7 @@ func (s *sim) firstShell(u, k int32) {
 // uniformly drawn other holder anywhere.
 func (s *sim) twoGlobal(u, k int32) int64 {
 	s.firstShell(u, k)
-	a := s.pickOne(s.buf)
+	a := s.pickOne(s.buf, k)
 	hs := s.pl.holders[k]
 	if len(hs) == 1 {
 		return s.assign(a)
@@ -391,7 +452,7 @@ func (s *sim) twoStretch(u, k int32) int64 {
 	dmin, first := int32(-1), 0 // s.buf[:first] is the nearest shell of others
 	for {
 		d, nodes, ok := s.q.next()
-		if !ok || (dmin >= 0 && float64(d) > (1+s.cfg.Alpha)*float64(dmin)) {
+		if !ok || (dmin >= 0 && float64(d) > (1+s.sp.alpha)*float64(dmin)) {
 			break
 		}
 		for _, v := range nodes {
@@ -411,7 +472,7 @@ func (s *sim) twoStretch(u, k int32) int64 {
 	if self {
 		a = cand{v: u, c: 1, d: 0}
 	} else {
-		a = s.pickOne(s.buf[:first])
+		a = s.pickOne(s.buf[:first], k)
 		for i, h := range s.buf[:first] {
 			if h.v == a.v {
 				ai = i

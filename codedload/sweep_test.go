@@ -2,30 +2,33 @@ package codedload
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loadlab/loadlab"
 )
 
 func TestSweepWorkersIndependent(t *testing.T) {
 	// Same seed, 1 and 8 workers: identical per-run results (every run
 	// uses only the streams of its (point, run) pair).
-	base := Config{Files: 30, Cache: 2, Strategy: Coded, KeepLoads: true}
+	base := Config{Files: 30, Cache: 2, Strategy: Coded{}, KeepLoads: true}
 	pts, err := SizePoints([]int{64, 144, 256}, base, TorusFamily, false, LogEll)
 	require.NoError(t, err)
-	rgg, err := SizePoints([]int{200, 300}, Config{Files: 30, Cache: 2, Strategy: TwoChoiceGlobal}, RGGFamily, true, nil)
+	rgg, err := SizePoints([]int{200, 300}, Config{Files: 30, Cache: 2, Strategy: TwoChoiceGlobal{}}, RGGFamily, true, nil)
 	require.NoError(t, err)
 	pts = append(pts, rgg...)
 	// Every strategy and the Poissonized requests draw from the streams
 	// of their (point, run) pair only.
 	tor := &Torus{Side: 12}
 	for _, c := range []Config{
-		{Strategy: TwoChoice, Radius: 3, Requests: Poissonized},
-		{Strategy: TwoChoiceStretch, Alpha: 1},
-		{Strategy: Coded, Ell: 5, ChunkCap: 1, Gamma: 1.2, Placement: Uniform},
+		{Strategy: TwoChoice{Radius: 3}, Requests: Poissonized},
+		{Strategy: TwoChoiceStretch{Alpha: 1}},
+		{Strategy: Coded{Ell: 5, ChunkCap: 1}, Gamma: 1.2, Placement: Uniform},
 	} {
 		c.Topology, c.Files, c.Cache = tor, 30, 2
 		pts = append(pts, Point{X: float64(len(pts)), Config: c})
@@ -55,9 +58,25 @@ func TestSweepWorkersIndependent(t *testing.T) {
 
 func TestSweepErrors(t *testing.T) {
 	_, err := Sweep([]Point{{Config: Config{Topology: &Torus{Side: 4}, Files: 0, Cache: 1}}}, 2, 1, nil)
-	assert.ErrorContains(t, err, "point 0: codedload: Files = 0")
+	assert.ErrorContains(t, err, "point 0: codedload: Config.Files = 0")
 	_, err = Sweep(nil, 0, 1, nil)
 	assert.ErrorContains(t, err, "runs = 0")
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	// Contract §3: a negative count is an error naming the field, never
+	// replaced by the default.
+	ok := Config{Topology: &Torus{Side: 4}, Files: 2, Cache: 1}
+	_, err = Sweep([]Point{{Config: ok, Runs: -1}}, 2, 1, nil)
+	assert.ErrorContains(t, err, "points[0].Runs = -1")
+	_, err = Sweep([]Point{{Config: ok}}, 2, 1, &SweepSettings{Workers: -1})
+	assert.ErrorContains(t, err, "SweepSettings.Workers = -1")
+	// A total number of runs too large to hold is refused before any
+	// allocation.
+	_, err = Sweep([]Point{{Config: ok, Runs: 1 << 40}, {Config: ok, Runs: 1 << 40}}, 2, 1, nil)
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = Sweep([]Point{{Config: ok, Runs: math.MaxInt}, {Config: ok}}, 2, 1, nil)
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = CompareSizes([]int{16}, TorusFamily, []Variant{{Config: ok, MaxN: -1}}, func(int) int { return 1 }, 1, nil)
+	assert.ErrorContains(t, err, "variants[0].MaxN = -1")
 	bad := Point{Config: Config{Files: 3, Cache: 1}, Build: func(src rand.Source) (Topology, error) { return NewRegular(11, 3, src) }}
 	_, err = Sweep([]Point{bad}, 1, 1, nil)
 	assert.ErrorContains(t, err, "Degree·Order = 3·11")
@@ -65,19 +84,19 @@ func TestSweepErrors(t *testing.T) {
 
 func TestReferenceSweepsValid(t *testing.T) {
 	// The §7.1 point lists must be valid configurations.
-	all := [][]Point{ServerSweep(NearestReplica), ServerSweep(Coded), CacheSweep(Coded, 5), ChunkSweep(), ZipfSweep(Coded, 10), ZipfSweep(NearestReplica, 1)}
+	all := [][]Point{serverSweep(NearestReplica{}), serverSweep(Coded{}), cacheSweep(Coded{}, 5), chunkSweep(), zipfSweep(Coded{}, 10), zipfSweep(NearestReplica{}, 1)}
 	for _, pts := range all {
 		for _, p := range pts {
 			require.NoError(t, p.Config.Validate(), "%+v", p)
 		}
 	}
-	assert.Len(t, ServerSweep(Coded), 12)
-	assert.Equal(t, 5041.0, ServerSweep(Coded)[11].X)
-	assert.Equal(t, LogEll(5041), ServerSweep(Coded)[11].Config.Ell)
-	assert.Len(t, TradeoffSweep(), 19)
+	assert.Len(t, serverSweep(Coded{}), 12)
+	assert.Equal(t, 5041.0, serverSweep(Coded{})[11].X)
+	assert.Equal(t, Coded{Ell: LogEll(5041), ChunkCap: 1}, serverSweep(Coded{})[11].Config.Strategy)
+	assert.Len(t, tradeoffSweep(), 19)
 	// The chunk sweep is small: run it, and every run must be outage-free
 	// (uniform placement deals every (file, chunk) pair, spec §5).
-	res, err := Sweep(ChunkSweep(), 3, 1, nil)
+	res, err := Sweep(chunkSweep(), 3, 1, nil)
 	require.NoError(t, err)
 	for _, p := range res {
 		assert.Zero(t, p.Outage.Mean)
@@ -87,8 +106,8 @@ func TestReferenceSweepsValid(t *testing.T) {
 func TestCompareSizes(t *testing.T) {
 	vs := []Variant{
 		{Name: "NR", Config: Config{Files: 20, Cache: 2}},
-		{Name: "coded", Config: Config{Files: 20, Cache: 2, Strategy: Coded}, Ell: LogEll},
-		{Name: "2C(a)", Config: Config{Files: 20, Cache: 2, Strategy: TwoChoice}, Radius: func(t Topology) int { return BallRadius(t, 25) }, MaxN: 256},
+		{Name: "coded", Config: Config{Files: 20, Cache: 2, Strategy: Coded{}}, Ell: LogEll},
+		{Name: "2C(a)", Config: Config{Files: 20, Cache: 2, Strategy: TwoChoice{}}, Radius: func(t Topology) int { return BallRadius(t, 25) }, MaxN: 256},
 	}
 	runs := func(n int) int { return 3 + n/256 }
 	a, err := CompareSizes([]int{64, 256, 1024}, HypercubeFamily, vs, runs, 5, &SweepSettings{Workers: 1})
@@ -98,7 +117,7 @@ func TestCompareSizes(t *testing.T) {
 	assert.Equal(t, a, b)
 	// A random family (one graph per size from the seed) with two choices
 	// (b), whose far distances use per-run bidirectional searches.
-	gvs := append(vs[:2:2], Variant{Name: "2C(b)", Config: Config{Files: 20, Cache: 2, Strategy: TwoChoiceGlobal}})
+	gvs := append(vs[:2:2], Variant{Name: "2C(b)", Config: Config{Files: 20, Cache: 2, Strategy: TwoChoiceGlobal{}}})
 	ga, err := CompareSizes([]int{100, 300}, RegularFamily(4), gvs, runs, 6, &SweepSettings{Workers: 1})
 	require.NoError(t, err)
 	gb, err := CompareSizes([]int{100, 300}, RegularFamily(4), gvs, runs, 6, &SweepSettings{Workers: 8})

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // Topology is a network of n servers, numbered 0..n−1, with hop distances
@@ -59,21 +62,43 @@ type Torus struct {
 	Metric TorusMetric
 }
 
-// NewTorus returns the torus with n nodes. It returns an error unless n is a
-// perfect square with side ≥ 2.
+// maxSide is the largest torus side: 46340² < 2^31 ≤ 46341², so node
+// indices fit in int32.
+const maxSide = 46340
+
+// NewTorus returns the torus with n nodes. It returns an error wrapping
+// loadlab.ErrInvalid unless n is a perfect square with side ≥ 2, and one
+// wrapping loadlab.ErrTooLarge if the side exceeds 46340 (n ≥ 2^31).
 func NewTorus(n int) (*Torus, error) {
+	if n > maxSide*maxSide {
+		return nil, loadlab.TooLarge(pkg, "torus Order = %d, want ≤ 46340² (node indices are int32)", n)
+	}
 	s := int(math.Sqrt(float64(n)) + 0.5)
 	if n < 4 || s*s != n {
-		return nil, fmt.Errorf("codedload: torus Order = %d: want a perfect square ≥ 4", n)
+		return nil, loadlab.Invalid(pkg, "torus Order = %d, want a perfect square ≥ 4", n)
 	}
 	return &Torus{Side: s}, nil
+}
+
+// Validate returns an error naming the field unless 1 ≤ Side ≤ 46340 and
+// Metric is known (a hand-built Torus may hold anything).
+func (t *Torus) Validate() error {
+	switch {
+	case t.Side < 1 || t.Side > maxSide:
+		return loadlab.Invalid(pkg, "Torus.Side = %d, want 1 ≤ Side ≤ 46340", t.Side)
+	case t.Metric != WrapExact && t.Metric != WrapLegacy:
+		return loadlab.Invalid(pkg, "Torus.Metric = %d, unknown", int(t.Metric))
+	}
+	return nil
 }
 
 // Order returns Side².
 func (t *Torus) Order() int { return t.Side * t.Side }
 
-// Dist returns the torus distance under t.Metric.
+// Dist returns the torus distance under t.Metric. It panics if u or v is
+// outside [0, Side²).
 func (t *Torus) Dist(u, v int) int {
+	checkNodes("Torus.Dist", u, v, t.Order())
 	s := t.Side
 	x := absInt(u/s - v/s)
 	y := absInt(u%s - v%s)
@@ -81,6 +106,14 @@ func (t *Torus) Dist(u, v int) int {
 		return legacyDist(s, x, y)
 	}
 	return min(x, s-x) + min(y, s-y)
+}
+
+// checkNodes panics, naming the method, unless u and v are nodes of a
+// topology of n nodes: an index out of range is a programmer error.
+func checkNodes(method string, u, v, n int) {
+	if u < 0 || u >= n || v < 0 || v >= n {
+		panic(fmt.Sprintf("%s: %s(%d, %d) with n = %d: node out of range", pkg, method, u, v, n))
+	}
 }
 
 // legacyDist is the five-offset metric for raw coordinate gaps x, y in
@@ -193,20 +226,38 @@ type Grid struct {
 	Rows, Cols int
 }
 
-// NewGrid returns the rows×cols grid. It returns an error unless both sides
-// are ≥ 1 and the grid has at least 2 nodes.
+// NewGrid returns the rows×cols grid. It returns an error wrapping
+// loadlab.ErrInvalid unless both sides are ≥ 1 and the grid has at least 2
+// nodes, and one wrapping loadlab.ErrTooLarge if it has 2^31 nodes or more.
 func NewGrid(rows, cols int) (*Grid, error) {
-	if rows < 1 || cols < 1 || rows*cols < 2 {
-		return nil, fmt.Errorf("codedload: grid Rows×Cols = %d×%d: want ≥ 2 nodes", rows, cols)
+	g := &Grid{Rows: rows, Cols: cols}
+	if err := g.Validate(); err != nil {
+		return nil, err
 	}
-	return &Grid{Rows: rows, Cols: cols}, nil
+	if rows*cols < 2 {
+		return nil, loadlab.Invalid(pkg, "grid Rows×Cols = %d×%d, want ≥ 2 nodes", rows, cols)
+	}
+	return g, nil
+}
+
+// Validate returns an error naming the fields unless Rows, Cols ≥ 1 and
+// Rows·Cols < 2^31.
+func (g *Grid) Validate() error {
+	if g.Rows < 1 || g.Cols < 1 {
+		return loadlab.Invalid(pkg, "Grid Rows×Cols = %d×%d, want ≥ 1 each", g.Rows, g.Cols)
+	}
+	if n, ok := size.Mul(g.Rows, g.Cols); !ok || n > 1<<31-1 {
+		return loadlab.TooLarge(pkg, "Grid Rows×Cols = %d×%d, want fewer than 2^31 nodes", g.Rows, g.Cols)
+	}
+	return nil
 }
 
 // Order returns Rows·Cols.
 func (g *Grid) Order() int { return g.Rows * g.Cols }
 
-// Dist returns |Δr| + |Δc|.
+// Dist returns |Δr| + |Δc|. It panics if u or v is outside [0, Rows·Cols).
 func (g *Grid) Dist(u, v int) int {
+	checkNodes("Grid.Dist", u, v, g.Order())
 	return absInt(u/g.Cols-v/g.Cols) + absInt(u%g.Cols-v%g.Cols)
 }
 
@@ -257,19 +308,31 @@ type Hypercube struct {
 }
 
 // NewHypercube returns the hypercube with n nodes. It returns an error
-// unless n is a power of two between 2 and 2^30.
+// wrapping loadlab.ErrInvalid unless n is a power of two between 2 and 2^30.
 func NewHypercube(n int) (*Hypercube, error) {
 	if n < 2 || n > 1<<30 || n&(n-1) != 0 {
-		return nil, fmt.Errorf("codedload: hypercube Order = %d: want a power of two in [2, 2^30]", n)
+		return nil, loadlab.Invalid(pkg, "hypercube Order = %d, want a power of two in [2, 2^30]", n)
 	}
 	return &Hypercube{Dim: bits.TrailingZeros(uint(n))}, nil
+}
+
+// Validate returns an error naming the field unless 0 ≤ Dim ≤ 30.
+func (h *Hypercube) Validate() error {
+	if h.Dim < 0 || h.Dim > 30 {
+		return loadlab.Invalid(pkg, "Hypercube.Dim = %d, want 0 ≤ Dim ≤ 30", h.Dim)
+	}
+	return nil
 }
 
 // Order returns 2^Dim.
 func (h *Hypercube) Order() int { return 1 << h.Dim }
 
-// Dist returns the Hamming distance.
-func (h *Hypercube) Dist(u, v int) int { return bits.OnesCount(uint(u ^ v)) }
+// Dist returns the Hamming distance. It panics if u or v is outside
+// [0, 2^Dim).
+func (h *Hypercube) Dist(u, v int) int {
+	checkNodes("Hypercube.Dist", u, v, h.Order())
+	return bits.OnesCount(uint(u ^ v))
+}
 
 func (h *Hypercube) newSearch() searcher {
 	// The largest shell is the middle binomial coefficient.

@@ -1,15 +1,27 @@
 package codedload
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // Harmonic returns the generalised harmonic number H_{K,γ} = Σ_{j=1}^{K} j^{−γ},
 // the normalising constant of the Zipf law (spec §3.2). The sum runs from the
 // smallest term up, so that its rounding error stays near one ulp per term.
-func Harmonic(k int, gamma float64) float64 {
+// It returns an error wrapping loadlab.ErrInvalid if k < 1 or γ is negative
+// or not finite, and one wrapping loadlab.ErrTooLarge if k ≥ 2^31 (the sum
+// costs one power per term).
+func Harmonic(k int, gamma float64) (float64, error) {
+	if err := checkZipf(k, gamma); err != nil {
+		return 0, err
+	}
+	return harmonic(k, gamma), nil
+}
+
+func harmonic(k int, gamma float64) float64 {
 	var h float64
 	for j := k; j >= 1; j-- {
 		h += math.Pow(float64(j), -gamma)
@@ -17,15 +29,29 @@ func Harmonic(k int, gamma float64) float64 {
 	return h
 }
 
+// checkZipf validates the library size and exponent of a Zipf law.
+func checkZipf(k int, gamma float64) error {
+	switch {
+	case k < 1:
+		return loadlab.Invalid(pkg, "Files = %d, want ≥ 1", k)
+	case k > maxIndex:
+		return loadlab.TooLarge(pkg, "Files = %d, want < 2^31", k)
+	case !(gamma >= 0) || math.IsInf(gamma, 1):
+		return loadlab.Invalid(pkg, "Gamma = %v, want a finite value ≥ 0", gamma)
+	}
+	return nil
+}
+
 // ZipfPMF returns the Zipf popularity profile p_k = k^{−γ}/H_{K,γ} for
 // ranks k = 1..K, stored at index k−1 (spec §3.2). γ = 0 gives exactly 1/K.
-// It returns an error if k < 1 or γ is negative or not finite.
+// It returns the errors of Harmonic, and one wrapping loadlab.ErrTooLarge if
+// the K values exceed the memory budget.
 func ZipfPMF(k int, gamma float64) ([]float64, error) {
-	if k < 1 {
-		return nil, fmt.Errorf("codedload: Files = %d: want ≥ 1", k)
+	if err := checkZipf(k, gamma); err != nil {
+		return nil, err
 	}
-	if !(gamma >= 0) || math.IsInf(gamma, 1) {
-		return nil, fmt.Errorf("codedload: Gamma = %v: want a finite value ≥ 0", gamma)
+	if err := size.Check(pkg, "ZipfPMF: Files", k, 8); err != nil {
+		return nil, err
 	}
 	p := make([]float64, k)
 	if gamma == 0 {
@@ -34,7 +60,7 @@ func ZipfPMF(k int, gamma float64) ([]float64, error) {
 		}
 		return p, nil
 	}
-	h := Harmonic(k, gamma)
+	h := harmonic(k, gamma)
 	for i := range p {
 		p[i] = math.Pow(float64(i+1), -gamma) / h
 	}
@@ -50,23 +76,27 @@ type Alias struct {
 	alias []int32   // the other outcome of column i
 }
 
-// NewAlias returns the alias table of the law proportional to w. It panics if
-// w is empty, has a negative or non-finite entry, or sums to zero: those are
-// programmer errors, since every caller in this package builds w itself.
-func NewAlias(w []float64) *Alias {
+// NewAlias returns the alias table of the law proportional to w. It
+// returns an error wrapping loadlab.ErrInvalid if w is empty, has a
+// negative or non-finite entry, or sums to zero or to +Inf, and one
+// wrapping loadlab.ErrTooLarge if w has 2^31 entries or more.
+func NewAlias(w []float64) (*Alias, error) {
 	k := len(w)
-	if k == 0 {
-		panic("codedload: NewAlias with no weights")
+	switch {
+	case k == 0:
+		return nil, loadlab.Invalid(pkg, "NewAlias: no weights")
+	case k > maxIndex:
+		return nil, loadlab.TooLarge(pkg, "NewAlias: %d weights, want < 2^31", k)
 	}
 	var sum float64
-	for _, x := range w {
+	for i, x := range w {
 		if !(x >= 0) || math.IsInf(x, 1) {
-			panic("codedload: NewAlias weight not finite and ≥ 0")
+			return nil, loadlab.Invalid(pkg, "NewAlias: w[%d] = %v, want finite and ≥ 0", i, x)
 		}
 		sum += x
 	}
-	if sum == 0 {
-		panic("codedload: NewAlias weights sum to zero")
+	if !(sum > 0) || math.IsInf(sum, 1) {
+		return nil, loadlab.Invalid(pkg, "NewAlias: weights sum to %v, want finite and > 0", sum)
 	}
 	a := &Alias{prob: make([]float64, k), alias: make([]int32, k)}
 	scaled := make([]float64, k)
@@ -97,15 +127,18 @@ func NewAlias(w []float64) *Alias {
 	for _, i := range small {
 		a.prob[i], a.alias[i] = 1, i
 	}
-	return a
+	return a, nil
 }
 
 // Len returns the number of outcomes.
 func (a *Alias) Len() int { return len(a.prob) }
 
 // Draw returns one outcome using a single 64-bit draw from src (a
-// *rand.Rand is a rand.Source too).
+// *rand.Rand is a rand.Source too). It panics if src is nil.
 func (a *Alias) Draw(src rand.Source) int {
+	if src == nil {
+		panic(pkg + ": Alias.Draw: nil rand.Source")
+	}
 	// A uniform variate in [0, 1) from the low 53 bits, as rand.Float64.
 	f := float64(src.Uint64()<<11>>11) / (1 << 53)
 	// The conversion forces rounding of the product, so no fused

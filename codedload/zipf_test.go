@@ -22,7 +22,7 @@ func TestHarmonicTableA(t *testing.T) {
 		{1000, 0.5, 61.801009},
 	}
 	for _, c := range cases {
-		assert.InDelta(t, c.want, Harmonic(c.k, c.gamma), 5e-7, "H_{%d,%v}", c.k, c.gamma)
+		assert.InDelta(t, c.want, must(Harmonic(c.k, c.gamma)), 5e-7, "H_{%d,%v}", c.k, c.gamma)
 	}
 }
 
@@ -62,7 +62,7 @@ func TestAliasChiSquare(t *testing.T) {
 	const n = 1000000
 	for _, g := range []float64{0, 0.5, 1, 2} {
 		p, _ := ZipfPMF(100, g)
-		a := NewAlias(p)
+		a := must(NewAlias(p))
 		rnd := rand.New(rand.NewPCG(1, uint64(g*10)))
 		counts := make([]float64, len(p))
 		for range n {
@@ -88,12 +88,12 @@ func TestAliasChiSquare(t *testing.T) {
 }
 
 func TestAliasDegenerate(t *testing.T) {
-	a := NewAlias([]float64{0, 3, 0})
+	a := must(NewAlias([]float64{0, 3, 0}))
 	rnd := rand.New(rand.NewPCG(2, 2))
 	for range 1000 {
 		require.Equal(t, 1, a.Draw(rnd))
 	}
-	assert.Panics(t, func() { NewAlias(nil) })
-	assert.Panics(t, func() { NewAlias([]float64{0, 0}) })
-	assert.Panics(t, func() { NewAlias([]float64{1, -1}) })
+	assert.Panics(t, func() { must(NewAlias(nil)) })
+	assert.Panics(t, func() { must(NewAlias([]float64{0, 0})) })
+	assert.Panics(t, func() { must(NewAlias([]float64{1, -1})) })
 }

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/plot"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/codedload"
 	"github.com/loadlab/loadlab/plots"
 )
@@ -58,13 +59,13 @@ func clBase(s codedload.Strategy) codedload.Config {
 // ball of two choices (a) on each topology.
 func clMainVariants(radius func(codedload.Topology) int, fixedEll bool) []codedload.Variant {
 	vs := []codedload.Variant{
-		{Name: "nearest replica", Config: clBase(codedload.NearestReplica)},
-		{Name: "two choices (a)", Config: clBase(codedload.TwoChoice), Radius: radius},
-		{Name: "two choices (b)", Config: clBase(codedload.TwoChoiceGlobal)},
-		{Name: "coded, ℓ = ceil(ln n)", Config: clBase(codedload.Coded), Ell: codedload.LogEll},
+		{Name: "nearest replica", Config: clBase(codedload.NearestReplica{})},
+		{Name: "two choices (a)", Config: clBase(codedload.TwoChoice{}), Radius: radius},
+		{Name: "two choices (b)", Config: clBase(codedload.TwoChoiceGlobal{})},
+		{Name: "coded, ℓ = ceil(ln n)", Config: clBase(codedload.Coded{}), Ell: codedload.LogEll},
 	}
 	if fixedEll {
-		vs = append(vs, codedload.Variant{Name: "coded, ℓ = 10", Config: clBase(codedload.Coded), Ell: func(int) int { return 10 }})
+		vs = append(vs, codedload.Variant{Name: "coded, ℓ = 10", Config: clBase(codedload.Coded{}), Ell: func(int) int { return 10 }})
 	}
 	return vs
 }
@@ -123,7 +124,7 @@ func clNewTable() *plots.Table {
 }
 
 // clBands draws one band per curve of the metric chosen by get.
-func clBands(p *plot.Plot, curves []codedload.Curve, get func(codedload.PointResult) codedload.Stat, legend bool) {
+func clBands(p *plot.Plot, curves []codedload.Curve, get func(codedload.PointResult) loadlab.Estimate, legend bool) {
 	for i, c := range curves {
 		xs, lo, mean, hi := clSeries(c.Points, get)
 		name := c.Name
@@ -134,7 +135,7 @@ func clBands(p *plot.Plot, curves []codedload.Curve, get func(codedload.PointRes
 	}
 }
 
-func clSeries(pts []codedload.PointResult, get func(codedload.PointResult) codedload.Stat) (xs, lo, mean, hi []float64) {
+func clSeries(pts []codedload.PointResult, get func(codedload.PointResult) loadlab.Estimate) (xs, lo, mean, hi []float64) {
 	for _, p := range pts {
 		s := get(p)
 		xs = append(xs, p.X)
@@ -149,15 +150,15 @@ func clSeries(pts []codedload.PointResult, get func(codedload.PointResult) coded
 	return xs, lo, mean, hi
 }
 
-func clMax(p codedload.PointResult) codedload.Stat  { return p.MaxLoad }
-func clCost(p codedload.PointResult) codedload.Stat { return p.Cost }
+func clMax(p codedload.PointResult) loadlab.Estimate  { return p.MaxLoad }
+func clCost(p codedload.PointResult) loadlab.Estimate { return p.Cost }
 
 // clPoissonRef draws E[max of n Po(1)], the load when every request is
 // served where it arrives (spec §8 C).
 func clPoissonRef(p *plot.Plot, ns []float64, legend bool) {
 	ys := make([]float64, len(ns))
 	for i, n := range ns {
-		ys[i] = codedload.MaxPoissonMean(int(n))
+		ys[i], _ = codedload.MaxPoissonMean(int(n)) // n ≥ 1: sizes of a sweep
 	}
 	name := "E max of n Po(1) (all local)"
 	if !legend {
@@ -181,11 +182,15 @@ func codedloadMaxLoadVsN(cfg plots.Config) (*plots.Result, error) {
 	xs, _, _, _ := clSeries(curves[0].Points, clMax)
 	clPoissonRef(p, xs, true)
 	nr, coded := clLast(curves[0]), clLast(curves[3])
+	poissonRef, err := codedload.MaxPoissonMean(int(nr.X))
+	if err != nil {
+		return nil, err
+	}
 	return &plots.Result{
 		Plot: plots.LegendOutside(p), Width: plots.DefaultWidth * 1.45, Height: plots.DefaultHeight,
 		Data: tab,
 		Headlines: []plots.Headline{
-			{Name: fmt.Sprintf("NR max load, n = %d", int(nr.X)), Value: nr.MaxLoad.Mean, Reference: fmt.Sprintf("Θ(log n); E max Po(1) = %.4g (spec §8 C); 7.85 at n = 10⁴ (§7.3)", codedload.MaxPoissonMean(int(nr.X)))},
+			{Name: fmt.Sprintf("NR max load, n = %d", int(nr.X)), Value: nr.MaxLoad.Mean, Reference: fmt.Sprintf("Θ(log n); E max Po(1) = %.4g (spec §8 C); 7.85 at n = 10⁴ (§7.3)", poissonRef)},
 			{Name: fmt.Sprintf("coded ℓ=ceil(ln n) max load, n = %d", int(coded.X)), Value: coded.MaxLoad.Mean, Reference: "O(1): in [2.2, 3.0] for n ≤ 22500 (spec §8 H)"},
 		},
 	}, nil
@@ -203,7 +208,14 @@ func codedloadCostVsN(cfg plots.Config) (*plots.Result, error) {
 	p.X.Tick.Marker, p.Y.Tick.Marker = clLogTicks{}, clLogTicks{}
 	// The exact infinite-grid costs of spec §6.3 for ℓ = 1 and ℓ = 10.
 	pz, _ := codedload.ZipfPMF(100, 0)
-	c1, c10 := codedload.Cost(pz, 2, 1, nil), codedload.Cost(pz, 2, 10, nil)
+	c1, err := codedload.Cost(pz, 2, 1, nil)
+	if err != nil {
+		return nil, err
+	}
+	c10, err := codedload.Cost(pz, 2, 10, nil)
+	if err != nil {
+		return nil, err
+	}
 	plots.AddHLine(p, 0, fmt.Sprintf("exact §6.3, ℓ = 1: %.4g", c1), c1)
 	plots.AddHLine(p, 4, fmt.Sprintf("exact §6.3, ℓ = 10: %.4g", c10), c10)
 	nr, c10mc := clLast(curves[0]), clLast(curves[4])
@@ -240,26 +252,26 @@ func codedloadTradeoff(cfg plots.Config) (*plots.Result, error) {
 	var groups []group
 	g := group{name: "two choices (a), r = " + fmt.Sprint(rs[0]) + "…" + fmt.Sprint(rs[len(rs)-1]), param: "r"}
 	for _, r := range rs {
-		c := clBase(codedload.TwoChoice)
-		c.Topology, c.Radius = tor, r
+		c := clBase(codedload.TwoChoice{Radius: r})
+		c.Topology = tor
 		g.pts = append(g.pts, codedload.Point{X: float64(r), Config: c})
 	}
 	groups = append(groups, g)
 	g = group{name: fmt.Sprintf("two choices (c), α = %g…%g", alphas[0], alphas[len(alphas)-1]), param: "alpha"}
 	for _, a := range alphas {
-		c := clBase(codedload.TwoChoiceStretch)
-		c.Topology, c.Alpha = tor, a
+		c := clBase(codedload.TwoChoiceStretch{Alpha: a})
+		c.Topology = tor
 		g.pts = append(g.pts, codedload.Point{X: a, Config: c})
 	}
 	groups = append(groups, g)
 	g = group{name: fmt.Sprintf("coded, ℓ = %d…%d", ells[0], ells[len(ells)-1]), param: "ell"}
 	for _, l := range ells {
-		c := clBase(codedload.Coded)
-		c.Topology, c.Ell = tor, l
+		c := clBase(codedload.Coded{Ell: l})
+		c.Topology = tor
 		g.pts = append(g.pts, codedload.Point{X: float64(l), Config: c})
 	}
 	groups = append(groups, g)
-	cb := clBase(codedload.TwoChoiceGlobal)
+	cb := clBase(codedload.TwoChoiceGlobal{})
 	cb.Topology = tor
 	groups = append(groups, group{name: "two choices (b)", param: "-", pts: []codedload.Point{{X: 0, Config: cb}}})
 
@@ -337,8 +349,8 @@ func codedloadParams(cfg plots.Config) (*plots.Result, error) {
 		mod  func(*codedload.Config)
 	}{
 		{"nearest replica", func(c *codedload.Config) {}},
-		{"coded, ℓ = 10", func(c *codedload.Config) { c.Strategy, c.Ell = codedload.Coded, 10 }},
-		{"coded, ℓ = 10, chnk_max = 1", func(c *codedload.Config) { c.Strategy, c.Ell, c.ChunkCap = codedload.Coded, 10, 1 }},
+		{"coded, ℓ = 10", func(c *codedload.Config) { c.Strategy = codedload.Coded{Ell: 10} }},
+		{"coded, ℓ = 10, chnk_max = 1", func(c *codedload.Config) { c.Strategy = codedload.Coded{Ell: 10, ChunkCap: 1} }},
 	}
 	var ss []series
 	for _, st := range strategies {
@@ -366,7 +378,7 @@ func codedloadParams(cfg plots.Config) (*plots.Result, error) {
 		}
 		s := series{panel: "ell", name: name}
 		for _, l := range ells {
-			c := codedload.Config{Topology: tL, Files: 100, Cache: 2, Strategy: codedload.Coded, Ell: l, ChunkCap: cp}
+			c := codedload.Config{Topology: tL, Files: 100, Cache: 2, Strategy: codedload.Coded{Ell: l, ChunkCap: cp}}
 			s.pts = append(s.pts, codedload.Point{X: float64(l), Config: c})
 		}
 		ss = append(ss, s)
@@ -424,13 +436,21 @@ func codedloadParams(cfg plots.Config) (*plots.Result, error) {
 	var exs, eys []float64
 	for l := ells[0]; l <= ells[len(ells)-1]; l++ {
 		exs = append(exs, float64(l))
-		eys = append(eys, codedload.Cost(pz, 2, l, tL.Balls()))
+		c, err := codedload.Cost(pz, 2, l, tL.Balls())
+		if err != nil {
+			return nil, err
+		}
+		eys = append(eys, c)
 	}
 	plots.AddCurve(panels["ell"][1], 7, "exact cost, spec §6.3", exs, eys)
 	var gxs, gys []float64
 	for _, g := range gammas {
 		p, _ := codedload.ZipfPMF(100, g)
-		gxs, gys = append(gxs, g), append(gys, codedload.Cost(p, 2, 1, tG.Balls()))
+		c, err := codedload.Cost(p, 2, 1, tG.Balls())
+		if err != nil {
+			return nil, err
+		}
+		gxs, gys = append(gxs, g), append(gys, c)
 	}
 	plots.AddCurve(panels["gamma"][1], 7, "exact NR cost, spec §6.3", gxs, gys)
 	w, h := plots.PanelSize(3, 2)
