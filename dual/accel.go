@@ -9,11 +9,13 @@ import (
 // accel is the work space of the accelerated rule.
 type accel struct {
 	prev, y, gy, trial []float64
+	floor              float64 // smallest L tried: lFloor·LBound, or lFloor·L(0) without a bound
 }
 
 // Constants of the accelerated rule. Each step first tries L·lShrink, so
 // L follows the local curvature down as well as up (Nesterov's adaptive
-// rule); lFloor·LBound and lCeil bound the search.
+// rule); lFloor·LBound (lFloor times the first estimate when there is no
+// finite bound) and lCeil bound the search.
 const (
 	lShrink  = 0.8
 	lFloor   = 1e-8
@@ -33,6 +35,10 @@ func (sv *solver) runAccelerated() {
 	d := sv.eval(mu, 0)
 	sv.record(0, d, mu)
 	L := sv.initialL(mu, d, &w)
+	w.floor = lFloor * L
+	if lb := res.LBound; !math.IsInf(lb, 1) {
+		w.floor = lFloor * lb
+	}
 	t, still := 1.0, 0
 	k := 1
 	for ; k < sv.set.MaxIter && !sv.done(); k++ {
@@ -122,7 +128,7 @@ func (sv *solver) initialL(mu []float64, d float64, w *accel) float64 {
 // non-smooth dual with no finite LBound).
 func (sv *solver) backtrack(L, dy float64, k int, w *accel) (float64, float64, bool) {
 	lb := sv.res.LBound
-	L = math.Max(L*lShrink, lFloor*lb)
+	L = math.Max(L*lShrink, w.floor)
 	for {
 		var lin, sq float64
 		for i := range w.y {

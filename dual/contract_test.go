@@ -1,7 +1,9 @@
 package dual
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/loadlab/loadlab"
@@ -202,4 +204,65 @@ func TestSolveStatusAndPartialResult(t *testing.T) {
 	assert.Equal(t, loadlab.Success, res.Status)
 	assert.Equal(t, 5000, res.Iter)
 	assert.Len(t, res.Dual, 5000)
+}
+
+func TestFastControlOverflowIsAnError(t *testing.T) {
+	// γ = 1e300 with a window made the Poisson means +Inf: Packets and
+	// BetaErr were NaN with no error; γ·W = 1e-600 underflowed to 0 and
+	// β̂ = count/(γW) was NaN.
+	p := must(Quadratic(item13(), 1, 4))
+	src := rand.NewPCG(1, 1)
+	_, err := Solve(p, &Settings{Step: 0.05, MaxIter: 50, Fixed: true, FastControl: &FastControl{Gamma: 1e300, Window: 1e30, Src: src}})
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "Gamma·Window")
+	_, err = Solve(p, &Settings{Step: 0.05, MaxIter: 50, Fixed: true, FastControl: &FastControl{Gamma: 1e-300, Window: 1e-300, Src: src}})
+	assert.ErrorContains(t, err, "Gamma·Window")
+	// γ μ_j C_ij/C_ji ≈ 1e307·100·6 overflows.
+	mu0 := []float64{100, 100, 100}
+	_, err = Solve(p, &Settings{Mu0: mu0, Step: 0.05, MaxIter: 50, Fixed: true, FastControl: &FastControl{Gamma: 1e307, Window: 1, Src: src}})
+	assert.ErrorContains(t, err, "overflowed at step 0")
+	_, err = Solve(p, &Settings{Mu0: mu0, Step: 0.05, MaxIter: 50, Fixed: true, FastControl: &FastControl{Gamma: 1e307}})
+	assert.ErrorContains(t, err, "overflowed at step 0")
+}
+
+func TestAcceleratedOnNonSmoothDualStopsHonestly(t *testing.T) {
+	// Forcing the accelerated rule on a piecewise-linear dual (LinearX and
+	// Overload): LBound is +Inf, and the backtracking used to clamp L to
+	// lFloor·LBound = +Inf, so the step vanished and the run "stagnated"
+	// with L = +Inf. Now L stays finite; the run either certifies or stops
+	// with a status and ErrNotConverged, and [Best, Upper] holds P* (the
+	// LP reference is exact).
+	rng := rand.New(rand.NewPCG(3, 3))
+	nw := randNetwork(rng, 5)
+	f, h := make([]Cost, 5), make([]Cost, 5)
+	for i := range f {
+		f[i] = LinearX{W: 1, A: nw.A[i]}
+		h[i] = Overload{C: 3, T: nw.T[i]}
+	}
+	p := must(NewProblem(nw, f, h, nil))
+	assert.True(t, math.IsInf(p.SmoothBound(), 1))
+	ref := primalRef(t, p)
+	res, err := Solve(p, &Settings{Rule: Accelerated, MaxIter: 2000})
+	require.NotNil(t, res)
+	if err != nil {
+		assert.ErrorIs(t, err, loadlab.ErrNotConverged)
+	}
+	assert.False(t, math.IsInf(res.L, 0) || math.IsNaN(res.L), "L = %v", res.L)
+	slack := 1e-9 * (1 + ref.Value)
+	assert.LessOrEqual(t, res.Best, ref.Value+slack)
+	assert.GreaterOrEqual(t, res.Upper, ref.Value-slack)
+	t.Logf("%v after %d steps, gap %.3g", res.Status, res.Iter, res.Gap())
+}
+
+func TestGuaranteeStatesRule(t *testing.T) {
+	p := must(Quadratic(item13(), 1, 4))
+	res := must(Solve(p, nil))
+	assert.Contains(t, res.Guarantee(), "Accelerated rule")
+	assert.Contains(t, res.Guarantee(), "certificate only")
+	res = must(Solve(p, &Settings{Step: 0.05, MaxIter: 100, Fixed: true}))
+	assert.Contains(t, res.Guarantee(), "Theorem III.3")
+	assert.Contains(t, res.Guarantee(), fmt.Sprintf("%.3g", res.Bound))
+	assert.NotContains(t, res.Guarantee(), "FastControl")
+	res = must(Solve(p, &Settings{Step: 0.05, MaxIter: 100, Fixed: true, FastControl: &FastControl{Gamma: 10}}))
+	assert.Contains(t, res.Guarantee(), "a reference only")
 }

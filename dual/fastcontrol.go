@@ -84,6 +84,10 @@ func (fc *FastControl) Validate() error {
 	if fc.Delay < 0 {
 		return loadlab.Invalid("dual", "FastControl.Delay = %d, want ≥ 0", fc.Delay)
 	}
+	// β̂ = count/(γW): the product must be a finite normal number.
+	if gw := fc.Gamma * fc.Window; fc.Window > 0 && (gw < math.SmallestNonzeroFloat64*(1<<52) || math.IsInf(gw, 1)) {
+		return loadlab.Invalid("dual", "FastControl.Gamma·Window = %v·%v = %v, want a finite normal number (count/(γW) estimates β)", fc.Gamma, fc.Window, gw)
+	}
 	if fc.Unreachable < Reject || fc.Unreachable > Direct {
 		return loadlab.Invalid("dual", "FastControl.Unreachable = %d, want Reject, Drop or Direct", int(fc.Unreachable))
 	}
@@ -252,6 +256,7 @@ type fcState struct {
 	pois distuv.Poisson
 
 	packets, direct float64 // totals over the run
+	overflow        int     // first step (+1) at which a rate or an expected count was not finite
 }
 
 func newFCState(p *Problem, fc *FastControl, mu0 []float64) (*fcState, error) {
@@ -328,6 +333,11 @@ func (st *fcState) measure(beta, mu []float64, k int) {
 			}
 		}
 		st.rate[i] = r * keep // expected reception rate (20), thinned by loss
+		if math.IsInf(st.rate[i]*fc.Window, 1) || math.IsInf(st.rate[i], 1) {
+			if st.overflow == 0 {
+				st.overflow = k + 1
+			}
+		}
 		if fc.Window > 0 {
 			st.pois.Lambda = st.rate[i] * fc.Window
 			cnt := 0.0

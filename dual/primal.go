@@ -150,8 +150,8 @@ func Primal(p *Problem, s *PrimalSettings) (*PrimalResult, error) {
 		res.Status = stop
 	}
 	if res.Status != loadlab.Success {
-		return res, loadlab.Wrap(loadlab.ErrNotConverged, "dual", "Primal: %v after %d iterations: certificate Value − Lower = %.3g, want ≤ %g·max(1, |Value|)",
-			res.Status, res.Iter, res.Value-res.Lower, set.Tol)
+		rec := solve.Record{Status: res.Status, Iter: res.Iter}
+		return res, rec.Err("dual: Primal", "certificate Value − Lower = %.3g, want ≤ %g·max(1, |Value|)", res.Value-res.Lower, set.Tol)
 	}
 	return res, nil
 }

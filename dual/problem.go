@@ -235,8 +235,10 @@ func (p *Problem) check(name string, v []float64) {
 }
 
 // Coupling computes β(μ) = C μ, β_i = Σ_j C_ij μ_j (spec §4.3 eq. (14)),
-// into dst and returns it (a new slice if dst is nil). It panics on a
-// length mismatch.
+// into dst and returns it (a new slice if dst is nil). It is the inner
+// loop of the solvers and does not validate: nw is assumed valid and μ
+// finite (a NaN μ gives a NaN β). It panics on a length mismatch or a
+// nil nw.
 func Coupling(dst []float64, nw *anycast.Network, mu []float64) []float64 {
 	n := nw.N()
 	if len(mu) != n {
@@ -315,7 +317,9 @@ func (p *Problem) Eval(mu []float64) (*Point, error) {
 
 // Objective returns the P1 objective Σ f_i(x_i) + Σ h_i(S_i) and the
 // largest constraint violation max_i (S_i^obs(x) − S_i)₊ (constraint (9)).
-// The box constraints are not checked. It panics on a length mismatch.
+// The box constraints are not checked, and p is assumed valid (an inner
+// helper: call Validate after changing p; a NaN x or s gives NaN). It
+// panics on a length mismatch.
 func (p *Problem) Objective(x, s []float64) (value, violation float64) {
 	p.check("x", x)
 	p.check("s", s)
@@ -329,7 +333,9 @@ func (p *Problem) Objective(x, s []float64) (value, violation float64) {
 
 // Reduced returns P(x) = Σ f_i(x_i) + Σ h_i(S_i^obs(x)), the value of the
 // feasible point (x, S^obs(x)): with h non-decreasing it is the best P1
-// value for this x. It is +Inf when S^obs exceeds S̄ or a barrier.
+// value for this x. It is +Inf when S^obs exceeds S̄ or a barrier. Like
+// Objective it assumes a valid p and x ∈ [0, 1] (an inner helper; a NaN
+// x gives NaN), and panics on a length mismatch.
 func (p *Problem) Reduced(x []float64) float64 {
 	p.check("x", x)
 	return p.reduced(x, p.Net.Loads(nil, x))

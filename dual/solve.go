@@ -1,10 +1,12 @@
 package dual
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/internal/solve"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -206,6 +208,21 @@ type Result struct {
 	// Direct the mean number of direct reports per iteration, and BetaErr
 	// the root mean square of ‖β̂ − β‖₂/‖β‖₂ over the iterations with β ≠ 0.
 	Packets, Direct, BetaErr float64
+
+	measured bool // β came from FastControl
+}
+
+// Guarantee states in one sentence the step rule the run used and the
+// guarantee it carries, with its value.
+func (r *Result) Guarantee() string {
+	if r.Rule == Accelerated {
+		return fmt.Sprintf("Accelerated rule (projected FISTA, backtracking on L, restarts): certificate only, P* ∈ [Best, Upper] of width %.3g", r.Gap())
+	}
+	g := fmt.Sprintf("Constant rule, α = %.3g: Theorem III.3, D* − Best ≤ R²/(2αK) + αG²/2 = %.3g", r.Step, r.Bound)
+	if r.measured {
+		g += " (a reference only: β was measured by FastControl)"
+	}
+	return g
 }
 
 // Gap returns Upper − Best, the certified width of the interval that
@@ -454,6 +471,9 @@ func (sv *solver) runConstant() {
 	k := 0
 	for k < sv.set.MaxIter {
 		d := sv.eval(mu, k)
+		if sv.fc != nil && sv.fc.overflow > 0 {
+			return
+		}
 		sv.record(k, d, mu)
 		k++
 		if sv.done() {
@@ -470,6 +490,10 @@ func (sv *solver) runConstant() {
 // FastControl statistics, and returns the result with ErrNotConverged
 // when the run stopped short.
 func (sv *solver) finish() (*Result, error) {
+	if fc := sv.fc; fc != nil && fc.overflow > 0 {
+		return nil, loadlab.Invalid("dual", "FastControl: a packet rate or expected count γ μ_j C_ij/C_ji (×W) overflowed at step %d (Gamma = %v, Window = %v), want a smaller Gamma or Window",
+			fc.overflow-1, fc.fc.Gamma, fc.fc.Window)
+	}
 	res, p := sv.res, sv.p
 	res.Mu = sv.mu
 	obs := sv.obs
@@ -488,6 +512,7 @@ func (sv *solver) finish() (*Result, error) {
 		res.Bound = res.Upper - res.Best
 	}
 	if sv.fc != nil {
+		res.measured = true
 		k := float64(max(res.Iter, 1))
 		res.Packets = sv.fc.packets / k
 		res.Direct = sv.fc.direct / k
@@ -504,8 +529,9 @@ func (sv *solver) finish() (*Result, error) {
 	if res.Status == loadlab.Success || sv.set.Fixed {
 		return res, nil
 	}
-	return res, loadlab.Wrap(loadlab.ErrNotConverged, "dual", "Solve (%v rule): %v after %d steps: certified gap Upper − Best = %.3g, want ≤ %g·max(|Upper|, |Best|)",
-		res.Rule, res.Status, res.Iter, res.Upper-res.Best, sv.set.Tol)
+	rec := solve.Record{Status: res.Status, Iter: res.Iter, Evals: res.Evals}
+	return res, rec.Err("dual: Solve", "%v rule, certified gap Upper − Best = %.3g, want ≤ %g·max(|Upper|, |Best|)",
+		res.Rule, res.Upper-res.Best, sv.set.Tol)
 }
 
 func certified(upper, best, tol float64) bool {
