@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -12,12 +13,23 @@ import (
 // (I − A⊗A) vec Σ = vec Q, symmetrised. It is an independent oracle for
 // the closed forms (spec §4.4, Lyapunov forms) and costs O(n⁶): use it
 // for n up to about 30. It returns an error if the system is singular
-// (A has eigenvalues μ, ν with μν = 1). It panics if a is not square or
-// its size differs from q's.
+// (A has eigenvalues μ, ν with μν = 1; ErrIllConditioned), and an
+// error wrapping ErrInvalid naming the entry if A or Q holds a NaN or an
+// infinity. It panics if a is not square or its size differs from q's.
 func Lyapunov(a mat.Matrix, q mat.Symmetric) (*mat.SymDense, error) {
 	n, c := a.Dims()
 	if n != c || q.SymmetricDim() != n {
 		panic(fmt.Sprintf("consensus: Lyapunov: A is %d×%d, Q is %d×%d", n, c, q.SymmetricDim(), q.SymmetricDim()))
+	}
+	for i := range n {
+		for j := range n {
+			if v := a.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, loadlab.Invalid("consensus", "Lyapunov: A[%d][%d] = %v, want finite", i, j, v)
+			}
+			if v := q.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, loadlab.Invalid("consensus", "Lyapunov: Q[%d][%d] = %v, want finite", i, j, v)
+			}
+		}
 	}
 	nn := n * n
 	k := mat.NewDense(nn, nn, nil)
@@ -41,7 +53,7 @@ func Lyapunov(a mat.Matrix, q mat.Symmetric) (*mat.SymDense, error) {
 	}
 	var s mat.VecDense
 	if err := s.SolveVec(k, b); err != nil {
-		return nil, fmt.Errorf("consensus: Lyapunov system: %w", err)
+		return nil, loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "Lyapunov: the system I − A⊗A is singular to rounding (A has eigenvalues μ, ν with μν ≈ 1): %v", err)
 	}
 	out := mat.NewSymDense(n, nil)
 	for i := range n {

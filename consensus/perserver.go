@@ -5,17 +5,20 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/linalg"
 )
 
 // checkClients validates per-server input: finite non-negative requests
 // and a finite non-negative limit.
 func checkClients(requests []float64, limit float64) error {
 	if !(limit >= 0) || math.IsInf(limit, 1) {
-		return fmt.Errorf("consensus: limit = %v: want finite and ≥ 0", limit)
+		return loadlab.Invalid("consensus", "limit = %v, want finite and ≥ 0", limit)
 	}
 	for j, r := range requests {
 		if !(r >= 0) || math.IsInf(r, 1) {
-			return fmt.Errorf("consensus: requests[%d] = %v: want finite and ≥ 0", j, r)
+			return loadlab.Invalid("consensus", "requests[%d] = %v, want finite and ≥ 0", j, r)
 		}
 	}
 	return nil
@@ -45,16 +48,29 @@ func UniformRatio(dst, requests []float64, limit float64) ([]float64, error) {
 		return nil, err
 	}
 	dst = allocDst(dst, len(requests), "UniformRatio")
-	var total float64
+	// Work with r/m, m the largest request, so that R/m ∈ [1, c] cannot
+	// overflow even when R itself would (two requests of 1e308 used to
+	// give R = +Inf and allocations 0).
+	var m float64
 	for _, r := range requests {
-		total += r
+		m = max(m, r)
 	}
-	f := 1.0
-	if total > limit {
-		f = limit / total
+	if m == 0 {
+		clear(dst)
+		return dst, nil
 	}
+	var total linalg.CompensatedSum
+	for _, r := range requests {
+		total.Add(r / m)
+	}
+	t := total.Value() // R/m
+	if t <= limit/m {
+		copy(dst, requests) // the requests fit: min{1, x/R} = 1
+		return dst, nil
+	}
+	share := limit / t // x m/R
 	for j, r := range requests {
-		dst[j] = r * f
+		dst[j] = (r / m) * share // r x/R
 	}
 	return dst, nil
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/linalg"
 	"gonum.org/v1/gonum/mat"
 )
@@ -64,8 +65,10 @@ type Spectral struct {
 }
 
 // NewSpectral computes the spectrum of g. It returns an error for a nil,
-// empty or disconnected graph; a single node is allowed (every
-// dispersion is then zero).
+// empty or disconnected graph, and one wrapping ErrIllConditioned when
+// the graph is so nearly disconnected that λ₂ ≤ 1e-12 λ_n has no
+// reliable digits; a single node is allowed (every dispersion is then
+// zero).
 func NewSpectral(g *linalg.Graph) (*Spectral, error) {
 	if err := checkGraph(g); err != nil {
 		return nil, err
@@ -74,7 +77,7 @@ func NewSpectral(g *linalg.Graph) (*Spectral, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSpectral(l)
+	s, err := newSpectral(l, true)
 	if err != nil {
 		return nil, err
 	}
@@ -86,12 +89,16 @@ func NewSpectral(g *linalg.Graph) (*Spectral, error) {
 // (any order), for example a closed-form spectrum. The smallest value is
 // taken to be λ₁ = 0 and replaced by exactly 0; an error is returned if
 // it exceeds 1e-8·λ_n in magnitude, if another value is not positive
-// (a disconnected graph), or a value is not finite.
+// (a disconnected graph, ErrDisconnected), if λ₂ ≤ 1e-12 λ_n
+// (ErrIllConditioned), or a value is not finite.
 func SpectralFrom(lambda []float64) (*Spectral, error) {
-	return newSpectral(slices.Clone(lambda))
+	return newSpectral(slices.Clone(lambda), false)
 }
 
-func newSpectral(l []float64) (*Spectral, error) {
+// newSpectral checks and sorts l; connected says that the graph is known
+// to be connected (NewSpectral checked it), so that a λ₂ ≤ 0 is
+// rounding, not disconnection.
+func newSpectral(l []float64, connected bool) (*Spectral, error) {
 	if len(l) == 0 {
 		return nil, loadlab.Invalid("consensus", "empty spectrum")
 	}
@@ -109,7 +116,7 @@ func newSpectral(l []float64) (*Spectral, error) {
 		return nil, loadlab.Invalid("consensus", "smallest eigenvalue %v is not 0: not a Laplacian spectrum", l[0])
 	}
 	l[0] = 0
-	if n > 1 && !(l[1] > 0) {
+	if n > 1 && !(l[1] > 0) && !connected {
 		return nil, loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "λ₂ = %v ≤ 0: the graph is disconnected", l[1])
 	}
 	// The eigensolver's absolute error is ~n ε λ_n, so below 1e-12 λ_n
@@ -397,24 +404,25 @@ func (s *Spectral) GammaTradeoff(c, sigma float64) (float64, error) {
 
 // Curve samples ρ of traffic t over the stable range: points values of
 // γ = 2/λ_n · (i + ½)/points, i = 0..points−1 (midpoints, so both ends,
-// where ρ₂ is infinite, are avoided), with the matching ρ. It panics if
-// points < 1, t is unknown, or σ is negative or not finite.
-func (s *Spectral) Curve(t Traffic, sigma float64, points int) (gammas, rhos []float64) {
+// where ρ₂ is infinite, are avoided), with the matching ρ. It returns an
+// error wrapping loadlab.ErrInvalid for points < 1, an unknown t, or σ
+// negative or not finite, and ErrTooLarge for more points than memory.
+func (s *Spectral) Curve(t Traffic, sigma float64, points int) (gammas, rhos []float64, err error) {
 	if points < 1 {
-		panic(fmt.Sprintf("consensus: Curve: points = %d", points))
+		return nil, nil, loadlab.Invalid("consensus", "Curve: points = %d, want ≥ 1", points)
 	}
-	if err := checkTraffic(t); err != nil {
-		panic(err)
+	if err := checkRhoArgs(t, 1, sigma); err != nil {
+		return nil, nil, err
 	}
-	if !(sigma >= 0) || math.IsInf(sigma, 1) {
-		panic(fmt.Sprintf("consensus: Curve: sigma = %v", sigma))
+	if err := size.Check("consensus", "Curve: points", points, 16); err != nil {
+		return nil, nil, err
 	}
 	b := s.StabilityBound()
 	gammas = make([]float64, points)
 	rhos = make([]float64, points)
 	for i := range points {
 		gammas[i] = b * (float64(i) + 0.5) / float64(points)
-		rhos[i], _ = s.Rho(t, gammas[i], sigma)
+		rhos[i], _ = s.Rho(t, gammas[i], sigma) // +Inf within rounding of 2/λ_n
 	}
-	return gammas, rhos
+	return gammas, rhos, nil
 }

@@ -391,11 +391,22 @@ func TestBadArguments(t *testing.T) {
 
 func TestCurve(t *testing.T) {
 	s := spectral(t, linalg.Cycle(6))
-	g, r := s.Curve(Case2, 1, 4)
+	g, r, err := s.Curve(Case2, 1, 4)
+	require.NoError(t, err)
 	assert.InDeltaSlice(t, []float64{0.0625, 0.1875, 0.3125, 0.4375}, g, 1e-15) // 2/λ_n = 1/2
 	for i := range g {
 		want, _ := s.Rho(Case2, g[i], 1)
 		assert.Equal(t, want, r[i])
+	}
+	// Bad data is an error naming the parameter, not a panic.
+	for _, c := range []struct {
+		t      Traffic
+		sigma  float64
+		points int
+		want   string
+	}{{Case2, 1, 0, "points = 0"}, {Traffic(9), 1, 4, "Traffic = 9"}, {Case2, math.NaN(), 4, "sigma = NaN"}, {Case2, 1, 1 << 40, "points"}} {
+		_, _, err := s.Curve(c.t, c.sigma, c.points)
+		assert.ErrorContains(t, err, c.want)
 	}
 }
 

@@ -1,7 +1,6 @@
 package consensus
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -202,41 +201,45 @@ func orient(o Orientation, m Measure, p float64) float64 {
 func Equilibrium(m Measure, r []float64, ltotal float64) ([]float64, error) {
 	n := len(r)
 	if n == 0 {
-		return nil, errors.New("consensus: Equilibrium: no demand values")
+		return nil, loadlab.Invalid("consensus", "Equilibrium: no demand values")
 	}
 	if math.IsNaN(ltotal) || math.IsInf(ltotal, 0) {
-		return nil, fmt.Errorf("consensus: ltotal = %v: want finite", ltotal)
+		return nil, loadlab.Invalid("consensus", "Equilibrium: ltotal = %v, want finite", ltotal)
 	}
-	var rt float64
+	if m < Amount || m > Clipped {
+		return nil, loadlab.Invalid("consensus", "Equilibrium: Measure = %d: unknown", int(m))
+	}
+	// The means r_total/n and l_total/n, summed as Σ r_i/n so that they
+	// stay finite when r_total itself would overflow.
+	var rs linalg.CompensatedSum
 	for i, ri := range r {
 		if math.IsNaN(ri) || math.IsInf(ri, 0) {
-			return nil, fmt.Errorf("consensus: r[%d] = %v: want finite", i, ri)
+			return nil, loadlab.Invalid("consensus", "Equilibrium: r[%d] = %v, want finite", i, ri)
 		}
 		if (m == Ratio || m == LogRatio) && !(ri > 0) {
-			return nil, fmt.Errorf("consensus: r[%d] = %v: the %v measure needs r > 0", i, ri, m)
+			return nil, loadlab.Invalid("consensus", "Equilibrium: r[%d] = %v: the %v measure needs r > 0", i, ri, m)
 		}
-		rt += ri
+		rs.Add(ri / float64(n))
 	}
+	rmean, lmean := rs.Value(), ltotal/float64(n)
 	x := make([]float64, n)
 	switch m {
 	case Amount, Clipped:
-		if m == Clipped && rt < ltotal {
-			return nil, fmt.Errorf("consensus: clipped measure with r_total = %v < l_total = %v: every x ≥ r with the same total is a fixed point", rt, ltotal)
+		if m == Clipped && rmean < lmean {
+			return nil, loadlab.Invalid("consensus", "Equilibrium: clipped measure with r_total < l_total = %v: every x ≥ r with the same total is a fixed point", ltotal)
 		}
-		c := (rt - ltotal) / float64(n)
+		c := rmean - lmean
 		for i, ri := range r {
 			x[i] = ri - c
 		}
-	case Ratio, LogRatio:
+	default: // Ratio, LogRatio
 		if m == LogRatio && !(ltotal > 0) {
-			return nil, fmt.Errorf("consensus: ltotal = %v: the log-ratio measure needs a positive total limit", ltotal)
+			return nil, loadlab.Invalid("consensus", "Equilibrium: ltotal = %v: the log-ratio measure needs a positive total limit", ltotal)
 		}
-		s := ltotal / rt
+		s := lmean / rmean
 		for i, ri := range r {
 			x[i] = s * ri
 		}
-	default:
-		return nil, fmt.Errorf("consensus: Measure = %d: unknown", int(m))
 	}
 	return x, nil
 }

@@ -115,7 +115,10 @@ func consensusRhoVsGamma(cfg plots.Config) (*plots.Result, error) {
 			t consensus.Traffic
 			p *plot.Plot
 		}{{consensus.Case2, p2}, {consensus.Case1, p1}, {consensus.Case2T, p2t}} {
-			g, r := s.Curve(c.t, 1, points)
+			g, r, err := s.Curve(c.t, 1, points)
+			if err != nil {
+				return nil, err
+			}
 			name := ""
 			if c.t == consensus.Case2 {
 				name = f.name
