@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/linalg"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -185,4 +186,40 @@ func TestSpectralNodalRho(t *testing.T) {
 	require.NoError(t, err)
 	_, err = sf.NodalRho(nil, Case2, gamma, 1)
 	require.ErrorIs(t, err, loadlab.ErrInvalid)
+}
+
+// TestDesignSettingsContract: Tol = −1 and MaxIter = −1 were silently
+// replaced by the defaults; they are errors naming the field. A run cut
+// short returns the partial design with Status and ErrNotConverged; a
+// run that meets Tol has Status Success.
+func TestDesignSettingsContract(t *testing.T) {
+	links := randomProblem(8, 20, mc.Source(60))
+	p := WeightProblem{Nodes: 8, Links: links, Gamma: 0.1, Budget: 8}
+	for _, c := range []struct {
+		s    DesignSettings
+		want string
+	}{{DesignSettings{Tol: -1}, "DesignSettings.Tol = -1"}, {DesignSettings{Tol: math.NaN()}, "DesignSettings.Tol = NaN"},
+		{DesignSettings{Tol: math.Inf(1)}, "DesignSettings.Tol = +Inf"}, {DesignSettings{MaxIter: -1}, "DesignSettings.MaxIter = -1"}} {
+		_, err := DesignWeights(p, &c.s)
+		require.ErrorIs(t, err, loadlab.ErrInvalid)
+		assert.Contains(t, err.Error(), c.want)
+	}
+	d, err := DesignWeights(p, &DesignSettings{MaxIter: 2, Tol: 1e-12})
+	require.ErrorIs(t, err, loadlab.ErrNotConverged)
+	require.NotNil(t, d)
+	assert.Equal(t, loadlab.IterationLimit, d.Status)
+	assert.Equal(t, 2, d.Iterations)
+	assert.Greater(t, d.Gap, 1e-12*d.Value)
+	d, err = DesignWeights(p, nil)
+	require.NoError(t, err)
+	assert.Equal(t, loadlab.Success, d.Status)
+	// The variant reports the same way.
+	p.Floor = 0.05
+	d, err = DesignWeights(p, &DesignSettings{MaxIter: 1, Tol: 1e-12})
+	require.ErrorIs(t, err, loadlab.ErrNotConverged)
+	require.NotNil(t, d)
+	assert.Equal(t, loadlab.IterationLimit, d.Status)
+	// Dense work beyond the memory budget is refused before allocating.
+	_, err = DesignWeights(WeightProblem{Nodes: 1 << 20, Links: links, Gamma: 0.1, Budget: 8}, nil)
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 }

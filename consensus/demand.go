@@ -1,10 +1,10 @@
 package consensus
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
 )
 
 // Demand supplies the requests r(k) of every server, step by step.
@@ -35,7 +35,7 @@ type StationaryDemand struct {
 // Sigma is negative or not finite, or Src is nil with Sigma > 0.
 func (d *StationaryDemand) Next(k int, r []float64) error {
 	if len(r) != len(d.Mean) {
-		return fmt.Errorf("consensus: StationaryDemand: len(Mean) = %d, want %d", len(d.Mean), len(r))
+		return loadlab.Invalid("consensus", "StationaryDemand: len(Mean) = %d, want %d", len(d.Mean), len(r))
 	}
 	if err := checkNoise(d.Sigma, d.Src); err != nil {
 		return err
@@ -71,13 +71,13 @@ type RandomWalkDemand struct {
 // nil with Sigma > 0, or k skips a step.
 func (d *RandomWalkDemand) Next(k int, r []float64) error {
 	if len(r) != len(d.Start) {
-		return fmt.Errorf("consensus: RandomWalkDemand: len(Start) = %d, want %d", len(d.Start), len(r))
+		return loadlab.Invalid("consensus", "RandomWalkDemand: len(Start) = %d, want %d", len(d.Start), len(r))
 	}
 	if err := checkNoise(d.Sigma, d.Src); err != nil {
 		return err
 	}
 	if !(d.Dt >= 0) || math.IsInf(d.Dt, 1) {
-		return fmt.Errorf("consensus: RandomWalkDemand: Dt = %v: want finite and ≥ 0", d.Dt)
+		return loadlab.Invalid("consensus", "RandomWalkDemand: Dt = %v: want finite and ≥ 0", d.Dt)
 	}
 	if k == 0 {
 		d.rnd = newRand(d.Src)
@@ -86,7 +86,7 @@ func (d *RandomWalkDemand) Next(k int, r []float64) error {
 		return nil
 	}
 	if d.cur == nil {
-		return errors.New("consensus: RandomWalkDemand: Next must start at k = 0")
+		return loadlab.Invalid("consensus", "RandomWalkDemand: Next must start at k = 0")
 	}
 	s := d.Sigma
 	if d.Dt > 0 {
@@ -108,10 +108,10 @@ type TraceDemand [][]float64
 // or row k has the wrong length.
 func (d TraceDemand) Next(k int, r []float64) error {
 	if k < 0 || k >= len(d) {
-		return fmt.Errorf("consensus: TraceDemand: step %d beyond the trace of %d rows", k, len(d))
+		return loadlab.Invalid("consensus", "TraceDemand: step %d beyond the trace of %d rows", k, len(d))
 	}
 	if len(d[k]) != len(r) {
-		return fmt.Errorf("consensus: TraceDemand: row %d has %d values, want %d", k, len(d[k]), len(r))
+		return loadlab.Invalid("consensus", "TraceDemand: row %d has %d values, want %d", k, len(d[k]), len(r))
 	}
 	copy(r, d[k])
 	return nil
@@ -119,10 +119,10 @@ func (d TraceDemand) Next(k int, r []float64) error {
 
 func checkNoise(sigma float64, src rand.Source) error {
 	if !(sigma >= 0) || math.IsInf(sigma, 1) {
-		return fmt.Errorf("consensus: demand Sigma = %v: want finite and ≥ 0", sigma)
+		return loadlab.Invalid("consensus", "demand Sigma = %v: want finite and ≥ 0", sigma)
 	}
 	if sigma > 0 && src == nil {
-		return errors.New("consensus: demand Src is nil: a noisy demand model needs a rand.Source")
+		return loadlab.Invalid("consensus", "demand Src is nil: a noisy demand model needs a rand.Source")
 	}
 	return nil
 }

@@ -2,11 +2,12 @@ package consensus
 
 import (
 	"cmp"
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/internal/solve"
 	"github.com/loadlab/loadlab/linalg"
 	"gonum.org/v1/gonum/mat"
 )
@@ -34,10 +35,42 @@ type WeightProblem struct {
 
 // DesignSettings are optional solver settings; nil means the defaults.
 type DesignSettings struct {
-	// Tol is the relative duality gap at which to stop; default 1e-6.
+	// Tol is the relative duality gap at which to stop; zero means 1e-6.
 	Tol float64
-	// MaxIter bounds the projected-gradient iterations; default 100000.
+	// MaxIter bounds the projected-gradient (or Newton) iterations; zero
+	// means 100000.
 	MaxIter int
+}
+
+// Validate checks the settings: Tol finite and ≥ 0, MaxIter ≥ 0 (zero
+// means the default). The errors wrap loadlab.ErrInvalid and name the
+// field; a value is never silently replaced.
+func (s *DesignSettings) Validate() error {
+	if s == nil {
+		return nil
+	}
+	if !(s.Tol >= 0) || math.IsInf(s.Tol, 1) {
+		return loadlab.Invalid("consensus", "DesignSettings.Tol = %v, want finite and ≥ 0", s.Tol)
+	}
+	if s.MaxIter < 0 {
+		return loadlab.Invalid("consensus", "DesignSettings.MaxIter = %d, want ≥ 0", s.MaxIter)
+	}
+	return nil
+}
+
+// withDefaults returns the settings with zero fields replaced by their
+// defaults.
+func (s *DesignSettings) withDefaults() DesignSettings {
+	set := DesignSettings{Tol: 1e-6, MaxIter: 100000}
+	if s != nil {
+		if s.Tol > 0 {
+			set.Tol = s.Tol
+		}
+		if s.MaxIter > 0 {
+			set.MaxIter = s.MaxIter
+		}
+	}
+	return set
 }
 
 // WeightDesign is a solution of Problem A with its optimality
@@ -53,7 +86,12 @@ type WeightDesign struct {
 	// Gap = Value − Lower ≥ Value − optimum (see DesignWeights).
 	Lower, Gap float64
 	// Lambda2 is λ₂(L(w)) for the variant, 0 otherwise.
-	Lambda2    float64
+	Lambda2 float64
+	// Status says why the solver stopped: Success when the certified
+	// gap met Tol; IterationLimit, StepLimit (no acceptable step),
+	// Stagnated (rounding hides further descent) or Failure (a
+	// factorisation broke down) otherwise, with ErrNotConverged.
+	Status     loadlab.Status
 	Iterations int
 }
 
@@ -105,60 +143,42 @@ type WeightDesign struct {
 //
 // Errors: Nodes < 2, a link out of range, a self-loop or repeated link,
 // a cost that is not finite and positive, Gamma or Budget not finite and
-// positive, Floor negative, candidate links that cannot connect the
-// nodes, no stable start (uniform weights scaled down 60 times), for the
-// variant no strictly feasible start, and failure to reach Tol: MaxIter iterations, or a stall
-// where rounding hides further descent (typically below a relative gap
-// of 1e-9). In the last two cases the best design so far is returned
-// with the error.
+// positive, Floor negative (all ErrInvalid, see WeightProblem.Validate),
+// invalid settings (DesignSettings.Validate), candidate links that cannot
+// connect the nodes (ErrDisconnected), no stable start (uniform weights
+// scaled down 60 times; ErrUnstable), for the variant a floor certified
+// unreachable (ErrInvalid) or no strictly feasible start found
+// (ErrNotConverged), and failure to reach Tol: MaxIter iterations, or a
+// stall where rounding hides further descent (typically below a relative
+// gap of 1e-9). In the last two cases the best design so far is returned
+// with an error wrapping ErrNotConverged, and its Status says why.
 func DesignWeights(p WeightProblem, s *DesignSettings) (*WeightDesign, error) {
-	if err := p.validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	set := DesignSettings{Tol: 1e-6, MaxIter: 100000}
-	if s != nil {
-		if s.Tol > 0 {
-			set.Tol = s.Tol
-		}
-		if s.MaxIter > 0 {
-			set.MaxIter = s.MaxIter
-		}
+	if err := s.Validate(); err != nil {
+		return nil, err
 	}
+	set := s.withDefaults()
 	e := newEvaluator(p)
-	m := len(p.Links)
-	costSum := p.costSum()
-	w := make([]float64, m)
-	for i := range w {
-		w[i] = p.Budget / costSum
-	}
+	w := make([]float64, len(p.Links))
 	d := &WeightDesign{}
+	var rec solve.Record
 	var err error
 	if p.Floor > 0 {
-		d.Iterations, err = e.floorSolve(w, set, d)
-		if err != nil && d.Iterations == 0 {
-			return nil, err // no feasible start
+		if err = e.floorStart(w); err != nil {
+			return nil, err
 		}
+		rec = e.floorSolve(w, set, d)
 	} else {
-		ok := false
-		for range 60 {
-			if e.value(w) != nil {
-				ok = true
-				break
-			}
-			for i := range w {
-				w[i] /= 2
-			}
+		if err = e.stableStart(w); err != nil {
+			return nil, err
 		}
-		if !ok {
-			return nil, errors.New("consensus: DesignWeights: found no stable starting weights")
-		}
-		d.Iterations, err = e.spg(w, set, d)
+		rec = e.spg(w, set, d)
 	}
+	d.Status, d.Iterations = rec.Status, rec.Iter
 	d.Weights = w
-	b, berr := linalg.NewBuilder(p.Nodes)
-	if berr != nil {
-		return nil, berr
-	}
+	b := p.builder()
 	for i, l := range p.Links {
 		if w[i] > 0 {
 			mustSet(b, l.U, l.V, w[i])
@@ -166,12 +186,28 @@ func DesignWeights(p WeightProblem, s *DesignSettings) (*WeightDesign, error) {
 	}
 	d.Graph = b.Build()
 	if p.Floor > 0 {
-		l2, _, lerr := linalg.AlgebraicConnectivity(d.Graph)
-		if lerr == nil {
-			d.Lambda2 = l2
+		if l2, lerr := linalg.Lambda2Bracket(d.Graph, nil); lerr == nil {
+			d.Lambda2 = l2.Est
 		}
 	}
-	return d, err
+	return d, rec.Err("consensus", "DesignWeights: relative gap %.3g, want ≤ %g", d.Gap/d.Value, set.Tol)
+}
+
+// stableStart sets w to the uniform allocation of the budget, halved
+// until it is stable (at most 60 times).
+func (e *evaluator) stableStart(w []float64) error {
+	for i := range w {
+		w[i] = e.p.Budget / e.p.costSum()
+	}
+	for range 60 {
+		if e.value(w) != nil {
+			return nil
+		}
+		for i := range w {
+			w[i] /= 2
+		}
+	}
+	return loadlab.Wrap(ErrUnstable, "consensus", "DesignWeights: found no stable starting weights (uniform weights scaled down 2^60 times)")
 }
 
 // costSum returns Σ_e c_e, so that B/costSum is the uniform allocation
@@ -184,45 +220,88 @@ func (p WeightProblem) costSum() float64 {
 	return s
 }
 
-func (p WeightProblem) validate() error {
-	if p.Nodes < 2 {
-		return fmt.Errorf("consensus: WeightProblem.Nodes = %d: want ≥ 2", p.Nodes)
-	}
-	if err := checkGamma(p.Gamma); err != nil {
+// Validate checks the problem: Nodes ≥ 2, Gamma and Budget finite and
+// positive, Floor finite and ≥ 0, every link in range, no self-loop or
+// repeated link, costs finite and positive (ErrInvalid, naming the field
+// or link), candidate links that connect the nodes (ErrDisconnected),
+// and dense n×n work matrices (and, for the variant, the m×m Newton
+// Hessian) within the memory budget (ErrTooLarge).
+func (p WeightProblem) Validate() error {
+	if err := p.validateScalars(); err != nil {
 		return err
 	}
-	if !(p.Budget > 0) || math.IsInf(p.Budget, 1) {
-		return fmt.Errorf("consensus: WeightProblem.Budget = %v: want finite and > 0", p.Budget)
-	}
-	if !(p.Floor >= 0) || math.IsInf(p.Floor, 1) {
-		return fmt.Errorf("consensus: WeightProblem.Floor = %v: want finite and ≥ 0", p.Floor)
-	}
-	seen := make(map[[2]int]int)
-	support, err := linalg.NewBuilder(p.Nodes)
-	if err != nil {
-		return err
-	}
+	seen := make(map[[2]int]int, len(p.Links))
 	for i, l := range p.Links {
 		if l.U < 0 || l.U >= p.Nodes || l.V < 0 || l.V >= p.Nodes {
-			return fmt.Errorf("consensus: Links[%d] = {%d, %d}: node out of range [0, %d)", i, l.U, l.V, p.Nodes)
+			return loadlab.Invalid("consensus", "WeightProblem.Links[%d] = {%d, %d}: node out of range [0, %d)", i, l.U, l.V, p.Nodes)
 		}
 		if l.U == l.V {
-			return fmt.Errorf("consensus: Links[%d] is a self-loop at node %d", i, l.U)
+			return loadlab.Invalid("consensus", "WeightProblem.Links[%d] is a self-loop at node %d", i, l.U)
 		}
 		if !(l.Cost > 0) || math.IsInf(l.Cost, 1) {
-			return fmt.Errorf("consensus: Links[%d].Cost = %v: want finite and > 0", i, l.Cost)
+			return loadlab.Invalid("consensus", "WeightProblem.Links[%d].Cost = %v, want finite and > 0", i, l.Cost)
 		}
 		key := [2]int{min(l.U, l.V), max(l.U, l.V)}
 		if j, dup := seen[key]; dup {
-			return fmt.Errorf("consensus: Links[%d] repeats Links[%d] = {%d, %d}", i, j, l.U, l.V)
+			return loadlab.Invalid("consensus", "WeightProblem.Links[%d] repeats Links[%d] = {%d, %d}", i, j, l.U, l.V)
 		}
 		seen[key] = i
+	}
+	support := p.builder()
+	for _, l := range p.Links {
 		mustSet(support, l.U, l.V, 1)
 	}
 	if !linalg.IsConnected(support.Build()) {
-		return fmt.Errorf("consensus: the %d candidate links do not connect the %d nodes", len(p.Links), p.Nodes)
+		return loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "WeightProblem: the %d candidate links do not connect the %d nodes", len(p.Links), p.Nodes)
 	}
 	return nil
+}
+
+// validateScalars checks the scalar fields and the sizes of the dense
+// work: seven n×n matrices, and m×m plus n×m for the variant's Newton
+// steps.
+func (p WeightProblem) validateScalars() error {
+	if p.Nodes < 2 {
+		return loadlab.Invalid("consensus", "WeightProblem.Nodes = %d, want ≥ 2", p.Nodes)
+	}
+	if !(p.Gamma > 0) || math.IsInf(p.Gamma, 1) {
+		return loadlab.Invalid("consensus", "WeightProblem.Gamma = %v, want finite and > 0", p.Gamma)
+	}
+	if !(p.Budget > 0) || math.IsInf(p.Budget, 1) {
+		return loadlab.Invalid("consensus", "WeightProblem.Budget = %v, want finite and > 0", p.Budget)
+	}
+	if !(p.Floor >= 0) || math.IsInf(p.Floor, 1) {
+		return loadlab.Invalid("consensus", "WeightProblem.Floor = %v, want finite and ≥ 0", p.Floor)
+	}
+	nn, ok := size.Mul(p.Nodes, p.Nodes)
+	if !ok {
+		return loadlab.TooLarge("consensus", "WeightProblem.Nodes = %d: the dense n×n work overflows", p.Nodes)
+	}
+	if err := size.Check("consensus", "WeightProblem.Nodes² (dense work)", nn, 7*8); err != nil {
+		return err
+	}
+	if p.Floor > 0 {
+		m := len(p.Links)
+		mm, ok1 := size.Mul(m, m)
+		nm, ok2 := size.Mul(p.Nodes, m)
+		if !ok1 || !ok2 || mm > math.MaxInt-nm {
+			return loadlab.TooLarge("consensus", "WeightProblem: %d links: the Newton Hessian overflows", m)
+		}
+		if err := size.Check("consensus", "WeightProblem.Links² + Nodes·Links (Newton work)", mm+nm, 3*8); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// builder returns an empty graph builder on the problem's nodes, whose
+// count Validate has checked.
+func (p WeightProblem) builder() *linalg.Builder {
+	b, err := linalg.NewBuilder(p.Nodes)
+	if err != nil {
+		panic(err) // Validate has checked the size: a bug here
+	}
+	return b
 }
 
 // evaluator computes the objective, its gradient and the barrier for
@@ -408,100 +487,129 @@ func (e *evaluator) project(dst, y []float64, idx []int) {
 }
 
 // spg minimises ρ₂ from w (updated in place) by spectral projected
-// gradient until the certified gap is within tolerance. It fills d's
-// value and certificate and returns the iteration count.
-func (e *evaluator) spg(w []float64, set DesignSettings, d *WeightDesign) (int, error) {
-	m := len(w)
-	const memory = 10
-	r := e.value(w)
-	g := slices.Clone(r.grad)
-	f := r.f
-	hist := []float64{f}
-	y := make([]float64, m)
-	dir := make([]float64, m)
-	trial := make([]float64, m)
-	idx := make([]int, 0, m)
-	// Initial step: unit projected-gradient step scaled to the weights.
-	alpha := 1.0
-	{
-		var gn, wn float64
-		for i := range g {
-			gn = max(gn, math.Abs(g[i]))
-			wn = max(wn, w[i])
+// gradient (Barzilai–Borwein steps, the non-monotone Armijo search of
+// internal/solve over the last 10 values) until the certified gap is
+// within tolerance. It fills d's value and certificate and returns the
+// record of the run.
+func (e *evaluator) spg(w []float64, set DesignSettings, d *WeightDesign) solve.Record {
+	st := newSPGState(e, w)
+	var rec solve.Record
+	for rec.Iter = 0; rec.Iter < set.MaxIter; rec.Iter++ {
+		st.record(d)
+		if d.Gap <= set.Tol*st.f {
+			rec.Stop(loadlab.Success)
+			return rec
 		}
-		if gn > 0 {
-			alpha = 0.1 * wn / gn
-		}
-	}
-	record := func() {
-		gap := e.fwGap(w, g)
-		d.Value, d.Gap, d.Lower = f, gap, f-gap
-	}
-	stalls := 0
-	for it := 0; it < set.MaxIter; it++ {
-		record()
-		if d.Gap <= set.Tol*f {
-			return it, nil
-		}
-		for i := range y {
-			y[i] = w[i] - alpha*g[i]
-		}
-		e.project(dir, y, idx)
-		var gd float64
-		for i := range dir {
-			dir[i] -= w[i]
-			gd += g[i] * dir[i]
-		}
+		gd := st.direction()
 		if gd >= 0 {
 			// The step is too short for the descent to show above
 			// rounding (BB steps can collapse on a face of S): lengthen
 			// it, and give up only after many tries.
-			if stalls++; stalls > 40 {
-				return it, fmt.Errorf("consensus: DesignWeights: stalled at relative gap %.3g", d.Gap/f)
+			if st.stalls++; st.stalls > 40 {
+				rec.Stop(loadlab.Stagnated)
+				return rec
 			}
-			alpha = min(alpha*10, 1e30)
+			st.alpha = min(st.alpha*10, 1e30)
 			continue
 		}
-		stalls = 0
-		ref := slices.Max(hist)
-		lambda := 1.0
-		var rt *evalResult
-		for range 60 {
-			for i := range trial {
-				trial[i] = w[i] + lambda*dir[i]
+		st.stalls = 0
+		ls := solve.Armijo{}.Search(slices.Max(st.hist), func(t float64) (float64, float64, bool) {
+			for i := range st.trial {
+				st.trial[i] = w[i] + t*st.dir[i]
 			}
-			rt = e.value(trial)
-			if rt != nil && rt.f <= ref+1e-4*lambda*gd {
-				break
+			r := e.value(st.trial)
+			if r == nil {
+				return math.NaN(), 0, false
 			}
-			rt = nil
-			lambda /= 2
+			return r.f, -t * gd, true
+		})
+		rec.Evals += ls.Trials
+		if ls.Status != loadlab.Success {
+			rec.Stop(ls.Status)
+			return rec
 		}
-		if rt == nil {
-			return it, fmt.Errorf("consensus: DesignWeights: line search failed at gap %.3g", d.Gap)
-		}
-		var ss, sy float64
-		for i := range w {
-			si := trial[i] - w[i]
-			yi := rt.grad[i] - g[i]
-			ss += si * si
-			sy += si * yi
-			w[i] = trial[i]
-			g[i] = rt.grad[i]
-		}
-		f = rt.f
-		hist = append(hist, f)
-		if len(hist) > memory {
-			hist = hist[1:]
-		}
-		if sy > 0 {
-			alpha = min(max(ss/sy, 1e-30), 1e30)
-		} else {
-			alpha = min(alpha*10, 1e30)
-		}
+		st.accept(ls.F, e.grad) // e.grad holds the gradient at the accepted trial
 	}
-	record()
-	return set.MaxIter, fmt.Errorf("consensus: DesignWeights: relative gap %.3g after %d iterations, want ≤ %g", d.Gap/d.Value, set.MaxIter, set.Tol)
+	st.record(d)
+	rec.Stop(loadlab.IterationLimit)
+	return rec
+}
+
+// spgState is the state of the spectral projected gradient method.
+type spgState struct {
+	e             *evaluator
+	w, g          []float64 // iterate (the caller's slice) and gradient
+	f, alpha      float64   // value and BB step
+	hist          []float64 // last values, for the non-monotone search
+	y, dir, trial []float64
+	idx           []int
+	stalls        int
+}
+
+// spgMemory is the number of values the non-monotone search compares
+// with.
+const spgMemory = 10
+
+func newSPGState(e *evaluator, w []float64) *spgState {
+	m := len(w)
+	r := e.value(w)
+	st := &spgState{e: e, w: w, g: slices.Clone(r.grad), f: r.f, hist: []float64{r.f},
+		y: make([]float64, m), dir: make([]float64, m), trial: make([]float64, m), idx: make([]int, 0, m)}
+	// Initial step: unit projected-gradient step scaled to the weights.
+	st.alpha = 1
+	var gn, wn float64
+	for i := range st.g {
+		gn = max(gn, math.Abs(st.g[i]))
+		wn = max(wn, w[i])
+	}
+	if gn > 0 {
+		st.alpha = 0.1 * wn / gn
+	}
+	return st
+}
+
+// record stores the value and the certificate at the current iterate.
+func (st *spgState) record(d *WeightDesign) {
+	gap := st.e.fwGap(st.w, st.g)
+	d.Value, d.Gap, d.Lower = st.f, gap, st.f-gap
+}
+
+// direction sets dir = P(w − αg) − w and returns gᵀdir.
+func (st *spgState) direction() float64 {
+	for i := range st.y {
+		st.y[i] = st.w[i] - st.alpha*st.g[i]
+	}
+	st.e.project(st.dir, st.y, st.idx)
+	var gd float64
+	for i := range st.dir {
+		st.dir[i] -= st.w[i]
+		gd += st.g[i] * st.dir[i]
+	}
+	return gd
+}
+
+// accept moves to the trial point with value f and gradient grad and
+// sets the next Barzilai–Borwein step ss/sy.
+func (st *spgState) accept(f float64, grad []float64) {
+	var ss, sy float64
+	for i := range st.w {
+		si := st.trial[i] - st.w[i]
+		yi := grad[i] - st.g[i]
+		ss += si * si
+		sy += si * yi
+		st.w[i] = st.trial[i]
+		st.g[i] = grad[i]
+	}
+	st.f = f
+	st.hist = append(st.hist, f)
+	if len(st.hist) > spgMemory {
+		st.hist = st.hist[1:]
+	}
+	if sy > 0 {
+		st.alpha = min(max(ss/sy, 1e-30), 1e30)
+	} else {
+		st.alpha = min(st.alpha*10, 1e30)
+	}
 }
 
 // mustSet adds a validated edge; an error is a bug in this package.

@@ -1,11 +1,11 @@
 package consensus
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/solve"
 	"github.com/loadlab/loadlab/linalg"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -27,140 +27,191 @@ import (
 //
 // The certificate is the one documented on DesignWeights, with
 // multiplier Z = μP for the matrix constraint and the polyhedral
-// constraints handled by the linearisation over S.
-func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign) (int, error) {
-	p := e.p
-	n, m := e.n, len(w)
-	gamma := p.Gamma
-	costSum := p.costSum()
-	for i := range w {
-		w[i] = 0.9 * p.Budget / costSum // strictly inside the budget
-	}
-	e.laplacian(w)
-	if e.barrier() && e.value(w) != nil {
-		// uniform weights are a strictly feasible start
-	} else if err := e.phaseOne(w); err != nil {
-		return 0, err
-	}
-	type point struct {
-		f, phi float64
-		grad   []float64 // of φ_μ
-		lgrad  []float64 // of the Lagrangian f − ⟨μP, B(w)⟩
-	}
-	qb := mat.NewDense(n, m, nil) // columns Q b_e
-	var gram mat.Dense
-	hess := mat.NewSymDense(m, nil)
-	eval := func(w []float64, mu float64, withHess bool) *point {
-		slack := p.Budget
-		for i, l := range p.Links {
-			if !(w[i] > 0) {
-				return nil
-			}
-			slack -= l.Cost * w[i]
-		}
-		if !(slack > 0) {
-			return nil
-		}
-		r := e.value(w) // f and ∂f, Q in e.qinv
-		if r == nil || !e.barrier() {
-			return nil
-		}
-		pt := &point{f: r.f, grad: make([]float64, m), lgrad: make([]float64, m)}
-		logs := math.Log(slack)
-		for i, l := range p.Links {
-			logs += math.Log(w[i])
-			pt.lgrad[i] = r.grad[i] - mu*e.bgrad[i]
-			pt.grad[i] = pt.lgrad[i] - mu*(1/w[i]-l.Cost/slack)
-		}
-		pt.phi = r.f - mu*(e.logdet+logs)
-		if !withHess {
-			return pt
-		}
-		q := e.qinv.RawSymmetric()
-		pr := e.binv.RawSymmetric()
-		at := func(raw blas64.Symmetric, i, j int) float64 {
-			if i > j {
-				i, j = j, i
-			}
-			return raw.Data[i*raw.Stride+j]
-		}
-		for k, l := range p.Links {
-			for i := range n {
-				qb.Set(i, k, at(q, i, l.U)-at(q, i, l.V))
-			}
-		}
-		gram.Mul(qb.T(), qb) // b_eᵀQ²b_f
-		for a, la := range p.Links {
-			for b := a; b < m; b++ {
-				lb := p.Links[b]
-				qab := qb.At(la.U, b) - qb.At(la.V, b) // b_aᵀQb_b
-				pab := at(pr, la.U, lb.U) - at(pr, la.U, lb.V) - at(pr, la.V, lb.U) + at(pr, la.V, lb.V)
-				h := 4*gamma*gamma*qab*gram.At(a, b) + mu*(pab*pab+la.Cost*lb.Cost/(slack*slack))
-				if a == b {
-					h += mu / (w[a] * w[a])
-				}
-				hess.SetSym(a, b, h)
-			}
-		}
-		return pt
-	}
-
-	f0 := eval(w, 0, false).f
-	mu := f0 / float64(n+m+1)
-	var ch linalg.SPDFactor
-	step := make([]float64, m)
-	trial := make([]float64, m)
+// constraints handled by the linearisation over S. w must hold a
+// strictly feasible start (floorStart).
+func (e *evaluator) floorSolve(w []float64, set DesignSettings, d *WeightDesign) solve.Record {
+	b := newBarrier(e)
+	mu := b.eval(w, 0, false).f / float64(e.n+len(w)+1)
+	var rec solve.Record
 	stage := 0
-	for it := 0; it < set.MaxIter; it++ {
-		pt := eval(w, mu, true)
-		gap := e.fwGap(w, pt.lgrad) + mu*float64(n)
+	for rec.Iter = 0; rec.Iter < set.MaxIter; rec.Iter++ {
+		pt := b.eval(w, mu, true)
+		gap := e.fwGap(w, pt.lgrad) + mu*float64(e.n)
 		d.Value, d.Gap, d.Lower = pt.f, gap, pt.f-gap
 		if gap <= set.Tol*pt.f {
-			return it, nil
+			rec.Stop(loadlab.Success)
+			return rec
 		}
-		for i := range pt.grad {
-			step[i] = -pt.grad[i]
+		dec, ok := b.newtonStep(pt)
+		if !ok {
+			rec.Stop(loadlab.Failure) // barrier Hessian not positive definite
+			return rec
 		}
-		if ch.Factorize(hess) != nil {
-			return it, fmt.Errorf("consensus: DesignWeights: barrier Hessian not positive definite at gap %.3g", gap)
-		}
-		ch.SolveVec(step, step)
-		var dec float64 // Newton decrement squared
-		for i := range pt.grad {
-			dec -= pt.grad[i] * step[i]
-		}
-		// Centred when the decrement of the scaled barrier φ/μ is small
-		// (the scale at which Newton's method is affine invariant) and
-		// the certificate is near its central-path value μ(n + m + 1):
-		// the barrier Hessian grows like 1/μ, so a small decrement alone
-		// can leave a gradient error that keeps the certificate loose.
-		// Extra Newton steps (quadratic convergence) remove it; after 30
-		// at one μ rounding is the limit and μ moves on.
-		if dec/(2*mu) <= 1e-6 && (gap <= 10*mu*float64(n+m+1) || stage > 30) {
+		if b.centred(dec, gap, mu, stage) {
 			mu /= 10 // follow the central path
 			stage = 0
 			continue
 		}
 		stage++
-		t := 1.0
-		var ok bool
-		for range 60 {
-			for i := range w {
-				trial[i] = w[i] + t*step[i]
-			}
-			if nt := eval(trial, mu, false); nt != nil && nt.phi <= pt.phi-0.25*t*dec {
-				ok = true
-				break
-			}
-			t /= 2
-		}
-		if !ok {
+		ls := b.search(w, pt, mu, dec)
+		rec.Evals += ls.Trials
+		if ls.Status != loadlab.Success {
 			mu /= 10 // no progress possible at this μ: rounding level
 			continue
 		}
-		copy(w, trial)
+		copy(w, b.trial)
 	}
-	return set.MaxIter, fmt.Errorf("consensus: DesignWeights: relative gap %.3g after %d iterations, want ≤ %g", d.Gap/d.Value, set.MaxIter, set.Tol)
+	rec.Stop(loadlab.IterationLimit)
+	return rec
+}
+
+// floorStart sets w to a strictly feasible start of the variant: 0.9 of
+// the budget spread uniformly when that meets the floor stably, else the
+// result of phaseOne.
+func (e *evaluator) floorStart(w []float64) error {
+	for i := range w {
+		w[i] = 0.9 * e.p.Budget / e.p.costSum() // strictly inside the budget
+	}
+	e.laplacian(w)
+	if e.barrier() && e.value(w) != nil {
+		return nil
+	}
+	return e.phaseOne(w)
+}
+
+// barrierPoint is φ_μ and its pieces at one w.
+type barrierPoint struct {
+	f, phi float64
+	grad   []float64 // of φ_μ
+	lgrad  []float64 // of the Lagrangian f − ⟨μP, B(w)⟩
+}
+
+// barrierMethod holds the work of the barrier Newton method.
+type barrierMethod struct {
+	e     *evaluator
+	qb    *mat.Dense // columns Q b_e
+	gram  mat.Dense  // b_eᵀQ²b_f
+	hess  *mat.SymDense
+	ch    linalg.SPDFactor
+	step  []float64
+	trial []float64
+}
+
+func newBarrier(e *evaluator) *barrierMethod {
+	m := len(e.p.Links)
+	return &barrierMethod{e: e, qb: mat.NewDense(e.n, m, nil), hess: mat.NewSymDense(m, nil),
+		step: make([]float64, m), trial: make([]float64, m)}
+}
+
+// eval returns φ_μ at w with its gradients (and the Hessian in b.hess if
+// withHess), or nil outside the domain.
+func (b *barrierMethod) eval(w []float64, mu float64, withHess bool) *barrierPoint {
+	e, p := b.e, b.e.p
+	m := len(w)
+	slack := p.Budget
+	for i, l := range p.Links {
+		if !(w[i] > 0) {
+			return nil
+		}
+		slack -= l.Cost * w[i]
+	}
+	if !(slack > 0) {
+		return nil
+	}
+	r := e.value(w) // f and ∂f, Q in e.qinv
+	if r == nil || !e.barrier() {
+		return nil
+	}
+	pt := &barrierPoint{f: r.f, grad: make([]float64, m), lgrad: make([]float64, m)}
+	logs := math.Log(slack)
+	for i, l := range p.Links {
+		logs += math.Log(w[i])
+		pt.lgrad[i] = r.grad[i] - mu*e.bgrad[i]
+		pt.grad[i] = pt.lgrad[i] - mu*(1/w[i]-l.Cost/slack)
+	}
+	pt.phi = r.f - mu*(e.logdet+logs)
+	if withHess {
+		b.hessian(w, mu, slack)
+	}
+	return pt
+}
+
+// hessian fills b.hess with ∇²φ_μ (see floorSolve) from Q and P in the
+// evaluator.
+func (b *barrierMethod) hessian(w []float64, mu, slack float64) {
+	e, p := b.e, b.e.p
+	gamma := p.Gamma
+	q := e.qinv.RawSymmetric()
+	pr := e.binv.RawSymmetric()
+	at := func(raw blas64.Symmetric, i, j int) float64 {
+		if i > j {
+			i, j = j, i
+		}
+		return raw.Data[i*raw.Stride+j]
+	}
+	for k, l := range p.Links {
+		for i := range e.n {
+			b.qb.Set(i, k, at(q, i, l.U)-at(q, i, l.V))
+		}
+	}
+	b.gram.Mul(b.qb.T(), b.qb) // b_eᵀQ²b_f
+	for a, la := range p.Links {
+		for c := a; c < len(w); c++ {
+			lc := p.Links[c]
+			qac := b.qb.At(la.U, c) - b.qb.At(la.V, c) // b_aᵀQb_c
+			pac := at(pr, la.U, lc.U) - at(pr, la.U, lc.V) - at(pr, la.V, lc.U) + at(pr, la.V, lc.V)
+			h := 4*gamma*gamma*qac*b.gram.At(a, c) + mu*(pac*pac+la.Cost*lc.Cost/(slack*slack))
+			if a == c {
+				h += mu / (w[a] * w[a])
+			}
+			b.hess.SetSym(a, c, h)
+		}
+	}
+}
+
+// newtonStep solves ∇²φ step = −∇φ into b.step and returns the squared
+// Newton decrement −∇φᵀ step; false if the Hessian is not positive
+// definite.
+func (b *barrierMethod) newtonStep(pt *barrierPoint) (float64, bool) {
+	for i := range pt.grad {
+		b.step[i] = -pt.grad[i]
+	}
+	if b.ch.Factorize(b.hess) != nil {
+		return 0, false
+	}
+	b.ch.SolveVec(b.step, b.step)
+	var dec float64
+	for i := range pt.grad {
+		dec -= pt.grad[i] * b.step[i]
+	}
+	return dec, true
+}
+
+// centred reports whether the current μ is done: the decrement of the
+// scaled barrier φ/μ is small (the scale at which Newton's method is
+// affine invariant) and the certificate is near its central-path value
+// μ(n + m + 1). The barrier Hessian grows like 1/μ, so a small decrement
+// alone can leave a gradient error that keeps the certificate loose;
+// extra Newton steps (quadratic convergence) remove it, and after 30 at
+// one μ rounding is the limit and μ moves on.
+func (b *barrierMethod) centred(dec, gap, mu float64, stage int) bool {
+	central := 10 * mu * float64(b.e.n+len(b.step)+1)
+	return dec/(2*mu) <= 1e-6 && (gap <= central || stage > 30)
+}
+
+// search is the Armijo search (C = ¼) on φ_μ along the Newton step; on
+// success b.trial holds the accepted point.
+func (b *barrierMethod) search(w []float64, pt *barrierPoint, mu, dec float64) solve.Step {
+	return solve.Armijo{C: 0.25}.Search(pt.phi, func(t float64) (float64, float64, bool) {
+		for i := range w {
+			b.trial[i] = w[i] + t*b.step[i]
+		}
+		nt := b.eval(b.trial, mu, false)
+		if nt == nil {
+			return math.NaN(), 0, false
+		}
+		return nt.phi, t * dec, true
+	})
 }
 
 // floorBound returns an upper bound on max_S (λ₂(L(w)) − s) from the
@@ -261,7 +312,7 @@ func (e *evaluator) phaseOne(w []float64) error {
 	for range iters {
 		e.laplacian(w)
 		if !eig.Factorize(e.l, true) {
-			return errors.New("consensus: DesignWeights: eigendecomposition failed in the phase-one search")
+			return loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "DesignWeights: eigendecomposition failed in the phase-one search")
 		}
 		vals := eig.Values(nil)
 		eig.VectorsTo(&vecs)
@@ -284,7 +335,7 @@ func (e *evaluator) phaseOne(w []float64) error {
 			break
 		}
 		if bound <= 0 {
-			return fmt.Errorf("consensus: DesignWeights: no weights within Budget = %v give λ₂ > Floor = %v with γλ_n < 2 (certified: the margin min{λ₂ − Floor, 2/γ − λ_n} is at most %.3g)", p.Budget, p.Floor, bound)
+			return loadlab.Invalid("consensus", "DesignWeights: no weights within Budget = %v give λ₂ > Floor = %v with γλ_n < 2 (certified: the margin min{λ₂ − Floor, 2/γ − λ_n} is at most %.3g)", p.Budget, p.Floor, bound)
 		}
 		// Polyak step toward the level midway between the best margin
 		// found (≤ 0 here) and the certified bound (> 0 here).
@@ -295,7 +346,7 @@ func (e *evaluator) phaseOne(w []float64) error {
 		e.project(w, y, idx)
 	}
 	if !(h > 0) {
-		return fmt.Errorf("consensus: DesignWeights: found no weights within Budget = %v giving λ₂ > Floor = %v with γλ_n < 2 after %d phase-one steps (best margin min{λ₂ − Floor, 2/γ − λ_n} = %.3g, certified upper bound %.3g)", p.Budget, p.Floor, iters, best, bound)
+		return loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "DesignWeights: found no weights within Budget = %v giving λ₂ > Floor = %v with γλ_n < 2 after %d phase-one steps (best margin min{λ₂ − Floor, 2/γ − λ_n} = %.3g, certified upper bound %.3g)", p.Budget, p.Floor, iters, best, bound)
 	}
 	base := slices.Clone(w)
 	u := 0.5 * p.Budget / costSum
@@ -310,5 +361,5 @@ func (e *evaluator) phaseOne(w []float64) error {
 		}
 		theta /= 2
 	}
-	return fmt.Errorf("consensus: DesignWeights: phase one reached margin %.3g but found no interior start", h)
+	return loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "DesignWeights: phase one reached margin %.3g but found no interior start", h)
 }

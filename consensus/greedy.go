@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/linalg"
 	"gonum.org/v1/gonum/mat"
 )
@@ -48,15 +49,15 @@ func GreedyLinks(th *Throttler, candidates []linalg.Edge, k int) (*Greedy, error
 	}
 	g, gamma := th.Graph, th.Gamma
 	if k < 0 {
-		return nil, fmt.Errorf("consensus: GreedyLinks: k = %d: want ≥ 0", k)
+		return nil, loadlab.Invalid("consensus", "GreedyLinks: k = %d: want ≥ 0", k)
 	}
 	n := g.Order()
 	for i, c := range candidates {
 		if c.U < 0 || c.U >= n || c.V < 0 || c.V >= n || c.U == c.V {
-			return nil, fmt.Errorf("consensus: candidates[%d] = {%d, %d}: want two distinct nodes in [0, %d)", i, c.U, c.V, n)
+			return nil, loadlab.Invalid("consensus", "candidates[%d] = {%d, %d}: want two distinct nodes in [0, %d)", i, c.U, c.V, n)
 		}
 		if !(c.W > 0) || math.IsInf(c.W, 1) {
-			return nil, fmt.Errorf("consensus: candidates[%d].W = %v: want finite and > 0", i, c.W)
+			return nil, loadlab.Invalid("consensus", "candidates[%d].W = %v: want finite and > 0", i, c.W)
 		}
 	}
 	lp, err := linalg.PseudoInverse(g)

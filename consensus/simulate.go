@@ -1,7 +1,6 @@
 package consensus
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -114,47 +113,16 @@ type Trajectory struct {
 // x_i ≤ 0 for LogRatio) returns the trajectory up to step k together
 // with the error. It panics if th or d is nil.
 func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*Trajectory, error) {
-	if err := th.Validate(); err != nil {
+	if err := checkRun(th, d, x0, steps, s); err != nil {
 		return nil, err
-	}
-	g := th.Graph
-	n := g.Order()
-	if d == nil {
-		panic("consensus: Simulate: demand d is nil")
-	}
-	if len(x0) != n {
-		return nil, loadlab.Invalid("consensus", "Simulate: len(x0) = %d, want %d", len(x0), n)
-	}
-	for i, x := range x0 {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, loadlab.Invalid("consensus", "Simulate: x0[%d] = %v, want finite", i, x)
-		}
-	}
-	if steps < 0 {
-		return nil, loadlab.Invalid("consensus", "Simulate: steps = %d, want ≥ 0", steps)
 	}
 	if s == nil {
 		s = &Settings{}
 	}
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	if err := checkTrajectorySize(n, steps, s.States); err != nil {
-		return nil, err
-	}
-	workers := s.Workers
-	if workers <= 0 {
-		workers = 1
-	}
-	tr := &Trajectory{
-		RTotal:     make([]float64, 0, steps),
-		LTotal:     make([]float64, 0, steps),
-		ATotal:     make([]float64, 0, steps),
-		Ideal:      make([]float64, 0, steps),
-		Over:       make([]float64, 0, steps),
-		Dispersion: make([]float64, 0, steps),
-	}
-
+	g := th.Graph
+	n := g.Order()
+	workers := max(s.Workers, 1)
+	tr := newTrajectory(steps)
 	f := newFlows(g, th.Gamma)
 	hi := append([]float64(nil), x0...)
 	lo := make([]float64, n)
@@ -207,6 +175,44 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 		err = unstable
 	}
 	return tr, err
+}
+
+// checkRun validates the arguments of Simulate (see there).
+func checkRun(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) error {
+	if err := th.Validate(); err != nil {
+		return err
+	}
+	if d == nil {
+		panic("consensus: Simulate: demand d is nil")
+	}
+	n := th.Graph.Order()
+	if len(x0) != n {
+		return loadlab.Invalid("consensus", "Simulate: len(x0) = %d, want %d", len(x0), n)
+	}
+	for i, x := range x0 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return loadlab.Invalid("consensus", "Simulate: x0[%d] = %v, want finite", i, x)
+		}
+	}
+	if steps < 0 {
+		return loadlab.Invalid("consensus", "Simulate: steps = %d, want ≥ 0", steps)
+	}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	return checkTrajectorySize(n, steps, s != nil && s.States)
+}
+
+// newTrajectory returns an empty trajectory with room for steps steps.
+func newTrajectory(steps int) *Trajectory {
+	return &Trajectory{
+		RTotal:     make([]float64, 0, steps),
+		LTotal:     make([]float64, 0, steps),
+		ATotal:     make([]float64, 0, steps),
+		Ideal:      make([]float64, 0, steps),
+		Over:       make([]float64, 0, steps),
+		Dispersion: make([]float64, 0, steps),
+	}
 }
 
 // scaling returns the diagonal q of the linearised operator L diag(q)
@@ -319,10 +325,10 @@ func dispersion(p []float64, pbar float64) float64 {
 func badDemand(r []float64) error {
 	for i, ri := range r {
 		if math.IsNaN(ri) || math.IsInf(ri, 0) {
-			return fmt.Errorf("consensus: demand r[%d] = %v: want finite", i, ri)
+			return loadlab.Invalid("consensus", "demand r[%d] = %v: want finite", i, ri)
 		}
 	}
-	return errors.New("consensus: demand total r_total overflows float64")
+	return loadlab.Invalid("consensus", "demand total r_total overflows float64")
 }
 
 func (tr *Trajectory) keep(th *Throttler, r, x, p []float64) {

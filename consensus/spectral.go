@@ -370,10 +370,10 @@ func (s *Spectral) GammaH2(sigma float64) (gamma, rho float64, err error) {
 // for c not finite and positive or σ not positive.
 func (s *Spectral) GammaTradeoff(c, sigma float64) (float64, error) {
 	if !(c > 0) || math.IsInf(c, 1) {
-		return math.NaN(), fmt.Errorf("consensus: cost c = %v: want finite and > 0", c)
+		return math.NaN(), loadlab.Invalid("consensus", "cost c = %v: want finite and > 0", c)
 	}
 	if !(sigma > 0) || math.IsInf(sigma, 1) {
-		return math.NaN(), fmt.Errorf("consensus: sigma = %v: want finite and > 0", sigma)
+		return math.NaN(), loadlab.Invalid("consensus", "sigma = %v: want finite and > 0", sigma)
 	}
 	if len(s.lambda) < 2 {
 		return math.Inf(1), nil

@@ -153,7 +153,7 @@ func (m Measure) Nodal(dst, r, x []float64) error {
 	for i, ri := range r {
 		xi := x[i]
 		if math.IsNaN(ri) {
-			return fmt.Errorf("consensus: demand r[%d] = NaN", i)
+			return loadlab.Invalid("consensus", "demand r[%d] = NaN", i)
 		}
 		switch m {
 		case Amount: // Table I row I
@@ -162,15 +162,15 @@ func (m Measure) Nodal(dst, r, x []float64) error {
 			dst[i] = max(ri-xi, 0)
 		case Ratio: // row II
 			if !(ri > 0) {
-				return fmt.Errorf("consensus: demand r[%d] = %v: the ratio measure needs r > 0", i, ri)
+				return loadlab.Invalid("consensus", "demand r[%d] = %v: the ratio measure needs r > 0", i, ri)
 			}
 			dst[i] = 1 - xi/ri
 		case LogRatio: // row III
 			if !(ri > 0) {
-				return fmt.Errorf("consensus: demand r[%d] = %v: the log-ratio measure needs r > 0", i, ri)
+				return loadlab.Invalid("consensus", "demand r[%d] = %v: the log-ratio measure needs r > 0", i, ri)
 			}
 			if !(xi > 0) {
-				return fmt.Errorf("consensus: limit x[%d] = %v: the log-ratio measure needs x > 0", i, xi)
+				return loadlab.Invalid("consensus", "limit x[%d] = %v: the log-ratio measure needs x > 0", i, xi)
 			}
 			dst[i] = math.Log(ri) - math.Log(xi)
 		default:

@@ -274,13 +274,22 @@ func decided(b Bracket, t float64) bool {
 	return t > 0 && (b.Hi < t || b.Lo >= t)
 }
 
-// denseMax brackets λ_max from the dense spectrum.
-func (op *operator) denseMax(hi float64) (Bracket, error) {
+// denseValues returns the ascending dense spectrum of S.
+func (op *operator) denseValues(fn string) ([]float64, error) {
 	var es mat.EigenSym
 	if !es.Factorize(op.dense(), false) {
-		return Bracket{}, loadlab.Wrap(loadlab.ErrIllConditioned, "linalg", "LambdaMaxBracket: the dense eigensolver did not converge")
+		return nil, loadlab.Wrap(loadlab.ErrIllConditioned, "linalg", "%s: the dense eigensolver did not converge", fn)
 	}
-	mu := es.Values(nil)[op.g.Order()-1]
+	return es.Values(nil), nil
+}
+
+// denseMax brackets λ_max from the dense spectrum.
+func (op *operator) denseMax(hi float64) (Bracket, error) {
+	ev, err := op.denseValues("LambdaMaxBracket")
+	if err != nil {
+		return Bracket{}, err
+	}
+	mu := ev[len(ev)-1]
 	m := 1e-12 * hi
 	return Bracket{Lo: mu - m, Est: mu, Hi: mu + m}, nil
 }
@@ -356,11 +365,11 @@ func Lambda2Bracket(g *Graph, s *EigenSettings) (Bracket, error) {
 	op := newOperator(g, q)
 	_, norm := op.edgeBounds()
 	if n <= denseEigenMax {
-		var es mat.EigenSym
-		if !es.Factorize(op.dense(), false) {
-			return Bracket{}, loadlab.Wrap(loadlab.ErrIllConditioned, "linalg", "Lambda2Bracket: the dense eigensolver did not converge")
+		ev, err := op.denseValues("Lambda2Bracket")
+		if err != nil {
+			return Bracket{}, err
 		}
-		l2 := es.Values(nil)[1]
+		l2 := ev[1]
 		m := 1e-12 * norm
 		return Bracket{Lo: max(l2-m, 0), Est: max(l2, 0), Hi: l2 + m}, nil
 	}

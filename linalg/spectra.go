@@ -133,11 +133,11 @@ func KirchhoffFromSpectrum(ev []float64) float64 {
 	if ev[1] <= 0 {
 		return math.Inf(1)
 	}
-	var s sum
+	var s CompensatedSum
 	for _, l := range ev[1:] {
-		s.add(1 / l)
+		s.Add(1 / l)
 	}
-	return float64(len(ev)) * s.value()
+	return float64(len(ev)) * s.Value()
 }
 
 // PathKirchhoff returns K_f(Path(n)) = (n³ − n)/6 (spec §9).
@@ -173,13 +173,13 @@ func StarKirchhoff(n int) float64 {
 // d ≈ 1020. It panics if d < 0.
 func HypercubeKirchhoff(d int) float64 {
 	mustAtLeast("HypercubeKirchhoff", "d", d, 0)
-	var s sum
+	var s CompensatedSum
 	c := 1.0 // C(d, j), exact while below 2^53
 	for j := 1; j <= d; j++ {
 		c = c * float64(d-j+1) / float64(j)
-		s.add(c / float64(2*j))
+		s.Add(c / float64(2*j))
 	}
-	return math.Ldexp(s.value(), d)
+	return math.Ldexp(s.Value(), d)
 }
 
 // GridKirchhoff returns K_f(Grid(rows, cols)) in O(min(rows, cols))
@@ -196,13 +196,13 @@ func GridKirchhoff(rows, cols int) float64 {
 	if rows > cols {
 		rows, cols = cols, rows
 	}
-	var s sum
+	var s CompensatedSum
 	c := float64(cols)
-	s.add((c*c - 1) / 6) // Σ_{j≥1} 1/b_j = K_f(P_cols)/cols
+	s.Add((c*c - 1) / 6) // Σ_{j≥1} 1/b_j = K_f(P_cols)/cols
 	for i := 1; i < rows; i++ {
-		s.add(pathResolvent(cols, math.Sin(math.Pi*float64(i)/float64(2*rows))))
+		s.Add(pathResolvent(cols, math.Sin(math.Pi*float64(i)/float64(2*rows))))
 	}
-	return float64(rows) * float64(cols) * s.value()
+	return float64(rows) * float64(cols) * s.Value()
 }
 
 // TorusKirchhoff returns K_f(Torus(rows, cols)) in O(min(rows, cols))
@@ -219,17 +219,17 @@ func TorusKirchhoff(rows, cols int) float64 {
 	if rows > cols {
 		rows, cols = cols, rows
 	}
-	var s sum
+	var s CompensatedSum
 	c := float64(cols)
-	s.add((c*c - 1) / 12) // Σ_{j≥1} 1/b_j = K_f(C_cols)/cols
+	s.Add((c*c - 1) / 12) // Σ_{j≥1} 1/b_j = K_f(C_cols)/cols
 	for i := 1; 2*i <= rows; i++ {
 		t := cycleResolvent(cols, math.Sin(math.Pi*float64(i)/float64(rows)))
 		if 2*i != rows {
 			t *= 2 // i and rows−i
 		}
-		s.add(t)
+		s.Add(t)
 	}
-	return float64(rows) * float64(cols) * s.value()
+	return float64(rows) * float64(cols) * s.Value()
 }
 
 // cycleResolvent returns Σ_{j=0}^{c−1} 1/(a + 4 sin²(πj/c)) for
@@ -268,19 +268,3 @@ func pathResolvent(c int, sigma float64) float64 {
 	coth := (1 + 2*sigma*sigma) / sinh
 	return 1/a + (float64(c)/math.Tanh(float64(c)*t)-coth)/(2*sinh)
 }
-
-// sum is Neumaier's compensated summation: the error of the total is a
-// few ulps, independent of the number of terms.
-type sum struct{ s, c float64 }
-
-func (k *sum) add(x float64) {
-	t := k.s + x
-	if math.Abs(k.s) >= math.Abs(x) {
-		k.c += (k.s - t) + x
-	} else {
-		k.c += (x - t) + k.s
-	}
-	k.s = t
-}
-
-func (k *sum) value() float64 { return k.s + k.c }

@@ -142,15 +142,15 @@ func TestClosedFormSpecValues(t *testing.T) {
 
 // directProduct is n Σ 1/(a_i + b_j) over (i, j) ≠ (0, 0), term by term.
 func directProduct(a, b []float64) float64 {
-	var s sum
+	var s CompensatedSum
 	for i, x := range a {
 		for j, y := range b {
 			if i != 0 || j != 0 {
-				s.add(1 / (x + y))
+				s.Add(1 / (x + y))
 			}
 		}
 	}
-	return float64(len(a)*len(b)) * s.value()
+	return float64(len(a)*len(b)) * s.Value()
 }
 
 func TestProductKirchhoffLarge(t *testing.T) {
@@ -177,15 +177,15 @@ func TestResolvents(t *testing.T) {
 	for _, c := range []int{1, 2, 3, 10, 1001} {
 		for _, sigma := range []float64{1e-9, 1e-4, 0.01, 0.3, 1} {
 			a := 4 * sigma * sigma
-			var sp, sc sum
+			var sp, sc CompensatedSum
 			for j := range c {
 				s := math.Sin(math.Pi * float64(j) / float64(2*c))
-				sp.add(1 / (a + 4*s*s))
+				sp.Add(1 / (a + 4*s*s))
 				s = math.Sin(math.Pi * float64(j) / float64(c))
-				sc.add(1 / (a + 4*s*s))
+				sc.Add(1 / (a + 4*s*s))
 			}
-			assert.InEpsilon(t, sp.value(), pathResolvent(c, sigma), 1e-13, "path c=%d σ=%g", c, sigma)
-			assert.InEpsilon(t, sc.value(), cycleResolvent(c, sigma), 1e-13, "cycle c=%d σ=%g", c, sigma)
+			assert.InEpsilon(t, sp.Value(), pathResolvent(c, sigma), 1e-13, "path c=%d σ=%g", c, sigma)
+			assert.InEpsilon(t, sc.Value(), cycleResolvent(c, sigma), 1e-13, "cycle c=%d σ=%g", c, sigma)
 		}
 	}
 }
