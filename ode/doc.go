@@ -27,20 +27,51 @@
 // error per step, not the global error; for a stable problem the global
 // error is typically a small multiple of them.
 //
-// Failure is reported, never hidden: Step returns an error when the step
-// budget Settings.MaxSteps is spent, when the step size falls below the
-// rounding level of t (the tolerance cannot be met), or when f returns a
-// non-finite value that no smaller step cures. The error wraps
-// ErrMaxSteps or ErrStepSize (test with errors.Is) and its message gives
-// the time reached and, for an underflow, the step size and whether f was
-// non-finite there.
+// # Settings and defaults
+//
+// One Settings type tunes every solver; a nil *Settings or a zero field
+// means the default stated on the field: AbsTol = RelTol = DefaultTol
+// (1e-8), an automatic initial step, no bound on the step size and a
+// budget of DefaultMaxSteps (10⁶) steps. RK4 uses only MaxSteps. A
+// negative, NaN or infinite field is an error wrapping loadlab.ErrInvalid
+// that names the field (Settings.Validate); it is never replaced by the
+// default. A step longer than the remaining interval (an InitialStep, or
+// an RK4 h larger than the span) is clipped to the interval.
+//
+// # Errors and panics
+//
+// Failure is reported, never hidden (docs/conventions.md):
+//
+//   - Bad input (non-finite t0, y0 or output times, times not monotone, an
+//     empty y0, h ≤ 0) is an error wrapping loadlab.ErrInvalid naming the
+//     argument and its value.
+//   - A request whose work or output is too large (an RK4 step count above
+//     Settings.MaxSteps, checked before the first step and overflow-safe;
+//     output that would exceed the memory budget of internal/size) is an
+//     error wrapping loadlab.ErrTooLarge that names h or the count.
+//   - An integration that stops short returns the solution computed so far
+//     together with an error; Result.Status says why. ErrMaxSteps (the step
+//     budget is spent, Status IterationLimit) is an instance of
+//     loadlab.ErrNotConverged. ErrStepSize (the step size needed for the
+//     tolerance falls below the rounding level of t, or f is non-finite
+//     where no smaller step cures it, Status StepLimit) is an instance of
+//     both loadlab.ErrNotConverged and loadlab.ErrIllConditioned: the
+//     integration stopped short, and float64 has no more digits to give.
+//     errors.Is matches the package name and the shared ones. The messages
+//     give the time reached and, for an underflow, the step size and
+//     whether f was non-finite there. An RK4 state that becomes non-finite
+//     is an error wrapping loadlab.ErrNotConverged, Status Failure.
+//   - Panics are for programmer errors only, each documented on its
+//     function: a nil f (the message names f), a dst or y of the wrong
+//     length, Interpolate outside the last step.
 //
 // # Usage
 //
 // The stepper object follows the factorisation pattern of gonum's mat: build
 // it once, call Step repeatedly, read State and Interpolate between steps.
-// Solve is a convenience wrapper that reports the solution at requested
-// output times. The right-hand side writes into its first argument and must
+// Solve reports the solution at requested output times (from the dense
+// output), SolveSteps at every accepted step; both share one output loop.
+// SolveRK4 is the fixed-step counterpart of Solve. The right-hand side writes into its first argument and must
 // not retain y or dy; no method allocates per step.
 //
 // Integration may run forwards or backwards in t; the direction is that of

@@ -4,28 +4,87 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/loadlab/loadlab"
 )
 
 // Func evaluates the right-hand side dy = f(t, y). It must write all of dy
 // and must not retain or modify y.
 type Func func(dy []float64, t float64, y []float64)
 
-// Settings tunes DormandPrince. A nil *Settings or a zero field means the
-// default given with each field.
+// Defaults of Settings, the one set used by every solver of this package
+// and by its callers (stability.Law.Integrate passes its settings through).
+const (
+	// DefaultTol is the default of AbsTol and of RelTol.
+	DefaultTol = 1e-8
+	// DefaultMaxSteps is the default step budget.
+	DefaultMaxSteps = 1_000_000
+)
+
+// Settings tunes the solvers. A nil *Settings or a zero field means the
+// default given with each field; a negative, NaN or infinite field is an
+// error wrapping loadlab.ErrInvalid that names the field.
 type Settings struct {
 	// AbsTol and RelTol are the absolute and relative local error
-	// tolerances. Both zero means the default 1e-6 for each; one zero
-	// gives pure relative (or pure absolute) error control. Negative,
-	// NaN or infinite values are errors.
+	// tolerances of DormandPrince (default DefaultTol = 1e-8 each). For
+	// essentially pure relative control, set AbsTol far below the
+	// smallest |y_i| of interest (for example 1e-300). RK4 ignores them.
 	AbsTol, RelTol float64
-	// InitialStep is the size of the first trial step; 0 chooses it
-	// automatically (Hairer–Nørsett–Wanner's starting step algorithm).
+	// InitialStep is the size of the first trial step of DormandPrince
+	// (default: chosen by Hairer–Nørsett–Wanner's starting step
+	// algorithm). A step longer than the interval is clipped to it.
 	InitialStep float64
-	// MaxStep bounds |h| (default: unbounded).
+	// MaxStep bounds |h| of DormandPrince (default: unbounded).
 	MaxStep float64
 	// MaxSteps bounds the number of steps, accepted plus rejected, over
-	// the life of the stepper (default 100000).
+	// the life of a DormandPrince stepper, and the number of RK4 steps of
+	// SolveRK4 (default DefaultMaxSteps = 10⁶).
 	MaxSteps int
+}
+
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the field,
+// for a negative, NaN or infinite field. A nil *Settings is valid.
+func (s *Settings) Validate() error {
+	if s == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"AbsTol", s.AbsTol}, {"RelTol", s.RelTol}, {"InitialStep", s.InitialStep}, {"MaxStep", s.MaxStep}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 1) {
+			return loadlab.Invalid("ode", "Settings.%s = %v, want a finite value ≥ 0 (0 for the default)", f.name, f.v)
+		}
+	}
+	if s.MaxSteps < 0 {
+		return loadlab.Invalid("ode", "Settings.MaxSteps = %d, want ≥ 0 (0 for the default)", s.MaxSteps)
+	}
+	return nil
+}
+
+// withDefaults returns a copy of s (validated) with every zero field set
+// to its default; MaxStep 0 becomes +Inf.
+func (s *Settings) withDefaults() (Settings, error) {
+	if err := s.Validate(); err != nil {
+		return Settings{}, err
+	}
+	var set Settings
+	if s != nil {
+		set = *s
+	}
+	if set.AbsTol == 0 {
+		set.AbsTol = DefaultTol
+	}
+	if set.RelTol == 0 {
+		set.RelTol = DefaultTol
+	}
+	if set.MaxStep == 0 {
+		set.MaxStep = math.Inf(1)
+	}
+	if set.MaxSteps == 0 {
+		set.MaxSteps = DefaultMaxSteps
+	}
+	return set, nil
 }
 
 // Stats counts the work done by a stepper.
@@ -34,13 +93,44 @@ type Stats struct {
 	Evaluations        int // calls of f
 }
 
+// namedError is a package-level error value that also matches the shared
+// conditions it is an instance of under errors.Is.
+type namedError struct {
+	msg string
+	is  []error
+}
+
+func (e *namedError) Error() string   { return e.msg }
+func (e *namedError) Unwrap() []error { return e.is }
+
 // ErrMaxSteps is wrapped by the error a stepper returns when its step
-// budget is spent before the target time.
-var ErrMaxSteps = errors.New("ode: step budget exhausted")
+// budget Settings.MaxSteps is spent before the target time. It is an
+// instance of loadlab.ErrNotConverged: errors.Is matches both. The result
+// computed so far comes with it, with Status loadlab.IterationLimit.
+var ErrMaxSteps error = &namedError{"ode: step budget exhausted", []error{loadlab.ErrNotConverged}}
 
 // ErrStepSize is wrapped by the error returned when the step size needed to
-// meet the tolerance falls below the rounding level of t.
-var ErrStepSize = errors.New("ode: step size underflow, tolerance cannot be met")
+// meet the tolerance falls below the rounding level of t (a singularity,
+// a blow-up or a tolerance too tight for float64). It is an instance of
+// loadlab.ErrNotConverged (the integration stopped short; the partial
+// result comes with it, with Status loadlab.StepLimit) and of
+// loadlab.ErrIllConditioned (no further digits can be had in float64):
+// errors.Is matches all three.
+var ErrStepSize error = &namedError{"ode: step size underflow, tolerance cannot be met",
+	[]error{loadlab.ErrNotConverged, loadlab.ErrIllConditioned}}
+
+// status maps a stepper error to the Status of a result.
+func status(err error) loadlab.Status {
+	switch {
+	case err == nil:
+		return loadlab.Success
+	case errors.Is(err, ErrStepSize):
+		return loadlab.StepLimit
+	case errors.Is(err, ErrMaxSteps):
+		return loadlab.IterationLimit
+	}
+	return loadlab.Failure
+}
 
 // Dormand–Prince 5(4) coefficients (Hairer, Nørsett, Wanner, Table II.5.2).
 const (
@@ -78,36 +168,17 @@ type DormandPrince struct {
 }
 
 // NewDormandPrince returns a stepper for dy/dt = f(t, y) starting at
-// (t0, y0). It copies y0. It returns an error for an empty or non-finite
-// y0, non-finite t0, or invalid settings.
+// (t0, y0). It copies y0. It returns an error wrapping loadlab.ErrInvalid
+// for an empty or non-finite y0, a non-finite t0 or invalid settings.
+//
+// NewDormandPrince panics if f is nil.
 func NewDormandPrince(f Func, t0 float64, y0 []float64, s *Settings) (*DormandPrince, error) {
 	if f == nil {
-		return nil, errors.New("ode: f is nil")
+		panic("ode: NewDormandPrince: f is nil")
 	}
-	var set Settings
-	if s != nil {
-		set = *s
-	}
-	if set.AbsTol == 0 && set.RelTol == 0 {
-		set.AbsTol, set.RelTol = 1e-6, 1e-6
-	}
-	switch {
-	case !(set.AbsTol >= 0) || math.IsInf(set.AbsTol, 1):
-		return nil, fmt.Errorf("ode: AbsTol = %v: want a finite value ≥ 0", set.AbsTol)
-	case !(set.RelTol >= 0) || math.IsInf(set.RelTol, 1):
-		return nil, fmt.Errorf("ode: RelTol = %v: want a finite value ≥ 0", set.RelTol)
-	case !(set.InitialStep >= 0) || math.IsInf(set.InitialStep, 1):
-		return nil, fmt.Errorf("ode: InitialStep = %v: want a finite value ≥ 0", set.InitialStep)
-	case !(set.MaxStep >= 0):
-		return nil, fmt.Errorf("ode: MaxStep = %v: want ≥ 0", set.MaxStep)
-	case set.MaxSteps < 0:
-		return nil, fmt.Errorf("ode: MaxSteps = %d: want ≥ 0", set.MaxSteps)
-	}
-	if set.MaxStep == 0 {
-		set.MaxStep = math.Inf(1)
-	}
-	if set.MaxSteps == 0 {
-		set.MaxSteps = 100000
+	set, err := s.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	if err := checkStart(t0, y0); err != nil {
 		return nil, err
@@ -129,16 +200,19 @@ func NewDormandPrince(f Func, t0 float64, y0 []float64, s *Settings) (*DormandPr
 	return d, nil
 }
 
+// checkStart checks the initial point of every solver. The workspaces
+// hold at most 15 copies of y0, which the caller already holds once, so
+// no size check beyond len(y0) is needed.
 func checkStart(t0 float64, y0 []float64) error {
 	if math.IsNaN(t0) || math.IsInf(t0, 0) {
-		return fmt.Errorf("ode: t0 = %v: want a finite value", t0)
+		return loadlab.Invalid("ode", "t0 = %v, want a finite value", t0)
 	}
 	if len(y0) == 0 {
-		return errors.New("ode: len(y0) = 0")
+		return loadlab.Invalid("ode", "len(y0) = 0, want ≥ 1")
 	}
 	for i, v := range y0 {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("ode: y0[%d] = %v: want a finite value", i, v)
+			return loadlab.Invalid("ode", "y0[%d] = %v, want a finite value", i, v)
 		}
 	}
 	return nil
@@ -146,11 +220,16 @@ func checkStart(t0 float64, y0 []float64) error {
 
 // Reset restarts the integration at (t, y), keeping the settings, the
 // statistics and the current step size. Use it after a discontinuity of f
-// or an impulsive change of the state. It copies y and panics if len(y)
-// is wrong.
-func (d *DormandPrince) Reset(t float64, y []float64) {
+// or an impulsive change of the state. It copies y.
+//
+// Reset panics if len(y) is wrong; it returns an error wrapping
+// loadlab.ErrInvalid if t or some y_i is not finite.
+func (d *DormandPrince) Reset(t float64, y []float64) error {
 	if len(y) != d.n {
-		panic(fmt.Sprintf("ode: len(y) = %d, want %d", len(y), d.n))
+		panic(fmt.Sprintf("ode: Reset: len(y) = %d, want %d", len(y), d.n))
+	}
+	if err := checkStart(t, y); err != nil {
+		return err
 	}
 	copy(d.y, y)
 	copy(d.r[0], y)
@@ -161,6 +240,7 @@ func (d *DormandPrince) Reset(t float64, y []float64) {
 	d.t, d.tPrev = t, t
 	d.dir = 0
 	d.haveK1 = false
+	return nil
 }
 
 // Time returns the current time, the end of the last accepted step.
@@ -181,7 +261,8 @@ func (d *DormandPrince) Stats() Stats { return d.stats }
 // first step if it is chosen automatically).
 func (d *DormandPrince) StepSize() float64 { return d.h }
 
-// errNorm is the scaled RMS norm of the doc comment.
+// scale is the denominator of component i in the scaled RMS norm of the
+// package documentation.
 func (d *DormandPrince) scale(i int) float64 {
 	return d.abs + d.rel*math.Max(math.Abs(d.y[i]), math.Abs(d.y1[i]))
 }
@@ -224,15 +305,55 @@ func (d *DormandPrince) initialStep(tEnd float64) float64 {
 }
 
 // Step advances by one accepted step towards tEnd, never past it; it
-// returns nil without work if Time() == tEnd. It returns an error wrapping
-// ErrMaxSteps or ErrStepSize if the tolerance cannot be met, and an error
-// if tEnd lies in the direction opposite to earlier steps or is not finite.
+// returns nil without work if Time() == tEnd. A trial step longer than
+// the remaining interval is clipped to it. Step returns an error wrapping
+// ErrMaxSteps or ErrStepSize if the tolerance cannot be met, and one
+// wrapping loadlab.ErrInvalid if tEnd is not finite or lies in the
+// direction opposite to earlier steps.
 func (d *DormandPrince) Step(tEnd float64) error {
+	if done, err := d.begin(tEnd); done || err != nil {
+		return err
+	}
+	for {
+		h, last, err := d.trial(tEnd)
+		if err != nil {
+			return err
+		}
+		tNew := d.t + h
+		if last {
+			tNew = tEnd
+		}
+		d.stages(h, tNew)
+		e, bad := d.errorNorm(h)
+		d.nonFinite = bad
+		if bad || math.IsInf(e, 1) {
+			// A non-finite stage, or an error that the tolerances
+			// cannot accept at y = 0: retreat sharply and try again.
+			d.reject(h * facMin)
+			continue
+		}
+		fac := facMaxAccept
+		if e > 0 {
+			fac = safety * math.Pow(e, -0.2)
+		}
+		if e > 1 {
+			d.reject(h * math.Max(facMin, fac))
+			continue
+		}
+		d.accept(h, tNew, fac)
+		return nil
+	}
+}
+
+// begin checks tEnd, fixes the direction and, before the first step,
+// evaluates f(t0, y0) and chooses the initial step. done is true when
+// there is nothing to do (tEnd = Time()).
+func (d *DormandPrince) begin(tEnd float64) (done bool, err error) {
 	if math.IsNaN(tEnd) || math.IsInf(tEnd, 0) {
-		return fmt.Errorf("ode: tEnd = %v: want a finite value", tEnd)
+		return true, loadlab.Invalid("ode", "tEnd = %v, want a finite value", tEnd)
 	}
 	if tEnd == d.t {
-		return nil
+		return true, nil
 	}
 	dir := 1.0
 	if tEnd < d.t {
@@ -241,7 +362,7 @@ func (d *DormandPrince) Step(tEnd float64) error {
 	if d.dir == 0 {
 		d.dir = dir
 	} else if dir != d.dir {
-		return fmt.Errorf("ode: tEnd = %v lies behind the current time %v", tEnd, d.t)
+		return true, loadlab.Invalid("ode", "tEnd = %v lies behind the current time %v", tEnd, d.t)
 	}
 	if !d.haveK1 {
 		d.f(d.k[0], d.t, d.y)
@@ -251,113 +372,119 @@ func (d *DormandPrince) Step(tEnd float64) error {
 			d.h = d.initialStep(tEnd)
 		}
 	}
-	y, y1, tmp, k := d.y, d.y1, d.tmp, &d.k
-	for {
-		if d.stats.Accepted+d.stats.Rejected >= d.maxSteps {
-			return fmt.Errorf("%w: %d steps reached at t = %v before %v", ErrMaxSteps, d.maxSteps, d.t, tEnd)
-		}
-		h := math.Min(math.Abs(d.h), d.hMax)
-		last := false
-		if rem := math.Abs(tEnd - d.t); h >= rem*(1-1e-12) {
-			h, last = rem, true
-		}
-		if h <= 16*eps*math.Abs(d.t) || h < math.SmallestNonzeroFloat64*1e10 {
-			if d.nonFinite {
-				return fmt.Errorf("%w: h = %v at t = %v: f is not finite just past t", ErrStepSize, h, d.t)
-			}
-			return fmt.Errorf("%w: h = %v at t = %v", ErrStepSize, h, d.t)
-		}
-		h *= d.dir
-		t := d.t
-		n := d.n
-		for i := 0; i < n; i++ {
-			tmp[i] = y[i] + h*a21*k[0][i]
-		}
-		d.f(k[1], t+c2*h, tmp)
-		for i := 0; i < n; i++ {
-			tmp[i] = y[i] + h*(a31*k[0][i]+a32*k[1][i])
-		}
-		d.f(k[2], t+c3*h, tmp)
-		for i := 0; i < n; i++ {
-			tmp[i] = y[i] + h*(a41*k[0][i]+a42*k[1][i]+a43*k[2][i])
-		}
-		d.f(k[3], t+c4*h, tmp)
-		for i := 0; i < n; i++ {
-			tmp[i] = y[i] + h*(a51*k[0][i]+a52*k[1][i]+a53*k[2][i]+a54*k[3][i])
-		}
-		d.f(k[4], t+c5*h, tmp)
-		for i := 0; i < n; i++ {
-			tmp[i] = y[i] + h*(a61*k[0][i]+a62*k[1][i]+a63*k[2][i]+a64*k[3][i]+a65*k[4][i])
-		}
-		tNew := t + h
-		if last {
-			tNew = tEnd
-		}
-		d.f(k[5], tNew, tmp)
-		for i := 0; i < n; i++ {
-			y1[i] = y[i] + h*(a71*k[0][i]+a73*k[2][i]+a74*k[3][i]+a75*k[4][i]+a76*k[5][i])
-		}
-		d.f(k[6], tNew, y1)
-		d.stats.Evaluations += 6
-		var sum float64
-		bad := false
-		for i := 0; i < n; i++ {
-			e := h * (e1*k[0][i] + e3*k[2][i] + e4*k[3][i] + e5*k[4][i] + e6*k[5][i] + e7*k[6][i])
-			if math.IsNaN(e) || math.IsInf(e, 0) {
-				bad = true
-				break
-			}
-			if e == 0 {
-				// Exact for this component; also when its scale is 0
-				// (pure relative control of a component that stays 0).
-				continue
-			}
-			v := e / d.scale(i) // +Inf if the scale is 0: rejected below
-			sum += v * v
-		}
-		err := math.Sqrt(sum / float64(n))
-		d.nonFinite = bad
-		if bad || math.IsInf(err, 1) {
-			// A non-finite stage, or an error that pure relative control
-			// cannot accept at y = 0: retreat sharply and try again.
-			d.stats.Rejected++
-			d.rejected = true
-			d.h = h * facMin
-			continue
-		}
-		fac := facMaxAccept
-		if err > 0 {
-			fac = safety * math.Pow(err, -0.2)
-		}
-		if err > 1 {
-			d.stats.Rejected++
-			d.rejected = true
-			d.h = h * math.Max(facMin, fac)
-			continue
-		}
-		// Accepted: dense output coefficients (Hairer–Nørsett–Wanner §II.6,
-		// the continuous extension of DOPRI5), then FSAL.
-		for i := 0; i < n; i++ {
-			ydiff := y1[i] - y[i]
-			bspl := h*k[0][i] - ydiff
-			d.r[0][i] = y[i]
-			d.r[1][i] = ydiff
-			d.r[2][i] = bspl
-			d.r[3][i] = ydiff - h*k[6][i] - bspl
-			d.r[4][i] = h * (d1*k[0][i] + d3*k[2][i] + d4*k[3][i] + d5*k[4][i] + d6*k[5][i] + d7*k[6][i])
-		}
-		copy(y, y1)
-		k[0], k[6] = k[6], k[0]
-		d.tPrev, d.t = t, tNew
-		fmax := facMaxAccept
-		if d.rejected {
-			fmax = 1
-		}
-		d.h = h * math.Min(fmax, math.Max(facMin, fac))
-		d.rejected = false
-		d.stats.Accepted++
-		return nil
+	return false, nil
+}
+
+// trial returns the signed size of the next trial step, clipped to the
+// remaining interval (last reports the clip), or an error if the step
+// budget is spent or the step size has underflowed.
+func (d *DormandPrince) trial(tEnd float64) (h float64, last bool, err error) {
+	if d.stats.Accepted+d.stats.Rejected >= d.maxSteps {
+		return 0, false, fmt.Errorf("%w: Settings.MaxSteps = %d steps reached at t = %v before %v", ErrMaxSteps, d.maxSteps, d.t, tEnd)
 	}
+	h = math.Min(math.Abs(d.h), d.hMax)
+	if rem := math.Abs(tEnd - d.t); h >= rem*(1-1e-12) {
+		h, last = rem, true
+	}
+	if h <= 16*eps*math.Abs(d.t) || h < math.SmallestNonzeroFloat64*1e10 {
+		if d.nonFinite {
+			return 0, false, fmt.Errorf("%w: h = %v at t = %v: f is not finite just past t", ErrStepSize, h, d.t)
+		}
+		return 0, false, fmt.Errorf("%w: h = %v at t = %v", ErrStepSize, h, d.t)
+	}
+	return h * d.dir, last, nil
+}
+
+// stages evaluates the six new stages of a step of size h from (t, y)
+// into k[1..6] and the fifth-order solution into y1 (FSAL: k[6] =
+// f(tNew, y1)).
+//
+// This is the unrolled Dormand–Prince step, the one function of the
+// package exempt from the house rule against long straight-line code: the
+// stage sums are written out term by term, one line per row of Table
+// II.5.2, so that each can be checked against the tableau, and so that
+// the inner loops over i, which are the solver's whole cost, do no table
+// look-ups.
+func (d *DormandPrince) stages(h, tNew float64) {
+	y, y1, tmp, k, t, n := d.y, d.y1, d.tmp, &d.k, d.t, d.n
+	for i := 0; i < n; i++ {
+		tmp[i] = y[i] + h*a21*k[0][i]
+	}
+	d.f(k[1], t+c2*h, tmp)
+	for i := 0; i < n; i++ {
+		tmp[i] = y[i] + h*(a31*k[0][i]+a32*k[1][i])
+	}
+	d.f(k[2], t+c3*h, tmp)
+	for i := 0; i < n; i++ {
+		tmp[i] = y[i] + h*(a41*k[0][i]+a42*k[1][i]+a43*k[2][i])
+	}
+	d.f(k[3], t+c4*h, tmp)
+	for i := 0; i < n; i++ {
+		tmp[i] = y[i] + h*(a51*k[0][i]+a52*k[1][i]+a53*k[2][i]+a54*k[3][i])
+	}
+	d.f(k[4], t+c5*h, tmp)
+	for i := 0; i < n; i++ {
+		tmp[i] = y[i] + h*(a61*k[0][i]+a62*k[1][i]+a63*k[2][i]+a64*k[3][i]+a65*k[4][i])
+	}
+	d.f(k[5], tNew, tmp)
+	for i := 0; i < n; i++ {
+		y1[i] = y[i] + h*(a71*k[0][i]+a73*k[2][i]+a74*k[3][i]+a75*k[4][i]+a76*k[5][i])
+	}
+	d.f(k[6], tNew, y1)
+	d.stats.Evaluations += 6
+}
+
+// errorNorm returns the scaled RMS norm of the embedded error estimate of
+// the step just staged; bad reports a non-finite component.
+func (d *DormandPrince) errorNorm(h float64) (e float64, bad bool) {
+	k := &d.k
+	var sum float64
+	for i := 0; i < d.n; i++ {
+		ei := h * (e1*k[0][i] + e3*k[2][i] + e4*k[3][i] + e5*k[4][i] + e6*k[5][i] + e7*k[6][i])
+		if math.IsNaN(ei) || math.IsInf(ei, 0) {
+			return math.NaN(), true
+		}
+		if ei == 0 {
+			// Exact for this component, whatever its scale.
+			continue
+		}
+		v := ei / d.scale(i) // +Inf if the scale underflows: rejected
+		sum += v * v
+	}
+	return math.Sqrt(sum / float64(d.n)), false
+}
+
+// reject records a rejected trial step and sets the next trial size.
+func (d *DormandPrince) reject(hNext float64) {
+	d.stats.Rejected++
+	d.rejected = true
+	d.h = hNext
+}
+
+// accept stores the dense output coefficients of the step (Hairer–
+// Nørsett–Wanner §II.6, the continuous extension of DOPRI5), advances the
+// state (FSAL) and sets the next trial size from the factor fac.
+func (d *DormandPrince) accept(h, tNew, fac float64) {
+	y, y1, k := d.y, d.y1, &d.k
+	for i := 0; i < d.n; i++ {
+		ydiff := y1[i] - y[i]
+		bspl := h*k[0][i] - ydiff
+		d.r[0][i] = y[i]
+		d.r[1][i] = ydiff
+		d.r[2][i] = bspl
+		d.r[3][i] = ydiff - h*k[6][i] - bspl
+		d.r[4][i] = h * (d1*k[0][i] + d3*k[2][i] + d4*k[3][i] + d5*k[4][i] + d6*k[5][i] + d7*k[6][i])
+	}
+	copy(y, y1)
+	k[0], k[6] = k[6], k[0]
+	d.tPrev, d.t = d.t, tNew
+	fmax := facMaxAccept
+	if d.rejected {
+		fmax = 1
+	}
+	d.h = h * math.Min(fmax, math.Max(facMin, fac))
+	d.rejected = false
+	d.stats.Accepted++
 }
 
 const eps = 0x1p-52

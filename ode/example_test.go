@@ -47,7 +47,7 @@ func ExampleDormandPrince() {
 // Fixed-step RK4 hitting the output times exactly.
 func ExampleSolveRK4() {
 	f := func(dy []float64, _ float64, y []float64) { dy[0] = -2 * y[0] }
-	res, _ := ode.SolveRK4(f, 0, []float64{1}, []float64{0.5, 1}, 0.01)
+	res, _ := ode.SolveRK4(f, 0, []float64{1}, []float64{0.5, 1}, 0.01, nil)
 	fmt.Printf("%.8f %.8f\n", res.Y[1][0], math.Exp(-2))
 	// Output:
 	// 0.13533528 0.13533528

@@ -1,9 +1,11 @@
 package ode
 
 import (
-	"errors"
 	"fmt"
 	"math"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // Result is a solution sampled at output times.
@@ -11,26 +13,58 @@ type Result struct {
 	T     []float64   // output times
 	Y     [][]float64 // Y[k] = y(T[k])
 	Stats Stats
+	// Status says why the solver stopped: loadlab.Success once every
+	// output time is reached; otherwise (with an error and the samples
+	// computed so far) IterationLimit for a spent step budget
+	// (ErrMaxSteps), StepLimit for a step size underflow (ErrStepSize)
+	// and Failure for a non-finite RK4 state or an output too large to
+	// store.
+	Status loadlab.Status
+}
+
+// add appends a copy of y at time t, checking the memory of the output
+// before it grows.
+func (res *Result) add(t float64, y []float64) error {
+	if len(res.T) == cap(res.T) {
+		c := max(2*cap(res.T), 16)
+		if err := size.Check("ode", "output samples", c, 8*(len(y)+1)); err != nil {
+			return err
+		}
+		res.T = append(make([]float64, 0, c), res.T...)
+		res.Y = append(make([][]float64, 0, c), res.Y...)
+	}
+	res.T = append(res.T, t)
+	res.Y = append(res.Y, append([]float64(nil), y...))
+	return nil
+}
+
+// newResult returns a result with room for m samples of dimension n, or
+// an error wrapping loadlab.ErrTooLarge if they would not fit in memory.
+func newResult(m, n int) (*Result, error) {
+	if err := size.Check("ode", "len(times)", m, 8*(n+1)); err != nil {
+		return nil, err
+	}
+	return &Result{T: make([]float64, 0, m), Y: make([][]float64, 0, m)}, nil
 }
 
 // checkTimes verifies that times is non-empty, finite and strictly
 // monotone away from t0 (the first entry may equal t0).
 func checkTimes(t0 float64, times []float64) error {
 	if len(times) == 0 {
-		return errors.New("ode: no output times")
+		return loadlab.Invalid("ode", "len(times) = 0, want ≥ 1")
 	}
 	dir := 0.0
 	prev := t0
 	for k, t := range times {
 		if math.IsNaN(t) || math.IsInf(t, 0) {
-			return fmt.Errorf("ode: times[%d] = %v: want a finite value", k, t)
+			return loadlab.Invalid("ode", "times[%d] = %v, want a finite value", k, t)
 		}
 		if t == prev && k == 0 {
 			continue
 		}
 		s := math.Copysign(1, t-prev)
 		if t == prev || (dir != 0 && s != dir) {
-			return fmt.Errorf("ode: times[%d] = %v: output times must be strictly monotone starting from t0 = %v", k, t, t0)
+			return loadlab.Invalid("ode", "times[%d] = %v, want output times strictly monotone from t0 = %v", k, t, t0)
 		}
 		dir, prev = s, t
 	}
@@ -41,9 +75,15 @@ func checkTimes(t0 float64, times []float64) error {
 // returns the solution at the given output times, which must be strictly
 // monotone (increasing or decreasing) starting from t0; the first may equal
 // t0. Output between steps comes from the dense output, so the output times
-// do not constrain the step size. Solve returns the error of the stepper if
-// the tolerance cannot be met, together with the part of the solution
-// computed so far.
+// do not constrain the step size.
+//
+// Solve returns an error wrapping loadlab.ErrInvalid for bad input and
+// loadlab.ErrTooLarge if the output would not fit in memory. If the
+// integration stops short it returns the samples computed so far, with
+// their Status, and the stepper's error (ErrMaxSteps or ErrStepSize, both
+// instances of loadlab.ErrNotConverged).
+//
+// Solve panics if f is nil.
 func Solve(f Func, t0 float64, y0 []float64, times []float64, s *Settings) (*Result, error) {
 	d, err := NewDormandPrince(f, t0, y0, s)
 	if err != nil {
@@ -52,25 +92,65 @@ func Solve(f Func, t0 float64, y0 []float64, times []float64, s *Settings) (*Res
 	if err := checkTimes(t0, times); err != nil {
 		return nil, err
 	}
-	res := &Result{}
-	tEnd := times[len(times)-1]
+	res, err := newResult(len(times), len(y0))
+	if err != nil {
+		return nil, err
+	}
 	k := 0
-	for {
+	err = d.run(times[len(times)-1], func() (bool, error) {
 		for k < len(times) && between(times[k], d.PrevTime(), d.Time()) {
 			res.T = append(res.T, times[k])
 			res.Y = append(res.Y, d.Interpolate(nil, times[k]))
 			k++
 		}
-		if k == len(times) {
-			break
+		return k == len(times), nil
+	})
+	return res.finish(d.Stats(), err)
+}
+
+// SolveSteps is Solve with the solution recorded at every accepted step
+// instead of at given times: T[0] = t0, the ends of the steps in order,
+// and T[len(T)−1] = t1. Use it to draw a trajectory with the resolution
+// the tolerance needs. It returns an error wrapping loadlab.ErrInvalid if
+// t1 is not finite or equals t0, and otherwise errors as Solve; the memory
+// of the output is checked as it grows (loadlab.ErrTooLarge).
+//
+// SolveSteps panics if f is nil.
+func SolveSteps(f Func, t0 float64, y0 []float64, t1 float64, s *Settings) (*Result, error) {
+	d, err := NewDormandPrince(f, t0, y0, s)
+	if err != nil {
+		return nil, err
+	}
+	if math.IsNaN(t1) || math.IsInf(t1, 0) || t1 == t0 {
+		return nil, loadlab.Invalid("ode", "t1 = %v, want a finite value ≠ t0 = %v", t1, t0)
+	}
+	res := &Result{}
+	err = d.run(t1, func() (bool, error) {
+		return d.Time() == t1, res.add(d.Time(), d.State())
+	})
+	return res.finish(d.Stats(), err)
+}
+
+// run is the one output loop of the adaptive solver: it calls emit after
+// every accepted step (and once before the first) until emit reports that
+// it is done, emit fails, or a step fails.
+func (d *DormandPrince) run(tEnd float64, emit func() (done bool, err error)) error {
+	for {
+		done, err := emit()
+		if done || err != nil {
+			return err
 		}
 		if err := d.Step(tEnd); err != nil {
-			res.Stats = d.Stats()
-			return res, err
+			return err
 		}
 	}
-	res.Stats = d.Stats()
-	return res, nil
+}
+
+// finish stores the work and the status of a solve.
+func (res *Result) finish(st Stats, err error) (*Result, error) {
+	res.Stats = st
+	res.Status = status(err)
+	return res, err
 }
 
 // between reports whether t lies in the closed interval spanned by a and b.
@@ -89,10 +169,13 @@ type RK4 struct {
 }
 
 // NewRK4 returns an RK4 stepper for dy/dt = f(t, y) starting at (t0, y0).
-// It copies y0 and returns an error for an empty or non-finite y0 or t0.
+// It copies y0 and returns an error wrapping loadlab.ErrInvalid for an
+// empty or non-finite y0 or t0.
+//
+// NewRK4 panics if f is nil.
 func NewRK4(f Func, t0 float64, y0 []float64) (*RK4, error) {
 	if f == nil {
-		return nil, errors.New("ode: f is nil")
+		panic("ode: NewRK4: f is nil")
 	}
 	if err := checkStart(t0, y0); err != nil {
 		return nil, err
@@ -115,8 +198,12 @@ func (r *RK4) State() []float64 { return r.y }
 func (r *RK4) Stats() Stats { return r.stats }
 
 // Step advances by one step of size h (negative h integrates backwards).
-// It does not allocate.
-func (r *RK4) Step(h float64) {
+// It does not allocate. It returns an error wrapping loadlab.ErrInvalid,
+// without stepping, if h is not finite.
+func (r *RK4) Step(h float64) error {
+	if math.IsNaN(h) || math.IsInf(h, 0) {
+		return loadlab.Invalid("ode", "h = %v, want a finite value", h)
+	}
 	t, y, tmp := r.t, r.y, r.tmp
 	r.f(r.k1, t, y)
 	for i := range y {
@@ -137,16 +224,54 @@ func (r *RK4) Step(h float64) {
 	r.t = t + h
 	r.stats.Accepted++
 	r.stats.Evaluations += 4
+	return nil
+}
+
+// rk4Steps returns the number of equal steps of size at most h for each
+// output interval, at least one for a non-empty interval. Ratios within
+// a relative 1e-12 of an integer m (rounding in span/h) take m steps. It
+// returns an error wrapping loadlab.ErrTooLarge, naming h, if the total
+// exceeds maxSteps (this includes a count too large for an int).
+func rk4Steps(t0 float64, times []float64, h float64, maxSteps int) ([]int, error) {
+	steps := make([]int, len(times))
+	prev, total := t0, 0.0
+	for k, tk := range times {
+		if r := math.Abs(tk-prev) / h; r > 0 {
+			m := math.Max(1, math.Ceil(r*(1-1e-12)))
+			total += m
+			steps[k] = int(math.Min(m, float64(maxSteps)+1))
+		}
+		prev = tk
+	}
+	if total > float64(maxSteps) {
+		return nil, loadlab.TooLarge("ode", "h = %v needs %.4g RK4 steps from %v to %v, more than Settings.MaxSteps = %d",
+			h, total, t0, times[len(times)-1], maxSteps)
+	}
+	return steps, nil
 }
 
 // SolveRK4 integrates with RK4 and returns the solution at the given output
 // times (strictly monotone from t0, as for Solve). Between consecutive
 // output times it takes the smallest number of equal steps of size at most
-// |h|, so every output time is hit exactly. It returns an error for h not
-// finite and positive, and if the state becomes non-finite.
-func SolveRK4(f Func, t0 float64, y0 []float64, times []float64, h float64) (*Result, error) {
+// h, so every output time is hit exactly; an interval shorter than h takes
+// one step of the interval's length. Only Settings.MaxSteps applies (nil
+// means the defaults): the total number of steps is computed before the
+// first and may not exceed it.
+//
+// SolveRK4 returns an error wrapping loadlab.ErrInvalid for h not finite
+// and positive or other bad input, one wrapping loadlab.ErrTooLarge
+// (naming h) if the steps exceed MaxSteps or the output would not fit in
+// memory, and, if the state becomes non-finite, the samples so far with
+// Status Failure and an error wrapping loadlab.ErrNotConverged.
+//
+// SolveRK4 panics if f is nil.
+func SolveRK4(f Func, t0 float64, y0 []float64, times []float64, h float64, s *Settings) (*Result, error) {
 	if !(h > 0) || math.IsInf(h, 1) {
-		return nil, fmt.Errorf("ode: h = %v: want a finite value > 0", h)
+		return nil, loadlab.Invalid("ode", "h = %v, want a finite value > 0", h)
+	}
+	set, err := s.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	r, err := NewRK4(f, t0, y0)
 	if err != nil {
@@ -155,26 +280,31 @@ func SolveRK4(f Func, t0 float64, y0 []float64, times []float64, h float64) (*Re
 	if err := checkTimes(t0, times); err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	steps, err := rk4Steps(t0, times, h, set.MaxSteps)
+	if err != nil {
+		return nil, err
+	}
+	res, err := newResult(len(times), len(y0))
+	if err != nil {
+		return nil, err
+	}
 	prev := t0
-	for _, tk := range times {
-		span := tk - prev
-		m := int(math.Ceil(math.Abs(span)/h - 1e-9))
+	for k, tk := range times {
+		span, m := tk-prev, steps[k]
 		for j := 1; j <= m; j++ {
 			// Step to prev + span·j/m so rounding does not accumulate.
-			r.Step(prev + span*float64(j)/float64(m) - r.t)
+			_ = r.Step(prev + span*float64(j)/float64(m) - r.t) // finite: both ends are
 		}
 		r.t = tk
 		for i, v := range r.y {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				res.Stats = r.stats
-				return res, fmt.Errorf("ode: y[%d] = %v at t = %v: solution not finite", i, v, tk)
+				return res.finish(r.stats, fmt.Errorf("ode: y[%d] = %v at t = %v with h = %v: RK4 solution not finite: %w",
+					i, v, tk, h, loadlab.ErrNotConverged))
 			}
 		}
 		res.T = append(res.T, tk)
 		res.Y = append(res.Y, append([]float64(nil), r.y...))
 		prev = tk
 	}
-	res.Stats = r.stats
-	return res, nil
+	return res.finish(r.stats, nil)
 }

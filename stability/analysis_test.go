@@ -210,14 +210,14 @@ func TestPolytopeLinkEquilibria(t *testing.T) {
 		var nw *anycast.Network
 		if trial%2 == 0 {
 			nw = randomInPolytope(rng, n, rng.Float64())
-			require.True(t, InPolytope(nw))
+			require.True(t, must(InPolytope(nw)))
 		} else {
 			nw = randomNet(rng, n, 30, 1)
-			if !InExtended(nw) {
+			if !must(InExtended(nw)) {
 				continue
 			}
 		}
-		assert.True(t, InExtended(nw))
+		assert.True(t, must(InExtended(nw)))
 		l := mustLaw(nw, 1)
 		eqs, err := l.Equilibria()
 		require.NoError(t, err)
@@ -253,13 +253,13 @@ func TestPropertyNoUncontrollableInPolytope(t *testing.T) {
 		default:
 			nw = randomNet(rng, n, 20, 0)
 		}
-		inside := InExtended(nw)
+		inside := must(InExtended(nw))
 		l := mustLaw(nw, 1)
 		for start := 0; start < 3; start++ {
 			tr, err := l.Integrate(randomInterior(rng, n), 500, &Settings{Times: []float64{500}})
 			require.NoError(t, err)
 			x := tr.Final()
-			bad := Uncontrollable(nw, x, uncontrolledTol)
+			bad := must(Uncontrollable(nw, x, uncontrolledTol))
 			if inside {
 				insideTrials++
 				assert.Empty(t, bad, "trial %d: A ∈ Π′_C but x = %v", trial, x)
@@ -303,8 +303,7 @@ func TestBadInput(t *testing.T) {
 		_, err := NewLaw(nw, beta)
 		assert.ErrorContains(t, err, "Sensitivity")
 	}
-	_, err := NewLaw(nil, 1)
-	assert.ErrorContains(t, err, "Net is nil")
+	assert.PanicsWithValue(t, "stability: NewLaw: nw is nil", func() { _, _ = NewLaw(nil, 1) })
 	l := mustLaw(nw, 1)
 	for _, tc := range []struct {
 		x0  []float64
@@ -354,8 +353,13 @@ func TestBadInput(t *testing.T) {
 		assert.ErrorContains(t, err, fmt.Sprintf("tol = %v", tol))
 	}
 	assert.Panics(t, func() { l.Rate(nil, []float64{1}) })
-	assert.Panics(t, func() { Favorable(mat.NewDense(3, 3, nil), []float64{1, 1, 1}) })
-	_, err = TwoNodeMap(mat.NewDense(2, 2, []float64{0.5, 0.6, 0.5, 0.5}), []float64{1, 1}, []float64{1}, []float64{1}, nil)
+	three, err := anycast.NewNetwork([]float64{1, 1, 1}, mat.NewDense(3, 3, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}), []float64{1, 1, 1})
+	require.NoError(t, err)
+	_, err = Favorable(three)
+	assert.ErrorContains(t, err, "N = 3")
+	changed := seedNet(0.3)
+	changed.C.Set(0, 1, 0.95) // row 0 now sums to 1.05
+	_, err = TwoNodeMap(changed, []float64{1}, []float64{1}, nil)
 	assert.ErrorContains(t, err, "row 0")
 	for _, tc := range []struct {
 		s   MapSettings
@@ -366,17 +370,15 @@ func TestBadInput(t *testing.T) {
 		{MapSettings{Horizon: math.NaN()}, "Horizon = NaN"},
 		{MapSettings{Horizon: -3}, "Horizon = -3"},
 	} {
-		_, err = TwoNodeMap(nw.C, nw.T, []float64{1}, []float64{1}, &tc.s)
+		_, err = TwoNodeMap(nw, []float64{1}, []float64{1}, &tc.s)
 		assert.ErrorContains(t, err, tc.msg)
 	}
-	_, err = TwoNodeMap(nw.C, nw.T, []float64{math.NaN()}, []float64{1}, nil)
+	_, err = TwoNodeMap(nw, []float64{math.NaN()}, []float64{1}, nil)
 	assert.ErrorContains(t, err, "A[0] = NaN")
-	_, err = l.SearchCorners(3, nil)
-	assert.ErrorContains(t, err, "src is nil")
-	_, _, err = l.Attractors(3, 10, nil, nil)
-	assert.ErrorContains(t, err, "src is nil")
-	_, err = Diurnal([]float64{1}, []float64{0}, nil, nil)
-	assert.ErrorContains(t, err, "src is nil")
+	// A nil rand.Source is a programmer error: a panic naming it.
+	assert.PanicsWithValue(t, "stability: SearchCorners: src is nil", func() { _, _ = l.SearchCorners(3, nil) })
+	assert.PanicsWithValue(t, "stability: Attractors: src is nil", func() { _, _, _ = l.Attractors(3, 10, nil, nil) })
+	assert.PanicsWithValue(t, "stability: Diurnal: src is nil", func() { _, _ = Diurnal([]float64{1}, []float64{0}, nil, nil) })
 
 	// A tolerance the step budget cannot meet is reported, with the
 	// trajectory computed so far.
@@ -390,9 +392,9 @@ func TestBadInput(t *testing.T) {
 func TestTwoNodeMapWorkers(t *testing.T) {
 	grid := []float64{0.3, 1, 3}
 	seed := seedNet(0.3)
-	a, err := TwoNodeMap(seed.C, seed.T, grid, grid, &MapSettings{Workers: 1})
+	a, err := TwoNodeMap(seed, grid, grid, &MapSettings{Workers: 1})
 	require.NoError(t, err)
-	b, err := TwoNodeMap(seed.C, seed.T, grid, grid, &MapSettings{Workers: 3})
+	b, err := TwoNodeMap(seed, grid, grid, &MapSettings{Workers: 3})
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 }

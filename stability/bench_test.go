@@ -81,7 +81,7 @@ func BenchmarkCompare_N100_day(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := Compare(nw.C, nw.T, times, dem, nil); err != nil {
+		if _, err := Compare(nw, times, dem, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -3,85 +3,16 @@ package stability
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/dual"
-	"gonum.org/v1/gonum/mat"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
-// DiurnalSettings shapes a synthetic day of DNS demand. Nil means the
-// defaults.
-type DiurnalSettings struct {
-	// Amplitude is the relative swing a of the daily cycle (default 0.6):
-	// the cycle is 1 + a·sin(2π(t − 10 h − φ_j)/24 h), lowest at 4 h and
-	// highest at 16 h local time.
-	Amplitude float64
-	// Noise is the standard deviation σ of the log-demand noise (default
-	// 0.05); Memory is its AR(1) coefficient ρ per sample (default 0.95),
-	// so the noise varies slowly: n(k+1) = ρ n(k) + √(1−ρ²) σ ξ.
-	Noise, Memory float64
-	// Phase holds per-node offsets φ_j in hours (time zones); nil means 0.
-	Phase []float64
-}
-
-// Diurnal returns a demand trace A[k][j] = base_j · cycle_j(times[k]) ·
-// e^{n_j(k)}: a daily cycle times slowly varying log-normal noise that
-// starts in its stationary law. Times are in hours. It returns an error for
-// a negative base, a non-finite time, amplitude outside [0, 1], negative
-// noise, memory outside [0, 1), a Phase of the wrong length, or a nil src.
-func Diurnal(base, times []float64, s *DiurnalSettings, src rand.Source) ([][]float64, error) {
-	set := DiurnalSettings{Amplitude: 0.6, Noise: 0.05, Memory: 0.95}
-	if s != nil {
-		set = *s
-	}
-	switch {
-	case !(set.Amplitude >= 0 && set.Amplitude <= 1):
-		return nil, fmt.Errorf("stability: Amplitude = %v: want a value in [0, 1]", set.Amplitude)
-	case !(set.Noise >= 0) || math.IsInf(set.Noise, 1):
-		return nil, fmt.Errorf("stability: Noise = %v: want a finite value ≥ 0", set.Noise)
-	case !(set.Memory >= 0 && set.Memory < 1):
-		return nil, fmt.Errorf("stability: Memory = %v: want a value in [0, 1)", set.Memory)
-	case set.Phase != nil && len(set.Phase) != len(base):
-		return nil, fmt.Errorf("stability: len(Phase) = %d, want len(base) = %d", len(set.Phase), len(base))
-	}
-	for j, b := range base {
-		if !(b >= 0) || math.IsInf(b, 1) {
-			return nil, fmt.Errorf("stability: base[%d] = %v: want a finite value ≥ 0", j, b)
-		}
-	}
-	for k, t := range times {
-		if math.IsNaN(t) || math.IsInf(t, 0) {
-			return nil, fmt.Errorf("stability: times[%d] = %v: want a finite value", k, t)
-		}
-	}
-	if src == nil {
-		return nil, fmt.Errorf("stability: src is nil")
-	}
-	rng := rand.New(src)
-	noise := make([]float64, len(base))
-	for j := range noise {
-		noise[j] = set.Noise * rng.NormFloat64() // stationary start
-	}
-	out := make([][]float64, len(times))
-	for k, t := range times {
-		a := make([]float64, len(base))
-		for j, b := range base {
-			if k > 0 {
-				noise[j] = set.Memory*noise[j] + math.Sqrt(1-set.Memory*set.Memory)*set.Noise*rng.NormFloat64()
-			}
-			var phi float64
-			if set.Phase != nil {
-				phi = set.Phase[j]
-			}
-			a[j] = b * (1 + set.Amplitude*math.Sin(2*math.Pi*(t-10-phi)/24)) * math.Exp(noise[j])
-		}
-		out[k] = a
-	}
-	return out, nil
-}
-
-// CompareSettings tunes Compare. Nil or zero fields mean the defaults.
+// CompareSettings tunes Compare. A nil *CompareSettings or a zero field
+// means the default; a negative, NaN or infinite field (or one otherwise
+// outside its domain) is an error wrapping loadlab.ErrInvalid naming it.
 type CompareSettings struct {
 	// Sensitivity is the greedy law's β in 1/(hour·load) (default 20).
 	Sensitivity float64
@@ -91,7 +22,7 @@ type CompareSettings struct {
 	// invariant (§5.1): a node could never react again. Any deployment
 	// needs such a guard; the spec is silent (§9 item 7).
 	Guard float64
-	// Sub is the number of samples per period at which both policies
+	// Sub ≥ 1 is the number of samples per period at which both policies
 	// are measured (default 4).
 	Sub int
 
@@ -148,19 +79,37 @@ type Comparison struct {
 	DemandTotal     float64 // ∫ Σ_j A_j dt
 }
 
-// Compare runs FastRoute's greedy law (24) and the dual algorithm of
-// package dual (Algorithm 1, spec §4.8) on the same demand trace: A(t) =
-// demand[k] on [times[k], times[k+1]) (the last period has the length of
-// the one before), with correlation matrix c and capacities t. This is the
-// optimality-versus-complexity comparison of spec §6.
-//
-// The greedy state evolves continuously by Law.Integrate; the dual
-// algorithm runs DualSteps iterations at the start of each period,
-// warm-started, and holds the resulting x*(μ) for the period. Both start
-// from their steady state for demand[0]. Compare returns an error for
-// invalid inputs (through anycast.NewNetwork and dual.Quadratic), fewer than
-// two times, or times not strictly increasing.
-func Compare(c mat.Matrix, t []float64, times []float64, demand [][]float64, s *CompareSettings) (*Comparison, error) {
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the field,
+// for a field outside its domain. A nil *CompareSettings is valid.
+func (s *CompareSettings) Validate() error {
+	if s == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"Sensitivity", s.Sensitivity}, {"W", s.W}, {"Penalty", s.Penalty}, {"DualStep", s.DualStep}, {"Threshold", s.Threshold}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 1) {
+			return loadlab.Invalid("stability", "CompareSettings.%s = %v, want a finite value ≥ 0 (0 for the default)", f.name, f.v)
+		}
+	}
+	switch {
+	case !(s.Guard >= 0 && s.Guard < 0.5):
+		return loadlab.Invalid("stability", "CompareSettings.Guard = %v, want a value in (0, 0.5) (0 for the default)", s.Guard)
+	case s.Sub < 0:
+		return loadlab.Invalid("stability", "CompareSettings.Sub = %d, want ≥ 1 (0 for the default)", s.Sub)
+	case s.DualSteps < 0:
+		return loadlab.Invalid("stability", "CompareSettings.DualSteps = %d, want ≥ 1 (0 for the default)", s.DualSteps)
+	}
+	return nil
+}
+
+// withDefaults returns a validated copy of s with every zero field set to
+// its default.
+func (s *CompareSettings) withDefaults() (CompareSettings, error) {
+	if err := s.Validate(); err != nil {
+		return CompareSettings{}, err
+	}
 	var set CompareSettings
 	if s != nil {
 		set = *s
@@ -181,114 +130,198 @@ func Compare(c mat.Matrix, t []float64, times []float64, demand [][]float64, s *
 	if set.DualSteps == 0 {
 		set.DualSteps = 20
 	}
-	switch {
-	case !(set.Guard > 0 && set.Guard < 0.5):
-		return nil, fmt.Errorf("stability: Guard = %v: want a value in (0, 0.5)", set.Guard)
-	case set.Sub < 1:
-		return nil, fmt.Errorf("stability: Sub = %d: want ≥ 1", set.Sub)
-	case set.DualSteps < 1:
-		return nil, fmt.Errorf("stability: DualSteps = %d: want ≥ 1", set.DualSteps)
-	case !(set.DualStep >= 0):
-		return nil, fmt.Errorf("stability: DualStep = %v: want ≥ 0", set.DualStep)
-	case !(set.Threshold >= 0):
-		return nil, fmt.Errorf("stability: Threshold = %v: want ≥ 0", set.Threshold)
-	case !(set.W > 0) || math.IsInf(set.W, 1):
-		return nil, fmt.Errorf("stability: W = %v: want a finite value > 0", set.W)
-	case !(set.Penalty > 0) || math.IsInf(set.Penalty, 1):
-		return nil, fmt.Errorf("stability: Penalty = %v: want a finite value > 0", set.Penalty)
+	if set.Problem == nil {
+		w, pen := set.W, set.Penalty
+		set.Problem = func(nw *anycast.Network) (*dual.Problem, error) { return dual.Quadratic(nw, w, pen) }
 	}
+	return set, nil
+}
+
+// Compare runs FastRoute's greedy law (24) and the dual algorithm of
+// package dual (Algorithm 1, spec §4.8) on the same demand trace, on the
+// correlation matrix nw.C and capacities nw.T: the demand is A(t) =
+// demand[k] on [times[k], times[k+1]) (the last period has the length of
+// the one before), in place of nw.A, which is not used (nor changed). This
+// is the optimality-versus-complexity comparison of spec §6.
+//
+// The greedy state evolves continuously by Law.Integrate; the dual
+// algorithm runs DualSteps iterations at the start of each period,
+// warm-started, and holds the resulting x*(μ) for the period. Both start
+// from their steady state for demand[0].
+//
+// Compare returns an error wrapping loadlab.ErrInvalid for an invalid
+// network or demand (through anycast.NewNetwork and dual.Quadratic),
+// invalid settings, fewer than two times, or times not strictly
+// increasing and finite; one wrapping loadlab.ErrTooLarge if the samples
+// would not fit in memory; and the error of a solver that fails. It panics
+// if nw is nil.
+func Compare(nw *anycast.Network, times []float64, demand [][]float64, s *CompareSettings) (*Comparison, error) {
+	if err := validNetwork("Compare", nw); err != nil {
+		return nil, err
+	}
+	set, err := s.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTrace(times, demand, set.Sub); err != nil {
+		return nil, err
+	}
+	nets, err := periodNetworks(nw, demand)
+	if err != nil {
+		return nil, err
+	}
+	r := &compareRun{set: &set, times: times, nets: nets,
+		cmp: &Comparison{Greedy: Policy{Name: "greedy (24)"}, Optimal: Policy{Name: "dual (Algorithm 1)"}}}
+	if err := r.steadyStates(); err != nil {
+		return nil, err
+	}
+	for k := range nets {
+		if err := r.period(k); err != nil {
+			return nil, err
+		}
+	}
+	return r.cmp, nil
+}
+
+// checkTrace checks the times and the number of demand vectors, and the
+// memory of the sampled policies.
+func checkTrace(times []float64, demand [][]float64, sub int) error {
 	if len(times) < 2 || len(demand) != len(times) {
-		return nil, fmt.Errorf("stability: %d times and %d demand vectors: want equal counts ≥ 2", len(times), len(demand))
+		return loadlab.Invalid("stability", "%d times and %d demand vectors, want equal counts ≥ 2", len(times), len(demand))
+	}
+	if math.IsNaN(times[0]) || math.IsInf(times[0], 0) {
+		return loadlab.Invalid("stability", "times[0] = %v, want a finite value", times[0])
 	}
 	for k := 1; k < len(times); k++ {
 		if !(times[k] > times[k-1]) || math.IsInf(times[k], 0) {
-			return nil, fmt.Errorf("stability: times[%d] = %v: want strictly increasing finite times", k, times[k])
+			return loadlab.Invalid("stability", "times[%d] = %v, want strictly increasing finite times", k, times[k])
 		}
 	}
-	nets := make([]*anycast.Network, len(times))
+	samples, ok := size.Mul(len(times), sub)
+	if !ok {
+		samples = math.MaxInt
+	}
+	// Two policies, five slices each.
+	return size.Check("stability", "len(times)·CompareSettings.Sub", samples, 2*5*8)
+}
+
+// periodNetworks returns the network of each period: C and T of nw with
+// the period's demand.
+func periodNetworks(nw *anycast.Network, demand [][]float64) ([]*anycast.Network, error) {
+	nets := make([]*anycast.Network, len(demand))
 	for k, a := range demand {
-		nw, err := anycast.NewNetwork(a, c, t)
+		pn, err := anycast.NewNetwork(a, nw.C, nw.T)
 		if err != nil {
 			return nil, fmt.Errorf("period %d: %w", k, err)
 		}
-		nets[k] = nw
+		nets[k] = pn
 	}
-	n := nets[0].N()
-	cmp := &Comparison{Greedy: Policy{Name: "greedy (24)"}, Optimal: Policy{Name: "dual (Algorithm 1)"}}
+	return nets, nil
+}
 
-	// Steady states for demand[0].
-	law := &Law{Net: nets[0], Sensitivity: set.Sensitivity}
-	xg := make([]float64, n)
-	for i := range xg {
-		xg[i] = 0.5
+// compareRun is the state of Compare between periods.
+type compareRun struct {
+	set   *CompareSettings
+	times []float64
+	nets  []*anycast.Network
+	cmp   *Comparison
+	law   *Law
+	xg    []float64 // greedy state
+	mu    []float64 // dual prices
+}
+
+// steadyStates brings both policies to their steady state for demand[0]:
+// the greedy law by four guarded integrations over 6 hours from x = ½,
+// the dual algorithm by a full solve.
+func (r *compareRun) steadyStates() error {
+	nw0 := r.nets[0]
+	r.law = &Law{Net: nw0, Sensitivity: r.set.Sensitivity}
+	r.xg = make([]float64, nw0.N())
+	for i := range r.xg {
+		r.xg[i] = 0.5
 	}
 	for warm := 0; warm < 4; warm++ {
-		tr, err := law.Integrate(xg, 6, &Settings{Times: []float64{6}})
+		tr, err := r.law.Integrate(r.xg, 6, &Settings{Times: []float64{6}})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		copy(xg, tr.Final())
-		guard(xg, set.Guard)
+		copy(r.xg, tr.Final())
+		guard(r.xg, r.set.Guard)
 	}
-	problem := set.Problem
-	if problem == nil {
-		problem = func(nw *anycast.Network) (*dual.Problem, error) { return dual.Quadratic(nw, set.W, set.Penalty) }
+	p0, err := r.set.Problem(nw0)
+	if err != nil {
+		return err
 	}
-	p0, err := problem(nets[0])
+	r0, err := dual.Solve(p0, &dual.Settings{Step: dualStep(nw0, r.set), MaxIter: 5000, Fixed: true})
+	if err != nil {
+		return err
+	}
+	r.mu = r0.Mu
+	return nil
+}
+
+// period runs both policies through period k and records their samples.
+func (r *compareRun) period(k int) error {
+	nw, times := r.nets[k], r.times
+	dt := times[len(times)-1] - times[len(times)-2]
+	if k+1 < len(times) {
+		dt = times[k+1] - times[k]
+	}
+	h := dt / float64(r.set.Sub)
+	sub := make([]float64, r.set.Sub)
+	for m := range sub {
+		sub[m] = float64(m) * h
+	}
+	p, err := r.set.Problem(nw)
+	if err != nil {
+		return err
+	}
+	xs, err := r.greedyPeriod(nw, dt, sub)
+	if err != nil {
+		return fmt.Errorf("period %d: greedy: %w", k, err)
+	}
+	for m := range sub {
+		r.cmp.Greedy.add(times[k]+sub[m], h, nw, xs[m], p, r.set)
+	}
+	x, err := r.optimalPeriod(nw, p)
+	if err != nil {
+		return fmt.Errorf("period %d: dual: %w", k, err)
+	}
+	for m := range sub {
+		r.cmp.Optimal.add(times[k]+sub[m], h, nw, x, p, r.set)
+	}
+	for _, a := range nw.A {
+		r.cmp.DemandTotal += a * dt
+	}
+	return nil
+}
+
+// greedyPeriod integrates the greedy law through a period of length dt
+// from the guarded state and returns the states at the sample offsets.
+func (r *compareRun) greedyPeriod(nw *anycast.Network, dt float64, sub []float64) ([][]float64, error) {
+	r.law.Net = nw
+	guard(r.xg, r.set.Guard)
+	tr, err := r.law.Integrate(r.xg, dt, &Settings{Times: append(sub, dt)})
 	if err != nil {
 		return nil, err
 	}
-	r0, err := dual.Solve(p0, &dual.Settings{Step: dualStep(nets[0], &set), MaxIter: 5000, Fixed: true})
+	copy(r.xg, tr.Final())
+	return tr.X[:len(sub)], nil
+}
+
+// optimalPeriod takes DualSteps warm-started iterations and returns the
+// x*(μ) held for the period.
+func (r *compareRun) optimalPeriod(nw *anycast.Network, p *dual.Problem) ([]float64, error) {
+	res, err := dual.Solve(p, &dual.Settings{Mu0: r.mu, Step: dualStep(nw, r.set), MaxIter: r.set.DualSteps, Fixed: true})
 	if err != nil {
 		return nil, err
 	}
-	mu := r0.Mu
-
-	for k, nw := range nets {
-		dt := times[len(times)-1] - times[len(times)-2]
-		if k+1 < len(times) {
-			dt = times[k+1] - times[k]
-		}
-		h := dt / float64(set.Sub)
-		sub := make([]float64, set.Sub)
-		for m := range sub {
-			sub[m] = float64(m) * h
-		}
-		p, err := problem(nw)
-		if err != nil {
-			return nil, err
-		}
-
-		// Greedy: integrate through the period from the guarded state.
-		law.Net = nw
-		guard(xg, set.Guard)
-		tr, err := law.Integrate(xg, dt, &Settings{Times: append(sub, dt)})
-		if err != nil {
-			return nil, fmt.Errorf("period %d: greedy: %w", k, err)
-		}
-		for m := range sub {
-			cmp.Greedy.add(times[k]+sub[m], h, nw, tr.X[m], p, &set)
-		}
-		copy(xg, tr.Final())
-
-		// Optimal: DualSteps warm-started iterations, then hold x*(μ).
-		res, err := dual.Solve(p, &dual.Settings{Mu0: mu, Step: dualStep(nw, &set), MaxIter: set.DualSteps, Fixed: true})
-		if err != nil {
-			return nil, fmt.Errorf("period %d: dual: %w", k, err)
-		}
-		mu = res.Mu
-		pt, err := p.Eval(mu)
-		if err != nil {
-			return nil, err
-		}
-		for m := range sub {
-			cmp.Optimal.add(times[k]+sub[m], h, nw, pt.X, p, &set)
-		}
-		for _, a := range nw.A {
-			cmp.DemandTotal += a * dt
-		}
+	r.mu = res.Mu
+	pt, err := p.Eval(r.mu)
+	if err != nil {
+		return nil, err
 	}
-	return cmp, nil
+	return pt.X, nil
 }
 
 // dualStep is Settings.DualStep or its default (which assumes the

@@ -25,7 +25,7 @@ func TestDiurnal(t *testing.T) {
 	times := hourGrid(24, 12)
 	base := []float64{1, 2}
 	// Without noise the trace is the closed-form cycle.
-	a, err := Diurnal(base, times, &DiurnalSettings{Amplitude: 0.5, Phase: []float64{0, 3}}, rand.NewPCG(1, 1))
+	a, err := Diurnal(base, times, &DiurnalSettings{Amplitude: 0.5, Phase: []float64{0, 3}, NoNoise: true}, rand.NewPCG(1, 1))
 	require.NoError(t, err)
 	for k, tk := range times {
 		assert.InDelta(t, 1+0.5*math.Sin(2*math.Pi*(tk-10)/24), a[k][0], 1e-15)
@@ -39,7 +39,7 @@ func TestDiurnal(t *testing.T) {
 	// is above 5 of them.
 	const sigma, rho = 0.1, 0.5
 	long := hourGrid(20000, 1)[:20000]
-	a, err = Diurnal([]float64{1}, long, &DiurnalSettings{Noise: sigma, Memory: rho}, rand.NewPCG(2, 2))
+	a, err = Diurnal([]float64{1}, long, &DiurnalSettings{Noise: sigma, Memory: rho, NoCycle: true}, rand.NewPCG(2, 2))
 	require.NoError(t, err)
 	logs := make([]float64, len(a))
 	for k := range a {
@@ -49,7 +49,7 @@ func TestDiurnal(t *testing.T) {
 	assert.InDelta(t, 0, stat.Mean(logs, nil), 4*se)
 	assert.InDelta(t, sigma, stat.StdDev(logs, nil), 0.05*sigma)
 	// Deterministic for a given source.
-	b, err := Diurnal([]float64{1}, long[:10], &DiurnalSettings{Noise: sigma, Memory: rho}, rand.NewPCG(2, 2))
+	b, err := Diurnal([]float64{1}, long[:10], &DiurnalSettings{Noise: sigma, Memory: rho, NoCycle: true}, rand.NewPCG(2, 2))
 	require.NoError(t, err)
 	assert.Equal(t, a[:10], b)
 
@@ -60,7 +60,7 @@ func TestDiurnal(t *testing.T) {
 		{&DiurnalSettings{Amplitude: 1.5}, "Amplitude = 1.5"},
 		{&DiurnalSettings{Noise: -1}, "Noise = -1"},
 		{&DiurnalSettings{Memory: 1}, "Memory = 1"},
-		{&DiurnalSettings{Phase: []float64{1}}, "len(Phase) = 1"},
+		{&DiurnalSettings{Phase: []float64{1}}, "len(DiurnalSettings.Phase) = 1"},
 	} {
 		_, err := Diurnal(base, times, tc.s, rand.NewPCG(1, 1))
 		assert.ErrorContains(t, err, tc.msg)
@@ -86,7 +86,7 @@ func constantDemand(a []float64, times []float64) [][]float64 {
 func TestCompareSeedExample(t *testing.T) {
 	nw := seedNet(0.3)
 	times := hourGrid(24, 4)
-	cmp, err := Compare(nw.C, nw.T, times, constantDemand(nw.A, times), nil)
+	cmp, err := Compare(nw, times, constantDemand(nw.A, times), nil)
 	require.NoError(t, err)
 	day := 24.25 // 97 periods of 15 min
 	// The greedy starts in its steady state (1, 0) up to the guard 1e-3:
@@ -116,9 +116,9 @@ func TestCompareOptimalTracksPrimal(t *testing.T) {
 	times := hourGrid(24, 2)
 	dem, err := Diurnal(base, times, nil, rand.NewPCG(5, 5))
 	require.NoError(t, err)
-	exact, err := Compare(nw.C, nw.T, times, dem, &CompareSettings{DualSteps: 2000})
+	exact, err := Compare(nw, times, dem, &CompareSettings{DualSteps: 2000})
 	require.NoError(t, err)
-	def, err := Compare(nw.C, nw.T, times, dem, nil)
+	def, err := Compare(nw, times, dem, nil)
 	require.NoError(t, err)
 	for k := range times {
 		pnw, err := anycast.NewNetwork(dem[k], nw.C, nw.T)
@@ -165,15 +165,15 @@ func TestCompareBadInput(t *testing.T) {
 		{&CompareSettings{W: -1}, "W = -1"},
 		{&CompareSettings{Penalty: math.Inf(1)}, "Penalty = +Inf"},
 	} {
-		_, err := Compare(nw.C, nw.T, times, dem, tc.s)
+		_, err := Compare(nw, times, dem, tc.s)
 		assert.ErrorContains(t, err, tc.msg)
 	}
-	_, err := Compare(nw.C, nw.T, times[:1], dem[:1], nil)
+	_, err := Compare(nw, times[:1], dem[:1], nil)
 	assert.ErrorContains(t, err, "want equal counts ≥ 2")
-	_, err = Compare(nw.C, nw.T, []float64{0, 0, 1}, dem, nil)
+	_, err = Compare(nw, []float64{0, 0, 1}, dem, nil)
 	assert.ErrorContains(t, err, "strictly increasing")
 	bad := constantDemand([]float64{1, math.NaN()}, times)
-	_, err = Compare(nw.C, nw.T, times, bad, nil)
+	_, err = Compare(nw, times, bad, nil)
 	assert.ErrorContains(t, err, "A[1] = NaN")
 }
 
@@ -198,7 +198,7 @@ func TestCompareProblemHook(t *testing.T) {
 	nw := seedNet(0.3)
 	times := hourGrid(2, 2)
 	calls := 0
-	cmp, err := Compare(nw.C, nw.T, times, constantDemand(nw.A, times), &CompareSettings{
+	cmp, err := Compare(nw, times, constantDemand(nw.A, times), &CompareSettings{
 		Problem: func(nw *anycast.Network) (*dual.Problem, error) {
 			calls++
 			return dual.Quadratic(nw, 1, 10)
@@ -208,7 +208,7 @@ func TestCompareProblemHook(t *testing.T) {
 	assert.Equal(t, len(times)+1, calls) // one per period plus the warm start
 	// A softer overload price lets the optimum overload more than the
 	// default Penalty = 1000 does, but still far less than the greedy.
-	def, err := Compare(nw.C, nw.T, times, constantDemand(nw.A, times), nil)
+	def, err := Compare(nw, times, constantDemand(nw.A, times), nil)
 	require.NoError(t, err)
 	assert.Greater(t, cmp.Optimal.ExcessTotal, def.Optimal.ExcessTotal)
 	assert.Less(t, cmp.Optimal.ExcessTotal, cmp.Greedy.ExcessTotal)

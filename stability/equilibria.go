@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/size"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -19,13 +21,17 @@ const (
 	// Stable: every eigenvalue has negative real part (a sink; locally
 	// asymptotically stable).
 	Stable Class = iota
-	// Unstable: every eigenvalue has positive real part (a source).
+	// Unstable: some eigenvalue has positive real part and none has
+	// negative real part (a source when none has zero real part). One
+	// eigenvalue with positive real part proves instability whatever the
+	// others are (Lyapunov's instability theorem for the linearisation).
 	Unstable
-	// Saddle: eigenvalues with positive and with negative real parts and
-	// none with zero real part (unstable).
+	// Saddle: eigenvalues with positive and with negative real parts,
+	// possibly also some with zero real part (unstable).
 	Saddle
-	// NonHyperbolic: some eigenvalue has zero real part (within the
-	// tolerance of ZeroTol); linearisation decides nothing.
+	// NonHyperbolic: no eigenvalue has positive real part and some has
+	// zero real part (within the tolerance of ZeroTol); linearisation
+	// decides nothing.
 	NonHyperbolic
 	numClasses
 )
@@ -54,9 +60,16 @@ const ZeroTol = 1e-9
 
 // Equilibrium is a fixed point of (24) with its linearisation.
 type Equilibrium struct {
-	X, S        []float64    // state and loads (21)
-	Eigenvalues []complex128 // of the Jacobian at X
-	Class       Class
+	X, S []float64 // state and loads (21)
+	// Eigenvalues of the Jacobian at X, sorted by real part, then by
+	// imaginary part (the one order of Linearize, Corner and Snap). At a
+	// vertex, NodeRates gives them per node.
+	Eigenvalues []complex128
+	// NodeRates, set by Corner only, holds λ_i of node i at a vertex,
+	// where the Jacobian is diagonal: NodeRates[i] > 0 means the greedy
+	// law pushes node i off its face.
+	NodeRates []float64
+	Class     Class
 	// Overloaded lists the nodes with x_i = 0 and S_i > T_i: they have
 	// shed all their own demand and remain overloaded (26).
 	Overloaded []int
@@ -77,17 +90,18 @@ func (l *Law) scale() float64 {
 	return sc
 }
 
-// classify returns the class of a spectrum with counts of real parts.
+// classify returns the class of a spectrum with counts of real parts. A
+// positive real part decides first: it proves instability (spec §5.4).
 func classify(neg, zero, pos int) Class {
 	switch {
+	case pos > 0 && neg > 0:
+		return Saddle
+	case pos > 0:
+		return Unstable
 	case zero > 0:
 		return NonHyperbolic
-	case pos == 0:
-		return Stable
-	case neg == 0:
-		return Unstable
 	}
-	return Saddle
+	return Stable
 }
 
 // equilibrium fills in loads, overloaded nodes and class from eigenvalues.
@@ -121,7 +135,7 @@ func (l *Law) equilibrium(x []float64, ev []complex128, zt float64) *Equilibrium
 // some |F_i(x)| exceeds 1e-9·scale (see ZeroTol): x is then not an
 // equilibrium to working accuracy.
 func (l *Law) Linearize(x []float64) (*Equilibrium, error) {
-	if err := l.check(); err != nil {
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	if err := l.checkState("x", x); err != nil {
@@ -132,12 +146,12 @@ func (l *Law) Linearize(x []float64) (*Equilibrium, error) {
 	f := l.Rate(nil, x)
 	for i, v := range f {
 		if math.Abs(v) > zt {
-			return nil, fmt.Errorf("stability: x is not an equilibrium: |F_%d(x)| = %v", i, math.Abs(v))
+			return nil, loadlab.Invalid("stability", "x is not an equilibrium: |F_%d(x)| = %v > %v", i, math.Abs(v), zt)
 		}
 	}
 	var eig mat.Eigen
 	if !eig.Factorize(l.Jacobian(nil, x), mat.EigenNone) {
-		return nil, fmt.Errorf("stability: eigendecomposition of the Jacobian failed")
+		return nil, loadlab.Wrap(loadlab.ErrIllConditioned, "stability", "eigendecomposition of the Jacobian at x failed")
 	}
 	ev := eig.Values(nil)
 	sortEigen(ev)
@@ -160,10 +174,11 @@ func sortEigen(ev []complex128) {
 //
 //	λ_i = g_i (T_i − S_i)  if x_i = 0,     λ_i = g_i (S_i − T_i)  if x_i = 1.
 //
-// Eigenvalues are returned in node order, not sorted. Corner returns an
-// error if some x_i is neither 0 nor 1.
+// The eigenvalues are sorted as everywhere (see Equilibrium); NodeRates
+// holds them in node order. Corner returns an error wrapping
+// loadlab.ErrInvalid if some x_i is neither 0 nor 1.
 func (l *Law) Corner(x []float64) (*Equilibrium, error) {
-	if err := l.check(); err != nil {
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	if err := l.checkState("x", x); err != nil {
@@ -171,16 +186,21 @@ func (l *Law) Corner(x []float64) (*Equilibrium, error) {
 	}
 	for i, v := range x {
 		if v != 0 && v != 1 {
-			return nil, fmt.Errorf("stability: x[%d] = %v: a corner has coordinates 0 or 1", i, v)
+			return nil, loadlab.Invalid("stability", "x[%d] = %v, want 0 or 1 at a corner", i, v)
 		}
 	}
 	x = append([]float64(nil), x...)
 	s := l.Net.Loads(nil, x)
+	rates := make([]float64, len(x))
 	ev := make([]complex128, len(x))
 	for i := range x {
-		ev[i] = complex(l.cornerEigen(i, x[i] == 1, s[i]), 0)
+		rates[i] = l.cornerEigen(i, x[i] == 1, s[i])
+		ev[i] = complex(rates[i], 0)
 	}
-	return l.equilibrium(x, ev, ZeroTol*l.scale()), nil
+	sortEigen(ev)
+	e := l.equilibrium(x, ev, ZeroTol*l.scale())
+	e.NodeRates = rates
+	return e, nil
 }
 
 // cornerEigen is λ_i at a vertex (spec §5.4).
@@ -288,12 +308,12 @@ func (cs *CornerSummary) scan() (Class, int) {
 // O(2^N·N) instead of 2^N dense eigendecompositions. It returns an error if
 // N > MaxCornerNodes; use SearchCorners or Attractors beyond.
 func (l *Law) ClassifyCorners() (*CornerSummary, error) {
-	if err := l.check(); err != nil {
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	n := l.Net.N()
 	if n > MaxCornerNodes {
-		return nil, fmt.Errorf("stability: N = %d > %d: too many corners to enumerate; use SearchCorners or Attractors", n, MaxCornerNodes)
+		return nil, loadlab.TooLarge("stability", "N = %d > MaxCornerNodes = %d: too many corners to enumerate; use SearchCorners or Attractors", n, MaxCornerNodes)
 	}
 	cs := l.newSummary()
 	cs.tally() // x = 0, S = 0
@@ -314,20 +334,27 @@ func (l *Law) ClassifyCorners() (*CornerSummary, error) {
 // underloaded node at x_i = 0 to 1, as the greedy law would push it) until
 // no eigenvalue is positive or 4N flips are spent. Every vertex visited is
 // classified once; Stable and Uncontrollable list the stable ones found.
-// It returns an error for N > 64, negative starts or a nil src.
+// It returns an error wrapping loadlab.ErrTooLarge for N > 64 or a
+// number of starts whose visited vertices might not fit in memory, and one
+// wrapping loadlab.ErrInvalid for negative starts.
+//
+// SearchCorners panics if src is nil.
 func (l *Law) SearchCorners(starts int, src rand.Source) (*CornerSummary, error) {
-	if err := l.check(); err != nil {
+	if src == nil {
+		panic("stability: SearchCorners: src is nil")
+	}
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	n := l.Net.N()
 	if n > 64 {
-		return nil, fmt.Errorf("stability: N = %d > 64: vertices are encoded as 64-bit masks; use Attractors", n)
+		return nil, loadlab.TooLarge("stability", "N = %d > 64: vertices are encoded as 64-bit masks; use Attractors", n)
 	}
 	if starts < 0 {
-		return nil, fmt.Errorf("stability: starts = %d: want ≥ 0", starts)
+		return nil, loadlab.Invalid("stability", "starts = %d, want ≥ 0", starts)
 	}
-	if src == nil {
-		return nil, fmt.Errorf("stability: src is nil")
+	if err := checkSearch(starts, n); err != nil {
+		return nil, err
 	}
 	rng := rand.New(src)
 	cs := l.newSummary()
@@ -356,6 +383,20 @@ func (l *Law) SearchCorners(starts int, src rand.Source) (*CornerSummary, error)
 	return cs, nil
 }
 
+// checkSearch bounds the work and memory of SearchCorners before it
+// starts: each start visits at most 4N+1 vertices, each stored once in the
+// visited set (and possibly in Stable and Uncontrollable), about 64 bytes.
+func checkSearch(starts, n int) error {
+	visits, ok := size.Mul(starts, 4*n+1)
+	if !ok {
+		visits = math.MaxInt
+	}
+	if err := size.Check("stability", "visited vertices", visits, 64); err != nil {
+		return loadlab.TooLarge("stability", "starts = %d on N = %d nodes: %v", starts, n, err)
+	}
+	return nil
+}
+
 // MaxEnumNodes is the largest N for which Equilibria enumerates all 3^N face
 // patterns.
 const MaxEnumNodes = 12
@@ -369,12 +410,12 @@ const MaxEnumNodes = 12
 // equilibrium is linearised with Linearize. It returns an error for
 // N > MaxEnumNodes.
 func (l *Law) Equilibria() ([]*Equilibrium, error) {
-	if err := l.check(); err != nil {
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	n := l.Net.N()
 	if n > MaxEnumNodes {
-		return nil, fmt.Errorf("stability: N = %d > %d: 3^N patterns are too many", n, MaxEnumNodes)
+		return nil, loadlab.TooLarge("stability", "N = %d > MaxEnumNodes = %d: 3^N patterns are too many", n, MaxEnumNodes)
 	}
 	pat := make([]int, n) // 0, 1, or 2 = interior
 	var out []*Equilibrium
@@ -448,14 +489,14 @@ func (l *Law) solvePattern(pat []int) (x []float64, ok bool) {
 // not in [0, ½) or the pattern has no isolated equilibrium in the open
 // cube.
 func (l *Law) Snap(x []float64, tol float64) (*Equilibrium, error) {
-	if err := l.check(); err != nil {
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	if err := l.checkState("x", x); err != nil {
 		return nil, err
 	}
 	if !(tol >= 0 && tol < 0.5) {
-		return nil, fmt.Errorf("stability: tol = %v: want a value in [0, 0.5)", tol)
+		return nil, loadlab.Invalid("stability", "tol = %v, want a value in [0, 0.5)", tol)
 	}
 	pat := make([]int, len(x))
 	for i, v := range x {
@@ -470,7 +511,7 @@ func (l *Law) Snap(x []float64, tol float64) (*Equilibrium, error) {
 	}
 	xs, ok := l.solvePattern(pat)
 	if !ok {
-		return nil, fmt.Errorf("stability: no isolated equilibrium with the face pattern of x")
+		return nil, loadlab.Invalid("stability", "x has no isolated equilibrium with its face pattern (tol = %v)", tol)
 	}
 	return l.Linearize(xs)
 }
@@ -490,20 +531,30 @@ type Attractor struct {
 // with the number of end states that could not be snapped (not yet
 // converged, or on a continuum of equilibria). Starts are drawn from src in
 // order and integrated in parallel; the result does not depend on the
-// number of workers. It returns an error for negative starts, a nil src,
-// or an integration error (for example a t1 that is not positive).
+// number of workers. It returns an error wrapping loadlab.ErrInvalid for
+// negative starts, one wrapping loadlab.ErrTooLarge if the starts would
+// not fit in memory, or an integration error (for example a t1 that is
+// not positive).
+//
+// Attractors panics if src is nil.
 func (l *Law) Attractors(starts int, t1 float64, src rand.Source, s *Settings) (found []Attractor, unresolved int, err error) {
-	if err := l.check(); err != nil {
+	if src == nil {
+		panic("stability: Attractors: src is nil")
+	}
+	if err := l.Validate(); err != nil {
 		return nil, 0, err
 	}
 	if starts < 0 {
-		return nil, 0, fmt.Errorf("stability: starts = %d: want ≥ 0", starts)
+		return nil, 0, loadlab.Invalid("stability", "starts = %d, want ≥ 0", starts)
 	}
-	if src == nil {
-		return nil, 0, fmt.Errorf("stability: src is nil")
+	n := l.Net.N()
+	if err := size.Check("stability", "starts", starts, 8*n+64); err != nil {
+		return nil, 0, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, 0, err
 	}
 	rng := rand.New(src)
-	n := l.Net.N()
 	x0 := make([][]float64, starts)
 	for k := range x0 {
 		x0[k] = make([]float64, n)
@@ -511,43 +562,54 @@ func (l *Law) Attractors(starts int, t1 float64, src rand.Source, s *Settings) (
 			x0[k][i] = 0.5 + (rng.Float64()-0.5)*(1-1e-9) // inside (0, 1)
 		}
 	}
-	set := Settings{}
-	if s != nil {
-		set = *s
-	}
 	ends := make([]*Equilibrium, starts)
 	errs := make([]error, starts)
-	mc.For(starts, 0, func(k int) {
-		// Integrate to t1, then keep going for twice as long, up to
-		// three times, until the end state snaps: nodes with a small
-		// imbalance |T_i − S_i| approach their face slowly.
-		x, span := x0[k], t1
-		local := set // each worker its own Times
-		for try := 0; try < 4; try++ {
-			local.Times = []float64{span}
-			tr, err := l.Integrate(x, span, &local)
-			if err != nil {
-				errs[k] = err
-				return
-			}
-			x = tr.Final()
-			if e, err := l.Snap(x, 1e-6); err == nil {
-				ends[k] = e
-				return
-			}
-			span *= 2
+	mc.For(starts, 0, func(k int) { ends[k], errs[k] = l.attract(x0[k], t1, s) })
+	for _, err := range errs {
+		if err != nil {
+			return nil, 0, err
 		}
-	})
+	}
+	found, unresolved = groupEquilibria(ends)
+	return found, unresolved, nil
+}
+
+// attract integrates from x to t1, then keeps going for twice as long, up
+// to three times, until the end state snaps: nodes with a small imbalance
+// |T_i − S_i| approach their face slowly. It returns nil if no end state
+// snaps.
+func (l *Law) attract(x []float64, t1 float64, s *Settings) (*Equilibrium, error) {
+	var local Settings // each worker its own Times
+	if s != nil {
+		local = *s
+	}
+	span := t1
+	for try := 0; try < 4; try++ {
+		local.Times = []float64{span}
+		tr, err := l.Integrate(x, span, &local)
+		if err != nil {
+			return nil, err
+		}
+		x = tr.Final()
+		if e, err := l.Snap(x, 1e-6); err == nil {
+			return e, nil
+		}
+		span *= 2
+	}
+	return nil, nil
+}
+
+// groupEquilibria merges equilibria with the same face pattern, most
+// frequent first (ties in order of first appearance), and counts the nil
+// entries.
+func groupEquilibria(ends []*Equilibrium) (found []Attractor, unresolved int) {
 	index := map[string]int{}
-	for k, e := range ends {
-		if errs[k] != nil {
-			return nil, 0, errs[k]
-		}
+	for _, e := range ends {
 		if e == nil {
 			unresolved++
 			continue
 		}
-		key := make([]byte, n)
+		key := make([]byte, len(e.X))
 		for i, v := range e.X {
 			switch v {
 			case 0:
@@ -566,5 +628,5 @@ func (l *Law) Attractors(starts int, t1 float64, src rand.Source, s *Settings) (
 		found = append(found, Attractor{Equilibrium: e, Starts: 1})
 	}
 	sort.SliceStable(found, func(a, b int) bool { return found[a].Starts > found[b].Starts })
-	return found, unresolved, nil
+	return found, unresolved
 }

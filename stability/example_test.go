@@ -22,39 +22,66 @@ func ExampleLaw_Integrate() {
 	k := tr.Len() - 1
 	fmt.Printf("x = (%.4f, %.4f)  S = (%.4f, %.4f)  overload at b = %.4f\n",
 		tr.X[k][0], tr.X[k][1], tr.S[k][0], tr.S[k][1], tr.Overload[k][1])
-	fmt.Println("uncontrollable nodes:", stability.Uncontrollable(nw, tr.Final(), 1e-6))
-	fmt.Println("A in Π_C:", stability.InPolytope(nw))
+	bad, _ := stability.Uncontrollable(nw, tr.Final(), 1e-6)
+	in, _ := stability.InPolytope(nw)
+	fmt.Println("uncontrollable nodes:", bad)
+	fmt.Println("A in Π_C:", in)
 	// Output:
 	// x = (1.0000, 0.0000)  S = (0.1000, 0.9000)  overload at b = 0.2000
 	// uncontrollable nodes: [1]
 	// A in Π_C: false
 }
 
-// Linearisation at a vertex: the Jacobian is diagonal there.
+// Linearisation at a vertex: the Jacobian is diagonal there, with one
+// rate per node (NodeRates); Eigenvalues holds the same values sorted.
 func ExampleLaw_Corner() {
 	c := mat.NewDense(2, 2, []float64{0.1, 0.9, 0.5, 0.5})
 	nw, _ := anycast.NewNetwork([]float64{1, 1}, c, []float64{0.7, 0.7})
 	law, _ := stability.NewLaw(nw, 1)
 	for _, x := range [][]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
 		e, _ := law.Corner(x)
-		fmt.Printf("%v: λ = (%.2g, %.2g) %v uncontrollable=%v\n", x,
-			real(e.Eigenvalues[0]), real(e.Eigenvalues[1]), e.Class, e.Uncontrollable())
+		fmt.Printf("%v: λ_a = %.2g, λ_b = %.2g, sorted (%.2g, %.2g) %v uncontrollable=%v\n", x,
+			e.NodeRates[0], e.NodeRates[1], real(e.Eigenvalues[0]), real(e.Eigenvalues[1]), e.Class, e.Uncontrollable())
 	}
 	// Output:
-	// [0 0]: λ = (0.7, 0.7) unstable uncontrollable=false
-	// [1 0]: λ = (-0.6, -0.2) stable uncontrollable=true
-	// [0 1]: λ = (0.2, -0.2) saddle uncontrollable=false
-	// [1 1]: λ = (-0.1, 0.7) saddle uncontrollable=false
+	// [0 0]: λ_a = 0.7, λ_b = 0.7, sorted (0.7, 0.7) unstable uncontrollable=false
+	// [1 0]: λ_a = -0.6, λ_b = -0.2, sorted (-0.6, -0.2) stable uncontrollable=true
+	// [0 1]: λ_a = 0.2, λ_b = -0.2, sorted (-0.2, 0.2) saddle uncontrollable=false
+	// [1 1]: λ_a = -0.1, λ_b = 0.7, sorted (-0.1, 0.7) saddle uncontrollable=false
+}
+
+// The logit state keeps the digits x loses near a face: both nodes are
+// under-loaded, so x is pushed towards 1 and x_b rounds to exactly 1 once
+// z_b passes 37, while z_b keeps growing at the rate β(T_b − S_b) =
+// 0.7 − 0.18 = 0.52 of the vertex (spec §5.2 item 1).
+func ExampleLaw_IntegrateLogit() {
+	c := mat.NewDense(2, 2, []float64{0.8, 0.2, 0.3, 0.7})
+	nw, _ := anycast.NewNetwork([]float64{0.2, 0.2}, c, []float64{0.7, 0.7})
+	law, _ := stability.NewLaw(nw, 1)
+	tr, err := law.IntegrateLogit([]float64{0, 0}, 100, &stability.Settings{Times: []float64{50, 100}, Logits: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for k, t := range tr.T {
+		fmt.Printf("t = %3g: x_b = %.12g, z_b = %.4f\n", t, tr.X[k][1], tr.Z[k][1])
+	}
+	fmt.Printf("rate of z_b: %.4f\n", (tr.Z[1][1]-tr.Z[0][1])/50)
+	// Output:
+	// t =  50: x_b = 0.999999999996, z_b = 26.2219
+	// t = 100: x_b = 1, z_b = 52.2219
+	// rate of z_b: 0.5200
 }
 
 // A favourable two-node system controls any demand (spec §5.5).
 func ExampleFavorable() {
 	c := mat.NewDense(2, 2, []float64{0.8, 0.2, 0.3, 0.7})
 	t := []float64{0.7, 0.7}
-	ya, yb, _ := stability.TwoNodeInterior(c, t)
-	fmt.Println("favourable:", stability.Favorable(c, t))
-	fmt.Printf("y* = (%.4g, %.4g)\n", ya, yb)
 	nw, _ := anycast.NewNetwork([]float64{100, 100}, c, t)
+	ya, yb, _ := stability.TwoNodeInterior(nw)
+	fav, _ := stability.Favorable(nw)
+	fmt.Println("favourable:", fav)
+	fmt.Printf("y* = (%.4g, %.4g)\n", ya, yb)
 	law, _ := stability.NewLaw(nw, 1)
 	tr, _ := law.Integrate([]float64{0.5, 0.5}, 200, nil)
 	x := tr.Final()
@@ -94,10 +121,10 @@ func ExampleLaw_ClassifyCorners() {
 // demand: the greedy law is stuck in the uncontrollable overload of node b.
 func ExampleCompare() {
 	c := mat.NewDense(2, 2, []float64{0.1, 0.9, 0.3, 0.7})
-	t := []float64{0.7, 0.7}
+	nw, _ := anycast.NewNetwork([]float64{1, 1}, c, []float64{0.7, 0.7})
 	times := []float64{0, 1, 2, 3}
 	demand := [][]float64{{1, 1}, {1, 1}, {1, 1}, {1, 1}}
-	cmp, err := stability.Compare(c, t, times, demand, nil)
+	cmp, err := stability.Compare(nw, times, demand, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -2,6 +2,7 @@ package stability
 
 import (
 	"math/rand/v2"
+	"sort"
 
 	"github.com/loadlab/loadlab/anycast"
 	"gonum.org/v1/gonum/floats"
@@ -75,7 +76,7 @@ func randomInterior(rng *rand.Rand, n int) []float64 {
 // scaleInto scales nw.A by a factor so that the tightest inequality of Π_C
 // has slack fraction 1 − f of T_i (f ∈ (0, 1] puts A inside Π_C).
 func scaleInto(nw *anycast.Network, f float64) {
-	slack := PolytopeSlack(nw)
+	slack := must(PolytopeSlack(nw))
 	worst := 0.0
 	for i, s := range slack {
 		inflow := nw.T[i] - s // Σ_{j≠i} C_ji A_j
@@ -84,4 +85,26 @@ func scaleInto(nw *anycast.Network, f float64) {
 	if worst > 0 {
 		floats.Scale(f/worst, nw.A)
 	}
+}
+
+// must returns v and panics on err: for calls on networks the test has
+// just validated.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// twoNode returns the two-node network with C = c, capacities t and unit
+// demand (the demand is not used by the two-node functions).
+func twoNode(c mat.Matrix, t []float64) *anycast.Network {
+	return must(anycast.NewNetwork([]float64{1, 1}, c, t))
+}
+
+// sortedFloats returns a sorted copy of v.
+func sortedFloats(v []float64) []float64 {
+	out := append([]float64(nil), v...)
+	sort.Float64s(out)
+	return out
 }

@@ -1,11 +1,12 @@
 package stability
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/size"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,22 +29,34 @@ type Law struct {
 	Normalized bool
 }
 
-// NewLaw returns the law (24) with sensitivity beta on nw, or an error if
-// nw is nil or invalid or beta is not finite and positive.
+// NewLaw returns the law (24) with sensitivity beta on nw, or an error
+// wrapping loadlab.ErrInvalid if nw is invalid or beta is not finite and
+// positive.
+//
+// NewLaw panics if nw is nil.
 func NewLaw(nw *anycast.Network, beta float64) (*Law, error) {
+	if nw == nil {
+		panic("stability: NewLaw: nw is nil")
+	}
 	l := &Law{Net: nw, Sensitivity: beta}
-	if err := l.check(); err != nil {
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-func (l *Law) check() error {
+// Validate checks the law and its network (anycast.Network.Validate).
+// Every method of Law that takes data calls it first, so a network changed
+// after NewLaw is checked again; the hot-loop methods Rate, Jacobian and
+// EulerStep do not.
+//
+// Validate panics if l.Net is nil (a Law must be built on a network).
+func (l *Law) Validate() error {
 	if l.Net == nil {
-		return errors.New("stability: Net is nil")
+		panic("stability: Law.Net is nil")
 	}
 	if !(l.Sensitivity > 0) || math.IsInf(l.Sensitivity, 1) {
-		return fmt.Errorf("stability: Sensitivity = %v: want a finite value > 0", l.Sensitivity)
+		return loadlab.Invalid("stability", "Law.Sensitivity = %v, want a finite value > 0", l.Sensitivity)
 	}
 	return l.Net.Validate()
 }
@@ -59,11 +72,11 @@ func (l *Law) gain(i int) float64 {
 // checkState returns an error unless x has length N and lies in [0, 1]^N.
 func (l *Law) checkState(name string, x []float64) error {
 	if len(x) != l.Net.N() {
-		return fmt.Errorf("stability: len(%s) = %d, want N = %d", name, len(x), l.Net.N())
+		return loadlab.Invalid("stability", "len(%s) = %d, want N = %d", name, len(x), l.Net.N())
 	}
 	for i, v := range x {
 		if !(v >= 0 && v <= 1) {
-			return fmt.Errorf("stability: %s[%d] = %v: want a value in [0, 1]", name, i, v)
+			return loadlab.Invalid("stability", "%s[%d] = %v, want a value in [0, 1]", name, i, v)
 		}
 	}
 	return nil
@@ -125,7 +138,7 @@ func (l *Law) EulerStep(dst, x []float64, dt float64) ([]float64, error) {
 		dst = make([]float64, n)
 	}
 	if !(dt > 0) || math.IsInf(dt, 1) {
-		return dst, fmt.Errorf("stability: dt = %v: want a finite value > 0", dt)
+		return dst, loadlab.Invalid("stability", "dt = %v, want a finite value > 0", dt)
 	}
 	return dst, l.euler(dst, x, make([]float64, n), dt)
 }
@@ -137,7 +150,7 @@ func (l *Law) euler(dst, x, s []float64, dt float64) error {
 	for i := range dst {
 		c := dt * l.gain(i) * (l.Net.T[i] - s[i])
 		if math.Abs(c) > 1 {
-			return fmt.Errorf("stability: dt = %v too large at node %d: |dt·g·(T−S)| = %v > 1 may leave [0, 1]", dt, i, math.Abs(c))
+			return loadlab.Invalid("stability", "dt = %v too large at node %d: |dt·g·(T−S)| = %v > 1 may leave [0, 1]", dt, i, math.Abs(c))
 		}
 		dst[i] = x[i] + c*x[i]*(1-x[i]) // spec §5.2 Algorithm 2
 	}
@@ -146,30 +159,54 @@ func (l *Law) euler(dst, x, s []float64, dt float64) error {
 
 // Iterate runs Algorithm 2 (spec §5.2) from x0 for the given number of
 // steps of size dt and returns every iterate (steps+1 states, at times
-// k·dt). It returns an error for a bad x0, dt or steps, or as EulerStep if
-// a step could leave [0, 1]^N.
+// k·dt). It returns an error wrapping loadlab.ErrInvalid for a bad law,
+// x0, dt or steps, or as EulerStep if a step could leave [0, 1]^N (then
+// with the iterates so far), and one wrapping loadlab.ErrTooLarge, before
+// allocating, if the steps+1 states would not fit in memory.
 func (l *Law) Iterate(x0 []float64, dt float64, steps int) (*Trajectory, error) {
-	if err := l.check(); err != nil {
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	if err := l.checkState("x0", x0); err != nil {
 		return nil, err
 	}
 	if steps < 0 {
-		return nil, fmt.Errorf("stability: steps = %d: want ≥ 0", steps)
+		return nil, loadlab.Invalid("stability", "steps = %d, want ≥ 0", steps)
 	}
 	if !(dt > 0) || math.IsInf(dt, 1) {
-		return nil, fmt.Errorf("stability: dt = %v: want a finite value > 0", dt)
+		return nil, loadlab.Invalid("stability", "dt = %v, want a finite value > 0", dt)
 	}
-	tr := newTrajectory(l.Net, steps+1)
+	if err := checkSamples("steps", steps, l.Net.N(), false); err != nil {
+		return nil, err
+	}
+	tr := newTrajectory(l.Net, steps+1, false)
 	x := append([]float64(nil), x0...)
 	s := make([]float64, len(x))
-	tr.add(0, x)
+	tr.add(0, x, nil)
 	for k := 1; k <= steps; k++ {
 		if err := l.euler(x, x, s, dt); err != nil {
+			tr.Status = loadlab.Failure
 			return tr, fmt.Errorf("step %d: %w", k, err)
 		}
-		tr.add(float64(k)*dt, x)
+		tr.add(float64(k)*dt, x, nil)
 	}
+	tr.Status = loadlab.Success
 	return tr, nil
+}
+
+// checkSamples returns an error wrapping loadlab.ErrTooLarge, naming what,
+// if count+1 samples of a trajectory of n nodes would exceed the memory
+// budget.
+func checkSamples(what string, count, n int, logits bool) error {
+	per := 8*(3*n+3) + 3*24 // X, S, Overload rows and headers; T, Second, Excess
+	if logits {
+		per += 8*n + 24
+	}
+	if count == math.MaxInt {
+		return loadlab.TooLarge("stability", "%s = %d needs more than %d GiB", what, count, size.MaxBytes>>30)
+	}
+	if err := size.Check("stability", what, count+1, per); err != nil {
+		return err
+	}
+	return nil
 }

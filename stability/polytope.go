@@ -3,8 +3,22 @@ package stability
 import (
 	"math"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 )
+
+// The functions of this file validate nw on every call
+// (anycast.Network.Validate, O(N²) like the work itself), so a network
+// whose exported fields were changed after NewNetwork is checked again;
+// its error is returned. They panic if nw is nil.
+
+// validNetwork validates nw for the function fn, panicking if it is nil.
+func validNetwork(fn string, nw *anycast.Network) error {
+	if nw == nil {
+		panic("stability: " + fn + ": nw is nil")
+	}
+	return nw.Validate()
+}
 
 // PolytopeSlack returns the slack of the demand nw.A in each inequality of
 // the stability polytope Π_C (spec §5.3 eq. (28)):
@@ -14,7 +28,10 @@ import (
 // A node with slack_i ≥ 0 can never suffer a locally uncontrollable
 // overload: even with every other node answering all its demand with L1
 // (x_j = 1), the load it cannot shed is within its capacity.
-func PolytopeSlack(nw *anycast.Network) []float64 {
+func PolytopeSlack(nw *anycast.Network) ([]float64, error) {
+	if err := validNetwork("PolytopeSlack", nw); err != nil {
+		return nil, err
+	}
 	n := nw.N()
 	slack := append([]float64(nil), nw.T...)
 	for j := 0; j < n; j++ {
@@ -25,14 +42,15 @@ func PolytopeSlack(nw *anycast.Network) []float64 {
 			}
 		}
 	}
-	return slack
+	return slack, nil
 }
 
 // InPolytope reports whether nw.A ∈ Π_C (spec §5.3 eq. (28)), a
 // sufficient condition for the greedy law never to end in a locally
 // uncontrollable overload.
-func InPolytope(nw *anycast.Network) bool {
-	return allNonNegative(PolytopeSlack(nw))
+func InPolytope(nw *anycast.Network) (bool, error) {
+	slack, err := PolytopeSlack(nw)
+	return allNonNegative(slack), err
 }
 
 // ExtendedSlack returns the slack of nw.A in the larger region Π′_C of
@@ -44,7 +62,10 @@ func InPolytope(nw *anycast.Network) bool {
 // is stable in every coordinate j with x_j > 0, node j carries at most its
 // capacity, so its own-traffic C_jj A_j x_j ≤ T_j caps the demand A_j x_j
 // that it answers with L1. ExtendedSlack_i ≥ PolytopeSlack_i.
-func ExtendedSlack(nw *anycast.Network) []float64 {
+func ExtendedSlack(nw *anycast.Network) ([]float64, error) {
+	if err := validNetwork("ExtendedSlack", nw); err != nil {
+		return nil, err
+	}
 	n := nw.N()
 	slack := append([]float64(nil), nw.T...)
 	for j := 0; j < n; j++ {
@@ -59,21 +80,23 @@ func ExtendedSlack(nw *anycast.Network) []float64 {
 			}
 		}
 	}
-	return slack
+	return slack, nil
 }
 
 // InExtended reports whether nw.A ∈ Π′_C ⊇ Π_C (spec §5.5).
-func InExtended(nw *anycast.Network) bool {
-	return allNonNegative(ExtendedSlack(nw))
+func InExtended(nw *anycast.Network) (bool, error) {
+	slack, err := ExtendedSlack(nw)
+	return allNonNegative(slack), err
 }
 
+// allNonNegative reports whether v is non-empty and every entry ≥ 0.
 func allNonNegative(v []float64) bool {
 	for _, s := range v {
 		if !(s >= 0) {
 			return false
 		}
 	}
-	return true
+	return len(v) > 0
 }
 
 // Uncontrollable returns the nodes i at which the state x exhibits the
@@ -84,17 +107,33 @@ func allNonNegative(v []float64) bool {
 // that is, nodes that would stay overloaded by more than tol even after
 // sending all their own DNS demand to L2. At a steady state with x_i = 0
 // these are the locally uncontrollable overloads (26). tol ≥ 0 absorbs
-// integration error.
+// integration error. The result is empty, not nil, when no node qualifies.
 //
-// Uncontrollable panics if len(x) ≠ N.
-func Uncontrollable(nw *anycast.Network, x []float64, tol float64) []int {
+// Uncontrollable returns an error wrapping loadlab.ErrInvalid for an
+// invalid nw, a wrong length of x, x outside [0, 1]^N (or NaN) and a tol
+// that is negative, NaN or infinite. It panics if nw is nil.
+func Uncontrollable(nw *anycast.Network, x []float64, tol float64) ([]int, error) {
+	if err := validNetwork("Uncontrollable", nw); err != nil {
+		return nil, err
+	}
+	if !(tol >= 0) || math.IsInf(tol, 1) {
+		return nil, loadlab.Invalid("stability", "tol = %v, want a finite value ≥ 0", tol)
+	}
+	if len(x) != nw.N() {
+		return nil, loadlab.Invalid("stability", "len(x) = %d, want N = %d", len(x), nw.N())
+	}
+	for i, v := range x {
+		if !(v >= 0 && v <= 1) {
+			return nil, loadlab.Invalid("stability", "x[%d] = %v, want a value in [0, 1]", i, v)
+		}
+	}
 	s := nw.Loads(nil, x)
-	var out []int
+	out := []int{}
 	for i := range s {
 		other := s[i] - nw.C.At(i, i)*nw.A[i]*x[i] // spec §5.3 eq. (27)
 		if other > nw.T[i]+tol {
 			out = append(out, i)
 		}
 	}
-	return out
+	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/ode"
 	"github.com/stretchr/testify/assert"
@@ -51,7 +52,7 @@ func TestSpec5SeedConvergence(t *testing.T) {
 		assert.InDelta(t, 0.9, s[1], 1e-9)
 		assert.InDelta(t, 0.2, tr.Overload[tr.Len()-1][1], 1e-9)
 		assert.InDelta(t, 1.0, floats.Sum(s), 1e-9)
-		assert.Equal(t, []int{1}, Uncontrollable(nw, x, uncontrolledTol))
+		assert.Equal(t, []int{1}, must(Uncontrollable(nw, x, uncontrolledTol)))
 
 		it, err := l.Iterate([]float64{0.5, 0.5}, 0.01, 10000)
 		require.NoError(t, err)
@@ -76,8 +77,8 @@ func TestSpec6StableCorner(t *testing.T) {
 		l := mustLaw(seedNet(cba), beta)
 		c, err := l.Corner([]float64{1, 0})
 		require.NoError(t, err)
-		assert.InDelta(t, -0.6*beta, real(c.Eigenvalues[0]), exactTol)
-		assert.InDelta(t, -0.2*beta, real(c.Eigenvalues[1]), exactTol)
+		assert.InDelta(t, -0.6*beta, c.NodeRates[0], exactTol)
+		assert.InDelta(t, -0.2*beta, c.NodeRates[1], exactTol)
 		assert.Equal(t, Stable, c.Class)
 		assert.True(t, c.Uncontrollable())
 		assert.Equal(t, []int{1}, c.Overloaded)
@@ -99,32 +100,35 @@ func TestSpec7OtherCorners(t *testing.T) {
 		c00, _ := l.Corner([]float64{0, 0})
 		c11, _ := l.Corner([]float64{1, 1})
 		c01, _ := l.Corner([]float64{0, 1})
-		assert.InDelta(t, 0.7*beta, real(c00.Eigenvalues[0]), exactTol)
-		assert.InDelta(t, 0.7*beta, real(c00.Eigenvalues[1]), exactTol)
+		assert.InDelta(t, 0.7*beta, c00.NodeRates[0], exactTol)
+		assert.InDelta(t, 0.7*beta, c00.NodeRates[1], exactTol)
 		assert.Equal(t, Unstable, c00.Class)
-		assert.InDelta(t, beta*(cba-0.6), real(c11.Eigenvalues[0]), exactTol)
-		assert.InDelta(t, beta*(1.2-cba), real(c11.Eigenvalues[1]), exactTol)
+		assert.InDelta(t, beta*(cba-0.6), c11.NodeRates[0], exactTol)
+		assert.InDelta(t, beta*(1.2-cba), c11.NodeRates[1], exactTol)
 		assert.Equal(t, Saddle, c11.Class)
-		assert.InDelta(t, beta*(0.7-cba), real(c01.Eigenvalues[0]), exactTol)
-		assert.Greater(t, real(c01.Eigenvalues[0]), 0.0)
+		assert.InDelta(t, beta*(0.7-cba), c01.NodeRates[0], exactTol)
+		assert.Greater(t, c01.NodeRates[0], 0.0)
 		// At (0, 1) node b carries S_b = C_bb = 1 − C_ba against T_b = 0.7,
 		// so its eigenvalue −β(T_b − S_b) = −β(C_ba − 0.3) changes sign at
-		// C_ba = 0.3, where the vertex is non-hyperbolic (spec §5.4).
-		assert.InDelta(t, -beta*(cba-0.3), real(c01.Eigenvalues[1]), exactTol)
+		// C_ba = 0.3, where it is zero. Node a's eigenvalue β(0.7 − C_ba)
+		// stays positive, which proves instability whatever node b does
+		// (spec §5.4): at C_ba = 0.3 the vertex is Unstable, not
+		// NonHyperbolic (it once was classified so).
+		assert.InDelta(t, -beta*(cba-0.3), c01.NodeRates[1], exactTol)
 		switch {
-		case cba < 0.3:
+		case cba <= 0.3:
 			assert.Equal(t, Unstable, c01.Class, "C_ba = %v", cba)
-		case cba == 0.3:
-			assert.Equal(t, NonHyperbolic, c01.Class, "C_ba = %v", cba)
 		default:
 			assert.Equal(t, Saddle, c01.Class, "C_ba = %v", cba)
 		}
+		// Sorted eigenvalues, the same set as the node rates.
+		assert.InDeltaSlice(t, sortedFloats(c01.NodeRates), []float64{real(c01.Eigenvalues[0]), real(c01.Eigenvalues[1])}, 0)
 		if cba == 0.5 {
 			// Spec's numbers for C_ba = 0.5, in units of β.
-			assert.InDelta(t, -0.1*beta, real(c11.Eigenvalues[0]), exactTol)
-			assert.InDelta(t, 0.7*beta, real(c11.Eigenvalues[1]), exactTol)
-			assert.InDelta(t, 0.2*beta, real(c01.Eigenvalues[0]), exactTol)
-			assert.InDelta(t, -0.2*beta, real(c01.Eigenvalues[1]), exactTol)
+			assert.InDelta(t, -0.1*beta, c11.NodeRates[0], exactTol)
+			assert.InDelta(t, 0.7*beta, c11.NodeRates[1], exactTol)
+			assert.InDelta(t, 0.2*beta, c01.NodeRates[0], exactTol)
+			assert.InDelta(t, -0.2*beta, c01.NodeRates[1], exactTol)
 		}
 		// Exactly one stable vertex, (1, 0) = mask 0b01, and it is an
 		// uncontrollable overload.
@@ -139,14 +143,15 @@ func TestSpec7OtherCorners(t *testing.T) {
 func TestSpec8And9SeedPolytope(t *testing.T) {
 	for _, cba := range cbas {
 		nw := seedNet(cba)
-		slack := PolytopeSlack(nw)
+		slack, err := PolytopeSlack(nw)
+		require.NoError(t, err)
 		assert.InDelta(t, 0.7-cba, slack[0], exactTol)
 		assert.GreaterOrEqual(t, slack[0], 0.0)
 		assert.InDelta(t, 0.7-0.9, slack[1], exactTol)
-		assert.False(t, InPolytope(nw))
-		assert.False(t, Favorable(nw.C, nw.T)) // 0.07 < 0.63
+		assert.False(t, must(InPolytope(nw)))
+		assert.False(t, must(Favorable(nw))) // 0.07 < 0.63
 		// Π′_C caps A_a by T_a/C_aa = 7 ≥ 1: no change, still outside.
-		assert.False(t, InExtended(nw))
+		assert.False(t, must(InExtended(nw)))
 	}
 }
 
@@ -154,19 +159,19 @@ func TestSpec8And9SeedPolytope(t *testing.T) {
 func TestSpec10Favorable(t *testing.T) {
 	tt := []float64{0.7, 0.7}
 	assert.InDelta(t, 0.5, mat.Det(favC), exactTol)
-	ya, yb, err := TwoNodeInterior(favC, tt)
+	ya, yb, err := TwoNodeInterior(twoNode(favC, tt))
 	require.NoError(t, err)
 	assert.InDelta(t, 0.56, ya, exactTol)
 	assert.InDelta(t, 0.84, yb, exactTol)
-	assert.True(t, Favorable(favC, tt))
+	assert.True(t, must(Favorable(twoNode(favC, tt))))
 	// The conditions 0.56 > 0.14 and 0.49 > 0.21 of the spec.
 	assert.InDelta(t, 0.56, favC.At(0, 0)*tt[1], exactTol)
 	assert.InDelta(t, 0.14, favC.At(0, 1)*tt[0], exactTol)
 	// With T_a = T_b they reduce to C_aa > ½ and C_bb > ½.
-	assert.False(t, Favorable(mat.NewDense(2, 2, []float64{0.5, 0.5, 0.3, 0.7}), tt))
-	assert.False(t, Favorable(mat.NewDense(2, 2, []float64{0.8, 0.2, 0.55, 0.45}), tt))
-	_, _, err = TwoNodeInterior(mat.NewDense(2, 2, []float64{0.5, 0.5, 0.5, 0.5}), tt)
-	assert.Error(t, err)
+	assert.False(t, must(Favorable(twoNode(mat.NewDense(2, 2, []float64{0.5, 0.5, 0.3, 0.7}), tt))))
+	assert.False(t, must(Favorable(twoNode(mat.NewDense(2, 2, []float64{0.8, 0.2, 0.55, 0.45}), tt))))
+	_, _, err = TwoNodeInterior(twoNode(mat.NewDense(2, 2, []float64{0.5, 0.5, 0.5, 0.5}), tt))
+	assert.ErrorIs(t, err, loadlab.ErrIllConditioned)
 }
 
 // Spec §8 item 11: A = (100, 100) with the favourable C.
@@ -196,7 +201,7 @@ func TestSpec11FavorableLargeDemand(t *testing.T) {
 // seed's demand, so the detector is not vacuous.
 func TestSpec12FavorableGrid(t *testing.T) {
 	grid := floats.LogSpan(make([]float64, 9), 0.1, 1e3)
-	out, err := TwoNodeMap(favC, []float64{0.7, 0.7}, grid, grid, nil)
+	out, err := TwoNodeMap(twoNode(favC, []float64{0.7, 0.7}), grid, grid, nil)
 	require.NoError(t, err)
 	for _, o := range out {
 		assert.False(t, o.Possible, "A = %v", o.A)
@@ -206,7 +211,7 @@ func TestSpec12FavorableGrid(t *testing.T) {
 		assert.Less(t, o.Excess, uncontrolledTol, "A = %v", o.A)
 	}
 	seed := seedNet(0.3)
-	out, err = TwoNodeMap(seed.C, seed.T, []float64{1}, []float64{1}, nil)
+	out, err = TwoNodeMap(seed, []float64{1}, []float64{1}, nil)
 	require.NoError(t, err)
 	assert.True(t, out[0].Possible)
 	assert.True(t, out[0].Reached)
@@ -218,9 +223,10 @@ func TestSpec13ThreeNode(t *testing.T) {
 	c := mat.NewDense(3, 3, []float64{0.6, 0.3, 0.1, 0.2, 0.5, 0.3, 0.1, 0.2, 0.7})
 	nw, err := anycast.NewNetwork([]float64{2, 1.5, 1}, c, []float64{0.8, 0.9, 0.7})
 	require.NoError(t, err)
-	slack := PolytopeSlack(nw)
+	slack, err := PolytopeSlack(nw)
+	require.NoError(t, err)
 	assert.InDeltaSlice(t, []float64{0.8 - 0.4, 0.9 - 0.8, 0.7 - 0.65}, slack, exactTol)
-	assert.True(t, InPolytope(nw))
+	assert.True(t, must(InPolytope(nw)))
 	want := []float64{0.45, 11.0 / 15, 0.4}
 	assert.InDeltaSlice(t, nw.T, nw.Loads(nil, want), exactTol)
 	l := mustLaw(nw, 1)
@@ -261,7 +267,7 @@ func TestSpec14LogitIdentity(t *testing.T) {
 		dy[2], dy[3] = l.Net.T[0]-s[0], l.Net.T[1]-s[1]
 	}
 	// Fixed-step RK4 with dt = 1e-4, as in the spec.
-	res, err := ode.SolveRK4(aug, 0, []float64{0.3, 0.6, 0, 0}, []float64{5}, 1e-4)
+	res, err := ode.SolveRK4(aug, 0, []float64{0.3, 0.6, 0, 0}, []float64{5}, 1e-4, nil)
 	require.NoError(t, err)
 	y := res.Y[0]
 	for i := 0; i < 2; i++ {
@@ -381,8 +387,6 @@ func TestSpec16Underloaded(t *testing.T) {
 		}
 	}
 }
-
-func logit(x float64) float64 { return math.Log(x / (1 - x)) }
 
 // Spec §5.2 items 2 and 3 (candidate statements of Theorem (25)).
 //

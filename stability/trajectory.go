@@ -1,9 +1,9 @@
 package stability
 
 import (
-	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/ode"
 )
@@ -19,22 +19,37 @@ type Trajectory struct {
 	Second []float64
 	// Excess[k] = Σ_i max(S_i − T_i, 0) is the total overload.
 	Excess []float64
-	Stats  ode.Stats // work of the integrator (zero for Iterate)
+	// Z[k][i] = log(x_i/(1 − x_i)) at T[k], the logit state, recorded when
+	// Settings.Logits is set (nil otherwise). It carries the digits that
+	// X loses: x rounds to exactly 1 once z > 37, while z stays exact. In
+	// the default logit integration Z is the integrated state itself; on
+	// a face it is −Inf (x_i = 0) or +Inf (x_i = 1). With Direct it is
+	// computed from X.
+	Z     [][]float64
+	Stats ode.Stats // work of the integrator (zero for Iterate)
+	// Status is loadlab.Success when the whole span was integrated, and
+	// otherwise the ode status of the stop (with an error).
+	Status loadlab.Status
 
 	nw *anycast.Network
 }
 
-func newTrajectory(nw *anycast.Network, capacity int) *Trajectory {
-	return &Trajectory{
+func newTrajectory(nw *anycast.Network, capacity int, logits bool) *Trajectory {
+	tr := &Trajectory{
 		T: make([]float64, 0, capacity), X: make([][]float64, 0, capacity),
 		S: make([][]float64, 0, capacity), Overload: make([][]float64, 0, capacity),
 		Second: make([]float64, 0, capacity), Excess: make([]float64, 0, capacity),
 		nw: nw,
 	}
+	if logits {
+		tr.Z = make([][]float64, 0, capacity)
+	}
+	return tr
 }
 
-// add appends the state x at time t, copying it.
-func (tr *Trajectory) add(t float64, x []float64) {
+// add appends the state x at time t, copying it, and the logits z if the
+// trajectory records them.
+func (tr *Trajectory) add(t float64, x, z []float64) {
 	nw := tr.nw
 	n := nw.N()
 	buf := make([]float64, 3*n)
@@ -53,6 +68,9 @@ func (tr *Trajectory) add(t float64, x []float64) {
 	tr.Overload = append(tr.Overload, ov)
 	tr.Second = append(tr.Second, second)
 	tr.Excess = append(tr.Excess, excess)
+	if tr.Z != nil {
+		tr.Z = append(tr.Z, append([]float64(nil), z...))
+	}
 }
 
 // Len returns the number of samples.
@@ -61,14 +79,17 @@ func (tr *Trajectory) Len() int { return len(tr.T) }
 // Final returns the last state (not a copy).
 func (tr *Trajectory) Final() []float64 { return tr.X[len(tr.X)-1] }
 
-// Settings tunes Law.Integrate. A nil *Settings means the defaults.
+// Settings tunes Law.Integrate. A nil *Settings or a zero field means the
+// default; a negative, NaN or infinite field is an error wrapping
+// loadlab.ErrInvalid that names it.
 type Settings struct {
-	// AbsTol and RelTol are the local error tolerances of the adaptive
-	// Dormand–Prince integrator, applied to the integrated coordinates
-	// (logits unless Direct). Zero means the default 1e-8 (gonum's
-	// convention for settings); negative, NaN or infinite values are
-	// errors. They are ignored when Step selects RK4.
+	// AbsTol, RelTol and MaxSteps are those of package ode (ode.Settings),
+	// with its defaults: tolerances ode.DefaultTol = 1e-8 and a budget
+	// of ode.DefaultMaxSteps = 10⁶ steps. The tolerances apply to the
+	// integrated coordinates (logits unless Direct) and are ignored by
+	// RK4; MaxSteps bounds the steps of either integrator.
 	AbsTol, RelTol float64
+	MaxSteps       int
 	// Times, if not nil, are the output times: strictly increasing, in
 	// [0, t1]. Otherwise every accepted step is recorded (every step of
 	// size Step for RK4), starting with t = 0 and ending with t1.
@@ -81,8 +102,40 @@ type Settings struct {
 	// Step > 0 selects fixed-step RK4 with this step instead of the
 	// adaptive method.
 	Step float64
-	// MaxSteps bounds the adaptive integrator's steps (default 10⁶).
-	MaxSteps int
+	// Logits records the logit state in Trajectory.Z.
+	Logits bool
+}
+
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the field,
+// for a negative, NaN or infinite field or Times not finite, non-negative
+// and strictly increasing. (Integrate also checks Times against t1.) A nil
+// *Settings is valid.
+func (s *Settings) Validate() error {
+	if s == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"AbsTol", s.AbsTol}, {"RelTol", s.RelTol}, {"Step", s.Step}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 1) {
+			return loadlab.Invalid("stability", "Settings.%s = %v, want a finite value ≥ 0 (0 for the default)", f.name, f.v)
+		}
+	}
+	if s.MaxSteps < 0 {
+		return loadlab.Invalid("stability", "Settings.MaxSteps = %d, want ≥ 0 (0 for the default)", s.MaxSteps)
+	}
+	for k, t := range s.Times {
+		if !(t >= 0) || math.IsInf(t, 1) || (k > 0 && !(t > s.Times[k-1])) {
+			return loadlab.Invalid("stability", "Settings.Times[%d] = %v, want strictly increasing finite times ≥ 0", k, t)
+		}
+	}
+	return nil
+}
+
+// ode returns the settings passed to package ode.
+func (s *Settings) ode() *ode.Settings {
+	return &ode.Settings{AbsTol: s.AbsTol, RelTol: s.RelTol, MaxSteps: s.MaxSteps}
 }
 
 // sigmoid returns 1/(1 + e^{−z}) without overflow and with full relative
@@ -95,139 +148,173 @@ func sigmoid(z float64) float64 {
 	return e / (1 + e)
 }
 
+// logit returns log(x/(1 − x)), −Inf at 0 and +Inf at 1 (spec §5.2 item 1).
+func logit(x float64) float64 { return math.Log(x / (1 - x)) }
+
 // Integrate solves (24) from x0 over [0, t1] and returns the trajectory.
 // Coordinates with x0_i ∈ {0, 1} stay there: faces of the hypercube are
 // invariant (spec §5.1).
 //
-// It returns an error for a bad law, x0 outside [0, 1]^N or containing NaN,
-// a wrong length of x0, t1 not finite and positive, bad settings, or when
-// the integrator cannot meet its tolerance (then with the trajectory
-// computed so far).
+// It returns an error wrapping loadlab.ErrInvalid for a bad law, x0
+// outside [0, 1]^N or containing NaN, a wrong length of x0, t1 not finite
+// and positive, or bad settings; one wrapping loadlab.ErrTooLarge, before
+// allocating, if the requested samples would not fit in memory or the RK4
+// steps exceed Settings.MaxSteps; and, when the integrator stops short,
+// the trajectory computed so far with its Status and the ode error (an
+// instance of loadlab.ErrNotConverged).
 func (l *Law) Integrate(x0 []float64, t1 float64, s *Settings) (*Trajectory, error) {
-	if err := l.check(); err != nil {
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	if err := l.checkState("x0", x0); err != nil {
 		return nil, err
 	}
+	direct := s != nil && s.Direct
+	z0 := make([]float64, len(x0))
+	for i, v := range x0 {
+		z0[i] = logit(v)
+	}
+	return l.integrate(newSystem(l, x0, z0, direct), t1, s)
+}
+
+// IntegrateLogit is Integrate from the logit state z0 (z0_i = log(x_i/(1 −
+// x_i)); −Inf and +Inf are the faces x_i = 0 and 1), for starts closer to
+// a face than float64 resolves in x: x0 = 1 − 1e-20 is z0 = 46.05. In the
+// default logit integration a finite z0_i is integrated as given; with
+// Direct the start is σ(z0). It returns an error wrapping
+// loadlab.ErrInvalid for a NaN in z0 or a wrong length, and otherwise
+// errors as Integrate.
+func (l *Law) IntegrateLogit(z0 []float64, t1 float64, s *Settings) (*Trajectory, error) {
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
+	if len(z0) != l.Net.N() {
+		return nil, loadlab.Invalid("stability", "len(z0) = %d, want N = %d", len(z0), l.Net.N())
+	}
+	x0 := make([]float64, len(z0))
+	for i, z := range z0 {
+		if math.IsNaN(z) {
+			return nil, loadlab.Invalid("stability", "z0[%d] = NaN, want a logit in [−Inf, +Inf]", i)
+		}
+		x0[i] = sigmoid(z)
+	}
+	return l.integrate(newSystem(l, x0, z0, s != nil && s.Direct), t1, s)
+}
+
+// integrate checks t1 and the settings, integrates sys with the method
+// the settings select and converts the result into a trajectory.
+func (l *Law) integrate(sys *system, t1 float64, s *Settings) (*Trajectory, error) {
 	if !(t1 > 0) || math.IsInf(t1, 1) {
-		return nil, fmt.Errorf("stability: t1 = %v: want a finite value > 0", t1)
+		return nil, loadlab.Invalid("stability", "t1 = %v, want a finite value > 0", t1)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
 	}
 	var set Settings
 	if s != nil {
 		set = *s
 	}
-	if !(set.AbsTol >= 0) || math.IsInf(set.AbsTol, 1) {
-		return nil, fmt.Errorf("stability: AbsTol = %v: want a finite value > 0, or 0 for the default", set.AbsTol)
+	if n := len(set.Times); n > 0 && set.Times[n-1] > t1 {
+		return nil, loadlab.Invalid("stability", "Settings.Times[%d] = %v, want times in [0, t1 = %v]", n-1, set.Times[n-1], t1)
 	}
-	if !(set.RelTol >= 0) || math.IsInf(set.RelTol, 1) {
-		return nil, fmt.Errorf("stability: RelTol = %v: want a finite value > 0, or 0 for the default", set.RelTol)
+	if len(sys.y0) == 0 {
+		return sys.constant(t1, &set)
 	}
-	if set.AbsTol == 0 {
-		set.AbsTol = 1e-8
-	}
-	if set.RelTol == 0 {
-		set.RelTol = 1e-8
-	}
-	if !(set.Step >= 0) || math.IsInf(set.Step, 1) {
-		return nil, fmt.Errorf("stability: Step = %v: want a finite value ≥ 0", set.Step)
-	}
-	if set.MaxSteps < 0 {
-		return nil, fmt.Errorf("stability: MaxSteps = %d: want ≥ 0", set.MaxSteps)
-	}
-	if set.MaxSteps == 0 {
-		set.MaxSteps = 1_000_000
-	}
-	for k, t := range set.Times {
-		if !(t >= 0 && t <= t1) || (k > 0 && !(t > set.Times[k-1])) {
-			return nil, fmt.Errorf("stability: Times[%d] = %v: want strictly increasing times in [0, %v]", k, t, t1)
-		}
-	}
-
-	n := l.Net.N()
-	sys := &system{law: l, x: append([]float64(nil), x0...), s: make([]float64, n), direct: set.Direct}
-	var y0 []float64
-	if set.Direct {
-		y0 = append([]float64(nil), x0...)
-		for i := range sys.x {
-			sys.free = append(sys.free, i)
-		}
-	} else {
-		for i, v := range x0 {
-			if v > 0 && v < 1 {
-				sys.free = append(sys.free, i)
-				y0 = append(y0, math.Log(v/(1-v))) // logit, spec §5.2 item 1
-			}
-		}
-	}
-	capacity := len(set.Times)
-	if capacity == 0 {
-		capacity = 64
-	}
-	tr := newTrajectory(l.Net, capacity)
-	if len(y0) == 0 {
-		// Every coordinate is on an invariant face: x is constant.
-		if set.Times == nil {
-			tr.add(0, x0)
-			tr.add(t1, x0)
-		}
-		for _, t := range set.Times {
-			tr.add(t, x0)
-		}
-		return tr, nil
-	}
-	if set.Step > 0 {
-		times := set.Times
-		if times == nil {
-			m := int(math.Ceil(t1/set.Step - 1e-9))
-			times = make([]float64, m+1)
-			for k := range times {
-				times[k] = t1 * float64(k) / float64(m)
-			}
-		}
-		res, err := ode.SolveRK4(sys.rhs, 0, y0, times, set.Step)
-		if res != nil {
-			for k, t := range res.T {
-				tr.add(t, sys.state(res.Y[k]))
-			}
-			tr.Stats = res.Stats
-		}
-		return tr, err
-	}
-	d, err := ode.NewDormandPrince(sys.rhs, 0, y0, &ode.Settings{AbsTol: set.AbsTol, RelTol: set.RelTol, MaxSteps: set.MaxSteps})
-	if err != nil {
+	res, err := sys.solve(t1, &set)
+	if res == nil {
 		return nil, err
 	}
-	yi := make([]float64, len(y0))
-	next := 0
-	emit := func() {
-		if set.Times == nil {
-			tr.add(d.Time(), sys.state(d.State()))
-			return
-		}
-		for next < len(set.Times) && set.Times[next] <= d.Time() {
-			tr.add(set.Times[next], sys.state(d.Interpolate(yi, set.Times[next])))
-			next++
-		}
+	if cErr := checkSamples("trajectory samples", len(res.T), l.Net.N(), set.Logits); cErr != nil {
+		return nil, cErr
 	}
-	emit()
-	for d.Time() < t1 {
-		if err := d.Step(t1); err != nil {
-			tr.Stats = d.Stats()
-			return tr, err
-		}
-		emit()
+	tr := newTrajectory(l.Net, len(res.T), set.Logits)
+	for k, t := range res.T {
+		x := sys.state(res.Y[k])
+		tr.add(t, x, sys.logits(res.Y[k], x))
 	}
-	tr.Stats = d.Stats()
-	return tr, nil
+	tr.Stats, tr.Status = res.Stats, res.Status
+	return tr, err
 }
 
 // system is the right-hand side of (24) in integration coordinates.
 type system struct {
 	law    *Law
 	free   []int     // integrated coordinates
+	y0     []float64 // their start values
 	x, s   []float64 // workspaces: full state, loads
+	z      []float64 // workspace: full logit state
 	direct bool
+}
+
+// newSystem sets up the integration from the state x0 with logits z0: in
+// logit coordinates the nodes with finite z0 are integrated from z0, the
+// others are frozen on their face; Direct integrates every x_i from x0.
+func newSystem(l *Law, x0, z0 []float64, direct bool) *system {
+	n := len(x0)
+	sys := &system{law: l, x: append([]float64(nil), x0...), s: make([]float64, n), z: append([]float64(nil), z0...), direct: direct}
+	for i := range x0 {
+		switch {
+		case direct:
+			sys.y0 = append(sys.y0, x0[i])
+		case !math.IsInf(z0[i], 0):
+			sys.y0 = append(sys.y0, z0[i]) // logit, spec §5.2 item 1
+		default:
+			continue
+		}
+		sys.free = append(sys.free, i)
+	}
+	return sys
+}
+
+// constant is the trajectory when every coordinate is on an invariant
+// face: x is constant.
+func (sys *system) constant(t1 float64, set *Settings) (*Trajectory, error) {
+	times := set.Times
+	if times == nil {
+		times = []float64{0, t1}
+	}
+	if err := checkSamples("len(Times)", len(times), len(sys.x), set.Logits); err != nil {
+		return nil, err
+	}
+	tr := newTrajectory(sys.law.Net, len(times), set.Logits)
+	for _, t := range times {
+		tr.add(t, sys.x, sys.z)
+	}
+	tr.Status = loadlab.Success
+	return tr, nil
+}
+
+// solve runs the integrator of the settings: ode.SolveRK4 for Step > 0,
+// otherwise ode.Solve at Times or ode.SolveSteps at every step.
+func (sys *system) solve(t1 float64, set *Settings) (*ode.Result, error) {
+	if set.Step == 0 {
+		if set.Times == nil {
+			return ode.SolveSteps(sys.rhs, 0, sys.y0, t1, set.ode())
+		}
+		return ode.Solve(sys.rhs, 0, sys.y0, set.Times, set.ode())
+	}
+	times := set.Times
+	if times == nil {
+		// Every step of size ≤ Step: the grid of ode.SolveRK4 for [0, t1],
+		// built only once its size is known to be within the budget.
+		budget := set.MaxSteps
+		if budget == 0 {
+			budget = ode.DefaultMaxSteps
+		}
+		m := math.Max(1, math.Ceil(t1/set.Step*(1-1e-12)))
+		if m > float64(budget) {
+			return nil, loadlab.TooLarge("stability", "Settings.Step = %v needs %.4g RK4 steps over [0, %v], more than Settings.MaxSteps = %d",
+				set.Step, m, t1, budget)
+		}
+		if err := checkSamples("RK4 steps", int(m), len(sys.x), set.Logits); err != nil {
+			return nil, err
+		}
+		times = make([]float64, int(m)+1)
+		for k := range times {
+			times[k] = t1 * float64(k) / m
+		}
+	}
+	return ode.SolveRK4(sys.rhs, 0, sys.y0, times, set.Step, set.ode())
 }
 
 // state maps integration coordinates y to the full state x (in sys.x).
@@ -240,6 +327,19 @@ func (sys *system) state(y []float64) []float64 {
 		}
 	}
 	return sys.x
+}
+
+// logits returns the full logit state for integration coordinates y and
+// the state x = state(y) (in sys.z).
+func (sys *system) logits(y, x []float64) []float64 {
+	for k, i := range sys.free {
+		if sys.direct {
+			sys.z[i] = logit(x[i])
+		} else {
+			sys.z[i] = y[k]
+		}
+	}
+	return sys.z
 }
 
 func (sys *system) rhs(dy []float64, _ float64, y []float64) {

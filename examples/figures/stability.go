@@ -22,7 +22,7 @@ func init() {
 	register(
 		plots.Figure{
 			Name:    "stability-phase-portrait",
-			Caption: "Greedy law (24) on two nodes: direction field, trajectories and equilibria by type, for the paper's example (C_aa = 0.1, C_ba = 0.3) and a favourable C (C_aa = 0.8, C_bb = 0.7), both with A = (1, 1), T = (0.7, 0.7); the vertex (0, 1) is non-hyperbolic in both because S_b = C_bb = T_b there.",
+			Caption: "Greedy law (24) on two nodes: direction field, trajectories and equilibria by type, for the paper's example (C_aa = 0.1, C_ba = 0.3) and a favourable C (C_aa = 0.8, C_bb = 0.7), both with A = (1, 1), T = (0.7, 0.7); the vertex (0, 1) is unstable in both: node a is pushed off its face (λ_a = T_a − C_ba = 0.4 > 0) while node b is exactly balanced (S_b = C_bb = T_b, λ_b = 0).",
 			Make:    stabilityPhasePortrait,
 		},
 		plots.Figure{
@@ -85,12 +85,16 @@ func stabilityGreedyVsOptimal(cfg plots.Config) (*plots.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	const sub = 4 // samples per period
-	cmp, err := stability.Compare(c, t, times, dem, &stability.CompareSettings{Sensitivity: 20, Sub: sub})
+	const sub = 4                             // samples per period
+	nw, err := anycast.NewNetwork(base, c, t) // dem replaces nw.A period by period
 	if err != nil {
 		return nil, err
 	}
-	fast, err := stability.Compare(c, t, times, dem, &stability.CompareSettings{Sensitivity: 200, Sub: sub})
+	cmp, err := stability.Compare(nw, times, dem, &stability.CompareSettings{Sensitivity: 20, Sub: sub})
+	if err != nil {
+		return nil, err
+	}
+	fast, err := stability.Compare(nw, times, dem, &stability.CompareSettings{Sensitivity: 200, Sub: sub})
 	if err != nil {
 		return nil, err
 	}
@@ -299,8 +303,11 @@ func stabilityMap(cfg plots.Config) (*plots.Result, error) {
 	var cells []*plot.Plot
 	var heads []plots.Headline
 	for pi, cba := range []float64{0.3, 0.59} {
-		c := mat.NewDense(2, 2, []float64{0.1, 0.9, cba, 1 - cba})
-		out, err := stability.TwoNodeMap(c, t, grid, grid, nil)
+		nw, err := anycast.NewNetwork([]float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.9, cba, 1 - cba}), t)
+		if err != nil {
+			return nil, err
+		}
+		out, err := stability.TwoNodeMap(nw, grid, grid, nil) // the grid replaces nw.A
 		if err != nil {
 			return nil, err
 		}
