@@ -247,3 +247,20 @@ func TestErrorsNamed(t *testing.T) {
 	assert.ErrorContains(t, err5, "DTrack.Alpha = NaN")
 	assert.ErrorContains(t, err6, "CTrack.Alpha = -1")
 }
+
+// TestPushNegativeZero: −0 is a valid hold cost (−0 ≥ 0), also next to
+// positive values, where the fast bit-pattern check defers to the exact
+// one and the overflow check must still see the largest value.
+func TestPushNegativeZero(t *testing.T) {
+	negz := math.Copysign(0, -1)
+	var o Optimal
+	require.NoError(t, o.Reset(2, 1, NoServer, true))
+	require.NoError(t, o.Push([]float64{negz, 3}))
+	require.NoError(t, o.Push([]float64{3, negz}))
+	assert.Equal(t, 2.0, o.Cost())
+	big := math.MaxFloat64 / 1.5
+	require.NoError(t, o.Reset(2, 1, NoServer, false))
+	require.NoError(t, o.Push([]float64{big, big}))
+	assert.ErrorContains(t, o.Push([]float64{negz, big}), "overflows float64", "M + C + max h with a −0 in the row")
+	assert.Equal(t, big+1, o.Cost())
+}

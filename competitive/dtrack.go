@@ -68,6 +68,7 @@ type DTrack struct {
 	c     float64
 	s     int
 	d     []float64
+	next  []float64 // the buffer the next slot's deficits are computed into
 	moves int
 }
 
@@ -92,10 +93,10 @@ func (d *DTrack) Reset(k int, C float64) error {
 		return err
 	}
 	d.k, d.c, d.s, d.moves = k, C, NoServer, 0
-	if cap(d.d) < k {
-		d.d = make([]float64, k)
+	if cap(d.d) < k || cap(d.next) < k {
+		d.d, d.next = make([]float64, k), make([]float64, k)
 	}
-	d.d = d.d[:k]
+	d.d, d.next = d.d[:k], d.next[:k]
 	clear(d.d)
 	return nil
 }
@@ -112,10 +113,21 @@ func (d *DTrack) Transitions() int { return d.moves }
 
 // Step implements Online (spec §4.5).
 func (d *DTrack) Step(hold []float64) (int, error) {
-	if err := validateStep("DTrack.Step", hold, d.k); err != nil {
-		return NoServer, err
+	if d.s == NoServer || len(hold) != d.k {
+		if err := validateStep("DTrack.Step", hold, d.k); err != nil {
+			return NoServer, err
+		}
+		return d.step(hold), nil
 	}
-	return d.step(hold), nil
+	// The row is validated by the deficit update, which computes into
+	// d.next and so can be dropped (the bit-pattern test of rowMax).
+	top, lo, bits := d.tentative(hold)
+	if bits >= 0x7ff0000000000000 {
+		if err := validateStep("DTrack.Step", hold, d.k); err != nil {
+			return NoServer, err
+		}
+	}
+	return d.decide(hold, top, lo), nil
 }
 
 // step is Step for a validated row.
@@ -125,21 +137,36 @@ func (d *DTrack) step(hold []float64) int {
 		clear(d.d)
 		return d.s
 	}
-	s := d.s
-	hs := hold[s]
-	dd := d.d[:len(hold)]
-	top, lo := 0.0, math.Inf(1)
-	for j, h := range hold { // spec §4.3 tentative deficits; j = s gives 0
+	top, lo, _ := d.tentative(hold)
+	return d.decide(hold, top, lo)
+}
+
+// tentative computes the tentative deficits of spec §4.3 into d.next,
+// and returns their maximum, the row minimum and the largest bit pattern
+// of the row's values.
+func (d *DTrack) tentative(hold []float64) (top, lo float64, bits uint64) {
+	hs := hold[d.s]
+	dd, next := d.d[:len(hold)], d.next[:len(hold)]
+	lo = math.Inf(1)
+	for j, h := range hold { // j = s gives 0
 		// Branch-free, as in Optimal.Push; the row minimum (for the
 		// admissibility test) comes along for free.
+		bits = max(bits, math.Float64bits(h))
 		x := max(dd[j]+hs-h, 0)
-		dd[j] = x
+		next[j] = x
 		top = max(top, x)
 		lo = min(lo, h)
 	}
+	return top, lo, bits
+}
+
+// decide makes the tentative deficits the current ones and applies the
+// trigger of spec §4.3, moving by the policy if it fires.
+func (d *DTrack) decide(hold []float64, top, lo float64) int {
+	d.d, d.next = d.next, d.d
 	thr := d.Alpha * d.c
 	if !(top > thr || d.Reach && top >= thr && top > 0) {
-		return s
+		return d.s
 	}
 	ns := d.choose(hold, thr, top, lo)
 	d.restart(hold, ns)

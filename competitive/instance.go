@@ -231,9 +231,37 @@ func validateStep(who string, hold []float64, k int) error {
 	if len(hold) != k {
 		return loadlab.Invalid(pkg, "%s: len(hold) = %d, want k = %d", who, len(hold), k)
 	}
-	return validateRow(hold, func(s int, x float64) error {
-		return loadlab.Invalid(pkg, "%s: hold[%d] = %v, want finite and ≥ 0", who, s, x)
-	})
+	if _, s := rowMax(hold); s >= 0 {
+		return loadlab.Invalid(pkg, "%s: hold[%d] = %v, want finite and ≥ 0", who, s, hold[s])
+	}
+	return nil
+}
+
+// rowMax returns the largest hold cost of row and the index of its first
+// value that is negative, NaN or infinite (−1 if there is none). The
+// fast path is one pass of integer maxima over the bit patterns: for
+// non-negative floats their order is the numbers' order, and every
+// negative value, +Inf and NaN has a pattern at or above that of +Inf.
+// Only a row with such a pattern (or a −0, which is valid) takes the
+// exact second pass.
+func rowMax(row []float64) (top float64, bad int) {
+	const inf = 0x7ff0000000000000 // bits of +Inf
+	var m uint64
+	for _, x := range row {
+		m = max(m, math.Float64bits(x))
+	}
+	if m < inf {
+		return math.Float64frombits(m), -1
+	}
+	for s, x := range row {
+		if !finiteNonNeg(x) {
+			return 0, s
+		}
+		if x > top {
+			top = x
+		}
+	}
+	return top, -1
 }
 
 // maxOf returns the largest element of a non-empty slice.

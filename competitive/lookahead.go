@@ -62,7 +62,7 @@ func (a *Lookahead) Reset(k int, C float64) error {
 	if err := size.Check(pkg, "Lookahead: (Window+1)·k forecast costs and back-pointers", n, 16+4); !ok || err != nil {
 		return loadlab.TooLarge(pkg, "Lookahead: Window = %d slots of k = %d servers need more than %d GiB", a.Window, k, size.MaxBytes>>30)
 	}
-	a.rr = DTrack{Policy: RoundRobin, Alpha: 1, d: a.rr.d}
+	a.rr = DTrack{Policy: RoundRobin, Alpha: 1, d: a.rr.d, next: a.rr.next}
 	if err := a.rr.Reset(k, C); err != nil {
 		return err
 	}

@@ -30,9 +30,9 @@ type Optimal struct {
 	c, m     float64
 	t        int
 	trace    bool
-	v        []float64
-	bits     []uint64 // bit s of row t (t ≥ 1): switch into s at slot t
-	arg      []int32  // lowest-id argmin of V_t
+	v, next  []float64 // V_t, and the buffer the next row is computed into
+	bits     []uint64  // bit s of row t (t ≥ 1): switch into s at slot t
+	arg      []int32   // lowest-id argmin of V_t
 }
 
 // Reset starts a new input with k servers and setup cost C. start is the
@@ -58,10 +58,10 @@ func (o *Optimal) Reset(k int, C float64, start int, trace bool) error {
 func (o *Optimal) reset(k int, C float64, start int, trace bool) {
 	o.k, o.c, o.t, o.trace = k, C, 0, trace
 	o.words = (k + 63) / 64
-	if cap(o.v) < k {
-		o.v = make([]float64, k)
+	if cap(o.v) < k || cap(o.next) < k {
+		o.v, o.next = make([]float64, k), make([]float64, k)
 	}
-	o.v = o.v[:k]
+	o.v, o.next = o.v[:k], o.next[:k]
 	// A virtual row before slot 1 reproduces both first-row rules
 	// through the general recurrence: V_0 = 0 on start and +∞ elsewhere
 	// (warm start), or V_0 ≡ M_0 = 0 with a forced switch (NoServer).
@@ -127,28 +127,61 @@ func (o *Optimal) Push(row []float64) error {
 	if len(row) != o.k {
 		return loadlab.Invalid(pkg, "Optimal.Push: len(row) = %d at slot %d, want k = %d", len(row), o.t, o.k)
 	}
-	if err := validateRow(row, func(s int, x float64) error {
-		return loadlab.Invalid(pkg, "Optimal.Push: row[%d] = %v at slot %d, want finite and ≥ 0", s, x, o.t)
-	}); err != nil {
-		return err
-	}
-	// Every new V_t(s) is at most M_{t−1} + C + max h_t.
-	if top := maxOf(row); o.m+o.c+top > math.MaxFloat64 {
-		return loadlab.Invalid(pkg, "Optimal.Push: costs too large at slot %d: M + C + max row = %v + %v + %v overflows float64", o.t, o.m, o.c, top)
-	}
 	if o.trace {
 		if err := o.fits(1); err != nil {
 			return err
 		}
 	}
-	o.push(row)
+	// The row is validated by the update itself, which computes into
+	// o.next and so can be dropped: its largest bit pattern is below
+	// that of +Inf exactly when every value is finite and ≥ 0 (see
+	// rowMax; a −0 takes the exact check).
+	m, bits := o.step(row)
+	top := math.Float64frombits(bits)
+	if bits >= 0x7ff0000000000000 {
+		var bad int
+		if top, bad = rowMax(row); bad >= 0 {
+			o.drop()
+			return loadlab.Invalid(pkg, "Optimal.Push: row[%d] = %v at slot %d, want finite and ≥ 0", bad, row[bad], o.t)
+		}
+	}
+	// Every new V_t(s) is at most M_{t−1} + C + max h_t.
+	if o.m+o.c+top > math.MaxFloat64 {
+		o.drop()
+		return loadlab.Invalid(pkg, "Optimal.Push: costs too large at slot %d: M + C + max row = %v + %v + %v overflows float64", o.t, o.m, o.c, top)
+	}
+	o.commit(m)
 	return nil
 }
 
-// push is Push for a row already validated (an Instance's).
+// push adds a row already validated (an Instance's).
 func (o *Optimal) push(row []float64) {
+	m, _ := o.step(row)
+	o.commit(m)
+}
+
+// commit makes the row step computed the current one.
+func (o *Optimal) commit(m float64) {
+	o.v, o.next = o.next, o.v
+	o.m = m
+	o.t++
+}
+
+// drop forgets the row step computed: the back-pointers it appended.
+func (o *Optimal) drop() {
+	if o.trace {
+		o.bits = o.bits[:o.t*o.words]
+		o.arg = o.arg[:o.t]
+	}
+}
+
+// step computes V_t(s) = h_t(s) + min(V_{t−1}(s), M_{t−1} + C) into
+// o.next (spec §3), appending the row's back-pointers when tracing, and
+// returns M_t and the largest bit pattern of the row's values (for
+// Push's validation). The state is unchanged until commit.
+func (o *Optimal) step(row []float64) (m float64, bits uint64) {
 	thr := o.m + o.c // spec §3: min(V_{t−1}(s), M_{t−1} + C)
-	v := o.v[:len(row)]
+	v, next := o.v[:len(row)], o.next[:len(row)]
 	m, am := math.Inf(1), 0
 	// The loops are branch-free except for the running minimum: whether
 	// a server stays or switches is data-dependent and unpredictable, and
@@ -157,26 +190,26 @@ func (o *Optimal) push(row []float64) {
 	// is +0 on a tie (prefer staying, spec §3 backtracking).
 	if !o.trace {
 		for s, h := range row {
+			bits = max(bits, math.Float64bits(h))
 			x := min(v[s], thr) + h
-			v[s] = x
+			next[s] = x
 			if x < m {
 				m, am = x, s
 			}
 		}
-		o.m = m
-		o.t++
-		return
+		return m, bits
 	}
 	for w := 0; w < o.words; w++ {
 		lo := w * 64
 		hi := min(lo+64, len(row))
 		var word uint64
-		vs, hs := v[lo:hi], row[lo:hi]
-		hs = hs[:len(vs)]
+		vs, hs, ns := v[lo:hi], row[lo:hi], next[lo:hi]
+		hs, ns = hs[:len(vs)], ns[:len(vs)]
 		for i, x := range vs {
+			bits = max(bits, math.Float64bits(hs[i]))
 			word |= math.Float64bits(thr-x) >> 63 << uint(i)
 			x = min(x, thr) + hs[i]
-			vs[i] = x
+			ns[i] = x
 			if x < m {
 				m, am = x, lo+i
 			}
@@ -184,8 +217,7 @@ func (o *Optimal) push(row []float64) {
 		o.bits = append(o.bits, word)
 	}
 	o.arg = append(o.arg, int32(am))
-	o.m = m
-	o.t++
+	return m, bits
 }
 
 // Slots returns the number of slots pushed since Reset.
@@ -196,8 +228,8 @@ func (o *Optimal) Slots() int { return o.t }
 func (o *Optimal) Cost() float64 { return o.m }
 
 // Values returns the current row V_t(·) of the dynamic program. The slice
-// is the solver's workspace: it must not be modified and is overwritten
-// by the next Push.
+// is the solver's workspace: it must not be modified, and the Push after
+// next overwrites it.
 func (o *Optimal) Values() []float64 { return o.v }
 
 // Schedule writes an optimal schedule of the slots pushed so far into dst

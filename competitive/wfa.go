@@ -25,6 +25,7 @@ type WFA struct {
 	k    int
 	c, m float64
 	v    []float64
+	next []float64 // the buffer the next row is computed into
 	s    int
 }
 
@@ -35,41 +36,56 @@ func (w *WFA) Reset(k int, C float64) error {
 		return err
 	}
 	w.k, w.c, w.s, w.m = k, C, NoServer, 0
-	if cap(w.v) < k {
-		w.v = make([]float64, k)
+	if cap(w.v) < k || cap(w.next) < k {
+		w.v, w.next = make([]float64, k), make([]float64, k)
 	}
-	w.v = w.v[:k]
+	w.v, w.next = w.v[:k], w.next[:k]
 	return nil
 }
 
 // Step implements Online.
 func (w *WFA) Step(hold []float64) (int, error) {
-	if err := validateStep("WFA.Step", hold, w.k); err != nil {
-		return NoServer, err
-	}
-	v := w.v[:len(hold)]
-	if w.s == NoServer {
-		// V_1 − M_0 = C + h_1 with M_0 := 0 (spec §3).
-		for s, h := range hold {
-			v[s] = w.c + h
+	if w.s == NoServer || len(hold) != w.k {
+		if err := validateStep("WFA.Step", hold, w.k); err != nil {
+			return NoServer, err
 		}
-		w.s = argmin(v)
-		w.m = v[w.s]
-		return w.s, nil
+		return w.first(hold), nil
 	}
 	// v holds V_{t−1} − M_{t−2}; w.m = M_{t−1} − M_{t−2}. The new row is
-	// V_t − M_{t−1} = h_t + min(V_{t−1} − M_{t−1}, C) (spec §3).
+	// V_t − M_{t−1} = h_t + min(V_{t−1} − M_{t−1}, C) (spec §3), computed
+	// into w.next so that a bad row (found by the bit-pattern test of
+	// rowMax) leaves the state unchanged.
+	v, next := w.v[:len(hold)], w.next[:len(hold)]
 	m, am := math.Inf(1), 0
+	var bits uint64
 	for s, h := range hold {
+		bits = max(bits, math.Float64bits(h))
 		x := min(v[s]-w.m, w.c) + h // branch-free, as in Optimal.Push
-		v[s] = x
+		next[s] = x
 		if x < m {
 			m, am = x, s
 		}
 	}
-	w.m = m
-	if v[w.s] > m+w.c {
+	if bits >= 0x7ff0000000000000 {
+		if err := validateStep("WFA.Step", hold, w.k); err != nil {
+			return NoServer, err
+		}
+	}
+	w.v, w.next, w.m = next, v, m
+	if next[w.s] > m+w.c {
 		w.s = am
 	}
 	return w.s, nil
+}
+
+// first serves the first slot: V_1 − M_0 = C + h_1 with M_0 := 0 (spec
+// §3).
+func (w *WFA) first(hold []float64) int {
+	v := w.v[:len(hold)]
+	for s, h := range hold {
+		v[s] = w.c + h
+	}
+	w.s = argmin(v)
+	w.m = v[w.s]
+	return w.s
 }
