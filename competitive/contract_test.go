@@ -245,6 +245,14 @@ func TestErrorsNamed(t *testing.T) {
 		assert.True(t, errors.Is(err, loadlab.ErrInvalid), "error %d: %v", i+1, err)
 	}
 	assert.ErrorContains(t, err5, "DTrack.Alpha = NaN")
+	// The parameter structs validate on their own too (contract §3).
+	assert.NoError(t, NewDTrack(Backward).Validate())
+	assert.ErrorContains(t, (&DTrack{Alpha: 1, Beta: 2}).Validate(), "DTrack.Beta = 2")
+	assert.ErrorContains(t, (&DTrack{Alpha: 1, Policy: 7}).Validate(), "DTrack.Policy = 7")
+	assert.NoError(t, NewCTrack().Validate())
+	assert.ErrorContains(t, (&CTrack{Alpha: math.Inf(1)}).Validate(), "CTrack.Alpha = +Inf")
+	assert.NoError(t, (&Lookahead{Window: 3}).Validate())
+	assert.ErrorContains(t, (&Lookahead{Window: -1}).Validate(), "Lookahead.Window = -1")
 	assert.ErrorContains(t, err6, "CTrack.Alpha = -1")
 }
 

@@ -33,13 +33,22 @@ func NewCTrack() *CTrack { return &CTrack{Alpha: 1} }
 // loadlab.ErrInvalid if Alpha is negative, NaN or infinite, k < 1, or C
 // is negative, NaN or infinite.
 func (c *CTrack) Reset(k int, C float64) error {
-	if !finiteNonNeg(c.Alpha) {
-		return loadlab.Invalid(pkg, "CTrack.Alpha = %v, want finite and ≥ 0", c.Alpha)
+	if err := c.Validate(); err != nil {
+		return err
 	}
 	if err := validateReset(k, C); err != nil {
 		return err
 	}
 	c.k, c.c, c.s, c.h, c.moves = k, C, NoServer, 0, 0
+	return nil
+}
+
+// Validate returns an error wrapping loadlab.ErrInvalid if Alpha is
+// negative, NaN or infinite.
+func (c *CTrack) Validate() error {
+	if !finiteNonNeg(c.Alpha) {
+		return loadlab.Invalid(pkg, "CTrack.Alpha = %v, want finite and ≥ 0", c.Alpha)
+	}
 	return nil
 }
 

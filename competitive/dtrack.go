@@ -81,13 +81,8 @@ func NewDTrack(p Policy) *DTrack { return &DTrack{Policy: p, Alpha: 1} }
 // NaN, +∞ or above Alpha, if the policy is unknown, if k < 1, or if C is
 // negative, NaN or infinite.
 func (d *DTrack) Reset(k int, C float64) error {
-	switch {
-	case !finiteNonNeg(d.Alpha):
-		return loadlab.Invalid(pkg, "DTrack.Alpha = %v, want finite and ≥ 0", d.Alpha)
-	case math.IsNaN(d.Beta) || d.Beta > d.Alpha:
-		return loadlab.Invalid(pkg, "DTrack.Beta = %v, want −∞ ≤ Beta ≤ Alpha = %v", d.Beta, d.Alpha)
-	case d.Policy < RoundRobin || d.Policy > Backward:
-		return loadlab.Invalid(pkg, "DTrack.Policy = %d, want RoundRobin, Forward or Backward", int(d.Policy))
+	if err := d.Validate(); err != nil {
+		return err
 	}
 	if err := validateReset(k, C); err != nil {
 		return err
@@ -98,6 +93,21 @@ func (d *DTrack) Reset(k int, C float64) error {
 	}
 	d.d, d.next = d.d[:k], d.next[:k]
 	clear(d.d)
+	return nil
+}
+
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the
+// field and its value, if Alpha is negative, NaN or infinite, if Beta is
+// NaN, +∞ or above Alpha, or if the policy is unknown.
+func (d *DTrack) Validate() error {
+	switch {
+	case !finiteNonNeg(d.Alpha):
+		return loadlab.Invalid(pkg, "DTrack.Alpha = %v, want finite and ≥ 0", d.Alpha)
+	case math.IsNaN(d.Beta) || d.Beta > d.Alpha:
+		return loadlab.Invalid(pkg, "DTrack.Beta = %v, want −∞ ≤ Beta ≤ Alpha = %v", d.Beta, d.Alpha)
+	case d.Policy < RoundRobin || d.Policy > Backward:
+		return loadlab.Invalid(pkg, "DTrack.Policy = %d, want RoundRobin, Forward or Backward", int(d.Policy))
+	}
 	return nil
 }
 

@@ -126,11 +126,11 @@ func NewInstanceFlat(T, k int, hold []float64, C float64) (*Instance, error) {
 	return &Instance{t: T, k: k, c: C, h: hold, peak: peak}, nil
 }
 
-// Hold returns h_t(s).
+// Hold returns h_t(s). It panics if t or s is out of range.
 func (in *Instance) Hold(t, s int) float64 { return in.h[t*in.k+s] }
 
 // Row returns the hold costs of slot t. The slice shares the instance's
-// storage and must not be modified.
+// storage and must not be modified. It panics if t is out of range.
 func (in *Instance) Row(t int) []float64 { return in.h[t*in.k : (t+1)*in.k : (t+1)*in.k] }
 
 // MaxHold returns the largest hold cost of the instance.

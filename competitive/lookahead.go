@@ -50,8 +50,8 @@ type Lookahead struct {
 // infinite, and one wrapping loadlab.ErrTooLarge if the forecast buffer
 // of Window·k costs and the plan's back-pointers do not fit in memory.
 func (a *Lookahead) Reset(k int, C float64) error {
-	if a.Window < 0 {
-		return loadlab.Invalid(pkg, "Lookahead.Window = %d, want ≥ 0", a.Window)
+	if err := a.Validate(); err != nil {
+		return err
 	}
 	if err := validateReset(k, C); err != nil {
 		return err
@@ -69,6 +69,15 @@ func (a *Lookahead) Reset(k int, C float64) error {
 	a.k, a.c, a.t, a.s = k, C, 0, NoServer
 	if n := a.Window * k; cap(a.buf) < n {
 		a.buf = make([]float64, n)
+	}
+	return nil
+}
+
+// Validate returns an error wrapping loadlab.ErrInvalid if Window < 0.
+// (Whether Window·k costs fit in memory depends on k; Reset checks it.)
+func (a *Lookahead) Validate() error {
+	if a.Window < 0 {
+		return loadlab.Invalid(pkg, "Lookahead.Window = %d, want ≥ 0", a.Window)
 	}
 	return nil
 }

@@ -83,7 +83,9 @@ func validateNoise(who string, noise float64) error {
 // deviation in metres of the announced way-point's error, drawn from src
 // once per leg (0: exact). It returns an error wrapping
 // loadlab.ErrInvalid if noise is negative, NaN or infinite. It panics if
-// sc or its walk is nil, or if src is nil.
+// sc or its walk is nil, or if src is nil; the forecaster's Forecast
+// panics if asked about a slot beyond the walk or given a dst shorter
+// than w·len(sc.Sites) (the Forecaster contract).
 func TargetForecast(sc *Scene, noise float64, src rand.Source) (competitive.Forecaster, error) {
 	if err := validateNoise("TargetForecast", noise); err != nil {
 		return nil, err
