@@ -4,50 +4,58 @@ import (
 	"math"
 
 	"github.com/loadlab/loadlab"
+	"gonum.org/v1/gonum/floats"
 )
 
-// accel is the work space of the accelerated rule.
+// accel is the work space and the epoch state of the accelerated rule.
 type accel struct {
 	prev, y, gy, trial []float64
 	floor              float64 // smallest L tried: lFloor·LBound, or lFloor·L(0) without a bound
+	start              int     // step at which the current epoch (since the last restart) began
+	r0                 float64 // ‖μ(start)‖₂
 }
 
-// Constants of the accelerated rule. Each step first tries L·lShrink, so
-// L follows the local curvature down as well as up (Nesterov's adaptive
-// rule); lFloor·LBound (lFloor times the first estimate when there is no
-// finite bound) and lCeil bound the search.
+// Constants of the accelerated rule. Within an epoch L only grows (as
+// the FISTA theorem with backtracking requires); a restart lets it shrink
+// by lRestart, down to lFloor·LBound. lCeil stops a search on a
+// non-smooth dual.
 const (
-	lShrink  = 0.8
+	lRestart = 0.5
 	lFloor   = 1e-8
 	lCeil    = 1e30
 	stagnate = 20 // steps without any change of μ before Stagnated
 )
 
-// runAccelerated is the projected accelerated gradient method of rule
-// Accelerated: FISTA (Beck and Teboulle 2009) with the extrapolated point
-// projected onto μ ≥ 0, backtracking on L and a function-value restart
-// (O'Donoghue and Candès 2015).
+// runAccelerated is rule Accelerated: FISTA (Beck and Teboulle 2009) on
+// the concave dual with the constraint μ ≥ 0 as its proximal term, the
+// gradient at the extrapolated point y from the continuation of relax,
+// backtracking on L, and a function-value restart (O'Donoghue and Candès
+// 2015), after which a new epoch starts from the current iterate.
 func (sv *solver) runAccelerated() {
 	n := len(sv.mu)
 	w := accel{prev: make([]float64, n), y: make([]float64, n), gy: make([]float64, n), trial: make([]float64, n)}
 	res, mu := sv.res, sv.mu
+	res.Bound = math.Inf(1) // μ(0) alone carries no a-priori bound
 	copy(w.prev, mu)
-	d := sv.eval(mu, 0)
+	d := sv.eval(mu, 0, true)
 	sv.record(0, d, mu)
-	L := sv.initialL(mu, d, &w)
+	L := sv.initialL(mu, &w)
 	w.floor = lFloor * L
 	if lb := res.LBound; !math.IsInf(lb, 1) {
 		w.floor = lFloor * lb
 	}
+	w.r0 = floats.Norm(mu, 2)
 	t, still := 1.0, 0
 	k := 1
 	for ; k < sv.set.MaxIter && !sv.done(); k++ {
 		tn := (1 + math.Sqrt(1+4*t*t)) / 2
 		mom := (t - 1) / tn
+		feasible := true
 		for i := range mu {
-			w.y[i] = math.Max(0, mu[i]+mom*(mu[i]-w.prev[i]))
+			w.y[i] = mu[i] + mom*(mu[i]-w.prev[i])
+			feasible = feasible && w.y[i] >= 0
 		}
-		dy := sv.eval(w.y, k)
+		dy := sv.eval(w.y, k, feasible)
 		for i := range w.gy {
 			w.gy[i] = sv.obs[i] - sv.st[i] // ∇D(y) (16)
 		}
@@ -64,11 +72,14 @@ func (sv *solver) runAccelerated() {
 		}
 		// eval(trial) was the last evaluation: x, st, obs are those of μ(k).
 		sv.record(k, dn, mu)
+		sv.epochBound(L, k, &w)
 		t = tn
-		if dn < d { // the dual fell: drop the momentum
+		if dn < d { // the dual fell: drop the momentum, start a new epoch
 			t = 1
 			copy(w.prev, mu)
 			res.Restarts++
+			w.start, w.r0 = k, floats.Norm(mu, 2)
+			L = math.Max(L*lRestart, w.floor)
 		}
 		d = dn
 		if still = still + 1; moved {
@@ -84,10 +95,29 @@ func (sv *solver) runAccelerated() {
 	res.L = L
 }
 
+// epochBound updates Result.Bound with the FISTA guarantee of the current
+// epoch after step k (Beck and Teboulle 2009, Theorem 4.4, with the
+// backtracking constant L of the epoch, which only grows within it):
+//
+//	D* − D(μ(k)) ≤ 2 L ‖μ(r) − μ*‖₂² / (k − r + 1)²,  ‖μ(r) − μ*‖₂ ≤ ‖μ(r)‖₂ + MuBound(Best),
+//
+// for a smooth dual (finite LBound); on a non-smooth one it is +Inf. The
+// smallest bound met is kept: each holds for the Best it was met with.
+func (sv *solver) epochBound(L float64, k int, w *accel) {
+	res := sv.res
+	b := math.Inf(1)
+	if !math.IsInf(res.LBound, 1) {
+		r := w.r0 + sv.p.MuBound(res.Best)
+		m := float64(k - w.start + 1)
+		b = 2 * L * r * r / (m * m)
+	}
+	res.Bound = math.Min(res.Bound, b)
+}
+
 // initialL returns the first Lipschitz estimate: the a-priori bound
 // LBound when finite (scaled down: it is a worst case, and the steps
 // adapt upwards), else a secant estimate from a unit gradient step.
-func (sv *solver) initialL(mu []float64, d float64, w *accel) float64 {
+func (sv *solver) initialL(mu []float64, w *accel) float64 {
 	if lb := sv.res.LBound; !math.IsInf(lb, 1) && lb > 0 {
 		return lb / 8
 	}
@@ -103,7 +133,7 @@ func (sv *solver) initialL(mu []float64, d float64, w *accel) float64 {
 	for i := range mu {
 		w.trial[i] = math.Max(0, mu[i]+w.gy[i])
 	}
-	sv.eval(w.trial, 0)
+	sv.eval(w.trial, 0, true)
 	var dg2, dm2 float64
 	for i := range mu {
 		dg := (sv.obs[i] - sv.st[i]) - w.gy[i]
@@ -117,9 +147,9 @@ func (sv *solver) initialL(mu []float64, d float64, w *accel) float64 {
 	return math.Sqrt(dg2 / dm2)
 }
 
-// backtrack finds the step from y: trial = [y + ∇D(y)/L]⁺ with L the
-// smallest tried value (from L·lShrink upwards by doubling) for which the
-// quadratic model bounds D from below,
+// backtrack finds the step from y: trial = [y + ∇D(y)/L]⁺ with the
+// smallest L ≥ the current one (doubling) for which the quadratic model
+// bounds D from below,
 //
 //	D(trial) ≥ D(y) + ∇D(y)·(trial − y) − (L/2)‖trial − y‖²,
 //
@@ -128,7 +158,6 @@ func (sv *solver) initialL(mu []float64, d float64, w *accel) float64 {
 // non-smooth dual with no finite LBound).
 func (sv *solver) backtrack(L, dy float64, k int, w *accel) (float64, float64, bool) {
 	lb := sv.res.LBound
-	L = math.Max(L*lShrink, w.floor)
 	for {
 		var lin, sq float64
 		for i := range w.y {
@@ -137,7 +166,7 @@ func (sv *solver) backtrack(L, dy float64, k int, w *accel) (float64, float64, b
 			lin += w.gy[i] * dm
 			sq += dm * dm
 		}
-		dn := sv.eval(w.trial, k)
+		dn := sv.eval(w.trial, k, true)
 		// The slack is the rounding of a sum of N order-|D| terms.
 		slack := 1e-13 * (1 + math.Abs(dy))
 		if dn >= dy+lin-L/2*sq-slack || L >= lb {

@@ -162,6 +162,18 @@ func TestSolveLoopDoesNotAllocate(t *testing.T) {
 			t.Errorf("FastControl %v: allocations grow with iterations: %v for 10 steps, %v for 2000", fc != nil, a, b)
 		}
 	}
+	// The accelerated rule (the default here) likewise.
+	acc := func(k int) float64 {
+		return testing.AllocsPerRun(5, func() {
+			res, err := Solve(p, &Settings{MaxIter: k, Fixed: true, RecordDual: true})
+			if err != nil || res.Rule != Accelerated {
+				t.Fatal(err, res.Rule)
+			}
+		})
+	}
+	if a, b := acc(10), acc(2000); a != b {
+		t.Errorf("Accelerated: allocations grow with iterations: %v for 10 steps, %v for 2000", a, b)
+	}
 }
 
 // BenchmarkIteration_Banded_N2000 is one dual step on a banded C with

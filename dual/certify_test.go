@@ -51,6 +51,7 @@ func TestDefaultCertifiesRandom(t *testing.T) {
 				assert.LessOrEqual(t, res.Best, ref.Value+slack, name)
 				assert.GreaterOrEqual(t, res.Upper, ref.Value-slack, name)
 				assert.LessOrEqual(t, res.Gap(), 1e-6*math.Abs(res.Upper), name)
+				assert.LessOrEqual(t, ref.Value-res.Best, res.Bound+slack, name+": FISTA bound")
 				// The optimal point is unambiguous: X with its loads S, of
 				// value Upper.
 				assert.InDelta(t, res.Upper, p.Reduced(res.X), 1e-12*(1+res.Upper), name)
@@ -62,4 +63,30 @@ func TestDefaultCertifiesRandom(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAcceleratedBoundAlongRun checks the a-priori guarantee of the
+// accelerated rule (Beck and Teboulle 2009, Theorem 4.4, per restart
+// epoch) numerically: after every budget K of a run, P* − Best ≤ Bound,
+// with P* from the primal reference. Short budgets keep the gap far above
+// rounding, where a wrong constant or radius would show.
+func TestAcceleratedBoundAlongRun(t *testing.T) {
+	var tight float64
+	for seed := uint64(0); seed < 6; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 99))
+		p := randProblem(rng, 3+rng.IntN(20), true)
+		ref := primalRef(t, p)
+		slack := 1e-9 * (1 + math.Abs(ref.Value)) // the reference's certificate
+		for k := 1; k <= 40; k++ {
+			res, err := Solve(p, &Settings{MaxIter: k, Fixed: true})
+			require.NoError(t, err)
+			require.Equal(t, Accelerated, res.Rule)
+			gap := ref.Value - res.Best
+			assert.LessOrEqual(t, gap, res.Bound+slack, "seed %d K %d", seed, k)
+			if res.Bound > 0 && gap > 1e-6 {
+				tight = math.Max(tight, gap/res.Bound)
+			}
+		}
+	}
+	t.Logf("largest gap/Bound: %.3g", tight)
 }

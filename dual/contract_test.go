@@ -258,7 +258,7 @@ func TestGuaranteeStatesRule(t *testing.T) {
 	p := must(Quadratic(item13(), 1, 4))
 	res := must(Solve(p, nil))
 	assert.Contains(t, res.Guarantee(), "Accelerated rule")
-	assert.Contains(t, res.Guarantee(), "certificate only")
+	assert.Contains(t, res.Guarantee(), "Beck–Teboulle")
 	res = must(Solve(p, &Settings{Step: 0.05, MaxIter: 100, Fixed: true}))
 	assert.Contains(t, res.Guarantee(), "Theorem III.3")
 	assert.Contains(t, res.Guarantee(), fmt.Sprintf("%.3g", res.Bound))

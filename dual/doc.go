@@ -123,11 +123,11 @@
 //     Settings.Step or the Theorem III.3 step ε/G². It is the paper's
 //     Algorithm 1 and the rule FastControl runs. Guarantee: Theorem III.3
 //     (Result.Bound).
-//   - Accelerated: an accelerated projected gradient method with
-//     backtracking on the Lipschitz constant of ∇D, started from
-//     Problem.SmoothBound, and momentum restarts. It needs exact dual
-//     values and a smooth dual (QuadraticX with Hinge, Delay or Exp).
-//     Guarantee: the certificate P* ∈ [Best, Upper] itself.
+//   - Accelerated: FISTA with μ ≥ 0 as its proximal term, backtracking
+//     on the Lipschitz constant of ∇D (started from Problem.SmoothBound)
+//     and momentum restarts. It needs exact dual values and a smooth dual
+//     (QuadraticX with Hinge, Delay or Exp). Guarantee: Beck and
+//     Teboulle's O(L R²/k²) bound per restart epoch (Result.Bound).
 //
 // The default (Auto) is Accelerated when the dual is smooth and β is
 // exact, Constant otherwise. Whatever the rule, every evaluated μ gives a

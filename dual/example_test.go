@@ -210,7 +210,7 @@ func ExampleNewQuadratic() {
 	}
 	fmt.Printf("%v, %v rule, relative gap < 1e-6: %v\n", res.Status, res.Rule, res.Gap() < 1e-6*res.Upper)
 	fmt.Printf("P* = %.5f\n", res.Upper)
-	fmt.Println(res.Guarantee()[:40])
+	fmt.Println(res.Guarantee()[:34])
 	fmt.Printf("x = %.3f\n", res.X)
 	fmt.Printf("S = %.3f\n", res.S)
 	ref, err := dual.Primal(p, nil) // the independent reference
@@ -221,7 +221,7 @@ func ExampleNewQuadratic() {
 	// Output:
 	// Success, Accelerated rule, relative gap < 1e-6: true
 	// P* = 0.64153
-	// Accelerated rule (projected FISTA, backt
+	// Accelerated rule (FISTA, backtrack
 	// x = [0.722 0.546 0.693]
 	// S = [1.100 0.981 0.875]
 	// reference in [Best, Upper]: true

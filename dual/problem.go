@@ -260,13 +260,19 @@ func Coupling(dst []float64, nw *anycast.Network, mu []float64) []float64 {
 // (11)–(13)):
 //
 //	D(μ) = Σ_i [f_i(x_i*) + A_i β_i x_i*] + Σ_i [h_i(S_i*) − μ_i S_i*].
+//
+// For μ_i < 0 (only the extrapolated points of the accelerated rule) the
+// S term is continued with S_i* = S_i*(0⁺): the value h_i(S_i*) − μ_i S_i*
+// is linear there with the slope of μ_i = 0⁺, so the continued function is
+// concave and its gradient as Lipschitz as on μ ≥ 0 (DERIVED). It is not a
+// lower bound on P* at such points.
 func (p *Problem) relax(x, s, beta, mu []float64) float64 {
 	a := p.Net.A
 	var d float64
 	for i := range x {
 		pr := a[i] * beta[i]
 		xi := p.F[i].Tilt(-pr, 0, 1)
-		si := p.H[i].Tilt(mu[i], 0, p.SMax[i])
+		si := p.H[i].Tilt(math.Max(mu[i], 0), 0, p.SMax[i]) // extension to μ < 0: see below
 		x[i], s[i] = xi, si
 		d += p.F[i].Value(xi) + pr*xi + p.H[i].Value(si) - mu[i]*si
 	}
