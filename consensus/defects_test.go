@@ -223,3 +223,25 @@ func TestDesignSettingsContract(t *testing.T) {
 	_, err = DesignWeights(WeightProblem{Nodes: 1 << 20, Links: links, Gamma: 0.1, Budget: 8}, nil)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 }
+
+// TestDenseWorkTooLarge: the dense methods on a graph far too large for
+// them, and a Lyapunov system or a run count beyond the memory budget,
+// are ErrTooLarge before anything is allocated (they used to crash the
+// process with an out-of-memory error).
+func TestDenseWorkTooLarge(t *testing.T) {
+	g := linalg.Path(1 << 17) // n² doubles: 128 GiB per matrix
+	th := &Throttler{Graph: g, Gamma: 0.1}
+	_, err := Rho(th, Case2, 1)
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = NewSpectral(g)
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = GreedyLinks(th, nil, 1)
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = linalg.KirchhoffIndex(g)
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	a := mat.NewDense(300, 300, nil) // the system is 300²×300²: 65 GB
+	_, err = Lyapunov(a, mat.NewSymDense(300, nil))
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = EstimateRho(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, Case2, 1, MonteCarlo{Runs: 1 << 40, Steps: 1})
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+}

@@ -48,6 +48,9 @@ func GreedyLinks(th *Throttler, candidates []linalg.Edge, k int) (*Greedy, error
 		return nil, err
 	}
 	g, gamma := th.Graph, th.Gamma
+	if err := linalg.CheckDense("consensus: GreedyLinks", g.Order(), 4); err != nil {
+		return nil, err
+	}
 	if k < 0 {
 		return nil, loadlab.Invalid("consensus", "GreedyLinks: k = %d: want ≥ 0", k)
 	}

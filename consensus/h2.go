@@ -36,7 +36,8 @@ import (
 // linalg.KirchhoffIndex refuses it); ErrInvalid for an invalid
 // throttler (see Throttler.Validate; ErrDisconnected for a disconnected
 // graph), a Measure other than Amount, σ negative or not finite, or an
-// unknown t. It panics if th is nil.
+// unknown t; ErrTooLarge when the dense n×n work exceeds the memory
+// budget. It panics if th is nil.
 func Rho(th *Throttler, t Traffic, sigma float64) (float64, error) {
 	d, err := NodalRho(nil, th, t, sigma)
 	if err != nil {
@@ -66,6 +67,10 @@ func NodalRho(dst []float64, th *Throttler, t Traffic, sigma float64) ([]float64
 		return nil, err
 	}
 	n := g.Order()
+	// Case 2 runs two passes side by side: two matrices and two factors.
+	if err := linalg.CheckDense("consensus: NodalRho", n, 4); err != nil {
+		return nil, err
+	}
 	dst = allocDst(dst, n, "NodalRho")
 	v, c := sigma*sigma, 1/float64(n)
 	if t == Case1 {

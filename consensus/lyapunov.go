@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/linalg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -15,11 +17,19 @@ import (
 // for n up to about 30. It returns an error if the system is singular
 // (A has eigenvalues μ, ν with μν = 1; ErrIllConditioned), and an
 // error wrapping ErrInvalid naming the entry if A or Q holds a NaN or an
-// infinity. It panics if a is not square or its size differs from q's.
+// infinity, or ErrTooLarge if the n²×n² system exceeds the memory
+// budget. It panics if a is not square or its size differs from q's.
 func Lyapunov(a mat.Matrix, q mat.Symmetric) (*mat.SymDense, error) {
 	n, c := a.Dims()
 	if n != c || q.SymmetricDim() != n {
 		panic(fmt.Sprintf("consensus: Lyapunov: A is %d×%d, Q is %d×%d", n, c, q.SymmetricDim(), q.SymmetricDim()))
+	}
+	nn, ok := size.Mul(n, n)
+	if !ok {
+		return nil, loadlab.TooLarge("consensus", "Lyapunov: n = %d: the n²×n² system overflows", n)
+	}
+	if err := linalg.CheckDense("consensus: Lyapunov", nn, 1); err != nil {
+		return nil, err
 	}
 	for i := range n {
 		for j := range n {
@@ -31,7 +41,6 @@ func Lyapunov(a mat.Matrix, q mat.Symmetric) (*mat.SymDense, error) {
 			}
 		}
 	}
-	nn := n * n
 	k := mat.NewDense(nn, nn, nil)
 	b := mat.NewVecDense(nn, nil)
 	// Row (i, j) of the system: Σ_ij − Σ_kl A_ik A_jl Σ_kl = Q_ij.

@@ -21,8 +21,8 @@ type MonteCarlo struct {
 // EstimateRho's result is the shared loadlab.Estimate: the mean over runs
 // with its 95 % Student-t interval, standard error and N = Runs.
 
-// Validate checks the settings: Runs ≥ 2, Steps ≥ 1, Burn ≥ 0, and
-// Burn + Steps without overflow. Errors wrap loadlab.ErrInvalid and name
+// Validate checks the settings: Runs ≥ 2 (and within the memory
+// budget), Steps ≥ 1, Burn ≥ 0, and Burn + Steps without overflow. Errors wrap loadlab.ErrInvalid and name
 // the field.
 func (m MonteCarlo) Validate() error {
 	switch {
@@ -35,7 +35,7 @@ func (m MonteCarlo) Validate() error {
 	case m.Burn > math.MaxInt-m.Steps:
 		return loadlab.TooLarge("consensus", "MonteCarlo.Burn + Steps = %d + %d overflows int", m.Burn, m.Steps)
 	}
-	return nil
+	return size.Check("consensus", "MonteCarlo.Runs", m.Runs, 8+16) // a mean and an error per run
 }
 
 // EstimateRho estimates the H2 measure ρ of traffic t (spec §4.3) by

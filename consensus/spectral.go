@@ -73,6 +73,11 @@ func NewSpectral(g *linalg.Graph) (*Spectral, error) {
 	if err := checkGraph(g); err != nil {
 		return nil, err
 	}
+	// The spectrum needs the dense Laplacian and the eigensolver's copy;
+	// NodalRho adds the eigenvectors.
+	if err := linalg.CheckDense("consensus: NewSpectral", g.Order(), 3); err != nil {
+		return nil, err
+	}
 	l, err := linalg.Spectrum(g)
 	if err != nil {
 		return nil, err

@@ -44,13 +44,17 @@ type Resistance struct {
 const MaxCondition = 1e14
 
 // NewResistance factors the Laplacian of g. It returns an error if g is
-// disconnected or has no nodes, or an error wrapping
+// disconnected or has no nodes, an error wrapping loadlab.ErrTooLarge if
+// two dense n×n matrices exceed the memory budget, or an error wrapping
 // loadlab.ErrIllConditioned if A = L + αJ/n is too ill conditioned for
 // its inverse to be trusted (not numerically positive definite, or a
 // condition estimate above MaxCondition). The cost is one dense
 // Cholesky, n³/3 flops, and an O(n²) condition estimate.
 func NewResistance(g *Graph) (*Resistance, error) {
 	if err := requireConnected(g); err != nil {
+		return nil, err
+	}
+	if err := CheckDense("NewResistance", g.Order(), 2); err != nil {
 		return nil, err
 	}
 	a, alpha := LiftedLaplacian(g)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -164,6 +165,18 @@ func (f *SPDFactor) SolveVec(dst, b []float64) {
 	}
 	blas64.Trsv(blas.Trans, t, x)   // Uᵀ y = b
 	blas64.Trsv(blas.NoTrans, t, x) // U x = y
+}
+
+// CheckDense returns an error wrapping loadlab.ErrTooLarge, naming fn,
+// unless count dense n×n float64 matrices fit the memory budget
+// (internal/size), so that a dense method on a large graph fails before
+// it allocates rather than crashing the process.
+func CheckDense(fn string, n, count int) error {
+	nn, ok := size.Mul(n, n)
+	if !ok {
+		return loadlab.TooLarge("linalg", "%s: n = %d: an n×n matrix overflows", fn, n)
+	}
+	return size.Check("linalg", fmt.Sprintf("%s: %d dense %d×%d matrices", fn, count, n, n), nn, 8*count)
 }
 
 // Lift writes A = L + (α/n) J into dst (dst may be l) for a Laplacian l,
