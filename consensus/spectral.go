@@ -184,8 +184,12 @@ func (s *Spectral) unstable(gamma float64) error {
 }
 
 // Factor returns the deterministic contraction factor per step
-// ς(γ) = max{|1 − γλ₂|, |1 − γλ_n|} (spec §4.6).
+// ς(γ) = max{|1 − γλ₂|, |1 − γλ_n|} (spec §4.6); NaN for γ not finite
+// and positive.
 func (s *Spectral) Factor(gamma float64) float64 {
+	if checkGamma(gamma) != nil {
+		return math.NaN()
+	}
 	if len(s.lambda) < 2 {
 		return 0
 	}
@@ -324,8 +328,12 @@ func (s *Spectral) Bounds(gamma, sigma float64) (lo, hi float64, err error) {
 }
 
 // G returns g(γ) = Σ_{i≥2} (1 − γλ_i)/(λ_i (2 − γλ_i)²), whose root is
-// the H2-optimal cycle (spec §5.1 fact 2); dρ₂/dγ = −2σ² g(γ)/γ².
+// the H2-optimal cycle (spec §5.1 fact 2); dρ₂/dγ = −2σ² g(γ)/γ². It
+// returns NaN for γ not finite and positive.
 func (s *Spectral) G(gamma float64) float64 {
+	if checkGamma(gamma) != nil {
+		return math.NaN()
+	}
 	var sum float64
 	for _, l := range s.lambda[1:] {
 		u := gamma * l
