@@ -1,0 +1,201 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/loadlab/loadlab/consensus"
+	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/linalg"
+)
+
+// Config sets up Analyze. DefaultConfig gives the values of the report.
+type Config struct {
+	Sigma       float64 // noise level σ of the H2 measures (requests per step)
+	CurvePoints int     // γ values on the ρ₂ curve
+	Links       int     // links to add by the greedy method
+	SimSteps    int     // steps of the simulated demand
+	Demand      float64 // mean demand per server (requests per step)
+	Tightness   float64 // global limit as a fraction of the total demand
+	Seed        uint64
+	Progress    io.Writer
+}
+
+// DefaultConfig returns the settings of the printed report.
+func DefaultConfig() Config {
+	return Config{Sigma: 1, CurvePoints: 80, Links: 10, SimSteps: 200, Demand: 10, Tightness: 0.9, Seed: 1}
+}
+
+// Report holds every number the program prints and draws.
+type Report struct {
+	Name             string
+	N, M             int
+	Lambda2, LambdaN linalg.Bracket
+	Kirchhoff        float64 // Σ_{u<v} R_uv (spec §4.2)
+	GammaConv, Conv  float64 // γ_conv and its contraction factor ς (spec §4.6)
+	GammaH2, Rho2    float64 // γ*_H2 and ρ₂(γ*_H2) at σ (spec §5.1)
+	Rho2Conv         float64 // ρ₂ at γ_conv, for comparison
+	Curve            [2][]float64
+	Greedy           *consensus.Greedy
+	Candidates       int
+	Sim              SimReport
+	Coded            CodedReport
+}
+
+// Analyze runs steps 1–6 of the package comment on g.
+func Analyze(g *linalg.Graph, cfg Config) (*Report, error) {
+	if err := linalg.CheckConnected(g); err != nil {
+		return nil, err
+	}
+	r := &Report{N: g.Order(), M: g.Size()}
+	steps := []func(*linalg.Graph, Config) error{r.spectrum, r.h2, r.links, r.simulate, r.coded}
+	for _, step := range steps {
+		if err := step(g, cfg); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// spectrum brackets λ₂ and λ_n (Lanczos with proven bounds).
+func (r *Report) spectrum(g *linalg.Graph, cfg Config) error {
+	progress(cfg.Progress, "1/6 λ₂ and λ_n brackets (n = %d, %d links)", r.N, r.M)
+	var err error
+	if r.Lambda2, err = linalg.Lambda2Bracket(g, nil); err != nil {
+		return err
+	}
+	r.LambdaN, err = linalg.LambdaMaxBracket(g, nil)
+	return err
+}
+
+// h2 computes the dense spectrum once and reads every H2 quantity off it.
+func (r *Report) h2(g *linalg.Graph, cfg Config) error {
+	progress(cfg.Progress, "2/6 dense spectrum (O(n³)), Kirchhoff index, γ_conv, γ*_H2, ρ₂ curve")
+	sp, err := consensus.NewSpectral(g)
+	if err != nil {
+		return err
+	}
+	r.Kirchhoff = sp.Kirchhoff()
+	r.GammaConv, r.Conv = sp.GammaConv()
+	if r.GammaH2, r.Rho2, err = sp.GammaH2(cfg.Sigma); err != nil {
+		return err
+	}
+	if r.Rho2Conv, err = sp.Rho(consensus.Case2, r.GammaConv, cfg.Sigma); err != nil {
+		return err
+	}
+	r.Curve[0], r.Curve[1] = sp.Curve(consensus.Case2, cfg.Sigma, cfg.CurvePoints)
+	return nil
+}
+
+// links adds cfg.Links links of unit weight between servers two hops
+// apart, chosen greedily for the least ρ₂ at γ*_H2 (spec §5.2).
+func (r *Report) links(g *linalg.Graph, cfg Config) error {
+	cand := twoHop(g)
+	r.Candidates = len(cand)
+	progress(cfg.Progress, "3/6 greedy link addition: %d links from %d two-hop candidates", cfg.Links, len(cand))
+	var err error
+	r.Greedy, err = consensus.GreedyLinks(&consensus.Throttler{Graph: g, Gamma: r.GammaH2}, cand, cfg.Links)
+	return err
+}
+
+// twoHop returns the unit-weight non-edges {u, v}, u < v, at hop distance 2.
+func twoHop(g *linalg.Graph) []linalg.Edge {
+	var out []linalg.Edge
+	mark := make([]int, g.Order())
+	for u := range mark {
+		mark[u] = -1
+	}
+	for u := 0; u < g.Order(); u++ {
+		mark[u] = u
+		for _, v := range g.Neighbors(u) {
+			mark[v] = u
+		}
+		for _, v := range g.Neighbors(u) {
+			for _, w := range g.Neighbors(int(v)) {
+				if int(w) > u && mark[w] != u {
+					mark[w] = u
+					out = append(out, linalg.Edge{U: u, V: int(w), W: 1})
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].U != out[j].U {
+			return out[i].U < out[j].U
+		}
+		return out[i].V < out[j].V
+	})
+	return out
+}
+
+// SimReport is step 5: a simulated run of the throttler at γ*_H2.
+type SimReport struct {
+	Steps          int
+	RTotal, LTotal float64 // demand and limit totals at the last step
+	Over           float64 // over-throttling O at the last step (spec §3.2)
+	Top            []Server
+	Clients        []float64 // the busiest server's client requests
+	Fair           []float64 // their max–min fair limits (Algorithm 2, spec §7)
+	Level          float64   // the water level t
+}
+
+// Server is one server's demand and limit at the last step.
+type Server struct {
+	Node          int
+	Demand, Limit float64
+}
+
+func (r *Report) simulate(g *linalg.Graph, cfg Config) error {
+	progress(cfg.Progress, "4/6 simulating %d steps of random-walk demand at γ*_H2", cfg.SimSteps)
+	n := g.Order()
+	start := make([]float64, n)
+	x0 := make([]float64, n)
+	for i := range start {
+		start[i] = cfg.Demand
+		x0[i] = cfg.Tightness * cfg.Demand
+	}
+	th := &consensus.Throttler{Graph: g, Gamma: r.GammaH2}
+	d := &consensus.RandomWalkDemand{Start: start, Sigma: cfg.Sigma, Src: mc.Source(cfg.Seed, 5)}
+	tr, err := consensus.Simulate(th, d, x0, cfg.SimSteps, &consensus.Settings{States: true})
+	if err != nil {
+		return err
+	}
+	k := tr.Steps - 1
+	s := SimReport{Steps: tr.Steps, RTotal: tr.RTotal[k], LTotal: tr.LTotal[k], Over: tr.Over[k]}
+	s.Top = topServers(tr.R[k], tr.X[k], 5)
+	s.Clients = clients(s.Top[0].Demand, rand.New(mc.Source(cfg.Seed, 6)))
+	s.Fair, s.Level, err = consensus.WaterFill(nil, s.Clients, s.Top[0].Limit)
+	r.Sim = s
+	return err
+}
+
+// topServers returns the m servers with the largest limits.
+func topServers(demand, limit []float64, m int) []Server {
+	all := make([]Server, len(limit))
+	for i := range limit {
+		all[i] = Server{Node: i, Demand: demand[i], Limit: limit[i]}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Limit > all[j].Limit })
+	return all[:min(m, len(all))]
+}
+
+// clients splits a server's demand over six clients with random shares.
+func clients(total float64, rnd *rand.Rand) []float64 {
+	w := make([]float64, 6)
+	s := 0.0
+	for i := range w {
+		w[i] = rnd.ExpFloat64()
+		s += w[i]
+	}
+	for i := range w {
+		w[i] *= total / s
+	}
+	return w
+}
+
+// String formats a bracket for the report.
+func bracket(b linalg.Bracket) string {
+	return fmt.Sprintf("%.6g (certified in [%.6g, %.6g])", b.Est, b.Lo, b.Hi)
+}
