@@ -27,8 +27,8 @@ func (r *Report) coded(g *linalg.Graph, cfg Config) error {
 	c := CodedReport{Files: 100, Cache: 2, Ell: max(1, int(math.Round(math.Log(float64(n)))))}
 	base := codedload.Config{Topology: top, Files: c.Files, Cache: c.Cache}
 	nearest, coded := base, base
-	nearest.Strategy = codedload.NearestReplica
-	coded.Strategy, coded.Ell = codedload.Coded, c.Ell
+	nearest.Strategy = codedload.NearestReplica{}
+	coded.Strategy = codedload.Coded{Ell: c.Ell}
 	if c.Nearest, err = codedload.Run(nearest, mc.Source(cfg.Seed, 7)); err != nil {
 		return err
 	}
