@@ -85,8 +85,8 @@ func (r *Report) h2(g *linalg.Graph, cfg Config) error {
 	if r.Rho2Conv, err = sp.Rho(consensus.Case2, r.GammaConv, cfg.Sigma); err != nil {
 		return err
 	}
-	r.Curve[0], r.Curve[1] = sp.Curve(consensus.Case2, cfg.Sigma, cfg.CurvePoints)
-	return nil
+	r.Curve[0], r.Curve[1], err = sp.Curve(consensus.Case2, cfg.Sigma, cfg.CurvePoints)
+	return err
 }
 
 // links adds cfg.Links links of unit weight between servers two hops
