@@ -31,13 +31,19 @@ import (
 // f_a = w_a/W_a; after step a the remaining star is the original one
 // scaled by 1 − f_a in its weights (W by (1 − f_a)²), which is the
 // Schur complement's restriction to the later neighbours exactly.
+//
+// After the factorisation every vertex is renamed by its elimination step
+// (row holds steps, d is indexed by step), so that the substitutions walk
+// their vector in order; solve gathers into and scatters out of that
+// order.
 type approxChol struct {
 	n      int
 	order  []int32 // vertex eliminated at step t
 	colptr []int   // entries of step t: row/f[colptr[t]:colptr[t+1]]
-	row    []int32
+	row    []int32 // elimination step of the entry's vertex
 	f      []float64
-	d      []float64 // pivot of each vertex (0 for the last)
+	d      []float64 // pivot of step t (0 for the last)
+	y      []float64 // the vector in elimination order (solve's scratch)
 }
 
 // acEntry is one live entry of the column being eliminated.
@@ -87,7 +93,25 @@ func newApproxChol(off []int, adj []int32, w []float64, src rand.Source) (*appro
 		st.eliminate(fa, i)
 	}
 	fa.colptr[n] = len(fa.row)
+	fa.renumber()
 	return fa, nil
+}
+
+// renumber renames vertices by elimination step in row and d.
+func (fa *approxChol) renumber() {
+	pos := make([]int32, fa.n)
+	for t, v := range fa.order {
+		pos[v] = int32(t)
+	}
+	for p, v := range fa.row {
+		fa.row[p] = pos[v]
+	}
+	d := make([]float64, fa.n)
+	for t, v := range fa.order {
+		d[t] = fa.d[v]
+	}
+	fa.d = d
+	fa.y = make([]float64, fa.n)
 }
 
 // newACState builds the half-edge lists of the graph and the degree queue.
@@ -205,41 +229,56 @@ func (st *acState) eliminate(fa *approxChol, i int32) {
 	fa.d[i] = last.val * scale
 }
 
-// solve overwrites y with an approximation of L† y for y ⊥ 1: forward
-// substitution, the pivots, back substitution (the transpose), and a
-// projection onto 1⊥ (the last vertex has no pivot). It is sequential.
-func (fa *approxChol) solve(y []float64) {
+// solve overwrites v with an approximation of L† v for v ⊥ 1: forward
+// substitution, the pivots, back substitution (the transpose), in
+// elimination order. It is sequential and not safe for concurrent use.
+// The caller projects the result onto 1⊥ (the last vertex has no pivot).
+func (fa *approxChol) solve(v []float64) {
+	y := fa.y
 	for t, i := range fa.order {
-		yi := y[i]
-		lo, hi := fa.colptr[t], fa.colptr[t+1]
-		if lo == hi {
-			continue
-		}
-		for p := lo; p < hi-1; p++ {
-			y[fa.row[p]] += fa.f[p] * yi
-			yi *= 1 - fa.f[p]
-		}
-		y[fa.row[hi-1]] += yi
-		y[i] = yi
+		y[t] = v[i]
 	}
-	for i, d := range fa.d {
+	fa.forward(y)
+	for t, d := range fa.d {
 		if d != 0 {
-			y[i] /= d
+			y[t] /= d
 		} else {
-			y[i] = 0
+			y[t] = 0
 		}
 	}
-	for t := len(fa.order) - 1; t >= 0; t-- {
-		i := fa.order[t]
+	fa.backward(y)
+	for t, i := range fa.order {
+		v[i] = y[t]
+	}
+}
+
+func (fa *approxChol) forward(y []float64) {
+	for t := range y {
 		lo, hi := fa.colptr[t], fa.colptr[t+1]
 		if lo == hi {
 			continue
 		}
-		yi := y[i] + y[fa.row[hi-1]]
-		for p := hi - 2; p >= lo; p-- {
-			yi = (1-fa.f[p])*yi + fa.f[p]*y[fa.row[p]]
+		yt := y[t]
+		for p := lo; p < hi-1; p++ {
+			y[fa.row[p]] += fa.f[p] * yt
+			yt *= 1 - fa.f[p]
 		}
-		y[i] = yi
+		y[fa.row[hi-1]] += yt
+		y[t] = yt
+	}
+}
+
+func (fa *approxChol) backward(y []float64) {
+	for t := len(y) - 1; t >= 0; t-- {
+		lo, hi := fa.colptr[t], fa.colptr[t+1]
+		if lo == hi {
+			continue
+		}
+		yt := y[t] + y[fa.row[hi-1]]
+		for p := hi - 2; p >= lo; p-- {
+			yt = (1-fa.f[p])*yt + fa.f[p]*y[fa.row[p]]
+		}
+		y[t] = yt
 	}
 }
 
