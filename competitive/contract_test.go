@@ -272,3 +272,37 @@ func TestPushNegativeZero(t *testing.T) {
 	assert.ErrorContains(t, o.Push([]float64{negz, big}), "overflows float64", "M + C + max h with a −0 in the row")
 	assert.Equal(t, big+1, o.Cost())
 }
+
+// TestFieldsChangedAfterReset: the exported parameters are read at
+// Reset; changing them mid-run takes effect at the next Reset instead of
+// corrupting the run (before: a larger Lookahead.Window sliced past the
+// forecast buffer and panicked, a NaN DTrack.Alpha silently disabled the
+// trigger).
+func TestFieldsChangedAfterReset(t *testing.T) {
+	in := fixtureByName(t, "C")
+	la := &Lookahead{Window: 1, Forecaster: Oracle{in}}
+	want, err := Run(&Lookahead{Window: 1, Forecaster: Oracle{in}}, in)
+	require.NoError(t, err)
+	require.NoError(t, la.Reset(in.Servers(), in.Setup()))
+	la.Window = 1000
+	for s := range in.Slots() {
+		assert.Equal(t, want[s], mustStep(t, la, in.Row(s)))
+	}
+	d := NewDTrack(RoundRobin)
+	want, err = Run(NewDTrack(RoundRobin), in)
+	require.NoError(t, err)
+	require.NoError(t, d.Reset(in.Servers(), in.Setup()))
+	d.Alpha, d.Policy, d.Beta = math.NaN(), Policy(9), math.NaN()
+	for s := range in.Slots() {
+		assert.Equal(t, want[s], mustStep(t, d, in.Row(s)))
+	}
+	assert.Error(t, d.Reset(in.Servers(), in.Setup()), "the next Reset sees the change")
+	c := NewCTrack()
+	want, err = Run(NewCTrack(), in)
+	require.NoError(t, err)
+	require.NoError(t, c.Reset(in.Servers(), in.Setup()))
+	c.Alpha, c.Cyclic = -1, true
+	for s := range in.Slots() {
+		assert.Equal(t, want[s], mustStep(t, c, in.Row(s)))
+	}
+}

@@ -20,6 +20,9 @@ type CTrack struct {
 	// variant of spec §5).
 	Cyclic bool
 
+	alpha  float64 // Alpha and Cyclic as validated by the last Reset
+	cyclic bool
+
 	k     int
 	c, h  float64
 	s     int
@@ -39,6 +42,7 @@ func (c *CTrack) Reset(k int, C float64) error {
 	if err := validateReset(k, C); err != nil {
 		return err
 	}
+	c.alpha, c.cyclic = c.Alpha, c.Cyclic
 	c.k, c.c, c.s, c.h, c.moves = k, C, NoServer, 0, 0
 	return nil
 }
@@ -79,7 +83,7 @@ func (c *CTrack) Step(hold []float64) (int, error) {
 	if err := validateAt(hold, c.s); err != nil {
 		return NoServer, err
 	}
-	thr := c.Alpha * c.c
+	thr := c.alpha * c.c
 	if c.h+hold[c.s] <= thr || c.k == 1 { // spec §5 lookahead test
 		c.h += hold[c.s]
 		return c.s, nil
@@ -98,7 +102,7 @@ func validateAt(hold []float64, j int) error {
 // move picks the next server in a triggered slot (spec §5).
 func (c *CTrack) move(hold []float64, thr float64) (int, error) {
 	ns := cyc(c.s+1, c.k)
-	if !c.Cyclic {
+	if !c.cyclic {
 		ns = -1
 		for i := 1; i < c.k; i++ {
 			j := cyc(c.s+i, c.k)

@@ -142,7 +142,10 @@
 //
 // The streaming APIs validate as they go: Optimal.Reset and Push and
 // every Online.Step check their input and leave the state unchanged when
-// they refuse it. Panics are for programmer errors only, each documented
+// they refuse it. The parameter fields of the algorithms (DTrack's
+// Alpha, Beta, Policy and Reach, CTrack's Alpha and Cyclic, Lookahead's
+// Window) are checked by their Validate methods, which Reset calls, and
+// are read at Reset: a change takes effect at the next Reset. Panics are for programmer errors only, each documented
 // on its function: a schedule of the wrong length or with a server out
 // of range given to Instance.Cost, Optimal.Schedule without trace,
 // Optimal.Push or an Online.Step before a successful Reset, a nil

@@ -64,6 +64,12 @@ type DTrack struct {
 	// 1); the slide example of §4.7 needs it. The default is strict.
 	Reach bool
 
+	// The parameters as validated by the last Reset: changing the
+	// exported fields takes effect at the next Reset.
+	alpha, beta float64
+	policy      Policy
+	reach       bool
+
 	k     int
 	c     float64
 	s     int
@@ -87,6 +93,7 @@ func (d *DTrack) Reset(k int, C float64) error {
 	if err := validateReset(k, C); err != nil {
 		return err
 	}
+	d.alpha, d.beta, d.policy, d.reach = d.Alpha, d.Beta, d.Policy, d.Reach
 	d.k, d.c, d.s, d.moves = k, C, NoServer, 0
 	if cap(d.d) < k || cap(d.next) < k {
 		d.d, d.next = make([]float64, k), make([]float64, k)
@@ -174,8 +181,8 @@ func (d *DTrack) tentative(hold []float64) (top, lo float64, bits uint64) {
 // trigger of spec §4.3, moving by the policy if it fires.
 func (d *DTrack) decide(hold []float64, top, lo float64) int {
 	d.d, d.next = d.next, d.d
-	thr := d.Alpha * d.c
-	if !(top > thr || d.Reach && top >= thr && top > 0) {
+	thr := d.alpha * d.c
+	if !(top > thr || d.reach && top >= thr && top > 0) {
 		return d.s
 	}
 	ns := d.choose(hold, thr, top, lo)
@@ -220,7 +227,7 @@ func (d *DTrack) track(hold []float64, s int) {
 func (d *DTrack) choose(hold []float64, thr, top, lo float64) int {
 	s, k := d.s, len(hold)
 	admissible := func(j int) bool { return hold[j]-lo <= thr }
-	switch d.Policy {
+	switch d.policy {
 	case Forward:
 		j := -1
 		for i, h := range hold {
@@ -231,8 +238,8 @@ func (d *DTrack) choose(hold []float64, thr, top, lo float64) int {
 		return j
 	case Backward:
 		betaC := math.Inf(-1)
-		if !math.IsInf(d.Beta, -1) {
-			betaC = d.Beta * d.c
+		if !math.IsInf(d.beta, -1) {
+			betaC = d.beta * d.c
 		}
 		eligible := false
 		for i := 1; i < k; i++ {

@@ -32,12 +32,14 @@ type Forecaster interface {
 // speed, or its heading and speed). A slot costs O(k·(L+1)) and, after
 // the first slot, allocates nothing.
 type Lookahead struct {
-	// Window is the look-ahead W ≥ 0 in slots.
+	// Window is the look-ahead W ≥ 0 in slots. Changes to the fields
+	// take effect at the next Reset.
 	Window int
 	// Forecaster predicts future hold costs; nil means none (DTrack-RR).
 	Forecaster Forecaster
 
 	k, t, s int
+	w       int // Window as validated by the last Reset
 	c       float64
 	opt     Optimal
 	buf     []float64
@@ -67,6 +69,7 @@ func (a *Lookahead) Reset(k int, C float64) error {
 		return err
 	}
 	a.k, a.c, a.t, a.s = k, C, 0, NoServer
+	a.w = a.Window
 	if n := a.Window * k; cap(a.buf) < n {
 		a.buf = make([]float64, n)
 	}
@@ -91,10 +94,10 @@ func (a *Lookahead) Step(hold []float64) (int, error) {
 		return NoServer, err
 	}
 	L, ok := 0, false
-	if a.Window > 0 && a.Forecaster != nil {
-		L, ok = a.Forecaster.Forecast(a.buf[:a.Window*a.k], a.t, a.Window)
-		if ok && (L < 0 || L > a.Window) {
-			return NoServer, loadlab.Invalid(pkg, "Lookahead.Step: forecaster predicted %d slots for a window of %d at slot %d", L, a.Window, a.t)
+	if a.w > 0 && a.Forecaster != nil {
+		L, ok = a.Forecaster.Forecast(a.buf[:a.w*a.k], a.t, a.w)
+		if ok && (L < 0 || L > a.w) {
+			return NoServer, loadlab.Invalid(pkg, "Lookahead.Step: forecaster predicted %d slots for a window of %d at slot %d", L, a.w, a.t)
 		}
 	}
 	if !ok { // spec §7 fallback
