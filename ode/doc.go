@@ -71,8 +71,9 @@
 // it once, call Step repeatedly, read State and Interpolate between steps.
 // Solve reports the solution at requested output times (from the dense
 // output), SolveSteps at every accepted step; both share one output loop.
-// SolveRK4 is the fixed-step counterpart of Solve. The right-hand side writes into its first argument and must
-// not retain y or dy; no method allocates per step.
+// SolveRK4 is the fixed-step counterpart of Solve. The right-hand side
+// writes into its first argument and must not retain y or dy; no method
+// allocates per step.
 //
 // Integration may run forwards or backwards in t; the direction is that of
 // the first target time.

@@ -1,9 +1,11 @@
 package ode_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/ode"
 )
 
@@ -51,4 +53,32 @@ func ExampleSolveRK4() {
 	fmt.Printf("%.8f %.8f\n", res.Y[1][0], math.Exp(-2))
 	// Output:
 	// 0.13533528 0.13533528
+}
+
+// Every accepted step, for drawing a trajectory at the resolution the
+// tolerance needs, and the Status of the result.
+func ExampleSolveSteps() {
+	f := func(dy []float64, _ float64, y []float64) { dy[0] = y[0] * (1 - y[0]) }
+	res, err := ode.SolveSteps(f, 0, []float64{0.1}, 10, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	last := len(res.T) - 1
+	fmt.Printf("one sample per step: %v, t from %g to %g, y(10) = %.6f (exact %.6f), %v\n",
+		len(res.T) == res.Stats.Accepted+1, res.T[0], res.T[last], res.Y[last][0], 1/(1+9*math.Exp(-10)), res.Status)
+	// Output:
+	// one sample per step: true, t from 0 to 10, y(10) = 0.999592 (exact 0.999592), Success
+}
+
+// A stop short returns the part computed so far, with an error that is
+// both ode.ErrMaxSteps and loadlab.ErrNotConverged.
+func ExampleSolve_stepBudget() {
+	osc := func(dy []float64, _ float64, y []float64) { dy[0], dy[1] = y[1], -y[0] }
+	res, err := ode.Solve(osc, 0, []float64{1, 0}, []float64{1, 1000}, &ode.Settings{MaxSteps: 50})
+	fmt.Println(errors.Is(err, ode.ErrMaxSteps), errors.Is(err, loadlab.ErrNotConverged), res.Status)
+	fmt.Printf("reached: t = %v, y = %.6f\n", res.T, res.Y[0][0])
+	// Output:
+	// true true IterationLimit
+	// reached: t = [1], y = 0.540302
 }

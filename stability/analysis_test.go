@@ -6,9 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
-	"strings"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/ode"
 	"github.com/stretchr/testify/assert"
@@ -420,28 +420,51 @@ func TestNormalizedVariant(t *testing.T) {
 	}
 }
 
+// FuzzIntegrate checks the contract of Integrate on the seed example:
+// bad input is an ErrInvalid error naming it, a stop short is
+// ErrNotConverged with a Status, and a solution starts at 0, ends at t1,
+// stays in [0, 1]² and keeps a coordinate on its face (spec §5.1).
 func FuzzIntegrate(f *testing.F) {
-	f.Add(1.0, 0.5, 0.5, 1e-8, 10.0, false)
-	f.Add(-1.0, 2.0, math.NaN(), -1.0, 0.0, true)
+	f.Add(1.0, 0.5, 0.5, 1e-8, 10.0, false, 0.0)
+	f.Add(-1.0, 2.0, math.NaN(), -1.0, 0.0, true, 0.0)
+	f.Add(5.0, 0.0, 0.7, 1e-6, 50.0, false, 0.01)
+	f.Add(5.0, 1.0, 0.3, 0.0, 1e3, true, 1e-9)
 	l := mustLaw(seedNet(0.3), 1)
-	f.Fuzz(func(t *testing.T, beta, xa, xb, tol, t1 float64, direct bool) {
+	f.Fuzz(func(t *testing.T, beta, xa, xb, tol, t1 float64, direct bool, step float64) {
 		l := &Law{Net: l.Net, Sensitivity: beta}
-		tr, err := l.Integrate([]float64{xa, xb}, math.Min(t1, 1e3), &Settings{AbsTol: tol, RelTol: tol, Direct: direct, MaxSteps: 2000})
-		if !(tol >= 0) || math.IsInf(tol, 1) {
-			if err == nil {
-				t.Fatalf("tolerance %v accepted", tol)
+		set := &Settings{AbsTol: tol, RelTol: tol, Direct: direct, MaxSteps: 2000, Step: step}
+		t1 = math.Min(t1, 1e3)
+		tr, err := l.Integrate([]float64{xa, xb}, t1, set)
+		if l.Validate() != nil || set.Validate() != nil || !(t1 > 0) || !(xa >= 0 && xa <= 1) || !(xb >= 0 && xb <= 1) {
+			require.ErrorIs(t, err, loadlab.ErrInvalid)
+			if set.Validate() != nil && l.Validate() == nil && t1 > 0 && xa >= 0 && xa <= 1 && xb >= 0 && xb <= 1 {
+				assert.ErrorContains(t, err, "Settings.")
 			}
-			if !strings.Contains(err.Error(), "Tol = ") && !strings.Contains(err.Error(), "Sensitivity") && !strings.Contains(err.Error(), "x0[") && !strings.Contains(err.Error(), "t1 = ") {
-				t.Fatalf("tolerance %v: error %q does not name the field", tol, err)
-			}
-		}
-		if err != nil {
 			return
 		}
+		if err != nil {
+			// The only other outcomes: too many RK4 steps (before any
+			// work) or a stop short with the partial trajectory.
+			if errors.Is(err, loadlab.ErrTooLarge) {
+				assert.Nil(t, tr)
+				return
+			}
+			require.ErrorIs(t, err, loadlab.ErrNotConverged)
+			require.NotNil(t, tr)
+			assert.NotEqual(t, loadlab.Success, tr.Status)
+			return
+		}
+		assert.Equal(t, loadlab.Success, tr.Status)
+		assert.Equal(t, 0.0, tr.T[0])
+		assert.Equal(t, t1, tr.T[tr.Len()-1])
+		x0 := []float64{xa, xb}
 		for _, x := range tr.X {
-			for _, v := range x {
+			for i, v := range x {
 				if !(v >= 0 && v <= 1) {
 					t.Fatalf("x = %v outside [0, 1] (β=%v x0=(%v,%v) tol=%v)", v, beta, xa, xb, tol)
+				}
+				if x0[i] == 0 || x0[i] == 1 {
+					require.Equal(t, x0[i], v, "face x_%d = %v left", i, x0[i])
 				}
 			}
 		}

@@ -14,24 +14,18 @@ func benchLaw(n int) *Law {
 
 // Issue target: N = 100, t ∈ [0, 1000], tolerance 1e-8, ≤ 1 s.
 func BenchmarkIntegrate_N100_T1000(b *testing.B) {
-	l := benchLaw(100)
-	x0 := randomInterior(rand.New(rand.NewPCG(1, 1)), 100)
-	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8}
-	b.ResetTimer()
-	for b.Loop() {
-		tr, err := l.Integrate(x0, 1000, s)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(tr.Stats.Accepted), "steps")
-	}
+	benchIntegrate(b, &Settings{AbsTol: 1e-8, RelTol: 1e-8})
 }
 
 // The same in x coordinates (Settings.Direct), for comparison.
 func BenchmarkIntegrateDirect_N100_T1000(b *testing.B) {
+	benchIntegrate(b, &Settings{AbsTol: 1e-8, RelTol: 1e-8, Direct: true})
+}
+
+// benchIntegrate integrates the N = 100 benchmark law over [0, 1000].
+func benchIntegrate(b *testing.B, s *Settings) {
 	l := benchLaw(100)
 	x0 := randomInterior(rand.New(rand.NewPCG(1, 1)), 100)
-	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8, Direct: true}
 	b.ResetTimer()
 	for b.Loop() {
 		tr, err := l.Integrate(x0, 1000, s)

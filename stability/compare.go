@@ -248,7 +248,7 @@ func (r *compareRun) steadyStates() error {
 		copy(r.xg, tr.Final())
 		guard(r.xg, r.set.Guard)
 	}
-	p0, err := r.set.Problem(nw0)
+	p0, err := r.problem(nw0)
 	if err != nil {
 		return err
 	}
@@ -258,6 +258,15 @@ func (r *compareRun) steadyStates() error {
 	}
 	r.mu = r0.Mu
 	return nil
+}
+
+// problem builds the optimal algorithm's instance for a period's network.
+func (r *compareRun) problem(nw *anycast.Network) (*dual.Problem, error) {
+	p, err := r.set.Problem(nw)
+	if err == nil && p == nil {
+		err = loadlab.Invalid("stability", "CompareSettings.Problem returned a nil problem and no error")
+	}
+	return p, err
 }
 
 // period runs both policies through period k and records their samples.
@@ -272,7 +281,7 @@ func (r *compareRun) period(k int) error {
 	for m := range sub {
 		sub[m] = float64(m) * h
 	}
-	p, err := r.set.Problem(nw)
+	p, err := r.problem(nw)
 	if err != nil {
 		return err
 	}

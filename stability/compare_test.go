@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/dual"
 	"github.com/stretchr/testify/assert"
@@ -177,18 +178,78 @@ func TestCompareBadInput(t *testing.T) {
 	assert.ErrorContains(t, err, "A[1] = NaN")
 }
 
+// FuzzDiurnal checks Diurnal against its definition: with the two normal
+// draws of the source reproduced, A[k] = base·(1 + a sin(2π(t_k − 10 −
+// φ)/24))·e^{n_k}, n_0 = σξ_0, n_1 = ρn_0 + √(1−ρ²)σξ_1; an overflow of
+// that product is an error (never +Inf or NaN, also where e^n alone
+// overflows against a zero or tiny cycle), base 0 gives 0, doubling
+// the base doubles the demand exactly, and bad input is an error naming
+// the field.
 func FuzzDiurnal(f *testing.F) {
-	f.Add(1.0, 0.5, 0.05, 0.9, 3.0)
-	f.Add(-1.0, 2.0, -0.1, 1.0, math.Inf(1))
-	f.Fuzz(func(t *testing.T, base, amp, noise, mem, tk float64) {
-		a, err := Diurnal([]float64{base}, []float64{0, tk}, &DiurnalSettings{Amplitude: amp, Noise: noise, Memory: mem}, rand.NewPCG(1, 1))
-		if err != nil {
+	f.Add(1.0, 0.5, 0.05, 0.9, 3.0, 0.0, uint8(0))
+	f.Add(-1.0, 2.0, -0.1, 1.0, math.Inf(1), 0.0, uint8(0))
+	f.Add(0.0, 0.5, 890.75, 0.9, -60.0, 0.0, uint8(0))
+	f.Add(1.0, 0.5, 890.75, 0.9, -60.0, 0.0, uint8(0))
+	f.Add(1e300, 1.0, 1.0, 0.5, 16.0, math.NaN(), uint8(3))
+	f.Fuzz(func(t *testing.T, base, amp, noise, mem, tk, phase float64, flags uint8) {
+		s := &DiurnalSettings{Amplitude: amp, Noise: noise, Memory: mem, Phase: []float64{phase},
+			NoCycle: flags&1 != 0, NoNoise: flags&2 != 0}
+		times := []float64{0, tk}
+		a, err := Diurnal([]float64{base}, times, s, rand.NewPCG(1, 1))
+		switch {
+		case s.Validate() != nil:
+			require.ErrorIs(t, err, loadlab.ErrInvalid)
+			assert.ErrorContains(t, err, "DiurnalSettings.")
+			return
+		case !(base >= 0) || math.IsInf(base, 1):
+			assert.ErrorContains(t, err, "base[0] = ")
+			return
+		case math.IsNaN(tk) || math.IsInf(tk, 0):
+			assert.ErrorContains(t, err, "times[1] = ")
 			return
 		}
-		for _, row := range a {
-			if !(row[0] >= 0) {
-				t.Fatalf("demand %v from base %v amp %v noise %v", row[0], base, amp, noise)
+		set := s.withDefaults()
+		rng := rand.New(rand.NewPCG(1, 1))
+		n0 := set.Noise * rng.NormFloat64()
+		n1 := set.Memory*n0 + math.Sqrt(1-set.Memory*set.Memory)*set.Noise*rng.NormFloat64()
+		want := make([]float64, 2)
+		overflow := false
+		for k, n := range []float64{n0, n1} {
+			m := base * (1 + set.Amplitude*math.Sin(2*math.Pi*(times[k]-10-phase)/24))
+			switch e := math.Exp(n); {
+			case m == 0:
+				want[k] = 0
+			case math.IsInf(e, 1):
+				want[k] = math.Exp(math.Log(m) + n) // the product m·e^n, without overflow of e^n
+			default:
+				want[k] = m * e
 			}
+			overflow = overflow || math.IsInf(want[k], 1)
+		}
+		if overflow {
+			require.ErrorIs(t, err, loadlab.ErrInvalid)
+			assert.ErrorContains(t, err, "overflows")
+			return
+		}
+		require.NoError(t, err)
+		require.Len(t, a, 2)
+		for k := range a {
+			require.Len(t, a[k], 1)
+			v := a[k][0]
+			require.False(t, math.IsNaN(v) || math.IsInf(v, 0), "A[%d] = %v", k, v)
+			require.GreaterOrEqual(t, v, 0.0)
+			// Same operations in the same order: equal up to the
+			// rounding of a different association, ≤ 1e-12 relative.
+			assert.InDelta(t, want[k], v, 1e-12*want[k], "k = %d, %+v, base %v", k, set, base)
+		}
+		if base == 0 {
+			assert.Equal(t, [][]float64{{0}, {0}}, a)
+		}
+		// Doubling the base doubles every demand exactly (a power of 2),
+		// where e^n itself is finite.
+		finite := !math.IsInf(math.Exp(n0), 1) && !math.IsInf(math.Exp(n1), 1)
+		if b2, err := Diurnal([]float64{2 * base}, times, s, rand.NewPCG(1, 1)); err == nil && finite {
+			assert.Equal(t, [][]float64{{2 * a[0][0]}, {2 * a[1][0]}}, b2)
 		}
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/dual"
 	"github.com/loadlab/loadlab/ode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -311,4 +313,22 @@ func TestSettingsFields(t *testing.T) {
 	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, err = TwoNodeMap(nw, []float64{1}, []float64{1}, &MapSettings{Workers: -1})
 	assert.ErrorContains(t, err, "Workers = -1")
+}
+
+// The remaining float inputs of the package are checked too.
+func TestOtherInputs(t *testing.T) {
+	l := mustLaw(seedNet(0.3), 1)
+	_, err := l.EulerStep(nil, []float64{math.NaN(), 0.5}, 0.1)
+	assert.ErrorContains(t, err, "x[0] = NaN")
+	_, err = l.EulerStep(nil, []float64{1.5, 0.5}, 0.1)
+	assert.ErrorContains(t, err, "x[0] = 1.5")
+	// t1 is checked even when there is nothing to integrate.
+	_, _, err = l.Attractors(0, math.NaN(), rand.NewPCG(1, 1), nil)
+	assert.ErrorContains(t, err, "t1 = NaN")
+	// A cost hook that returns no problem and no error is reported.
+	nw := seedNet(0.3)
+	_, err = Compare(nw, []float64{0, 1}, [][]float64{{1, 1}, {1, 1}}, &CompareSettings{
+		Problem: func(*anycast.Network) (*dual.Problem, error) { return nil, nil },
+	})
+	assert.ErrorContains(t, err, "CompareSettings.Problem returned a nil problem")
 }

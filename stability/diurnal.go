@@ -78,8 +78,8 @@ func (s *DiurnalSettings) withDefaults() DiurnalSettings {
 
 // Diurnal returns a demand trace A[k][j] = base_j · cycle_j(times[k]) ·
 // e^{n_j(k)}: a daily cycle times slowly varying log-normal noise that
-// starts in its stationary law. Times are in hours. A node with base 0 has
-// demand 0.
+// starts in its stationary law. Times are in hours. A node with base 0,
+// or at a zero of its cycle (Amplitude 1), has demand 0.
 //
 // Diurnal returns an error wrapping loadlab.ErrInvalid for a negative or
 // non-finite base, a non-finite time, invalid settings, a Phase of the
@@ -113,10 +113,7 @@ func Diurnal(base, times []float64, s *DiurnalSettings, src rand.Source) ([][]fl
 			if set.Phase != nil {
 				phi = set.Phase[j]
 			}
-			if b == 0 {
-				continue // no demand, whatever the noise
-			}
-			a[j] = b * (1 + set.Amplitude*math.Sin(2*math.Pi*(t-10-phi)/24)) * math.Exp(noise[j])
+			a[j] = demand(b*(1+set.Amplitude*math.Sin(2*math.Pi*(t-10-phi)/24)), noise[j])
 			if math.IsInf(a[j], 1) {
 				return nil, loadlab.Invalid("stability", "demand at times[%d] = %v, node %d overflows: base %v, log-noise %v (DiurnalSettings.Noise = %v)",
 					k, t, j, b, noise[j], set.Noise)
@@ -125,6 +122,21 @@ func Diurnal(base, times []float64, s *DiurnalSettings, src rand.Source) ([][]fl
 		out[k] = a
 	}
 	return out, nil
+}
+
+// demand returns m·e^n for a mean m ≥ 0 without spurious overflow: 0 when
+// m = 0 (no demand, whatever the noise; 0·e^n would be NaN once e^n
+// overflows), and through logarithms when e^n alone overflows, so that
+// +Inf means that the demand itself exceeds float64.
+func demand(m, n float64) float64 {
+	if m == 0 {
+		return 0
+	}
+	e := math.Exp(n)
+	if math.IsInf(e, 1) {
+		return math.Exp(math.Log(m) + n)
+	}
+	return m * e
 }
 
 // checkDiurnal validates the inputs of Diurnal and the size of its output.

@@ -26,9 +26,13 @@
 //
 // # Integration: logit coordinates
 //
-// Law.Integrate solves (24) with the adaptive Dormand–Prince method of
-// package ode. By default it integrates the logits z_i = log(x_i/(1 − x_i)),
-// which obey (spec §5.2 item 1)
+// Law.Integrate solves (24) with package ode: the adaptive Dormand–Prince
+// method (ode.Solve at Settings.Times, ode.SolveSteps at every accepted
+// step), or fixed-step RK4 (ode.SolveRK4) when Settings.Step is set. It
+// has no output sampler or defaults of its own: AbsTol, RelTol and MaxSteps
+// are passed to ode, whose defaults (ode.DefaultTol = 1e-8, ode.
+// DefaultMaxSteps = 10⁶ steps) apply. By default it integrates the logits
+// z_i = log(x_i/(1 − x_i)), which obey (spec §5.2 item 1)
 //
 //	dz_i/dt = β (T_i − S_i(σ(z))),   σ(z) = 1/(1 + e^{−z}).
 //
@@ -43,6 +47,11 @@
 // (x_i ∈ {0, 1}) stay there exactly, since faces are invariant (§5.1); they
 // are frozen and not integrated. Tolerances apply to z; an error δ in z
 // moves x by at most δ·x(1 − x) ≤ δ/4.
+//
+// The logit state is available: Settings.Logits records it in
+// Trajectory.Z (±Inf on a face), and Law.IntegrateLogit starts from it.
+// It matters near a face: x rounds to exactly 1 once z passes 37 (and to 0
+// only below −745), while z keeps its digits.
 //
 // Settings.Direct integrates (24) in x itself, with the right-hand side
 // evaluated at clamp(x, 0, 1) and clamped states reported. The clamp is
@@ -68,10 +77,16 @@
 //	∂F_i/∂x_j = β(1 − 2x_i)(T_i − S_i) δ_ij − β x_i(1 − x_i) C_ji A_j,
 //
 // tested against gonum's diff/fd.Jacobian. Law.Linearize computes its
-// eigenvalues with mat.Eigen and classifies the equilibrium as Stable (all
-// real parts < 0), Unstable (all > 0, a source), Saddle (both signs) or
-// NonHyperbolic (some real part zero within ZeroTol, relative to the scale
-// β·max(T_i, (CᵀA)_i)). Law.Equilibria enumerates the 3^N face patterns for
+// eigenvalues with mat.Eigen and classifies the equilibrium; a real part
+// counts as zero within ZeroTol, relative to the scale β·max(T_i,
+// (CᵀA)_i). One eigenvalue with positive real part proves instability
+// whatever the others are (Lyapunov's indirect method), so it decides
+// first: Saddle (positive and negative real parts, zero ones allowed),
+// Unstable (positive and no negative ones: a source, or unstable with
+// zero ones), NonHyperbolic (no positive real part, some zero:
+// linearisation decides nothing), Stable (all negative). Eigenvalues are
+// always sorted by real part, then imaginary part (Equilibrium.
+// Eigenvalues); at a vertex, Equilibrium.NodeRates gives them per node. Law.Equilibria enumerates the 3^N face patterns for
 // N ≤ MaxEnumNodes, solving the interior balance S_I = T_I for each;
 // patterns with a singular balance (continua of equilibria) are skipped.
 // Law.Snap finds the equilibrium near the end state of an integration.
@@ -147,6 +162,43 @@
 //   - Simulation section (§6, §9 item 10): the costs, demand model, period
 //     length and number of dual steps of Compare are this package's
 //     choices, stated with CompareSettings and DiurnalSettings.
+//
+// # Arguments, settings, errors and panics
+//
+// An anycast model is always a *anycast.Network (Law.Net, Compare,
+// TwoNodeMap, Favorable, TwoNodeInterior, PolytopeSlack, …); functions
+// that replace its demand (Compare takes a demand trace, TwoNodeMap a grid
+// of demands) or need only C and T (Favorable, TwoNodeInterior) say that
+// they do not read nw.A. Every function that takes a network validates it
+// on each call (anycast.Network.Validate), so a network whose exported
+// fields were changed after construction is checked again; the hot-loop
+// methods Law.Rate, Law.Jacobian and Law.EulerStep do not.
+//
+// Settings (Settings, CompareSettings, MapSettings, DiurnalSettings): a
+// nil pointer or a zero field means the default stated on the field; a
+// negative, NaN or infinite field (or one outside its domain) is an error
+// wrapping loadlab.ErrInvalid that names the field, never replaced by the
+// default. Each has a Validate method. DiurnalSettings switches the cycle
+// and the noise off with NoCycle and NoNoise, since a zero Amplitude or
+// Noise means the default.
+//
+// Errors wrap the named errors of package loadlab and name the parameter
+// and its value (errors.Is): loadlab.ErrInvalid for bad data (including a
+// Diurnal demand that overflows float64), loadlab.ErrTooLarge for a size
+// or count beyond memory or a budget (trajectory samples, Iterate steps,
+// RK4 steps above Settings.MaxSteps, SearchCorners and Attractors starts,
+// grids, traces), checked before anything is allocated, and loadlab.
+// ErrIllConditioned for a failed eigendecomposition or a two-node C that
+// is singular to rounding. When the integrator stops short, Integrate
+// returns the trajectory so far with its Status and the ode error
+// (ode.ErrMaxSteps or ode.ErrStepSize, both instances of loadlab.
+// ErrNotConverged).
+//
+// Panics are for programmer errors only and are documented on each
+// function: a nil network (NewLaw, a Law with a nil Net, the functions
+// above), a nil rand.Source (Diurnal, SearchCorners, Attractors), a slice
+// of the wrong length in the hot-loop methods. The message names the
+// argument.
 //
 // Indices run from 0 in code (the spec counts from 1); in two-node helpers
 // node a is 0 and node b is 1, and a vertex mask has bit i set iff x_i = 1.

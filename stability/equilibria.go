@@ -229,7 +229,8 @@ type CornerSummary struct {
 	s    []float64 // loads at mask
 }
 
-// Count returns the number of visited vertices of class c.
+// Count returns the number of visited vertices of class c. It panics if c
+// is not one of the Class constants.
 func (cs *CornerSummary) Count(c Class) int { return cs.Counts[c] }
 
 func (l *Law) newSummary() *CornerSummary {
@@ -532,7 +533,7 @@ type Attractor struct {
 // converged, or on a continuum of equilibria). Starts are drawn from src in
 // order and integrated in parallel; the result does not depend on the
 // number of workers. It returns an error wrapping loadlab.ErrInvalid for
-// negative starts, one wrapping loadlab.ErrTooLarge if the starts would
+// negative starts, t1 not finite and positive, invalid settings, one wrapping loadlab.ErrTooLarge if the starts would
 // not fit in memory, or an integration error (for example a t1 that is
 // not positive).
 //
@@ -546,6 +547,9 @@ func (l *Law) Attractors(starts int, t1 float64, src rand.Source, s *Settings) (
 	}
 	if starts < 0 {
 		return nil, 0, loadlab.Invalid("stability", "starts = %d, want ≥ 0", starts)
+	}
+	if !(t1 > 0) || math.IsInf(t1, 1) {
+		return nil, 0, loadlab.Invalid("stability", "t1 = %v, want a finite value > 0", t1)
 	}
 	n := l.Net.N()
 	if err := size.Check("stability", "starts", starts, 8*n+64); err != nil {

@@ -126,7 +126,10 @@ func (l *Law) Jacobian(dst *mat.Dense, x []float64) *mat.Dense {
 //
 // By spec §5.2 (DERIVED) the step keeps x in [0, 1]^N whenever
 // |dt·g_i·(T_i − S_i)| ≤ 1 for every i; EulerStep returns an error naming
-// the first node that violates this, leaving dst unspecified.
+// the first node that violates this, leaving dst unspecified. It returns
+// an error wrapping loadlab.ErrInvalid, before stepping, for dt not finite
+// and positive or x outside [0, 1]^N (or NaN); it does not revalidate the
+// network (see Validate).
 //
 // EulerStep panics if the lengths of x or dst differ from N.
 func (l *Law) EulerStep(dst, x []float64, dt float64) ([]float64, error) {
@@ -139,6 +142,9 @@ func (l *Law) EulerStep(dst, x []float64, dt float64) ([]float64, error) {
 	}
 	if !(dt > 0) || math.IsInf(dt, 1) {
 		return dst, loadlab.Invalid("stability", "dt = %v, want a finite value > 0", dt)
+	}
+	if err := l.checkState("x", x); err != nil {
+		return dst, err
 	}
 	return dst, l.euler(dst, x, make([]float64, n), dt)
 }

@@ -114,16 +114,11 @@ func (s *Settings) Validate() error {
 	if s == nil {
 		return nil
 	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"AbsTol", s.AbsTol}, {"RelTol", s.RelTol}, {"Step", s.Step}} {
-		if !(f.v >= 0) || math.IsInf(f.v, 1) {
-			return loadlab.Invalid("stability", "Settings.%s = %v, want a finite value ≥ 0 (0 for the default)", f.name, f.v)
-		}
+	if err := s.ode().Validate(); err != nil {
+		return err // AbsTol, RelTol, MaxSteps: ode's fields, named as there
 	}
-	if s.MaxSteps < 0 {
-		return loadlab.Invalid("stability", "Settings.MaxSteps = %d, want ≥ 0 (0 for the default)", s.MaxSteps)
+	if !(s.Step >= 0) || math.IsInf(s.Step, 1) {
+		return loadlab.Invalid("stability", "Settings.Step = %v, want a finite value ≥ 0 (0 for the default)", s.Step)
 	}
 	for k, t := range s.Times {
 		if !(t >= 0) || math.IsInf(t, 1) || (k > 0 && !(t > s.Times[k-1])) {
@@ -313,6 +308,7 @@ func (sys *system) solve(t1 float64, set *Settings) (*ode.Result, error) {
 		for k := range times {
 			times[k] = t1 * float64(k) / m
 		}
+		times[len(times)-1] = t1 // t1·m/m may differ from t1 in the last bit
 	}
 	return ode.SolveRK4(sys.rhs, 0, sys.y0, times, set.Step, set.ode())
 }
