@@ -222,7 +222,7 @@ func TestAccountingInvariantsCheckG(t *testing.T) {
 	for _, top := range tops {
 		diam := diameter(top)
 		for _, st := range strategies {
-			for _, ties := range []TieRule{TieRandom, TieLowest} {
+			for _, ties := range []TieRule{TieRandom, TieLowest, TieListOrder} {
 				for _, pk := range []PlacementKind{Proportional, Uniform} {
 					for _, g := range []float64{0, 1.2} {
 						seed++
@@ -693,7 +693,7 @@ func TestPerRequestAccountingCheckG(t *testing.T) {
 		}
 		diam := diameter(top)
 		for _, c := range configs {
-			for _, ties := range []TieRule{TieRandom, TieLowest} {
+			for _, ties := range []TieRule{TieRandom, TieLowest, TieListOrder} {
 				cfg := c
 				cfg.Topology, cfg.Files, cfg.Cache, cfg.Gamma, cfg.Ties = top, 20, 2, 0.8, ties
 				p, _ := ZipfPMF(cfg.Files, cfg.Gamma)
@@ -751,9 +751,12 @@ func TestServeAllocatesNothing(t *testing.T) {
 			{Strategy: NearestReplica{}}, {Strategy: Coded{Ell: 6}}, {Strategy: TwoChoice{Radius: 3}},
 			{Strategy: TwoChoiceGlobal{}}, {Strategy: TwoChoiceStretch{Alpha: 1}},
 		} {
-			for _, ties := range []TieRule{TieRandom, TieLowest} {
+			for _, ties := range []TieRule{TieRandom, TieLowest, TieListOrder} {
 				cfg := c
 				cfg.Topology, cfg.Files, cfg.Cache, cfg.Ties = top, 10, 2, ties
+				if ties == TieListOrder {
+					cfg.Placement = Uniform // the placement with a dealt list
+				}
 				p, _ := ZipfPMF(cfg.Files, 0)
 				s := newSim(&cfg, place(&cfg, must(NewAlias(p)), rnd), rnd)
 				n := top.Order()
