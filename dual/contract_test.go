@@ -99,7 +99,8 @@ func TestSettingsRejectBadFields(t *testing.T) {
 		{Settings{Record: -1}, "Settings.Record = -1"}, // was silently ignored
 		{Settings{Rule: 9}, "Settings.Rule = 9"},
 		{Settings{Rule: Accelerated, FastControl: &FastControl{Gamma: 1}}, "needs exact dual values"},
-		{Settings{Rule: Accelerated, Step: 0.1}, "Settings.Step = 0.1 with Rule = Accelerated"},
+		{Settings{Rule: Accelerated, Step: 0.1}, "Settings.Step = 0.1, Eps = 0 with Rule = Accelerated"},
+		{Settings{Rule: Accelerated, Eps: 0.1}, "Settings.Step = 0, Eps = 0.1 with Rule = Accelerated"},
 	} {
 		_, err := Solve(p, &c.s)
 		assert.ErrorIs(t, err, loadlab.ErrInvalid, c.msg)

@@ -123,8 +123,8 @@ func (s *Settings) Validate() error {
 	if s.Rule == Accelerated && s.FastControl != nil {
 		return loadlab.Invalid("dual", "Settings.Rule = Accelerated with FastControl: the accelerated rule needs exact dual values")
 	}
-	if s.Rule == Accelerated && s.Step > 0 {
-		return loadlab.Invalid("dual", "Settings.Step = %v with Rule = Accelerated: a constant step belongs to Rule Constant", s.Step)
+	if s.Rule == Accelerated && (s.Step > 0 || s.Eps > 0) {
+		return loadlab.Invalid("dual", "Settings.Step = %v, Eps = %v with Rule = Accelerated: a constant step belongs to Rule Constant", s.Step, s.Eps)
 	}
 	if s.FastControl != nil {
 		return s.FastControl.Validate()

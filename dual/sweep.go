@@ -35,7 +35,7 @@ type SweepPoint struct {
 // the trade-off points in the order window-major, loss-minor. fc gives γ,
 // the delay and the Unreachable policy; its Window, Loss and Src are
 // replaced. s gives the dual settings (step, iterations, warm start);
-// its FastControl, Tol (set to −1) and RecordDual are overridden. P* comes
+// its FastControl, Rule (Constant), Fixed and RecordDual are overridden. P* comes
 // from the reference solver Primal; Sweep returns an error if Primal
 // cannot certify it (the error wraps loadlab.ErrNotConverged). Runs are
 // parallel and deterministic for a given seed: run r of point k draws
