@@ -245,3 +245,33 @@ func TestDenseWorkTooLarge(t *testing.T) {
 	_, err = EstimateRho(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, Case2, 1, MonteCarlo{Runs: 1 << 40, Steps: 1})
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 }
+
+// TestTinyWeights: NewSpectral panicked inside gonum ("lapack:
+// insufficient length of a") on a path whose weights are all ≲ 1e-122.
+// ρ₂ scales as 1/weight at fixed γw (ρ(γ, cL) = ρ(cγ, L)): the tiny path
+// at γ = 0.4/w matches the unit path at γ = 0.4.
+func TestTinyWeights(t *testing.T) {
+	const w = 1e-130
+	var es []linalg.Edge
+	for u := range 4 {
+		es = append(es, linalg.Edge{U: u, V: u + 1, W: w})
+	}
+	g, err := linalg.FromEdges(5, es)
+	require.NoError(t, err)
+	s, err := NewSpectral(g)
+	require.NoError(t, err)
+	unit := spectral(t, linalg.Path(5))
+	want, err := unit.Rho(Case2, 0.4, 1)
+	require.NoError(t, err)
+	got, err := s.Rho(Case2, 0.4/w, 1)
+	require.NoError(t, err)
+	// Both spectra to ~n ε relative of λ_n; ρ₂ ≤ 1/(γλ₂(2 − γλ_n))-
+	// conditioned (≈ 30 here): 1e-12 relative.
+	assert.InEpsilon(t, want, got, 1e-12)
+	nodal, err := s.NodalRho(nil, Case2, 0.4/w, 1)
+	require.NoError(t, err)
+	assert.InEpsilon(t, want, linalg.Sum(nodal), 1e-12)
+	got, err = Rho(&Throttler{Graph: g, Gamma: 0.4 / w}, Case2, 1)
+	require.NoError(t, err)
+	assert.InEpsilon(t, want, got, 1e-12)
+}

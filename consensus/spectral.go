@@ -78,7 +78,7 @@ func NewSpectral(g *linalg.Graph) (*Spectral, error) {
 	if err := linalg.CheckDense("consensus: NewSpectral", g.Order(), 3); err != nil {
 		return nil, err
 	}
-	l, err := linalg.Spectrum(g)
+	l, _, err := linalg.SymEigen(g.Laplacian(), false)
 	if err != nil {
 		return nil, err
 	}
@@ -284,13 +284,7 @@ func (s *Spectral) NodalRho(dst []float64, t Traffic, gamma, sigma float64) ([]f
 // vectors computes the eigenvectors of L once (columns, ascending
 // eigenvalues as in s.lambda).
 func (s *Spectral) vectors() {
-	var es mat.EigenSym
-	if !es.Factorize(s.g.Laplacian(), true) {
-		s.verr = loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "Spectral.NodalRho: the dense eigensolver did not converge")
-		return
-	}
-	s.vecs = &mat.Dense{}
-	es.VectorsTo(s.vecs)
+	_, s.vecs, s.verr = linalg.SymEigen(s.g.Laplacian(), true)
 }
 
 func checkRhoArgs(t Traffic, gamma, sigma float64) error {

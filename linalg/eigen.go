@@ -276,11 +276,66 @@ func decided(b Bracket, t float64) bool {
 
 // denseValues returns the ascending dense spectrum of S.
 func (op *operator) denseValues(fn string) ([]float64, error) {
-	var es mat.EigenSym
-	if !es.Factorize(op.dense(), false) {
-		return nil, loadlab.Wrap(loadlab.ErrIllConditioned, "linalg", "%s: the dense eigensolver did not converge", fn)
+	ev, _, err := SymEigen(op.dense(), false)
+	if err != nil {
+		return nil, fmt.Errorf("linalg: %s: %w", fn, err)
 	}
-	return es.Values(nil), nil
+	return ev, nil
+}
+
+// SymEigen returns the eigenvalues of the symmetric matrix a in
+// ascending order and, if vectors is set, the orthonormal eigenvectors
+// as the columns of a matrix, in the same order. It factors a copy of a
+// scaled by a power of two that brings its largest entry into [½, 1):
+// the scaling is exact, so the eigenvalues are exactly those of the
+// scaled matrix rescaled, and it keeps gonum's eigensolver away from its
+// own rescaling of tiny or huge matrices, which panics ("insufficient
+// length") when every entry is below about 1e-122. a is not modified.
+// It returns an error wrapping loadlab.ErrIllConditioned if the
+// eigensolver does not converge, or loadlab.ErrInvalid if a has a NaN or
+// infinite entry.
+func SymEigen(a *mat.SymDense, vectors bool) ([]float64, *mat.Dense, error) {
+	n := a.SymmetricDim()
+	raw := a.RawSymmetric()
+	var big float64
+	for i := range n {
+		for _, x := range raw.Data[i*raw.Stride+i : i*raw.Stride+n] {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, nil, loadlab.Invalid("linalg", "SymEigen: entry %v, want finite", x)
+			}
+			big = max(big, math.Abs(x))
+		}
+	}
+	if n == 0 {
+		return nil, nil, nil
+	}
+	c := mat.NewSymDense(n, nil)
+	_, e := math.Frexp(big) // big = f·2^e, f ∈ [½, 1)
+	if big == 0 {
+		e = 0
+	}
+	cr := c.RawSymmetric()
+	for i := range n {
+		src := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
+		dst := cr.Data[i*cr.Stride+i : i*cr.Stride+n]
+		for j, x := range src {
+			dst[j] = math.Ldexp(x, -e)
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(c, vectors) {
+		return nil, nil, loadlab.Wrap(loadlab.ErrIllConditioned, "linalg", "SymEigen: the dense symmetric eigensolver did not converge")
+	}
+	ev := es.Values(nil)
+	for i := range ev {
+		ev[i] = math.Ldexp(ev[i], e)
+	}
+	if !vectors {
+		return ev, nil, nil
+	}
+	var v mat.Dense
+	es.VectorsTo(&v)
+	return ev, &v, nil
 }
 
 // denseMax brackets λ_max from the dense spectrum.

@@ -243,3 +243,29 @@ func TestSum(t *testing.T) {
 	}
 	assert.Equal(t, 1.0, k.Value())
 }
+
+// TestSymEigenTinyWeights: gonum's eigensolver panics ("insufficient
+// length of a") on a Laplacian whose entries are all ≲ 1e-122; SymEigen
+// scales by a power of two first, so it returns the exactly rescaled
+// spectrum, and the brackets built on it hold it.
+func TestSymEigenTinyWeights(t *testing.T) {
+	const w = 1e-130
+	g := graphOf(t, 5, Edge{U: 0, V: 1, W: w}, Edge{U: 1, V: 2, W: w}, Edge{U: 2, V: 3, W: w}, Edge{U: 3, V: 4, W: w})
+	ev, vecs, err := SymEigen(g.Laplacian(), true)
+	require.NoError(t, err)
+	want := PathSpectrum(5)
+	for i := range ev {
+		// Backward-stable eigensolver: ~n ε ‖L‖ absolute, here 1e-14 w.
+		assert.InDelta(t, w*want[i], ev[i], 1e-14*w, "λ_%d", i+1)
+	}
+	r, c := vecs.Dims()
+	assert.Equal(t, [2]int{5, 5}, [2]int{r, c})
+	b, err := LambdaMaxBracket(g, nil)
+	require.NoError(t, err)
+	assert.True(t, b.Lo <= w*want[4]*(1+1e-12) && w*want[4]*(1-1e-12) <= b.Hi, "%v", b)
+	b, err = Lambda2Bracket(g, nil)
+	require.NoError(t, err)
+	assert.True(t, b.Lo <= w*want[1]*(1+1e-12) && w*want[1]*(1-1e-12) <= b.Hi, "%v", b)
+	_, _, err = SymEigen(mat.NewSymDense(2, []float64{1, math.NaN(), math.NaN(), 1}), false)
+	require.ErrorIs(t, err, loadlab.ErrInvalid)
+}
