@@ -1,6 +1,7 @@
 package consensus_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -34,10 +35,39 @@ func ExampleRho() {
 	nodal, _ := consensus.NodalRho(nil, &consensus.Throttler{Graph: g, Gamma: 0.5}, consensus.Case2, 1)
 	fmt.Printf("ρ₂ = %.4g, nodal %.4g\n", rho, nodal)
 	_, err := consensus.Rho(&consensus.Throttler{Graph: g, Gamma: 0.7}, consensus.Case2, 1)
-	fmt.Println(err != nil)
+	fmt.Println(errors.Is(err, consensus.ErrUnstable))
 	// Output:
 	// ρ₂ = 2.667, nodal [0.8889 0.8889 0.8889]
 	// true
+}
+
+// At the stability limit γλ_n = 2 (the unit six-cycle at γ = ½) there
+// is no stationary dispersion, and no number is returned, even though
+// the computed λ_n = 3.9999999999999996 puts γλ_n a hair below 2.
+func ExampleRho_stabilityLimit() {
+	th := &consensus.Throttler{Graph: linalg.Cycle(6), Gamma: 0.5}
+	_, err := consensus.Rho(th, consensus.Case2, 1)
+	fmt.Println(errors.Is(err, consensus.ErrUnstable))
+	s, _ := consensus.NewSpectral(th.Graph)
+	_, err = s.Rho(consensus.Case2, 0.5, 1)
+	fmt.Println(errors.Is(err, consensus.ErrUnstable))
+	// Output:
+	// true
+	// true
+}
+
+// Nodal ρ₂ over a sweep of γ from one eigendecomposition: the star's
+// hub disperses less than its leaves. (S_4 has λ = 0, 1, 1, 4; only the
+// λ = 4 mode moves the hub, with weight ¾: ρ₂,hub = ¾/(4γ(2 − 4γ)).)
+func ExampleSpectral_NodalRho() {
+	s, _ := consensus.NewSpectral(linalg.Star(4))
+	for _, gamma := range []float64{0.1, 0.3} {
+		nodal, _ := s.NodalRho(nil, consensus.Case2, gamma, 1)
+		fmt.Printf("γ = %.1f: hub %.4g, leaf %.4g\n", gamma, nodal[0], nodal[1])
+	}
+	// Output:
+	// γ = 0.1: hub 1.172, leaf 3.639
+	// γ = 0.3: hub 0.7812, leaf 1.394
 }
 
 // Six servers under random-walk demand: the total limit is conserved

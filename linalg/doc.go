@@ -132,6 +132,32 @@
 // AlgebraicConnectivity adds the Fiedler vector by inverse iteration
 // rather than computing every eigenvector.
 //
+// The factor-and-invert pass behind these functions is public, for the
+// packages above: SPDFactor (Cholesky A = UᵀU, condition estimate, the
+// recursive inverse factor V = U⁻¹, and from it the diagonal, trace and
+// matrix of A⁻¹ and solves), Lift (A = L + αJ/n), Shift (cI − γL), and
+// FactorWellConditioned (the MaxCondition rule, loadlab.ErrIllConditioned
+// past it). CompensatedSum and Sum are Neumaier's compensated sums.
+// CheckDense refuses dense work beyond the memory budget
+// (loadlab.ErrTooLarge) before anything is allocated.
+//
+// # Eigenvalue brackets
+//
+// LambdaMaxBracket and Lambda2Bracket return a Bracket [Lo, Hi] proven
+// to contain λ_max or λ₂ of L (or of Q^{1/2} L Q^{1/2} for a positive
+// diagonal Q, EigenSettings.Scale), with an estimate Est. The proofs:
+// Rayleigh quotients and the row-sum norm of W Bᵀ Q B (an O(m) edge
+// bound), the Collatz–Wielandt bound for the nonnegative |S|, Cauchy
+// interlacing for the Ritz values of Lanczos with full
+// reorthogonalisation, and Sylvester's law of inertia for a Cholesky test
+// of c I − S (or of S + zzᵀ − c(I − zzᵀ) for λ₂), each widened by a bound
+// on its rounding error. Up to 400 nodes they use the dense spectrum. With
+// EigenSettings.Threshold t they refine only until t lies outside the
+// bracket, and up to 3000 nodes decide t by Cholesky; consensus decides
+// the stability of γ with t = 2/γ this way. SymEigen is the dense
+// symmetric eigensolver they use: gonum's, on a copy scaled by a power of
+// two, exact and safe for entries far from 1.
+//
 // Building with -tags openblas routes gonum's BLAS through OpenBLAS
 // (cgo, Debian's libopenblas-dev and the gonum.org/v1/netlib module;
 // openblas.go carries the cgo link directive, so no CGO_LDFLAGS are

@@ -75,6 +75,14 @@ func (s *EigenSettings) Validate(n int) error {
 	return nil
 }
 
+// fields returns Scale and Threshold (nil and 0 for nil settings).
+func (s *EigenSettings) fields() (q []float64, t float64) {
+	if s == nil {
+		return nil, 0
+	}
+	return s.Scale, s.Threshold
+}
+
 // operator is S = Q^{1/2} L Q^{1/2} with its diagonal and the rounding
 // scale of its row sums.
 type operator struct {
@@ -243,11 +251,7 @@ func LambdaMaxBracket(g *Graph, s *EigenSettings) (Bracket, error) {
 	if err := s.Validate(n); err != nil {
 		return Bracket{}, err
 	}
-	var q []float64
-	var t float64
-	if s != nil {
-		q, t = s.Scale, s.Threshold
-	}
+	q, t := s.fields()
 	op := newOperator(g, q)
 	lo, hi := op.edgeBounds()
 	b := Bracket{Lo: lo, Est: hi, Hi: hi}
@@ -412,11 +416,7 @@ func Lambda2Bracket(g *Graph, s *EigenSettings) (Bracket, error) {
 	if n <= 1 || !IsConnected(g) {
 		return Bracket{}, nil
 	}
-	var q []float64
-	var t float64
-	if s != nil {
-		q, t = s.Scale, s.Threshold
-	}
+	q, t := s.fields()
 	op := newOperator(g, q)
 	_, norm := op.edgeBounds()
 	if n <= denseEigenMax {

@@ -112,3 +112,17 @@ func ExampleRandomRegular() {
 	// Output:
 	// edges 1500, connected true, λ₂ = 0.18
 }
+
+func ExampleLambdaMaxBracket() {
+	// λ_max(C_10) = 4 (spec §9). Without a threshold the bracket is
+	// refined as far as the method allows; with one it stops once the
+	// threshold is decided.
+	g := linalg.Cycle(10)
+	b, _ := linalg.LambdaMaxBracket(g, nil)
+	fmt.Printf("λ_max ≈ %.6f, bracket holds 4: %v\n", b.Est, b.Contains(4))
+	c, _ := linalg.LambdaMaxBracket(g, &linalg.EigenSettings{Threshold: 5})
+	fmt.Printf("λ_max < 5 decided by the edge bound: %v (Hi = %.4g)\n", c.Hi < 5, c.Hi)
+	// Output:
+	// λ_max ≈ 4.000000, bracket holds 4: true
+	// λ_max < 5 decided by the edge bound: true (Hi = 4)
+}
