@@ -48,11 +48,77 @@ func (c Config) Logf(format string, args ...any) {
 }
 
 // Headline is one row of the driver's summary table: a number the figure
-// establishes, and what it should be compared with.
+// establishes, the reference it is checked against and the range that
+// reference allows, so that every row can fail. Make rows with Near or
+// Within.
 type Headline struct {
 	Name      string  // what was measured, e.g. "K_f(torus 1000x1000)"
 	Value     float64 // the measured or computed value
-	Reference string  // what it is checked against, e.g. "closed form 1.23e9" or "spec §9"
+	Reference string  // where the accepted range comes from, e.g. "closed form" or "spec §8 J"
+	// Lo and Hi bound the values that agree with the reference
+	// (inclusive); a NaN Value never agrees.
+	Lo, Hi float64
+}
+
+// Near returns a headline that agrees when |value − want| ≤ tol.
+func Near(name string, value, want, tol float64, reference string) Headline {
+	return Headline{Name: name, Value: value, Reference: reference, Lo: want - tol, Hi: want + tol}
+}
+
+// Within returns a headline that agrees when lo ≤ value ≤ hi (either
+// end may be infinite).
+func Within(name string, value, lo, hi float64, reference string) Headline {
+	return Headline{Name: name, Value: value, Reference: reference, Lo: lo, Hi: hi}
+}
+
+// Agrees reports whether the value lies in [Lo, Hi].
+func (h Headline) Agrees() bool { return h.Value >= h.Lo && h.Value <= h.Hi }
+
+// Status is "agrees" or "outside".
+func (h Headline) Status() string {
+	if h.Agrees() {
+		return "agrees"
+	}
+	return "outside"
+}
+
+// Range writes the accepted range compactly: "[a, b]", "≤ b", "≥ a", or
+// "m ± h" for a narrow range, with as many digits as it needs.
+func (h Headline) Range() string {
+	switch {
+	case math.IsInf(h.Lo, -1) && math.IsInf(h.Hi, 1):
+		return "any"
+	case math.IsInf(h.Lo, -1):
+		return "≤ " + FormatValue(h.Hi)
+	case math.IsInf(h.Hi, 1):
+		return "≥ " + FormatValue(h.Lo)
+	case h.Lo == h.Hi:
+		return "= " + formatDigits(h.Lo, h.digits())
+	}
+	if mid, half := (h.Lo+h.Hi)/2, (h.Hi-h.Lo)/2; half < 1e-3*math.Abs(mid) {
+		return formatDigits(mid, h.digits()) + " ± " + strconv.FormatFloat(half, 'g', 2, 64)
+	}
+	return "[" + FormatValue(h.Lo) + ", " + FormatValue(h.Hi) + "]"
+}
+
+// FormattedValue writes Value with the digits its range needs to be
+// compared with it (four at least).
+func (h Headline) FormattedValue() string { return formatDigits(h.Value, h.digits()) }
+
+// digits is the number of significant digits that resolve the range.
+func (h Headline) digits() int {
+	mid, half := math.Abs(h.Lo+h.Hi)/2, (h.Hi-h.Lo)/2
+	if math.IsInf(mid, 0) || math.IsNaN(mid) || half <= 0 || half >= 1e-3*mid {
+		return 4
+	}
+	return min(15, 2+int(math.Ceil(math.Log10(mid/half))))
+}
+
+// FormatValue writes v with four significant digits (as %.4g).
+func FormatValue(v float64) string { return formatDigits(v, 4) }
+
+func formatDigits(v float64, digits int) string {
+	return strconv.FormatFloat(v, 'g', digits, 64)
 }
 
 // Result is what a figure generator returns.
@@ -76,6 +142,9 @@ type Figure struct {
 	Caption string
 	// Make computes the figure.
 	Make func(cfg Config) (*Result, error)
+	// Seconds is the rough wall time of a full-mode run on two quiet
+	// cores, which the driver prints before it starts the figure.
+	Seconds float64
 }
 
 // DefaultWidth and DefaultHeight are the size of a single-panel figure.

@@ -206,6 +206,8 @@ func PlotsOf(d Drawer) []*plot.Plot {
 		return []*plot.Plot{x}
 	case legendOutside:
 		return []*plot.Plot{x.p}
+	case noLegend:
+		return []*plot.Plot{x.p}
 	case *Stack:
 		return x.Plots
 	case *Panels:
@@ -223,4 +225,36 @@ func PlotsOf(d Drawer) []*plot.Plot {
 // hasLegend reports whether p's legend has entries.
 func hasLegend(p *plot.Plot, c draw.Canvas) bool {
 	return p.Legend.Rectangle(c).Size().Y > 0
+}
+
+// noLegend draws a plot without its legend; legendOnly draws only the
+// legend, at the top left of its tile.
+type (
+	noLegend   struct{ p *plot.Plot }
+	legendOnly struct{ p *plot.Plot }
+)
+
+// SplitLegend returns two Drawers for a grid of Panels: p without its
+// legend, and p's legend alone at the top left of its own cell, so that
+// one legend can serve a row of panels without covering data.
+func SplitLegend(p *plot.Plot) (axes, legend Drawer) {
+	return noLegend{p}, legendOnly{p}
+}
+
+func (n noLegend) Draw(c draw.Canvas) {
+	saved := n.p.Legend
+	n.p.Legend = plot.NewLegend()
+	drawPlot(n.p, c)
+	n.p.Legend = saved
+}
+
+func (l legendOnly) Draw(c draw.Canvas) {
+	leg := l.p.Legend
+	leg.Top, leg.Left = true, true
+	leg.XOffs, leg.YOffs = 0, 0
+	if l.p.Title.Text != "" {
+		// Level with the data areas of titled neighbours.
+		c.Max.Y -= l.p.Title.TextStyle.Rectangle(l.p.Title.Text).Size().Y + l.p.Title.Padding
+	}
+	leg.Draw(c)
 }

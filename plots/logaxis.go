@@ -8,39 +8,67 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// drawPlot draws p on c. For a log-scaled y axis it draws the y label
-// itself: gonum v0.17 reserves room for that label around the arithmetic
-// midpoint of the data range, which on a log axis sits near the top and
-// left a wide empty band above the data.
+// gonum v0.17 reserves room for an axis label around the arithmetic
+// midpoint of the axis range. On a log axis that point sits near the
+// top (y) or right (x) end, so a long label shrinks the data area and
+// leaves a wide empty band. drawPlot and dataCanvas draw the labels of
+// log axes themselves, centred on the data area.
+
+// logLabels reports which axes of p have a log scale and a label.
+func logLabels(p *plot.Plot) (x, y bool) {
+	_, lx := p.X.Scale.(plot.LogScale)
+	_, ly := p.Y.Scale.(plot.LogScale)
+	return lx && p.X.Label.Text != "", ly && p.Y.Label.Text != ""
+}
+
+// withoutLogLabels calls f with the labels of log axes removed and the
+// canvas shrunk by the room they take; it restores the labels after.
+func withoutLogLabels(p *plot.Plot, c draw.Canvas, f func(draw.Canvas)) {
+	lx, ly := logLabels(p)
+	xl, yl := p.X.Label, p.Y.Label
+	if ly {
+		c.Min.X += yl.TextStyle.Height(yl.Text) + yl.TextStyle.FontExtents().Descent + yl.Padding
+		p.Y.Label.Text = ""
+	}
+	if lx {
+		c.Min.Y += xl.TextStyle.Height(xl.Text) + xl.Padding + xlDrop(xl.TextStyle.Font.Size)
+		p.X.Label.Text = ""
+	}
+	defer func() { p.X.Label.Text, p.Y.Label.Text = xl.Text, yl.Text }()
+	f(c)
+}
+
+// drawPlot draws p on c, drawing the labels of log axes itself.
 func drawPlot(p *plot.Plot, c draw.Canvas) {
-	if _, log := p.Y.Scale.(plot.LogScale); !log || p.Y.Label.Text == "" {
+	lx, ly := logLabels(p)
+	if !lx && !ly {
 		p.Draw(c)
 		return
 	}
-	label := p.Y.Label
-	h := label.TextStyle.Height(label.Text)
-	descent := label.TextStyle.FontExtents().Descent
-	p.Y.Label.Text = ""
-	defer func() { p.Y.Label.Text = label.Text }()
-	pc := c
-	pc.Min.X += h + descent + label.Padding
-	p.Draw(pc)
-	data := p.DataCanvas(pc)
-	sty := label.TextStyle
-	sty.Rotation += math.Pi / 2
-	c.FillText(sty, vg.Point{X: c.Min.X + h - descent, Y: data.Center().Y}, label.Text)
+	xl, yl := p.X.Label, p.Y.Label
+	var data draw.Canvas
+	withoutLogLabels(p, c, func(pc draw.Canvas) {
+		p.Draw(pc)
+		data = p.DataCanvas(pc)
+	})
+	if ly {
+		h := yl.TextStyle.Height(yl.Text)
+		sty := yl.TextStyle
+		sty.Rotation += math.Pi / 2
+		c.FillText(sty, vg.Point{X: c.Min.X + h - yl.TextStyle.FontExtents().Descent, Y: data.Center().Y}, yl.Text)
+	}
+	if lx {
+		sty := xl.TextStyle
+		sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+		c.FillText(sty, vg.Point{X: data.Center().X, Y: c.Min.Y + xlDrop(sty.Font.Size)}, xl.Text)
+	}
 }
 
 // dataCanvas returns the data area drawPlot gives p on c.
 func dataCanvas(p *plot.Plot, c draw.Canvas) draw.Canvas {
-	if _, log := p.Y.Scale.(plot.LogScale); !log || p.Y.Label.Text == "" {
-		return p.DataCanvas(c)
-	}
-	label := p.Y.Label
-	p.Y.Label.Text = ""
-	defer func() { p.Y.Label.Text = label.Text }()
-	c.Min.X += label.TextStyle.Height(label.Text) + label.TextStyle.FontExtents().Descent + label.Padding
-	return p.DataCanvas(c)
+	var data draw.Canvas
+	withoutLogLabels(p, c, func(pc draw.Canvas) { data = p.DataCanvas(pc) })
+	return data
 }
 
 // drawAny draws d, routing plots through drawPlot.
@@ -51,3 +79,6 @@ func drawAny(d Drawer, c draw.Canvas) {
 	}
 	d.Draw(c)
 }
+
+// xlDrop is the room below a log-x label for its subscripts.
+func xlDrop(size vg.Length) vg.Length { return vg.Length(subShift) * size }

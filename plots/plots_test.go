@@ -40,3 +40,17 @@ func TestSaveFormats(t *testing.T) {
 	assert.Error(t, plots.Save(p, plots.DefaultWidth, plots.DefaultHeight, dir+"/f.xyz"))
 	assert.Panics(t, func() { plots.AddLine(p, 0, "", []float64{1}, nil) })
 }
+
+func TestHeadlineStatus(t *testing.T) {
+	h := plots.Near("x", 1.0000000004, 1, 1e-9, "closed form")
+	assert.Equal(t, "agrees", h.Status())
+	assert.Equal(t, "1.0000000004", h.FormattedValue())
+	assert.Equal(t, "1 ± 1e-09", h.Range())
+	h.Value = 1.000000002
+	assert.Equal(t, "outside", h.Status())
+	w := plots.Within("y", 4.88, 4.54, 5.22, "spec")
+	assert.Equal(t, "[4.54, 5.22]", w.Range())
+	w.Value = math.NaN()
+	assert.False(t, w.Agrees())
+	assert.Equal(t, "≤ 3", plots.Within("z", 1, math.Inf(-1), 3, "").Range())
+}

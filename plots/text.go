@@ -34,8 +34,52 @@ type segment struct {
 	shift int
 }
 
-// parseRich splits one line into segments.
+// parseRich splits one line into segments; Unicode subscript digits
+// (ρ₂) become subscripts too, since the fonts space them widely.
 func parseRich(line string) []segment {
+	var out []segment
+	for _, seg := range parseMarkup(line) {
+		if seg.shift != 0 {
+			out = append(out, seg)
+			continue
+		}
+		out = append(out, splitSubDigits(seg.s)...)
+	}
+	return out
+}
+
+// splitSubDigits splits s at runs of the subscript digits ₀–₉.
+func splitSubDigits(s string) []segment {
+	var out []segment
+	var cur []rune
+	sub := false
+	flush := func() {
+		if len(cur) > 0 {
+			shift := 0
+			if sub {
+				shift = -1
+			}
+			out = append(out, segment{s: string(cur), shift: shift})
+			cur = cur[:0]
+		}
+	}
+	for _, r := range s {
+		isSub := r >= '₀' && r <= '₉'
+		if isSub != sub {
+			flush()
+			sub = isSub
+		}
+		if isSub {
+			r = '0' + (r - '₀')
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return out
+}
+
+// parseMarkup splits one line at its _{…} and ^{…} markup.
+func parseMarkup(line string) []segment {
 	var out []segment
 	for line != "" {
 		i := strings.IndexAny(line, "_^")
@@ -157,7 +201,7 @@ func useHouseText(p *plot.Plot) {
 func PlainText(s string) string {
 	var b strings.Builder
 	for _, line := range strings.SplitAfter(s, "\n") {
-		for _, seg := range parseRich(line) {
+		for _, seg := range parseMarkup(line) {
 			switch seg.shift {
 			case -1:
 				b.WriteString("_" + seg.s)

@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
 
-	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/codedload"
 	"github.com/loadlab/loadlab/plots"
 )
@@ -17,37 +21,35 @@ func init() {
 	register(
 		plots.Figure{
 			Name:    "codedload-maxload-vs-n",
-			Caption: "Maximum load against the number of servers n on the torus (K = 100 files, cache M = 2, uniform popularity): nearest replica grows like log n, two choices (b) like log log n (3 to 4), two choices (a) with the fixed radius r = 16 drifts up (its ball holds about 11 replicas, short of the log² n the analysis asks for), coded delivery with ℓ = ⌈ln n⌉ chunks stays flat (spec §1, §6.2, §7.3); means with 95% confidence bands.",
-			Make:    codedloadMaxLoadVsN,
+			Caption: "Maximum load against the number of servers n on the torus (K = 100 files, cache M = 2, uniform popularity): nearest replica grows like log n, two choices (b) like log log n (3 to 4), two choices (a) with the fixed radius r = 16 drifts up (its ball holds about 11 replicas, short of the log² n the analysis asks for), coded delivery with ℓ = ⌈ln n⌉ chunks stays flat (spec §1, §6.2, §7.3); means with 95% confidence bands over 20 runs per point up to n = 6400, 10 up to 102 400 and 3 from 409 600 on (the figure says so), and the black curve E max of n Po(1), the load when every request is served where it arrives.",
+			Make:    threeSteps(sizesPreset, sizesCompute, maxLoadDraw),
+			Seconds: 60,
 		},
 		plots.Figure{
 			Name:    "codedload-cost-vs-n",
-			Caption: "Communication cost (hops per request) against n for the runs of codedload-maxload-vs-n: coded delivery is about 25% cheaper than nearest replica (spec §6.2), two choices (b) pays the network diameter.",
-			Make:    codedloadCostVsN,
+			Caption: "Communication cost (hops per request) against n for the runs of codedload-maxload-vs-n, with the exact infinite-grid costs of spec §6.3 (top, log scales), and every strategy's cost relative to nearest replica (bottom, linear): coded delivery with ℓ = 10 is about 22% cheaper than nearest replica (spec §6.2), two choices (b) pays the network diameter.",
+			Make:    threeSteps(sizesPreset, sizesCompute, costDraw),
+			Seconds: 1,
 		},
 		plots.Figure{
 			Name:    "codedload-tradeoff",
-			Caption: "Load–cost trade-off on the torus: maximum load against cost as the radius r of two choices (a), the stretch α of two choices (c) or the chunk count ℓ of coded delivery varies (K = 100, M = 2).",
-			Make:    codedloadTradeoff,
+			Caption: "Load–cost trade-off on the torus: maximum load against cost as the radius r of two choices (a), the stretch α of two choices (c) or the chunk count ℓ of coded delivery varies (K = 100, M = 2); every point is labelled with its r, α or ℓ.",
+			Make:    threeSteps(tradeoffPreset, tradeoffCompute, tradeoffDraw),
+			Seconds: 15,
 		},
 		plots.Figure{
 			Name:    "codedload-params",
 			Caption: "Maximum load and cost against the Zipf exponent γ, the cache size M and the chunk count ℓ on the torus (K = 100), with the exact cost of spec §6.3; the per-server cap chnk_max = 1 keeps coded load flat for γ > 1 (spec §8 J).",
-			Make:    codedloadParams,
+			Make:    threeSteps(paramsPreset, paramsCompute, paramsDraw),
+			Seconds: 15,
 		},
 		plots.Figure{
 			Name:    "codedload-topologies",
-			Caption: "The main figure (codedload-maxload-vs-n) on four topologies: maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, γ = 0, one graph per n; means with 95% confidence bands, 3 runs at n ≥ 262144): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (on the random graphs the far holder's distance comes from a bidirectional BFS), and coded with ℓ = ⌈ln n⌉ and with ℓ = 10. The torus and the hypercube have closed-form distances and reach n = 2²⁰ ≈ 10⁶; on the random graphs every search is a BFS and the panels stop at n = 2¹⁸ = 262144. The two-choice curves stop earlier where one run would take tens of seconds: (a), whose ball search visits ≥ 545 nodes per request, at 2¹⁸ on the hypercube, 2¹⁶ on the 6-regular graph and 2¹⁴ on the random geometric graph; (b) at 2¹⁴ on the random geometric graph, where the far holder lies about √(n/ln n) hops away and a run costs about n² work.",
-			Make:    codedloadTopologies,
+			Caption: "The main figure (codedload-maxload-vs-n) on four topologies: maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, γ = 0, one graph per n; means with 95% confidence bands over 10 runs per point up to n = 4096, 6 at 16384 and 4 at 65536, as the figure states): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (on the random graphs the far holder's distance comes from a bidirectional BFS), and coded with ℓ = ⌈ln n⌉ and with ℓ = 10. Every panel stops at n = 2¹⁶ = 65536, so that the figure takes about a minute and a half of CPU time (the main figure, codedload-maxload-vs-n, reaches 10⁶ on the torus; on the random graphs every search is a BFS). The two-choice curves stop earlier where one run would take several seconds: (a), whose ball search visits ≥ 545 nodes per request, at 2¹⁴ on the 6-regular graph and 2¹² on the random geometric graph; (b) at 2¹⁴ on the random geometric graph, where the far holder lies about √(n/ln n) hops away and a run costs about n² work.",
+			Make:    threeSteps(topoPreset, topoCompute, topoDraw),
+			Seconds: 90,
 		},
 	)
-}
-
-// clSizesCache shares the size sweep between the max-load and cost figures.
-var clSizesCache struct {
-	sync.Mutex
-	key    [2]uint64
-	curves []codedload.Curve
 }
 
 // clBase is the §7.3 setting: K = 100 files, M = 2, uniform popularity.
@@ -57,55 +59,50 @@ func clBase(s codedload.Strategy) codedload.Config {
 
 // clMainVariants are the strategies of the main figure; radius gives the
 // ball of two choices (a) on each topology.
-func clMainVariants(radius func(codedload.Topology) int, fixedEll bool) []codedload.Variant {
-	vs := []codedload.Variant{
+func clMainVariants(radius func(codedload.Topology) int) []codedload.Variant {
+	return []codedload.Variant{
 		{Name: "nearest replica", Config: clBase(codedload.NearestReplica{})},
 		{Name: "two choices (a)", Config: clBase(codedload.TwoChoice{}), Radius: radius},
 		{Name: "two choices (b)", Config: clBase(codedload.TwoChoiceGlobal{})},
 		{Name: "coded, ℓ = ceil(ln n)", Config: clBase(codedload.Coded{}), Ell: codedload.LogEll},
+		{Name: "coded, ℓ = 10", Config: clBase(codedload.Coded{}), Ell: func(int) int { return 10 }},
 	}
-	if fixedEll {
-		vs = append(vs, codedload.Variant{Name: "coded, ℓ = 10", Config: clBase(codedload.Coded{}), Ell: func(int) int { return 10 }})
-	}
-	return vs
 }
 
-func clSizes(cfg plots.Config) ([]codedload.Curve, error) {
-	clSizesCache.Lock()
-	defer clSizesCache.Unlock()
-	key := [2]uint64{cfg.Seed, 0}
-	if cfg.Quick {
-		key[1] = 1
-	}
-	if clSizesCache.curves != nil && clSizesCache.key == key {
-		return clSizesCache.curves, nil
-	}
-	ns := []int{100, 400, 1600, 6400}
-	runs := func(int) int { return 6 }
-	if !cfg.Quick {
-		ns = []int{100, 400, 1600, 6400, 25600, 102400, 409600, 1000000}
-		runs = func(n int) int {
-			switch {
-			case n >= 1000000:
-				return 3
-			case n >= 409600:
-				return 3
-			case n >= 25600:
-				return 10
-			}
-			return 20
+// clRuns is a number of runs per point that falls with n: runs[i] runs
+// for n up to upTo[i], the last entry for every larger n.
+type clRuns struct {
+	upTo []int
+	runs []int
+}
+
+func (r clRuns) at(n int) int {
+	for i, u := range r.upTo {
+		if n <= u {
+			return r.runs[i]
 		}
 	}
-	cfg.Logf("codedload: size sweep on the torus, n up to %d", ns[len(ns)-1])
-	r16 := func(codedload.Topology) int { return 16 }
-	curves, err := codedload.CompareSizes(ns, codedload.TorusFamily, clMainVariants(r16, true), runs, cfg.Seed,
-		&codedload.SweepSettings{Logf: cfg.Logf})
-	if err != nil {
-		return nil, err
+	return r.runs[len(r.runs)-1]
+}
+
+// note says on the figure how many runs each point averages.
+func (r clRuns) note(ns []int) string {
+	var parts []string
+	last := -1
+	for _, n := range ns {
+		if k := r.at(n); k != last {
+			parts = append(parts, fmt.Sprintf("%d from n = %d", k, n))
+			last = k
+		}
 	}
-	curves[1].Name = "two choices (a), r = 16"
-	clSizesCache.key, clSizesCache.curves = key, curves
-	return curves, nil
+	return "runs per point:\n" + strings.Join(parts, ",\n")
+}
+
+// clNewTable is the long table of every codedload figure; reference
+// curves enter it with strategy "reference: …" and runs 0.
+func clNewTable() *plots.Table {
+	return plots.NewTable("panel", "strategy", "x", "runs", "maxload", "maxload_lo95", "maxload_hi95",
+		"cost", "cost_lo95", "cost_hi95", "outage")
 }
 
 // clTable records every point of a set of curves.
@@ -118,13 +115,36 @@ func clTable(tab *plots.Table, panel string, curves []codedload.Curve) {
 	}
 }
 
-func clNewTable() *plots.Table {
-	return plots.NewTable("panel", "strategy", "x", "runs", "maxload", "maxload_lo95", "maxload_hi95",
-		"cost", "cost_lo95", "cost_hi95", "outage")
+// clRefRow records one point of a reference curve (a closed form).
+func clRefRow(tab *plots.Table, panel, name string, x, maxload, cost float64) {
+	nan := math.NaN()
+	tab.Add(panel, "reference: "+name, x, 0, maxload, nan, nan, cost, nan, nan, nan)
+}
+
+// clMetric reads the mean and 95% interval of one metric of a point.
+type clMetric func(codedload.PointResult) (mean, lo, hi float64)
+
+func clMax(p codedload.PointResult) (float64, float64, float64) {
+	return p.MaxLoad.Mean, p.MaxLoad.Lo, p.MaxLoad.Hi
+}
+func clCost(p codedload.PointResult) (float64, float64, float64) {
+	return p.Cost.Mean, p.Cost.Lo, p.Cost.Hi
+}
+
+func clSeries(pts []codedload.PointResult, get clMetric) (xs, lo, mean, hi []float64) {
+	for _, p := range pts {
+		m, l, h := get(p)
+		// A point with a single run has no interval: draw it flat.
+		if math.IsNaN(l) {
+			l, h = m, m
+		}
+		xs, mean, lo, hi = append(xs, p.X), append(mean, m), append(lo, l), append(hi, h)
+	}
+	return xs, lo, mean, hi
 }
 
 // clBands draws one band per curve of the metric chosen by get.
-func clBands(p *plot.Plot, curves []codedload.Curve, get func(codedload.PointResult) loadlab.Estimate, legend bool) {
+func clBands(p *plot.Plot, curves []codedload.Curve, get clMetric, legend bool) {
 	for i, c := range curves {
 		xs, lo, mean, hi := clSeries(c.Points, get)
 		name := c.Name
@@ -135,203 +155,334 @@ func clBands(p *plot.Plot, curves []codedload.Curve, get func(codedload.PointRes
 	}
 }
 
-func clSeries(pts []codedload.PointResult, get func(codedload.PointResult) loadlab.Estimate) (xs, lo, mean, hi []float64) {
-	for _, p := range pts {
-		s := get(p)
-		xs = append(xs, p.X)
-		mean = append(mean, s.Mean)
-		// A point with a single run has no interval: draw it flat.
-		l, h := s.Lo, s.Hi
-		if math.IsNaN(l) {
-			l, h = s.Mean, s.Mean
-		}
-		lo, hi = append(lo, l), append(hi, h)
-	}
-	return xs, lo, mean, hi
-}
+// clPoissonName is the legend entry of E[max of n Po(1)], the load when
+// every request is served where it arrives (spec §8 C).
+const clPoissonName = "E max of n Po(1) (all local)"
 
-func clMax(p codedload.PointResult) loadlab.Estimate  { return p.MaxLoad }
-func clCost(p codedload.PointResult) loadlab.Estimate { return p.Cost }
-
-// clPoissonRef draws E[max of n Po(1)], the load when every request is
-// served where it arrives (spec §8 C).
-func clPoissonRef(p *plot.Plot, ns []float64, legend bool) {
+// clPoissonRef draws E[max of n Po(1)] at the sizes ns and records it.
+func clPoissonRef(p *plot.Plot, tab *plots.Table, panel string, ns []float64, legend bool) {
 	ys := make([]float64, len(ns))
 	for i, n := range ns {
-		ys[i], _ = codedload.MaxPoissonMean(int(n)) // n ≥ 1: sizes of a sweep
+		ys[i] = poissonMax(int(n))
+		clRefRow(tab, panel, clPoissonName, n, ys[i], math.NaN())
 	}
-	name := "E max of n Po(1) (all local)"
+	name := clPoissonName
 	if !legend {
 		name = ""
 	}
 	plots.AddCurve(p, 7, name, ns, ys)
 }
 
+// poissonMax is codedload.MaxPoissonMean for the sizes of a sweep
+// (n ≥ 1, so an error is a programmer error).
+func poissonMax(n int) float64 {
+	v, err := codedload.MaxPoissonMean(n)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// exactCost is codedload.Cost for the fixed valid arguments of the
+// figures (a Zipf pmf, M = 2, ℓ ≥ 1, a topology's ball sizes).
+func exactCost(p []float64, m, ell int, balls []int) float64 {
+	v, err := codedload.Cost(p, m, ell, balls)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
 func clLast(c codedload.Curve) codedload.PointResult { return c.Points[len(c.Points)-1] }
 
-func codedloadMaxLoadVsN(cfg plots.Config) (*plots.Result, error) {
-	curves, err := clSizes(cfg)
-	if err != nil {
-		return nil, err
-	}
-	tab := clNewTable()
-	clTable(tab, "torus", curves)
-	p := plots.New("Maximum load on the torus (K = 100, M = 2, γ = 0)", "servers n (log scale)", "maximum load (files)", plots.LogX())
-	p.X.Tick.Marker = clLogTicks{}
-	clBands(p, curves, clMax, true)
-	xs, _, _, _ := clSeries(curves[0].Points, clMax)
-	clPoissonRef(p, xs, true)
-	nr, coded := clLast(curves[0]), clLast(curves[3])
-	poissonRef, err := codedload.MaxPoissonMean(int(nr.X))
-	if err != nil {
-		return nil, err
-	}
-	return &plots.Result{
-		Plot: plots.LegendOutside(p), Width: plots.DefaultWidth * 1.45, Height: plots.DefaultHeight,
-		Data: tab,
-		Headlines: []plots.Headline{
-			{Name: fmt.Sprintf("NR max load, n = %d", int(nr.X)), Value: nr.MaxLoad.Mean, Reference: fmt.Sprintf("Θ(log n); E max Po(1) = %.4g (spec §8 C); 7.85 at n = 10⁴ (§7.3)", poissonRef)},
-			{Name: fmt.Sprintf("coded ℓ=ceil(ln n) max load, n = %d", int(coded.X)), Value: coded.MaxLoad.Mean, Reference: "O(1): in [2.2, 3.0] for n ≤ 22500 (spec §8 H)"},
-		},
-	}, nil
+// ---- codedload-maxload-vs-n and codedload-cost-vs-n ----
+
+type sizesParams struct {
+	ns   []int
+	runs clRuns
 }
 
-func codedloadCostVsN(cfg plots.Config) (*plots.Result, error) {
-	curves, err := clSizes(cfg)
+func sizesPreset(quick bool) sizesParams {
+	if quick {
+		return sizesParams{ns: []int{100, 400, 1600, 6400}, runs: clRuns{runs: []int{6}}}
+	}
+	return sizesParams{ns: []int{100, 400, 1600, 6400, 25600, 102400, 409600, 1000000},
+		runs: clRuns{upTo: []int{6400, 102400}, runs: []int{20, 10, 3}}}
+}
+
+type sizesData struct {
+	curves []codedload.Curve
+}
+
+// sizesCache shares the size sweep between the max-load and cost figures.
+var sizesCache struct {
+	sync.Mutex
+	key  [2]uint64
+	data *sizesData
+}
+
+func sizesCompute(cfg plots.Config, p sizesParams) (*sizesData, error) {
+	sizesCache.Lock()
+	defer sizesCache.Unlock()
+	key := [2]uint64{cfg.Seed, uint64(len(p.ns))}
+	if sizesCache.data != nil && sizesCache.key == key {
+		return sizesCache.data, nil
+	}
+	cfg.Logf("codedload: size sweep on the torus, n up to %d", p.ns[len(p.ns)-1])
+	r16 := func(codedload.Topology) int { return 16 }
+	curves, err := codedload.CompareSizes(p.ns, codedload.TorusFamily, clMainVariants(r16), p.runs.at, cfg.Seed,
+		&codedload.SweepSettings{Logf: cfg.Logf})
 	if err != nil {
 		return nil, err
 	}
+	curves[1].Name = "two choices (a), r = 16"
+	sizesCache.key, sizesCache.data = key, &sizesData{curves: curves}
+	return sizesCache.data, nil
+}
+
+func maxLoadDraw(p sizesParams, d *sizesData) *plots.Result {
 	tab := clNewTable()
-	clTable(tab, "torus", curves)
-	p := plots.New("Communication cost on the torus (K = 100, M = 2, γ = 0)", "servers n (log scale)", "cost (hops per request, log scale)", plots.LogX(), plots.LogY())
-	clBands(p, curves, clCost, true)
-	p.X.Tick.Marker, p.Y.Tick.Marker = clLogTicks{}, clLogTicks{}
+	clTable(tab, "torus", d.curves)
+	pl := plots.New("Maximum load on the torus (K = 100, M = 2, γ = 0)", "servers n (log scale)", "maximum load (files)", plots.LogX())
+	clBands(pl, d.curves[:4], clMax, true)
+	xs, _, _, _ := clSeries(d.curves[0].Points, clMax)
+	clPoissonRef(pl, tab, "torus", xs, true)
+	pl.Legend.Add(p.runs.note(p.ns))
+	nr, coded := clLast(d.curves[0]), clLast(d.curves[3])
+	n := int(nr.X)
+	po := poissonMax(n)
+	return &plots.Result{
+		Plot: plots.LegendOutside(pl), Width: 20 * cm, Height: plots.DefaultHeight, Data: tab,
+		Headlines: []plots.Headline{
+			plots.Within(fmt.Sprintf("NR max load, n = %d", n), nr.MaxLoad.Mean, po, 2*po, "Θ(log n): between E max of n Po(1) (spec §8 C) and twice it"),
+			plots.Within(fmt.Sprintf("coded ℓ=ceil(ln n) max load, n = %d", int(coded.X)), coded.MaxLoad.Mean, 2.2, 3.0, "O(1): in [2.2, 3.0] for n ≤ 22500 (spec §8 H)"),
+		},
+	}
+}
+
+func costDraw(p sizesParams, d *sizesData) *plots.Result {
+	tab := clNewTable()
+	clTable(tab, "torus", d.curves)
+	top := plots.New("Communication cost on the torus (K = 100, M = 2, γ = 0)", "servers n", "cost (hops per request)", plots.LogX(), plots.LogY())
+	clBands(top, d.curves, clCost, true)
 	// The exact infinite-grid costs of spec §6.3 for ℓ = 1 and ℓ = 10.
 	pz, _ := codedload.ZipfPMF(100, 0)
-	c1, err := codedload.Cost(pz, 2, 1, nil)
-	if err != nil {
-		return nil, err
+	c1, c10 := exactCost(pz, 2, 1, nil), exactCost(pz, 2, 10, nil)
+	plots.AddHLine(top, 0, fmt.Sprintf("exact §6.3, ℓ = 1: %.4g", c1), c1)
+	plots.AddHLine(top, 4, fmt.Sprintf("exact §6.3, ℓ = 10: %.4g", c10), c10)
+	top.Legend.Add(p.runs.note(p.ns))
+	// Bottom: each strategy's cost over nearest replica's, run for run
+	// the same placement and requests, on a linear axis.
+	rel := plots.New("Coded cost relative to nearest replica (two choices: top panel)", "servers n", "cost / nearest-replica cost")
+	nrPts := d.curves[0].Points
+	for i, c := range d.curves[1:] {
+		if !strings.HasPrefix(c.Name, "coded") {
+			continue // two choices cost 2.5× to 60× more: off this scale
+		}
+		var xs, ys []float64
+		for _, pt := range c.Points {
+			for _, q := range nrPts {
+				if q.X == pt.X {
+					xs, ys = append(xs, pt.X), append(ys, pt.Cost.Mean/q.Cost.Mean)
+					tab.Add("relative to NR", c.Name, pt.X, len(pt.Runs), math.NaN(), math.NaN(), math.NaN(), ys[len(ys)-1], math.NaN(), math.NaN(), math.NaN())
+				}
+			}
+		}
+		plots.AddLine(rel, i+1, "", xs, ys)
 	}
-	c10, err := codedload.Cost(pz, 2, 10, nil)
-	if err != nil {
-		return nil, err
+	plots.AddHLine(rel, 4, "", c10/c1)
+	rel.Legend.Add(fmt.Sprintf("dashed: exact ratio\nℓ = 10 / ℓ = 1 = %.4f", c10/c1))
+	plots.AddHLine(rel, -1, "", 1)
+	rel.Legend.Add("grey: nearest replica (= 1)")
+	rel.X.Scale, rel.X.Tick.Marker = plot.LogScale{}, plots.Ticker{Kind: plots.Log}
+	for _, n := range p.ns {
+		clRefRow(tab, "torus", "exact cost §6.3, ℓ = 1", float64(n), math.NaN(), c1)
+		clRefRow(tab, "torus", "exact cost §6.3, ℓ = 10", float64(n), math.NaN(), c10)
 	}
-	plots.AddHLine(p, 0, fmt.Sprintf("exact §6.3, ℓ = 1: %.4g", c1), c1)
-	plots.AddHLine(p, 4, fmt.Sprintf("exact §6.3, ℓ = 10: %.4g", c10), c10)
-	nr, c10mc := clLast(curves[0]), clLast(curves[4])
+	nr, c10mc := clLast(d.curves[0]), clLast(d.curves[4])
 	return &plots.Result{
-		Plot: plots.LegendOutside(p), Width: plots.DefaultWidth * 1.45, Height: plots.DefaultHeight,
-		Data: tab,
+		Plot: plots.NewStack(top, rel), Width: 20 * cm, Height: 20 * cm, Data: tab,
 		Headlines: []plots.Headline{
-			{Name: fmt.Sprintf("NR cost, n = %d", int(nr.X)), Value: nr.Cost.Mean, Reference: fmt.Sprintf("exact %.4f (spec §6.3, §8 E)", c1)},
-			{Name: fmt.Sprintf("coded ℓ=10 / NR cost, n = %d", int(nr.X)), Value: c10mc.Cost.Mean / nr.Cost.Mean, Reference: fmt.Sprintf("[0.74, 0.85] (spec §8 H); exact infinite-grid ratio %.4f (§6.3)", c10/c1)},
+			plots.Near(fmt.Sprintf("NR cost, n = %d", int(nr.X)), nr.Cost.Mean, c1, 0.01*c1, "exact infinite-grid cost (spec §6.3, §8 E), ±1%"),
+			plots.Within(fmt.Sprintf("coded ℓ=10 / NR cost, n = %d", int(nr.X)), c10mc.Cost.Mean/nr.Cost.Mean, 0.74, 0.85, fmt.Sprintf("[0.74, 0.85] (spec §8 H); exact ratio %.4f (§6.3)", c10/c1)),
 		},
-	}, nil
+	}
 }
 
-func codedloadTradeoff(cfg plots.Config) (*plots.Result, error) {
-	n, runs := 10000, 10
-	rs := []int{1, 2, 3, 4, 6, 8, 11, 16, 23, 32}
-	ells := []int{1, 2, 3, 4, 6, 8, 10, 14, 20, 30}
-	alphas := []float64{0, 0.5, 1, 2, 4, 8, 16}
-	if cfg.Quick {
-		n, runs = 1024, 4
-		rs = []int{1, 2, 4, 8, 16}
-		ells = []int{1, 2, 4, 7, 14}
-		alphas = []float64{0, 1, 4, 16}
+// ---- codedload-tradeoff ----
+
+type tradeoffParams struct {
+	n, runs int
+	rs      []int
+	ells    []int
+	alphas  []float64
+}
+
+func tradeoffPreset(quick bool) tradeoffParams {
+	if quick {
+		return tradeoffParams{n: 1024, runs: 4, rs: []int{1, 2, 4, 8, 16}, ells: []int{1, 2, 4, 7, 14}, alphas: []float64{0, 1, 4, 16}}
 	}
-	tor, err := codedload.NewTorus(n)
+	return tradeoffParams{n: 10000, runs: 10, rs: []int{1, 2, 3, 4, 6, 8, 11, 16, 23, 32},
+		ells: []int{1, 2, 3, 4, 6, 8, 10, 14, 20, 30}, alphas: []float64{0, 0.5, 1, 2, 4, 8, 16}}
+}
+
+// tradeoffGroup is one strategy's parameter sweep.
+type tradeoffGroup struct {
+	name, param, symbol string
+	pts                 []codedload.Point
+	res                 []codedload.PointResult
+}
+
+type tradeoffData struct {
+	groups []tradeoffGroup
+	tab    *plots.Table
+}
+
+func tradeoffGroups(p tradeoffParams, tor *codedload.Torus) []tradeoffGroup {
+	at := func(s codedload.Strategy) codedload.Config {
+		c := clBase(s)
+		c.Topology = tor
+		return c
+	}
+	ga := tradeoffGroup{name: fmt.Sprintf("two choices (a), r = %d…%d", p.rs[0], p.rs[len(p.rs)-1]), param: "r", symbol: "r"}
+	for _, r := range p.rs {
+		ga.pts = append(ga.pts, codedload.Point{X: float64(r), Config: at(codedload.TwoChoice{Radius: r})})
+	}
+	gc := tradeoffGroup{name: fmt.Sprintf("two choices (c), α = %g…%g", p.alphas[0], p.alphas[len(p.alphas)-1]), param: "alpha", symbol: "α"}
+	for _, a := range p.alphas {
+		gc.pts = append(gc.pts, codedload.Point{X: a, Config: at(codedload.TwoChoiceStretch{Alpha: a})})
+	}
+	gl := tradeoffGroup{name: fmt.Sprintf("coded, ℓ = %d…%d", p.ells[0], p.ells[len(p.ells)-1]), param: "ell", symbol: "ℓ"}
+	for _, l := range p.ells {
+		gl.pts = append(gl.pts, codedload.Point{X: float64(l), Config: at(codedload.Coded{Ell: l})})
+	}
+	gb := tradeoffGroup{name: "two choices (b)", param: "-", pts: []codedload.Point{{Config: at(codedload.TwoChoiceGlobal{})}}}
+	return []tradeoffGroup{ga, gc, gl, gb}
+}
+
+func tradeoffCompute(cfg plots.Config, p tradeoffParams) (*tradeoffData, error) {
+	tor, err := codedload.NewTorus(p.n)
 	if err != nil {
 		return nil, err
 	}
-	type group struct {
-		name  string
-		param string
-		pts   []codedload.Point
-	}
-	var groups []group
-	g := group{name: "two choices (a), r = " + fmt.Sprint(rs[0]) + "…" + fmt.Sprint(rs[len(rs)-1]), param: "r"}
-	for _, r := range rs {
-		c := clBase(codedload.TwoChoice{Radius: r})
-		c.Topology = tor
-		g.pts = append(g.pts, codedload.Point{X: float64(r), Config: c})
-	}
-	groups = append(groups, g)
-	g = group{name: fmt.Sprintf("two choices (c), α = %g…%g", alphas[0], alphas[len(alphas)-1]), param: "alpha"}
-	for _, a := range alphas {
-		c := clBase(codedload.TwoChoiceStretch{Alpha: a})
-		c.Topology = tor
-		g.pts = append(g.pts, codedload.Point{X: a, Config: c})
-	}
-	groups = append(groups, g)
-	g = group{name: fmt.Sprintf("coded, ℓ = %d…%d", ells[0], ells[len(ells)-1]), param: "ell"}
-	for _, l := range ells {
-		c := clBase(codedload.Coded{Ell: l})
-		c.Topology = tor
-		g.pts = append(g.pts, codedload.Point{X: float64(l), Config: c})
-	}
-	groups = append(groups, g)
-	cb := clBase(codedload.TwoChoiceGlobal{})
-	cb.Topology = tor
-	groups = append(groups, group{name: "two choices (b)", param: "-", pts: []codedload.Point{{X: 0, Config: cb}}})
-
+	groups := tradeoffGroups(p, tor)
 	var all []codedload.Point
 	for _, g := range groups {
 		all = append(all, g.pts...)
 	}
-	cfg.Logf("codedload: trade-off sweep on the %d-node torus", n)
-	res, err := codedload.Sweep(all, runs, cfg.Seed, &codedload.SweepSettings{Logf: cfg.Logf})
+	cfg.Logf("codedload: trade-off sweep on the %d-node torus", p.n)
+	res, err := codedload.Sweep(all, p.runs, cfg.Seed, &codedload.SweepSettings{Logf: cfg.Logf})
 	if err != nil {
 		return nil, err
 	}
-	tab := plots.NewTable("strategy", "parameter", "value", "runs", "cost", "cost_lo95", "cost_hi95", "maxload", "maxload_lo95", "maxload_hi95", "fallback_rate")
-	p := plots.New(fmt.Sprintf("Load–cost trade-off, torus n = %d (K = 100, M = 2)", n), "cost (hops per request, log scale)", "maximum load (files)", plots.LogX())
-	p.X.Tick.Marker = clLogTicks{}
+	d := &tradeoffData{tab: plots.NewTable("strategy", "parameter", "value", "runs", "cost", "cost_lo95", "cost_hi95", "maxload", "maxload_lo95", "maxload_hi95", "fallback_rate")}
 	at := 0
-	for i, g := range groups {
-		var xs, ys, lo, hi []float64
-		for _, pt := range res[at : at+len(g.pts)] {
+	for gi := range groups {
+		g := &groups[gi]
+		g.res = res[at : at+len(g.pts)]
+		at += len(g.pts)
+		for _, pt := range g.res {
 			var fb float64
 			for _, r := range pt.Runs {
 				fb += float64(r.Fallbacks) / float64(r.Requests) / float64(len(pt.Runs))
 			}
-			tab.Add(g.name, g.param, pt.X, len(pt.Runs), pt.Cost.Mean, pt.Cost.Lo, pt.Cost.Hi, pt.MaxLoad.Mean, pt.MaxLoad.Lo, pt.MaxLoad.Hi, fb)
-			xs, ys = append(xs, pt.Cost.Mean), append(ys, pt.MaxLoad.Mean)
-			lo, hi = append(lo, pt.MaxLoad.Lo), append(hi, pt.MaxLoad.Hi)
+			d.tab.Add(g.name, g.param, pt.X, len(pt.Runs), pt.Cost.Mean, pt.Cost.Lo, pt.Cost.Hi, pt.MaxLoad.Mean, pt.MaxLoad.Lo, pt.MaxLoad.Hi, fb)
 		}
-		at += len(g.pts)
-		if len(xs) == 1 {
-			plots.AddPoints(p, i, g.name, xs, ys)
-		} else {
-			plots.AddLine(p, i, g.name, xs, ys)
-		}
-		plots.AddErrorBars(p, i, "", xs, ys, lo, hi)
 	}
-	// Pad the cost range so the outermost markers are not cut in half.
-	p.X.Min, p.X.Max = p.X.Min/1.05, p.X.Max*1.08
-	coded := res[len(rs)+len(alphas) : len(rs)+len(alphas)+len(ells)]
-	return &plots.Result{
-		Plot: plots.LegendOutside(p), Width: plots.DefaultWidth * 1.45, Height: plots.DefaultHeight,
-		Data: tab,
-		Headlines: []plots.Headline{
-			{Name: fmt.Sprintf("coded ℓ=%d max load, n = %d", ells[len(ells)-1], n), Value: coded[len(coded)-1].MaxLoad.Mean, Reference: fmt.Sprintf("ℓ = 1 (nearest replica) here: %.3g; O(1) for ℓ = Θ(log n) (spec §1)", coded[0].MaxLoad.Mean)},
-			{Name: fmt.Sprintf("coded ℓ=%d cost / NR cost", ells[len(ells)-1]), Value: coded[len(coded)-1].Cost.Mean / coded[0].Cost.Mean, Reference: "→ 4/(3√π) = 0.752 as ℓ → ∞ (spec §6.2)"},
-		},
-	}, nil
+	d.groups = groups
+	return d, nil
 }
 
-func codedloadParams(cfg plots.Config) (*plots.Result, error) {
-	runs := 10
-	nG, nM, nL := 1024, 2025, 10000
-	gammas := []float64{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2}
-	ms := []int{1, 2, 5, 10, 20, 50, 100}
-	ells := []int{1, 2, 3, 5, 7, 10, 14, 20, 30, 50}
-	if cfg.Quick {
-		runs, nM, nL = 3, 1024, 1024
-		gammas = []float64{0, 0.5, 1, 1.5, 2}
-		ms = []int{1, 5, 20, 100}
-		ells = []int{1, 2, 5, 10, 20}
+// addPointLabels writes a label beside each point, in the colour of
+// series i.
+func addPointLabels(p *plot.Plot, i int, xs, ys []float64, labels []string) {
+	xys := make(plotter.XYs, len(xs))
+	for k := range xs {
+		xys[k] = plotter.XY{X: xs[k], Y: ys[k]}
 	}
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+	if err != nil {
+		panic(err) // finite points, one label each
+	}
+	for k := range l.TextStyle {
+		l.TextStyle[k].Color = plots.Color(i)
+		l.TextStyle[k].Font.Size = plots.TickSize - 1
+		l.TextStyle[k].Handler = plots.Text{Plain: text.Plain{Fonts: font.DefaultCache}}
+	}
+	// Beside the marker, above and to the right, alternating sides for
+	// series 1 so that neighbouring groups' labels do not collide.
+	l.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(3)}
+	if i == 1 {
+		l.Offset = vg.Point{X: vg.Points(4), Y: -vg.Points(10)}
+	}
+	p.Add(l)
+}
+
+func tradeoffDraw(p tradeoffParams, d *tradeoffData) *plots.Result {
+	pl := plots.New(fmt.Sprintf("Load–cost trade-off, torus n = %d (K = 100, M = 2; %d runs per point)", p.n, p.runs), "cost (hops per request, log scale)", "maximum load (files)", plots.LogX())
+	for i, g := range d.groups {
+		var xs, ys, lo, hi []float64
+		var labels []string
+		for _, pt := range g.res {
+			xs, ys = append(xs, pt.Cost.Mean), append(ys, pt.MaxLoad.Mean)
+			lo, hi = append(lo, pt.MaxLoad.Lo), append(hi, pt.MaxLoad.Hi)
+			labels = append(labels, fmt.Sprintf("%s=%s", g.symbol, strconv.FormatFloat(pt.X, 'g', -1, 64)))
+		}
+		if len(xs) == 1 {
+			plots.AddPoints(pl, i, g.name, xs, ys)
+		} else {
+			plots.AddLine(pl, i, g.name, xs, ys)
+			addPointLabels(pl, i, xs, ys, labels)
+		}
+		plots.AddErrorBars(pl, i, "", xs, ys, lo, hi)
+	}
+	// Pad the cost range so the outermost markers and labels fit.
+	pl.X.Min, pl.X.Max = pl.X.Min/1.05, pl.X.Max*1.15
+	coded := d.groups[2].res
+	lim := 4 / (3 * math.Sqrt(math.Pi))
+	return &plots.Result{
+		Plot: plots.LegendOutside(pl), Width: 24 * cm, Height: 14 * cm, Data: d.tab,
+		Headlines: []plots.Headline{
+			plots.Within(fmt.Sprintf("coded ℓ=%d max load / ℓ=1 (NR), n = %d", p.ells[len(p.ells)-1], p.n), coded[len(coded)-1].MaxLoad.Mean/coded[0].MaxLoad.Mean, 0, 0.5, "< 1/2: O(1) for ℓ = Θ(log n) against Θ(log n) (spec §1)"),
+			plots.Within(fmt.Sprintf("coded ℓ=%d cost / NR cost", p.ells[len(p.ells)-1]), coded[len(coded)-1].Cost.Mean/coded[0].Cost.Mean, lim, lim*1.05, "→ 4/(3√π) = 0.752 from above as ℓ → ∞ (spec §6.2), within 5%"),
+		},
+	}
+}
+
+// ---- codedload-params ----
+
+type paramsParams struct {
+	runs       int
+	nG, nM, nL int
+	gammas     []float64
+	ms, ells   []int
+}
+
+func paramsPreset(quick bool) paramsParams {
+	if quick {
+		return paramsParams{runs: 3, nG: 1024, nM: 1024, nL: 1024, gammas: []float64{0, 0.5, 1, 1.5, 2},
+			ms: []int{1, 5, 20, 100}, ells: []int{1, 2, 5, 10, 20}}
+	}
+	return paramsParams{runs: 10, nG: 1024, nM: 2025, nL: 10000, gammas: []float64{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2},
+		ms: []int{1, 2, 5, 10, 20, 50, 100}, ells: []int{1, 2, 3, 5, 7, 10, 14, 20, 30, 50}}
+}
+
+// paramsSeries is one curve of a panel row.
+type paramsSeries struct {
+	panel, name string
+	colour      int
+	pts         []codedload.Point
+	res         []codedload.PointResult
+}
+
+type paramsData struct {
+	series []paramsSeries
+	exactL [2][]float64 // exact cost against ℓ (spec §6.3)
+	exactG [2][]float64 // exact NR cost against γ
+	tab    *plots.Table
+}
+
+func paramsSeriesOf(p paramsParams) []paramsSeries {
 	torus := func(n int) *codedload.Torus {
 		t, err := codedload.NewTorus(n)
 		if err != nil {
@@ -339,229 +490,229 @@ func codedloadParams(cfg plots.Config) (*plots.Result, error) {
 		}
 		return t
 	}
-	tG, tM, tL := torus(nG), torus(nM), torus(nL)
-	type series struct {
-		panel, name string
-		pts         []codedload.Point
-	}
+	tG, tM, tL := torus(p.nG), torus(p.nM), torus(p.nL)
 	strategies := []struct {
 		name string
 		mod  func(*codedload.Config)
 	}{
-		{"nearest replica", func(c *codedload.Config) {}},
+		{"nearest replica", func(c *codedload.Config) { c.Strategy = codedload.NearestReplica{} }},
 		{"coded, ℓ = 10", func(c *codedload.Config) { c.Strategy = codedload.Coded{Ell: 10} }},
 		{"coded, ℓ = 10, chnk_max = 1", func(c *codedload.Config) { c.Strategy = codedload.Coded{Ell: 10, ChunkCap: 1} }},
 	}
-	var ss []series
-	for _, st := range strategies {
-		s := series{panel: "gamma", name: st.name}
-		for _, g := range gammas {
+	var ss []paramsSeries
+	for i, st := range strategies {
+		sg, sm := paramsSeries{panel: "gamma", name: st.name, colour: i}, paramsSeries{panel: "cache", name: st.name, colour: i}
+		for _, g := range p.gammas {
 			c := codedload.Config{Topology: tG, Files: 100, Cache: 2, Gamma: g}
 			st.mod(&c)
-			s.pts = append(s.pts, codedload.Point{X: g, Config: c})
+			sg.pts = append(sg.pts, codedload.Point{X: g, Config: c})
 		}
-		ss = append(ss, s)
-	}
-	for _, st := range strategies {
-		s := series{panel: "cache", name: st.name}
-		for _, m := range ms {
+		for _, m := range p.ms {
 			c := codedload.Config{Topology: tM, Files: 100, Cache: m}
 			st.mod(&c)
-			s.pts = append(s.pts, codedload.Point{X: float64(m), Config: c})
+			sm.pts = append(sm.pts, codedload.Point{X: float64(m), Config: c})
 		}
-		ss = append(ss, s)
+		ss = append(ss, sg, sm)
 	}
-	for _, cp := range []int{0, 1} {
-		name := "coded, no cap"
-		if cp == 1 {
-			name = "coded, chnk_max = 1"
-		}
-		s := series{panel: "ell", name: name}
-		for _, l := range ells {
+	for cp, name := range []string{"coded, no cap", "coded, chnk_max = 1"} {
+		s := paramsSeries{panel: "ell", name: name, colour: cp + 1} // series 0 is nearest replica elsewhere
+		for _, l := range p.ells {
 			c := codedload.Config{Topology: tL, Files: 100, Cache: 2, Strategy: codedload.Coded{Ell: l, ChunkCap: cp}}
 			s.pts = append(s.pts, codedload.Point{X: float64(l), Config: c})
 		}
 		ss = append(ss, s)
 	}
+	return ss
+}
+
+func paramsCompute(cfg plots.Config, p paramsParams) (*paramsData, error) {
+	d := &paramsData{series: paramsSeriesOf(p), tab: clNewTable()}
 	var all []codedload.Point
-	for _, s := range ss {
+	for _, s := range d.series {
 		all = append(all, s.pts...)
 	}
-	cfg.Logf("codedload: parameter sweeps (γ, M, ℓ), %d runs per point", runs)
-	res, err := codedload.Sweep(all, runs, cfg.Seed, &codedload.SweepSettings{Logf: cfg.Logf})
+	cfg.Logf("codedload: parameter sweeps (γ, M, ℓ), %d runs per point", p.runs)
+	res, err := codedload.Sweep(all, p.runs, cfg.Seed, &codedload.SweepSettings{Logf: cfg.Logf})
 	if err != nil {
 		return nil, err
 	}
-	tab := clNewTable()
-	panels := map[string][2]*plot.Plot{
-		"gamma": {
-			plots.New(fmt.Sprintf("Max load vs γ (n = %d, M = 2)", nG), "Zipf exponent γ", "maximum load (files)"),
-			plots.New(fmt.Sprintf("Cost vs γ (n = %d, M = 2)", nG), "Zipf exponent γ", "cost (hops per request)"),
-		},
-		"cache": {
-			plots.New(fmt.Sprintf("Max load vs M (n = %d, γ = 0)", nM), "cache size M (files, log scale)", "maximum load (files)", plots.LogX()),
-			plots.New(fmt.Sprintf("Cost vs M (n = %d, γ = 0)", nM), "cache size M (files, log scale)", "cost (hops per request)", plots.LogX()),
-		},
-		"ell": {
-			plots.New(fmt.Sprintf("Max load vs ℓ (n = %d, M = 2, γ = 0)", nL), "chunks per file ℓ (log scale)", "maximum load (files)", plots.LogX()),
-			plots.New(fmt.Sprintf("Cost vs ℓ (n = %d, M = 2, γ = 0)", nL), "chunks per file ℓ (log scale)", "cost (hops per request)", plots.LogX()),
-		},
-	}
-	for _, k := range []string{"cache", "ell"} {
-		for _, q := range panels[k] {
-			q.X.Tick.Marker = clLogTicks{}
-		}
-	}
 	at := 0
-	idx := map[string]int{}
-	for _, s := range ss {
-		pr := res[at : at+len(s.pts)]
+	for i := range d.series {
+		s := &d.series[i]
+		s.res = res[at : at+len(s.pts)]
 		at += len(s.pts)
-		c := codedload.Curve{Name: s.name, Points: pr}
-		clTable(tab, s.panel, []codedload.Curve{c})
-		i := idx[s.panel]
-		if s.panel == "ell" {
-			i++ // keep colours: series 0 is nearest replica elsewhere
-		}
-		idx[s.panel]++
-		pp := panels[s.panel]
-		xs, lo, mean, hi := clSeries(pr, clMax)
-		plots.AddBand(pp[0], i, "", xs, lo, mean, hi)
-		xs, lo, mean, hi = clSeries(pr, clCost)
-		plots.AddBand(pp[1], i, s.name, xs, lo, mean, hi)
+		clTable(d.tab, s.panel, []codedload.Curve{{Name: s.name, Points: s.res}})
 	}
-	// Exact cost against ℓ (spec §6.3, finite torus, no cap) and the
-	// nearest replica cost (ℓ = 1).
+	// Exact costs (spec §6.3, finite torus, no cap): against ℓ, and the
+	// nearest replica cost against γ.
+	tL, _ := codedload.NewTorus(p.nL)
+	tG, _ := codedload.NewTorus(p.nG)
 	pz, _ := codedload.ZipfPMF(100, 0)
-	var exs, eys []float64
-	for l := ells[0]; l <= ells[len(ells)-1]; l++ {
-		exs = append(exs, float64(l))
-		c, err := codedload.Cost(pz, 2, l, tL.Balls())
-		if err != nil {
-			return nil, err
-		}
-		eys = append(eys, c)
+	for l := p.ells[0]; l <= p.ells[len(p.ells)-1]; l++ {
+		c := exactCost(pz, 2, l, tL.Balls())
+		d.exactL[0], d.exactL[1] = append(d.exactL[0], float64(l)), append(d.exactL[1], c)
+		clRefRow(d.tab, "ell", "exact cost §6.3", float64(l), math.NaN(), c)
 	}
-	plots.AddCurve(panels["ell"][1], 7, "exact cost, spec §6.3", exs, eys)
-	var gxs, gys []float64
-	for _, g := range gammas {
-		p, _ := codedload.ZipfPMF(100, g)
-		c, err := codedload.Cost(p, 2, 1, tG.Balls())
-		if err != nil {
-			return nil, err
-		}
-		gxs, gys = append(gxs, g), append(gys, c)
+	for _, g := range p.gammas {
+		pg, _ := codedload.ZipfPMF(100, g)
+		c := exactCost(pg, 2, 1, tG.Balls())
+		d.exactG[0], d.exactG[1] = append(d.exactG[0], g), append(d.exactG[1], c)
+		clRefRow(d.tab, "gamma", "exact NR cost §6.3", g, math.NaN(), c)
 	}
-	plots.AddCurve(panels["gamma"][1], 7, "exact NR cost, spec §6.3", gxs, gys)
-	w, h := plots.PanelSize(3, 2)
-	grid := plots.NewPanels(3, 2,
-		panels["gamma"][0], plots.LegendOutside(panels["gamma"][1]),
-		panels["cache"][0], plots.LegendOutside(panels["cache"][1]),
-		panels["ell"][0], plots.LegendOutside(panels["ell"][1]))
-	grid.ColWeights = []float64{1, 1.6}
-	// Headline: the multiplicity effect at γ = 2 (spec §8 J).
-	free, capped := res[len(gammas)*2-1], res[len(gammas)*3-1]
-	return &plots.Result{
-		Plot: grid, Width: w * 1.35, Height: h,
-		Data: tab,
-		Headlines: []plots.Headline{
-			{Name: fmt.Sprintf("coded ℓ=10 max load γ=2, n=%d, no cap", nG), Value: free.MaxLoad.Mean, Reference: "5.25 (spec §8 J)"},
-			{Name: fmt.Sprintf("coded ℓ=10 max load γ=2, n=%d, chnk_max=1", nG), Value: capped.MaxLoad.Mean, Reference: "2.17 (spec §8 J)"},
-		},
-	}, nil
+	return d, nil
 }
 
-func codedloadTopologies(cfg plots.Config) (*plots.Result, error) {
-	// Sizes are powers of 4: perfect squares for the torus, powers of 2
-	// for the hypercube.
-	ns := []int{256, 1024}
-	runs := func(int) int { return 4 }
-	if !cfg.Quick {
-		ns = []int{256, 1024, 4096, 16384, 65536, 262144, 1048576}
-		runs = func(n int) int {
-			switch {
-			case n >= 262144:
-				return 3
-			case n >= 65536:
-				return 4
-			case n >= 16384:
-				return 6
-			}
-			return 10
+func paramsDraw(p paramsParams, d *paramsData) *plots.Result {
+	mk := func(title, xlabel, ylabel string, logx bool) *plot.Plot {
+		if logx {
+			return plots.New(title, xlabel, ylabel, plots.LogX())
 		}
+		return plots.New(title, xlabel, ylabel)
 	}
+	rows := map[string][2]*plot.Plot{
+		"gamma": {mk(fmt.Sprintf("Max load vs γ (n = %d, M = 2)", p.nG), "Zipf exponent γ", "maximum load (files)", false),
+			mk(fmt.Sprintf("Cost vs γ (n = %d, M = 2)", p.nG), "Zipf exponent γ", "cost (hops per request)", false)},
+		"cache": {mk(fmt.Sprintf("Max load vs M (n = %d, γ = 0)", p.nM), "cache size M (files)", "maximum load (files)", true),
+			mk(fmt.Sprintf("Cost vs M (n = %d, γ = 0)", p.nM), "cache size M (files)", "cost (hops per request)", true)},
+		"ell": {mk(fmt.Sprintf("Max load vs ℓ (n = %d, M = 2, γ = 0)", p.nL), "chunks per file ℓ", "maximum load (files)", true),
+			mk(fmt.Sprintf("Cost vs ℓ (n = %d, M = 2, γ = 0)", p.nL), "chunks per file ℓ", "cost (hops per request)", true)},
+	}
+	for _, s := range d.series {
+		pp := rows[s.panel]
+		xs, lo, mean, hi := clSeries(s.res, clMax)
+		plots.AddBand(pp[0], s.colour, s.name, xs, lo, mean, hi)
+		xs, lo, mean, hi = clSeries(s.res, clCost)
+		plots.AddBand(pp[1], s.colour, "", xs, lo, mean, hi)
+	}
+	plots.AddCurve(rows["ell"][1], 7, "", d.exactL[0], d.exactL[1])
+	rows["ell"][0].Legend.Add("black: exact cost, spec §6.3")
+	plots.AddCurve(rows["gamma"][1], 7, "", d.exactG[0], d.exactG[1])
+	rows["gamma"][0].Legend.Add("black: exact NR cost, spec §6.3")
+	var cells []plots.Drawer
+	for _, k := range []string{"gamma", "cache", "ell"} {
+		ax, leg := plots.SplitLegend(rows[k][0])
+		cells = append(cells, ax, rows[k][1], leg)
+	}
+	grid := plots.NewPanels(3, 3, cells...)
+	grid.ColWeights = []float64{1, 1, 0.62}
+	// Headline: the multiplicity effect at γ = 2 (spec §8 J).
+	free, capped := d.series[2].res[len(p.gammas)-1], d.series[4].res[len(p.gammas)-1]
+	half := func(r codedload.PointResult) float64 { return (r.MaxLoad.Hi - r.MaxLoad.Lo) / 2 }
+	return &plots.Result{
+		Plot: grid, Width: 26 * cm, Height: 24 * cm, Data: d.tab,
+		Headlines: []plots.Headline{
+			plots.Near(fmt.Sprintf("coded ℓ=10 max load γ=2, n=%d, no cap", p.nG), free.MaxLoad.Mean, 5.25, half(free), "spec §8 J: 5.25, ± the 95% half-width of our mean"),
+			plots.Near(fmt.Sprintf("coded ℓ=10 max load γ=2, n=%d, chnk_max=1", p.nG), capped.MaxLoad.Mean, 2.17, half(capped), "spec §8 J: 2.17, ± the 95% half-width of our mean"),
+		},
+	}
+}
+
+// ---- codedload-topologies ----
+
+// topoFamily is one panel: a topology family with the largest sizes of
+// the panel and of the two two-choice strategies (0 = the panel's).
+type topoFamily struct {
+	title      string
+	fam        codedload.Family
+	maxN       int
+	maxA, maxB int
+}
+
+type topoParams struct {
+	ns   []int // powers of 4: perfect squares and powers of 2
+	runs clRuns
+	fams []topoFamily
+}
+
+func topoPreset(quick bool) topoParams {
+	// The torus and the hypercube have closed-form distances; on the
+	// random graphs every search visits nodes by BFS, each visit a cache
+	// miss, and the searches of two choices cost most: (a) explores a
+	// ball of at least 545 nodes per request, (b)'s far holder on the RGG,
+	// whose diameter grows like √(n/ln n), costs about n² work. The caps
+	// keep every run under about two seconds on one core.
+	p := topoParams{
+		ns:   []int{256, 1024, 4096, 16384, 65536},
+		runs: clRuns{upTo: []int{4096, 16384}, runs: []int{10, 6, 4}},
+		fams: []topoFamily{
+			{title: "torus", fam: codedload.TorusFamily, maxN: 65536},
+			{title: "random geometric graph", fam: codedload.RGGFamily, maxN: 65536, maxA: 4096, maxB: 16384},
+			{title: "random 6-regular graph", fam: codedload.RegularFamily(6), maxN: 65536, maxA: 16384},
+			{title: "hypercube", fam: codedload.HypercubeFamily, maxN: 65536},
+		},
+	}
+	if quick {
+		p.ns, p.runs = []int{256, 1024}, clRuns{runs: []int{4}}
+	}
+	return p
+}
+
+type topoData struct {
+	curves [][]codedload.Curve // per family
+	tab    *plots.Table
+}
+
+func topoCompute(cfg plots.Config, p topoParams) (*topoData, error) {
 	ball := func(t codedload.Topology) int { return codedload.BallRadius(t, 545) }
-	// The torus and the hypercube have closed-form distances and reach
-	// n ≈ 10⁶; on the random graphs every search visits nodes by BFS, each
-	// visit a cache miss, and one run of the cheapest curves costs 1–6 s at
-	// n = 262144, so they stop there. The searches of two choices stop
-	// earlier: (a) explores a ball of at least 545 nodes per request (one run
-	// ≈ 6 s at n = 262144 on the hypercube, 2 s at 65536 and 33 s at 262144
-	// on the 6-regular graph, 11 s at 65536 on the RGG), and (b)'s far holder
-	// on the RGG, whose diameter grows like √(n/ln n), costs about n² work
-	// (2 s per run at n = 16384, 57 s at 65536). One worker, measured on the
-	// loaded 2-core machine.
-	fams := []struct {
-		title      string
-		fam        codedload.Family
-		maxN       int // largest size of the panel
-		maxA, maxB int // largest size for two choices (a) and (b); 0 = maxN
-	}{
-		{title: "torus", fam: codedload.TorusFamily, maxN: 1048576},
-		{title: "random geometric graph", fam: codedload.RGGFamily, maxN: 262144, maxA: 16384, maxB: 16384},
-		{title: "random 6-regular graph", fam: codedload.RegularFamily(6), maxN: 262144, maxA: 65536},
-		{title: "hypercube", fam: codedload.HypercubeFamily, maxN: 1048576, maxA: 262144},
-	}
-	tab := clNewTable()
-	var cells []*plot.Plot
-	var legend plots.Drawer
-	var heads []plots.Headline
-	for i, f := range fams {
+	d := &topoData{tab: clNewTable()}
+	for i, f := range p.fams {
 		var fns []int
-		for _, n := range ns {
+		for _, n := range p.ns {
 			if n <= f.maxN {
 				fns = append(fns, n)
 			}
 		}
-		vs := clMainVariants(ball, true)
+		vs := clMainVariants(ball)
+		vs[1].Name = "two choices (a), |B_r| ≥ 545"
 		vs[1].MaxN, vs[2].MaxN = f.maxA, f.maxB
 		cfg.Logf("codedload: topology %s, n up to %d", f.title, fns[len(fns)-1])
-		curves, err := codedload.CompareSizes(fns, f.fam, vs, runs, cfg.Seed+uint64(i),
-			&codedload.SweepSettings{Logf: cfg.Logf})
+		curves, err := codedload.CompareSizes(fns, f.fam, vs, p.runs.at, cfg.Seed+uint64(i), &codedload.SweepSettings{Logf: cfg.Logf})
 		if err != nil {
 			return nil, err
 		}
-		clTable(tab, f.title, curves)
-		p := plots.New(f.title, "servers n (log scale)", "maximum load (files)", plots.LogX())
-		p.X.Tick.Marker = clLogTicks{}
-		clBands(p, curves, clMax, false)
-		xs, _, _, _ := clSeries(curves[0].Points, clMax)
-		clPoissonRef(p, xs, false)
-		cells = append(cells, p)
-		if i == 0 {
-			names := make([]string, len(curves))
-			for j, c := range curves {
-				names[j] = c.Name
-			}
-			names[1] = "two choices (a), |B_r| ≥ 545"
-			legend = clLegendCell(names, "E max of n Po(1) (all local)")
-		}
-		nr, co := clLast(curves[0]), clLast(curves[3])
-		heads = append(heads, plots.Headline{
-			Name: fmt.Sprintf("%s n=%d: NR / coded max load", f.title, int(nr.X)), Value: nr.MaxLoad.Mean / co.MaxLoad.Mean,
-			Reference: "> 1, growing with n (spec §1: Θ(log n) vs O(1))",
-		})
+		clTable(d.tab, f.title, curves)
+		d.curves = append(d.curves, curves)
 	}
-	// Shared axes, so that the panels compare at a glance and show where
-	// the shorter curves stop.
-	for _, p := range cells[1:] {
-		cells[0].X.Min, cells[0].X.Max = min(cells[0].X.Min, p.X.Min), max(cells[0].X.Max, p.X.Max)
-		cells[0].Y.Min, cells[0].Y.Max = min(cells[0].Y.Min, p.Y.Min), max(cells[0].Y.Max, p.Y.Max)
+	return d, nil
+}
+
+func topoDraw(p topoParams, d *topoData) *plots.Result {
+	var cells []*plot.Plot
+	var heads []plots.Headline
+	for i, f := range p.fams {
+		pl := plots.New(f.title, "servers n", "maximum load (files)", plots.LogX())
+		clBands(pl, d.curves[i], clMax, true)
+		xs, _, _, _ := clSeries(d.curves[i][0].Points, clMax)
+		clPoissonRef(pl, d.tab, f.title, xs, true)
+		cells = append(cells, pl)
+		nr, co := clLast(d.curves[i][0]), clLast(d.curves[i][3])
+		heads = append(heads, plots.Within(fmt.Sprintf("%s n=%d: NR / coded max load", f.title, int(nr.X)), nr.MaxLoad.Mean/co.MaxLoad.Mean, 1.5, math.Inf(1),
+			"> 1.5: Θ(log n) against O(1) (spec §1)"))
 	}
-	// Whole loads on the vertical axis: labels every 2, ticks every 1.
-	cells[0].Y.Min, cells[0].Y.Max = math.Floor(cells[0].Y.Min), math.Ceil(cells[0].Y.Max)
+	cells[0].Legend.Add(p.runs.note(p.ns))
+	topoSharedAxes(cells)
+	_, legend := plots.SplitLegend(cells[0])
+	var axes []plots.Drawer
+	for _, c := range cells {
+		a, _ := plots.SplitLegend(c)
+		axes = append(axes, a)
+	}
+	grid := plots.NewPanels(2, 3, axes[0], axes[1], legend, axes[2], axes[3], nil)
+	grid.ColWeights = []float64{1, 1, 0.62}
+	return &plots.Result{Plot: grid, Width: 26 * cm, Height: 18 * cm, Data: d.tab, Headlines: heads}
+}
+
+// topoSharedAxes gives every panel the same axes, so that the panels
+// compare at a glance and show where the shorter curves stop, with whole
+// loads on the vertical axis: labels every 2, ticks every 1.
+func topoSharedAxes(cells []*plot.Plot) {
+	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, p := range cells {
+		x0, x1, y0, y1 = min(x0, p.X.Min), max(x1, p.X.Max), min(y0, p.Y.Min), max(y1, p.Y.Max)
+	}
+	y0, y1 = math.Floor(y0), math.Ceil(y1)
 	var yt []plot.Tick
-	for v := cells[0].Y.Min; v <= cells[0].Y.Max; v++ {
+	for v := y0; v <= y1; v++ {
 		t := plot.Tick{Value: v}
 		if int(v)%2 == 0 {
 			t.Label = strconv.Itoa(int(v))
@@ -569,58 +720,7 @@ func codedloadTopologies(cfg plots.Config) (*plots.Result, error) {
 		yt = append(yt, t)
 	}
 	for _, p := range cells {
-		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = cells[0].X.Min, cells[0].X.Max, cells[0].Y.Min, cells[0].Y.Max
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
 		p.Y.Tick.Marker = plot.ConstantTicks(yt)
 	}
-	w, h := plots.PanelSize(2, 2)
-	grid := plots.NewPanels(2, 3, cells[0], cells[1], legend, cells[2], cells[3], nil)
-	grid.ColWeights = []float64{1, 1, 0.5}
-	return &plots.Result{Plot: grid, Width: w * 1.4, Height: h * 1.1, Data: tab, Headlines: heads}, nil
-}
-
-// clLegendCell returns a panel holding only a legend: one band entry per
-// name (in series order) and the black reference curve. The series are
-// drawn outside the fixed unit ranges, so only their legend entries show.
-func clLegendCell(names []string, ref string) plots.Drawer {
-	p := plot.New()
-	p.Legend = plots.New("", "", "").Legend // house legend style
-	off := []float64{-2, -1}
-	for i, n := range names {
-		plots.AddBand(p, i, n, off, off, off, off)
-	}
-	plots.AddCurve(p, 7, ref, off, off)
-	// Adding data widened the ranges: reset them so the data fall outside.
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
-	p.HideAxes()
-	p.Legend.Top, p.Legend.Left = true, true
-	return p
-}
-
-// clLogTicks labels a log axis at 1, 2, 3 and 5 times powers of ten, with
-// unlabelled minor ticks at the other integers (powers of ten only over
-// more than two decades): gonum's LogTicks labels powers of ten only,
-// too sparse over one decade.
-type clLogTicks struct{}
-
-func (clLogTicks) Ticks(min, max float64) []plot.Tick {
-	// Over more than two decades, label the powers of ten only.
-	wide := math.Log10(max/min) > 2
-	// Within about one decade, label every integer multiple.
-	narrow := math.Log10(max/min) < 1.1
-	var ts []plot.Tick
-	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
-		base := math.Pow(10, e)
-		for m := 1; m <= 9; m++ {
-			v := float64(m) * base
-			if v < min*(1-1e-9) || v > max*(1+1e-9) {
-				continue
-			}
-			t := plot.Tick{Value: v}
-			if m == 1 || narrow || (!wide && (m == 2 || m == 3 || m == 5)) {
-				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
-			}
-			ts = append(ts, t)
-		}
-	}
-	return ts
 }

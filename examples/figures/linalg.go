@@ -6,7 +6,6 @@ import (
 
 	"github.com/loadlab/loadlab/linalg"
 	"github.com/loadlab/loadlab/plots"
-	"gonum.org/v1/plot"
 )
 
 func init() {
@@ -14,12 +13,14 @@ func init() {
 		plots.Figure{
 			Name:    "linalg-kirchhoff",
 			Caption: "Kirchhoff index K_f = Σ_{u<v} R_uv against the number of nodes for seven unit-weight families: closed forms (lines, up to 10⁶ nodes) and the dense Cholesky computation (markers) where it is cheap.",
-			Make:    linalgKirchhoff,
+			Make:    threeSteps(kirchhoffPreset, kirchhoffCompute, kirchhoffDraw),
+			Seconds: 8,
 		},
 		plots.Figure{
 			Name:    "linalg-spectra",
 			Caption: "Laplacian spectra of the seven families on 64 nodes: closed forms (lines) and a dense symmetric eigensolver (markers), and all non-zero eigenvalues together on a log scale.",
-			Make:    linalgSpectra,
+			Make:    threeSteps(fixed(spectraParams{nodes: 64}), spectraCompute, spectraDraw),
+			Seconds: 1,
 		},
 	)
 }
@@ -52,70 +53,107 @@ func laSizes(f linalg.Family, nmax int, perDecade float64) []int {
 	return ks
 }
 
-func linalgKirchhoff(cfg plots.Config) (*plots.Result, error) {
-	// Dense Cholesky markers up to nnum nodes: O(n³), about 0.7 s each at
-	// n = 2048 on two cores, 0.01 s at 256.
-	nnum := 2048
-	if cfg.Quick {
-		nnum = 256
+type kirchhoffParams struct {
+	nmax int // largest closed-form size: Q_20, the 1024×1024 torus
+	nnum int // largest dense Cholesky size: O(n³), 0.7 s at n = 2048
+}
+
+func kirchhoffPreset(quick bool) kirchhoffParams {
+	if quick {
+		return kirchhoffParams{nmax: 1 << 20, nnum: 256}
 	}
-	const nmax = 1 << 20 // Q_20, the 1024×1024 torus
-	tab := plots.NewTable("family", "k", "n", "method", "K_f")
-	p := plots.New("Kirchhoff index: closed forms (lines), dense Cholesky (markers)", "nodes n",
-		"K_f = Σ R_uv (Ω, unit resistors)", plots.LogX(), plots.LogY())
-	p.Y.Tick.Marker = laDecades{}
-	worst, worstName, worstBound := 0.0, "", 0.0
-	for i, f := range linalg.AllFamilies() {
-		var xs, ys []float64
-		for _, k := range laSizes(f, nmax, 12) {
+	return kirchhoffParams{nmax: 1 << 20, nnum: 2048}
+}
+
+// xySeries is one drawn series.
+type xySeries struct {
+	name   string
+	xs, ys []float64
+}
+
+type kirchhoffData struct {
+	closed, numeric []xySeries // per family
+	tab             *plots.Table
+	worst           float64 // max |Cholesky/closed − 1|
+	worstAt         string
+	worstBound      float64 // κ(A)·n·ε there
+	torus, direct   float64 // K_f of the 1000×1000 torus: closed form, eigenvalue sum
+}
+
+func kirchhoffCompute(cfg plots.Config, p kirchhoffParams) (*kirchhoffData, error) {
+	d := &kirchhoffData{tab: plots.NewTable("family", "k", "n", "method", "K_f")}
+	for _, f := range linalg.AllFamilies() {
+		c := xySeries{name: f.String()}
+		for _, k := range laSizes(f, p.nmax, 12) {
 			kf := f.Kirchhoff(k)
-			xs, ys = append(xs, float64(f.Order(k))), append(ys, kf)
-			tab.Add(f.String(), k, f.Order(k), "closed form", kf)
+			c.xs, c.ys = append(c.xs, float64(f.Order(k))), append(c.ys, kf)
+			d.tab.Add(f.String(), k, f.Order(k), "closed form", kf)
 		}
-		plots.AddCurve(p, i, f.String(), xs, ys)
-		xs, ys = nil, nil
-		for _, k := range laSizes(f, nnum, 3) {
+		num := xySeries{}
+		for _, k := range laSizes(f, p.nnum, 3) {
 			g := f.Graph(k)
 			kf, err := linalg.KirchhoffIndex(g)
 			if err != nil {
 				return nil, fmt.Errorf("%v(%d): %w", f, k, err)
 			}
-			xs, ys = append(xs, float64(g.Order())), append(ys, kf)
-			tab.Add(f.String(), k, g.Order(), "Cholesky", kf)
-			if d := math.Abs(kf/f.Kirchhoff(k) - 1); d > worst {
-				worst, worstName = d, fmt.Sprintf("%v(%d)", f, k)
-				worstBound = laBound(g, f.Spectrum(k))
+			num.xs, num.ys = append(num.xs, float64(g.Order())), append(num.ys, kf)
+			d.tab.Add(f.String(), k, g.Order(), "Cholesky", kf)
+			if e := math.Abs(kf/f.Kirchhoff(k) - 1); e > d.worst {
+				d.worst, d.worstAt = e, fmt.Sprintf("%v(%d)", f, k)
+				d.worstBound = laBound(g, f.Spectrum(k))
 			}
 		}
-		plots.AddPoints(p, i, "", xs, ys)
+		d.closed, d.numeric = append(d.closed, c), append(d.numeric, num)
 		cfg.Logf("linalg-kirchhoff: %v done", f)
 	}
 	// The headline torus: the O(rows) closed form against the direct sum
 	// of 10⁶ terms over the product of two cycle spectra (spec §2).
-	torus := linalg.TorusKirchhoff(1000, 1000)
-	direct := linalg.KirchhoffFromSpectrum(linalg.TorusSpectrum(1000, 1000))
-	return &plots.Result{
-		Plot: plots.LegendOutside(p),
-		Data: tab,
-		Headlines: []plots.Headline{
-			{Name: "K_f(torus 1000x1000), closed form", Value: torus, Reference: fmt.Sprintf("sum over 10^6 eigenvalues %.12g", direct)},
-			{Name: "K_f(hypercube Q_20), closed form", Value: linalg.HypercubeKirchhoff(20), Reference: "2^20 Σ C(20,j)/(2j)"},
-			{Name: fmt.Sprintf("max |Cholesky/closed − 1|, n ≤ %d", nnum), Value: worst, Reference: fmt.Sprintf("at %s; bound κ(A)·n·ε = %.2g", worstName, worstBound)},
-		},
-	}, nil
+	d.torus = linalg.TorusKirchhoff(1000, 1000)
+	d.direct = linalg.KirchhoffFromSpectrum(linalg.TorusSpectrum(1000, 1000))
+	return d, nil
 }
 
-func linalgSpectra(cfg plots.Config) (*plots.Result, error) {
-	// Every family on exactly 64 nodes.
-	size := map[linalg.Family]int{
-		linalg.GridFamily: 8, linalg.TorusFamily: 8, linalg.HypercubeFamily: 6,
+func kirchhoffDraw(p kirchhoffParams, d *kirchhoffData) *plots.Result {
+	pl := plots.New("Kirchhoff index: closed forms (lines), dense Cholesky (markers)", "nodes n",
+		"K_{f} = Σ R_{uv} (Ω, unit resistors)", plots.LogX(), plots.LogY())
+	for i := range d.closed {
+		plots.AddCurve(pl, i, d.closed[i].name, d.closed[i].xs, d.closed[i].ys)
+		plots.AddPoints(pl, i, "", d.numeric[i].xs, d.numeric[i].ys)
 	}
-	tab := plots.NewTable("family", "i", "closed_form", "numerical")
-	all := plots.New("all families, λ_i > 0", "index i", "eigenvalue λ_i", plots.LogY())
-	var cells []plots.Drawer
-	worst := 0.0
-	for i, f := range linalg.AllFamilies() {
-		k := 64
+	// 2^20 Σ_j C(20, j)/(2j) (spec §2), summed here independently of linalg.
+	q20, binom := 0.0, 1.0
+	for j := 1; j <= 20; j++ {
+		binom = binom * float64(20-j+1) / float64(j)
+		q20 += binom / float64(2*j)
+	}
+	q20 *= 1 << 20
+	return &plots.Result{
+		Plot: plots.LegendOutside(pl), Data: d.tab,
+		Headlines: []plots.Headline{
+			plots.Near("K_f(torus 1000x1000), closed form", d.torus, d.direct, 1e-9*d.direct, "sum over its 10^6 eigenvalues (spec §2), to 1e-9 relative"),
+			plots.Near("K_f(hypercube Q_20), closed form", linalg.HypercubeKirchhoff(20), q20, 1e-12*q20, "2^20 Σ_j C(20,j)/(2j), summed in the driver"),
+			plots.Within(fmt.Sprintf("max |Cholesky/closed − 1|, n ≤ %d (at %s)", p.nnum, d.worstAt), d.worst, 0, d.worstBound, "forward-error bound κ(A)·n·ε there"),
+		},
+	}
+}
+
+type spectraParams struct{ nodes int }
+
+type spectraData struct {
+	titles          []string
+	closed, numeric [][]float64
+	tab             *plots.Table
+	worst           float64
+}
+
+func spectraCompute(cfg plots.Config, p spectraParams) (*spectraData, error) {
+	// Every family on exactly p.nodes nodes: k is the side or dimension
+	// for the grid, torus and hypercube.
+	side, dim := int(math.Round(math.Sqrt(float64(p.nodes)))), int(math.Round(math.Log2(float64(p.nodes))))
+	size := map[linalg.Family]int{linalg.GridFamily: side, linalg.TorusFamily: side, linalg.HypercubeFamily: dim}
+	d := &spectraData{tab: plots.NewTable("family", "i", "closed_form", "numerical")}
+	for _, f := range linalg.AllFamilies() {
+		k := p.nodes
 		if s, ok := size[f]; ok {
 			k = s
 		}
@@ -124,30 +162,51 @@ func linalgSpectra(cfg plots.Config) (*plots.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		idx := make([]float64, len(closed))
+		for j := range closed {
+			d.tab.Add(f.String(), j+1, closed[j], num[j])
+			d.worst = math.Max(d.worst, math.Abs(closed[j]-num[j]))
+		}
+		d.titles = append(d.titles, laTitle(f, k))
+		d.closed, d.numeric = append(d.closed, closed), append(d.numeric, num)
+	}
+	cfg.Logf("linalg-spectra: max |closed − numerical| = %.3g", d.worst)
+	return d, nil
+}
+
+func spectraDraw(p spectraParams, d *spectraData) *plots.Result {
+	all := plots.New("all families, λ_{i} > 0 (log scale)", "index i", "eigenvalue λ_{i}", plots.LogY())
+	var cells []plots.Drawer
+	for i := range d.closed {
+		idx := make([]float64, len(d.closed[i]))
 		for j := range idx {
 			idx[j] = float64(j + 1)
-			tab.Add(f.String(), j+1, closed[j], num[j])
-			worst = math.Max(worst, math.Abs(closed[j]-num[j]))
 		}
-		p := plots.New(laTitle(f, k), "index i", "eigenvalue λ_i")
-		plots.AddCurve(p, i, "", idx, closed)
-		plots.AddPoints(p, i, "", idx, num)
-		cells = append(cells, p)
-		plots.AddCurve(all, i, f.String(), idx[1:], closed[1:])
+		pl := plots.New(d.titles[i], "index i", "eigenvalue λ_{i}")
+		plots.AddCurve(pl, i, "", idx, d.closed[i])
+		plots.AddPoints(pl, i, "", idx, d.numeric[i])
+		cells = append(cells, pl)
+		plots.AddCurve(all, i, familyName(d.titles[i]), idx[1:], d.closed[i][1:])
 	}
 	cells = append(cells, plots.LegendOutside(all))
-	w, h := plots.PanelSize(2, 4)
-	cfg.Logf("linalg-spectra: max |closed − numerical| = %.3g", worst)
+	// Four rows of two: 18 cm wide, so the README shows it near full size.
 	return &plots.Result{
-		Plot:   plots.NewPanels(2, 4, cells...),
-		Width:  w,
-		Height: h,
-		Data:   tab,
+		Plot: plots.NewPanels(4, 2, cells...), Width: 18 * cm, Height: 26 * cm, Data: d.tab,
 		Headlines: []plots.Headline{
-			{Name: "max |closed-form − numerical| eigenvalue, n = 64", Value: worst, Reference: "≤ 4·n·ε·‖L‖ ≈ 7e-12 (‖L‖ ≤ 128)"},
+			// ‖L‖ ≤ 2·d_max ≤ 2n = 128; a backward-stable eigensolver errs
+			// by a small multiple of n·ε·‖L‖.
+			plots.Within(fmt.Sprintf("max |closed-form − numerical| eigenvalue, n = %d", p.nodes), d.worst, 0, 4*float64(p.nodes)*0x1p-52*2*float64(p.nodes), "4·n·ε·‖L‖ with ‖L‖ ≤ 2n (backward-stable eigensolver)"),
 		},
-	}, nil
+	}
+}
+
+// familyName is the family part of a panel title ("grid 8×8" → "grid").
+func familyName(title string) string {
+	for i, r := range title {
+		if r == ' ' || r == ',' {
+			return title[:i]
+		}
+	}
+	return title
 }
 
 // laBound returns κ(A)·n·ε, the relative accuracy to expect of the
@@ -160,31 +219,12 @@ func laBound(g *linalg.Graph, ev []float64) float64 {
 	return kappa * float64(n) * 0x1p-52
 }
 
-// laDecades puts a tick at every power of ten and a label at every third.
-type laDecades struct{}
-
-func (laDecades) Ticks(min, max float64) []plot.Tick {
-	var ts []plot.Tick
-	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
-		v := math.Pow(10, e)
-		if v < min*(1-1e-9) || v > max*(1+1e-9) {
-			continue
-		}
-		t := plot.Tick{Value: v}
-		if int(e)%3 == 0 {
-			t.Label = fmt.Sprintf("1e%d", int(e))
-		}
-		ts = append(ts, t)
-	}
-	return ts
-}
-
 func laTitle(f linalg.Family, k int) string {
 	switch f {
 	case linalg.GridFamily, linalg.TorusFamily:
 		return fmt.Sprintf("%v %d×%d", f, k, k)
 	case linalg.HypercubeFamily:
-		return fmt.Sprintf("hypercube Q%d", k)
+		return fmt.Sprintf("hypercube Q_{%d}", k)
 	}
 	return fmt.Sprintf("%v, n = %d", f, k)
 }

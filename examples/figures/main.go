@@ -2,19 +2,27 @@
 //
 // For each registered figure it writes NAME.png, NAME.svg and NAME.csv
 // (the data behind the figure) into the output folder, shows progress on
-// stderr, and prints a summary table of the headline numbers on stdout
-// (a run of every figure also writes it to summary.txt).
+// stderr, and prints a summary table of the headline numbers on stdout:
+// each number with the range its reference allows and a status, agrees or
+// outside. A full-mode run of every figure also writes the table to
+// summary.txt beside the figures.
 //
 //	go run ./examples/figures                 # every figure into figures/
-//	go run ./examples/figures -quick          # small sizes, under a minute
+//	go run ./examples/figures -quick          # small sizes into figures-quick/ (ignored by git)
 //	go run ./examples/figures -list           # names and captions
 //	go run ./examples/figures -only linalg-kirchhoff,consensus-totals
+//
+// Each figure is made in three steps: a preset of parameters (full or
+// quick, defined here in the driver), a computation that returns the
+// figure's data, and a drawing of that data with its headline numbers.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,17 +40,27 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("figures", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "figures", "output `dir`ectory")
+	out := fs.String("out", "", "output `dir`ectory (default figures, or figures-quick with -quick)")
 	only := fs.String("only", "", "comma-separated figure `names` to make (default: all)")
 	list := fs.Bool("list", false, "list the figures and exit")
 	quick := fs.Bool("quick", false, "small sizes: the whole run in under a minute")
 	seed := fs.Uint64("seed", 1, "root random seed")
+	galleryFlag := fs.Bool("gallery", false, "print the README's figure gallery (Markdown) and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./examples/figures [flags]\n\nRegenerates loadlab's figures as PNG, SVG and CSV.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // -h asked for the usage: not a failure
+		}
 		return 2
+	}
+	if *out == "" {
+		*out = "figures"
+		if *quick {
+			*out = "figures-quick"
+		}
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "figures: unexpected argument %q (flags only; see -h)\n", fs.Arg(0))
@@ -53,6 +71,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "figures:", err)
 		return 2
+	}
+	if *galleryFlag {
+		gallery(stdout, figs)
+		return 0
 	}
 	if *list {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -68,15 +90,42 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	cfg := plots.Config{Quick: *quick, Seed: *seed, Progress: stderr}
-	var heads []row
-	failed := 0
+	if !*quick {
+		fmt.Fprintf(stderr, "figures: full mode, about %s on two quiet cores (-quick: well under a minute)\n", estimate(figs))
+	}
+	heads, failed, elapsed := makeAll(figs, cfg, *out, stderr)
+	printSummary(stdout, heads)
+	if len(heads) > 0 && len(figs) == len(registry) && !*quick {
+		// A complete full run also leaves its summary beside the figures.
+		if f, err := os.Create(filepath.Join(*out, "summary.txt")); err == nil {
+			printSummary(f, heads)
+			f.Close()
+		}
+	}
+	fmt.Fprintf(stderr, "%d figures in %s, written to %s/ in %.1fs\n", len(figs)-failed, modeName(*quick), *out, elapsed.Seconds())
+	reportOutside(stderr, heads)
+	if failed > 0 {
+		fmt.Fprintf(stderr, "figures: %d of %d figures failed\n", failed, len(figs))
+		return 1
+	}
+	return 0
+}
+
+// makeAll makes and writes every figure, printing progress (with the
+// expected time of long figures in full mode) on stderr. It returns the
+// headlines of the figures made and the number that failed.
+func makeAll(figs []plots.Figure, cfg plots.Config, out string, stderr io.Writer) (heads []row, failed int, elapsed time.Duration) {
 	start := time.Now()
 	for k, f := range figs {
-		fmt.Fprintf(stderr, "[%d/%d] %s ...\n", k+1, len(figs), f.Name)
+		about := ""
+		if !cfg.Quick && f.Seconds >= 20 {
+			about = fmt.Sprintf(" (about %.0f s)", f.Seconds)
+		}
+		fmt.Fprintf(stderr, "[%d/%d] %s%s ...\n", k+1, len(figs), f.Name, about)
 		t0 := time.Now()
 		res, err := f.Make(cfg)
 		if err == nil {
-			err = write(*out, f.Name, res)
+			err = write(out, f.Name, res)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "[%d/%d] %s FAILED: %v\n", k+1, len(figs), f.Name, err)
@@ -88,20 +137,56 @@ func run(args []string, stdout, stderr io.Writer) int {
 			heads = append(heads, row{f.Name, h})
 		}
 	}
-	printSummary(stdout, heads)
-	if len(heads) > 0 && len(figs) == len(registry) {
-		// A complete run also leaves its summary beside the figures.
-		if f, err := os.Create(filepath.Join(*out, "summary.txt")); err == nil {
-			printSummary(f, heads)
-			f.Close()
+	return heads, failed, time.Since(start)
+}
+
+// estimate returns the expected full-mode wall time of figs.
+func estimate(figs []plots.Figure) string {
+	var s float64
+	for _, f := range figs {
+		s += f.Seconds
+	}
+	if s < 90 {
+		return fmt.Sprintf("%.0f s", math.Max(s, 1))
+	}
+	return fmt.Sprintf("%.1f min", s/60)
+}
+
+// reportOutside lists the headline rows outside their reference range.
+func reportOutside(w io.Writer, rows []row) {
+	n := 0
+	for _, r := range rows {
+		if !r.Agrees() {
+			n++
+			fmt.Fprintf(w, "figures: OUTSIDE: %s: %s = %s, reference %s (%s)\n", r.figure, r.Name, r.FormattedValue(), r.Range(), r.Reference)
 		}
 	}
-	fmt.Fprintf(stderr, "%d figures in %s, written to %s/ in %.1fs\n", len(figs)-failed, modeName(*quick), *out, time.Since(start).Seconds())
-	if failed > 0 {
-		fmt.Fprintf(stderr, "figures: %d of %d figures failed\n", failed, len(figs))
-		return 1
+	if len(rows) > 0 {
+		fmt.Fprintf(w, "figures: %d of %d headline numbers agree with their references\n", len(rows)-n, len(rows))
 	}
-	return 0
+}
+
+// areas are the README's gallery sections, by figure-name prefix.
+var areas = []struct{ prefix, title string }{
+	{"linalg", "Laplacians and effective resistance"},
+	{"consensus", "Distributed system throttlers"},
+	{"dual", "Anycast CDN: the dual algorithm"},
+	{"stability", "Anycast CDN: the greedy heuristic"},
+	{"codedload", "Coded load balancing"},
+	{"competitive", "Nomadic service points"},
+}
+
+// gallery writes the README's figure gallery: one section per area, each
+// figure's caption and image.
+func gallery(w io.Writer, figs []plots.Figure) {
+	for _, a := range areas {
+		fmt.Fprintf(w, "### %s\n\n", a.title)
+		for _, f := range figs {
+			if strings.HasPrefix(f.Name, a.prefix+"-") {
+				fmt.Fprintf(w, "**%s**: %s\n\n![%s](figures/%s.png)\n\n", f.Name, f.Caption, f.Name, f.Name)
+			}
+		}
+	}
 }
 
 func modeName(quick bool) string {
@@ -180,10 +265,10 @@ func printSummary(w io.Writer, rows []row) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "figure\tquantity\tvalue\treference")
-	fmt.Fprintln(tw, "------\t--------\t-----\t---------")
+	fmt.Fprintln(tw, "figure\tquantity\tvalue\treference range\tstatus\treference")
+	fmt.Fprintln(tw, "------\t--------\t-----\t---------------\t------\t---------")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%.6g\t%s\n", r.figure, r.Name, r.Value, r.Reference)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.figure, r.Name, r.FormattedValue(), r.Range(), r.Status(), r.Reference)
 	}
 	tw.Flush()
 }

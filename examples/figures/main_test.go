@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/loadlab/loadlab/plots"
@@ -19,6 +21,9 @@ func TestFlags(t *testing.T) {
 	assert.Equal(t, 2, run([]string{"-seed", "minus-one"}, &out, &errb))
 	assert.Contains(t, errb.String(), "invalid value")
 	assert.Equal(t, 2, run([]string{"stray"}, &out, &errb))
+	errb.Reset()
+	assert.Equal(t, 0, run([]string{"-h"}, &out, &errb), "-h is a request, not an error")
+	assert.Contains(t, errb.String(), "usage:")
 	out.Reset()
 	assert.Equal(t, 0, run([]string{"-list"}, &out, &errb))
 	for _, f := range sortedFigures() {
@@ -30,6 +35,7 @@ func TestRegistryNames(t *testing.T) {
 	for _, f := range sortedFigures() {
 		assert.Regexp(t, `^[a-z0-9]+(-[a-z0-9]+)+$`, f.Name)
 		assert.NotEmpty(t, f.Caption, f.Name)
+		assert.Positive(t, f.Seconds, f.Name)
 	}
 }
 
@@ -48,26 +54,77 @@ func TestWriteFiles(t *testing.T) {
 	assert.Error(t, write(dir, "no-data", &plots.Result{Plot: p}))
 }
 
+// TestQuickDefaults runs one cheap figure through the command line in
+// quick mode: the output goes to figures-quick/, not the tracked figures/,
+// no summary.txt is written, and the table carries a status per row.
+func TestQuickDefaults(t *testing.T) {
+	dir := t.TempDir()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	require.NoError(t, os.Chdir(dir))
+	defer os.Chdir(wd)
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"-quick", "-only", "linalg-spectra"}, &out, &errb), errb.String())
+	_, err = os.Stat(filepath.Join(dir, "figures-quick", "linalg-spectra.png"))
+	assert.NoError(t, err)
+	_, err = os.Stat(filepath.Join(dir, "figures"))
+	assert.True(t, os.IsNotExist(err), "quick mode must not touch figures/")
+	assert.Contains(t, out.String(), "status")
+	assert.Contains(t, out.String(), "agrees")
+}
+
+// maxPNGWidth is the widest PNG allowed: the README shows figures about
+// 900 px wide, and text must stay legible at that scale.
+const maxPNGWidth = 1600
+
 // TestQuickRun makes every registered figure in quick mode, as
-// `go run ./examples/figures -quick` does, so that no generator rots.
-// It takes about ten seconds; -short skips it.
+// `go run ./examples/figures -quick` does, so that no generator rots, and
+// checks what a reader relies on: every tick label is its tick's value,
+// every PNG is at most maxPNGWidth pixels wide, every headline has a
+// range to agree with. FIGURES=name,name limits it to some figures.
+// It takes about half a minute; -short skips it.
 func TestQuickRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("quick figure run skipped with -short")
 	}
 	dir := t.TempDir()
-	var out, errb bytes.Buffer
-	code := run([]string{"-quick", "-out", dir}, &out, &errb)
-	require.Equal(t, 0, code, "stderr:\n%s", errb.String())
-	figs := sortedFigures()
-	require.NotEmpty(t, figs)
+	figs, err := selectFigures(os.Getenv("FIGURES"))
+	require.NoError(t, err)
+	cfg := plots.Config{Quick: true, Seed: 1}
 	for _, f := range figs {
-		for _, ext := range []string{".png", ".svg", ".csv"} {
-			st, err := os.Stat(filepath.Join(dir, f.Name+ext))
-			if assert.NoError(t, err, f.Name+ext) {
-				assert.Positive(t, st.Size(), f.Name+ext)
+		t.Run(f.Name, func(t *testing.T) {
+			res, err := f.Make(cfg)
+			require.NoError(t, err)
+			require.NoError(t, write(dir, f.Name, res))
+			assert.NoError(t, plots.CheckTickLabels(res.Plot))
+			fh, err := os.Open(filepath.Join(dir, f.Name+".png"))
+			require.NoError(t, err)
+			defer fh.Close()
+			img, err := png.DecodeConfig(fh)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, img.Width, maxPNGWidth, "PNG width")
+			assert.NotEmpty(t, res.Headlines)
+			for _, h := range res.Headlines {
+				assert.LessOrEqual(t, h.Lo, h.Hi, "%s: empty range", h.Name)
+				assert.False(t, h.Lo == 0 && h.Hi == 0 && !strings.Contains(h.Reference, "0"), "%s: no range given", h.Name)
 			}
-		}
+		})
 	}
-	assert.Contains(t, out.String(), "figure")
+}
+
+// TestReadmeGallery checks that the README shows every figure with its
+// current caption, as `-gallery` prints them.
+func TestReadmeGallery(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	var b bytes.Buffer
+	gallery(&b, sortedFigures())
+	assert.True(t, strings.Contains(string(readme), strings.TrimSpace(b.String())), "README gallery is stale: go run ./examples/figures -gallery")
+	for _, f := range sortedFigures() {
+		found := false
+		for _, a := range areas {
+			found = found || strings.HasPrefix(f.Name, a.prefix+"-")
+		}
+		assert.True(t, found, "%s: no gallery section", f.Name)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/internal/mc"
@@ -22,18 +23,21 @@ func init() {
 	register(
 		plots.Figure{
 			Name:    "stability-phase-portrait",
-			Caption: "Greedy law (24) on two nodes: direction field, trajectories and equilibria by type, for the paper's example (C_aa = 0.1, C_ba = 0.3) and a favourable C (C_aa = 0.8, C_bb = 0.7), both with A = (1, 1), T = (0.7, 0.7); the vertex (0, 1) is unstable in both: node a is pushed off its face (λ_a = T_a − C_ba = 0.4 > 0) while node b is exactly balanced (S_b = C_bb = T_b, λ_b = 0).",
-			Make:    stabilityPhasePortrait,
+			Caption: "Greedy law (24) on two nodes: direction field, trajectories and equilibria by type, for C_aa = 0.1, C_ba = 0.3 (our reading of the paper's two-node example: the spec marks C_ba unknown) and a favourable C (C_aa = 0.8, C_bb = 0.7), both with A = (1, 1), T = (0.7, 0.7); the vertex (0, 1) is unstable in both: node a is pushed off its face (λ_a = T_a − C_ba = 0.4 > 0) while node b is exactly balanced (S_b = C_bb = T_b, λ_b = 0).",
+			Make:    threeSteps(phasePreset, phaseCompute, phaseDraw),
+			Seconds: 2,
 		},
 		plots.Figure{
 			Name:    "stability-map",
 			Caption: "Two-node stability map over the demand (A_a, A_b): controlled demand, demand with a stable uncontrollable overload, and demand where the greedy law from x = (0.5, 0.5) ends in one; the polytope Π_C (28) and the larger region Π′_C are drawn.",
-			Make:    stabilityMap,
+			Make:    threeSteps(mapPreset, mapCompute, mapDraw),
+			Seconds: 5,
 		},
 		plots.Figure{
 			Name:    "stability-greedy-vs-optimal",
 			Caption: "Greedy heuristic (24) against the optimal dual algorithm (Algorithm 1, 20 warm-started steps per 5-minute period) over a day of synthetic diurnal demand with slowly varying noise: traffic sent to the second layer and total overload.",
-			Make:    stabilityGreedyVsOptimal,
+			Make:    threeSteps(greedyPreset, greedyCompute, greedyDraw),
+			Seconds: 8,
 		},
 	)
 }
@@ -71,70 +75,343 @@ func randomCDN(n int, rng *rand.Rand) (*mat.Dense, []float64, []float64, []float
 	return c, t, base, phase
 }
 
-func stabilityGreedyVsOptimal(cfg plots.Config) (*plots.Result, error) {
-	n, perHour := 100, 12
-	if cfg.Quick {
-		n = 40
+// ---- stability-greedy-vs-optimal ----
+
+type greedyParams struct {
+	n, perHour, sub int
+	betas           [2]float64 // sensitivities of the two greedy runs (1/h)
+}
+
+func greedyPreset(quick bool) greedyParams {
+	p := greedyParams{n: 100, perHour: 12, sub: 4, betas: [2]float64{20, 200}}
+	if quick {
+		p.n = 40
 	}
-	c, t, base, phase := randomCDN(n, rand.New(mc.Source(cfg.Seed, 5, 0)))
-	times := make([]float64, 24*perHour+1)
+	return p
+}
+
+type greedyData struct {
+	demandTotal []float64 // total DNS demand per sample
+	greedy      [2]*stability.Policy
+	optimal     *stability.Policy
+	tab         *plots.Table
+}
+
+func greedyCompute(cfg plots.Config, p greedyParams) (*greedyData, error) {
+	c, t, base, phase := randomCDN(p.n, rand.New(mc.Source(cfg.Seed, 5, 0)))
+	times := make([]float64, 24*p.perHour+1)
 	for k := range times {
-		times[k] = float64(k) / float64(perHour)
+		times[k] = float64(k) / float64(p.perHour)
 	}
 	dem, err := stability.Diurnal(base, times, &stability.DiurnalSettings{Amplitude: 0.6, Noise: 0.05, Memory: 0.95, Phase: phase}, mc.Source(cfg.Seed, 5, 1))
 	if err != nil {
 		return nil, err
 	}
-	const sub = 4                             // samples per period
 	nw, err := anycast.NewNetwork(base, c, t) // dem replaces nw.A period by period
 	if err != nil {
 		return nil, err
 	}
-	cmp, err := stability.Compare(nw, times, dem, &stability.CompareSettings{Sensitivity: 20, Sub: sub})
-	if err != nil {
-		return nil, err
+	d := &greedyData{}
+	for i, b := range p.betas {
+		cmp, err := stability.Compare(nw, times, dem, &stability.CompareSettings{Sensitivity: b, Sub: p.sub})
+		if err != nil {
+			return nil, err
+		}
+		d.greedy[i] = &cmp.Greedy
+		d.optimal = &cmp.Optimal // the same in both comparisons
 	}
-	fast, err := stability.Compare(nw, times, dem, &stability.CompareSettings{Sensitivity: 200, Sub: sub})
-	if err != nil {
-		return nil, err
-	}
-	cfg.Logf("stability-greedy-vs-optimal: N = %d, %d periods", n, len(times))
-	g, gf, o := &cmp.Greedy, &fast.Greedy, &cmp.Optimal
-	total := make([]float64, len(g.T))
-	for k := range total {
-		total[k] = floats.Sum(dem[k/sub])
-	}
-	top := plots.New(fmt.Sprintf("%d nodes, one day of diurnal demand", n), "", "traffic to L2 (load units)")
-	bot := plots.New("", "time of day (hours)", "total overload Σ(S−T)+ (load units)")
-	for _, p := range []*plot.Plot{top, bot} {
-		p.X.Min, p.X.Max = 0, 24
-	}
-	plots.AddCurve(top, 0, "greedy (24), β = 20/h", g.T, g.Second)
-	plots.AddCurve(top, 2, "greedy (24), β = 200/h", gf.T, gf.Second)
-	plots.AddCurve(top, 1, "optimal (dual, Algorithm 1)", o.T, o.Second)
-	plots.AddCurve(top, 7, "total DNS demand", g.T, total)
-	plots.AddCurve(bot, 0, "greedy (24), β = 20/h", g.T, g.Excess)
-	plots.AddCurve(bot, 2, "greedy (24), β = 200/h", gf.T, gf.Excess)
-	plots.AddCurve(bot, 1, "optimal (dual, Algorithm 1)", o.T, o.Excess)
-	tab := plots.NewTable("hour", "demand", "greedy20_L2", "greedy200_L2", "optimal_L2", "greedy20_overload", "greedy200_overload", "optimal_overload", "greedy20_overloaded_nodes", "greedy200_overloaded_nodes", "optimal_overloaded_nodes", "greedy20_cost", "greedy200_cost", "optimal_cost")
+	g, gf, o := d.greedy[0], d.greedy[1], d.optimal
+	d.demandTotal = make([]float64, len(g.T))
+	d.tab = plots.NewTable("hour", "demand", "greedy20_L2", "greedy200_L2", "optimal_L2", "greedy20_overload", "greedy200_overload", "optimal_overload", "greedy20_overloaded_nodes", "greedy200_overloaded_nodes", "optimal_overloaded_nodes", "greedy20_cost", "greedy200_cost", "optimal_cost")
 	for k := range g.T {
-		tab.Add(g.T[k], total[k], g.Second[k], gf.Second[k], o.Second[k], g.Excess[k], gf.Excess[k], o.Excess[k], g.Overloaded[k], gf.Overloaded[k], o.Overloaded[k], g.Cost[k], gf.Cost[k], o.Cost[k])
+		d.demandTotal[k] = floats.Sum(dem[k/p.sub])
+		d.tab.Add(g.T[k], d.demandTotal[k], g.Second[k], gf.Second[k], o.Second[k], g.Excess[k], gf.Excess[k], o.Excess[k], g.Overloaded[k], gf.Overloaded[k], o.Overloaded[k], g.Cost[k], gf.Cost[k], o.Cost[k])
 	}
+	cfg.Logf("stability-greedy-vs-optimal: N = %d, %d periods", p.n, len(times))
+	return d, nil
+}
+
+func greedyDraw(p greedyParams, d *greedyData) *plots.Result {
+	top := plots.New(fmt.Sprintf("%d nodes, one day of diurnal demand", p.n), "time of day (hours)", "traffic to L2 (load units)")
+	bot := plots.New("Total overload", "time of day (hours)", "Σ(S−T)_{+} (load units)")
+	o := d.optimal
 	var heads []plots.Headline
-	for _, gp := range []struct {
-		name string
-		p    *stability.Policy
-	}{{"greedy β=20/h", g}, {"greedy β=200/h", gf}} {
+	for i, g := range d.greedy {
+		name := fmt.Sprintf("greedy (24), β = %g/h", p.betas[i])
+		plots.AddCurve(top, 2*i, name, g.T, g.Second)
+		plots.AddCurve(bot, 2*i, name, g.T, g.Excess)
+		heads = append(heads, plots.Within(fmt.Sprintf("greedy β=%g/h: P1 cost over the day / optimal", p.betas[i]), g.CostTotal/o.CostTotal, 1-1e-9, math.Inf(1), "≥ 1: Algorithm 1 minimises the P1 cost (spec §4)"))
+	}
+	plots.AddCurve(top, 1, "optimal (dual, Algorithm 1)", o.T, o.Second)
+	plots.AddCurve(top, 7, "total DNS demand", o.T, d.demandTotal)
+	plots.AddCurve(bot, 1, "optimal (dual, Algorithm 1)", o.T, o.Excess)
+	for _, pl := range []*plot.Plot{top, bot} {
+		pl.X.Min, pl.X.Max = 0, 24
+	}
+	return &plots.Result{Plot: plots.NewStack(top, bot), Width: 20 * cm, Height: 16 * cm, Data: d.tab, Headlines: heads}
+}
+
+// ---- stability-phase-portrait ----
+
+// phaseCase is one panel: a two-node network and the spec's stable point.
+type phaseCase struct {
+	title    string
+	nw       *anycast.Network
+	stable   [2]float64 // the spec's stable equilibrium
+	overload float64    // its overload
+	ref      string
+}
+
+type phaseParams struct {
+	cases  []phaseCase
+	starts int // trajectories start on a starts × starts grid
+}
+
+func phasePreset(quick bool) phaseParams {
+	p := phaseParams{starts: 6, cases: []phaseCase{
+		{"C_{aa} = 0.1, C_{ba} = 0.3 (our reading of the paper's example)", twoNodeNet([]float64{1, 1}, []float64{0.1, 0.9, 0.3, 0.7}, []float64{0.7, 0.7}), [2]float64{1, 0}, 0.2, "spec §2: x* = (1, 0), overload 0.2"},
+		{"favourable: C_{aa} = 0.8, C_{bb} = 0.7", twoNodeNet([]float64{1, 1}, []float64{0.8, 0.2, 0.3, 0.7}, []float64{0.7, 0.7}), [2]float64{0.56, 0.84}, 0, "spec §5.5: y* = (0.56, 0.84), overload 0"},
+	}}
+	if quick {
+		p.starts = 4
+	}
+	return p
+}
+
+// phasePanel is what one panel draws.
+type phasePanel struct {
+	law   *stability.Law
+	trajs []plotter.XYs
+	eqs   []*stability.Equilibrium
+}
+
+type phaseData struct {
+	panels []phasePanel
+	tab    *plots.Table
+}
+
+func phaseCompute(cfg plots.Config, p phaseParams) (*phaseData, error) {
+	d := &phaseData{tab: plots.NewTable("panel", "kind", "id", "x_a", "x_b", "class")}
+	for pi, cs := range p.cases {
+		law, err := stability.NewLaw(cs.nw, 1)
+		if err != nil {
+			return nil, err
+		}
+		pp := phasePanel{law: law}
+		times := floats.Span(make([]float64, 301), 0, 30)
+		for _, xa := range floats.Span(make([]float64, p.starts), 0.05, 0.95) {
+			for _, xb := range floats.Span(make([]float64, p.starts), 0.05, 0.95) {
+				tr, err := law.Integrate([]float64{xa, xb}, 30, &stability.Settings{Times: times})
+				if err != nil {
+					return nil, err
+				}
+				pts := make(plotter.XYs, tr.Len())
+				for k := range pts {
+					pts[k] = plotter.XY{X: tr.X[k][0], Y: tr.X[k][1]}
+					if k%10 == 0 {
+						d.tab.Add(pi, "trajectory", len(pp.trajs), pts[k].X, pts[k].Y, "")
+					}
+				}
+				pp.trajs = append(pp.trajs, pts)
+			}
+		}
+		eqs, err := law.Equilibria()
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range eqs {
+			pp.eqs = append(pp.eqs, e)
+			d.tab.Add(pi, "equilibrium", 0, e.X[0], e.X[1], e.Class.String())
+		}
+		d.panels = append(d.panels, pp)
+		cfg.Logf("stability-phase-portrait: panel %d: %d trajectories, %d equilibria", pi, len(pp.trajs), len(eqs))
+	}
+	return d, nil
+}
+
+// phasePlot draws one panel: field, trajectories, equilibria by class.
+func phasePlot(title string, pp phasePanel) *plot.Plot {
+	p := plots.New(title, "x_{a} (probability node a answers with L1)", "x_{b}", plots.XRange(-0.04, 1.04), plots.YRange(-0.04, 1.04))
+	fld := plotter.NewField(directionField{floats.Span(make([]float64, 15), 0.03, 0.97), pp.law})
+	fld.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0xA0}, Width: vg.Points(0.8)}
+	fld.DrawGlyph = arrow
+	p.Add(fld)
+	for i, pts := range pp.trajs {
+		ln, err := plotter.NewLine(pts)
+		if err != nil {
+			panic(err) // integrated states are finite
+		}
+		ln.LineStyle = draw.LineStyle{Color: plots.Translucent(4, 200), Width: vg.Points(1)}
+		p.Add(ln)
+		if i == 0 {
+			p.Legend.Add("trajectory", ln)
+		}
+	}
+	for _, cl := range []stability.Class{stability.Stable, stability.Saddle, stability.Unstable, stability.NonHyperbolic} {
+		var xs, ys []float64
+		for _, e := range pp.eqs {
+			if e.Class == cl {
+				xs, ys = append(xs, e.X[0]), append(ys, e.X[1])
+			}
+		}
+		if len(xs) == 0 {
+			continue
+		}
+		s, err := plotter.NewScatter(xyOf(xs, ys))
+		if err != nil {
+			panic(err)
+		}
+		s.GlyphStyle = plots.Glyph(classSeries[cl])
+		s.GlyphStyle.Radius = vg.Points(4.5)
+		p.Add(s)
+		p.Legend.Add(cl.String()+" equilibrium", s)
+	}
+	return p
+}
+
+func phaseDraw(p phaseParams, d *phaseData) *plots.Result {
+	var heads []plots.Headline
+	var cells []*plot.Plot
+	for pi, cs := range p.cases {
+		pp := d.panels[pi]
+		cells = append(cells, phasePlot(cs.title, pp))
+		for _, e := range pp.eqs {
+			if e.Class != stability.Stable {
+				continue
+			}
+			s := cs.nw.Loads(nil, e.X)
+			ov := math.Max(s[0]-cs.nw.T[0], 0) + math.Max(s[1]-cs.nw.T[1], 0)
+			dist := math.Hypot(e.X[0]-cs.stable[0], e.X[1]-cs.stable[1])
+			name, _, _ := strings.Cut(plots.PlainText(cs.title), " (")
+			heads = append(heads,
+				plots.Within(fmt.Sprintf("%s: |stable x* − spec's point|", name), dist, 0, 0.006, cs.ref+" (two decimals)"),
+				plots.Near(fmt.Sprintf("%s: overload at the stable x*", name), ov, cs.overload, 0.006, cs.ref))
+		}
+	}
+	return &plots.Result{Plot: legendRight(cells[0], cells[1]), Width: 26 * cm, Height: 11 * cm, Data: d.tab, Headlines: heads}
+}
+
+// legendRight lays out two panels side by side and their common legend
+// (the entries of both panels are the same) in a third column.
+func legendRight(left, right *plot.Plot) plots.Drawer {
+	la, _ := plots.SplitLegend(left)
+	ra, legend := plots.SplitLegend(right)
+	ps := plots.NewPanels(1, 3, la, ra, legend)
+	ps.ColWeights = []float64{1, 1, 0.62}
+	return ps
+}
+
+// ---- stability-map ----
+
+type mapParams struct {
+	n      int // grid points per axis
+	lo, hi float64
+	cbas   []float64
+	t      []float64
+}
+
+func mapPreset(quick bool) mapParams {
+	p := mapParams{n: 60, lo: 0.1, hi: 10, cbas: []float64{0.3, 0.59}, t: []float64{0.7, 0.7}}
+	if quick {
+		p.n = 28
+	}
+	return p
+}
+
+type mapPanel struct {
+	cat                  [3][2][]float64 // cells by category: controlled, possible, reached
+	inconsistent, inside int
+}
+
+type mapData struct {
+	panels []mapPanel
+	tab    *plots.Table
+}
+
+func mapCompute(cfg plots.Config, p mapParams) (*mapData, error) {
+	grid := floats.LogSpan(make([]float64, p.n), p.lo, p.hi)
+	d := &mapData{tab: plots.NewTable("C_ba", "A_a", "A_b", "in_Pi_C", "in_Pi_C_ext", "uncontrollable_possible", "uncontrollable_reached", "x_a", "x_b", "overload")}
+	for pi, cba := range p.cbas {
+		nw, err := anycast.NewNetwork([]float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.9, cba, 1 - cba}), p.t)
+		if err != nil {
+			return nil, err
+		}
+		out, err := stability.TwoNodeMap(nw, grid, grid, nil) // the grid replaces nw.A
+		if err != nil {
+			return nil, err
+		}
+		var mp mapPanel
+		for _, o := range out {
+			k := 0
+			switch {
+			case o.Reached:
+				k = 2
+			case o.Possible:
+				k = 1
+			}
+			if o.Reached && !o.Possible {
+				mp.inconsistent++
+			}
+			if o.InExtended && (o.Reached || o.Possible) {
+				mp.inside++
+			}
+			mp.cat[k][0] = append(mp.cat[k][0], o.A[0])
+			mp.cat[k][1] = append(mp.cat[k][1], o.A[1])
+			d.tab.Add(cba, o.A[0], o.A[1], b2i(o.InPolytope), b2i(o.InExtended), b2i(o.Possible), b2i(o.Reached), o.Final[0], o.Final[1], o.Excess)
+		}
+		d.panels = append(d.panels, mp)
+		cfg.Logf("stability-map: panel %d done (%d cells)", pi, len(out))
+	}
+	return d, nil
+}
+
+// mapPlot draws one panel: cells by category and the two regions.
+func mapPlot(p mapParams, cba float64, mp mapPanel) *plot.Plot {
+	lo, hi, t := p.lo, p.hi, p.t
+	pl := plots.New(fmt.Sprintf("C_{aa} = 0.1, C_{ba} = %g, T = (0.7, 0.7)", cba), "A_{a} (DNS demand at node a)", "A_{b} (DNS demand at node b)", plots.LogX(), plots.LogY(), plots.XRange(0.9*lo, 1.1*hi), plots.YRange(0.9*lo, 1.1*hi))
+	names := []string{"controlled", "stable uncontrollable state exists,\nnot reached from x = (0.5, 0.5)", "greedy from x = (0.5, 0.5)\nends uncontrolled"}
+	for k := range mp.cat {
+		if len(mp.cat[k][0]) == 0 {
+			continue
+		}
+		s, err := plotter.NewScatter(xyOf(mp.cat[k][0], mp.cat[k][1]))
+		if err != nil {
+			panic(err)
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: []color.Color{plots.Color(2), plots.Color(1), plots.Color(5)}[k], Radius: vg.Points(140 / float64(p.n)), Shape: draw.BoxGlyph{}}
+		pl.Add(s)
+		pl.Legend.Add(names[k], s)
+	}
+	// Π_C (28) for two nodes: C_ab A_a ≤ T_b and C_ba A_b ≤ T_a.
+	aMax, bMax := t[1]/0.9, math.Inf(1)
+	if cba > 0 {
+		bMax = t[0] / cba
+	}
+	addBox(pl, color.Black, []vg.Length{vg.Points(6), vg.Points(3)}, "Π_{C} (28)", aMax, bMax, lo, hi)
+	// Π′_C (§5.5): C_ab min(A_a, T_a/C_aa) ≤ T_b, C_ba min(A_b, T_b/C_bb) ≤ T_a.
+	aExt, bExt := math.Inf(1), math.Inf(1)
+	if 0.9*t[0]/0.1 > t[1] {
+		aExt = t[1] / 0.9
+	}
+	if cba*t[1]/(1-cba) > t[0] {
+		bExt = t[0] / cba
+	}
+	addBox(pl, plots.Color(3), []vg.Length{vg.Points(2), vg.Points(2)}, "Π′_{C} (§5.5)", aExt, bExt, lo, hi)
+	return pl
+}
+
+func mapDraw(p mapParams, d *mapData) *plots.Result {
+	var cells []*plot.Plot
+	var heads []plots.Headline
+	for pi, cba := range p.cbas {
+		mp := d.panels[pi]
+		cells = append(cells, mapPlot(p, cba, mp))
 		heads = append(heads,
-			plots.Headline{Name: gp.name + ": share of demand sent to L2", Value: gp.p.SecondTotal / cmp.DemandTotal, Reference: "optimal: " + fmt.Sprintf("%.4g", o.SecondTotal/cmp.DemandTotal)},
-			plots.Headline{Name: gp.name + ": overload (load·hours)", Value: gp.p.ExcessTotal, Reference: "optimal: " + fmt.Sprintf("%.4g", o.ExcessTotal)},
-			plots.Headline{Name: gp.name + ": node-hours overloaded > 1%", Value: gp.p.NodeOverloadHours, Reference: "optimal: " + fmt.Sprintf("%.4g", o.NodeOverloadHours)},
-			plots.Headline{Name: gp.name + ": hours with a locally uncontrollable node (27)", Value: gp.p.UncontrolledHours, Reference: "optimal: " + fmt.Sprintf("%.4g", o.UncontrolledHours)},
-			plots.Headline{Name: gp.name + ": P1 cost over the day / optimal", Value: gp.p.CostTotal / o.CostTotal, Reference: "≥ 1 (optimality)"},
+			plots.Within(fmt.Sprintf("C_ba=%g: cells ending uncontrolled without a stable uncontrollable equilibrium", cba), float64(mp.inconsistent), 0, 0, "0 (linearisation, §5.4)"),
+			plots.Within(fmt.Sprintf("C_ba=%g: cells in Π′_C with uncontrollable overload", cba), float64(mp.inside), 0, 0, "0 (§5.3, §5.5)"),
 		)
 	}
-	ps := plots.NewPanels(2, 1, plots.LegendOutside(top), plots.LegendOutside(bot))
-	return &plots.Result{Plot: ps, Width: 22 * vg.Centimeter, Height: 15 * vg.Centimeter, Data: tab, Headlines: heads}, nil
+	return &plots.Result{Plot: legendRight(cells[0], cells[1]), Width: 26 * cm, Height: 11 * cm, Data: d.tab, Headlines: heads}
 }
 
 // twoNodeNet builds a two-node network or panics (fixed, valid inputs).
@@ -181,193 +458,12 @@ func arrow(c vg.Canvas, sty draw.LineStyle, _ plotter.XY) {
 
 var classSeries = map[stability.Class]int{stability.Stable: 0, stability.Saddle: 1, stability.Unstable: 2, stability.NonHyperbolic: 3}
 
-func stabilityPhasePortrait(cfg plots.Config) (*plots.Result, error) {
-	cases := []struct {
-		title string
-		nw    *anycast.Network
-	}{
-		{"paper's example: C_aa = 0.1, C_ba = 0.3", twoNodeNet([]float64{1, 1}, []float64{0.1, 0.9, 0.3, 0.7}, []float64{0.7, 0.7})},
-		{"favourable: C_aa = 0.8, C_bb = 0.7", twoNodeNet([]float64{1, 1}, []float64{0.8, 0.2, 0.3, 0.7}, []float64{0.7, 0.7})},
-	}
-	starts := 6
-	if cfg.Quick {
-		starts = 4
-	}
-	tab := plots.NewTable("panel", "kind", "id", "x_a", "x_b", "class")
-	var cells []*plot.Plot
-	var heads []plots.Headline
-	for pi, cs := range cases {
-		law, err := stability.NewLaw(cs.nw, 1)
-		if err != nil {
-			return nil, err
-		}
-		p := plots.New(cs.title, "x_a (probability node a answers with L1)", "x_b", plots.XRange(-0.04, 1.04), plots.YRange(-0.04, 1.04))
-		grid := floats.Span(make([]float64, 15), 0.03, 0.97)
-		fld := plotter.NewField(directionField{grid, law})
-		fld.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0xA0}, Width: vg.Points(0.8)}
-		fld.DrawGlyph = arrow
-		p.Add(fld)
-		// Trajectories from starts on a grid inside the square.
-		times := floats.Span(make([]float64, 301), 0, 30)
-		traj := 0
-		for _, xa := range floats.Span(make([]float64, starts), 0.05, 0.95) {
-			for _, xb := range floats.Span(make([]float64, starts), 0.05, 0.95) {
-				tr, err := law.Integrate([]float64{xa, xb}, 30, &stability.Settings{Times: times})
-				if err != nil {
-					return nil, err
-				}
-				pts := make(plotter.XYs, tr.Len())
-				for k := range pts {
-					pts[k] = plotter.XY{X: tr.X[k][0], Y: tr.X[k][1]}
-					if k%10 == 0 {
-						tab.Add(pi, "trajectory", traj, tr.X[k][0], tr.X[k][1], "")
-					}
-				}
-				ln, err := plotter.NewLine(pts)
-				if err != nil {
-					return nil, err
-				}
-				ln.LineStyle = draw.LineStyle{Color: plots.Translucent(4, 200), Width: vg.Points(1)}
-				p.Add(ln)
-				if traj == 0 {
-					p.Legend.Add("trajectory", ln)
-				}
-				traj++
-			}
-		}
-		eqs, err := law.Equilibria()
-		if err != nil {
-			return nil, err
-		}
-		byClass := map[stability.Class][2][]float64{}
-		for _, e := range eqs {
-			v := byClass[e.Class]
-			v[0], v[1] = append(v[0], e.X[0]), append(v[1], e.X[1])
-			byClass[e.Class] = v
-			tab.Add(pi, "equilibrium", 0, e.X[0], e.X[1], e.Class.String())
-			if e.Class == stability.Stable {
-				s := cs.nw.Loads(nil, e.X)
-				ov := math.Max(s[0]-cs.nw.T[0], 0) + math.Max(s[1]-cs.nw.T[1], 0)
-				heads = append(heads, plots.Headline{
-					Name:      fmt.Sprintf("%s: stable x* = (%.3g, %.3g), overload", cs.title, e.X[0], e.X[1]),
-					Value:     ov,
-					Reference: map[bool]string{true: "spec §2: (1, 0), overload 0.2", false: "spec §5.5: y* = (0.56, 0.84), overload 0"}[pi == 0],
-				})
-			}
-		}
-		for _, cl := range []stability.Class{stability.Stable, stability.Saddle, stability.Unstable, stability.NonHyperbolic} {
-			if v, ok := byClass[cl]; ok {
-				s, err := plotter.NewScatter(xyOf(v[0], v[1]))
-				if err != nil {
-					return nil, err
-				}
-				s.GlyphStyle = plots.Glyph(classSeries[cl])
-				s.GlyphStyle.Radius = vg.Points(4.5)
-				p.Add(s)
-				p.Legend.Add(cl.String()+" equilibrium", s)
-			}
-		}
-		cells = append(cells, p)
-		cfg.Logf("stability-phase-portrait: panel %d: %d trajectories, %d equilibria", pi, traj, len(eqs))
-	}
-	return &plots.Result{Plot: legendRight(cells[0], cells[1], 1.55), Width: 30 * vg.Centimeter, Height: 12 * vg.Centimeter, Data: tab, Headlines: heads}, nil
-}
-
-// legendRight lays out two panels side by side, the left without its
-// legend and the right with the legend in a column beside it (the entries
-// of both panels are the same), widened so the two data areas match.
-func legendRight(left, right *plot.Plot, weight float64) plots.Drawer {
-	left.Legend = plot.NewLegend()
-	ps := plots.NewPanels(1, 2, left, plots.LegendOutside(right))
-	ps.ColWeights = []float64{1, weight}
-	return ps
-}
-
 func xyOf(xs, ys []float64) plotter.XYs {
 	pts := make(plotter.XYs, len(xs))
 	for i := range xs {
 		pts[i] = plotter.XY{X: xs[i], Y: ys[i]}
 	}
 	return pts
-}
-
-func stabilityMap(cfg plots.Config) (*plots.Result, error) {
-	n := 60
-	if cfg.Quick {
-		n = 28
-	}
-	const lo, hi = 0.1, 10.0
-	grid := floats.LogSpan(make([]float64, n), lo, hi)
-	t := []float64{0.7, 0.7}
-	tab := plots.NewTable("C_ba", "A_a", "A_b", "in_Pi_C", "in_Pi_C_ext", "uncontrollable_possible", "uncontrollable_reached", "x_a", "x_b", "overload")
-	var cells []*plot.Plot
-	var heads []plots.Headline
-	for pi, cba := range []float64{0.3, 0.59} {
-		nw, err := anycast.NewNetwork([]float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.9, cba, 1 - cba}), t)
-		if err != nil {
-			return nil, err
-		}
-		out, err := stability.TwoNodeMap(nw, grid, grid, nil) // the grid replaces nw.A
-		if err != nil {
-			return nil, err
-		}
-		var cat [3][2][]float64
-		inconsistent, inside := 0, 0
-		for _, o := range out {
-			k := 0
-			switch {
-			case o.Reached:
-				k = 2
-			case o.Possible:
-				k = 1
-			}
-			if o.Reached && !o.Possible {
-				inconsistent++
-			}
-			if o.InExtended && (o.Reached || o.Possible) {
-				inside++
-			}
-			cat[k][0] = append(cat[k][0], o.A[0])
-			cat[k][1] = append(cat[k][1], o.A[1])
-			tab.Add(cba, o.A[0], o.A[1], b2i(o.InPolytope), b2i(o.InExtended), b2i(o.Possible), b2i(o.Reached), o.Final[0], o.Final[1], o.Excess)
-		}
-		p := plots.New(fmt.Sprintf("C_aa = 0.1, C_ba = %g, T = (0.7, 0.7)", cba), "A_a (DNS demand at node a)", "A_b (DNS demand at node b)", plots.LogX(), plots.LogY(), plots.XRange(0.9*lo, 1.1*hi), plots.YRange(0.9*lo, 1.1*hi))
-		names := []string{"controlled", "stable uncontrollable state exists,\nnot reached from x = (0.5, 0.5)", "greedy from x = (0.5, 0.5)\nends uncontrolled"}
-		for k := range cat {
-			if len(cat[k][0]) == 0 {
-				continue
-			}
-			s, err := plotter.NewScatter(xyOf(cat[k][0], cat[k][1]))
-			if err != nil {
-				return nil, err
-			}
-			s.GlyphStyle = draw.GlyphStyle{Color: []color.Color{plots.Color(2), plots.Color(1), plots.Color(5)}[k], Radius: vg.Points(140 / float64(n)), Shape: draw.BoxGlyph{}}
-			p.Add(s)
-			p.Legend.Add(names[k], s)
-		}
-		// Π_C (28) for two nodes: C_ab A_a ≤ T_b and C_ba A_b ≤ T_a.
-		aMax, bMax := t[1]/0.9, math.Inf(1)
-		if cba > 0 {
-			bMax = t[0] / cba
-		}
-		addBox(p, color.Black, []vg.Length{vg.Points(6), vg.Points(3)}, "Π_C (28)", aMax, bMax, lo, hi)
-		// Π′_C (§5.5): C_ab min(A_a, T_a/C_aa) ≤ T_b, C_ba min(A_b, T_b/C_bb) ≤ T_a.
-		aExt, bExt := math.Inf(1), math.Inf(1)
-		if 0.9*t[0]/0.1 > t[1] {
-			aExt = t[1] / 0.9
-		}
-		if cba*t[1]/(1-cba) > t[0] {
-			bExt = t[0] / cba
-		}
-		addBox(p, plots.Color(3), []vg.Length{vg.Points(2), vg.Points(2)}, "Π′_C (§5.5)", aExt, bExt, lo, hi)
-		cells = append(cells, p)
-		heads = append(heads,
-			plots.Headline{Name: fmt.Sprintf("C_ba=%g: cells ending uncontrolled without a stable uncontrollable equilibrium", cba), Value: float64(inconsistent), Reference: "0 (linearisation, §5.4)"},
-			plots.Headline{Name: fmt.Sprintf("C_ba=%g: cells in Π′_C with uncontrollable overload", cba), Value: float64(inside), Reference: "0 (§5.3, §5.5)"},
-		)
-		cfg.Logf("stability-map: panel %d done (%d cells)", pi, len(out))
-	}
-	return &plots.Result{Plot: legendRight(cells[0], cells[1], 1.4), Width: 30 * vg.Centimeter, Height: 12 * vg.Centimeter, Data: tab, Headlines: heads}, nil
 }
 
 // addBox draws the boundary of the box [0, a] × [0, b] (infinite sides
