@@ -22,6 +22,18 @@
 //   - ReadNetworkJSON / WriteNetworkJSON: {"A": […], "T": […], "C": [[…], …]}
 //     or, sparse, {"A": […], "T": […], "C_triplets": [[i, j, c], …]}.
 //
+// # Results out
+//
+// MarshalJSON writes any result (a trajectory, a sweep, an estimate, a
+// solver result) as JSON with stable field names, non-finite floats as
+// null and enumerations by name. WriteTidy writes a slice of results —
+// a sweep's points, a comparison's rows — as a tidy CSV, one row per
+// observation, nested estimates flattened to name_mean, name_lo,
+// name_hi, name_stderr, name_n; WriteColumns writes a struct of equal
+// series, such as a consensus.Trajectory's totals, one row per step.
+// WriteTable writes any numeric table. A notebook or a data-frame
+// library (pandas.read_csv, readr, Polars) reads these files directly.
+//
 // # Errors
 //
 // Every reader error is a *graphio.ParseError naming the file (when read
