@@ -39,7 +39,13 @@ func (r *Report) printLinks(p *printer, labels []string) {
 
 func (r *Report) printSim(p *printer, labels []string) {
 	s := r.Sim
-	p.f("Per-server limits (simulation, %d steps of random-walk demand at γ*_H2)\n", s.Steps)
+	if s.Gamma == r.GammaH2 {
+		p.f("Per-server limits (simulation, %d steps of random-walk demand at γ*_H2)\n", s.Steps)
+	} else {
+		p.f("Per-server limits (simulation, %d steps of random-walk demand at γ = %.6g)\n", s.Steps, s.Gamma)
+		p.f("  γ*_H2 lies within the simulation's certified λ_n bracket of 2/λ_n on this graph,\n")
+		p.f("  so Simulate would refuse it (ErrIllConditioned); 98 %% of the certified bound runs instead\n")
+	}
 	p.f("  total demand %.6g, total limit %.6g (conserved), over-throttling O = %.4g (%.2f %% of demand)\n", s.RTotal, s.LTotal, s.Over, 100*s.Over/s.RTotal)
 	for _, sv := range s.Top {
 		p.f("  server %-6s demand %7.3f  limit %7.3f\n", labels[sv.Node], sv.Demand, sv.Limit)
