@@ -77,7 +77,7 @@ func CruelRatio(alg Online, k, T int, C, eps float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return PerformanceRatio(in.Cost(sched), OptimumCost(in)), nil
+	return ratio(in.Cost(sched), OptimumCost(in)), nil
 }
 
 // CruelBound returns k(C + (T−1)eps)/(kC + (T−1)eps), the ratio every

@@ -232,6 +232,19 @@ func TestCruelRatioDegenerate(t *testing.T) {
 	}
 }
 
+// TestPerformanceRatio: the conventions of Ratio, and bad costs refused.
+func TestPerformanceRatio(t *testing.T) {
+	for _, c := range [][3]float64{{6, 3, 2}, {0, 0, 1}, {1, 0, math.Inf(1)}} {
+		r, err := PerformanceRatio(c[0], c[1])
+		require.NoError(t, err)
+		assert.Equal(t, c[2], r, "%v/%v", c[0], c[1])
+	}
+	for _, c := range [][2]float64{{math.NaN(), 1}, {1, -1}, {math.Inf(1), 1}, {1, math.NaN()}} {
+		_, err := PerformanceRatio(c[0], c[1])
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, "%v/%v", c[0], c[1])
+	}
+}
+
 // TestErrorsNamed: every error of the package wraps a named error.
 func TestErrorsNamed(t *testing.T) {
 	_, err1 := NewInstance(nil, 1)

@@ -89,13 +89,22 @@ func Ratio(alg Online, in *Instance) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return PerformanceRatio(cost, OptimumCost(in)), nil
+	return ratio(cost, OptimumCost(in)), nil
 }
 
-// PerformanceRatio returns cost/opt with the conventions of Ratio for
-// opt = 0: 1 if cost = 0 too, +Inf otherwise. Both are costs of the same
-// instance, so cost ≥ opt ≥ 0.
-func PerformanceRatio(cost, opt float64) float64 {
+// PerformanceRatio returns cost/opt, the performance ratio of a schedule
+// of cost cost on an instance whose optimum is opt, with the conventions
+// of Ratio for opt = 0: 1 if cost = 0 too, +Inf otherwise. It returns an
+// error wrapping loadlab.ErrInvalid if either is negative, NaN or
+// infinite.
+func PerformanceRatio(cost, opt float64) (float64, error) {
+	if !finiteNonNeg(cost) || !finiteNonNeg(opt) {
+		return 0, loadlab.Invalid(pkg, "PerformanceRatio: cost = %v, opt = %v, want finite and ≥ 0", cost, opt)
+	}
+	return ratio(cost, opt), nil
+}
+
+func ratio(cost, opt float64) float64 {
 	if opt == 0 {
 		if cost == 0 {
 			return 1

@@ -208,7 +208,11 @@ func play(sc Scenario, cs []Contender, r int, seed, point uint64, cost, ratio []
 		if err != nil {
 			return fmt.Errorf("mobility: %s: %w", c.Name, err)
 		}
-		cost[i+1][r], ratio[i+1][r] = x, competitive.PerformanceRatio(x, opt)
+		q, err := competitive.PerformanceRatio(x, opt)
+		if err != nil {
+			return fmt.Errorf("mobility: %s: %w", c.Name, err)
+		}
+		cost[i+1][r], ratio[i+1][r] = x, q
 	}
 	return nil
 }
