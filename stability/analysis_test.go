@@ -535,10 +535,15 @@ func TestAttractors(t *testing.T) {
 	}
 }
 
+// FuzzLinearize checks that accepted states are equilibria in the cube,
+// that eigenvalues come sorted with a class that matches their signs, and
+// that at a vertex the closed form of Corner agrees with mat.Eigen.
 func FuzzLinearize(f *testing.F) {
 	f.Add(1.0, 0.0, false)
 	f.Add(0.5, math.NaN(), true)
+	f.Add(0.0, 1.0, true)
 	l := mustLaw(seedNet(0.3), 1)
+	zt := ZeroTol * l.scale()
 	f.Fuzz(func(t *testing.T, xa, xb float64, corner bool) {
 		x := []float64{xa, xb}
 		var e *Equilibrium
@@ -549,16 +554,44 @@ func FuzzLinearize(f *testing.F) {
 			e, err = l.Linearize(x)
 		}
 		if err != nil {
+			require.ErrorIs(t, err, loadlab.ErrInvalid)
 			return
 		}
-		// Accepted input must be an equilibrium in the cube.
 		for i, v := range e.X {
-			if !(v >= 0 && v <= 1) {
-				t.Fatalf("x[%d] = %v accepted", i, v)
+			require.True(t, v >= 0 && v <= 1, "x[%d] = %v accepted", i, v)
+		}
+		for i, v := range l.Rate(nil, e.X) {
+			require.LessOrEqual(t, math.Abs(v), zt, "F_%d(x) = %v: not an equilibrium", i, v)
+		}
+		require.Len(t, e.Eigenvalues, 2)
+		var neg, zero, pos int
+		for k, v := range e.Eigenvalues {
+			if k > 0 {
+				require.LessOrEqual(t, real(e.Eigenvalues[k-1]), real(v), "not sorted: %v", e.Eigenvalues)
+			}
+			switch r := real(v); {
+			case math.Abs(r) <= zt:
+				zero++
+			case r < 0:
+				neg++
+			default:
+				pos++
 			}
 		}
-		if len(e.Eigenvalues) != 2 {
-			t.Fatalf("%d eigenvalues", len(e.Eigenvalues))
+		require.Equal(t, classify(neg, zero, pos), e.Class)
+		if pos > 0 {
+			require.Contains(t, []Class{Unstable, Saddle}, e.Class)
+		}
+		if !corner {
+			return
+		}
+		assert.Equal(t, sortedFloats(e.NodeRates), []float64{real(e.Eigenvalues[0]), real(e.Eigenvalues[1])})
+		lin, err := l.Linearize(x)
+		require.NoError(t, err)
+		// A 2×2 eigenproblem of a diagonal matrix: exact up to a few ulps
+		// of the scale.
+		for k := range lin.Eigenvalues {
+			assert.InDelta(t, real(e.Eigenvalues[k]), real(lin.Eigenvalues[k]), 1e-13*l.scale())
 		}
 	})
 }
