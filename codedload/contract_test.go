@@ -156,3 +156,16 @@ func TestOverflowedConfigNoLongerRuns(t *testing.T) {
 	assert.Nil(t, r)
 	assert.True(t, errors.Is(err, loadlab.ErrTooLarge), err)
 }
+
+func TestBinomialPMFHugeN(t *testing.T) {
+	// log P(Bin(n, 1/n) = 3) was formed as lgamma(n+1) − lgamma(n−2) + …,
+	// which cancels catastrophically for huge n: at n = 2^62 it gave −131.7
+	// instead of log(e⁻¹/6) = −2.79, and MaxBinomialMean was wrong with no
+	// error. Bin(n, 1/n) is within O(1/n) of Po(1) in total variation, so
+	// the two references agree to rounding there.
+	want := math.Log(math.Exp(-1) / 6)
+	for _, n := range []int64{1 << 33, 1 << 40, 1 << 62} {
+		assert.InDelta(t, want, logBinom(n, 1/float64(n), 3), 1e-9, "n = %d", n)
+	}
+	assert.InDelta(t, must(MaxPoissonMean(1<<62)), must(MaxBinomialMean(1<<62)), 1e-9)
+}
