@@ -53,7 +53,7 @@ func TestFileCostBoundsItsWork(t *testing.T) {
 	start := time.Now()
 	_, err := FileCost(1e-300, 1, 1, nil)
 	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
-	_, err = FileCost(1e-13, 1, 1000, nil)
+	_, err = FileCost(1e-14, 1, 1000, nil)
 	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, err = FileCost(0.5, 1<<40, 1<<30, nil) // m·ℓ overflows
 	assert.ErrorIs(t, err, loadlab.ErrTooLarge)

@@ -181,7 +181,7 @@
 //     (Cache·Ell > 2^24 slots per server, n·Cache·Ell > 2^34 draws,
 //     Files·Ell dealt chunks, Files ≥ 2^31, a torus side above 46340, a
 //     grid of 2^31 nodes, the total runs of a sweep), and a series of the
-//     exact formulas that would need more than 10⁹ terms (FileCost on the
+//     exact formulas that would need more than 10⁸ terms (FileCost on the
 //     infinite grid with a tiny p, for which it needs about √(1/(2mp))
 //     terms).
 //   - loadlab.ErrDisconnected: FromGraph on a disconnected graph.

@@ -14,8 +14,8 @@ import (
 // loadlab.ErrTooLarge when the sum would need more terms than maxWork.
 
 // maxWork bounds the number of binomial terms one call of the exact formulas
-// may evaluate (about 10 s of CPU).
-const maxWork = 1e9
+// may evaluate (each costs a few logarithms: about 10 s of CPU).
+const maxWork = 1e8
 
 // GridBall returns |B_d| = 2d² + 2d + 1, the number of nodes within L1
 // distance d on the infinite grid Z², and on a torus while the ball does not
@@ -190,7 +190,7 @@ func shortfall(a, b int64, p float64, ell int, cdf []float64) float64 {
 // It returns an error wrapping loadlab.ErrInvalid if m or ell is below 1, p
 // is outside [0, 1] or balls is not a non-decreasing list of positive
 // counts, and one wrapping loadlab.ErrTooLarge if m·ℓ·|B_d| overflows or the
-// sum needs more than 10⁹ terms (p too small on the infinite grid, or ℓ
+// sum needs more than 10⁸ terms (p too small on the infinite grid, or ℓ
 // times the diameter too large).
 func FileCost(p float64, m, ell int, balls []int) (float64, error) {
 	per, err := checkCostArgs(p, m, ell, balls)
@@ -220,7 +220,7 @@ func gridCost(p float64, per int64, ell int, cdf []float64) (float64, error) {
 	// it exceeds 2ℓ + 80 by the Chernoff bound, at about dEst.
 	dEst := math.Sqrt((2*float64(ell)+80)/(2*float64(per)*p)) + 1
 	if dEst*float64(ell) > maxWork {
-		return 0, loadlab.TooLarge(pkg, "FileCost(p = %v, m·ℓ = %d): the infinite-grid series needs about %.3g terms of %d, want ≤ 1e9 in all", p, per, dEst, ell)
+		return 0, loadlab.TooLarge(pkg, "FileCost(p = %v, m·ℓ = %d): the infinite-grid series needs about %.3g terms of %d, want ≤ 1e8 in all", p, per, dEst, ell)
 	}
 	dMax := int(10*dEst) + 1000
 	if _, ok := size.Product(GridBall(dMax), int(per)); !ok {
@@ -267,7 +267,7 @@ func checkCostArgs(p float64, m, ell int, balls []int) (int64, error) {
 		return 0, loadlab.TooLarge(pkg, "FileCost: n·m·ℓ = %d·%d overflows", balls[len(balls)-1], per)
 	}
 	if float64(len(balls))*float64(ell) > maxWork {
-		return 0, loadlab.TooLarge(pkg, "FileCost: %d balls × ℓ = %d terms, want ≤ 1e9", len(balls), ell)
+		return 0, loadlab.TooLarge(pkg, "FileCost: %d balls × ℓ = %d terms, want ≤ 1e8", len(balls), ell)
 	}
 	return int64(per), nil
 }
@@ -301,13 +301,13 @@ func Cost(p []float64, m, ell int, balls []int) (float64, error) {
 // servers with m·ℓ slots each. It returns an error wrapping
 // loadlab.ErrInvalid if n, m or ell is below 1 or a p_k is outside [0, 1],
 // and one wrapping loadlab.ErrTooLarge if n·m·ℓ overflows or the sum needs
-// more than 10⁹ terms (K·ℓ).
+// more than 10⁸ terms (K·ℓ).
 func Outage(p []float64, n, m, ell int) (float64, error) {
 	switch {
 	case n < 1 || m < 1 || ell < 1:
 		return 0, loadlab.Invalid(pkg, "Outage: n, m, ell = %d, %d, %d, want ≥ 1 each", n, m, ell)
 	case float64(len(p))*float64(ell) > maxWork:
-		return 0, loadlab.TooLarge(pkg, "Outage: K·ℓ = %d·%d terms, want ≤ 1e9", len(p), ell)
+		return 0, loadlab.TooLarge(pkg, "Outage: K·ℓ = %d·%d terms, want ≤ 1e8", len(p), ell)
 	}
 	slots, ok := size.Product(n, m, ell)
 	if !ok {
