@@ -275,3 +275,11 @@ func TestTinyWeights(t *testing.T) {
 	require.NoError(t, err)
 	assert.InEpsilon(t, want, got, 1e-12)
 }
+
+// TestEstimateRhoUnstable: an unstable γ used to be simulated and
+// averaged (the instability was only a warning string on each
+// trajectory); EstimateRho now returns ErrUnstable.
+func TestEstimateRhoUnstable(t *testing.T) {
+	_, err := EstimateRho(&Throttler{Graph: linalg.Cycle(6), Gamma: 0.55}, Case2, 1, MonteCarlo{Runs: 2, Steps: 10})
+	require.ErrorIs(t, err, ErrUnstable)
+}

@@ -63,7 +63,7 @@ func NodalRho(dst []float64, th *Throttler, t Traffic, sigma float64) ([]float64
 		return nil, err
 	}
 	g, gamma := th.Graph, th.Gamma
-	if err := checkRhoArgs(t, gamma, sigma); err != nil {
+	if err := validateRhoArgs(t, gamma, sigma); err != nil {
 		return nil, err
 	}
 	n := g.Order()

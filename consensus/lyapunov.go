@@ -93,7 +93,7 @@ func Covariance(th *Throttler, t Traffic, sigma float64) (*mat.SymDense, error) 
 		return nil, err
 	}
 	g, gamma := th.Graph, th.Gamma
-	if err := checkRhoArgs(t, gamma, sigma); err != nil {
+	if err := validateRhoArgs(t, gamma, sigma); err != nil {
 		return nil, err
 	}
 	if _, err := stationaryInverse(g, gamma); err != nil {

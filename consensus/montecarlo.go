@@ -57,7 +57,7 @@ func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab
 	if err := th.validateLinear("EstimateRho"); err != nil {
 		return loadlab.Estimate{}, err
 	}
-	if err := checkRhoArgs(t, th.Gamma, sigma); err != nil {
+	if err := validateRhoArgs(t, th.Gamma, sigma); err != nil {
 		return loadlab.Estimate{}, err
 	}
 	if err := m.Validate(); err != nil {

@@ -10,9 +10,9 @@ import (
 	"github.com/loadlab/loadlab/linalg"
 )
 
-// checkClients validates per-server input: finite non-negative requests
+// validateClients validates per-server input: finite non-negative requests
 // and a finite non-negative limit.
-func checkClients(requests []float64, limit float64) error {
+func validateClients(requests []float64, limit float64) error {
 	if !(limit >= 0) || math.IsInf(limit, 1) {
 		return loadlab.Invalid("consensus", "limit = %v, want finite and ≥ 0", limit)
 	}
@@ -44,7 +44,7 @@ func allocDst(dst []float64, n int, name string) []float64 {
 // an error for a negative, NaN or infinite request or limit, and panics
 // if dst is non-nil with a length other than len(requests).
 func UniformRatio(dst, requests []float64, limit float64) ([]float64, error) {
-	if err := checkClients(requests, limit); err != nil {
+	if err := validateClients(requests, limit); err != nil {
 		return nil, err
 	}
 	dst = allocDst(dst, len(requests), "UniformRatio")
@@ -86,7 +86,7 @@ func UniformRatio(dst, requests []float64, limit float64) ([]float64, error) {
 // an error for a negative, NaN or infinite request or limit, and panics
 // if dst is non-nil with a length other than len(requests).
 func WaterFill(dst, requests []float64, limit float64) ([]float64, float64, error) {
-	if err := checkClients(requests, limit); err != nil {
+	if err := validateClients(requests, limit); err != nil {
 		return nil, math.NaN(), err
 	}
 	c := len(requests)

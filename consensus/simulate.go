@@ -42,10 +42,10 @@ func (s *Settings) Validate() error {
 // six float64 series.
 const trajectoryBytes = 6 * 8
 
-// checkTrajectorySize refuses, before anything is allocated, a run
+// validateTrajectorySize refuses, before anything is allocated, a run
 // whose record would exceed the memory budget (size.MaxBytes): six
 // totals per step, and with States four vectors of n values per step.
-func checkTrajectorySize(n, steps int, states bool) error {
+func validateTrajectorySize(n, steps int, states bool) error {
 	per := trajectoryBytes
 	if states {
 		p, ok := size.Product(4, n, 8)
@@ -113,7 +113,7 @@ type Trajectory struct {
 // x_i ≤ 0 for LogRatio) returns the trajectory up to step k together
 // with the error. It panics if th or d is nil.
 func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*Trajectory, error) {
-	if err := checkRun(th, d, x0, steps, s); err != nil {
+	if err := validateRun(th, d, x0, steps, s); err != nil {
 		return nil, err
 	}
 	if s == nil {
@@ -177,8 +177,8 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 	return tr, err
 }
 
-// checkRun validates the arguments of Simulate (see there).
-func checkRun(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) error {
+// validateRun validates the arguments of Simulate (see there).
+func validateRun(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) error {
 	if err := th.Validate(); err != nil {
 		return err
 	}
@@ -200,7 +200,7 @@ func checkRun(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) err
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	return checkTrajectorySize(n, steps, s != nil && s.States)
+	return validateTrajectorySize(n, steps, s != nil && s.States)
 }
 
 // newTrajectory returns an empty trajectory with room for steps steps.

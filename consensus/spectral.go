@@ -41,7 +41,7 @@ func (t Traffic) String() string {
 	return fmt.Sprintf("Traffic(%d)", int(t))
 }
 
-func checkTraffic(t Traffic) error {
+func validateTraffic(t Traffic) error {
 	if t < Case1 || t > Case2T {
 		return loadlab.Invalid("consensus", "Traffic = %d, want Case1, Case2 or Case2T", int(t))
 	}
@@ -70,7 +70,7 @@ type Spectral struct {
 // reliable digits; a single node is allowed (every dispersion is then
 // zero).
 func NewSpectral(g *linalg.Graph) (*Spectral, error) {
-	if err := checkGraph(g); err != nil {
+	if err := validateGraph(g); err != nil {
 		return nil, err
 	}
 	// The spectrum needs the dense Laplacian and the eigensolver's copy;
@@ -187,7 +187,7 @@ func (s *Spectral) unstable(gamma float64) error {
 // ς(γ) = max{|1 − γλ₂|, |1 − γλ_n|} (spec §4.6); NaN for γ not finite
 // and positive.
 func (s *Spectral) Factor(gamma float64) float64 {
-	if checkGamma(gamma) != nil {
+	if validateGamma(gamma) != nil {
 		return math.NaN()
 	}
 	if len(s.lambda) < 2 {
@@ -216,7 +216,7 @@ func (s *Spectral) GammaConv() (gamma, factor float64) {
 // returns an error for γ not finite and positive, σ negative or not
 // finite, or an unknown t.
 func (s *Spectral) Rho(t Traffic, gamma, sigma float64) (float64, error) {
-	if err := checkRhoArgs(t, gamma, sigma); err != nil {
+	if err := validateRhoArgs(t, gamma, sigma); err != nil {
 		return math.NaN(), err
 	}
 	if err := s.unstable(gamma); err != nil {
@@ -253,7 +253,7 @@ func rhoTerm(t Traffic, gamma, l float64) float64 {
 // by SpectralFrom (no graph, so no eigenvectors). It panics if dst is
 // non-nil with a length other than n.
 func (s *Spectral) NodalRho(dst []float64, t Traffic, gamma, sigma float64) ([]float64, error) {
-	if err := checkRhoArgs(t, gamma, sigma); err != nil {
+	if err := validateRhoArgs(t, gamma, sigma); err != nil {
 		return nil, err
 	}
 	n := len(s.lambda)
@@ -287,11 +287,11 @@ func (s *Spectral) vectors() {
 	_, s.vecs, s.verr = linalg.SymEigen(s.g.Laplacian(), true)
 }
 
-func checkRhoArgs(t Traffic, gamma, sigma float64) error {
-	if err := checkTraffic(t); err != nil {
+func validateRhoArgs(t Traffic, gamma, sigma float64) error {
+	if err := validateTraffic(t); err != nil {
 		return err
 	}
-	if err := checkGamma(gamma); err != nil {
+	if err := validateGamma(gamma); err != nil {
 		return err
 	}
 	if !(sigma >= 0) || math.IsInf(sigma, 1) {
@@ -307,7 +307,7 @@ func checkRhoArgs(t Traffic, gamma, sigma float64) error {
 // The upper bound is +Inf for γ ≥ 2/λ_n. It returns an error for γ not
 // finite and positive or σ negative or not finite.
 func (s *Spectral) Bounds(gamma, sigma float64) (lo, hi float64, err error) {
-	if err := checkRhoArgs(Case2, gamma, sigma); err != nil {
+	if err := validateRhoArgs(Case2, gamma, sigma); err != nil {
 		return math.NaN(), math.NaN(), err
 	}
 	n := float64(len(s.lambda))
@@ -325,7 +325,7 @@ func (s *Spectral) Bounds(gamma, sigma float64) (lo, hi float64, err error) {
 // the H2-optimal cycle (spec §5.1 fact 2); dρ₂/dγ = −2σ² g(γ)/γ². It
 // returns NaN for γ not finite and positive.
 func (s *Spectral) G(gamma float64) float64 {
-	if checkGamma(gamma) != nil {
+	if validateGamma(gamma) != nil {
 		return math.NaN()
 	}
 	var sum float64
@@ -418,7 +418,7 @@ func (s *Spectral) Curve(t Traffic, sigma float64, points int) (gammas, rhos []f
 	if points < 1 {
 		return nil, nil, loadlab.Invalid("consensus", "Curve: points = %d, want ≥ 1", points)
 	}
-	if err := checkRhoArgs(t, 1, sigma); err != nil {
+	if err := validateRhoArgs(t, 1, sigma); err != nil {
 		return nil, nil, err
 	}
 	if err := size.Check("consensus", "Curve: points", points, 16); err != nil {

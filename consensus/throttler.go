@@ -84,16 +84,16 @@ var (
 	ErrIllConditioned = loadlab.ErrIllConditioned
 )
 
-// checkGamma returns an error unless γ is finite and positive.
-func checkGamma(gamma float64) error {
+// validateGamma returns an error unless γ is finite and positive.
+func validateGamma(gamma float64) error {
 	if !(gamma > 0) || math.IsInf(gamma, 1) {
 		return loadlab.Invalid("consensus", "Gamma = %v: want finite and > 0", gamma)
 	}
 	return nil
 }
 
-// checkGraph returns an error unless g has nodes and is connected.
-func checkGraph(g *linalg.Graph) error {
+// validateGraph returns an error unless g has nodes and is connected.
+func validateGraph(g *linalg.Graph) error {
 	if g == nil {
 		return loadlab.Invalid("consensus", "Throttler.Graph is nil")
 	}
@@ -114,10 +114,10 @@ func (th *Throttler) Validate() error {
 	if th == nil {
 		panic("consensus: Throttler is nil")
 	}
-	if err := checkGraph(th.Graph); err != nil {
+	if err := validateGraph(th.Graph); err != nil {
 		return err
 	}
-	if err := checkGamma(th.Gamma); err != nil {
+	if err := validateGamma(th.Gamma); err != nil {
 		return err
 	}
 	if th.Measure < Amount || th.Measure > Clipped {
