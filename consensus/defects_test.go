@@ -283,3 +283,14 @@ func TestEstimateRhoUnstable(t *testing.T) {
 	_, err := EstimateRho(&Throttler{Graph: linalg.Cycle(6), Gamma: 0.55}, Case2, 1, MonteCarlo{Runs: 2, Steps: 10})
 	require.ErrorIs(t, err, ErrUnstable)
 }
+
+// TestRatioScaleOverflow: with r_i(0) = 1e-310 the ratio linearisation
+// has q_i = 1/r_i = +Inf; the stability check failed on it. μ_n ≥ q_i d_i
+// (a Rayleigh quotient) ≈ 1e310 exceeds 2/γ: ErrUnstable, naming q.
+func TestRatioScaleOverflow(t *testing.T) {
+	th := &Throttler{Graph: linalg.Path(3), Gamma: 0.1, Measure: Ratio}
+	r := []float64{1, 1e-310, 1}
+	_, err := Simulate(th, TraceDemand{r}, []float64{1, 1, 1}, 1, nil)
+	require.ErrorIs(t, err, ErrUnstable)
+	assert.Contains(t, err.Error(), "q[1] = +Inf")
+}

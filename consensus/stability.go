@@ -1,6 +1,8 @@
 package consensus
 
 import (
+	"math"
+
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/linalg"
 )
@@ -22,6 +24,16 @@ import (
 //     bounds could not settle it (above 3000 nodes, with 2/γ between the
 //     Lanczos lower bound and the proven upper bounds).
 func stability(g *linalg.Graph, gamma float64, q []float64) (linalg.Bracket, error) {
+	for i, qi := range q {
+		if math.IsInf(qi, 1) {
+			// r_i(0) so small that q_i = 1/r_i overflows: μ_n ≥ q_i d_i
+			// (a Rayleigh quotient) exceeds every 2/γ.
+			return linalg.Bracket{Lo: qi, Est: qi, Hi: qi}, loadlab.Wrap(ErrUnstable, "consensus", "γ = %v ≥ 2/μ_n: the linearisation at r(0) has scale q[%d] = +Inf, so μ_n ≥ q_i d_i overflows (spec §8)", gamma, i)
+		}
+		if !(qi > 0) {
+			return linalg.Bracket{}, loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "stability of γ = %v cannot be decided: the linearisation at r(0) has scale q[%d] = %v (spec §8)", gamma, i, qi)
+		}
+	}
 	t := 2 / gamma
 	b, err := linalg.LambdaMaxBracket(g, &linalg.EigenSettings{Scale: q, Threshold: t})
 	if err != nil {
