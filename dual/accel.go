@@ -72,9 +72,9 @@ func (sv *solver) runAccelerated() {
 		}
 		// eval(trial) was the last evaluation: x, st, obs are those of μ(k).
 		sv.record(k, dn, mu)
-		sv.epochBound(L, k, &w)
 		t = tn
 		if dn < d { // the dual fell: drop the momentum, start a new epoch
+			sv.epochBound(L, k, &w)
 			t = 1
 			copy(w.prev, mu)
 			res.Restarts++
@@ -93,10 +93,13 @@ func (sv *solver) runAccelerated() {
 	}
 	res.Iter = k
 	res.L = L
+	if k-1 > w.start { // the last epoch took at least one step
+		sv.epochBound(L, k-1, &w)
+	}
 }
 
 // epochBound updates Result.Bound with the FISTA guarantee of the current
-// epoch after step k (Beck and Teboulle 2009, Theorem 4.4, with the
+// epoch after step k (called at the end of each epoch and of the run) (Beck and Teboulle 2009, Theorem 4.4, with the
 // backtracking constant L of the epoch, which only grows within it):
 //
 //	D* − D(μ(k)) ≤ 2 L ‖μ(r) − μ*‖₂² / (k − r + 1)²,  ‖μ(r) − μ*‖₂ ≤ ‖μ(r)‖₂ + MuBound(Best),

@@ -215,3 +215,23 @@ func BenchmarkPrimal_LP_N50(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSolve_Default_N200: the default settings (accelerated rule,
+// certified relative gap 10⁻⁶) on the issue-4 instance; iters and evals
+// are reported next to the time.
+func BenchmarkSolve_Default_N200(b *testing.B) {
+	p, ref := bench200()
+	var res *Result
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var err error
+		if res, err = Solve(p, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if slack := 1e-9 * (1 + ref.Value); res.Best > ref.Value+slack || res.Upper < ref.Value-slack {
+		b.Fatalf("[Best, Upper] = [%v, %v] misses P* = %v", res.Best, res.Upper, ref.Value)
+	}
+	b.ReportMetric(float64(res.Iter), "iters")
+	b.ReportMetric(float64(res.Evals), "evals")
+}

@@ -357,25 +357,35 @@ func (c Func) golden(lambda, lo, hi float64) float64 {
 	return best
 }
 
-// checkParams takes (name, value, rule) triples and checks that every
-// value is finite and obeys its rule (">0", ">=0" or "" for any finite
-// value); it is the Validate of the closed-form costs.
-func checkParams(kind string, vals ...any) error {
-	for i := 0; i < len(vals); i += 3 {
-		name, v, rule := vals[i].(string), vals[i+1].(float64), vals[i+2].(string)
-		ok := !math.IsNaN(v) && !math.IsInf(v, 0)
-		switch rule {
-		case ">0":
-			ok = ok && v > 0
-		case ">=0":
-			ok = ok && v >= 0
-		}
-		if !ok {
-			want := "a finite value"
-			if rule != "" {
-				want += " " + map[string]string{">0": "> 0", ">=0": "≥ 0"}[rule]
-			}
-			return fmt.Errorf("%s.%s = %v, want %s", kind, name, v, want)
+// Domains of cost parameters, for param.
+const (
+	anyFinite = iota
+	positiveFinite
+	nonNegativeFinite
+)
+
+// param checks one cost parameter against its domain; it is the Validate
+// of the closed-form costs (typed, so that validation does not allocate).
+func param(kind, name string, v float64, domain int) error {
+	ok := !math.IsNaN(v) && !math.IsInf(v, 0)
+	want := "a finite value"
+	switch domain {
+	case positiveFinite:
+		ok, want = ok && v > 0, want+" > 0"
+	case nonNegativeFinite:
+		ok, want = ok && v >= 0, want+" ≥ 0"
+	}
+	if !ok {
+		return fmt.Errorf("%s.%s = %v, want %s", kind, name, v, want)
+	}
+	return nil
+}
+
+// params returns the first error of param over the pairs.
+func params(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
 		}
 	}
 	return nil
@@ -383,29 +393,37 @@ func checkParams(kind string, vals ...any) error {
 
 // Validate reports a parameter outside the family's domain: W > 0 and
 // A ≥ 0, finite.
-func (c LinearX) Validate() error { return checkParams("LinearX", "W", c.W, ">0", "A", c.A, ">=0") }
+func (c LinearX) Validate() error {
+	return params(param("LinearX", "W", c.W, positiveFinite), param("LinearX", "A", c.A, nonNegativeFinite))
+}
 
 // Validate reports a parameter outside the family's domain: W > 0 and
 // A ≥ 0, finite.
 func (c QuadraticX) Validate() error {
-	return checkParams("QuadraticX", "W", c.W, ">0", "A", c.A, ">=0")
+	return params(param("QuadraticX", "W", c.W, positiveFinite), param("QuadraticX", "A", c.A, nonNegativeFinite))
 }
 
 // Validate reports a parameter outside the family's domain: C > 0 and
 // T ≥ 0, finite.
-func (c Hinge) Validate() error { return checkParams("Hinge", "C", c.C, ">0", "T", c.T, ">=0") }
+func (c Hinge) Validate() error {
+	return params(param("Hinge", "C", c.C, positiveFinite), param("Hinge", "T", c.T, nonNegativeFinite))
+}
 
 // Validate reports a parameter outside the family's domain: C > 0 and
 // T ≥ 0, finite.
-func (c Overload) Validate() error { return checkParams("Overload", "C", c.C, ">0", "T", c.T, ">=0") }
+func (c Overload) Validate() error {
+	return params(param("Overload", "C", c.C, positiveFinite), param("Overload", "T", c.T, nonNegativeFinite))
+}
 
 // Validate reports a parameter outside the family's domain: T > 0,
 // finite.
-func (c Delay) Validate() error { return checkParams("Delay", "T", c.T, ">0") }
+func (c Delay) Validate() error { return param("Delay", "T", c.T, positiveFinite) }
 
 // Validate reports a parameter outside the family's domain: κ > 0 and T,
 // finite.
-func (c Exp) Validate() error { return checkParams("Exp", "Kappa", c.Kappa, ">0", "T", c.T, "") }
+func (c Exp) Validate() error {
+	return params(param("Exp", "Kappa", c.Kappa, positiveFinite), param("Exp", "T", c.T, anyFinite))
+}
 
 // Validate reports a Func without F.
 func (c Func) Validate() error {

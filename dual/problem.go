@@ -297,6 +297,11 @@ func (p *Problem) Eval(mu []float64) (*Point, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	return p.eval(mu)
+}
+
+// eval is Eval for a problem already validated.
+func (p *Problem) eval(mu []float64) (*Point, error) {
 	n := p.N()
 	if len(mu) != n {
 		return nil, loadlab.Invalid("dual", "len(mu) = %d, want N = %d", len(mu), n)
@@ -524,24 +529,24 @@ func positive(nv ...any) error {
 // positive, μ ≥ κe^(−κT), slope 1/(κμ)).
 func (p *Problem) SmoothBound() float64 {
 	n := p.N()
-	c := p.Net.C
-	var lx, ls float64
-	for j := 0; j < n; j++ {
-		var s float64
-		for i := 0; i < n; i++ {
-			d := xSlope(p.F[i], p.Net.A[i])
-			if math.IsInf(d, 1) {
-				return math.Inf(1)
-			}
-			s += c.At(i, j) * d
+	d := make([]float64, n) // d_i, then Cᵀd accumulated row by row
+	for i := range d {
+		if d[i] = xSlope(p.F[i], p.Net.A[i]); math.IsInf(d[i], 1) {
+			return math.Inf(1)
 		}
-		lx = math.Max(lx, s)
 	}
+	ctd := make([]float64, n)
+	for i, di := range d {
+		if di != 0 {
+			floats.AddScaled(ctd, di, p.Net.C.RawRowView(i)) // (Cᵀd)_j += d_i C_ij
+		}
+	}
+	var ls float64
 	for i := 0; i < n; i++ {
 		ls = math.Max(ls, sSlope(p.H[i]))
 	}
 	// (1 + RowSumTol): the rows of C sum to 1 only within RowSumTol.
-	return (lx + ls) * (1 + anycast.RowSumTol)
+	return (floats.Max(ctd) + ls) * (1 + anycast.RowSumTol)
 }
 
 // xSlope bounds A·|∂x*/∂β| for a cost of x at demand a.

@@ -362,7 +362,7 @@ func (sv *solver) guarantee() error {
 	p, set := sv.p, &sv.set
 	res := &Result{G: p.GBound(), Best: math.Inf(-1), Upper: math.Inf(1), LBound: p.SmoothBound()}
 	sv.res = res
-	d0, err := p.Eval(sv.mu)
+	d0, err := p.eval(sv.mu) // p was validated by newSolver
 	if err != nil {
 		return err
 	}
