@@ -113,38 +113,97 @@ func sketchRun(g *Graph, set *SketchSettings, src rand.Source, visit func(i int,
 	if err != nil {
 		return info, err
 	}
-	off, adj, w := g.CSR()
 	rng := rand.New(src)
 	y, z := make([]float64, n), make([]float64, n)
-	for i := range info.K {
-		clear(y)
-		var bits uint64
-		nbits := 0
-		for u := range n {
-			for p := off[u]; p < off[u+1]; p++ {
-				v := int(adj[p])
-				if v < u {
-					continue
-				}
-				if nbits == 0 {
-					bits, nbits = rng.Uint64(), 64
-				}
-				x := math.Copysign(math.Sqrt(w[p]), float64(int64(bits&1))-0.5)
-				bits >>= 1
-				nbits--
-				y[u] += x
-				y[v] -= x
+	var bc *blockCG
+	for i := 0; i < info.K; {
+		if bc == nil {
+			clear(y)
+			project(y, 1, 0, g, rng)
+			if err := info.solve(s, z, y); err != nil {
+				return info, err
 			}
+			visit(i, z)
+			i++
+			// Once Jacobi has proved enough, solve the rest 8 at a time.
+			if s.ac == nil && info.K-i >= blockWidth {
+				bc = newBlockCG(s.op, s.op.invDegrees())
+			}
+			continue
 		}
-		res, err := s.Solve(z, y)
-		info.Iterations += res.Iterations
-		info.Residual = max(info.Residual, res.Residual)
-		if err != nil {
+		cnt := min(blockWidth, info.K-i)
+		if err := info.solveBlock(s, bc, z, cnt, rng, g, func(c int) { visit(i+c, z) }); err != nil {
 			return info, err
 		}
-		visit(i, z)
+		i += cnt
 	}
 	return info, nil
+}
+
+// project adds the projection Bᵀ W^{1/2} q of a fresh Rademacher vector q
+// on the edges into column c of the interleaved dst (stride columns).
+func project(dst []float64, stride, c int, g *Graph, rng *rand.Rand) {
+	off, adj, w := g.CSR()
+	var bits uint64
+	nbits := 0
+	for u := range len(off) - 1 {
+		for p := off[u]; p < off[u+1]; p++ {
+			v := int(adj[p])
+			if v < u {
+				continue
+			}
+			if nbits == 0 {
+				bits, nbits = rng.Uint64(), 64
+			}
+			x := math.Copysign(math.Sqrt(w[p]), float64(int64(bits&1))-0.5)
+			bits >>= 1
+			nbits--
+			dst[u*stride+c] += x
+			dst[v*stride+c] -= x
+		}
+	}
+}
+
+// solve solves L z = y with s and records the work.
+func (info *SketchInfo) solve(s *LaplacianSolver, z, y []float64) error {
+	res, err := s.Solve(z, y)
+	info.Iterations += res.Iterations
+	info.Residual = max(info.Residual, res.Residual)
+	return err
+}
+
+// solveBlock draws cnt ≤ blockWidth projections, solves them together
+// with bc, and calls visit(c) with column c's solution in z. A column
+// whose block solve missed the tolerance (or needs more than the Auto
+// budget of Jacobi iterations) is solved again by s.
+func (info *SketchInfo) solveBlock(s *LaplacianSolver, bc *blockCG, z []float64, cnt int, rng *rand.Rand, g *Graph, visit func(c int)) error {
+	clear(bc.b)
+	for c := range cnt {
+		project(bc.b, blockWidth, c, g, rng)
+	}
+	budget := s.set.MaxIter
+	if s.set.Preconditioner == Auto {
+		budget = min(budget, AutoJacobiIters)
+	}
+	ok := bc.solve(s.set.Tol, budget)
+	for c := range cnt {
+		info.Iterations += bc.iters[c]
+		for u := range z {
+			z[u] = bc.b[u*blockWidth+c]
+		}
+		if !ok[c] {
+			if err := info.solve(s, z, z); err != nil {
+				return err
+			}
+		} else {
+			info.Residual = max(info.Residual, bc.resid[c])
+			for u := range z {
+				z[u] = bc.x[u*blockWidth+c]
+			}
+		}
+		visit(c)
+	}
+	return nil
 }
 
 // EdgeResistances holds approximate effective resistances of every edge.
