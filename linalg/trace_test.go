@@ -75,3 +75,53 @@ func TestEstimateKirchhoffErrors(t *testing.T) {
 		t.Errorf("MaxProbes: %+v, %v", res, err)
 	}
 }
+
+// Coverage of EstimateH2 against the spectral closed forms (spec §4.4)
+// on a random weighted graph, over 150 seeds (binomial sd 1.8 %; we
+// require ≥ 95 % − 3 sd for ρ₁ and ρ₂ each).
+func TestEstimateH2Coverage(t *testing.T) {
+	g := sparseWeighted(t, 120, 0.06, 1, 41)
+	ev, err := Spectrum(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gamma := 1.6 / ev[len(ev)-1]
+	var rho1, rho2 float64
+	for _, l := range ev[1:] {
+		rho1 += 2 / (2 - gamma*l)
+		rho2 += 1 / (gamma * l * (2 - gamma*l))
+	}
+	const seeds = 150
+	c1, c2 := 0, 0
+	for seed := range uint64(seeds) {
+		h, err := EstimateH2(g, gamma, &TraceSettings{RelAcc: 0.05}, rand.NewPCG(seed, 5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Rho2.RelHalfWidth() > 0.05 || h.Rho1.RelHalfWidth() > 0.05 || math.Abs(h.Rho2T.Mean-gamma*h.Rho2.Mean) > 1e-12*h.Rho2T.Mean {
+			t.Fatalf("seed %d: %+v", seed, h)
+		}
+		if h.Rho1.Contains(rho1) {
+			c1++
+		}
+		if h.Rho2.Contains(rho2) {
+			c2++
+		}
+	}
+	low := 0.95 - 3*math.Sqrt(0.95*0.05/seeds)
+	if f1, f2 := float64(c1)/seeds, float64(c2)/seeds; f1 < low || f2 < low {
+		t.Errorf("coverage ρ₁ %.3f, ρ₂ %.3f, want ≥ %.3f", f1, f2, low)
+	}
+}
+
+func TestEstimateH2Errors(t *testing.T) {
+	g := Cycle(12) // λ_n = 4
+	if _, err := EstimateH2(g, 0.6, nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrUnstable) {
+		t.Errorf("γ = 0.6 > 2/λ_n = 0.5: err = %v, want ErrUnstable", err)
+	}
+	for _, gamma := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if _, err := EstimateH2(g, gamma, nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+			t.Errorf("γ = %v: err = %v, want ErrInvalid", gamma, err)
+		}
+	}
+}

@@ -1,15 +1,21 @@
 #!/bin/sh
-# Runs linalg's sparse solver benchmarks and SciPy's CG on the same
-# graphs in one go, for docs/benchmarks.md. Needs python3-scipy (Debian).
+# Runs linalg's sparse benchmarks and SciPy's CG on the same graphs in one
+# go, for docs/benchmarks.md. Needs python3-scipy (Debian: apt-get install
+# python3-scipy). Prints the load before and after each step and the peak
+# resident memory of each process (GNU time).
 # usage: linalg/testdata/bench_sparse.sh [count]   (from the module root)
 set -e
 count=${1:-3}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+go test -c -o "$dir/linalg.test" ./linalg/
+mem() { /usr/bin/time -f 'peak RSS %M KiB, %e s wall, %U s user, %S s sys' "$@"; }
 uptime
-LOADLAB_SCIPY_DIR=$dir go test -run '^$' -bench 'Solve_(Regular6_1e6|Torus1000)' -benchtime 1x -count "$count" ./linalg/
+LOADLAB_SCIPY_DIR=$dir mem "$dir/linalg.test" -test.run '^$' -test.benchtime 1x -test.count "$count" \
+	-test.bench 'Solve_Regular6_1e6/(Auto|Jacobi)$|Solve_Torus1000/(Auto|ApproxChol|ApproxCholSetup)$'
 uptime
-/usr/bin/python3 linalg/testdata/scipy_cg.py "$dir" regular6_1e6 torus1000 --count "$count"
+mem /usr/bin/python3 linalg/testdata/scipy_cg.py "$dir" regular6_1e6 --count "$count"
+mem /usr/bin/python3 linalg/testdata/scipy_cg.py "$dir" torus1000 --count 1
 uptime
-go test -run '^$' -bench 'EdgeResistances_Regular6_1e6' -benchtime 1x -count "$count" -benchmem ./linalg/
+mem "$dir/linalg.test" -test.run '^$' -test.benchtime 1x -test.count "$count" -test.bench 'EdgeResistances_Regular6_1e6'
 uptime

@@ -1,0 +1,167 @@
+package linalg
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+)
+
+// H2Estimate holds stochastic estimates of the H2 measures of the
+// throttler iteration x ← (I − γL) x + noise at σ = 1 (spec throttlers.md
+// §4.3–4.4; each scales with σ²).
+type H2Estimate struct {
+	Rho1, Rho2, Rho2T loadlab.Estimate
+	Probes            int            // Rademacher probes (two solves each)
+	Iterations        int            // conjugate-gradient iterations over all solves
+	LambdaMax         Bracket        // proven bracket of λ_n, checked against 2/γ
+	Status            loadlab.Status // Success when ρ₁ and ρ₂ met RelAcc
+}
+
+// EstimateH2 estimates ρ₂(γ) = Σ_{i≥2} 1/(γλ_i(2 − γλ_i)), ρ₂T = γρ₂ and
+// ρ₁ = Σ_{i≥2} 2/(2 − γλ_i) (spec throttlers.md §4.4) with σ = 1 by
+// Hutchinson probes, using the split
+//
+//	1/(t(2 − t)) = ½ (1/t + 1/(2 − t)),
+//	ρ₂ = ½ [tr L†/γ + tr_{1⊥} (2I − γL)⁻¹],   ρ₁ = 2 tr_{1⊥} (2I − γL)⁻¹,
+//
+// so each probe q costs one Laplacian solve (the resistance term) and one
+// solve with 2I − γL, whose condition number 2/(2 − γλ_n) is small away
+// from the stability edge (plain conjugate gradients). Probes are added
+// until both ρ₁ and ρ₂ have relative half-width ≤ RelAcc. γ must satisfy
+// 0 < γ < 2/λ_n: λ_n is bracketed first (LambdaMaxBracket) and γ ≥ 2/λ_n
+// is an error wrapping loadlab.ErrUnstable, a γ that the bracket cannot
+// decide one wrapping loadlab.ErrIllConditioned. It returns the partial
+// estimates with loadlab.ErrNotConverged at MaxProbes. It panics if g or
+// src is nil.
+func EstimateH2(g *Graph, gamma float64, set *TraceSettings, src rand.Source) (H2Estimate, error) {
+	if g == nil || src == nil {
+		panic("linalg: EstimateH2: nil graph or rand.Source")
+	}
+	var out H2Estimate
+	if err := set.Validate(); err != nil {
+		return out, err
+	}
+	if !(gamma > 0) || math.IsInf(gamma, 1) {
+		return out, loadlab.Invalid("linalg", "EstimateH2: gamma = %v, want > 0 and finite", gamma)
+	}
+	ts, solverSet := set.resolved()
+	s, err := NewLaplacianSolver(g, &solverSet, src)
+	if err != nil {
+		return out, err
+	}
+	if out.LambdaMax, err = h2Stable(g, gamma); err != nil {
+		return out, err
+	}
+	sh := newShiftedCG(s.op, gamma, s.set.Tol, s.set.MaxIter)
+	rng := rand.New(src)
+	n := g.Order()
+	q, x := make([]float64, n), make([]float64, n)
+	var r1, r2 []float64
+	for len(r2) < ts.MaxProbes {
+		rademacher(q, rng)
+		res, err := s.Solve(x, q)
+		out.Iterations += res.Iterations
+		if err != nil {
+			return out, err
+		}
+		a := dot(q, x) // qᵀ L† q
+		it, err := sh.solve(x, q)
+		out.Iterations += it
+		if err != nil {
+			return out, err
+		}
+		b := dot(sh.pq, x) // (Pq)ᵀ (2I − γL)⁻¹ (Pq)
+		r1, r2 = append(r1, 2*b), append(r2, (a/gamma+b)/2)
+		if len(r2) >= ts.MinProbes && summarize(r1).RelHalfWidth() <= ts.RelAcc && summarize(r2).RelHalfWidth() <= ts.RelAcc {
+			out.Status = loadlab.Success
+			break
+		}
+	}
+	out.Probes = len(r2)
+	out.Rho1, out.Rho2 = summarize(r1), summarize(r2)
+	out.Rho2T = scaleEstimate(out.Rho2, gamma)
+	if out.Status != loadlab.Success {
+		out.Status = loadlab.IterationLimit
+		return out, loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "EstimateH2: relative half-widths %.3g (ρ₁), %.3g (ρ₂) > RelAcc = %.3g after %d probes", out.Rho1.RelHalfWidth(), out.Rho2.RelHalfWidth(), ts.RelAcc, out.Probes)
+	}
+	return out, nil
+}
+
+// h2Stable brackets λ_n and checks 0 < γ < 2/λ_n.
+func h2Stable(g *Graph, gamma float64) (Bracket, error) {
+	b, err := LambdaMaxBracket(g, nil)
+	if err != nil {
+		return b, err
+	}
+	switch {
+	case gamma*b.Lo >= 2:
+		return b, loadlab.Wrap(loadlab.ErrUnstable, "linalg", "EstimateH2: gamma = %v ≥ 2/λ_n (λ_n ∈ [%g, %g])", gamma, b.Lo, b.Hi)
+	case gamma*b.Hi >= 2:
+		return b, loadlab.Wrap(loadlab.ErrIllConditioned, "linalg", "EstimateH2: gamma = %v is within the bracket of 2/λ_n (λ_n ∈ [%g, %g])", gamma, b.Lo, b.Hi)
+	}
+	return b, nil
+}
+
+func scaleEstimate(e loadlab.Estimate, f float64) loadlab.Estimate {
+	return loadlab.Estimate{Mean: f * e.Mean, Lo: f * e.Lo, Hi: f * e.Hi, StdErr: f * e.StdErr, N: e.N}
+}
+
+// shiftedCG solves (2I − γL) x = P b by unpreconditioned conjugate
+// gradients; 2I − γL is positive definite for 0 < γ < 2/λ_n.
+type shiftedCG struct {
+	op           *LaplacianOperator
+	gamma, tol   float64
+	maxIter      int
+	pq, r, p, ap []float64
+}
+
+func newShiftedCG(op *LaplacianOperator, gamma, tol float64, maxIter int) *shiftedCG {
+	n := op.n
+	return &shiftedCG{op: op, gamma: gamma, tol: tol, maxIter: maxIter,
+		pq: make([]float64, n), r: make([]float64, n), p: make([]float64, n), ap: make([]float64, n)}
+}
+
+// apply sets dst = (2I − γL) v = −γ (L − (2/γ) I) v.
+func (c *shiftedCG) apply(dst, v []float64) {
+	c.op.ApplyShifted(dst, v, -2/c.gamma)
+	for i := range dst {
+		dst[i] *= -c.gamma
+	}
+}
+
+// solve sets x = (2I − γL)⁻¹ P b (P the projection onto 1⊥, kept in
+// c.pq) and returns the iterations.
+func (c *shiftedCG) solve(x, b []float64) (int, error) {
+	n := float64(len(b))
+	var mean float64
+	for _, v := range b {
+		mean += v / n
+	}
+	for i, v := range b {
+		c.pq[i] = v - mean
+	}
+	clear(x)
+	copy(c.r, c.pq)
+	copy(c.p, c.r)
+	rr := dot(c.r, c.r)
+	stop := c.tol * c.tol * rr
+	for it := 1; it <= c.maxIter; it++ {
+		c.apply(c.ap, c.p)
+		alpha := rr / dot(c.p, c.ap)
+		for i := range x {
+			x[i] += alpha * c.p[i]
+			c.r[i] -= alpha * c.ap[i]
+		}
+		rrNew := dot(c.r, c.r)
+		if rrNew <= stop {
+			return it, nil
+		}
+		beta := rrNew / rr
+		rr = rrNew
+		for i := range c.p {
+			c.p[i] = c.r[i] + beta*c.p[i]
+		}
+	}
+	return c.maxIter, loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "EstimateH2: shifted solve did not reach Tol = %.3g in %d iterations", c.tol, c.maxIter)
+}
