@@ -197,17 +197,13 @@ func convDraw(p convParams, d *convData) *plots.Result {
 		if err := addEnvelope(right, s, run.ks, run.env); err != nil {
 			panic(err) // finite bounds
 		}
-		// D may exceed P* by rounding: report such gaps as 0.
-		gap := run.final
-		if math.Abs(gap) < 1e-12*d.pstar {
-			gap = 0
-		}
+		gap := belowRounding(run.final, d.pstar) // D may exceed P* by rounding
 		heads = append(heads, plots.Within(fmt.Sprintf("gap after %d steps, α = %s", p.iters, plots.PlainText(p.names[s])), gap, 0, run.bound,
 			"[0, Theorem III.3 bound R²/(2αk) + αG²/2]; |gap| < 1e-12·P* (rounding) shown as 0"))
 	}
 	plots.AddHLine(left, -1, "P*", d.pstar)
 	right.Legend.Add("wide pale: bound")
-	heads = append(heads, plots.Within(fmt.Sprintf("P* − certified lower bound (N = %d)", p.n), d.certified, 0, 1e-9*d.pstar, "reference primal solver's certificate, 1e-9 relative"))
+	heads = append(heads, plots.Within(fmt.Sprintf("P* − certified lower bound (N = %d)", p.n), belowRounding(d.certified, d.pstar), 0, 1e-9*d.pstar, "reference primal solver's certificate, 1e-9 relative; |gap| < 1e-12·P* (rounding) shown as 0"))
 	return &plots.Result{Plot: plots.NewStack(left, right), Width: 18 * cm, Height: 20 * cm, Data: d.tab, Headlines: heads}
 }
 
@@ -280,15 +276,12 @@ func trajDraw(p trajParams, d *trajData) *plots.Result {
 	}
 	left.Legend.Add("wide pale: μ*_{i}")
 	right.Legend.Add("wide pale: T_{i}")
-	gap := d.ref.Value - d.res.Best
-	if math.Abs(gap) < 1e-12 {
-		gap = 0 // D above P* by rounding
-	}
+	gap := belowRounding(d.ref.Value-d.res.Best, d.ref.Value) // D above P* by rounding
 	return &plots.Result{
 		Plot: plots.NewStack(left, right), Width: 16 * cm, Height: 18 * cm, Data: d.tab,
 		Headlines: []plots.Headline{
 			plots.Near("P* of spec §8 item 23 (primal)", d.ref.Value, 0.4319010, 5e-8, "spec: 0.4319010"),
-			plots.Within(fmt.Sprintf("P* − best D after %d steps, α = %g", p.iters, p.step), gap, 0, d.bound, "[0, Theorem III.3 bound]; |gap| < 1e-12 (rounding) shown as 0"),
+			plots.Within(fmt.Sprintf("P* − best D after %d steps, α = %g", p.iters, p.step), gap, 0, d.bound, "[0, Theorem III.3 bound]; |gap| < 1e-12·P* (rounding) shown as 0"),
 		},
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math"
+
 	"github.com/loadlab/loadlab/plots"
 	"gonum.org/v1/plot/vg"
 )
@@ -26,3 +28,13 @@ func fixed[P any](p P) func(bool) P { return func(bool) P { return p } }
 
 // cm is a centimetre: figure sizes are given in it.
 const cm = vg.Centimeter
+
+// belowRounding returns 0 for a difference v of two computed values of
+// size scale that lies within 1e-12·scale of zero (rounding, which would
+// print as a raw −4.4e−16), and v otherwise.
+func belowRounding(v, scale float64) float64 {
+	if math.Abs(v) < 1e-12*math.Abs(scale) {
+		return 0
+	}
+	return v
+}
