@@ -19,7 +19,8 @@ import (
 // unstable ρ = +Inf, an interval of one run = NaN) and writes them as
 // null. Unexported state (the storage of a linalg.Graph, a random
 // source) is not written. It returns an error wrapping loadlab.ErrInvalid
-// Integer enumerations with a String method (loadlab.Status,
+// A pointer whose type has its own MarshalJSON (a *linalg.Graph, written
+// as its edge list) uses it. Integer enumerations with a String method (loadlab.Status,
 // consensus.Traffic, …) are written by name. It returns an error wrapping
 // loadlab.ErrInvalid for values JSON cannot hold (channels, functions, complex numbers) or
 // nested deeper than 64 levels.
@@ -44,6 +45,10 @@ func finite(v reflect.Value, depth int) (any, error) {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return nil, nil
+		}
+		if m, ok := v.Interface().(json.Marshaler); ok {
+			b, err := m.MarshalJSON()
+			return json.RawMessage(b), err
 		}
 		return finite(v.Elem(), depth+1)
 	case reflect.Struct:
