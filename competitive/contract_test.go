@@ -142,6 +142,7 @@ func TestStepValidates(t *testing.T) {
 			assert.Equal(t, want[s], mustStep(t, alg, in.Row(s)), "%s slot %d", name, s)
 		}
 		assert.Panics(t, func() { _, _ = mk().Step(bad[0][:0]) }, "%s: Step before Reset", name)
+		assert.Panics(t, func() { _, _ = mk().Step(bad[0]) }, "%s: Step before Reset", name)
 		assert.Panics(t, func() { _, _ = NewCTrack().Step(nil) }, "CTrack.Step before Reset")
 	}
 	// CTrack reads, and so validates, only the values it needs: the
@@ -317,5 +318,14 @@ func TestFieldsChangedAfterReset(t *testing.T) {
 	c.Alpha, c.Cyclic = -1, true
 	for s := range in.Slots() {
 		assert.Equal(t, want[s], mustStep(t, c, in.Row(s)))
+	}
+}
+
+// TestStepBeforeReset: the documented panic names the misuse.
+func TestStepBeforeReset(t *testing.T) {
+	for name, alg := range map[string]Online{"DTrack": NewDTrack(RoundRobin), "WFA": &WFA{}, "CTrack": NewCTrack(), "Marking": &Marking{Src: newRand(1)}, "Lookahead": &Lookahead{}} {
+		for _, row := range [][]float64{nil, {1, 2}} {
+			assert.PanicsWithValue(t, "competitive: "+name+".Step before Reset", func() { _, _ = alg.Step(row) }, "%s row %v", name, row)
+		}
 	}
 }

@@ -130,7 +130,7 @@ func (d *DTrack) Transitions() int { return d.moves }
 
 // Step implements Online (spec §4.5).
 func (d *DTrack) Step(hold []float64) (int, error) {
-	if d.s == NoServer || len(hold) != d.k {
+	if d.s == NoServer || len(hold) != d.k || d.k == 0 {
 		if err := validateStep("DTrack.Step", hold, d.k); err != nil {
 			return NoServer, err
 		}

@@ -45,7 +45,7 @@ func (w *WFA) Reset(k int, C float64) error {
 
 // Step implements Online.
 func (w *WFA) Step(hold []float64) (int, error) {
-	if w.s == NoServer || len(hold) != w.k {
+	if w.s == NoServer || len(hold) != w.k || w.k == 0 {
 		if err := validateStep("WFA.Step", hold, w.k); err != nil {
 			return NoServer, err
 		}
