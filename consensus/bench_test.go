@@ -38,11 +38,8 @@ func BenchmarkRho_n2000(b *testing.B) {
 		must(wb.SetEdge(e.U, e.V, 0.5+1.5*rnd.Float64()))
 	}
 	g = wb.Build()
-	for b.Loop() {
-		if _, err := Rho(&Throttler{Graph: g, Gamma: 0.01}, Case2, 1); err != nil {
-			b.Fatal(err)
-		}
-	}
+	th := &Throttler{Graph: g, Gamma: 0.01}
+	benchCPU(b, func() error { _, err := Rho(th, Case2, 1); return err })
 }
 
 // BenchmarkSimulate_n10000_deg6_steps10000 runs the throttler on a

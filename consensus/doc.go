@@ -76,7 +76,9 @@
 // (linalg.SPDFactor): of 2I − γL for Case 1, which is positive definite
 // exactly when the throttler is stable, and for Case 2 also of L + αJ/n,
 // by the partial fractions 1/(a(2 − a)) = ½ (1/a + 1/(2 − a)),
-// ρ₂ = σ²/2 [tr L†/γ + tr (2I − γL)⁻¹ − ½]. Where the answer would have
+// ρ₂ = σ²/2 [tr L†/γ + tr (2I − γL)⁻¹ − ½] (on sparse graphs one
+// factorisation of γL(2I − γL) + J/n does, formed from the adjacency
+// lists). Where the answer would have
 // no correct digits they return an error instead of a number:
 // ErrUnstable when γλ_n is within rounding of 2, ErrIllConditioned when
 // the graph is so nearly disconnected that L† cannot be trusted (as
@@ -188,9 +190,10 @@
 // take a median of 0.95 s over six runs (range 0.92–0.96 s,
 // docs/benchmarks.md; about 1.4 s on one processor) on the project's
 // 2-core machine when idle. Rho costs one dense Cholesky and one
-// triangular inverse, 2n³/3 flops, for Case 1 and two of each for Case 2
-// (run side by side), about twice linalg.KirchhoffIndex on the same
-// graph (docs/benchmarks.md); Spectral one dense eigendecomposition.
+// triangular inverse, 2n³/3 flops, for Case 1 and for Case 2 on sparse
+// graphs, and two of each for Case 2 on dense graphs (run side by
+// side), about twice linalg.KirchhoffIndex on the same graph
+// (docs/benchmarks.md); Spectral one dense eigendecomposition.
 // DesignWeights solves 50 nodes and 200 candidate links to a relative
 // gap of 10⁻⁶ in milliseconds. Covariance is O(n⁶) (oracle for small n).
 //

@@ -109,6 +109,41 @@ func TestRho2PartialFractions(t *testing.T) {
 	}
 }
 
+// TestRho2BothRoutes checks the one-matrix route (sparse graphs) and the
+// two-pass route against each other and the spectral sums, for ρ₂ and
+// the nodal values, on sparse random weighted graphs near the middle and
+// the end of the stable range.
+func TestRho2BothRoutes(t *testing.T) {
+	for seed := range uint64(4) {
+		g := randomGraph(60, 0.06, mc.Source(41, seed))
+		require.True(t, sparseH2(g))
+		s := spectral(t, g)
+		for _, f := range []float64{0.3, 0.99} {
+			gamma := f * s.StabilityBound()
+			direct := make([]float64, 60)
+			require.True(t, h2Direct(direct, g, gamma))
+			q := make([]float64, 60)
+			lp, err := twoPass(q, g, gamma)
+			require.NoError(t, err)
+			want, err := s.Rho(Case2, gamma, 1)
+			require.NoError(t, err)
+			var sd, sp float64
+			for j := range direct {
+				a := direct[j] - 1.0/60
+				b := (lp[j]/gamma + q[j] - 1.0/120) / 2
+				sd += a
+				sp += b
+				// κ ≤ 1/(γλ₂(2 − γλ_n)) ≲ 1e4 here: 1e-9 relative of ρ₂.
+				assert.InDelta(t, b, a, 1e-9*want, "seed %d f %v node %d", seed, f, j)
+			}
+			assert.InEpsilon(t, want, sd, 1e-9)
+			assert.InEpsilon(t, want, sp, 1e-9)
+		}
+	}
+	// Dense graphs take the two passes.
+	assert.False(t, sparseH2(linalg.Complete(50)))
+}
+
 // denseHalf returns the benchmark graph of issue 10: n nodes, each pair
 // linked with probability ½, weights uniform in [0.5, 2).
 func denseHalf(n int) *linalg.Graph {
