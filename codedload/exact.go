@@ -150,7 +150,8 @@ func binomPMF(a int64, p float64, j int64) float64 {
 
 // shortfall returns Σ_{j<ℓ} (ℓ−j)·P(X = j)·P(Y ≥ ℓ−j) for independent
 // X ~ Bin(a, p) and Y ~ Bin(b, p); b < 0 stands for an infinite network
-// (the second factor is 1). cdf is scratch of length ℓ.
+// (the second factor is 1). cdf is scratch of length ℓ, unused (nil) when
+// b < 0.
 func shortfall(a, b int64, p float64, ell int, cdf []float64) float64 {
 	if b >= 0 {
 		binomCDFs(cdf, b, p)
@@ -197,8 +198,8 @@ func FileCost(p float64, m, ell int, balls []int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	cdf := make([]float64, ell)
 	if balls != nil {
+		cdf := make([]float64, ell) // ℓ ≤ 10⁸/len(balls), checked
 		n := int64(balls[len(balls)-1])
 		var sum float64
 		for d := 0; d < len(balls)-1; d++ {
@@ -210,12 +211,12 @@ func FileCost(p float64, m, ell int, balls []int) (float64, error) {
 	if p == 0 {
 		return math.Inf(1), nil
 	}
-	return gridCost(p, per, ell, cdf)
+	return gridCost(p, per, ell)
 }
 
 // gridCost sums the infinite-grid series of FileCost after bounding its
 // number of terms.
-func gridCost(p float64, per int64, ell int, cdf []float64) (float64, error) {
+func gridCost(p float64, per int64, ell int) (float64, error) {
 	// N_d has mean |B_d|·per·p ≈ 2d²·per·p; the terms are negligible once
 	// it exceeds 2ℓ + 80 by the Chernoff bound, at about dEst.
 	dEst := math.Sqrt((2*float64(ell)+80)/(2*float64(per)*p)) + 1
@@ -228,7 +229,7 @@ func gridCost(p float64, per int64, ell int, cdf []float64) (float64, error) {
 	}
 	var sum float64
 	for d := 0; d <= dMax; d++ {
-		term := shortfall(int64(GridBall(d))*per, -1, p, ell, cdf)
+		term := shortfall(int64(GridBall(d))*per, -1, p, ell, nil)
 		sum += term
 		// Past the mean ball, the terms decrease geometrically fast.
 		if term < 1e-17 && float64(GridBall(d))*float64(per)*p > float64(ell) {
