@@ -34,11 +34,12 @@ type Report struct {
 	Name             string
 	N, M             int
 	Lambda2, LambdaN linalg.Bracket
-	Kirchhoff        float64 // Σ_{u<v} R_uv (spec §4.2)
-	GammaConv, Conv  float64 // γ_conv and its contraction factor ς (spec §4.6)
-	GammaH2, Rho2    float64 // γ*_H2 and ρ₂(γ*_H2) at σ (spec §5.1)
-	Rho2Conv         float64 // ρ₂ at γ_conv, for comparison
-	Curve            [2][]float64
+	Kirchhoff        float64      // Σ_{u<v} R_uv (spec §4.2)
+	GammaConv, Conv  float64      // γ_conv and its contraction factor ς (spec §4.6)
+	GammaH2, Rho2    float64      // γ*_H2 and ρ₂(γ*_H2) at σ (spec §5.1)
+	Rho2Conv         float64      // ρ₂ at γ_conv, for comparison
+	Curve            [2][]float64 // ρ₂ over the stable range
+	Zoom             [2][]float64 // ρ₂ around γ*_H2
 	Greedy           *consensus.Greedy
 	Candidates       int
 	Sim              SimReport
@@ -88,8 +89,29 @@ func (r *Report) h2(g *linalg.Graph, cfg Config) error {
 	if r.Rho2Conv, err = sp.Rho(consensus.Case2, r.GammaConv, cfg.Sigma); err != nil {
 		return err
 	}
-	r.Curve[0], r.Curve[1], err = sp.Curve(consensus.Case2, cfg.Sigma, cfg.CurvePoints)
-	return err
+	if r.Curve[0], r.Curve[1], err = sp.Curve(consensus.Case2, cfg.Sigma, cfg.CurvePoints); err != nil {
+		return err
+	}
+	return r.zoom(sp, cfg)
+}
+
+// zoom samples ρ₂ near its minimum, from 1/λ_n (the lower end of the
+// bracket of γ*_H2, spec §5.1 fact 2) to 99.99 % of 2/λ_n, where the
+// full-range curve cannot show it: on graphs with λ₂ ≪ λ_n the minimum
+// sits within a fraction of a percent of the stability limit.
+func (r *Report) zoom(sp *consensus.Spectral, cfg Config) error {
+	hi := 0.9999 * sp.StabilityBound()
+	lo := max(1/sp.LambdaMax(), r.GammaH2-4*(hi-r.GammaH2))
+	for i := 0; i < cfg.CurvePoints; i++ {
+		g := lo + (hi-lo)*float64(i)/float64(cfg.CurvePoints-1)
+		v, err := sp.Rho(consensus.Case2, g, cfg.Sigma)
+		if err != nil {
+			return err
+		}
+		r.Zoom[0] = append(r.Zoom[0], g)
+		r.Zoom[1] = append(r.Zoom[1], v)
+	}
+	return nil
 }
 
 // links adds cfg.Links links of unit weight between servers two hops

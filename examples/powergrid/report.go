@@ -5,6 +5,9 @@ import (
 	"io"
 	"path/filepath"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
 	"github.com/loadlab/loadlab/plots"
 )
 
@@ -87,36 +90,45 @@ func (p *printer) f(format string, args ...any) {
 	}
 }
 
-// WriteFigures draws the ρ₂ curve and the greedy gains into dir, as PNG,
-// SVG and the CSV of everything drawn.
+// WriteFigures draws the ρ₂ curve (full range and a zoom on the
+// minimum) and the greedy gains into dir, as PNG, SVG and the CSV of
+// everything drawn.
 func (r *Report) WriteFigures(dir string) error {
-	curve := plots.New("ρ₂ against the update cycle", "update cycle γ (time per step)", "ρ₂ (requests², σ = 1)", plots.LogY())
-	plots.AddCurve(curve, 0, "ρ₂(γ)", r.Curve[0], r.Curve[1])
-	plots.AddVLine(curve, 1, fmt.Sprintf("γ*_H2 = %.4g", r.GammaH2), r.GammaH2)
-	plots.AddVLine(curve, 2, fmt.Sprintf("γ_conv = %.4g", r.GammaConv), r.GammaConv)
-	tab := plots.NewTable("gamma", "rho2", "gamma_h2", "gamma_conv")
-	for i := range r.Curve[0] {
-		tab.Add(r.Curve[0][i], r.Curve[1][i], r.GammaH2, r.GammaConv)
+	full := plots.New("ρ_{2} over the stable range 0 < γ < 2/λ_{n}", "update cycle γ (time per step)", "ρ_{2} (requests², σ = 1)", plots.LogY())
+	plots.AddCurve(full, 0, "ρ_{2}(γ)", r.Curve[0], r.Curve[1])
+	zoom := plots.New("near the minimum", "update cycle γ (time per step)", "ρ_{2} (requests², σ = 1)")
+	plots.AddCurve(zoom, 0, "ρ_{2}(γ)", r.Zoom[0], r.Zoom[1])
+	for _, p := range []*plot.Plot{full, zoom} {
+		plots.AddVLine(p, 1, fmt.Sprintf("γ*_{H2} = %.5g", r.GammaH2), r.GammaH2)
+		plots.AddVLine(p, 2, fmt.Sprintf("γ_{conv} = %.5g", r.GammaConv), r.GammaConv)
 	}
-	if err := write(dir, "powergrid-rho2", curve, tab); err != nil {
+	tab := plots.NewTable("panel", "gamma", "rho2", "gamma_h2", "gamma_conv")
+	for k, c := range [][2][]float64{r.Curve, r.Zoom} {
+		for i := range c[0] {
+			tab.Add([]string{"full", "zoom"}[k], c[0][i], c[1][i], r.GammaH2, r.GammaConv)
+		}
+	}
+	if err := write(dir, "powergrid-rho2", plots.NewStack(full, zoom), 2, tab); err != nil {
 		return err
 	}
-	gr := plots.New("ρ₂ as greedy links are added (γ = γ*_H2)", "links added", "ρ₂ (requests², σ = 1)")
+	gr := plots.New("ρ_{2} as greedy links are added (γ = γ*_{H2})", "links added", "ρ_{2} (requests², σ = 1)")
 	xs := make([]float64, len(r.Greedy.Rho))
 	for i := range xs {
 		xs[i] = float64(i)
 	}
-	plots.AddPoints(gr, 0, "ρ₂ after k links", xs, r.Greedy.Rho)
+	plots.AddPoints(gr, 0, "ρ_{2} after k links", xs, r.Greedy.Rho)
 	tg := plots.NewTable("links_added", "rho2")
 	for i := range xs {
 		tg.Add(i, r.Greedy.Rho[i])
 	}
-	return write(dir, "powergrid-greedy", gr, tg)
+	return write(dir, "powergrid-greedy", gr, 1, tg)
 }
 
-func write(dir, name string, p plots.Drawer, tab *plots.Table) error {
+// write saves p (panels stacked vertically) as PNG and SVG, and tab as CSV.
+func write(dir, name string, p plots.Drawer, panels int, tab *plots.Table) error {
+	h := plots.DefaultHeight * vg.Length(panels) * 0.8
 	for _, ext := range []string{".png", ".svg"} {
-		if err := plots.Save(p, plots.DefaultWidth, plots.DefaultHeight, filepath.Join(dir, name+ext)); err != nil {
+		if err := plots.Save(p, plots.DefaultWidth, h, filepath.Join(dir, name+ext)); err != nil {
 			return err
 		}
 	}
