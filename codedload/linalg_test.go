@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/linalg"
 )
@@ -38,4 +39,18 @@ func TestFromLinalgGraph(t *testing.T) {
 	require.NoError(t, err)
 	// 3600 chunks of 20 files: Bin(3600, 1/20) < 6 has probability < 1e-60.
 	assert.Equal(t, 300, r.Served)
+}
+
+func TestDuplicatedEdgeNeverReachesFromGraph(t *testing.T) {
+	// Issue 11: FromGraph accepted a graph listing an edge twice (the
+	// simulator would then have searched a multigraph). FromGraph now
+	// takes a *linalg.Graph, and linalg refuses a repeated edge when the
+	// graph is built, so no such graph exists to be passed.
+	_, err := linalg.FromEdges(3, []linalg.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 1, V: 0, W: 1}})
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	g, err := linalg.FromEdges(3, []linalg.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}})
+	require.NoError(t, err)
+	w, err := FromGraph(g)
+	require.NoError(t, err)
+	assert.Equal(t, 2, w.Size())
 }
