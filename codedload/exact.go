@@ -33,31 +33,41 @@ func GridBall(d int) int {
 
 // Balls returns the ball sizes |B_d| for d = 0..diameter of the torus under
 // its exact metric: Balls()[d] is the number of nodes within distance d of
-// any node (the torus is vertex-transitive). The last entry is n. It panics
-// if t is invalid (see Validate).
+// any node (the torus is vertex-transitive). The last entry is n. It costs
+// O(Side). It panics if t is invalid (see Validate).
 func (t *Torus) Balls() []int {
 	if err := t.Validate(); err != nil {
 		panic(err.Error())
 	}
-	s := t.Side
-	_, hi := ringRange(s)
-	diam := 2 * hi
-	// Per coordinate, the number of offsets at wrapped distance a.
-	per := make([]int, hi+1)
-	for a := range per {
-		per[a] = 2
-		if a == 0 || (s%2 == 0 && a == s/2) {
-			per[a] = 1
-		}
+	_, hi := ringRange(t.Side)
+	// Per coordinate, the number of offsets at wrapped distance a is
+	// 2 − e(a), where e marks the special offsets 0 and, for an even side,
+	// hi = s/2 (each a single residue).
+	special := []int{0}
+	if t.Side%2 == 0 && hi > 0 {
+		special = append(special, hi)
 	}
-	balls := make([]int, diam+1)
-	for a := 0; a <= hi; a++ {
-		for b := 0; b <= hi; b++ {
-			balls[a+b] += per[a] * per[b]
+	balls := make([]int, 2*hi+1)
+	for d := range balls {
+		// The shell is Σ_{a+b=d} (2−e(a))(2−e(b)) over a, b in [0, hi]:
+		// 4 per pair, −2 for each special coordinate (a and b range over
+		// the same interval), +1 for each pair of specials.
+		lo, up := max(0, d-hi), min(d, hi)
+		shell := 4 * (up - lo + 1)
+		for _, x := range special {
+			if x >= lo && x <= up {
+				shell -= 4
+				for _, y := range special {
+					if x+y == d {
+						shell++
+					}
+				}
+			}
 		}
-	}
-	for d := 1; d <= diam; d++ {
-		balls[d] += balls[d-1]
+		balls[d] = shell
+		if d > 0 {
+			balls[d] += balls[d-1]
+		}
 	}
 	return balls
 }

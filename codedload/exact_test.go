@@ -163,3 +163,25 @@ func TestRegimeSumsCheckE(t *testing.T) {
 		assert.InDelta(t, c.want, got, 5e-4, "γ=%v K=%d", c.gamma, c.k)
 	}
 }
+
+func TestTorusBallsCountNodes(t *testing.T) {
+	// Balls is computed from the per-coordinate counts in O(Side); here it
+	// is checked against a direct count of the distances from node 0 for
+	// every side up to 60, odd and even, and for the largest side its
+	// last entry is n.
+	for side := 1; side <= 60; side++ {
+		tor := &Torus{Side: side}
+		want := make([]int, 2*(side/2)+1)
+		for v := 0; v < tor.Order(); v++ {
+			want[tor.Dist(0, v)]++
+		}
+		for d := 1; d < len(want); d++ {
+			want[d] += want[d-1]
+		}
+		want = want[:len(tor.Balls())]
+		assert.Equal(t, want, tor.Balls(), "side %d", side)
+		assert.Equal(t, tor.Order(), tor.Balls()[len(tor.Balls())-1])
+	}
+	big := (&Torus{Side: 46340}).Balls()
+	assert.Equal(t, 46340*46340, big[len(big)-1])
+}
