@@ -71,31 +71,10 @@ func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab
 	if err := size.Check("consensus", "EstimateRho: MonteCarlo.Burn + Steps", m.Burn+m.Steps, trajectoryBytes*workers); err != nil {
 		return loadlab.Estimate{}, err
 	}
-	n := th.Graph.Order()
 	means := make([]float64, m.Runs)
 	errs := make([]error, m.Runs)
 	mc.For(m.Runs, m.Workers, func(i int) {
-		src := mc.Source(m.Seed, uint64(i))
-		zero := make([]float64, n)
-		var d Demand
-		switch t {
-		case Case1:
-			d = &StationaryDemand{Mean: zero, Sigma: sigma, Src: src}
-		case Case2:
-			d = &RandomWalkDemand{Start: zero, Sigma: sigma, Src: src}
-		case Case2T:
-			d = &RandomWalkDemand{Start: zero, Sigma: sigma, Dt: th.Gamma, Src: src}
-		}
-		tr, err := Simulate(th, d, zero, m.Burn+m.Steps, nil)
-		if err != nil {
-			errs[i] = err
-			return
-		}
-		var s float64
-		for _, v := range tr.Dispersion[m.Burn:] {
-			s += v
-		}
-		means[i] = s / float64(m.Steps)
+		means[i], errs[i] = rhoRun(th, t, sigma, m, i)
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -104,4 +83,55 @@ func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab
 	}
 	sum := mc.Summarize(means)
 	return loadlab.Estimate{Mean: sum.Mean, StdErr: sum.StdErr, Lo: sum.Lo, Hi: sum.Hi, N: sum.N}, nil
+}
+
+// EstimateRhoRun returns run i of EstimateRho (0 ≤ i < m.Runs): the mean
+// dispersion over Steps steps after Burn steps, simulated with the
+// stream mc.Source(m.Seed, i). EstimateRho's estimate is the summary of
+// these values in run order, so a sweep split across processes (package
+// sweep) reproduces it bit for bit. Errors are those of EstimateRho and
+// one wrapping loadlab.ErrInvalid naming i if it is out of range; it
+// panics if th is nil.
+func EstimateRhoRun(th *Throttler, t Traffic, sigma float64, m MonteCarlo, i int) (float64, error) {
+	if err := th.validateLinear("EstimateRhoRun"); err != nil {
+		return 0, err
+	}
+	if err := validateRhoArgs(t, th.Gamma, sigma); err != nil {
+		return 0, err
+	}
+	if err := m.Validate(); err != nil {
+		return 0, err
+	}
+	if i < 0 || i >= m.Runs {
+		return 0, loadlab.Invalid("consensus", "EstimateRhoRun: run i = %d, want 0 ≤ i < MonteCarlo.Runs = %d", i, m.Runs)
+	}
+	if err := size.Check("consensus", "EstimateRhoRun: MonteCarlo.Burn + Steps", m.Burn+m.Steps, trajectoryBytes); err != nil {
+		return 0, err
+	}
+	return rhoRun(th, t, sigma, m, i)
+}
+
+// rhoRun simulates run i of EstimateRho and returns its mean dispersion.
+func rhoRun(th *Throttler, t Traffic, sigma float64, m MonteCarlo, i int) (float64, error) {
+	n := th.Graph.Order()
+	src := mc.Source(m.Seed, uint64(i))
+	zero := make([]float64, n)
+	var d Demand
+	switch t {
+	case Case1:
+		d = &StationaryDemand{Mean: zero, Sigma: sigma, Src: src}
+	case Case2:
+		d = &RandomWalkDemand{Start: zero, Sigma: sigma, Src: src}
+	case Case2T:
+		d = &RandomWalkDemand{Start: zero, Sigma: sigma, Dt: th.Gamma, Src: src}
+	}
+	tr, err := Simulate(th, d, zero, m.Burn+m.Steps, nil)
+	if err != nil {
+		return 0, err
+	}
+	var s float64
+	for _, v := range tr.Dispersion[m.Burn:] {
+		s += v
+	}
+	return s / float64(m.Steps), nil
 }

@@ -193,26 +193,57 @@ func validateCompare(sc Scenario, cs []Contender, runs int) error {
 // play samples run r and plays OPT and every contender on it, writing
 // their costs and ratios into slot r.
 func play(sc Scenario, cs []Contender, r int, seed, point uint64, cost, ratio [][]float64) error {
-	in, scene, err := sc.Sample(mc.Source(seed, point, uint64(r)))
+	c, q, err := playRun(sc, cs, r, seed, point)
 	if err != nil {
 		return err
 	}
+	for i := range c {
+		cost[i][r], ratio[i][r] = c[i], q[i]
+	}
+	return nil
+}
+
+// CompareRun plays run r of Compare(sc, cs, runs, seed, point) for any
+// runs > r: it returns the costs and ratios of OPT (first) and of every
+// contender in order, on the streams Compare uses for run r. Compare's
+// results are the summaries of these values in run order, so a sweep
+// split across processes (package sweep) reproduces them bit for bit.
+// Errors and panics are those of Compare, plus an error wrapping
+// loadlab.ErrInvalid if r < 0.
+func CompareRun(sc Scenario, cs []Contender, r int, seed, point uint64) (cost, ratio []float64, err error) {
+	if err := validateCompare(sc, cs, 1); err != nil {
+		return nil, nil, err
+	}
+	if r < 0 {
+		return nil, nil, loadlab.Invalid(pkg, "CompareRun: run r = %d, want ≥ 0", r)
+	}
+	return playRun(sc, cs, r, seed, point)
+}
+
+// playRun samples run r and plays OPT and every contender on it.
+func playRun(sc Scenario, cs []Contender, r int, seed, point uint64) (cost, ratio []float64, err error) {
+	in, scene, err := sc.Sample(mc.Source(seed, point, uint64(r)))
+	if err != nil {
+		return nil, nil, err
+	}
+	cost = make([]float64, len(cs)+1)
+	ratio = make([]float64, len(cs)+1)
 	opt := competitive.OptimumCost(in)
-	cost[0][r], ratio[0][r] = opt, 1
+	cost[0], ratio[0] = opt, 1
 	for i, c := range cs {
 		alg := c.New(scene, mc.Source(seed, point, uint64(r), uint64(1+i)))
 		if alg == nil {
-			return loadlab.Invalid(pkg, "Compare: contender %q: New returned nil", c.Name)
+			return nil, nil, loadlab.Invalid(pkg, "Compare: contender %q: New returned nil", c.Name)
 		}
 		x, err := competitive.RunCost(alg, in)
 		if err != nil {
-			return fmt.Errorf("mobility: %s: %w", c.Name, err)
+			return nil, nil, fmt.Errorf("mobility: %s: %w", c.Name, err)
 		}
 		q, err := competitive.PerformanceRatio(x, opt)
 		if err != nil {
-			return fmt.Errorf("mobility: %s: %w", c.Name, err)
+			return nil, nil, fmt.Errorf("mobility: %s: %w", c.Name, err)
 		}
-		cost[i+1][r], ratio[i+1][r] = x, q
+		cost[i+1], ratio[i+1] = x, q
 	}
-	return nil
+	return cost, ratio, nil
 }

@@ -1,0 +1,37 @@
+// Package sweep runs a Monte Carlo sweep as shards of independent
+// processes, resumes a shard after a crash, and merges the shards'
+// partial results into exactly the single-process result.
+//
+// Model. A sweep is a Plan: a name, a configuration (any value with a
+// JSON encoding), a root seed and a number of runs. Run r is identified
+// by its seed path (the root seed, the plan's Prefix, then r), the path
+// of mc.Source the model derives the run's random stream from; its
+// result is a vector of float64 values that depends on the seed path
+// only. Shard i of N (written "i/N", 0 ≤ i < N) holds the runs r with
+// r mod N = i, in increasing order.
+//
+// Partial-result file. JSON lines: a Header line (sweep name, the
+// SHA-256 of the configuration's canonical JSON, seed, shard, total
+// runs), then one Record per completed run (run index, seed path,
+// values). Values are written in Go's shortest round-trip decimal form,
+// so reading them back gives the same bits; NaN and ±Inf are written
+// as the strings "NaN", "+Inf", "-Inf". Each record is one write(2) of
+// a whole line, so a crash leaves at most a truncated last line.
+//
+// Resume. RunShard on an existing file validates its header against
+// the plan, drops a truncated last line (by truncating the file at the
+// last newline), skips the runs already recorded and appends the rest.
+//
+// Merge. Merge reads the files of all shards and returns the records in
+// run order; a sweep's summary of them equals its single-process
+// result bit for bit, since each run's values do not depend on which
+// process computed them and the summary sees them in the same order.
+//
+// Errors. Bad input (a malformed shard spec, a plan without a name or
+// runs, a file of another sweep, configuration or seed, duplicated or
+// missing runs, a truncated or corrupt line given to Merge) gives an
+// error wrapping loadlab.ErrInvalid that names the file, line or value;
+// I/O errors are returned wrapped with the path. Errors of a run are
+// returned wrapped with the run index, after the runs before it were
+// recorded. RunShard panics if its run function is nil.
+package sweep
