@@ -255,3 +255,40 @@ func TestNamedErrorsDistinct(t *testing.T) {
 	assert.False(t, errors.Is(ErrStepSize, ErrMaxSteps))
 	assert.NotErrorIs(t, ErrMaxSteps, loadlab.ErrIllConditioned)
 }
+
+// The workspace of a solver is 15 vectors of len(y0): a y0 whose copies
+// exceed the memory budget is ErrTooLarge before anything is allocated.
+// Before the fix NewDormandPrince asked for 15·len(y0) floats and the
+// process died of an out-of-memory error. The slice below is never
+// written, so it costs address space, not memory.
+func TestWorkspaceTooLarge(t *testing.T) {
+	y0 := make([]float64, (16<<30)/(8*workCopies)+1)
+	_, err := NewDormandPrince(unitLogistic, 0, y0, nil)
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	assert.Contains(t, err.Error(), "len(y0)")
+	_, err = NewRK4(unitLogistic, 0, y0)
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+}
+
+// RK4.Step never yields a non-finite time or state silently: a step
+// whose end overflows is refused, and a state that overflows is an error
+// naming the component. Before the fix both returned nil with t = +Inf
+// and y = −Inf.
+func TestRK4StepNonFinite(t *testing.T) {
+	r, err := NewRK4(unitLogistic, 1e308, []float64{0.5})
+	require.NoError(t, err)
+	err = r.Step(1e308)
+	require.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.Equal(t, 1e308, r.Time(), "refused without stepping")
+
+	// y' = y² from y = 1e200 overflows in one step of 1.
+	sq := func(dy []float64, _ float64, y []float64) { dy[0] = y[0] * y[0] }
+	r, err = NewRK4(sq, 0, []float64{1e200})
+	require.NoError(t, err)
+	err = r.Step(1)
+	require.ErrorIs(t, err, loadlab.ErrNotConverged)
+	assert.Contains(t, err.Error(), "y[0]")
+	res, err := SolveRK4(sq, 0, []float64{1e200}, []float64{1}, 0.5, nil)
+	require.ErrorIs(t, err, loadlab.ErrNotConverged)
+	assert.Equal(t, loadlab.Failure, res.Status)
+}

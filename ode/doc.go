@@ -47,8 +47,9 @@
 //     argument and its value.
 //   - A request whose work or output is too large (an RK4 step count above
 //     Settings.MaxSteps, checked before the first step and overflow-safe;
-//     output that would exceed the memory budget of internal/size) is an
-//     error wrapping loadlab.ErrTooLarge that names h or the count.
+//     a workspace of 15 copies of y0 or an output that would exceed the
+//     memory budget of internal/size) is an error wrapping
+//     loadlab.ErrTooLarge that names h, len(y0) or the count.
 //   - An integration that stops short returns the solution computed so far
 //     together with an error; Result.Status says why. ErrMaxSteps (the step
 //     budget is spent, Status IterationLimit) is an instance of
@@ -60,7 +61,9 @@
 //     errors.Is matches the package name and the shared ones. The messages
 //     give the time reached and, for an underflow, the step size and
 //     whether f was non-finite there. An RK4 state that becomes non-finite
-//     is an error wrapping loadlab.ErrNotConverged, Status Failure.
+//     (RK4.Step, SolveRK4) is an error wrapping loadlab.ErrNotConverged
+//     naming the component, Status Failure; an RK4 step whose end time
+//     overflows is refused (loadlab.ErrInvalid).
 //   - Panics are for programmer errors only, each documented on its
 //     function: a nil f (the message names f), a dst or y of the wrong
 //     length, Interpolate outside the last step.

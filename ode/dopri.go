@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // Func evaluates the right-hand side dy = f(t, y). It must write all of dy
@@ -186,7 +187,7 @@ func NewDormandPrince(f Func, t0 float64, y0 []float64, s *Settings) (*DormandPr
 	n := len(y0)
 	d := &DormandPrince{f: f, abs: set.AbsTol, rel: set.RelTol, hMax: set.MaxStep, maxSteps: set.MaxSteps,
 		n: n, t: t0, tPrev: t0, h: set.InitialStep}
-	buf := make([]float64, 15*n)
+	buf := make([]float64, workCopies*n)
 	next := func() []float64 { v := buf[:n:n]; buf = buf[n:]; return v }
 	d.y, d.y1, d.tmp = next(), next(), next()
 	for i := range d.k {
@@ -200,15 +201,23 @@ func NewDormandPrince(f Func, t0 float64, y0 []float64, s *Settings) (*DormandPr
 	return d, nil
 }
 
-// checkStart checks the initial point of every solver. The workspaces
-// hold at most 15 copies of y0, which the caller already holds once, so
-// no size check beyond len(y0) is needed.
+// workCopies is the number of vectors of len(y0) the largest workspace
+// (DormandPrince's) holds.
+const workCopies = 15
+
+// checkStart checks the initial point of every solver, and that the
+// workspace of workCopies vectors of len(y0) fits in the memory budget
+// (loadlab.ErrTooLarge): the caller holding y0 once does not imply
+// that fifteen copies fit.
 func checkStart(t0 float64, y0 []float64) error {
 	if math.IsNaN(t0) || math.IsInf(t0, 0) {
 		return loadlab.Invalid("ode", "t0 = %v, want a finite value", t0)
 	}
 	if len(y0) == 0 {
 		return loadlab.Invalid("ode", "len(y0) = 0, want ≥ 1")
+	}
+	if err := size.Check("ode", "len(y0)", len(y0), workCopies*8); err != nil {
+		return err
 	}
 	for i, v := range y0 {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

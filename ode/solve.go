@@ -199,10 +199,15 @@ func (r *RK4) Stats() Stats { return r.stats }
 
 // Step advances by one step of size h (negative h integrates backwards).
 // It does not allocate. It returns an error wrapping loadlab.ErrInvalid,
-// without stepping, if h is not finite.
+// without stepping, if h or the new time t + h is not finite, and one
+// wrapping loadlab.ErrNotConverged, after the step, if the new state is
+// not finite (the state is then not a solution; restart with NewRK4).
 func (r *RK4) Step(h float64) error {
 	if math.IsNaN(h) || math.IsInf(h, 0) {
 		return loadlab.Invalid("ode", "h = %v, want a finite value", h)
+	}
+	if t := r.t + h; math.IsInf(t, 0) {
+		return loadlab.Invalid("ode", "h = %v at t = %v: t + h overflows", h, r.t)
 	}
 	t, y, tmp := r.t, r.y, r.tmp
 	r.f(r.k1, t, y)
@@ -224,6 +229,17 @@ func (r *RK4) Step(h float64) error {
 	r.t = t + h
 	r.stats.Accepted++
 	r.stats.Evaluations += 4
+	return r.checkFinite()
+}
+
+// checkFinite returns an error wrapping loadlab.ErrNotConverged naming
+// the first non-finite component of the state.
+func (r *RK4) checkFinite() error {
+	for i, v := range r.y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("ode: y[%d] = %v at t = %v: RK4 solution not finite: %w", i, v, r.t, loadlab.ErrNotConverged)
+		}
+	}
 	return nil
 }
 
@@ -291,17 +307,16 @@ func SolveRK4(f Func, t0 float64, y0 []float64, times []float64, h float64, s *S
 	prev := t0
 	for k, tk := range times {
 		span, m := tk-prev, steps[k]
-		for j := 1; j <= m; j++ {
-			// Step to prev + span·j/m so rounding does not accumulate.
-			_ = r.Step(prev + span*float64(j)/float64(m) - r.t) // finite: both ends are
+		var err error
+		for j := 1; j <= m && err == nil; j++ {
+			// Step to prev + span·j/m so rounding does not accumulate
+			// (both ends are finite, so the step and its end are).
+			err = r.Step(prev + span*float64(j)/float64(m) - r.t)
+		}
+		if err != nil {
+			return res.finish(r.stats, fmt.Errorf("%w (h = %v)", err, h))
 		}
 		r.t = tk
-		for i, v := range r.y {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return res.finish(r.stats, fmt.Errorf("ode: y[%d] = %v at t = %v with h = %v: RK4 solution not finite: %w",
-					i, v, tk, h, loadlab.ErrNotConverged))
-			}
-		}
 		res.T = append(res.T, tk)
 		res.Y = append(res.Y, append([]float64(nil), r.y...))
 		prev = tk
