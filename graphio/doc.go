@@ -46,6 +46,7 @@
 // memory budget, checked before allocating), so callers test it with
 // errors.Is. Weights must be positive and finite, within linalg's
 // [MinWeight, MaxWeight]. Readers never panic on any input; writers
-// panic only if the labels slice has the wrong length (a programmer
-// error), and a writer's output read back gives the same graph and labels.
+// panic only on programmer errors, each named in the message: a nil
+// graph, or a labels slice of the wrong length. A writer's output read
+// back gives the same graph and labels.
 package graphio

@@ -46,6 +46,7 @@ type edgeReader struct {
 	cols    [3]int // source, target, weight column; weight −1 if absent
 	names   [3]string
 	started bool // the first data line (or header) has been seen
+	headed  bool // a header line resolved the columns
 	fields  []string
 }
 
@@ -150,6 +151,7 @@ func (er *edgeReader) header(n int, f []string) error {
 		return bad(n, "header", strings.Join(f, string(er.delim)), "want at least two columns")
 	}
 	er.cols[2] = er.weightColumn(f)
+	er.headed = true
 	if er.opts.Weight != "weight" && er.cols[2] < 0 {
 		return bad(n, "header", strings.Join(f, string(er.delim)), "no column named %q", er.opts.Weight)
 	}
@@ -188,6 +190,11 @@ func (er *edgeReader) record(n int, f []string) error {
 		return bad(n, er.names[1], v, "empty node label")
 	}
 	ws := ""
+	if c := er.cols[2]; c >= len(f) && er.headed {
+		// A header that names a weight column makes it required:
+		// a short row is a missing value, not a weight of 1.
+		return bad(n, er.names[2], strings.Join(f, string(er.delim)), "missing weight: want %d fields, have %d", c+1, len(f))
+	}
 	if c := er.cols[2]; c >= 0 && c < len(f) {
 		ws = f[c]
 		if ws == "" {
@@ -206,9 +213,10 @@ func (er *edgeReader) record(n int, f []string) error {
 // labels names the nodes (nil means 0..n−1); a label that contains a
 // comma, a quote, a blank or starts with '#' or '%' is an error, since no
 // reader could split it back. It panics if labels is not nil and its
-// length is not g.Order(). Weights are written in the shortest form that
+// length is not g.Order(), or if g is nil. Weights are written in the shortest form that
 // reads back exactly.
 func WriteEdgeList(w io.Writer, g *linalg.Graph, labels []string) error {
+	mustGraph("WriteEdgeList", g)
 	name, err := labeller(g, labels)
 	if err != nil {
 		return err

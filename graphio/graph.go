@@ -6,6 +6,19 @@ import (
 	"github.com/loadlab/loadlab/linalg"
 )
 
+// bytesPerNode bounds the memory a reader spends per node (label string
+// and header, index entries, CSR offset, component label and list entry,
+// Matrix Market diagonal), for size checks of declared node counts.
+const bytesPerNode = 96
+
+// mustGraph panics, naming the writer, if g is nil (a programmer error,
+// docs/conventions.md §2).
+func mustGraph(fn string, g *linalg.Graph) {
+	if g == nil {
+		panic("graphio: " + fn + ": g is nil")
+	}
+}
+
 // build makes the CSR graph of the collected edges (already deduplicated).
 func build(n int, es []linalg.Edge) (*linalg.Graph, error) {
 	return linalg.FromEdges(n, es)

@@ -14,7 +14,9 @@ import (
 
 // ReadGraphML reads the first <graph> of a GraphML document. The weight
 // of an edge is its <data> value for the <key> whose attr.name is
-// Options.Weight (default "weight"); an edge without one has weight 1.
+// Options.Weight (default "weight"); an edge without one has the key's
+// <default> value, or weight 1 if the key has none. A <hyperedge> is an
+// error (it is not an edge between two nodes).
 // Nodes are numbered in declaration order; an edge naming an undeclared
 // node is an error. Errors are *ParseError values naming the line and
 // the element.
@@ -48,6 +50,10 @@ type graphmlReader struct {
 	edgeLine int
 	dataKey  string
 	text     strings.Builder
+	// the weight key being read, its <default> and whether we are in it
+	keyID     string
+	inDefault bool
+	defaultW  string
 }
 
 func (gr *graphmlReader) line() int {
@@ -74,7 +80,7 @@ func (gr *graphmlReader) run() error {
 		case xml.EndElement:
 			err = gr.end(t)
 		case xml.CharData:
-			if gr.dataKey != "" {
+			if gr.dataKey != "" || gr.inDefault {
 				gr.text.Write(t)
 			}
 		}
@@ -103,8 +109,16 @@ func (gr *graphmlReader) start(t xml.StartElement) error {
 		if name, _ := attr(t, "attr.name"); name == gr.c.opts.Weight {
 			if f, ok := attr(t, "for"); !ok || f == "edge" || f == "all" {
 				gr.weightKey[id] = true
+				gr.keyID = id
 			}
 		}
+	case "default":
+		if gr.keyID != "" {
+			gr.inDefault = true
+			gr.text.Reset()
+		}
+	case "hyperedge":
+		return gr.elemErr("hyperedge", "", "", "hyperedges are not supported")
 	case "graph":
 		return gr.startGraph(t)
 	case "node":
@@ -159,7 +173,7 @@ func (gr *graphmlReader) startEdge(t xml.StartElement) error {
 	if !ok1 || !ok2 {
 		return gr.elemErr("edge", "source/target", s+" "+d, "missing endpoint")
 	}
-	gr.inEdge, gr.edge, gr.edgeW, gr.edgeLine = true, [2]string{s, d}, "", gr.line()
+	gr.inEdge, gr.edge, gr.edgeW, gr.edgeLine = true, [2]string{s, d}, gr.defaultW, gr.line()
 	gr.edgeDir = gr.directed
 	if dir, ok := attr(t, "directed"); ok {
 		switch dir {
@@ -178,6 +192,13 @@ func (gr *graphmlReader) end(t xml.EndElement) error {
 	switch t.Name.Local {
 	case "graph":
 		gr.depth--
+	case "key":
+		gr.keyID = ""
+	case "default":
+		if gr.inDefault {
+			gr.defaultW = strings.TrimSpace(gr.text.String())
+			gr.inDefault = false
+		}
 	case "data":
 		if gr.dataKey != "" {
 			gr.edgeW = strings.TrimSpace(gr.text.String())
@@ -218,8 +239,10 @@ func (gr *graphmlReader) finishEdge() error {
 // n0, n1, …); it panics if labels is not nil and its length is not
 // g.Order(). Duplicate or empty labels are an error. Weights are written
 // in the shortest form that reads back exactly, so ReadGraphML returns
-// the same graph and labels, isolated nodes included.
+// the same graph and labels, isolated nodes included. It panics if g is
+// nil.
 func WriteGraphML(w io.Writer, g *linalg.Graph, labels []string) error {
+	mustGraph("WriteGraphML", g)
 	name, err := xmlLabeller(g, labels)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/linalg"
 )
 
@@ -107,6 +108,13 @@ func (mr *mtxReader) sizeLine() error {
 	}
 	if v[0] > math.MaxInt32 || v[0] > 1<<28 {
 		return &ParseError{Line: mr.line, Field: "rows", Value: f[0], Msg: "more nodes than the reader supports (2^28)", Err: errTooLarge}
+	}
+	// Every node, isolated or not, costs its label, its diagonal entry,
+	// its CSR offset and component bookkeeping: check them against the
+	// memory budget before the first allocation, since three lines of
+	// text can declare 2^28 nodes.
+	if _, ok := size.Mul(v[0], bytesPerNode); !ok || v[0]*bytesPerNode > size.MaxBytes {
+		return &ParseError{Line: mr.line, Field: "rows", Value: f[0], Msg: fmt.Sprintf("%d nodes need more than the %d GiB memory budget", v[0], size.MaxBytes>>30), Err: errTooLarge}
 	}
 	mr.n, mr.nnz = v[0], v[2]
 	mr.diag = make([]float64, mr.n)
@@ -273,8 +281,9 @@ func (mr *mtxReader) checkDiagonal(c *collector) error {
 
 // WriteMatrixMarket writes the weighted adjacency matrix of g in Matrix
 // Market coordinate real symmetric format (lower triangle, 1-based).
-// ReadMatrixMarket reads it back to the same graph.
+// ReadMatrixMarket reads it back to the same graph. It panics if g is nil.
 func WriteMatrixMarket(w io.Writer, g *linalg.Graph) error {
+	mustGraph("WriteMatrixMarket", g)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%%%%MatrixMarket matrix coordinate real symmetric\n%% weighted adjacency matrix written by loadlab/graphio\n%d %d %d\n", g.Order(), g.Order(), g.Size())
 	var buf []byte
