@@ -1,12 +1,10 @@
 package anycast
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/loadlab/loadlab"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -19,13 +17,22 @@ const RowSumTol = 1e-9
 // NewNetwork; the fields are exported for reading in hot loops, and a
 // caller who changes them must call Validate again (package dual and
 // stability call it on every entry point that takes a network).
+//
+// The correlation matrix is stored in exactly one of two forms: C for
+// dense input (any mat.Matrix other than *SparseC, copied), Sparse for a
+// *SparseC (shared; it is immutable). Code that must work for both reads
+// C through the methods At, Row, Col, MulC, MulCT, Loads and NNZ, which
+// cost O(nnz) per product for sparse C and O(N²) for dense C.
 type Network struct {
-	A []float64  // DNS arrival rates A_j ≥ 0
-	C *mat.Dense // correlation matrix, row-stochastic, C[j][i] = C_ji
-	T []float64  // proxy capacities T_i > 0
+	A      []float64  // DNS arrival rates A_j ≥ 0
+	C      *mat.Dense // dense correlation matrix, row-stochastic, C[j][i] = C_ji; nil when Sparse is set
+	Sparse *SparseC   // sparse correlation matrix; nil when C is set
+	T      []float64  // proxy capacities T_i > 0
 }
 
-// NewNetwork copies a, c and t into a Network and validates it. It returns
+// NewNetwork copies a, c and t into a Network and validates it. A c of
+// type *SparseC (already validated by NewSparseC) is stored in Sparse and
+// shared; any other mat.Matrix is copied densely into C. It returns
 // an error wrapping loadlab.ErrInvalid and naming the offending entry for
 // a negative, NaN or infinite value, a row of c that does not sum to 1
 // within RowSumTol, a non-positive capacity, a total demand Σ A_j that
@@ -39,8 +46,12 @@ func NewNetwork(a []float64, c mat.Matrix, t []float64) (*Network, error) {
 	}
 	nw := &Network{
 		A: append([]float64(nil), a...),
-		C: mat.DenseCopyOf(c),
 		T: append([]float64(nil), t...),
+	}
+	if sc, ok := c.(*SparseC); ok {
+		nw.Sparse = sc
+	} else {
+		nw.C = mat.DenseCopyOf(c)
 	}
 	if err := nw.Validate(); err != nil {
 		return nil, err
@@ -74,6 +85,9 @@ func (nw *Network) Validate() error {
 			return loadlab.Invalid("anycast", "T[%d] = %v, want a finite value > 0", i, v)
 		}
 	}
+	if nw.Sparse != nil {
+		return nil // validated by NewSparseC and immutable
+	}
 	for j := range nw.A {
 		if err := validateRow(j, nw.C.RawRowView(j)); err != nil {
 			return err
@@ -88,10 +102,18 @@ func (nw *Network) validateShape() error {
 	if n == 0 {
 		return loadlab.Invalid("anycast", "len(A) = 0, want at least one node")
 	}
-	if nw.C == nil {
+	var c mat.Matrix
+	switch {
+	case nw.C != nil && nw.Sparse != nil:
+		return loadlab.Invalid("anycast", "both C and Sparse are set, want exactly one")
+	case nw.C != nil:
+		c = nw.C
+	case nw.Sparse != nil:
+		c = nw.Sparse
+	default:
 		return loadlab.Invalid("anycast", "C is nil, want an N×N matrix")
 	}
-	if r, k := nw.C.Dims(); r != n || k != n {
+	if r, k := c.Dims(); r != n || k != n {
 		return loadlab.Invalid("anycast", "C is %d×%d but len(A) = %d", r, k, n)
 	}
 	if len(nw.T) != n {
@@ -118,50 +140,3 @@ func validateRow(j int, row []float64) error {
 
 // N returns the number of nodes.
 func (nw *Network) N() int { return len(nw.A) }
-
-// Loads computes S_i = Σ_j A_j x_j C_ji (spec §1.3 eq. (21)) into dst and
-// returns it. If dst is nil a new slice is allocated; the work is
-// O(N²) with no allocation otherwise.
-//
-// Loads panics if len(x) or a non-nil len(dst) differs from N.
-func (nw *Network) Loads(dst, x []float64) []float64 {
-	n := nw.N()
-	if len(x) != n {
-		panic(fmt.Sprintf("anycast: len(x) = %d, want %d", len(x), n))
-	}
-	if dst == nil {
-		dst = make([]float64, n)
-	} else if len(dst) != n {
-		panic(fmt.Sprintf("anycast: len(dst) = %d, want %d", len(dst), n))
-	}
-	clear(dst)
-	for j := 0; j < n; j++ {
-		if y := nw.A[j] * x[j]; y != 0 {
-			floats.AddScaled(dst, y, nw.C.RawRowView(j)) // gonum's assembly axpy
-		}
-	}
-	return dst
-}
-
-// LoadMatrix returns B = Cᵀ diag(A), so that S = B x (spec §1.3 eqs.
-// (22)–(23)): B_ij = C_ji A_j.
-func (nw *Network) LoadMatrix() *mat.Dense {
-	n := nw.N()
-	b := mat.NewDense(n, n, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			b.Set(i, j, nw.C.At(j, i)*nw.A[j])
-		}
-	}
-	return b
-}
-
-// MaxLoads returns (Cᵀ A)_i, the load at each proxy when x = 1, which
-// bounds S_i from above (spec §1.3).
-func (nw *Network) MaxLoads() []float64 {
-	ones := make([]float64, nw.N())
-	for i := range ones {
-		ones[i] = 1
-	}
-	return nw.Loads(nil, ones)
-}

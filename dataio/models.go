@@ -124,8 +124,9 @@ func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
 	nj := networkJSON{A: nw.A, T: nw.T}
 	var ts [][3]float64
 	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			if v := nw.C.At(i, j); v != 0 {
+		cols, vals := nw.Row(i) // dense or sparse C
+		for k, j := range cols {
+			if v := vals[k]; v != 0 {
 				ts = append(ts, [3]float64{float64(i), float64(j), v})
 			}
 		}
@@ -133,7 +134,11 @@ func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
 	if 4*len(ts) >= n*n {
 		nj.C = make([][]float64, n)
 		for i := range nj.C {
-			nj.C[i] = mat.Row(nil, i, nw.C)
+			nj.C[i] = make([]float64, n)
+			cols, vals := nw.Row(i)
+			for k, j := range cols {
+				nj.C[i][j] = vals[k]
+			}
 		}
 	} else {
 		nj.CTriplets = ts
