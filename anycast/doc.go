@@ -25,6 +25,20 @@
 //
 // Indices run from 0 to N−1 in code; the spec counts from 1.
 //
+// # Dense and sparse C
+//
+// A real CDN's C is sparse: the users behind one DNS server land on a
+// handful of proxies. NewNetwork takes either any mat.Matrix, copied into
+// the dense field C, or a *SparseC (compressed rows built by NewSparseC
+// from triplets), stored in the field Sparse; exactly one of the two is
+// set. Algorithms read C through the Network methods Loads (S = Cᵀ
+// diag(A) x), MulCT (Cᵀ d), MulC (C μ), Row, Col, At and NNZ, which cost
+// O(nnz) for sparse C and O(N²) for dense C; products with N² or nnz
+// above 2¹⁷ are split over GOMAXPROCS goroutines, each output entry
+// computed by one goroutine in the serial order, so results do not depend
+// on the number of cores. Code that reads the field C directly works for
+// dense networks only.
+//
 // # Errors and panics
 //
 // NewNetwork and Validate return an error wrapping loadlab.ErrInvalid
@@ -32,7 +46,11 @@
 // T[i] negative, zero (T), NaN or infinite; C[j][i] negative, NaN or
 // infinite; a row of C whose sum misses 1 by more than RowSumTol; a total
 // demand Σ A_j that overflows; a C that is nil, not square or not N×N; a
-// len(T) that differs from len(A). The fields of a Network are exported
+// len(T) that differs from len(A); both or neither of C and Sparse set.
+// NewSparseC returns an *EntryError (wrapping loadlab.ErrInvalid, with
+// the row and the column, −1 for a whole-row fault) for an index out of
+// range, a negative, NaN, infinite or > 1 entry, a duplicate entry, an
+// empty row or a row sum off 1 by more than RowSumTol. The fields of a Network are exported
 // for reading in hot loops: a caller who changes them calls Validate
 // again, and the packages that take a *Network (dual, stability) do so on
 // every entry point.
