@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/loadlab/loadlab/internal/mc"
-
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -31,7 +29,30 @@ func chunks(n, w int, fn func(lo, hi int)) {
 		fn(0, n)
 		return
 	}
-	mc.For(w, w, func(k int) { fn(k*n/w, (k+1)*n/w) })
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		crashed any
+	)
+	for k := 1; k < w; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					mu.Lock()
+					crashed = v
+					mu.Unlock()
+				}
+			}()
+			fn(k*n/w, (k+1)*n/w)
+		}()
+	}
+	fn(0, n/w) // the caller's goroutine takes the first piece
+	wg.Wait()
+	if crashed != nil {
+		panic(crashed) // a worker's panic re-raised on the caller (docs/conventions.md §6)
+	}
 }
 
 // checkLen panics unless len(x) == n and dst is nil or of length n; it
