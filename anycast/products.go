@@ -93,38 +93,43 @@ func (nw *Network) MulCT(dst, d []float64) []float64 {
 // ctMul sets dst_i = Σ_j C_ji a_j x_j, with a = nil read as all ones.
 func (nw *Network) ctMul(dst, a, x []float64) {
 	n := nw.N()
-	if s := nw.Sparse; s != nil {
-		chunks(n, workers(s.NNZ(), n), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				rows, vals := s.Col(i)
-				var sum float64
-				for k, j := range rows {
-					y := x[j]
-					if a != nil {
-						y *= a[j]
-					}
-					sum += vals[k] * y
-				}
-				dst[i] = sum
-			}
-		})
+	if w := workers(nw.NNZ(), n); w > 1 {
+		chunks(n, w, func(lo, hi int) { nw.ctRange(dst, a, x, lo, hi) })
 		return
 	}
-	// Dense: dst += (a_j x_j) C_j· row by row (contiguous axpy), each
-	// goroutine on its own range of columns.
-	chunks(n, workers(n*n, n), func(lo, hi int) {
-		out := dst[lo:hi]
-		clear(out)
-		for j := 0; j < n; j++ {
-			y := x[j]
-			if a != nil {
-				y *= a[j]
+	nw.ctRange(dst, a, x, 0, n) // serial: no closure, no allocation
+}
+
+// ctRange sets dst_i = Σ_j C_ji a_j x_j for i in [lo, hi).
+func (nw *Network) ctRange(dst, a, x []float64, lo, hi int) {
+	if s := nw.Sparse; s != nil {
+		for i := lo; i < hi; i++ {
+			rows, vals := s.Col(i)
+			var sum float64
+			for k, j := range rows {
+				y := x[j]
+				if a != nil {
+					y *= a[j]
+				}
+				sum += vals[k] * y
 			}
-			if y != 0 {
-				floats.AddScaled(out, y, nw.C.RawRowView(j)[lo:hi]) // gonum's assembly axpy
-			}
+			dst[i] = sum
 		}
-	})
+		return
+	}
+	// Dense: dst += (a_j x_j) C_j· row by row (contiguous axpy) on the
+	// columns [lo, hi).
+	out := dst[lo:hi]
+	clear(out)
+	for j := range nw.A {
+		y := x[j]
+		if a != nil {
+			y *= a[j]
+		}
+		if y != 0 {
+			floats.AddScaled(out, y, nw.C.RawRowView(j)[lo:hi]) // gonum's assembly axpy
+		}
+	}
 }
 
 // MulC computes dst_j = Σ_i C_ji μ_i (dst = C μ) and returns dst, with
@@ -132,25 +137,30 @@ func (nw *Network) ctMul(dst, a, x []float64) {
 func (nw *Network) MulC(dst, mu []float64) []float64 {
 	n := nw.N()
 	dst = checkLen("mu", dst, mu, n)
-	if s := nw.Sparse; s != nil {
-		chunks(n, workers(s.NNZ(), n), func(lo, hi int) {
-			for j := lo; j < hi; j++ {
-				cols, vals := s.Row(j)
-				var sum float64
-				for k, i := range cols {
-					sum += vals[k] * mu[i]
-				}
-				dst[j] = sum
-			}
-		})
-		return dst
+	if w := workers(nw.NNZ(), n); w > 1 {
+		chunks(n, w, func(lo, hi int) { nw.cRange(dst, mu, lo, hi) })
+	} else {
+		nw.cRange(dst, mu, 0, n)
 	}
-	chunks(n, workers(n*n, n), func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			dst[j] = floats.Dot(nw.C.RawRowView(j), mu) // gonum's assembly kernel
-		}
-	})
 	return dst
+}
+
+// cRange sets dst_j = Σ_i C_ji μ_i for j in [lo, hi).
+func (nw *Network) cRange(dst, mu []float64, lo, hi int) {
+	if s := nw.Sparse; s != nil {
+		for j := lo; j < hi; j++ {
+			cols, vals := s.Row(j)
+			var sum float64
+			for k, i := range cols {
+				sum += vals[k] * mu[i]
+			}
+			dst[j] = sum
+		}
+		return
+	}
+	for j := lo; j < hi; j++ {
+		dst[j] = floats.Dot(nw.C.RawRowView(j), mu) // gonum's assembly kernel
+	}
 }
 
 // At returns C_ji = C[j][i]: O(1) for dense C, O(log degree) for sparse.
