@@ -115,7 +115,11 @@ func ExampleNewRGG() {
 // Any connected *linalg.Graph can carry the simulation; here the 6-cube built by linalg, searched by BFS, gives
 // the same result as the closed-form Hypercube for the same seed.
 func ExampleFromGraph() {
-	w, err := codedload.FromGraph(linalg.Hypercube(6))
+	q6, err := linalg.Hypercube(6)
+	if err != nil {
+		panic(err)
+	}
+	w, err := codedload.FromGraph(q6)
 	if err != nil {
 		panic(err)
 	}

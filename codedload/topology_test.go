@@ -349,7 +349,7 @@ func TestGraphTopologyDistBidirectional(t *testing.T) {
 	require.NoError(t, err)
 	reg6, err := NewRegular(500, 6, rand.NewPCG(11, 3))
 	require.NoError(t, err)
-	line, err := FromGraph(linalg.Path(60))
+	line, err := FromGraph(mustGraph(linalg.Path(60)))
 	require.NoError(t, err)
 	// A random tree (each node joins a uniform earlier one): long, thin
 	// paths where the two frontiers differ most in size.

@@ -20,7 +20,7 @@ import (
 // gave 2.70e16, Rho(Case2T) 1.35e16, Spectral.Rho(Case2) 2.25e15 and
 // Spectral.Rho(Case1) 9.0e15, all without an error.
 func TestStabilityLimitIsUnstable(t *testing.T) {
-	th := &Throttler{Graph: linalg.Cycle(6), Gamma: 0.5}
+	th := &Throttler{Graph: mustGraph(linalg.Cycle(6)), Gamma: 0.5}
 	for _, tc := range []Traffic{Case1, Case2, Case2T} {
 		r, err := Rho(th, tc, 1)
 		require.ErrorIs(t, err, ErrUnstable, "Rho(%v) = %v", tc, r)
@@ -154,7 +154,7 @@ func TestLyapunovNaN(t *testing.T) {
 
 // TestGammaH2Sigma: γ*_H2 does not depend on σ and ρ₂ scales with σ².
 func TestGammaH2Sigma(t *testing.T) {
-	s := spectral(t, linalg.Path(5))
+	s := spectral(t, mustGraph(linalg.Path(5)))
 	g1, r1, err := s.GammaH2(1)
 	require.NoError(t, err)
 	g3, r3, err := s.GammaH2(3)
@@ -229,7 +229,7 @@ func TestDesignSettingsContract(t *testing.T) {
 // are ErrTooLarge before anything is allocated (they used to crash the
 // process with an out-of-memory error).
 func TestDenseWorkTooLarge(t *testing.T) {
-	g := linalg.Path(1 << 17) // n² doubles: 128 GiB per matrix
+	g := mustGraph(linalg.Path(1 << 17)) // n² doubles: 128 GiB per matrix
 	th := &Throttler{Graph: g, Gamma: 0.1}
 	_, err := Rho(th, Case2, 1)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
@@ -242,7 +242,7 @@ func TestDenseWorkTooLarge(t *testing.T) {
 	a := mat.NewDense(300, 300, nil) // the system is 300²×300²: 65 GB
 	_, err = Lyapunov(a, mat.NewSymDense(300, nil))
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
-	_, err = EstimateRho(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, Case2, 1, MonteCarlo{Runs: 1 << 40, Steps: 1})
+	_, err = EstimateRho(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}, Case2, 1, MonteCarlo{Runs: 1 << 40, Steps: 1})
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 }
 
@@ -260,7 +260,7 @@ func TestTinyWeights(t *testing.T) {
 	require.NoError(t, err)
 	s, err := NewSpectral(g)
 	require.NoError(t, err)
-	unit := spectral(t, linalg.Path(5))
+	unit := spectral(t, mustGraph(linalg.Path(5)))
 	want, err := unit.Rho(Case2, 0.4, 1)
 	require.NoError(t, err)
 	got, err := s.Rho(Case2, 0.4/w, 1)
@@ -280,7 +280,7 @@ func TestTinyWeights(t *testing.T) {
 // averaged (the instability was only a warning string on each
 // trajectory); EstimateRho now returns ErrUnstable.
 func TestEstimateRhoUnstable(t *testing.T) {
-	_, err := EstimateRho(&Throttler{Graph: linalg.Cycle(6), Gamma: 0.55}, Case2, 1, MonteCarlo{Runs: 2, Steps: 10})
+	_, err := EstimateRho(&Throttler{Graph: mustGraph(linalg.Cycle(6)), Gamma: 0.55}, Case2, 1, MonteCarlo{Runs: 2, Steps: 10})
 	require.ErrorIs(t, err, ErrUnstable)
 }
 
@@ -288,7 +288,7 @@ func TestEstimateRhoUnstable(t *testing.T) {
 // has q_i = 1/r_i = +Inf; the stability check failed on it. μ_n ≥ q_i d_i
 // (a Rayleigh quotient) ≈ 1e310 exceeds 2/γ: ErrUnstable, naming q.
 func TestRatioScaleOverflow(t *testing.T) {
-	th := &Throttler{Graph: linalg.Path(3), Gamma: 0.1, Measure: Ratio}
+	th := &Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1, Measure: Ratio}
 	r := []float64{1, 1e-310, 1}
 	_, err := Simulate(th, TraceDemand{r}, []float64{1, 1, 1}, 1, nil)
 	require.ErrorIs(t, err, ErrUnstable)

@@ -12,7 +12,11 @@ import (
 // The H2 measures and the two optimal update cycles of the six-server
 // cycle (spec §6 table).
 func ExampleSpectral() {
-	s, err := consensus.NewSpectral(linalg.Cycle(6))
+	gr, gerr := linalg.Cycle(6)
+	if gerr != nil {
+		panic(gerr)
+	}
+	s, err := consensus.NewSpectral(gr)
 	if err != nil {
 		panic(err)
 	}
@@ -30,11 +34,14 @@ func ExampleSpectral() {
 
 // ρ₂ from one Cholesky factorisation, with the nodal values.
 func ExampleRho() {
-	g := linalg.Path(3)
+	g, err := linalg.Path(3)
+	if err != nil {
+		panic(err)
+	}
 	rho, _ := consensus.Rho(&consensus.Throttler{Graph: g, Gamma: 0.5}, consensus.Case2, 1)
 	nodal, _ := consensus.NodalRho(nil, &consensus.Throttler{Graph: g, Gamma: 0.5}, consensus.Case2, 1)
 	fmt.Printf("ρ₂ = %.4g, nodal %.4g\n", rho, nodal)
-	_, err := consensus.Rho(&consensus.Throttler{Graph: g, Gamma: 0.7}, consensus.Case2, 1)
+	_, err = consensus.Rho(&consensus.Throttler{Graph: g, Gamma: 0.7}, consensus.Case2, 1)
 	fmt.Println(errors.Is(err, consensus.ErrUnstable))
 	// Output:
 	// ρ₂ = 2.667, nodal [0.8889 0.8889 0.8889]
@@ -45,7 +52,11 @@ func ExampleRho() {
 // is no stationary dispersion, and no number is returned, even though
 // the computed λ_n = 3.9999999999999996 puts γλ_n a hair below 2.
 func ExampleRho_stabilityLimit() {
-	th := &consensus.Throttler{Graph: linalg.Cycle(6), Gamma: 0.5}
+	gr, gerr := linalg.Cycle(6)
+	if gerr != nil {
+		panic(gerr)
+	}
+	th := &consensus.Throttler{Graph: gr, Gamma: 0.5}
 	_, err := consensus.Rho(th, consensus.Case2, 1)
 	fmt.Println(errors.Is(err, consensus.ErrUnstable))
 	s, _ := consensus.NewSpectral(th.Graph)
@@ -60,7 +71,11 @@ func ExampleRho_stabilityLimit() {
 // hub disperses less than its leaves. (S_4 has λ = 0, 1, 1, 4; only the
 // λ = 4 mode moves the hub, with weight ¾: ρ₂,hub = ¾/(4γ(2 − 4γ)).)
 func ExampleSpectral_NodalRho() {
-	s, _ := consensus.NewSpectral(linalg.Star(4))
+	gr, gerr := linalg.Star(4)
+	if gerr != nil {
+		panic(gerr)
+	}
+	s, _ := consensus.NewSpectral(gr)
 	for _, gamma := range []float64{0.1, 0.3} {
 		nodal, _ := s.NodalRho(nil, consensus.Case2, gamma, 1)
 		fmt.Printf("γ = %.1f: hub %.4g, leaf %.4g\n", gamma, nodal[0], nodal[1])
@@ -73,7 +88,11 @@ func ExampleSpectral_NodalRho() {
 // Six servers under random-walk demand: the total limit is conserved
 // and the over-throttling is the gap to the ideal curve.
 func ExampleSimulate() {
-	net := &consensus.Throttler{Graph: linalg.Cycle(6), Gamma: 0.3}
+	gr, gerr := linalg.Cycle(6)
+	if gerr != nil {
+		panic(gerr)
+	}
+	net := &consensus.Throttler{Graph: gr, Gamma: 0.3}
 	start := []float64{10, 20, 30, 40, 50, 60}
 	d := &consensus.RandomWalkDemand{Start: start, Sigma: 2, Src: rand.NewPCG(1, 2)}
 	x0 := []float64{30, 30, 30, 30, 30, 30}
@@ -137,7 +156,11 @@ func ExampleDesignWeights_floor() {
 // Problem C: add two links to a path of six servers, greedily.
 func ExampleGreedyLinks() {
 	cands := []linalg.Edge{{U: 0, V: 5, W: 1}, {U: 0, V: 3, W: 1}, {U: 1, V: 4, W: 1}, {U: 2, V: 5, W: 1}}
-	res, err := consensus.GreedyLinks(&consensus.Throttler{Graph: linalg.Path(6), Gamma: 0.3}, cands, 2)
+	gr, gerr := linalg.Path(6)
+	if gerr != nil {
+		panic(gerr)
+	}
+	res, err := consensus.GreedyLinks(&consensus.Throttler{Graph: gr, Gamma: 0.3}, cands, 2)
 	if err != nil {
 		panic(err)
 	}
@@ -151,7 +174,11 @@ func ExampleGreedyLinks() {
 
 // Monte Carlo through the whole throttler against the closed form.
 func ExampleEstimateRho() {
-	net := &consensus.Throttler{Graph: linalg.Path(3), Gamma: 0.5}
+	gr, gerr := linalg.Path(3)
+	if gerr != nil {
+		panic(gerr)
+	}
+	net := &consensus.Throttler{Graph: gr, Gamma: 0.5}
 	est, err := consensus.EstimateRho(net, consensus.Case2, 1, consensus.MonteCarlo{Runs: 20, Steps: 5000, Burn: 100, Seed: 1})
 	if err != nil {
 		panic(err)

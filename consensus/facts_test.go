@@ -22,7 +22,7 @@ func scaleWeights(g *linalg.Graph, c float64) *linalg.Graph {
 // TestFactsSection51 checks the facts of spec §5.1 on random weighted
 // graphs and the families.
 func TestFactsSection51(t *testing.T) {
-	graphs := []*linalg.Graph{linalg.Path(5), linalg.Cycle(7), linalg.Star(6), linalg.Grid(3, 3)}
+	graphs := []*linalg.Graph{mustGraph(linalg.Path(5)), mustGraph(linalg.Cycle(7)), mustGraph(linalg.Star(6)), mustGraph(linalg.Grid(3, 3))}
 	for seed := range uint64(8) {
 		graphs = append(graphs, randomGraph(10, 0.3, mc.Source(3, seed)))
 	}
@@ -87,33 +87,33 @@ func TestFactsSection51(t *testing.T) {
 	// Fact 3: γ* = γ_conv for K_n (1/n, ρ₂ = n−1) and C4 (1/3); they
 	// differ for a path.
 	for n := 3; n <= 7; n++ {
-		s := spectral(t, linalg.Complete(n))
+		s := spectral(t, mustGraph(linalg.Complete(n)))
 		g, r, _ := s.GammaH2(1)
 		gc, _ := s.GammaConv()
 		assert.InDelta(t, 1/float64(n), g, 1e-12)
 		assert.InDelta(t, 1/float64(n), gc, 1e-12)
 		assert.InDelta(t, float64(n-1), r, 1e-9)
 	}
-	gp, _, _ := spectral(t, linalg.Path(5)).GammaH2(1)
+	gp, _, _ := spectral(t, mustGraph(linalg.Path(5))).GammaH2(1)
 	assert.Greater(t, math.Abs(gp-0.5), 0.05)
 
 	// Fact 5: adding a link can hurt. Path 1–2–3 vs triangle: at γ = 0.6
 	// the triangle is worse, at γ = 0.1 better. Closing P4 into C4 raises
 	// λ_n from 2 + √2 to 4, so at γ = 0.55 the link destabilises.
-	path, tri := spectral(t, linalg.Path(3)), spectral(t, linalg.Complete(3))
+	path, tri := spectral(t, mustGraph(linalg.Path(3))), spectral(t, mustGraph(linalg.Complete(3)))
 	pa, _ := path.Rho(Case2, 0.6, 1)
 	ta, _ := tri.Rho(Case2, 0.6, 1)
 	assert.Greater(t, ta, pa)
 	pb, _ := path.Rho(Case2, 0.1, 1)
 	tb, _ := tri.Rho(Case2, 0.1, 1)
 	assert.Less(t, tb, pb)
-	_, err := spectral(t, linalg.Path(4)).Rho(Case2, 0.55, 1)
+	_, err := spectral(t, mustGraph(linalg.Path(4))).Rho(Case2, 0.55, 1)
 	assert.NoError(t, err)
-	_, err = spectral(t, linalg.Cycle(4)).Rho(Case2, 0.55, 1)
+	_, err = spectral(t, mustGraph(linalg.Cycle(4))).Rho(Case2, 0.55, 1)
 	assert.ErrorIs(t, err, ErrUnstable)
 
 	// Continuous-time limit (spec §4.4 Case 2T): ρ₂T → σ² K_f/(2n) as γ → 0.
-	s := spectral(t, linalg.Grid(3, 4))
+	s := spectral(t, mustGraph(linalg.Grid(3, 4)))
 	r, _ := s.Rho(Case2T, 1e-9, 1)
 	assert.InEpsilon(t, s.Kirchhoff()/(2*12), r, 1e-8) // O(γ λ_n) = O(1e-8) bias
 }
@@ -121,7 +121,7 @@ func TestFactsSection51(t *testing.T) {
 // TestGammaTradeoff checks Problem B's trade-off: the returned γ is the
 // grid minimiser of ρ₂T(γ) + c/γ and moves to larger γ as c grows.
 func TestGammaTradeoff(t *testing.T) {
-	s := spectral(t, linalg.Grid(3, 3))
+	s := spectral(t, mustGraph(linalg.Grid(3, 3)))
 	prev := 0.0
 	for _, c := range []float64{0.01, 0.1, 1, 10} {
 		g, err := s.GammaTradeoff(c, 1)
@@ -148,7 +148,7 @@ func TestMonteCarloCoversClosedForms(t *testing.T) {
 	for _, c := range []struct {
 		g     *linalg.Graph
 		gamma float64
-	}{{linalg.Path(3), 0.5}, {randomGraph(6, 0.4, mc.Source(4, 0)), 0}} {
+	}{{mustGraph(linalg.Path(3)), 0.5}, {randomGraph(6, 0.4, mc.Source(4, 0)), 0}} {
 		s := spectral(t, c.g)
 		gamma := c.gamma
 		if gamma == 0 {
@@ -165,7 +165,7 @@ func TestMonteCarloCoversClosedForms(t *testing.T) {
 		}
 	}
 	// Determinism across worker counts.
-	net := &Throttler{Graph: linalg.Cycle(5), Gamma: 0.3}
+	net := &Throttler{Graph: mustGraph(linalg.Cycle(5)), Gamma: 0.3}
 	a, _ := EstimateRho(net, Case2, 1, MonteCarlo{Runs: 6, Steps: 100, Seed: 3, Workers: 1})
 	b, _ := EstimateRho(net, Case2, 1, MonteCarlo{Runs: 6, Steps: 100, Seed: 3, Workers: 4})
 	assert.Equal(t, a, b)

@@ -19,7 +19,7 @@ func TestGreedyLinks(t *testing.T) {
 	for seed := range uint64(4) {
 		rnd := rand.New(mc.Source(40, seed))
 		n := 10
-		g := linalg.Path(n)
+		g := mustGraph(linalg.Path(n))
 		var cands []linalg.Edge
 		for range 15 {
 			u, v := rnd.IntN(n), rnd.IntN(n)
@@ -72,19 +72,19 @@ func TestGreedyLinks(t *testing.T) {
 // past 2 is never chosen, and that the link that hurts is still added
 // (spec §5.1 fact 5: path 1–2–3 plus {1, 3} at γ = 0.6).
 func TestGreedySkipsUnstable(t *testing.T) {
-	res, err := GreedyLinks(&Throttler{Graph: linalg.Path(3), Gamma: 0.6}, []linalg.Edge{{U: 0, V: 2, W: 1}}, 1)
+	res, err := GreedyLinks(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.6}, []linalg.Edge{{U: 0, V: 2, W: 1}}, 1)
 	require.NoError(t, err)
 	assert.InDelta(t, 250.0/63, res.Rho[0], 1e-12) // spec §5.1
 	assert.InDelta(t, 50.0/9, res.Rho[1], 1e-12)
-	res, err = GreedyLinks(&Throttler{Graph: linalg.Path(4), Gamma: 0.55}, []linalg.Edge{{U: 0, V: 3, W: 1}}, 1)
+	res, err = GreedyLinks(&Throttler{Graph: mustGraph(linalg.Path(4)), Gamma: 0.55}, []linalg.Edge{{U: 0, V: 3, W: 1}}, 1)
 	require.NoError(t, err)
 	assert.Empty(t, res.Added) // C4 at γ = 0.55 is unstable
-	_, err = GreedyLinks(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, []linalg.Edge{{U: 0, V: 0, W: 1}}, 1)
+	_, err = GreedyLinks(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}, []linalg.Edge{{U: 0, V: 0, W: 1}}, 1)
 	assert.Error(t, err)
-	_, err = GreedyLinks(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, []linalg.Edge{{U: 0, V: 2, W: -1}}, 1)
+	_, err = GreedyLinks(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}, []linalg.Edge{{U: 0, V: 2, W: -1}}, 1)
 	assert.Error(t, err)
-	_, err = GreedyLinks(&Throttler{Graph: linalg.Path(3), Gamma: 0.1}, nil, -1)
+	_, err = GreedyLinks(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}, nil, -1)
 	assert.Error(t, err)
-	_, err = GreedyLinks(&Throttler{Graph: linalg.Complete(3), Gamma: 0.7}, nil, 1)
+	_, err = GreedyLinks(&Throttler{Graph: mustGraph(linalg.Complete(3)), Gamma: 0.7}, nil, 1)
 	assert.ErrorIs(t, err, ErrUnstable)
 }

@@ -88,7 +88,7 @@ func TestRho2PartialFractions(t *testing.T) {
 	// K_n: λ = n (n−1 times), ρ₂ = (n−1)/(γn(2 − γn)) for σ = 1.
 	for _, n := range []int{3, 10, 40} {
 		gamma := 0.7 / float64(n)
-		got, err := Rho(&Throttler{Graph: linalg.Complete(n), Gamma: gamma}, Case2, 1)
+		got, err := Rho(&Throttler{Graph: mustGraph(linalg.Complete(n)), Gamma: gamma}, Case2, 1)
 		require.NoError(t, err)
 		x := gamma * float64(n)
 		// A few ulps per term, summed compensated: 1e-13.
@@ -96,12 +96,14 @@ func TestRho2PartialFractions(t *testing.T) {
 	}
 	// C_n: the spectral sum over the closed-form spectrum.
 	for _, n := range []int{5, 17, 64} {
-		sp, err := SpectralFrom(linalg.CycleSpectrum(n))
+		ev, err := linalg.CycleSpectrum(n)
+		require.NoError(t, err)
+		sp, err := SpectralFrom(ev)
 		require.NoError(t, err)
 		for _, gamma := range []float64{0.1, 0.3, 0.45} {
 			want, err := sp.Rho(Case2, gamma, 1)
 			require.NoError(t, err)
-			got, err := Rho(&Throttler{Graph: linalg.Cycle(n), Gamma: gamma}, Case2, 1)
+			got, err := Rho(&Throttler{Graph: mustGraph(linalg.Cycle(n)), Gamma: gamma}, Case2, 1)
 			require.NoError(t, err)
 			// κ(L + αJ/n) ≈ 4/λ₂ ≤ 1e3 for n = 64: 1e-11 relative.
 			assert.InEpsilon(t, want, got, 1e-11, "C_%d γ %v", n, gamma)
@@ -141,7 +143,7 @@ func TestRho2BothRoutes(t *testing.T) {
 		}
 	}
 	// Dense graphs take the two passes.
-	assert.False(t, sparseH2(linalg.Complete(50)))
+	assert.False(t, sparseH2(mustGraph(linalg.Complete(50))))
 }
 
 // denseHalf returns the benchmark graph of issue 10: n nodes, each pair

@@ -83,3 +83,10 @@ func sparseRandom(n int, deg float64, src rand.Source) *linalg.Graph {
 	}
 	return g.Build()
 }
+
+// mustGraph returns g, panicking on a non-nil error: for the linalg
+// families with sizes the test knows to be valid.
+func mustGraph(g *linalg.Graph, err error) *linalg.Graph {
+	must(err)
+	return g
+}

@@ -126,7 +126,7 @@ func TestConservation(t *testing.T) {
 // TestTotalsExample checks spec §9: r = (5, 1), x = (3, 3) gives
 // a = (3, 1), a_total = 4, a_ideal = 6, O = 2.
 func TestTotalsExample(t *testing.T) {
-	net := &Throttler{Graph: linalg.Path(2), Gamma: 0.1}
+	net := &Throttler{Graph: mustGraph(linalg.Path(2)), Gamma: 0.1}
 	tr, err := Simulate(net, TraceDemand{{5, 1}}, []float64{3, 3}, 1, &Settings{States: true})
 	require.NoError(t, err)
 	assert.Equal(t, []float64{3, 1}, tr.A[0])
@@ -183,7 +183,7 @@ func TestTotalsInvariants(t *testing.T) {
 func TestContractionAndDeadbeat(t *testing.T) {
 	r := []float64{7, 1, 4}
 	x0 := []float64{0, 5, 1}
-	net := &Throttler{Graph: linalg.Path(3), Gamma: 0.5}
+	net := &Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.5}
 	tr, err := Simulate(net, constant(r, 30), x0, 30, &Settings{States: true})
 	require.NoError(t, err)
 	xs, _ := Equilibrium(Amount, r, 6)
@@ -194,7 +194,7 @@ func TestContractionAndDeadbeat(t *testing.T) {
 	}
 	r4 := []float64{3, 9, 1, 6}
 	x4 := []float64{2, 2, 2, 2}
-	k4 := &Throttler{Graph: linalg.Complete(4), Gamma: 0.25}
+	k4 := &Throttler{Graph: mustGraph(linalg.Complete(4)), Gamma: 0.25}
 	tr, err = Simulate(k4, constant(r4, 1), x4, 1, nil)
 	require.NoError(t, err)
 	want, _ := Equilibrium(Amount, r4, 8) // r − (19 − 8)/4
@@ -287,7 +287,7 @@ func TestStepMatchesSimulate(t *testing.T) {
 // TestUnstableSimulation checks spec §4.1 / §9: above 2/λ_n the result
 // carries a warning and the limits diverge; below it neither.
 func TestUnstableSimulation(t *testing.T) {
-	g := linalg.Cycle(6) // λ_n = 4: bound 1/2
+	g := mustGraph(linalg.Cycle(6)) // λ_n = 4: bound 1/2
 	r := []float64{1, 2, 3, 4, 5, 6}
 	x0 := []float64{3, 3, 3, 3, 4, 4}
 	tr, err := Simulate(&Throttler{Graph: g, Gamma: 0.55}, constant(r, 200), x0, 200, nil)
@@ -304,7 +304,7 @@ func TestUnstableSimulation(t *testing.T) {
 	// it (γλ_n = 2.00004) the top modes grow by 1.00004 per step; a
 	// Lanczos estimate alone (a lower bound) used to miss this.
 	for _, n := range []int{1000, 5000} {
-		big := linalg.Cycle(n)
+		big := mustGraph(linalg.Cycle(n))
 		zero := make([]float64, n)
 		tr, err = Simulate(&Throttler{Graph: big, Gamma: 0.50001}, constant(zero, 1), zero, 1, nil)
 		require.ErrorIs(t, err, ErrUnstable, "C_%d", n)
@@ -364,7 +364,7 @@ func TestStabilityDecision(t *testing.T) {
 	// the Ritz value can only approach 4 from below and 5000 nodes is
 	// past the dense decision: the warning says uncertain, with the
 	// bracket containing 4.
-	_, err = stability(linalg.Cycle(5000), 0.5, nil)
+	_, err = stability(mustGraph(linalg.Cycle(5000)), 0.5, nil)
 	require.ErrorIs(t, err, ErrIllConditioned)
 	assert.Contains(t, err.Error(), "uncertain")
 	assert.Contains(t, err.Error(), ", 4]")
@@ -372,7 +372,7 @@ func TestStabilityDecision(t *testing.T) {
 
 // TestSimulateErrors checks the input errors of the model.
 func TestSimulateErrors(t *testing.T) {
-	g := linalg.Path(3)
+	g := mustGraph(linalg.Path(3))
 	ok := TraceDemand{{1, 2, 3}}
 	x0 := []float64{1, 1, 1}
 	db := newBuilder(3)
@@ -421,7 +421,7 @@ func TestSimulateErrors(t *testing.T) {
 // 2^40 steps, with States on a graph whose record is too large, and
 // EstimateRho with Steps = 2^40 or Burn + Steps overflowing.
 func TestSizesBeforeAllocation(t *testing.T) {
-	th := &Throttler{Graph: linalg.Path(3), Gamma: 0.1}
+	th := &Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}
 	x0 := []float64{1, 1, 1}
 	_, err := Simulate(th, TraceDemand{x0}, x0, 1<<40, nil)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
@@ -429,7 +429,7 @@ func TestSizesBeforeAllocation(t *testing.T) {
 	// 2^22 steps alone need 200 MB, but with the states of 1000 nodes
 	// 134 GB.
 	big := make([]float64, 1000)
-	_, err = Simulate(&Throttler{Graph: linalg.Path(1000), Gamma: 0.1}, TraceDemand{big}, big, 1<<22, &Settings{States: true})
+	_, err = Simulate(&Throttler{Graph: mustGraph(linalg.Path(1000)), Gamma: 0.1}, TraceDemand{big}, big, 1<<22, &Settings{States: true})
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, err = EstimateRho(th, Case2, 1, MonteCarlo{Runs: 2, Steps: 1 << 40})
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
@@ -450,7 +450,7 @@ func FuzzSimulate(f *testing.F) {
 	f.Add(-1.0, 0.0, 2.0, 3.0, 1.0, uint8(1))
 	f.Add(0.3, -1.0, 2.0, math.NaN(), 1.0, uint8(2))
 	f.Fuzz(func(t *testing.T, gamma, r0, r1, r2, x float64, m uint8) {
-		net := &Throttler{Graph: linalg.Path(3), Gamma: gamma, Measure: Measure(m % 5)}
+		net := &Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: gamma, Measure: Measure(m % 5)}
 		tr, err := Simulate(net, constant([]float64{r0, r1, r2}, 5), []float64{x, x, x}, 5, nil)
 		if err != nil {
 			return

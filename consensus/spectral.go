@@ -157,7 +157,10 @@ func (s *Spectral) StabilityBound() float64 { return 2 / s.LambdaMax() }
 // Kirchhoff returns K_f = n Σ_{i≥2} 1/λ_i (spec §2), a compensated sum
 // (linalg.KirchhoffFromSpectrum).
 func (s *Spectral) Kirchhoff() float64 {
-	return linalg.KirchhoffFromSpectrum(s.lambda)
+	// newSpectral keeps only sorted, finite spectra with λ₂ > 0, for
+	// which KirchhoffFromSpectrum has no error.
+	k, _ := linalg.KirchhoffFromSpectrum(s.lambda)
+	return k
 }
 
 // eigenTol is the relative error bound the stability decisions allow

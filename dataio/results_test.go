@@ -40,7 +40,10 @@ func results(t *testing.T) map[string]any {
 		}
 		out[name] = v
 	}
-	cyc := linalg.Cycle(8)
+	cyc, err := linalg.Cycle(8)
+	if err != nil {
+		t.Fatal(err)
+	}
 	th := &consensus.Throttler{Graph: cyc, Gamma: 0.3}
 	tr, err := consensus.Simulate(th, &consensus.RandomWalkDemand{Start: make([]float64, 8), Sigma: 1, Src: rand.NewPCG(1, 1)}, make([]float64, 8), 5, nil)
 	must("consensus.Trajectory", tr, err)
@@ -88,7 +91,11 @@ func results(t *testing.T) map[string]any {
 	b := []float64{1, -1, 0, 0, 0, 0, 0, 0}
 	sr, err := sol.Solve(make([]float64, 8), b)
 	must("linalg.SolveResult", sr, err)
-	kr, err := linalg.EstimateKirchhoff(linalg.Hypercube(4), nil, rand.NewPCG(1, 4))
+	q4, err := linalg.Hypercube(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kr, err := linalg.EstimateKirchhoff(q4, nil, rand.NewPCG(1, 4))
 	must("linalg.TraceResult", kr, err)
 
 	mres, err := mobility.Compare(mobility.Mesh{}, mobility.Baselines(), 2, 1, 0)

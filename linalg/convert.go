@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/loadlab/loadlab"
 	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/mat"
 )
@@ -14,38 +15,48 @@ import (
 // diagonal. It returns an error naming the entry for a non-zero diagonal
 // entry (self-loop), a negative, NaN or infinite entry or one outside
 // [MinWeight, MaxWeight], or a_uv ≠ a_vu (possible for a user
-// implementation of mat.Symmetric).
+// implementation of mat.Symmetric). Errors wrap loadlab.ErrInvalid. It
+// panics if a is nil.
 func FromAdjacency(a mat.Symmetric) (*Graph, error) {
+	if a == nil {
+		panic("linalg: FromAdjacency: nil matrix a")
+	}
 	return fromSquare(a, a.SymmetricDim())
 }
 
 // FromMatrix is FromAdjacency for a general matrix, such as a *mat.Dense
 // read from a file. It also returns an error if a is not square or not
-// exactly symmetric.
+// exactly symmetric. It panics if a is nil.
 func FromMatrix(a mat.Matrix) (*Graph, error) {
+	if a == nil {
+		panic("linalg: FromMatrix: nil matrix a")
+	}
 	r, c := a.Dims()
 	if r != c {
-		return nil, fmt.Errorf("linalg: adjacency matrix is %d×%d, not square", r, c)
+		return nil, loadlab.Invalid("linalg", "adjacency matrix is %d×%d, not square", r, c)
 	}
 	return fromSquare(a, r)
 }
 
 func fromSquare(a mat.Matrix, n int) (*Graph, error) {
+	if err := checkOrder("FromMatrix", n); err != nil {
+		return nil, err
+	}
 	var p pairs
 	for u := range n {
 		if d := a.At(u, u); d != 0 {
-			return nil, fmt.Errorf("linalg: adjacency[%d][%d] = %v: self-loops are not allowed", u, u, d)
+			return nil, loadlab.Invalid("linalg", "adjacency[%d][%d] = %v: self-loops are not allowed", u, u, d)
 		}
 		for v := u + 1; v < n; v++ {
 			w, wt := a.At(u, v), a.At(v, u)
 			if w != wt && !(math.IsNaN(w) && math.IsNaN(wt)) {
-				return nil, fmt.Errorf("linalg: adjacency not symmetric: [%d][%d] = %v but [%d][%d] = %v", u, v, w, v, u, wt)
+				return nil, loadlab.Invalid("linalg", "adjacency not symmetric: [%d][%d] = %v but [%d][%d] = %v", u, v, w, v, u, wt)
 			}
 			if w == 0 {
 				continue
 			}
 			if !(w >= MinWeight && w <= MaxWeight) {
-				return nil, fmt.Errorf("linalg: adjacency[%d][%d] = %v: want 0 (no edge) or a positive weight in [2^-500, 2^500]", u, v, w)
+				return nil, loadlab.Invalid("linalg", "adjacency[%d][%d] = %v: want 0 (no edge) or a positive weight in [2^-500, 2^500]", u, v, w)
 			}
 			p.addWeighted(u, v, w)
 		}
@@ -56,11 +67,23 @@ func fromSquare(a mat.Matrix, n int) (*Graph, error) {
 // FromUndirected converts a gonum graph. Nodes are numbered by
 // increasing ID; the returned slice maps each node index to its gonum ID.
 // If gr implements graph.Weighted, its edge weights are used, otherwise
-// every edge has weight 1. It returns an error for a self-loop or an
-// invalid weight.
+// every edge has weight 1. It returns an error wrapping
+// loadlab.ErrInvalid for a self-loop, a neighbour that is not a node or
+// an invalid weight, and loadlab.ErrTooLarge for 2^31 nodes or more. It
+// panics if gr is nil.
 func FromUndirected(gr graph.Undirected) (*Graph, []int64, error) {
-	ids := make([]int64, 0, gr.Nodes().Len())
+	if gr == nil {
+		panic("linalg: FromUndirected: nil graph gr")
+	}
+	// Len is −1 for an iterator of unknown length.
+	if l := gr.Nodes().Len(); l > MaxOrder {
+		return nil, nil, checkOrder("FromUndirected", l)
+	}
+	ids := make([]int64, 0, max(gr.Nodes().Len(), 0))
 	for it := gr.Nodes(); it.Next(); {
+		if len(ids) == MaxOrder {
+			return nil, nil, checkOrder("FromUndirected", MaxOrder+1)
+		}
 		ids = append(ids, it.Node().ID())
 	}
 	slices.Sort(ids)
@@ -75,10 +98,10 @@ func FromUndirected(gr graph.Undirected) (*Graph, []int64, error) {
 			vid := it.Node().ID()
 			v, ok := index[vid]
 			if !ok {
-				return nil, nil, fmt.Errorf("linalg: node ID %d, a neighbour of %d, is not among the graph's nodes", vid, uid)
+				return nil, nil, loadlab.Invalid("linalg", "node ID %d, a neighbour of %d, is not among the graph's nodes", vid, uid)
 			}
 			if v == u {
-				return nil, nil, fmt.Errorf("linalg: self-loop at node ID %d", uid)
+				return nil, nil, loadlab.Invalid("linalg", "self-loop at node ID %d", uid)
 			}
 			if v < u {
 				continue

@@ -91,8 +91,9 @@
 // # Random graphs
 //
 // Every generator takes a math/rand/v2 rand.Source and returns unit
-// weights; the same source state gives the same graph. A nil source is
-// a programmer error and panics when the first number is drawn.
+// weights; the same source state gives the same graph. These are the
+// only random graph generators of loadlab: codedload's random topologies
+// and the figures' geometric graphs are drawn here.
 //
 //   - ErdosRenyi(n, p, connected, src): G(n, p), each pair an edge with
 //     probability p independently, sampled in O(n + m) by geometric
@@ -100,17 +101,47 @@
 //     (G(n, p) conditioned on connectivity), refusing p so small that
 //     more than 5 isolated nodes are expected (p well below ln n / n),
 //     and giving up after MaxConnectAttempts samples.
-//   - RandomRegular(n, d, src): a simple d-regular graph. For d ≤ 4 it is
-//     exactly uniform (pairing model, rejecting the whole pairing at its
-//     first loop or repeated edge; about exp((d²−1)/4) pairings). For
-//     d ≥ 5 it uses the Steger–Wormald process, which redraws bad pairs
-//     and is asymptotically uniform. For d > (n−1)/2 it complements a
-//     random (n−1−d)-regular graph.
-//   - RandomGeometric(n, r, torus, src): n uniform points in [0, 1)², an
+//   - RandomRegular(n, d, src): a simple d-regular graph. Law: for d ≤ 4
+//     it is exactly uniform over the labelled simple d-regular graphs on
+//     n nodes (pairing model of Bollobás, rejecting the whole pairing at
+//     its first loop or repeated edge; about exp((d²−1)/4) pairings), as
+//     TestRandomRegularUniformChiSquare checks by a χ² test over all 70
+//     labelled cubic graphs on 6 nodes and all 465 labelled 4-regular
+//     graphs on 7 nodes, and TestRandomRegularUniform by the frequency
+//     1/7 of K_{3,3}. For d ≥ 5 it uses the Steger–Wormald process, which
+//     redraws bad pairs and is asymptotically uniform for fixed d as
+//     n → ∞ (TestStegerWormaldNearUniform compares its triangle counts
+//     with exact rejection). For d > (n−1)/2 it complements a random
+//     (n−1−d)-regular graph, which has the same law property.
+//   - RandomGeometric(n, r, torus, src): n points uniform in [0, 1)², an
 //     edge between points at Euclidean distance ≤ r, optionally with the
-//     torus (wrap-around) metric; node i is the i-th point drawn, and
-//     RandomGeometricPoints returns the points. A cell grid of side ≥ r
-//     makes it O(n + m).
+//     torus (wrap-around) metric; RandomGeometricPoints also returns the
+//     points. A grid of k×k cells, 1/k ≥ r and k ≤ √n + 1 whatever r,
+//     makes it O(n + m) time and O(n) memory besides the edges. Nodes are
+//     numbered in cell order (row-major, then in the order drawn), which
+//     keeps neighbours close in memory and, the points being i.i.d., does
+//     not change the law.
+//
+// # Errors and panics
+//
+// Bad data returns an error wrapping a named error of the root package
+// (docs/conventions.md): loadlab.ErrInvalid for an argument outside its
+// domain (a negative size, a family size where the family is not a
+// simple graph, a weight outside [MinWeight, MaxWeight], a node out of
+// range, a self-loop, a duplicate edge in FromEdges), loadlab.ErrTooLarge
+// for a size checked before allocating (more than MaxOrder nodes, a
+// graph, spectrum or dense matrix beyond the 16 GiB budget of
+// internal/size: Complete(1<<20), Path(1<<40), Spectrum of a million
+// nodes), loadlab.ErrDisconnected where a connected graph is needed
+// (L†-based functions, CheckConnected, KirchhoffFromSpectrum with
+// λ₂ ≤ 0, a connected G(n, p) not found), loadlab.ErrIllConditioned for a
+// factorisation without correct digits and loadlab.ErrNotConverged for
+// an eigensolver or pairing process that stopped short. Panics are for
+// programmer errors, each documented on its function: a nil graph,
+// matrix or rand.Source (the message names the argument), a node out of
+// range on an accessor (Neighbors, Weight, BFS.Start), slices of the
+// wrong length, an unknown Family value, and Laplacian() of a graph too
+// large for a dense matrix (callers check CheckDense first).
 //
 // # Cost and accuracy
 //

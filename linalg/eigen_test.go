@@ -43,10 +43,10 @@ func bracketCases(t *testing.T) []bracketCase {
 		}
 		cs = append(cs, bracketCase{name: "ER weighted, scaled", g: g, q: q})
 	}
-	cs = append(cs, bracketCase{name: "path 450", g: Path(450)},
-		bracketCase{name: "cycle 500", g: Cycle(500)},
-		bracketCase{name: "hypercube 9", g: Hypercube(9)},
-		bracketCase{name: "complete 40", g: Complete(40)})
+	cs = append(cs, bracketCase{name: "path 450", g: must(Path(450))},
+		bracketCase{name: "cycle 500", g: must(Cycle(500))},
+		bracketCase{name: "hypercube 9", g: must(Hypercube(9))},
+		bracketCase{name: "complete 40", g: must(Complete(40))})
 	return cs
 }
 
@@ -83,7 +83,7 @@ func TestLambdaMaxBracket(t *testing.T) {
 	for _, c := range []struct {
 		g    *Graph
 		want float64
-	}{{Cycle(1000), 4}, {Complete(30), 30}, {Hypercube(10), 20}} {
+	}{{must(Cycle(1000)), 4}, {must(Complete(30)), 30}, {must(Hypercube(10)), 20}} {
 		b, err := LambdaMaxBracket(c.g, nil)
 		require.NoError(t, err)
 		assert.True(t, b.Lo <= c.want*(1+1e-12) && c.want*(1-1e-12) <= b.Hi, "%v ∌ %v", b, c.want)
@@ -105,9 +105,9 @@ func TestLambda2Bracket(t *testing.T) {
 		assert.Greater(t, b.Lo, 0.0, "%s %v", c.name, b)
 	}
 	// λ₂(P_n) = 4 sin²(π/(2n)) (spec §9), small against ‖L‖ = 4.
-	b, err := Lambda2Bracket(Path(600), nil)
+	b, err := Lambda2Bracket(must(Path(600)), nil)
 	require.NoError(t, err)
-	want := PathSpectrum(600)[1]
+	want := must(PathSpectrum(600))[1]
 	assert.True(t, b.Lo <= want*(1+1e-9) && want*(1-1e-9) <= b.Hi, "%v ∌ %v", b, want)
 	// Disconnected: exactly 0.
 	g := graphOf(t, 4, Edge{U: 0, V: 1, W: 1})
@@ -119,7 +119,7 @@ func TestLambda2Bracket(t *testing.T) {
 // TestEigenSettingsValidate checks that bad settings are errors naming
 // the field.
 func TestEigenSettingsValidate(t *testing.T) {
-	g := Path(3)
+	g := must(Path(3))
 	for _, s := range []*EigenSettings{
 		{Scale: []float64{1, 1}},
 		{Scale: []float64{1, -1, 1}},
@@ -253,7 +253,7 @@ func TestSymEigenTinyWeights(t *testing.T) {
 	g := graphOf(t, 5, Edge{U: 0, V: 1, W: w}, Edge{U: 1, V: 2, W: w}, Edge{U: 2, V: 3, W: w}, Edge{U: 3, V: 4, W: w})
 	ev, vecs, err := SymEigen(g.Laplacian(), true)
 	require.NoError(t, err)
-	want := PathSpectrum(5)
+	want := must(PathSpectrum(5))
 	for i := range ev {
 		// Backward-stable eigensolver: ~n ε ‖L‖ absolute, here 1e-14 w.
 		assert.InDelta(t, w*want[i], ev[i], 1e-14*w, "λ_%d", i+1)

@@ -32,13 +32,24 @@ func ExampleKirchhoffIndex() {
 func ExampleNewResistance() {
 	// Factor once, then query: the 4×4 torus, which is the hypercube Q_4.
 	// Every edge has R = (n−1)/m = 15/32 by Foster's theorem.
-	r, err := linalg.NewResistance(linalg.Torus(4, 4))
+	g, err := linalg.Torus(4, 4)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err := linalg.NewResistance(g)
+	if err != nil {
+		log.Fatal(err)
+	}
+	kt, err := linalg.TorusKirchhoff(4, 4)
+	if err != nil {
+		log.Fatal(err)
+	}
+	kq, err := linalg.HypercubeKirchhoff(4)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("neighbour %.4g, opposite corner %.4g\n", r.Between(0, 1), r.Between(0, 10))
-	fmt.Printf("K_f = %.4g, closed forms %.4g and %.4g\n", r.Kirchhoff(),
-		linalg.TorusKirchhoff(4, 4), linalg.HypercubeKirchhoff(4))
+	fmt.Printf("K_f = %.4g, closed forms %.4g and %.4g\n", r.Kirchhoff(), kt, kq)
 	// Output:
 	// neighbour 0.4688, opposite corner 0.6667
 	// K_f = 68.67, closed forms 68.67 and 68.67
@@ -47,9 +58,21 @@ func ExampleNewResistance() {
 func ExampleTorusKirchhoff() {
 	// Closed forms need no matrix: a million-node torus and a
 	// 2^20-node hypercube in microseconds.
-	fmt.Printf("torus 1000×1000: K_f = %.6g\n", linalg.TorusKirchhoff(1000, 1000))
-	fmt.Printf("hypercube Q_20:  K_f = %.6g\n", linalg.HypercubeKirchhoff(20))
-	fmt.Printf("grid 2×3 spectrum: %.4g\n", linalg.GridSpectrum(2, 3))
+	kt, err := linalg.TorusKirchhoff(1000, 1000)
+	if err != nil {
+		log.Fatal(err)
+	}
+	kq, err := linalg.HypercubeKirchhoff(20)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ev, err := linalg.GridSpectrum(2, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("torus 1000×1000: K_f = %.6g\n", kt)
+	fmt.Printf("hypercube Q_20:  K_f = %.6g\n", kq)
+	fmt.Printf("grid 2×3 spectrum: %.4g\n", ev)
 	// Output:
 	// torus 1000×1000: K_f = 1.14817e+12
 	// hypercube Q_20:  K_f = 5.82687e+10
@@ -82,8 +105,19 @@ func ExampleFamily() {
 		if f == linalg.HypercubeFamily {
 			k = 3
 		}
-		ev := f.Spectrum(k)
-		fmt.Printf("%-9s n = %2d  K_f = %7.4g  λ₂ = %.4g\n", f, f.Order(k), f.Kirchhoff(k), ev[1])
+		n, err := f.Order(k)
+		if err != nil {
+			log.Fatal(err)
+		}
+		kf, err := f.Kirchhoff(k)
+		if err != nil {
+			log.Fatal(err)
+		}
+		ev, err := f.Spectrum(k)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%-9s n = %2d  K_f = %7.4g  λ₂ = %.4g\n", f, n, kf, ev[1])
 	}
 	// Output:
 	// path      n =  8  K_f =      84  λ₂ = 0.1522
@@ -117,7 +151,10 @@ func ExampleLambdaMaxBracket() {
 	// λ_max(C_10) = 4 (spec §9). Without a threshold the bracket is
 	// refined as far as the method allows; with one it stops once the
 	// threshold is decided.
-	g := linalg.Cycle(10)
+	g, err := linalg.Cycle(10)
+	if err != nil {
+		log.Fatal(err)
+	}
 	b, _ := linalg.LambdaMaxBracket(g, nil)
 	fmt.Printf("λ_max ≈ %.6f, bracket holds 4: %v\n", b.Est, b.Contains(4))
 	c, _ := linalg.LambdaMaxBracket(g, &linalg.EigenSettings{Threshold: 5})

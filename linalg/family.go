@@ -1,6 +1,11 @@
 package linalg
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
+)
 
 // Family names one of the deterministic unit-weight families, for sweeps
 // over size where each member is given by one size parameter k: the
@@ -33,7 +38,8 @@ func (f Family) String() string {
 	return familyNames[f]
 }
 
-// MinSize returns the smallest valid size parameter k.
+// MinSize returns the smallest valid size parameter k. It panics for an
+// unknown family.
 func (f Family) MinSize() int {
 	switch f {
 	case CycleFamily, TorusFamily:
@@ -45,6 +51,8 @@ func (f Family) MinSize() int {
 	return 1
 }
 
+// check panics for an unknown family: a Family is a closed enumeration,
+// so another value is a programmer error.
 func (f Family) check() {
 	if f < 0 || int(f) >= len(familyNames) {
 		panic(fmt.Sprintf("linalg: unknown %v", f))
@@ -52,21 +60,33 @@ func (f Family) check() {
 }
 
 // Order returns the number of nodes of the member with size parameter k:
-// k, k² or 2^k. It panics for an unknown family.
-func (f Family) Order(k int) int {
+// k, k² or 2^k. It returns an error wrapping loadlab.ErrInvalid for
+// k < MinSize() (or k > MaxHypercubeDim for the hypercube) and one
+// wrapping loadlab.ErrTooLarge for k² ≥ 2^31. It panics for an unknown
+// family.
+func (f Family) Order(k int) (int, error) {
 	f.check()
+	if err := atLeast(f.String(), "k", k, f.MinSize()); err != nil {
+		return 0, err
+	}
 	switch f {
 	case GridFamily, TorusFamily:
-		return k * k
+		if n, ok := size.Mul(k, k); ok && n <= MaxOrder {
+			return n, nil
+		}
+		return 0, loadlab.TooLarge("linalg", "%v: k = %d gives k² ≥ 2^31 nodes", f, k)
 	case HypercubeFamily:
-		return 1 << k
+		if err := checkDim(f.String(), k); err != nil {
+			return 0, err
+		}
+		return 1 << k, nil
 	}
-	return k
+	return k, nil
 }
 
-// Graph returns the member with size parameter k. It panics where the
-// constructor does.
-func (f Family) Graph(k int) *Graph {
+// Graph returns the member with size parameter k, with the errors of its
+// constructor. It panics for an unknown family.
+func (f Family) Graph(k int) (*Graph, error) {
 	switch f {
 	case PathFamily:
 		return Path(k)
@@ -84,12 +104,13 @@ func (f Family) Graph(k int) *Graph {
 		return Hypercube(k)
 	}
 	f.check()
-	return nil
+	return nil, nil
 }
 
 // Spectrum returns the closed-form Laplacian spectrum of the member with
-// size parameter k, ascending (PathSpectrum, CycleSpectrum, …).
-func (f Family) Spectrum(k int) []float64 {
+// size parameter k, ascending (PathSpectrum, CycleSpectrum, …), with
+// their errors. It panics for an unknown family.
+func (f Family) Spectrum(k int) ([]float64, error) {
 	switch f {
 	case PathFamily:
 		return PathSpectrum(k)
@@ -107,12 +128,13 @@ func (f Family) Spectrum(k int) []float64 {
 		return HypercubeSpectrum(k)
 	}
 	f.check()
-	return nil
+	return nil, nil
 }
 
 // Kirchhoff returns the closed-form Kirchhoff index of the member with
-// size parameter k (PathKirchhoff, CycleKirchhoff, …).
-func (f Family) Kirchhoff(k int) float64 {
+// size parameter k (PathKirchhoff, CycleKirchhoff, …), with their
+// errors. It panics for an unknown family.
+func (f Family) Kirchhoff(k int) (float64, error) {
 	switch f {
 	case PathFamily:
 		return PathKirchhoff(k)
@@ -130,5 +152,5 @@ func (f Family) Kirchhoff(k int) float64 {
 		return HypercubeKirchhoff(k)
 	}
 	f.check()
-	return 0
+	return 0, nil
 }

@@ -64,7 +64,7 @@ func TestFromEdges(t *testing.T) {
 func TestViewsCannotGrowIntoNeighbours(t *testing.T) {
 	// Neighbors and Weights have capacity = length: an append by a careless
 	// caller reallocates instead of overwriting the next node's list.
-	g := Path(3)
+	g := must(Path(3))
 	nb := g.Neighbors(0)
 	_ = append(nb, 99)
 	assert.Equal(t, []int32{0, 2}, g.Neighbors(1))
@@ -193,9 +193,49 @@ func TestBFSAgainstFloyd(t *testing.T) {
 
 func TestBFSPanics(t *testing.T) {
 	assert.PanicsWithValue(t, "linalg: NewBFS: nil graph g", func() { NewBFS(nil) })
-	s := NewBFS(Path(3))
+	s := NewBFS(must(Path(3)))
 	assert.Panics(t, func() { s.Next() })
 	assert.Panics(t, func() { s.Start(3) })
 	assert.Panics(t, func() { s.Distances(0, make([]int32, 2)) })
 	assert.PanicsWithValue(t, "linalg: IsConnected: nil graph g", func() { IsConnected(nil) })
+}
+
+func TestSpectrumTinyAndHugeWeights(t *testing.T) {
+	// Issue 11: gonum's eigensolver panicked ("lapack: insufficient length
+	// of a") on a path whose weights were all ≲ 1e-122. The spectrum of
+	// c·L is c times that of L; the scaling by a power of two is exact, so
+	// the eigenvalues agree with the unit path's to the eigensolver's
+	// accuracy, a few ulps of λ_n = 4c: 64 n ε λ_n absolute.
+	p := must(Path(6))
+	ref := must(PathSpectrum(6))
+	for _, c := range []float64{1e-100, 1e-122, 1e-130, 1e-140, MinWeight, 1e100, MaxWeight} {
+		g := reweight(t, p, func(Edge) float64 { return c })
+		ev, err := Spectrum(g)
+		require.NoError(t, err, "c = %g", c)
+		for i := range ev {
+			assert.InDelta(t, ref[i], ev[i]/c, 64*6*eps*4, "c = %g, λ_%d", c, i+1)
+		}
+		l2, f, err := AlgebraicConnectivity(g)
+		require.NoError(t, err, "c = %g", c)
+		assert.InEpsilon(t, ref[1], l2/c, 1e-12, "c = %g", c)
+		assert.InDelta(t, 1, f.Norm(2), 1e-14)
+	}
+	// Weights spanning the whole range: no panic, λ₂ of the weak link
+	// cannot be resolved but the call returns.
+	g := graphOf(t, 3, Edge{0, 1, MaxWeight}, Edge{1, 2, MinWeight})
+	_, err := Spectrum(g)
+	require.NoError(t, err)
+	_, _, err = AlgebraicConnectivity(g)
+	require.NoError(t, err)
+}
+
+func TestDenseTooLarge(t *testing.T) {
+	// A million-node path is cheap as a graph but its dense Laplacian
+	// needs 8 TB: an error, not an out-of-memory crash.
+	g := must(Path(1 << 20))
+	_, err := Spectrum(g)
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, _, err = AlgebraicConnectivity(g)
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	assert.Panics(t, func() { g.Laplacian() })
 }

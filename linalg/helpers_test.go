@@ -24,3 +24,12 @@ func reweight(t testing.TB, g *Graph, f func(e Edge) float64) *Graph {
 	}
 	return graphOf(t, g.Order(), es...)
 }
+
+// must returns v, panicking on a non-nil error: for graphs and closed
+// forms whose arguments the test knows to be valid.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

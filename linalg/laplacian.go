@@ -5,13 +5,21 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab"
 	"gonum.org/v1/gonum/mat"
 )
 
 // Laplacian returns the weighted Laplacian L = D − W of g (spec
-// throttlers.md §2): L_uv = −w_uv for an edge, L_uu = Σ_v w_uv.
+// throttlers.md §2): L_uv = −w_uv for an edge, L_uu = Σ_v w_uv, as a
+// dense n×n matrix. It panics with an error wrapping loadlab.ErrTooLarge
+// if that matrix would exceed the memory budget; callers that take a
+// graph from their user check CheckDense first, as every function of
+// this package does.
 func (g *Graph) Laplacian() *mat.SymDense {
 	n := g.Order()
+	if err := CheckDense("Laplacian", n, 1); err != nil {
+		panic(err)
+	}
 	l := mat.NewSymDense(max(n, 1), nil)
 	if n == 0 {
 		return &mat.SymDense{}
@@ -55,15 +63,63 @@ func (g *Graph) LaplacianMulVec(dst, x []float64) {
 // order, 0 = λ₁ ≤ λ₂ ≤ … ≤ λ_n (spec throttlers.md §2 (1)). The
 // smallest is rounded and may be a tiny negative number. Its cost is that
 // of a dense symmetric eigenvalue decomposition without vectors, O(n³).
+// The eigensolver works on L/s, s the power of two nearest the largest
+// weighted degree, and the eigenvalues are scaled back: the scaling is
+// exact, and it keeps LAPACK's internal scaling in range for every
+// weight in [MinWeight, MaxWeight] (gonum panicked on weights ≲ 1e-122).
+// It returns an error wrapping loadlab.ErrInvalid for a graph with no
+// nodes and one wrapping loadlab.ErrNotConverged if the eigensolver
+// fails. It panics if g is nil.
 func Spectrum(g *Graph) ([]float64, error) {
+	if g == nil {
+		panic("linalg: Spectrum: nil graph g")
+	}
 	if g.Order() == 0 {
-		return nil, errors.New("linalg: Spectrum of a graph with no nodes")
+		return nil, loadlab.Invalid("linalg", "Spectrum of a graph with no nodes")
 	}
+	if err := CheckDense("Spectrum", g.Order(), 2); err != nil {
+		return nil, err
+	}
+	l, s := g.scaledLaplacian()
 	var es mat.EigenSym
-	if !es.Factorize(g.Laplacian(), false) {
-		return nil, errors.New("linalg: symmetric eigendecomposition did not converge")
+	if !es.Factorize(l, false) {
+		return nil, errEigen
 	}
-	return es.Values(nil), nil
+	ev := es.Values(nil)
+	for i := range ev {
+		ev[i] *= s
+	}
+	return ev, nil
+}
+
+// errEigen is the error of a failed dense symmetric eigendecomposition.
+var errEigen = loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "symmetric eigendecomposition did not converge")
+
+// scaledLaplacian returns L/s and s, a power of two within a factor 2 of
+// the largest weighted degree (1 for a graph without edges), so that the
+// entries of L/s lie in [−1, 1] and the largest is at least 1/2.
+// Multiplying by a power of two is exact unless a result is subnormal,
+// which the weight bounds rule out for every graph of a size a dense
+// matrix can hold.
+func (g *Graph) scaledLaplacian() (*mat.SymDense, float64) {
+	l := g.Laplacian()
+	var dmax float64
+	for u := range g.Order() {
+		dmax = math.Max(dmax, l.At(u, u))
+	}
+	if dmax == 0 {
+		return l, 1
+	}
+	_, e := math.Frexp(dmax) // dmax = f·2^e, f ∈ [1/2, 1)
+	s := math.Ldexp(1, e)
+	raw := l.RawSymmetric()
+	for i := range raw.N {
+		row := raw.Data[i*raw.Stride+i : i*raw.Stride+raw.N]
+		for j := range row {
+			row[j] /= s
+		}
+	}
+	return l, s
 }
 
 // AlgebraicConnectivity returns λ₂, the second-smallest Laplacian
@@ -78,33 +134,44 @@ func Spectrum(g *Graph) ([]float64, error) {
 // of a full eigendecomposition with vectors. If the iteration does not
 // reach a residual ‖L f − λ₂ f‖ of a few ulps of ‖L‖, the full
 // decomposition is used instead.
+//
+// Like Spectrum it works on L/s and scales λ₂ back. It returns an error
+// wrapping loadlab.ErrInvalid for fewer than 2 nodes and one wrapping
+// loadlab.ErrNotConverged if the eigensolver fails. It panics if g is
+// nil.
 func AlgebraicConnectivity(g *Graph) (float64, *mat.VecDense, error) {
+	if g == nil {
+		panic("linalg: AlgebraicConnectivity: nil graph g")
+	}
 	n := g.Order()
 	if n < 2 {
-		return 0, nil, fmt.Errorf("linalg: AlgebraicConnectivity needs at least 2 nodes, graph has %d", n)
+		return 0, nil, loadlab.Invalid("linalg", "AlgebraicConnectivity needs at least 2 nodes, graph has %d", n)
 	}
-	l := g.Laplacian()
+	if err := CheckDense("AlgebraicConnectivity", n, 3); err != nil {
+		return 0, nil, err
+	}
+	l, s := g.scaledLaplacian()
 	var es mat.EigenSym
 	if !es.Factorize(l, false) {
-		return 0, nil, errors.New("linalg: symmetric eigendecomposition did not converge")
+		return 0, nil, errEigen
 	}
 	vals := es.Values(nil)
 	l2 := vals[1]
-	if f := fiedler(g, l, l2, vals[n-1]); f != nil {
-		return l2, f, nil
+	if f := fiedler(l, l2, vals[n-1]); f != nil {
+		return l2 * s, f, nil
 	}
 	if !es.Factorize(l, true) {
-		return 0, nil, errors.New("linalg: symmetric eigendecomposition did not converge")
+		return 0, nil, errEigen
 	}
 	var vecs mat.Dense
 	es.VectorsTo(&vecs)
-	return es.Values(nil)[1], mat.VecDenseCopyOf(vecs.ColView(1)), nil
+	return es.Values(nil)[1] * s, mat.VecDenseCopyOf(vecs.ColView(1)), nil
 }
 
 // fiedler returns a unit eigenvector of L for λ₂ orthogonal to the
 // constants, by inverse iteration, or nil if the residual test fails.
-func fiedler(g *Graph, l *mat.SymDense, l2, lmax float64) *mat.VecDense {
-	n := g.Order()
+func fiedler(l *mat.SymDense, l2, lmax float64) *mat.VecDense {
+	n := l.SymmetricDim()
 	// A backward-stable eigensolver gives λ₂ to about n·ε·‖L‖; shifting
 	// by more than that keeps L − σI non-singular while the convergence
 	// factor |λ₂ − σ| / |λ₃ − σ| stays tiny unless λ₃ ≈ λ₂, in which case
@@ -125,7 +192,7 @@ func fiedler(g *Graph, l *mat.SymDense, l2, lmax float64) *mat.VecDense {
 		x.SetVec(i, math.Sin(float64(i)+0.5))
 	}
 	tol := 64 * float64(n) * eps64 * norm
-	lx := make([]float64, n)
+	lx := mat.NewVecDense(n, nil)
 	for range 4 {
 		center(x.RawVector().Data)
 		if nx := mat.Norm(x, 2); nx > 0 && !math.IsInf(nx, 0) {
@@ -133,10 +200,11 @@ func fiedler(g *Graph, l *mat.SymDense, l2, lmax float64) *mat.VecDense {
 		} else {
 			return nil
 		}
-		g.LaplacianMulVec(lx, x.RawVector().Data)
+		lx.MulVec(l, x)
 		var r float64
 		for i, v := range x.RawVector().Data {
-			r += (lx[i] - l2*v) * (lx[i] - l2*v)
+			d := lx.AtVec(i) - l2*v
+			r += d * d
 		}
 		if math.Sqrt(r) <= tol {
 			return x

@@ -128,14 +128,14 @@ func TestLaplacianSolverErrors(t *testing.T) {
 	}
 	bad := []SolverSettings{{Tol: -1}, {Tol: math.NaN()}, {Tol: 1}, {Tol: 1e-16}, {MaxIter: -1}, {Preconditioner: 7}, {Preconditioner: -1}}
 	for _, s := range bad {
-		if _, err := NewLaplacianSolver(Path(3), &s, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+		if _, err := NewLaplacianSolver(must(Path(3)), &s, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
 			t.Errorf("%+v: err = %v, want ErrInvalid", s, err)
 		}
 	}
 	if _, err := NewLaplacianSolver(graphOf(t, 0), nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
 		t.Errorf("empty graph: err = %v, want ErrInvalid", err)
 	}
-	s, err := NewLaplacianSolver(Path(3), nil, rand.NewPCG(1, 1))
+	s, err := NewLaplacianSolver(must(Path(3)), nil, rand.NewPCG(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestLaplacianSolverErrors(t *testing.T) {
 }
 
 func TestLaplacianSolverNotConverged(t *testing.T) {
-	g := Torus(30, 30)
+	g := must(Torus(30, 30))
 	s, err := NewLaplacianSolver(g, &SolverSettings{Preconditioner: Jacobi, MaxIter: 5}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +172,7 @@ func TestLaplacianSolverNotConverged(t *testing.T) {
 // star is reweighted (κ = ratio of its weights, 1e4).
 func TestApproxCholExactOnLowDegree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	for name, g := range map[string]*Graph{"path": Path(200), "cycle": Cycle(200), "star": spreadWeights(t, Star(50), 4, rng)} {
+	for name, g := range map[string]*Graph{"path": must(Path(200)), "cycle": must(Cycle(200)), "star": spreadWeights(t, must(Star(50)), 4, rng)} {
 		s, err := NewLaplacianSolver(g, &SolverSettings{Preconditioner: ApproxCholesky}, rand.NewPCG(1, 1))
 		if err != nil {
 			t.Fatal(err)

@@ -78,7 +78,7 @@ func gnp(n int, p float64, rnd *rand.Rand) *Graph {
 	case n < 2 || p == 0:
 		return fromPairs(n, nil, nil)
 	case p == 1:
-		return Complete(n)
+		return complete(n) // the caller has checked the size
 	}
 	// Room for the mean plus 4 standard deviations avoids regrowth; the
 	// caller has checked that it fits in memory.

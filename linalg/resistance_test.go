@@ -30,7 +30,7 @@ func TestPseudoInverseHandChecked(t *testing.T) {
 		div  float64
 	}{
 		// spec throttlers.md §9: P3 has L† = (1/9)[5 −1 −4; −1 2 −1; −4 −1 5].
-		{"P3", Path(3), []float64{5, -1, -4, -1, 2, -1, -4, -1, 5}, 9},
+		{"P3", must(Path(3)), []float64{5, -1, -4, -1, 2, -1, -4, -1, 5}, 9},
 		// spec §9: weighted triangle w12=1, w23=2, w13=3: L† = (1/33)[4 −3 −1; −3 5 −2; −1 −2 3].
 		{"triangle", weightedTriangle(), []float64{4, -3, -1, -3, 5, -2, -1, -2, 3}, 33},
 	} {
@@ -54,17 +54,17 @@ func TestResistanceHandChecked(t *testing.T) {
 	assert.InDelta(t, 12.0/11, r.Kirchhoff(), tolExact)
 
 	// spec §9: C6 row 0 = 0, 5/6, 4/3, 3/2, 4/3, 5/6; K_f = 35/2.
-	rm, err := ResistanceMatrix(Cycle(6))
+	rm, err := ResistanceMatrix(must(Cycle(6)))
 	require.NoError(t, err)
 	for j, want := range []float64{0, 5.0 / 6, 4.0 / 3, 1.5, 4.0 / 3, 5.0 / 6} {
 		assert.InDelta(t, want, rm.At(0, j), tolExact, "C6 R[0][%d]", j)
 	}
-	k, err := KirchhoffIndex(Cycle(6))
+	k, err := KirchhoffIndex(must(Cycle(6)))
 	require.NoError(t, err)
 	assert.InDelta(t, 17.5, k, tolExact)
 
 	// spec §9: grid 2×3, corner 0 to nodes 0..5: 0, 11/15, 4/3, 11/15, 14/15, 7/5; K_f = 71/5.
-	g := Grid(2, 3)
+	g := must(Grid(2, 3))
 	for v, want := range []float64{0, 11.0 / 15, 4.0 / 3, 11.0 / 15, 14.0 / 15, 7.0 / 5} {
 		got, err := EffectiveResistance(g, 0, v)
 		require.NoError(t, err)
@@ -101,19 +101,19 @@ func TestSpectrumHandChecked(t *testing.T) {
 		g    *Graph
 		want []float64
 	}{
-		{"C6", Cycle(6), []float64{0, 1, 1, 3, 3, 4}},
-		{"grid 2x3", Grid(2, 3), []float64{0, 1, 2, 3, 3, 5}},
+		{"C6", must(Cycle(6)), []float64{0, 1, 1, 3, 3, 4}},
+		{"grid 2x3", must(Grid(2, 3)), []float64{0, 1, 2, 3, 3, 5}},
 		{"triangle", weightedTriangle(), []float64{0, 6 - math.Sqrt(3), 6 + math.Sqrt(3)}},
 	} {
 		got, err := Spectrum(tc.g)
 		require.NoError(t, err)
 		assert.InDeltaSlice(t, tc.want, got, tol, tc.name)
 	}
-	l2, f, err := AlgebraicConnectivity(Path(5))
+	l2, f, err := AlgebraicConnectivity(must(Path(5)))
 	require.NoError(t, err)
 	assert.InDelta(t, 0.381966011250105, l2, 1e-12) // 2 − 2cos(π/5), spec §9
 	var lf mat.VecDense
-	lf.MulVec(Path(5).Laplacian(), f)
+	lf.MulVec(must(Path(5)).Laplacian(), f)
 	for i := range 5 {
 		// AlgebraicConnectivity accepts the vector at a residual norm
 		// ≤ 64·n·ε·λ_n ≈ 2.6e-13 here (fiedler in laplacian.go).
@@ -141,11 +141,11 @@ func TestDisconnectedErrors(t *testing.T) {
 	_, err = KirchhoffIndex(graphOf(t, 0))
 	assert.ErrorContains(t, err, "no nodes")
 	// Node out of range, either end, named with its value and the range.
-	_, err = EffectiveResistance(Path(3), 0, 3)
+	_, err = EffectiveResistance(must(Path(3)), 0, 3)
 	assert.ErrorContains(t, err, "node v = 3 out of range [0, 3)")
-	_, err = EffectiveResistance(Path(3), -1, 2)
+	_, err = EffectiveResistance(must(Path(3)), -1, 2)
 	assert.ErrorContains(t, err, "node u = -1 out of range [0, 3)")
-	r, err := NewResistance(Path(3))
+	r, err := NewResistance(must(Path(3)))
 	require.NoError(t, err)
 	assert.PanicsWithError(t, "linalg: node v = 7 out of range [0, 3)", func() { r.Between(0, 7) })
 }
@@ -229,8 +229,8 @@ func TestResistanceClosedForms(t *testing.T) {
 			g    *Graph
 			r    func(i, j int) float64
 		}{
-			{"path", Path(n), func(i, j int) float64 { return math.Abs(float64(i - j)) }},
-			{"star", Star(n), func(i, j int) float64 {
+			{"path", must(Path(n)), func(i, j int) float64 { return math.Abs(float64(i - j)) }},
+			{"star", must(Star(n)), func(i, j int) float64 {
 				if i == j {
 					return 0
 				}
@@ -239,7 +239,7 @@ func TestResistanceClosedForms(t *testing.T) {
 				}
 				return 2
 			}},
-			{"complete", Complete(n), func(i, j int) float64 {
+			{"complete", must(Complete(n)), func(i, j int) float64 {
 				if i == j {
 					return 0
 				}
@@ -264,18 +264,18 @@ func TestResistanceClosedForms(t *testing.T) {
 	}
 }
 
-// cycleOrNil returns Cycle(n), or nil below the smallest cycle.
+// cycleOrNil returns must(Cycle(n)), or nil below the smallest cycle.
 func cycleOrNil(n int) *Graph {
 	if n < 3 {
 		return nil
 	}
-	return Cycle(n)
+	return must(Cycle(n))
 }
 
 func TestResistanceConcurrent(t *testing.T) {
 	// Between computes V lazily under a sync.Once: concurrent first calls
 	// must all see the same factor (run with -race).
-	r, err := NewResistance(Grid(6, 7))
+	r, err := NewResistance(must(Grid(6, 7)))
 	require.NoError(t, err)
 	const workers = 8
 	got := make([]float64, workers)

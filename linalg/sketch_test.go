@@ -88,7 +88,7 @@ func TestResistanceSketchPairs(t *testing.T) {
 // with edge transitivity: m R = n − 1, m = d 2^{d−1}).
 func TestApproxEdgeResistancesHypercube(t *testing.T) {
 	const d, eps = 9, 0.3
-	g := Hypercube(d)
+	g := must(Hypercube(d))
 	er, err := ApproxEdgeResistances(g, &SketchSettings{Eps: eps}, rand.NewPCG(8, 8))
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestApproxEdgeResistancesHypercube(t *testing.T) {
 
 func TestSketchSettingsErrors(t *testing.T) {
 	for _, s := range []SketchSettings{{Eps: -0.1}, {Eps: 1}, {Eps: math.NaN()}, {C: -1}, {C: math.Inf(1)}, {Solver: &SolverSettings{Tol: -1}}} {
-		if _, err := ApproxEdgeResistances(Path(4), &s, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+		if _, err := ApproxEdgeResistances(must(Path(4)), &s, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
 			t.Errorf("%+v: err = %v, want ErrInvalid", s, err)
 		}
 	}

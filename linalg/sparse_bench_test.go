@@ -83,7 +83,7 @@ func benchRegular6(b *testing.B) *Graph {
 }
 
 func benchTorus1000(b *testing.B) *Graph {
-	benchTorusOnce.Do(func() { benchTorus = Torus(1000, 1000) })
+	benchTorusOnce.Do(func() { benchTorus = must(Torus(1000, 1000)) })
 	return benchTorus
 }
 

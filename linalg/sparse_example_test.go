@@ -11,7 +11,10 @@ import (
 // sparse solve. The spectral sum (1/n) Σ |φ_jk(u) − φ_jk(v)|²/λ_jk over the
 // torus's Fourier modes gives 1.673747 as well.
 func ExampleLaplacianSolver_Resistance() {
-	g := linalg.Torus(100, 100)
+	g, err := linalg.Torus(100, 100)
+	if err != nil {
+		panic(err)
+	}
 	s, err := linalg.NewLaplacianSolver(g, nil, rand.NewPCG(1, 2))
 	if err != nil {
 		panic(err)
@@ -29,7 +32,10 @@ func ExampleLaplacianSolver_Resistance() {
 // (Foster's theorem and symmetry); the projections estimate each to
 // ε = 0.3 with k = ⌈ln n/ε²⌉ = 78 solves.
 func ExampleApproxEdgeResistances() {
-	g := linalg.Hypercube(10)
+	g, err := linalg.Hypercube(10)
+	if err != nil {
+		panic(err)
+	}
 	er, err := linalg.ApproxEdgeResistances(g, &linalg.SketchSettings{Eps: 0.3}, rand.NewPCG(3, 4))
 	if err != nil {
 		panic(err)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,29 +28,29 @@ func families() []family {
 		fs = append(fs, family{name, g, ev, kf})
 	}
 	for n := 1; n <= 40; n++ {
-		add(fmt.Sprintf("P%d", n), Path(n), PathSpectrum(n), PathKirchhoff(n))
-		add(fmt.Sprintf("K%d", n), Complete(n), CompleteSpectrum(n), CompleteKirchhoff(n))
-		add(fmt.Sprintf("S%d", n), Star(n), StarSpectrum(n), StarKirchhoff(n))
+		add(fmt.Sprintf("P%d", n), must(Path(n)), must(PathSpectrum(n)), must(PathKirchhoff(n)))
+		add(fmt.Sprintf("K%d", n), must(Complete(n)), must(CompleteSpectrum(n)), must(CompleteKirchhoff(n)))
+		add(fmt.Sprintf("S%d", n), must(Star(n)), must(StarSpectrum(n)), must(StarKirchhoff(n)))
 		if n >= 3 {
-			add(fmt.Sprintf("C%d", n), Cycle(n), CycleSpectrum(n), CycleKirchhoff(n))
+			add(fmt.Sprintf("C%d", n), must(Cycle(n)), must(CycleSpectrum(n)), must(CycleKirchhoff(n)))
 		}
 	}
 	for _, n := range []int{64, 100, 200, 256} {
-		add(fmt.Sprintf("P%d", n), Path(n), PathSpectrum(n), PathKirchhoff(n))
-		add(fmt.Sprintf("C%d", n), Cycle(n), CycleSpectrum(n), CycleKirchhoff(n))
-		add(fmt.Sprintf("K%d", n), Complete(n), CompleteSpectrum(n), CompleteKirchhoff(n))
-		add(fmt.Sprintf("S%d", n), Star(n), StarSpectrum(n), StarKirchhoff(n))
+		add(fmt.Sprintf("P%d", n), must(Path(n)), must(PathSpectrum(n)), must(PathKirchhoff(n)))
+		add(fmt.Sprintf("C%d", n), must(Cycle(n)), must(CycleSpectrum(n)), must(CycleKirchhoff(n)))
+		add(fmt.Sprintf("K%d", n), must(Complete(n)), must(CompleteSpectrum(n)), must(CompleteKirchhoff(n)))
+		add(fmt.Sprintf("S%d", n), must(Star(n)), must(StarSpectrum(n)), must(StarKirchhoff(n)))
 	}
 	for _, rc := range [][2]int{{1, 1}, {1, 5}, {2, 2}, {2, 3}, {3, 2}, {4, 7}, {8, 8}, {9, 16}, {16, 16}} {
 		r, c := rc[0], rc[1]
-		add(fmt.Sprintf("grid %dx%d", r, c), Grid(r, c), GridSpectrum(r, c), GridKirchhoff(r, c))
+		add(fmt.Sprintf("grid %dx%d", r, c), must(Grid(r, c)), must(GridSpectrum(r, c)), must(GridKirchhoff(r, c)))
 	}
 	for _, rc := range [][2]int{{3, 3}, {3, 4}, {4, 3}, {5, 5}, {4, 8}, {7, 9}, {10, 10}, {12, 20}, {16, 16}} {
 		r, c := rc[0], rc[1]
-		add(fmt.Sprintf("torus %dx%d", r, c), Torus(r, c), TorusSpectrum(r, c), TorusKirchhoff(r, c))
+		add(fmt.Sprintf("torus %dx%d", r, c), must(Torus(r, c)), must(TorusSpectrum(r, c)), must(TorusKirchhoff(r, c)))
 	}
 	for d := 0; d <= 8; d++ {
-		add(fmt.Sprintf("Q%d", d), Hypercube(d), HypercubeSpectrum(d), HypercubeKirchhoff(d))
+		add(fmt.Sprintf("Q%d", d), must(Hypercube(d)), must(HypercubeSpectrum(d)), must(HypercubeKirchhoff(d)))
 	}
 	return fs
 }
@@ -87,7 +88,7 @@ func TestClosedFormKirchhoff(t *testing.T) {
 		// Against the spectrum summed term by term: both are accurate to
 		// a few ulps per term and the sums are compensated; 1e-13 is
 		// about 450 ulps.
-		assert.InEpsilon(t, KirchhoffFromSpectrum(f.spectrum)+1, f.kf+1, 1e-13, f.name)
+		assert.InEpsilon(t, must(KirchhoffFromSpectrum(f.spectrum))+1, f.kf+1, 1e-13, f.name)
 		if n == 1 {
 			continue
 		}
@@ -103,41 +104,41 @@ func TestClosedFormKirchhoff(t *testing.T) {
 		// n tr L† by the numerical spectrum (spec §9 identity).
 		ev, err := Spectrum(f.g)
 		require.NoError(t, err)
-		assert.InEpsilon(t, f.kf, KirchhoffFromSpectrum(ev), 4*kappa*float64(n)*eps, "%s spectrum", f.name)
+		assert.InEpsilon(t, f.kf, must(KirchhoffFromSpectrum(ev)), 4*kappa*float64(n)*eps, "%s spectrum", f.name)
 	}
 }
 
 func TestClosedFormSpecValues(t *testing.T) {
 	// spec throttlers.md §9.
 	const tol = 1e-6 // the spec prints six decimals
-	assert.InDeltaSlice(t, []float64{0, 0.381966, 1.381966, 2.618034, 3.618034}, PathSpectrum(5), tol)
-	assert.InDeltaSlice(t, []float64{0, 1, 1, 3, 3, 4}, CycleSpectrum(6), 4*eps)
-	assert.Equal(t, []float64{0, 1, 1, 1, 5}, StarSpectrum(5))
-	assert.Equal(t, []float64{0, 4, 4, 4}, CompleteSpectrum(4))
-	assert.InDeltaSlice(t, []float64{0, 1, 2, 3, 3, 5}, GridSpectrum(2, 3), 8*eps)
+	assert.InDeltaSlice(t, []float64{0, 0.381966, 1.381966, 2.618034, 3.618034}, must(PathSpectrum(5)), tol)
+	assert.InDeltaSlice(t, []float64{0, 1, 1, 3, 3, 4}, must(CycleSpectrum(6)), 4*eps)
+	assert.Equal(t, []float64{0, 1, 1, 1, 5}, must(StarSpectrum(5)))
+	assert.Equal(t, []float64{0, 4, 4, 4}, must(CompleteSpectrum(4)))
+	assert.InDeltaSlice(t, []float64{0, 1, 2, 3, 3, 5}, must(GridSpectrum(2, 3)), 8*eps)
 	// λ_2 + λ_n = 4 for every path (spec §9), to rounding of order 4ε.
 	for n := 2; n <= 8; n++ {
-		ev := PathSpectrum(n)
+		ev := must(PathSpectrum(n))
 		assert.InDelta(t, 4, ev[1]+ev[n-1], 8*eps, "P%d", n)
 	}
 	// Kirchhoff indices, exact rationals from spec §9; the closed forms
 	// are exact or within a few ulps.
 	const rel = 1e-14
-	assert.Equal(t, 20.0, PathKirchhoff(5))
-	assert.Equal(t, 35.0, PathKirchhoff(6))
-	assert.Equal(t, 17.5, CycleKirchhoff(6))
-	assert.Equal(t, 16.0, StarKirchhoff(5))
-	assert.Equal(t, 6.0, CompleteKirchhoff(7))
-	assert.InEpsilon(t, 71.0/5, GridKirchhoff(2, 3), rel)
-	assert.InEpsilon(t, 71.0/5, GridKirchhoff(3, 2), rel)
+	assert.Equal(t, 20.0, must(PathKirchhoff(5)))
+	assert.Equal(t, 35.0, must(PathKirchhoff(6)))
+	assert.Equal(t, 17.5, must(CycleKirchhoff(6)))
+	assert.Equal(t, 16.0, must(StarKirchhoff(5)))
+	assert.Equal(t, 6.0, must(CompleteKirchhoff(7)))
+	assert.InEpsilon(t, 71.0/5, must(GridKirchhoff(2, 3)), rel)
+	assert.InEpsilon(t, 71.0/5, must(GridKirchhoff(3, 2)), rel)
 	// Q_1 = K_2 (K_f = 1), Q_2 = C_4 (K_f = 5), Q_3: 8(3/2 + 3/4 + 1/6) = 58/3.
-	assert.Equal(t, 0.0, HypercubeKirchhoff(0))
-	assert.InEpsilon(t, 1, HypercubeKirchhoff(1), rel)
-	assert.InEpsilon(t, 5, HypercubeKirchhoff(2), rel)
-	assert.InEpsilon(t, 58.0/3, HypercubeKirchhoff(3), rel)
+	assert.Equal(t, 0.0, must(HypercubeKirchhoff(0)))
+	assert.InEpsilon(t, 1, must(HypercubeKirchhoff(1)), rel)
+	assert.InEpsilon(t, 5, must(HypercubeKirchhoff(2)), rel)
+	assert.InEpsilon(t, 58.0/3, must(HypercubeKirchhoff(3)), rel)
 	// C_3 × C_3 is K_3 □ K_3 (rook's graph), spectrum {0, 3⁴, 6⁴}:
 	// K_f = 9 (4/3 + 4/6) = 18.
-	assert.InEpsilon(t, 18, TorusKirchhoff(3, 3), rel)
+	assert.InEpsilon(t, 18, must(TorusKirchhoff(3, 3)), rel)
 }
 
 // directProduct is n Σ 1/(a_i + b_j) over (i, j) ≠ (0, 0), term by term.
@@ -161,12 +162,12 @@ func TestProductKirchhoffLarge(t *testing.T) {
 	for _, rc := range [][2]int{{3, 1000}, {17, 400}, {100, 101}, {256, 256}, {500, 7}} {
 		r, c := rc[0], rc[1]
 		if c >= 3 && r >= 3 {
-			assert.InEpsilon(t, directProduct(CycleSpectrum(r), CycleSpectrum(c)), TorusKirchhoff(r, c), 1e-13, "torus %dx%d", r, c)
+			assert.InEpsilon(t, directProduct(must(CycleSpectrum(r)), must(CycleSpectrum(c))), must(TorusKirchhoff(r, c)), 1e-13, "torus %dx%d", r, c)
 		}
-		assert.InEpsilon(t, directProduct(PathSpectrum(r), PathSpectrum(c)), GridKirchhoff(r, c), 1e-13, "grid %dx%d", r, c)
+		assert.InEpsilon(t, directProduct(must(PathSpectrum(r)), must(PathSpectrum(c))), must(GridKirchhoff(r, c)), 1e-13, "grid %dx%d", r, c)
 	}
 	for d := 9; d <= 20; d++ {
-		assert.InEpsilon(t, KirchhoffFromSpectrum(HypercubeSpectrum(d)), HypercubeKirchhoff(d), 1e-13, "Q%d", d)
+		assert.InEpsilon(t, must(KirchhoffFromSpectrum(must(HypercubeSpectrum(d)))), must(HypercubeKirchhoff(d)), 1e-13, "Q%d", d)
 	}
 }
 
@@ -191,35 +192,95 @@ func TestResolvents(t *testing.T) {
 }
 
 func TestKirchhoffFromSpectrumEdgeCases(t *testing.T) {
-	assert.Equal(t, 0.0, KirchhoffFromSpectrum(nil))
-	assert.Equal(t, 0.0, KirchhoffFromSpectrum([]float64{0}))
-	assert.True(t, math.IsInf(KirchhoffFromSpectrum([]float64{0, 0, 1}), 1))
-	assert.Panics(t, func() { CycleSpectrum(2) })
-	assert.Panics(t, func() { TorusKirchhoff(2, 5) })
-	assert.Panics(t, func() { HypercubeSpectrum(31) })
+	assert.Equal(t, 0.0, must(KirchhoffFromSpectrum([]float64{0})))
+	_, err := KirchhoffFromSpectrum(nil)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	_, err = KirchhoffFromSpectrum([]float64{0, 0, 1})
+	assert.ErrorIs(t, err, loadlab.ErrDisconnected)
+	_, err = KirchhoffFromSpectrum([]float64{0, 2, 1})
+	assert.ErrorContains(t, err, "ev[2] = 1, want finite and ascending")
+	_, err = KirchhoffFromSpectrum([]float64{0, math.NaN()})
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
 }
+
+func TestClosedFormErrors(t *testing.T) {
+	// Issue 11: these panicked on a bad n without saying so.
+	for name, err := range map[string]error{
+		"CycleSpectrum(2)":       second(CycleSpectrum(2)),
+		"TorusKirchhoff(2, 5)":   second(TorusKirchhoff(2, 5)),
+		"TorusKirchhoff(5, 2)":   second(TorusKirchhoff(5, 2)),
+		"HypercubeSpectrum(31)":  second(HypercubeSpectrum(31)),
+		"HypercubeSpectrum(-1)":  second(HypercubeSpectrum(-1)),
+		"PathSpectrum(0)":        second(PathSpectrum(0)),
+		"PathKirchhoff(0)":       second(PathKirchhoff(0)),
+		"CycleKirchhoff(2)":      second(CycleKirchhoff(2)),
+		"StarKirchhoff(0)":       second(StarKirchhoff(0)),
+		"CompleteKirchhoff(-1)":  second(CompleteKirchhoff(-1)),
+		"HypercubeKirchhoff(-1)": second(HypercubeKirchhoff(-1)),
+		"GridKirchhoff(0, 4)":    second(GridKirchhoff(0, 4)),
+		"GridSpectrum(3, 0)":     second(GridSpectrum(3, 0)),
+		"StarSpectrum(0)":        second(StarSpectrum(0)),
+		"CompleteSpectrum(0)":    second(CompleteSpectrum(0)),
+		"Path(0)":                second(Path(0)),
+		"Cycle(2)":               second(Cycle(2)),
+		"Complete(0)":            second(Complete(0)),
+		"Star(0)":                second(Star(0)),
+		"Grid(0, 3)":             second(Grid(0, 3)),
+		"Torus(3, 2)":            second(Torus(3, 2)),
+		"Hypercube(31)":          second(Hypercube(31)),
+		"Hypercube(-1)":          second(Hypercube(-1)),
+	} {
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, name)
+	}
+	// Sizes too large for memory are errors, not out-of-memory crashes.
+	for name, err := range map[string]error{
+		"Complete(1<<20)":       second(Complete(1 << 20)),
+		"Complete(1<<40)":       second(Complete(1 << 40)),
+		"Path(1<<40)":           second(Path(1 << 40)),
+		"Cycle(1<<40)":          second(Cycle(1 << 40)),
+		"Star(1<<40)":           second(Star(1 << 40)),
+		"Grid(1<<20, 1<<20)":    second(Grid(1<<20, 1<<20)),
+		"Torus(1<<40, 1<<40)":   second(Torus(1<<40, 1<<40)),
+		"Hypercube(30)":         second(Hypercube(30)),
+		"PathSpectrum(1<<40)":   second(PathSpectrum(1 << 40)),
+		"GridSpectrum(2^40)":    second(GridSpectrum(1<<40, 1<<40)),
+		"TorusSpectrum(2^16)":   second(TorusSpectrum(1<<16, 1<<16)),
+		"ProductSpectrum large": second(ProductSpectrum(make([]float64, 1<<16), make([]float64, 1<<16))),
+	} {
+		assert.ErrorIs(t, err, loadlab.ErrTooLarge, name)
+	}
+	_, err := GridFamily.Order(1 << 20)
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = HypercubeFamily.Order(40)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	_, err = CycleFamily.Order(2)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+}
+
+// second returns the error of a two-valued call.
+func second[T any](_ T, err error) error { return err }
 
 func TestFamilyDescriptor(t *testing.T) {
 	for _, f := range AllFamilies() {
-		for k := f.MinSize(); f.Order(k) <= 64; k++ {
-			g := f.Graph(k)
-			require.Equal(t, f.Order(k), g.Order(), "%v(%d)", f, k)
-			ev := f.Spectrum(k)
+		for k := f.MinSize(); must(f.Order(k)) <= 64; k++ {
+			g := must(f.Graph(k))
+			require.Equal(t, must(f.Order(k)), g.Order(), "%v(%d)", f, k)
+			ev := must(f.Spectrum(k))
 			require.Len(t, ev, g.Order())
 			// Spectrum and Kirchhoff must describe the same graph (+1
 			// keeps the single node's K_f = 0 comparable; 1e-13 as above).
-			assert.InEpsilon(t, KirchhoffFromSpectrum(ev)+1, f.Kirchhoff(k)+1, 1e-13, "%v(%d)", f, k)
+			assert.InEpsilon(t, must(KirchhoffFromSpectrum(ev))+1, must(f.Kirchhoff(k))+1, 1e-13, "%v(%d)", f, k)
 			if g.Order() > 1 {
 				got, err := KirchhoffIndex(g)
 				require.NoError(t, err)
 				// Unit-weight graphs with n ≤ 64: κ(A) ≤ 0.5·64² covers the
 				// path, the worst case; relative error κ n ε ≈ 3e-11.
-				assert.InEpsilon(t, f.Kirchhoff(k), got, 1e-10, "%v(%d)", f, k)
+				assert.InEpsilon(t, must(f.Kirchhoff(k)), got, 1e-10, "%v(%d)", f, k)
 			}
 		}
 	}
 	assert.Equal(t, "torus", TorusFamily.String())
 	assert.Equal(t, "Family(9)", Family(9).String())
 	assert.Panics(t, func() { Family(9).Graph(3) })
-	assert.Equal(t, 1<<5, HypercubeFamily.Order(5))
+	assert.Equal(t, 1<<5, must(HypercubeFamily.Order(5)))
 }

@@ -49,8 +49,8 @@ func TestEstimateKirchhoffClosedForms(t *testing.T) {
 		g    *Graph
 		want float64
 	}{
-		{"torus 24x24", Torus(24, 24), TorusKirchhoff(24, 24)},
-		{"hypercube 10", Hypercube(10), HypercubeKirchhoff(10)},
+		{"torus 24x24", must(Torus(24, 24)), must(TorusKirchhoff(24, 24))},
+		{"hypercube 10", must(Hypercube(10)), must(HypercubeKirchhoff(10))},
 	}
 	for _, c := range cases {
 		res, err := EstimateKirchhoff(c.g, &TraceSettings{RelAcc: 0.02}, rand.NewPCG(4, 2))
@@ -66,11 +66,11 @@ func TestEstimateKirchhoffClosedForms(t *testing.T) {
 
 func TestEstimateKirchhoffErrors(t *testing.T) {
 	for _, s := range []TraceSettings{{RelAcc: -1}, {RelAcc: math.NaN()}, {RelAcc: 1}, {MinProbes: 1}, {MaxProbes: -1}, {MinProbes: 20, MaxProbes: 10}} {
-		if _, err := EstimateKirchhoff(Path(5), &s, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+		if _, err := EstimateKirchhoff(must(Path(5)), &s, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
 			t.Errorf("%+v: err = %v, want ErrInvalid", s, err)
 		}
 	}
-	res, err := EstimateKirchhoff(Torus(10, 10), &TraceSettings{RelAcc: 1e-6, MaxProbes: 12}, rand.NewPCG(1, 1))
+	res, err := EstimateKirchhoff(must(Torus(10, 10)), &TraceSettings{RelAcc: 1e-6, MaxProbes: 12}, rand.NewPCG(1, 1))
 	if !errors.Is(err, loadlab.ErrNotConverged) || res.Status != loadlab.IterationLimit || res.Probes != 12 || res.Estimate.N != 12 {
 		t.Errorf("MaxProbes: %+v, %v", res, err)
 	}
@@ -115,7 +115,7 @@ func TestEstimateH2Coverage(t *testing.T) {
 }
 
 func TestEstimateH2Errors(t *testing.T) {
-	g := Cycle(12) // λ_n = 4
+	g := must(Cycle(12)) // λ_n = 4
 	if _, err := EstimateH2(g, 0.6, nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrUnstable) {
 		t.Errorf("γ = 0.6 > 2/λ_n = 0.5: err = %v, want ErrUnstable", err)
 	}

@@ -193,7 +193,11 @@ type totalsData struct {
 // consensus-throttler-graph (the paper's Fig. 1 size): a ring with two
 // chords.
 func sixServers() (*linalg.Graph, *consensus.Spectral, error) {
-	gb := linalg.Cycle(6).Builder()
+	ring, err := linalg.Cycle(6)
+	if err != nil {
+		return nil, nil, err
+	}
+	gb := ring.Builder()
 	if err := gb.SetEdge(0, 3, 1); err != nil {
 		return nil, nil, err
 	}

@@ -31,8 +31,8 @@ func laSizes(f linalg.Family, nmax int, perDecade float64) []int {
 	var ks []int
 	last := -1.0
 	for k := f.MinSize(); ; k++ {
-		n := f.Order(k)
-		if n > nmax {
+		n, err := f.Order(k)
+		if err != nil || n > nmax {
 			break
 		}
 		if n < 2 {
@@ -43,7 +43,7 @@ func laSizes(f linalg.Family, nmax int, perDecade float64) []int {
 		case last < 0 || x-last >= 1/perDecade:
 			ks = append(ks, k)
 			last = x
-		case f.Order(k+1) > nmax: // the last size, replacing a close one
+		case laOrder(f, k+1) > nmax: // the last size, replacing a close one
 			if x-last < 0.5/perDecade {
 				ks = ks[:len(ks)-1]
 			}
@@ -51,6 +51,15 @@ func laSizes(f linalg.Family, nmax int, perDecade float64) []int {
 		}
 	}
 	return ks
+}
+
+// laOrder returns the order of f(k), or MaxInt beyond the family's range.
+func laOrder(f linalg.Family, k int) int {
+	n, err := f.Order(k)
+	if err != nil {
+		return math.MaxInt
+	}
+	return n
 }
 
 type kirchhoffParams struct {
@@ -78,6 +87,7 @@ type kirchhoffData struct {
 	worstAt         string
 	worstBound      float64 // κ(A)·n·ε there
 	torus, direct   float64 // K_f of the 1000×1000 torus: closed form, eigenvalue sum
+	hyper           float64 // K_f(Q_20), closed form
 }
 
 func kirchhoffCompute(cfg plots.Config, p kirchhoffParams) (*kirchhoffData, error) {
@@ -85,22 +95,36 @@ func kirchhoffCompute(cfg plots.Config, p kirchhoffParams) (*kirchhoffData, erro
 	for _, f := range linalg.AllFamilies() {
 		c := xySeries{name: f.String()}
 		for _, k := range laSizes(f, p.nmax, 12) {
-			kf := f.Kirchhoff(k)
-			c.xs, c.ys = append(c.xs, float64(f.Order(k))), append(c.ys, kf)
-			d.tab.Add(f.String(), k, f.Order(k), "closed form", kf)
+			kf, err := f.Kirchhoff(k)
+			if err != nil {
+				return nil, err
+			}
+			c.xs, c.ys = append(c.xs, float64(laOrder(f, k))), append(c.ys, kf)
+			d.tab.Add(f.String(), k, laOrder(f, k), "closed form", kf)
 		}
 		num := xySeries{}
 		for _, k := range laSizes(f, p.nnum, 3) {
-			g := f.Graph(k)
+			g, err := f.Graph(k)
+			if err != nil {
+				return nil, err
+			}
 			kf, err := linalg.KirchhoffIndex(g)
 			if err != nil {
 				return nil, fmt.Errorf("%v(%d): %w", f, k, err)
 			}
+			closed, err := f.Kirchhoff(k)
+			if err != nil {
+				return nil, err
+			}
 			num.xs, num.ys = append(num.xs, float64(g.Order())), append(num.ys, kf)
 			d.tab.Add(f.String(), k, g.Order(), "Cholesky", kf)
-			if e := math.Abs(kf/f.Kirchhoff(k) - 1); e > d.worst {
+			if e := math.Abs(kf/closed - 1); e > d.worst {
+				ev, err := f.Spectrum(k)
+				if err != nil {
+					return nil, err
+				}
 				d.worst, d.worstAt = e, fmt.Sprintf("%v(%d)", f, k)
-				d.worstBound = laBound(g, f.Spectrum(k))
+				d.worstBound = laBound(g, ev)
 			}
 		}
 		d.closed, d.numeric = append(d.closed, c), append(d.numeric, num)
@@ -108,8 +132,20 @@ func kirchhoffCompute(cfg plots.Config, p kirchhoffParams) (*kirchhoffData, erro
 	}
 	// The headline torus: the O(rows) closed form against the direct sum
 	// of 10⁶ terms over the product of two cycle spectra (spec §2).
-	d.torus = linalg.TorusKirchhoff(1000, 1000)
-	d.direct = linalg.KirchhoffFromSpectrum(linalg.TorusSpectrum(1000, 1000))
+	var err error
+	if d.torus, err = linalg.TorusKirchhoff(1000, 1000); err != nil {
+		return nil, err
+	}
+	ev, err := linalg.TorusSpectrum(1000, 1000)
+	if err != nil {
+		return nil, err
+	}
+	if d.direct, err = linalg.KirchhoffFromSpectrum(ev); err != nil {
+		return nil, err
+	}
+	if d.hyper, err = linalg.HypercubeKirchhoff(20); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -131,7 +167,7 @@ func kirchhoffDraw(p kirchhoffParams, d *kirchhoffData) *plots.Result {
 		Plot: plots.LegendOutside(pl), Data: d.tab,
 		Headlines: []plots.Headline{
 			plots.Near("K_f(torus 1000x1000), closed form", d.torus, d.direct, 1e-9*d.direct, "sum over its 10^6 eigenvalues (spec §2), to 1e-9 relative"),
-			plots.Near("K_f(hypercube Q_20), closed form", linalg.HypercubeKirchhoff(20), q20, 1e-12*q20, "2^20 Σ_j C(20,j)/(2j), summed in the driver"),
+			plots.Near("K_f(hypercube Q_20), closed form", d.hyper, q20, 1e-12*q20, "2^20 Σ_j C(20,j)/(2j), summed in the driver"),
 			plots.Within(fmt.Sprintf("max |Cholesky/closed − 1|, n ≤ %d (at %s)", p.nnum, d.worstAt), d.worst, 0, d.worstBound, "forward-error bound κ(A)·n·ε there"),
 		},
 	}
@@ -157,8 +193,15 @@ func spectraCompute(cfg plots.Config, p spectraParams) (*spectraData, error) {
 		if s, ok := size[f]; ok {
 			k = s
 		}
-		closed := f.Spectrum(k)
-		num, err := linalg.Spectrum(f.Graph(k))
+		closed, err := f.Spectrum(k)
+		if err != nil {
+			return nil, err
+		}
+		g, err := f.Graph(k)
+		if err != nil {
+			return nil, err
+		}
+		num, err := linalg.Spectrum(g)
 		if err != nil {
 			return nil, err
 		}
