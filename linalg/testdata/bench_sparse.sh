@@ -3,7 +3,7 @@
 # go, for docs/benchmarks.md. Needs python3-scipy (Debian: apt-get install
 # python3-scipy). Prints the load before and after each step and the peak
 # resident memory of each process (GNU time).
-# usage: linalg/testdata/bench_sparse.sh [count]   (from the module root)
+# usage: linalg/testdata/bench_sparse.sh [count [edge-count]]   (from the module root)
 set -e
 count=${1:-3}
 dir=$(mktemp -d)
@@ -17,5 +17,5 @@ uptime
 mem /usr/bin/python3 linalg/testdata/scipy_cg.py "$dir" regular6_1e6 --count "$count"
 mem /usr/bin/python3 linalg/testdata/scipy_cg.py "$dir" torus1000 --count 1
 uptime
-mem "$dir/linalg.test" -test.run '^$' -test.benchtime 1x -test.count "$count" -test.bench 'EdgeResistances_Regular6_1e6'
+mem "$dir/linalg.test" -test.run '^$' -test.benchtime 1x -test.count "${2:-1}" -test.bench 'EdgeResistances_Regular6_1e6'
 uptime
