@@ -227,7 +227,7 @@
 //     divides by the degrees. Neither wins everywhere (measured in
 //     docs/benchmarks.md, 2 shared cores, relative residual 1e-8): on the
 //     10⁶-node random 6-regular graph, an expander with κ(L) ≈ 7, Jacobi
-//     needs 23 iterations, as many as approximate Cholesky (26), at a
+//     needs 23 iterations, fewer than approximate Cholesky (28), at a
 //     fifth of the cost per iteration and no setup; on the 1000 × 1000
 //     torus (κ ≈ 10⁵) Jacobi needs about 2000 iterations and approximate
 //     Cholesky about 47. Smoothed-aggregation AMG was not implemented:
@@ -256,7 +256,11 @@
 //     (SketchAccuracy). Foster's theorem Σ_e w_e R_e = n − 1 is checked on
 //     every result (SketchInfo.Foster, FosterRelErr); its estimate has
 //     relative spread √(2/(k(n − 1))) ≪ ε, so a large FosterRelErr means
-//     inaccurate solves.
+//     inaccurate solves. When Jacobi suffices (the first projection
+//     tells), the remaining projections are solved 8 at a time by
+//     lockstep conjugate gradients on interleaved vectors (the 8 values of
+//     a node share a cache line, so one random read serves 8 solves); each
+//     column runs the same arithmetic as a single solve.
 //   - EstimateKirchhoff estimates K_f = n tr L† by Hutchinson's estimator,
 //     one solve per Rademacher probe, adding probes until the 95 %
 //     Student-t interval has relative half-width ≤ RelAcc (default 1 %),
@@ -265,6 +269,14 @@
 //     of probes suffice at 10⁶ nodes; on a 2-D torus the few smallest
 //     eigenvalues dominate and hundreds are needed (Hutch++ would deflate
 //     them; not implemented).
+//   - EstimateH2 estimates ρ₁, ρ₂ and ρ₂T (spec throttlers.md §4.4, σ = 1)
+//     the same way, from the split 1/(t(2 − t)) = ½(1/t + 1/(2 − t)):
+//     ρ₂ = ½[tr L†/γ + tr_{1⊥}(2I − γL)⁻¹] and ρ₁ = 2 tr_{1⊥}(2I − γL)⁻¹,
+//     one Laplacian solve and one solve with the well-conditioned
+//     2I − γL per probe. γ is checked against the proven λ_n bracket of
+//     LambdaMaxBracket: γ ≥ 2/λ_n is ErrUnstable, a γ the bracket cannot
+//     decide ErrIllConditioned. Nodal values (stochastic diagonal
+//     estimation) and γ*_H2 at scale are not implemented.
 //
 // Errors: a disconnected graph wraps loadlab.ErrDisconnected; bad
 // settings, a graph with no nodes, or a NaN/Inf right-hand side wrap
