@@ -162,3 +162,37 @@ func BenchmarkEdgeResistances_Regular6_1e6_Eps03(b *testing.B) {
 	b.ReportMetric(float64(er.Iterations), "iters")
 	b.ReportMetric(er.FosterRelErr, "foster-relerr")
 }
+
+// BenchmarkEstimateKirchhoff_Regular6_1e6 estimates K_f of the 10⁶-node
+// random 6-regular graph to 1 % (95 %).
+func BenchmarkEstimateKirchhoff_Regular6_1e6(b *testing.B) {
+	g := benchRegular6(b)
+	var res TraceResult
+	var err error
+	c0 := cpuTime()
+	for b.Loop() {
+		if res, err = EstimateKirchhoff(g, nil, rand.NewPCG(5, 5)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(res.Probes), "probes")
+	b.ReportMetric(res.Estimate.RelHalfWidth(), "relhw")
+}
+
+// BenchmarkEstimateH2_Regular6_1e6 estimates ρ₁ and ρ₂ of the 10⁶-node
+// random 6-regular graph to 1 % (95 %) at γ = 1.5/λ_n^Gershgorin = 1.5/12.
+func BenchmarkEstimateH2_Regular6_1e6(b *testing.B) {
+	g := benchRegular6(b)
+	var res H2Estimate
+	var err error
+	c0 := cpuTime()
+	for b.Loop() {
+		if res, err = EstimateH2(g, 1.5/12, nil, rand.NewPCG(6, 6)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(res.Probes), "probes")
+	b.ReportMetric(res.Rho2.RelHalfWidth(), "relhw")
+}
