@@ -284,6 +284,9 @@ func NewResistanceSketch(g *Graph, set *SketchSettings, src rand.Source) (*Resis
 	if g == nil || src == nil {
 		panic("linalg: NewResistanceSketch: nil graph or rand.Source")
 	}
+	if err := set.Validate(); err != nil {
+		return nil, err
+	}
 	eps, c, _ := set.resolved()
 	n := g.Order()
 	k := SketchProjections(max(n, 2), eps, c)
