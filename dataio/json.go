@@ -18,12 +18,13 @@ import (
 // encoding/json, it accepts the non-finite floats that results hold (an
 // unstable ρ = +Inf, an interval of one run = NaN) and writes them as
 // null. Unexported state (the storage of a linalg.Graph, a random
-// source) is not written. It returns an error wrapping loadlab.ErrInvalid
-// A pointer whose type has its own MarshalJSON (a *linalg.Graph, written
+// source) is not written. A pointer whose type has its own MarshalJSON (a *linalg.Graph, written
 // as its edge list) uses it. Integer enumerations with a String method (loadlab.Status,
 // consensus.Traffic, …) are written by name. It returns an error wrapping
-// loadlab.ErrInvalid for values JSON cannot hold (channels, functions, complex numbers) or
-// nested deeper than 64 levels.
+// loadlab.ErrInvalid for values JSON cannot hold (channels, functions,
+// complex numbers), for values nested deeper than 64 levels, and for two
+// fields or map keys that would get the same JSON key (a json tag that
+// repeats another field's name, map keys whose printed forms coincide).
 func MarshalJSON(v any) ([]byte, error) {
 	tree, err := finite(reflect.ValueOf(v), 0)
 	if err != nil {
@@ -98,6 +99,9 @@ func object(v reflect.Value, depth int) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s.%w", f.Name, err)
 		}
+		if _, dup := out[name]; dup {
+			return nil, loadlab.Invalid("dataio", "MarshalJSON: %v.%s: JSON key %q is already taken by another field", v.Type(), f.Name, name)
+		}
 		out[name] = x
 	}
 	return out, nil
@@ -129,7 +133,11 @@ func dict(v reflect.Value, depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[fmt.Sprint(it.Key().Interface())] = x
+		key := fmt.Sprint(it.Key().Interface())
+		if _, dup := out[key]; dup {
+			return nil, loadlab.Invalid("dataio", "MarshalJSON: %v: two map keys print as %q", v.Type(), key)
+		}
+		out[key] = x
 	}
 	return out, nil
 }

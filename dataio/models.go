@@ -54,13 +54,19 @@ type networkJSON struct {
 // JSON: demand "A" and capacities "T" (length N), and either the dense
 // correlation matrix "C" (N rows of N) or its nonzero entries as
 // "C_triplets" [[i, j, c], …] with 0-based indices. anycast.NewNetwork
-// validates the model.
+// validates the model. Unknown fields and data after the object are
+// errors.
 func ReadNetworkJSON(r io.Reader) (*anycast.Network, error) {
 	var nj networkJSON
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&nj); err != nil {
 		return nil, &graphio.ParseError{Msg: "JSON: " + err.Error(), Err: loadlab.ErrInvalid}
+	}
+	// One document per file: anything after it is a damaged or
+	// concatenated file, not something to ignore.
+	if tok, err := dec.Token(); err != io.EOF {
+		return nil, &graphio.ParseError{Field: "trailing data", Value: fmt.Sprint(tok), Msg: "JSON: data after the network object", Err: loadlab.ErrInvalid}
 	}
 	c, err := nj.matrix()
 	if err != nil {
@@ -119,7 +125,16 @@ func triplets(n int, ts [][3]float64) (*mat.Dense, error) {
 
 // WriteNetworkJSON writes nw in the form ReadNetworkJSON reads: dense C
 // when at least a quarter of its entries are nonzero, triplets otherwise.
+// It returns the error of nw.Validate for a network that is not valid
+// (JSON cannot hold NaN or ±Inf, and ReadNetworkJSON would refuse it),
+// and panics if nw is nil.
 func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
+	if nw == nil {
+		panic("dataio: WriteNetworkJSON: nw is nil")
+	}
+	if err := nw.Validate(); err != nil {
+		return err
+	}
 	n := len(nw.A)
 	nj := networkJSON{A: nw.A, T: nw.T}
 	var ts [][3]float64

@@ -69,7 +69,7 @@ func (tr *tableReader) add(text string) error {
 		tr.width = len(f)
 		if isHeader(f) {
 			tr.t.Columns = f
-			return nil
+			return tr.checkHeader()
 		}
 	}
 	if len(f) != tr.width {
@@ -88,6 +88,46 @@ func (tr *tableReader) add(text string) error {
 		row[c] = v
 	}
 	tr.t.Rows = append(tr.t.Rows, row)
+	return nil
+}
+
+// checkHeader rejects a header that names a column twice (Column
+// matches names case-insensitively, so it could only ever find the first).
+func (tr *tableReader) checkHeader() error {
+	seen := make(map[string]int, len(tr.t.Columns))
+	for c, name := range tr.t.Columns {
+		key := strings.ToLower(name)
+		if first, dup := seen[key]; dup && name != "" {
+			return &graphio.ParseError{Line: tr.line, Field: fmt.Sprintf("column %d", c+1), Value: name,
+				Msg: fmt.Sprintf("column name repeats column %d", first+1), Err: loadlab.ErrInvalid}
+		}
+		seen[key] = c
+	}
+	return nil
+}
+
+// checkNames returns an error wrapping loadlab.ErrInvalid, naming the
+// function and the column, unless the names read back as the header of a
+// comma-separated table: no separator, quote or line break, not a number
+// (a header of numbers would be read as a data row), no repeats, at least
+// one name.
+func checkNames(fn string, names []string) error {
+	if len(names) == 0 {
+		return loadlab.Invalid("dataio", "%s: no columns", fn)
+	}
+	seen := make(map[string]bool, len(names))
+	for i, s := range names {
+		_, numErr := strconv.ParseFloat(s, 64)
+		switch {
+		case s == "" || s != strings.TrimSpace(s) || strings.ContainsAny(s, ",;\t\"\n\r") || s[0] == '#':
+			return loadlab.Invalid("dataio", "%s: column %d = %q, want a name without separators, quotes, line breaks or edge blanks, not starting with '#'", fn, i, s)
+		case numErr == nil:
+			return loadlab.Invalid("dataio", "%s: column %d = %q is a number; a reader would take the header for a data row", fn, i, s)
+		case seen[strings.ToLower(s)]:
+			return loadlab.Invalid("dataio", "%s: column %d = %q repeats an earlier column name", fn, i, s)
+		}
+		seen[strings.ToLower(s)] = true
+	}
 	return nil
 }
 
@@ -139,10 +179,15 @@ func (t *Table) Column(name string) (int, error) {
 }
 
 // WriteTable writes a tidy CSV: the header, then one line per row, each
-// number in the shortest form that reads back exactly. It returns an
+// number in the shortest form that reads back exactly (NaN and ±Inf are
+// written as NaN, +Inf and -Inf, which ReadTable refuses). It returns an
 // error wrapping loadlab.ErrInvalid if a row's width differs from the
-// header's.
+// header's, or if a column name could not be read back as that header by
+// ReadTable (see checkNames).
 func WriteTable(w io.Writer, columns []string, rows [][]float64) error {
+	if err := checkNames("WriteTable", columns); err != nil {
+		return err
+	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString(strings.Join(columns, ","))
 	bw.WriteByte('\n')

@@ -22,7 +22,8 @@ import (
 // element are skipped: they are not one value per observation. Floats are
 // written in the shortest form that reads back exactly (NaN and ±Inf as
 // NaN, +Inf, -Inf). It returns an error wrapping loadlab.ErrInvalid if
-// rows is not such a slice.
+// rows is not such a slice, or if two columns get the same name (or a
+// name a reader could not take back as a header, as for WriteTable).
 func WriteTidy(w io.Writer, rows any) error {
 	v := reflect.ValueOf(rows)
 	if v.Kind() != reflect.Slice {
@@ -36,6 +37,13 @@ func WriteTidy(w io.Writer, rows any) error {
 		return loadlab.Invalid("dataio", "WriteTidy: rows is a %T, want a slice of structs", rows)
 	}
 	cols := columns(et, "", nil)
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.name
+	}
+	if err := checkNames("WriteTidy", names); err != nil {
+		return err
+	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString(header(cols))
 	var buf []byte
@@ -68,7 +76,9 @@ func WriteTidy(w io.Writer, rows any) error {
 // with a leading index column named index. Fields of other types, and
 // slices of another length than the first, are skipped. It returns an
 // error wrapping loadlab.ErrInvalid if v is not such a struct or has no
-// such column.
+// such column, or if index or a column name could not be read back as a
+// header (as for WriteTable: for example an index that repeats a column
+// name or holds a comma).
 func WriteColumns(w io.Writer, v any, index string) error {
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	if rv.Kind() != reflect.Struct {
@@ -94,6 +104,9 @@ func WriteColumns(w io.Writer, v any, index string) error {
 	}
 	if len(cols) == 0 {
 		return loadlab.Invalid("dataio", "WriteColumns: %T has no slice column", v)
+	}
+	if err := checkNames("WriteColumns", append([]string{index}, names...)); err != nil {
+		return err
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString(index + "," + strings.Join(names, ",") + "\n")
