@@ -39,6 +39,12 @@
 // on the number of cores. Code that reads the field C directly works for
 // dense networks only.
 //
+// GenerateCDN draws a synthetic CDN with sparse C from a rand.Source:
+// nodes uniform on the unit square, each region's traffic split over its
+// K nearest proxies with weights ∝ exp(−d/ℓ), log-normal demand and
+// capacities set from drawn utilisations (CDNSettings documents every
+// parameter and default). It is this package's model, not the paper's.
+//
 // # Errors and panics
 //
 // NewNetwork and Validate return an error wrapping loadlab.ErrInvalid

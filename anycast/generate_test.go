@@ -1,0 +1,105 @@
+package anycast
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/loadlab/loadlab"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestGenerateCDNRowsAndDegree(t *testing.T) {
+	for _, tc := range []struct{ n, k int }{{1, 1}, {5, 5}, {300, 7}, {2000, 10}} {
+		nw, err := GenerateCDN(rand.NewPCG(1, uint64(tc.n)), &CDNSettings{N: tc.n, K: tc.k})
+		require.NoError(t, err)
+		require.NotNil(t, nw.Sparse)
+		assert.Equal(t, tc.n*tc.k, nw.NNZ())
+		for j := 0; j < tc.n; j++ {
+			cols, vals := nw.Row(j)
+			require.Len(t, cols, tc.k, "degree of row %d", j)
+			var s float64
+			for _, v := range vals {
+				s += v
+			}
+			// K ≤ 10 terms of size ≤ 1: a few ulps
+			assert.InDelta(t, 1, s, 1e-14, "row %d", j)
+			// the region's own proxy (distance 0) has the largest weight
+			assert.Equal(t, slices.Max(vals), nw.At(j, j), "row %d", j)
+		}
+		// utilisation at x = 1 lies in [RhoLo, RhoHi] = [0.5, 1.2]
+		for i, s := range nw.MaxLoads() {
+			if s > 0 {
+				rho := s / nw.T[i]
+				assert.True(t, rho >= 0.5-1e-12 && rho <= 1.2+1e-12, "ρ[%d] = %v", i, rho)
+			}
+		}
+	}
+}
+
+func TestGenerateCDNNearestIsBruteForce(t *testing.T) {
+	// The grid search returns the same K nearest proxies as sorting all N
+	// distances (positions redrawn from the same stream).
+	const n, k = 400, 6
+	nw, err := GenerateCDN(rand.NewPCG(9, 9), &CDNSettings{N: n, K: k})
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(9, 9))
+	px, py := make([]float64, n), make([]float64, n)
+	for j := range px {
+		px[j], py[j] = rng.Float64(), rng.Float64()
+	}
+	for j := 0; j < n; j++ {
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		d := func(i int) float64 { return math.Hypot(px[i]-px[j], py[i]-py[j]) }
+		slices.SortFunc(all, func(a, b int) int {
+			if d(a) != d(b) {
+				if d(a) < d(b) {
+					return -1
+				}
+				return 1
+			}
+			return a - b
+		})
+		want := slices.Clone(all[:k])
+		slices.Sort(want)
+		cols, vals := nw.Row(j)
+		assert.Equal(t, want, cols, "row %d", j)
+		// weights decay with distance: w_i/w_self = exp(−d_i/ℓ), ℓ = 1/√N
+		for q, i := range cols {
+			assert.InDelta(t, math.Exp(-d(i)*math.Sqrt(n)), vals[q]/nw.At(j, j), 1e-12)
+		}
+	}
+}
+
+func TestGenerateCDNDemandMean(t *testing.T) {
+	// A_j log-normal with mean 1 (σ = 1): the sample mean of 20000 draws
+	// has standard error √(e−1)/√20000 ≈ 0.0093; 5 standard errors.
+	nw, err := GenerateCDN(rand.NewPCG(2, 3), &CDNSettings{N: 20000, K: 3})
+	require.NoError(t, err)
+	var s float64
+	for _, a := range nw.A {
+		s += a
+	}
+	assert.InDelta(t, 1, s/20000, 5*math.Sqrt(math.E-1)/math.Sqrt(20000))
+}
+
+func TestGenerateCDNDeterministicAndErrors(t *testing.T) {
+	a, err := GenerateCDN(rand.NewPCG(4, 4), &CDNSettings{N: 50})
+	require.NoError(t, err)
+	b, err := GenerateCDN(rand.NewPCG(4, 4), &CDNSettings{N: 50})
+	require.NoError(t, err)
+	assert.Equal(t, a, b)
+	for _, s := range []*CDNSettings{
+		{N: -1}, {N: 5, K: 6}, {K: -1}, {Decay: -1}, {Sigma: math.NaN()},
+		{RhoLo: math.Inf(1)}, {RhoLo: 2, RhoHi: 1},
+	} {
+		_, err := GenerateCDN(rand.NewPCG(1, 1), s)
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, "%+v", *s)
+	}
+	assert.Panics(t, func() { _, _ = GenerateCDN(nil, nil) })
+}
