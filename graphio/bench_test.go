@@ -27,7 +27,7 @@ func loopCPU(b *testing.B, f func()) {
 	for b.Loop() {
 		f()
 	}
-	b.ReportMetric((cpuTime() - c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // benchInput writes a random graph with m edges in the given format.
