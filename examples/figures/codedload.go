@@ -109,7 +109,7 @@ func clNewTable() *plots.Table {
 func clTable(tab *plots.Table, panel string, curves []codedload.Curve) {
 	for _, c := range curves {
 		for _, p := range c.Points {
-			tab.Add(panel, c.Name, p.X, len(p.Runs), p.MaxLoad.Mean, p.MaxLoad.Lo, p.MaxLoad.Hi,
+			tab.Add(panel, plots.PlainText(c.Name), p.X, len(p.Runs), p.MaxLoad.Mean, p.MaxLoad.Lo, p.MaxLoad.Hi,
 				p.Cost.Mean, p.Cost.Lo, p.Cost.Hi, p.Outage.Mean)
 		}
 	}
@@ -497,7 +497,7 @@ func paramsSeriesOf(p paramsParams) []paramsSeries {
 	}{
 		{"nearest replica", func(c *codedload.Config) { c.Strategy = codedload.NearestReplica{} }},
 		{"coded, ℓ = 10", func(c *codedload.Config) { c.Strategy = codedload.Coded{Ell: 10} }},
-		{"coded, ℓ = 10, chnk_max = 1", func(c *codedload.Config) { c.Strategy = codedload.Coded{Ell: 10, ChunkCap: 1} }},
+		{"coded, ℓ = 10, chnk_{max} = 1", func(c *codedload.Config) { c.Strategy = codedload.Coded{Ell: 10, ChunkCap: 1} }},
 	}
 	var ss []paramsSeries
 	for i, st := range strategies {
@@ -514,7 +514,7 @@ func paramsSeriesOf(p paramsParams) []paramsSeries {
 		}
 		ss = append(ss, sg, sm)
 	}
-	for cp, name := range []string{"coded, no cap", "coded, chnk_max = 1"} {
+	for cp, name := range []string{"coded, no cap", "coded, chnk_{max} = 1"} {
 		s := paramsSeries{panel: "ell", name: name, colour: cp + 1} // series 0 is nearest replica elsewhere
 		for _, l := range p.ells {
 			c := codedload.Config{Topology: tL, Files: 100, Cache: 2, Strategy: codedload.Coded{Ell: l, ChunkCap: cp}}
@@ -668,7 +668,7 @@ func topoCompute(cfg plots.Config, p topoParams) (*topoData, error) {
 			}
 		}
 		vs := clMainVariants(ball)
-		vs[1].Name = "two choices (a), |B_r| ≥ 545"
+		vs[1].Name = "two choices (a), |B_{r}| ≥ 545"
 		vs[1].MaxN, vs[2].MaxN = f.maxA, f.maxB
 		cfg.Logf("codedload: topology %s, n up to %d", f.title, fns[len(fns)-1])
 		curves, err := codedload.CompareSizes(fns, f.fam, vs, p.runs.at, cfg.Seed+uint64(i), &codedload.SweepSettings{Logf: cfg.Logf})
