@@ -20,25 +20,25 @@ func init() {
 			Name:    "competitive-mesh-scale",
 			Caption: "Wireless mesh (spec §8.1, our reconstruction): average total cost and performance ratio (cost/OPT) against the number of routers at constant density (100 routers per km², random way-point at 10 m/s, hold = distance in m, C = 50 m), with 95% intervals over walks. Ratios are flat in the network size and the motion-aware algorithms stay within 1% of OPT, as the slides report; Marking and CTrack make the same moves here and their curves coincide (the figure says so); the opportunistic DTrack versions are only 8–12% above OPT here, below the slides' 20–50%, a band this setup reaches near C = 200 m (competitive-ratio-vs-setup).",
 			Make:    threeSteps(meshPreset, meshCompute, meshDraw),
-			Seconds: 25,
+			Seconds: 47,
 		},
 		plots.Figure{
 			Name:    "competitive-ratio-vs-setup",
 			Caption: "Mesh with 100 routers (spec §8.1, our reconstruction): performance ratio against the setup cost C for every online algorithm (top), the same zoomed on ratios 1–1.6 for C ≤ 200 m (middle), and against the look-ahead window of the motion-aware algorithms at C = 200 m, exact and with 100 m target noise (bottom); 95% intervals over walks. The slides' 20–50% band for the opportunistic DTrack versions, reported at C = 50 in the paper's unknown units, appears here near C = 200 m (two router spacings).",
 			Make:    threeSteps(setupPreset, setupCompute, setupDraw),
-			Seconds: 30,
+			Seconds: 17,
 		},
 		plots.Figure{
 			Name:    "competitive-lower-bound",
 			Caption: "Adaptive adversary of spec §6.1 (C = 1, ε = 1/16, T = 4800k; 2400k in quick mode): measured ratio cost/OPT against the number of servers k for every online algorithm on log–log axes, with the lower bound k, the optimal deterministic ratio 2k − 1 and DTrack-RR's guarantee 2k (top), and the same ratios divided by k without DTrack-F (bottom). DTrack-F is not competitive: from k = 3 on it oscillates between two servers (spec §6.4), so its ratio grows with T (≈ 1.8·10⁴ at k = 32 in the full run); every other algorithm stays between k and 2k here. DTrack-RR, DTrack-B and CTrack make the same moves against this adversary, so their curves coincide. The adversary sees Marking's random choices, so Marking's 2H_k bound for inputs fixed in advance does not apply and its mean ratio may exceed 2k − 1.",
 			Make:    threeSteps(boundPreset, boundCompute, boundDraw),
-			Seconds: 20,
+			Seconds: 2,
 		},
 		plots.Figure{
 			Name:    "competitive-chatroom",
 			Caption: "Wide-area chat room (spec §8.2, our reconstruction: 3 users on average, Poisson arrivals, hold = sum of distances, C = 10): average total cost and performance ratio against the number of servers, with 95% intervals over runs.",
 			Make:    threeSteps(chatPreset, chatCompute, chatDraw),
-			Seconds: 15,
+			Seconds: 4,
 		},
 	)
 }

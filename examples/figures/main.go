@@ -43,7 +43,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output `dir`ectory (default figures, or figures-quick with -quick)")
 	only := fs.String("only", "", "comma-separated figure `names` to make (default: all)")
 	list := fs.Bool("list", false, "list the figures and exit")
-	quick := fs.Bool("quick", false, "small sizes: the whole run in under a minute")
+	quick := fs.Bool("quick", false, "small sizes: the whole run in under a minute, into figures-quick/")
 	seed := fs.Uint64("seed", 1, "root random seed")
 	galleryFlag := fs.Bool("gallery", false, "print the README's figure gallery (Markdown) and exit")
 	fs.Usage = func() {
