@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/consensus"
+	"github.com/loadlab/loadlab/linalg"
+)
+
+// consensusParams configures the "consensus" sweep: consensus.EstimateRho
+// on a throttler over a deterministic graph family member.
+type consensusParams struct {
+	Family  string  `json:"family"`  // linalg family name: path, cycle, star, complete, grid, torus, hypercube
+	Size    int     `json:"size"`    // its size parameter k
+	Gamma   float64 `json:"gamma"`   // update cycle γ
+	Traffic string  `json:"traffic"` // "case 1", "case 2" or "case 2T"
+	Sigma   float64 `json:"sigma"`   // demand noise σ
+	Steps   int     `json:"steps"`   // MonteCarlo.Steps
+	Burn    int     `json:"burn"`    // MonteCarlo.Burn
+}
+
+type consensusJob struct {
+	th    *consensus.Throttler
+	t     consensus.Traffic
+	sigma float64
+	m     consensus.MonteCarlo
+}
+
+// maxOrder bounds the graphs the command builds (the throttler's
+// simulation is dense in places; larger studies call the library).
+const maxOrder = 1 << 16
+
+func newConsensus(params json.RawMessage, seed uint64, runs int) (job, error) {
+	var p consensusParams
+	if err := strictParams(params, &p); err != nil {
+		return nil, err
+	}
+	fam := slices.IndexFunc(linalg.AllFamilies(), func(f linalg.Family) bool { return f.String() == p.Family })
+	if fam < 0 {
+		return nil, loadlab.Invalid("sweep", "params.family = %q: unknown", p.Family)
+	}
+	f := linalg.AllFamilies()[fam]
+	if p.Size < f.MinSize() || (f == linalg.HypercubeFamily && p.Size > 16) || (f != linalg.HypercubeFamily && p.Size > maxOrder) || f.Order(p.Size) > maxOrder {
+		return nil, loadlab.Invalid("sweep", "params.size = %d for family %s, want ≥ %d and at most %d nodes", p.Size, f, f.MinSize(), maxOrder)
+	}
+	t := slices.IndexFunc([]consensus.Traffic{consensus.Case1, consensus.Case2, consensus.Case2T}, func(t consensus.Traffic) bool { return t.String() == p.Traffic })
+	if t < 0 {
+		return nil, loadlab.Invalid("sweep", "params.traffic = %q, want \"case 1\", \"case 2\" or \"case 2T\"", p.Traffic)
+	}
+	if !(p.Sigma >= 0) || math.IsInf(p.Sigma, 1) {
+		return nil, loadlab.Invalid("sweep", "params.sigma = %v, want finite and ≥ 0", p.Sigma)
+	}
+	j := &consensusJob{
+		th:    &consensus.Throttler{Graph: f.Graph(p.Size), Gamma: p.Gamma},
+		t:     consensus.Traffic(t + 1),
+		sigma: p.Sigma,
+		m:     consensus.MonteCarlo{Runs: runs, Steps: p.Steps, Burn: p.Burn, Seed: seed, Workers: 1},
+	}
+	if err := j.th.Validate(); err != nil {
+		return nil, err
+	}
+	if err := j.m.Validate(); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// Prefix: run r of EstimateRho uses mc.Source(Seed, r).
+func (j *consensusJob) Prefix() []uint64 { return nil }
+
+func (j *consensusJob) Run(r int) ([]float64, error) {
+	x, err := consensus.EstimateRhoRun(j.th, j.t, j.sigma, j.m, r)
+	return []float64{x}, err
+}
+
+func (j *consensusJob) Summarize(values [][]float64) ([]Row, error) {
+	for r, v := range values {
+		if len(v) != 1 {
+			return nil, fmt.Errorf("sweep: consensus run %d: %d values, want 1: %w", r, len(v), loadlab.ErrInvalid)
+		}
+	}
+	return []Row{{"rho", estimate(column(values, 0))}}, nil
+}
+
+func (j *consensusJob) Direct() ([]Row, error) {
+	m := j.m
+	m.Workers = 0
+	e, err := consensus.EstimateRho(j.th, j.t, j.sigma, m)
+	return []Row{{"rho", e}}, err
+}

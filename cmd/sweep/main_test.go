@@ -1,0 +1,137 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loadlab/loadlab"
+)
+
+const consensusCfg = `{"sweep":"consensus","seed":42,"runs":9,"params":{"family":"cycle","size":6,"gamma":0.3,"traffic":"case 2","sigma":1,"steps":60,"burn":20}}`
+const mobilityCfg = `{"sweep":"mobility","seed":5,"runs":7,"params":{"scenario":"mesh","mesh":{"Grid":3,"Slots":120},"point":2,"window":4,"noise":20}}`
+
+func write(t *testing.T, dir, name, s string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func mustRun(t *testing.T, args ...string) {
+	t.Helper()
+	if err := run(args, io.Discard, io.Discard); err != nil {
+		t.Fatalf("sweep %s: %v", strings.Join(args, " "), err)
+	}
+}
+
+// TestMergeEqualsLibrary runs each sweep as N = 1..4 shards, merges them
+// and compares the CSV and JSON bytes with those of the library's own
+// one-process function (consensus.EstimateRho, mobility.Compare): every
+// float is written in shortest round-trip form, so equal bytes mean
+// equal bits.
+func TestMergeEqualsLibrary(t *testing.T) {
+	for name, cfg := range map[string]string{"consensus": consensusCfg, "mobility": mobilityCfg} {
+		dir := t.TempDir()
+		c := write(t, dir, "cfg.json", cfg)
+		direct := filepath.Join(dir, "direct")
+		mustRun(t, "-config", c, "-direct", "-out", direct)
+		want := [2][]byte{read(t, direct+".csv"), read(t, direct+".json")}
+		for n := 1; n <= 4; n++ {
+			files := []string{}
+			for i := range n {
+				f := filepath.Join(dir, fmt.Sprintf("n%d-s%d.jsonl", n, i))
+				mustRun(t, "-config", c, "-shard", fmt.Sprintf("%d/%d", i, n), "-out", f)
+				files = append(files, f)
+			}
+			merged := filepath.Join(dir, fmt.Sprintf("merged%d", n))
+			mustRun(t, append([]string{"-config", c, "-merge", "-out", merged + ".csv"}, files...)...)
+			if got := read(t, merged+".csv"); string(got) != string(want[0]) {
+				t.Errorf("%s N = %d: merged CSV\n%s\nwant\n%s", name, n, got, want[0])
+			}
+			if got := read(t, merged+".json"); string(got) != string(want[1]) {
+				t.Errorf("%s N = %d: merged JSON differs", name, n)
+			}
+		}
+	}
+}
+
+func read(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestResumeKilledShard cuts a finished shard file in the middle of its
+// last record (as a kill during the write would), reruns the shard and
+// checks that the merge still equals the library's result.
+func TestResumeKilledShard(t *testing.T) {
+	dir := t.TempDir()
+	c := write(t, dir, "cfg.json", consensusCfg)
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	mustRun(t, "-config", c, "-shard", "0/2", "-out", a)
+	mustRun(t, "-config", c, "-shard", "1/2", "-out", b)
+	data := read(t, a)
+	os.WriteFile(a, data[:len(data)-7], 0o644)
+	if err := run([]string{"-config", c, "-merge", "-out", filepath.Join(dir, "m"), a, b}, io.Discard, io.Discard); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Fatalf("merge of a truncated shard: %v", err)
+	}
+	var log strings.Builder
+	if err := run([]string{"-config", c, "-shard", "0/2", "-out", a}, io.Discard, &log); err != nil {
+		t.Fatal(err)
+	}
+	// shard 0/2 of 9 runs holds 5 runs; the cut lost the last one
+	if !strings.Contains(log.String(), "4 runs were already") || strings.Count(log.String(), "done (") != 1 {
+		t.Fatalf("resume log:\n%s", log.String())
+	}
+	mustRun(t, "-config", c, "-merge", "-out", filepath.Join(dir, "m"), a, b)
+	mustRun(t, "-config", c, "-direct", "-out", filepath.Join(dir, "d"))
+	if string(read(t, filepath.Join(dir, "m.json"))) != string(read(t, filepath.Join(dir, "d.json"))) {
+		t.Fatal("resumed merge differs from the library's result")
+	}
+}
+
+// TestErrorsBeforeAnyRun checks that bad input fails before the first
+// run: no progress line is printed and no shard file is left behind.
+func TestErrorsBeforeAnyRun(t *testing.T) {
+	dir := t.TempDir()
+	good := write(t, dir, "good.json", consensusCfg)
+	out := filepath.Join(dir, "out.jsonl")
+	cases := map[string][]string{
+		"shard i ≥ N":    {"-config", good, "-shard", "2/2", "-out", out},
+		"shard N = 0":    {"-config", good, "-shard", "0/0", "-out", out},
+		"shard negative": {"-config", good, "-shard", "-1/2", "-out", out},
+		"shard junk":     {"-config", good, "-shard", "x", "-out", out},
+		"unknown sweep":  {"-config", write(t, dir, "u.json", `{"sweep":"nope","runs":3}`), "-out", out},
+		"unknown field":  {"-config", write(t, dir, "f.json", strings.Replace(consensusCfg, `"burn"`, `"bur"`, 1)), "-out", out},
+		"bad gamma":      {"-config", write(t, dir, "g.json", strings.Replace(consensusCfg, `"gamma":0.3`, `"gamma":-1`, 1)), "-out", out},
+		"one run":        {"-config", write(t, dir, "r.json", strings.Replace(consensusCfg, `"runs":9`, `"runs":1`, 1)), "-out", out},
+		"bad scenario":   {"-config", write(t, dir, "s.json", strings.Replace(mobilityCfg, `"mesh",`, `"ring",`, 1)), "-out", out},
+		"negative slots": {"-config", write(t, dir, "n.json", strings.Replace(mobilityCfg, `"Slots":120`, `"Slots":-1`, 1)), "-out", out},
+		"no config":      {"-out", out},
+		"missing config": {"-config", filepath.Join(dir, "absent.json"), "-out", out},
+		"unwritable out": {"-config", good, "-out", filepath.Join(dir, "no", "such", "dir", "x.jsonl")},
+		"unwritable csv": {"-config", good, "-direct", "-out", filepath.Join(dir, "no", "such", "x")},
+		"merge no files": {"-config", good, "-merge", "-out", out},
+	}
+	for name, args := range cases {
+		var log strings.Builder
+		err := run(args, io.Discard, &log)
+		if err == nil || strings.Contains(log.String(), "done (") {
+			t.Errorf("%s: err = %v, log %q", name, err, log.String())
+		}
+		if _, statErr := os.Stat(out); statErr == nil {
+			t.Errorf("%s: %s was created", name, out)
+			os.Remove(out)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/competitive/mobility"
+)
+
+// mobilityParams configures the "mobility" sweep: mobility.Compare of
+// the baselines (and, with Window > 0, the motion-aware algorithms) on
+// one scenario at one sweep point.
+type mobilityParams struct {
+	Scenario string            `json:"scenario"` // "mesh" or "chatroom"
+	Mesh     mobility.Mesh     `json:"mesh"`     // for "mesh"; zero fields are defaults
+	ChatRoom mobility.ChatRoom `json:"chatroom"` // for "chatroom"; zero fields are defaults
+	Point    uint64            `json:"point"`    // sweep point of the seed path
+	Window   int               `json:"window"`   // look-ahead of Target-Aware and Direction-Aware; 0 leaves them out
+	Noise    float64           `json:"noise"`    // their prediction noise σ in metres
+}
+
+type mobilityJob struct {
+	sc    mobility.Scenario
+	cs    []mobility.Contender
+	runs  int
+	seed  uint64
+	point uint64
+}
+
+func newMobility(params json.RawMessage, seed uint64, runs int) (job, error) {
+	var p mobilityParams
+	if err := strictParams(params, &p); err != nil {
+		return nil, err
+	}
+	j := &mobilityJob{cs: mobility.Baselines(), runs: runs, seed: seed, point: p.Point}
+	switch p.Scenario {
+	case "mesh":
+		if err := p.Mesh.Validate(); err != nil {
+			return nil, err
+		}
+		j.sc = p.Mesh
+	case "chatroom":
+		if err := p.ChatRoom.Validate(); err != nil {
+			return nil, err
+		}
+		j.sc = p.ChatRoom
+	default:
+		return nil, loadlab.Invalid("sweep", "params.scenario = %q, want \"mesh\" or \"chatroom\"", p.Scenario)
+	}
+	if p.Window < 0 {
+		return nil, loadlab.Invalid("sweep", "params.window = %d, want ≥ 0", p.Window)
+	}
+	if p.Window > 0 {
+		ta, da := mobility.TargetAware(p.Window, p.Noise), mobility.DirectionAware(p.Window, p.Noise)
+		j.cs = append(j.cs, ta, da)
+	}
+	return j, nil
+}
+
+// Prefix: run r of Compare uses mc.Source(seed, point, r).
+func (j *mobilityJob) Prefix() []uint64 { return []uint64{j.point} }
+
+// Run returns the costs of OPT and the contenders, then their ratios.
+func (j *mobilityJob) Run(r int) ([]float64, error) {
+	cost, ratio, err := mobility.CompareRun(j.sc, j.cs, r, j.seed, j.point)
+	return append(cost, ratio...), err
+}
+
+func (j *mobilityJob) names() []string {
+	names := []string{"OPT"}
+	for _, c := range j.cs {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+func (j *mobilityJob) Summarize(values [][]float64) ([]Row, error) {
+	k := len(j.cs) + 1
+	for r, v := range values {
+		if len(v) != 2*k {
+			return nil, fmt.Errorf("sweep: mobility run %d: %d values, want %d: %w", r, len(v), 2*k, loadlab.ErrInvalid)
+		}
+	}
+	var rows []Row
+	for i, name := range j.names() {
+		rows = append(rows, Row{name + " cost", estimate(column(values, i))}, Row{name + " ratio", estimate(column(values, k+i))})
+	}
+	return rows, nil
+}
+
+func (j *mobilityJob) Direct() ([]Row, error) {
+	res, err := mobility.Compare(j.sc, j.cs, j.runs, j.seed, j.point)
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, r := range res {
+		rows = append(rows, Row{r.Name + " cost", r.Cost}, Row{r.Name + " ratio", r.Ratio})
+	}
+	return rows, nil
+}
