@@ -44,8 +44,16 @@ func newConsensus(params json.RawMessage, seed uint64, runs int) (job, error) {
 		return nil, loadlab.Invalid("sweep", "params.family = %q: unknown", p.Family)
 	}
 	f := linalg.AllFamilies()[fam]
-	if p.Size < f.MinSize() || (f == linalg.HypercubeFamily && p.Size > 16) || (f != linalg.HypercubeFamily && p.Size > maxOrder) || f.Order(p.Size) > maxOrder {
-		return nil, loadlab.Invalid("sweep", "params.size = %d for family %s, want ≥ %d and at most %d nodes", p.Size, f, f.MinSize(), maxOrder)
+	n, err := f.Order(p.Size)
+	if err != nil {
+		return nil, fmt.Errorf("params.size: %w", err)
+	}
+	if n > maxOrder {
+		return nil, loadlab.TooLarge("sweep", "params.size = %d gives %d nodes, want at most %d", p.Size, n, maxOrder)
+	}
+	g, err := f.Graph(p.Size)
+	if err != nil {
+		return nil, fmt.Errorf("params.size: %w", err)
 	}
 	t := slices.IndexFunc([]consensus.Traffic{consensus.Case1, consensus.Case2, consensus.Case2T}, func(t consensus.Traffic) bool { return t.String() == p.Traffic })
 	if t < 0 {
@@ -55,7 +63,7 @@ func newConsensus(params json.RawMessage, seed uint64, runs int) (job, error) {
 		return nil, loadlab.Invalid("sweep", "params.sigma = %v, want finite and ≥ 0", p.Sigma)
 	}
 	j := &consensusJob{
-		th:    &consensus.Throttler{Graph: f.Graph(p.Size), Gamma: p.Gamma},
+		th:    &consensus.Throttler{Graph: g, Gamma: p.Gamma},
 		t:     consensus.Traffic(t + 1),
 		sigma: p.Sigma,
 		m:     consensus.MonteCarlo{Runs: runs, Steps: p.Steps, Burn: p.Burn, Seed: seed, Workers: 1},
