@@ -83,3 +83,19 @@ func TestForReraisesWorkerPanic(t *testing.T) {
 	// With one worker the panic propagates unchanged on the caller.
 	assert.PanicsWithValue(t, "serial", func() { For(3, 1, func(int) { panic("serial") }) })
 }
+
+// Finite values whose sum overflows still have a finite mean and spread:
+// before the fix Summarize([1e308, 1e308]) had Mean = +Inf and
+// Summarize([1e308, -1e308]) Std = +Inf. Hand values: the mean of
+// {1e308, 1e308} is 1e308 with Std 0; {1e308, −1e308} has mean 0 and
+// Std √2·1e308 (n − 1 = 1); scaling by max|x| costs a few ulps, hence
+// the relative tolerance 1e-15.
+func TestSummarizeOverflow(t *testing.T) {
+	s := Summarize([]float64{1e308, 1e308})
+	assert.InEpsilon(t, 1e308, s.Mean, 1e-15)
+	assert.Equal(t, 0.0, s.Std)
+	s = Summarize([]float64{1e308, -1e308})
+	assert.Equal(t, 0.0, s.Mean)
+	assert.InEpsilon(t, math.Sqrt2*1e308, s.Std, 1e-15)
+	assert.True(t, math.IsInf(Summarize([]float64{math.Inf(1), 1}).Mean, 1), "a real infinity stays")
+}

@@ -29,13 +29,33 @@ func Summarize(xs []float64) Summary {
 		s.Min = math.Min(s.Min, x)
 		s.Max = math.Max(s.Max, x)
 	}
-	s.Mean = stat.Mean(xs, nil)
+	s.Mean, s.Std = meanStd(xs)
+	if (math.IsInf(s.Mean, 0) || math.IsInf(s.Std, 0)) && !math.IsInf(s.Min, 0) && !math.IsInf(s.Max, 0) {
+		// A sum of finite values overflowed; their mean and spread are
+		// finite: compute them on xs/max|x| and scale back.
+		scale := math.Max(math.Abs(s.Min), math.Abs(s.Max))
+		scaled := make([]float64, len(xs))
+		for i, x := range xs {
+			scaled[i] = x / scale
+		}
+		m, sd := meanStd(scaled)
+		s.Mean, s.Std = scale*m, scale*sd
+	}
 	if len(xs) < 2 {
 		return s
 	}
-	s.Std = stat.StdDev(xs, nil)
 	s.StdErr = s.Std / math.Sqrt(float64(len(xs)))
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
 	s.Lo, s.Hi = s.Mean-q*s.StdErr, s.Mean+q*s.StdErr
 	return s
+}
+
+// meanStd returns the mean and the sample standard deviation (NaN for
+// fewer than two values).
+func meanStd(xs []float64) (mean, std float64) {
+	mean, std = stat.Mean(xs, nil), math.NaN()
+	if len(xs) >= 2 {
+		std = stat.StdDev(xs, nil)
+	}
+	return mean, std
 }
