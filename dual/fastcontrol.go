@@ -130,6 +130,7 @@ func findUnreachable(c *mat.Dense) *UnreachableError {
 // wrong len(mu) or a μ_i that is negative, NaN or infinite. dst is reused
 // if it is N×N; nil allocates. It panics if nw is nil or dst is not N×N.
 func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*mat.Dense, error) {
+	nw = denseNet(nw) // FastControl reads C densely
 	if err := checkMuGamma(nw, mu, gamma); err != nil {
 		return nil, err
 	}
@@ -165,6 +166,7 @@ func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*m
 // matrix that is not N×N or a rate that is negative, NaN or infinite. It
 // panics if nw or r is nil or a non-nil dst has the wrong length.
 func Receptions(dst []float64, nw *anycast.Network, r mat.Matrix) ([]float64, error) {
+	nw = denseNet(nw) // FastControl reads C densely
 	if err := nw.Validate(); err != nil {
 		return nil, err
 	}
@@ -218,6 +220,7 @@ func checkMuGamma(nw *anycast.Network, mu []float64, gamma float64) error {
 // pairs for which (19) is defined. It returns the errors of Rates for bad
 // arguments, and panics if nw is nil.
 func Overhead(nw *anycast.Network, mu []float64, gamma float64) (float64, error) {
+	nw = denseNet(nw) // FastControl reads C densely
 	if err := checkMuGamma(nw, mu, gamma); err != nil {
 		return 0, err
 	}
@@ -260,6 +263,7 @@ type fcState struct {
 }
 
 func newFCState(p *Problem, fc *FastControl, mu0 []float64) (*fcState, error) {
+	p = densified(p) // FastControl reads C densely
 	if err := fc.Validate(); err != nil {
 		return nil, err
 	}

@@ -5,8 +5,9 @@ import (
 )
 
 // kernel computes the two products of a dual step, β = C μ (14) and
-// S^obs = Cᵀ (A ∘ x) (16), in O(nnz(C)): dense rows with gonum's assembly
-// kernels when C is mostly non-zero, compressed sparse rows otherwise.
+// S^obs = Cᵀ (A ∘ x) (16), in O(nnz(C)): the network's products for a
+// sparse network (anycast.SparseC) and for a dense C mostly non-zero,
+// compressed sparse rows of a dense C otherwise.
 type kernel struct {
 	nw *anycast.Network
 	// Compressed rows of C, used when at most a quarter of C is non-zero.
@@ -18,6 +19,9 @@ type kernel struct {
 
 func newKernel(nw *anycast.Network) *kernel {
 	k := &kernel{nw: nw}
+	if nw.Sparse != nil {
+		return k // the network's own O(nnz) products
+	}
 	n := nw.N()
 	nnz := 0
 	for j := 0; j < n; j++ {

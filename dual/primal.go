@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/internal/solve"
 )
 
@@ -124,6 +125,7 @@ func Primal(p *Problem, s *PrimalSettings) (*PrimalResult, error) {
 		set.GradTol = cmp.Or(s.GradTol, set.GradTol)
 		set.Tol = cmp.Or(s.Tol, set.Tol)
 	}
+	p = densified(p) // the Newton systems and the LP read C densely
 	var res *PrimalResult
 	stop := loadlab.Success
 	if k, price, cap, ok := linearCosts(p); ok {
@@ -351,4 +353,25 @@ func curv(c Cost, z float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// densified returns p itself for a dense network, and a shallow copy
+// whose network holds a dense copy of a sparse C otherwise (O(N²)
+// memory): the paths that read C densely (Primal, the LP, FastControl)
+// run on sparse input with the same numbers, but not at O(nnz).
+func densified(p *Problem) *Problem {
+	if p == nil || p.Net == nil || p.Net.Sparse == nil {
+		return p
+	}
+	q := *p
+	q.Net = denseNet(p.Net)
+	return &q
+}
+
+// denseNet returns nw, or a copy with a sparse C stored densely.
+func denseNet(nw *anycast.Network) *anycast.Network {
+	if nw == nil || nw.Sparse == nil {
+		return nw
+	}
+	return &anycast.Network{A: nw.A, C: mat.DenseCopyOf(nw.Sparse), T: nw.T}
 }

@@ -249,10 +249,7 @@ func Coupling(dst []float64, nw *anycast.Network, mu []float64) []float64 {
 	} else if len(dst) != n {
 		panic(fmt.Sprintf("dual: len(dst) = %d, want %d", len(dst), n))
 	}
-	for i := 0; i < n; i++ {
-		dst[i] = floats.Dot(nw.C.RawRowView(i), mu) // gonum's assembly kernel
-	}
-	return dst
+	return nw.MulC(dst, mu) // O(nnz); dense rows by gonum's assembly dot
 }
 
 // relax solves the sub-problems (13) for given β and μ into x and s and
@@ -535,12 +532,7 @@ func (p *Problem) SmoothBound() float64 {
 			return math.Inf(1)
 		}
 	}
-	ctd := make([]float64, n)
-	for i, di := range d {
-		if di != 0 {
-			floats.AddScaled(ctd, di, p.Net.C.RawRowView(i)) // (Cᵀd)_j += d_i C_ij
-		}
-	}
+	ctd := p.Net.MulCT(nil, d) // (Cᵀd)_j = Σ_i d_i C_ij, O(nnz)
 	var ls float64
 	for i := 0; i < n; i++ {
 		ls = math.Max(ls, sSlope(p.H[i]))

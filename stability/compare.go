@@ -8,6 +8,8 @@ import (
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/dual"
 	"github.com/loadlab/loadlab/internal/size"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // CompareSettings tunes Compare. A nil *CompareSettings or a zero field
@@ -210,7 +212,7 @@ func checkTrace(times []float64, demand [][]float64, sub int) error {
 func periodNetworks(nw *anycast.Network, demand [][]float64) ([]*anycast.Network, error) {
 	nets := make([]*anycast.Network, len(demand))
 	for k, a := range demand {
-		pn, err := anycast.NewNetwork(a, nw.C, nw.T)
+		pn, err := anycast.NewNetwork(a, corr(nw), nw.T)
 		if err != nil {
 			return nil, fmt.Errorf("period %d: %w", k, err)
 		}
@@ -368,7 +370,7 @@ func (pol *Policy) add(t, h float64, nw *anycast.Network, x []float64, p *dual.P
 		if s[i] > (1+set.Threshold)*nw.T[i] {
 			over++
 		}
-		if s[i]-nw.C.At(i, i)*nw.A[i]*x[i] > (1+set.Threshold)*nw.T[i] { // spec §5.3 eq. (27)
+		if s[i]-nw.At(i, i)*nw.A[i]*x[i] > (1+set.Threshold)*nw.T[i] { // spec §5.3 eq. (27)
 			unc = true
 		}
 	}
@@ -388,4 +390,12 @@ func (pol *Policy) add(t, h float64, nw *anycast.Network, x []float64, p *dual.P
 	if unc {
 		pol.UncontrolledHours += h
 	}
+}
+
+// corr returns the network's correlation matrix in its stored form.
+func corr(nw *anycast.Network) mat.Matrix {
+	if nw.Sparse != nil {
+		return nw.Sparse
+	}
+	return nw.C
 }

@@ -245,9 +245,9 @@ func (cs *CornerSummary) flip(j int) {
 	if cs.mask&(1<<j) == 0 {
 		a = -a
 	}
-	row := cs.law.Net.C.RawRowView(j)
-	for i, c := range row {
-		cs.s[i] += a * c // spec §1.3 eq. (21), one term changed
+	cols, vals := cs.law.Net.Row(j) // O(nnz) for sparse C
+	for k, i := range cols {
+		cs.s[i] += a * vals[k] // spec §1.3 eq. (21), one term changed
 	}
 }
 
@@ -258,8 +258,9 @@ func (cs *CornerSummary) reload() {
 	for j := range cs.s {
 		if cs.mask&(1<<j) != 0 {
 			a := cs.law.Net.A[j]
-			for i, c := range cs.law.Net.C.RawRowView(j) {
-				cs.s[i] += a * c
+			cols, vals := cs.law.Net.Row(j)
+			for k, i := range cols {
+				cs.s[i] += a * vals[k]
 			}
 		}
 	}
@@ -466,7 +467,7 @@ func (l *Law) solvePattern(pat []int) (x []float64, ok bool) {
 	for a, i := range in {
 		r.SetVec(a, nw.T[i]-s[i])
 		for b, k := range in {
-			m.Set(a, b, nw.C.At(k, i)*nw.A[k]) // (Cᵀ diag(A))_ik, spec §1.3
+			m.Set(a, b, nw.At(k, i)*nw.A[k]) // (Cᵀ diag(A))_ik, spec §1.3
 		}
 	}
 	var y mat.VecDense

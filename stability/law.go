@@ -108,14 +108,16 @@ func (l *Law) Jacobian(dst *mat.Dense, x []float64) *mat.Dense {
 		panic(fmt.Sprintf("stability: Jacobian dst is %d×%d, want %d×%d", r, c, n, n))
 	}
 	s := l.Net.Loads(nil, x)
-	for i := 0; i < n; i++ {
-		g := l.gain(i)
-		w := g * x[i] * (1 - x[i])
-		row := dst.RawRowView(i)
-		for j := 0; j < n; j++ {
-			row[j] = -w * l.Net.C.At(j, i) * l.Net.A[j] // spec §5.4
+	dst.Zero()
+	for j := 0; j < n; j++ {
+		cols, vals := l.Net.Row(j) // O(nnz) reads for sparse C
+		for k, i := range cols {
+			// spec §5.4: −g_i x_i (1 − x_i) C_ji A_j
+			dst.Set(i, j, -l.gain(i)*x[i]*(1-x[i])*vals[k]*l.Net.A[j])
 		}
-		row[i] += g * (1 - 2*x[i]) * (l.Net.T[i] - s[i])
+	}
+	for i := 0; i < n; i++ {
+		dst.Set(i, i, dst.At(i, i)+l.gain(i)*(1-2*x[i])*(l.Net.T[i]-s[i]))
 	}
 	return dst
 }

@@ -35,10 +35,10 @@ func PolytopeSlack(nw *anycast.Network) ([]float64, error) {
 	n := nw.N()
 	slack := append([]float64(nil), nw.T...)
 	for j := 0; j < n; j++ {
-		row := nw.C.RawRowView(j)
-		for i, c := range row {
+		cols, vals := nw.Row(j) // O(nnz) for sparse C
+		for k, i := range cols {
 			if i != j {
-				slack[i] -= c * nw.A[j] // spec §5.3 eq. (28)
+				slack[i] -= vals[k] * nw.A[j] // spec §5.3 eq. (28)
 			}
 		}
 	}
@@ -70,13 +70,13 @@ func ExtendedSlack(nw *anycast.Network) ([]float64, error) {
 	slack := append([]float64(nil), nw.T...)
 	for j := 0; j < n; j++ {
 		a := nw.A[j]
-		if cjj := nw.C.At(j, j); cjj > 0 {
+		if cjj := nw.At(j, j); cjj > 0 {
 			a = math.Min(a, nw.T[j]/cjj)
 		}
-		row := nw.C.RawRowView(j)
-		for i, c := range row {
+		cols, vals := nw.Row(j)
+		for k, i := range cols {
 			if i != j {
-				slack[i] -= c * a // spec §5.5, region Π′_C
+				slack[i] -= vals[k] * a // spec §5.5, region Π′_C
 			}
 		}
 	}
@@ -130,7 +130,7 @@ func Uncontrollable(nw *anycast.Network, x []float64, tol float64) ([]int, error
 	s := nw.Loads(nil, x)
 	out := []int{}
 	for i := range s {
-		other := s[i] - nw.C.At(i, i)*nw.A[i]*x[i] // spec §5.3 eq. (27)
+		other := s[i] - nw.At(i, i)*nw.A[i]*x[i] // spec §5.3 eq. (27)
 		if other > nw.T[i]+tol {
 			out = append(out, i)
 		}

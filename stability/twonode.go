@@ -38,7 +38,7 @@ func Favorable(nw *anycast.Network) (bool, error) {
 	if err := twoNodes("Favorable", nw); err != nil {
 		return false, err
 	}
-	c, t := nw.C, nw.T
+	c, t := corr(nw), nw.T
 	return c.At(0, 0)*t[1] > c.At(0, 1)*t[0] && c.At(1, 1)*t[0] > c.At(1, 0)*t[1], nil // spec §5.5
 }
 
@@ -58,7 +58,7 @@ func TwoNodeInterior(nw *anycast.Network) (ya, yb float64, err error) {
 	if err := twoNodes("TwoNodeInterior", nw); err != nil {
 		return math.NaN(), math.NaN(), err
 	}
-	c, t := nw.C, nw.T
+	c, t := corr(nw), nw.T
 	caa, cab, cba, cbb := c.At(0, 0), c.At(0, 1), c.At(1, 0), c.At(1, 1)
 	det := caa*cbb - cab*cba
 	// Each product carries a relative rounding error ≤ ε/2, the
@@ -176,7 +176,7 @@ func TwoNodeMap(nw *anycast.Network, aa, ab []float64, s *MapSettings) ([]Outcom
 const uncontrolledTol = 1e-6
 
 func twoNodeOutcome(base *anycast.Network, a []float64, set *MapSettings) (Outcome, error) {
-	nw, err := anycast.NewNetwork(a, base.C, base.T)
+	nw, err := anycast.NewNetwork(a, corr(base), base.T)
 	if err != nil {
 		return Outcome{}, err
 	}
