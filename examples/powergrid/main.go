@@ -22,7 +22,7 @@
 //     (codedload.FromGraph).
 //
 // Progress goes to stderr, with the time of each step. Steps 2 and 3 are
-// dense, O(n³) time and O(n²) memory: at n = 4941 they took 7 CPU-minutes
+// dense, O(n³) time and O(n²) memory: at n = 4941 they took 6–7 CPU-minutes
 // on the 2-core test machine (pure Go; 0.7 GiB peak), most of it in the
 // symmetric eigensolver — about 7 minutes of waiting. Build with
 // -tags openblas for the faster BLAS (see the README); a file given with
