@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/spatial/r2"
@@ -331,4 +332,31 @@ func TestRandomRegularUniformChiSquare(t *testing.T) {
 		t.Logf("n=%d d=%d: χ² = %.1f on %v degrees of freedom", c.n, c.d, chi2, dof)
 		assert.Less(t, chi2, dof+6*math.Sqrt(2*dof), "n=%d d=%d", c.n, c.d)
 	}
+}
+
+func TestRandomSizesAndNilSource(t *testing.T) {
+	// Sizes that would not fit in memory are errors before anything is
+	// drawn or allocated (issue 11), whatever the float parameter.
+	_, err := RandomGeometric(1<<20, 10, false, pcg(1)) // complete: 5e11 edges
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = RandomGeometric(1<<40, 0.001, false, pcg(1))
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = ErdosRenyi(1<<20, 1, false, pcg(1))
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = RandomRegular(1<<30, 20, pcg(1))
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = RandomRegular(1<<40, 3, pcg(1))
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = ErdosRenyi(10, math.NaN(), false, pcg(1))
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	_, err = RandomGeometric(10, math.NaN(), false, pcg(1))
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	// A tiny radius costs O(n): at most (√n + 1)² cells.
+	g, err := RandomGeometric(50, 1e-300, true, pcg(1))
+	require.NoError(t, err)
+	assert.Equal(t, 0, g.Size())
+	// A nil source is a documented panic naming the argument.
+	assert.PanicsWithValue(t, "linalg: ErdosRenyi: nil rand.Source src", func() { ErdosRenyi(5, 0.5, false, nil) })
+	assert.PanicsWithValue(t, "linalg: RandomRegular: nil rand.Source src", func() { RandomRegular(6, 3, nil) })
+	assert.PanicsWithValue(t, "linalg: RandomGeometric: nil rand.Source src", func() { RandomGeometric(5, 0.1, false, nil) })
 }
