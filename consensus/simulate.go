@@ -452,19 +452,23 @@ func (pf *prefetcher) stop() {
 	<-pf.done
 }
 
-// flows reads the graph's compressed rows (linalg.Graph.CSR) in place.
-// The product γ w_uv is formed in the loop from the one stored weight, so
-// the two directions of a link use the identical rounded number.
+// flows reads the graph's compressed rows (linalg.Graph.CSR) in place,
+// with one derived array: the products γ w_uv, formed once, so the two
+// directions of a link use the identical rounded number and the inner
+// loop does no multiplication beyond the flow itself.
 type flows struct {
-	off   []int
-	adj   []int32
-	w     []float64
-	gamma float64
+	off []int
+	adj []int32
+	gw  []float64
 }
 
 func newFlows(g *linalg.Graph, gamma float64) *flows {
 	off, adj, w := g.CSR()
-	return &flows{off: off, adj: adj, w: w, gamma: gamma}
+	gw := make([]float64, len(w))
+	for i, x := range w {
+		gw[i] = gamma * x
+	}
+	return &flows{off: off, adj: adj, gw: gw}
 }
 
 // apply adds γ (L p)_u = Σ_v γ w_uv (p_u − p_v) to every x_u = hi_u + lo_u
@@ -495,16 +499,15 @@ func (f *flows) apply(hi, lo, p []float64, workers int) {
 const parallelNodes = 4096
 
 func (f *flows) applyRange(hi, lo, p []float64, from, to int) {
-	hs, ls, off, gamma := hi[from:to], lo[from:to], f.off[from:to+1], f.gamma
+	hs, ls, off := hi[from:to], lo[from:to], f.off[from:to+1]
 	for k := range hs {
 		pu, h, l := p[from+k], hs[k], ls[k]
 		a, b := off[k], off[k+1]
-		nbr, ws := f.adj[a:b], f.w[a:b:b]
-		ws = ws[:len(nbr)]
+		nbr, gw := f.adj[a:b], f.gw[a:b]
 		for i, v := range nbr {
 			// The explicit conversions forbid fusing the product into
 			// the following addition, which would break f_uv = −f_vu.
-			fl := float64(float64(gamma*ws[i]) * float64(pu-p[v]))
+			fl := float64(gw[i] * float64(pu-p[v]))
 			// Knuth's TwoSum: h + fl = s + err exactly, branch-free.
 			s := h + fl
 			bb := s - h
