@@ -1,0 +1,78 @@
+#!/bin/bash
+# Run a 4-shard loadlab sweep on a single-node Slurm cluster started on
+# this machine (as root, Debian): installs slurm-wlm and munge, starts
+# munged, slurmctld and slurmd, submits the array and the merge job,
+# waits, and compares the merged result with the one-process result
+# byte for byte. Usage: sudo deploy/slurm/test-local.sh [config.json]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+WORK=$(mktemp -d /tmp/loadlab-slurm.XXXXXX)
+chmod 755 "$WORK"
+CONFIG=${1:-$WORK/cfg.json}
+if [ ! -f "$CONFIG" ]; then
+	echo '{"sweep":"consensus","seed":42,"runs":16,"params":{"family":"cycle","size":8,"gamma":0.3,"traffic":"case 1","sigma":1,"steps":200,"burn":50}}' >"$CONFIG"
+fi
+if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge
+fi
+go build -o "$WORK/sweep" ./cmd/sweep
+
+# munge: a key and the daemon
+if [ ! -s /etc/munge/munge.key ]; then
+	mkdir -p /etc/munge
+	dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none
+fi
+mkdir -p /run/munge /var/log/munge /var/lib/munge
+chown -R munge:munge /etc/munge /run/munge /var/log/munge /var/lib/munge 2>/dev/null || true
+chmod 400 /etc/munge/munge.key
+pgrep -x munged >/dev/null || munged --force
+
+# slurm: one node named after this host
+HOST=$(hostname -s)
+CPUS=$(nproc)
+CONF=/etc/slurm/slurm.conf
+mkdir -p /etc/slurm /var/spool/slurmctld /var/spool/slurmd /var/log/slurm
+cat >"$CONF" <<CONF
+ClusterName=loadlab
+SlurmctldHost=$HOST
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/backfill
+StateSaveLocation=/var/spool/slurmctld
+SlurmdSpoolDir=/var/spool/slurmd
+SlurmctldLogFile=/var/log/slurm/slurmctld.log
+SlurmdLogFile=/var/log/slurm/slurmd.log
+ReturnToService=2
+MpiDefault=none
+NodeName=$HOST CPUs=$CPUS State=UNKNOWN
+PartitionName=debug Nodes=$HOST Default=YES MaxTime=INFINITE State=UP
+CONF
+pgrep -x slurmctld >/dev/null || slurmctld
+pgrep -x slurmd >/dev/null || slurmd
+for _ in $(seq 30); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; sleep 1; done
+scontrol update nodename="$HOST" state=resume 2>/dev/null || true
+
+OUT=$WORK/out
+export CONFIG OUTDIR=$OUT SWEEP=$WORK/sweep SHARDS=4
+jid=$(sbatch --parsable --array=0-3 --chdir="$WORK" --output="$WORK/shard-%a.log" --export=ALL "$ROOT/deploy/slurm/sweep.sbatch")
+mid=$(sbatch --parsable --dependency=afterok:"$jid" --chdir="$WORK" --output="$WORK/merge.log" --export=ALL "$ROOT/deploy/slurm/merge.sbatch")
+echo "array job $jid, merge job $mid"
+for _ in $(seq 170); do
+	squeue -h -j "$jid,$mid" 2>/dev/null | grep -q . || break
+	sleep 1
+done
+"$WORK/sweep" -config "$CONFIG" -direct -out "$WORK/direct"
+if cmp "$OUT/result.csv" "$WORK/direct.csv" && cmp "$OUT/result.json" "$WORK/direct.json"; then
+	echo "OK: the merged Slurm result equals the one-process result ($WORK)"
+else
+	echo "FAIL: see $WORK" >&2
+	cat "$WORK"/*.log >&2 || true
+	exit 1
+fi
