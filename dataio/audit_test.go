@@ -86,3 +86,11 @@ func TestMarshalJSONKeyClash(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"a":1,"b":null}`, string(b))
 }
+
+// A nil reader or writer panics naming it (docs/conventions.md §2);
+// before, it was a nil dereference inside bufio.
+func TestNilReaderWriter(t *testing.T) {
+	assert.PanicsWithValue(t, "dataio: ReadTable: r is nil", func() { _, _ = ReadTable(nil) })
+	assert.PanicsWithValue(t, "dataio: ReadNetworkJSON: r is nil", func() { _, _ = ReadNetworkJSON(nil) })
+	assert.PanicsWithValue(t, "dataio: WriteTable: w is nil", func() { _ = WriteTable(nil, []string{"x"}, nil) })
+}

@@ -43,4 +43,10 @@
 // negative demand) come from the model's own constructor and are wrapped
 // with the file name. Nothing is skipped silently: an empty cell, NaN or
 // ±Inf is an error.
+//
+// # Panics
+//
+// Panics are for programmer errors only, and name the argument: a nil
+// io.Reader or io.Writer, a nil *anycast.Network given to
+// WriteNetworkJSON. A bad value is never a panic.
 package dataio

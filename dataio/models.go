@@ -57,6 +57,7 @@ type networkJSON struct {
 // validates the model. Unknown fields and data after the object are
 // errors.
 func ReadNetworkJSON(r io.Reader) (*anycast.Network, error) {
+	mustIO("ReadNetworkJSON", "r", r)
 	var nj networkJSON
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
@@ -129,6 +130,7 @@ func triplets(n int, ts [][3]float64) (*mat.Dense, error) {
 // (JSON cannot hold NaN or ±Inf, and ReadNetworkJSON would refuse it),
 // and panics if nw is nil.
 func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
+	mustIO("WriteNetworkJSON", "w", w)
 	if nw == nil {
 		panic("dataio: WriteNetworkJSON: nw is nil")
 	}

@@ -30,6 +30,7 @@ const maxCells = 1 << 28
 // header when any of its fields is not a number. Every row must have the
 // width of the first and every cell must be a finite number.
 func ReadTable(r io.Reader) (*Table, error) {
+	mustIO("ReadTable", "r", r)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<26)
 	tr := tableReader{width: -1}
@@ -185,6 +186,7 @@ func (t *Table) Column(name string) (int, error) {
 // header's, or if a column name could not be read back as that header by
 // ReadTable (see checkNames).
 func WriteTable(w io.Writer, columns []string, rows [][]float64) error {
+	mustIO("WriteTable", "w", w)
 	if err := checkNames("WriteTable", columns); err != nil {
 		return err
 	}
@@ -237,4 +239,13 @@ func inFile(err error, file string) error {
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	return nil
+}
+
+// mustIO panics, naming the function and the argument, if x (an
+// io.Reader or io.Writer) is nil: a programmer error
+// (docs/conventions.md §2).
+func mustIO(fn, name string, x any) {
+	if x == nil {
+		panic("dataio: " + fn + ": " + name + " is nil")
+	}
 }

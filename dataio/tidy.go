@@ -25,6 +25,7 @@ import (
 // rows is not such a slice, or if two columns get the same name (or a
 // name a reader could not take back as a header, as for WriteTable).
 func WriteTidy(w io.Writer, rows any) error {
+	mustIO("WriteTidy", "w", w)
 	v := reflect.ValueOf(rows)
 	if v.Kind() != reflect.Slice {
 		return loadlab.Invalid("dataio", "WriteTidy: rows is a %T, want a slice of structs", rows)
@@ -80,6 +81,7 @@ func WriteTidy(w io.Writer, rows any) error {
 // header (as for WriteTable: for example an index that repeats a column
 // name or holds a comma).
 func WriteColumns(w io.Writer, v any, index string) error {
+	mustIO("WriteColumns", "w", w)
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	if rv.Kind() != reflect.Struct {
 		return loadlab.Invalid("dataio", "WriteColumns: v is a %T, want a struct", v)

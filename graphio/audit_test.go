@@ -67,3 +67,15 @@ func TestWritersNilGraph(t *testing.T) {
 	assert.PanicsWithValue(t, "graphio: WriteGraphML: g is nil", func() { _ = WriteGraphML(&b, nil, nil) })
 	assert.PanicsWithValue(t, "graphio: WriteMatrixMarket: g is nil", func() { _ = WriteMatrixMarket(&b, nil) })
 }
+
+// A nil reader or writer panics naming the function and the argument
+// (docs/conventions.md §2); before, it was a nil dereference inside bufio.
+func TestNilReaderWriter(t *testing.T) {
+	assert.PanicsWithValue(t, "graphio: ReadEdgeList: r is nil", func() { _, _ = ReadEdgeList(nil, nil) })
+	assert.PanicsWithValue(t, "graphio: ReadGraphML: r is nil", func() { _, _ = ReadGraphML(nil, nil) })
+	assert.PanicsWithValue(t, "graphio: ReadDOT: r is nil", func() { _, _ = ReadDOT(nil, nil) })
+	assert.PanicsWithValue(t, "graphio: ReadMatrixMarket: r is nil", func() { _, _ = ReadMatrixMarket(nil, nil) })
+	g, err := ReadEdgeList(strings.NewReader("a b\n"), nil)
+	require.NoError(t, err)
+	assert.PanicsWithValue(t, "graphio: WriteEdgeList: w is nil", func() { _ = WriteEdgeList(nil, g.Graph, nil) })
+}

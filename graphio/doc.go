@@ -47,6 +47,8 @@
 // errors.Is. Weights must be positive and finite, within linalg's
 // [MinWeight, MaxWeight]. Readers never panic on any input; writers
 // panic only on programmer errors, each named in the message: a nil
-// graph, or a labels slice of the wrong length. A writer's output read
+// graph, or a labels slice of the wrong length. A nil io.Reader or
+// io.Writer is a programmer error of every reader and writer: it panics
+// naming the argument. A nil *Options means the defaults. A writer's output read
 // back gives the same graph and labels.
 package graphio

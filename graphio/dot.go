@@ -17,6 +17,7 @@ import (
 // DOT positions are not kept by the parser, so errors name the element
 // and value but not the line.
 func ReadDOT(r io.Reader, opts *Options) (d *Data, err error) {
+	mustIO("ReadDOT", "r", r)
 	o, err := settings(opts)
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ const maxLine = 1 << 20
 // the format and Options for the rules). Errors are *ParseError values
 // naming the line, column and value.
 func ReadEdgeList(r io.Reader, opts *Options) (*Data, error) {
+	mustIO("ReadEdgeList", "r", r)
 	o, err := settings(opts)
 	if err != nil {
 		return nil, err
@@ -216,6 +217,7 @@ func (er *edgeReader) record(n int, f []string) error {
 // length is not g.Order(), or if g is nil. Weights are written in the shortest form that
 // reads back exactly.
 func WriteEdgeList(w io.Writer, g *linalg.Graph, labels []string) error {
+	mustIO("WriteEdgeList", "w", w)
 	mustGraph("WriteEdgeList", g)
 	name, err := labeller(g, labels)
 	if err != nil {

@@ -61,3 +61,12 @@ func keep(g *linalg.Graph, labels []string, nodes []int) (*linalg.Graph, []strin
 	}
 	return h, sub
 }
+
+// mustIO panics, naming the function and the argument, if x (an
+// io.Reader or io.Writer) is nil: a programmer error
+// (docs/conventions.md §2).
+func mustIO(fn, name string, x any) {
+	if x == nil {
+		panic("graphio: " + fn + ": " + name + " is nil")
+	}
+}

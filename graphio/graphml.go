@@ -21,6 +21,7 @@ import (
 // node is an error. Errors are *ParseError values naming the line and
 // the element.
 func ReadGraphML(r io.Reader, opts *Options) (*Data, error) {
+	mustIO("ReadGraphML", "r", r)
 	o, err := settings(opts)
 	if err != nil {
 		return nil, err
@@ -242,6 +243,7 @@ func (gr *graphmlReader) finishEdge() error {
 // the same graph and labels, isolated nodes included. It panics if g is
 // nil.
 func WriteGraphML(w io.Writer, g *linalg.Graph, labels []string) error {
+	mustIO("WriteGraphML", "w", w)
 	mustGraph("WriteGraphML", g)
 	name, err := xmlLabeller(g, labels)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 // symmetric (a_ij = a_ji) unless Options.Directed = Symmetrize, which
 // reads each entry as an arc. Zero entries are skipped.
 func ReadMatrixMarket(r io.Reader, opts *Options) (*Data, error) {
+	mustIO("ReadMatrixMarket", "r", r)
 	o, err := settings(opts)
 	if err != nil {
 		return nil, err
@@ -283,6 +284,7 @@ func (mr *mtxReader) checkDiagonal(c *collector) error {
 // Market coordinate real symmetric format (lower triangle, 1-based).
 // ReadMatrixMarket reads it back to the same graph. It panics if g is nil.
 func WriteMatrixMarket(w io.Writer, g *linalg.Graph) error {
+	mustIO("WriteMatrixMarket", "w", w)
 	mustGraph("WriteMatrixMarket", g)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%%%%MatrixMarket matrix coordinate real symmetric\n%% weighted adjacency matrix written by loadlab/graphio\n%d %d %d\n", g.Order(), g.Order(), g.Size())
