@@ -457,9 +457,10 @@ func (pf *prefetcher) stop() {
 // directions of a link use the identical rounded number and the inner
 // loop does no multiplication beyond the flow itself.
 type flows struct {
-	off []int
-	adj []int32
-	gw  []float64
+	off    []int
+	adj    []int32
+	gw     []float64
+	gather bool // gather the neighbours' p first (n ≥ gatherNodes)
 }
 
 func newFlows(g *linalg.Graph, gamma float64) *flows {
@@ -468,7 +469,7 @@ func newFlows(g *linalg.Graph, gamma float64) *flows {
 	for i, x := range w {
 		gw[i] = gamma * x
 	}
-	return &flows{off: off, adj: adj, gw: gw}
+	return &flows{off: off, adj: adj, gw: gw, gather: g.Order() >= gatherNodes}
 }
 
 // apply adds γ (L p)_u = Σ_v γ w_uv (p_u − p_v) to every x_u = hi_u + lo_u
@@ -499,6 +500,68 @@ func (f *flows) apply(hi, lo, p []float64, workers int) {
 const parallelNodes = 4096
 
 func (f *flows) applyRange(hi, lo, p []float64, from, to int) {
+	if !f.gather {
+		f.applyDirect(hi, lo, p, from, to)
+		return
+	}
+	// On large graphs the neighbours' p_v are gathered first, a chunk of
+	// nodes at a time, into a buffer read in order: the gather has no
+	// dependency chain, so many cache misses are in flight at once. The
+	// arithmetic and its order are those of applyDirect, so the results
+	// are identical (TestGatheredUpdate).
+	var buf [gatherEdges]float64
+	for a := from; a < to; {
+		b, e0 := a, f.off[a]
+		for b < to && f.off[b+1]-e0 <= gatherEdges {
+			b++
+		}
+		if b == a { // one node with more neighbours than the buffer
+			f.applyDirect(hi, lo, p, a, a+1)
+			a++
+			continue
+		}
+		g := buf[:f.off[b]-e0]
+		for i, v := range f.adj[e0:f.off[b]] {
+			g[i] = p[v]
+		}
+		f.applyGathered(hi, lo, p, g, a, b)
+		a = b
+	}
+}
+
+// Sizes of the gathered update: graphs of at least gatherNodes nodes
+// (whose p no longer fits in a core's cache) gather up to gatherEdges
+// neighbour values at a time. Measured on the 10⁶-node random 6-regular
+// graph: about 40 % less CPU time than the direct loop
+// (docs/benchmarks.md).
+const (
+	gatherNodes = 1 << 16
+	gatherEdges = 1024
+)
+
+// applyGathered updates nodes from, …, to−1 with the neighbour values
+// pv[e − off[from]] = p[adj[e]].
+func (f *flows) applyGathered(hi, lo, p, pv []float64, from, to int) {
+	base := f.off[from]
+	for u := from; u < to; u++ {
+		pu, h, l := p[u], hi[u], lo[u]
+		a, b := f.off[u], f.off[u+1]
+		gw, ps := f.gw[a:b:b], pv[a-base:b-base]
+		ps = ps[:len(gw)]
+		for i, pvv := range ps {
+			fl := float64(gw[i] * float64(pu-pvv)) // as in applyDirect
+			s := h + fl
+			bb := s - h
+			l += (h - (s - bb)) + (fl - bb)
+			h = s
+		}
+		hi[u], lo[u] = h, l
+	}
+}
+
+// applyDirect updates nodes from, …, to−1 reading p_v through the
+// adjacency.
+func (f *flows) applyDirect(hi, lo, p []float64, from, to int) {
 	hs, ls, off := hi[from:to], lo[from:to], f.off[from:to+1]
 	for k := range hs {
 		pu, h, l := p[from+k], hs[k], ls[k]
