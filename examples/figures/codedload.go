@@ -87,17 +87,17 @@ func (r clRuns) at(n int) int {
 	return r.runs[len(r.runs)-1]
 }
 
-// note says on the figure how many runs each point averages.
-func (r clRuns) note(ns []int) string {
-	var parts []string
+// note says in p's legend, one line per entry, how many runs each point
+// averages.
+func (r clRuns) note(p *plot.Plot, ns []int) {
+	p.Legend.Add("runs per point:")
 	last := -1
 	for _, n := range ns {
 		if k := r.at(n); k != last {
-			parts = append(parts, fmt.Sprintf("%d from n = %d", k, n))
+			p.Legend.Add(fmt.Sprintf("%d from n = %d", k, n))
 			last = k
 		}
 	}
-	return "runs per point:\n" + strings.Join(parts, ",\n")
 }
 
 // clNewTable is the long table of every codedload figure; reference
@@ -249,7 +249,7 @@ func maxLoadDraw(p sizesParams, d *sizesData) *plots.Result {
 	clBands(pl, d.curves[:4], clMax, true)
 	xs, _, _, _ := clSeries(d.curves[0].Points, clMax)
 	clPoissonRef(pl, tab, "torus", xs, true)
-	pl.Legend.Add(p.runs.note(p.ns))
+	p.runs.note(pl, p.ns)
 	nr, coded := clLast(d.curves[0]), clLast(d.curves[3])
 	n := int(nr.X)
 	po := poissonMax(n)
@@ -272,7 +272,7 @@ func costDraw(p sizesParams, d *sizesData) *plots.Result {
 	c1, c10 := exactCost(pz, 2, 1, nil), exactCost(pz, 2, 10, nil)
 	plots.AddHLine(top, 0, fmt.Sprintf("exact §6.3, ℓ = 1: %.4g", c1), c1)
 	plots.AddHLine(top, 4, fmt.Sprintf("exact §6.3, ℓ = 10: %.4g", c10), c10)
-	top.Legend.Add(p.runs.note(p.ns))
+	p.runs.note(top, p.ns)
 	// Bottom: each strategy's cost over nearest replica's, run for run
 	// the same placement and requests, on a linear axis.
 	rel := plots.New("Coded cost relative to nearest replica (two choices: top panel)", "servers n", "cost / nearest-replica cost")
@@ -293,7 +293,8 @@ func costDraw(p sizesParams, d *sizesData) *plots.Result {
 		plots.AddLine(rel, i+1, "", xs, ys)
 	}
 	plots.AddHLine(rel, 4, "", c10/c1)
-	rel.Legend.Add(fmt.Sprintf("dashed: exact ratio\nℓ = 10 / ℓ = 1 = %.4f", c10/c1))
+	rel.Legend.Add("dashed: exact ratio")
+	rel.Legend.Add(fmt.Sprintf("ℓ = 10 / ℓ = 1 = %.4f", c10/c1))
 	plots.AddHLine(rel, -1, "", 1)
 	rel.Legend.Add("grey: nearest replica (= 1)")
 	rel.X.Scale, rel.X.Tick.Marker = plot.LogScale{}, plots.Ticker{Kind: plots.Log}
@@ -695,7 +696,7 @@ func topoDraw(p topoParams, d *topoData) *plots.Result {
 		heads = append(heads, plots.Within(fmt.Sprintf("%s n=%d: NR / coded max load", f.title, int(nr.X)), nr.MaxLoad.Mean/co.MaxLoad.Mean, 1.5, math.Inf(1),
 			"> 1.5: Θ(log n) against O(1) (spec §1)"))
 	}
-	cells[0].Legend.Add(p.runs.note(p.ns))
+	p.runs.note(cells[0], p.ns)
 	topoSharedAxes(cells)
 	_, legend := plots.SplitLegend(cells[0])
 	var axes []plots.Drawer
