@@ -3,6 +3,8 @@ package stability
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/loadlab/loadlab/anycast"
 )
 
 // benchLaw is a random N-node network with demand of the order of the
@@ -90,6 +92,25 @@ func BenchmarkIntegrate_N100_T1000_Heavy(b *testing.B) {
 	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8}
 	for b.Loop() {
 		tr, err := l.Integrate(x0, 1000, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(tr.Stats.Accepted), "steps")
+	}
+}
+
+// Issue 13 target: greedy ODE on a sparse synthetic CDN, N = 10⁴, 10
+// nonzeros per row, t ∈ [0, 1000], tolerance 1e-8, ≤ 1 s.
+func BenchmarkIntegrateSparse_N1e4_T1000(b *testing.B) {
+	nw, err := anycast.GenerateCDN(rand.NewPCG(13, 1), &anycast.CDNSettings{N: 10000, K: 10})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := mustLaw(nw, 1)
+	x0 := randomInterior(rand.New(rand.NewPCG(1, 1)), 10000)
+	b.ResetTimer()
+	for b.Loop() {
+		tr, err := l.Integrate(x0, 1000, &Settings{AbsTol: 1e-8, RelTol: 1e-8})
 		if err != nil {
 			b.Fatal(err)
 		}
