@@ -3,6 +3,7 @@ package anycast_test
 import (
 	"fmt"
 	"log"
+	"math/rand/v2"
 
 	"github.com/loadlab/loadlab/anycast"
 	"gonum.org/v1/gonum/mat"
@@ -31,4 +32,21 @@ func ExampleNewNetwork() {
 	fmt.Println(err)
 	// Output:
 	// anycast: row 0 of C sums to 0.9, want 1 (tolerance 1e-09): invalid argument
+}
+
+// A synthetic 1000-node CDN: every DNS region splits its traffic over its
+// 10 nearest proxies, so C has 10 entries per row, each row summing to 1.
+func ExampleGenerateCDN() {
+	nw, err := anycast.GenerateCDN(rand.NewPCG(1, 2), &anycast.CDNSettings{N: 1000, K: 10})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cols, vals := nw.Row(0)
+	var sum float64
+	for _, v := range vals {
+		sum += v
+	}
+	fmt.Printf("nnz = %d, row 0: %d proxies, sum %.12f\n", nw.NNZ(), len(cols), sum)
+	// Output:
+	// nnz = 10000, row 0: 10 proxies, sum 1.000000000000
 }
