@@ -91,7 +91,7 @@ func (c *collector) smallInt(s string) (int, bool) {
 		}
 		k = 10*k + int(d)
 	}
-	if k >= 4*len(c.labels)+1<<16 {
+	if k >= max(1<<20, 4*len(c.labels)) {
 		return 0, false
 	}
 	return k, true
