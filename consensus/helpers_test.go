@@ -9,25 +9,10 @@ import (
 
 // randomGraph returns a connected graph on n nodes: a random spanning
 // tree plus each other pair with probability p, weights uniform in
-// [0.5, 2). (A local generator until linalg's random graphs land.)
+// [0.5, 2): linalg.RandomConnected, same stream as the local generator
+// these tests were written with.
 func randomGraph(n int, p float64, src rand.Source) *linalg.Graph {
-	rnd := rand.New(src)
-	g := newBuilder(n)
-	has := map[[2]int]bool{}
-	perm := rnd.Perm(n)
-	for i := 1; i < n; i++ {
-		u, v := perm[i], perm[rnd.IntN(i)]
-		must(g.SetEdge(u, v, 0.5+1.5*rnd.Float64()))
-		has[[2]int{min(u, v), max(u, v)}] = true
-	}
-	for u := range n {
-		for v := u + 1; v < n; v++ {
-			if !has[[2]int{u, v}] && rnd.Float64() < p {
-				must(g.SetEdge(u, v, 0.5+1.5*rnd.Float64()))
-			}
-		}
-	}
-	return g.Build()
+	return mustGraph(linalg.RandomConnected(n, p, 0.5, 2, src))
 }
 
 // newBuilder returns a graph builder on n nodes.
@@ -66,22 +51,7 @@ func spectral(t *testing.T, g *linalg.Graph) *Spectral {
 // n·deg/2 edges (a random spanning tree plus uniformly random pairs),
 // weights uniform in [0.5, 2), in O(n deg) time.
 func sparseRandom(n int, deg float64, src rand.Source) *linalg.Graph {
-	rnd := rand.New(src)
-	g := newBuilder(n)
-	has := map[[2]int]bool{}
-	for v := 1; v < n; v++ {
-		u := rnd.IntN(v)
-		must(g.SetEdge(v, u, 0.5+1.5*rnd.Float64()))
-		has[[2]int{u, v}] = true
-	}
-	for len(has) < int(float64(n)*deg/2) {
-		u, v := rnd.IntN(n), rnd.IntN(n)
-		if k := [2]int{min(u, v), max(u, v)}; u != v && !has[k] {
-			must(g.SetEdge(u, v, 0.5+1.5*rnd.Float64()))
-			has[k] = true
-		}
-	}
-	return g.Build()
+	return mustGraph(linalg.RandomConnectedSparse(n, deg, 0.5, 2, src))
 }
 
 // mustGraph returns g, panicking on a non-nil error: for the linalg

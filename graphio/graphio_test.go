@@ -275,25 +275,24 @@ func TestMatrixMarket(t *testing.T) {
 	}
 }
 
-// randomGraph returns a random weighted graph on n nodes with about m
-// edges and weights over several orders of magnitude.
+// randomGraph returns a random connected weighted graph on n nodes with
+// m edges (linalg.RandomConnectedSparse), its weights spread over many
+// orders of magnitude so the writers' shortest exact form is exercised.
 func randomGraph(n, m int, src rand.Source) *linalg.Graph {
-	r := rand.New(src)
-	seen := map[[2]int]bool{}
-	var es []linalg.Edge
-	for len(es) < m {
-		u, v := r.IntN(n), r.IntN(n)
-		if u == v || seen[[2]int{min(u, v), max(u, v)}] {
-			continue
-		}
-		seen[[2]int{min(u, v), max(u, v)}] = true
-		es = append(es, linalg.Edge{U: u, V: v, W: r.ExpFloat64() * float64(int(1)<<r.IntN(40)) * 1e-6})
-	}
-	g, err := linalg.FromEdges(n, es)
+	g, err := linalg.RandomConnectedSparse(n, 2*float64(m)/float64(n), 1, 1, src)
 	if err != nil {
 		panic(err)
 	}
-	return g
+	r := rand.New(src)
+	es := g.Edges()
+	for i := range es {
+		es[i].W = r.ExpFloat64() * float64(int(1)<<r.IntN(40)) * 1e-6
+	}
+	h, err := linalg.FromEdges(n, es)
+	if err != nil {
+		panic(err)
+	}
+	return h
 }
 
 func TestRoundTrip(t *testing.T) {
