@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/loadlab/loadlab"
@@ -266,4 +267,26 @@ func TestGuaranteeStatesRule(t *testing.T) {
 	assert.NotContains(t, res.Guarantee(), "FastControl")
 	res = must(Solve(p, &Settings{Step: 0.05, MaxIter: 100, Fixed: true, FastControl: &FastControl{Gamma: 10}}))
 	assert.Contains(t, res.Guarantee(), "a reference only")
+}
+
+// TestReceptionsNilPanics: the documented panics name the argument
+// (audit finding: a nil r was a bare nil dereference).
+func TestReceptionsNilPanics(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		call func()
+	}{
+		{"nw", func() { Receptions(nil, nil, mat.NewDense(1, 1, nil)) }},
+		{"r", func() { Receptions(nil, twoNode(), nil) }},
+	} {
+		func() {
+			defer func() {
+				msg, _ := recover().(string)
+				if !strings.Contains(msg, "nil") || !strings.Contains(msg, c.name) {
+					t.Errorf("nil %s: panic %q does not name the argument", c.name, msg)
+				}
+			}()
+			c.call()
+		}()
+	}
 }

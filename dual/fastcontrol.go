@@ -166,6 +166,12 @@ func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*m
 // matrix that is not N×N or a rate that is negative, NaN or infinite. It
 // panics if nw or r is nil or a non-nil dst has the wrong length.
 func Receptions(dst []float64, nw *anycast.Network, r mat.Matrix) ([]float64, error) {
+	if nw == nil {
+		panic("dual: Receptions: nil network nw")
+	}
+	if r == nil {
+		panic("dual: Receptions: nil rate matrix r")
+	}
 	nw = denseNet(nw) // FastControl reads C densely
 	if err := nw.Validate(); err != nil {
 		return nil, err
