@@ -397,7 +397,9 @@ func boundDraw(p boundParams, d *boundData) *plots.Result {
 		kf := float64(k)
 		xs[i] = kf
 		bounds[0][i], bounds[1][i], bounds[2][i] = kf, 2*kf-1, 2*kf
-		d.tab.Add("bounds k, 2k-1, 2k", k, p.perK*k, 0, 2*kf-1, (2*kf-1)/kf)
+		for j, name := range []string{"bound k", "bound 2k-1", "bound 2k"} {
+			d.tab.Add(name, k, p.perK*k, 0, bounds[j][i], bounds[j][i]/kf)
+		}
 	}
 	top := plots.New("Measured ratio", "servers k", "cost / OPT", plots.LogX(), plots.LogY(), plots.XTicks(plots.PowersOfTwo))
 	bot := plots.New("Ratio divided by k (without DTrack-F)", "servers k", "cost / (k · OPT)", plots.LogX(), plots.YRange(0.9, 2.1), plots.XTicks(plots.PowersOfTwo))
