@@ -330,7 +330,7 @@ type mapData struct {
 
 func mapCompute(cfg plots.Config, p mapParams) (*mapData, error) {
 	grid := floats.LogSpan(make([]float64, p.n), p.lo, p.hi)
-	d := &mapData{tab: plots.NewTable("C_ba", "A_a", "A_b", "in_Pi_C", "in_Pi_C_ext", "uncontrollable_possible", "uncontrollable_reached", "x_a", "x_b", "overload")}
+	d := &mapData{tab: plots.NewTable("C_ba", "A_a", "A_b", "in_Pi_C", "in_Pi_C_ext", "uncontrollable_possible", "uncontrollable_reached", "x_a", "x_b", "overload", "Pi_C_A_a_max", "Pi_C_A_b_max", "Pi_C_ext_A_a_max", "Pi_C_ext_A_b_max")}
 	for pi, cba := range p.cbas {
 		nw, err := anycast.NewNetwork([]float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.9, cba, 1 - cba}), p.t)
 		if err != nil {
@@ -357,7 +357,8 @@ func mapCompute(cfg plots.Config, p mapParams) (*mapData, error) {
 			}
 			mp.cat[k][0] = append(mp.cat[k][0], o.A[0])
 			mp.cat[k][1] = append(mp.cat[k][1], o.A[1])
-			d.tab.Add(cba, o.A[0], o.A[1], b2i(o.InPolytope), b2i(o.InExtended), b2i(o.Possible), b2i(o.Reached), o.Final[0], o.Final[1], o.Excess)
+			bx := mapBoxes(p.t, cba)
+			d.tab.Add(cba, o.A[0], o.A[1], b2i(o.InPolytope), b2i(o.InExtended), b2i(o.Possible), b2i(o.Reached), o.Final[0], o.Final[1], o.Excess, bx[0], bx[1], bx[2], bx[3])
 		}
 		d.panels = append(d.panels, mp)
 		cfg.Logf("stability-map: panel %d done (%d cells)", pi, len(out))
@@ -382,22 +383,28 @@ func mapPlot(p mapParams, cba float64, mp mapPanel) *plot.Plot {
 		pl.Add(s)
 		pl.Legend.Add(names[k], s)
 	}
-	// Π_C (28) for two nodes: C_ab A_a ≤ T_b and C_ba A_b ≤ T_a.
-	aMax, bMax := t[1]/0.9, math.Inf(1)
+	bx := mapBoxes(t, cba)
+	addBox(pl, color.Black, []vg.Length{vg.Points(6), vg.Points(3)}, "Π_{C} (28)", bx[0], bx[1], lo, hi)
+	addBox(pl, plots.Color(3), []vg.Length{vg.Points(2), vg.Points(2)}, "Π′_{C} (§5.5)", bx[2], bx[3], lo, hi)
+	return pl
+}
+
+// mapBoxes returns the corners (A_a max, A_b max) of the two regions
+// drawn on a map panel (+Inf for an unbounded side), with C_aa = 0.1 and
+// C_ab = 0.9: Π_C (28), C_ab A_a ≤ T_b and C_ba A_b ≤ T_a; and Π′_C
+// (§5.5), C_ab min(A_a, T_a/C_aa) ≤ T_b and C_ba min(A_b, T_b/C_bb) ≤ T_a.
+func mapBoxes(t []float64, cba float64) [4]float64 {
+	bx := [4]float64{t[1] / 0.9, math.Inf(1), math.Inf(1), math.Inf(1)}
 	if cba > 0 {
-		bMax = t[0] / cba
+		bx[1] = t[0] / cba
 	}
-	addBox(pl, color.Black, []vg.Length{vg.Points(6), vg.Points(3)}, "Π_{C} (28)", aMax, bMax, lo, hi)
-	// Π′_C (§5.5): C_ab min(A_a, T_a/C_aa) ≤ T_b, C_ba min(A_b, T_b/C_bb) ≤ T_a.
-	aExt, bExt := math.Inf(1), math.Inf(1)
 	if 0.9*t[0]/0.1 > t[1] {
-		aExt = t[1] / 0.9
+		bx[2] = t[1] / 0.9
 	}
 	if cba*t[1]/(1-cba) > t[0] {
-		bExt = t[0] / cba
+		bx[3] = t[0] / cba
 	}
-	addBox(pl, plots.Color(3), []vg.Length{vg.Points(2), vg.Points(2)}, "Π′_{C} (§5.5)", aExt, bExt, lo, hi)
-	return pl
+	return bx
 }
 
 func mapDraw(p mapParams, d *mapData) *plots.Result {
