@@ -1,6 +1,7 @@
 package linalg
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 
@@ -63,13 +64,13 @@ func EstimateH2(g *Graph, gamma float64, set *TraceSettings, src rand.Source) (H
 		res, err := s.Solve(x, q)
 		out.Iterations += res.Iterations
 		if err != nil {
-			return out, err
+			return h2Partial(out, r1, r2, gamma, err)
 		}
 		a := dot(q, x) // qᵀ L† q
 		it, err := sh.solve(x, q)
 		out.Iterations += it
 		if err != nil {
-			return out, err
+			return h2Partial(out, r1, r2, gamma, err)
 		}
 		b := dot(sh.pq, x) // (Pq)ᵀ (2I − γL)⁻¹ (Pq)
 		r1, r2 = append(r1, 2*b), append(r2, (a/gamma+b)/2)
@@ -86,6 +87,20 @@ func EstimateH2(g *Graph, gamma float64, set *TraceSettings, src rand.Source) (H
 		return out, loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "EstimateH2: relative half-widths %.3g (ρ₁), %.3g (ρ₂) > RelAcc = %.3g after %d probes", out.Rho1.RelHalfWidth(), out.Rho2.RelHalfWidth(), ts.RelAcc, out.Probes)
 	}
 	return out, nil
+}
+
+// h2Partial returns the estimates of the probes completed before a solve
+// failed with err: Status IterationLimit when err wraps
+// loadlab.ErrNotConverged (a solve reached MaxIter), Failure otherwise.
+func h2Partial(out H2Estimate, r1, r2 []float64, gamma float64, err error) (H2Estimate, error) {
+	out.Probes = len(r2)
+	out.Rho1, out.Rho2 = summarize(r1), summarize(r2)
+	out.Rho2T = scaleEstimate(out.Rho2, gamma)
+	out.Status = loadlab.Failure
+	if errors.Is(err, loadlab.ErrNotConverged) {
+		out.Status = loadlab.IterationLimit
+	}
+	return out, err
 }
 
 // h2Stable brackets λ_n and checks 0 < γ < 2/λ_n.
@@ -145,6 +160,12 @@ func (c *shiftedCG) solve(x, b []float64) (int, error) {
 	copy(c.r, c.pq)
 	copy(c.p, c.r)
 	rr := dot(c.r, c.r)
+	if rr == 0 {
+		// P b = 0 (b constant, e.g. an all-equal Rademacher probe, which
+		// has probability 2^{1−n}): the solution is x = 0, and iterating
+		// would divide 0 by 0.
+		return 0, nil
+	}
 	stop := c.tol * c.tol * rr
 	for it := 1; it <= c.maxIter; it++ {
 		c.apply(c.ap, c.p)

@@ -65,10 +65,31 @@ func (s *SketchSettings) resolved() (eps, c float64, solver SolverSettings) {
 }
 
 // SketchProjections returns k = ⌈C ln n / ε²⌉ (at least 2), the number of
-// random projections for accuracy eps on n nodes.
-func SketchProjections(n int, eps, c float64) int {
-	return max(2, int(math.Ceil(c*math.Log(float64(n))/(eps*eps))))
+// random projections for accuracy eps on n nodes. It returns an error
+// wrapping loadlab.ErrInvalid for n < 1, eps outside (0, 1) or c outside
+// (0, 1e6] (the domains of SketchSettings), and one wrapping
+// loadlab.ErrTooLarge when k would exceed MaxSketchProjections (as for an
+// eps so small that ε² underflows).
+func SketchProjections(n int, eps, c float64) (int, error) {
+	if n < 1 {
+		return 0, loadlab.Invalid("linalg", "SketchProjections: n = %d, want ≥ 1", n)
+	}
+	if !(eps > 0 && eps < 1) {
+		return 0, loadlab.Invalid("linalg", "SketchProjections: eps = %v, want in (0, 1)", eps)
+	}
+	if !(c > 0 && c <= 1e6) {
+		return 0, loadlab.Invalid("linalg", "SketchProjections: c = %v, want in (0, 1e6]", c)
+	}
+	k := math.Ceil(c * math.Log(float64(n)) / (eps * eps))
+	if !(k <= MaxSketchProjections) {
+		return 0, loadlab.TooLarge("linalg", "SketchProjections: k = ⌈%v·ln %d / %v²⌉ = %g projections, want ≤ %d", c, n, eps, k, MaxSketchProjections)
+	}
+	return max(2, int(k)), nil
 }
+
+// MaxSketchProjections bounds the projections k of SketchProjections:
+// beyond it the k Laplacian solves would not finish in any useful time.
+const MaxSketchProjections = 1 << 31
 
 // SketchAccuracy returns, for k projections and accuracy eps, the
 // probability that one resistance estimate is off by more than a factor
@@ -77,11 +98,18 @@ func SketchProjections(n int, eps, c float64) int {
 // the rigorous tail bound 2 exp(−k (ε²/2 − ε³/3)/2) for Rademacher
 // projections (Achlioptas, J. Comput. Syst. Sci. 66, 2003). The expected
 // fraction of edges whose estimate misses by more than eps is at most
-// these.
-func SketchAccuracy(k int, eps float64) (approx, bound float64) {
+// these. It returns an error wrapping loadlab.ErrInvalid for k < 1 or eps
+// outside (0, 1), the range of the bound.
+func SketchAccuracy(k int, eps float64) (approx, bound float64, err error) {
+	if k < 1 {
+		return 0, 0, loadlab.Invalid("linalg", "SketchAccuracy: k = %d, want ≥ 1", k)
+	}
+	if !(eps > 0 && eps < 1) {
+		return 0, 0, loadlab.Invalid("linalg", "SketchAccuracy: eps = %v, want in (0, 1)", eps)
+	}
 	approx = math.Erfc(eps * math.Sqrt(float64(k)/2) / math.Sqrt2)
 	bound = math.Min(1, 2*math.Exp(-float64(k)*(eps*eps/2-eps*eps*eps/3)/2))
-	return approx, bound
+	return approx, bound, nil
 }
 
 // SketchInfo describes a random-projection run.
@@ -108,7 +136,11 @@ func sketchRun(g *Graph, set *SketchSettings, src rand.Source, visit func(i int,
 	}
 	eps, c, solverSet := set.resolved()
 	n := g.Order()
-	info := SketchInfo{Eps: eps, K: SketchProjections(max(n, 2), eps, c)}
+	info := SketchInfo{Eps: eps}
+	var err error
+	if info.K, err = SketchProjections(max(n, 2), eps, c); err != nil {
+		return info, err
+	}
 	s, err := NewLaplacianSolver(g, &solverSet, src)
 	if err != nil {
 		return info, err
@@ -289,7 +321,10 @@ func NewResistanceSketch(g *Graph, set *SketchSettings, src rand.Source) (*Resis
 	}
 	eps, c, _ := set.resolved()
 	n := g.Order()
-	k := SketchProjections(max(n, 2), eps, c)
+	k, err := SketchProjections(max(n, 2), eps, c)
+	if err != nil {
+		return nil, err
+	}
 	nk, ok := size.Mul(n, k)
 	if !ok {
 		nk = -1

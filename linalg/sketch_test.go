@@ -29,7 +29,7 @@ func TestApproxEdgeResistancesAgainstExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if er.K != SketchProjections(1000, eps, 1) || len(er.R) != g.Size() {
+		if er.K != must(SketchProjections(1000, eps, 1)) || len(er.R) != g.Size() {
 			t.Fatalf("ε %v: K = %d, %d estimates", eps, er.K, len(er.R))
 		}
 		miss := 0
@@ -39,7 +39,10 @@ func TestApproxEdgeResistancesAgainstExact(t *testing.T) {
 			}
 		}
 		m := float64(len(er.R))
-		approx, bound := SketchAccuracy(er.K, eps)
+		approx, bound, err := SketchAccuracy(er.K, eps)
+		if err != nil {
+			t.Fatal(err)
+		}
 		frac := float64(miss) / m
 		if slack := max(4*math.Sqrt(approx*(1-approx)/m), 0.02); frac > approx+slack || frac > bound {
 			t.Errorf("ε %v, k %d: %.3f of edges off by > ε, expected ≈ %.3f (bound %.3f)", eps, er.K, frac, approx, bound)
@@ -74,7 +77,10 @@ func TestResistanceSketchPairs(t *testing.T) {
 			miss++
 		}
 	}
-	approx, _ := SketchAccuracy(rs.K, eps)
+	approx, _, err := SketchAccuracy(rs.K, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Same rate and slack as for the edges above.
 	if frac := float64(miss) / pairs; frac > approx+max(4*math.Sqrt(approx*(1-approx)/pairs), 0.02) {
 		t.Errorf("%.3f of pairs off by > ε, expected ≈ %.3f", frac, approx)
@@ -100,7 +106,10 @@ func TestApproxEdgeResistancesHypercube(t *testing.T) {
 			miss++
 		}
 	}
-	approx, _ := SketchAccuracy(er.K, eps)
+	approx, _, err := SketchAccuracy(er.K, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if frac := float64(miss) / float64(len(er.R)); frac > approx+0.02 {
 		t.Errorf("%.3f of edges off by > ε, expected ≈ %.3f", frac, approx)
 	}

@@ -242,11 +242,16 @@ func StarKirchhoff(n int) (float64, error) {
 
 // HypercubeKirchhoff returns K_f(Hypercube(d)) = 2^d Σ_{j=1}^{d} C(d, j)/(2j)
 // (spec §2 with the spectrum of HypercubeSpectrum), in O(d) time. Unlike
-// Hypercube it accepts any d ≥ 0; the result overflows to +Inf beyond
-// d ≈ 1020. It returns an error wrapping loadlab.ErrInvalid for d < 0.
+// Hypercube it accepts any d ≥ 0. K_f grows like 4^d/d and exceeds the
+// float64 range from d = 517 on, where the result is +Inf (returned at
+// once, without the O(d) loop). It returns an error wrapping
+// loadlab.ErrInvalid for d < 0.
 func HypercubeKirchhoff(d int) (float64, error) {
 	if err := atLeast("HypercubeKirchhoff", "d", d, 0); err != nil {
 		return 0, err
+	}
+	if d > hypercubeKirchhoffMaxD {
+		return math.Inf(1), nil // K_f increases with d
 	}
 	var s CompensatedSum
 	c := 1.0 // C(d, j), exact while below 2^53
@@ -256,6 +261,10 @@ func HypercubeKirchhoff(d int) (float64, error) {
 	}
 	return math.Ldexp(s.Value(), d), nil
 }
+
+// hypercubeKirchhoffMaxD is the largest d with K_f(Q_d) < MaxFloat64
+// (K_f(Q_516) ≈ 8.9e307, K_f(Q_517) ≈ 3.6e308).
+const hypercubeKirchhoffMaxD = 516
 
 // GridKirchhoff returns K_f(Grid(rows, cols)) in O(min(rows, cols))
 // time. With a_i = 4 sin²(πi/(2 rows)) and b_j likewise,
