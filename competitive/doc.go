@@ -149,5 +149,7 @@
 // on its function: a schedule of the wrong length or with a server out
 // of range given to Instance.Cost, Optimal.Schedule without trace,
 // Optimal.Push or an Online.Step before a successful Reset, a nil
-// Marking.Src (nil random source) and an Oracle with a nil instance.
+// Marking.Src (nil random source), an Oracle with a nil instance, a nil
+// instance or algorithm given to Optimum, OptimumCost, Run or RunCost,
+// and a negative server id given to Setups.
 package competitive

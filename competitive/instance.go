@@ -161,13 +161,21 @@ func (in *Instance) Cost(sched []int) float64 {
 
 // Setups returns N(σ) = 1 + #{t ≥ 2 : σ_t ≠ σ_{t−1}}, the number of
 // (re)assignments of a schedule, and 0 for the empty schedule (spec
-// §2.3).
+// §2.3). It panics if a server id is negative, a malformed schedule
+// (programmer error, as for Instance.Cost; Setups does not know k, so
+// Instance.Cost checks the upper end).
 func Setups(sched []int) int {
 	if len(sched) == 0 {
 		return 0
 	}
+	if sched[0] < 0 {
+		panic(fmt.Sprintf("competitive: Setups: schedule slot 0 uses server %d", sched[0]))
+	}
 	n := 1
 	for t := 1; t < len(sched); t++ {
+		if sched[t] < 0 {
+			panic(fmt.Sprintf("competitive: Setups: schedule slot %d uses server %d", t, sched[t]))
+		}
 		if sched[t] != sched[t-1] {
 			n++
 		}

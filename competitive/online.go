@@ -30,8 +30,10 @@ type Online interface {
 
 // Run resets alg and feeds it the slots of in, returning its schedule.
 // It returns alg's Reset or Step error, or an error wrapping
-// loadlab.ErrInvalid if alg picks a server out of range.
+// loadlab.ErrInvalid if alg picks a server out of range. It panics if
+// alg or in is nil.
 func Run(alg Online, in *Instance) ([]int, error) {
+	checkRunArgs("Run", alg, in)
 	if err := alg.Reset(in.Servers(), in.Setup()); err != nil {
 		return nil, err
 	}
@@ -58,9 +60,20 @@ func step(alg Online, row []float64, t int) (int, error) {
 	return s, nil
 }
 
+// checkRunArgs panics on a nil algorithm or instance (programmer errors).
+func checkRunArgs(fn string, alg Online, in *Instance) {
+	if alg == nil {
+		panic("competitive: " + fn + ": nil Online algorithm")
+	}
+	if in == nil {
+		panic("competitive: " + fn + ": nil instance")
+	}
+}
+
 // RunCost is Run returning only the cost of the schedule; it allocates
-// nothing besides what alg allocates.
+// nothing besides what alg allocates. It panics if alg or in is nil.
 func RunCost(alg Online, in *Instance) (float64, error) {
+	checkRunArgs("RunCost", alg, in)
 	if err := alg.Reset(in.Servers(), in.Setup()); err != nil {
 		return 0, err
 	}

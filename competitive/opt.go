@@ -265,8 +265,11 @@ func (o *Optimal) Schedule(dst []int) []int {
 // Optimum returns the optimal cost OPT(I) and an optimal schedule of in
 // (spec §3), in O(kT) time and O(kT) bits of memory. It returns an error
 // wrapping loadlab.ErrTooLarge if the back-pointers and the schedule do
-// not fit in memory.
+// not fit in memory. It panics if in is nil.
 func Optimum(in *Instance) (float64, []int, error) {
+	if in == nil {
+		panic("competitive: Optimum: nil instance")
+	}
 	var o Optimal
 	o.reset(in.Servers(), in.Setup(), NoServer, true)
 	if err := o.fits(in.Slots()); err != nil {
@@ -283,7 +286,11 @@ func Optimum(in *Instance) (float64, []int, error) {
 }
 
 // OptimumCost returns OPT(I) in O(kT) time and O(k) memory (spec §3).
+// It panics if in is nil.
 func OptimumCost(in *Instance) float64 {
+	if in == nil {
+		panic("competitive: OptimumCost: nil instance")
+	}
 	var o Optimal
 	o.reset(in.Servers(), in.Setup(), NoServer, false)
 	for t := 0; t < in.Slots(); t++ {
