@@ -115,10 +115,14 @@ func (va *Variant) at(s Strategy, n int, t Topology) Strategy {
 // BallRadius returns the smallest r ≥ 1 such that the ball of radius r
 // around node 0 of t holds at least size nodes (the diameter of t, at least
 // 1, if t is smaller). It lets two choices (a) search balls of comparable
-// volume on different topologies. It panics if t is nil or invalid.
+// volume on different topologies. It panics if t is nil or invalid or
+// size < 1 (programmer errors).
 func BallRadius(t Topology, size int) int {
 	if err := validateTopology(t); err != nil {
 		panic(err.Error())
+	}
+	if size < 1 {
+		panic(fmt.Sprintf("codedload: BallRadius: size = %d, want ≥ 1", size))
 	}
 	q := t.newSearch()
 	q.start(0)

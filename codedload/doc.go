@@ -196,7 +196,8 @@
 // Panics are for programmer errors and are documented on each function: a
 // nil rand.Source (Run, Alias.Draw), a nil graph (FromGraph), a nil Family
 // or runs function (CompareSizes), a nil or invalid topology given to
-// BallRadius or to Torus.Balls and Hypercube.Balls, a node index out of
+// BallRadius (or a size < 1) or to Torus.Balls and Hypercube.Balls, an
+// n < 2 given to RGGRadius, a node index out of
 // range (Dist), GridBall beyond 2^31. A panic inside a Sweep worker is
 // re-raised on the caller's goroutine (internal/mc).
 package codedload

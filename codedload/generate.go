@@ -14,8 +14,13 @@ const maxResample = 100
 
 // RGGRadius returns r_n = √(1.25 ln n / n), the connection radius of the
 // reference simulator's random geometric graph (spec §3.1), for which
-// nπr_n² = (5π/4) ln n ≈ 3.93 ln n.
+// nπr_n² = (5π/4) ln n ≈ 3.93 ln n. It panics if n < 2 (r_1 = 0 and
+// r_n for n < 1 is undefined; n is a program constant, so a bad one is a
+// programmer error — NewRGG validates a caller's n before using it).
 func RGGRadius(n int) float64 {
+	if n < 2 {
+		panic(fmt.Sprintf("codedload: RGGRadius: n = %d, want ≥ 2", n))
+	}
 	return math.Sqrt(1.25 * math.Log(float64(n)) / float64(n))
 }
 
