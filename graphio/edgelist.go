@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/loadlab/loadlab/linalg"
 )
@@ -91,13 +92,14 @@ func split(dst []string, s string, d rune) []string {
 	if d == ' ' {
 		return append(dst, strings.Fields(s)...)
 	}
+	w := utf8.RuneLen(d)
 	for {
 		i := strings.IndexRune(s, d)
 		if i < 0 {
 			return append(dst, strings.TrimSpace(s))
 		}
 		dst = append(dst, strings.TrimSpace(s[:i]))
-		s = s[i+len(string(d)):]
+		s = s[i+w:]
 	}
 }
 
