@@ -122,8 +122,8 @@ func TestNetworkJSON(t *testing.T) {
 	}
 	sparse := `{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 0, 0.5], [1, 1, 0.5]]}`
 	got, err = ReadNetworkJSON(strings.NewReader(sparse))
-	if err != nil || got.C.At(1, 0) != 0.5 || got.C.At(0, 1) != 0 {
-		t.Errorf("triplets: %v", err)
+	if err != nil || got.Sparse == nil || got.C != nil || got.At(1, 0) != 0.5 || got.At(0, 1) != 0 {
+		t.Errorf("triplets: want a sparse C with C[1][0] = 0.5: %v", err)
 	}
 	for name, src := range map[string]string{
 		"dup triplet":   `{"A": [1], "T": [1], "C_triplets": [[0, 0, 0.5], [0, 0, 0.5]]}`,
@@ -151,8 +151,11 @@ func TestNetworkCSV(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if !mat.Equal(nw.C, twoNode(t).C) {
-			t.Errorf("%s: C = %v", name, mat.Formatted(nw.C))
+		if !mat.Equal(mat.DenseCopyOf(netC(nw)), twoNode(t).C) {
+			t.Errorf("%s: C = %v", name, mat.Formatted(netC(nw)))
+		}
+		if (name == "triplets") != (nw.Sparse != nil) {
+			t.Errorf("%s: Sparse = %v, want sparse C exactly for triplets", name, nw.Sparse != nil)
 		}
 	}
 	if _, err := ReadNetworkCSV(strings.NewReader("A,X\n1,1\n"), strings.NewReader("1\n")); !errors.Is(err, loadlab.ErrInvalid) {

@@ -22,6 +22,15 @@
 //   - ReadNetworkJSON / WriteNetworkJSON: {"A": […], "T": […], "C": [[…], …]}
 //     or, sparse, {"A": […], "T": […], "C_triplets": [[i, j, c], …]}.
 //
+// The form of C on file is the form in memory: a dense "C" (or dense CSV
+// table) gives anycast.Network.C, triplets give anycast.Network.Sparse
+// (an anycast.SparseC built by anycast.NewSparseC in O(nnz) memory, so a
+// 10⁵-node CDN with 10 proxies per region reads without any N × N
+// matrix). WriteNetworkJSON keeps the form: a sparse network is written
+// as C_triplets (its stored entries, row by row) and reads back sparse
+// and bit-identical; a dense one as "C" (triplets of its nonzeros above
+// N = 2¹⁵, the largest dense "C" the reader accepts).
+//
 // # Results out
 //
 // MarshalJSON writes any result (a trajectory, a sweep, an estimate, a
@@ -39,9 +48,12 @@
 // Every reader error is a *graphio.ParseError naming the file (when read
 // with a *File function), the line, the column and the value, wrapping
 // loadlab.ErrInvalid (bad data) or loadlab.ErrTooLarge (a table past the
-// memory budget). Model validation errors (a row of C not summing to 1, a
-// negative demand) come from the model's own constructor and are wrapped
-// with the file name. Nothing is skipped silently: an empty cell, NaN or
+// memory budget). A triplet whose indices are not integers in [0, N) or
+// that repeats an (i, j) is a *graphio.ParseError naming the triplet
+// ("C_triplets[k]" in JSON, "triplet[k]" in CSV). Model validation errors
+// (a row of C not summing to 1, an empty row, a negative demand) come from
+// the model's own constructor — for triplets an *anycast.EntryError with
+// the row and column — and are wrapped with the file name. Nothing is skipped silently: an empty cell, NaN or
 // ±Inf is an error.
 //
 // # Panics

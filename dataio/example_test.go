@@ -15,9 +15,10 @@ func ExampleReadNetworkJSON() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("N =", len(nw.A), "C[0] =", nw.C.RawRowView(0))
+	cols, vals := nw.Row(0) // triplets give a sparse C: row 0's stored entries
+	fmt.Println("N =", len(nw.A), "sparse:", nw.Sparse != nil, "row 0:", cols, vals)
 	// Output:
-	// N = 2 C[0] = [0.7 0.3]
+	// N = 2 sparse: true row 0: [0 1] [0.7 0.3]
 }
 
 // Hold costs of a nomadic instance, one row per slot, one column per server.

@@ -2,9 +2,11 @@ package dataio
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -52,10 +54,12 @@ type networkJSON struct {
 
 // ReadNetworkJSON reads an anycast network (spec anycast-cdn §2) from
 // JSON: demand "A" and capacities "T" (length N), and either the dense
-// correlation matrix "C" (N rows of N) or its nonzero entries as
-// "C_triplets" [[i, j, c], …] with 0-based indices. anycast.NewNetwork
-// validates the model. Unknown fields and data after the object are
-// errors.
+// correlation matrix "C" (N rows of N), which gives a network with dense
+// C (Network.C), or its nonzero entries as "C_triplets" [[i, j, c], …]
+// with 0-based indices, which gives a network with sparse C
+// (Network.Sparse, built by anycast.NewSparseC: O(nnz) memory, no N × N
+// matrix at any point). anycast validates the model. Unknown fields and
+// data after the object are errors.
 func ReadNetworkJSON(r io.Reader) (*anycast.Network, error) {
 	mustIO("ReadNetworkJSON", "r", r)
 	var nj networkJSON
@@ -76,7 +80,7 @@ func ReadNetworkJSON(r io.Reader) (*anycast.Network, error) {
 	return anycast.NewNetwork(nj.A, c, nj.T)
 }
 
-func (nj *networkJSON) matrix() (*mat.Dense, error) {
+func (nj *networkJSON) matrix() (mat.Matrix, error) {
 	n := len(nj.A)
 	switch {
 	case n == 0:
@@ -84,7 +88,7 @@ func (nj *networkJSON) matrix() (*mat.Dense, error) {
 	case nj.C != nil && nj.CTriplets != nil:
 		return nil, &graphio.ParseError{Field: "C", Msg: "give C or C_triplets, not both", Err: loadlab.ErrInvalid}
 	case nj.C == nil:
-		return triplets(n, nj.CTriplets)
+		return triplets("C_triplets", n, nj.CTriplets)
 	}
 	if len(nj.C) != n {
 		return nil, &graphio.ParseError{Field: "C", Value: fmt.Sprint(len(nj.C)), Msg: fmt.Sprintf("%d rows, want N = %d", len(nj.C), n), Err: loadlab.ErrInvalid}
@@ -102,33 +106,56 @@ func (nj *networkJSON) matrix() (*mat.Dense, error) {
 	return c, nil
 }
 
-// triplets builds the n × n matrix from (i, j, c) entries, rejecting an
-// index out of range, a non-integer index and a duplicate entry.
-func triplets(n int, ts [][3]float64) (*mat.Dense, error) {
-	if n > 1<<15 {
-		return nil, loadlab.TooLarge("dataio", "C with N = %d: the anycast model stores C densely up to N = 32768", n)
+// triplets builds the sparse n × n correlation matrix from (i, j, c)
+// entries with anycast.NewSparseC. An index that is not an integer in
+// [0, n) and a duplicate (i, j) are *graphio.ParseError naming the
+// entry (field is "C_triplets" or the CSV's "triplet"); a bad value, an
+// empty row or a row not summing to 1 is anycast's *EntryError.
+func triplets(field string, n int, ts [][3]float64) (*anycast.SparseC, error) {
+	if err := size.Check("dataio", "N", n, 16); err != nil {
+		return nil, err
 	}
-	c := mat.NewDense(n, n, nil)
-	seen := make(map[[2]int]int, len(ts))
+	rows, cols := make([]int, len(ts)), make([]int, len(ts))
+	vals := make([]float64, len(ts))
 	for k, t := range ts {
 		i, j := int(t[0]), int(t[1])
 		if float64(i) != t[0] || float64(j) != t[1] || i < 0 || j < 0 || i >= n || j >= n {
-			return nil, &graphio.ParseError{Field: fmt.Sprintf("C_triplets[%d]", k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("indices must be integers in [0, %d)", n), Err: loadlab.ErrInvalid}
+			return nil, &graphio.ParseError{Field: fmt.Sprintf("%s[%d]", field, k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("indices must be integers in [0, %d)", n), Err: loadlab.ErrInvalid}
 		}
-		if first, dup := seen[[2]int{i, j}]; dup {
-			return nil, &graphio.ParseError{Field: fmt.Sprintf("C_triplets[%d]", k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("duplicate entry (%d, %d), first at C_triplets[%d]", i, j, first), Err: loadlab.ErrInvalid}
-		}
-		seen[[2]int{i, j}] = k
-		c.Set(i, j, t[2])
+		rows[k], cols[k], vals[k] = i, j, t[2]
 	}
-	return c, nil
+	c, err := anycast.NewSparseC(n, rows, cols, vals)
+	var ee *anycast.EntryError
+	if errors.As(err, &ee) && ee.Col >= 0 && strings.Contains(ee.Msg, "duplicate") {
+		return nil, duplicate(field, ts, ee.Row, ee.Col)
+	}
+	return c, err
 }
 
-// WriteNetworkJSON writes nw in the form ReadNetworkJSON reads: dense C
-// when at least a quarter of its entries are nonzero, triplets otherwise.
-// It returns the error of nw.Validate for a network that is not valid
-// (JSON cannot hold NaN or ±Inf, and ReadNetworkJSON would refuse it),
-// and panics if nw is nil.
+// duplicate names the first two triplets at (i, j), which NewSparseC
+// reported as a duplicate (an O(nnz) scan on the error path only).
+func duplicate(field string, ts [][3]float64, i, j int) error {
+	first := -1
+	for k, t := range ts {
+		if int(t[0]) != i || int(t[1]) != j {
+			continue
+		}
+		if first >= 0 {
+			return &graphio.ParseError{Field: fmt.Sprintf("%s[%d]", field, k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("duplicate entry (%d, %d), first at %s[%d]", i, j, field, first), Err: loadlab.ErrInvalid}
+		}
+		first = k
+	}
+	return &graphio.ParseError{Field: field, Msg: fmt.Sprintf("duplicate entry (%d, %d)", i, j), Err: loadlab.ErrInvalid}
+}
+
+// WriteNetworkJSON writes nw in the form ReadNetworkJSON reads, keeping
+// the storage of C: a network with sparse C (Network.Sparse) is written
+// as "C_triplets" (its stored entries, explicit zeros included, row by
+// row), so that it reads back sparse; a dense C is written as the dense
+// "C" (as triplets of its nonzeros above N = 2¹⁵, the largest dense
+// "C" the reader takes). It returns the error of nw.Validate for a network that is not
+// valid (JSON cannot hold NaN or ±Inf, and ReadNetworkJSON would refuse
+// it), and panics if nw is nil.
 func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
 	mustIO("WriteNetworkJSON", "w", w)
 	if nw == nil {
@@ -139,26 +166,29 @@ func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
 	}
 	n := len(nw.A)
 	nj := networkJSON{A: nw.A, T: nw.T}
-	var ts [][3]float64
-	for i := 0; i < n; i++ {
-		cols, vals := nw.Row(i) // dense or sparse C
-		for k, j := range cols {
-			if v := vals[k]; v != 0 {
-				ts = append(ts, [3]float64{float64(i), float64(j), v})
-			}
-		}
-	}
-	if 4*len(ts) >= n*n {
-		nj.C = make([][]float64, n)
-		for i := range nj.C {
-			nj.C[i] = make([]float64, n)
+	if nw.Sparse != nil {
+		nj.CTriplets = make([][3]float64, 0, nw.NNZ())
+		for i := 0; i < n; i++ {
 			cols, vals := nw.Row(i)
 			for k, j := range cols {
-				nj.C[i][j] = vals[k]
+				nj.CTriplets = append(nj.CTriplets, [3]float64{float64(i), float64(j), vals[k]})
+			}
+		}
+	} else if n > 1<<15 {
+		// ReadNetworkJSON refuses a dense "C" this large: its nonzeros
+		// as triplets (the network then reads back with sparse C).
+		for i := 0; i < n; i++ {
+			for j, v := range nw.C.RawRowView(i) {
+				if v != 0 {
+					nj.CTriplets = append(nj.CTriplets, [3]float64{float64(i), float64(j), v})
+				}
 			}
 		}
 	} else {
-		nj.CTriplets = ts
+		nj.C = make([][]float64, n)
+		for i := range nj.C {
+			nj.C[i] = nw.C.RawRowView(i)
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
@@ -167,8 +197,9 @@ func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
 
 // ReadNetworkCSV reads an anycast network from a node table with columns
 // A and T (one row per node, in node order) and a correlation table: the
-// dense N × N matrix (no header, or any header), or triplets with a
-// header naming columns i, j and c.
+// dense N × N matrix (no header, or any header), which gives dense C, or
+// triplets with a header naming columns i, j and c, which give sparse C
+// (anycast.NewSparseC), as in ReadNetworkJSON.
 func ReadNetworkCSV(nodes, corr io.Reader) (*anycast.Network, error) {
 	nt, err := ReadTable(nodes)
 	if err != nil {
@@ -205,7 +236,7 @@ func nodeColumns(nt *Table) (a, t []float64, err error) {
 	return a, t, nil
 }
 
-func corrMatrix(ct *Table, n int) (*mat.Dense, error) {
+func corrMatrix(ct *Table, n int) (mat.Matrix, error) {
 	if ct.Columns != nil && len(ct.Columns) == 3 {
 		if _, err := ct.Column("i"); err == nil {
 			ts := make([][3]float64, len(ct.Rows))
@@ -218,7 +249,7 @@ func corrMatrix(ct *Table, n int) (*mat.Dense, error) {
 			for k, r := range ct.Rows {
 				ts[k] = [3]float64{r[ij[0]], r[ij[1]], r[ij[2]]}
 			}
-			return triplets(n, ts)
+			return triplets("triplet", n, ts)
 		}
 	}
 	if len(ct.Rows) != n || len(ct.Rows[0]) != n {
