@@ -219,7 +219,10 @@ func h2Matrix(g *linalg.Graph, gamma float64) *mat.SymDense {
 // number is at most 2/(2 − γλ_n)): the network is unstable or marginal
 // to rounding, and the error wraps ErrUnstable.
 func stationaryInverse(g *linalg.Graph, gamma float64) (*linalg.SPDFactor, error) {
-	a := g.Laplacian()
+	a, err := g.Laplacian()
+	if err != nil {
+		return nil, err
+	}
 	linalg.Shift(a, a, 2, gamma)
 	var f linalg.SPDFactor
 	if err := f.Factorize(a); err != nil {
@@ -235,7 +238,10 @@ func stationaryInverse(g *linalg.Graph, gamma float64) (*linalg.SPDFactor, error
 // factorisation (linalg.Lift), with the error of linalg.KirchhoffIndex
 // (ErrIllConditioned) when L + αJ/n is too ill conditioned.
 func pseudoInverseDiag(g *linalg.Graph) ([]float64, error) {
-	a, alpha := linalg.LiftedLaplacian(g)
+	a, alpha, err := linalg.LiftedLaplacian(g)
+	if err != nil {
+		return nil, err
+	}
 	var f linalg.SPDFactor
 	if err := linalg.FactorWellConditioned(&f, a, "L + αJ/n"); err != nil {
 		return nil, fmt.Errorf("consensus: L† of the graph: %w", err)

@@ -100,7 +100,10 @@ func Covariance(th *Throttler, t Traffic, sigma float64) (*mat.SymDense, error) 
 		return nil, err
 	}
 	n := g.Order()
-	l := g.Laplacian()
+	l, err := g.Laplacian()
+	if err != nil {
+		return nil, err
+	}
 	at := mat.NewDense(n, n, nil)
 	mn := mat.NewSymDense(n, nil)
 	c := 1 / float64(n)

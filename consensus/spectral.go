@@ -78,7 +78,11 @@ func NewSpectral(g *linalg.Graph) (*Spectral, error) {
 	if err := linalg.CheckDense("consensus: NewSpectral", g.Order(), 3); err != nil {
 		return nil, err
 	}
-	l, _, err := linalg.SymEigen(g.Laplacian(), false)
+	lap, err := g.Laplacian()
+	if err != nil {
+		return nil, err
+	}
+	l, _, err := linalg.SymEigen(lap, false)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +291,12 @@ func (s *Spectral) NodalRho(dst []float64, t Traffic, gamma, sigma float64) ([]f
 // vectors computes the eigenvectors of L once (columns, ascending
 // eigenvalues as in s.lambda).
 func (s *Spectral) vectors() {
-	_, s.vecs, s.verr = linalg.SymEigen(s.g.Laplacian(), true)
+	l, err := s.g.Laplacian()
+	if err != nil {
+		s.verr = err
+		return
+	}
+	_, s.vecs, s.verr = linalg.SymEigen(l, true)
 }
 
 func validateRhoArgs(t Traffic, gamma, sigma float64) error {

@@ -132,7 +132,8 @@
 // for a size checked before allocating (more than MaxOrder nodes, a
 // graph, spectrum or dense matrix beyond the 16 GiB budget of
 // internal/size: Complete(1<<20), Path(1<<40), Spectrum of a million
-// nodes), loadlab.ErrDisconnected where a connected graph is needed
+// nodes, Laplacian or LiftedLaplacian of a graph whose dense n×n matrix
+// does not fit), loadlab.ErrDisconnected where a connected graph is needed
 // (L†-based functions, CheckConnected, KirchhoffFromSpectrum with
 // λ₂ ≤ 0, a connected G(n, p) not found), loadlab.ErrIllConditioned for a
 // factorisation without correct digits and loadlab.ErrNotConverged for
@@ -140,8 +141,7 @@
 // programmer errors, each documented on its function: a nil graph,
 // matrix or rand.Source (the message names the argument), a node out of
 // range on an accessor (Neighbors, Weight, BFS.Start), slices of the
-// wrong length, an unknown Family value, and Laplacian() of a graph too
-// large for a dense matrix (callers check CheckDense first).
+// wrong length and an unknown Family value.
 //
 // # Cost and accuracy
 //

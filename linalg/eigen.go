@@ -133,7 +133,7 @@ func (op *operator) mul(dst, v []float64) {
 
 // dense returns S as a dense matrix.
 func (op *operator) dense() *mat.SymDense {
-	l := op.g.Laplacian()
+	l := op.g.laplacian() // n ≤ denseCholMax: every caller is behind that bound
 	if op.sq == nil {
 		return l
 	}

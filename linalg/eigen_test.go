@@ -197,7 +197,7 @@ func TestSPDFactor(t *testing.T) {
 // cI − γL entrywise.
 func TestLiftShift(t *testing.T) {
 	g := randomWeighted(t, 30, 0.3, 5, rand.NewPCG(9, 9))
-	l := g.Laplacian()
+	l := must(g.Laplacian())
 	a := mat.NewSymDense(30, nil)
 	alpha := Lift(a, l)
 	var tr float64
@@ -251,7 +251,7 @@ func TestSum(t *testing.T) {
 func TestSymEigenTinyWeights(t *testing.T) {
 	const w = 1e-130
 	g := graphOf(t, 5, Edge{U: 0, V: 1, W: w}, Edge{U: 1, V: 2, W: w}, Edge{U: 2, V: 3, W: w}, Edge{U: 3, V: 4, W: w})
-	ev, vecs, err := SymEigen(g.Laplacian(), true)
+	ev, vecs, err := SymEigen(must(g.Laplacian()), true)
 	require.NoError(t, err)
 	want := must(PathSpectrum(5))
 	for i := range ev {

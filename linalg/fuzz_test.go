@@ -53,7 +53,7 @@ func checkValid(t *testing.T, g *Graph) {
 	if n == 0 {
 		return
 	}
-	l := g.Laplacian()
+	l := must(g.Laplacian())
 	for u := range n {
 		var s float64
 		for v := range n {

@@ -237,5 +237,10 @@ func TestDenseTooLarge(t *testing.T) {
 	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, _, err = AlgebraicConnectivity(g)
 	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
-	assert.Panics(t, func() { g.Laplacian() })
+	l, err := g.Laplacian()
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	assert.ErrorContains(t, err, "1048576")
+	assert.Nil(t, l)
+	_, _, err = LiftedLaplacian(g)
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
 }

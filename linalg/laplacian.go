@@ -11,15 +11,21 @@ import (
 
 // Laplacian returns the weighted Laplacian L = D − W of g (spec
 // throttlers.md §2): L_uv = −w_uv for an edge, L_uu = Σ_v w_uv, as a
-// dense n×n matrix. It panics with an error wrapping loadlab.ErrTooLarge
-// if that matrix would exceed the memory budget; callers that take a
-// graph from their user check CheckDense first, as every function of
-// this package does.
-func (g *Graph) Laplacian() *mat.SymDense {
-	n := g.Order()
-	if err := CheckDense("Laplacian", n, 1); err != nil {
-		panic(err)
+// dense n×n matrix. It returns an error wrapping loadlab.ErrTooLarge,
+// naming n, if that matrix would exceed the memory budget
+// (internal/size); use LaplacianMulVec or the sparse solvers for large
+// graphs.
+func (g *Graph) Laplacian() (*mat.SymDense, error) {
+	if err := CheckDense("Laplacian", g.Order(), 1); err != nil {
+		return nil, err
 	}
+	return g.laplacian(), nil
+}
+
+// laplacian builds the dense Laplacian; the caller has checked its size
+// with CheckDense.
+func (g *Graph) laplacian() *mat.SymDense {
+	n := g.Order()
 	l := mat.NewSymDense(max(n, 1), nil)
 	if n == 0 {
 		return &mat.SymDense{}
@@ -102,7 +108,7 @@ var errEigen = loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "symmetric eigend
 // which the weight bounds rule out for every graph of a size a dense
 // matrix can hold.
 func (g *Graph) scaledLaplacian() (*mat.SymDense, float64) {
-	l := g.Laplacian()
+	l := g.laplacian()
 	var dmax float64
 	for u := range g.Order() {
 		dmax = math.Max(dmax, l.At(u, u))

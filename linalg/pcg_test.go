@@ -20,7 +20,7 @@ func TestLaplacianOperatorMatchesDense(t *testing.T) {
 	for i := range x {
 		x[i] = rng.NormFloat64()
 	}
-	l := g.Laplacian()
+	l := must(g.Laplacian())
 	for _, shift := range []float64{0, 0.7} {
 		var want mat.VecDense
 		want.MulVec(l, mat.NewVecDense(len(x), x))

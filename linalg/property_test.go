@@ -48,7 +48,7 @@ func propCases(t *testing.T) []propCase {
 	} {
 		g := randomWeighted(t, tc.n, tc.p, tc.spread, pcg(uint64(100+i)))
 		var es mat.EigenSym
-		require.True(t, es.Factorize(g.Laplacian(), true))
+		require.True(t, es.Factorize(must(g.Laplacian()), true))
 		var vecs mat.Dense
 		es.VectorsTo(&vecs)
 		vals := es.Values(nil)
@@ -142,7 +142,7 @@ func TestPseudoInverseIdentities(t *testing.T) {
 		// L L† = I − J/n: entries of order 1 computed as products of L
 		// (norm λ_n) and L† (norm 1/λ₂), so absolute error ≈ κ n ε.
 		var prod mat.Dense
-		prod.Mul(c.g.Laplacian(), p)
+		prod.Mul(must(c.g.Laplacian()), p)
 		for i := range n {
 			for j := range n {
 				want := -1 / float64(n)
@@ -302,10 +302,10 @@ func TestAlgebraicConnectivity(t *testing.T) {
 		require.InDelta(t, 1, mat.Norm(f, 2), 1e-14, names[k])
 		require.InDelta(t, 0, mat.Sum(f), 64*float64(n)*eps, names[k])
 		var lf mat.VecDense
-		lf.MulVec(g.Laplacian(), f)
+		lf.MulVec(must(g.Laplacian()), f)
 		lf.AddScaledVec(&lf, -l2, f)
 		require.LessOrEqual(t, mat.Norm(&lf, 2), 64*float64(n)*eps*lmax, names[k])
-		if fiedler(g.Laplacian(), l2, lmax) == nil {
+		if fiedler(must(g.Laplacian()), l2, lmax) == nil {
 			fallbacks++
 		}
 	}
@@ -319,6 +319,6 @@ func TestAlgebraicConnectivity(t *testing.T) {
 	tol := 64 * 4 * eps * 4
 	assert.InDelta(t, 0, l2, tol)
 	var lf mat.VecDense
-	lf.MulVec(g.Laplacian(), f)
+	lf.MulVec(must(g.Laplacian()), f)
 	assert.InDelta(t, 0, mat.Norm(&lf, 2), tol)
 }

@@ -57,7 +57,7 @@ func NewResistance(g *Graph) (*Resistance, error) {
 	if err := CheckDense("NewResistance", g.Order(), 2); err != nil {
 		return nil, err
 	}
-	a, alpha := LiftedLaplacian(g)
+	a, alpha := g.liftedLaplacian()
 	r := &Resistance{n: g.Order(), alpha: alpha}
 	if err := FactorWellConditioned(&r.f, a, "L + αJ/n"); err != nil {
 		return nil, err
@@ -66,9 +66,23 @@ func NewResistance(g *Graph) (*Resistance, error) {
 }
 
 // LiftedLaplacian returns A = L + (α/n) J for the Laplacian L of g and
-// the α of Lift (the mean weighted degree).
-func LiftedLaplacian(g *Graph) (*mat.SymDense, float64) {
-	l := g.Laplacian()
+// the α of Lift (the mean weighted degree). It returns an error wrapping
+// loadlab.ErrTooLarge, naming n, if the dense n×n matrix would exceed
+// the memory budget. It panics if g is nil.
+func LiftedLaplacian(g *Graph) (*mat.SymDense, float64, error) {
+	if g == nil {
+		panic("linalg: LiftedLaplacian: nil graph g")
+	}
+	if err := CheckDense("LiftedLaplacian", g.Order(), 1); err != nil {
+		return nil, 0, err
+	}
+	a, alpha := g.liftedLaplacian()
+	return a, alpha, nil
+}
+
+// liftedLaplacian is LiftedLaplacian after the size check.
+func (g *Graph) liftedLaplacian() (*mat.SymDense, float64) {
+	l := g.laplacian()
 	return l, Lift(l, l)
 }
 

@@ -113,7 +113,7 @@ func TestSpectrumHandChecked(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, 0.381966011250105, l2, 1e-12) // 2 − 2cos(π/5), spec §9
 	var lf mat.VecDense
-	lf.MulVec(must(Path(5)).Laplacian(), f)
+	lf.MulVec(must(must(Path(5)).Laplacian()), f)
 	for i := range 5 {
 		// AlgebraicConnectivity accepts the vector at a residual norm
 		// ≤ 64·n·ε·λ_n ≈ 2.6e-13 here (fiedler in laplacian.go).
