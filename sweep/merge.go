@@ -3,7 +3,6 @@ package sweep
 import (
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/loadlab/loadlab"
 )
@@ -92,8 +91,7 @@ func sameSweep(path0 string, h0 Header, s0 Shard, path string, sf shardFile) err
 	return nil
 }
 
-// complete checks that every run is recorded and that the seed paths
-// agree on their prefix.
+// complete checks that every run is recorded.
 func complete(m Merged, from map[int]string) error {
 	var missing []int
 	for r := range m.Runs {
@@ -105,11 +103,29 @@ func complete(m Merged, from map[int]string) error {
 		shown := missing[:min(len(missing), 10)]
 		return loadlab.Invalid(pkg, "Merge: sweep %s: %d of %d runs missing (first: %v)", m.Sweep, len(missing), m.Runs, shown)
 	}
-	p0 := m.Records[0].SeedPath
-	for _, r := range m.Records {
-		if !slices.Equal(r.SeedPath[:len(r.SeedPath)-1], p0[:len(p0)-1]) {
-			return loadlab.Invalid(pkg, "Merge: run %d (%s): seed path %v, run 0 has %v", r.Run, from[r.Run], r.SeedPath, p0)
-		}
-	}
 	return nil
+}
+
+// MergePlan merges the files at paths like Merge and checks them
+// against plan p: sweep name, configuration hash, seed, run count and
+// every record's seed path must be p's. A mismatch gives an error
+// wrapping loadlab.ErrInvalid; so do the errors of Merge and of
+// p.Validate.
+func MergePlan(p Plan, paths ...string) (Merged, error) {
+	if err := p.Validate(); err != nil {
+		return Merged{}, err
+	}
+	m, err := Merge(paths...)
+	if err != nil {
+		return Merged{}, err
+	}
+	hash, _ := p.Hash()
+	if m.Sweep != p.Name || m.ConfigHash != hash || m.Seed != p.Seed || m.Runs != p.Runs {
+		return Merged{}, loadlab.Invalid(pkg, "MergePlan: the files are of sweep %q (configuration %s, seed %d, %d runs), want %q (configuration %s, seed %d, %d runs)",
+			m.Sweep, m.ConfigHash, m.Seed, m.Runs, p.Name, hash, p.Seed, p.Runs)
+	}
+	if err := checkSeedPaths("MergePlan", p, m.Records); err != nil {
+		return Merged{}, err
+	}
+	return m, nil
 }

@@ -13,13 +13,20 @@ import (
 )
 
 // Plan describes a sweep: Runs independent runs of the sweep Name with
-// configuration Config, run r using the seed path Seed, Prefix..., r.
+// configuration Config, run r using the seed path Seed, Prefix..., r, or
+// Path(r) if Path is set.
 type Plan struct {
 	Name   string
 	Config any      // encoded with encoding/json; its canonical form is hashed
 	Seed   uint64   // root seed
 	Prefix []uint64 // seed path between the root seed and the run index
 	Runs   int
+	// Path, if not nil, returns the seed path of run r (0 ≤ r < Runs)
+	// in place of Seed, Prefix..., r: for sweeps whose runs are
+	// (point, run) pairs, run r of the flattened loop using the
+	// stream (Seed, point, run of the point). Its first element must be
+	// Seed.
+	Path func(r int) []uint64
 }
 
 // Validate returns an error wrapping loadlab.ErrInvalid if Name is
@@ -57,8 +64,12 @@ func (p Plan) Hash() (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// SeedPath returns the seed path of run r: Seed, Prefix..., r.
+// SeedPath returns the seed path of run r: Path(r) if Path is set,
+// otherwise Seed, Prefix..., r.
 func (p Plan) SeedPath(r int) []uint64 {
+	if p.Path != nil {
+		return p.Path(r)
+	}
 	return append(append([]uint64{p.Seed}, p.Prefix...), uint64(r))
 }
 

@@ -273,3 +273,52 @@ func TestHashCanonical(t *testing.T) {
 		t.Fatalf("NaN config: %v", err)
 	}
 }
+
+// TestMergePlan merges a sweep whose seed paths come from Plan.Path
+// ((seed, point, run of the point) for two points of 3 and 4 runs) and
+// checks the refusals of a plan with another seed path or seed.
+func TestMergePlan(t *testing.T) {
+	p := testPlan(7)
+	p.Path = func(r int) []uint64 {
+		if r < 3 {
+			return []uint64{p.Seed, 0, uint64(r)}
+		}
+		return []uint64{p.Seed, 1, uint64(r - 3)}
+	}
+	run := func(r int) ([]float64, error) {
+		rng := rand.New(mc.Source(p.Seed, p.SeedPath(r)[1:]...))
+		return []float64{rng.Float64()}, nil
+	}
+	dir := t.TempDir()
+	var files []string
+	for i := range 2 {
+		f := filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i))
+		if _, err := RunShard(p, Shard{i, 2}, f, run, nil); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	m, err := MergePlan(p, files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r, rec := range m.Records {
+		want, _ := run(r)
+		if rec.Floats()[0] != want[0] || fmt.Sprint(rec.SeedPath) != fmt.Sprint(p.SeedPath(r)) {
+			t.Fatalf("run %d: %+v", r, rec)
+		}
+	}
+	q := p
+	q.Path = nil // Seed, Prefix..., r: not the paths recorded
+	s := p
+	s.Seed = 8
+	for name, plan := range map[string]Plan{"seed path": q, "seed": s} {
+		if _, err := MergePlan(plan, files...); !errors.Is(err, loadlab.ErrInvalid) {
+			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
+		}
+	}
+	// A shard resumed under a plan with other seed paths is refused.
+	if _, err := RunShard(q, Shard{0, 2}, files[0], run, nil); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("resume with other seed paths: %v", err)
+	}
+}

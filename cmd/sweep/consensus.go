@@ -85,18 +85,16 @@ func (j *consensusJob) Run(r int) ([]float64, error) {
 	return []float64{x}, err
 }
 
-func (j *consensusJob) Summarize(values [][]float64) ([]Row, error) {
-	for r, v := range values {
-		if len(v) != 1 {
-			return nil, fmt.Errorf("sweep: consensus run %d: %d values, want 1: %w", r, len(v), loadlab.ErrInvalid)
-		}
+func (j *consensusJob) Summarize(values [][]float64) (Table, error) {
+	if err := checkWidths("consensus", values, 1); err != nil {
+		return Table{}, err
 	}
-	return []Row{{"rho", estimate(column(values, 0))}}, nil
+	return estimateTable([]Row{{"rho", estimate(column(values, 0))}}), nil
 }
 
-func (j *consensusJob) Direct() ([]Row, error) {
+func (j *consensusJob) Direct() (Table, error) {
 	m := j.m
 	m.Workers = 0
 	e, err := consensus.EstimateRho(j.th, j.t, j.sigma, m)
-	return []Row{{"rho", e}}, err
+	return estimateTable([]Row{{"rho", e}}), err
 }

@@ -49,9 +49,15 @@ type job interface {
 	// Run computes run r.
 	Run(r int) ([]float64, error)
 	// Summarize turns the runs' values, in run order, into the result.
-	Summarize(values [][]float64) ([]Row, error)
+	Summarize(values [][]float64) (Table, error)
 	// Direct computes the result with the library's one-process function.
-	Direct() ([]Row, error)
+	Direct() (Table, error)
+}
+
+// pathed is a job whose seed paths are not Seed, Prefix..., r (see
+// sweep.Plan.Path).
+type pathed interface {
+	Path(r int) []uint64
 }
 
 // sweeps maps a sweep name to the function preparing it from its
@@ -158,6 +164,9 @@ func load(path string) (sweep.Plan, job, error) {
 		return sweep.Plan{}, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	p := sweep.Plan{Name: c.Sweep, Config: c.Params, Seed: c.Seed, Prefix: j.Prefix(), Runs: c.Runs}
+	if pj, ok := j.(pathed); ok {
+		p.Path = pj.Path
+	}
 	return p, j, p.Validate()
 }
 
@@ -201,24 +210,20 @@ func doMerge(o options, p sweep.Plan, j job, stderr io.Writer) error {
 	if err := checkWritable(o.out); err != nil {
 		return err
 	}
-	m, err := sweep.Merge(o.files...)
+	m, err := sweep.MergePlan(p, o.files...)
 	if err != nil {
-		return err
-	}
-	hash, _ := p.Hash()
-	if m.Sweep != p.Name || m.ConfigHash != hash || m.Seed != p.Seed || m.Runs != p.Runs {
-		return loadlab.Invalid("sweep", "the merged files are of sweep %q (configuration %s, seed %d, %d runs), not of %s", m.Sweep, m.ConfigHash, m.Seed, m.Runs, o.config)
+		return fmt.Errorf("%s: %w", o.config, err)
 	}
 	values := make([][]float64, len(m.Records))
 	for i, r := range m.Records {
 		values[i] = r.Floats()
 	}
-	rows, err := j.Summarize(values)
+	t, err := j.Summarize(values)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "sweep %s: merged %d runs from %d files\n", p.Name, m.Runs, len(o.files))
-	return writeResult(o.out, p, rows)
+	return writeResult(o.out, p, t)
 }
 
 func doDirect(o options, p sweep.Plan, j job, stderr io.Writer) error {
@@ -226,11 +231,11 @@ func doDirect(o options, p sweep.Plan, j job, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "sweep %s: %d runs in one process\n", p.Name, p.Runs)
-	rows, err := j.Direct()
+	t, err := j.Direct()
 	if err != nil {
 		return err
 	}
-	return writeResult(o.out, p, rows)
+	return writeResult(o.out, p, t)
 }
 
 // checkWritable creates base.csv and base.json (empty) to prove they

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/competitive/mobility"
@@ -75,28 +74,26 @@ func (j *mobilityJob) names() []string {
 	return names
 }
 
-func (j *mobilityJob) Summarize(values [][]float64) ([]Row, error) {
+func (j *mobilityJob) Summarize(values [][]float64) (Table, error) {
 	k := len(j.cs) + 1
-	for r, v := range values {
-		if len(v) != 2*k {
-			return nil, fmt.Errorf("sweep: mobility run %d: %d values, want %d: %w", r, len(v), 2*k, loadlab.ErrInvalid)
-		}
+	if err := checkWidths("mobility", values, 2*k); err != nil {
+		return Table{}, err
 	}
 	var rows []Row
 	for i, name := range j.names() {
 		rows = append(rows, Row{name + " cost", estimate(column(values, i))}, Row{name + " ratio", estimate(column(values, k+i))})
 	}
-	return rows, nil
+	return estimateTable(rows), nil
 }
 
-func (j *mobilityJob) Direct() ([]Row, error) {
+func (j *mobilityJob) Direct() (Table, error) {
 	res, err := mobility.Compare(j.sc, j.cs, j.runs, j.seed, j.point)
 	if err != nil {
-		return nil, err
+		return Table{}, err
 	}
 	var rows []Row
 	for _, r := range res {
 		rows = append(rows, Row{r.Name + " cost", r.Cost}, Row{r.Name + " ratio", r.Ratio})
 	}
-	return rows, nil
+	return estimateTable(rows), nil
 }
