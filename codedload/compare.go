@@ -2,9 +2,6 @@ package codedload
 
 import (
 	"fmt"
-
-	"github.com/loadlab/loadlab"
-	"github.com/loadlab/loadlab/internal/mc"
 )
 
 // Variant is one curve of a comparison over network sizes: a strategy
@@ -41,49 +38,15 @@ type Curve struct {
 // runs(n) < 1, a variant's MaxN is negative or its configuration is
 // invalid. It panics if fam or runs is nil.
 func CompareSizes(ns []int, fam Family, variants []Variant, runs func(n int) int, seed uint64, set *SweepSettings) ([]Curve, error) {
-	if fam == nil || runs == nil {
-		panic(pkg + ": CompareSizes: nil fam or runs")
-	}
-	tops := make([]Topology, len(ns))
-	for i, n := range ns {
-		if r := runs(n); r < 1 {
-			return nil, loadlab.Invalid(pkg, "CompareSizes: runs(%d) = %d, want ≥ 1", n, r)
-		}
-		t, err := fam(n, mc.Source(seed, 1<<40, uint64(n)))
-		if err != nil {
-			return nil, fmt.Errorf("size %d: %w", n, err)
-		}
-		tops[i] = t
-	}
-	var pts []Point
-	var owner []int
-	for v, va := range variants {
-		if va.MaxN < 0 {
-			return nil, loadlab.Invalid(pkg, "CompareSizes: variants[%d].MaxN = %d, want ≥ 0", v, va.MaxN)
-		}
-		for i, n := range ns {
-			if va.MaxN > 0 && n > va.MaxN {
-				continue
-			}
-			c := va.Config
-			c.Topology = tops[i]
-			c.Strategy = va.at(c.Strategy, n, tops[i])
-			pts = append(pts, Point{X: float64(n), Config: c, Runs: runs(n)})
-			owner = append(owner, v)
-		}
+	pts, owner, err := ComparePoints(ns, fam, variants, runs, seed)
+	if err != nil {
+		return nil, err
 	}
 	res, err := Sweep(pts, 1, seed, set)
 	if err != nil {
 		return nil, err
 	}
-	curves := make([]Curve, len(variants))
-	for v := range variants {
-		curves[v].Name = variants[v].Name
-	}
-	for j, r := range res {
-		curves[owner[j]].Points = append(curves[owner[j]].Points, r)
-	}
-	return curves, nil
+	return CompareCurves(variants, owner, res), nil
 }
 
 // at returns the strategy s with the size-dependent parameters of the
