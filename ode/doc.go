@@ -55,7 +55,9 @@
 //     budget is spent, Status IterationLimit) is an instance of
 //     loadlab.ErrNotConverged. ErrStepSize (the step size needed for the
 //     tolerance falls below the rounding level of t, or f is non-finite
-//     where no smaller step cures it, Status StepLimit) is an instance of
+//     where no smaller step cures it, Status StepLimit; a step that
+//     reaches the end of the interval is always tried, so an interval of
+//     a few ulps integrates in one step) is an instance of
 //     both loadlab.ErrNotConverged and loadlab.ErrIllConditioned: the
 //     integration stopped short, and float64 has no more digits to give.
 //     errors.Is matches the package name and the shared ones. The messages

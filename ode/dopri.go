@@ -386,7 +386,7 @@ func (d *DormandPrince) begin(tEnd float64) (done bool, err error) {
 
 // trial returns the signed size of the next trial step, clipped to the
 // remaining interval (last reports the clip), or an error if the step
-// budget is spent or the step size has underflowed.
+// budget is spent or a step short of tEnd has underflowed.
 func (d *DormandPrince) trial(tEnd float64) (h float64, last bool, err error) {
 	if d.stats.Accepted+d.stats.Rejected >= d.maxSteps {
 		return 0, false, fmt.Errorf("%w: Settings.MaxSteps = %d steps reached at t = %v before %v", ErrMaxSteps, d.maxSteps, d.t, tEnd)
@@ -395,7 +395,11 @@ func (d *DormandPrince) trial(tEnd float64) (h float64, last bool, err error) {
 	if rem := math.Abs(tEnd - d.t); h >= rem*(1-1e-12) {
 		h, last = rem, true
 	}
-	if h <= 16*eps*math.Abs(d.t) || h < math.SmallestNonzeroFloat64*1e10 {
+	// A step that reaches tEnd is always tried, however short: a tiny
+	// but valid interval (a few ulps of t, or a remainder left by
+	// rounding) integrates in one step. Only a step that must stop short
+	// of tEnd can underflow.
+	if !last && (h <= 16*eps*math.Abs(d.t) || h < math.SmallestNonzeroFloat64*1e10) {
 		if d.nonFinite {
 			return 0, false, fmt.Errorf("%w: h = %v at t = %v: f is not finite just past t", ErrStepSize, h, d.t)
 		}
