@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,7 +30,11 @@ import (
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "sweep:", err)
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "sweep") {
+			msg = "sweep: " + msg
+		}
+		fmt.Fprintln(os.Stderr, msg)
 		os.Exit(1)
 	}
 }
@@ -60,11 +65,21 @@ type pathed interface {
 	Path(r int) []uint64
 }
 
+// counted is a job whose plan has another number of runs than the
+// configuration's runs (a sweep of points, the configuration giving
+// the runs per point).
+type counted interface {
+	Total() int
+}
+
 // sweeps maps a sweep name to the function preparing it from its
 // parameters (validating them), the seed and the number of runs.
 var sweeps = map[string]func(params json.RawMessage, seed uint64, runs int) (job, error){
-	"consensus": newConsensus,
-	"mobility":  newMobility,
+	"consensus":         newConsensus,
+	"mobility":          newMobility,
+	"codedload":         newCodedload,
+	"codedload-sizes":   newCodedloadSizes,
+	"codedload-compare": newCodedloadCompare,
 }
 
 type options struct {
@@ -134,7 +149,28 @@ func (o options) check() error {
 	case !o.merge && len(o.files) > 0:
 		return loadlab.Invalid("sweep", "unexpected arguments %q (partial-result files go with -merge)", o.files)
 	}
+	outs := []string{o.out}
+	if o.merge || o.direct {
+		outs = []string{resultBase(o.out) + ".csv", resultBase(o.out) + ".json"}
+	}
+	for _, out := range append(outs, o.files...) {
+		if sameFile(out, o.config) {
+			return loadlab.Invalid("sweep", "-out %s would overwrite the configuration %s", o.out, o.config)
+		}
+	}
+	for _, f := range o.files {
+		if o.merge && slices.ContainsFunc(outs, func(out string) bool { return sameFile(out, f) }) {
+			return loadlab.Invalid("sweep", "-out %s would overwrite the partial-result file %s", o.out, f)
+		}
+	}
 	return nil
+}
+
+// sameFile reports whether paths a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // load reads and validates the configuration file.
@@ -166,6 +202,9 @@ func load(path string) (sweep.Plan, job, error) {
 	p := sweep.Plan{Name: c.Sweep, Config: c.Params, Seed: c.Seed, Prefix: j.Prefix(), Runs: c.Runs}
 	if pj, ok := j.(pathed); ok {
 		p.Path = pj.Path
+	}
+	if cj, ok := j.(counted); ok {
+		p.Runs = cj.Total()
 	}
 	return p, j, p.Validate()
 }

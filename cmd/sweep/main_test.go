@@ -15,6 +15,32 @@ import (
 const consensusCfg = `{"sweep":"consensus","seed":42,"runs":9,"params":{"family":"cycle","size":6,"gamma":0.3,"traffic":"case 2","sigma":1,"steps":60,"burn":20}}`
 const mobilityCfg = `{"sweep":"mobility","seed":5,"runs":7,"params":{"scenario":"mesh","mesh":{"Grid":3,"Slots":120},"point":2,"window":4,"noise":20}}`
 
+// A parameter sweep: a fixed torus and per-run random geometric graphs
+// with Poissonized requests and a Runs override.
+const codedloadCfg = `{"sweep":"codedload","seed":3,"runs":3,"params":{"points":[` +
+	`{"x":1,"topology":{"family":"torus","n":64},"model":{"files":30,"cache":2,"strategy":{"kind":"coded","ell":3},"ties":"lowest"}},` +
+	`{"x":2,"topology":{"family":"rgg","n":100},"random":true,"runs":2,"model":{"files":30,"cache":2,"gamma":0.8,"strategy":{"kind":"two-choice","radius":2},"requests":"poisson"}}]}}`
+
+// A server sweep on hypercubes with ℓ = ⌈ln n⌉.
+const sizesCfg = `{"sweep":"codedload-sizes","seed":4,"runs":3,"params":{"ns":[64,256],"topology":{"family":"hypercube"},"log_ell":true,` +
+	`"model":{"files":20,"cache":2,"strategy":{"kind":"coded"},"placement":"uniform"}}}`
+
+// CompareSizes on random 4-regular graphs, fewer runs at the larger size
+// and a variant left out above n = 100.
+const compareCfg = `{"sweep":"codedload-compare","seed":5,"runs":2,"params":{"ns":[100,300],"topology":{"family":"regular","degree":4},"size_runs":[3,2],"variants":[` +
+	`{"name":"NR","model":{"files":20,"cache":2}},` +
+	`{"name":"coded","model":{"files":20,"cache":2,"strategy":{"kind":"coded"}},"log_ell":true},` +
+	`{"name":"2C(a)","model":{"files":20,"cache":2,"strategy":{"kind":"two-choice"}},"ball_size":25,"max_n":100}]}}`
+
+// configs holds one configuration of every registered sweep.
+var configs = map[string]string{
+	"consensus":         consensusCfg,
+	"mobility":          mobilityCfg,
+	"codedload":         codedloadCfg,
+	"codedload-sizes":   sizesCfg,
+	"codedload-compare": compareCfg,
+}
+
 func write(t *testing.T, dir, name, s string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
@@ -37,7 +63,12 @@ func mustRun(t *testing.T, args ...string) {
 // float is written in shortest round-trip form, so equal bytes mean
 // equal bits.
 func TestMergeEqualsLibrary(t *testing.T) {
-	for name, cfg := range map[string]string{"consensus": consensusCfg, "mobility": mobilityCfg} {
+	for name := range sweeps {
+		if configs[name] == "" {
+			t.Errorf("sweep %s has no test configuration", name)
+		}
+	}
+	for name, cfg := range configs {
 		dir := t.TempDir()
 		c := write(t, dir, "cfg.json", cfg)
 		direct := filepath.Join(dir, "direct")

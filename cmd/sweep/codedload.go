@@ -1,0 +1,320 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/codedload"
+)
+
+// The codedload sweeps: "codedload" (codedload.Sweep over listed
+// points: a parameter sweep), "codedload-sizes" (codedload.Sweep over
+// codedload.SizePoints: a server sweep) and "codedload-compare"
+// (codedload.CompareSizes). The configuration's runs is Sweep's runs per
+// point (CompareSizes: per size, unless size_runs is given); the plan's
+// runs are the flattened (point, run) pairs, run j being run r of point
+// i with seed path (seed, i, r).
+
+// clModel is the shared model and strategy of a codedload.Config.
+type clModel struct {
+	Files     int        `json:"files"`
+	Cache     int        `json:"cache"`
+	Gamma     float64    `json:"gamma"`
+	Strategy  clStrategy `json:"strategy"`
+	Placement string     `json:"placement"` // "proportional" (default), "uniform", "full"
+	Requests  string     `json:"requests"`  // "exact" (default), "poisson"
+	Ties      string     `json:"ties"`      // "random" (default), "lowest", "list"
+}
+
+// clStrategy is a codedload.Strategy: its kind and the parameters of
+// that kind (the others must be zero).
+type clStrategy struct {
+	Kind     string  `json:"kind"` // "nearest" (default), "coded", "two-choice", "two-choice-global", "two-choice-stretch"
+	Ell      int     `json:"ell"`
+	ChunkCap int     `json:"chunk_cap"`
+	Radius   int     `json:"radius"`
+	Alpha    float64 `json:"alpha"`
+}
+
+// clFamily is a topology family; with N, one topology of it.
+type clFamily struct {
+	Family string `json:"family"` // "torus", "hypercube", "rgg", "regular"
+	Degree int    `json:"degree"` // of "regular"
+	N      int    `json:"n"`      // servers (for "codedload" points)
+}
+
+func (s clStrategy) strategy() (codedload.Strategy, error) {
+	unused := func(name string, v bool) error {
+		if v {
+			return loadlab.Invalid("sweep", "params: strategy %q has no parameter %s", s.Kind, name)
+		}
+		return nil
+	}
+	var st codedload.Strategy
+	var err error
+	switch s.Kind {
+	case "", "nearest":
+		st, err = codedload.NearestReplica{}, unused("ell, chunk_cap, radius or alpha", s != clStrategy{Kind: s.Kind})
+	case "coded":
+		st, err = codedload.Coded{Ell: s.Ell, ChunkCap: s.ChunkCap}, unused("radius or alpha", s.Radius != 0 || s.Alpha != 0)
+	case "two-choice":
+		st, err = codedload.TwoChoice{Radius: s.Radius}, unused("ell, chunk_cap or alpha", s.Ell != 0 || s.ChunkCap != 0 || s.Alpha != 0)
+	case "two-choice-global":
+		st, err = codedload.TwoChoiceGlobal{}, unused("ell, chunk_cap, radius or alpha", s != clStrategy{Kind: s.Kind})
+	case "two-choice-stretch":
+		st, err = codedload.TwoChoiceStretch{Alpha: s.Alpha}, unused("ell, chunk_cap or radius", s.Ell != 0 || s.ChunkCap != 0 || s.Radius != 0)
+	default:
+		return nil, loadlab.Invalid("sweep", "params: strategy kind %q, want nearest, coded, two-choice, two-choice-global or two-choice-stretch", s.Kind)
+	}
+	return st, err
+}
+
+// pick returns the index of name in names ("" is index 0).
+func pick(field, name string, names ...string) (int, error) {
+	if name == "" {
+		return 0, nil
+	}
+	if i := slices.Index(names, name); i >= 0 {
+		return i, nil
+	}
+	return 0, loadlab.Invalid("sweep", "params: %s = %q, want one of %q", field, name, names)
+}
+
+// config returns the codedload.Config of m without a topology.
+func (m clModel) config() (codedload.Config, error) {
+	st, err := m.Strategy.strategy()
+	if err != nil {
+		return codedload.Config{}, err
+	}
+	pl, err := pick("placement", m.Placement, "proportional", "uniform", "full")
+	if err != nil {
+		return codedload.Config{}, err
+	}
+	rq, err := pick("requests", m.Requests, "exact", "poisson")
+	if err != nil {
+		return codedload.Config{}, err
+	}
+	ti, err := pick("ties", m.Ties, "random", "lowest", "list")
+	if err != nil {
+		return codedload.Config{}, err
+	}
+	return codedload.Config{Files: m.Files, Cache: m.Cache, Gamma: m.Gamma, Strategy: st,
+		Placement: codedload.PlacementKind(pl), Requests: codedload.RequestMode(rq), Ties: codedload.TieRule(ti)}, nil
+}
+
+func (f clFamily) family() (codedload.Family, error) {
+	if f.Family != "regular" && f.Degree != 0 {
+		return nil, loadlab.Invalid("sweep", "params: degree = %d is a parameter of family \"regular\" only", f.Degree)
+	}
+	switch f.Family {
+	case "torus":
+		return codedload.TorusFamily, nil
+	case "hypercube":
+		return codedload.HypercubeFamily, nil
+	case "rgg":
+		return codedload.RGGFamily, nil
+	case "regular":
+		return codedload.RegularFamily(f.Degree), nil
+	}
+	return nil, loadlab.Invalid("sweep", "params: family = %q, want torus, hypercube, rgg or regular", f.Family)
+}
+
+// codedloadJob runs the points of a codedload.Sweep, one (point, run)
+// pair per run of the plan.
+type codedloadJob struct {
+	points []codedload.Point
+	runs   int // Sweep's runs
+	seed   uint64
+	start  []int // run j of the plan is run j − start[i] of point i
+	// direct computes the in-process result; table writes it.
+	direct func() (Table, error)
+	table  func(res []codedload.PointResult) Table
+}
+
+// setPoints validates the points and lays out the flattened runs.
+func (j *codedloadJob) setPoints(points []codedload.Point) error {
+	counts, err := codedload.SweepCounts(points, j.runs)
+	if err != nil {
+		return err
+	}
+	j.points = points
+	j.start = make([]int, len(counts)+1)
+	for i, c := range counts {
+		j.start[i+1] = j.start[i] + c
+	}
+	return nil
+}
+
+func (j *codedloadJob) Prefix() []uint64 { return nil }
+func (j *codedloadJob) Total() int       { return j.start[len(j.points)] }
+
+// pair returns the point and run of plan run k.
+func (j *codedloadJob) pair(k int) (i, r int) {
+	i = sort.SearchInts(j.start, k+1) - 1
+	return i, k - j.start[i]
+}
+
+func (j *codedloadJob) Path(k int) []uint64 {
+	i, r := j.pair(k)
+	return []uint64{j.seed, uint64(i), uint64(r)}
+}
+
+// Run returns the scalar fields of the run's codedload.Result, then its
+// Hist.
+func (j *codedloadJob) Run(k int) ([]float64, error) {
+	i, r := j.pair(k)
+	res, err := codedload.SweepRun(j.points, j.runs, j.seed, i, r)
+	if err != nil {
+		return nil, err
+	}
+	v := []float64{float64(res.Ell), float64(res.Requests), float64(res.Served), res.Outage, res.MaxLoad, res.Cost, float64(res.ChunkHops), float64(res.Fallbacks)}
+	for _, h := range res.Hist {
+		v = append(v, float64(h))
+	}
+	return v, nil
+}
+
+const resultScalars = 8
+
+func unpackResult(v []float64) *codedload.Result {
+	res := &codedload.Result{Ell: int(v[0]), Requests: int(v[1]), Served: int(v[2]), Outage: v[3], MaxLoad: v[4], Cost: v[5], ChunkHops: int64(v[6]), Fallbacks: int(v[7])}
+	for _, h := range v[resultScalars:] {
+		res.Hist = append(res.Hist, int(h))
+	}
+	return res
+}
+
+func (j *codedloadJob) Summarize(values [][]float64) (Table, error) {
+	res := make([]codedload.PointResult, len(j.points))
+	for i := range j.points {
+		rs := make([]*codedload.Result, j.start[i+1]-j.start[i])
+		for r := range rs {
+			v := values[j.start[i]+r]
+			if len(v) < resultScalars {
+				return Table{}, loadlab.Invalid("sweep", "codedload run %d: %d values, want ≥ %d", j.start[i]+r, len(v), resultScalars)
+			}
+			rs[r] = unpackResult(v)
+		}
+		res[i] = codedload.SummarizePoint(j.points[i].X, rs)
+	}
+	return j.table(res), nil
+}
+
+func (j *codedloadJob) Direct() (Table, error) { return j.direct() }
+
+// pointTable writes the sweep: point, x, metric and its estimate.
+func pointTable(res []codedload.PointResult) Table {
+	t := Table{Columns: append([]string{"point", "x", "metric"}, estimateColumns...)}
+	for i, p := range res {
+		t.Rows = append(t.Rows, pointRows([]any{i, p.X}, p)...)
+	}
+	return t
+}
+
+func pointRows(key []any, p codedload.PointResult) [][]any {
+	var rows [][]any
+	for _, m := range []struct {
+		name string
+		e    loadlab.Estimate
+	}{{"max load", p.MaxLoad}, {"cost", p.Cost}, {"outage", p.Outage}} {
+		rows = append(rows, append(append(slices.Clip(key), m.name), cells(m.e)...))
+	}
+	return rows
+}
+
+// sweepDirect is the in-process codedload.Sweep of j's points.
+func (j *codedloadJob) sweepDirect() (Table, error) {
+	res, err := codedload.Sweep(j.points, j.runs, j.seed, nil)
+	if err != nil {
+		return Table{}, err
+	}
+	return pointTable(res), nil
+}
+
+// clPoint is one point of the "codedload" sweep.
+type clPoint struct {
+	X        float64  `json:"x"`
+	Topology clFamily `json:"topology"`
+	Random   bool     `json:"random"` // a fresh topology for every run
+	Runs     int      `json:"runs"`   // 0: the configuration's runs
+	Model    clModel  `json:"model"`
+}
+
+func newCodedload(params json.RawMessage, seed uint64, runs int) (job, error) {
+	var p struct {
+		Points []clPoint `json:"points"`
+	}
+	if err := strictParams(params, &p); err != nil {
+		return nil, err
+	}
+	if len(p.Points) == 0 {
+		return nil, loadlab.Invalid("sweep", "params.points is empty")
+	}
+	var pts []codedload.Point
+	for i, q := range p.Points {
+		pt, err := q.point()
+		if err != nil {
+			return nil, fmt.Errorf("params.points[%d]: %w", i, err)
+		}
+		pts = append(pts, pt)
+	}
+	j := &codedloadJob{runs: runs, seed: seed, table: pointTable}
+	j.direct = j.sweepDirect
+	return j, j.setPoints(pts)
+}
+
+// point builds the point as codedload.SizePoints builds one of size N.
+func (q clPoint) point() (codedload.Point, error) {
+	fam, err := q.Topology.family()
+	if err != nil {
+		return codedload.Point{}, err
+	}
+	base, err := q.Model.config()
+	if err != nil {
+		return codedload.Point{}, err
+	}
+	pts, err := codedload.SizePoints([]int{q.Topology.N}, base, fam, q.Random, nil)
+	if err != nil {
+		return codedload.Point{}, err
+	}
+	pts[0].X, pts[0].Runs = q.X, q.Runs
+	return pts[0], nil
+}
+
+func newCodedloadSizes(params json.RawMessage, seed uint64, runs int) (job, error) {
+	var p struct {
+		Ns       []int    `json:"ns"`
+		Topology clFamily `json:"topology"`
+		Random   bool     `json:"random"`
+		LogEll   bool     `json:"log_ell"` // Coded.Ell = ⌈ln n⌉ (codedload.LogEll)
+		Model    clModel  `json:"model"`
+	}
+	if err := strictParams(params, &p); err != nil {
+		return nil, err
+	}
+	if len(p.Ns) == 0 || p.Topology.N != 0 {
+		return nil, loadlab.Invalid("sweep", "params: ns = %v and topology.n = %d, want sizes in ns and no topology.n", p.Ns, p.Topology.N)
+	}
+	fam, err := p.Topology.family()
+	if err != nil {
+		return nil, err
+	}
+	base, err := p.Model.config()
+	if err != nil {
+		return nil, err
+	}
+	var ell func(int) int
+	if p.LogEll {
+		ell = codedload.LogEll
+	}
+	pts, err := codedload.SizePoints(p.Ns, base, fam, p.Random, ell)
+	if err != nil {
+		return nil, err
+	}
+	j := &codedloadJob{runs: runs, seed: seed, table: pointTable}
+	j.direct = j.sweepDirect
+	return j, j.setPoints(pts)
+}

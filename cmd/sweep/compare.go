@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/codedload"
+)
+
+// clVariant is a codedload.Variant.
+type clVariant struct {
+	Name  string  `json:"name"`
+	Model clModel `json:"model"`
+	// LogEll sets Coded.Ell = ⌈ln n⌉; BallSize > 0 sets TwoChoice.Radius
+	// = codedload.BallRadius(t, BallSize); MaxN is Variant.MaxN.
+	LogEll   bool `json:"log_ell"`
+	BallSize int  `json:"ball_size"`
+	MaxN     int  `json:"max_n"`
+}
+
+func (v clVariant) variant() (codedload.Variant, error) {
+	c, err := v.Model.config()
+	if err != nil {
+		return codedload.Variant{}, err
+	}
+	va := codedload.Variant{Name: v.Name, Config: c, MaxN: v.MaxN}
+	if v.LogEll {
+		va.Ell = codedload.LogEll
+	}
+	switch {
+	case v.BallSize < 0:
+		return codedload.Variant{}, loadlab.Invalid("sweep", "params: ball_size = %d, want ≥ 0 (0: the model's radius)", v.BallSize)
+	case v.BallSize > 0:
+		k := v.BallSize
+		va.Radius = func(t codedload.Topology) int { return codedload.BallRadius(t, k) }
+	}
+	return va, nil
+}
+
+// compareParams configures "codedload-compare".
+type compareParams struct {
+	Ns       []int       `json:"ns"`
+	Topology clFamily    `json:"topology"`
+	SizeRuns []int       `json:"size_runs"` // runs at ns[i]; empty: the configuration's runs at every size
+	Variants []clVariant `json:"variants"`
+}
+
+func newCodedloadCompare(params json.RawMessage, seed uint64, runs int) (job, error) {
+	var p compareParams
+	if err := strictParams(params, &p); err != nil {
+		return nil, err
+	}
+	switch {
+	case len(p.Ns) == 0 || p.Topology.N != 0:
+		return nil, loadlab.Invalid("sweep", "params: ns = %v and topology.n = %d, want sizes in ns and no topology.n", p.Ns, p.Topology.N)
+	case len(p.SizeRuns) != 0 && len(p.SizeRuns) != len(p.Ns):
+		return nil, loadlab.Invalid("sweep", "params: %d size_runs for %d sizes", len(p.SizeRuns), len(p.Ns))
+	case len(p.Variants) == 0:
+		return nil, loadlab.Invalid("sweep", "params.variants is empty")
+	}
+	fam, err := p.Topology.family()
+	if err != nil {
+		return nil, err
+	}
+	vs := make([]codedload.Variant, len(p.Variants))
+	for i, v := range p.Variants {
+		if vs[i], err = v.variant(); err != nil {
+			return nil, fmt.Errorf("params.variants[%d]: %w", i, err)
+		}
+	}
+	perSize := map[int]int{}
+	for i, n := range p.Ns {
+		perSize[n] = runs
+		if len(p.SizeRuns) > 0 {
+			perSize[n] = p.SizeRuns[i]
+		}
+	}
+	runsAt := func(n int) int { return perSize[n] }
+	pts, owner, err := codedload.ComparePoints(p.Ns, fam, vs, runsAt, seed)
+	if err != nil {
+		return nil, err
+	}
+	j := &codedloadJob{runs: 1, seed: seed}
+	j.table = func(res []codedload.PointResult) Table { return curveTable(codedload.CompareCurves(vs, owner, res)) }
+	j.direct = func() (Table, error) {
+		cs, err := codedload.CompareSizes(p.Ns, fam, vs, runsAt, seed, nil)
+		return curveTable(cs), err
+	}
+	return j, j.setPoints(pts)
+}
+
+// curveTable writes the curves: variant, size n, metric and its
+// estimate.
+func curveTable(cs []codedload.Curve) Table {
+	t := Table{Columns: append([]string{"variant", "size", "metric"}, estimateColumns...)}
+	for _, c := range cs {
+		for _, p := range c.Points {
+			t.Rows = append(t.Rows, pointRows([]any{c.Name, int(p.X)}, p)...)
+		}
+	}
+	return t
+}
