@@ -562,10 +562,7 @@ func (l *Law) Attractors(starts int, t1 float64, src rand.Source, s *Settings) (
 	rng := rand.New(src)
 	x0 := make([][]float64, starts)
 	for k := range x0 {
-		x0[k] = make([]float64, n)
-		for i := range x0[k] {
-			x0[k][i] = 0.5 + (rng.Float64()-0.5)*(1-1e-9) // inside (0, 1)
-		}
+		x0[k] = AttractorStart(rng, n)
 	}
 	ends := make([]*Equilibrium, starts)
 	errs := make([]error, starts)
@@ -584,24 +581,8 @@ func (l *Law) Attractors(starts int, t1 float64, src rand.Source, s *Settings) (
 // |T_i − S_i| approach their face slowly. It returns nil if no end state
 // snaps.
 func (l *Law) attract(x []float64, t1 float64, s *Settings) (*Equilibrium, error) {
-	var local Settings // each worker its own Times
-	if s != nil {
-		local = *s
-	}
-	span := t1
-	for try := 0; try < 4; try++ {
-		local.Times = []float64{span}
-		tr, err := l.Integrate(x, span, &local)
-		if err != nil {
-			return nil, err
-		}
-		x = tr.Final()
-		if e, err := l.Snap(x, 1e-6); err == nil {
-			return e, nil
-		}
-		span *= 2
-	}
-	return nil, nil
+	_, e, err := l.attractEnd(x, t1, s)
+	return e, err
 }
 
 // groupEquilibria merges equilibria with the same face pattern, most
