@@ -32,6 +32,10 @@ type TraceSettings struct {
 	// zero Tol means DefaultTraceSolveTol (the estimate's bias from
 	// solve error is then far below RelAcc).
 	Solver *SolverSettings
+	// Method selects the path of the entry points that have both (the
+	// stochastic estimators themselves ignore it); the zero value is
+	// MethodAuto.
+	Method Method
 }
 
 // Validate reports a field outside its domain.
@@ -47,6 +51,9 @@ func (s *TraceSettings) Validate() error {
 	}
 	if s.MaxProbes < 0 || (s.MaxProbes != 0 && s.MaxProbes < max(s.MinProbes, 2)) {
 		return loadlab.Invalid("linalg", "TraceSettings.MaxProbes = %d, want 0 (default) or ≥ MinProbes", s.MaxProbes)
+	}
+	if err := s.Method.Validate(); err != nil {
+		return err
 	}
 	return s.Solver.Validate()
 }

@@ -1,0 +1,135 @@
+package linalg
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/loadlab/loadlab"
+)
+
+// exactGammaH2 returns γ*_H2 and ρ₂(γ*_H2) (σ = 1) from a Laplacian
+// spectrum (ascending, λ₁ = 0) by bisection on g (spec throttlers.md
+// §5.1), the dense reference of EstimateGammaH2.
+func exactGammaH2(ev []float64) (gamma, rho2 float64) {
+	g := func(x float64) float64 {
+		var s float64
+		for _, l := range ev[1:] {
+			u := x * l
+			s += (1 - u) / (l * (2 - u) * (2 - u))
+		}
+		return s
+	}
+	ln, l2 := ev[len(ev)-1], ev[1]
+	gamma = bisect(g, 1/ln, min(1/l2, 2/ln))
+	for _, l := range ev[1:] {
+		rho2 += 1 / (gamma * l * (2 - gamma*l))
+	}
+	return gamma, rho2
+}
+
+// Coverage of EstimateGammaH2 against the dense spectrum over 120 seeds
+// on a random weighted graph: both 95 % intervals (γ*_H2 and ρ₂ there)
+// must hold the exact values at about their rate (binomial sd 2 %; we
+// require ≥ 95 % − 3 sd ≈ 89 %), and every run must meet RelAcc.
+func TestEstimateGammaH2Coverage(t *testing.T) {
+	g := sparseWeighted(t, 150, 0.05, 1, 43)
+	ev, err := Spectrum(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gstar, rstar := exactGammaH2(ev)
+	const seeds, relAcc = 120, 0.02
+	cg, cr := 0, 0
+	for seed := range uint64(seeds) {
+		e, err := EstimateGammaH2(g, &TraceSettings{RelAcc: relAcc}, rand.NewPCG(seed, 9))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Gamma.HalfWidth() > relAcc*e.Gamma.Mean || e.Rho2.RelHalfWidth() > relAcc || !(e.Gamma.Lo <= e.Gamma.Mean && e.Gamma.Mean <= e.Gamma.Hi) {
+			t.Fatalf("seed %d: %+v", seed, e)
+		}
+		if e.Gamma.Contains(gstar) {
+			cg++
+		}
+		if e.Rho2.Contains(rstar) {
+			cr++
+		}
+		if seed == 0 {
+			t.Logf("exact γ* = %.6g ρ₂ = %.6g; %+v", gstar, rstar, e)
+		}
+	}
+	low := 0.95 - 3*math.Sqrt(0.95*0.05/seeds)
+	if fg, fr := float64(cg)/seeds, float64(cr)/seeds; fg < low || fr < low {
+		t.Errorf("coverage γ* %.3f, ρ₂ %.3f, want ≥ %.3f", fg, fr, low)
+	} else {
+		t.Logf("coverage γ* %.3f, ρ₂ %.3f", fg, fr)
+	}
+}
+
+// The quadrature of one probe agrees with the dense quadratic forms
+// (Pq)ᵀ(2I − γL)⁻ᵏ(Pq), k = 1, 2, from the eigendecomposition, at γ
+// up to the cap; the Lanczos stop (lanczosTol = 1e-9 relative change)
+// leaves errors of that order, so 1e-7 is a safe bound.
+func TestProbeQuadrature(t *testing.T) {
+	g := sparseWeighted(t, 80, 0.1, 1, 7)
+	l := g.Laplacian()
+	ev, vecs, err := SymEigen(l, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewLaplacianSolver(g, nil, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lmax := ev[len(ev)-1]
+	hs := newH2Sampler(s, lmax, 0)
+	hs.gap = 0.05
+	if err := hs.add(12345); err != nil {
+		t.Fatal(err)
+	}
+	hs.probe(12345)
+	n := g.Order()
+	for _, gamma := range []float64{0.5 / lmax, 1 / lmax, hs.gcap()} {
+		var b, c float64
+		for i := 1; i < n; i++ {
+			var proj float64
+			for u := range n {
+				proj += vecs.At(u, i) * hs.q[u]
+			}
+			d := 2 - gamma*ev[i]
+			b += proj * proj / d
+			c += proj * proj / (d * d)
+		}
+		gb, gc := hs.probes[0].shifted(gamma, &hs.qw)
+		if math.Abs(gb-b) > 1e-7*b || math.Abs(gc-c) > 1e-7*c {
+			t.Errorf("γ = %v: quadrature (%v, %v), dense (%v, %v)", gamma, gb, gc, b, c)
+		}
+	}
+}
+
+func TestEstimateGammaH2Errors(t *testing.T) {
+	if _, err := EstimateGammaH2(must(Path(5)), &TraceSettings{RelAcc: -1}, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("RelAcc = -1: err = %v, want ErrInvalid", err)
+	}
+	b := must(NewBuilder(6))
+	_ = b.SetEdge(0, 1, 1)
+	_ = b.SetEdge(2, 3, 1)
+	if _, err := EstimateGammaH2(b.Build(), nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrDisconnected) {
+		t.Errorf("disconnected: err = %v, want ErrDisconnected", err)
+	}
+	if _, err := EstimateGammaH2(must(NewBuilder(1)).Build(), nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("one node: err = %v, want ErrInvalid", err)
+	}
+	res, err := EstimateGammaH2(must(Torus(8, 8)), &TraceSettings{RelAcc: 1e-6, MaxProbes: 12}, rand.NewPCG(1, 1))
+	if !errors.Is(err, loadlab.ErrNotConverged) || res.Status != loadlab.IterationLimit || res.Probes != 12 {
+		t.Errorf("MaxProbes: %+v, %v", res, err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("nil source: no panic")
+		}
+	}()
+	_, _ = EstimateGammaH2(must(Path(5)), nil, nil)
+}
