@@ -74,8 +74,7 @@ func TestEstimateGammaH2Coverage(t *testing.T) {
 // leaves errors of that order, so 1e-7 is a safe bound.
 func TestProbeQuadrature(t *testing.T) {
 	g := sparseWeighted(t, 80, 0.1, 1, 7)
-	l := g.Laplacian()
-	ev, vecs, err := SymEigen(l, true)
+	ev, vecs, err := SymEigen(must(g.Laplacian()), true)
 	if err != nil {
 		t.Fatal(err)
 	}
