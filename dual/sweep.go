@@ -1,11 +1,8 @@
 package dual
 
 import (
-	"fmt"
-
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/internal/size"
 )
 
 // SweepPoint is one point of the FastControl trade-off (spec §4.7): what
@@ -44,76 +41,22 @@ type SweepPoint struct {
 // the field), and loadlab.ErrTooLarge when the points times the runs do
 // not fit in memory. It panics if p is nil.
 func Sweep(p *Problem, fc FastControl, windows, losses []float64, s *Settings, runs int, seed uint64) ([]SweepPoint, error) {
-	if runs < 1 {
-		return nil, loadlab.Invalid("dual", "Sweep: runs = %d, want ≥ 1", runs)
-	}
-	if len(windows) == 0 {
-		return nil, loadlab.Invalid("dual", "Sweep: no windows")
-	}
-	if len(losses) == 0 {
-		losses = []float64{0}
-	}
-	npt, ok := size.Mul(len(windows), len(losses))
-	if tot, ok2 := size.Mul(npt, runs); !ok || !ok2 || size.Check("dual", "Sweep: points × runs", tot, 64) != nil {
-		return nil, loadlab.TooLarge("dual", "Sweep: %d windows × %d losses × %d runs", len(windows), len(losses), runs)
-	}
-	if err := s.Validate(); err != nil {
+	pstar, err := SweepOptimum(p, fc, windows, losses, s, runs)
+	if err != nil {
 		return nil, err
 	}
-	ref, err := Primal(p, nil)
-	if err != nil {
-		return nil, fmt.Errorf("dual: Sweep: reference optimum: %w", err)
-	}
-	pstar := ref.Value
-	var base Settings
-	if s != nil {
-		base = *s
-	}
-	base.Rule = Constant
-	base.Fixed = true
-	base.RecordDual = true
-
-	type job struct{ gap, berr, packets float64 }
-	out := make([]job, npt*runs)
+	losses = sweepLosses(losses)
+	base := sweepBase(s)
+	npt := len(windows) * len(losses)
+	out := make([]SweepSample, npt*runs)
 	errs := make([]error, npt*runs)
 	mc.For(npt*runs, 0, func(idx int) {
-		k, r := idx/runs, idx%runs
-		f := fc
-		f.Window = windows[k/len(losses)]
-		f.Loss = losses[k%len(losses)]
-		f.Src = mc.Source(seed, uint64(k), uint64(r))
-		set := base
-		set.FastControl = &f
-		res, err := Solve(p, &set)
-		if err != nil {
-			errs[idx] = err
-			return
-		}
-		tail := res.Dual[len(res.Dual)*3/4:]
-		var g float64
-		for _, d := range tail {
-			g += pstar - d
-		}
-		out[idx] = job{gap: g / float64(len(tail)), berr: res.BetaErr, packets: res.Packets}
+		out[idx], errs[idx] = sweepRun(p, fc, windows, losses, base, pstar, seed, idx/runs, idx%runs)
 	})
 	for _, e := range errs {
 		if e != nil {
 			return nil, e
 		}
 	}
-	pts := make([]SweepPoint, npt)
-	gaps := make([]float64, runs)
-	for k := range pts {
-		pt := SweepPoint{Window: windows[k/len(losses)], Loss: losses[k%len(losses)], Gamma: fc.Gamma}
-		for r := 0; r < runs; r++ {
-			j := out[k*runs+r]
-			gaps[r] = j.gap
-			pt.BetaErr += j.berr / float64(runs)
-			pt.Packets += j.packets / float64(runs)
-		}
-		sum := mc.Summarize(gaps)
-		pt.Gap = loadlab.Estimate{Mean: sum.Mean, Lo: sum.Lo, Hi: sum.Hi, StdErr: sum.StdErr, N: sum.N}
-		pts[k] = pt
-	}
-	return pts, nil
+	return SweepSummary(fc, windows, losses, runs, out), nil
 }
