@@ -75,11 +75,14 @@ type counted interface {
 // sweeps maps a sweep name to the function preparing it from its
 // parameters (validating them), the seed and the number of runs.
 var sweeps = map[string]func(params json.RawMessage, seed uint64, runs int) (job, error){
-	"consensus":         newConsensus,
-	"mobility":          newMobility,
-	"codedload":         newCodedload,
-	"codedload-sizes":   newCodedloadSizes,
-	"codedload-compare": newCodedloadCompare,
+	"consensus":            newConsensus,
+	"mobility":             newMobility,
+	"codedload":            newCodedload,
+	"codedload-sizes":      newCodedloadSizes,
+	"codedload-compare":    newCodedloadCompare,
+	"stability-attractors": newAttractors,
+	"stability-map":        newTwoNodeMap,
+	"dual":                 newDual,
 }
 
 type options struct {

@@ -32,13 +32,30 @@ const compareCfg = `{"sweep":"codedload-compare","seed":5,"runs":2,"params":{"ns
 	`{"name":"coded","model":{"files":20,"cache":2,"strategy":{"kind":"coded"}},"log_ell":true},` +
 	`{"name":"2C(a)","model":{"files":20,"cache":2,"strategy":{"kind":"two-choice"}},"ball_size":25,"max_n":100}]}}`
 
+// A four-node network whose starts reach three attractors.
+const attractorsCfg = `{"sweep":"stability-attractors","seed":6,"runs":10,"params":{"network":{` +
+	`"a":[1.7162635804050472,0.778088804497854,2.9373385615995393,2.3466907556885324],` +
+	`"c":[[0.04681931028066927,0.22588802668947264,0.3604112623295102,0.3668814007003478],[0.21321819316675367,0.07481974741025042,0.35747499720694415,0.3544870622160517],` +
+	`[0.2065852295034183,0.1322704832235275,0.3889974955550691,0.27214679171798534],[0.0710496515307317,0.3702657634254254,0.14995615779108074,0.4087284272527623]],` +
+	`"t":[0.2955508223568711,0.3984377093905935,0.8905986025332755,0.8675025868936399]},"sensitivity":1,"t1":200}}`
+
+// The seed network of spec §2 with C_ba = 0.3 on a 3×2 grid of demands.
+const mapCfg = `{"sweep":"stability-map","runs":6,"params":{"network":{"c":[[0.1,0.9],[0.3,0.7]],"t":[0.7,0.7]},"aa":[0.3,1,3],"ab":[0.5,2],"sensitivity":2}}`
+
+// FastControl's trade-off on the three-node network of spec §8 item 13.
+const dualCfg = `{"sweep":"dual","seed":7,"runs":3,"params":{"network":{"a":[2,1.5,1],"c":[[0.6,0.3,0.1],[0.2,0.5,0.3],[0.1,0.2,0.7]],"t":[0.8,0.9,0.7]},` +
+	`"w":1,"c":4,"gamma":10,"windows":[0.1,10],"losses":[0,0.2],"step":0.05,"max_iter":400}}`
+
 // configs holds one configuration of every registered sweep.
 var configs = map[string]string{
-	"consensus":         consensusCfg,
-	"mobility":          mobilityCfg,
-	"codedload":         codedloadCfg,
-	"codedload-sizes":   sizesCfg,
-	"codedload-compare": compareCfg,
+	"consensus":            consensusCfg,
+	"mobility":             mobilityCfg,
+	"codedload":            codedloadCfg,
+	"codedload-sizes":      sizesCfg,
+	"codedload-compare":    compareCfg,
+	"stability-attractors": attractorsCfg,
+	"stability-map":        mapCfg,
+	"dual":                 dualCfg,
 }
 
 func write(t *testing.T, dir, name, s string) string {

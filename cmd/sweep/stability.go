@@ -1,0 +1,254 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/stability"
+)
+
+// netParams is an anycast.Network: demands a, the row-stochastic
+// correlation matrix c (rows) and capacities t.
+type netParams struct {
+	A []float64   `json:"a"`
+	C [][]float64 `json:"c"`
+	T []float64   `json:"t"`
+}
+
+func (p netParams) network() (*anycast.Network, error) {
+	n := len(p.C)
+	if n == 0 {
+		return nil, loadlab.Invalid("sweep", "params.network.c is empty")
+	}
+	data := make([]float64, 0, n*n)
+	for i, row := range p.C {
+		if len(row) != n {
+			return nil, loadlab.Invalid("sweep", "params.network.c: row %d has %d entries, want %d (a square matrix)", i, len(row), n)
+		}
+		data = append(data, row...)
+	}
+	return anycast.NewNetwork(p.A, mat.NewDense(n, n, data), p.T)
+}
+
+// odeParams are the integration settings of stability.Settings.
+type odeParams struct {
+	AbsTol   float64 `json:"abs_tol"`
+	RelTol   float64 `json:"rel_tol"`
+	MaxSteps int     `json:"max_steps"`
+	Direct   bool    `json:"direct"`
+	Step     float64 `json:"step"`
+}
+
+func (o odeParams) settings() (*stability.Settings, error) {
+	s := &stability.Settings{AbsTol: o.AbsTol, RelTol: o.RelTol, MaxSteps: o.MaxSteps, Direct: o.Direct, Step: o.Step}
+	return s, s.Validate()
+}
+
+// attractorsJob is "stability-attractors": Law.Attractors(runs, t1,
+// mc.Source(seed), settings), run k being start k. The starts are drawn
+// in order from one stream, so run k is not a function of its seed path
+// (seed, k) alone: the job replays the stream up to start k (cheap next
+// to the integration, and done once per shard since a shard's runs come
+// in increasing order).
+type attractorsJob struct {
+	l      *stability.Law
+	t1     float64
+	set    *stability.Settings
+	seed   uint64
+	starts int
+	rng    *rand.Rand
+	next   int // the start rng draws next
+}
+
+func newAttractors(params json.RawMessage, seed uint64, runs int) (job, error) {
+	var p struct {
+		Network     netParams `json:"network"`
+		Sensitivity float64   `json:"sensitivity"` // β > 0
+		T1          float64   `json:"t1"`          // integration time
+		Settings    odeParams `json:"settings"`
+	}
+	if err := strictParams(params, &p); err != nil {
+		return nil, err
+	}
+	nw, err := p.Network.network()
+	if err != nil {
+		return nil, err
+	}
+	l, err := stability.NewLaw(nw, p.Sensitivity)
+	if err != nil {
+		return nil, err
+	}
+	set, err := p.Settings.settings()
+	if err != nil {
+		return nil, err
+	}
+	// Attractors' own validation (t1, sizes), without integrating.
+	if _, _, err := l.Attractors(0, p.T1, mc.Source(seed), set); err != nil {
+		return nil, err
+	}
+	return &attractorsJob{l: l, t1: p.T1, set: set, seed: seed, starts: runs}, nil
+}
+
+func (j *attractorsJob) Prefix() []uint64 { return nil }
+
+// start returns start k, replaying the stream from its beginning only
+// if k is behind it.
+func (j *attractorsJob) start(k int) []float64 {
+	if j.rng == nil || k < j.next {
+		j.rng, j.next = rand.New(mc.Source(j.seed)), 0
+	}
+	n := j.l.Net.N()
+	for ; j.next < k; j.next++ {
+		stability.AttractorStart(j.rng, n)
+	}
+	j.next++
+	return stability.AttractorStart(j.rng, n)
+}
+
+// Run returns the end state of start k that snapped, or no values if
+// the start is unresolved.
+func (j *attractorsJob) Run(k int) ([]float64, error) {
+	return j.l.AttractorRun(j.start(k), j.t1, j.set)
+}
+
+func (j *attractorsJob) Summarize(values [][]float64) (Table, error) {
+	ends := make([][]float64, len(values))
+	for k, v := range values {
+		if len(v) > 0 {
+			ends[k] = v
+		}
+	}
+	found, unresolved, err := j.l.GroupAttractors(ends)
+	return attractorTable(found, unresolved), err
+}
+
+func (j *attractorsJob) Direct() (Table, error) {
+	found, unresolved, err := j.l.Attractors(j.starts, j.t1, mc.Source(j.seed), j.set)
+	return attractorTable(found, unresolved), err
+}
+
+// attractorTable writes one row per attractor, most frequent first
+// (face pattern, starts, class, uncontrollable, x), then the unresolved
+// starts.
+func attractorTable(found []stability.Attractor, unresolved int) Table {
+	t := Table{Columns: []string{"pattern", "starts", "class", "uncontrollable", "x"}}
+	for _, a := range found {
+		var pat, xs strings.Builder
+		for i, v := range a.X {
+			switch v {
+			case 0:
+				pat.WriteByte('0')
+			case 1:
+				pat.WriteByte('1')
+			default:
+				pat.WriteByte('i')
+			}
+			if i > 0 {
+				xs.WriteByte(' ')
+			}
+			xs.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		t.Rows = append(t.Rows, []any{pat.String(), a.Starts, a.Class.String(), a.Uncontrollable(), xs.String()})
+	}
+	return Table{Columns: t.Columns, Rows: append(t.Rows, []any{"unresolved", unresolved, "", false, ""})}
+}
+
+// mapJob is "stability-map": stability.TwoNodeMap over the grid
+// aa × ab, run k being cell k (row-major). The cells are deterministic;
+// the seed only names the sweep.
+type mapJob struct {
+	nw     *anycast.Network
+	aa, ab []float64
+	set    *stability.MapSettings
+}
+
+func newTwoNodeMap(params json.RawMessage, _ uint64, runs int) (job, error) {
+	var p struct {
+		Network     netParams  `json:"network"` // its a is replaced by the grid ([1, 1] if omitted)
+		AA          []float64  `json:"aa"`
+		AB          []float64  `json:"ab"`
+		Sensitivity float64    `json:"sensitivity"`
+		Start       [2]float64 `json:"start"`
+		Horizon     float64    `json:"horizon"`
+	}
+	if err := strictParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Network.A == nil {
+		p.Network.A = []float64{1, 1}
+	}
+	nw, err := p.Network.network()
+	if err != nil {
+		return nil, err
+	}
+	j := &mapJob{nw: nw, aa: p.AA, ab: p.AB, set: &stability.MapSettings{Sensitivity: p.Sensitivity, Start: p.Start, Horizon: p.Horizon}}
+	if len(p.AA) == 0 || len(p.AB) == 0 {
+		return nil, loadlab.Invalid("sweep", "params: aa and ab need at least one demand each")
+	}
+	if cells := len(p.AA) * len(p.AB); runs != cells {
+		return nil, loadlab.Invalid("sweep", "runs = %d, want the %d cells of the %d×%d grid", runs, cells, len(p.AA), len(p.AB))
+	}
+	for k, as := range [][]float64{p.AA, p.AB} {
+		for i, a := range as {
+			if !(a >= 0) || math.IsInf(a, 1) {
+				return nil, loadlab.Invalid("sweep", "params.%s[%d] = %v, want a finite demand ≥ 0", []string{"aa", "ab"}[k], i, a)
+			}
+		}
+	}
+	// The network (N = 2) and the settings, without integrating.
+	if _, err := stability.TwoNodeMap(nw, nil, nil, j.set); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+func (j *mapJob) Prefix() []uint64 { return nil }
+
+// Run returns the cell's outcome: the flags as 0/1, then Final and Excess.
+func (j *mapJob) Run(k int) ([]float64, error) {
+	o, err := stability.TwoNodeMapCell(j.nw, j.aa, j.ab, j.set, k/len(j.ab), k%len(j.ab))
+	if err != nil {
+		return nil, err
+	}
+	b := func(v bool) float64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	return []float64{b(o.InPolytope), b(o.InExtended), b(o.Possible), b(o.Reached), o.Final[0], o.Final[1], o.Excess}, nil
+}
+
+func (j *mapJob) Summarize(values [][]float64) (Table, error) {
+	if err := checkWidths("stability-map", values, 7); err != nil {
+		return Table{}, err
+	}
+	out := make([]stability.Outcome, len(values))
+	for k, v := range values {
+		out[k] = stability.Outcome{A: [2]float64{j.aa[k/len(j.ab)], j.ab[k%len(j.ab)]},
+			InPolytope: v[0] == 1, InExtended: v[1] == 1, Possible: v[2] == 1, Reached: v[3] == 1,
+			Final: [2]float64{v[4], v[5]}, Excess: v[6]}
+	}
+	return mapTable(out), nil
+}
+
+func (j *mapJob) Direct() (Table, error) {
+	out, err := stability.TwoNodeMap(j.nw, j.aa, j.ab, j.set)
+	return mapTable(out), err
+}
+
+func mapTable(out []stability.Outcome) Table {
+	t := Table{Columns: []string{"a_a", "a_b", "in_polytope", "in_extended", "possible", "reached", "final_a", "final_b", "excess"}}
+	for _, o := range out {
+		t.Rows = append(t.Rows, []any{o.A[0], o.A[1], o.InPolytope, o.InExtended, o.Possible, o.Reached, o.Final[0], o.Final[1], o.Excess})
+	}
+	return t
+}
