@@ -41,7 +41,8 @@ func TestGenerateCDNRowsAndDegree(t *testing.T) {
 
 func TestGenerateCDNNearestIsBruteForce(t *testing.T) {
 	// The grid search returns the same K nearest proxies as sorting all N
-	// distances (positions redrawn from the same stream).
+	// distances (positions redrawn from the same stream and renumbered as
+	// GenerateCDN does).
 	const n, k = 400, 6
 	nw, err := GenerateCDN(rand.NewPCG(9, 9), &CDNSettings{N: n, K: k})
 	require.NoError(t, err)
@@ -50,6 +51,15 @@ func TestGenerateCDNNearestIsBruteForce(t *testing.T) {
 	for j := range px {
 		px[j], py[j] = rng.Float64(), rng.Float64()
 	}
+	sx, sy := slices.Clone(px), slices.Clone(py)
+	localOrder(px, py, k)
+	slices.Sort(sx)
+	slices.Sort(sy)
+	qx, qy := slices.Clone(px), slices.Clone(py)
+	slices.Sort(qx)
+	slices.Sort(qy)
+	require.Equal(t, sx, qx, "localOrder permutes the points")
+	require.Equal(t, sy, qy)
 	for j := 0; j < n; j++ {
 		all := make([]int, n)
 		for i := range all {
@@ -102,4 +112,24 @@ func TestGenerateCDNDeterministicAndErrors(t *testing.T) {
 		assert.ErrorIs(t, err, loadlab.ErrInvalid, "%+v", *s)
 	}
 	assert.Panics(t, func() { _, _ = GenerateCDN(nil, nil) })
+}
+
+func TestGenerateCDNLocality(t *testing.T) {
+	// Renumbered along the grid sweep, a region's proxies lie within a
+	// few cell rows of it: mean |i − j| over the entries of C is O(√(NK)),
+	// against N/3 for random labels. 4√(NK) leaves a margin of about 2
+	// over the serpentine's expected offset of about one cell row.
+	const n, k = 20000, 10
+	nw, err := GenerateCDN(rand.NewPCG(3, 1), &CDNSettings{N: n, K: k})
+	require.NoError(t, err)
+	var sum float64
+	for j := 0; j < n; j++ {
+		cols, _ := nw.Row(j)
+		for _, i := range cols {
+			sum += math.Abs(float64(i - j))
+		}
+	}
+	mean := sum / float64(nw.NNZ())
+	assert.Less(t, mean, 4*math.Sqrt(n*k), "mean |i − j| = %v", mean)
+	t.Logf("mean |i − j| = %.0f, √(NK) = %.0f, N/3 = %.0f", mean, math.Sqrt(n*k), float64(n)/3)
 }

@@ -117,6 +117,28 @@ func Solve(f Func, t0 float64, y0 []float64, times []float64, s *Settings) (*Res
 //
 // SolveSteps panics if f is nil.
 func SolveSteps(f Func, t0 float64, y0 []float64, t1 float64, s *Settings) (*Result, error) {
+	res := &Result{}
+	out, err := SolveStepsFunc(f, t0, y0, t1, s, res.add)
+	if out == nil {
+		return nil, err
+	}
+	return res.finish(out.Stats, err)
+}
+
+// SolveStepsFunc is SolveSteps without storing the solution: it calls
+// emit(t, y) at t0 and after every accepted step, in order, ending with
+// t1, and returns a Result holding only Stats and Status (T and Y nil).
+// y is the stepper's state, valid during the call only: emit must not
+// modify or retain it. An error from emit stops the integration and is
+// returned, with Status loadlab.Failure. Use it to convert or reduce a
+// long trajectory of a large system as it is computed, without holding
+// every state twice. Errors are those of SolveSteps.
+//
+// SolveStepsFunc panics if f or emit is nil.
+func SolveStepsFunc(f Func, t0 float64, y0 []float64, t1 float64, s *Settings, emit func(t float64, y []float64) error) (*Result, error) {
+	if emit == nil {
+		panic("ode: SolveStepsFunc: emit is nil")
+	}
 	d, err := NewDormandPrince(f, t0, y0, s)
 	if err != nil {
 		return nil, err
@@ -124,11 +146,10 @@ func SolveSteps(f Func, t0 float64, y0 []float64, t1 float64, s *Settings) (*Res
 	if math.IsNaN(t1) || math.IsInf(t1, 0) || t1 == t0 {
 		return nil, loadlab.Invalid("ode", "t1 = %v, want a finite value ≠ t0 = %v", t1, t0)
 	}
-	res := &Result{}
 	err = d.run(t1, func() (bool, error) {
-		return d.Time() == t1, res.add(d.Time(), d.State())
+		return d.Time() == t1, emit(d.Time(), d.State())
 	})
-	return res.finish(d.Stats(), err)
+	return (&Result{}).finish(d.Stats(), err)
 }
 
 // run is the one output loop of the adaptive solver: it calls emit after

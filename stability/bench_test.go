@@ -1,8 +1,14 @@
 package stability
 
 import (
+	"encoding/binary"
+	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/loadlab/loadlab/anycast"
 )
@@ -100,20 +106,92 @@ func BenchmarkIntegrate_N100_T1000_Heavy(b *testing.B) {
 }
 
 // Issue 13 target: greedy ODE on a sparse synthetic CDN, N = 10⁴, 10
-// nonzeros per row, t ∈ [0, 1000], tolerance 1e-8, ≤ 1 s.
-func BenchmarkIntegrateSparse_N1e4_T1000(b *testing.B) {
-	nw, err := anycast.GenerateCDN(rand.NewPCG(13, 1), &anycast.CDNSettings{N: 10000, K: 10})
+// nonzeros per row, t ∈ [0, 1000], tolerance 1e-8, ≤ 1 s. One op is the
+// whole Integrate call, every accepted step recorded.
+func BenchmarkIntegrateSparse_N1e4_T1000(b *testing.B) { benchSparse(b, 10_000) }
+
+// Issue 13 target: the same at N = 10⁵, ≤ 10 s and ≤ 1 GiB (peak RSS of
+// the benchmark process, GNU time -v; see docs/benchmarks.md).
+func BenchmarkIntegrateSparse_N1e5_T1000(b *testing.B) { benchSparse(b, 100_000) }
+
+// benchSparse integrates the greedy law on GenerateCDN(N, K = 10) with
+// β = 1 from a random interior start over [0, 1000] at tolerance 1e-8.
+func benchSparse(b *testing.B, n int) {
+	nw, err := anycast.GenerateCDN(rand.NewPCG(13, 1), &anycast.CDNSettings{N: n, K: 10})
 	if err != nil {
 		b.Fatal(err)
 	}
 	l := mustLaw(nw, 1)
-	x0 := randomInterior(rand.New(rand.NewPCG(1, 1)), 10000)
+	x0 := randomInterior(rand.New(rand.NewPCG(1, 1)), n)
+	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8}
+	runODEBench(b, func() (*Trajectory, error) { return l.Integrate(x0, 1000, s) })
+}
+
+// Issue 13 target: greedy ODE on a dense N = 1000 network (randomNet, as
+// the N = 100 benchmarks), t ∈ [0, 1000], tolerance 1e-8, every accepted
+// step recorded: ≤ 0.8 × SciPy's solve_ivp RK45 on the same instance
+// (testdata/scipy_ode.py, run both with testdata/bench_ode.sh, which sets
+// LOADLAB_SCIPY_DIR to export the instance).
+func BenchmarkIntegrateDense_N1000_T1000(b *testing.B) {
+	l := benchLaw(1000)
+	x0 := randomInterior(rand.New(rand.NewPCG(1, 1)), 1000)
+	if dir := os.Getenv(scipyDirEnv); dir != "" {
+		if err := writeODEInstance(filepath.Join(dir, "dense1000"), l, x0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8}
+	runODEBench(b, func() (*Trajectory, error) { return l.Integrate(x0, 1000, s) })
+}
+
+// runODEBench times run, reporting accepted steps, right-hand side
+// evaluations and CPU seconds per op beside the wall time (the machine is
+// shared; the products and sigmoids use both cores, so on a quiet machine
+// CPU time exceeds wall time).
+func runODEBench(b *testing.B, run func() (*Trajectory, error)) {
 	b.ResetTimer()
+	c0 := cpuTime()
 	for b.Loop() {
-		tr, err := l.Integrate(x0, 1000, &Settings{AbsTol: 1e-8, RelTol: 1e-8})
+		tr, err := run()
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(tr.Stats.Accepted), "steps")
+		b.ReportMetric(float64(tr.Stats.Evaluations), "evals")
 	}
+	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+}
+
+// cpuTime returns the user plus system CPU time of the process.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// scipyDirEnv names the environment variable that makes
+// BenchmarkIntegrateDense_N1000_T1000 write its instance for SciPy.
+const scipyDirEnv = "LOADLAB_SCIPY_DIR"
+
+// writeODEInstance writes the law and start as little-endian float64s:
+// name.bin holds N, β, then A (N), T (N), x0 (N) and C row-major (N²).
+func writeODEInstance(name string, l *Law, x0 []float64) error {
+	nw := l.Net
+	n := nw.N()
+	out := []float64{float64(n), l.Sensitivity}
+	out = append(out, nw.A...)
+	out = append(out, nw.T...)
+	out = append(out, x0...)
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			out = append(out, nw.At(j, i))
+		}
+	}
+	buf := make([]byte, 8*len(out))
+	for k, v := range out {
+		binary.LittleEndian.PutUint64(buf[8*k:], math.Float64bits(v))
+	}
+	return os.WriteFile(name+".bin", buf, 0o644)
 }

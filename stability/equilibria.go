@@ -149,13 +149,26 @@ func (l *Law) Linearize(x []float64) (*Equilibrium, error) {
 			return nil, loadlab.Invalid("stability", "x is not an equilibrium: |F_%d(x)| = %v > %v", i, math.Abs(v), zt)
 		}
 	}
+	ev, err := l.eigenvalues(x)
+	if err != nil {
+		return nil, err
+	}
+	sortEigen(ev)
+	return l.equilibrium(x, ev, zt), nil
+}
+
+// eigenvalues returns the spectrum of the Jacobian at x: by gonum's
+// mat.Eigen of the dense Jacobian for dense C, and for sparse C without
+// the N×N matrix, by the face/interior split of sparseEigen.
+func (l *Law) eigenvalues(x []float64) ([]complex128, error) {
+	if l.Net.Sparse != nil {
+		return l.sparseEigen(x)
+	}
 	var eig mat.Eigen
 	if !eig.Factorize(l.Jacobian(nil, x), mat.EigenNone) {
 		return nil, loadlab.Wrap(loadlab.ErrIllConditioned, "stability", "eigendecomposition of the Jacobian at x failed")
 	}
-	ev := eig.Values(nil)
-	sortEigen(ev)
-	return l.equilibrium(x, ev, zt), nil
+	return eig.Values(nil), nil
 }
 
 // sortEigen orders eigenvalues by real part, then imaginary part.
@@ -461,14 +474,14 @@ func (l *Law) solvePattern(pat []int) (x []float64, ok bool) {
 	if len(in) == 0 {
 		return x, true
 	}
-	s := nw.Loads(nil, x) // load from the nodes fixed at 1
-	m := mat.NewDense(len(in), len(in), nil)
+	s := nw.Loads(nil, x)                 // load from the nodes fixed at 1
+	m, err := subMatrix(nw, in, nil, nil) // (Cᵀ diag(A))_II in O(nnz + |I|²), spec §1.3
+	if err != nil {
+		return nil, false
+	}
 	r := mat.NewVecDense(len(in), nil)
 	for a, i := range in {
 		r.SetVec(a, nw.T[i]-s[i])
-		for b, k := range in {
-			m.Set(a, b, nw.At(k, i)*nw.A[k]) // (Cᵀ diag(A))_ik, spec §1.3
-		}
 	}
 	var y mat.VecDense
 	if err := y.SolveVec(m, r); err != nil {

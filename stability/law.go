@@ -187,7 +187,7 @@ func (l *Law) Iterate(x0 []float64, dt float64, steps int) (*Trajectory, error) 
 	if err := checkSamples("steps", steps, l.Net.N(), false); err != nil {
 		return nil, err
 	}
-	tr := newTrajectory(l.Net, steps+1, false)
+	tr := newTrajectory(l.Net, nil, steps+1, false)
 	x := append([]float64(nil), x0...)
 	s := make([]float64, len(x))
 	tr.add(0, x, nil)

@@ -1,10 +1,14 @@
 package stability
 
 import (
+	"errors"
 	"math"
+	"runtime"
+	"slices"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/ode"
 )
 
@@ -32,14 +36,15 @@ type Trajectory struct {
 	Status loadlab.Status
 
 	nw *anycast.Network
+	op *anycast.LoadOp // computes S if not nil; nw.Loads otherwise
 }
 
-func newTrajectory(nw *anycast.Network, capacity int, logits bool) *Trajectory {
+func newTrajectory(nw *anycast.Network, op *anycast.LoadOp, capacity int, logits bool) *Trajectory {
 	tr := &Trajectory{
 		T: make([]float64, 0, capacity), X: make([][]float64, 0, capacity),
 		S: make([][]float64, 0, capacity), Overload: make([][]float64, 0, capacity),
 		Second: make([]float64, 0, capacity), Excess: make([]float64, 0, capacity),
-		nw: nw,
+		nw: nw, op: op,
 	}
 	if logits {
 		tr.Z = make([][]float64, 0, capacity)
@@ -48,23 +53,36 @@ func newTrajectory(nw *anycast.Network, capacity int, logits bool) *Trajectory {
 }
 
 // add appends the state x at time t, copying it, and the logits z if the
-// trajectory records them.
+// trajectory records them; it computes the loads.
 func (tr *Trajectory) add(t float64, x, z []float64) {
+	tr.addLoads(t, x, nil, z)
+}
+
+// addLoads is add with the loads s = S(x) already computed (s nil: compute
+// them).
+func (tr *Trajectory) addLoads(t float64, x, s, z []float64) {
 	nw := tr.nw
 	n := nw.N()
 	buf := make([]float64, 3*n)
-	xs, s, ov := buf[:n:n], buf[n:2*n:2*n], buf[2*n:]
+	xs, ss, ov := buf[:n:n], buf[n:2*n:2*n], buf[2*n:]
 	copy(xs, x)
-	nw.Loads(s, xs) // spec §1.3 eq. (21)
+	switch {
+	case s != nil:
+		copy(ss, s)
+	case tr.op != nil:
+		tr.op.Mul(ss, xs) // spec §1.3 eqs. (21)–(23)
+	default:
+		nw.Loads(ss, xs) // spec §1.3 eq. (21)
+	}
 	var second, excess float64
 	for i := range xs {
 		second += nw.A[i] * (1 - xs[i])
-		ov[i] = math.Max(s[i]-nw.T[i], 0)
+		ov[i] = math.Max(ss[i]-nw.T[i], 0)
 		excess += ov[i]
 	}
 	tr.T = append(tr.T, t)
 	tr.X = append(tr.X, xs)
-	tr.S = append(tr.S, s)
+	tr.S = append(tr.S, ss)
 	tr.Overload = append(tr.Overload, ov)
 	tr.Second = append(tr.Second, second)
 	tr.Excess = append(tr.Excess, excess)
@@ -136,11 +154,21 @@ func (s *Settings) ode() *ode.Settings {
 // sigmoid returns 1/(1 + e^{−z}) without overflow and with full relative
 // precision for z < 0 (where x is small).
 func sigmoid(z float64) float64 {
-	if z >= 0 {
-		return 1 / (1 + math.Exp(-z))
+	// 1/(1 + e^{−z}) for z ≥ 0 and e^z/(1 + e^z) for z < 0, with one
+	// exponential of −|z| and the numerator chosen without a branch the
+	// CPU must predict (the signs of a CDN's logits are mixed). From
+	// z = 37 on, e^{−z} < 2⁻⁵³ vanishes against 1 and the result is
+	// exactly 1: the exponential is skipped for the nodes that have
+	// settled at x = 1, bit for bit as if it were taken.
+	if z >= 37 {
+		return 1
 	}
-	e := math.Exp(z)
-	return e / (1 + e)
+	e := math.Exp(-math.Abs(z))
+	num := 1.0
+	if z < 0 {
+		num = e
+	}
+	return num / (1 + e)
 }
 
 // logit returns log(x/(1 − x)), −Inf at 0 and +Inf at 1 (spec §5.2 item 1).
@@ -215,6 +243,12 @@ func (l *Law) integrate(sys *system, t1 float64, s *Settings) (*Trajectory, erro
 	if len(sys.y0) == 0 {
 		return sys.constant(t1, &set)
 	}
+	if err := sys.setup(); err != nil {
+		return nil, err
+	}
+	if set.Step == 0 && set.Times == nil {
+		return sys.solveSteps(t1, &set)
+	}
 	res, err := sys.solve(t1, &set)
 	if res == nil {
 		return nil, err
@@ -222,7 +256,7 @@ func (l *Law) integrate(sys *system, t1 float64, s *Settings) (*Trajectory, erro
 	if cErr := checkSamples("trajectory samples", len(res.T), l.Net.N(), set.Logits); cErr != nil {
 		return nil, cErr
 	}
-	tr := newTrajectory(l.Net, len(res.T), set.Logits)
+	tr := newTrajectory(l.Net, sys.op, len(res.T), set.Logits)
 	for k, t := range res.T {
 		x := sys.state(res.Y[k])
 		tr.add(t, x, sys.logits(res.Y[k], x))
@@ -231,13 +265,42 @@ func (l *Law) integrate(sys *system, t1 float64, s *Settings) (*Trajectory, erro
 	return tr, err
 }
 
+// solveSteps integrates adaptively and records every accepted step as it
+// is taken (ode.SolveStepsFunc), reusing the state and loads of the
+// right-hand side's last evaluation, which DormandPrince makes at the end
+// of each accepted step (FSAL): recording costs copies, not products.
+func (sys *system) solveSteps(t1 float64, set *Settings) (*Trajectory, error) {
+	n := sys.law.Net.N()
+	tr := newTrajectory(sys.law.Net, sys.op, 0, set.Logits)
+	emit := func(t float64, y []float64) error {
+		if err := checkSamples("trajectory samples", len(tr.T)+1, n, set.Logits); err != nil {
+			return err
+		}
+		x, s := sys.loadsAt(y)
+		tr.addLoads(t, x, s, sys.logits(y, x))
+		return nil
+	}
+	res, err := ode.SolveStepsFunc(sys.rhs, 0, sys.y0, t1, set.ode(), emit)
+	if res == nil {
+		return nil, err
+	}
+	if errors.Is(err, loadlab.ErrTooLarge) {
+		return nil, err
+	}
+	tr.Stats, tr.Status = res.Stats, res.Status
+	return tr, err
+}
+
 // system is the right-hand side of (24) in integration coordinates.
 type system struct {
 	law    *Law
-	free   []int     // integrated coordinates
-	y0     []float64 // their start values
-	x, s   []float64 // workspaces: full state, loads
-	z      []float64 // workspace: full logit state
+	op     *anycast.LoadOp // B = Cᵀ diag(A), formed by setup
+	free   []int           // integrated coordinates
+	g      []float64       // gains g_i of the free nodes
+	y0     []float64       // their start values
+	x, s   []float64       // workspaces: full state, loads
+	z      []float64       // workspace: full logit state
+	last   []float64       // the argument of the last rhs call (a stepper's slice)
 	direct bool
 }
 
@@ -261,6 +324,21 @@ func newSystem(l *Law, x0, z0 []float64, direct bool) *system {
 	return sys
 }
 
+// setup forms the load matrix and the gains of the free nodes, the work
+// done once per integration.
+func (sys *system) setup() error {
+	op, err := sys.law.Net.LoadOp()
+	if err != nil {
+		return err
+	}
+	sys.op = op
+	sys.g = make([]float64, len(sys.free))
+	for k, i := range sys.free {
+		sys.g[k] = sys.law.gain(i)
+	}
+	return nil
+}
+
 // constant is the trajectory when every coordinate is on an invariant
 // face: x is constant.
 func (sys *system) constant(t1 float64, set *Settings) (*Trajectory, error) {
@@ -271,7 +349,7 @@ func (sys *system) constant(t1 float64, set *Settings) (*Trajectory, error) {
 	if err := checkSamples("len(Times)", len(times), len(sys.x), set.Logits); err != nil {
 		return nil, err
 	}
-	tr := newTrajectory(sys.law.Net, len(times), set.Logits)
+	tr := newTrajectory(sys.law.Net, nil, len(times), set.Logits)
 	for _, t := range times {
 		tr.add(t, sys.x, sys.z)
 	}
@@ -313,16 +391,49 @@ func (sys *system) solve(t1 float64, set *Settings) (*ode.Result, error) {
 	return ode.SolveRK4(sys.rhs, 0, sys.y0, times, set.Step, set.ode())
 }
 
+// parallelStates is the number of free nodes from which state splits its
+// sigmoids over the cores (≈ 20 ns each: 4096 of them outweigh the
+// goroutines' start-up many times).
+const parallelStates = 4096
+
 // state maps integration coordinates y to the full state x (in sys.x).
 func (sys *system) state(y []float64) []float64 {
-	for k, i := range sys.free {
-		if sys.direct {
-			sys.x[i] = math.Min(math.Max(y[k], 0), 1)
-		} else {
-			sys.x[i] = sigmoid(y[k])
-		}
+	n := len(sys.free)
+	w := 1
+	if n >= parallelStates {
+		w = runtime.GOMAXPROCS(0)
 	}
+	if w <= 1 {
+		sys.stateRange(y, 0, n)
+		return sys.x
+	}
+	mc.For(w, w, func(c int) { sys.stateRange(y, c*n/w, (c+1)*n/w) })
 	return sys.x
+}
+
+// stateRange maps the free coordinates k ∈ [lo, hi) of y into sys.x.
+func (sys *system) stateRange(y []float64, lo, hi int) {
+	free, x := sys.free[lo:hi], sys.x
+	if sys.direct {
+		for k, i := range free {
+			x[i] = math.Min(math.Max(y[lo+k], 0), 1)
+		}
+		return
+	}
+	for k, i := range free {
+		x[i] = sigmoid(y[lo+k])
+	}
+}
+
+// loadsAt returns the state and loads at integration coordinates y,
+// reusing those of the last right-hand side evaluation when it was at the
+// same y (the end of a DormandPrince step), computing them otherwise.
+func (sys *system) loadsAt(y []float64) (x, s []float64) {
+	if sys.last != nil && slices.Equal(sys.last, y) {
+		return sys.x, sys.s
+	}
+	x = sys.state(y)
+	return x, sys.op.Mul(sys.s, x)
 }
 
 // logits returns the full logit state for integration coordinates y and
@@ -339,11 +450,11 @@ func (sys *system) logits(y, x []float64) []float64 {
 }
 
 func (sys *system) rhs(dy []float64, _ float64, y []float64) {
-	l := sys.law
+	t := sys.law.Net.T
 	x := sys.state(y)
-	s := l.Net.Loads(sys.s, x) // spec §1.3 eq. (21)
+	s := sys.op.Mul(sys.s, x) // spec §1.3 eqs. (21)–(23)
 	for k, i := range sys.free {
-		v := l.gain(i) * (l.Net.T[i] - s[i])
+		v := sys.g[k] * (t[i] - s[i])
 		if sys.direct {
 			v *= x[i] * (1 - x[i]) // spec §5.1 eq. (24)
 		}
@@ -351,4 +462,5 @@ func (sys *system) rhs(dy []float64, _ float64, y []float64) {
 		// (spec §5.2 item 1).
 		dy[k] = v
 	}
+	sys.last = y
 }

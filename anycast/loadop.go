@@ -1,0 +1,104 @@
+package anycast
+
+import (
+	"runtime"
+
+	"github.com/loadlab/loadlab/internal/size"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// opParallelWork is the number of multiply-adds from which LoadOp.Mul is
+// split over the cores. It is lower than Loads' threshold because the
+// pre-scaled product does a third less memory traffic per entry, and a
+// caller that forms a LoadOp multiplies many times, so the goroutine
+// start-up (a few µs) is paid against ≥ 30 µs of work.
+const opParallelWork = 1 << 15
+
+// LoadOp is the load matrix B = Cᵀ diag(A) of spec §1.3 eqs. (22)–(23),
+// formed once for repeated products S = B x: B_ij = C_ji A_j. For sparse C
+// it stores the columns of C pre-scaled by A in compressed rows of B
+// (nnz values and 32-bit indices), for dense C the dense N×N matrix B.
+// Build it with Network.LoadOp; it is immutable and does not follow later
+// changes of the network's fields.
+//
+// Mul(x) equals Network.Loads(x) to rounding: both sum the same products,
+// but LoadOp rounds C_ji A_j first, and its dense kernel sums in another
+// order.
+type LoadOp struct {
+	n   int
+	ptr []int     // sparse: row i of B is idx[ptr[i]:ptr[i+1]], val[...]
+	idx []int32   // sparse: columns j of B (rows of C), increasing
+	val []float64 // sparse: B_ij = C_ji A_j; dense: B row-major (nil ptr)
+}
+
+// LoadOp forms B = Cᵀ diag(A) from the network as it is now: O(nnz) time
+// and memory for sparse C, O(N²) for dense C. It returns an error wrapping
+// loadlab.ErrTooLarge if B would not fit in the memory budget.
+func (nw *Network) LoadOp() (*LoadOp, error) {
+	n := nw.N()
+	if nw.Sparse == nil {
+		if err := size.Check("anycast", "dense load matrix N²", nw.NNZ(), 8); err != nil {
+			return nil, err
+		}
+		b := make([]float64, n*n)
+		for j := 0; j < n; j++ {
+			a := nw.A[j]
+			for i, c := range nw.C.RawRowView(j) {
+				b[i*n+j] = c * a
+			}
+		}
+		return &LoadOp{n: n, val: b}, nil
+	}
+	s := nw.Sparse
+	op := &LoadOp{n: n, ptr: s.tptr, idx: make([]int32, len(s.tcol)), val: make([]float64, len(s.tval))}
+	for k, j := range s.tcol {
+		op.idx[k] = int32(j) // j < N ≤ size budget / 16 < 2³¹
+		op.val[k] = s.tval[k] * nw.A[j]
+	}
+	return op, nil
+}
+
+// N returns the number of nodes.
+func (op *LoadOp) N() int { return op.n }
+
+// Mul computes S = B x into dst and returns it (dst may be nil; it may not
+// alias x). Each S_i is summed by one goroutine in a fixed order, so the
+// result does not depend on the number of cores; products of more than
+// 2¹⁵ multiply-adds are split over GOMAXPROCS goroutines. Mul does not
+// allocate when dst is given (beyond the goroutines of a split product).
+//
+// Mul panics if len(x) or a non-nil len(dst) differs from N.
+func (op *LoadOp) Mul(dst, x []float64) []float64 {
+	dst = checkLen("x", dst, x, op.n)
+	w := 1
+	if len(op.val) >= opParallelWork {
+		w = min(runtime.GOMAXPROCS(0), op.n)
+	}
+	if w <= 1 {
+		op.mulRange(dst, x, 0, op.n)
+		return dst
+	}
+	chunks(op.n, w, func(lo, hi int) { op.mulRange(dst, x, lo, hi) })
+	return dst
+}
+
+// mulRange sets S_i = Σ_j B_ij x_j for i in [lo, hi).
+func (op *LoadOp) mulRange(dst, x []float64, lo, hi int) {
+	if op.ptr == nil {
+		n := op.n
+		for i := lo; i < hi; i++ {
+			dst[i] = floats.Dot(op.val[i*n:(i+1)*n], x) // gonum's assembly kernel
+		}
+		return
+	}
+	for i := lo; i < hi; i++ {
+		p, q := op.ptr[i], op.ptr[i+1]
+		idx, val := op.idx[p:q], op.val[p:q]
+		var sum float64
+		for k, j := range idx {
+			sum += val[k] * x[j]
+		}
+		dst[i] = sum
+	}
+}
