@@ -5,50 +5,76 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/linalg"
 )
 
-// TestGatheredUpdate checks that the gathered update of large graphs
+// TestBlockedUpdate checks that the blocked gather of large graphs
 // performs the same floating-point operations in the same order as the
-// direct loop: bitwise identical limits, over whole and split node
-// ranges, on a weighted graph with a hub of 2000 neighbours (more than
-// the gather buffer holds, so the one-node fallback runs too).
-func TestGatheredUpdate(t *testing.T) {
+// direct loop: bitwise identical limits for 1, 2 and 3 workers and
+// several block sizes (1 to 5000/2^4 blocks), on a weighted graph with
+// a hub of 2000 neighbours (so the pass-2 ranges are unequal in nodes)
+// and on a 10-node cycle (fewer nodes than pass-2 ranges, so most
+// ranges are empty).
+func TestBlockedUpdate(t *testing.T) {
 	const n = 5000
 	g := sparseRandom(n, 6, mc.Source(40))
 	b := g.Builder()
 	for v := 1; v <= 2000; v++ {
 		must(b.SetEdge(0, v, 0.75))
 	}
-	g = b.Build()
-	rnd := rand.New(mc.Source(41))
-	p := make([]float64, n)
-	hi0 := make([]float64, n)
-	lo0 := make([]float64, n)
-	for i := range p {
-		p[i] = rnd.NormFloat64()
-		hi0[i] = 100 + rnd.Float64()
-		lo0[i] = 1e-15 * rnd.NormFloat64()
+	hub := b.Build()
+	cycle, err := linalg.Cycle(10)
+	if err != nil {
+		t.Fatal(err)
 	}
-	run := func(gather bool, workers int) ([]float64, []float64) {
-		f := newFlows(g, 0.05)
-		f.gather = gather
-		hi := append([]float64(nil), hi0...)
-		lo := append([]float64(nil), lo0...)
-		for a := range workers {
-			f.applyRange(hi, lo, p, a*n/workers, (a+1)*n/workers)
+	for _, g := range []*linalg.Graph{hub, cycle} {
+		n := g.Order()
+		rnd := rand.New(mc.Source(41))
+		p := make([]float64, n)
+		hi0 := make([]float64, n)
+		lo0 := make([]float64, n)
+		for i := range p {
+			p[i] = rnd.NormFloat64()
+			hi0[i] = 100 + rnd.Float64()
+			lo0[i] = 1e-15 * rnd.NormFloat64()
 		}
-		return hi, lo
-	}
-	wantHi, wantLo := run(false, 1)
-	for _, workers := range []int{1, 3} {
-		hi, lo := run(true, workers)
-		for i := range hi {
-			if hi[i] != wantHi[i] || lo[i] != wantLo[i] {
-				t.Fatalf("workers %d: node %d: gathered (%v, %v), direct (%v, %v)", workers, i, hi[i], lo[i], wantHi[i], wantLo[i])
+		f, err := newFlows(g, 0.05)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.blk != nil {
+			t.Fatalf("blocked gather on a %d-node graph, want only from %d nodes", n, gatherNodes)
+		}
+		wantHi, wantLo := append([]float64(nil), hi0...), append([]float64(nil), lo0...)
+		f.applyDirect(wantHi, wantLo, p, 0, n)
+		for _, shift := range []uint{0, 1, 4, 9, 13} {
+			f.blk = newBlocks(f.off, f.adj, blockShift(n, shift))
+			for _, workers := range []int{1, 2, 3} {
+				hi := append([]float64(nil), hi0...)
+				lo := append([]float64(nil), lo0...)
+				f.applyBlocked(hi, lo, p, workers)
+				for i := range hi {
+					if hi[i] != wantHi[i] || lo[i] != wantLo[i] {
+						t.Fatalf("n %d, shift %d, workers %d: node %d: blocked (%v, %v), direct (%v, %v)", n, shift, workers, i, hi[i], lo[i], wantHi[i], wantLo[i])
+					}
+				}
 			}
 		}
 	}
-	if newFlows(g, 0.05).gather {
-		t.Fatalf("gather on a %d-node graph, want only from %d nodes", n, gatherNodes)
+}
+
+// TestBlockShift checks the block size: at most maxBlocks blocks, and
+// the requested size when that suffices.
+func TestBlockShift(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		s    uint
+		want uint
+	}{
+		{1, 0, 0}, {256, 0, 0}, {257, 0, 1}, {1 << 20, 15, 15}, {1<<23 + 1, 15, 16}, {1 << 31, 15, 23},
+	} {
+		if got := blockShift(c.n, c.s); got != c.want {
+			t.Errorf("blockShift(%d, %d) = %d, want %d", c.n, c.s, got, c.want)
+		}
 	}
 }

@@ -125,7 +125,7 @@ func rhoRun(th *Throttler, t Traffic, sigma float64, m MonteCarlo, i int) (float
 	case Case2T:
 		d = &RandomWalkDemand{Start: zero, Sigma: sigma, Dt: th.Gamma, Src: src}
 	}
-	tr, err := Simulate(th, d, zero, m.Burn+m.Steps, nil)
+	tr, err := Simulate(th, d, zero, m.Burn+m.Steps, &Settings{Workers: 1}) // the runs are the parallel loop
 	if err != nil {
 		return 0, err
 	}

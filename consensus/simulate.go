@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/size"
@@ -18,18 +17,15 @@ type Settings struct {
 	// are kept.
 	States bool
 	// Workers is the number of goroutines that share each update on
-	// graphs of 4096 nodes or more; 0 (the default) or 1 means serial,
-	// a negative value is an error. The
-	// result does not depend on it. The update is memory-bound, so more
-	// workers help only on machines with separate cores and caches
-	// (on the 2-thread test machine they did not). Independently of
-	// Workers, on such graphs the demand is drawn ahead on one extra
-	// goroutine when GOMAXPROCS > 1 (see Demand), unless it is a
-	// TraceDemand.
+	// graphs of 4096 nodes or more; 0 (the default) means GOMAXPROCS, 1
+	// serial, and a negative value is an error. The result does not
+	// depend on it. Independently of Workers, on such graphs the demand
+	// is drawn ahead on one extra goroutine when GOMAXPROCS > 1 (see
+	// Demand), unless it is a TraceDemand.
 	Workers int
 }
 
-// Validate checks the settings: Workers ≥ 0 (0 means serial). The error
+// Validate checks the settings: Workers ≥ 0 (0 means GOMAXPROCS). The error
 // wraps loadlab.ErrInvalid and names the field.
 func (s *Settings) Validate() error {
 	if s != nil && s.Workers < 0 {
@@ -98,7 +94,9 @@ type Trajectory struct {
 // directions, and each x_u is kept as an unevaluated sum hi + lo updated
 // with error-free additions. The total Σx is therefore conserved
 // (Lemma 1, spec §3.3) to about one rounding of the final sum, with no
-// drift over long runs. The work per step is O(n + m).
+// drift over long runs. The work per step is O(n + m); from 2^16 nodes
+// the update runs in two cache-friendly passes (see blocks in flows.go)
+// that need 13 bytes per adjacency entry, allocated once per call.
 //
 // When γ ≥ 2/λ_n (for Ratio and LogRatio: 2/μ_n of the linearisation
 // at r(0), see Trajectory.LambdaMax), or γλ_n = 2 to rounding, the
@@ -121,9 +119,15 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 	}
 	g := th.Graph
 	n := g.Order()
-	workers := max(s.Workers, 1)
+	workers := s.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	f, err := newFlows(g, th.Gamma)
+	if err != nil {
+		return nil, err
+	}
 	tr := newTrajectory(steps)
-	f := newFlows(g, th.Gamma)
 	hi := append([]float64(nil), x0...)
 	lo := make([]float64, n)
 	p := make([]float64, n)
@@ -140,7 +144,7 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 		pf = newPrefetcher(d, n, steps)
 		defer pf.stop()
 	}
-	var err, unstable error
+	var unstable error
 	for k := 0; k < steps; k++ {
 		if pf != nil {
 			r, err = pf.next()
@@ -450,135 +454,6 @@ func (pf *prefetcher) release() {
 func (pf *prefetcher) stop() {
 	close(pf.quit)
 	<-pf.done
-}
-
-// flows reads the graph's compressed rows (linalg.Graph.CSR) in place,
-// with one derived array: the products γ w_uv, formed once, so the two
-// directions of a link use the identical rounded number and the inner
-// loop does no multiplication beyond the flow itself.
-type flows struct {
-	off    []int
-	adj    []int32
-	gw     []float64
-	gather bool // gather the neighbours' p first (n ≥ gatherNodes)
-}
-
-func newFlows(g *linalg.Graph, gamma float64) *flows {
-	off, adj, w := g.CSR()
-	gw := make([]float64, len(w))
-	for i, x := range w {
-		gw[i] = gamma * x
-	}
-	return &flows{off: off, adj: adj, gw: gw, gather: g.Order() >= gatherNodes}
-}
-
-// apply adds γ (L p)_u = Σ_v γ w_uv (p_u − p_v) to every x_u = hi_u + lo_u
-// with error-free additions (spec §3.1 (3)): the only rounding left is
-// that of the small remainders lo, a relative ε² of the limits.
-// Each node's update reads p and writes only its own (hi, lo), so the
-// node range is split over workers with identical results.
-func (f *flows) apply(hi, lo, p []float64, workers int) {
-	n := len(hi)
-	if workers <= 1 || n < parallelNodes {
-		f.applyRange(hi, lo, p, 0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		a, b := w*n/workers, (w+1)*n/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f.applyRange(hi, lo, p, a, b)
-		}()
-	}
-	wg.Wait()
-}
-
-// parallelNodes is the graph size from which a step is split over
-// goroutines: below it the synchronisation costs more than it saves.
-const parallelNodes = 4096
-
-func (f *flows) applyRange(hi, lo, p []float64, from, to int) {
-	if !f.gather {
-		f.applyDirect(hi, lo, p, from, to)
-		return
-	}
-	// On large graphs the neighbours' p_v are gathered first, a chunk of
-	// nodes at a time, into a buffer read in order: the gather has no
-	// dependency chain, so many cache misses are in flight at once. The
-	// arithmetic and its order are those of applyDirect, so the results
-	// are identical (TestGatheredUpdate).
-	var buf [gatherEdges]float64
-	for a := from; a < to; {
-		b, e0 := a, f.off[a]
-		for b < to && f.off[b+1]-e0 <= gatherEdges {
-			b++
-		}
-		if b == a { // one node with more neighbours than the buffer
-			f.applyDirect(hi, lo, p, a, a+1)
-			a++
-			continue
-		}
-		g := buf[:f.off[b]-e0]
-		for i, v := range f.adj[e0:f.off[b]] {
-			g[i] = p[v]
-		}
-		f.applyGathered(hi, lo, p, g, a, b)
-		a = b
-	}
-}
-
-// Sizes of the gathered update: graphs of at least gatherNodes nodes
-// (whose p no longer fits in a core's cache) gather up to gatherEdges
-// neighbour values at a time. Measured on the 10⁶-node random 6-regular
-// graph: about 40 % less CPU time than the direct loop
-// (docs/benchmarks.md).
-const (
-	gatherNodes = 1 << 16
-	gatherEdges = 1024
-)
-
-// applyGathered updates nodes from, …, to−1 with the neighbour values
-// pv[e − off[from]] = p[adj[e]].
-func (f *flows) applyGathered(hi, lo, p, pv []float64, from, to int) {
-	base := f.off[from]
-	for u := from; u < to; u++ {
-		pu, h, l := p[u], hi[u], lo[u]
-		a, b := f.off[u], f.off[u+1]
-		gw, ps := f.gw[a:b:b], pv[a-base:b-base]
-		ps = ps[:len(gw)]
-		for i, pvv := range ps {
-			fl := float64(gw[i] * float64(pu-pvv)) // as in applyDirect
-			s := h + fl
-			bb := s - h
-			l += (h - (s - bb)) + (fl - bb)
-			h = s
-		}
-		hi[u], lo[u] = h, l
-	}
-}
-
-// applyDirect updates nodes from, …, to−1 reading p_v through the
-// adjacency.
-func (f *flows) applyDirect(hi, lo, p []float64, from, to int) {
-	hs, ls, off := hi[from:to], lo[from:to], f.off[from:to+1]
-	for k := range hs {
-		pu, h, l := p[from+k], hs[k], ls[k]
-		a, b := off[k], off[k+1]
-		nbr, gw := f.adj[a:b], f.gw[a:b]
-		for i, v := range nbr {
-			// The explicit conversions forbid fusing the product into
-			// the following addition, which would break f_uv = −f_vu.
-			fl := float64(gw[i] * float64(pu-p[v]))
-			// Knuth's TwoSum: h + fl = s + err exactly, branch-free.
-			s := h + fl
-			bb := s - h
-			l += (h - (s - bb)) + (fl - bb)
-			h = s
-		}
-		hs[k], ls[k] = h, l
-	}
 }
 
 // Step computes one plain update x(k+1) = x(k) + γ L p(k) (spec §3.1

@@ -505,6 +505,45 @@ func TestSimulateWorkers(t *testing.T) {
 	}
 }
 
+// TestSimulateBlockedWorkers checks, on a graph large enough for the
+// blocked gather (weighted, so the per-entry γ w is read), that the
+// trajectory is bitwise the same for 1, 2 and 3 workers and for
+// GOMAXPROCS 1 and 2 (Workers 0 follows GOMAXPROCS), and that the total
+// of the limits is conserved as on small graphs: Σx(k+1) = Σx(k) up to
+// the rounding of the plain sums LTotal (n − 1 roundings of at most
+// half an ulp of the running total each, in both sums compared) and of
+// the dropped remainders lo (half an ulp of a limit below 128 each).
+func TestSimulateBlockedWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("70 000 nodes")
+	}
+	n := gatherNodes + 4464
+	g := sparseRandom(n, 6, mc.Source(16))
+	start := make([]float64, n)
+	for i := range start {
+		start[i] = 50 + float64(i%23)
+	}
+	net := &Throttler{Graph: g, Gamma: 0.05}
+	run := func(procs, w int) *Trajectory {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		d := &RandomWalkDemand{Start: start, Sigma: 1, Src: mc.Source(17)}
+		tr, err := Simulate(net, d, start, 12, &Settings{Workers: w})
+		require.NoError(t, err)
+		return tr
+	}
+	a := run(1, 1)
+	for _, c := range [][2]int{{1, 0}, {2, 0}, {2, 2}, {2, 3}} {
+		tr := run(c[0], c[1])
+		assert.Equal(t, a.Final, tr.Final, "GOMAXPROCS %d, Workers %d", c[0], c[1])
+		assert.Equal(t, a.LTotal, tr.LTotal)
+		assert.Equal(t, a.Dispersion, tr.Dispersion)
+	}
+	tol := 2*float64(n)*0x1p-53*a.LTotal[0] + float64(n)*0x1p-47
+	for k := 1; k < len(a.LTotal); k++ {
+		assert.InDelta(t, a.LTotal[0], a.LTotal[k], tol, "step %d", k)
+	}
+}
+
 // TestSimulatePrefetchErrors checks that failures stop a simulation at
 // the same step whether the demand is drawn inline (one processor) or
 // ahead on a second goroutine: a demand error (trace too short) and a
