@@ -105,13 +105,42 @@ func (e *UnreachableError) Error() string {
 		e.I, e.J, e.Cij, e.J, e.I, e.Cji, e.I, e.J, e.I, e.J, e.I, e.I, e.J)
 }
 
-func findUnreachable(c *mat.Dense) *UnreachableError {
-	n, _ := c.Dims()
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			if c.At(i, j) == 0 && c.At(j, i) > 0 {
-				return &UnreachableError{I: i, J: j, Cij: c.At(i, j), Cji: c.At(j, i)}
+// eachPair calls fn(j, C_ij, C_ji) for every j, in increasing order,
+// with C_ij or C_ji stored: a merge of row i and column i of C, O(N) for
+// dense C and O(degree) for sparse C, so that a sweep over all i costs
+// O(nnz(C)).
+func eachPair(nw *anycast.Network, i int, fn func(j int, cij, cji float64)) {
+	rc, rv := nw.Row(i) // C_ij at columns j
+	cr, cv := nw.Col(i) // C_ji at rows j
+	a, b := 0, 0
+	for a < len(rc) || b < len(cr) {
+		switch {
+		case b == len(cr) || (a < len(rc) && rc[a] < cr[b]):
+			fn(rc[a], rv[a], 0)
+			a++
+		case a == len(rc) || cr[b] < rc[a]:
+			fn(cr[b], 0, cv[b])
+			b++
+		default:
+			fn(rc[a], rv[a], cv[b])
+			a++
+			b++
+		}
+	}
+}
+
+// findUnreachable returns the first pair (i, j), in row-major order, with
+// C_ij = 0 < C_ji, or nil; O(nnz(C)).
+func findUnreachable(nw *anycast.Network) *UnreachableError {
+	for i := 0; i < nw.N(); i++ {
+		var e *UnreachableError
+		eachPair(nw, i, func(j int, cij, cji float64) {
+			if e == nil && cij == 0 && cji > 0 {
+				e = &UnreachableError{I: i, J: j, Cij: cij, Cji: cji}
 			}
+		})
+		if e != nil {
+			return e
 		}
 	}
 	return nil
@@ -125,12 +154,12 @@ func findUnreachable(c *mat.Dense) *UnreachableError {
 // and r_ij = 0 when C_ji = 0. Category-j packets emitted through node i
 // land at proxy j with probability C_ij. If some C_ij = 0 < C_ji the rate
 // is undefined and Rates returns an *UnreachableError naming the first
-// such pair. It validates nw and returns an error wrapping
+// such pair. The rates are computed in O(nnz(C)) from the stored entries;
+// the result is the dense N × N matrix (O(N²) memory, zeros included). It validates nw and returns an error wrapping
 // loadlab.ErrInvalid for a bad network, a γ that is not finite and > 0, a
 // wrong len(mu) or a μ_i that is negative, NaN or infinite. dst is reused
 // if it is N×N; nil allocates. It panics if nw is nil or dst is not N×N.
 func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*mat.Dense, error) {
-	nw = denseNet(nw) // FastControl reads C densely
 	if err := checkMuGamma(nw, mu, gamma); err != nil {
 		return nil, err
 	}
@@ -140,21 +169,20 @@ func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*m
 			panic(fmt.Sprintf("dual: Rates: dst is %d×%d, want %d×%d", r, c, n, n))
 		}
 	}
-	if e := findUnreachable(nw.C); e != nil {
+	if e := findUnreachable(nw); e != nil {
 		return nil, e
 	}
 	if dst == nil {
 		dst = mat.NewDense(n, n, nil)
+	} else {
+		dst.Zero()
 	}
 	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			cji := nw.C.At(j, i)
-			if cji == 0 {
-				dst.Set(i, j, 0)
-				continue
+		eachPair(nw, i, func(j int, cij, cji float64) {
+			if cji != 0 {
+				dst.Set(i, j, gamma*mu[i]*cji/cij) // (19)
 			}
-			dst.Set(i, j, gamma*mu[i]*cji/nw.C.At(i, j)) // (19)
-		}
+		})
 	}
 	return dst, nil
 }
@@ -172,7 +200,6 @@ func Receptions(dst []float64, nw *anycast.Network, r mat.Matrix) ([]float64, er
 	if r == nil {
 		panic("dual: Receptions: nil rate matrix r")
 	}
-	nw = denseNet(nw) // FastControl reads C densely
 	if err := nw.Validate(); err != nil {
 		return nil, err
 	}
@@ -185,14 +212,18 @@ func Receptions(dst []float64, nw *anycast.Network, r mat.Matrix) ([]float64, er
 	} else if len(dst) != n {
 		panic(fmt.Sprintf("dual: Receptions: len(dst) = %d, want %d", len(dst), n))
 	}
-	for i := 0; i < n; i++ {
-		var s float64
-		for j := 0; j < n; j++ {
-			v := r.At(j, i)
-			if !(v >= 0) || math.IsInf(v, 1) {
+	for j := 0; j < n; j++ { // every rate is data: all N² are checked
+		for i := 0; i < n; i++ {
+			if v := r.At(j, i); !(v >= 0) || math.IsInf(v, 1) {
 				return nil, loadlab.Invalid("dual", "Receptions: r[%d][%d] = %v, want a finite rate ≥ 0", j, i, v)
 			}
-			s += v * nw.C.At(j, i)
+		}
+	}
+	for i := 0; i < n; i++ {
+		rows, vals := nw.Col(i) // C_ji > 0 only for sparse C: O(nnz)
+		var s float64
+		for k, j := range rows {
+			s += r.At(j, i) * vals[k]
 		}
 		dst[i] = s
 	}
@@ -223,25 +254,29 @@ func checkMuGamma(nw *anycast.Network, mu []float64, gamma float64) error {
 
 // Overhead returns the total FastControl packet rate Σ_ij r_ij =
 // γ Σ_i μ_i Σ_{j: C_ij>0} C_ji/C_ij (spec §4.7, DERIVED), counting only
-// pairs for which (19) is defined. It returns the errors of Rates for bad
-// arguments, and panics if nw is nil.
+// pairs for which (19) is defined, in O(nnz(C)). It returns the errors of
+// Rates for bad arguments, and panics if nw is nil.
 func Overhead(nw *anycast.Network, mu []float64, gamma float64) (float64, error) {
-	nw = denseNet(nw) // FastControl reads C densely
 	if err := checkMuGamma(nw, mu, gamma); err != nil {
 		return 0, err
 	}
-	n := nw.N()
 	var t float64
-	for i := 0; i < n; i++ {
-		var s float64
-		for j := 0; j < n; j++ {
-			if cij := nw.C.At(i, j); cij > 0 {
-				s += nw.C.At(j, i) / cij
-			}
-		}
-		t += mu[i] * s
+	for i := 0; i < nw.N(); i++ {
+		t += mu[i] * overheadSum(nw, i)
 	}
 	return gamma * t, nil
+}
+
+// overheadSum returns Σ_{j: C_ij > 0} C_ji/C_ij, node i's share of the
+// FastControl packet rate per unit of γ μ_i (spec §4.7), in O(degree).
+func overheadSum(nw *anycast.Network, i int) float64 {
+	var s float64
+	eachPair(nw, i, func(_ int, cij, cji float64) {
+		if cij > 0 {
+			s += cji / cij
+		}
+	})
+	return s
 }
 
 // fcState is the simulated FastControl measurement inside Solve. The
@@ -269,7 +304,6 @@ type fcState struct {
 }
 
 func newFCState(p *Problem, fc *FastControl, mu0 []float64) (*fcState, error) {
-	p = densified(p) // FastControl reads C densely
 	if err := fc.Validate(); err != nil {
 		return nil, err
 	}
@@ -279,23 +313,15 @@ func newFCState(p *Problem, fc *FastControl, mu0 []float64) (*fcState, error) {
 	nw := p.Net
 	n := nw.N()
 	if fc.Unreachable == Reject {
-		if e := findUnreachable(nw.C); e != nil {
+		if e := findUnreachable(nw); e != nil {
 			return nil, e
 		}
 	}
 	st := &fcState{fc: *fc, start: make([]int, n+1), dstart: make([]int, n+1), ov: make([]float64, n), rate: make([]float64, n)}
-	nnz := 0
-	for j := 0; j < n; j++ {
-		for _, c := range nw.C.RawRowView(j) {
-			if c > 0 {
-				nnz++
-			}
-		}
-	}
+	nnz := nw.NNZ()
 	st.col, st.q, st.cji = make([]int, 0, nnz), make([]float64, 0, nnz), make([]float64, 0, nnz)
 	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			cij, cji := nw.C.At(i, j), nw.C.At(j, i)
+		eachPair(nw, i, func(j int, cij, cji float64) {
 			switch {
 			case cji > 0 && cij > 0:
 				st.col = append(st.col, j)
@@ -308,7 +334,7 @@ func newFCState(p *Problem, fc *FastControl, mu0 []float64) (*fcState, error) {
 			if cij > 0 {
 				st.ov[i] += cji / cij // Overhead's per-node sum, spec §4.7
 			}
-		}
+		})
 		st.start[i+1], st.dstart[i+1] = len(st.col), len(st.dcol)
 	}
 	st.past = make([][]float64, fc.Delay+1)

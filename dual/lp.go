@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/size"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 )
@@ -74,6 +78,10 @@ func simplex(c []float64, a *mat.Dense, b []float64, slack []int) ([]float64, er
 // simplex's rounding.
 func primalLP(p *Problem, k, price, cap []float64) (*PrimalResult, error) {
 	n := p.N()
+	if cells, ok := size.Product(15, n, n); !ok || size.Check("dual", "Primal: dense simplex tableau of the linear P1", cells, 8) != nil {
+		return nil, loadlab.TooLarge("dual", "Primal: the linear P1 with N = %d needs a dense simplex tableau of 15·N² values", n)
+	}
+	p = densified(p)
 	nw := p.Net
 
 	// Primal LP: z = (x, u, s1, s2, s3), rows B x − u + s1 = T,
@@ -183,4 +191,25 @@ func dualLP(p *Problem, k, cap []float64) ([]float64, error) {
 		mu[i] = math.Max(0, dz[col])
 	}
 	return mu, nil
+}
+
+// densified returns p itself for a dense network, and a shallow copy
+// whose network holds a dense copy of a sparse C otherwise (O(N²)
+// memory): the LP path of Primal, whose simplex tableau is dense anyway
+// (15 N² values), reads C densely.
+func densified(p *Problem) *Problem {
+	if p == nil || p.Net == nil || p.Net.Sparse == nil {
+		return p
+	}
+	q := *p
+	q.Net = denseNet(p.Net)
+	return &q
+}
+
+// denseNet returns nw, or a copy with a sparse C stored densely.
+func denseNet(nw *anycast.Network) *anycast.Network {
+	if nw == nil || nw.Sparse == nil {
+		return nw
+	}
+	return &anycast.Network{A: nw.A, C: mat.DenseCopyOf(nw.Sparse), T: nw.T}
 }

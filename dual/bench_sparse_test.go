@@ -1,0 +1,97 @@
+package dual
+
+import (
+	"math/rand/v2"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/loadlab/loadlab/anycast"
+)
+
+// cpuSeconds returns the user+system CPU time of the process so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)*1e-6 }
+	return tv(ru.Utime) + tv(ru.Stime)
+}
+
+// sparseCDN is the issue-13 benchmark instance: anycast.GenerateCDN with
+// n nodes, 10 proxies per region (seed 13, 2), quadratic costs
+// f = ½A(1−x)², h = 2(S−T)₊².
+func sparseCDN(b *testing.B, n int) *Problem {
+	b.Helper()
+	nw, err := anycast.GenerateCDN(rand.NewPCG(13, 2), &anycast.CDNSettings{N: n, K: 10})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := Quadratic(nw, 1, 4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// benchCPU runs op b.N times and reports the CPU seconds per op next to
+// the wall time (the machine is shared: CPU time is what the code costs).
+func benchCPU(b *testing.B, op func()) {
+	b.ResetTimer()
+	c0, t0 := cpuSeconds(), time.Now()
+	for i := 0; i < b.N; i++ {
+		op()
+	}
+	b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric(time.Since(t0).Seconds()/float64(b.N), "wall-s/op")
+}
+
+// Issue 13 target: Primal on the sparse N = 10⁴ CDN (PCG Newton
+// systems), certified to its default tolerance, ≤ 10 s.
+func BenchmarkPrimalSparse_N1e4(b *testing.B) {
+	p := sparseCDN(b, 10000)
+	var res *PrimalResult
+	benchCPU(b, func() {
+		var err error
+		if res, err = Primal(p, nil); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.ReportMetric(float64(res.Iter), "newton")
+	b.ReportMetric(float64(res.CGIter), "cg")
+	b.ReportMetric(res.Value, "P*")
+}
+
+// BenchmarkPrimalSolver_N200 compares the two Newton-system solvers on
+// the dense issue-4 instance (N = 200) and on its sparse counterpart
+// (the same size from GenerateCDN): the measurement behind solverFor.
+func BenchmarkPrimalSolver_N200(b *testing.B) {
+	dense, _ := bench200()
+	for _, in := range []struct {
+		name string
+		p    *Problem
+	}{{"denseC", dense}, {"sparseC", sparseCDN(b, 200)}} {
+		for _, ls := range []string{"cholesky", "pcg"} {
+			b.Run(in.name+"/"+ls, func(b *testing.B) {
+				p := in.p
+				if ls == "cholesky" {
+					p = densified(p)
+				}
+				var res *PrimalResult
+				benchCPU(b, func() {
+					var sys newtonSystem = newPCG(p.N())
+					if ls == "cholesky" {
+						sys = newChol(p.N())
+					}
+					var err error
+					if res, err = primal(p, nil, sys); err != nil {
+						b.Fatal(err)
+					}
+				})
+				b.ReportMetric(float64(res.Iter), "newton")
+				b.ReportMetric(float64(res.CGIter), "cg")
+			})
+		}
+	}
+}
