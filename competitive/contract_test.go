@@ -191,6 +191,13 @@ func TestLookaheadBadForecast(t *testing.T) {
 	L, ok := Oracle{in}.Forecast(dst, in.Slots()+3, 2)
 	assert.Equal(t, 0, L)
 	assert.True(t, ok)
+	// An Oracle without an instance is a bad field: Lookahead.Reset
+	// names it (it was a panic inside Step), and Forecast itself, which
+	// has no error result, panics.
+	err := (&Lookahead{Window: 2, Forecaster: Oracle{}}).Reset(2, 1)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "Oracle.In")
+	assert.Panics(t, func() { Oracle{}.Forecast(dst, 0, 2) })
 }
 
 // TestCruelRatioDegenerate: with C = 0, ε = 1, T = 1 both costs are 0,

@@ -134,7 +134,8 @@
 //     or Online.Step, a start server out of range, costs so large that a
 //     schedule's cost overflows float64 (C·T + Σ_t max_s h_t(s) = +Inf),
 //     an online algorithm that picks a server out of range, a forecaster
-//     that predicts a bad cost or more slots than asked for;
+//     that predicts a bad cost or more slots than asked for, a nil
+//     required field (Marking.Src, Oracle.In: Validate and Reset name it);
 //   - loadlab.ErrTooLarge: a size whose product overflows int or whose
 //     memory exceeds size.MaxBytes (T·k hold costs, Trap's and Cruel's
 //     3T and T·(k+1) values, Lookahead's Window·k forecast, Optimal's
@@ -148,8 +149,8 @@
 // are read at Reset: a change takes effect at the next Reset. Panics are for programmer errors only, each documented
 // on its function: a schedule of the wrong length or with a server out
 // of range given to Instance.Cost, Optimal.Schedule without trace,
-// Optimal.Push or an Online.Step before a successful Reset, a nil
-// Marking.Src (nil random source), an Oracle with a nil instance, a nil
+// Optimal.Push or an Online.Step before a successful Reset,
+// Oracle.Forecast with a nil In (Lookahead.Reset reports it first), a nil
 // instance or algorithm given to Optimum, OptimumCost, Run or RunCost,
 // and a negative server id given to Setups.
 package competitive

@@ -1,6 +1,8 @@
 package competitive
 
 import (
+	"fmt"
+
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/size"
 )
@@ -76,11 +78,18 @@ func (a *Lookahead) Reset(k int, C float64) error {
 	return nil
 }
 
-// Validate returns an error wrapping loadlab.ErrInvalid if Window < 0.
-// (Whether Window·k costs fit in memory depends on k; Reset checks it.)
+// Validate returns an error wrapping loadlab.ErrInvalid if Window < 0,
+// and the error of the Forecaster's own Validate method if it has one
+// (Oracle does). (Whether Window·k costs fit in memory depends on k;
+// Reset checks it.)
 func (a *Lookahead) Validate() error {
 	if a.Window < 0 {
 		return loadlab.Invalid(pkg, "Lookahead.Window = %d, want ≥ 0", a.Window)
+	}
+	if v, ok := a.Forecaster.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return fmt.Errorf("Lookahead.Forecaster: %w", err)
+		}
 	}
 	return nil
 }
@@ -139,8 +148,18 @@ type Oracle struct {
 	In *Instance
 }
 
+// Validate returns an error wrapping loadlab.ErrInvalid if In is nil.
+// Lookahead.Reset calls it.
+func (o Oracle) Validate() error {
+	if o.In == nil {
+		return loadlab.Invalid(pkg, "Oracle.In is nil, want an instance")
+	}
+	return nil
+}
+
 // Forecast implements Forecaster. After the last slot of In it predicts
-// nothing more (L = 0). It panics if In is nil.
+// nothing more (L = 0). It panics if In is nil (Forecast has no error
+// result; Lookahead.Reset reports it first through Validate).
 func (o Oracle) Forecast(dst []float64, t, w int) (int, bool) {
 	if o.In == nil {
 		panic("competitive: Oracle.Forecast: Oracle.In is nil")

@@ -1,6 +1,10 @@
 package competitive
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+)
 
 // Marking is a randomised algorithm for the uniform metrical task system
 // (spec §2.5), the phase-and-counter scheme of Borodin, Linial and Saks:
@@ -22,8 +26,8 @@ import "math/rand/v2"
 //
 // Each slot costs O(k) and allocates nothing.
 type Marking struct {
-	// Src is the source of the random choices; it must not be nil
-	// (Reset panics).
+	// Src is the source of the random choices; Reset (and Validate)
+	// refuse a nil one.
 	Src rand.Source
 
 	rng  *rand.Rand
@@ -34,13 +38,21 @@ type Marking struct {
 	s    int
 }
 
-// Reset implements Online. It returns an error wrapping
-// loadlab.ErrInvalid if k < 1 or C is negative, NaN or infinite. It
-// panics if Src is nil (a nil random source is a programmer error,
-// docs/conventions.md §2).
-func (a *Marking) Reset(k int, C float64) error {
+// Validate returns an error wrapping loadlab.ErrInvalid if Src is nil
+// (a required field, docs/conventions.md §2).
+func (a *Marking) Validate() error {
 	if a.Src == nil {
-		panic("competitive: Marking.Reset: Marking.Src is nil")
+		return loadlab.Invalid(pkg, "Marking.Src is nil, want a rand.Source")
+	}
+	return nil
+}
+
+// Reset implements Online. It returns an error wrapping
+// loadlab.ErrInvalid if Src is nil, k < 1, or C is negative, NaN or
+// infinite.
+func (a *Marking) Reset(k int, C float64) error {
+	if err := a.Validate(); err != nil {
+		return err
 	}
 	if err := validateReset(k, C); err != nil {
 		return err

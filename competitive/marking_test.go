@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -52,7 +53,12 @@ func TestMarkingExpectedBound(t *testing.T) {
 }
 
 func TestMarkingBasics(t *testing.T) {
-	assert.PanicsWithValue(t, "competitive: Marking.Reset: Marking.Src is nil", func() { _ = (&Marking{}).Reset(2, 1) })
+	// A nil Src is a bad field (docs/conventions.md §2): an error naming
+	// it, from Validate and from Reset (it was a panic).
+	err := (&Marking{}).Reset(2, 1)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "Marking.Src")
+	assert.ErrorIs(t, (&Marking{}).Validate(), loadlab.ErrInvalid)
 	a := &Marking{Src: mc.Source(1)}
 	require.NoError(t, a.Reset(3, 2))
 	// Every server saturated even after a new phase: take the cheapest.

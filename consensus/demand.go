@@ -37,7 +37,7 @@ func (d *StationaryDemand) Next(k int, r []float64) error {
 	if len(r) != len(d.Mean) {
 		return loadlab.Invalid("consensus", "StationaryDemand: len(Mean) = %d, want %d", len(d.Mean), len(r))
 	}
-	if err := validateNoise(d.Sigma, d.Src); err != nil {
+	if err := validateNoise("StationaryDemand", d.Sigma, d.Src); err != nil {
 		return err
 	}
 	if k == 0 || d.rnd == nil {
@@ -73,7 +73,7 @@ func (d *RandomWalkDemand) Next(k int, r []float64) error {
 	if len(r) != len(d.Start) {
 		return loadlab.Invalid("consensus", "RandomWalkDemand: len(Start) = %d, want %d", len(d.Start), len(r))
 	}
-	if err := validateNoise(d.Sigma, d.Src); err != nil {
+	if err := validateNoise("RandomWalkDemand", d.Sigma, d.Src); err != nil {
 		return err
 	}
 	if !(d.Dt >= 0) || math.IsInf(d.Dt, 1) {
@@ -117,12 +117,12 @@ func (d TraceDemand) Next(k int, r []float64) error {
 	return nil
 }
 
-func validateNoise(sigma float64, src rand.Source) error {
+func validateNoise(typ string, sigma float64, src rand.Source) error {
 	if !(sigma >= 0) || math.IsInf(sigma, 1) {
-		return loadlab.Invalid("consensus", "demand Sigma = %v: want finite and ≥ 0", sigma)
+		return loadlab.Invalid("consensus", "%s.Sigma = %v: want finite and ≥ 0", typ, sigma)
 	}
 	if sigma > 0 && src == nil {
-		return loadlab.Invalid("consensus", "demand Src is nil: a noisy demand model needs a rand.Source")
+		return loadlab.Invalid("consensus", "%s.Src is nil with Sigma = %v: a noisy demand model needs a rand.Source", typ, sigma)
 	}
 	return nil
 }

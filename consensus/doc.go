@@ -158,7 +158,8 @@
 //
 //   - ErrInvalid: an argument or settings field outside its domain
 //     (Throttler.Gamma, Traffic, σ, MonteCarlo.Runs, DesignSettings.Tol,
-//     a link, x0[i], …).
+//     a link, x0[i], …), and a nil required field (Throttler.Graph,
+//     StationaryDemand.Src or RandomWalkDemand.Src with Sigma > 0).
 //   - ErrDisconnected: a disconnected graph.
 //   - ErrUnstable (= loadlab.ErrUnstable): γλ_n ≥ 2, or γλ_n = 2 to the
 //     error bound of the eigenvalue or factorisation that decides it;

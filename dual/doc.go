@@ -165,10 +165,11 @@
 // Settings (Settings, PrimalSettings, FastControl): a nil pointer means
 // the defaults, a zero field its default (stated on the field), and a
 // negative, NaN or infinite field is an error naming it, never replaced.
+// A nil FastControl.Src with a window W > 0 is a missing required field:
+// an error naming it (docs/conventions.md §2), from Validate and Solve.
 //
 // Panics are programmer errors, each documented on its function: a nil
-// *Problem or *anycast.Network, a nil FastControl.Src with a window
-// W > 0 (a nil random source), a dst of the wrong shape, a length
+// *Problem or *anycast.Network, a dst of the wrong shape, a length
 // mismatch in Coupling, Objective and Reduced (which assume a valid
 // problem: they are inner-loop helpers), a Func without DF on an
 // unbounded interval, or a NaN derivative from a user Func.

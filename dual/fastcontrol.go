@@ -63,14 +63,14 @@ type FastControl struct {
 	Delay int
 	// Unreachable is the policy for pairs with C_ij = 0 < C_ji.
 	Unreachable Unreachable
-	// Src draws the packet counts when Window > 0; Solve panics if it is
-	// nil then (a nil random source is a programmer error).
+	// Src draws the packet counts when Window > 0; it is required then
+	// (Validate refuses a nil one).
 	Src rand.Source
 }
 
-// Validate checks the fields (a nil Src is not reported here: Solve
-// panics on it, docs/conventions.md §2). Errors wrap loadlab.ErrInvalid
-// and name the field.
+// Validate checks the fields, including a nil Src when Window > 0 (a
+// required field, docs/conventions.md §2). Errors wrap
+// loadlab.ErrInvalid and name the field.
 func (fc *FastControl) Validate() error {
 	if !(fc.Gamma > 0) || math.IsInf(fc.Gamma, 1) {
 		return loadlab.Invalid("dual", "FastControl.Gamma = %v, want a finite value > 0", fc.Gamma)
@@ -90,6 +90,9 @@ func (fc *FastControl) Validate() error {
 	}
 	if fc.Unreachable < Reject || fc.Unreachable > Direct {
 		return loadlab.Invalid("dual", "FastControl.Unreachable = %d, want Reject, Drop or Direct", int(fc.Unreachable))
+	}
+	if fc.Window > 0 && fc.Src == nil {
+		return loadlab.Invalid("dual", "FastControl.Src is nil with Window = %v, want a rand.Source to draw the packet counts", fc.Window)
 	}
 	return nil
 }
@@ -306,9 +309,6 @@ type fcState struct {
 func newFCState(p *Problem, fc *FastControl, mu0 []float64) (*fcState, error) {
 	if err := fc.Validate(); err != nil {
 		return nil, err
-	}
-	if fc.Window > 0 && fc.Src == nil {
-		panic(fmt.Sprintf("dual: FastControl.Window = %v needs a rand.Source, and Src is nil", fc.Window))
 	}
 	nw := p.Net
 	n := nw.N()

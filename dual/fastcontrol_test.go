@@ -157,11 +157,16 @@ func TestFastControlSettingsErrors(t *testing.T) {
 			assert.ErrorIs(t, err, loadlab.ErrInvalid)
 		}
 	}
-	// A nil random source is a programmer error: a documented panic
-	// (docs/conventions.md §2), no longer an error.
-	assert.PanicsWithValue(t, "dual: FastControl.Window = 1 needs a rand.Source, and Src is nil", func() {
-		_, _ = Solve(p, &Settings{FastControl: &FastControl{Gamma: 1, Window: 1}, MaxIter: 1})
-	})
+	// A nil Src held in a field is a missing required field: an error
+	// naming it, from Validate as well as Solve (docs/conventions.md §2;
+	// it was a panic that Validate did not foresee). With Window = 0 no
+	// source is needed.
+	fc := &FastControl{Gamma: 1, Window: 1}
+	assert.ErrorIs(t, fc.Validate(), loadlab.ErrInvalid)
+	_, err = Solve(p, &Settings{FastControl: fc, MaxIter: 1})
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "FastControl.Src is nil")
+	assert.NoError(t, (&FastControl{Gamma: 1}).Validate())
 }
 
 func TestSweepTradeOff(t *testing.T) {

@@ -188,7 +188,11 @@ func TestRevalidateNetwork(t *testing.T) {
 	// Nil networks are programmer errors: panics naming the argument.
 	assert.PanicsWithValue(t, "stability: PolytopeSlack: nw is nil", func() { _, _ = PolytopeSlack(nil) })
 	assert.PanicsWithValue(t, "stability: Compare: nw is nil", func() { _, _ = Compare(nil, nil, nil, nil) })
-	assert.PanicsWithValue(t, "stability: Law.Net is nil", func() { _, _ = (&Law{Sensitivity: 1}).Integrate(nil, 1, nil) })
+	// A Law without a network is a bad field: an error naming it (it
+	// was a panic; docs/conventions.md §2).
+	_, err = (&Law{Sensitivity: 1}).Integrate(nil, 1, nil)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "Law.Net is nil")
 }
 
 // Uncontrollable validates its state and tolerance (a NaN tol once

@@ -50,10 +50,11 @@ func NewLaw(nw *anycast.Network, beta float64) (*Law, error) {
 // after NewLaw is checked again; the hot-loop methods Rate, Jacobian and
 // EulerStep do not.
 //
-// Validate panics if l.Net is nil (a Law must be built on a network).
+// A nil Net is a missing required field: an error wrapping
+// loadlab.ErrInvalid naming it (docs/conventions.md §2).
 func (l *Law) Validate() error {
 	if l.Net == nil {
-		panic("stability: Law.Net is nil")
+		return loadlab.Invalid("stability", "Law.Net is nil, want a network")
 	}
 	if !(l.Sensitivity > 0) || math.IsInf(l.Sensitivity, 1) {
 		return loadlab.Invalid("stability", "Law.Sensitivity = %v, want a finite value > 0", l.Sensitivity)

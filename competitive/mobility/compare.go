@@ -82,12 +82,13 @@ func validateNoise(who string, noise float64) error {
 // it knows the current way-point and the speed; noise is the standard
 // deviation in metres of the announced way-point's error, drawn from src
 // once per leg (0: exact). It returns an error wrapping
-// loadlab.ErrInvalid if noise is negative, NaN or infinite. It panics if
-// sc or its walk is nil, or if src is nil; the forecaster's Forecast
+// loadlab.ErrInvalid if noise is negative, NaN or infinite or sc.Walk is
+// nil (a required field, docs/conventions.md §2). It panics if sc or src
+// is nil; the forecaster's Forecast
 // panics if asked about a slot beyond the walk or given a dst shorter
 // than w·len(sc.Sites) (the Forecaster contract).
 func TargetForecast(sc *Scene, noise float64, src rand.Source) (competitive.Forecaster, error) {
-	if err := validateNoise("TargetForecast", noise); err != nil {
+	if err := validateForecast("TargetForecast", sc, noise, src); err != nil {
 		return nil, err
 	}
 	return newForecast(sc, false, noise, src), nil
@@ -97,21 +98,27 @@ func TargetForecast(sc *Scene, noise float64, src rand.Source) (competitive.Fore
 // sc: it knows the heading and the speed only. Errors and panics are as
 // for TargetForecast.
 func DirectionForecast(sc *Scene, noise float64, src rand.Source) (competitive.Forecaster, error) {
-	if err := validateNoise("DirectionForecast", noise); err != nil {
+	if err := validateForecast("DirectionForecast", sc, noise, src); err != nil {
 		return nil, err
 	}
 	return newForecast(sc, true, noise, src), nil
 }
 
-func newForecast(sc *Scene, direction bool, noise float64, src rand.Source) *forecast {
+// validateForecast panics on a nil scene or source (arguments) and
+// returns an error for a bad noise or a scene without a walk (a field).
+func validateForecast(fn string, sc *Scene, noise float64, src rand.Source) error {
 	switch {
 	case sc == nil:
-		panic("mobility: forecast: scene is nil")
-	case sc.Walk == nil:
-		panic("mobility: forecast: the scene has no walk")
+		panic("mobility: " + fn + ": scene sc is nil")
 	case src == nil:
-		panic("mobility: forecast: src is nil")
+		panic("mobility: " + fn + ": src is nil")
+	case sc.Walk == nil:
+		return loadlab.Invalid(pkg, "%s: Scene.Walk is nil, want the scene's walk", fn)
 	}
+	return validateNoise(fn, noise)
+}
+
+func newForecast(sc *Scene, direction bool, noise float64, src rand.Source) *forecast {
 	return &forecast{walk: sc.Walk, sites: sc.Sites, direction: direction, noise: noise, rng: rand.New(src)}
 }
 
@@ -136,12 +143,11 @@ type Result struct {
 // the number of goroutines (runs are spread over GOMAXPROCS).
 //
 // It returns an error wrapping loadlab.ErrInvalid if runs < 1 or a
-// contender's New returns nil, one wrapping loadlab.ErrTooLarge if the
+// contender's New is nil or returns nil, one wrapping loadlab.ErrTooLarge if the
 // per-run results do not fit in memory, and otherwise the first error
 // of a run, in run order (a scenario's Sample error, or a contender's
 // Reset or Step error, prefixed with its name). It panics, on the
-// caller's goroutine, if sc is nil or a contender's New is nil
-// (programmer errors), and re-raises there any panic of a scenario or
+// caller's goroutine, if sc is nil (a programmer error), and re-raises there any panic of a scenario or
 // contender in a worker goroutine.
 func Compare(sc Scenario, cs []Contender, runs int, seed, point uint64) ([]Result, error) {
 	if err := validateCompare(sc, cs, runs); err != nil {
@@ -177,7 +183,7 @@ func validateCompare(sc Scenario, cs []Contender, runs int) error {
 	}
 	for i, c := range cs {
 		if c.New == nil {
-			panic(fmt.Sprintf("mobility: Compare: cs[%d].New (%q) is nil", i, c.Name))
+			return loadlab.Invalid(pkg, "Compare: cs[%d].New (%q) is nil, want a constructor", i, c.Name)
 		}
 	}
 	if runs < 1 {

@@ -29,11 +29,12 @@ func TestCompareMisuse(t *testing.T) {
 	defer runtime.GOMAXPROCS(prev)
 	good := Baselines()[:1]
 	assert.PanicsWithValue(t, "mobility: Compare: scenario sc is nil", func() { _, _ = Compare(nil, good, 4, 1, 0) })
-	assert.PanicsWithValue(t, `mobility: Compare: cs[1].New ("broken") is nil`, func() {
-		_, _ = Compare(Mesh{Grid: 2, Slots: 10}, append(good, Contender{Name: "broken"}), 4, 1, 0)
-	})
+	// A nil New is a bad field: an error naming it (it was a panic).
+	_, err := Compare(Mesh{Grid: 2, Slots: 10}, append(good, Contender{Name: "broken"}), 4, 1, 0)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, `cs[1].New ("broken") is nil`)
 	none := Contender{"none", func(*Scene, rand.Source) competitive.Online { return nil }}
-	_, err := Compare(Mesh{Grid: 2, Slots: 10}, []Contender{none}, 4, 1, 0)
+	_, err = Compare(Mesh{Grid: 2, Slots: 10}, []Contender{none}, 4, 1, 0)
 	assert.ErrorIs(t, err, loadlab.ErrInvalid)
 	assert.ErrorContains(t, err, `contender "none": New returned nil`)
 	boom := Contender{"boom", func(*Scene, rand.Source) competitive.Online { panic("boom") }}
@@ -155,9 +156,13 @@ func TestNilSources(t *testing.T) {
 	assert.PanicsWithValue(t, "mobility: ChatRoom.Sample: src is nil", func() { _, _, _ = ChatRoom{}.Sample(nil) })
 	_, sc, err := Mesh{Grid: 2, Slots: 20}.Sample(mc.Source(1))
 	require.NoError(t, err)
-	assert.PanicsWithValue(t, "mobility: forecast: src is nil", func() { _, _ = TargetForecast(sc, 0, nil) })
-	assert.PanicsWithValue(t, "mobility: forecast: the scene has no walk", func() { _, _ = DirectionForecast(&Scene{}, 0, mc.Source(1)) })
-	assert.PanicsWithValue(t, "mobility: forecast: scene is nil", func() { _, _ = DirectionForecast(nil, 0, mc.Source(1)) })
+	assert.PanicsWithValue(t, "mobility: TargetForecast: src is nil", func() { _, _ = TargetForecast(sc, 0, nil) })
+	assert.PanicsWithValue(t, "mobility: DirectionForecast: scene sc is nil", func() { _, _ = DirectionForecast(nil, 0, mc.Source(1)) })
+	// A scene without a walk is a bad field: an error naming it (it was
+	// a panic).
+	_, err = DirectionForecast(&Scene{}, 0, mc.Source(1))
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "Scene.Walk")
 }
 
 // TestNoiseValidated: a NaN, negative or infinite noise was read as

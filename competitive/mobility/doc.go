@@ -76,8 +76,8 @@
 //   - loadlab.ErrInvalid: a negative Grid or Slots, a negative, NaN or
 //     infinite Speed, Setup, Users or Stay, a side or speed of
 //     RandomWaypoint that is not positive and finite, T < 1, runs < 1, a
-//     negative, NaN or infinite noise, and a Contender.New that returns
-//     nil;
+//     negative, NaN or infinite noise, a Contender.New that is nil or
+//     returns nil, and a forecast on a scene whose Walk is nil;
 //   - loadlab.ErrTooLarge, before anything is allocated: Grid² sites or
 //     Slots·Grid² hold costs beyond size.MaxBytes, a walk whose T
 //     positions or about T·speed/(0.52·side) way-points do not fit, and a
@@ -90,8 +90,7 @@
 //
 // Panics are for programmer errors, each documented on its function: a
 // nil rand.Source (RandomWaypoint, Sample, the forecasts), a nil
-// scenario or a nil Contender.New given to Compare, and a forecast on a
-// nil scene or a scene without a walk. Compare checks its arguments on
+// scenario given to Compare, and a forecast on a nil scene. Compare checks its arguments on
 // the caller's goroutine, and a panic inside one of its workers (a
 // scenario's or contender's own) is re-raised on the caller's goroutine
 // with the worker's stack in its message (an error value that unwraps to
