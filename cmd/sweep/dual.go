@@ -5,6 +5,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/dual"
+	"github.com/loadlab/loadlab/internal/mc"
 )
 
 // dualJob is "dual": dual.Sweep on the quadratic problem of a network,
@@ -57,7 +58,7 @@ func newDual(params json.RawMessage, seed uint64, runs int) (job, error) {
 	fc := dual.FastControl{Gamma: p.Gamma, Delay: p.Delay, Unreachable: dual.Unreachable(un)}
 	for _, w := range append([]float64{1}, p.Windows...) { // the FastControl fields, every window
 		f := fc
-		f.Window = w
+		f.Window, f.Src = w, mc.Source(0) // dual.Sweep gives every run its own Src
 		if err := f.Validate(); err != nil {
 			return nil, err
 		}
