@@ -72,32 +72,42 @@ func TestSumOverflowingIntermediate(t *testing.T) {
 
 func TestSketchProjectionsErrors(t *testing.T) {
 	for _, c := range []struct {
-		n      int
-		eps, c float64
-		want   error
+		n    int
+		set  SketchSettings
+		want error
 	}{
-		{-5, 0.3, 1, loadlab.ErrInvalid}, {0, 0.3, 1, loadlab.ErrInvalid},
-		{100, 0, 1, loadlab.ErrInvalid}, {100, 1, 1, loadlab.ErrInvalid}, {100, math.NaN(), 1, loadlab.ErrInvalid},
-		{100, 0.3, math.NaN(), loadlab.ErrInvalid}, {100, 0.3, 0, loadlab.ErrInvalid}, {100, 0.3, math.Inf(1), loadlab.ErrInvalid},
-		{100, 1e-200, 1, loadlab.ErrTooLarge}, {100, 1e-5, 1e6, loadlab.ErrTooLarge},
+		{-5, SketchSettings{}, loadlab.ErrInvalid}, {0, SketchSettings{}, loadlab.ErrInvalid},
+		{100, SketchSettings{Eps: -0.1}, loadlab.ErrInvalid}, {100, SketchSettings{Eps: 1}, loadlab.ErrInvalid}, {100, SketchSettings{Eps: math.NaN()}, loadlab.ErrInvalid},
+		{100, SketchSettings{Miss: math.NaN()}, loadlab.ErrInvalid}, {100, SketchSettings{Miss: 1}, loadlab.ErrInvalid}, {100, SketchSettings{Miss: math.Inf(-1)}, loadlab.ErrInvalid},
+		{100, SketchSettings{Eps: 1e-200}, loadlab.ErrTooLarge}, {1000000, SketchSettings{Eps: 1e-5, AllPairs: true}, loadlab.ErrTooLarge},
 	} {
-		if k, err := SketchProjections(c.n, c.eps, c.c); !errors.Is(err, c.want) {
-			t.Errorf("SketchProjections(%d, %v, %v) = %d, %v, want %v", c.n, c.eps, c.c, k, err, c.want)
+		if k, err := SketchProjections(c.n, &c.set); !errors.Is(err, c.want) {
+			t.Errorf("SketchProjections(%d, %+v) = %d, %v, want %v", c.n, c.set, k, err, c.want)
 		}
 	}
-	// ⌈ln 100 / 0.09⌉ = ⌈51.17⌉ = 52; n = 1 has ln n = 0, so the floor 2.
-	if k, err := SketchProjections(100, 0.3, 1); k != 52 || err != nil {
-		t.Errorf("SketchProjections(100, 0.3, 1) = %d, %v, want 52", k, err)
-	}
-	if k, err := SketchProjections(1, 0.3, 1); k != 2 || err != nil {
-		t.Errorf("SketchProjections(1, 0.3, 1) = %d, %v, want 2", k, err)
+	// The least k with P(|χ²_k/k − 1| > ε) ≤ δ, from SciPy 1.10
+	// (chi2.cdf(k(1−ε), k) + chi2.sf(k(1+ε), k) searched over k):
+	// ε = 0.3, δ = 0.05 → 85 (tail 0.0491; k = 84 gives > 0.05);
+	// δ = 0.1 → 59; ε = 0.5 → 30; all pairs at n = 2000 (δ/1999000) → 785
+	// and at n = 10⁶ → 1431. n does not matter without AllPairs.
+	for _, c := range []struct {
+		n    int
+		set  SketchSettings
+		want int
+	}{
+		{100, SketchSettings{}, 85}, {1, SketchSettings{Eps: 0.3}, 85}, {100, SketchSettings{Miss: 0.1}, 59},
+		{100, SketchSettings{Eps: 0.5}, 30}, {2000, SketchSettings{AllPairs: true}, 785}, {1000000, SketchSettings{AllPairs: true}, 1431},
+	} {
+		if k, err := SketchProjections(c.n, &c.set); k != c.want || err != nil {
+			t.Errorf("SketchProjections(%d, %+v) = %d, %v, want %d", c.n, c.set, k, err, c.want)
+		}
 	}
 	for _, c := range []struct {
 		k   int
 		eps float64
 	}{{-1, 0.1}, {0, 0.1}, {10, 0}, {10, 1}, {10, math.NaN()}, {10, -0.5}} {
-		if a, b, err := SketchAccuracy(c.k, c.eps); !errors.Is(err, loadlab.ErrInvalid) {
-			t.Errorf("SketchAccuracy(%d, %v) = %v, %v, %v, want ErrInvalid", c.k, c.eps, a, b, err)
+		if p, err := SketchMiss(c.k, c.eps); !errors.Is(err, loadlab.ErrInvalid) {
+			t.Errorf("SketchMiss(%d, %v) = %v, %v, want ErrInvalid", c.k, c.eps, p, err)
 		}
 	}
 	// A settings ε whose square underflows is an error, not an endless run.

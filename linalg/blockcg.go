@@ -20,7 +20,7 @@ type blockVec = [blockWidth]float64
 // row block, summed in block order, so results do not depend on the
 // number of goroutines.
 type blockCG struct {
-	op                  *LaplacianOperator
+	mat                 *lapMatrix
 	inv                 []float64
 	n, nb               int
 	x, b, r, z, p, q    []float64
@@ -33,11 +33,18 @@ type blockCG struct {
 	resid, bnorm, tolAb blockVec
 }
 
-func newBlockCG(op *LaplacianOperator, inv []float64) *blockCG {
-	n := op.n
-	bc := &blockCG{op: op, inv: inv, n: n, nb: numBlocks(n), part: make([]blockVec, numBlocks(n))}
+// newBlockCG returns a block solver for mat with Jacobi scaling inv (nil:
+// the identity) whose right-hand sides are read from b and solutions
+// written to x, interleaved vectors of mat.n·blockWidth entries (nil:
+// allocated).
+func newBlockCG(mat *lapMatrix, inv, x, b []float64) *blockCG {
+	n := mat.n
+	bc := &blockCG{mat: mat, inv: inv, n: n, nb: numBlocks(n), part: make([]blockVec, numBlocks(n))}
 	nw := n * blockWidth
-	bc.x, bc.b, bc.r, bc.z, bc.p, bc.q = make([]float64, nw), make([]float64, nw), make([]float64, nw), make([]float64, nw), make([]float64, nw), make([]float64, nw)
+	if x == nil {
+		x, b = make([]float64, nw), make([]float64, nw)
+	}
+	bc.x, bc.b, bc.r, bc.z, bc.p, bc.q = x, b, make([]float64, nw), make([]float64, nw), make([]float64, nw), make([]float64, nw)
 	bc.fn = func(lo, hi int) {
 		for blk := lo; blk < hi; blk++ {
 			r0, r1 := blockRows(blk, bc.n)
@@ -51,14 +58,19 @@ func newBlockCG(op *LaplacianOperator, inv []float64) *blockCG {
 // column when dot is non-nil.
 func (bc *blockCG) mul(dst, src, dot []float64, lo, hi int) blockVec {
 	const B = blockWidth
-	off, adj, w := bc.op.off, bc.op.adj, bc.op.w
+	m := bc.mat
 	var s blockVec
 	for u := lo; u < hi; u++ {
 		su := (*blockVec)(src[u*B : u*B+B])
 		var acc blockVec
-		for p := off[u]; p < off[u+1]; p++ {
-			sv := (*blockVec)(src[int(adj[p])*B : int(adj[p])*B+B])
-			wp := w[p]
+		e0, e1 := m.span(u)
+		for p := e0; p < e1; p++ {
+			v := int(m.adj[p])
+			sv := (*blockVec)(src[v*B : v*B+B])
+			wp := m.wc
+			if m.w != nil {
+				wp = m.w[p]
+			}
 			for c := range B {
 				acc[c] += wp * (su[c] - sv[c])
 			}
@@ -98,7 +110,10 @@ func (bc *blockCG) block(lo, hi int) blockVec {
 		}
 	case kJacobi:
 		for i := range z {
-			z[i] = r[i] * bc.inv[lo+i/B]
+			z[i] = r[i]
+			if bc.inv != nil {
+				z[i] *= bc.inv[lo+i/B]
+			}
 			s[i%B] += z[i]
 		}
 	case kShift:

@@ -215,7 +215,19 @@
 //     residual and Status. Reductions are summed per fixed block in block
 //     order, so solutions are bit-identical for any number of goroutines.
 //     NewLaplacianSolver builds the preconditioner once; Solve reuses it
-//     for every right-hand side.
+//     for every right-hand side. The solver works on a private copy of the
+//     Laplacian renumbered in breadth-first order from node 0 (Solve
+//     gathers b into that order and scatters x back): the children of
+//     consecutive nodes sit at consecutive positions, so most neighbour
+//     reads of the product continue where the previous row's left off,
+//     even on an expander. A regular graph keeps no row offsets and a
+//     graph with equal weights one weight, so the product reads 4 bytes
+//     per entry instead of 20; with equal weighted degrees Jacobi is a
+//     multiple of the identity and is skipped (the iterates are the same).
+//     One iteration is three passes: the product fused with p·Lp, the
+//     update of x and r fused with the Jacobi scaling and all dot products
+//     (the projection of z onto 1⊥ is folded into the next pass), and the
+//     new direction.
 //   - Preconditioners. ApproxCholesky is the randomized approximate
 //     Cholesky factorisation of Kyng and Sachdeva (as in Laplacians.jl's
 //     approxchol): vertices are eliminated in approximate minimum-degree
@@ -248,19 +260,25 @@
 //     ApproxEdgeResistances estimates R_e for every edge, and
 //     NewResistanceSketch R_uv for any pair, by the random projections of
 //     Spielman and Srivastava: with B the signed incidence matrix,
-//     R_uv = ‖W^{1/2} B L† (e_u − e_v)‖², and a k × m Rademacher matrix
-//     preserves that norm to 1 ± ε (Johnson–Lindenstrauss) with
-//     k = ⌈C ln n / ε²⌉ solves; C defaults to 1. Each estimate then misses
-//     by more than ε with probability about 2Φ(−√(C ln n / 2)) — 5 % at
-//     n = 2000, 1 % at n = 10⁶ — and at most 2 exp(−k (ε²/2 − ε³/3)/2)
-//     (SketchAccuracy). Foster's theorem Σ_e w_e R_e = n − 1 is checked on
+//     R_uv = ‖W^{1/2} B L† (e_u − e_v)‖², and with a k × m matrix of
+//     standard Gaussians each estimate is exactly R_uv·χ²_k/k (up to the
+//     solve error). k is the least with P(|χ²_k/k − 1| > ε) ≤ δ
+//     (SketchMiss, SketchProjections; ε = 0.3, δ = 0.05 by default give
+//     k = 85), so each estimate is within 1 ± ε with probability ≥ 1 − δ
+//     and the expected fraction of edges outside is ≤ δ; AllPairs applies
+//     δ to all n(n − 1)/2 pairs by the union bound (k = 1431 at n = 10⁶).
+//     The solves stop at relative residual ε/100: ε/10 measurably
+//     inflated the miss rate on ill-conditioned graphs (see
+//     ApproxEdgeResistances). Foster's theorem Σ_e w_e R_e = n − 1 is checked on
 //     every result (SketchInfo.Foster, FosterRelErr); its estimate has
 //     relative spread √(2/(k(n − 1))) ≪ ε, so a large FosterRelErr means
 //     inaccurate solves. When Jacobi suffices (the first projection
 //     tells), the remaining projections are solved 8 at a time by
 //     lockstep conjugate gradients on interleaved vectors (the 8 values of
 //     a node share a cache line, so one random read serves 8 solves); each
-//     column runs the same arithmetic as a single solve.
+//     column runs the same arithmetic as a single solve. The 8 right-hand
+//     sides are drawn, and the 8 squared differences accumulated, in one
+//     pass over the edges each.
 //   - EstimateKirchhoff estimates K_f = n tr L† by Hutchinson's estimator,
 //     one solve per Rademacher probe, adding probes until the 95 %
 //     Student-t interval has relative half-width ≤ RelAcc (default 1 %),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/size"
@@ -118,10 +119,10 @@ type SolveResult struct {
 // use (make one solver per goroutine).
 type LaplacianSolver struct {
 	op   *LaplacianOperator
+	mat  *lapMatrix // the Laplacian renumbered for the solver's products
 	set  SolverSettings
-	ac   *approxChol // built by NewLaplacianSolver, or by the first Auto solve that needs it
+	ac   *approxChol // in mat's numbering; built by NewLaplacianSolver, or by the first Auto solve that needs it
 	seed uint64      // of the factorisation's sampling
-	inv  []float64   // Jacobi: 1/weighted degree
 	w    pcgWork
 }
 
@@ -144,31 +145,39 @@ func NewLaplacianSolver(g *Graph, settings *SolverSettings, src rand.Source) (*L
 	if set.Preconditioner != Jacobi && src == nil {
 		panic("linalg: NewLaplacianSolver: nil rand.Source")
 	}
-	if err := CheckConnected(g); err != nil {
+	if g.Order() == 0 {
+		return nil, CheckConnected(g)
+	}
+	if err := size.Check("linalg", "LaplacianSolver: nodes", g.Order(), 8*8); err != nil {
 		return nil, err
 	}
-	op := NewLaplacianOperator(g)
-	if err := size.Check("linalg", "LaplacianSolver: nodes", op.n, 8*6); err != nil {
+	mat, err := newLapMatrix(g)
+	if err != nil {
 		return nil, err
 	}
-	s := &LaplacianSolver{op: op, set: set}
+	if mat == nil {
+		return nil, CheckConnected(g)
+	}
+	s := &LaplacianSolver{op: NewLaplacianOperator(g), mat: mat, set: set}
 	if src != nil {
 		s.seed = src.Uint64()
 	}
+	var inv []float64
 	if set.Preconditioner == ApproxCholesky {
 		if err := s.factor(); err != nil {
 			return nil, err
 		}
 	} else {
-		s.inv = op.invDegrees()
+		inv = mat.invDegrees()
 	}
-	s.w.init(s)
+	s.w.init(s, inv)
 	return s, nil
 }
 
 // factor builds the approximate Cholesky factor from the solver's seed.
 func (s *LaplacianSolver) factor() error {
-	ac, err := newApproxChol(s.op.off, s.op.adj, s.op.w, rand.NewPCG(s.seed, 0x5eed))
+	off, adj, w := s.mat.csr()
+	ac, err := newApproxChol(off, adj, w, rand.NewPCG(s.seed, 0x5eed))
 	if err != nil {
 		return err
 	}
@@ -177,24 +186,25 @@ func (s *LaplacianSolver) factor() error {
 }
 
 // Order returns the number of nodes.
-func (s *LaplacianSolver) Order() int { return s.op.n }
+func (s *LaplacianSolver) Order() int { return s.mat.n }
 
 // Settings returns the settings in force, defaults filled in.
 func (s *LaplacianSolver) Settings() SolverSettings { return s.set }
 
-// invDegrees returns 1/d_u for the weighted degrees d_u.
-func (op *LaplacianOperator) invDegrees() []float64 {
-	inv := make([]float64, op.n)
-	for u := range inv {
-		var d float64
-		for _, x := range op.w[op.off[u]:op.off[u+1]] {
-			d += x
-		}
-		if d > 0 {
-			inv[u] = 1 / d
+// invDegrees returns 1/d_u for the weighted degrees d_u in the internal
+// order, or nil when they are all equal: Jacobi is then a multiple of the
+// identity, which does not change the iterates of conjugate gradients.
+func (m *lapMatrix) invDegrees() []float64 {
+	d := m.degrees()
+	if !slices.ContainsFunc(d, func(x float64) bool { return x != d[0] }) {
+		return nil
+	}
+	for u, x := range d {
+		if x > 0 {
+			d[u] = 1 / x
 		}
 	}
-	return inv
+	return d
 }
 
 // Solve sets dst ≈ L† b, the solution of L x = b orthogonal to the
@@ -206,7 +216,7 @@ func (op *LaplacianOperator) invDegrees() []float64 {
 // wrapping loadlab.ErrInvalid. It panics if len(dst) or len(b) is not the
 // order. dst and b may be the same slice.
 func (s *LaplacianSolver) Solve(dst, b []float64) (SolveResult, error) {
-	n := s.op.n
+	n := s.mat.n
 	if len(dst) != n || len(b) != n {
 		panic(fmt.Sprintf("linalg: LaplacianSolver.Solve: len(dst) = %d, len(b) = %d, want %d", len(dst), len(b), n))
 	}
@@ -215,7 +225,17 @@ func (s *LaplacianSolver) Solve(dst, b []float64) (SolveResult, error) {
 			return SolveResult{Status: loadlab.Failure}, loadlab.Invalid("linalg", "LaplacianSolver.Solve: b[%d] = %v, want finite", u, x)
 		}
 	}
-	res, err := s.w.pcg(dst, b)
+	return s.checked(s.w.pcg(dst, b))
+}
+
+// solveInternal solves for the right-hand side in s.w.b into s.w.x, both
+// in the matrix's internal order, with the errors of Solve.
+func (s *LaplacianSolver) solveInternal() (SolveResult, error) {
+	return s.checked(s.w.pcgInternal())
+}
+
+// checked wraps a result short of the tolerance in ErrNotConverged.
+func (s *LaplacianSolver) checked(res SolveResult, err error) (SolveResult, error) {
 	if err != nil {
 		return res, err
 	}

@@ -7,42 +7,58 @@ import (
 )
 
 // pcgWork is the workspace of a LaplacianSolver: the conjugate-gradient
-// vectors and the per-block partial sums of the parallel kernels. Every
-// kernel runs through one prebuilt rangeFunc, so a solve allocates
-// nothing.
+// vectors, in the solver matrix's internal order, and the per-block
+// partial sums of the parallel kernels. Every kernel runs through one
+// prebuilt rangeFunc, so a solve allocates nothing.
+//
+// One iteration is three passes over the vectors: the product q = L p
+// with p·q; the update x += α p, r −= α q fused with the local
+// preconditioner z = D⁻¹ r and the sums r·r, Σ z, r·z, Σ r; and the new
+// direction p = (z − μ) + β p, where μ = Σ z / n projects z onto 1⊥
+// without a pass of its own (r·(z − μ) = r·z − μ Σ r). When every
+// weighted degree is the same (a regular graph with equal weights),
+// Jacobi is a multiple of the identity, which leaves the iterates of
+// conjugate gradients unchanged, so z is r itself and no division is
+// done.
 type pcgWork struct {
 	s             *LaplacianSolver
 	n, nb         int
 	x, b, r, z, p []float64
 	q             []float64
 	rhs, sol      []float64 // scratch of Resistance, allocated on first use
-	part          []float64
+	part          []pcgSums
 	kind          kernel
-	useAC         bool // precondition with the factor (else Jacobi)
-	alpha         float64
+	useAC         bool      // precondition with the factor (else Jacobi)
+	inv           []float64 // 1/weighted degree; nil when they are all equal
+	alpha, beta   float64
+	mu            float64
 	fn            rangeFunc
 }
 
-// kernel names the vector operation a parallel call performs per block;
-// each returns a partial sum for its block.
+// pcgSums holds the partial sums of one block: r·r, Σ z, r·z, Σ r after
+// an update; the kernel's single sum in element 0 otherwise.
+type pcgSums [4]float64
+
+// kernel names the vector operation a parallel call performs per block.
 type kernel int
 
 const (
 	kMatDot   kernel = iota // q = L p; Σ p·q
-	kUpdate                 // x += α p; r −= α q; Σ r·r
+	kUpdate                 // x += α p; r −= α q; z = D⁻¹ r (Jacobi); the pcgSums
+	kPrecond                // z = D⁻¹ r (Jacobi, or z already set); Σ z, r·z, Σ r
 	kResidual               // q = L x; r = b − q; Σ r·r
-	kJacobi                 // z = r/d; Σ z
-	kShift                  // z −= α; Σ r·z
-	kDirect                 // p = z + α p
+	kDirect                 // p = (z − μ) + β p
 	kSum                    // Σ b
 	kCenter                 // b −= α; Σ b·b
+	kShift                  // z −= α; Σ r·z (blockCG)
+	kJacobi                 // z = r/d; Σ z (blockCG)
 )
 
-func (w *pcgWork) init(s *LaplacianSolver) {
-	n := s.op.n
-	w.s, w.n, w.nb = s, n, numBlocks(n)
-	w.b, w.r, w.z, w.p, w.q = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	w.part = make([]float64, w.nb)
+func (w *pcgWork) init(s *LaplacianSolver, inv []float64) {
+	n := s.mat.n
+	w.s, w.n, w.nb, w.inv = s, n, numBlocks(n), inv
+	w.x, w.b, w.r, w.z, w.p, w.q = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	w.part = make([]pcgSums, w.nb)
 	w.fn = func(lo, hi int) {
 		for blk := lo; blk < hi; blk++ {
 			r0, r1 := blockRows(blk, w.n)
@@ -52,92 +68,114 @@ func (w *pcgWork) init(s *LaplacianSolver) {
 }
 
 // block runs the current kernel on rows [lo, hi).
-func (w *pcgWork) block(lo, hi int) float64 {
-	var s float64
+func (w *pcgWork) block(lo, hi int) pcgSums {
+	var s pcgSums
 	a := w.alpha
 	x, b, r, z, p, q := w.x[lo:hi], w.b[lo:hi], w.r[lo:hi], w.z[lo:hi], w.p[lo:hi], w.q[lo:hi]
 	switch w.kind {
 	case kMatDot:
-		return w.s.op.rows(w.q, w.p, w.p, 0, lo, hi)
+		s[0] = w.s.mat.rows(w.q, w.p, w.p, lo, hi)
 	case kUpdate:
-		for u := range x {
+		x, q = x[:len(p)], q[:len(r)]
+		for u := range p {
 			x[u] += a * p[u]
-			r[u] -= a * q[u]
-			s += r[u] * r[u]
 		}
+		for u := range r {
+			r[u] -= a * q[u]
+			s[0] += r[u] * r[u]
+		}
+		if !w.useAC {
+			s = w.precondRows(s, lo, hi)
+		}
+	case kPrecond:
+		s = w.precondRows(s, lo, hi)
 	case kResidual:
-		w.s.op.rows(w.q, w.x, nil, 0, lo, hi)
+		w.s.mat.rows(w.q, w.x, nil, lo, hi)
+		q = q[:len(r)]
 		for u := range r {
 			r[u] = b[u] - q[u]
-			s += r[u] * r[u]
-		}
-	case kJacobi:
-		inv := w.s.inv[lo:hi]
-		for u := range z {
-			z[u] = r[u] * inv[u]
-			s += z[u]
-		}
-	case kShift:
-		for u := range z {
-			z[u] -= a
-			s += r[u] * z[u]
+			s[0] += r[u] * r[u]
 		}
 	case kDirect:
+		bt, mu := w.beta, w.mu
+		if w.identity() {
+			z = r
+		}
+		z = z[:len(p)]
+		if bt == 0 { // a restart: p may hold a stagnated solve's NaN
+			for u := range p {
+				p[u] = z[u] - mu
+			}
+			break
+		}
 		for u := range p {
-			p[u] = z[u] + a*p[u]
+			p[u] = (z[u] - mu) + bt*p[u]
 		}
 	case kSum:
 		for _, v := range b {
-			s += v
+			s[0] += v
 		}
 	case kCenter:
 		for u := range b {
 			b[u] -= a
-			s += b[u] * b[u]
+			s[0] += b[u] * b[u]
 		}
+	}
+	return s
+}
+
+// identity reports whether the preconditioner is the identity (Jacobi
+// with equal degrees): z is then r, and z is not written.
+func (w *pcgWork) identity() bool { return !w.useAC && w.inv == nil }
+
+// precondRows applies the Jacobi preconditioner to rows [lo, hi) (unless
+// it is the identity or z holds the factor's result) and adds Σ z, r·z
+// and Σ r to s.
+func (w *pcgWork) precondRows(s pcgSums, lo, hi int) pcgSums {
+	r, z := w.r[lo:hi], w.z[lo:hi]
+	if w.identity() {
+		z = r
+	}
+	z = z[:len(r)]
+	if !w.useAC && w.inv != nil {
+		inv := w.inv[lo:hi]
+		inv = inv[:len(r)]
+		for u := range r {
+			z[u] = r[u] * inv[u]
+		}
+	}
+	for u := range r {
+		s[1] += z[u]
+		s[2] += r[u] * z[u]
+		s[3] += r[u]
 	}
 	return s
 }
 
 // run performs kernel k with parameter a over all rows and returns the
-// sum of its block partials, added in block order.
-func (w *pcgWork) run(k kernel, a float64) float64 {
+// sums of its block partials, added in block order.
+func (w *pcgWork) run(k kernel, a float64) pcgSums {
 	w.kind, w.alpha = k, a
 	parallelBlocks(w.nb, w.fn)
-	var s float64
+	var s pcgSums
 	for _, x := range w.part {
-		s += x
+		for i := range s {
+			s[i] += x[i]
+		}
 	}
 	return s
 }
 
-// precondition sets z = M r with M the preconditioner followed by the
-// projection onto 1⊥, and returns r·z.
-func (w *pcgWork) precondition() float64 {
-	var sum float64
+// precondition finishes z = M r from the sums of an update (or computes
+// them), sets μ = Σ z / n, and returns r·(z − μ).
+func (w *pcgWork) precondition(s pcgSums) float64 {
 	if w.useAC {
 		copy(w.z, w.r)
 		w.s.ac.solve(w.z)
-		sum = w.sumOf(w.z)
-	} else {
-		sum = w.run(kJacobi, 0)
+		s = w.run(kPrecond, 0)
 	}
-	return w.run(kShift, sum/float64(w.n))
-}
-
-// sumOf returns Σ v in block order (sequentially; it is cheap beside the
-// preconditioner it follows).
-func (w *pcgWork) sumOf(v []float64) float64 {
-	var s float64
-	for blk := range w.nb {
-		r0, r1 := blockRows(blk, w.n)
-		var t float64
-		for _, x := range v[r0:r1] {
-			t += x
-		}
-		s += t
-	}
-	return s
+	w.mu = s[1] / float64(w.n)
+	return s[2] - w.mu*s[3]
 }
 
 // maxRestarts bounds the restarts from the true residual when the
@@ -147,9 +185,15 @@ const maxRestarts = 3
 // pcg solves L x = b into dst (see LaplacianSolver.Solve), switching
 // preconditioners as Settings.Preconditioner says.
 func (w *pcgWork) pcg(dst, b []float64) (SolveResult, error) {
-	copy(w.b, b)
-	w.x = dst
-	bnorm := math.Sqrt(w.run(kCenter, w.run(kSum, 0)/float64(w.n)))
+	w.s.mat.gather(w.b, b)
+	defer w.s.mat.scatter(dst, w.x)
+	return w.pcgInternal()
+}
+
+// pcgInternal solves L x = b for the b in w.b, into w.x, both in the
+// matrix's internal order.
+func (w *pcgWork) pcgInternal() (SolveResult, error) {
+	bnorm := math.Sqrt(w.run(kCenter, w.run(kSum, 0)[0]/float64(w.n))[0])
 	clear(w.x)
 	if bnorm == 0 {
 		return SolveResult{Status: loadlab.Success}, nil
@@ -191,14 +235,15 @@ func (w *pcgWork) iterate(tol float64, maxIter int) SolveResult {
 	restarts := 0
 	for res.Iterations < maxIter {
 		res.Iterations++
-		pq := w.run(kMatDot, 0)
+		pq := w.run(kMatDot, 0)[0]
 		if !(pq > 0) || !(rz > 0) {
 			res.Status = loadlab.Stagnated
 			break
 		}
-		if rr := w.run(kUpdate, rz/pq); math.Sqrt(rr) > tol {
-			rzNew := w.precondition()
-			w.run(kDirect, rzNew/rz)
+		if s := w.run(kUpdate, rz/pq); math.Sqrt(s[0]) > tol {
+			rzNew := w.precondition(s)
+			w.beta = rzNew / rz
+			w.run(kDirect, 0)
 			rz = rzNew
 			continue
 		}
@@ -216,21 +261,36 @@ func (w *pcgWork) iterate(tol float64, maxIter int) SolveResult {
 	return res
 }
 
-// restart sets z = M r, p = z and returns r·z.
+// restart sets z = M r, p = z − μ and returns r·(z − μ).
 func (w *pcgWork) restart() float64 {
-	rz := w.precondition()
-	copy(w.p, w.z)
+	var rz float64
+	if w.useAC {
+		rz = w.precondition(pcgSums{})
+	} else {
+		rz = w.precondition(w.run(kPrecond, 0))
+	}
+	w.beta = 0
+	w.run(kDirect, 0)
 	return rz
 }
 
 // projectResidual projects x onto 1⊥, recomputes r = b − L x and returns
 // ‖r‖.
 func (w *pcgWork) projectResidual() float64 {
-	mean := w.sumOf(w.x) / float64(w.n)
+	var sum float64
+	for blk := range w.nb {
+		r0, r1 := blockRows(blk, w.n)
+		var t float64
+		for _, x := range w.x[r0:r1] {
+			t += x
+		}
+		sum += t
+	}
+	mean := sum / float64(w.n)
 	for u := range w.x {
 		w.x[u] -= mean
 	}
-	return math.Sqrt(w.run(kResidual, 0))
+	return math.Sqrt(w.run(kResidual, 0)[0])
 }
 
 // finish sets the relative residual of res, projecting x and computing

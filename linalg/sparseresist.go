@@ -13,7 +13,7 @@ import (
 // result and its error (ErrNotConverged with the partial value). It
 // panics if u or v is out of range.
 func (s *LaplacianSolver) Resistance(u, v int) (float64, SolveResult, error) {
-	n := s.op.n
+	n := s.mat.n
 	if u < 0 || u >= n || v < 0 || v >= n {
 		panic(loadlab.Invalid("linalg", "LaplacianSolver.Resistance: nodes (%d, %d) out of range [0, %d)", u, v, n))
 	}
