@@ -1,8 +1,8 @@
 package linalg
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
