@@ -1,35 +1,41 @@
 package main
 
 import (
+	"errors"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/loadlab/loadlab"
 )
 
 // manifest holds the few fields of a Job manifest the command needs,
 // read line by line (no YAML library is a dependency).
 type manifest struct {
-	completions int
+	completions string
+	parallelism string
 	indexed     bool
 	args        string            // the shell line run by the container
+	env         map[string]string // container environment
 	mounts      map[string]string // mount path → volume name
 	claim       string
 }
 
-func readManifest(t *testing.T, path string) manifest {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := manifest{mounts: map[string]string{}}
-	lines := strings.Split(string(data), "\n")
+func parseManifest(text string) manifest {
+	m := manifest{mounts: map[string]string{}, env: map[string]string{}}
+	lines := strings.Split(text, "\n")
 	field := func(l, key string) (string, bool) {
-		v, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- ")), key+":")
-		return strings.TrimSpace(v), ok
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))
+		if i := strings.Index(l, " #"); i >= 0 {
+			l = l[:i]
+		}
+		v, ok := strings.CutPrefix(l, key+":")
+		return strings.Trim(strings.TrimSpace(v), `"`), ok
 	}
 	var pendingName string
 	for i, l := range lines {
@@ -37,7 +43,10 @@ func readManifest(t *testing.T, path string) manifest {
 			continue
 		}
 		if v, ok := field(l, "completions"); ok {
-			m.completions, _ = strconv.Atoi(v)
+			m.completions = v
+		}
+		if v, ok := field(l, "parallelism"); ok {
+			m.parallelism = v
 		}
 		if v, ok := field(l, "completionMode"); ok {
 			m.indexed = v == "Indexed"
@@ -47,6 +56,9 @@ func readManifest(t *testing.T, path string) manifest {
 		}
 		if v, ok := field(l, "name"); ok {
 			pendingName = v
+		}
+		if v, ok := field(l, "value"); ok {
+			m.env[pendingName] = v
 		}
 		if v, ok := field(l, "mountPath"); ok {
 			m.mounts[v] = pendingName
@@ -58,11 +70,20 @@ func readManifest(t *testing.T, path string) manifest {
 	return m
 }
 
-// argv expands the container's shell line for pod index k, mapping the
-// volume mount paths to local directories.
-func argv(t *testing.T, line string, k int, dirs map[string]string) []string {
+func readManifest(t *testing.T, path string) manifest {
+	t.Helper()
+	return parseManifest(string(read(t, path)))
+}
+
+// argv expands the container's shell line for pod index k with the
+// environment env, mapping the volume mount paths to local directories
+// and expanding the glob of shard files.
+func argv(t *testing.T, line string, k int, env, dirs map[string]string) []string {
 	t.Helper()
 	line = strings.ReplaceAll(line, "$JOB_COMPLETION_INDEX", strconv.Itoa(k))
+	for name, v := range env {
+		line = strings.ReplaceAll(line, "$"+name, v)
+	}
 	line = strings.ReplaceAll(line, `"`, "")
 	for mount, dir := range dirs {
 		line = strings.ReplaceAll(line, mount+"/", dir+"/")
@@ -71,30 +92,63 @@ func argv(t *testing.T, line string, k int, dirs map[string]string) []string {
 	if len(f) < 2 || f[0] != "exec" || f[1] != "sweep" {
 		t.Fatalf("container line %q, want exec sweep ...", line)
 	}
-	return f[2:]
+	var args []string
+	for _, a := range f[2:] {
+		if strings.Contains(a, "*") {
+			matches, err := filepath.Glob(a)
+			if err != nil || len(matches) == 0 {
+				t.Fatalf("glob %s: %v, %d files", a, err, len(matches))
+			}
+			args = append(args, matches...)
+			continue
+		}
+		args = append(args, a)
+	}
+	return args
 }
 
-// TestKubernetesManifests checks the Indexed Job's fields and then runs
-// its containers' command lines (pod index substituted, volumes mapped
-// to temporary directories) and the merge Job's line: the result must
-// equal the one-process result.
+// TestKubernetesManifests checks that the shard count has one source,
+// the Indexed Job's spec.completions (kustomization.yaml copies it into
+// parallelism and the container's SHARDS; the merge Job reads every
+// shard file), renders the Job with kubectl kustomize when kubectl is
+// installed, and then runs the containers' command lines (pod index
+// substituted, volumes mapped to temporary directories) and the merge
+// Job's line: the result must equal the one-process result.
 func TestKubernetesManifests(t *testing.T) {
 	job := readManifest(t, "../../deploy/k8s/sweep-job.yaml")
 	merge := readManifest(t, "../../deploy/k8s/merge-job.yaml")
-	if !job.indexed || job.completions < 1 {
-		t.Fatalf("sweep job: completionMode Indexed %v, completions %d", job.indexed, job.completions)
+	n, err := strconv.Atoi(job.completions)
+	if !job.indexed || err != nil || n < 1 {
+		t.Fatalf("sweep job: completionMode Indexed %v, completions %q", job.indexed, job.completions)
 	}
-	n := job.completions
-	if !regexp.MustCompile(`-shard "?\$JOB_COMPLETION_INDEX/` + strconv.Itoa(n) + `"?`).MatchString(job.args) {
-		t.Fatalf("sweep job args %q: want -shard $JOB_COMPLETION_INDEX/%d", job.args, n)
+	if !regexp.MustCompile(`-shard "\$JOB_COMPLETION_INDEX/\$SHARDS"`).MatchString(job.args) || job.env["SHARDS"] != "0" {
+		t.Fatalf("sweep job args %q, SHARDS %q: want -shard \"$JOB_COMPLETION_INDEX/$SHARDS\" and the placeholder SHARDS = 0", job.args, job.env["SHARDS"])
+	}
+	if regexp.MustCompile(`[0-9]`).MatchString(merge.args) || !strings.Contains(merge.args, "/results/shard-*.jsonl") {
+		t.Fatalf("merge args %q: want every shard file (/results/shard-*.jsonl) and no shard count", merge.args)
+	}
+	kust := string(read(t, "../../deploy/k8s/kustomization.yaml"))
+	for _, want := range []string{"- sweep-job.yaml", "fieldPath: spec.completions", "- spec.parallelism", "- spec.template.spec.containers.[name=shard].env.[name=SHARDS].value"} {
+		if !strings.Contains(kust, want) {
+			t.Fatalf("kustomization.yaml lacks %q", want)
+		}
+	}
+	rendered := job
+	rendered.env = map[string]string{"SHARDS": job.completions}
+	if kubectl, err := exec.LookPath("kubectl"); err == nil {
+		out, err := exec.Command(kubectl, "kustomize", "../../deploy/k8s").Output()
+		if err != nil {
+			t.Fatalf("kubectl kustomize: %v", err)
+		}
+		rendered = parseManifest(string(out))
+		if rendered.completions != job.completions || rendered.parallelism != job.completions || rendered.env["SHARDS"] != job.completions {
+			t.Fatalf("rendered job: completions %q, parallelism %q, SHARDS %q; want all %q", rendered.completions, rendered.parallelism, rendered.env["SHARDS"], job.completions)
+		}
+	} else {
+		t.Log("kubectl not installed: the kustomization is checked as text only")
 	}
 	if job.mounts["/results"] != "results" || merge.mounts["/results"] != "results" || job.claim == "" || job.claim != merge.claim {
 		t.Fatalf("volumes: job %v claim %q, merge %v claim %q", job.mounts, job.claim, merge.mounts, merge.claim)
-	}
-	for k := range n {
-		if !strings.Contains(merge.args, "/results/shard-"+strconv.Itoa(k)+".jsonl") {
-			t.Fatalf("merge args %q miss shard %d", merge.args, k)
-		}
 	}
 	dir := t.TempDir()
 	dirs := map[string]string{"/results": filepath.Join(dir, "results"), "/config": filepath.Join(dir, "config")}
@@ -102,10 +156,14 @@ func TestKubernetesManifests(t *testing.T) {
 		os.MkdirAll(d, 0o755)
 	}
 	write(t, dirs["/config"], "cfg.json", consensusCfg)
-	for k := range n {
-		mustRun(t, argv(t, job.args, k, dirs)...)
+	// Applied with -f, the placeholder fails before any run.
+	if err := run(argv(t, job.args, 0, job.env, dirs), io.Discard, io.Discard); !errors.Is(err, loadlab.ErrInvalid) || !strings.Contains(err.Error(), "N = 0") {
+		t.Fatalf("pod with SHARDS = 0: %v", err)
 	}
-	mustRun(t, argv(t, merge.args, 0, dirs)...)
+	for k := range n {
+		mustRun(t, argv(t, job.args, k, map[string]string{"SHARDS": rendered.env["SHARDS"]}, dirs)...)
+	}
+	mustRun(t, argv(t, merge.args, 0, nil, dirs)...)
 	mustRun(t, "-config", filepath.Join(dirs["/config"], "cfg.json"), "-direct", "-out", filepath.Join(dir, "direct"))
 	if string(read(t, filepath.Join(dirs["/results"], "result.csv"))) != string(read(t, filepath.Join(dir, "direct.csv"))) {
 		t.Fatal("the Indexed Job's merged result differs from the one-process result")

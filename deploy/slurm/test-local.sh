@@ -60,7 +60,7 @@ for _ in $(seq 30); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; sleep
 scontrol update nodename="$HOST" state=resume 2>/dev/null || true
 
 OUT=$WORK/out
-export CONFIG OUTDIR=$OUT SWEEP=$WORK/sweep SHARDS=4
+export CONFIG OUTDIR=$OUT SWEEP=$WORK/sweep
 jid=$(sbatch --parsable --array=0-3 --chdir="$WORK" --output="$WORK/shard-%a.log" --export=ALL "$ROOT/deploy/slurm/sweep.sbatch")
 mid=$(sbatch --parsable --dependency=afterok:"$jid" --chdir="$WORK" --output="$WORK/merge.log" --export=ALL "$ROOT/deploy/slurm/merge.sbatch")
 echo "array job $jid, merge job $mid"
