@@ -169,3 +169,44 @@ func TestKubernetesManifests(t *testing.T) {
 		t.Fatal("the Indexed Job's merged result differs from the one-process result")
 	}
 }
+
+// TestSlurmScripts runs deploy/slurm's array script as the 3 tasks of an
+// array would (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT set as Slurm
+// sets them) and then its merge script, without Slurm; the merged result
+// must equal the one-process result. The real cluster run is
+// deploy/slurm/test-local.sh.
+func TestSlurmScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	dir := t.TempDir()
+	cfg := write(t, dir, "cfg.json", mobilityCfg)
+	out := filepath.Join(dir, "out")
+	env := append(os.Environ(), "CONFIG="+cfg, "OUTDIR="+out, "SWEEP="+binary(t))
+	for k := range 3 {
+		task := exec.Command(bash, "../../deploy/slurm/sweep.sbatch")
+		task.Env = append(env, "SLURM_ARRAY_TASK_ID="+strconv.Itoa(k), "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MAX=2")
+		if b, err := task.CombinedOutput(); err != nil {
+			t.Fatalf("task %d: %v\n%s", k, err, b)
+		}
+	}
+	m := exec.Command(bash, "../../deploy/slurm/merge.sbatch")
+	m.Env = env
+	if b, err := m.CombinedOutput(); err != nil {
+		t.Fatalf("merge: %v\n%s", err, b)
+	}
+	mustRun(t, "-config", cfg, "-direct", "-out", filepath.Join(dir, "direct"))
+	if string(read(t, filepath.Join(out, "result.json"))) != string(read(t, filepath.Join(dir, "direct.json"))) {
+		t.Fatal("the array's merged result differs from the one-process result")
+	}
+	// Without the array, the task script refuses to start.
+	task := exec.Command(bash, "../../deploy/slurm/sweep.sbatch")
+	task.Env = env
+	if b, err := task.CombinedOutput(); err == nil || !strings.Contains(string(b), "job array") {
+		t.Fatalf("outside an array: %v\n%s", err, b)
+	}
+}

@@ -8,9 +8,42 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	binErr    error
+)
+
+// binary builds the command once per test binary and returns its path.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "sweep-cmd"); binErr != nil {
+			return
+		}
+		var out []byte
+		if out, binErr = exec.Command("go", "build", "-o", filepath.Join(binDir, "sweep"), ".").CombinedOutput(); binErr != nil {
+			binErr = fmt.Errorf("go build: %w\n%s", binErr, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return filepath.Join(binDir, "sweep")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
 
 // records returns the run indices of the complete records of a shard
 // file (lines ending in a newline), in file order.
@@ -41,10 +74,7 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 		t.Skip("builds the command")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "sweep")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := binary(t)
 	// 16 runs of 20000 steps: about 30 ms of CPU each, so the kill lands
 	// between the third and the eighth record of the shard.
 	cfg := write(t, dir, "cfg.json", `{"sweep":"consensus","seed":42,"runs":16,"params":{"family":"cycle","size":64,"gamma":0.3,"traffic":"case 2","sigma":1,"steps":20000,"burn":100}}`)
