@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -148,38 +149,118 @@ func TestResumeKilledShard(t *testing.T) {
 	}
 }
 
-// TestErrorsBeforeAnyRun checks that bad input fails before the first
-// run: no progress line is printed and no shard file is left behind.
+// invalid holds, for every registered sweep, edits of its test
+// configuration that fail validation, each with a word the error must
+// contain.
+var invalid = map[string][]struct{ old, new, want string }{
+	"consensus":         {{`"gamma":0.3`, `"gamma":-1`, "Gamma"}, {`"cycle"`, `"ring"`, "family"}, {`"runs":9`, `"runs":1`, "Runs"}},
+	"mobility":          {{`"mesh",`, `"ring",`, "scenario"}, {`"Slots":120`, `"Slots":-1`, "Slots"}, {`"window":4`, `"window":-4`, "window"}},
+	"codedload":         {{`"files":30`, `"files":0`, "Files"}, {`"kind":"coded"`, `"kind":"codd"`, "strategy kind"}, {`"ell":3`, `"ell":3,"radius":2`, "radius"}, {`"n":64`, `"n":50`, "torus"}, {`"ties":"lowest"`, `"ties":"low"`, "ties"}},
+	"codedload-sizes":   {{`"ns":[64,256]`, `"ns":[64,100]`, "hypercube"}, {`"placement":"uniform"`, `"placement":"even"`, "placement"}, {`"cache":2`, `"cache":-2`, "Cache"}},
+	"codedload-compare": {{`"max_n":100`, `"max_n":-1`, "MaxN"}, {`"size_runs":[3,2]`, `"size_runs":[3]`, "size_runs"}, {`"size_runs":[3,2]`, `"size_runs":[3,0]`, "runs(300) = 0"}, {`"ball_size":25`, `"ball_size":-1`, "ball_size"}},
+	"stability-attractors": {{`"t1":200`, `"t1":0`, "t1"}, {`"sensitivity":1`, `"sensitivity":-1`, "Sensitivity"},
+		{`"t":[0.2955508223568711`, `"t":[-1`, "T"}, {`"params":{`, `"params":{"settings":{"rel_tol":-1},`, "RelTol"}},
+	"stability-map": {{`"runs":6`, `"runs":5`, "cells"}, {`"aa":[0.3`, `"aa":[-0.3`, "aa[0]"}, {`"sensitivity":2`, `"sensitivity":-2`, "Sensitivity"}, {`"t":[0.7,0.7]`, `"t":[0.7,0.7,0.7]`, "T"}},
+	"dual":          {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
+}
+
+// TestErrorsBeforeAnyRun checks that bad input fails with a clear error
+// before the first run: no progress line is printed and no shard file is
+// created (the output is opened after every check and before the first
+// run). Every registered sweep is tried with bad shard specs, an unknown
+// parameter, zero runs, invalid parameters and an unwritable output.
 func TestErrorsBeforeAnyRun(t *testing.T) {
 	dir := t.TempDir()
-	good := write(t, dir, "good.json", consensusCfg)
 	out := filepath.Join(dir, "out.jsonl")
-	cases := map[string][]string{
-		"shard i ≥ N":    {"-config", good, "-shard", "2/2", "-out", out},
-		"shard N = 0":    {"-config", good, "-shard", "0/0", "-out", out},
-		"shard negative": {"-config", good, "-shard", "-1/2", "-out", out},
-		"shard junk":     {"-config", good, "-shard", "x", "-out", out},
-		"unknown sweep":  {"-config", write(t, dir, "u.json", `{"sweep":"nope","runs":3}`), "-out", out},
-		"unknown field":  {"-config", write(t, dir, "f.json", strings.Replace(consensusCfg, `"burn"`, `"bur"`, 1)), "-out", out},
-		"bad gamma":      {"-config", write(t, dir, "g.json", strings.Replace(consensusCfg, `"gamma":0.3`, `"gamma":-1`, 1)), "-out", out},
-		"one run":        {"-config", write(t, dir, "r.json", strings.Replace(consensusCfg, `"runs":9`, `"runs":1`, 1)), "-out", out},
-		"bad scenario":   {"-config", write(t, dir, "s.json", strings.Replace(mobilityCfg, `"mesh",`, `"ring",`, 1)), "-out", out},
-		"negative slots": {"-config", write(t, dir, "n.json", strings.Replace(mobilityCfg, `"Slots":120`, `"Slots":-1`, 1)), "-out", out},
-		"no config":      {"-out", out},
-		"missing config": {"-config", filepath.Join(dir, "absent.json"), "-out", out},
-		"unwritable out": {"-config", good, "-out", filepath.Join(dir, "no", "such", "dir", "x.jsonl")},
-		"unwritable csv": {"-config", good, "-direct", "-out", filepath.Join(dir, "no", "such", "x")},
-		"merge no files": {"-config", good, "-merge", "-out", out},
+	type bad struct {
+		args []string
+		want string // in the error
 	}
-	for name, args := range cases {
+	cases := map[string]bad{
+		"unknown sweep":  {[]string{"-config", write(t, dir, "u.json", `{"sweep":"nope","runs":3}`), "-out", out}, `unknown sweep "nope"`},
+		"unknown key":    {[]string{"-config", write(t, dir, "k.json", `{"sweep":"consensus","runs":3,"sed":1}`), "-out", out}, "sed"},
+		"no config":      {[]string{"-out", out}, "-config"},
+		"no out":         {[]string{"-config", write(t, dir, "c.json", consensusCfg)}, "-out"},
+		"missing config": {[]string{"-config", filepath.Join(dir, "absent.json"), "-out", out}, "absent.json"},
+		"unwritable csv": {[]string{"-config", write(t, dir, "d.json", consensusCfg), "-direct", "-out", filepath.Join(dir, "no", "such", "x")}, "no such"},
+		"merge no files": {[]string{"-config", write(t, dir, "m.json", consensusCfg), "-merge", "-out", out}, "-merge"},
+		"out = config":   {[]string{"-config", write(t, dir, "o.json", consensusCfg), "-direct", "-out", filepath.Join(dir, "o")}, "overwrite"},
+	}
+	if len(invalid) != len(sweeps) {
+		t.Errorf("%d sweeps with invalid configurations, %d registered", len(invalid), len(sweeps))
+	}
+	for name, cfg := range configs {
+		good := write(t, dir, name+".json", cfg)
+		for spec, want := range map[string]string{"2/2": "i < N", "5/2": "i < N", "0/0": "N = 0", "-1/2": "i = -1", "1/-2": "N = -2", "x": "i/N", "1/2/3": "integers"} {
+			cases[name+": shard "+spec] = bad{[]string{"-config", good, "-shard", spec, "-out", out}, want}
+		}
+		cases[name+": unwritable out"] = bad{[]string{"-config", good, "-out", filepath.Join(dir, "no", "such", "dir", "x.jsonl")}, "no such"}
+		cases[name+": unknown parameter"] = bad{[]string{"-config", write(t, dir, name+"-p.json", strings.Replace(cfg, `"params":{`, `"params":{"bogus":1,`, 1)), "-out", out}, `unknown field "bogus"`}
+		zero := regexp.MustCompile(`"runs":\d+`).ReplaceAllString(cfg, `"runs":0`)
+		cases[name+": zero runs"] = bad{[]string{"-config", write(t, dir, name+"-z.json", zero), "-out", out}, "runs = 0"}
+		for k, e := range invalid[name] {
+			if !strings.Contains(cfg, e.old) {
+				t.Fatalf("%s: %q not in its configuration", name, e.old)
+			}
+			c := write(t, dir, fmt.Sprintf("%s-%d.json", name, k), strings.Replace(cfg, e.old, e.new, 1))
+			cases[fmt.Sprintf("%s: %s", name, e.new)] = bad{[]string{"-config", c, "-out", out}, e.want}
+		}
+	}
+	for name, c := range cases {
 		var log strings.Builder
-		err := run(args, io.Discard, &log)
-		if err == nil || strings.Contains(log.String(), "done (") {
-			t.Errorf("%s: err = %v, log %q", name, err, log.String())
+		err := run(c.args, io.Discard, &log)
+		switch {
+		case err == nil:
+			t.Errorf("%s: no error", name)
+		case !strings.Contains(err.Error(), c.want):
+			t.Errorf("%s: error %q does not name %q", name, err, c.want)
+		case !strings.Contains(name, "unwritable") && !strings.Contains(name, "missing") && !errors.Is(err, loadlab.ErrInvalid):
+			t.Errorf("%s: error %q does not wrap ErrInvalid", name, err)
+		case strings.Contains(log.String(), "done ("):
+			t.Errorf("%s: runs were made: %q", name, log.String())
 		}
 		if _, statErr := os.Stat(out); statErr == nil {
 			t.Errorf("%s: %s was created", name, out)
 			os.Remove(out)
+		}
+	}
+}
+
+// TestMergeRefusesPerSweep runs every registered sweep as two shards and
+// checks that the merge refuses a missing shard, a duplicated one, a
+// truncated last line, a shard of another seed and a configuration other
+// than the shards'.
+func TestMergeRefusesPerSweep(t *testing.T) {
+	for name, cfg := range configs {
+		dir := t.TempDir()
+		c := write(t, dir, "cfg.json", cfg)
+		seedRe := regexp.MustCompile(`"seed":\d+`)
+		if !seedRe.MatchString(cfg) {
+			cfg = strings.Replace(cfg, `{"sweep"`, `{"seed":0,"sweep"`, 1)
+		}
+		other := write(t, dir, "other.json", seedRe.ReplaceAllString(cfg, `"seed":99`))
+		shard := func(cfg string, i int) string {
+			f := filepath.Join(dir, fmt.Sprintf("%s-%d.jsonl", filepath.Base(cfg), i))
+			mustRun(t, "-config", cfg, "-shard", fmt.Sprintf("%d/2", i), "-out", f)
+			return f
+		}
+		a, b, o := shard(c, 0), shard(c, 1), shard(other, 1)
+		data := read(t, b)
+		cut := write(t, dir, "cut.jsonl", string(data[:len(data)-3]))
+		for what, files := range map[string][]string{
+			"runs missing":   {a},
+			"recorded twice": {a, b, b},
+			"truncated":      {a, cut},
+			"seed 99":        {a, o},
+		} {
+			err := run(append([]string{"-config", c, "-merge", "-out", filepath.Join(dir, "m")}, files...), io.Discard, io.Discard)
+			if !errors.Is(err, loadlab.ErrInvalid) || !strings.Contains(err.Error(), what) {
+				t.Errorf("%s: merge of %s: %v, want an error naming %q", name, what, err, what)
+			}
+		}
+		err := run([]string{"-config", other, "-merge", "-out", filepath.Join(dir, "m"), a, b}, io.Discard, io.Discard)
+		if !errors.Is(err, loadlab.ErrInvalid) || !strings.Contains(err.Error(), "seed 99") {
+			t.Errorf("%s: merge under another configuration: %v", name, err)
 		}
 	}
 }
