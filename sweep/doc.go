@@ -4,11 +4,13 @@
 //
 // Model. A sweep is a Plan: a name, a configuration (any value with a
 // JSON encoding), a root seed and a number of runs. Run r is identified
-// by its seed path (the root seed, the plan's Prefix, then r), the path
-// of mc.Source the model derives the run's random stream from; its
+// by its seed path (the root seed, the plan's Prefix, then r; or
+// Plan.Path(r) for sweeps of (point, run) pairs, whose run r of the
+// flattened loop is run j of point i with seed path seed, i, j), the
+// path of mc.Source the model derives the run's random stream from; its
 // result is a vector of float64 values that depends on the seed path
-// only. Shard i of N (written "i/N", 0 ≤ i < N) holds the runs r with
-// r mod N = i, in increasing order.
+// and the configuration only. Shard i of N (written "i/N", 0 ≤ i < N)
+// holds the runs r with r mod N = i, in increasing order.
 //
 // Partial-result file. JSON lines: a Header line (sweep name, the
 // SHA-256 of the configuration's canonical JSON, seed, shard, total
@@ -23,9 +25,35 @@
 // last newline), skips the runs already recorded and appends the rest.
 //
 // Merge. Merge reads the files of all shards and returns the records in
-// run order; a sweep's summary of them equals its single-process
-// result bit for bit, since each run's values do not depend on which
-// process computed them and the summary sees them in the same order.
+// run order; MergePlan also checks them against the plan (sweep,
+// configuration hash, seed, runs and every seed path). A sweep's summary
+// of them equals its single-process result bit for bit, since each run's
+// values do not depend on which process computed them and the summary
+// sees them in the same order.
+//
+// Sweeps. The command cmd/sweep runs the library's Monte Carlo sweeps
+// this way, through their per-run entry points (each computes one run
+// exactly as the in-process sweep does, and a summary function turns
+// the runs, in run order, into the sweep's own result):
+//
+//   - consensus.EstimateRho: consensus.EstimateRhoRun, run r on (seed, r).
+//   - mobility.Compare: mobility.CompareRun, run r on (seed, point, r).
+//   - codedload.Sweep (parameter and server sweeps, with SizePoints) and
+//     codedload.CompareSizes: codedload.SweepRun for run r of point i on
+//     (seed, i, r, ·), codedload.SummarizePoint; CompareSizes through
+//     codedload.ComparePoints and codedload.CompareCurves (its
+//     topologies, one per size from (seed, 2⁴⁰, n), are rebuilt by every
+//     shard).
+//   - stability.Law.Attractors: stability.AttractorStart,
+//     Law.AttractorRun and Law.GroupAttractors. Its starts are drawn in
+//     order from one stream, so start r is not a function of r alone:
+//     a shard replays the stream up to its starts (N draws per start,
+//     cheap next to the integration); the stream is unchanged.
+//   - stability.TwoNodeMap: stability.TwoNodeMapCell; its cells are
+//     deterministic (no random stream at all).
+//   - dual.Sweep: dual.SweepOptimum (P*, computed by every shard),
+//     dual.SweepRun for run r of point k on (seed, k, r) and
+//     dual.SweepSummary.
 //
 // Errors. Bad input (a malformed shard spec, a plan without a name or
 // runs, a file of another sweep, configuration or seed, duplicated or

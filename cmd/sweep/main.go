@@ -7,10 +7,18 @@
 //	sweep -config cfg.json -direct -out result              the library's one-process result, same format
 //
 // The configuration is {"sweep": NAME, "seed": S, "runs": R, "params":
-// {...}}; the sweeps and their parameters are listed by -list. Every
-// check (shard spec, sweep name, parameters, output path) happens before
-// the first run. Progress goes to stderr. See package sweep for the
-// file format, resume and merge rules.
+// {...}}; -list lists the sweeps: consensus (consensus.EstimateRho),
+// mobility (mobility.Compare), codedload (codedload.Sweep over listed
+// points), codedload-sizes (codedload.Sweep over SizePoints),
+// codedload-compare (codedload.CompareSizes), stability-attractors
+// (Law.Attractors), stability-map (stability.TwoNodeMap) and dual
+// (dual.Sweep); the README's section "Running a sweep on a cluster" has
+// a sample of each one's parameters, and the params structs of this
+// package document them. For sweeps of points (codedload, dual) R is the
+// number of runs per point; for stability-map it is the number of grid
+// cells. Every check (shard spec, sweep name, parameters, output path)
+// happens before the first run. Progress goes to stderr. See package
+// sweep for the file format, resume and merge rules.
 package main
 
 import (

@@ -264,3 +264,25 @@ func TestMergeRefusesPerSweep(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeSamples checks that the README's table lists every
+// registered sweep with a sample params that loads (with runs = 6, the
+// cell count of the stability-map sample).
+func TestReadmeSamples(t *testing.T) {
+	row := regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|.*\\| `(\\{.*\\})` \\|$")
+	listed := map[string]bool{}
+	dir := t.TempDir()
+	for _, m := range row.FindAllStringSubmatch(string(read(t, "../../README.md")), -1) {
+		name, params := m[1], m[2]
+		listed[name] = true
+		cfg := write(t, dir, name+".json", fmt.Sprintf(`{"sweep":%q,"seed":1,"runs":6,"params":%s}`, name, params))
+		if _, _, err := load(cfg); err != nil {
+			t.Errorf("README sample of %s: %v", name, err)
+		}
+	}
+	for name := range sweeps {
+		if !listed[name] {
+			t.Errorf("sweep %s is not in the README's table", name)
+		}
+	}
+}
