@@ -28,3 +28,18 @@ func benchLoadOp(b *testing.B, n int) {
 		op.Mul(s, x)
 	}
 }
+
+// Loads on the same network, for comparison with LoadOp.Mul.
+func BenchmarkLoads_N1e4(b *testing.B) {
+	nw, err := GenerateCDN(rand.NewPCG(13, 1), &CDNSettings{N: 10_000, K: 10})
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, s := make([]float64, nw.N()), make([]float64, nw.N())
+	for i := range x {
+		x[i] = 0.5
+	}
+	for b.Loop() {
+		nw.Loads(s, x)
+	}
+}
