@@ -39,11 +39,26 @@
 // on the number of cores. Code that reads the field C directly works for
 // dense networks only.
 //
+// A solver that multiplies by the same B = Cᵀ diag(A) many times (the
+// greedy ODE of package stability) forms it once with Network.LoadOp: for
+// sparse C the columns of C pre-scaled by A in compressed rows with 32-bit
+// indices (a third less memory traffic per entry than Loads, which
+// gathers A_j as well), for dense C the dense N×N matrix B, whose rows
+// gonum's assembly dot product reads contiguously. LoadOp.Mul splits
+// products of 2¹⁵ entries or more over the cores, again one goroutine per
+// output entry; it equals Loads to rounding (C_ji A_j is rounded first,
+// and the dense kernel keeps several partial sums). A LoadOp does not
+// follow later changes of the network's fields.
+//
 // GenerateCDN draws a synthetic CDN with sparse C from a rand.Source:
 // nodes uniform on the unit square, each region's traffic split over its
 // K nearest proxies with weights ∝ exp(−d/ℓ), log-normal demand and
 // capacities set from drawn utilisations (CDNSettings documents every
 // parameter and default). It is this package's model, not the paper's.
+// Nodes are numbered along a serpentine sweep of a grid of cells, so a
+// region's proxies have nearby indices (mean |i − j| over the entries of
+// C is 97 at N = 2·10⁴ and K = 10, against N/3 for random labels), and
+// the gathers of the products stay within a small window of the vector.
 //
 // # Errors and panics
 //

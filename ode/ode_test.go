@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -345,4 +346,39 @@ func TestReset(t *testing.T) {
 	// Tolerance 1e-12 per step over ~20 steps.
 	assert.InDelta(t, 2*math.Exp(-1), d.State()[0], 1e-10)
 	assert.Panics(t, func() { d.Reset(0, []float64{1, 2}) })
+}
+
+func TestSolveStepsFuncMatchesSolveSteps(t *testing.T) {
+	// The callback sees exactly the samples SolveSteps stores, in order,
+	// with the same statistics; an error from emit stops the run with
+	// Status Failure after the samples so far.
+	f := func(dy []float64, _ float64, y []float64) { dy[0], dy[1] = y[1], -y[0] }
+	ref, err := SolveSteps(f, 0, []float64{1, 0}, 10, nil)
+	require.NoError(t, err)
+	var ts []float64
+	var ys [][]float64
+	res, err := SolveStepsFunc(f, 0, []float64{1, 0}, 10, nil, func(t float64, y []float64) error {
+		ts = append(ts, t)
+		ys = append(ys, append([]float64(nil), y...))
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, ref.T, ts)
+	assert.Equal(t, ref.Y, ys)
+	assert.Equal(t, ref.Stats, res.Stats)
+	assert.Equal(t, loadlab.Success, res.Status)
+	assert.Nil(t, res.T)
+	stop := errors.New("enough")
+	calls := 0
+	res, err = SolveStepsFunc(f, 0, []float64{1, 0}, 10, nil, func(float64, []float64) error {
+		calls++
+		if calls == 3 {
+			return stop
+		}
+		return nil
+	})
+	assert.ErrorIs(t, err, stop)
+	assert.Equal(t, loadlab.Failure, res.Status)
+	assert.Equal(t, 2, res.Stats.Accepted, "stopped at the third sample")
+	assert.Panics(t, func() { _, _ = SolveStepsFunc(f, 0, []float64{1, 0}, 10, nil, nil) })
 }

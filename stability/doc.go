@@ -27,8 +27,8 @@
 // # Integration: logit coordinates
 //
 // Law.Integrate solves (24) with package ode: the adaptive Dormand–Prince
-// method (ode.Solve at Settings.Times, ode.SolveSteps at every accepted
-// step), or fixed-step RK4 (ode.SolveRK4) when Settings.Step is set. It
+// method (ode.Solve at Settings.Times, ode.SolveStepsFunc at every
+// accepted step), or fixed-step RK4 (ode.SolveRK4) when Settings.Step is set. It
 // has no output sampler or defaults of its own: AbsTol, RelTol and MaxSteps
 // are passed to ode, whose defaults (ode.DefaultTol = 1e-8, ode.
 // DefaultMaxSteps = 10⁶ steps) apply. By default it integrates the logits
@@ -72,7 +72,8 @@
 // # Equilibria and linearisation
 //
 // x* is an equilibrium iff each x*_i ∈ {0, 1} or S_i(x*) = T_i (§5.2 item
-// 4). The Jacobian (Law.Jacobian, §5.4) is
+// 4). The Jacobian (Law.Jacobian, or Law.JacobianOp without the N×N
+// matrix; §5.4) is
 //
 //	∂F_i/∂x_j = β(1 − 2x_i)(T_i − S_i) δ_ij − β x_i(1 − x_i) C_ji A_j,
 //
@@ -96,7 +97,7 @@
 // β(S_i − T_i) where x_i = 1 (§5.4). Law.Corner uses this closed form, and
 // Law.ClassifyCorners walks all 2^N vertices in Gray-code order, updating
 // the loads in O(N) per vertex (with a fresh O(N²) recomputation every 64
-// vertices to stop rounding drift), so N = 20 costs about 2·10⁷ flops
+// vertices to stop rounding drift; O(nnz) for sparse C), so N = 20 costs about 2·10⁷ flops
 // rather than 2^20 eigendecompositions. Beyond MaxCornerNodes
 // two targeted modes remain: Law.SearchCorners (N ≤ 64) starts from
 // random vertices and follows the largest positive eigenvalue (the
@@ -147,6 +148,41 @@
 // after a long quiet spell; the guard also bounds the law's wind-up (its
 // reaction time from x = 1 − g is about log(1/g)/(β·overload)).
 //
+// # Sparse networks and cost
+//
+// Every entry point works on a network with sparse C (anycast.SparseC, as
+// drawn by anycast.GenerateCDN) at O(nnz) per product and without an N×N
+// matrix, and on dense C at O(N²):
+//
+//   - Integrate forms the load matrix B = Cᵀ diag(A) once per call
+//     (anycast.LoadOp: pre-scaled sparse rows, or dense rows for dense C)
+//     and evaluates S = B x in each right-hand side, split over the cores
+//     from 2¹⁵ entries, with the sigmoids of the logit state split from
+//     4096 free nodes (and skipped at z ≥ 37, where σ(z) is exactly 1).
+//     Recording every accepted step reuses the state and loads of the
+//     step's last evaluation (Dormand–Prince is first-same-as-last), so a
+//     trajectory costs copies, not products; at N = 10⁵ a few hundred
+//     samples of X, S and Overload are the memory (8·3N bytes each).
+//   - Law.JacobianOp holds the Jacobian factored as diag(D) − diag(R) B
+//     (O(N) numbers beside the network), with entries equal to Jacobian's
+//     and products J v in O(nnz); Law.Jacobian stays the dense N×N matrix.
+//   - On sparse C, Linearize (and Snap, Corner, Equilibria and Attractors,
+//     which use it) splits the spectrum exactly: rows of nodes on a face
+//     are D_i e_i, so J is block triangular and its eigenvalues are those
+//     D_i with the eigenvalues of the interior block J_II, the only dense
+//     matrix (|I|×|I|, O(|I|³) work), assembled from the columns of C in
+//     O(nnz + |I|²). Snap solves the interior balance B_II x_I = T_I −
+//     (B x_B)_I on the same block. On dense C, Linearize decomposes the
+//     whole Jacobian as before.
+//   - PolytopeSlack, ExtendedSlack, Uncontrollable, Corner (NodeRates),
+//     ClassifyCorners and SearchCorners read C by rows or through Loads;
+//     Compare calls dual's sparse path for the optimum.
+//
+// The sparse and dense paths agree to rounding (their sums run in other
+// orders: LoadOp rounds C_ji A_j first, and gonum's dense dot product
+// keeps several partial sums), and bit for bit on two nodes. The
+// benchmarks and their targets are in docs/benchmarks.md.
+//
 // # Choices on the spec's open questions
 //
 //   - Rate law: β x(1 − x)(T − S) as reconstructed in §5.1; the normalised
@@ -172,7 +208,8 @@
 // they do not read nw.A. Every function that takes a network validates it
 // on each call (anycast.Network.Validate), so a network whose exported
 // fields were changed after construction is checked again; the hot-loop
-// methods Law.Rate, Law.Jacobian and Law.EulerStep do not.
+// methods Law.Rate, Law.Jacobian, Law.JacobianOp and Law.EulerStep do
+// not.
 //
 // Settings (Settings, CompareSettings, MapSettings, DiurnalSettings): a
 // nil pointer or a zero field means the default stated on the field; a

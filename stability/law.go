@@ -100,6 +100,10 @@ func (l *Law) Rate(dst, x []float64) []float64 {
 //
 //	∂F_i/∂x_j = g_i (1 − 2x_i)(T_i − S_i) δ_ij − g_i x_i (1 − x_i) C_ji A_j.
 //
+// The matrix is dense, N×N, whatever the form of C; for a large sparse
+// network use JacobianOp, which holds the same entries in O(N) numbers
+// beside the network and multiplies in O(nnz).
+//
 // Jacobian panics if len(x) ≠ N or dst has the wrong shape.
 func (l *Law) Jacobian(dst *mat.Dense, x []float64) *mat.Dense {
 	n := l.Net.N()

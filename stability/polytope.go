@@ -8,7 +8,8 @@ import (
 )
 
 // The functions of this file validate nw on every call
-// (anycast.Network.Validate, O(N²) like the work itself), so a network
+// (anycast.Network.Validate: O(N²) for dense C, O(N) for a sparse C, which
+// is validated when built; the work itself is O(nnz)), so a network
 // whose exported fields were changed after NewNetwork is checked again;
 // its error is returned. They panic if nw is nil.
 
