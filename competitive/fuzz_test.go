@@ -123,39 +123,91 @@ func fuzzAccepted(t *testing.T, in *Instance, T, K int, h []float64) {
 }
 
 // FuzzCruel feeds arbitrary parameters to DTrack and to the adaptive
-// adversary: whatever Reset and Cruel accept must give an instance on
-// which the rule-independent facts of spec §6.1 hold (ALG ≥ C +
-// (T−1)·min(ε, C), OPT ≤ C + (T−1)ε/k), and DTrack-RR with α = 1 must
-// stay within 2k·OPT (spec §6.3).
+// adversary, with k and T the fuzzer's own ints (unclipped, so T·(k+1)
+// can overflow or exceed the memory budget). CruelBound, which
+// allocates nothing, is checked on every input: a named error, or a
+// value in [1, k] (spec §6.1). Cruel itself runs when its work is small
+// (T·k ≤ 2¹⁶); where T·(k+1) eight-byte values overflow or exceed
+// size.MaxBytes it must refuse with ErrTooLarge (or ErrInvalid for a
+// bad k, T, C or ε) before allocating; sizes in between are within the
+// budget but too slow for a fuzz iteration and are skipped. Whatever
+// Cruel accepts must give an instance on which the rule-independent
+// facts of spec §6.1 hold (ALG ≥ C + (T−1)·min(ε, C), OPT ≤ C +
+// (T−1)ε/k), and DTrack-RR with α = 1 must stay within 2k·OPT (spec
+// §6.3).
 func FuzzCruel(f *testing.F) {
-	f.Add(uint8(2), uint16(6), 2.0, 1.0, 1.0, 0.0, uint8(0))
-	f.Add(uint8(3), uint16(400), 10.0, 1.0, 1.0, 1.0, uint8(2))
-	f.Add(uint8(0), uint16(5), -1.0, math.NaN(), -1.0, 2.0, uint8(9))
-	f.Fuzz(func(t *testing.T, k uint8, T uint16, C, eps, alpha, beta float64, policy uint8) {
-		K, TT := int(k%9), int(T%2000)
+	f.Add(2, 6, 2.0, 1.0, 1.0, 0.0, uint8(0))
+	f.Add(3, 400, 10.0, 1.0, 1.0, 1.0, uint8(2))
+	f.Add(0, 5, -1.0, math.NaN(), -1.0, 2.0, uint8(9))
+	f.Add(4, 1<<62, 1.0, 1.0, 1.0, 0.0, uint8(0))
+	f.Add(1<<62, 4, 1.0, 1.0, 1.0, 0.0, uint8(0))
+	f.Add(math.MaxInt, 1, 1.0, 1.0, 1.0, 0.0, uint8(0))
+	f.Add(1<<16, 1<<16, 1.0, 1e300, 1.0, 0.0, uint8(1))
+	f.Fuzz(func(t *testing.T, K, TT int, C, eps, alpha, beta float64, policy uint8) {
+		args := K >= 1 && TT >= 1 && finiteNonNeg(C) && finiteNonNeg(eps)
+		fuzzCruelBound(t, K, TT, C, eps, args)
+		work, okWork := size.Mul(TT, K)
+		vals, okVals := size.Mul(TT, K+1)
 		alg := &DTrack{Policy: Policy(policy % 4), Alpha: alpha, Beta: beta}
-		in, sched, err := Cruel(alg, K, TT, C, eps)
-		if err != nil {
+		switch {
+		case K < 1 || TT < 1 || (okWork && work <= 1<<16):
+		case !okVals || vals > size.MaxBytes/8:
+			_, _, err := Cruel(alg, K, TT, C, eps)
+			if args && !errors.Is(err, loadlab.ErrTooLarge) || !args && !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge) {
+				t.Fatalf("Cruel(k = %d, T = %d, C = %v, ε = %v) beyond the budget: %v", K, TT, C, eps, err)
+			}
+			return
+		default:
 			return
 		}
-		if K < 1 || TT < 1 || !(C >= 0) || !(eps >= 0) || !(alpha >= 0) || beta > alpha {
+		in, sched, err := Cruel(alg, K, TT, C, eps)
+		if err != nil {
+			// A bad T with a k too large in itself may be either.
+			if !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge) {
+				t.Fatalf("error not named: %v", err)
+			}
+			return
+		}
+		if !args || !(alpha >= 0) || beta > alpha {
 			t.Fatalf("accepted k = %d, T = %d, C = %v, eps = %v, α = %v, β = %v", K, TT, C, eps, alpha, beta)
 		}
-		x := float64(TT-1) * eps
-		if C+x > 1e300 {
-			return // sums overflow; nothing left to compare
-		}
-		cost, opt := in.Cost(sched), OptimumCost(in)
-		// Relative 1e-12: rounding of ≤ 2000 additions.
-		slack := 1e-12 * (C + x)
-		if low := C + float64(TT-1)*min(eps, C); cost < low-slack {
-			t.Fatalf("ALG %v < C + (T−1)·min(ε, C) = %v", cost, low)
-		}
-		if opt > C+x/float64(K)+slack {
-			t.Fatalf("OPT %v > C + (T−1)ε/k = %v", opt, C+x/float64(K))
-		}
-		if alg.Policy == RoundRobin && alpha == 1 && cost > float64(2*K)*opt*(1+1e-12)+slack {
-			t.Fatalf("DTrack-RR cost %v > 2k·OPT = %v", cost, float64(2*K)*opt)
-		}
+		fuzzCruelFacts(t, alg, in, sched, K, TT, C, eps)
 	})
+}
+
+// fuzzCruelBound checks CruelBound on any sizes: a named error, and for
+// valid arguments a value in [1, k] (it is k/(1 + (k−1)C/(C + (T−1)ε))).
+func fuzzCruelBound(t *testing.T, K, TT int, C, eps float64, args bool) {
+	b, err := CruelBound(K, TT, C, eps)
+	if err != nil {
+		if !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge) {
+			t.Fatalf("CruelBound error not named: %v", err)
+		}
+		return
+	}
+	// Relative 1e-15: a few roundings in k/(1 + (k−1)C/x).
+	if !args || !(b >= 1-1e-15) || b > float64(K)*(1+1e-15) {
+		t.Fatalf("CruelBound(k = %d, T = %d, C = %v, ε = %v) = %v, want in [1, k]", K, TT, C, eps, b)
+	}
+}
+
+// fuzzCruelFacts checks spec §6.1 and §6.3 on an instance Cruel built.
+func fuzzCruelFacts(t *testing.T, alg *DTrack, in *Instance, sched []int, K, TT int, C, eps float64) {
+	x := float64(TT-1) * eps
+	if C+x > 1e300 {
+		return // sums overflow; nothing left to compare
+	}
+	cost, opt := in.Cost(sched), OptimumCost(in)
+	// Relative 1e-11: ≤ 2¹⁶ additions of non-negative terms have a
+	// relative rounding error ≤ 2¹⁶·2⁻⁵³ ≈ 7.3e-12.
+	slack := 1e-11 * (C + x)
+	if low := C + float64(TT-1)*min(eps, C); cost < low-slack {
+		t.Fatalf("ALG %v < C + (T−1)·min(ε, C) = %v", cost, low)
+	}
+	if opt > C+x/float64(K)+slack {
+		t.Fatalf("OPT %v > C + (T−1)ε/k = %v", opt, C+x/float64(K))
+	}
+	if alg.Policy == RoundRobin && alg.Alpha == 1 && cost > float64(2*K)*opt*(1+1e-11)+slack {
+		t.Fatalf("DTrack-RR cost %v > 2k·OPT = %v", cost, float64(2*K)*opt)
+	}
 }
