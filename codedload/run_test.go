@@ -623,7 +623,14 @@ func FuzzRun(f *testing.F) {
 			return
 		}
 		sp := cfg.strategy()
-		if work := float64(top.Order()) * float64(cache*sp.ell+files); work > 1e5 || top.Order() > 400 {
+		// What Validate accepts fits: the exact products (in float64,
+		// exact below 2⁵³ and monotone above, so no wrap can hide one)
+		// are within the bounds it states, and the torus is a real one.
+		n := float64(top.Order())
+		if slots := float64(cache) * float64(sp.ell); slots > maxSlots || n*slots > maxDraws || files > maxIndex || n != float64(side)*float64(side) {
+			t.Fatalf("Validate accepted side = %d, Cache·Ell = %d·%d, Files = %d (n = %v)", side, cache, sp.ell, files, n)
+		}
+		if work := n * float64(cache*sp.ell+files); work > 1e5 || top.Order() > 400 {
 			return // valid but too large to run in one fuzz case
 		}
 		r, err := Run(cfg, mc.Source(1))
