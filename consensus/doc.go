@@ -51,16 +51,17 @@
 // γ < 2/μ_n with μ_n = λ_max(R^{-1/2} L R^{-1/2}); LogRatio linearises to
 // the same form with X* = (l_total/r_total) R (spec §8). Simulate checks
 // these at the first step's demand with linalg.LambdaMaxBracket, which
-// brackets μ_n between proven upper bounds (max over links of
-// q_u d_u + q_v d_v, then a Collatz–Wielandt bound from power steps on
-// |S|) and Lanczos lower bounds, refining only while 2/γ is inside the
-// bracket; up to 400 nodes it uses the dense spectrum and up to 3000 a
-// dense Cholesky test of (2/γ)I − S. An unstable γ never passes
+// brackets μ_n between upper bounds (max over links of q_u d_u + q_v d_v,
+// a Collatz–Wielandt bound from power steps on |S|, and above 400 nodes
+// the probabilistic Lanczos bound, wrong with probability at most
+// 1e-10) and Lanczos Rayleigh quotients, refining only while 2/γ is
+// inside the bracket; up to 400 nodes it uses the dense spectrum and up
+// to 3000 a dense Cholesky test of (2/γ)I − S. An unstable γ never passes
 // silently: Simulate runs all steps, so the divergence shows, and
 // returns the trajectory with an error wrapping ErrUnstable (γ within
 // the method's error bound of 2/μ_n, about 10⁻⁹ relative, counts as
 // unstable: the dispersion does not decay). Above 3000 nodes, a γ the
-// bounds cannot place gives an error wrapping ErrIllConditioned that
+// bracket cannot place within its step budget gives an error wrapping ErrIllConditioned that
 // says stability is uncertain and gives the bracket.
 //
 // # H2 performance (§4.2–§4.5)

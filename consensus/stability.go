@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"errors"
 	"math"
 
 	"github.com/loadlab/loadlab"
@@ -21,8 +22,12 @@ import (
 //     (dense eigenvalues, or the Cholesky decision up to 3000 nodes):
 //     γ μ_n = 2 to rounding, where the dispersion does not decay;
 //   - an error wrapping ErrIllConditioned, with the bracket, when the
-//     bounds could not settle it (above 3000 nodes, with 2/γ between the
-//     Lanczos lower bound and the proven upper bounds).
+//     bounds could not settle it (above 3000 nodes, with 2/γ inside the
+//     Lanczos bracket after EigenSettings.MaxSteps steps).
+//
+// Above 400 nodes the upper end of the bracket may be the probabilistic
+// Lanczos bound (Bracket.Delta = 1e-10, linalg package comment): a
+// "stable" answer is then wrong with probability at most Delta.
 func stability(g *linalg.Graph, gamma float64, q []float64) (linalg.Bracket, error) {
 	for i, qi := range q {
 		if math.IsInf(qi, 1) {
@@ -36,7 +41,7 @@ func stability(g *linalg.Graph, gamma float64, q []float64) (linalg.Bracket, err
 	}
 	t := 2 / gamma
 	b, err := linalg.LambdaMaxBracket(g, &linalg.EigenSettings{Scale: q, Threshold: t})
-	if err != nil {
+	if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
 		return b, err
 	}
 	switch {

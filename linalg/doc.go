@@ -174,20 +174,93 @@
 //
 // # Eigenvalue brackets
 //
-// LambdaMaxBracket and Lambda2Bracket return a Bracket [Lo, Hi] proven
-// to contain λ_max or λ₂ of L (or of Q^{1/2} L Q^{1/2} for a positive
-// diagonal Q, EigenSettings.Scale), with an estimate Est. The proofs:
-// Rayleigh quotients and the row-sum norm of W Bᵀ Q B (an O(m) edge
-// bound), the Collatz–Wielandt bound for the nonnegative |S|, Cauchy
-// interlacing for the Ritz values of Lanczos with full
-// reorthogonalisation, and Sylvester's law of inertia for a Cholesky test
-// of c I − S (or of S + zzᵀ − c(I − zzᵀ) for λ₂), each widened by a bound
-// on its rounding error. Up to 400 nodes they use the dense spectrum. With
-// EigenSettings.Threshold t they refine only until t lies outside the
-// bracket, and up to 3000 nodes decide t by Cholesky; consensus decides
-// the stability of γ with t = 2/γ this way. SymEigen is the dense
-// symmetric eigensolver they use: gonum's, on a copy scaled by a power of
-// two, exact and safe for entries far from 1.
+// LambdaMaxBracket and Lambda2Bracket return a Bracket [Lo, Hi]
+// certified to contain λ_max or λ₂ of L (or of S = Q^{1/2} L Q^{1/2} for
+// a positive diagonal Q, EigenSettings.Scale), with an estimate Est, the
+// certificate that ran (Bracket.Cert), its failure probability
+// (Bracket.Delta, 0 when deterministic), the Lanczos steps and a Status.
+// Every computed quantity below is widened by a bound on its rounding
+// error.
+//
+//   - CertBounds (deterministic, O(m)): λ_max ≥ max_u S_uu (a Rayleigh
+//     quotient); λ_max ≤ max_{u~v} (S_uu + S_vv) (the row-sum norm of
+//     W Bᵀ Q B, which has the nonzero spectrum of L Q); λ_max ≤
+//     max_i (|S|x)_i/x_i for x > 0 (Collatz–Wielandt; sharp on bipartite
+//     graphs, exact at x = 1 on regular bipartite ones such as the even
+//     torus and the hypercube); λ₂ = 0 for a disconnected graph.
+//   - CertDense (deterministic, n ≤ 400): the dense symmetric eigensolver
+//     (SymEigen), value ± 1e-12 ‖S‖, a bound on its backward error.
+//   - CertCholesky (deterministic, n ≤ 3000, only to decide a
+//     Threshold t still inside the bracket): Cholesky of c I − S (or of
+//     S + zzᵀ − c(I − zzᵀ), z the unit null vector, for λ₂) succeeds iff
+//     c > λ_max (λ₂ > c) by Sylvester's law of inertia, up to a backward
+//     error 1e-9 (t + ‖S‖).
+//   - CertLanczos (n > 400, O(n) memory: 12 n-vectors at most, checked
+//     before allocation): plain Lanczos, three-term recurrence with one
+//     local reorthogonalisation and no stored basis, from v₁ = g/‖g‖, g
+//     Gaussian from a PCG stream seeded by two Uint64 of
+//     EigenSettings.Src (nil: rand.NewPCG(1, 2)). For λ_max it runs on S;
+//     for λ₂ on S⁺ restricted to z⊥ (v₁ projected onto z⊥), each step a
+//     LaplacianSolver solve to relative residual 1e-10, since 1/λ₂ is the
+//     largest eigenvalue of S⁺ there.
+//
+// The deterministic end of a Lanczos bracket is a Rayleigh quotient:
+// the Ritz vector y of an early step whose Ritz value is within 5 % of
+// the requested width of the last (rebuilt by a second pass of the same
+// recurrence) gives Lo = xᵀLx/Σx_u²/q_u for x = Q^{1/2}y rounded, each
+// sum one of nonnegative terms (xᵀLx = Σ_{u<v} w_uv (x_u − x_v)²), hence
+// with relative error ≤ γ_{m+5}, γ_{n+2}. For λ₂, Hi is the Rayleigh
+// quotient of S at x = S⁺y (one more solve), its null component
+// subtracted with its rounding bound; Hi ≤ min_u S_uu/(1 − z_u²)
+// always.
+//
+// The probabilistic end is the Christoffel-function bound, an a
+// posteriori form of the probabilistic Lanczos bounds of Kuczyński and
+// Woźniakowski (SIAM J. Matrix Anal. Appl. 13, 1992) and of van
+// Dorsselaer, Hochstenbach and van der Vorst (SIAM J. Matrix Anal. Appl.
+// 22, 2000). Let A be the operator (S, or S⁺ on z⊥), of dimension N, μ
+// its largest eigenvalue, u a unit eigenvector and c = uᵀv₁. The Lanczos
+// polynomials (p₀ = 1, β_j p_j(x) = (x − α_j) p_{j−1}(x) − β_{j−1} p_{j−2}(x))
+// satisfy v_{j+1} = p_j(A) v₁ and are orthonormal for the spectral
+// measure of v₁, so for every x, K_k(x) = Σ_{j=0}^{k} p_j(x)² is the
+// maximum of q(x)²/‖q(A)v₁‖² over polynomials q of degree ≤ k; taking
+// x = μ gives c² K_k(μ) ≤ 1. v₁ is uniform on the unit sphere, so c² is
+// Beta(½, (N − 1)/2) and P[c² < s] ≤ √(2(N − 1)s/π) (Wendel's inequality
+// for the Beta normaliser); with s = π δ²/(2(N − 1)), c² ≥ s except with
+// probability δ, and then K_k(μ) ≤ 1/s. K_k increases beyond the largest
+// Ritz value θ_k ≤ μ, so
+//
+//	μ ≤ x*_k := max{x ≥ θ_k : K_k(x) ≤ k/s}   except with probability δ,
+//
+// for every k at once (one event, so the stopping rule may look at the
+// bounds). The factor k in k/s (instead of 1/s) allows for the copies
+// ("ghosts") of converged Ritz values that appear in floating point:
+// Greenbaum's analysis (Linear Algebra Appl. 113, 1989) makes the
+// computed T_k exact Lanczos for a matrix with eigenvalues in tiny
+// clusters around those of A, whose weights add up to c²; each of at
+// most k copies then carries at least c²/k. The bound is finally
+// widened by 10 k η relative, η the relative error of one application
+// of A (4(d_max + 2)u for S, the largest solve residual times
+// √(q_max/q_min) for S⁺). For λ_max, Hi = min(x*_k, the deterministic
+// bounds); for λ₂, Lo = 1/x*_k. The exact-arithmetic statement is a
+// theorem; its floating-point transfer (the ghost allowance and the
+// margin) rests on the Paige–Greenbaum theory and on the tests
+// (TestLanczosBracketsCover: the dense eigenvalue lies in every bracket
+// over many start vectors; TestChristoffelBoundRate: at δ = 0.1 and 8
+// steps, where the bound binds, 3 of 200 brackets miss, a rate below δ).
+//
+// Lanczos stops when the bracket's relative width is at most
+// EigenSettings.RelWidth (default 1e-3), or, with a Threshold t, as soon
+// as t lies outside it (then continuing past RelWidth, to 1e-10 relative),
+// or after MaxSteps (default 2000) steps, with Status IterationLimit and
+// loadlab.ErrNotConverged. The steps the width needs grow like
+// ln(k N/δ²)/√RelWidth on a spectrum that is dense up to its top (about
+// 450 at N = 10⁶, δ = 1e-10, RelWidth = 1e-3) and are far fewer when the
+// top eigenvalue is isolated (40 on the US power grid). consensus
+// decides the stability of γ with t = 2/γ this way; an undecided t is
+// ErrIllConditioned there. SymEigen is the dense symmetric eigensolver
+// of the dense path: gonum's, on a copy scaled by a power of two, exact
+// and safe for entries far from 1.
 //
 // Building with -tags openblas routes gonum's BLAS through OpenBLAS
 // (cgo, Debian's libopenblas-dev and the gonum.org/v1/netlib module;
@@ -291,9 +364,9 @@
 //     the same way, from the split 1/(t(2 − t)) = ½(1/t + 1/(2 − t)):
 //     ρ₂ = ½[tr L†/γ + tr_{1⊥}(2I − γL)⁻¹] and ρ₁ = 2 tr_{1⊥}(2I − γL)⁻¹,
 //     one Laplacian solve and one solve with the well-conditioned
-//     2I − γL per probe. γ is checked against the proven λ_n bracket of
-//     LambdaMaxBracket: γ ≥ 2/λ_n is ErrUnstable, a γ the bracket cannot
-//     decide ErrIllConditioned. Nodal values (stochastic diagonal
+//     2I − γL per probe. γ is checked against the certified λ_n bracket
+//     of LambdaMaxBracket: γ ≥ 2/λ_n is ErrUnstable, a γ the bracket
+//     cannot decide ErrIllConditioned. Nodal values (stochastic diagonal
 //     estimation) and γ*_H2 at scale are not implemented.
 //
 // Errors: a disconnected graph wraps loadlab.ErrDisconnected; bad

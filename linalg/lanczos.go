@@ -1,0 +1,237 @@
+package linalg
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+// lanczos is the plain Lanczos process (three-term recurrence, no
+// stored basis, O(n) memory) for a symmetric positive semidefinite
+// operator, optionally on the complement of a unit vector z. The start
+// vector is Gaussian from a PCG stream seeded by seed, so a second pass
+// (ritzVector) regenerates the same basis.
+type lanczos struct {
+	apply       func(dst, src []float64) error
+	z           []float64 // deflated unit vector, or nil
+	seed        [2]uint64
+	alpha, beta []float64
+	parts       [][2]float64 // α_j's two parts (projection, local reorthogonalisation)
+	prev, v, w  []float64
+	done        bool // invariant subspace reached (β = 0)
+}
+
+// lanczosVectors is the number of n-vectors a lanczos holds, with the
+// second pass's four.
+const lanczosVectors = 7
+
+func newLanczos(n int, apply func(dst, src []float64) error, z []float64, seed [2]uint64) *lanczos {
+	lz := &lanczos{apply: apply, z: z, seed: seed,
+		prev: make([]float64, n), v: make([]float64, n), w: make([]float64, n)}
+	lz.start(lz.v)
+	return lz
+}
+
+// start writes the unit start vector: Gaussian entries (uniform on the
+// sphere once normalised, and on the sphere of z⊥ once deflated).
+func (lz *lanczos) start(v []float64) {
+	rnd := rand.New(rand.NewPCG(lz.seed[0], lz.seed[1]))
+	for i := range v {
+		v[i] = rnd.NormFloat64()
+	}
+	lz.deflate(v)
+	normalize(v)
+}
+
+// deflate removes the z component of x (twice, for orthogonality to
+// rounding).
+func (lz *lanczos) deflate(x []float64) {
+	if lz.z == nil {
+		return
+	}
+	for range 2 {
+		c := dot(x, lz.z)
+		for i := range x {
+			x[i] -= c * lz.z[i]
+		}
+	}
+}
+
+// steps returns the number of steps taken.
+func (lz *lanczos) steps() int { return len(lz.alpha) }
+
+// step runs one Lanczos step: w = A v − β_{j−1} v_{j−1} − α_j v_j (with
+// one local reorthogonalisation against v_j), β_j = ‖w‖, and shifts the
+// vectors.
+func (lz *lanczos) step() error {
+	if err := lz.apply(lz.w, lz.v); err != nil {
+		return err
+	}
+	if k := len(lz.beta); k > 0 {
+		axpy(lz.w, -lz.beta[k-1], lz.prev)
+	}
+	a := dot(lz.w, lz.v)
+	axpy(lz.w, -a, lz.v)
+	c := dot(lz.w, lz.v)
+	axpy(lz.w, -c, lz.v)
+	lz.deflate(lz.w)
+	b := math.Sqrt(dot(lz.w, lz.w))
+	lz.alpha = append(lz.alpha, a+c)
+	lz.parts = append(lz.parts, [2]float64{a, c})
+	lz.beta = append(lz.beta, b)
+	if !(b > 0) {
+		lz.done = true
+		return nil
+	}
+	lz.prev, lz.v, lz.w = lz.v, lz.w, lz.prev
+	for i := range lz.v {
+		lz.v[i] /= b
+	}
+	return nil
+}
+
+// ritzTop returns the largest eigenvalue of the tridiagonal T_k of the
+// steps so far (NaN if the tridiagonal eigensolver fails).
+func (lz *lanczos) ritzTop() float64 { return lz.ritzTopOf(lz.steps()) }
+
+// christoffel returns K_k(x) = Σ_{j=0}^{k} p_j(x)² for the normalised
+// Lanczos polynomials p_0 = 1, β_j p_j = (x − α_j) p_{j−1} − β_{j−1} p_{j−2},
+// for which v_{j+1} = p_j(A) v_1 in exact arithmetic; it stops (and
+// returns a value > limit) as soon as the partial sum passes limit.
+// With β_k = 0 it returns +Inf off the roots.
+func (lz *lanczos) christoffel(x, limit float64) float64 {
+	pm, p := 0.0, 1.0
+	sum := 1.0
+	for j, a := range lz.alpha {
+		var bm float64
+		if j > 0 {
+			bm = lz.beta[j-1]
+		}
+		num := (x-a)*p - bm*pm
+		if !(lz.beta[j] > 0) {
+			return math.Inf(1)
+		}
+		pm, p = p, num/lz.beta[j]
+		sum += p * p
+		if sum > limit {
+			return sum
+		}
+	}
+	return sum
+}
+
+// upperBound returns the largest x in [theta, hi] with K_k(x) ≤ limit,
+// by bisection (K_k increases on [θ_k, ∞), θ_k the largest Ritz value),
+// and hi itself when K_k(hi) ≤ limit.
+func (lz *lanczos) upperBound(theta, hi, limit float64) float64 {
+	if lz.christoffel(hi, limit) <= limit {
+		return hi
+	}
+	lo := theta
+	for range 200 {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if lz.christoffel(mid, limit) <= limit {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
+
+// ritzTopOf returns the largest eigenvalue of the leading k × k block
+// T_k (NaN if the tridiagonal eigensolver fails).
+func (lz *lanczos) ritzTopOf(k int) float64 {
+	d := append([]float64(nil), lz.alpha[:k]...)
+	e := append([]float64(nil), lz.beta[:k-1]...)
+	if !(gonum.Implementation{}).Dsterf(k, d, e) {
+		return math.NaN()
+	}
+	return d[k-1]
+}
+
+// ritzCoefficients returns the unit eigenvector s of the leading k × k
+// block T_k for its eigenvalue theta, by inverse iteration with partial
+// pivoting.
+func (lz *lanczos) ritzCoefficients(k int, theta float64) []float64 {
+	s := make([]float64, k)
+	for i := range s {
+		s[i] = 1
+	}
+	shift := theta + 1e-14*math.Max(math.Abs(theta), 1e-300)
+	impl := gonum.Implementation{}
+	for range 3 {
+		dl := append([]float64(nil), lz.beta[:k-1]...)
+		du := append([]float64(nil), lz.beta[:k-1]...)
+		d := make([]float64, k)
+		for i := range d {
+			d[i] = lz.alpha[i] - shift
+		}
+		if !impl.Dgtsv(k, 1, dl, d, du, s, 1) {
+			break // exactly singular: s is already an eigenvector
+		}
+		normalize(s)
+	}
+	return s
+}
+
+// ritzVector regenerates the Lanczos basis from the same start (a
+// second pass of len(s) − 1 operator applications, in its own storage,
+// so the first pass can resume) and returns y = Σ_j s_j v_j. It stops
+// early once the coefficients left have norm below tail (their
+// contribution to a Rayleigh quotient is of order tail² ‖A‖).
+func (lz *lanczos) ritzVector(s []float64, tail float64) ([]float64, error) {
+	n := len(lz.v)
+	rest := make([]float64, len(s)+1)
+	for j := len(s) - 1; j >= 0; j-- {
+		rest[j] = rest[j+1] + s[j]*s[j]
+	}
+	y := make([]float64, n)
+	prev, v, w := make([]float64, n), make([]float64, n), make([]float64, n)
+	lz.start(v)
+	for j := range s {
+		axpy(y, s[j], v)
+		if j == len(s)-1 || math.Sqrt(rest[j+1]) < tail {
+			break
+		}
+		if err := lz.apply(w, v); err != nil {
+			return nil, err
+		}
+		if j > 0 {
+			axpy(w, -lz.beta[j-1], prev)
+		}
+		axpy(w, -lz.parts[j][0], v) // the same operations as step
+		axpy(w, -lz.parts[j][1], v)
+		lz.deflate(w)
+		prev, v, w = v, w, prev
+		for i := range v {
+			v[i] /= lz.beta[j]
+		}
+	}
+	return y, nil
+}
+
+func axpy(dst []float64, a float64, x []float64) {
+	for i := range dst {
+		dst[i] += a * x[i]
+	}
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+func normalize(v []float64) {
+	s := 1 / math.Sqrt(dot(v, v))
+	for i := range v {
+		v[i] *= s
+	}
+}
