@@ -1,6 +1,7 @@
 package dual
 
 import (
+	"math"
 	"math/rand/v2"
 	"syscall"
 	"testing"
@@ -94,4 +95,43 @@ func BenchmarkPrimalSolver_N200(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchSolveSparse times Solve with default settings (certified relative
+// gap 10⁻⁶) on the sparse CDN of n nodes.
+func benchSolveSparse(b *testing.B, n int) {
+	p := sparseCDN(b, n)
+	var res *Result
+	benchCPU(b, func() {
+		var err error
+		if res, err = Solve(p, nil); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.ReportMetric(float64(res.Iter), "steps")
+	b.ReportMetric(res.Gap()/math.Max(math.Abs(res.Upper), math.Abs(res.Best)), "relgap")
+	b.ReportMetric(res.Best, "best")
+}
+
+// Issue 13 target: Solve on the sparse N = 10⁴ CDN, default settings
+// (certified relative gap 1e-6), ≤ 2 s.
+func BenchmarkSolveSparse_N1e4(b *testing.B) { benchSolveSparse(b, 10000) }
+
+// Issue 13 target: Solve on the sparse N = 10⁵ CDN (10⁶ nonzeros),
+// ≤ 20 s and ≤ 1 GiB (peak RSS of the benchmark process, measured with
+// GNU time: see docs/benchmarks.md).
+func BenchmarkSolveSparse_N1e5(b *testing.B) { benchSolveSparse(b, 100000) }
+
+// Primal on the sparse N = 10⁵ CDN (no target in issue 13; for scale).
+func BenchmarkPrimalSparse_N1e5(b *testing.B) {
+	p := sparseCDN(b, 100000)
+	var res *PrimalResult
+	benchCPU(b, func() {
+		var err error
+		if res, err = Primal(p, nil); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.ReportMetric(float64(res.Iter), "newton")
+	b.ReportMetric(float64(res.CGIter), "cg")
 }

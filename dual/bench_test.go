@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/loadlab/loadlab/anycast"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -235,26 +234,4 @@ func BenchmarkSolve_Default_N200(b *testing.B) {
 	}
 	b.ReportMetric(float64(res.Iter), "iters")
 	b.ReportMetric(float64(res.Evals), "evals")
-}
-
-// Issue 13 target: Solve on a sparse synthetic CDN, N = 10⁴, 10
-// nonzeros per row, quadratic costs, default settings (certified relative
-// gap 1e-6), ≤ 2 s.
-func BenchmarkSolveSparse_N1e4(b *testing.B) {
-	nw, err := anycast.GenerateCDN(rand.NewPCG(13, 2), &anycast.CDNSettings{N: 10000, K: 10})
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := Quadratic(nw, 1, 4)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		res, err := Solve(p, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(res.Iter), "steps")
-	}
 }
