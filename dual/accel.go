@@ -110,7 +110,7 @@ func (sv *solver) epochBound(L float64, k int, w *accel) {
 	res := sv.res
 	b := math.Inf(1)
 	if !math.IsInf(res.LBound, 1) {
-		r := w.r0 + sv.p.MuBound(res.Best)
+		r := w.r0 + sv.p.muBound(res.Best)
 		m := float64(k - w.start + 1)
 		b = 2 * L * r * r / (m * m)
 	}

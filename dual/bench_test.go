@@ -46,7 +46,7 @@ func itersToGap(p *Problem, pstar, alpha, rel float64, maxIter int) int {
 }
 
 func benchToGap(b *testing.B, p *Problem, ref *PrimalResult, alpha float64, k int) {
-	g := p.GBound()
+	g := must(p.GBound())
 	eps := 1e-3 * math.Abs(ref.Value)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -63,7 +63,7 @@ func benchToGap(b *testing.B, p *Problem, ref *PrimalResult, alpha float64, k in
 	// Worst-case count of Theorem III.3 for this ε with the exact radius
 	// ‖μ(0) − μ*‖ = ‖μ*‖ (μ(0) = 0) and with the a-priori radius.
 	b.ReportMetric(float64(iterations(eps, g, floats.Norm(ref.Mu, 2))), "K_theorem")
-	r := p.MuBound(0)
+	r := must(p.MuBound(0))
 	b.ReportMetric(r*r*g*g/(eps*eps), "K_apriori") // uncapped, unlike Iterations
 }
 
@@ -80,7 +80,7 @@ func BenchmarkSolve_Theorem_N200(b *testing.B) {
 
 var theoremRun = sync.OnceValues(func() (float64, int) {
 	p, ref := bench200()
-	alpha := step(1e-3*math.Abs(ref.Value), p.GBound())
+	alpha := step(1e-3*math.Abs(ref.Value), must(p.GBound()))
 	return alpha, itersToGap(p, ref.Value, alpha, 1e-3, 5_000_000)
 })
 

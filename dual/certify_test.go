@@ -54,7 +54,7 @@ func TestDefaultCertifiesRandom(t *testing.T) {
 				assert.LessOrEqual(t, ref.Value-res.Best, res.Bound+slack, name+": FISTA bound")
 				// The optimal point is unambiguous: X with its loads S, of
 				// value Upper.
-				assert.InDelta(t, res.Upper, p.Reduced(res.X), 1e-12*(1+res.Upper), name)
+				assert.InDelta(t, res.Upper, must(p.Reduced(res.X)), 1e-12*(1+res.Upper), name)
 				obs := p.Net.Loads(nil, res.X)
 				for i := range obs {
 					assert.InDelta(t, obs[i], res.S[i], 1e-12*(1+obs[i]), name)

@@ -160,6 +160,21 @@ func TestProblemRecheckedAfterChange(t *testing.T) {
 		assert.ErrorContains(t, err, c.msg, c.name)
 		_, err = p.Eval(make([]float64, 3))
 		assert.ErrorContains(t, err, c.msg, c.name)
+		// The bounds and the objective re-validate too (before: NaN or a
+		// panic from the changed network).
+		for name, call := range map[string]func() error{
+			"GBound":      func() error { _, err := p.GBound(); return err },
+			"SmoothBound": func() error { _, err := p.SmoothBound(); return err },
+			"MuBound":     func() error { _, err := p.MuBound(0); return err },
+			"Reduced":     func() error { _, err := p.Reduced(make([]float64, 3)); return err },
+			"Objective":   func() error { _, _, err := p.Objective(make([]float64, 3), make([]float64, 3)); return err },
+		} {
+			assert.ErrorContains(t, call(), c.msg, "%s: %s", c.name, name)
+		}
+		if p.Net != nil && c.name != "drifted T" && c.name != "nil cost" {
+			_, err = Coupling(nil, p.Net, make([]float64, 3))
+			assert.ErrorContains(t, err, c.msg, c.name+": Coupling")
+		}
 	}
 	assert.PanicsWithValue(t, "dual: Solve with a nil *Problem", func() { _, _ = Solve(nil, nil) })
 	assert.PanicsWithValue(t, "dual: Primal with a nil *Problem", func() { _, _ = Primal(nil, nil) })
@@ -242,7 +257,7 @@ func TestAcceleratedOnNonSmoothDualStopsHonestly(t *testing.T) {
 		h[i] = Overload{C: 3, T: nw.T[i]}
 	}
 	p := must(NewProblem(nw, f, h, nil))
-	assert.True(t, math.IsInf(p.SmoothBound(), 1))
+	assert.True(t, math.IsInf(must(p.SmoothBound()), 1))
 	ref := primalRef(t, p)
 	res, err := Solve(p, &Settings{Rule: Accelerated, MaxIter: 2000})
 	require.NotNil(t, res)
@@ -289,4 +304,45 @@ func TestReceptionsNilPanics(t *testing.T) {
 			c.call()
 		}()
 	}
+}
+
+// Coupling, Objective, Reduced and MuBound took data without checking it:
+// NaN in gave NaN out (issue 11). Each is now an error naming the
+// parameter and the value.
+func TestHelpersRejectBadData(t *testing.T) {
+	p := must(Quadratic(item13(), 1, 4))
+	nan, inf := math.NaN(), math.Inf(1)
+	ok3 := []float64{0.5, 0.5, 0.5}
+	for _, c := range []struct {
+		name string
+		call func() error
+		msg  string
+	}{
+		{"Coupling NaN μ", func() error { _, err := Coupling(nil, p.Net, []float64{0, nan, 0}); return err }, "mu[1] = NaN"},
+		{"Coupling negative μ", func() error { _, err := Coupling(nil, p.Net, []float64{-1, 0, 0}); return err }, "mu[0] = -1"},
+		{"Coupling short μ", func() error { _, err := Coupling(nil, p.Net, []float64{0}); return err }, "len(mu) = 1"},
+		{"Reduced NaN x", func() error { _, err := p.Reduced([]float64{0, nan, 0}); return err }, "x[1] = NaN"},
+		{"Reduced x > 1", func() error { _, err := p.Reduced([]float64{0, 0, 1.5}); return err }, "x[2] = 1.5"},
+		{"Reduced short x", func() error { _, err := p.Reduced([]float64{0}); return err }, "len(x) = 1"},
+		{"Objective NaN x", func() error { _, _, err := p.Objective([]float64{nan, 0, 0}, ok3); return err }, "x[0] = NaN"},
+		{"Objective Inf s", func() error { _, _, err := p.Objective(ok3, []float64{0, inf, 0}); return err }, "s[1] = +Inf"},
+		{"Objective negative s", func() error { _, _, err := p.Objective(ok3, []float64{0, 0, -0.5}); return err }, "s[2] = -0.5"},
+		{"Objective s > S̄", func() error { _, _, err := p.Objective(ok3, []float64{0, 0, 100}); return err }, "s[2] = 100"},
+		{"Objective short s", func() error { _, _, err := p.Objective(ok3, []float64{0}); return err }, "len(s) = 1"},
+		{"MuBound NaN", func() error { _, err := p.MuBound(nan); return err }, "lower = NaN"},
+		{"MuBound −Inf", func() error { _, err := p.MuBound(math.Inf(-1)); return err }, "lower = -Inf"},
+	} {
+		err := c.call()
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, c.name)
+		assert.ErrorContains(t, err, c.msg, c.name)
+	}
+	// Valid data still gives the numbers (spec §8 item 13 network).
+	beta, err := Coupling(nil, p.Net, []float64{1, 0, 0})
+	require.NoError(t, err)
+	assert.Equal(t, []float64{0.6, 0.2, 0.1}, beta)
+	v, err := p.Reduced(make([]float64, 3))
+	require.NoError(t, err)
+	assert.InDelta(t, 0.5*(2+1.5+1), v, 1e-15) // f(0) = A/2, h(0) = 0
+	assert.PanicsWithValue(t, "dual: Coupling with a nil *anycast.Network", func() { _, _ = Coupling(nil, nil, nil) })
+	assert.Panics(t, func() { _, _ = Coupling(make([]float64, 2), p.Net, ok3) }, "dst of the wrong length")
 }

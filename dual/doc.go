@@ -168,11 +168,19 @@
 // A nil FastControl.Src with a window W > 0 is a missing required field:
 // an error naming it (docs/conventions.md §2), from Validate and Solve.
 //
+// Every public function that takes data validates it: Coupling (the
+// network and μ), Objective and Reduced (the problem and the point, x in
+// [0, 1] and S in [0, S̄]), GBound, MuBound and SmoothBound (the problem,
+// and MuBound's lower bound) return an error wrapping loadlab.ErrInvalid
+// that names the parameter and its value, never a NaN. The solvers' inner
+// loops use unexported unchecked forms on data validated once per call.
+// The methods of Cost (Value, Deriv, Tilt) are the exception: they are
+// evaluated in the inner loops on problems that Validate checked (each
+// closed-form cost's parameters included), and do not check z.
+//
 // Panics are programmer errors, each documented on its function: a nil
-// *Problem or *anycast.Network, a dst of the wrong shape, a length
-// mismatch in Coupling, Objective and Reduced (which assume a valid
-// problem: they are inner-loop helpers), a Func without DF on an
-// unbounded interval, or a NaN derivative from a user Func.
+// *Problem or *anycast.Network, a dst of the wrong shape, a Func without
+// DF on an unbounded interval, or a NaN derivative from a user Func.
 //
 // # Entry points
 //

@@ -19,7 +19,7 @@ func TestCouplingAndFastControlItem17(t *testing.T) {
 	// Spec §8 item 17: C = [[0.1 0.9] [0.5 0.5]], μ = (1, 2), γ = 10.
 	nw := twoNode()
 	mu := []float64{1, 2}
-	beta := Coupling(nil, nw, mu)
+	beta := must(Coupling(nil, nw, mu))
 	assert.InDelta(t, 1.9, beta[0], tol)
 	assert.InDelta(t, 1.5, beta[1], tol)
 	r, err := Rates(nil, nw, mu, 10)
@@ -40,7 +40,7 @@ func TestSeparabilityItem18(t *testing.T) {
 	mu := []float64{1, 2}
 	x := []float64{0.3, 0.8}
 	lhs := floats.Dot(mu, nw.Loads(nil, x))
-	beta := Coupling(nil, nw, mu)
+	beta := must(Coupling(nil, nw, mu))
 	var rhs float64
 	for j := range x {
 		rhs += nw.A[j] * x[j] * beta[j]
@@ -57,7 +57,7 @@ func TestSeparabilityItem18(t *testing.T) {
 		for i := range x {
 			x[i] = rng.Float64()
 		}
-		beta := Coupling(nil, nw, mu)
+		beta := must(Coupling(nil, nw, mu))
 		var rhs float64
 		for j := range x {
 			rhs += nw.A[j] * x[j] * beta[j]
@@ -97,7 +97,7 @@ func TestWeakDualityItem20(t *testing.T) {
 		for i := range s {
 			s[i] = math.Min(p.SMax[i], s[i]+rng.Float64()*(p.SMax[i]-s[i]))
 		}
-		pv, viol := p.Objective(x, s)
+		pv, viol := objective(p, x, s)
 		if viol > 0 || math.IsInf(pv, 1) {
 			continue // the barrier made this draw infeasible
 		}
@@ -114,7 +114,7 @@ func TestGBoundItem21(t *testing.T) {
 	for trial := 0; trial < 300; trial++ {
 		n := 1 + rng.IntN(8)
 		p := randProblem(rng, n, false)
-		g := p.GBound()
+		g := must(p.GBound())
 		for _, scale := range []float64{0.1, 1, 10, 1e6} {
 			pt, err := p.Eval(randMu(rng, n, scale))
 			require.NoError(t, err)
@@ -149,7 +149,7 @@ func TestItem23EndToEnd(t *testing.T) {
 		require.NoError(t, err)
 		// D(μ) = P* to 1e-9 within 20000 iterations (spec item 23).
 		assert.InDelta(t, ref.Value, res.Best, 1e-9)
-		beta := Coupling(nil, p.Net, res.BestMu)
+		beta := must(Coupling(nil, p.Net, res.BestMu))
 		for i := range ms {
 			assert.InDelta(t, ms[i], res.BestMu[i], 5e-6)
 			// KKT: μ_i* = c (S_i* − T_i), x_i* = 1 − β_i(μ*)/w.
@@ -183,7 +183,7 @@ func TestTheoremIII3Item22(t *testing.T) {
 		// Every family, including the bang-bang LinearX (nonsmooth dual).
 		p := randProblem(rng, n, false)
 		ref := primalRef(t, p)
-		g := p.GBound()
+		g := must(p.GBound())
 		mu0 := randMu(rng, n, 0.5)
 		for _, alpha := range []float64{0.3 / (g * g), 3 / (g * g), 0.05} {
 			res, err := Solve(p, &Settings{Mu0: mu0, Step: alpha, MaxIter: 2000, Fixed: true, RecordDual: true})
@@ -223,7 +223,7 @@ func TestTheoremIII3Tight(t *testing.T) {
 	require.True(t, ref.Status.Converged())
 	assert.InDelta(t, 0.99, ref.Value, tol) // hand value above
 	assert.InDelta(t, 1, ref.Mu[0], tol)
-	assert.InDelta(t, 1, p.GBound(), tol)
+	assert.InDelta(t, 1, must(p.GBound()), tol)
 	res, err := Solve(p, &Settings{Step: 1, MaxIter: 1, Fixed: true, RecordDual: true})
 	require.NoError(t, err)
 	gap := ref.Value - res.Dual[0]
@@ -253,7 +253,7 @@ func TestDualMatchesPrimal(t *testing.T) {
 		n := 2 + rng.IntN(10)
 		p := randProblem(rng, n, true)
 		ref := primalRef(t, p)
-		res := solvePartial(t, p, &Settings{Step: 1 / (p.GBound() * p.GBound()), MaxIter: 50000, Tol: 1e-7})
+		res := solvePartial(t, p, &Settings{Step: 1 / (must(p.GBound()) * must(p.GBound())), MaxIter: 50000, Tol: 1e-7})
 		slack := 1e-9 * (1 + math.Abs(ref.Value)) // primal certificate
 		assert.LessOrEqual(t, res.Best, ref.Value+slack)
 		assert.GreaterOrEqual(t, res.Upper, ref.Value-slack)
@@ -277,10 +277,10 @@ func TestDualMatchesPrimal(t *testing.T) {
 		// P* − ‖μ*‖₂ ‖(S^obs(X) − S)₊‖₂ ≤ P(X, S) ≤ P* + ‖μ(0)‖²/(2αK) + αG²/2,
 		// here with μ(0) = 0, ‖μ*‖₂ ≤ MuBound(Best) and the violation
 		// vector's norm at most √n times its largest entry.
-		pv, v := p.Objective(res.AvgX, res.AvgS)
+		pv, v := objective(p, res.AvgX, res.AvgS)
 		assert.InDelta(t, res.AvgViolation, v, 1e-12, "trial %d: Violation", trial)
 		upper := ref.Value + res.Step*res.G*res.G/2
-		lower := ref.Value - p.MuBound(res.Best)*math.Sqrt(float64(n))*res.AvgViolation
+		lower := ref.Value - must(p.MuBound(res.Best))*math.Sqrt(float64(n))*res.AvgViolation
 		assert.LessOrEqual(t, pv, upper+slack, "trial %d: primal estimate above its bound", trial)
 		assert.GreaterOrEqual(t, pv, lower-slack, "trial %d: primal estimate below its bound", trial)
 	}
@@ -361,7 +361,7 @@ func TestSparseKernel(t *testing.T) {
 	b, s := make([]float64, 40), make([]float64, 40)
 	k.coupling(b, mu)
 	k.loads(s, x)
-	assert.True(t, floats.EqualApprox(b, Coupling(nil, p.Net, mu), 1e-14)) // same sums, other order
+	assert.True(t, floats.EqualApprox(b, must(Coupling(nil, p.Net, mu)), 1e-14)) // same sums, other order
 	assert.True(t, floats.EqualApprox(s, p.Net.Loads(nil, x), 1e-14))
 	assert.False(t, newKernel(item13()).sparse)
 

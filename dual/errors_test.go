@@ -121,7 +121,7 @@ func TestTwoNodeOptimumAvoidsUncontrollableOverload(t *testing.T) {
 		require.NoError(t, err)
 		ref, err := Primal(p, nil)
 		require.NoError(t, err)
-		greedy := p.Reduced([]float64{1, 0})
+		greedy := must(p.Reduced([]float64{1, 0}))
 		assert.Less(t, ref.Value, greedy, "C_ba=%v", cba)
 		over := ref.S[1] - nw.T[1]
 		assert.Less(t, over, 0.01, "C_ba=%v: overload at b", cba)

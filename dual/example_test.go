@@ -84,7 +84,11 @@ func ExampleRates() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("R = %.4g, beta = %.4g\n", rec, dual.Coupling(nil, nw, mu))
+	beta, err := dual.Coupling(nil, nw, mu)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("R = %.4g, beta = %.4g\n", rec, beta)
 	// Output:
 	// r = ⎡   10  5.556⎤
 	//     ⎣   36     20⎦

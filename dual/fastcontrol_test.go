@@ -39,7 +39,7 @@ func TestUnreachableDropAndDirect(t *testing.T) {
 	// Drop: β̂_1 misses exactly the term C_10 μ_0; Direct: β̂ = β exactly.
 	p := oneWay(t)
 	mu := []float64{0.7, 0.3}
-	beta := Coupling(nil, p.Net, mu)
+	beta := must(Coupling(nil, p.Net, mu))
 	for _, pol := range []Unreachable{Drop, Direct} {
 		st, err := newFCState(p, &FastControl{Gamma: 3, Unreachable: pol}, mu)
 		require.NoError(t, err)
@@ -72,7 +72,7 @@ func TestFastControlPoissonStatistics(t *testing.T) {
 	p, err := Quadratic(nw, 1, 4)
 	require.NoError(t, err)
 	mu := []float64{1, 2}
-	beta := Coupling(nil, nw, mu) // (1.9, 1.5), spec item 17
+	beta := must(Coupling(nil, nw, mu)) // (1.9, 1.5), spec item 17
 	const draws = 20000
 	for _, loss := range []float64{0, 0.3} {
 		fc := &FastControl{Gamma: 10, Window: 0.5, Loss: loss, Src: rand.NewPCG(3, 4)}
@@ -130,7 +130,7 @@ func TestFastControlDelay(t *testing.T) {
 		got := make([]float64, 3)
 		for k, mu := range mus {
 			st.measure(got, mu, k)
-			want := Coupling(nil, p.Net, mus[max(0, k-d)])
+			want := must(Coupling(nil, p.Net, mus[max(0, k-d)]))
 			for i := range want {
 				assert.InDelta(t, want[i], got[i], tol, "d=%d k=%d", d, k)
 			}

@@ -27,7 +27,7 @@ func FuzzEval(f *testing.F) {
 		f.Fatal(err)
 	}
 	zero := make([]float64, 3)
-	pz, _ := p.Objective(zero, zero)
+	pz, _ := objective(p, zero, zero)
 	p0, err := p.Eval(zero)
 	if err != nil {
 		f.Fatal(err)
@@ -136,7 +136,7 @@ func FuzzNewProblem(f *testing.F) {
 		if !(s0 >= 0 && s1 >= 0) {
 			t.Fatalf("accepted SMax (%v, %v)", s0, s1)
 		}
-		pz, _ := p.Objective(make([]float64, 3), make([]float64, 3))
+		pz, _ := objective(p, make([]float64, 3), make([]float64, 3))
 		var pts [2]*Point
 		for k, mu := range [][]float64{{m0, m1, 0.3}, {m1, 0.2, m0}} {
 			pt, err := p.Eval(mu)
@@ -159,7 +159,7 @@ func FuzzNewProblem(f *testing.F) {
 		diff := make([]float64, 3)
 		floats.SubTo(diff, b.Mu, a.Mu)
 		lin := a.D + floats.Dot(a.G, diff)
-		if b.D > lin+1e-9*(1+math.Abs(a.D)+math.Abs(b.D)+floats.Norm(diff, 1)*p.GBound()) {
+		if b.D > lin+1e-9*(1+math.Abs(a.D)+math.Abs(b.D)+floats.Norm(diff, 1)*must(p.GBound())) {
 			t.Fatalf("super-gradient inequality: D(μ') = %v > %v", b.D, lin)
 		}
 	})
@@ -189,7 +189,7 @@ func FuzzRates(f *testing.F) {
 			}
 			return
 		}
-		beta := Coupling(nil, nw, mu)
+		beta := must(Coupling(nil, nw, mu))
 		for i := range rec {
 			if d := math.Abs(rec[i] - gamma*beta[i]); d > 1e-12*(1+gamma*beta[i]) {
 				t.Fatalf("R_%d = %v, γβ = %v", i, rec[i], gamma*beta[i])

@@ -133,3 +133,12 @@ func solvePartial(t *testing.T, p *Problem, s *Settings) *Result {
 	}
 	return res
 }
+
+// objective is Problem.Objective for a point known to be valid.
+func objective(p *Problem, x, s []float64) (value, violation float64) {
+	v, viol, err := p.Objective(x, s)
+	if err != nil {
+		panic(err)
+	}
+	return v, viol
+}

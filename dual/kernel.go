@@ -53,7 +53,7 @@ func newKernel(nw *anycast.Network) *kernel {
 // coupling writes β_i = Σ_j C_ij μ_j into dst (spec §4.3 eq. (14)).
 func (k *kernel) coupling(dst, mu []float64) {
 	if !k.sparse {
-		Coupling(dst, k.nw, mu)
+		k.nw.MulC(dst, mu)
 		return
 	}
 	for i := range dst {

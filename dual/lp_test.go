@@ -88,7 +88,7 @@ func TestLinearCostsAgainstSimplex(t *testing.T) {
 		// pivots on order-one data its value is exact to ~1e-10.
 		const lpTol = 1e-10
 
-		g := p.GBound()
+		g := must(p.GBound())
 		alpha := 0.1 / (g * g)
 		res, err := Solve(p, &Settings{Step: alpha, MaxIter: 20000, Fixed: true})
 		require.NoError(t, err)
@@ -111,7 +111,7 @@ func TestLinearCostsAgainstSimplex(t *testing.T) {
 		assert.InDelta(t, pstar, ref.Value, lpTol*math.Max(1, pstar), "trial %d", trial)
 		assert.LessOrEqual(t, ref.Lower, pstar+lpTol, "weak duality")
 		assert.LessOrEqual(t, ref.Value-ref.Lower, 1e-9*math.Max(1, ref.Value))
-		_, viol := p.Objective(ref.X, ref.S)
+		_, viol := objective(p, ref.X, ref.S)
 		assert.LessOrEqual(t, viol, 0.0, "S = S^obs(x) is feasible")
 	}
 }
@@ -149,7 +149,7 @@ func TestPrimalCertificateHonest(t *testing.T) {
 		const certTol = 1e-9 // PrimalSettings.Tol default
 		assert.Equal(t, ref.Value-ref.Lower <= certTol*math.Max(1, math.Abs(ref.Value)), ref.Status.Converged(), "trial %d", trial)
 		assert.LessOrEqual(t, ref.Lower, ref.Value, "trial %d", trial)
-		res, err := Solve(p, &Settings{Step: 0.1 / (p.GBound() * p.GBound()), MaxIter: 5000, Fixed: true})
+		res, err := Solve(p, &Settings{Step: 0.1 / (must(p.GBound()) * must(p.GBound())), MaxIter: 5000, Fixed: true})
 		require.NoError(t, err)
 		// Both methods bound the same P*: their intervals must meet. Slack:
 		// rounding of N order-one terms.

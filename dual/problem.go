@@ -228,28 +228,65 @@ func Quadratic(nw *anycast.Network, w, c float64) (*Problem, error) {
 // N returns the number of nodes.
 func (p *Problem) N() int { return p.Net.N() }
 
-func (p *Problem) check(name string, v []float64) {
-	if len(v) != p.N() {
-		panic(fmt.Sprintf("dual: len(%s) = %d, want %d", name, len(v), p.N()))
+// Coupling computes β(μ) = C μ, β_i = Σ_j C_ij μ_j (spec §4.3 eq. (14)),
+// into dst and returns it (a new slice if dst is nil), in O(nnz(C)). It
+// validates nw and μ: an invalid network, len(mu) ≠ N or a μ_i that is
+// negative, NaN or infinite is an error wrapping loadlab.ErrInvalid
+// (before, a NaN μ gave a NaN β). The solvers' inner loop uses the
+// network's product directly. It panics if nw is nil or a non-nil dst
+// has the wrong length.
+func Coupling(dst []float64, nw *anycast.Network, mu []float64) ([]float64, error) {
+	if nw == nil {
+		panic("dual: Coupling with a nil *anycast.Network")
 	}
+	if err := nw.Validate(); err != nil {
+		return nil, err
+	}
+	n := nw.N()
+	if dst != nil && len(dst) != n {
+		panic(fmt.Sprintf("dual: Coupling: len(dst) = %d, want %d", len(dst), n))
+	}
+	if err := checkMu(mu, n); err != nil {
+		return nil, err
+	}
+	return nw.MulC(dst, mu), nil // O(nnz); dense rows by gonum's assembly dot
 }
 
-// Coupling computes β(μ) = C μ, β_i = Σ_j C_ij μ_j (spec §4.3 eq. (14)),
-// into dst and returns it (a new slice if dst is nil). It is the inner
-// loop of the solvers and does not validate: nw is assumed valid and μ
-// finite (a NaN μ gives a NaN β). It panics on a length mismatch or a
-// nil nw.
-func Coupling(dst []float64, nw *anycast.Network, mu []float64) []float64 {
-	n := nw.N()
+// checkMu validates multipliers: len(mu) = n and every μ_i finite ≥ 0.
+func checkMu(mu []float64, n int) error {
 	if len(mu) != n {
-		panic(fmt.Sprintf("dual: len(mu) = %d, want %d", len(mu), n))
+		return loadlab.Invalid("dual", "len(mu) = %d, want N = %d", len(mu), n)
 	}
-	if dst == nil {
-		dst = make([]float64, n)
-	} else if len(dst) != n {
-		panic(fmt.Sprintf("dual: len(dst) = %d, want %d", len(dst), n))
+	for i, v := range mu {
+		if !(v >= 0) || math.IsInf(v, 1) {
+			return loadlab.Invalid("dual", "mu[%d] = %v, want a finite value ≥ 0", i, v)
+		}
 	}
-	return nw.MulC(dst, mu) // O(nnz); dense rows by gonum's assembly dot
+	return nil
+}
+
+// sMaxSlack is the relative rounding allowed above S̄_i: S^obs(x) and
+// (Cᵀ A)_i = S̄_i are sums of the same terms in different orders, so a
+// load at x = 1 may exceed S̄_i in its last bits (reduced uses it too).
+const sMaxSlack = 1e-12
+
+// checkBox validates a vector of P1 variables: len(v) = n and every
+// v_i finite in [0, hi_i(1 + sMaxSlack)] (hi = nil: [0, 1] exactly; an
+// infinite hi_i leaves v_i unbounded above but finite).
+func checkBox(name string, v []float64, n int, hi []float64) error {
+	if len(v) != n {
+		return loadlab.Invalid("dual", "len(%s) = %d, want N = %d", name, len(v), n)
+	}
+	for i, z := range v {
+		top := 1.0
+		if hi != nil {
+			top = hi[i] * (1 + sMaxSlack)
+		}
+		if !(z >= 0 && z <= top) || math.IsInf(z, 1) {
+			return loadlab.Invalid("dual", "%s[%d] = %v, want a finite value in [0, %v]", name, i, z, top)
+		}
+	}
+	return nil
 }
 
 // relax solves the sub-problems (13) for given β and μ into x and s and
@@ -300,17 +337,12 @@ func (p *Problem) Eval(mu []float64) (*Point, error) {
 // eval is Eval for a problem already validated.
 func (p *Problem) eval(mu []float64) (*Point, error) {
 	n := p.N()
-	if len(mu) != n {
-		return nil, loadlab.Invalid("dual", "len(mu) = %d, want N = %d", len(mu), n)
-	}
-	for i, v := range mu {
-		if !(v >= 0) || math.IsInf(v, 1) {
-			return nil, loadlab.Invalid("dual", "mu[%d] = %v, want a finite value ≥ 0", i, v)
-		}
+	if err := checkMu(mu, n); err != nil {
+		return nil, err
 	}
 	pt := &Point{
 		Mu:   append([]float64(nil), mu...),
-		Beta: Coupling(nil, p.Net, mu),
+		Beta: p.Net.MulC(nil, mu), // (14)
 		X:    make([]float64, n),
 		S:    make([]float64, n),
 		G:    make([]float64, n),
@@ -325,34 +357,55 @@ func (p *Problem) eval(mu []float64) (*Point, error) {
 
 // Objective returns the P1 objective Σ f_i(x_i) + Σ h_i(S_i) and the
 // largest constraint violation max_i (S_i^obs(x) − S_i)₊ (constraint (9)).
-// The box constraints are not checked, and p is assumed valid (an inner
-// helper: call Validate after changing p; a NaN x or s gives NaN). It
-// panics on a length mismatch.
-func (p *Problem) Objective(x, s []float64) (value, violation float64) {
-	p.check("x", x)
-	p.check("s", s)
+// It validates p (Validate) and the point: len(x) = len(s) = N, every x_i
+// finite in [0, 1] and every S_i finite in [0, S̄_i] (the box constraints
+// of P1); otherwise it returns an error wrapping loadlab.ErrInvalid
+// (before, a NaN x or s gave a NaN value). It panics if p is nil.
+func (p *Problem) Objective(x, s []float64) (value, violation float64, err error) {
+	if err := p.validatePoint(x); err != nil {
+		return 0, 0, err
+	}
+	if err := checkBox("s", s, p.N(), p.SMax); err != nil {
+		return 0, 0, err
+	}
 	obs := p.Net.Loads(nil, x)
 	for i := range x {
 		value += p.F[i].Value(x[i]) + p.H[i].Value(s[i])
 		violation = math.Max(violation, obs[i]-s[i])
 	}
-	return value, violation
+	return value, violation, nil
+}
+
+// validatePoint validates p and an x for Objective and Reduced.
+func (p *Problem) validatePoint(x []float64) error {
+	if p == nil {
+		panic("dual: Objective or Reduced on a nil *Problem")
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return checkBox("x", x, p.N(), nil)
 }
 
 // Reduced returns P(x) = Σ f_i(x_i) + Σ h_i(S_i^obs(x)), the value of the
-// feasible point (x, S^obs(x)): with h non-decreasing it is the best P1
-// value for this x. It is +Inf when S^obs exceeds S̄ or a barrier. Like
-// Objective it assumes a valid p and x ∈ [0, 1] (an inner helper; a NaN
-// x gives NaN), and panics on a length mismatch.
-func (p *Problem) Reduced(x []float64) float64 {
-	p.check("x", x)
-	return p.reduced(x, p.Net.Loads(nil, x))
+// point (x, S^obs(x)): with h non-decreasing it is the best P1 value for
+// this x. It is +Inf when S^obs exceeds S̄ or a barrier (the point is
+// infeasible, not the data bad). Like Objective it validates p and x
+// (len(x) = N, x_i finite in [0, 1]) and returns an error wrapping
+// loadlab.ErrInvalid otherwise. It panics if p is nil.
+func (p *Problem) Reduced(x []float64) (float64, error) {
+	if err := p.validatePoint(x); err != nil {
+		return 0, err
+	}
+	return p.reduced(x, p.Net.Loads(nil, x)), nil
 }
 
+// reduced is Reduced for a valid p and x with obs = S^obs(x); it is the
+// inner loop of the solvers.
 func (p *Problem) reduced(x, obs []float64) float64 {
 	var v float64
 	for i := range x {
-		if obs[i] > p.SMax[i]*(1+1e-12) {
+		if obs[i] > p.SMax[i]*(1+sMaxSlack) {
 			return math.Inf(1)
 		}
 		v += p.F[i].Value(x[i]) + p.H[i].Value(obs[i])
@@ -365,8 +418,18 @@ func (p *Problem) reduced(x, obs []float64) float64 {
 //	G² = Σ_i max((Cᵀ A)_i, S̄_i)²,
 //
 // a bound on ‖S^obs − S*‖₂ valid for every μ ≥ 0, because S^obs_i lies in
-// [0, (Cᵀ A)_i] and S_i* in [0, S̄_i].
-func (p *Problem) GBound() float64 {
+// [0, (Cᵀ A)_i] and S_i* in [0, S̄_i]. It is +Inf when some S̄_i is. It
+// validates p first and returns the error of Validate. It panics if p is
+// nil.
+func (p *Problem) GBound() (float64, error) {
+	if err := p.Validate(); err != nil {
+		return 0, err
+	}
+	return p.gBound(), nil
+}
+
+// gBound is GBound for a valid p.
+func (p *Problem) gBound() float64 {
 	ml := p.Net.MaxLoads()
 	var g2 float64
 	for i, m := range ml {
@@ -414,7 +477,22 @@ var slaterThetas = [...]float64{0, 1, 0.75, 0.5, 0.25}
 // Ŝ_i = min(S̄_i, T_i) and Ŝ_i = θ S̄_i for θ ∈ {1, ¾, ½, ¼}. Components
 // with S̄_i = 0 are excluded: μ_i does not enter D there, so μ_i* may be
 // taken equal to μ_i(0) (DERIVED, not in the paper).
-func (p *Problem) MuBound(lower float64) float64 {
+//
+// It validates p and returns an error wrapping loadlab.ErrInvalid for a
+// lower that is NaN or infinite (before, NaN gave NaN). It panics if p is
+// nil.
+func (p *Problem) MuBound(lower float64) (float64, error) {
+	if err := p.Validate(); err != nil {
+		return 0, err
+	}
+	if math.IsNaN(lower) || math.IsInf(lower, 0) {
+		return 0, loadlab.Invalid("dual", "MuBound: lower = %v, want a finite lower bound on D*", lower)
+	}
+	return p.muBound(lower), nil
+}
+
+// muBound is MuBound for a valid p and a finite lower.
+func (p *Problem) muBound(lower float64) float64 {
 	best := math.Inf(1)
 	for _, th := range slaterThetas {
 		v, slack := p.slater(th)
@@ -524,7 +602,18 @@ func positive(nv ...any) error {
 // t = 1/C (S* = T + μ/C); Delay t = T²/2 (S* = T − √(T/μ) for μ ≥ 1/T,
 // slope ½√T μ^(−3/2)); Exp t = e^(κT)/κ² (S* = T + ln(μ/κ)/κ where
 // positive, μ ≥ κe^(−κT), slope 1/(κμ)).
-func (p *Problem) SmoothBound() float64 {
+//
+// It validates p first and returns the error of Validate. It panics if p
+// is nil.
+func (p *Problem) SmoothBound() (float64, error) {
+	if err := p.Validate(); err != nil {
+		return 0, err
+	}
+	return p.smoothBound(), nil
+}
+
+// smoothBound is SmoothBound for a valid p.
+func (p *Problem) smoothBound() float64 {
 	n := p.N()
 	d := make([]float64, n) // d_i, then Cᵀd accumulated row by row
 	for i := range d {

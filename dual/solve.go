@@ -256,7 +256,7 @@ func (r *Result) Gap() float64 { return r.Upper - r.Best }
 // *UnreachableError for an undefined FastControl rate. When the run stops
 // short of the certificate it returns the partial result and an error
 // wrapping loadlab.ErrNotConverged (not with Settings.Fixed). It panics
-// if p is nil, or if FastControl.Window > 0 and FastControl.Src is nil.
+// if p is nil (a nil FastControl.Src with Window > 0 is an error).
 func Solve(p *Problem, s *Settings) (*Result, error) {
 	sv, err := newSolver(p, s)
 	if err != nil {
@@ -360,13 +360,13 @@ func (sv *solver) checkSizes() error {
 // guarantee: G, R, the step of the Constant rule, L of the accelerated one.
 func (sv *solver) guarantee() error {
 	p, set := sv.p, &sv.set
-	res := &Result{G: p.GBound(), Best: math.Inf(-1), Upper: math.Inf(1), LBound: p.SmoothBound()}
+	res := &Result{G: p.gBound(), Best: math.Inf(-1), Upper: math.Inf(1), LBound: p.smoothBound()}
 	sv.res = res
 	d0, err := p.eval(sv.mu) // p was validated by newSolver
 	if err != nil {
 		return err
 	}
-	res.R = floats.Norm(sv.mu, 2) + p.MuBound(d0.D)
+	res.R = floats.Norm(sv.mu, 2) + p.muBound(d0.D)
 	res.Rule = set.Rule
 	if res.Rule == Auto {
 		res.Rule = Constant

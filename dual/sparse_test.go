@@ -165,7 +165,7 @@ func TestRatesReceptionsSparse(t *testing.T) {
 	gd, err := Receptions(nil, de, rd)
 	require.NoError(t, err)
 	assert.Equal(t, gd, gs)
-	beta := Coupling(nil, de, mu)
+	beta := must(Coupling(nil, de, mu))
 	for i := range beta {
 		// R_i = Σ_j γ μ_i-weighted terms: N roundings of order γβ_i.
 		assert.InDelta(t, 3*beta[i], gs[i], 1e-13*30*(1+3*beta[i]))

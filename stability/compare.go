@@ -292,14 +292,18 @@ func (r *compareRun) period(k int) error {
 		return fmt.Errorf("period %d: greedy: %w", k, err)
 	}
 	for m := range sub {
-		r.cmp.Greedy.add(times[k]+sub[m], h, nw, xs[m], p, r.set)
+		if err := r.cmp.Greedy.add(times[k]+sub[m], h, nw, xs[m], p, r.set); err != nil {
+			return fmt.Errorf("period %d: greedy: %w", k, err)
+		}
 	}
 	x, err := r.optimalPeriod(nw, p)
 	if err != nil {
 		return fmt.Errorf("period %d: dual: %w", k, err)
 	}
 	for m := range sub {
-		r.cmp.Optimal.add(times[k]+sub[m], h, nw, x, p, r.set)
+		if err := r.cmp.Optimal.add(times[k]+sub[m], h, nw, x, p, r.set); err != nil {
+			return fmt.Errorf("period %d: dual: %w", k, err)
+		}
 	}
 	for _, a := range nw.A {
 		r.cmp.DemandTotal += a * dt
@@ -360,7 +364,7 @@ func guard(x []float64, g float64) {
 }
 
 // add records the state x held for a sub-interval of length h at time t.
-func (pol *Policy) add(t, h float64, nw *anycast.Network, x []float64, p *dual.Problem, set *CompareSettings) {
+func (pol *Policy) add(t, h float64, nw *anycast.Network, x []float64, p *dual.Problem, set *CompareSettings) error {
 	s := nw.Loads(nil, x) // spec §1.3 eq. (21)
 	var second, excess float64
 	over, unc := 0, false
@@ -374,7 +378,10 @@ func (pol *Policy) add(t, h float64, nw *anycast.Network, x []float64, p *dual.P
 			unc = true
 		}
 	}
-	cost := p.Reduced(x)
+	cost, err := p.Reduced(x) // validates x: a NaN state is an error, not a NaN cost
+	if err != nil {
+		return err
+	}
 	pol.T = append(pol.T, t)
 	pol.Second = append(pol.Second, second)
 	pol.Excess = append(pol.Excess, excess)
@@ -390,6 +397,7 @@ func (pol *Policy) add(t, h float64, nw *anycast.Network, x []float64, p *dual.P
 	if unc {
 		pol.UncontrolledHours += h
 	}
+	return nil
 }
 
 // corr returns the network's correlation matrix in its stored form.

@@ -150,7 +150,10 @@ func convCompute(cfg plots.Config, p convParams) (*convData, error) {
 		return nil, err
 	}
 	d := &convData{pstar: ref.Value, certified: ref.Value - ref.Lower, tab: plots.NewTable("alpha", "k", "D", "best_gap", "envelope")}
-	g := prob.GBound()
+	g, err := prob.GBound()
+	if err != nil {
+		return nil, err
+	}
 	r := floats.Norm(ref.Mu, 2) // ‖μ(0) − μ*‖ with μ(0) = 0
 	a0, err := dual.Step(0.01*d.pstar, g)
 	if err != nil {
@@ -246,7 +249,11 @@ func trajCompute(cfg plots.Config, p trajParams) (*trajData, error) {
 		return nil, err
 	}
 	d := &trajData{prob: prob, res: res, ref: ref, tab: plots.NewTable("k", "node", "mu", "S_obs", "S_star", "T", "mu_star")}
-	d.bound = mustBound(floats.Norm(ref.Mu, 2), p.step, prob.GBound(), p.iters)
+	g, err := prob.GBound()
+	if err != nil {
+		return nil, err
+	}
+	d.bound = mustBound(floats.Norm(ref.Mu, 2), p.step, g, p.iters)
 	for _, s := range res.Trace {
 		for i := 0; i < prob.N(); i++ {
 			// Nodes are numbered from 1, as in the figure's legend.
@@ -330,7 +337,10 @@ func fastCompute(cfg plots.Config, p fastParams) (*fastData, error) {
 	if err != nil {
 		return nil, err
 	}
-	beta := dual.Coupling(nil, prob.Net, ref.Mu)
+	beta, err := dual.Coupling(nil, prob.Net, ref.Mu)
+	if err != nil {
+		return nil, err
+	}
 	d := &fastData{pts: pts, sb: floats.Sum(beta), nb2: floats.Dot(beta, beta),
 		tab: plots.NewTable("window", "gamma", "loss", "packets_per_step", "beta_err", "beta_err_poisson", "gap", "gap_lo", "gap_hi", "runs")}
 	for _, pt := range pts {
