@@ -87,6 +87,8 @@ func (nj *networkJSON) matrix() (mat.Matrix, error) {
 		return nil, &graphio.ParseError{Field: "A", Value: "[]", Msg: "no nodes", Err: loadlab.ErrInvalid}
 	case nj.C != nil && nj.CTriplets != nil:
 		return nil, &graphio.ParseError{Field: "C", Msg: "give C or C_triplets, not both", Err: loadlab.ErrInvalid}
+	case nj.C == nil && nj.CTriplets == nil:
+		return nil, &graphio.ParseError{Field: "C", Msg: "missing: give the dense C or C_triplets", Err: loadlab.ErrInvalid}
 	case nj.C == nil:
 		return triplets("C_triplets", n, nj.CTriplets)
 	}

@@ -87,3 +87,15 @@ func TestReadTripletsErrors(t *testing.T) {
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "triplet[1]", pe.Field)
 }
+
+// A network without "C" and without "C_triplets" named neither: before
+// the fix it was read as an empty triplet list and reported as "row 0 of
+// C: empty row", an error about a matrix the file never gave.
+func TestReadNetworkJSONMissingC(t *testing.T) {
+	_, err := ReadNetworkJSON(strings.NewReader(`{"A": [1, 2], "T": [1, 1]}`))
+	var pe *graphio.ParseError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, "C", pe.Field)
+	assert.Contains(t, pe.Msg, "C_triplets")
+	require.ErrorIs(t, err, loadlab.ErrInvalid)
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/anycast"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -345,4 +346,28 @@ func TestHelpersRejectBadData(t *testing.T) {
 	assert.InDelta(t, 0.5*(2+1.5+1), v, 1e-15) // f(0) = A/2, h(0) = 0
 	assert.PanicsWithValue(t, "dual: Coupling with a nil *anycast.Network", func() { _, _ = Coupling(nil, nil, nil) })
 	assert.Panics(t, func() { _, _ = Coupling(make([]float64, 2), p.Net, ok3) }, "dst of the wrong length")
+}
+
+// Rates on a large sparse network: its N×N result is refused before it
+// is allocated (N = 2¹⁸ would need 512 GiB), while Overhead, O(nnz),
+// answers. Before the fix Rates allocated the matrix unchecked.
+func TestRatesTooLarge(t *testing.T) {
+	n := 1 << 18
+	idx := make([]int, n)
+	one := make([]float64, n)
+	for i := range idx {
+		idx[i], one[i] = i, 1
+	}
+	sc, err := anycast.NewSparseC(n, idx, idx, one)
+	require.NoError(t, err)
+	nw, err := anycast.NewNetwork(one, sc, one)
+	require.NoError(t, err)
+	_, err = Rates(nil, nw, make([]float64, n), 1)
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	assert.ErrorContains(t, err, "N = 262144")
+	mu := make([]float64, n)
+	mu[7] = 2
+	ov, err := Overhead(nw, mu, 3)
+	require.NoError(t, err)
+	assert.Equal(t, 6.0, ov) // γ μ_7 C_77/C_77 (spec §4.7)
 }

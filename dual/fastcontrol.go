@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/size"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -158,7 +159,9 @@ func findUnreachable(nw *anycast.Network) *UnreachableError {
 // land at proxy j with probability C_ij. If some C_ij = 0 < C_ji the rate
 // is undefined and Rates returns an *UnreachableError naming the first
 // such pair. The rates are computed in O(nnz(C)) from the stored entries;
-// the result is the dense N × N matrix (O(N²) memory, zeros included). It validates nw and returns an error wrapping
+// the result is the dense N × N matrix (O(N²) memory, zeros included),
+// and a matrix over the memory budget is an error wrapping
+// loadlab.ErrTooLarge, checked before allocating. It validates nw and returns an error wrapping
 // loadlab.ErrInvalid for a bad network, a γ that is not finite and > 0, a
 // wrong len(mu) or a μ_i that is negative, NaN or infinite. dst is reused
 // if it is N×N; nil allocates. It panics if nw is nil or dst is not N×N.
@@ -176,6 +179,9 @@ func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*m
 		return nil, e
 	}
 	if dst == nil {
+		if cells, ok := size.Mul(n, n); !ok || size.Check("dual", "Rates: N×N rate matrix", cells, 8) != nil {
+			return nil, loadlab.TooLarge("dual", "Rates: the N×N rate matrix with N = %d (use Overhead, or FastControl in Solve, which are O(nnz))", n)
+		}
 		dst = mat.NewDense(n, n, nil)
 	} else {
 		dst.Zero()
