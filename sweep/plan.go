@@ -30,13 +30,19 @@ type Plan struct {
 }
 
 // Validate returns an error wrapping loadlab.ErrInvalid if Name is
-// empty, Runs < 1 or Config has no JSON encoding.
+// empty, Runs < 1, Path(0) does not start with Seed or Config has no
+// JSON encoding.
 func (p Plan) Validate() error {
 	if p.Name == "" {
 		return loadlab.Invalid(pkg, "Plan.Name is empty")
 	}
 	if p.Runs < 1 {
 		return loadlab.Invalid(pkg, "Plan.Runs = %d, want ≥ 1", p.Runs)
+	}
+	if p.Path != nil {
+		if sp := p.Path(0); len(sp) == 0 || sp[0] != p.Seed {
+			return loadlab.Invalid(pkg, "Plan.Path(0) = %v, want a seed path starting with Seed = %d", sp, p.Seed)
+		}
 	}
 	_, err := p.Hash()
 	return err

@@ -317,6 +317,11 @@ func TestMergePlan(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
 		}
 	}
+	bad := p
+	bad.Path = func(r int) []uint64 { return []uint64{uint64(r)} }
+	if err := bad.Validate(); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("Path not starting with the seed: %v", err)
+	}
 	// A shard resumed under a plan with other seed paths is refused.
 	if _, err := RunShard(q, Shard{0, 2}, files[0], run, nil); !errors.Is(err, loadlab.ErrInvalid) {
 		t.Errorf("resume with other seed paths: %v", err)

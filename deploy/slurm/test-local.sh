@@ -3,15 +3,19 @@
 # this machine (as root, Debian): installs slurm-wlm and munge, starts
 # munged, slurmctld and slurmd, submits the array and the merge job,
 # waits, and compares the merged result with the one-process result
-# byte for byte. Usage: sudo deploy/slurm/test-local.sh [config.json]
+# byte for byte, for each configuration given (default: a consensus
+# sweep and a codedload parameter sweep, whose runs are (point, run)
+# pairs). Usage: sudo deploy/slurm/test-local.sh [config.json ...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 WORK=$(mktemp -d /tmp/loadlab-slurm.XXXXXX)
 chmod 755 "$WORK"
-CONFIG=${1:-$WORK/cfg.json}
-if [ ! -f "$CONFIG" ]; then
-	echo '{"sweep":"consensus","seed":42,"runs":16,"params":{"family":"cycle","size":8,"gamma":0.3,"traffic":"case 1","sigma":1,"steps":200,"burn":50}}' >"$CONFIG"
+CONFIGS=("$@")
+if [ ${#CONFIGS[@]} -eq 0 ]; then
+	echo '{"sweep":"consensus","seed":42,"runs":16,"params":{"family":"cycle","size":8,"gamma":0.3,"traffic":"case 1","sigma":1,"steps":200,"burn":50}}' >"$WORK/consensus.json"
+	echo '{"sweep":"codedload","seed":3,"runs":3,"params":{"points":[{"x":1,"topology":{"family":"torus","n":64},"model":{"files":30,"cache":2,"strategy":{"kind":"coded","ell":3}}},{"x":2,"topology":{"family":"rgg","n":100},"random":true,"runs":2,"model":{"files":30,"cache":2,"strategy":{"kind":"two-choice","radius":2}}}]}}' >"$WORK/codedload.json"
+	CONFIGS=("$WORK/consensus.json" "$WORK/codedload.json")
 fi
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
 	apt-get update -qq
@@ -59,20 +63,26 @@ pgrep -x slurmd >/dev/null || slurmd
 for _ in $(seq 30); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; sleep 1; done
 scontrol update nodename="$HOST" state=resume 2>/dev/null || true
 
-OUT=$WORK/out
-export CONFIG OUTDIR=$OUT SWEEP=$WORK/sweep
-jid=$(sbatch --parsable --array=0-3 --chdir="$WORK" --output="$WORK/shard-%a.log" --export=ALL "$ROOT/deploy/slurm/sweep.sbatch")
-mid=$(sbatch --parsable --dependency=afterok:"$jid" --chdir="$WORK" --output="$WORK/merge.log" --export=ALL "$ROOT/deploy/slurm/merge.sbatch")
-echo "array job $jid, merge job $mid"
-for _ in $(seq 170); do
-	squeue -h -j "$jid,$mid" 2>/dev/null | grep -q . || break
-	sleep 1
-done
-"$WORK/sweep" -config "$CONFIG" -direct -out "$WORK/direct"
-if cmp "$OUT/result.csv" "$WORK/direct.csv" && cmp "$OUT/result.json" "$WORK/direct.json"; then
-	echo "OK: the merged Slurm result equals the one-process result ($WORK)"
-else
-	echo "FAIL: see $WORK" >&2
-	cat "$WORK"/*.log >&2 || true
-	exit 1
-fi
+# one_sweep CONFIG: the array, the merge job after it, the comparison.
+one_sweep() {
+	local CONFIG=$1 name
+	name=$(basename "$CONFIG" .json)
+	local OUT=$WORK/$name
+	export CONFIG OUTDIR=$OUT SWEEP=$WORK/sweep
+	jid=$(sbatch --parsable --array=0-3 --chdir="$WORK" --output="$WORK/$name-shard-%a.log" --export=ALL "$ROOT/deploy/slurm/sweep.sbatch")
+	mid=$(sbatch --parsable --dependency=afterok:"$jid" --chdir="$WORK" --output="$WORK/$name-merge.log" --export=ALL "$ROOT/deploy/slurm/merge.sbatch")
+	echo "$name: array job $jid, merge job $mid"
+	for _ in $(seq 170); do
+		squeue -h -j "$jid,$mid" 2>/dev/null | grep -q . || break
+		sleep 1
+	done
+	"$WORK/sweep" -config "$CONFIG" -direct -out "$WORK/$name-direct"
+	if cmp "$OUT/result.csv" "$WORK/$name-direct.csv" && cmp "$OUT/result.json" "$WORK/$name-direct.json"; then
+		echo "OK: $name: the merged Slurm result equals the one-process result ($WORK)"
+	else
+		echo "FAIL: $name: see $WORK" >&2
+		cat "$WORK"/*.log >&2 || true
+		exit 1
+	fi
+}
+for c in "${CONFIGS[@]}"; do one_sweep "$c"; done
