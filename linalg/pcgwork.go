@@ -50,8 +50,6 @@ const (
 	kDirect                 // p = (z − μ) + β p
 	kSum                    // Σ b
 	kCenter                 // b −= α; Σ b·b
-	kShift                  // z −= α; Σ r·z (blockCG)
-	kJacobi                 // z = r/d; Σ z (blockCG)
 )
 
 func (w *pcgWork) init(s *LaplacianSolver, inv []float64) {

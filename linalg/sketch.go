@@ -158,24 +158,39 @@ type SketchInfo struct {
 	Residual     float64 // largest relative residual of the k solves
 }
 
+// sketchBlock is the number of projections drawn, solved and
+// accumulated per pass over the edges.
+const sketchBlock = 8
+
 // sketch is the work of one random-projection run: the solver, and the
-// right-hand sides and solutions of up to blockWidth projections at a
-// time, interleaved in the solver's internal order.
+// right-hand sides and solutions of up to sketchBlock projections at a
+// time, one vector of n values each (column c of y is y[c·n:(c+1)·n]), in
+// the solver's internal order. Separate vectors, not interleaved ones:
+// an interleaved block of 8 spans 64 MB at n = 10⁶, and its neighbour
+// reads missed the TLB and the cache on nearly every entry (measured: a
+// product of 8 interleaved columns cost 40 times one on an 8 MB vector,
+// whose neighbour reads breadth-first order keeps local), so each column
+// is solved alone.
 type sketch struct {
-	g    *Graph
-	s    *LaplacianSolver
-	m    *lapMatrix
-	rng  *rand.Rand
-	y, x []float64
-	bc   *blockCG
-	info SketchInfo
+	g            *Graph
+	s            *LaplacianSolver
+	m            *lapMatrix
+	rng          *rand.Rand
+	seeds        [sketchBlock]uint64
+	cnt          int
+	y, x         []float64
+	acc          []float64 // ApproxEdgeResistances: Σ (z_i − z_j)² per internal edge
+	eoff         []int     // first internal edge of each row block
+	accumulating bool      // fn accumulates (else it draws projections)
+	fn           rangeFunc
+	info         SketchInfo
 }
 
 // sketchRun draws the k Gaussian projections and solves for them,
-// blockWidth at a time, calling visit with the first column's index, the
-// number of columns and their solutions z = L† Bᵀ W^{1/2} q (q a
-// standard Gaussian vector on the edges; Spielman and Srivastava, SIAM
-// J. Comput. 40, 2011, §4), interleaved in the solver's internal order.
+// sketchBlock at a time, calling visit with the first column's index and
+// the number of columns after each block; their solutions
+// z = L† Bᵀ W^{1/2} q (q a standard Gaussian vector on the edges;
+// Spielman and Srivastava, SIAM J. Comput. 40, 2011, §4) are in sk.x.
 func sketchRun(g *Graph, set *SketchSettings, src rand.Source, visit func(sk *sketch, c0, cnt int)) (SketchInfo, error) {
 	if err := set.Validate(); err != nil {
 		return SketchInfo{}, err
@@ -188,7 +203,7 @@ func sketchRun(g *Graph, set *SketchSettings, src rand.Source, visit func(sk *sk
 		return sk.info, err
 	}
 	sk.info.Miss = sketchMiss(sk.info.K, eps)
-	if err := size.Check("linalg", "sketch: nodes × block", n, 8*2*blockWidth); err != nil {
+	if err := size.Check("linalg", "sketch: nodes × block", n, 8*2*sketchBlock); err != nil {
 		return sk.info, err
 	}
 	if sk.s, err = NewLaplacianSolver(g, &solverSet, src); err != nil {
@@ -196,123 +211,80 @@ func sketchRun(g *Graph, set *SketchSettings, src rand.Source, visit func(sk *sk
 	}
 	sk.m = sk.s.mat
 	sk.rng = rand.New(src)
-	sk.y, sk.x = make([]float64, n*blockWidth), make([]float64, n*blockWidth)
-	for c0 := 0; c0 < sk.info.K; c0 += blockWidth {
-		cnt := min(blockWidth, sk.info.K-c0)
-		sk.project(cnt)
-		if err := sk.solveBlock(cnt, c0 == 0); err != nil {
-			return sk.info, err
+	sk.y, sk.x = make([]float64, n*sketchBlock), make([]float64, n*sketchBlock)
+	sk.fn = func(lo, hi int) {
+		if sk.accumulating {
+			for blk := lo; blk < hi; blk++ {
+				sk.accumulate(blk)
+			}
+			return
 		}
-		visit(sk, c0, cnt)
+		sk.projectColumns(lo, hi)
+	}
+	for c0 := 0; c0 < sk.info.K; c0 += sketchBlock {
+		sk.project(min(sketchBlock, sk.info.K-c0))
+		for c := range sk.cnt {
+			if err := sk.solveColumn(c); err != nil {
+				return sk.info, err
+			}
+		}
+		visit(sk, c0, sk.cnt)
 	}
 	return sk.info, nil
 }
 
 // project sets the first cnt columns of y to Bᵀ W^{1/2} q for fresh
-// standard Gaussian vectors q on the edges, in one pass over the edges,
-// and the other columns to 0.
+// standard Gaussian vectors q on the edges. Column c draws from its own
+// stream, seeded from the run's source in column order, so the columns
+// are drawn in parallel with a result independent of the number of
+// goroutines.
 func (sk *sketch) project(cnt int) {
-	const B = blockWidth
+	sk.cnt = cnt
+	for c := range cnt {
+		sk.seeds[c] = sk.rng.Uint64()
+	}
+	parallelBlocks(cnt, sk.fn)
+}
+
+// projectColumns draws columns [lo, hi) of y, in one pass over the edges
+// each.
+func (sk *sketch) projectColumns(lo, hi int) {
 	m := sk.m
-	clear(sk.y)
-	sw := math.Sqrt(m.wc)
-	for i := range m.n {
-		lo, hi := m.span(i)
-		yi := (*blockVec)(sk.y[i*B : i*B+B])
-		for p := lo; p < hi; p++ {
-			j := int(m.adj[p])
-			if j <= i {
-				continue
-			}
-			if m.w != nil {
-				sw = math.Sqrt(m.w[p])
-			}
-			yj := (*blockVec)(sk.y[j*B : j*B+B])
-			for c := range cnt {
-				x := sw * sk.rng.NormFloat64()
-				yi[c] += x
-				yj[c] -= x
+	n := m.n
+	for c := lo; c < hi; c++ {
+		rng := rand.New(rand.NewPCG(sk.seeds[c], uint64(c)))
+		y := sk.y[c*n : (c+1)*n]
+		clear(y)
+		sw := math.Sqrt(m.wc)
+		for i := range n {
+			lo, hi := m.span(i)
+			for p := lo; p < hi; p++ {
+				j := int(m.adj[p])
+				if j <= i {
+					continue
+				}
+				if m.w != nil {
+					sw = math.Sqrt(m.w[p])
+				}
+				x := sw * rng.NormFloat64()
+				y[i] += x
+				y[j] -= x
 			}
 		}
 	}
 }
 
-// solveBlock solves the cnt columns of y into x. When Jacobi suffices
-// (the first column of the first block tells, under Auto), the columns
-// are solved together by blockCG; a column it leaves short of the
-// tolerance, and every column otherwise, is solved alone.
-func (sk *sketch) solveBlock(cnt int, first bool) error {
-	s := sk.s
-	clear(sk.x)
-	c0 := 0
-	if first {
-		if err := sk.solveColumn(0); err != nil {
-			return err
-		}
-		c0 = 1
-		if s.ac == nil {
-			sk.bc = newBlockCG(sk.m, sk.m.invDegrees(), sk.x, sk.y)
-		}
-	}
-	if sk.bc == nil {
-		for c := c0; c < cnt; c++ {
-			if err := sk.solveColumn(c); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return sk.solveBlockCG(cnt, c0)
-}
-
-// solveBlockCG solves columns [c0, cnt) of y with the block solver.
-func (sk *sketch) solveBlockCG(cnt, c0 int) error {
-	const B = blockWidth
-	s, bc := sk.s, sk.bc
-	// Column 0 of the first block is solved already: hide it from bc.
-	saved := make([]float64, 0, c0*sk.m.n)
-	for c := range c0 {
-		for i := range sk.m.n {
-			saved = append(saved, sk.x[i*B+c])
-			sk.y[i*B+c] = 0
-		}
-	}
-	budget := s.set.MaxIter
-	if s.set.Preconditioner == Auto {
-		budget = min(budget, AutoJacobiIters)
-	}
-	ok := bc.solve(s.set.Tol, budget)
-	for c := range c0 {
-		for i := range sk.m.n {
-			sk.x[i*B+c] = saved[c*sk.m.n+i]
-		}
-	}
-	for c := c0; c < cnt; c++ {
-		sk.info.Iterations += bc.iters[c]
-		if ok[c] {
-			sk.info.Residual = max(sk.info.Residual, bc.resid[c])
-			continue
-		}
-		if err := sk.solveColumn(c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// solveColumn solves column c of y alone into column c of x.
+// solveColumn solves column c of y alone into column c of x. Under Auto
+// the first solve settles the preconditioner for all (Jacobi on an
+// expander, the factor once Jacobi has needed AutoJacobiIters).
 func (sk *sketch) solveColumn(c int) error {
-	const B = blockWidth
+	n := sk.m.n
 	w := &sk.s.w
-	for i := range w.b {
-		w.b[i] = sk.y[i*B+c]
-	}
+	copy(w.b, sk.y[c*n:(c+1)*n])
 	res, err := sk.s.solveInternal()
 	sk.info.Iterations += res.Iterations
 	sk.info.Residual = max(sk.info.Residual, res.Residual)
-	for i, v := range w.x {
-		sk.x[i*B+c] = v
-	}
+	copy(sk.x[c*n:(c+1)*n], w.x)
 	return err
 }
 
@@ -354,9 +326,9 @@ type EdgeResistances struct {
 // FosterRelErr well above its sampling spread calls for a smaller
 // Solver.Tol; it does not see errors confined to low-leverage edges.
 //
-// Memory is O(m + 16 n) numbers; time is k solves (blockWidth at a time
-// when Jacobi suffices) and ⌈k/8⌉ passes over the edges for the
-// projections and as many for the accumulation. The result reports
+// Memory is O(m + 16 n) numbers; time is k solves, k passes over the
+// edges for the projections (8 at a time, in parallel) and ⌈k/8⌉ for the
+// accumulation. The result reports
 // Foster's check Σ w_e R̃_e ≈ n − 1. Errors are those of
 // NewLaplacianSolver and Solve (ErrNotConverged with the resistances
 // accumulated so far being useless, so the result is nil then). It
@@ -370,9 +342,14 @@ func ApproxEdgeResistances(g *Graph, set *SketchSettings, src rand.Source) (*Edg
 	}
 	acc := make([]float64, g.Size()) // in the internal edge order
 	var mat *lapMatrix
-	info, err := sketchRun(g, set, src, func(sk *sketch, _, cnt int) {
-		mat = sk.m
-		sk.accumulate(acc, cnt)
+	info, err := sketchRun(g, set, src, func(sk *sketch, _, _ int) {
+		if sk.acc == nil {
+			mat = sk.m
+			sk.startAccumulate(acc)
+		}
+		sk.accumulating = true
+		parallelBlocks(numBlocks(mat.n), sk.fn)
+		sk.accumulating = false
 	})
 	if err != nil {
 		return nil, err
@@ -396,27 +373,50 @@ func ApproxEdgeResistances(g *Graph, set *SketchSettings, src rand.Source) (*Edg
 	return out, nil
 }
 
-// accumulate adds Σ_c (x_ic − x_jc)² over the block's cnt columns to
-// acc[e] for every internal edge e = {i, j}, i < j, in one pass.
-func (sk *sketch) accumulate(acc []float64, cnt int) {
-	const B = blockWidth
+// startAccumulate records acc and the first internal edge {i, j}, i < j,
+// of each row block, so that row blocks accumulate in parallel.
+func (sk *sketch) startAccumulate(acc []float64) {
 	m := sk.m
+	sk.acc = acc
+	nb := numBlocks(m.n)
+	sk.eoff = make([]int, nb+1)
 	e := 0
-	for i := range m.n {
+	for blk := range nb {
+		sk.eoff[blk] = e
+		r0, r1 := blockRows(blk, m.n)
+		for i := r0; i < r1; i++ {
+			lo, hi := m.span(i)
+			for _, j := range m.adj[lo:hi] {
+				if int(j) > i {
+					e++
+				}
+			}
+		}
+	}
+	sk.eoff[nb] = e
+}
+
+// accumulate adds Σ_c (x_ic − x_jc)² over the block's columns to acc[e]
+// for every internal edge e = {i, j}, i < j, of row block blk, in one
+// pass over its edges.
+func (sk *sketch) accumulate(blk int) {
+	m := sk.m
+	n := m.n
+	e := sk.eoff[blk]
+	r0, r1 := blockRows(blk, n)
+	for i := r0; i < r1; i++ {
 		lo, hi := m.span(i)
-		xi := (*blockVec)(sk.x[i*B : i*B+B])
-		for p := lo; p < hi; p++ {
-			j := int(m.adj[p])
-			if j <= i {
+		for _, j := range m.adj[lo:hi] {
+			if int(j) <= i {
 				continue
 			}
-			xj := (*blockVec)(sk.x[j*B : j*B+B])
 			var s float64
-			for c := range cnt {
-				d := xi[c] - xj[c]
+			for c := range sk.cnt {
+				x := sk.x[c*n : (c+1)*n]
+				d := x[i] - x[j]
 				s += d * d
 			}
-			acc[e] += s
+			sk.acc[e] += s
 			e++
 		}
 	}
@@ -483,9 +483,10 @@ func NewResistanceSketch(g *Graph, set *SketchSettings, src rand.Source) (*Resis
 	rs := &ResistanceSketch{n: n, k: k, z: make([]float64, n*k)}
 	scale := 1 / math.Sqrt(float64(k))
 	info, err := sketchRun(g, set, src, func(sk *sketch, c0, cnt int) {
-		for i, u := range sk.m.perm {
-			for c := range cnt {
-				rs.z[int(u)*k+c0+c] = sk.x[i*blockWidth+c] * scale
+		for c := range cnt {
+			x := sk.x[c*n : (c+1)*n]
+			for i, u := range sk.m.perm {
+				rs.z[int(u)*k+c0+c] = x[i] * scale
 			}
 		}
 	})
