@@ -191,9 +191,13 @@
 // 10⁴ steps on 10⁴ servers of average degree 6 with random-walk demand
 // take a median of 0.95 s over six runs (range 0.92–0.96 s,
 // docs/benchmarks.md; about 1.4 s on one processor) on the project's
-// 2-core machine when idle. 100 steps on a 10⁶-node random 6-regular
-// graph took a median of 14 s of CPU time on the shared machine
-// (docs/benchmarks.md). Rho costs one dense Cholesky and one
+// 2-core machine when idle. From 2^16 servers the update runs as a
+// blocked gather (p read one 1 MiB block at a time into a staging array,
+// then every server's flows in adjacency order; 13 extra bytes per
+// adjacency entry), bitwise identical to the direct loop and split over
+// GOMAXPROCS workers by default: 100 steps on a 10⁶-node random 6-regular
+// graph take a median of 9.2 s of CPU time (before: 18.6 s, the same
+// shared machine; docs/benchmarks.md), so about 5 s on two quiet cores. Rho costs one dense Cholesky and one
 // triangular inverse, 2n³/3 flops, for Case 1 and for Case 2 on sparse
 // graphs, and two of each for Case 2 on dense graphs (run side by
 // side), about twice linalg.KirchhoffIndex on the same graph

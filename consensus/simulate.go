@@ -17,15 +17,16 @@ type Settings struct {
 	// are kept.
 	States bool
 	// Workers is the number of goroutines that share each update on
-	// graphs of 4096 nodes or more; 0 (the default) means GOMAXPROCS, 1
-	// serial, and a negative value is an error. The result does not
-	// depend on it. Independently of Workers, on such graphs the demand
+	// graphs of 4096 nodes or more; 1 means serial, a negative value is
+	// an error, and 0 (the default) means GOMAXPROCS from 2^16 nodes
+	// (where a step takes milliseconds) and serial below. The result
+	// does not depend on it. Independently of Workers, on such graphs the demand
 	// is drawn ahead on one extra goroutine when GOMAXPROCS > 1 (see
 	// Demand), unless it is a TraceDemand.
 	Workers int
 }
 
-// Validate checks the settings: Workers ≥ 0 (0 means GOMAXPROCS). The error
+// Validate checks the settings: Workers ≥ 0 (0 means the default). The error
 // wraps loadlab.ErrInvalid and names the field.
 func (s *Settings) Validate() error {
 	if s != nil && s.Workers < 0 {
@@ -121,7 +122,7 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 	n := g.Order()
 	workers := s.Workers
 	if workers == 0 {
-		workers = runtime.GOMAXPROCS(0)
+		workers = defaultWorkers(n)
 	}
 	f, err := newFlows(g, th.Gamma)
 	if err != nil {
@@ -179,6 +180,16 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 		err = unstable
 	}
 	return tr, err
+}
+
+// defaultWorkers is the number of workers for Settings.Workers = 0 on n
+// nodes: GOMAXPROCS on graphs that use the blocked gather, whose steps
+// are long enough to pay for starting goroutines, and 1 below.
+func defaultWorkers(n int) int {
+	if n >= gatherNodes {
+		return runtime.GOMAXPROCS(0)
+	}
+	return 1
 }
 
 // validateRun validates the arguments of Simulate (see there).
