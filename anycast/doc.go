@@ -43,8 +43,9 @@
 // greedy ODE of package stability) forms it once with Network.LoadOp: for
 // sparse C the columns of C pre-scaled by A in compressed rows with 32-bit
 // indices (a third less memory traffic per entry than Loads, which
-// gathers A_j as well), for dense C the dense N×N matrix B, whose rows
-// gonum's assembly dot product reads contiguously. LoadOp.Mul splits
+// gathers A_j as well), for dense C the dense N×N matrix B, multiplied by
+// an AVX2/FMA assembly kernel where the CPU has one (gonum's Dgemv
+// otherwise, or with the build tag noasm). LoadOp.Mul splits
 // products of 2¹⁵ entries or more over the cores, again one goroutine per
 // output entry; it equals Loads to rounding (C_ji A_j is rounded first,
 // and the dense kernel keeps several partial sums). A LoadOp does not

@@ -5,7 +5,8 @@ import (
 
 	"github.com/loadlab/loadlab/internal/size"
 
-	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // opParallelWork is the number of multiply-adds from which LoadOp.Mul is
@@ -24,7 +25,10 @@ const opParallelWork = 1 << 15
 //
 // Mul(x) equals Network.Loads(x) to rounding: both sum the same products,
 // but LoadOp rounds C_ji A_j first, and its dense kernel sums in another
-// order.
+// order: on amd64 with AVX2 and FMA (checked at start-up with CPUID) an
+// assembly kernel of this package, fused multiply-adds over blocks of 4
+// rows and 8 columns; elsewhere, or built with the tag noasm, gonum's
+// Dgemv.
 type LoadOp struct {
 	n   int
 	ptr []int     // sparse: row i of B is idx[ptr[i]:ptr[i+1]], val[...]
@@ -79,16 +83,33 @@ func (op *LoadOp) Mul(dst, x []float64) []float64 {
 		op.mulRange(dst, x, 0, op.n)
 		return dst
 	}
+	if op.ptr == nil {
+		// Dense: pieces of whole blocks of gemvBlock rows, so that the
+		// kernel groups the rows as in the serial product.
+		blocks := (op.n + gemvBlock - 1) / gemvBlock
+		chunks(blocks, min(w, blocks), func(lo, hi int) {
+			op.mulRange(dst, x, lo*gemvBlock, min(hi*gemvBlock, op.n))
+		})
+		return dst
+	}
 	chunks(op.n, w, func(lo, hi int) { op.mulRange(dst, x, lo, hi) })
 	return dst
 }
+
+// gemvBlock is a multiple of the number of rows gonum's assembly
+// matrix-vector kernel treats together (4): pieces of a split dense
+// product start at multiples of it, so every row is summed the same way
+// whatever the number of pieces.
+const gemvBlock = 8
 
 // mulRange sets S_i = Σ_j B_ij x_j for i in [lo, hi).
 func (op *LoadOp) mulRange(dst, x []float64, lo, hi int) {
 	if op.ptr == nil {
 		n := op.n
-		for i := lo; i < hi; i++ {
-			dst[i] = floats.Dot(op.val[i*n:(i+1)*n], x) // gonum's assembly kernel
+		if hi > lo && !gemvRows(dst[lo:hi], op.val[lo*n:hi*n], x, n) {
+			// gonum's native BLAS: SSE2 kernel over blocks of rows,
+			// about 2.5× the speed of a dot product per row.
+			gonum.Implementation{}.Dgemv(blas.NoTrans, hi-lo, n, 1, op.val[lo*n:hi*n], n, x, 1, 0, dst[lo:hi], 1)
 		}
 		return
 	}

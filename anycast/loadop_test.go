@@ -1,0 +1,58 @@
+package anycast
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLoadOpMatchesLoads(t *testing.T) {
+	// B x equals Loads(x) to rounding on both forms (relClose: ≤ N terms
+	// in another order), and bit for bit whatever the number of cores:
+	// sizes around the split threshold and the dense kernel's row blocks,
+	// products computed with GOMAXPROCS 1 and 2.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, n := range []int{1, 3, 9, 181, 190, 400} {
+		sp, de := pair(t, rng, n, min(n, 7))
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.Float64()
+		}
+		for _, nw := range []*Network{sp, de} {
+			op, err := nw.LoadOp()
+			require.NoError(t, err)
+			assert.Equal(t, n, op.N())
+			runtime.GOMAXPROCS(1)
+			one := op.Mul(nil, x)
+			runtime.GOMAXPROCS(2)
+			two := op.Mul(nil, x)
+			assert.Equal(t, one, two, "n = %d, sparse %v: cores change the result", n, nw.Sparse != nil)
+			relClose(t, nw.Loads(nil, x), one, "LoadOp.Mul")
+		}
+	}
+	// A sparse product above the split threshold (5·10⁴ entries).
+	cdn, err := GenerateCDN(rand.NewPCG(1, 1), &CDNSettings{N: 5000, K: 10})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, cdn.NNZ(), opParallelWork)
+	op, err := cdn.LoadOp()
+	require.NoError(t, err)
+	x := make([]float64, cdn.N())
+	for i := range x {
+		x[i] = rng.Float64()
+	}
+	runtime.GOMAXPROCS(1)
+	one := op.Mul(nil, x)
+	runtime.GOMAXPROCS(2)
+	assert.Equal(t, one, op.Mul(nil, x), "sparse: cores change the result")
+	relClose(t, cdn.Loads(nil, x), one, "LoadOp.Mul")
+
+	sp, _ := pair(t, rng, 4, 2)
+	op, err = sp.LoadOp()
+	require.NoError(t, err)
+	assert.Panics(t, func() { op.Mul(nil, make([]float64, 3)) })
+	assert.Panics(t, func() { op.Mul(make([]float64, 5), make([]float64, 4)) })
+}
