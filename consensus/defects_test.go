@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/loadlab/loadlab"
@@ -231,13 +232,18 @@ func TestDesignSettingsContract(t *testing.T) {
 func TestDenseWorkTooLarge(t *testing.T) {
 	g := mustGraph(linalg.Path(1 << 17)) // n² doubles: 128 GiB per matrix
 	th := &Throttler{Graph: g, Gamma: 0.1}
-	_, err := Rho(th, Case2, 1)
+	// Rho and KirchhoffIndex take the stochastic path at this size; the
+	// dense path, asked for, is refused.
+	dense := &linalg.TraceSettings{Method: linalg.MethodDense}
+	_, err := RhoWith(th, Case2, 1, dense, rand.NewPCG(1, 1))
+	require.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = NodalRhoWith(th, Case1, 1, dense, rand.NewPCG(1, 1))
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, err = NewSpectral(g)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, err = GreedyLinks(th, nil, 1)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
-	_, err = linalg.KirchhoffIndex(g)
+	_, err = linalg.KirchhoffIndexWith(g, dense, rand.NewPCG(1, 1))
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 	a := mat.NewDense(300, 300, nil) // the system is 300²×300²: 65 GB
 	_, err = Lyapunov(a, mat.NewSymDense(300, nil))

@@ -188,11 +188,11 @@ func ExampleEstimateRho() {
 	// closed form 8/3 = 2.667, inside the 95% interval: true
 }
 
-// γ*_H2 and ρ₂ there on a 2000-node random 6-regular graph, beyond
+// γ*_H2 and ρ₂ there on a 5000-node random 6-regular graph, beyond
 // linalg.DenseMaxNodes, so the stochastic path runs: the answers carry
 // 95 % intervals of relative half-width ≤ 1 %.
 func ExampleEstimateGammaH2() {
-	g, err := linalg.RandomRegular(2000, 6, rand.NewPCG(1, 2))
+	g, err := linalg.RandomRegular(5000, 6, rand.NewPCG(1, 2))
 	if err != nil {
 		panic(err)
 	}
@@ -205,6 +205,6 @@ func ExampleEstimateGammaH2() {
 	fmt.Printf("ρ₂ ≈ %.4g ± %.2g\n", r.Rho2.Mean, r.Rho2.HalfWidth())
 	// Output:
 	// stochastic Success
-	// γ*_H2 ≈ 0.1487, 95 % interval [0.1483, 0.1492]
-	// ρ₂ ≈ 2433 ± 12
+	// γ*_H2 ≈ 0.1490, 95 % interval [0.1484, 0.1496]
+	// ρ₂ ≈ 6062 ± 20
 }

@@ -99,3 +99,135 @@ func exactEst(x float64) loadlab.Estimate { return loadlab.Estimate{Mean: x, Lo:
 func scaleEst(e loadlab.Estimate, f float64) loadlab.Estimate {
 	return loadlab.Estimate{Mean: f * e.Mean, Lo: f * e.Lo, Hi: f * e.Hi, StdErr: f * e.StdErr, N: e.N}
 }
+
+// RhoResult is an H2 measure with the path that computed it. On the
+// dense path it is exact to rounding: Lo = Hi = Mean, StdErr = 0, N = 0.
+type RhoResult struct {
+	Rho        loadlab.Estimate // ρ of the traffic at σ, with its 95 % interval
+	Method     linalg.Method    // MethodDense or MethodStochastic: the path that ran
+	LambdaMax  linalg.Bracket   // stochastic path: the proven λ_n bracket checked against 2/γ
+	Probes     int              // stochastic path: Rademacher probes
+	Iterations int              // stochastic path: conjugate-gradient iterations
+	Status     loadlab.Status   // Success, or why the estimate stopped short
+}
+
+// RhoWith returns the H2 measure ρ of traffic t (spec §4.3–§4.4) for the
+// throttler th and noise level σ by the path set.Method selects (nil or
+// MethodAuto: dense up to linalg.DenseMaxNodes nodes, stochastic above):
+// MethodDense is Rho's Cholesky path; MethodStochastic is
+// linalg.EstimateH2 at γ = th.Gamma (ρ₁, ρ₂ and ρ₂T by Hutchinson probes
+// with the split 1/(a(2 − a)) = ½(1/a + 1/(2 − a)), to relative
+// half-width set.RelAcc, default 1 %, at 95 %), with γ checked against
+// the proven bracket of λ_n (ErrUnstable, or ErrIllConditioned when the
+// bracket cannot decide). Errors are those of Rho and of the path; on
+// ErrNotConverged the partial estimate is returned. It panics if th or
+// src is nil.
+func RhoWith(th *Throttler, t Traffic, sigma float64, set *linalg.TraceSettings, src rand.Source) (RhoResult, error) {
+	if src == nil {
+		panic("consensus: RhoWith: nil rand.Source")
+	}
+	out := RhoResult{Rho: exactEst(math.Inf(1))}
+	m, err := rhoPath(th, t, sigma, set, "RhoWith")
+	if err != nil {
+		return out, err
+	}
+	out.Method = m
+	if m == linalg.MethodDense {
+		r, err := rhoDense(th, t, sigma)
+		out.Rho = exactEst(r)
+		if err == nil {
+			out.Status = loadlab.Success
+		}
+		return out, err
+	}
+	e, err := linalg.EstimateH2(th.Graph, th.Gamma, set, src)
+	est := e.Rho2
+	switch t {
+	case Case1:
+		est = e.Rho1
+	case Case2T:
+		est = e.Rho2T
+	}
+	out.Rho = scaleEst(est, sigma*sigma)
+	out.LambdaMax, out.Probes, out.Iterations, out.Status = e.LambdaMax, e.Probes, e.Iterations, e.Status
+	return out, err
+}
+
+// rhoPath validates the arguments of the H2 entry points and returns the
+// path to take.
+func rhoPath(th *Throttler, t Traffic, sigma float64, set *linalg.TraceSettings, fn string) (linalg.Method, error) {
+	if err := th.validateLinear(fn); err != nil {
+		return 0, err
+	}
+	if err := validateRhoArgs(t, th.Gamma, sigma); err != nil {
+		return 0, err
+	}
+	if err := set.Validate(); err != nil {
+		return 0, err
+	}
+	var m linalg.Method
+	if set != nil {
+		m = set.Method
+	}
+	return m.Resolve(th.Graph.Order()), nil
+}
+
+// NodalRhoResult holds nodal H2 measures with the path that computed
+// them. On the dense path each is exact to rounding (Lo = Hi = Mean,
+// N = 0).
+type NodalRhoResult struct {
+	Rho        []loadlab.Estimate // ρ_j at σ, with per-node 95 % intervals
+	Method     linalg.Method      // MethodDense or MethodStochastic: the path that ran
+	LambdaMax  linalg.Bracket     // stochastic path: the proven λ_n bracket
+	Probes     int                // stochastic path: Rademacher probes
+	Iterations int                // stochastic path: conjugate-gradient iterations
+	MaxRelHW   float64            // stochastic path: largest per-node relative half-width (0 on the dense path)
+	Status     loadlab.Status     // Success, or why the estimate stopped short
+}
+
+// NodalRhoWith returns the nodal H2 measures ρ_j of traffic t (spec
+// §4.3) by the path set.Method selects (as RhoWith): MethodDense is
+// NodalRho's Cholesky path; MethodStochastic is linalg.EstimateNodalH2,
+// the stochastic diagonal estimator with a Student-t interval per node
+// from that node's probe values, probing until every node's relative
+// half-width is ≤ set.RelAcc — default linalg.DefaultDiagRelAcc (10 %),
+// not 1 %: per node the probe values have relative spread of order one,
+// so 1 % would take about 4·10⁴ probes at any size. Errors are those of
+// RhoWith. It panics if th or src is nil.
+func NodalRhoWith(th *Throttler, t Traffic, sigma float64, set *linalg.TraceSettings, src rand.Source) (NodalRhoResult, error) {
+	if src == nil {
+		panic("consensus: NodalRhoWith: nil rand.Source")
+	}
+	var out NodalRhoResult
+	m, err := rhoPath(th, t, sigma, set, "NodalRhoWith")
+	if err != nil {
+		return out, err
+	}
+	out.Method = m
+	if m == linalg.MethodDense {
+		d, err := nodalRhoDense(nil, th, t, sigma)
+		if err != nil {
+			return out, err
+		}
+		out.Rho = make([]loadlab.Estimate, len(d))
+		for j, x := range d {
+			out.Rho[j] = exactEst(x)
+		}
+		out.Status = loadlab.Success
+		return out, nil
+	}
+	e, err := linalg.EstimateNodalH2(th.Graph, th.Gamma, set, src)
+	d, f := e.Rho2, sigma*sigma
+	switch t {
+	case Case1:
+		d = e.Rho1
+	case Case2T:
+		f *= th.Gamma
+	}
+	out.Rho = make([]loadlab.Estimate, len(d.Diag))
+	for j, x := range d.Diag {
+		out.Rho[j] = scaleEst(x, f)
+	}
+	out.LambdaMax, out.Probes, out.Iterations, out.MaxRelHW, out.Status = e.LambdaMax, d.Probes, d.Iterations, d.MaxRelHW, d.Status
+	return out, err
+}

@@ -88,6 +88,7 @@ type TraceResult struct {
 	Probes     int              // probes (one solve each)
 	Iterations int              // conjugate-gradient iterations over all solves
 	Status     loadlab.Status   // Success when the interval met RelAcc, else IterationLimit
+	Method     Method           // the path that ran (KirchhoffIndexWith); MethodStochastic from EstimateKirchhoff
 }
 
 // EstimateKirchhoff estimates the Kirchhoff index K_f = n tr L† (spec
@@ -115,7 +116,7 @@ func EstimateKirchhoff(g *Graph, set *TraceSettings, src rand.Source) (TraceResu
 	n := g.Order()
 	rng := rand.New(src)
 	q, x := make([]float64, n), make([]float64, n)
-	var out TraceResult
+	out := TraceResult{Method: MethodStochastic}
 	var vals []float64
 	for len(vals) < ts.MaxProbes {
 		rademacher(q, rng)
