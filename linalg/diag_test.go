@@ -131,4 +131,3 @@ func TestEstimateDiagErrors(t *testing.T) {
 		t.Errorf("MaxProbes: %v %v %v", d.Status, d.Probes, err)
 	}
 }
-
