@@ -199,15 +199,18 @@
 //     before allocation): plain Lanczos, three-term recurrence with one
 //     local reorthogonalisation and no stored basis, from v₁ = g/‖g‖, g
 //     Gaussian from a PCG stream seeded by two Uint64 of
-//     EigenSettings.Src (nil: rand.NewPCG(1, 2)). For λ_max it runs on S;
-//     for λ₂ on S⁺ restricted to z⊥ (v₁ projected onto z⊥), each step a
-//     LaplacianSolver solve to relative residual 1e-10, since 1/λ₂ is the
-//     largest eigenvalue of S⁺ there.
+//     EigenSettings.Src (nil: rand.NewPCG(1, 2)). For λ_max it runs on S.
+//     For λ₂ it runs on z⊥ (v₁ projected onto z⊥), on h I − S (h the
+//     deterministic upper bound on λ_max; top eigenvalue h − λ₂) while
+//     h/λ₂ appears ≤ 30, as on expanders, else on S⁺, each step a
+//     LaplacianSolver solve to relative residual 1e-10 (top eigenvalue
+//     1/λ₂), which needs few steps when λ₂ is small and isolated.
 //
 // The deterministic end of a Lanczos bracket is a Rayleigh quotient:
 // the Ritz vector y of an early step whose Ritz value is within 5 % of
 // the requested width of the last (rebuilt by a second pass of the same
-// recurrence) gives Lo = xᵀLx/Σx_u²/q_u for x = Q^{1/2}y rounded, each
+// recurrence) gives the Rayleigh quotient xᵀLx/Σx_u²/q_u of S at
+// Q^{−1/2}x for x = Q^{1/2}y rounded (Lo for λ_max, Hi for λ₂ on h I − S), each
 // sum one of nonnegative terms (xᵀLx = Σ_{u<v} w_uv (x_u − x_v)²), hence
 // with relative error ≤ γ_{m+5}, γ_{n+2}. For λ₂, Hi is the Rayleigh
 // quotient of S at x = S⁺y (one more solve), its null component
@@ -242,7 +245,7 @@
 // widened by 10 k η relative, η the relative error of one application
 // of A (4(d_max + 2)u for S, the largest solve residual times
 // √(q_max/q_min) for S⁺). For λ_max, Hi = min(x*_k, the deterministic
-// bounds); for λ₂, Lo = 1/x*_k. The exact-arithmetic statement is a
+// bounds); for λ₂, Lo = h − x*_k on h I − S and 1/x*_k on S⁺. The exact-arithmetic statement is a
 // theorem; its floating-point transfer (the ghost allowance and the
 // margin) rests on the Paige–Greenbaum theory and on the tests
 // (TestLanczosBracketsCover: the dense eigenvalue lies in every bracket

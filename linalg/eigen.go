@@ -265,13 +265,17 @@ func (b Bracket) converged(fn string) error {
 //
 //  1. Up to 400 nodes: dense eigenvalues, λ₂ ± 1e-12 ‖S‖, clamped at 0
 //     (CertDense).
-//  2. Above: plain Lanczos on S⁺ restricted to the complement of the null
-//     vector, each step a Laplacian solve (LaplacianSolver, relative
-//     residual 1e-10). 1/λ₂ is the largest eigenvalue of S⁺ there, so the
-//     Christoffel bound on it gives Lo (probability ≤ Delta of failing,
-//     widened by the solves' residuals), and the Rayleigh quotient of S
-//     at the Ritz vector, projected off the null vector, gives Hi
-//     (CertLanczos).
+//  2. Above: plain Lanczos on the complement of the null vector
+//     (CertLanczos). First on h I − S, h ≥ λ_max the edge or
+//     Collatz–Wielandt bound, whose largest eigenvalue there is h − λ₂:
+//     the Christoffel bound on it gives Lo (probability ≤ Delta of
+//     failing) and the Rayleigh quotient of S at the Ritz vector gives
+//     Hi. Its steps grow like √(h/λ₂), so once h/λ₂ looks larger than 30
+//     (after 24 steps or later) it switches to Lanczos on S⁺, each step
+//     a Laplacian solve (LaplacianSolver, relative residual 1e-10): 1/λ₂
+//     is the largest eigenvalue of S⁺ there, its Christoffel bound (widened
+//     by the solves' residuals) gives Lo, and the Rayleigh quotient of S
+//     at S⁺ applied to the Ritz vector gives Hi.
 //  3. With a Threshold t still inside the bracket and up to 3000 nodes:
 //     S + zzᵀ − c(I − zzᵀ) (z the unit null vector) is positive definite
 //     iff λ₂ > c, tested by Cholesky (CertCholesky).
@@ -304,9 +308,15 @@ func Lambda2Bracket(g *Graph, s *EigenSettings) (Bracket, error) {
 		return denseBracket(ev, 1, norm), nil
 	}
 	z := op.nullVector()
-	b, err := op.lanczos2(z, c)
+	h := min(norm, op.perronBound(0, perronIters))
+	b, ok, err := op.lanczos2Direct(z, h, c)
 	if err != nil {
 		return b, err
+	}
+	if !ok {
+		if b, err = op.lanczos2(z, c); err != nil {
+			return b, err
+		}
 	}
 	if c.t > 0 && !decided(b, c.t) && n <= denseCholMax {
 		if b, err = op.cholesky2(b, z, c.t, norm); err != nil {

@@ -19,6 +19,14 @@ const (
 	// floorWidth is the relative width below which a threshold is left
 	// undecided: the rounding of the operator dominates there.
 	floorWidth = 1e-10
+	// directMaxRatio is the largest estimated ratio h/λ₂ (h ≥ λ_max) for
+	// which λ₂ is bracketed by Lanczos on h I − S itself rather than on
+	// S⁺ with solves: the steps of the direct route grow like √(h/λ₂),
+	// while a solve costs tens of operator applications.
+	directMaxRatio = 30
+	// directProbe is the number of direct steps after which the ratio is
+	// first judged.
+	directProbe = 24
 )
 
 // sphereTail returns s = π δ²/(2(N − 1)), for which a unit vector drawn
@@ -205,6 +213,57 @@ func (p *pinvApply) eta() float64 {
 		ratio = math.Sqrt(hi / lo)
 	}
 	return p.maxRes*ratio + p.op.rel
+}
+
+// lanczos2Direct brackets λ₂ by Lanczos on A = h I − S on the
+// complement of z, h ≥ λ_max(S) a deterministic bound, so that
+// λ_max(A) = h − λ₂ there: Lo = h − (the Christoffel bound on λ_max(A)),
+// Hi the Rayleigh quotient of S at the Ritz vector. It gives up (ok =
+// false) as soon as the estimated ratio h/λ₂ passes directMaxRatio,
+// after directProbe steps or later.
+func (op *operator) lanczos2Direct(z []float64, h float64, c eigenConfig) (b Bracket, ok bool, err error) {
+	n := op.g.Order()
+	apply := func(dst, src []float64) error {
+		op.mul(dst, src)
+		for i, x := range src {
+			dst[i] = h*x - dst[i]
+		}
+		return nil
+	}
+	lz := newLanczos(n, apply, z, c.seed)
+	b = Bracket{Hi: op.fiedlerBound(z), Cert: CertLanczos, Delta: c.delta}
+	tail := sphereTail(n-1, c.delta)
+	var hist []ritzPoint
+	factor, ratio := 0.9, 0.0
+	check := func(k int, theta float64) bool {
+		slack := roundingSlack * float64(k) * 2 * op.rel * h // A's absolute rounding
+		b.Lo = max(b.Lo, h-lz.upperBound(theta, h, float64(k)/tail)-slack)
+		b.Steps, b.Est = k, h-theta
+		if ratio = h / max(h-theta, 0x1p-1000); k >= directProbe && ratio > directMaxRatio {
+			return true
+		}
+		return twoDone(b, h-theta+slack, factor, c)
+	}
+	for range 3 {
+		theta, err := advance(lz, &hist, c.maxSteps, "Lambda2Bracket", check)
+		if err != nil || ratio > directMaxRatio {
+			return b, false, err
+		}
+		if c.t > 0 && b.Lo >= c.t {
+			break
+		}
+		p := earliest(hist, theta*(1-0.05*c.width/ratio))
+		y, err := lz.ritzVector(lz.ritzCoefficients(p.k, p.theta), math.Sqrt(0.01*c.width/ratio))
+		if err != nil {
+			return b, false, err
+		}
+		b.Hi = min(b.Hi, op.newQuotient(op.sqVector(y)).upperOnComplement())
+		if decided(b, c.t) || b.Hi-b.Lo <= c.width*b.Lo || lz.done || lz.steps() >= c.maxSteps {
+			break
+		}
+		factor /= 2
+	}
+	return b.finish(c), true, nil
 }
 
 // lanczos2 brackets λ₂ by Lanczos on S⁺ on the complement of z (step 2

@@ -19,7 +19,8 @@ type lanczos struct {
 	alpha, beta []float64
 	parts       [][2]float64 // α_j's two parts (projection, local reorthogonalisation)
 	prev, v, w  []float64
-	done        bool // invariant subspace reached (β = 0)
+	part        []float64 // per-block partial sums of reduce
+	done        bool      // invariant subspace reached (β = 0)
 }
 
 // lanczosVectors is the number of n-vectors a lanczos holds, with the
@@ -63,20 +64,44 @@ func (lz *lanczos) steps() int { return len(lz.alpha) }
 
 // step runs one Lanczos step: w = A v − β_{j−1} v_{j−1} − α_j v_j (with
 // one local reorthogonalisation against v_j), β_j = ‖w‖, and shifts the
-// vectors.
+// vectors. The vector updates are fused and run over fixed blocks on
+// the worker pool, with reductions summed in block order, so the result
+// does not depend on the number of goroutines.
 func (lz *lanczos) step() error {
 	if err := lz.apply(lz.w, lz.v); err != nil {
 		return err
 	}
+	w, v, prev := lz.w, lz.v, lz.prev
+	var bm float64
 	if k := len(lz.beta); k > 0 {
-		axpy(lz.w, -lz.beta[k-1], lz.prev)
+		bm = lz.beta[k-1]
 	}
-	a := dot(lz.w, lz.v)
-	axpy(lz.w, -a, lz.v)
-	c := dot(lz.w, lz.v)
-	axpy(lz.w, -c, lz.v)
-	lz.deflate(lz.w)
-	b := math.Sqrt(dot(lz.w, lz.w))
+	a := lz.reduce(func(lo, hi int) (s float64) {
+		for i := lo; i < hi; i++ {
+			w[i] -= bm * prev[i]
+			s += w[i] * v[i]
+		}
+		return s
+	})
+	c := lz.reduce(func(lo, hi int) (s float64) {
+		for i := lo; i < hi; i++ {
+			w[i] -= a * v[i]
+			s += w[i] * v[i]
+		}
+		return s
+	})
+	nn := lz.reduce(func(lo, hi int) (s float64) {
+		for i := lo; i < hi; i++ {
+			w[i] -= c * v[i]
+			s += w[i] * w[i]
+		}
+		return s
+	})
+	if lz.z != nil {
+		lz.deflate(w)
+		nn = dot(w, w)
+	}
+	b := math.Sqrt(nn)
 	lz.alpha = append(lz.alpha, a+c)
 	lz.parts = append(lz.parts, [2]float64{a, c})
 	lz.beta = append(lz.beta, b)
@@ -84,11 +109,36 @@ func (lz *lanczos) step() error {
 		lz.done = true
 		return nil
 	}
-	lz.prev, lz.v, lz.w = lz.v, lz.w, lz.prev
-	for i := range lz.v {
-		lz.v[i] /= b
-	}
+	lz.prev, lz.v, lz.w = v, w, prev
+	lz.reduce(func(lo, hi int) float64 {
+		for i := lo; i < hi; i++ {
+			w[i] /= b
+		}
+		return 0
+	})
 	return nil
+}
+
+// reduce runs fn over the fixed row blocks of the vectors in parallel
+// and returns the sum of its per-block results in block order.
+func (lz *lanczos) reduce(fn func(lo, hi int) float64) float64 {
+	n := len(lz.v)
+	nb := numBlocks(n)
+	if cap(lz.part) < nb {
+		lz.part = make([]float64, nb)
+	}
+	part := lz.part[:nb]
+	parallelBlocks(nb, func(b0, b1 int) {
+		for i := b0; i < b1; i++ {
+			lo, hi := blockRows(i, n)
+			part[i] = fn(lo, hi)
+		}
+	})
+	var s float64
+	for _, x := range part {
+		s += x
+	}
+	return s
 }
 
 // ritzTop returns the largest eigenvalue of the tridiagonal T_k of the
@@ -193,24 +243,32 @@ func (lz *lanczos) ritzVector(s []float64, tail float64) ([]float64, error) {
 	y := make([]float64, n)
 	prev, v, w := make([]float64, n), make([]float64, n), make([]float64, n)
 	lz.start(v)
-	for j := range s {
-		axpy(y, s[j], v)
-		if j == len(s)-1 || math.Sqrt(rest[j+1]) < tail {
-			break
-		}
+	axpy(y, s[0], v)
+	for j := 0; j+1 < len(s) && math.Sqrt(rest[j+1]) >= tail; j++ {
 		if err := lz.apply(w, v); err != nil {
 			return nil, err
 		}
+		var bm float64
 		if j > 0 {
-			axpy(w, -lz.beta[j-1], prev)
+			bm = lz.beta[j-1]
 		}
-		axpy(w, -lz.parts[j][0], v) // the same operations as step
-		axpy(w, -lz.parts[j][1], v)
+		a, c := lz.parts[j][0], lz.parts[j][1]
+		lz.reduce(func(lo, hi int) float64 { // the same operations as step
+			for i := lo; i < hi; i++ {
+				w[i] = ((w[i] - bm*prev[i]) - a*v[i]) - c*v[i]
+			}
+			return 0
+		})
 		lz.deflate(w)
+		b, sj := lz.beta[j], s[j+1]
+		lz.reduce(func(lo, hi int) float64 {
+			for i := lo; i < hi; i++ {
+				w[i] /= b
+				y[i] += sj * w[i]
+			}
+			return 0
+		})
 		prev, v, w = v, w, prev
-		for i := range v {
-			v[i] /= lz.beta[j]
-		}
 	}
 	return y, nil
 }
