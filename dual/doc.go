@@ -96,24 +96,54 @@
 // # Cost of a step
 //
 // One dual step costs O(nnz(C)) and allocates nothing: β = C μ and
-// S^obs = Cᵀ(A ∘ x) use gonum's assembly dot and axpy kernels on dense
-// rows, or compressed rows when at most a quarter of C is non-zero. A
-// FastControl measurement walks the pairs with C_ij > 0 in compressed
-// rows too, so it adds O(nnz(C)) plus one Poisson draw per node.
+// S^obs = Cᵀ(A ∘ x) use the network's products — compressed rows and
+// columns for a sparse C (anycast.SparseC), gonum's assembly dot and
+// axpy kernels on dense rows, or compressed rows of a dense C when at
+// most a quarter of it is non-zero. A FastControl measurement walks the
+// pairs with C_ij > 0 in compressed rows too, so it adds O(nnz(C)) plus
+// one Poisson draw per node; its set-up, Overhead, Rates and Receptions
+// read the pairs (C_ij, C_ji) by merging row i and column i of C, also
+// O(nnz(C)) in all (Rates' result is nevertheless the dense N × N rate
+// matrix, refused with ErrTooLarge beyond the memory budget). Sparse and
+// dense storage of the same C give the same results: bit for bit for the
+// dual steps and FastControl (the same terms summed in the same order),
+// to rounding where a dense product uses gonum's kernels.
 //
 // # Reference solver
 //
 // Primal solves P1 without the dual: it eliminates S (S = S^obs(x) is
 // optimal for non-decreasing h) and minimises the reduced objective over
 // the box [0, 1]^N by projected Newton, then certifies its value with
-// the dual value at the multipliers μ_i = h_i'(S_i). Projected Newton
-// needs curvature, so when every cost is LinearX or Overload (P1 is then
-// a linear program) Primal solves the primal and the dual LP with gonum's
-// lp.Simplex instead. Either way PrimalResult.Status is Success only when
-// the certificate Value − Lower has closed; a stalled run (possible on
-// mixed, nearly linear problems) returns its partial result with a Status
-// saying why and ErrNotConverged. Its Armijo search is the shared one of
-// internal/solve.
+// the dual value at the multipliers μ_i = h_i'(S_i). The Newton systems
+// on the free coordinates,
+//
+//	(diag(f”) + Bᵀ diag(h”) B)_FF d_F = −∇F_F,  B = Cᵀ diag(A),
+//
+// are solved matrix-free by conjugate gradients with the Jacobi
+// preconditioner: a product with the matrix is two products with C
+// (O(nnz)), its diagonal f_j” + A_j² Σ_i C_ji² h_i” one more pass, and CG
+// stops at the inexact-Newton residual η = min(0.1, √‖∇P‖_∞) (Eisenstat
+// and Walker), so no N × N matrix is formed and the memory is O(N + nnz).
+// The choice is by measurement (BenchmarkPrimalSolver_N200, CPU time on
+// the shared machine): on the dense N = 200 instance of the benchmarks,
+// PCG takes 6 Newton steps with 10 CG iterations in all, 1.3–2.2 ms of
+// CPU, against 28–33 ms for the dense Cholesky factorisation of the same
+// systems (4 Newton steps); on a sparse N = 200 CDN 4.2–4.4 ms against
+// 97–108 ms; at N = 10⁴ (10⁵ nonzeros) PCG needs 16 Newton steps and 92 CG
+// iterations, 0.13–0.18 s, where the dense factorisation would need N³/3
+// ≈ 3·10¹¹ operations per step and 800 MB. gonum has no sparse Cholesky,
+// and the fill-in of Bᵀ diag(h”) B (regions sharing a proxy are coupled)
+// is what PCG avoids. A truncated CG solve is still a descent direction,
+// and the certificate below does not depend on how exactly the systems
+// were solved. Projected Newton needs curvature, so when every cost is
+// LinearX or Overload (P1 is then a linear program) Primal solves the
+// primal and the dual LP with gonum's lp.Simplex instead, on a dense
+// tableau of 15 N² values (the one path that reads C densely; beyond the
+// memory budget it is ErrTooLarge). Either way PrimalResult.Status is
+// Success only when the certificate Value − Lower has closed; a stalled
+// run (possible on mixed, nearly linear problems) returns its partial
+// result with a Status saying why and ErrNotConverged. Its Armijo search
+// is the shared one of internal/solve.
 //
 // # Step rules and certificates
 //

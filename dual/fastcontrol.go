@@ -8,6 +8,7 @@ import (
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/internal/size"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -161,7 +162,8 @@ func findUnreachable(nw *anycast.Network) *UnreachableError {
 // such pair. The rates are computed in O(nnz(C)) from the stored entries;
 // the result is the dense N × N matrix (O(N²) memory, zeros included),
 // and a matrix over the memory budget is an error wrapping
-// loadlab.ErrTooLarge, checked before allocating. It validates nw and returns an error wrapping
+// loadlab.ErrTooLarge, checked before allocating. A rate that overflows
+// (a huge γ μ_i over a tiny C_ij) is an error wrapping loadlab.ErrInvalid. It validates nw and returns an error wrapping
 // loadlab.ErrInvalid for a bad network, a γ that is not finite and > 0, a
 // wrong len(mu) or a μ_i that is negative, NaN or infinite. dst is reused
 // if it is N×N; nil allocates. It panics if nw is nil or dst is not N×N.
@@ -186,12 +188,22 @@ func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*m
 	} else {
 		dst.Zero()
 	}
+	var over *[2]int
 	for i := 0; i < n; i++ {
 		eachPair(nw, i, func(j int, cij, cji float64) {
-			if cji != 0 {
-				dst.Set(i, j, gamma*mu[i]*cji/cij) // (19)
+			if cji == 0 {
+				return
 			}
+			r := gamma * mu[i] * cji / cij // (19)
+			if math.IsInf(r, 1) && over == nil {
+				over = &[2]int{i, j}
+			}
+			dst.Set(i, j, r)
 		})
+	}
+	if over != nil {
+		i, j := over[0], over[1]
+		return nil, loadlab.Invalid("dual", "Rates: r[%d][%d] = γ μ_%d C_%d%d/C_%d%d = %v·%v·%v/%v overflows, want a smaller gamma or mu", i, j, i, j, i, i, j, gamma, mu[i], nw.At(j, i), nw.At(i, j))
 	}
 	return dst, nil
 }
@@ -264,7 +276,8 @@ func checkMuGamma(nw *anycast.Network, mu []float64, gamma float64) error {
 // Overhead returns the total FastControl packet rate Σ_ij r_ij =
 // γ Σ_i μ_i Σ_{j: C_ij>0} C_ji/C_ij (spec §4.7, DERIVED), counting only
 // pairs for which (19) is defined, in O(nnz(C)). It returns the errors of
-// Rates for bad arguments, and panics if nw is nil.
+// Rates for bad arguments, one wrapping loadlab.ErrInvalid when the total
+// overflows, and panics if nw is nil.
 func Overhead(nw *anycast.Network, mu []float64, gamma float64) (float64, error) {
 	if err := checkMuGamma(nw, mu, gamma); err != nil {
 		return 0, err
@@ -273,7 +286,10 @@ func Overhead(nw *anycast.Network, mu []float64, gamma float64) (float64, error)
 	for i := 0; i < nw.N(); i++ {
 		t += mu[i] * overheadSum(nw, i)
 	}
-	return gamma * t, nil
+	if r := gamma * t; !math.IsInf(r, 1) {
+		return r, nil
+	}
+	return 0, loadlab.Invalid("dual", "Overhead: γ Σ_i μ_i Σ_j C_ji/C_ij overflows (gamma = %v, max mu = %v), want a smaller gamma or mu", gamma, floats.Max(mu))
 }
 
 // overheadSum returns Σ_{j: C_ij > 0} C_ji/C_ij, node i's share of the

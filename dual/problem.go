@@ -325,8 +325,9 @@ type Point struct {
 
 // Eval returns D(μ) with its super-gradient and the sub-problem
 // solutions. It validates p (Validate) and returns an error wrapping
-// loadlab.ErrInvalid for a bad problem, a wrong len(mu) or a μ_i that is
-// negative, NaN or infinite.
+// loadlab.ErrInvalid for a bad problem, a wrong len(mu), a μ_i that is
+// negative, NaN or infinite, or multipliers so large that D(μ) overflows
+// (before, NaN).
 func (p *Problem) Eval(mu []float64) (*Point, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -348,6 +349,9 @@ func (p *Problem) eval(mu []float64) (*Point, error) {
 		G:    make([]float64, n),
 	}
 	pt.D = p.relax(pt.X, pt.S, pt.Beta, pt.Mu)
+	if math.IsNaN(pt.D) || math.IsInf(pt.D, 0) {
+		return nil, loadlab.Invalid("dual", "D(mu) = %v: the dual value overflows at max_i mu_i = %v, want multipliers whose terms A_i β_i and μ_i S_i are finite", pt.D, floats.Max(mu))
+	}
 	pt.SObs = p.Net.Loads(nil, pt.X)
 	for i := range pt.G {
 		pt.G[i] = pt.SObs[i] - pt.S[i] // spec §4.4 eq. (16)
