@@ -2,6 +2,7 @@ package dual
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
@@ -69,12 +70,16 @@ func sweepBase(s *Settings) Settings {
 // SweepRun returns run r of point k (window windows[k/len(losses)], loss
 // losses[k%len(losses)]) of Sweep(p, fc, windows, losses, s, runs, seed),
 // with pstar from SweepOptimum for the same arguments. It returns an
-// error wrapping loadlab.ErrInvalid if k or r is out of range, and the
+// error wrapping loadlab.ErrInvalid if k or r is out of range or pstar is
+// not finite, and the
 // error of the run's Solve. It panics if p is nil.
 func SweepRun(p *Problem, fc FastControl, windows, losses []float64, s *Settings, pstar float64, runs int, seed uint64, k, r int) (SweepSample, error) {
 	losses = sweepLosses(losses)
 	if k < 0 || k >= len(windows)*len(losses) || r < 0 || r >= runs {
 		return SweepSample{}, loadlab.Invalid("dual", "SweepRun: point k = %d, run r = %d, want 0 ≤ k < %d and 0 ≤ r < %d", k, r, len(windows)*len(losses), runs)
+	}
+	if math.IsNaN(pstar) || math.IsInf(pstar, 0) {
+		return SweepSample{}, loadlab.Invalid("dual", "SweepRun: pstar = %v, want the finite optimum from SweepOptimum", pstar)
 	}
 	if err := s.Validate(); err != nil {
 		return SweepSample{}, err
