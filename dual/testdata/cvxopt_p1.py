@@ -12,8 +12,8 @@ Because h is non-decreasing, S = S^obs(x) = B x with B = C^T diag(A)
     minimise  sum_j (W/2) A_j (1 - x_j)^2 + sum_i (C/2) u_i^2
     subject to B x - u <= T,  u >= 0,  0 <= x <= 1,
 
-solved by cvxopt.solvers.qp with sparse P and G (its default KKT solver
-for sparse problems factorises them with CHOLMOD). The script prints one
+solved by cvxopt.solvers.qp with sparse P and G (cvxopt's default KKT
+solver, which keeps sparse matrices sparse). The script prints one
 JSON line: N, nnz, the QP's objective, the objective re-evaluated at the
 returned x (the P1 value of the point (x, S^obs(x)), clipped to the box),
 cvxopt's status and its wall and CPU seconds. If DUAL.json (written by the
