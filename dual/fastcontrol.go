@@ -212,8 +212,9 @@ func Rates(dst *mat.Dense, nw *anycast.Network, mu []float64, gamma float64) (*m
 // category-i packets at proxy i (spec §4.7 eq. (20)); with the rates of
 // (19) R_i = γ β_i(μ). dst is reused if non-nil. It validates nw and
 // returns an error wrapping loadlab.ErrInvalid for a bad network, a rate
-// matrix that is not N×N or a rate that is negative, NaN or infinite. It
-// panics if nw or r is nil or a non-nil dst has the wrong length.
+// matrix that is not N×N, a rate that is negative, NaN or infinite, or a
+// reception rate whose sum overflows. It panics if nw or r is nil or a
+// non-nil dst has the wrong length.
 func Receptions(dst []float64, nw *anycast.Network, r mat.Matrix) ([]float64, error) {
 	if nw == nil {
 		panic("dual: Receptions: nil network nw")
@@ -245,6 +246,9 @@ func Receptions(dst []float64, nw *anycast.Network, r mat.Matrix) ([]float64, er
 		var s float64
 		for k, j := range rows {
 			s += r.At(j, i) * vals[k]
+		}
+		if math.IsInf(s, 1) {
+			return nil, loadlab.Invalid("dual", "Receptions: R_%d = Σ_j r[j][%d] C_j%d overflows, want smaller rates", i, i, i)
 		}
 		dst[i] = s
 	}

@@ -40,3 +40,15 @@ func TestHugeMultipliersOverflow(t *testing.T) {
 	require.NoError(t, err)
 	assert.InEpsilon(t, 1.2e-299, r.At(1, 0), 1e-15)
 }
+
+// Receptions summed finite rates into +Inf without an error.
+func TestReceptionsOverflow(t *testing.T) {
+	nw := twoNode()
+	_, err := Receptions(nil, nw, mat.NewDense(2, 2, []float64{1.7e308, 1.7e308, 1.7e308, 1.7e308}))
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "overflows")
+	// R_0 = r_00 C_00 + r_10 C_10 = 0.1 + 0.5 for unit rates (spec §4.7 eq. (20)).
+	rec, err := Receptions(nil, nw, mat.NewDense(2, 2, []float64{1, 1, 1, 1}))
+	require.NoError(t, err)
+	assert.InDelta(t, 0.6, rec[0], 1e-15)
+}

@@ -225,7 +225,7 @@ func Quadratic(nw *anycast.Network, w, c float64) (*Problem, error) {
 	return NewQuadratic(nw, ws, cs)
 }
 
-// N returns the number of nodes.
+// N returns the number of nodes. It panics if p or p.Net is nil.
 func (p *Problem) N() int { return p.Net.N() }
 
 // Coupling computes β(μ) = C μ, β_i = Σ_j C_ij μ_j (spec §4.3 eq. (14)),
