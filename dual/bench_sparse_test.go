@@ -135,3 +135,20 @@ func BenchmarkPrimalSparse_N1e5(b *testing.B) {
 	b.ReportMetric(float64(res.Iter), "newton")
 	b.ReportMetric(float64(res.CGIter), "cg")
 }
+
+// BenchmarkIterationFastControlSparse_N1e4: one dual step with β measured
+// by FastControl (Poisson counts, loss, delay, Direct reports for the
+// pairs with C_ij = 0 < C_ji) on the sparse N = 10⁴ CDN: O(nnz) per step
+// like the exact step (before, the set-up copied C into a dense N × N
+// matrix and scanned all N² pairs).
+func BenchmarkIterationFastControlSparse_N1e4(b *testing.B) {
+	p := sparseCDN(b, 10000)
+	const iters = 200
+	benchCPU(b, func() {
+		fc := &FastControl{Gamma: 10, Window: 1, Loss: 0.1, Delay: 2, Unreachable: Direct, Src: rand.NewPCG(1, 1)}
+		if _, err := Solve(p, &Settings{FastControl: fc, Step: 1e-3, MaxIter: iters, Fixed: true}); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iters), "ns/step")
+}
