@@ -1,8 +1,10 @@
 package stability
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab"
@@ -12,11 +14,14 @@ import (
 // Per-run entry points of Attractors and TwoNodeMap, for sweeps split
 // across processes (package sweep).
 //
-// Attractors draws its starts in order from one stream, so start k is
-// not a function of k alone: it is the draws kN … kN+N−1 of rand.New(src).
-// AttractorStart draws the next start from a stream, AttractorRun
-// integrates one start, and GroupAttractors groups the end states of all
-// starts (in start order) into Attractors' result, bit for bit.
+// Attractors draws its starts in order from one stream: start k is the
+// draws kN … kN+N−1 of rand.New(src). AttractorStart draws the next
+// start from a stream; AttractorStartAt computes start k of a PCG stream
+// from k alone (jumping the generator ahead by kN steps), so run k is a
+// function of its seed path without replaying the starts before it.
+// AttractorRun integrates one start, and GroupAttractors groups the end
+// states of all starts (in start order) into Attractors' result, bit for
+// bit.
 // TwoNodeMap's cells are deterministic and independent:
 // TwoNodeMapCell computes one.
 
@@ -29,6 +34,78 @@ func AttractorStart(rng *rand.Rand, n int) []float64 {
 		x[i] = 0.5 + (rng.Float64()-0.5)*(1-1e-9) // inside (0, 1)
 	}
 	return x
+}
+
+// AttractorStartAt returns start k of Attractors(starts, t1, src, s)
+// on a network of n nodes for the PCG stream src, the (k+1)-th
+// AttractorStart on rand.New(src), in O(log(kn) + n) operations: a copy
+// of src is jumped ahead by kn draws (each Float64 of math/rand/v2 takes
+// one step of the PCG's 128-bit linear congruential state). src is not
+// changed. It returns an error wrapping loadlab.ErrInvalid for a
+// negative k or n or kn ≥ 2⁶⁴, and panics if src is nil.
+func AttractorStartAt(src *rand.PCG, n, k int) ([]float64, error) {
+	if src == nil {
+		panic("stability: AttractorStartAt: src is nil")
+	}
+	if k < 0 || n < 0 {
+		return nil, loadlab.Invalid("stability", "AttractorStartAt: k = %d, n = %d, want both ≥ 0", k, n)
+	}
+	hi, steps := bits.Mul64(uint64(k), uint64(n))
+	if hi != 0 {
+		return nil, loadlab.Invalid("stability", "AttractorStartAt: k·n = %d·%d draws, want < 2^64", k, n)
+	}
+	return AttractorStart(rand.New(pcgAdvance(src, steps)), n), nil
+}
+
+// u128 is the unsigned 128-bit integer hi·2⁶⁴ + lo.
+type u128 struct{ hi, lo uint64 }
+
+func (a u128) mul(b u128) u128 {
+	hi, lo := bits.Mul64(a.lo, b.lo)
+	return u128{hi + a.hi*b.lo + a.lo*b.hi, lo}
+}
+
+func (a u128) add(b u128) u128 {
+	lo, c := bits.Add64(a.lo, b.lo, 0)
+	hi, _ := bits.Add64(a.hi, b.hi, c)
+	return u128{hi, lo}
+}
+
+// The multiplier and increment of math/rand/v2's PCG: every draw maps
+// its state x to pcgMul·x + pcgInc mod 2¹²⁸.
+var (
+	pcgMul = u128{2549297995355413924, 4865540595714422341}
+	pcgInc = u128{6364136223846793005, 1442695040888963407}
+)
+
+// pcgAdvance returns a copy of src advanced by steps draws, by the
+// jump-ahead of a linear congruential generator in O(log steps)
+// (Brown, "Random number generation with arbitrary strides", 1994):
+// x ↦ a^s x + c (a^s − 1)/(a − 1), both factors built by squaring.
+// TestAttractorStartAt checks it against sequential draws.
+func pcgAdvance(src *rand.PCG, steps uint64) *rand.PCG {
+	b, err := src.MarshalBinary() // "pcg:" + hi + lo, big-endian
+	if err != nil || len(b) != 20 {
+		panic(fmt.Sprintf("stability: PCG state of %d bytes: %v", len(b), err))
+	}
+	state := u128{binary.BigEndian.Uint64(b[4:]), binary.BigEndian.Uint64(b[12:])}
+	mult, plus := pcgMul, pcgInc
+	accMult, accPlus := u128{0, 1}, u128{}
+	for ; steps > 0; steps >>= 1 {
+		if steps&1 == 1 {
+			accMult = accMult.mul(mult)
+			accPlus = accPlus.mul(mult).add(plus)
+		}
+		plus = mult.add(u128{0, 1}).mul(plus)
+		mult = mult.mul(mult)
+	}
+	state = accMult.mul(state).add(accPlus)
+	b = binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64([]byte("pcg:"), state.hi), state.lo)
+	p := new(rand.PCG)
+	if err := p.UnmarshalBinary(b); err != nil {
+		panic(fmt.Sprintf("stability: PCG state: %v", err))
+	}
+	return p
 }
 
 // AttractorRun integrates the start x as Attractors does (to t1, then

@@ -64,3 +64,35 @@ func TestTwoNodeMapCellIsTwoNodeMap(t *testing.T) {
 	_, err = TwoNodeMapCell(nw, aa, ab, &MapSettings{Horizon: -1}, 0, 0)
 	assert.ErrorIs(t, err, loadlab.ErrInvalid)
 }
+
+// TestAttractorStartAt compares the jumped-ahead starts with sequential
+// draws from the same PCG stream, for small and large k, and checks that
+// the source is left unchanged.
+func TestAttractorStartAt(t *testing.T) {
+	for _, n := range []int{1, 3, 7} {
+		src := rand.NewPCG(uint64(n), 99)
+		seq := rand.New(rand.NewPCG(uint64(n), 99))
+		for k := range 1500 {
+			want := AttractorStart(seq, n)
+			if k%37 != 0 && k > 20 {
+				continue
+			}
+			got, err := AttractorStartAt(src, n, k)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "n = %d, start %d", n, k)
+		}
+		// src was not advanced: start 0 again
+		again, err := AttractorStartAt(src, n, 0)
+		require.NoError(t, err)
+		assert.Equal(t, AttractorStart(rand.New(rand.NewPCG(uint64(n), 99)), n), again)
+	}
+	// A jump of 2⁴⁰ draws equals two jumps of 2³⁹.
+	src := rand.NewPCG(5, 6)
+	half := pcgAdvance(src, 1<<39)
+	assert.Equal(t, pcgAdvance(half, 1<<39).Uint64(), pcgAdvance(src, 1<<40).Uint64())
+	for _, bad := range [][2]int{{-1, 0}, {2, -1}, {1 << 62, 1 << 3}} {
+		_, err := AttractorStartAt(src, bad[0], bad[1])
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, "n, k = %v", bad)
+	}
+	assert.Panics(t, func() { _, _ = AttractorStartAt(nil, 1, 1) })
+}

@@ -44,11 +44,12 @@
 //     codedload.ComparePoints and codedload.CompareCurves (its
 //     topologies, one per size from (seed, 2⁴⁰, n), are rebuilt by every
 //     shard).
-//   - stability.Law.Attractors: stability.AttractorStart,
+//   - stability.Law.Attractors: stability.AttractorStartAt,
 //     Law.AttractorRun and Law.GroupAttractors. Its starts are drawn in
-//     order from one stream, so start r is not a function of r alone:
-//     a shard replays the stream up to its starts (N draws per start,
-//     cheap next to the integration); the stream is unchanged.
+//     order from one stream (start r is the draws rN … rN+N−1), so
+//     AttractorStartAt jumps the PCG stream mc.Source(seed) ahead by rN
+//     draws in O(log rN): run r depends on its seed path (seed, r) alone
+//     and the stream is unchanged.
 //   - stability.TwoNodeMap: stability.TwoNodeMapCell; its cells are
 //     deterministic (no random stream at all).
 //   - dual.Sweep: dual.SweepOptimum (P*, computed by every shard),

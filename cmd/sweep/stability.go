@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -53,19 +52,16 @@ func (o odeParams) settings() (*stability.Settings, error) {
 }
 
 // attractorsJob is "stability-attractors": Law.Attractors(runs, t1,
-// mc.Source(seed), settings), run k being start k. The starts are drawn
-// in order from one stream, so run k is not a function of its seed path
-// (seed, k) alone: the job replays the stream up to start k (cheap next
-// to the integration, and done once per shard since a shard's runs come
-// in increasing order).
+// mc.Source(seed), settings), run k being start k. Attractors draws its
+// starts in order from one stream; stability.AttractorStartAt jumps the
+// stream ahead to start k, so run k is a function of its seed path
+// (seed, k) alone.
 type attractorsJob struct {
 	l      *stability.Law
 	t1     float64
 	set    *stability.Settings
 	seed   uint64
 	starts int
-	rng    *rand.Rand
-	next   int // the start rng draws next
 }
 
 func newAttractors(params json.RawMessage, seed uint64, runs int) (job, error) {
@@ -99,24 +95,14 @@ func newAttractors(params json.RawMessage, seed uint64, runs int) (job, error) {
 
 func (j *attractorsJob) Prefix() []uint64 { return nil }
 
-// start returns start k, replaying the stream from its beginning only
-// if k is behind it.
-func (j *attractorsJob) start(k int) []float64 {
-	if j.rng == nil || k < j.next {
-		j.rng, j.next = rand.New(mc.Source(j.seed)), 0
-	}
-	n := j.l.Net.N()
-	for ; j.next < k; j.next++ {
-		stability.AttractorStart(j.rng, n)
-	}
-	j.next++
-	return stability.AttractorStart(j.rng, n)
-}
-
 // Run returns the end state of start k that snapped, or no values if
 // the start is unresolved.
 func (j *attractorsJob) Run(k int) ([]float64, error) {
-	return j.l.AttractorRun(j.start(k), j.t1, j.set)
+	x, err := stability.AttractorStartAt(mc.Source(j.seed), j.l.Net.N(), k)
+	if err != nil {
+		return nil, err
+	}
+	return j.l.AttractorRun(x, j.t1, j.set)
 }
 
 func (j *attractorsJob) Summarize(values [][]float64) (Table, error) {

@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestAttractorsReplay calls the runs of the attractors sweep out of
-// order on one job (the stream is replayed from its start when a run is
-// behind it) and compares each with the run computed by a fresh job.
-func TestAttractorsReplay(t *testing.T) {
+// TestAttractorsOutOfOrder calls the runs of the attractors sweep out of
+// order on one job and compares each with the run computed by a fresh
+// job: a run depends on its seed path only.
+func TestAttractorsOutOfOrder(t *testing.T) {
 	var c config
 	if err := json.Unmarshal([]byte(attractorsCfg), &c); err != nil {
 		t.Fatal(err)
