@@ -36,6 +36,20 @@ import (
 // (row holds steps, d is indexed by step), so that the substitutions walk
 // their vector in order; solve gathers into and scatters out of that
 // order.
+//
+// Two cores: on graphs of at least acSplitMin nodes the vertices are cut
+// into two halves by their index (the solver's breadth-first order, so
+// each half is a connected-ish ball), and the vertices of each half with
+// no neighbour in the other (its interior) are eliminated first, the two
+// halves in parallel, each in minimum-degree order with its own random
+// stream; the remaining boundary vertices are eliminated last. Eliminating
+// an interior vertex joins only vertices of its own half, so the two
+// eliminations touch disjoint lists and the result does not depend on
+// their timing or on the number of goroutines. The substitutions run the
+// two halves' steps in parallel too (forward: halves, then boundary;
+// backward: boundary, then halves). On a 2-D torus the boundary is
+// O(√n) vertices; on an expander nearly every vertex is boundary, and
+// the factorisation runs as one sequential elimination as before.
 type approxChol struct {
 	n      int
 	order  []int32 // vertex eliminated at step t
@@ -44,7 +58,14 @@ type approxChol struct {
 	f      []float64
 	d      []float64 // pivot of step t (0 for the last)
 	y      []float64 // the vector in elimination order (solve's scratch)
+	split  [3]int    // steps of half 0: [0, split[1]); half 1: [split[1], split[2]); boundary: the rest
+	fwd    rangeFunc // forward substitution of halves [lo, hi)
+	bwd    rangeFunc // backward substitution of halves [lo, hi)
 }
+
+// acSplitMin is the order from which the factorisation is split in two
+// halves eliminated in parallel.
+const acSplitMin = 1 << 14
 
 // acEntry is one live entry of the column being eliminated.
 type acEntry struct {
@@ -53,18 +74,31 @@ type acEntry struct {
 	val float64
 }
 
-// acState is the multigraph being eliminated, as linked lists of
+// acGraph is the multigraph being eliminated, as linked lists of
 // half-edges: half-edge e lies in the list of one endpoint and points at
 // the other endpoint row[e]; its twin is e^1. A half-edge whose val is 0
 // is dead and skipped.
-type acState struct {
+type acGraph struct {
 	head, next, row []int32
 	val             []float64
 	deg             []int32 // live half-edges per vertex
-	pq              degreeQueue
-	rng             *rand.Rand
-	col             []acEntry
-	cum             []float64
+	d               []float64
+}
+
+// acState eliminates one set of vertices of the shared acGraph: its
+// degree queue holds only those vertices, and it writes its own factor
+// columns, in its own elimination order.
+type acState struct {
+	*acGraph
+	pq     degreeQueue
+	rng    *rand.Rand
+	col    []acEntry
+	cum    []float64
+	count  int     // vertices in the queue
+	order  []int32 // vertices eliminated, in order
+	colptr []int   // their columns' starts in frow/ff
+	frow   []int32
+	ff     []float64
 }
 
 // maxACEdges bounds the edges of the factorisation's int32 half-edge ids.
@@ -81,20 +115,108 @@ func newApproxChol(off []int, adj []int32, w []float64, src rand.Source) (*appro
 	if err := size.Check("linalg", "approximate Cholesky: half-edges", 2*m+n, 4*6+8*2); err != nil {
 		return nil, err
 	}
-	st := newACState(off, adj, w, src)
-	fa := &approxChol{
-		n: n, order: make([]int32, n), colptr: make([]int, n+1),
-		row: make([]int32, 0, m+n), f: make([]float64, 0, m+n), d: make([]float64, n),
+	g := newACGraph(off, adj, w)
+	rng := rand.New(src)
+	label := acLabels(off, adj)
+	var seeds [3]uint64
+	for p := range seeds {
+		seeds[p] = rng.Uint64()
 	}
-	for t := range n {
-		i := st.pq.popMin()
-		fa.order[t] = i
-		fa.colptr[t] = len(fa.row)
-		st.eliminate(fa, i)
-	}
-	fa.colptr[n] = len(fa.row)
+	// The halves' interiors in parallel, then the boundary (whose queue is
+	// keyed by the degrees the halves leave).
+	var st [3]*acState
+	parallelBlocks(2, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			st[p] = g.newState(label, int8(p), rand.NewPCG(seeds[p], uint64(p)))
+			st[p].run()
+		}
+	})
+	st[2] = g.newState(label, 2, rand.NewPCG(seeds[2], 2))
+	st[2].run()
+	fa := &approxChol{n: n, d: g.d}
+	fa.concat(st)
 	fa.renumber()
 	return fa, nil
+}
+
+// acLabels returns each vertex's set: 0 or 1 for the interior of the
+// first or second half of the indices, 2 for a vertex with a neighbour in
+// the other half (and for every vertex of a graph below acSplitMin).
+func acLabels(off []int, adj []int32) []int8 {
+	n := len(off) - 1
+	label := make([]int8, n)
+	half := int32(n / 2)
+	for u := range n {
+		side := int8(0)
+		if int32(u) >= half {
+			side = 1
+		}
+		label[u] = side
+		if n < acSplitMin {
+			label[u] = 2
+			continue
+		}
+		for _, v := range adj[off[u]:off[u+1]] {
+			if (v >= half) != (side == 1) {
+				label[u] = 2
+				break
+			}
+		}
+	}
+	return label
+}
+
+// run eliminates every vertex of the state's queue.
+func (st *acState) run() {
+	for range st.count {
+		i := st.pq.popMin()
+		st.order = append(st.order, i)
+		st.colptr = append(st.colptr, len(st.frow))
+		st.eliminate(i)
+	}
+}
+
+// concat joins the states' orders and columns, in state order, into fa.
+func (fa *approxChol) concat(st [3]*acState) {
+	entries := 0
+	for _, s := range st {
+		entries += len(s.frow)
+	}
+	fa.order = make([]int32, 0, fa.n)
+	fa.colptr = make([]int, 0, fa.n+1)
+	fa.row = make([]int32, 0, entries)
+	fa.f = make([]float64, 0, entries)
+	for p, s := range st {
+		if p > 0 {
+			fa.split[p] = len(fa.order)
+		}
+		for _, c := range s.colptr {
+			fa.colptr = append(fa.colptr, len(fa.row)+c)
+		}
+		fa.order = append(fa.order, s.order...)
+		fa.row = append(fa.row, s.frow...)
+		fa.f = append(fa.f, s.ff...)
+	}
+	fa.colptr = append(fa.colptr, len(fa.row))
+	fa.fwd = func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			fa.forward(fa.y, fa.split[p], fa.stepEnd(p))
+		}
+	}
+	fa.bwd = func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			fa.backward(fa.y, fa.split[p], fa.stepEnd(p))
+		}
+	}
+}
+
+// stepEnd returns the end of the steps of part p (0, 1: halves; 2:
+// boundary).
+func (fa *approxChol) stepEnd(p int) int {
+	if p < 2 {
+		return fa.split[p+1]
+	}
+	return fa.n
 }
 
 // renumber renames vertices by elimination step in row and d.
@@ -114,16 +236,16 @@ func (fa *approxChol) renumber() {
 	fa.y = make([]float64, fa.n)
 }
 
-// newACState builds the half-edge lists of the graph and the degree queue.
-func newACState(off []int, adj []int32, w []float64, src rand.Source) *acState {
+// newACGraph builds the half-edge lists of the graph.
+func newACGraph(off []int, adj []int32, w []float64) *acGraph {
 	n := len(off) - 1
 	m2 := len(adj)
-	st := &acState{
+	g := &acGraph{
 		head: make([]int32, n), next: make([]int32, m2), row: make([]int32, m2),
-		val: make([]float64, m2), deg: make([]int32, n), rng: rand.New(src),
+		val: make([]float64, m2), deg: make([]int32, n), d: make([]float64, n),
 	}
-	for u := range st.head {
-		st.head[u] = -1
+	for u := range g.head {
+		g.head[u] = -1
 	}
 	e := int32(0)
 	for u := range n {
@@ -132,21 +254,35 @@ func newACState(off []int, adj []int32, w []float64, src rand.Source) *acState {
 			if int(v) <= u {
 				continue
 			}
-			st.push(int32(u), v, e, w[i])
-			st.push(v, int32(u), e+1, w[i])
+			g.push(int32(u), v, e, w[i])
+			g.push(v, int32(u), e+1, w[i])
 			e += 2
 		}
 	}
-	st.pq.init(st.deg)
+	return g
+}
+
+// newState returns the state eliminating the vertices labelled p, drawing
+// from src.
+func (g *acGraph) newState(label []int8, p int8, src rand.Source) *acState {
+	st := &acState{acGraph: g, rng: rand.New(src)}
+	for _, l := range label {
+		if l == p {
+			st.count++
+		}
+	}
+	st.pq.init(g.deg, func(v int) bool { return label[v] == p })
+	st.order = make([]int32, 0, st.count)
+	st.colptr = make([]int, 0, st.count)
 	return st
 }
 
 // push inserts half-edge e, from u towards v with weight x, into u's list.
-func (st *acState) push(u, v, e int32, x float64) {
-	st.row[e], st.val[e] = v, x
-	st.next[e] = st.head[u]
-	st.head[u] = e
-	st.deg[u]++
+func (g *acGraph) push(u, v, e int32, x float64) {
+	g.row[e], g.val[e] = v, x
+	g.next[e] = g.head[u]
+	g.head[u] = e
+	g.deg[u]++
 }
 
 // kill marks half-edge e dead and lowers its owner's degree.
@@ -188,9 +324,9 @@ func (st *acState) gather(i int32) []acEntry {
 	return out
 }
 
-// eliminate removes vertex i, appends its factor column to fa and adds
-// the sampled clique edges to the remaining graph.
-func (st *acState) eliminate(fa *approxChol, i int32) {
+// eliminate removes vertex i, appends its factor column and adds the
+// sampled clique edges to the remaining graph.
+func (st *acState) eliminate(i int32) {
 	col := st.gather(i)
 	d := len(col)
 	if d == 0 {
@@ -217,16 +353,16 @@ func (st *acState) eliminate(fa *approxChol, i int32) {
 		st.row[t], st.val[t] = k, x
 		st.push(k, c.row, c.e, x)
 		st.pq.update(k, st.deg[k])
-		fa.row = append(fa.row, c.row)
-		fa.f = append(fa.f, f)
+		st.frow = append(st.frow, c.row)
+		st.ff = append(st.ff, f)
 		scale *= 1 - f
 		wdeg *= (1 - f) * (1 - f)
 	}
 	last := col[d-1]
 	st.kill(last.e ^ 1)
-	fa.row = append(fa.row, last.row)
-	fa.f = append(fa.f, 1)
-	fa.d[i] = last.val * scale
+	st.frow = append(st.frow, last.row)
+	st.ff = append(st.ff, 1)
+	st.d[i] = last.val * scale
 }
 
 // solve overwrites v with an approximation of L† v for v ⊥ 1: forward
@@ -238,7 +374,8 @@ func (fa *approxChol) solve(v []float64) {
 	for t, i := range fa.order {
 		y[t] = v[i]
 	}
-	fa.forward(y)
+	parallelBlocks(2, fa.fwd)
+	fa.forward(y, fa.split[2], fa.n)
 	for t, d := range fa.d {
 		if d != 0 {
 			y[t] /= d
@@ -246,14 +383,16 @@ func (fa *approxChol) solve(v []float64) {
 			y[t] = 0
 		}
 	}
-	fa.backward(y)
+	fa.backward(y, fa.split[2], fa.n)
+	parallelBlocks(2, fa.bwd)
 	for t, i := range fa.order {
 		v[i] = y[t]
 	}
 }
 
-func (fa *approxChol) forward(y []float64) {
-	for t := range y {
+// forward runs the forward substitution of steps [t0, t1).
+func (fa *approxChol) forward(y []float64, t0, t1 int) {
+	for t := t0; t < t1; t++ {
 		lo, hi := fa.colptr[t], fa.colptr[t+1]
 		if lo == hi {
 			continue
@@ -268,8 +407,9 @@ func (fa *approxChol) forward(y []float64) {
 	}
 }
 
-func (fa *approxChol) backward(y []float64) {
-	for t := len(y) - 1; t >= 0; t-- {
+// backward runs the backward substitution of steps [t0, t1), last first.
+func (fa *approxChol) backward(y []float64, t0, t1 int) {
+	for t := t1 - 1; t >= t0; t-- {
 		lo, hi := fa.colptr[t], fa.colptr[t+1]
 		if lo == hi {
 			continue
@@ -289,7 +429,8 @@ type degreeQueue struct {
 	min                   int32
 }
 
-func (q *degreeQueue) init(deg []int32) {
+// init queues the vertices v with in(v), keyed by deg[v].
+func (q *degreeQueue) init(deg []int32, in func(v int) bool) {
 	n := len(deg)
 	q.key, q.prev, q.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	q.head = make([]int32, n+1)
@@ -297,7 +438,10 @@ func (q *degreeQueue) init(deg []int32) {
 		q.head[k] = -1
 	}
 	for v := n - 1; v >= 0; v-- {
-		q.insert(int32(v), deg[v])
+		q.key[v] = -1
+		if in(v) {
+			q.insert(int32(v), deg[v])
+		}
 	}
 	q.min = 0
 }
