@@ -58,6 +58,7 @@ type approxChol struct {
 	f      []float64
 	d      []float64 // pivot of step t (0 for the last)
 	y      []float64 // the vector in elimination order (solve's scratch)
+	v      []float64 // the vector solve works on, in vertex order
 	split  [3]int    // steps of half 0: [0, split[1]); half 1: [split[1], split[2]); boundary: the rest
 	fwd    rangeFunc // forward substitution of halves [lo, hi)
 	bwd    rangeFunc // backward substitution of halves [lo, hi)
@@ -198,14 +199,22 @@ func (fa *approxChol) concat(st [3]*acState) {
 		fa.f = append(fa.f, s.ff...)
 	}
 	fa.colptr = append(fa.colptr, len(fa.row))
+	// A half's steps touch only its own and boundary entries of y, so
+	// the halves gather, substitute, divide and scatter in parallel once
+	// the boundary is gathered (forward) or solved (backward).
 	fa.fwd = func(lo, hi int) {
 		for p := lo; p < hi; p++ {
-			fa.forward(fa.y, fa.split[p], fa.stepEnd(p))
+			t0, t1 := fa.split[p], fa.stepEnd(p)
+			fa.gather(t0, t1)
+			fa.forward(fa.y, t0, t1)
 		}
 	}
 	fa.bwd = func(lo, hi int) {
 		for p := lo; p < hi; p++ {
-			fa.backward(fa.y, fa.split[p], fa.stepEnd(p))
+			t0, t1 := fa.split[p], fa.stepEnd(p)
+			fa.pivots(t0, t1)
+			fa.backward(fa.y, t0, t1)
+			fa.scatter(t0, t1)
 		}
 	}
 }
@@ -367,26 +376,44 @@ func (st *acState) eliminate(i int32) {
 
 // solve overwrites v with an approximation of L† v for v ⊥ 1: forward
 // substitution, the pivots, back substitution (the transpose), in
-// elimination order. It is sequential and not safe for concurrent use.
+// elimination order, the two halves in parallel (see approxChol). It is
+// not safe for concurrent use.
 // The caller projects the result onto 1⊥ (the last vertex has no pivot).
 func (fa *approxChol) solve(v []float64) {
-	y := fa.y
-	for t, i := range fa.order {
-		y[t] = v[i]
-	}
+	fa.v = v
+	b0 := fa.split[2]
+	fa.gather(b0, fa.n)
 	parallelBlocks(2, fa.fwd)
-	fa.forward(y, fa.split[2], fa.n)
-	for t, d := range fa.d {
-		if d != 0 {
-			y[t] /= d
-		} else {
-			y[t] = 0
-		}
-	}
-	fa.backward(y, fa.split[2], fa.n)
+	fa.forward(fa.y, b0, fa.n)
+	fa.pivots(b0, fa.n)
+	fa.backward(fa.y, b0, fa.n)
 	parallelBlocks(2, fa.bwd)
-	for t, i := range fa.order {
-		v[i] = y[t]
+	fa.scatter(b0, fa.n)
+	fa.v = nil
+}
+
+// gather copies v into y for steps [t0, t1).
+func (fa *approxChol) gather(t0, t1 int) {
+	for t, i := range fa.order[t0:t1] {
+		fa.y[t0+t] = fa.v[i]
+	}
+}
+
+// scatter copies y back into v for steps [t0, t1).
+func (fa *approxChol) scatter(t0, t1 int) {
+	for t, i := range fa.order[t0:t1] {
+		fa.v[i] = fa.y[t0+t]
+	}
+}
+
+// pivots divides y by the pivots for steps [t0, t1) (0 for the last).
+func (fa *approxChol) pivots(t0, t1 int) {
+	for t := t0; t < t1; t++ {
+		if d := fa.d[t]; d != 0 {
+			fa.y[t] /= d
+		} else {
+			fa.y[t] = 0
+		}
 	}
 }
 
