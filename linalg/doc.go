@@ -316,7 +316,7 @@
 //     docs/benchmarks.md, 2 shared cores, relative residual 1e-8): on the
 //     10⁶-node random 6-regular graph, an expander with κ(L) ≈ 7, Jacobi
 //     needs 23 iterations, fewer than approximate Cholesky (28), at a
-//     fifth of the cost per iteration and no setup; on the 1000 × 1000
+//     fraction of the cost per iteration and no setup; on the 1000 × 1000
 //     torus (κ ≈ 10⁵) Jacobi needs about 2000 iterations and approximate
 //     Cholesky about 47. From 2^14 nodes the factorisation eliminates the
 //     interiors of the two halves of the breadth-first order in parallel
