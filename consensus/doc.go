@@ -100,6 +100,29 @@
 // trade-off ρ₂T(γ) + c/γ is minimised by Spectral.GammaTradeoff. Only
 // γL matters: ρ(γ, cL) = ρ(cγ, L).
 //
+// # Large graphs: one API for both regimes
+//
+// Rho, NodalRho and EstimateGammaH2 compute exactly (dense Cholesky or
+// the dense spectrum) up to linalg.DenseMaxNodes = 2048 nodes and by
+// stochastic trace estimation with sparse Laplacian solves above, where
+// the dense O(n³) work and O(n²) memory no longer fit (10⁶-node graphs
+// take seconds, docs/benchmarks.md). Rho and NodalRho keep returning
+// bare numbers: above the limit, the means of the estimates at the
+// default accuracy (1 % relative at 95 % for ρ, 10 % per node for the
+// nodal values) from the fixed source linalg.DefaultSource, so they are
+// deterministic. RhoWith, NodalRhoWith and EstimateGammaH2 take
+// linalg.TraceSettings (RelAcc, probe budget, solver, Method to force a
+// path) and a rand.Source, and return loadlab.Estimate values with 95 %
+// intervals (Lo = Hi = Mean on the dense path), the path that ran and
+// the work. On the stochastic path ρ₂ uses the split
+// 1/(a(2 − a)) = ½(1/a + 1/(2 − a)): a resistance term tr L†/γ, by
+// preconditioned solves, and the well-conditioned tr (2I − γL)⁻¹.
+// EstimateGammaH2 finds the root of the stochastic estimate of g with
+// common probes (smooth and decreasing in γ), with a 95 % interval by
+// test inversion; γ is always checked against a certified bracket of
+// λ_n (linalg.LambdaMaxBracket), so γ ≥ 2/λ_n is ErrUnstable, not a
+// number.
+//
 // # Link design (§5.2, Problems A and C)
 //
 // DesignWeights solves Problem A, min ρ₂(γ; L(w)) over w ≥ 0 on a given

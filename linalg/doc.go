@@ -366,16 +366,52 @@
 //     and returns a loadlab.Estimate (coverage tested over 300 seeds). On
 //     an expander a probe's relative spread is about √(2/n), so a handful
 //     of probes suffice at 10⁶ nodes; on a 2-D torus the few smallest
-//     eigenvalues dominate and hundreds are needed (Hutch++ would deflate
-//     them; not implemented).
+//     eigenvalues dominate and hundreds are needed (see the choice of
+//     Hutchinson below).
 //   - EstimateH2 estimates ρ₁, ρ₂ and ρ₂T (spec throttlers.md §4.4, σ = 1)
 //     the same way, from the split 1/(t(2 − t)) = ½(1/t + 1/(2 − t)):
 //     ρ₂ = ½[tr L†/γ + tr_{1⊥}(2I − γL)⁻¹] and ρ₁ = 2 tr_{1⊥}(2I − γL)⁻¹,
 //     one Laplacian solve and one solve with the well-conditioned
 //     2I − γL per probe. γ is checked against the certified λ_n bracket
 //     of LambdaMaxBracket: γ ≥ 2/λ_n is ErrUnstable, a γ the bracket
-//     cannot decide ErrIllConditioned. Nodal values (stochastic diagonal
-//     estimation) and γ*_H2 at scale are not implemented.
+//     cannot decide ErrIllConditioned.
+//   - EstimateGammaH2 estimates γ*_H2, the root of g(γ) (spec
+//     throttlers.md §5.1), and ρ₂(γ*_H2) with common probes: each
+//     Rademacher probe gives qᵀL†q by one solve and the Lanczos
+//     tridiagonal of L from Pq, from which (Pq)ᵀ(2I − γL)⁻ᵏ(Pq), k = 1, 2,
+//     follow by Gauss quadrature for every γ (stochastic Lanczos
+//     quadrature), so the estimated g is one smooth decreasing curve. Its
+//     root is found by bisection; the 95 % interval of γ*_H2 is the set of
+//     γ where 0 lies in the 95 % interval of g(γ) (test inversion, so it
+//     covers at the rate of g's interval; coverage tested over 120 seeds).
+//   - EstimatePinvDiag and EstimateNodalH2 estimate diag(L†) and the nodal
+//     ρ₁,j, ρ₂,j by the diagonal estimator of Bekas, Kokiopoulou and Saad
+//     (the mean over probes of q_j (A q)_j), each node with the Student-t
+//     interval of its own probe values (coverage tested across seeds).
+//     The default per-node accuracy is DefaultDiagRelAcc = 10 %: a node's
+//     probe values have relative spread of order one, so 1 % would take
+//     about 4·10⁴ probes at any size.
+//   - One API for both regimes: KirchhoffIndex (and consensus.Rho,
+//     NodalRho, EstimateGammaH2) are exact (dense) up to DenseMaxNodes =
+//     2048 nodes and stochastic above, at 1 % relative (95 %) from the
+//     fixed source DefaultSource, so a bare number stays deterministic.
+//     KirchhoffIndexWith (and consensus.RhoWith, NodalRhoWith) take
+//     TraceSettings.Method (MethodAuto, MethodDense, MethodStochastic)
+//     and report the path that ran, the interval (Lo = Hi on the dense
+//     path) and the work.
+//   - Solve tolerance. A probe's quadratic form is computed as
+//     2(Pq)ᵀx − xᵀLx from the approximate solution x, whose error is
+//     ‖x − L†q‖²_L ≤ ‖r‖²/λ₂, a relative error ≤ κ(L)·Tol²: with the
+//     default DefaultTraceSolveTol = 1e-6 that is 1e-12 κ(L), below 1e-4
+//     of a 1 % budget up to κ(L) = 10⁶ (the 1000×1000 torus has
+//     κ ≈ 2·10⁵), while the cost of a solve grows only with log(1/Tol).
+//   - Hutchinson, not Hutch++, by measurement (docs/benchmarks.md): on
+//     the 10⁶-node random 6-regular graph a probe's relative spread is
+//     about 10⁻³, so Hutchinson stops at the MinProbes floor (10 probes)
+//     and a low-rank sketch could only add solves; on the 1000×1000 torus
+//     the smallest eigenvalues dominate ‖L†‖_F and Hutchinson needs
+//     hundreds of probes — the case Hutch++ or deflation would serve, left
+//     open (see docs/benchmarks.md for the measured cost).
 //
 // Errors: a disconnected graph wraps loadlab.ErrDisconnected; bad
 // settings, a graph with no nodes, or a NaN/Inf right-hand side wrap

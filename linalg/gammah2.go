@@ -91,7 +91,10 @@ func EstimateGammaH2(g *Graph, set *TraceSettings, src rand.Source) (GammaH2Esti
 	if err != nil {
 		return out, err
 	}
-	if out.LambdaMax, err = LambdaMaxBracket(g, nil); err != nil {
+	// Only the upper end λ_n⁺ is used (the search range and the cap), so
+	// 1 % relative width is plenty: a wider bracket only starts the cap
+	// lower, and raise moves it.
+	if out.LambdaMax, err = LambdaMaxBracket(g, &EigenSettings{RelWidth: 0.01}); err != nil {
 		return out, err
 	}
 	hs := newH2Sampler(s, out.LambdaMax.Hi, solverSet.MaxIter)

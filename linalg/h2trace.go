@@ -105,7 +105,9 @@ func h2Partial(out H2Estimate, r1, r2 []float64, gamma float64, err error) (H2Es
 
 // h2Stable brackets λ_n and checks 0 < γ < 2/λ_n.
 func h2Stable(g *Graph, gamma float64) (Bracket, error) {
-	b, err := LambdaMaxBracket(g, nil)
+	// The threshold 2/γ stops the refinement as soon as the bracket
+	// decides γλ_n < 2 (or not), instead of refining to RelWidth.
+	b, err := LambdaMaxBracket(g, &EigenSettings{Threshold: 2 / gamma})
 	if err != nil {
 		return b, err
 	}
