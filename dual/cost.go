@@ -254,7 +254,8 @@ func (c Exp) Tilt(lambda, lo, hi float64) float64 {
 //
 // F must be convex on [lo, hi] for every interval Tilt is asked about;
 // an infinite hi requires DF, and F must grow faster than linearly so
-// that the minimiser is finite.
+// that the minimiser is finite. Value, Deriv and Tilt call F (a nil F is
+// a nil-function panic; Validate, and so NewProblem, reports it first).
 type Func struct {
 	F  func(z float64) float64
 	DF func(z float64) float64

@@ -327,7 +327,7 @@ type Point struct {
 // solutions. It validates p (Validate) and returns an error wrapping
 // loadlab.ErrInvalid for a bad problem, a wrong len(mu), a μ_i that is
 // negative, NaN or infinite, or multipliers so large that D(μ) overflows
-// (before, NaN).
+// (before, NaN). It panics if p is nil.
 func (p *Problem) Eval(mu []float64) (*Point, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
