@@ -22,9 +22,15 @@ func (e Estimate) Contains(x float64) bool { return x >= e.Lo && x <= e.Hi }
 func (e Estimate) HalfWidth() float64 { return (e.Hi - e.Lo) / 2 }
 
 // RelHalfWidth returns the half-width relative to |Mean|, the relative
-// accuracy the estimate reaches at 95 % confidence (+Inf for a zero mean).
+// accuracy the estimate reaches at 95 % confidence: +Inf for a zero mean
+// with a non-zero interval (or none: N < 2), and 0 for an exact zero, a
+// zero mean with a zero-width interval from N ≥ 2 observations (every
+// observation 0, as for the Kirchhoff index of a single node).
 func (e Estimate) RelHalfWidth() float64 {
 	if e.Mean == 0 {
+		if e.N >= 2 && e.Lo == 0 && e.Hi == 0 {
+			return 0
+		}
 		return math.Inf(1)
 	}
 	return e.HalfWidth() / math.Abs(e.Mean)

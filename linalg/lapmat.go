@@ -55,7 +55,10 @@ func newLapMatrix(g *Graph) (*lapMatrix, error) {
 	if len(perm) < n {
 		return nil, nil
 	}
-	m := &lapMatrix{n: n, perm: perm, deg: g.Degree(0), wc: g.w[0]}
+	m := &lapMatrix{n: n, perm: perm, deg: g.Degree(0)}
+	if len(g.w) > 0 { // a single node has no edges
+		m.wc = g.w[0]
+	}
 	for u := range n {
 		if g.off[u+1]-g.off[u] != m.deg {
 			m.deg = 0
