@@ -213,6 +213,9 @@ func (m *lapMatrix) invDegrees() []float64 {
 // reported; when it does not reach the tolerance within MaxIter
 // iterations, dst holds the last iterate and the error wraps
 // loadlab.ErrNotConverged. A b with a NaN or infinite entry is an error
+// wrapping loadlab.ErrInvalid. Any finite scale of b gives the same
+// digits: a b beyond 2^±200 is solved scaled by a power of two (one
+// allocation), and a solution that overflows float64 is an error
 // wrapping loadlab.ErrInvalid. It panics if len(dst) or len(b) is not the
 // order. dst and b may be the same slice.
 func (s *LaplacianSolver) Solve(dst, b []float64) (SolveResult, error) {
@@ -224,6 +227,9 @@ func (s *LaplacianSolver) Solve(dst, b []float64) (SolveResult, error) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return SolveResult{Status: loadlab.Failure}, loadlab.Invalid("linalg", "LaplacianSolver.Solve: b[%d] = %v, want finite", u, x)
 		}
+	}
+	if e := rhsExponent(b); e != 0 {
+		return s.solveScaled(dst, b, e) // |b| beyond 2^±200
 	}
 	return s.checked(s.w.pcg(dst, b))
 }
