@@ -16,7 +16,7 @@ type CDNSettings struct {
 	N     int     // nodes (DNS region + proxy each) [1000]
 	K     int     // proxies per region's split, 1 ≤ K ≤ N [min(10, N)]
 	Decay float64 // weight length ℓ in units of the mean spacing 1/√N [1]
-	Sigma float64 // log-normal demand spread σ of ln A_j [1]
+	Sigma float64 // log-normal demand spread σ of ln A_j, ≤ 30 [1]
 	// Utilisations ρ_i = (Cᵀ A)_i / T_i are drawn uniformly from
 	// [RhoLo, RhoHi] [0.5, 1.2]; RhoLo ≤ RhoHi.
 	RhoLo, RhoHi float64
@@ -41,11 +41,18 @@ func (s *CDNSettings) Validate() error {
 			return loadlab.Invalid("anycast", "CDNSettings.%s = %v, want 0 (default) or a finite value > 0", f.name, f.v)
 		}
 	}
+	if s.Sigma > maxCDNSigma {
+		return loadlab.Invalid("anycast", "CDNSettings.Sigma = %v, want ≤ %v (beyond it A_j = exp(σZ − σ²/2) underflows to 0 for ordinary draws Z)", s.Sigma, maxCDNSigma)
+	}
 	if d := s.withDefaults(); d.RhoLo > d.RhoHi {
 		return loadlab.Invalid("anycast", "CDNSettings.RhoLo = %v > RhoHi = %v", d.RhoLo, d.RhoHi)
 	}
 	return nil
 }
+
+// maxCDNSigma bounds CDNSettings.Sigma so that exp(σZ − σ²/2) is a
+// normal float64 for every |Z| ≤ 8 (σ²/2 + 8σ ≤ 708 for σ ≤ 30.4).
+const maxCDNSigma = 30
 
 // withDefaults returns a copy with zero fields replaced by defaults.
 func (s *CDNSettings) withDefaults() CDNSettings {
