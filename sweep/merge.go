@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // Merged is the combined result of all shards of a sweep.
@@ -37,6 +38,9 @@ func Merge(paths ...string) (Merged, error) {
 		}
 		if i == 0 {
 			first, firstShard = sf.header, sf.shard
+			if err := size.Check(pkg, fmt.Sprintf("Merge: %s: header runs", path), first.Runs, 64); err != nil {
+				return Merged{}, err
+			}
 			m = Merged{Sweep: first.Sweep, ConfigHash: first.ConfigHash, Seed: first.Seed, Runs: first.Runs, Records: make([]Record, first.Runs)}
 		} else if err := sameSweep(paths[0], first, firstShard, path, sf); err != nil {
 			return Merged{}, err

@@ -43,21 +43,28 @@ func RunShard(p Plan, s Shard, path string, run RunFunc, after func(r int, pr Pr
 	}
 	defer f.Close()
 	pr := Progress{Resumed: len(done)}
-	for _, r := range s.Runs(p.Runs) {
+	var runErr error
+	s.each(p.Runs, func(r int) bool { // no list of runs: p.Runs may be huge
 		if done[r] {
-			continue
+			return true
 		}
 		xs, err := run(r)
 		if err != nil {
-			return pr, fmt.Errorf("sweep %s: run %d: %w", p.Name, r, err)
+			runErr = fmt.Errorf("sweep %s: run %d: %w", p.Name, r, err)
+			return false
 		}
 		if err := writeLine(f, Record{Run: r, SeedPath: p.SeedPath(r), Values: Values(xs)}); err != nil {
-			return pr, fmt.Errorf("sweep: %s: %w", path, err)
+			runErr = fmt.Errorf("sweep: %s: %w", path, err)
+			return false
 		}
 		pr.Ran++
 		if after != nil {
 			after(r, pr)
 		}
+		return true
+	})
+	if runErr != nil {
+		return pr, runErr
 	}
 	return pr, f.Close()
 }

@@ -58,10 +58,27 @@ func (s Shard) String() string { return strconv.Itoa(s.Index) + "/" + strconv.It
 func (s Shard) Has(r int) bool { return r >= 0 && r%s.Count == s.Index }
 
 // Runs returns the shard's runs among total runs, in increasing order.
+// It allocates one int per run; RunShard iterates without it.
 func (s Shard) Runs(total int) []int {
 	var rs []int
-	for r := s.Index; r < total; r += s.Count {
-		rs = append(rs, r)
-	}
+	s.each(total, func(r int) bool { rs = append(rs, r); return true })
 	return rs
+}
+
+// NumRuns returns len(s.Runs(total)) without allocating.
+func (s Shard) NumRuns(total int) int {
+	if s.Count < 1 || s.Index >= total {
+		return 0
+	}
+	return (total-s.Index-1)/s.Count + 1
+}
+
+// each calls f on the shard's runs in increasing order until f returns
+// false; r += Count cannot overflow (the loop stops first).
+func (s Shard) each(total int, f func(r int) bool) {
+	for r := s.Index; r < total; r += s.Count {
+		if !f(r) || r > total-s.Count {
+			return
+		}
+	}
 }

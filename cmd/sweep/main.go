@@ -241,7 +241,7 @@ func doShard(o options, p sweep.Plan, j job, stderr io.Writer) error {
 		return err
 	}
 	f.Close()
-	total := len(s.Runs(p.Runs))
+	total := s.NumRuns(p.Runs)
 	after := func(r int, pr sweep.Progress) {
 		fmt.Fprintf(stderr, "sweep %s shard %s: run %d done (%d/%d)\n", p.Name, s, r, pr.Resumed+pr.Ran, total)
 	}
