@@ -26,6 +26,7 @@ func TestNilArgumentPanics(t *testing.T) {
 	}
 	panicsNaming(t, "OptimumCost(nil)", "nil instance", func() { OptimumCost(nil) })
 	panicsNaming(t, "Optimum(nil)", "nil instance", func() { _, _, _ = Optimum(nil) })
+	panicsNaming(t, "CountOptimal(nil)", "nil instance", func() { _, _ = CountOptimal(nil) })
 	panicsNaming(t, "Run(nil, in)", "nil Online", func() { _, _ = Run(nil, in) })
 	panicsNaming(t, "Run(alg, nil)", "nil instance", func() { _, _ = Run(&WFA{}, nil) })
 	panicsNaming(t, "RunCost(nil, in)", "nil Online", func() { _, _ = RunCost(nil, in) })

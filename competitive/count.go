@@ -21,8 +21,11 @@ import "math"
 // of moderate size); with arbitrary reals it counts the schedules that
 // tie in floating point. The counts saturate at math.MaxUint64: exact is
 // false when the number of optimal schedules is at least 2⁶⁴ − 1 and n
-// is then math.MaxUint64.
+// is then math.MaxUint64. It panics if in is nil.
 func CountOptimal(in *Instance) (n uint64, exact bool) {
+	if in == nil {
+		panic("competitive: CountOptimal: nil instance")
+	}
 	k, C := in.Servers(), in.Setup()
 	v := make([]float64, k)  // V_{t−1}, +∞ before slot 1 (as in Optimal)
 	cnt := make([]uint64, k) // N_{t−1}
