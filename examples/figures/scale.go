@@ -41,12 +41,12 @@ type scaleParams struct {
 }
 
 // scalePreset: quick mode takes about 15 s. The full mode was not run to
-// the end on 2026-12-01 (shared machine, load 9): random 6-regular
-// n = 10⁵ took 156 s, almost all in linalg.LambdaMaxBracket (the
-// stability check of EstimateGammaH2), and at n = 10⁶ that bracket's
-// Lanczos (2.4 GB resident) had not finished after ten minutes; the
-// random geometric graphs above 400 nodes and the dense power grid
-// (about 6 CPU-minutes) come on top.
+// the end on 2026-12-01 (shared machine, load 9, after linalg's O(n)
+// Lanczos brackets landed): random 6-regular n = 10⁵ took 4.7 s and
+// n = 10⁶ 645 s (10 probes); the random geometric giant components
+// n ≈ 10⁴ 21 s and n ≈ 10⁵ 336 s (235 probes), so n ≈ 10⁶ would take
+// about an hour; the tori (hundreds of probes) and the dense power grid
+// (about 6 CPU-minutes) come on top. Peak RSS up to there: 724 MB.
 func scalePreset(quick bool) scaleParams {
 	p := scaleParams{degree: 6, meanDeg: 10, relAcc: 0.01}
 	if quick {
