@@ -12,7 +12,11 @@ import (
 // Cholesky range) both default brackets are Lanczos brackets with
 // relative width ≤ 1e-3, and the λ_n bracket decides γ*_H2 = 0.0992594
 // (2/γ*_H2 = 20.149, 0.2 % above λ_n ≈ 20.110; the old proven bounds
-// gave [20.1096, 20.2974], which holds it).
+// gave [20.1096, 20.2974], which holds it). The brackets must hold the
+// dense eigenvalues, computed once by linalg.Spectrum (14 minutes on the
+// shared 2 cores, too long for the suite; backward error ≲ 1e-12 ‖L‖ ≈
+// 2e-11): λ₂ = 7.592122114e-4, λ_n = 20.10961638 (10 digits printed,
+// hence the 1e-9 relative slack).
 func TestPowerGridBrackets(t *testing.T) {
 	g := datasets.PowerGrid().Graph
 	t0 := time.Now()
@@ -28,6 +32,14 @@ func TestPowerGridBrackets(t *testing.T) {
 	for _, b := range []linalg.Bracket{bn, b2} {
 		if b.Cert != linalg.CertLanczos || b.Width() > 1e-3*b.Lo {
 			t.Errorf("bracket %v (%v): want a Lanczos bracket of relative width ≤ 1e-3", b, b.Cert)
+		}
+	}
+	for _, c := range []struct {
+		b    linalg.Bracket
+		want float64
+	}{{b2, 7.592122114e-4}, {bn, 20.10961638}} {
+		if !(c.b.Lo <= c.want*(1+1e-9) && c.want*(1-1e-9) <= c.b.Hi) {
+			t.Errorf("bracket %v misses the dense eigenvalue %v", c.b, c.want)
 		}
 	}
 	if gamma := 0.0992594; !(bn.Hi < 2/gamma) {
