@@ -47,8 +47,8 @@ func NewLaw(nw *anycast.Network, beta float64) (*Law, error) {
 
 // Validate checks the law and its network (anycast.Network.Validate).
 // Every method of Law that takes data calls it first, so a network changed
-// after NewLaw is checked again; the hot-loop methods Rate, Jacobian and
-// EulerStep do not.
+// after NewLaw is checked again; the hot-loop methods Rate, Jacobian,
+// JacobianOp and EulerStep do not.
 //
 // A nil Net is a missing required field: an error wrapping
 // loadlab.ErrInvalid naming it (docs/conventions.md §2).
