@@ -195,7 +195,7 @@
 //     S + zzᵀ − c(I − zzᵀ), z the unit null vector, for λ₂) succeeds iff
 //     c > λ_max (λ₂ > c) by Sylvester's law of inertia, up to a backward
 //     error 1e-9 (t + ‖S‖).
-//   - CertLanczos (n > 400, O(n) memory: 12 n-vectors at most, checked
+//   - CertLanczos (n > 400, O(n) memory: 14 n-vectors at most, checked
 //     before allocation): plain Lanczos, three-term recurrence with one
 //     local reorthogonalisation and no stored basis, from v₁ = g/‖g‖, g
 //     Gaussian from a PCG stream seeded by two Uint64 of

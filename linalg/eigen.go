@@ -114,7 +114,11 @@ const (
 	defaultRelWidth = 1e-3
 	defaultDelta    = 1e-10
 	defaultMaxSteps = 2000
-	eigenWorkspace  = 12 // n-vectors of the bracket workspaces, at most
+	// eigenWorkspace bounds the n-vectors of a bracket: the operator, the
+	// Lanczos vectors with the second pass, and four more (Collatz–Wielandt
+	// or the null vector, a solve buffer, S⁺y, slack); the solver of the λ₂
+	// bracket checks its own.
+	eigenWorkspace = opVectors + lanczosVectors + 4
 )
 
 // Validate checks the settings against a graph of n nodes: Scale nil or
@@ -202,7 +206,7 @@ func decided(b Bracket, t float64) bool {
 //     backward error m = 1e-9 (t + Hi) (CertCholesky).
 //
 // It returns an error wrapping loadlab.ErrInvalid for bad settings,
-// loadlab.ErrTooLarge when the workspace (12 n-vectors; n² for the dense
+// loadlab.ErrTooLarge when the workspace (14 n-vectors; n² for the dense
 // steps) does not fit, and loadlab.ErrNotConverged, with the bracket
 // reached and Status IterationLimit, when MaxSteps run out before the
 // width or the decision. It panics if g is nil.
