@@ -30,9 +30,10 @@ func Summarize(xs []float64) Summary {
 		s.Max = math.Max(s.Max, x)
 	}
 	s.Mean, s.Std = meanStd(xs)
-	if (math.IsInf(s.Mean, 0) || math.IsInf(s.Std, 0)) && !math.IsInf(s.Min, 0) && !math.IsInf(s.Max, 0) {
-		// A sum of finite values overflowed; their mean and spread are
-		// finite: compute them on xs/max|x| and scale back.
+	if (!finite(s.Mean) || len(xs) >= 2 && !finite(s.Std)) && finite(s.Min) && finite(s.Max) {
+		// A sum of finite values overflowed (a sum of squares overflows to
+		// +Inf, and +Inf − +Inf inside the variance gives NaN); their mean
+		// and spread are finite: compute them on xs/max|x| and scale back.
 		scale := math.Max(math.Abs(s.Min), math.Abs(s.Max))
 		scaled := make([]float64, len(xs))
 		for i, x := range xs {
@@ -49,6 +50,8 @@ func Summarize(xs []float64) Summary {
 	s.Lo, s.Hi = s.Mean-q*s.StdErr, s.Mean+q*s.StdErr
 	return s
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // meanStd returns the mean and the sample standard deviation (NaN for
 // fewer than two values).
