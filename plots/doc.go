@@ -47,4 +47,16 @@
 // the drawing, the data behind it as a Table (written as CSV) and
 // Headlines for the driver's summary table. Generators derive every random
 // stream from Config.Seed and shrink their sizes when Config.Quick is set.
+//
+// # Errors and panics
+//
+// Save returns an error wrapping loadlab.ErrInvalid for a canvas size that
+// is not finite and positive and for a drawing that fails (gonum panics on
+// data it cannot draw, such as a non-positive value on a log axis; Save
+// returns it), one wrapping loadlab.ErrTooLarge for a raster canvas beyond
+// the memory budget, and I/O errors. The Add helpers have no error result:
+// they panic, as documented on each, on slices of different lengths, and
+// gonum's plotters panic on a NaN or infinite data point (drop such points
+// first). NewPanels panics on rows or cols below 1 or more than 65536
+// panels, Save on a nil Drawer.
 package plots

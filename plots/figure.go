@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -154,8 +156,19 @@ const (
 )
 
 // Save draws d into a w×h canvas and writes it to path. The format is
-// taken from the file extension (png, svg, pdf, eps, jpg, tif).
+// taken from the file extension (png, svg, pdf, eps, jpg, tif). It
+// returns an error wrapping loadlab.ErrInvalid if w or h is not finite
+// and positive or drawing fails (gonum panics on data it cannot draw,
+// such as a non-positive value on a log axis: Save returns that as the
+// error), and one wrapping loadlab.ErrTooLarge if a raster image of
+// w×h would exceed the memory budget. It panics if d is nil.
 func Save(d Drawer, w, h vg.Length, path string) (err error) {
+	if d == nil {
+		panic("plots: Save: nil Drawer d")
+	}
+	if err := checkCanvas(w, h, path); err != nil {
+		return err
+	}
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	var c vg.CanvasWriterTo
 	if format == "png" {
@@ -168,7 +181,9 @@ func Save(d Drawer, w, h vg.Length, path string) (err error) {
 			return fmt.Errorf("plots: %s: %w", path, err)
 		}
 	}
-	drawAny(d, draw.New(c))
+	if err := drawChecked(d, draw.New(c), path); err != nil {
+		return err
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -180,6 +195,36 @@ func Save(d Drawer, w, h vg.Length, path string) (err error) {
 	}()
 	_, err = c.WriteTo(f)
 	return err
+}
+
+// checkCanvas validates the size of a canvas: finite and positive, and
+// for a raster format at most size.MaxBytes of 4-byte pixels at the
+// resolution Save uses (PNGDPI for png, gonum's 96 dpi otherwise).
+func checkCanvas(w, h vg.Length, path string) error {
+	if !(w > 0) || !(h > 0) || math.IsInf(float64(w), 1) || math.IsInf(float64(h), 1) {
+		return loadlab.Invalid("plots", "Save(%s): w = %v, h = %v, want finite and > 0", path, w, h)
+	}
+	dpi := 96.0
+	if strings.EqualFold(filepath.Ext(path), ".png") {
+		dpi = PNGDPI
+	}
+	px := float64(w.Points()) / 72 * dpi * float64(h.Points()) / 72 * dpi
+	if px*4 > size.MaxBytes {
+		return loadlab.TooLarge("plots", "Save(%s): a %v × %v canvas is %.3g pixels, more than %d GiB", path, w, h, px, size.MaxBytes>>30)
+	}
+	return nil
+}
+
+// drawChecked draws d on c and returns a panic of the drawing (gonum's
+// plotters panic on data they cannot draw) as an error naming path.
+func drawChecked(d Drawer, c draw.Canvas, path string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = loadlab.Invalid("plots", "Save(%s): drawing failed: %v", path, r)
+		}
+	}()
+	drawAny(d, c)
+	return nil
 }
 
 // Table is the data behind a figure in long or wide form: named columns,

@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 
+	"github.com/loadlab/loadlab/internal/size"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -54,10 +55,20 @@ type Panels struct {
 	Pad vg.Length
 }
 
+// maxPanels bounds rows·cols in NewPanels.
+const maxPanels = 1 << 16
+
 // NewPanels returns a rows×cols grid holding cells row by row. It panics
-// if more cells are given than fit.
+// if rows or cols is below 1, rows·cols exceeds maxPanels, or more cells
+// are given than fit.
+//
+// (rows·cols is at most maxPanels = 65536: more panels than that cannot be
+// drawn legibly, and 2²⁰×2²⁰ once exhausted memory.)
 func NewPanels(rows, cols int, cells ...Drawer) *Panels {
-	if rows < 1 || cols < 1 || len(cells) > rows*cols {
+	if n, ok := size.Mul(rows, cols); rows < 1 || cols < 1 || !ok || n > maxPanels {
+		panic(fmt.Sprintf("plots: %d×%d panels, want rows, cols ≥ 1 and at most %d panels", rows, cols, maxPanels))
+	}
+	if len(cells) > rows*cols {
 		panic(fmt.Sprintf("plots: %d cells do not fit %d×%d panels", len(cells), rows, cols))
 	}
 	all := make([]Drawer, rows*cols)
