@@ -60,7 +60,10 @@
 // runs, a file of another sweep, configuration or seed, duplicated or
 // missing runs, a truncated or corrupt line given to Merge) gives an
 // error wrapping loadlab.ErrInvalid that names the file, line or value;
-// I/O errors are returned wrapped with the path. Errors of a run are
+// a file header claiming more runs than the memory budget holds is an
+// error wrapping loadlab.ErrTooLarge (Merge), and a plan of any number of
+// runs is worked through without listing them (RunShard); I/O errors are
+// returned wrapped with the path. Errors of a run are
 // returned wrapped with the run index, after the runs before it were
 // recorded. RunShard panics if its run function is nil.
 package sweep
