@@ -40,12 +40,16 @@ func (s *LaplacianSolver) solveScaled(dst, b []float64, e int) (SolveResult, err
 		bs[u] = math.Ldexp(x, -e)
 	}
 	res, err := s.checked(s.w.pcg(dst, bs))
+	over := -1
 	for u, x := range dst {
 		dst[u] = math.Ldexp(x, e)
-		if math.IsInf(dst[u], 0) {
-			return SolveResult{Status: loadlab.Failure}, loadlab.Invalid("linalg",
-				"LaplacianSolver.Solve: b of scale 2^%d: x[%d] = L†b overflows float64", e, u)
+		if over < 0 && math.IsInf(dst[u], 0) {
+			over = u
 		}
+	}
+	if over >= 0 {
+		return SolveResult{Iterations: res.Iterations, Residual: res.Residual, Status: loadlab.Failure}, loadlab.Invalid("linalg",
+			"LaplacianSolver.Solve: b of scale 2^%d: x[%d] = L†b overflows float64", e, over)
 	}
 	return res, err
 }
