@@ -44,7 +44,10 @@ func (g Grid) Range() (lo, hi float64) {
 
 // AddHeatMap adds g as a heat map coloured by cm and returns the colour
 // map used. A nil cm means Moreland's smooth blue–red map (perceptually
-// uniform) over the range of g. It panics if g is ragged.
+// uniform) over the range of g's finite values ([0, 1] when it has none, so
+// that an all-NaN grid draws as a blank map instead of failing inside
+// gonum; a grid with a single finite value v uses [v, v + 1]). It panics if
+// g is ragged.
 func AddHeatMap(p *plot.Plot, g Grid, cm palette.ColorMap) palette.ColorMap {
 	if len(g.Values) != len(g.Ys) {
 		panic(fmt.Sprintf("plots: heat map has %d rows for %d y values", len(g.Values), len(g.Ys)))
@@ -57,6 +60,9 @@ func AddHeatMap(p *plot.Plot, g Grid, cm palette.ColorMap) palette.ColorMap {
 	if cm == nil {
 		m := moreland.SmoothBlueRed()
 		lo, hi := g.Range()
+		if math.IsInf(lo, 1) { // no finite value
+			lo, hi = 0, 1
+		}
 		if !(hi > lo) {
 			hi = lo + 1
 		}
