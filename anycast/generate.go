@@ -128,7 +128,11 @@ func GenerateCDN(src rand.Source, set *CDNSettings) (*Network, error) {
 	nw := &Network{A: a, Sparse: sc}
 	t := nw.MaxLoads()
 	for i := range t {
-		t[i] /= s.RhoLo + (s.RhoHi-s.RhoLo)*rng.Float64()
+		rho := s.RhoLo + (s.RhoHi-s.RhoLo)*rng.Float64()
+		t[i] /= rho
+		if math.IsInf(t[i], 1) {
+			return nil, loadlab.Invalid("anycast", "CDNSettings.RhoLo = %v: utilisation ρ = %v of node %d makes its capacity T = (CᵀA)_i/ρ overflow", s.RhoLo, rho, i)
+		}
 		if t[i] == 0 { // no demand reaches i (underflow of exp): any capacity
 			t[i] = 1
 		}

@@ -112,6 +112,11 @@ func TestGenerateCDNDeterministicAndErrors(t *testing.T) {
 		assert.ErrorIs(t, err, loadlab.ErrInvalid, "%+v", *s)
 	}
 	assert.Panics(t, func() { _, _ = GenerateCDN(nil, nil) })
+	// A tiny utilisation makes a capacity overflow: the error names the
+	// setting (it once named T[i] = +Inf from Network.Validate).
+	_, err = GenerateCDN(rand.NewPCG(1, 1), &CDNSettings{N: 50, RhoLo: 1e-320, RhoHi: 1e-320})
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "CDNSettings.RhoLo")
 }
 
 func TestGenerateCDNLocality(t *testing.T) {
