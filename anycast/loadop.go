@@ -2,6 +2,9 @@ package anycast
 
 import (
 	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/loadlab/loadlab/internal/size"
 
@@ -86,10 +89,7 @@ func (op *LoadOp) Mul(dst, x []float64) []float64 {
 	if op.ptr == nil {
 		// Dense: pieces of whole blocks of gemvBlock rows, so that the
 		// kernel groups the rows as in the serial product.
-		blocks := (op.n + gemvBlock - 1) / gemvBlock
-		chunks(blocks, min(w, blocks), func(lo, hi int) {
-			op.mulRange(dst, x, lo*gemvBlock, min(hi*gemvBlock, op.n))
-		})
+		claimChunks(op.n, w, denseGrain, func(lo, hi int) { op.mulRange(dst, x, lo, hi) })
 		return dst
 	}
 	chunks(op.n, w, func(lo, hi int) { op.mulRange(dst, x, lo, hi) })
@@ -121,5 +121,67 @@ func (op *LoadOp) mulRange(dst, x []float64, lo, hi int) {
 			sum += val[k] * x[j]
 		}
 		dst[i] = sum
+	}
+}
+
+// denseGrain is the number of rows of a dense product claimed at a time
+// by claimChunks: a multiple of gemvBlock (pieces start where the serial
+// kernel starts a block), 512 KB of B at N = 1000, ≈ 10 µs of work.
+const denseGrain = 8 * gemvBlock
+
+// spinWait bounds how long claimChunks spins for pieces still being
+// computed by other goroutines before it blocks.
+const spinWait = 200 * time.Microsecond
+
+// claimChunks calls fn(lo, hi) on the pieces [k·grain, (k+1)·grain) ∩
+// [0, n), which w goroutines (the caller and w − 1 started here) claim
+// one at a time from a shared counter. The caller starts at once and
+// does not wait for a goroutine that has not claimed a piece yet: waking
+// an idle core costs tens of µs on a virtual machine, as much as the
+// product itself, so with a fixed split the caller would wait for the
+// late half. Which goroutine computes a piece does not change its values:
+// the result does not depend on the number of cores or on timing. A
+// panic in fn is re-raised on the caller (docs/conventions.md §6).
+func claimChunks(n, w, grain int, fn func(lo, hi int)) {
+	total := int64((n + grain - 1) / grain)
+	var (
+		next, done atomic.Int64
+		mu         sync.Mutex
+		crashed    any
+		finished   = make(chan struct{})
+	)
+	piece := func(k int64) {
+		defer func() {
+			if v := recover(); v != nil {
+				mu.Lock()
+				crashed = v
+				mu.Unlock()
+			}
+			if done.Add(1) == total {
+				close(finished)
+			}
+		}()
+		lo := int(k) * grain
+		fn(lo, min(lo+grain, n))
+	}
+	work := func() {
+		for k := next.Add(1) - 1; k < total; k = next.Add(1) - 1 {
+			piece(k)
+		}
+	}
+	for range w - 1 {
+		go work()
+	}
+	work()
+	// The pieces still running elsewhere take at most one grain each:
+	// spin briefly (an idle wait would again pay a wake-up), then block.
+	for t0 := time.Now(); done.Load() < total && time.Since(t0) < spinWait; {
+		runtime.Gosched()
+	}
+	<-finished
+	mu.Lock()
+	defer mu.Unlock()
+	if crashed != nil {
+		panic(crashed)
 	}
 }

@@ -3,6 +3,8 @@ package anycast
 import (
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // S = B x on the benchmark CDN of package stability (N = 10⁴, K = 10).
@@ -41,5 +43,39 @@ func BenchmarkLoads_N1e4(b *testing.B) {
 	}
 	for b.Loop() {
 		nw.Loads(s, x)
+	}
+}
+
+// S = B x for a dense N = 1000 network, the product of stability's
+// BenchmarkIntegrateDense_N1000_T1000 (10⁶ multiply-adds, 8 MB of B).
+func BenchmarkLoadOpMul_Dense1000(b *testing.B) {
+	const n = 1000
+	r := rand.New(rand.NewPCG(13, 2))
+	a, t, c := make([]float64, n), make([]float64, n), mat.NewDense(n, n, nil)
+	for i := range n {
+		a[i], t[i] = 1+r.Float64(), 1
+		row, sum := c.RawRowView(i), 0.0
+		for j := range row {
+			row[j] = r.Float64()
+			sum += row[j]
+		}
+		for j := range row {
+			row[j] /= sum // rows of C sum to 1 (spec §1.3)
+		}
+	}
+	nw, err := NewNetwork(a, c, t)
+	if err != nil {
+		b.Fatal(err)
+	}
+	op, err := nw.LoadOp()
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, s := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = 0.5
+	}
+	for b.Loop() {
+		op.Mul(s, x)
 	}
 }

@@ -3,6 +3,7 @@ package anycast
 import (
 	"math/rand/v2"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,6 +32,8 @@ func TestLoadOpMatchesLoads(t *testing.T) {
 			runtime.GOMAXPROCS(2)
 			two := op.Mul(nil, x)
 			assert.Equal(t, one, two, "n = %d, sparse %v: cores change the result", n, nw.Sparse != nil)
+			runtime.GOMAXPROCS(3)
+			assert.Equal(t, one, op.Mul(nil, x), "n = %d, sparse %v: 3 cores change the result", n, nw.Sparse != nil)
 			relClose(t, nw.Loads(nil, x), one, "LoadOp.Mul")
 		}
 	}
@@ -55,4 +58,37 @@ func TestLoadOpMatchesLoads(t *testing.T) {
 	require.NoError(t, err)
 	assert.Panics(t, func() { op.Mul(nil, make([]float64, 3)) })
 	assert.Panics(t, func() { op.Mul(make([]float64, 5), make([]float64, 4)) })
+}
+
+func TestClaimChunksCoversOnce(t *testing.T) {
+	// Every index of [0, n) is handed to fn exactly once, in pieces that
+	// start at multiples of the grain (so the dense kernel groups rows as
+	// the serial product), for any number of goroutines; a panic in fn
+	// reaches the caller.
+	for _, w := range []int{1, 2, 3, 8} {
+		for _, n := range []int{1, 7, 8, 63, 64, 65, 1000, 1003} {
+			var mu sync.Mutex
+			seen := make([]int, n)
+			claimChunks(n, w, denseGrain, func(lo, hi int) {
+				assert.Zero(t, lo%denseGrain, "piece starts at %d", lo)
+				mu.Lock()
+				defer mu.Unlock()
+				for i := lo; i < hi; i++ {
+					seen[i]++
+				}
+			})
+			for i, c := range seen {
+				if c != 1 {
+					t.Fatalf("w = %d, n = %d: index %d covered %d times", w, n, i, c)
+				}
+			}
+		}
+		assert.PanicsWithValue(t, "boom", func() {
+			claimChunks(1000, w, denseGrain, func(lo, _ int) {
+				if lo == 5*denseGrain {
+					panic("boom")
+				}
+			})
+		}, "w = %d", w)
+	}
 }
