@@ -135,21 +135,25 @@ const spinWait = 200 * time.Microsecond
 
 // claimChunks calls fn(lo, hi) on the pieces [k·grain, (k+1)·grain) ∩
 // [0, n), which w goroutines (the caller and w − 1 started here) claim
-// one at a time from a shared counter. The caller starts at once and
-// does not wait for a goroutine that has not claimed a piece yet: waking
-// an idle core costs tens of µs on a virtual machine, as much as the
-// product itself, so with a fixed split the caller would wait for the
-// late half. Which goroutine computes a piece does not change its values:
+// one at a time (the caller from the front, the pool's helpers from the
+// back). The caller starts at once and does not wait for a helper that
+// has not claimed a piece yet: waking an idle core costs tens of µs on a
+// virtual machine, as much as the product itself, so with a fixed split
+// the caller would wait for the late half. The helpers busy-wait between
+// products (helperSpin), so in an ODE's run of products they join within
+// a µs. Which goroutine computes a piece does not change its values:
 // the result does not depend on the number of cores or on timing. A
 // panic in fn is re-raised on the caller (docs/conventions.md §6).
 func claimChunks(n, w, grain int, fn func(lo, hi int)) {
 	total := int64((n + grain - 1) / grain)
 	var (
-		next, done atomic.Int64
-		mu         sync.Mutex
-		crashed    any
-		finished   = make(chan struct{})
+		span     atomic.Uint64 // unclaimed pieces [lo, hi): lo<<32 | hi
+		done     atomic.Int64
+		mu       sync.Mutex
+		crashed  any
+		finished = make(chan struct{})
 	)
+	span.Store(uint64(total))
 	piece := func(k int64) {
 		defer func() {
 			if v := recover(); v != nil {
@@ -164,19 +168,22 @@ func claimChunks(n, w, grain int, fn func(lo, hi int)) {
 		lo := int(k) * grain
 		fn(lo, min(lo+grain, n))
 	}
-	work := func() {
-		for k := next.Add(1) - 1; k < total; k = next.Add(1) - 1 {
+	work := func(front bool) {
+		for {
+			k, ok := claim(&span, front)
+			if !ok {
+				return
+			}
 			piece(k)
 		}
 	}
 	for range w - 1 {
-		go work()
+		helpers.submit(func() { work(false) })
 	}
-	work()
+	work(true)
 	// The pieces still running elsewhere take at most one grain each:
 	// spin briefly (an idle wait would again pay a wake-up), then block.
 	for t0 := time.Now(); done.Load() < total && time.Since(t0) < spinWait; {
-		runtime.Gosched()
 	}
 	<-finished
 	mu.Lock()
@@ -184,4 +191,82 @@ func claimChunks(n, w, grain int, fn func(lo, hi int)) {
 	if crashed != nil {
 		panic(crashed)
 	}
+}
+
+// claim takes the first (front) or the last unclaimed piece of span
+// (lo<<32 | hi). The caller of claimChunks works from the front and the
+// helpers from the back, so that while both keep pace each core reads
+// the same rows of B from product to product, which stay in its caches.
+func claim(span *atomic.Uint64, front bool) (int64, bool) {
+	for {
+		v := span.Load()
+		lo, hi := v>>32, v&(1<<32-1)
+		if lo >= hi {
+			return 0, false
+		}
+		k, next := hi-1, lo<<32|(hi-1)
+		if front {
+			k, next = lo, (lo+1)<<32|hi
+		}
+		if span.CompareAndSwap(v, next) {
+			return int64(k), true
+		}
+	}
+}
+
+// helperSpin is how long a helper goroutine of claimChunks polls for the
+// next product before it blocks: an ODE calls LoadOp.Mul every
+// 100–200 µs, and a helper that is still polling joins within a µs where
+// a blocked one costs a wake-up of tens of µs (the spin-wait of a
+// multithreaded BLAS, which likewise shows as CPU time of the idle core).
+const helperSpin = 500 * time.Microsecond
+
+// helpers is the package's pool of goroutines that join claimChunks'
+// products, started as needed up to GOMAXPROCS − 1 and kept (blocked on
+// a channel once idle for helperSpin).
+var helpers = &helperPool{jobs: make(chan func(), 64)}
+
+type helperPool struct {
+	mu      sync.Mutex
+	started int
+	jobs    chan func()
+}
+
+// submit hands fn to a helper, starting one if fewer than GOMAXPROCS − 1
+// run, or to a new goroutine if the queue is full.
+func (p *helperPool) submit(fn func()) {
+	p.mu.Lock()
+	if p.started < runtime.GOMAXPROCS(0)-1 {
+		p.started++
+		go p.loop()
+	}
+	p.mu.Unlock()
+	select {
+	case p.jobs <- fn:
+	default:
+		go fn()
+	}
+}
+
+// loop runs jobs, polling for helperSpin after each before it blocks.
+func (p *helperPool) loop() {
+	for {
+		fn, ok := p.poll()
+		if !ok {
+			fn = <-p.jobs
+		}
+		fn()
+	}
+}
+
+// poll waits up to helperSpin for a job without blocking.
+func (p *helperPool) poll() (func(), bool) {
+	for t0 := time.Now(); time.Since(t0) < helperSpin; {
+		select {
+		case fn := <-p.jobs:
+			return fn, true
+		default: // busy-wait: runtime.Gosched would lose the core for tens of µs
+		}
+	}
+	return nil, false
 }
