@@ -4,10 +4,9 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/linalg"
 	"github.com/stretchr/testify/assert"
@@ -166,20 +165,9 @@ func denseHalf(n int) *linalg.Graph {
 	return g
 }
 
-// cpuTime returns the CPU time (user + system) of the process so far,
-// so that benchmarks on a shared machine can report CPU time per
-// operation next to wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // benchCPU runs f in the benchmark loop and reports CPU ns per op.
 func benchCPU(b *testing.B, f func() error) {
-	start := cpuTime()
+	start := cputime.Process()
 	n := 0
 	for b.Loop() {
 		if err := f(); err != nil {
@@ -187,7 +175,7 @@ func benchCPU(b *testing.B, f func() error) {
 		}
 		n++
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(n), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-start)/float64(n), "cpu-ns/op")
 }
 
 // BenchmarkRho2VsKirchhoff_Dense_2000 measures ρ₂ (two factor-and-invert

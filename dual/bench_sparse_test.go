@@ -3,22 +3,12 @@ package dual
 import (
 	"math"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/cputime"
 )
-
-// cpuSeconds returns the user+system CPU time of the process so far.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)*1e-6 }
-	return tv(ru.Utime) + tv(ru.Stime)
-}
 
 // sparseCDN is the issue-13 benchmark instance: anycast.GenerateCDN with
 // n nodes, 10 proxies per region (seed 13, 2), quadratic costs
@@ -40,11 +30,11 @@ func sparseCDN(b *testing.B, n int) *Problem {
 // the wall time (the machine is shared: CPU time is what the code costs).
 func benchCPU(b *testing.B, op func()) {
 	b.ResetTimer()
-	c0, t0 := cpuSeconds(), time.Now()
+	c0, t0 := cputime.Process().Seconds(), time.Now()
 	for i := 0; i < b.N; i++ {
 		op()
 	}
-	b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process().Seconds()-c0)/float64(b.N), "cpu-s/op")
 	b.ReportMetric(time.Since(t0).Seconds()/float64(b.N), "wall-s/op")
 }
 

@@ -3,31 +3,19 @@ package graphio
 import (
 	"bytes"
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
-)
 
-// cpuTime is the process's user + system CPU time. The benchmarks report
-// it per operation next to wall time, because the test machine is often
-// shared: on a busy machine wall time measures the scheduler, CPU time
-// the reader.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/loadlab/loadlab/internal/cputime"
+)
 
 // loopCPU runs f b.N times and reports CPU seconds per operation.
 func loopCPU(b *testing.B, f func()) {
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		f()
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // benchInput writes a random graph with m edges in the given format.

@@ -1,6 +1,10 @@
 package linalg
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/loadlab/loadlab/internal/cputime"
+)
 
 // benchBracket times one bracket per operation (the whole target work:
 // bounds, both Lanczos passes) and reports CPU time beside wall time,
@@ -9,13 +13,13 @@ func benchBracket(b *testing.B, g *Graph, f func(*Graph, *EigenSettings) (Bracke
 	var br Bracket
 	var err error
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if br, err = f(g, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(br.Steps), "steps")
 	b.ReportMetric(br.Width()/br.Lo, "relwidth")
 	b.Logf("%v cert %v δ %g", br, br.Cert, br.Delta)

@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/loadlab/loadlab/internal/cputime"
 )
 
 // scipyDirEnv names the environment variable that makes the solve
@@ -51,18 +51,6 @@ func writeForSciPy(b *testing.B, name string, g *Graph, rhs []float64) {
 	}
 	write(filepath.Join(dir, name+".rhs"), rhs)
 	write(path, recs)
-}
-
-// cpuTime returns the user plus system CPU time of the process. The
-// benchmark machine is shared, so CPU time per operation is reported
-// beside wall time (the kernels use both cores, so on a quiet machine
-// CPU time exceeds wall time by up to 2×).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // Benchmark graphs are built once per process.
@@ -108,7 +96,7 @@ func benchSolve(b *testing.B, name string, g *Graph, pc Preconditioner, setup bo
 	}
 	b.ResetTimer()
 	var res SolveResult
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if setup {
 			if s, err = NewLaplacianSolver(g, set, rand.NewPCG(1, 1)); err != nil {
@@ -119,7 +107,7 @@ func benchSolve(b *testing.B, name string, g *Graph, pc Preconditioner, setup bo
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(res.Iterations), "iters")
 }
 
@@ -151,13 +139,13 @@ func BenchmarkEdgeResistances_Regular6_1e6_Eps03(b *testing.B) {
 	g := benchRegular6(b)
 	var er *EdgeResistances
 	var err error
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if er, err = ApproxEdgeResistances(g, &SketchSettings{Eps: 0.3}, rand.NewPCG(3, 3)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(er.K), "solves")
 	b.ReportMetric(float64(er.Iterations), "iters")
 	b.ReportMetric(er.FosterRelErr, "foster-relerr")
@@ -169,13 +157,13 @@ func BenchmarkEstimateKirchhoff_Regular6_1e6(b *testing.B) {
 	g := benchRegular6(b)
 	var res TraceResult
 	var err error
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if res, err = EstimateKirchhoff(g, nil, rand.NewPCG(5, 5)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(res.Probes), "probes")
 	b.ReportMetric(res.Estimate.RelHalfWidth(), "relhw")
 }
@@ -186,13 +174,13 @@ func BenchmarkEstimateH2_Regular6_1e6(b *testing.B) {
 	g := benchRegular6(b)
 	var res H2Estimate
 	var err error
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if res, err = EstimateH2(g, 1.5/12, nil, rand.NewPCG(6, 6)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(res.Probes), "probes")
 	b.ReportMetric(res.Rho2.RelHalfWidth(), "relhw")
 }

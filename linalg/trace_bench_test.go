@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/loadlab/loadlab/internal/cputime"
 )
 
 // BenchmarkGammaH2_Regular6_1e6 estimates γ*_H2 and ρ₂(γ*_H2) of the
@@ -15,13 +17,13 @@ func BenchmarkGammaH2_Regular6_1e6(b *testing.B) {
 	g := benchRegular6(b)
 	var res GammaH2Estimate
 	var err error
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if res, err = EstimateGammaH2(g, nil, rand.NewPCG(8, 8)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(res.Probes), "probes")
 	b.ReportMetric(float64(res.MatVecs), "matvecs")
 	b.ReportMetric(res.Rho2.RelHalfWidth(), "rho2-relhw")
@@ -70,13 +72,13 @@ func benchKirchhoff(b *testing.B, name string) {
 	c := closedForm(b, name)
 	var res TraceResult
 	var err error
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if res, err = EstimateKirchhoff(c.g, nil, rand.NewPCG(5, 5)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(res.Probes), "probes")
 	b.ReportMetric(res.Estimate.RelHalfWidth(), "relhw")
 	b.ReportMetric(math.Abs(res.Estimate.Mean/c.kf-1), "relerr")
@@ -88,13 +90,13 @@ func benchGammaH2(b *testing.B, name string) {
 	c := closedForm(b, name)
 	var res GammaH2Estimate
 	var err error
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if res, err = EstimateGammaH2(c.g, nil, rand.NewPCG(8, 8)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(res.Probes), "probes")
 	b.ReportMetric(res.Rho2.RelHalfWidth(), "rho2-relhw")
 	b.ReportMetric(math.Abs(res.Rho2.Mean/c.rho2Min-1), "rho2-relerr")

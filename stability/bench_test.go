@@ -6,11 +6,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/cputime"
 )
 
 // benchLaw is a random N-node network with demand of the order of the
@@ -150,7 +149,7 @@ func BenchmarkIntegrateDense_N1000_T1000(b *testing.B) {
 // CPU time exceeds wall time).
 func runODEBench(b *testing.B, run func() (*Trajectory, error)) {
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		tr, err := run()
 		if err != nil {
@@ -159,16 +158,7 @@ func runODEBench(b *testing.B, run func() (*Trajectory, error)) {
 		b.ReportMetric(float64(tr.Stats.Accepted), "steps")
 		b.ReportMetric(float64(tr.Stats.Evaluations), "evals")
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
-}
-
-// cpuTime returns the user plus system CPU time of the process.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // scipyDirEnv names the environment variable that makes

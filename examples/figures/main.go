@@ -29,6 +29,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/plots"
 )
 
@@ -102,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			f.Close()
 		}
 	}
-	fmt.Fprintf(stderr, "%d figures in %s, written to %s/ in %.1fs (CPU %.1fs)\n", len(figs)-failed, modeName(*quick), *out, elapsed.Seconds(), cpuTime().Seconds())
+	fmt.Fprintf(stderr, "%d figures in %s, written to %s/ in %.1fs (CPU %.1fs)\n", len(figs)-failed, modeName(*quick), *out, elapsed.Seconds(), cputime.Process().Seconds())
 	reportOutside(stderr, heads)
 	if failed > 0 {
 		fmt.Fprintf(stderr, "figures: %d of %d figures failed\n", failed, len(figs))
@@ -122,7 +123,7 @@ func makeAll(figs []plots.Figure, cfg plots.Config, out string, stderr io.Writer
 			about = fmt.Sprintf(" (about %.0f s)", f.Seconds)
 		}
 		fmt.Fprintf(stderr, "[%d/%d] %s%s ...\n", k+1, len(figs), f.Name, about)
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), cputime.Process()
 		res, err := f.Make(cfg)
 		if err == nil {
 			err = write(out, f.Name, res)
@@ -132,7 +133,7 @@ func makeAll(figs []plots.Figure, cfg plots.Config, out string, stderr io.Writer
 			failed++
 			continue
 		}
-		fmt.Fprintf(stderr, "[%d/%d] %s done in %.1fs (CPU %.1fs)\n", k+1, len(figs), f.Name, time.Since(t0).Seconds(), (cpuTime() - c0).Seconds())
+		fmt.Fprintf(stderr, "[%d/%d] %s done in %.1fs (CPU %.1fs)\n", k+1, len(figs), f.Name, time.Since(t0).Seconds(), (cputime.Process() - c0).Seconds())
 		for _, h := range res.Headlines {
 			heads = append(heads, row{f.Name, h})
 		}

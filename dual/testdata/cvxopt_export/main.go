@@ -19,29 +19,19 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/dataio"
 	"github.com/loadlab/loadlab/dual"
+	"github.com/loadlab/loadlab/internal/cputime"
 )
-
-// cpu returns the process's user+system CPU seconds.
-func cpu() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)*1e-6 }
-	return tv(ru.Utime) + tv(ru.Stime)
-}
 
 // timed runs f and returns its wall and CPU seconds.
 func timed(f func() error) (wall, cpus float64, err error) {
-	c0, t0 := cpu(), time.Now()
+	c0, t0 := cputime.Process().Seconds(), time.Now()
 	err = f()
-	return time.Since(t0).Seconds(), cpu() - c0, err
+	return time.Since(t0).Seconds(), cputime.Process().Seconds() - c0, err
 }
 
 func main() {

@@ -1,15 +1,15 @@
 //go:build unix
 
-package main
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user + system) the process has used, to
-// report each figure's cost independently of other load on the machine.
-func cpuTime() time.Duration {
+// Process returns the CPU time (user + system) the process has used so
+// far, or 0 if the system does not report it.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
