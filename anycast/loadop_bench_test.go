@@ -18,11 +18,16 @@ func benchLoadOp(b *testing.B, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchMul(b, nw)
+}
+
+// benchMul times S = B x at x = 0.5 on nw.
+func benchMul(b *testing.B, nw *Network) {
 	op, err := nw.LoadOp()
 	if err != nil {
 		b.Fatal(err)
 	}
-	x, s := make([]float64, n), make([]float64, n)
+	x, s := make([]float64, nw.N()), make([]float64, nw.N())
 	for i := range x {
 		x[i] = 0.5
 	}
@@ -67,15 +72,5 @@ func BenchmarkLoadOpMul_Dense1000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	op, err := nw.LoadOp()
-	if err != nil {
-		b.Fatal(err)
-	}
-	x, s := make([]float64, n), make([]float64, n)
-	for i := range x {
-		x[i] = 0.5
-	}
-	for b.Loop() {
-		op.Mul(s, x)
-	}
+	benchMul(b, nw)
 }
