@@ -46,6 +46,10 @@ func TestReadTable(t *testing.T) {
 		if !errors.As(err, &pe) || !errors.Is(err, loadlab.ErrInvalid) || pe.Line != c.line || pe.Field != c.field || pe.Value != c.want {
 			t.Errorf("%s: got %v", name, err)
 		}
+		// The message names the package the caller called, not graphio.
+		if err != nil && !strings.HasPrefix(err.Error(), "dataio: ") {
+			t.Errorf("%s: message %q does not start with \"dataio: \"", name, err)
+		}
 	}
 	if _, err := ReadTable(strings.NewReader("# nothing\n")); !errors.Is(err, loadlab.ErrInvalid) {
 		t.Errorf("empty table: %v", err)

@@ -45,7 +45,8 @@
 //
 // # Errors
 //
-// Every reader error is a *graphio.ParseError naming the file (when read
+// Every reader error is a *graphio.ParseError (with Pkg "dataio", so its
+// message starts "dataio:") naming the file (when read
 // with a *File function), the line, the column and the value, wrapping
 // loadlab.ErrInvalid (bad data) or loadlab.ErrTooLarge (a table past the
 // memory budget). A triplet whose indices are not integers in [0, N) or

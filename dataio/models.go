@@ -66,12 +66,12 @@ func ReadNetworkJSON(r io.Reader) (*anycast.Network, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&nj); err != nil {
-		return nil, &graphio.ParseError{Msg: "JSON: " + err.Error(), Err: loadlab.ErrInvalid}
+		return nil, &graphio.ParseError{Pkg: pkgName, Msg: "JSON: " + err.Error(), Err: loadlab.ErrInvalid}
 	}
 	// One document per file: anything after it is a damaged or
 	// concatenated file, not something to ignore.
 	if tok, err := dec.Token(); err != io.EOF {
-		return nil, &graphio.ParseError{Field: "trailing data", Value: fmt.Sprint(tok), Msg: "JSON: data after the network object", Err: loadlab.ErrInvalid}
+		return nil, &graphio.ParseError{Pkg: pkgName, Field: "trailing data", Value: fmt.Sprint(tok), Msg: "JSON: data after the network object", Err: loadlab.ErrInvalid}
 	}
 	c, err := nj.matrix()
 	if err != nil {
@@ -84,16 +84,16 @@ func (nj *networkJSON) matrix() (mat.Matrix, error) {
 	n := len(nj.A)
 	switch {
 	case n == 0:
-		return nil, &graphio.ParseError{Field: "A", Value: "[]", Msg: "no nodes", Err: loadlab.ErrInvalid}
+		return nil, &graphio.ParseError{Pkg: pkgName, Field: "A", Value: "[]", Msg: "no nodes", Err: loadlab.ErrInvalid}
 	case nj.C != nil && nj.CTriplets != nil:
-		return nil, &graphio.ParseError{Field: "C", Msg: "give C or C_triplets, not both", Err: loadlab.ErrInvalid}
+		return nil, &graphio.ParseError{Pkg: pkgName, Field: "C", Msg: "give C or C_triplets, not both", Err: loadlab.ErrInvalid}
 	case nj.C == nil && nj.CTriplets == nil:
-		return nil, &graphio.ParseError{Field: "C", Msg: "missing: give the dense C or C_triplets", Err: loadlab.ErrInvalid}
+		return nil, &graphio.ParseError{Pkg: pkgName, Field: "C", Msg: "missing: give the dense C or C_triplets", Err: loadlab.ErrInvalid}
 	case nj.C == nil:
 		return triplets("C_triplets", n, nj.CTriplets)
 	}
 	if len(nj.C) != n {
-		return nil, &graphio.ParseError{Field: "C", Value: fmt.Sprint(len(nj.C)), Msg: fmt.Sprintf("%d rows, want N = %d", len(nj.C), n), Err: loadlab.ErrInvalid}
+		return nil, &graphio.ParseError{Pkg: pkgName, Field: "C", Value: fmt.Sprint(len(nj.C)), Msg: fmt.Sprintf("%d rows, want N = %d", len(nj.C), n), Err: loadlab.ErrInvalid}
 	}
 	if err := size.Check("dataio", "N", n*n, 8); err != nil || n > 1<<15 {
 		return nil, loadlab.TooLarge("dataio", "dense C with N = %d; use C_triplets", n)
@@ -101,7 +101,7 @@ func (nj *networkJSON) matrix() (mat.Matrix, error) {
 	c := mat.NewDense(n, n, nil)
 	for i, row := range nj.C {
 		if len(row) != n {
-			return nil, &graphio.ParseError{Field: fmt.Sprintf("C[%d]", i), Value: fmt.Sprint(len(row)), Msg: fmt.Sprintf("row has %d entries, want N = %d", len(row), n), Err: loadlab.ErrInvalid}
+			return nil, &graphio.ParseError{Pkg: pkgName, Field: fmt.Sprintf("C[%d]", i), Value: fmt.Sprint(len(row)), Msg: fmt.Sprintf("row has %d entries, want N = %d", len(row), n), Err: loadlab.ErrInvalid}
 		}
 		c.SetRow(i, row)
 	}
@@ -122,7 +122,7 @@ func triplets(field string, n int, ts [][3]float64) (*anycast.SparseC, error) {
 	for k, t := range ts {
 		i, j := int(t[0]), int(t[1])
 		if float64(i) != t[0] || float64(j) != t[1] || i < 0 || j < 0 || i >= n || j >= n {
-			return nil, &graphio.ParseError{Field: fmt.Sprintf("%s[%d]", field, k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("indices must be integers in [0, %d)", n), Err: loadlab.ErrInvalid}
+			return nil, &graphio.ParseError{Pkg: pkgName, Field: fmt.Sprintf("%s[%d]", field, k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("indices must be integers in [0, %d)", n), Err: loadlab.ErrInvalid}
 		}
 		rows[k], cols[k], vals[k] = i, j, t[2]
 	}
@@ -143,11 +143,11 @@ func duplicate(field string, ts [][3]float64, i, j int) error {
 			continue
 		}
 		if first >= 0 {
-			return &graphio.ParseError{Field: fmt.Sprintf("%s[%d]", field, k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("duplicate entry (%d, %d), first at %s[%d]", i, j, field, first), Err: loadlab.ErrInvalid}
+			return &graphio.ParseError{Pkg: pkgName, Field: fmt.Sprintf("%s[%d]", field, k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("duplicate entry (%d, %d), first at %s[%d]", i, j, field, first), Err: loadlab.ErrInvalid}
 		}
 		first = k
 	}
-	return &graphio.ParseError{Field: field, Msg: fmt.Sprintf("duplicate entry (%d, %d)", i, j), Err: loadlab.ErrInvalid}
+	return &graphio.ParseError{Pkg: pkgName, Field: field, Msg: fmt.Sprintf("duplicate entry (%d, %d)", i, j), Err: loadlab.ErrInvalid}
 }
 
 // WriteNetworkJSON writes nw in the form ReadNetworkJSON reads, keeping
@@ -255,7 +255,7 @@ func corrMatrix(ct *Table, n int) (mat.Matrix, error) {
 		}
 	}
 	if len(ct.Rows) != n || len(ct.Rows[0]) != n {
-		return nil, &graphio.ParseError{Field: "C", Value: fmt.Sprintf("%d × %d", len(ct.Rows), len(ct.Rows[0])), Msg: fmt.Sprintf("want the dense %d × %d matrix or triplets with columns i, j, c", n, n), Err: loadlab.ErrInvalid}
+		return nil, &graphio.ParseError{Pkg: pkgName, Field: "C", Value: fmt.Sprintf("%d × %d", len(ct.Rows), len(ct.Rows[0])), Msg: fmt.Sprintf("want the dense %d × %d matrix or triplets with columns i, j, c", n, n), Err: loadlab.ErrInvalid}
 	}
 	flat, err := ct.flat()
 	if err != nil {

@@ -14,6 +14,9 @@ import (
 	"github.com/loadlab/loadlab/internal/size"
 )
 
+// pkgName prefixes the messages of the ParseErrors this package returns.
+const pkgName = "dataio"
+
 // Table is a numeric table: Rows[r][c] is row r, column c.
 type Table struct {
 	Columns []string // the header's names, or nil if the file has none
@@ -41,10 +44,10 @@ func ReadTable(r io.Reader) (*Table, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &graphio.ParseError{Line: tr.line + 1, Msg: err.Error(), Err: loadlab.ErrInvalid}
+		return nil, &graphio.ParseError{Pkg: pkgName, Line: tr.line + 1, Msg: err.Error(), Err: loadlab.ErrInvalid}
 	}
 	if len(tr.t.Rows) == 0 {
-		return nil, &graphio.ParseError{Line: tr.line, Msg: "table has no data rows", Err: loadlab.ErrInvalid}
+		return nil, &graphio.ParseError{Pkg: pkgName, Line: tr.line, Msg: "table has no data rows", Err: loadlab.ErrInvalid}
 	}
 	return &tr.t, nil
 }
@@ -74,17 +77,17 @@ func (tr *tableReader) add(text string) error {
 		}
 	}
 	if len(f) != tr.width {
-		return &graphio.ParseError{Line: tr.line, Field: "row", Value: s, Msg: fmt.Sprintf("%d fields, want %d as in the first line", len(f), tr.width), Err: loadlab.ErrInvalid}
+		return &graphio.ParseError{Pkg: pkgName, Line: tr.line, Field: "row", Value: s, Msg: fmt.Sprintf("%d fields, want %d as in the first line", len(f), tr.width), Err: loadlab.ErrInvalid}
 	}
 	tr.cells += len(f)
 	if tr.cells > maxCells {
-		return &graphio.ParseError{Line: tr.line, Msg: fmt.Sprintf("more than %d cells", maxCells), Err: loadlab.ErrTooLarge}
+		return &graphio.ParseError{Pkg: pkgName, Line: tr.line, Msg: fmt.Sprintf("more than %d cells", maxCells), Err: loadlab.ErrTooLarge}
 	}
 	row := make([]float64, len(f))
 	for c, x := range f {
 		v, err := strconv.ParseFloat(x, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return &graphio.ParseError{Line: tr.line, Field: tr.column(c), Value: x, Msg: "not a finite number", Err: loadlab.ErrInvalid}
+			return &graphio.ParseError{Pkg: pkgName, Line: tr.line, Field: tr.column(c), Value: x, Msg: "not a finite number", Err: loadlab.ErrInvalid}
 		}
 		row[c] = v
 	}
@@ -99,7 +102,7 @@ func (tr *tableReader) checkHeader() error {
 	for c, name := range tr.t.Columns {
 		key := strings.ToLower(name)
 		if first, dup := seen[key]; dup && name != "" {
-			return &graphio.ParseError{Line: tr.line, Field: fmt.Sprintf("column %d", c+1), Value: name,
+			return &graphio.ParseError{Pkg: pkgName, Line: tr.line, Field: fmt.Sprintf("column %d", c+1), Value: name,
 				Msg: fmt.Sprintf("column name repeats column %d", first+1), Err: loadlab.ErrInvalid}
 		}
 		seen[key] = c
@@ -176,7 +179,7 @@ func (t *Table) Column(name string) (int, error) {
 			return i, nil
 		}
 	}
-	return -1, &graphio.ParseError{Line: 1, Field: "header", Value: strings.Join(t.Columns, ","), Msg: fmt.Sprintf("no column named %q", name), Err: loadlab.ErrInvalid}
+	return -1, &graphio.ParseError{Pkg: pkgName, Line: 1, Field: "header", Value: strings.Join(t.Columns, ","), Msg: fmt.Sprintf("no column named %q", name), Err: loadlab.ErrInvalid}
 }
 
 // WriteTable writes a tidy CSV: the header, then one line per row, each

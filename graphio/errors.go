@@ -7,9 +7,12 @@ import (
 	"github.com/loadlab/loadlab"
 )
 
-// ParseError reports bad data in a graph file: where it is and what is
-// wrong. It wraps loadlab.ErrInvalid or loadlab.ErrTooLarge.
+// ParseError reports bad data in a graph or model file: where it is and
+// what is wrong. It wraps loadlab.ErrInvalid or loadlab.ErrTooLarge.
+// Packages that read other formats with graphio's parsers (dataio) set Pkg
+// so the message names the package the caller called.
 type ParseError struct {
+	Pkg   string // package reporting the error; "" means graphio
 	File  string // file name, if known
 	Line  int    // 1-based line, or 0 if unknown
 	Elem  string // XML element (GraphML), if any
@@ -21,7 +24,12 @@ type ParseError struct {
 
 func (e *ParseError) Error() string {
 	var b strings.Builder
-	b.WriteString("graphio: ")
+	pkg := e.Pkg
+	if pkg == "" {
+		pkg = "graphio"
+	}
+	b.WriteString(pkg)
+	b.WriteString(": ")
 	if e.File != "" {
 		b.WriteString(e.File)
 		b.WriteString(":")
