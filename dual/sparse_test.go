@@ -7,21 +7,11 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/cdntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
-
-// sparsePair returns a random sparse network from GenerateCDN (n nodes,
-// k proxies per region) and the same network with C stored densely.
-func sparsePair(t *testing.T, seed uint64, n, k int) (sp, de *anycast.Network) {
-	t.Helper()
-	sp, err := anycast.GenerateCDN(rand.NewPCG(seed, 7), &anycast.CDNSettings{N: n, K: k})
-	require.NoError(t, err)
-	de, err = anycast.NewNetwork(sp.A, mat.DenseCopyOf(sp.Sparse), sp.T)
-	require.NoError(t, err)
-	return sp, de
-}
 
 // agreementSizes are the random instances of the sparse/dense tests
 // (issue 13: N ≤ 200).
@@ -37,7 +27,7 @@ func TestSolveSparseMatchesDense(t *testing.T) {
 	// copy, so the runs agree step for step; only SmoothBound's product
 	// (dense rows by gonum's assembly kernel) may round differently.
 	for _, in := range agreementSizes {
-		sp, de := sparsePair(t, in.seed, in.n, in.k)
+		sp, de := cdntest.Pair(t, in.seed, 7, in.n, in.k)
 		ps, err := Quadratic(sp, in.wc, in.c)
 		require.NoError(t, err)
 		pd, err := Quadratic(de, in.wc, in.c)
@@ -67,7 +57,7 @@ func TestSolveSparseMatchesDense(t *testing.T) {
 // ‖x − x*‖₂² ≤ 2(Value − P*)/m ≤ 2·width/m for each.
 func TestPrimalSparseMatchesDense(t *testing.T) {
 	for _, in := range agreementSizes {
-		sp, de := sparsePair(t, in.seed, in.n, in.k)
+		sp, de := cdntest.Pair(t, in.seed, 7, in.n, in.k)
 		ps, err := Quadratic(sp, in.wc, in.c)
 		require.NoError(t, err)
 		pd, err := Quadratic(de, in.wc, in.c)
@@ -107,7 +97,7 @@ func TestPrimalSparseMatchesDense(t *testing.T) {
 // the same stream) are identical.
 func TestFastControlSparseMatchesDense(t *testing.T) {
 	for _, in := range agreementSizes {
-		sp, de := sparsePair(t, in.seed, in.n, in.k)
+		sp, de := cdntest.Pair(t, in.seed, 7, in.n, in.k)
 		rng := rand.New(rand.NewPCG(in.seed, 3))
 		mu := randMu(rng, in.n, 1)
 		// Unreachable pairs: the same first pair, or none in both.
@@ -184,7 +174,7 @@ func TestRatesReceptionsSparse(t *testing.T) {
 // points agree; the gaps through P*, which each Primal certifies to
 // 1e-9·max(1, |P*|), so to twice that.
 func TestSweepSparseMatchesDense(t *testing.T) {
-	sp, de := sparsePair(t, 6, 40, 4)
+	sp, de := cdntest.Pair(t, 6, 7, 40, 4)
 	ps, err := Quadratic(sp, 1, 4)
 	require.NoError(t, err)
 	pd, err := Quadratic(de, 1, 4)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/cdntest"
 )
 
 // The shortcut of sigmoid at z ≥ 37 returns what the formula returns:
@@ -37,7 +38,7 @@ func TestSigmoidShortcutExact(t *testing.T) {
 // exactly the loads of the recorded X, as if recomputed, at every sample,
 // for sparse and dense C, in logit and in Direct coordinates.
 func TestRecordedLoadsAreThoseOfRecordedStates(t *testing.T) {
-	sp, de := sparsePair(t, 3, 150, 6)
+	sp, de := cdntest.Pair(t, 3, 1, 150, 6)
 	for _, nw := range []*anycast.Network{sp, de} {
 		l := mustLaw(nw, 1)
 		op, err := nw.LoadOp()
