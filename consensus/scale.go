@@ -35,9 +35,9 @@ type GammaH2Result struct {
 //     probes for every γ, so the estimated curve is smooth and
 //     decreasing), a 95 % interval for γ*_H2 by test inversion and ρ₂
 //     there as a loadlab.Estimate, both to relative half-width
-//     set.RelAcc (default 1 %); λ_n is bracketed by
-//     linalg.LambdaMaxBracket so that every γ examined is certified
-//     stable.
+//     set.RelAcc (default 1 %); λ_n is bracketed (deterministic bounds,
+//     linalg.LambdaMaxBracket only when they do not reach the root) so
+//     that every γ examined is certified stable.
 //
 // Errors: ErrInvalid for σ negative or not finite, bad settings or fewer
 // than 2 nodes; ErrDisconnected; ErrIllConditioned for a nearly

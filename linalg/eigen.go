@@ -329,3 +329,15 @@ func Lambda2Bracket(g *Graph, s *EigenSettings) (Bracket, error) {
 	}
 	return b, b.converged("Lambda2Bracket")
 }
+
+// boundsWidth is a relative width that every bracket meets, so that
+// LambdaMaxBracket stops after its deterministic steps.
+const boundsWidth = 1e300
+
+// lambdaMaxBounds returns the deterministic bracket of λ_max(L): steps 1
+// and 3 of LambdaMaxBracket (edge and Collatz–Wielandt bounds, O(m)
+// each, CertBounds), or the dense eigenvalues up to 400 nodes
+// (CertDense). Errors are those of LambdaMaxBracket.
+func lambdaMaxBounds(g *Graph) (Bracket, error) {
+	return LambdaMaxBracket(g, &EigenSettings{RelWidth: boundsWidth})
+}

@@ -18,8 +18,12 @@ type GammaH2Estimate struct {
 	// se(ĝ(γ̂))/|ĝ′(γ̂)|, N the probes.
 	Gamma loadlab.Estimate
 	// Rho2 is the estimate of ρ₂(γ̂) from the same probes.
-	Rho2       loadlab.Estimate
-	LambdaMax  Bracket        // proven bracket of λ_n; every γ examined is < 2/LambdaMax.Hi
+	Rho2 loadlab.Estimate
+	// LambdaMax is the proven bracket of λ_n behind the search: every γ
+	// examined is < 2/LambdaMax.Hi. It is the deterministic bounds
+	// (CertBounds, δ = 0, no Lanczos) when the root lies under their cap,
+	// else the Lanczos bracket of 1 % relative width.
+	LambdaMax  Bracket
 	Probes     int            // Rademacher probes
 	Iterations int            // conjugate-gradient iterations of the Laplacian solves
 	MatVecs    int            // products with L outside the solves (Lanczos, residual corrections)
@@ -61,6 +65,14 @@ const (
 // probes; since γ̂ minimises the estimated ρ₂, it is biased low by about
 // ½ρ₂″ Var(γ̂), second order in the interval and far below it.
 //
+// λ_n⁺ is first the deterministic bound (edge and Collatz–Wielandt
+// bounds, O(m), or the dense eigenvalues up to 400 nodes), which proves
+// γ < 2/λ_n with δ = 0 for every γ under its cap; only when the root lies
+// beyond the cap at the smallest gap is λ_n bracketed by Lanczos
+// (LambdaMaxBracket, 1 % relative width, δ = 1e-10) and the search
+// restarted under the new cap. On a random d-regular graph the bound 2d
+// suffices: γ*_H2 λ_n ≈ 1.56 for d = 6 while λ_n/2d ≈ 0.87.
+//
 // Probes are added (checks at about every 25 % more) until both the
 // relative half-width of γ's interval, (Hi − Lo)/(2γ̂), and that of
 // ρ₂(γ̂) are ≤ RelAcc. The Laplacian solves use TraceSettings.Solver
@@ -91,13 +103,14 @@ func EstimateGammaH2(g *Graph, set *TraceSettings, src rand.Source) (GammaH2Esti
 	if err != nil {
 		return out, err
 	}
-	// Only the upper end λ_n⁺ is used (the search range and the cap), so
-	// 1 % relative width is plenty: a wider bracket only starts the cap
-	// lower, and raise moves it.
-	if out.LambdaMax, err = LambdaMaxBracket(g, &EigenSettings{RelWidth: 0.01}); err != nil {
+	// Only the upper end λ_n⁺ is used (the search range and the cap):
+	// the deterministic bounds first, the Lanczos bracket only when the
+	// root lies beyond their cap (refineBracket).
+	if out.LambdaMax, err = lambdaMaxBounds(g); err != nil {
 		return out, err
 	}
 	hs := newH2Sampler(s, out.LambdaMax.Hi, solverSet.MaxIter)
+	hs.g = g
 	err = hs.estimate(&out, ts, rand.New(src))
 	out.Probes, out.Iterations, out.MatVecs = len(hs.probes), hs.iters, hs.matvecs
 	return out, err
@@ -106,6 +119,7 @@ func EstimateGammaH2(g *Graph, set *TraceSettings, src rand.Source) (GammaH2Esti
 // h2Sampler holds the common probes of EstimateGammaH2 and evaluates
 // their sample of g and ρ₂ at any γ ≤ gcap.
 type h2Sampler struct {
+	g         *Graph
 	s         *LaplacianSolver
 	lw        *lanczosWork
 	probes    []probeQuad
@@ -184,6 +198,24 @@ func (hs *h2Sampler) raise() (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// refineBracket replaces a bracket of λ_n from the deterministic bounds
+// (CertBounds) by the Lanczos bracket of 1 % relative width when the
+// root lies beyond the bounds' cap even at the smallest gap, restarts the
+// gap at capFirstGap and reruns the quadratures at the new cap. It
+// reports false, doing nothing, when the bracket is already refined.
+func (hs *h2Sampler) refineBracket(out *GammaH2Estimate) (bool, error) {
+	if out.LambdaMax.Cert != CertBounds {
+		return false, nil
+	}
+	b, err := LambdaMaxBracket(hs.g, &EigenSettings{RelWidth: 0.01})
+	if err != nil {
+		return true, err
+	}
+	out.LambdaMax, hs.lmax, hs.gap = b, b.Hi, capFirstGap*capShrink
+	_, err = hs.raise()
+	return true, err
 }
 
 // Which values summary samples.
@@ -268,6 +300,12 @@ func (hs *h2Sampler) estimate(out *GammaH2Estimate, ts TraceSettings, rng *rand.
 				return hs.partial(out, err)
 			}
 			if raised {
+				continue
+			}
+			if refined, err := hs.refineBracket(out); refined || err != nil {
+				if err != nil {
+					return hs.partial(out, err)
+				}
 				continue
 			}
 			if gam.N == 0 {

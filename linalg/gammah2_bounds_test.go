@@ -1,0 +1,92 @@
+package linalg
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// On a random 6-regular graph the deterministic bound λ_n ≤ 2d = 12
+// already proves every γ of the search stable (γ*_H2 ≈ 1.556/λ_n with
+// λ_n ≈ 6 + 2√5, so γ*_H2 ≈ 0.149 < 2/12 ≈ 0.167): EstimateGammaH2
+// keeps the CertBounds bracket [6, 12] (δ = 0, no Lanczos) and its
+// estimate still agrees with the dense root (within 4 of its standard
+// errors, a 4σ band: a false alarm has probability ~6e-5).
+func TestEstimateGammaH2BoundsBracket(t *testing.T) {
+	g, err := RandomRegular(1000, 6, rand.NewPCG(3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := EstimateGammaH2(g, nil, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.LambdaMax.Cert != CertBounds || e.LambdaMax.Delta != 0 || !(e.LambdaMax.Hi >= 12 && e.LambdaMax.Hi <= 12*(1+1e-12)) || !(e.LambdaMax.Lo <= 6) {
+		t.Errorf("bracket %v cert %v δ %g, want the deterministic [6, 12]", e.LambdaMax, e.LambdaMax.Cert, e.LambdaMax.Delta)
+	}
+	checkGammaH2Dense(t, g, e)
+}
+
+// A 40-clique joined by one edge to a random 3-regular graph of 960
+// nodes: the bounds give λ_n ≤ about 2·40 (edge and Collatz–Wielandt
+// bounds on the clique), twice λ_n ≈ 41, while the expander's 960 small
+// eigenvalues (≤ 3 + 2√2) push γ*_H2 to about 1.9/λ_n, beyond the
+// bounds' cap 2/80: the root cannot be reached under it, so
+// EstimateGammaH2 must refine the bracket by Lanczos and still find the
+// dense root (RelAcc 5 %: the clique's eigenvalues near 2/γ make ρ₂'s
+// probes spread widely).
+func TestEstimateGammaH2RefinesBracket(t *testing.T) {
+	const k, n = 40, 1000
+	r, err := RandomRegular(n-k, 3, rand.NewPCG(5, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := must(NewBuilder(n))
+	for u := range k {
+		for v := u + 1; v < k; v++ {
+			if err := b.SetEdge(u, v, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for u := range n - k {
+		for _, v := range r.Neighbors(u) {
+			if int(v) > u {
+				if err := b.SetEdge(k+u, k+int(v), 1); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if err := b.SetEdge(0, k, 1); err != nil {
+		t.Fatal(err)
+	}
+	g := b.Build()
+	e, err := EstimateGammaH2(g, &TraceSettings{RelAcc: 0.05}, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.LambdaMax.Cert != CertLanczos || !(e.LambdaMax.Hi < 60) {
+		t.Errorf("bracket %v cert %v, want a Lanczos bracket below 60", e.LambdaMax, e.LambdaMax.Cert)
+	}
+	checkGammaH2Dense(t, g, e)
+}
+
+// checkGammaH2Dense compares an estimate with the dense γ*_H2 and ρ₂
+// (4 standard errors each) and checks the certificate: every γ of the
+// interval is below 2/λ_n⁺ and λ_n⁺ is above the dense λ_n.
+func checkGammaH2Dense(t *testing.T, g *Graph, e GammaH2Estimate) {
+	t.Helper()
+	ev, err := Spectrum(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, r2 := exactGammaH2(ev)
+	ln := ev[len(ev)-1]
+	if !e.LambdaMax.Contains(ln) || !(e.Gamma.Hi < 2/e.LambdaMax.Hi) {
+		t.Errorf("λ_n = %v, bracket %v, γ interval [%v, %v]", ln, e.LambdaMax, e.Gamma.Lo, e.Gamma.Hi)
+	}
+	if math.Abs(e.Gamma.Mean-gs) > 4*e.Gamma.StdErr || math.Abs(e.Rho2.Mean-r2) > 4*e.Rho2.StdErr {
+		t.Errorf("γ* = %v (dense %v, se %v), ρ₂ = %v (dense %v, se %v)", e.Gamma.Mean, gs, e.Gamma.StdErr, e.Rho2.Mean, r2, e.Rho2.StdErr)
+	}
+}
