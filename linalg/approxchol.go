@@ -59,6 +59,8 @@ type approxChol struct {
 	d      []float64 // pivot of step t (0 for the last)
 	y      []float64 // the vector in elimination order (solve's scratch)
 	v      []float64 // the vector solve works on, in vertex order
+	kb     int       // the block width of solveBlock's current call (0 in solve)
+	yb     []float64 // solveBlock's scratch, n × kb row-major in elimination order
 	split  [3]int    // steps of half 0: [0, split[1]); half 1: [split[1], split[2]); boundary: the rest
 	fwd    rangeFunc // forward substitution of halves [lo, hi)
 	bwd    rangeFunc // backward substitution of halves [lo, hi)
@@ -205,6 +207,11 @@ func (fa *approxChol) concat(st [3]*acState) {
 	fa.fwd = func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			t0, t1 := fa.split[p], fa.stepEnd(p)
+			if fa.kb > 0 {
+				fa.gatherBlock(t0, t1)
+				fa.forwardBlock(t0, t1)
+				continue
+			}
 			fa.gather(t0, t1)
 			fa.forward(fa.y, t0, t1)
 		}
@@ -212,6 +219,12 @@ func (fa *approxChol) concat(st [3]*acState) {
 	fa.bwd = func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			t0, t1 := fa.split[p], fa.stepEnd(p)
+			if fa.kb > 0 {
+				fa.pivotsBlock(t0, t1)
+				fa.backwardBlock(t0, t1)
+				fa.scatterBlock(t0, t1)
+				continue
+			}
 			fa.pivots(t0, t1)
 			fa.backward(fa.y, t0, t1)
 			fa.scatter(t0, t1)

@@ -242,3 +242,44 @@ func (m *lapMatrix) rowsRegular(dst, x, p []float64, lo, hi int) float64 {
 	}
 	return dot
 }
+
+// rowsBlock is rows for a block of k vectors stored row-major (entry
+// (i, j) at i·k + j, k ≤ MaxBlockCols): dst = L x, and when p is
+// non-nil, Σ_i p_ij dst_ij is added to sums[4j]. Each column is computed
+// with the arithmetic of rows, in the same order.
+func (m *lapMatrix) rowsBlock(dst, x, p []float64, k, lo, hi int, sums []float64) {
+	var acc [MaxBlockCols]float64
+	s := acc[:k]
+	x = x[:m.n*k]
+	for u := lo; u < hi; u++ {
+		xu := x[u*k : u*k+k]
+		clear(s)
+		e0, e1 := m.span(u)
+		if m.w == nil {
+			for _, v := range m.adj[e0:e1] {
+				xv := x[int(v)*k : int(v)*k+k]
+				for j := range s {
+					s[j] += xu[j] - xv[j]
+				}
+			}
+			for j := range s {
+				s[j] *= m.wc
+			}
+		} else {
+			ws := m.w[e0:e1]
+			for i, v := range m.adj[e0:e1] {
+				xv, wi := x[int(v)*k:int(v)*k+k], ws[i]
+				for j := range s {
+					s[j] += wi * (xu[j] - xv[j])
+				}
+			}
+		}
+		copy(dst[u*k:u*k+k], s)
+		if p != nil {
+			pu := p[u*k : u*k+k]
+			for j := range s {
+				sums[4*j] += pu[j] * s[j]
+			}
+		}
+	}
+}

@@ -124,6 +124,7 @@ type LaplacianSolver struct {
 	ac   *approxChol // in mat's numbering; built by NewLaplacianSolver, or by the first Auto solve that needs it
 	seed uint64      // of the factorisation's sampling
 	w    pcgWork
+	bw   *blockWork // SolveBlock's workspace, allocated on first use
 }
 
 // NewLaplacianSolver builds the solver and its preconditioner for g.
