@@ -1,22 +1,28 @@
 package consensus
 
 import (
-	"sync"
+	"slices"
 
+	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/linalg"
 )
 
 // flows reads the graph's compressed rows (linalg.Graph.CSR) in place,
-// with one derived array: the products γ w_uv, formed once, so the two
-// directions of a link use the identical rounded number and the inner
-// loop does no multiplication beyond the flow itself. (Reading a single
-// γ w for unit weights instead of the array was measured slower.)
+// with the products γ w_uv formed once, so the two directions of a link
+// use the identical rounded number and the inner loop does no
+// multiplication beyond the flow itself. Entry e reads gw[e & mask]:
+// on a weighted graph gw holds one product per entry and mask is all
+// ones; when every weight is the same (unit weights, the common case)
+// gw holds the single product γ w and mask is 0, so the update reads 8
+// bytes per entry less — the same number at every entry, hence the same
+// result bit for bit.
 type flows struct {
-	off []int
-	adj []int32
-	gw  []float64
-	blk *blocks // the blocked gather of large graphs, nil below gatherNodes
+	off  []int
+	adj  []int32
+	gw   []float64
+	mask int
+	blk  *blocks // the blocked gather of large graphs, nil below gatherNodes
 }
 
 // newFlows prepares the update of g at step size γ. On graphs of at
@@ -24,10 +30,15 @@ type flows struct {
 // 13 bytes per adjacency entry, checked against the memory budget.
 func newFlows(g *linalg.Graph, gamma float64) (*flows, error) {
 	off, adj, w := g.CSR()
-	gw := make([]float64, len(w))
-	f := &flows{off: off, adj: adj, gw: gw}
-	for i, x := range w {
-		gw[i] = gamma * x
+	f := &flows{off: off, adj: adj}
+	if len(w) > 0 && !slices.ContainsFunc(w, func(x float64) bool { return x != w[0] }) {
+		f.gw = []float64{gamma * w[0]}
+	} else {
+		f.gw = make([]float64, len(w))
+		f.mask = -1
+		for i, x := range w {
+			f.gw[i] = gamma * x
+		}
 	}
 	if g.Order() >= gatherNodes {
 		if err := size.Check("consensus", "Simulate: adjacency entries", len(adj), blockBytes); err != nil {
@@ -43,7 +54,8 @@ func newFlows(g *linalg.Graph, gamma float64) (*flows, error) {
 // that of the small remainders lo, a relative ε² of the limits.
 // Each node's update reads p and writes only its own (hi, lo), adding
 // its flows in the order of its adjacency list whichever path runs, so
-// the node range is split over workers with identical results.
+// the node range is split into a fixed set of passChunks pieces, claimed
+// by up to workers goroutines (internal/par), with identical results.
 func (f *flows) apply(hi, lo, p []float64, workers int) {
 	n := len(hi)
 	if n < parallelNodes {
@@ -53,36 +65,10 @@ func (f *flows) apply(hi, lo, p []float64, workers int) {
 		f.applyBlocked(hi, lo, p, workers)
 		return
 	}
-	parallel(workers, func(w int) {
-		f.applyDirect(hi, lo, p, w*n/workers, (w+1)*n/workers)
+	par.For(passChunks, workers, func(c int) {
+		from, to := par.Bounds(n, passChunks, c)
+		f.applyDirect(hi, lo, p, from, to)
 	})
-}
-
-// parallel runs job(0), …, job(workers−1), job(0) on the calling
-// goroutine and the others on their own, and waits for all of them.
-// A panic of a job is re-raised on the caller.
-func parallel(workers int, job func(w int)) {
-	if workers <= 1 {
-		job(0)
-		return
-	}
-	var wg sync.WaitGroup
-	panics := make([]any, workers)
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { panics[w] = recover() }()
-			job(w)
-		}()
-	}
-	job(0)
-	wg.Wait()
-	for _, v := range panics {
-		if v != nil {
-			panic(v)
-		}
-	}
 }
 
 // parallelNodes is the graph size from which a step is split over
@@ -92,22 +78,20 @@ const parallelNodes = 4096
 // applyDirect updates nodes from, …, to−1 reading p_v through the
 // adjacency.
 func (f *flows) applyDirect(hi, lo, p []float64, from, to int) {
-	hs, ls, off := hi[from:to], lo[from:to], f.off[from:to+1]
-	for k := range hs {
-		pu, h, l := p[from+k], hs[k], ls[k]
-		a, b := off[k], off[k+1]
-		nbr, gw := f.adj[a:b], f.gw[a:b]
-		for i, v := range nbr {
+	adj, gw, mask := f.adj, f.gw, f.mask
+	for u := from; u < to; u++ {
+		pu, h, l := p[u], hi[u], lo[u]
+		for e := f.off[u]; e < f.off[u+1]; e++ {
 			// The explicit conversions forbid fusing the product into
 			// the following addition, which would break f_uv = −f_vu.
-			fl := float64(gw[i] * float64(pu-p[v]))
+			fl := float64(gw[e&mask] * float64(pu-p[adj[e]]))
 			// Knuth's TwoSum: h + fl = s + err exactly, branch-free.
 			s := h + fl
 			bb := s - h
 			l += (h - (s - bb)) + (fl - bb)
 			h = s
 		}
-		hs[k], ls[k] = h, l
+		hi[u], lo[u] = h, l
 	}
 }
 
@@ -126,9 +110,10 @@ func (f *flows) applyDirect(hi, lo, p []float64, from, to int) {
 //     is read as nb interleaved sequential streams.
 //
 // The arithmetic and its order are those of applyDirect, so the results
-// are bitwise identical (TestBlockedUpdate). The work is split over
-// workers by entries in pass 1 and by a fixed set of passChunks node
-// ranges in pass 2, each starting from cursors stored at setup.
+// are bitwise identical (TestBlockedUpdate). Each pass is split into a
+// fixed set of passChunks pieces, whatever the number of workers: equal
+// entry ranges in pass 1, node ranges of about equal entry counts in
+// pass 2, each starting from cursors stored at setup.
 type blocks struct {
 	shift  uint      // block of node v: v >> shift
 	nb     int       // number of blocks, ≤ maxBlocks
@@ -213,36 +198,38 @@ func newBlocks(off []int, adj []int32, shift uint) *blocks {
 	return bk
 }
 
-// applyBlocked is apply on large graphs: the two passes of blocks.
+// applyBlocked is apply on large graphs: the two passes of blocks, each
+// over a fixed set of passChunks pieces (entry ranges in pass 1, the
+// node ranges of chunk in pass 2) claimed by up to workers goroutines.
 func (f *flows) applyBlocked(hi, lo, p []float64, workers int) {
 	bk := f.blk
 	m := len(bk.vlist)
-	parallel(workers, func(w int) {
-		a, b := w*m/workers, (w+1)*m/workers
+	par.For(passChunks, workers, func(c int) {
+		a, b := par.Bounds(m, passChunks, c)
 		val := bk.val[a:b]
 		for i, v := range bk.vlist[a:b:b] {
 			val[i] = p[v]
 		}
 	})
-	parallel(workers, func(w int) {
-		f.updateChunks(hi, lo, p, w*passChunks/workers, (w+1)*passChunks/workers)
+	par.For(passChunks, workers, func(c int) {
+		f.updateChunk(hi, lo, p, c)
 	})
 }
 
-// updateChunks runs pass 2 of the blocked gather on the node ranges
-// c0, …, c1−1.
-func (f *flows) updateChunks(hi, lo, p []float64, c0, c1 int) {
+// updateChunk runs pass 2 of the blocked gather on the node range of
+// chunk c.
+func (f *flows) updateChunk(hi, lo, p []float64, c int) {
 	bk := f.blk
 	var cur [maxBlocks]int
-	copy(cur[:bk.nb], bk.cursor[c0*bk.nb:])
-	val, bid, gw := bk.val, bk.bid, f.gw
-	for u := bk.chunk[c0]; u < bk.chunk[c1]; u++ {
+	copy(cur[:bk.nb], bk.cursor[c*bk.nb:])
+	val, bid, gw, mask := bk.val, bk.bid, f.gw, f.mask
+	for u := bk.chunk[c]; u < bk.chunk[c+1]; u++ {
 		pu, h, l := p[u], hi[u], lo[u]
 		for e := f.off[u]; e < f.off[u+1]; e++ {
 			b := bid[e]
 			pv := val[cur[b]]
 			cur[b]++
-			fl := float64(gw[e] * float64(pu-pv)) // as in applyDirect
+			fl := float64(gw[e&mask] * float64(pu-pv)) // as in applyDirect
 			s := h + fl
 			bb := s - h
 			l += (h - (s - bb)) + (fl - bb)

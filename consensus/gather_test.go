@@ -78,3 +78,57 @@ func TestBlockShift(t *testing.T) {
 		}
 	}
 }
+
+// TestUniformWeightUpdate checks the single-product path of graphs whose
+// weights are all equal (flows.mask = 0): the direct and the blocked
+// update give bitwise the limits of the per-entry path, which stores the
+// same γ w at every entry, on a unit-weight random regular graph and on
+// a cycle of weight 0.3.
+func TestUniformWeightUpdate(t *testing.T) {
+	reg, err := linalg.RandomRegular(3000, 6, mc.Source(42))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb := newBuilder(50)
+	for u := range 50 {
+		must(cb.SetEdge(u, (u+1)%50, 0.3))
+	}
+	for _, g := range []*linalg.Graph{reg, cb.Build()} {
+		n := g.Order()
+		f, err := newFlows(g, 0.07)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.mask != 0 || len(f.gw) != 1 {
+			t.Fatalf("n %d: mask %d, %d products, want the single-product path", n, f.mask, len(f.gw))
+		}
+		ref := *f
+		ref.gw, ref.mask = make([]float64, len(f.adj)), -1
+		for e := range ref.gw {
+			ref.gw[e] = f.gw[0]
+		}
+		rnd := rand.New(mc.Source(43))
+		p, hi0, lo0 := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range p {
+			p[i] = rnd.NormFloat64()
+			hi0[i] = 100 + rnd.Float64()
+			lo0[i] = 1e-15 * rnd.NormFloat64()
+		}
+		wantHi, wantLo := append([]float64(nil), hi0...), append([]float64(nil), lo0...)
+		ref.applyDirect(wantHi, wantLo, p, 0, n)
+		for _, blocked := range []bool{false, true} {
+			hi, lo := append([]float64(nil), hi0...), append([]float64(nil), lo0...)
+			if blocked {
+				f.blk = newBlocks(f.off, f.adj, blockShift(n, 6))
+				f.applyBlocked(hi, lo, p, 2)
+			} else {
+				f.applyDirect(hi, lo, p, 0, n)
+			}
+			for i := range hi {
+				if hi[i] != wantHi[i] || lo[i] != wantLo[i] {
+					t.Fatalf("n %d, blocked %v: node %d: (%v, %v), per-entry path (%v, %v)", n, blocked, i, hi[i], lo[i], wantHi[i], wantLo[i])
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,107 @@
+// Package par runs loops over a fixed partition of an index range on
+// several goroutines. It is not API.
+//
+// The partition is the caller's: a number of pieces that depends only on
+// the size of the problem, never on GOMAXPROCS or the number of workers.
+// Each piece is run exactly once, by whichever goroutine claims it first,
+// so as long as a piece's work reads only data no other piece writes, the
+// result is bitwise the same for any number of workers and any
+// scheduling. A reduction keeps one partial result per piece and adds
+// them in piece order on the caller.
+//
+// Pieces are claimed one at a time from a shared counter rather than
+// handed out as one contiguous share per worker: when a core is busy with
+// other work (another goroutine of the same program, or another process)
+// the free cores take over its pieces instead of waiting for it at the
+// end of the loop.
+package par
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// For runs job(0), …, job(pieces−1), each exactly once, on the calling
+// goroutine and up to workers−1 more, each goroutine claiming the next
+// unclaimed piece until none is left, and returns when all have
+// finished. With workers ≤ 1 or a single piece the jobs run in order on
+// the caller. A goroutine started after every piece was claimed returns
+// at once.
+//
+// A panic of a job stops the claiming of new pieces, so some jobs may
+// not run; once every goroutine has stopped, the first panic recovered
+// is re-raised on the caller with its value unchanged.
+func For(pieces, workers int, job func(piece int)) {
+	workers = min(workers, pieces)
+	if workers <= 1 {
+		for i := range pieces {
+			job(i)
+		}
+		return
+	}
+	var (
+		next    atomic.Int64
+		stop    atomic.Bool
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		crashed any
+		failed  bool
+	)
+	run := func() {
+		defer func() {
+			if v := recover(); v != nil {
+				stop.Store(true)
+				mu.Lock()
+				if !failed {
+					crashed, failed = v, true
+				}
+				mu.Unlock()
+			}
+		}()
+		for !stop.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= pieces {
+				return
+			}
+			job(i)
+		}
+	}
+	wg.Add(workers - 1)
+	for range workers - 1 {
+		go func() {
+			defer wg.Done()
+			run()
+		}()
+	}
+	run()
+	wg.Wait()
+	if failed {
+		panic(crashed)
+	}
+}
+
+// Bounds returns the range [lo, hi) of piece i of the partition of
+// [0, n) into pieces ranges of sizes differing by at most one:
+// lo = i·n/pieces, hi = (i+1)·n/pieces. It needs n·pieces to fit an int.
+func Bounds(n, pieces, i int) (lo, hi int) {
+	return i * n / pieces, (i + 1) * n / pieces
+}
+
+// Pieces returns the number of pieces of the fixed partition of n items
+// into pieces of at least grain items (grain ≥ 1), at most maxPieces of
+// them and at least one: min(maxPieces, max(1, n/grain)). It depends
+// only on its arguments, so a caller that passes constants gets a
+// partition that depends only on n.
+func Pieces(n, grain, maxPieces int) int {
+	return max(1, min(maxPieces, n/max(grain, 1)))
+}
+
+// Range runs fn(lo, hi) over the pieces of the partition of [0, n) into
+// Pieces(n, grain, maxPieces) ranges (see Bounds), on up to workers
+// goroutines as For does.
+func Range(n, grain, maxPieces, workers int, fn func(lo, hi int)) {
+	p := Pieces(n, grain, maxPieces)
+	For(p, workers, func(i int) {
+		fn(Bounds(n, p, i))
+	})
+}

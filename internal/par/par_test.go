@@ -1,0 +1,148 @@
+package par
+
+import (
+	"runtime"
+	"sync/atomic"
+	"testing"
+)
+
+// TestForRunsEachPieceOnce checks that every piece runs exactly once for
+// worker counts below, at and above the number of pieces (and with no
+// pieces at all), on one and two processors.
+func TestForRunsEachPieceOnce(t *testing.T) {
+	for _, procs := range []int{1, 2} {
+		old := runtime.GOMAXPROCS(procs)
+		for _, pieces := range []int{0, 1, 7, 64} {
+			for _, workers := range []int{-1, 0, 1, 2, 3, 100} {
+				count := make([]atomic.Int32, pieces)
+				For(pieces, workers, func(i int) { count[i].Add(1) })
+				for i := range count {
+					if c := count[i].Load(); c != 1 {
+						t.Errorf("GOMAXPROCS %d, %d pieces, %d workers: piece %d ran %d times", procs, pieces, workers, i, c)
+					}
+				}
+			}
+		}
+		runtime.GOMAXPROCS(old)
+	}
+}
+
+// TestForSerialOrder checks that one worker runs the pieces in order on
+// the caller.
+func TestForSerialOrder(t *testing.T) {
+	var got []int
+	For(5, 1, func(i int) { got = append(got, i) })
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("serial order %v, want 0, 1, 2, 3, 4", got)
+		}
+	}
+	if len(got) != 5 {
+		t.Fatalf("ran %d pieces, want 5", len(got))
+	}
+}
+
+// TestForPanic checks that a panic of a job reaches the caller with its
+// value unchanged, from a helper goroutine as well as from the caller's
+// own, and that For still waits for the other goroutines.
+func TestForPanic(t *testing.T) {
+	for _, workers := range []int{1, 2, 4} {
+		for _, at := range []int{0, 5, 31} {
+			var running atomic.Int32
+			func() {
+				defer func() {
+					if v := recover(); v != "boom" {
+						t.Errorf("workers %d, panic at %d: recovered %v, want boom", workers, at, v)
+					}
+					if r := running.Load(); r != 0 {
+						t.Errorf("workers %d: %d jobs still running after the re-raise", workers, r)
+					}
+				}()
+				For(32, workers, func(i int) {
+					running.Add(1)
+					defer running.Add(-1)
+					if i == at {
+						panic("boom")
+					}
+				})
+			}()
+		}
+	}
+}
+
+// TestBoundsPartition checks that the pieces tile [0, n) in order with
+// sizes differing by at most one, for sizes below, at and above the
+// number of pieces.
+func TestBoundsPartition(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 64, 1000, 1<<20 + 3} {
+		for _, pieces := range []int{1, 3, 64} {
+			next, small, large := 0, n, 0
+			for i := range pieces {
+				lo, hi := Bounds(n, pieces, i)
+				if lo != next || hi < lo {
+					t.Fatalf("n %d, %d pieces: piece %d is [%d, %d), want to start at %d", n, pieces, i, lo, hi, next)
+				}
+				small, large = min(small, hi-lo), max(large, hi-lo)
+				next = hi
+			}
+			if next != n || large-small > 1 {
+				t.Errorf("n %d, %d pieces: cover [0, %d), sizes %d to %d", n, pieces, next, small, large)
+			}
+		}
+	}
+}
+
+// TestPieces checks the piece count: at least one, at most maxPieces,
+// and n/grain in between.
+func TestPieces(t *testing.T) {
+	for _, c := range []struct{ n, grain, max, want int }{
+		{0, 100, 64, 1}, {99, 100, 64, 1}, {250, 100, 64, 2}, {1 << 20, 4096, 64, 64}, {10, 0, 64, 10},
+	} {
+		if got := Pieces(c.n, c.grain, c.max); got != c.want {
+			t.Errorf("Pieces(%d, %d, %d) = %d, want %d", c.n, c.grain, c.max, got, c.want)
+		}
+	}
+}
+
+// TestRangeReduction checks the intended use: a sum kept per piece and
+// added in piece order is bitwise the same for every worker count, on
+// terms whose sum depends on the order of addition.
+func TestRangeReduction(t *testing.T) {
+	const n = 100000
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = 1 / float64(i%977+1) * float64(1-2*(i%3%2))
+	}
+	sum := func(workers int) float64 {
+		p := Pieces(n, 1000, 64)
+		part := make([]float64, p)
+		For(p, workers, func(i int) {
+			lo, hi := Bounds(n, p, i)
+			for _, v := range x[lo:hi] {
+				part[i] += v
+			}
+		})
+		s := 0.0
+		for _, v := range part {
+			s += v
+		}
+		return s
+	}
+	want := sum(1)
+	for _, w := range []int{2, 3, 8} {
+		if got := sum(w); got != want {
+			t.Errorf("%d workers: sum %v, want %v (one worker)", w, got, want)
+		}
+	}
+	covered := make([]int32, n)
+	Range(n, 1000, 64, 3, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			covered[i]++
+		}
+	})
+	for i, c := range covered {
+		if c != 1 {
+			t.Fatalf("Range covered index %d %d times", i, c)
+		}
+	}
+}
