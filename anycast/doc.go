@@ -47,9 +47,13 @@
 // an AVX2/FMA assembly kernel where the CPU has one (gonum's Dgemv
 // otherwise, or with the build tag noasm). LoadOp.Mul splits
 // products of 2¹⁵ entries or more over the cores, again one goroutine per
-// output entry; it equals Loads to rounding (C_ji A_j is rounded first,
-// and the dense kernel keeps several partial sums). A LoadOp does not
-// follow later changes of the network's fields.
+// output entry (dense: pieces of 64 rows claimed by the caller and the
+// busy-waiting helpers of internal/spin); it equals Loads to rounding
+// (C_ji A_j is rounded first, and the dense kernel keeps several partial
+// sums). LoadOp.MulRows computes a range of rows on the caller, with the
+// bits Mul gives them, for a caller that splits the work itself (the
+// fused stages of package ode). A LoadOp does not follow later changes
+// of the network's fields.
 //
 // GenerateCDN draws a synthetic CDN with sparse C from a rand.Source:
 // nodes uniform on the unit square, each region's traffic split over its

@@ -3,7 +3,6 @@ package anycast
 import (
 	"math/rand/v2"
 	"runtime"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,35 +59,30 @@ func TestLoadOpMatchesLoads(t *testing.T) {
 	assert.Panics(t, func() { op.Mul(make([]float64, 5), make([]float64, 4)) })
 }
 
-func TestClaimChunksCoversOnce(t *testing.T) {
-	// Every index of [0, n) is handed to fn exactly once, in pieces that
-	// start at multiples of the grain (so the dense kernel groups rows as
-	// the serial product), for any number of goroutines; a panic in fn
-	// reaches the caller.
-	for _, w := range []int{1, 2, 3, 8} {
-		for _, n := range []int{1, 7, 8, 63, 64, 65, 1000, 1003} {
-			var mu sync.Mutex
-			seen := make([]int, n)
-			claimChunks(n, w, denseGrain, func(lo, hi int) {
-				assert.Zero(t, lo%denseGrain, "piece starts at %d", lo)
-				mu.Lock()
-				defer mu.Unlock()
-				for i := lo; i < hi; i++ {
-					seen[i]++
-				}
-			})
-			for i, c := range seen {
-				if c != 1 {
-					t.Fatalf("w = %d, n = %d: index %d covered %d times", w, n, i, c)
-				}
+func TestMulRowsMatchesMul(t *testing.T) {
+	// Any split of the rows into ranges starting at multiples of
+	// RowAlign reproduces Mul bit for bit, dense (AVX2 kernel or gonum's
+	// Dgemv, in blocks of rows that start at such multiples) and sparse.
+	rng := rand.New(rand.NewPCG(7, 7))
+	sp, de := pair(t, rng, 203, 5)
+	x := make([]float64, 203)
+	for i := range x {
+		x[i] = rng.Float64()
+	}
+	for _, nw := range []*Network{sp, de} {
+		op, err := nw.LoadOp()
+		require.NoError(t, err)
+		want := op.Mul(nil, x)
+		for _, step := range []int{RowAlign, 3 * RowAlign, 64, 200} {
+			got := make([]float64, 203)
+			for lo := 0; lo < 203; lo += step {
+				hi := min(lo+step, 203)
+				op.MulRows(got[lo:hi], x, lo, hi)
 			}
+			assert.Equal(t, want, got, "dense %v, ranges of %d", nw.Sparse == nil, step)
 		}
-		assert.PanicsWithValue(t, "boom", func() {
-			claimChunks(1000, w, denseGrain, func(lo, _ int) {
-				if lo == 5*denseGrain {
-					panic("boom")
-				}
-			})
-		}, "w = %d", w)
+		assert.Panics(t, func() { op.MulRows(make([]float64, 4), x, 1, 5) }, "unaligned")
+		assert.Panics(t, func() { op.MulRows(make([]float64, 3), x, 0, 4) }, "short dst")
+		assert.Panics(t, func() { op.MulRows(make([]float64, 8), x, 200, 208) }, "past N")
 	}
 }

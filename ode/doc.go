@@ -82,4 +82,17 @@
 //
 // Integration may run forwards or backwards in t; the direction is that of
 // the first target time.
+//
+// # Large coupled systems
+//
+// For a system whose right-hand side is a component-wise map followed by
+// one coupling product (f(t, y) = R(t, Φ(y))), a Split gives the two
+// parts as passes over ranges of components; NewDormandPrinceSplit and
+// SolveStepsSplit then run every stage as one pass over fixed pieces on
+// all cores, each piece evaluating its rows of R and at once the stage
+// arithmetic and the map of the next stage, so that the vector work of
+// the method is split with the product. The error norm is summed in
+// fixed blocks of 64 components by every stepper, so a Split stepper
+// takes the steps of the equivalent Func stepper and computes the same
+// bits, on any number of cores.
 package ode

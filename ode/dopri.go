@@ -162,6 +162,9 @@ type DormandPrince struct {
 	y, y1, tmp  []float64
 	k           [7][]float64
 	r           [5][]float64 // dense output coefficients of the last step
+	split       *Split       // the right-hand side in passes over pieces (nil: f)
+	rs          [5][]float64 // split: the coefficients of the trial step
+	partial     []float64    // squared scaled errors summed per block of normBlock
 	haveK1      bool
 	rejected    bool // the previous trial step was rejected
 	nonFinite   bool // ... because a stage or the error estimate was not finite
@@ -184,10 +187,20 @@ func NewDormandPrince(f Func, t0 float64, y0 []float64, s *Settings) (*DormandPr
 	if err := checkStart(t0, y0); err != nil {
 		return nil, err
 	}
+	return newStepper(f, nil, t0, y0, &set), nil
+}
+
+// newStepper allocates the stepper for f or split (one of them nil), its
+// workspace already checked against the memory budget.
+func newStepper(f Func, split *Split, t0 float64, y0 []float64, set *Settings) *DormandPrince {
 	n := len(y0)
-	d := &DormandPrince{f: f, abs: set.AbsTol, rel: set.RelTol, hMax: set.MaxStep, maxSteps: set.MaxSteps,
+	d := &DormandPrince{f: f, split: split, abs: set.AbsTol, rel: set.RelTol, hMax: set.MaxStep, maxSteps: set.MaxSteps,
 		n: n, t: t0, tPrev: t0, h: set.InitialStep}
-	buf := make([]float64, workCopies*n)
+	vectors := workCopies - 1 // and partial
+	if split != nil {
+		vectors = splitCopies - 1
+	}
+	buf := make([]float64, vectors*n)
 	next := func() []float64 { v := buf[:n:n]; buf = buf[n:]; return v }
 	d.y, d.y1, d.tmp = next(), next(), next()
 	for i := range d.k {
@@ -196,19 +209,26 @@ func NewDormandPrince(f Func, t0 float64, y0 []float64, s *Settings) (*DormandPr
 	for i := range d.r {
 		d.r[i] = next()
 	}
+	if split != nil {
+		for i := range d.rs {
+			d.rs[i] = next()
+		}
+	}
+	d.partial = make([]float64, (n+normBlock-1)/normBlock)
 	copy(d.y, y0)
 	copy(d.r[0], y0) // Interpolate(t0) before the first step returns y0
-	return d, nil
+	return d
 }
 
 // workCopies is the number of vectors of len(y0) the largest workspace
-// (DormandPrince's) holds.
-const workCopies = 15
+// (DormandPrince's for a Func) holds: fifteen, and the error sums per
+// block (fewer than len(y0)).
+const workCopies = 16
 
 // checkStart checks the initial point of every solver, and that the
 // workspace of workCopies vectors of len(y0) fits in the memory budget
 // (loadlab.ErrTooLarge): the caller holding y0 once does not imply
-// that fifteen copies fit.
+// that sixteen copies fit.
 func checkStart(t0 float64, y0 []float64) error {
 	if math.IsNaN(t0) || math.IsInf(t0, 0) {
 		return loadlab.Invalid("ode", "t0 = %v, want a finite value", t0)
@@ -294,7 +314,7 @@ func (d *DormandPrince) initialStep(tEnd float64) float64 {
 	for i := 0; i < d.n; i++ {
 		d.tmp[i] = d.y[i] + d.dir*h*d.k[0][i]
 	}
-	d.f(d.k[1], d.t+d.dir*h, d.tmp)
+	d.eval(d.k[1], d.t+d.dir*h, d.tmp, 0)
 	d.stats.Evaluations++
 	var der2 float64
 	for i := 0; i < d.n; i++ {
@@ -374,7 +394,7 @@ func (d *DormandPrince) begin(tEnd float64) (done bool, err error) {
 		return true, loadlab.Invalid("ode", "tEnd = %v lies behind the current time %v", tEnd, d.t)
 	}
 	if !d.haveK1 {
-		d.f(d.k[0], d.t, d.y)
+		d.eval(d.k[0], d.t, d.y, 1)
 		d.stats.Evaluations++
 		d.haveK1 = true
 		if d.h == 0 {
@@ -410,59 +430,130 @@ func (d *DormandPrince) trial(tEnd float64) (h float64, last bool, err error) {
 
 // stages evaluates the six new stages of a step of size h from (t, y)
 // into k[1..6] and the fifth-order solution into y1 (FSAL: k[6] =
-// f(tNew, y1)).
+// f(tNew, y1)), and for a Split the error sums of the step and its dense
+// output coefficients (in rs).
+func (d *DormandPrince) stages(h, tNew float64) {
+	d.stats.Evaluations += 6
+	if d.split != nil {
+		d.splitStages(h, tNew)
+		return
+	}
+	for j := 2; j <= 7; j++ {
+		d.combine(j, h, 0, d.n)
+		d.f(d.k[j-1], d.stageTime(j, h, tNew), d.stageArg(j))
+	}
+}
+
+// stageTime returns the time of stage j (2..7) of the step of size h
+// from t to tNew.
+func (d *DormandPrince) stageTime(j int, h, tNew float64) float64 {
+	switch j {
+	case 2:
+		return d.t + c2*h
+	case 3:
+		return d.t + c3*h
+	case 4:
+		return d.t + c4*h
+	case 5:
+		return d.t + c5*h
+	}
+	return tNew
+}
+
+// stageArg returns the slice that holds the argument of stage j (2..7):
+// tmp, and y1 for the last.
+func (d *DormandPrince) stageArg(j int) []float64 {
+	if j == 7 {
+		return d.y1
+	}
+	return d.tmp
+}
+
+// combine sets the argument of stage j (2..7) of the step of size h,
+// y + h Σ_l a_jl k_l, for the components [lo, hi): tmp, or y1 for the
+// last stage (the fifth-order solution).
 //
 // This is the unrolled Dormand–Prince step, the one function of the
 // package exempt from the house rule against long straight-line code: the
-// stage sums are written out term by term, one line per row of Table
+// stage sums are written out term by term, one case per row of Table
 // II.5.2, so that each can be checked against the tableau, and so that
 // the inner loops over i, which are the solver's whole cost, do no table
-// look-ups.
-func (d *DormandPrince) stages(h, tNew float64) {
-	y, y1, tmp, k, t, n := d.y, d.y1, d.tmp, &d.k, d.t, d.n
-	for i := 0; i < n; i++ {
-		tmp[i] = y[i] + h*a21*k[0][i]
+// look-ups. Every component is computed by the same expression whatever
+// the range, so a split evaluation has the bits of the serial one.
+func (d *DormandPrince) combine(j int, h float64, lo, hi int) {
+	y, tmp, k := d.y, d.tmp, &d.k
+	switch j {
+	case 2:
+		for i := lo; i < hi; i++ {
+			tmp[i] = y[i] + h*a21*k[0][i]
+		}
+	case 3:
+		for i := lo; i < hi; i++ {
+			tmp[i] = y[i] + h*(a31*k[0][i]+a32*k[1][i])
+		}
+	case 4:
+		for i := lo; i < hi; i++ {
+			tmp[i] = y[i] + h*(a41*k[0][i]+a42*k[1][i]+a43*k[2][i])
+		}
+	case 5:
+		for i := lo; i < hi; i++ {
+			tmp[i] = y[i] + h*(a51*k[0][i]+a52*k[1][i]+a53*k[2][i]+a54*k[3][i])
+		}
+	case 6:
+		for i := lo; i < hi; i++ {
+			tmp[i] = y[i] + h*(a61*k[0][i]+a62*k[1][i]+a63*k[2][i]+a64*k[3][i]+a65*k[4][i])
+		}
+	case 7:
+		y1 := d.y1
+		for i := lo; i < hi; i++ {
+			y1[i] = y[i] + h*(a71*k[0][i]+a73*k[2][i]+a74*k[3][i]+a75*k[4][i]+a76*k[5][i])
+		}
 	}
-	d.f(k[1], t+c2*h, tmp)
-	for i := 0; i < n; i++ {
-		tmp[i] = y[i] + h*(a31*k[0][i]+a32*k[1][i])
+}
+
+// normBlock is the number of components whose squared scaled errors are
+// summed together before the block sums are added in order: the error
+// norm has the same bits whether the step is computed serially or split
+// over the cores in pieces (which are made of whole blocks).
+const normBlock = 64
+
+// blockErrors sets partial[b] to the sum of the squared scaled error
+// estimates of block b of the step of size h just staged, for the
+// blocks of [lo, hi) (lo a multiple of normBlock), NaN if a component is
+// not finite. A zero component is exact, whatever its scale, and adds
+// nothing; one whose scale underflows adds +Inf (the step is rejected).
+func (d *DormandPrince) blockErrors(h float64, lo, hi int) {
+	k := &d.k
+	for b := lo; b < hi; b += normBlock {
+		var sum float64
+		for i := b; i < min(b+normBlock, hi); i++ {
+			ei := h * (e1*k[0][i] + e3*k[2][i] + e4*k[3][i] + e5*k[4][i] + e6*k[5][i] + e7*k[6][i])
+			if math.IsNaN(ei) || math.IsInf(ei, 0) {
+				sum = math.NaN()
+				break
+			}
+			if ei != 0 {
+				v := ei / d.scale(i)
+				sum += v * v
+			}
+		}
+		d.partial[b/normBlock] = sum
 	}
-	d.f(k[2], t+c3*h, tmp)
-	for i := 0; i < n; i++ {
-		tmp[i] = y[i] + h*(a41*k[0][i]+a42*k[1][i]+a43*k[2][i])
-	}
-	d.f(k[3], t+c4*h, tmp)
-	for i := 0; i < n; i++ {
-		tmp[i] = y[i] + h*(a51*k[0][i]+a52*k[1][i]+a53*k[2][i]+a54*k[3][i])
-	}
-	d.f(k[4], t+c5*h, tmp)
-	for i := 0; i < n; i++ {
-		tmp[i] = y[i] + h*(a61*k[0][i]+a62*k[1][i]+a63*k[2][i]+a64*k[3][i]+a65*k[4][i])
-	}
-	d.f(k[5], tNew, tmp)
-	for i := 0; i < n; i++ {
-		y1[i] = y[i] + h*(a71*k[0][i]+a73*k[2][i]+a74*k[3][i]+a75*k[4][i]+a76*k[5][i])
-	}
-	d.f(k[6], tNew, y1)
-	d.stats.Evaluations += 6
 }
 
 // errorNorm returns the scaled RMS norm of the embedded error estimate of
-// the step just staged; bad reports a non-finite component.
+// the step just staged; bad reports a non-finite component. A Split
+// evaluation has summed the blocks already.
 func (d *DormandPrince) errorNorm(h float64) (e float64, bad bool) {
-	k := &d.k
+	if d.split == nil {
+		d.blockErrors(h, 0, d.n)
+	}
 	var sum float64
-	for i := 0; i < d.n; i++ {
-		ei := h * (e1*k[0][i] + e3*k[2][i] + e4*k[3][i] + e5*k[4][i] + e6*k[5][i] + e7*k[6][i])
-		if math.IsNaN(ei) || math.IsInf(ei, 0) {
+	for _, p := range d.partial {
+		if math.IsNaN(p) {
 			return math.NaN(), true
 		}
-		if ei == 0 {
-			// Exact for this component, whatever its scale.
-			continue
-		}
-		v := ei / d.scale(i) // +Inf if the scale underflows: rejected
-		sum += v * v
+		sum += p
 	}
 	return math.Sqrt(sum / float64(d.n)), false
 }
@@ -474,22 +565,32 @@ func (d *DormandPrince) reject(hNext float64) {
 	d.h = hNext
 }
 
+// denseCoefficients sets r to the dense output coefficients of the step
+// of size h from y to y1 for the components [lo, hi).
+func (d *DormandPrince) denseCoefficients(r *[5][]float64, h float64, lo, hi int) {
+	y, y1, k := d.y, d.y1, &d.k
+	for i := lo; i < hi; i++ {
+		ydiff := y1[i] - y[i]
+		bspl := h*k[0][i] - ydiff
+		r[0][i] = y[i]
+		r[1][i] = ydiff
+		r[2][i] = bspl
+		r[3][i] = ydiff - h*k[6][i] - bspl
+		r[4][i] = h * (d1*k[0][i] + d3*k[2][i] + d4*k[3][i] + d5*k[4][i] + d6*k[5][i] + d7*k[6][i])
+	}
+}
+
 // accept stores the dense output coefficients of the step (Hairer–
 // Nørsett–Wanner §II.6, the continuous extension of DOPRI5), advances the
 // state (FSAL) and sets the next trial size from the factor fac.
 func (d *DormandPrince) accept(h, tNew, fac float64) {
-	y, y1, k := d.y, d.y1, &d.k
-	for i := 0; i < d.n; i++ {
-		ydiff := y1[i] - y[i]
-		bspl := h*k[0][i] - ydiff
-		d.r[0][i] = y[i]
-		d.r[1][i] = ydiff
-		d.r[2][i] = bspl
-		d.r[3][i] = ydiff - h*k[6][i] - bspl
-		d.r[4][i] = h * (d1*k[0][i] + d3*k[2][i] + d4*k[3][i] + d5*k[4][i] + d6*k[5][i] + d7*k[6][i])
+	if d.split != nil {
+		d.r, d.rs = d.rs, d.r // computed with the last stage
+	} else {
+		d.denseCoefficients(&d.r, h, 0, d.n)
 	}
-	copy(y, y1)
-	k[0], k[6] = k[6], k[0]
+	d.y, d.y1 = d.y1, d.y
+	d.k[0], d.k[6] = d.k[6], d.k[0]
 	d.tPrev, d.t = d.t, tNew
 	fmax := facMaxAccept
 	if d.rejected {

@@ -143,13 +143,7 @@ func SolveStepsFunc(f Func, t0 float64, y0 []float64, t1 float64, s *Settings, e
 	if err != nil {
 		return nil, err
 	}
-	if math.IsNaN(t1) || math.IsInf(t1, 0) || t1 == t0 {
-		return nil, loadlab.Invalid("ode", "t1 = %v, want a finite value ≠ t0 = %v", t1, t0)
-	}
-	err = d.run(t1, func() (bool, error) {
-		return d.Time() == t1, emit(d.Time(), d.State())
-	})
-	return (&Result{}).finish(d.Stats(), err)
+	return d.solveSteps(t1, emit)
 }
 
 // run is the one output loop of the adaptive solver: it calls emit after

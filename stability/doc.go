@@ -156,9 +156,16 @@
 //
 //   - Integrate forms the load matrix B = Cᵀ diag(A) once per call
 //     (anycast.LoadOp: pre-scaled sparse rows, or dense rows for dense C)
-//     and evaluates S = B x in each right-hand side, split over the cores
-//     from 2¹⁵ entries, with the sigmoids of the logit state split from
-//     4096 free nodes (and skipped at z ≥ 37, where σ(z) is exactly 1).
+//     and evaluates S = B x in each right-hand side. When every node is
+//     integrated (no start on a face) the right-hand side is an
+//     ode.Split: each Dormand–Prince stage is one pass over pieces of
+//     the nodes in which a piece computes its loads (LoadOp.MulRows), its
+//     rates, the stage combination and the sigmoids of the next stage
+//     (and, at the last stage, its error sums and dense output), on all
+//     cores from 2¹⁵ entries of B, with the bits of the serial
+//     evaluation. Otherwise the product is split over the cores from 2¹⁵
+//     entries and the sigmoids from 4096 free nodes. The sigmoid is
+//     skipped at z ≥ 37, where σ(z) is exactly 1.
 //     Recording every accepted step reuses the state and loads of the
 //     step's last evaluation (Dormand–Prince is first-same-as-last), so a
 //     trajectory costs copies, not products; at N = 10⁵ a few hundred

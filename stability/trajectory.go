@@ -280,7 +280,13 @@ func (sys *system) solveSteps(t1 float64, set *Settings) (*Trajectory, error) {
 		tr.addLoads(t, x, s, sys.logits(y, x))
 		return nil
 	}
-	res, err := ode.SolveStepsFunc(sys.rhs, 0, sys.y0, t1, set.ode(), emit)
+	var res *ode.Result
+	var err error
+	if split := sys.split(); split != nil {
+		res, err = ode.SolveStepsSplit(split, 0, sys.y0, t1, set.ode(), sys.splitEmit(emit))
+	} else {
+		res, err = ode.SolveStepsFunc(sys.rhs, 0, sys.y0, t1, set.ode(), emit)
+	}
 	if res == nil {
 		return nil, err
 	}
@@ -291,6 +297,84 @@ func (sys *system) solveSteps(t1 float64, set *Settings) (*Trajectory, error) {
 	return tr, err
 }
 
+// splitWork is the number of entries of the load matrix from which the
+// passes of the split right-hand side run on all cores: as for
+// anycast.LoadOp.Mul, a product of ≥ 2¹⁵ multiply-adds (≥ 30 µs) pays
+// for a pass over the helpers (≈ 1 µs).
+const splitWork = 1 << 15
+
+// split returns the right-hand side of (24) as two passes over pieces of
+// the nodes for ode.NewDormandPrinceSplit, or nil unless every node is
+// integrated (a node frozen on a face would map the integrated
+// coordinates onto the nodes out of order): Map sets x = σ(z) (or
+// clamp(x) for Direct) of a piece of the nodes into workspace buf, Rows
+// the loads S_i = (B x)_i of a piece (anycast.LoadOp.MulRows) and the
+// rates. Each piece of a stage then computes its loads, rates, the
+// Runge–Kutta combination and the sigmoids of the next stage at once on
+// one core, and the work between the products is split over the cores
+// with them. Every number has the bits of rhs.
+func (sys *system) split() *ode.Split {
+	n := len(sys.x)
+	if len(sys.free) != n {
+		return nil
+	}
+	sys.xs = [2][]float64{make([]float64, n), sys.x} // workspace 1: the recorded state
+	workers := 1
+	if sys.op.NNZ() >= splitWork {
+		workers = 0 // GOMAXPROCS
+	}
+	// ≈ 32 pieces: enough for two cores to even out, few enough that
+	// claiming them costs nothing at N = 10⁵.
+	grain := max(1, (n+32*64-1)/(32*64)) * 64
+	return &ode.Split{Map: sys.mapRange, Rows: sys.rowsRange, Grain: grain, Workers: workers}
+}
+
+// mapRange sets workspace buf to the state x of the integration
+// coordinates y for the nodes [lo, hi) (every node integrated).
+func (sys *system) mapRange(buf int, y []float64, lo, hi int) {
+	x := sys.xs[buf]
+	if sys.direct {
+		for i := lo; i < hi; i++ {
+			x[i] = math.Min(math.Max(y[i], 0), 1)
+		}
+		return
+	}
+	for i := lo; i < hi; i++ {
+		x[i] = sigmoid(y[i])
+	}
+}
+
+// rowsRange sets the loads sys.s and the rates dy of the nodes [lo, hi)
+// from the state in workspace buf, as rhs does.
+func (sys *system) rowsRange(buf int, dy []float64, _ float64, lo, hi int) {
+	t, x, s, g := sys.law.Net.T, sys.xs[buf], sys.s, sys.g
+	sys.op.MulRows(s[lo:hi], x, lo, hi) // spec §1.3 eqs. (21)–(23)
+	for i := lo; i < hi; i++ {
+		v := g[i] * (t[i] - s[i])
+		if sys.direct {
+			v *= x[i] * (1 - x[i]) // spec §5.1 eq. (24)
+		}
+		dy[i] = v // logit coordinates: spec §5.2 item 1
+	}
+}
+
+// splitEmit wraps the emit of solveSteps for the split right-hand side:
+// after each step the last evaluation was at the new state, whose x is
+// in workspace 1 (sys.x) and loads in sys.s (ode.Split), which record
+// reuses; at t = 0, before any evaluation, they are computed.
+func (sys *system) splitEmit(emit func(t float64, y []float64) error) func(float64, []float64) error {
+	first := true
+	return func(t float64, y []float64) error {
+		if first {
+			first = false
+			sys.last = nil // loadsAt computes them
+		} else {
+			sys.last = y // loadsAt reuses sys.x and sys.s
+		}
+		return emit(t, y)
+	}
+}
+
 // system is the right-hand side of (24) in integration coordinates.
 type system struct {
 	law    *Law
@@ -299,6 +383,7 @@ type system struct {
 	g      []float64       // gains g_i of the free nodes
 	y0     []float64       // their start values
 	x, s   []float64       // workspaces: full state, loads
+	xs     [2][]float64    // the split right-hand side's workspaces (xs[1] = x)
 	z      []float64       // workspace: full logit state
 	last   []float64       // the argument of the last rhs call (a stepper's slice)
 	direct bool

@@ -3,11 +3,14 @@ package stability
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/internal/cdntest"
+	"github.com/loadlab/loadlab/ode"
+	"github.com/stretchr/testify/require"
 )
 
 // The shortcut of sigmoid at z ≥ 37 returns what the formula returns:
@@ -62,4 +65,53 @@ func TestRecordedLoadsAreThoseOfRecordedStates(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The split right-hand side (every node integrated: ode's fused passes
+// over pieces of nodes on both cores) takes the steps of the serial one
+// (rhs through ode.SolveStepsFunc) and records the same bits, for sparse
+// and dense C around the parallel threshold (N = 150 dense: 22500 < 2¹⁵
+// entries, one goroutine; N = 200 dense and N = 4000 sparse: all cores),
+// in logit and Direct coordinates, with GOMAXPROCS 1 and 2.
+func TestSplitMatchesSerialRHS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	sp150, de150 := cdntest.Pair(t, 3, 1, 150, 6)
+	_, de200 := cdntest.Pair(t, 4, 1, 200, 6)
+	sp4000, _ := cdntest.Pair(t, 5, 1, 4000, 10)
+	for _, nw := range []*anycast.Network{sp150, de150, de200, sp4000} {
+		l := mustLaw(nw, 1)
+		x0 := randomInterior(rand.New(rand.NewPCG(2, 2)), nw.N())
+		for _, set := range []*Settings{{}, {Direct: true}} {
+			want := serialSteps(t, l, x0, 50, set)
+			for _, procs := range []int{1, 2} {
+				runtime.GOMAXPROCS(procs)
+				tr, err := l.Integrate(x0, 50, set)
+				require.NoError(t, err)
+				require.Equal(t, want.T, tr.T, "N = %d, sparse %v, direct %v", nw.N(), nw.Sparse != nil, set.Direct)
+				require.Equal(t, want.X, tr.X)
+				require.Equal(t, want.S, tr.S)
+				require.Equal(t, want.Stats, tr.Stats)
+			}
+		}
+	}
+}
+
+// serialSteps integrates as Integrate does with every step recorded, but
+// through the serial right-hand side rhs.
+func serialSteps(t *testing.T, l *Law, x0 []float64, t1 float64, set *Settings) *Trajectory {
+	z0 := make([]float64, len(x0))
+	for i, v := range x0 {
+		z0[i] = logit(v)
+	}
+	sys := newSystem(l, x0, z0, set.Direct)
+	require.NoError(t, sys.setup())
+	tr := newTrajectory(l.Net, sys.op, 0, false)
+	res, err := ode.SolveStepsFunc(sys.rhs, 0, sys.y0, t1, set.ode(), func(tt float64, y []float64) error {
+		x, s := sys.loadsAt(y)
+		tr.addLoads(tt, x, s, nil)
+		return nil
+	})
+	require.NoError(t, err)
+	tr.Stats = res.Stats
+	return tr
 }

@@ -1,0 +1,195 @@
+// Package spin runs a loop over fixed pieces of an index range on the
+// caller and a pool of busy-waiting helper goroutines, for the short
+// (10–100 µs), frequently repeated parallel loops of the dense load
+// products of package anycast and the fused Runge–Kutta stages of
+// package ode.
+//
+// Pieces are [k·grain, (k+1)·grain) ∩ [0, n): their boundaries depend on
+// n and grain only, never on the number of goroutines or on timing, so a
+// loop whose pieces are independent computes the same bits on any number
+// of cores. Which goroutine runs a piece is decided at run time (pieces
+// are claimed one at a time), so a core descheduled by the OS does not
+// hold the others up. A panic in a piece is re-raised on the caller
+// (docs/conventions.md §6).
+package spin
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Workers returns the number of goroutines a loop of the given work
+// (any unit) uses: 1 below minWork, GOMAXPROCS from there on.
+func Workers(work, minWork int) int {
+	if work < minWork {
+		return 1
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// waitSpin bounds how long Pieces spins for pieces still being computed
+// by other goroutines before it blocks.
+const waitSpin = 200 * time.Microsecond
+
+// Pieces calls fn(lo, hi) once on every piece [k·grain, (k+1)·grain) ∩
+// [0, n), with w goroutines: the caller and w − 1 helpers of the pool,
+// which claim pieces one at a time (the caller from the front, the
+// helpers from the back). The caller starts at once and does not wait
+// for a helper that has not claimed a piece yet: waking an idle core
+// costs tens of µs on a virtual machine, as much as a whole loop, so with
+// a fixed split the caller would wait for the late half. The helpers
+// busy-wait between loops (helperSpin), so in a run of loops they join
+// within a µs. A panic in fn is re-raised on the caller.
+//
+// Pieces panics if grain < 1.
+func Pieces(n, w, grain int, fn func(lo, hi int)) {
+	if grain < 1 {
+		panic("spin: Pieces: grain < 1")
+	}
+	if n <= 0 {
+		return
+	}
+	total := int64((n + grain - 1) / grain)
+	if w <= 1 || total == 1 {
+		for lo := 0; lo < n; lo += grain {
+			fn(lo, min(lo+grain, n))
+		}
+		return
+	}
+	l := &loop{n: n, grain: grain, fn: fn, total: total, finished: make(chan struct{})}
+	l.span.Store(uint64(total))
+	for range min(int64(w), total) - 1 {
+		helpers.submit(l)
+	}
+	l.work(true)
+	// The pieces still running elsewhere take at most one grain each:
+	// spin briefly (an idle wait would again pay a wake-up), then block.
+	for t0 := time.Now(); l.done.Load() < total && time.Since(t0) < waitSpin; {
+	}
+	<-l.finished
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.crashed != nil {
+		panic(l.crashed)
+	}
+}
+
+// loop is one call of Pieces.
+type loop struct {
+	n, grain int
+	fn       func(lo, hi int)
+	total    int64
+	span     atomic.Uint64 // unclaimed pieces [lo, hi): lo<<32 | hi
+	done     atomic.Int64
+	mu       sync.Mutex
+	crashed  any
+	finished chan struct{}
+}
+
+// work claims and runs pieces until none is left.
+func (l *loop) work(front bool) {
+	for {
+		k, ok := claim(&l.span, front)
+		if !ok {
+			return
+		}
+		l.piece(k)
+	}
+}
+
+// piece runs piece k, recording a panic, and closes finished after the
+// last piece.
+func (l *loop) piece(k int64) {
+	defer func() {
+		if v := recover(); v != nil {
+			l.mu.Lock()
+			l.crashed = v
+			l.mu.Unlock()
+		}
+		if l.done.Add(1) == l.total {
+			close(l.finished)
+		}
+	}()
+	lo := int(k) * l.grain
+	l.fn(lo, min(lo+l.grain, l.n))
+}
+
+// claim takes the first (front) or the last unclaimed piece of span
+// (lo<<32 | hi). The caller of Pieces works from the front and the
+// helpers from the back, so that while both keep pace each core touches
+// the same pieces from loop to loop, which stay in its caches.
+func claim(span *atomic.Uint64, front bool) (int64, bool) {
+	for {
+		v := span.Load()
+		lo, hi := v>>32, v&(1<<32-1)
+		if lo >= hi {
+			return 0, false
+		}
+		k, next := hi-1, lo<<32|(hi-1)
+		if front {
+			k, next = lo, (lo+1)<<32|hi
+		}
+		if span.CompareAndSwap(v, next) {
+			return int64(k), true
+		}
+	}
+}
+
+// helperSpin is how long a helper polls for the next loop before it
+// blocks: an ODE runs a loop every 10–200 µs, and a helper that is still
+// polling joins within a µs where a blocked one costs a wake-up of tens
+// of µs (the spin-wait of a multithreaded BLAS, which likewise shows as
+// CPU time of the idle core).
+const helperSpin = 500 * time.Microsecond
+
+// helpers is the process's pool of goroutines that join Pieces' loops,
+// started as needed up to GOMAXPROCS − 1 and kept (blocked on a channel
+// once idle for helperSpin).
+var helpers = &helperPool{jobs: make(chan *loop, 64)}
+
+type helperPool struct {
+	mu      sync.Mutex
+	started int
+	jobs    chan *loop
+}
+
+// submit hands l to a helper, starting one if fewer than GOMAXPROCS − 1
+// run, or to a new goroutine if the queue is full.
+func (p *helperPool) submit(l *loop) {
+	p.mu.Lock()
+	if p.started < runtime.GOMAXPROCS(0)-1 {
+		p.started++
+		go p.run()
+	}
+	p.mu.Unlock()
+	select {
+	case p.jobs <- l:
+	default:
+		go l.work(false)
+	}
+}
+
+// run works on loops, polling for helperSpin after each before it blocks.
+func (p *helperPool) run() {
+	for {
+		l, ok := p.poll()
+		if !ok {
+			l = <-p.jobs
+		}
+		l.work(false)
+	}
+}
+
+// poll waits up to helperSpin for a loop without blocking.
+func (p *helperPool) poll() (*loop, bool) {
+	for t0 := time.Now(); time.Since(t0) < helperSpin; {
+		select {
+		case l := <-p.jobs:
+			return l, true
+		default: // busy-wait: runtime.Gosched would lose the core for tens of µs
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,48 @@
+package spin
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestPiecesCoversOnce(t *testing.T) {
+	// Every index of [0, n) is handed to fn exactly once, in pieces that
+	// start at multiples of the grain and end at the next multiple or n,
+	// for any number of goroutines; a panic in fn reaches the caller.
+	const grain = 64
+	for _, w := range []int{1, 2, 3, 8} {
+		for _, n := range []int{0, 1, 7, 8, 63, 64, 65, 1000, 1003} {
+			var mu sync.Mutex
+			seen := make([]int, n)
+			Pieces(n, w, grain, func(lo, hi int) {
+				assert.Zero(t, lo%grain, "piece starts at %d", lo)
+				assert.Equal(t, min(lo+grain, n), hi, "piece [%d, %d)", lo, hi)
+				mu.Lock()
+				defer mu.Unlock()
+				for i := lo; i < hi; i++ {
+					seen[i]++
+				}
+			})
+			for i, c := range seen {
+				if c != 1 {
+					t.Fatalf("w = %d, n = %d: index %d covered %d times", w, n, i, c)
+				}
+			}
+		}
+		assert.PanicsWithValue(t, "boom", func() {
+			Pieces(1000, w, grain, func(lo, _ int) {
+				if lo == 5*grain {
+					panic("boom")
+				}
+			})
+		}, "w = %d", w)
+	}
+	assert.Panics(t, func() { Pieces(10, 2, 0, func(int, int) {}) })
+}
+
+func TestWorkers(t *testing.T) {
+	assert.Equal(t, 1, Workers(9, 10))
+	assert.GreaterOrEqual(t, Workers(10, 10), 1)
+}

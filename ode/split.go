@@ -1,0 +1,165 @@
+package ode
+
+import (
+	"math"
+	"runtime"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/internal/spin"
+)
+
+// Split is a right-hand side f(t, y) = R(t, Φ(y)) evaluated in two passes
+// over ranges of components, for a large system coupled through one
+// product, such as the greedy law of package stability (Φ the sigmoids of
+// the logits, R the loads through the load matrix): first Map computes
+// the component-wise part u_i = Φ_i(y_i) into a workspace, then Rows the
+// components of f from all of u. A DormandPrince stepper built with
+// NewDormandPrinceSplit cuts [0, n) into pieces of Grain components and
+// runs each pass over the pieces on Workers goroutines (package
+// internal/spin: a claimed piece at a time, helpers busy-waiting
+// between passes), fusing each piece's Rows with the stage arithmetic of
+// that piece and the next Map, so that a stage costs one pass over the
+// pieces and the work between the products is split too.
+//
+// The stepper calls Map(buf, y, lo, hi) and Rows(buf, dy, t, lo, hi) with
+// the workspace buf ∈ {0, 1}: Map for every piece of a workspace before
+// any Rows of it, and Rows for every piece of a workspace before Map
+// writes that workspace again. Map may read y[lo:hi] only and write only
+// the parts of workspace buf that belong to components lo..hi−1; Rows
+// must write dy[lo:hi] = f(t, y)[lo:hi] for the y last given to Map with
+// the same buf, reading any part of that workspace, and writing nothing
+// shared with other pieces. After each successful Step, the last
+// evaluation was Map(1, State(), ·) on every piece followed by Rows(1, ·)
+// on every piece (the first stage of the next step, FSAL), so workspace 1
+// holds the state of State() until the next Step.
+//
+// Every component is computed by the same operations as by
+// NewDormandPrince with the Func that evaluates Map and Rows over all of
+// [0, n), and the error norm is summed in the same fixed blocks, so the
+// two steppers take the same steps and give the same bits, on any number
+// of goroutines.
+type Split struct {
+	// Map and Rows are the two passes (required).
+	Map  func(buf int, y []float64, lo, hi int)
+	Rows func(buf int, dy []float64, t float64, lo, hi int)
+	// Grain is the number of components of a piece: a multiple of 64
+	// (default 64). Pieces start at multiples of Grain.
+	Grain int
+	// Workers is the number of goroutines of a pass (default GOMAXPROCS;
+	// 1 runs every piece on the caller).
+	Workers int
+}
+
+// splitCopies is the number of vectors of len(y0) a Split stepper holds:
+// workCopies and the dense output coefficients of the trial step.
+const splitCopies = workCopies + 5
+
+// NewDormandPrinceSplit returns a stepper for dy/dt = f(t, y) with the
+// right-hand side in the passes of f, starting at (t0, y0); it copies y0.
+// It returns errors as NewDormandPrince, and one wrapping
+// loadlab.ErrInvalid naming the field for a Grain that is negative or not
+// a multiple of 64, or a negative Workers.
+//
+// NewDormandPrinceSplit panics if f, f.Map or f.Rows is nil.
+func NewDormandPrinceSplit(f *Split, t0 float64, y0 []float64, s *Settings) (*DormandPrince, error) {
+	if f == nil || f.Map == nil || f.Rows == nil {
+		panic("ode: NewDormandPrinceSplit: f, f.Map or f.Rows is nil")
+	}
+	if f.Grain < 0 || f.Grain%normBlock != 0 {
+		return nil, loadlab.Invalid("ode", "Split.Grain = %d, want a multiple of %d ≥ 0 (0 for the default)", f.Grain, normBlock)
+	}
+	if f.Workers < 0 {
+		return nil, loadlab.Invalid("ode", "Split.Workers = %d, want ≥ 0 (0 for the default)", f.Workers)
+	}
+	set, err := s.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkStart(t0, y0); err != nil {
+		return nil, err
+	}
+	if err := size.Check("ode", "len(y0)", len(y0), splitCopies*8); err != nil {
+		return nil, err
+	}
+	split := *f
+	if split.Grain == 0 {
+		split.Grain = normBlock
+	}
+	return newStepper(nil, &split, t0, y0, &set), nil
+}
+
+// SolveStepsSplit is SolveStepsFunc for a right-hand side in passes
+// (NewDormandPrinceSplit): emit sees the state after every accepted step,
+// and workspace 1 of f holds its Map (see Split). Errors are those of
+// SolveStepsFunc and NewDormandPrinceSplit.
+//
+// SolveStepsSplit panics if f, f.Map, f.Rows or emit is nil.
+func SolveStepsSplit(f *Split, t0 float64, y0 []float64, t1 float64, s *Settings, emit func(t float64, y []float64) error) (*Result, error) {
+	if emit == nil {
+		panic("ode: SolveStepsSplit: emit is nil")
+	}
+	d, err := NewDormandPrinceSplit(f, t0, y0, s)
+	if err != nil {
+		return nil, err
+	}
+	return d.solveSteps(t1, emit)
+}
+
+// pieces runs fn over the pieces of the split on its goroutines.
+func (d *DormandPrince) pieces(fn func(lo, hi int)) {
+	w := d.split.Workers
+	if w == 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	spin.Pieces(d.n, w, d.split.Grain, fn)
+}
+
+// eval sets dy = f(t, y), through workspace buf for a Split.
+func (d *DormandPrince) eval(dy []float64, t float64, y []float64, buf int) {
+	if d.split == nil {
+		d.f(dy, t, y)
+		return
+	}
+	sp := d.split
+	d.pieces(func(lo, hi int) { sp.Map(buf, y, lo, hi) })
+	d.pieces(func(lo, hi int) { sp.Rows(buf, dy, t, lo, hi) })
+}
+
+// splitStages is stages for a Split: one pass for the argument of the
+// second stage, then per stage j = 2..7 one pass in which each piece
+// evaluates stage j (Rows of workspace j mod 2) and at once combines and
+// maps the argument of stage j + 1 into the other workspace, or, after
+// the last stage, sums its error blocks and computes its dense output
+// coefficients (into rs, taken by accept).
+func (d *DormandPrince) splitStages(h, tNew float64) {
+	sp := d.split
+	d.pieces(func(lo, hi int) {
+		d.combine(2, h, lo, hi)
+		sp.Map(0, d.tmp, lo, hi)
+	})
+	for j := 2; j <= 7; j++ {
+		buf, t := j%2, d.stageTime(j, h, tNew)
+		d.pieces(func(lo, hi int) {
+			sp.Rows(buf, d.k[j-1], t, lo, hi)
+			if j < 7 {
+				d.combine(j+1, h, lo, hi)
+				sp.Map(1-buf, d.stageArg(j+1), lo, hi)
+				return
+			}
+			d.blockErrors(h, lo, hi)
+			d.denseCoefficients(&d.rs, h, lo, hi)
+		})
+	}
+}
+
+// solveSteps is the output loop of SolveStepsFunc and SolveStepsSplit.
+func (d *DormandPrince) solveSteps(t1 float64, emit func(t float64, y []float64) error) (*Result, error) {
+	if math.IsNaN(t1) || math.IsInf(t1, 0) || t1 == d.t {
+		return nil, loadlab.Invalid("ode", "t1 = %v, want a finite value ≠ t0 = %v", t1, d.t)
+	}
+	err := d.run(t1, func() (bool, error) {
+		return d.Time() == t1, emit(d.Time(), d.State())
+	})
+	return (&Result{}).finish(d.Stats(), err)
+}
