@@ -4,8 +4,10 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/loadlab/loadlab"
+	"gonum.org/v1/gonum/lapack/gonum"
 )
 
 // GammaH2Estimate is the stochastic estimate of the H2-optimal update
@@ -25,15 +27,16 @@ type GammaH2Estimate struct {
 	// else the Lanczos bracket of 1 % relative width.
 	LambdaMax  Bracket
 	Probes     int            // Rademacher probes
-	Iterations int            // conjugate-gradient iterations of the Laplacian solves
-	MatVecs    int            // products with L outside the solves (Lanczos, residual corrections)
+	Iterations int            // conjugate-gradient iterations of the Laplacian solves (0 when every a came from Lanczos)
+	MatVecs    int            // products of L with a vector outside the solves (Lanczos steps of every probe, residual corrections)
 	Status     loadlab.Status // Success when both intervals met RelAcc
 }
 
 // Search range of EstimateGammaH2: the Lanczos quadratures are run to
 // convergence at the cap γ_c = (2 − δ)/λ_n⁺ (λ_n⁺ = LambdaMax.Hi); when
-// the root or its interval reaches the cap, δ is divided by capShrink and
-// the quadratures are recomputed, down to δ = capMinGap.
+// the root or its interval reaches the cap, δ is divided by capShrink
+// (the first block of probes continues its recurrences, later ones are
+// rerun), down to δ = capMinGap.
 const (
 	capFirstGap = 0.25
 	capShrink   = 8
@@ -47,15 +50,30 @@ const (
 //
 // (spec throttlers.md §5.1 fact 2; dρ₂/dγ = −2g/γ²), and ρ₂(γ*_H2), for
 // graphs too large for the dense spectrum. The probes are common to all
-// γ: each Rademacher probe q gives a = qᵀL†q by one Laplacian solve and
-// the Lanczos tridiagonal of L from Pq, from which the two shifted traces
-// follow by Gauss quadrature for every γ at once (stochastic Lanczos
-// quadrature; 2I − γL is well conditioned away from the stability edge,
-// so unpreconditioned Lanczos converges fast). Each probe's g(γ) is then
+// γ: each Rademacher probe q gives the Lanczos tridiagonal T of L from
+// Pq, from which a = qᵀL†q and the two shifted traces follow by Gauss
+// quadrature for every γ at once (stochastic Lanczos quadrature, spec
+// throttlers.md §5.1 with the split 1/(t(2 − t)) = ½(1/t + 1/(2 − t))).
+// 2I − γL is well conditioned away from the stability edge and L itself
+// on an expander (κ(L) = λ_n/λ₂ ≈ 7 on a random 6-regular graph), so
+// plain Lanczos converges in about ten steps; the probes' recurrences run
+// eight at a time in one block (lanczosBlock: one read of a neighbour's
+// eight values per product). When a's quadrature is predicted to need
+// more than resLanczosMax = 200 steps (an ill-conditioned L: a torus, a
+// path), a is left to one preconditioned Laplacian solve per probe
+// instead. Each probe's g(γ) is then
 // an exactly decreasing function of γ (its derivative −Σ γθ w/(2 − γθ)³
 // over the quadrature nodes θ and positive weights w), so the estimated
 // curve, their mean, is smooth and decreasing, with one root γ̂, found by
 // bisection on [1/λ_n⁺, γ_c]: g ≥ 0 at γ ≤ 1/λ_n, every term being ≥ 0.
+//
+// Quadrature stopping: every second step, the quadratures of a, b and c
+// after k − 4, k − 2 and k steps (the leading blocks of T) give two
+// changes d₁, d₂; the recurrence stops when the geometric tail
+// d₂r/(1 − r), r = d₂/d₁, is ≤ 10⁻⁴ RelAcc relative for every probe
+// (Gauss quadratures of these functions increase monotonically to their
+// limits, and converge geometrically). This estimate, not a bound, keeps
+// the quadrature bias near 10⁻⁴ of the requested half-width.
 //
 // The 95 % interval of γ*_H2 is the set of γ at which 0 lies in the 95 %
 // Student-t interval of g(γ): at γ = γ*_H2 the true g is 0, so the set
@@ -75,17 +93,19 @@ const (
 //
 // Probes are added (checks at about every 25 % more) until both the
 // relative half-width of γ's interval, (Hi − Lo)/(2γ̂), and that of
-// ρ₂(γ̂) are ≤ RelAcc. The Laplacian solves use TraceSettings.Solver
-// (default relative residual DefaultTraceSolveTol); a = 2(Pq)ᵀx − xᵀLx
-// with the computed x has error ‖e‖²_L ≤ ‖r‖²/λ₂, relative error
-// ≤ κ(L)·Tol², 1e-12 κ(L), negligible up to κ(L) ~ 10⁶ (a 10³×10³ torus
-// has κ ≈ 2·10⁵).
+// ρ₂(γ̂) are ≤ RelAcc. The Laplacian solves, when a needs them, use
+// TraceSettings.Solver (default relative residual DefaultTraceSolveTol);
+// a = 2(Pq)ᵀx − xᵀLx with the computed x has error ‖e‖²_L ≤ ‖r‖²/λ₂,
+// relative error ≤ κ(L)·Tol², 1e-12 κ(L), negligible up to κ(L) ~ 10⁶
+// (a 10³×10³ torus has κ ≈ 2·10⁵).
 //
-// Errors: those of NewLaplacianSolver (ErrDisconnected, ErrTooLarge,
-// ErrInvalid for bad settings), ErrInvalid for a graph with fewer than 2
+// Errors: ErrDisconnected, ErrTooLarge (the Laplacian's copy, the 3·8
+// n-vectors of a block, or the solver's), ErrInvalid for bad settings
+// (TraceSettings and its Solver), ErrInvalid for a graph with fewer than 2
 // nodes, ErrIllConditioned when γ*_H2 lies within 2⁻²⁰ λ_n⁺ of the
 // stability limit 2/λ_n⁺, and ErrNotConverged with the partial estimate
-// when MaxProbes are reached or a solve stops short. It panics if g or
+// when MaxProbes are reached, a solve stops short or a quadrature has
+// not settled in Solver.MaxIter Lanczos steps. It panics if g or
 // src is nil.
 func EstimateGammaH2(g *Graph, set *TraceSettings, src rand.Source) (GammaH2Estimate, error) {
 	if g == nil || src == nil {
@@ -99,9 +119,12 @@ func EstimateGammaH2(g *Graph, set *TraceSettings, src rand.Source) (GammaH2Esti
 		return out, loadlab.Invalid("linalg", "EstimateGammaH2: graph has %d nodes, want ≥ 2", g.Order())
 	}
 	ts, solverSet := set.resolved()
-	s, err := NewLaplacianSolver(g, &solverSet, src)
-	if err != nil {
+	if err := solverSet.Validate(); err != nil {
 		return out, err
+	}
+	mat, err := newLapMatrix(g)
+	if err != nil || mat == nil {
+		return out, cmpErr(err, CheckConnected(g))
 	}
 	// Only the upper end λ_n⁺ is used (the search range and the cap):
 	// the deterministic bounds first, the Lanczos bracket only when the
@@ -109,59 +132,183 @@ func EstimateGammaH2(g *Graph, set *TraceSettings, src rand.Source) (GammaH2Esti
 	if out.LambdaMax, err = lambdaMaxBounds(g); err != nil {
 		return out, err
 	}
-	hs := newH2Sampler(s, out.LambdaMax.Hi, solverSet.MaxIter)
-	hs.g = g
+	// The solver's seed is drawn first (as NewLaplacianSolver did), so
+	// the probes' seeds are those of the earlier sequential version.
+	hs := newH2Sampler(g, mat, solverSet, src.Uint64(), out.LambdaMax, ts)
 	err = hs.estimate(&out, ts, rand.New(src))
+	out.LambdaMax = hs.br
 	out.Probes, out.Iterations, out.MatVecs = len(hs.probes), hs.iters, hs.matvecs
+	hs.ritzEstimate(&out.LambdaMax)
 	return out, err
 }
+
+// cmpErr returns err if it is non-nil, else alt.
+func cmpErr(err, alt error) error {
+	if err != nil {
+		return err
+	}
+	return alt
+}
+
+// Block sizes and budgets of EstimateGammaH2's sampler.
+const (
+	// blockMax is the most probes whose Lanczos recurrences run in one
+	// block (3·blockMax n-vectors): 8 lanes, one cache line per node
+	// (lanczosBlock).
+	blockMax = blockLanes
+	// quadRel is the quadratures' relative tolerance per unit of RelAcc:
+	// each probe's a, b and c within 10⁻⁴ RelAcc of their limits, so the
+	// bias they leave in γ̂ and ρ₂ is about 10⁻⁴ of the requested
+	// half-width.
+	quadRel = 1e-4
+	// resLanczosMax is the most Lanczos steps spent on the resistance
+	// term a = qᵀL†q before it is left to preconditioned solves.
+	resLanczosMax = 200
+)
 
 // h2Sampler holds the common probes of EstimateGammaH2 and evaluates
 // their sample of g and ρ₂ at any γ ≤ gcap.
 type h2Sampler struct {
-	g         *Graph
-	s         *LaplacianSolver
-	lw        *lanczosWork
-	probes    []probeQuad
-	q, x, lx  []float64
-	lmax, gap float64
-	maxSteps  int
-	iters     int
-	matvecs   int
-	buf       []float64
-	qw        quadWork
+	g          *Graph
+	mat        *lapMatrix
+	solverSet  SolverSettings
+	solverSeed uint64
+	s          *LaplacianSolver // built on the first resistance solve
+	br         Bracket          // the bracket of λ_n behind lmax
+	probes     []*probeQuad
+	q, x, lx   []float64
+	lmax, gap  float64
+	tol        float64
+	maxSteps   int
+	solveA     bool // a by solves: its Lanczos quadrature converges too slowly
+	iters      int
+	matvecs    int
+	buf        []float64
+	qw         quadWork
 }
 
-func newH2Sampler(s *LaplacianSolver, lmax float64, maxSteps int) *h2Sampler {
-	n := s.op.n
-	if maxSteps == 0 {
-		maxSteps = DefaultSolveMaxIter
-	}
-	return &h2Sampler{s: s, lw: newLanczosWork(s.op), q: make([]float64, n), x: make([]float64, n), lx: make([]float64, n),
-		lmax: lmax, gap: capFirstGap, maxSteps: maxSteps}
+func newH2Sampler(g *Graph, mat *lapMatrix, set SolverSettings, seed uint64, br Bracket, ts TraceSettings) *h2Sampler {
+	n := g.Order()
+	set = set.resolved()
+	return &h2Sampler{g: g, mat: mat, solverSet: set, solverSeed: seed, br: br,
+		q: make([]float64, n), x: make([]float64, n), lx: make([]float64, n),
+		lmax: br.Hi, gap: capFirstGap, tol: quadRel * ts.RelAcc, maxSteps: set.MaxIter}
 }
 
 // gcap returns the current cap (2 − δ)/λ_n⁺.
 func (hs *h2Sampler) gcap() float64 { return (2 - hs.gap) / hs.lmax }
 
-// probe fills hs.q with the projection Pq of the Rademacher probe of seed.
-func (hs *h2Sampler) probe(seed uint64) {
-	rademacher(hs.q, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)))
-	var mean float64
-	for _, v := range hs.q {
-		mean += v
+// runChunk runs the Lanczos recurrences of up to blockMax probes in one
+// block until their quadratures have settled at the cap, and fixes each
+// probe's a (by quadrature, or by a solve once solveA is set). With
+// explore, after each settling it locates the root with hs.probes and
+// these probes, and while the root or its interval reaches the cap it
+// shrinks the gap (or refines the bracket) and continues the same
+// recurrences, rather than rerunning them.
+func (hs *h2Sampler) runChunk(ps []*probeQuad, explore bool) error {
+	lb, err := newLanczosBlock(hs.mat, ps, hs.q)
+	if err != nil {
+		return err
 	}
-	mean /= float64(len(hs.q))
-	for i := range hs.q {
-		hs.q[i] -= mean
+	withA := !hs.solveA && slices.ContainsFunc(ps, func(p *probeQuad) bool { return !p.aFinal })
+	for {
+		if err := hs.settle(lb, withA); err != nil {
+			return err
+		}
+		withA = withA && !hs.solveA
+		if err := hs.fixA(ps, withA); err != nil {
+			return err
+		}
+		if !explore {
+			return nil
+		}
+		saved := hs.probes
+		hs.probes = append(slices.Clip(saved), ps...)
+		_, _, atCap := hs.root()
+		hs.probes = saved
+		if !atCap {
+			return nil
+		}
+		if moved, err := hs.moveCap(); !moved || err != nil {
+			return err
+		}
 	}
 }
 
-// add draws one probe: a Laplacian solve for a and the Lanczos
-// quadrature at the current cap.
-func (hs *h2Sampler) add(seed uint64) error {
-	p := probeQuad{seed: seed}
-	hs.probe(seed)
+// moveCap shrinks the gap or, at the smallest gap with a bracket from
+// the bounds, refines the bracket by Lanczos and restarts the gap; it
+// reports false when neither is possible.
+func (hs *h2Sampler) moveCap() (bool, error) {
+	if hs.gap > capMinGap {
+		hs.gap = max(hs.gap/capShrink, capMinGap)
+		return true, nil
+	}
+	if hs.br.Cert != CertBounds {
+		return false, nil
+	}
+	b, err := LambdaMaxBracket(hs.g, &EigenSettings{RelWidth: 0.01})
+	if err != nil {
+		return false, err
+	}
+	hs.br, hs.lmax, hs.gap = b, b.Hi, capFirstGap
+	return true, nil
+}
+
+// settle steps lb until every probe's quadratures of b and c at the cap
+// (and of a when withA) have settled to hs.tol; it checks before the
+// first step, so a block continued after a cap move may need none. When
+// a is predicted to need more than resLanczosMax steps, it sets
+// hs.solveA and stops once b and c have settled.
+func (hs *h2Sampler) settle(lb *lanczosBlock, withA bool) error {
+	gamma := hs.gcap()
+	for lb.live() {
+		k := lb.steps()
+		if k%lanczosCheck == 0 {
+			st := lb.check(gamma, hs.tol, withA, &hs.qw)
+			if withA && st.shifted && !st.a && (k >= resLanczosMax || float64(k)+st.aSteps > resLanczosMax) {
+				hs.solveA, withA, st.a = true, false, true
+			}
+			if st.shifted && (st.a || !withA) {
+				return nil
+			}
+		}
+		if k >= hs.maxSteps {
+			return errLanczosSteps(gamma, hs.maxSteps)
+		}
+		hs.matvecs += lb.step()
+	}
+	return nil
+}
+
+// fixA sets a for the probes whose a is not final: the settled
+// quadrature when byLanczos, else a Laplacian solve.
+func (hs *h2Sampler) fixA(ps []*probeQuad, byLanczos bool) error {
+	for _, p := range ps {
+		if p.aFinal {
+			continue
+		}
+		if byLanczos {
+			p.a, p.aFinal = p.resistanceK(len(p.alpha), &hs.qw), true
+			continue
+		}
+		if err := hs.solve(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// solve sets p.a = qᵀL†q by one Laplacian solve (TraceSettings.Solver),
+// building the solver on first use.
+func (hs *h2Sampler) solve(p *probeQuad) error {
+	if hs.s == nil {
+		s, err := NewLaplacianSolver(hs.g, &hs.solverSet, rand.NewPCG(hs.solverSeed, 0))
+		if err != nil {
+			return err
+		}
+		hs.s = s
+	}
+	probeVector(hs.q, p.seed)
 	res, err := hs.s.Solve(hs.x, hs.q)
 	hs.iters += res.Iterations
 	if err != nil {
@@ -170,52 +317,47 @@ func (hs *h2Sampler) add(seed uint64) error {
 	hs.s.op.Apply(hs.lx, hs.x)
 	// a = 2(Pq)ᵀx − xᵀLx = qᵀL†q − ‖x − L†q‖²_L: second order in the
 	// solve error whether or not x is a Galerkin approximation.
-	p.a = 2*dot(hs.q, hs.x) - dot(hs.x, hs.lx)
-	k, err := hs.lw.run(&p, hs.q, hs.gcap(), hs.maxSteps)
-	hs.matvecs += k + 1
-	if err != nil {
-		return err
-	}
-	hs.probes = append(hs.probes, p)
+	p.a, p.aFinal = 2*dot(hs.q, hs.x)-dot(hs.x, hs.lx), true
+	hs.matvecs++
 	return nil
 }
 
-// raise halves-and-more the gap to the stability limit and reruns the
-// quadratures of every probe at the new cap. It reports false when the
-// gap is already at capMinGap.
-func (hs *h2Sampler) raise() (bool, error) {
-	if hs.gap <= capMinGap {
-		return false, nil
-	}
-	hs.gap = max(hs.gap/capShrink, capMinGap)
-	for i := range hs.probes {
-		p := &hs.probes[i]
-		hs.probe(p.seed)
-		k, err := hs.lw.run(p, hs.q, hs.gcap(), hs.maxSteps)
-		hs.matvecs += k
-		if err != nil {
-			return true, err
+// runAll reruns the recurrences of ps (after a cap move) in blocks of
+// blockMax, and with explore lets the first block move the cap.
+func (hs *h2Sampler) runAll(ps []*probeQuad, explore bool) error {
+	for lo := 0; lo < len(ps); lo += blockMax {
+		if err := hs.runChunk(ps[lo:min(lo+blockMax, len(ps))], explore && lo == 0); err != nil {
+			return err
 		}
 	}
-	return true, nil
+	return nil
 }
 
-// refineBracket replaces a bracket of λ_n from the deterministic bounds
-// (CertBounds) by the Lanczos bracket of 1 % relative width when the
-// root lies beyond the bounds' cap even at the smallest gap, restarts the
-// gap at capFirstGap and reruns the quadratures at the new cap. It
-// reports false, doing nothing, when the bracket is already refined.
-func (hs *h2Sampler) refineBracket(out *GammaH2Estimate) (bool, error) {
-	if out.LambdaMax.Cert != CertBounds {
-		return false, nil
+// add draws the seeds of m new probes, runs them and appends them.
+func (hs *h2Sampler) add(m int, rng *rand.Rand) error {
+	ps := make([]*probeQuad, m)
+	for i := range ps {
+		ps[i] = &probeQuad{seed: rng.Uint64()}
 	}
-	b, err := LambdaMaxBracket(hs.g, &EigenSettings{RelWidth: 0.01})
-	if err != nil {
-		return true, err
+	for lo := 0; lo < m; lo += blockMax {
+		chunk := ps[lo:min(lo+blockMax, m)]
+		if err := hs.runChunk(chunk, len(hs.probes) == 0); err != nil {
+			return err
+		}
+		hs.probes = append(hs.probes, chunk...)
 	}
-	out.LambdaMax, hs.lmax, hs.gap = b, b.Hi, capFirstGap*capShrink
-	_, err = hs.raise()
-	return true, err
+	return nil
+}
+
+// raise shrinks the gap to the stability limit (or, at the smallest gap
+// with a bracket from the bounds, refines the bracket) and reruns every
+// probe's recurrence to the new cap. It reports false when neither move
+// is possible.
+func (hs *h2Sampler) raise() (bool, error) {
+	if moved, err := hs.moveCap(); !moved || err != nil {
+		return moved, err
+	}
+	return true, hs.runAll(hs.probes, false)
 }
 
 // Which values summary samples.
@@ -228,8 +370,8 @@ const (
 // the probes.
 func (hs *h2Sampler) summary(gamma float64, which int) loadlab.Estimate {
 	hs.buf = hs.buf[:0]
-	for i := range hs.probes {
-		r2, _, gv := hs.probes[i].sample(gamma, &hs.qw)
+	for _, p := range hs.probes {
+		r2, _, gv := p.sample(gamma, &hs.qw)
 		if which == sampleG {
 			hs.buf = append(hs.buf, gv)
 		} else {
@@ -288,10 +430,8 @@ func (hs *h2Sampler) root() (gam, rho2 loadlab.Estimate, atCap bool) {
 func (hs *h2Sampler) estimate(out *GammaH2Estimate, ts TraceSettings, rng *rand.Rand) error {
 	next := ts.MinProbes
 	for {
-		for len(hs.probes) < next {
-			if err := hs.add(rng.Uint64()); err != nil {
-				return hs.partial(out, err)
-			}
+		if err := hs.add(next-len(hs.probes), rng); err != nil {
+			return hs.partial(out, err)
 		}
 		gam, rho2, atCap := hs.root()
 		if atCap {
@@ -300,17 +440,12 @@ func (hs *h2Sampler) estimate(out *GammaH2Estimate, ts TraceSettings, rng *rand.
 				return hs.partial(out, err)
 			}
 			if raised {
-				continue
-			}
-			if refined, err := hs.refineBracket(out); refined || err != nil {
-				if err != nil {
-					return hs.partial(out, err)
-				}
+				next = len(hs.probes)
 				continue
 			}
 			if gam.N == 0 {
 				out.Status = loadlab.Failure
-				return loadlab.Wrap(loadlab.ErrIllConditioned, "linalg", "EstimateGammaH2: γ*_H2 lies within %.3g/λ_n of the stability limit 2/λ_n (λ_n ∈ [%g, %g])", capMinGap, out.LambdaMax.Lo, out.LambdaMax.Hi)
+				return loadlab.Wrap(loadlab.ErrIllConditioned, "linalg", "EstimateGammaH2: γ*_H2 lies within %.3g/λ_n of the stability limit 2/λ_n (λ_n ∈ [%g, %g])", capMinGap, hs.br.Lo, hs.br.Hi)
 			}
 		}
 		out.Gamma, out.Rho2 = gam, rho2
@@ -338,4 +473,26 @@ func (hs *h2Sampler) partial(out *GammaH2Estimate, err error) error {
 		}
 	}
 	return err
+}
+
+// ritzEstimate sets the estimate of a bracket from the bounds to the
+// largest Ritz value of the probes' tridiagonals (each ≤ λ_n up to
+// rounding: an estimate, not a bound), clamped into the bracket.
+func (hs *h2Sampler) ritzEstimate(b *Bracket) {
+	if b.Cert != CertBounds {
+		return
+	}
+	top := 0.0
+	for _, p := range hs.probes {
+		if k := len(p.alpha); k > 0 {
+			d := append([]float64(nil), p.alpha...)
+			e := append([]float64(nil), p.beta[:k-1]...)
+			if (gonum.Implementation{}).Dsterf(k, d, e) {
+				top = max(top, d[k-1])
+			}
+		}
+	}
+	if top > 0 {
+		b.Est = min(max(top, b.Lo), b.Hi)
+	}
 }

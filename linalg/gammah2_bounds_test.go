@@ -3,6 +3,7 @@ package linalg
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -81,6 +82,13 @@ func checkGammaH2Dense(t *testing.T, g *Graph, e GammaH2Estimate) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkGammaH2Spectrum(t, ev, e)
+}
+
+// checkGammaH2Spectrum is checkGammaH2Dense with the spectrum given
+// (ascending).
+func checkGammaH2Spectrum(t *testing.T, ev []float64, e GammaH2Estimate) {
+	t.Helper()
 	gs, r2 := exactGammaH2(ev)
 	ln := ev[len(ev)-1]
 	if !e.LambdaMax.Contains(ln) || !(e.Gamma.Hi < 2/e.LambdaMax.Hi) {
@@ -89,4 +97,29 @@ func checkGammaH2Dense(t *testing.T, g *Graph, e GammaH2Estimate) {
 	if math.Abs(e.Gamma.Mean-gs) > 4*e.Gamma.StdErr || math.Abs(e.Rho2.Mean-r2) > 4*e.Rho2.StdErr {
 		t.Errorf("γ* = %v (dense %v, se %v), ρ₂ = %v (dense %v, se %v)", e.Gamma.Mean, gs, e.Gamma.StdErr, e.Rho2.Mean, r2, e.Rho2.StdErr)
 	}
+}
+
+// On a 2000-cycle (κ(L) = λ_n/λ₂ ≈ 4·10⁵) the Lanczos quadrature of
+// the resistance term a = qᵀL†q would need thousands of steps, so the
+// sampler must leave a to Laplacian solves (Iterations > 0, solveA) after
+// at most resLanczosMax steps per probe, and still find the closed-form
+// root (checkGammaH2Dense's 4σ band; RelAcc 10 %: on a cycle a probe's
+// relative spread is about 0.6, so ~160 probes are needed).
+func TestEstimateGammaH2SolveFallback(t *testing.T) {
+	const n = 2000
+	g := must(Cycle(n))
+	e, err := EstimateGammaH2(g, &TraceSettings{RelAcc: 0.1}, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Iterations == 0 || e.MatVecs > e.Probes*(resLanczosMax+2*lanczosCheck+1) {
+		t.Errorf("solves: %d iterations, %d products for %d probes", e.Iterations, e.MatVecs, e.Probes)
+	}
+	t.Logf("%+v", e)
+	ev, err := CycleSpectrum(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(ev)
+	checkGammaH2Spectrum(t, ev, e)
 }

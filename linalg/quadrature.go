@@ -1,10 +1,6 @@
 package linalg
 
-import (
-	"math"
-
-	"github.com/loadlab/loadlab"
-)
+import ()
 
 // probeQuad holds what one Rademacher probe q contributes to the H2
 // functions of every γ: the resistance term a = qᵀ L† q (independent of
@@ -21,44 +17,39 @@ import (
 // spectrum: the monotonicity in γ of each spectral sum holds for each
 // probe's estimate too.
 type probeQuad struct {
-	seed  uint64    // the probe's stream, so that it can be regenerated
-	a     float64   // qᵀ L† q
-	nrm2  float64   // ‖Pq‖²
-	alpha []float64 // diagonal of T
-	beta  []float64 // off-diagonal of T, len(alpha) − 1 entries
+	seed   uint64    // the probe's stream, so that it can be regenerated
+	a      float64   // qᵀ L† q
+	aFinal bool      // a is fixed (settled quadrature or a solve)
+	nrm2   float64   // ‖Pq‖²
+	alpha  []float64 // diagonal of T
+	beta   []float64 // off-diagonal of T, len(alpha) − 1 entries
 }
 
 // quadWork is scratch space for the tridiagonal solves of probeQuad.
 type quadWork struct{ c, y []float64 }
 
-// shifted returns b = (Pq)ᵀ (2I − γL)⁻¹ (Pq) and c = ‖(2I − γL)⁻¹ Pq‖²
-// by quadrature on T: y = (2I − γT)⁻¹ e₁, b = ‖Pq‖² y₁, c = ‖Pq‖² ‖y‖².
-// 2I − γT is symmetric positive definite for γ < 2/λ_n (its eigenvalues
-// are 2 − γθ with Ritz values θ ≤ λ_n), so the Thomas algorithm needs no
-// pivoting.
-func (p *probeQuad) shifted(gamma float64, w *quadWork) (b, c float64) {
-	k := len(p.alpha)
-	if k == 0 {
-		return 0, 0
-	}
+// triSolve solves (σI + τT_k) y = e₁, T_k the leading k × k block of T, by the Thomas algorithm and returns y₁
+// and ‖y‖². The matrices used here are symmetric positive definite:
+// 2I − γT for γ < 2/λ_n (eigenvalues 2 − γθ, Ritz values θ ≤ λ_n) and T
+// itself (θ ≥ λ₂ > 0 on 1⊥), so no pivoting is needed.
+func (p *probeQuad) triSolve(k int, sigma, tau float64, w *quadWork) (y1, yy float64) {
 	if cap(w.c) < k {
 		w.c, w.y = make([]float64, k), make([]float64, k)
 	}
 	cp, y := w.c[:k], w.y[:k]
-	// Forward elimination of M y = e₁, M_jj = 2 − γα_j, M_j,j+1 = −γβ_j.
 	var prevC, prevY float64
 	for j := range k {
-		m := 2 - gamma*p.alpha[j]
+		m := sigma + tau*p.alpha[j]
 		rhs := 0.0
 		if j == 0 {
 			rhs = 1
 		} else {
-			e := -gamma * p.beta[j-1]
+			e := tau * p.beta[j-1]
 			m -= e * prevC
 			rhs -= e * prevY
 		}
 		if j < k-1 {
-			cp[j] = -gamma * p.beta[j] / m
+			cp[j] = tau * p.beta[j] / m
 		}
 		y[j] = rhs / m
 		prevC, prevY = cp[j], y[j]
@@ -66,11 +57,37 @@ func (p *probeQuad) shifted(gamma float64, w *quadWork) (b, c float64) {
 	for j := k - 2; j >= 0; j-- {
 		y[j] -= cp[j] * y[j+1]
 	}
-	var ss float64
 	for _, v := range y {
-		ss += v * v
+		yy += v * v
 	}
-	return p.nrm2 * y[0], p.nrm2 * ss
+	return y[0], yy
+}
+
+// shifted returns b = (Pq)ᵀ (2I − γL)⁻¹ (Pq) and c = ‖(2I − γL)⁻¹ Pq‖²
+// by quadrature on T: y = (2I − γT)⁻¹ e₁, b = ‖Pq‖² y₁, c = ‖Pq‖² ‖y‖².
+func (p *probeQuad) shifted(gamma float64, w *quadWork) (b, c float64) {
+	return p.shiftedK(len(p.alpha), gamma, w)
+}
+
+// shiftedK is shifted with the leading k × k block of T (the quadrature
+// after k steps).
+func (p *probeQuad) shiftedK(k int, gamma float64, w *quadWork) (b, c float64) {
+	if k == 0 {
+		return 0, 0
+	}
+	y1, yy := p.triSolve(k, 2, -gamma, w)
+	return p.nrm2 * y1, p.nrm2 * yy
+}
+
+// resistanceK returns the Gauss quadrature ‖Pq‖² e₁ᵀ T_k⁻¹ e₁ of
+// qᵀ L† q after k steps (the value of k conjugate-gradient steps on
+// L x = Pq from x = 0, increasing with k to its limit).
+func (p *probeQuad) resistanceK(k int, w *quadWork) float64 {
+	if k == 0 {
+		return 0
+	}
+	y1, _ := p.triSolve(k, 0, 1, w)
+	return p.nrm2 * y1
 }
 
 // h2Sample holds one probe's values of the H2 functions at γ (σ = 1):
@@ -87,84 +104,6 @@ func (p *probeQuad) sample(gamma float64, w *quadWork) (rho2, rho1, g float64) {
 	return (p.a/gamma + b) / 2, 2 * b, p.a/4 + gamma*b/4 - gamma*c/2
 }
 
-// lanczosTol is the relative change of the quadratures between two
-// checks at which the Lanczos recurrence stops: far below any requested
-// relative accuracy (≥ 1e-6 is reasonable), so the quadrature error is
-// negligible against the sampling error. Gauss quadrature of
-// 1/(2 − γλ) (all even derivatives positive) increases monotonically to
-// its limit, so the change between checks bounds the remaining error up
-// to the convergence factor.
-const lanczosTol = 1e-9
-
-// lanczosCheck is the number of Lanczos steps between convergence checks.
-const lanczosCheck = 5
-
-// lanczosWork holds the three Lanczos vectors of one probe's run.
-type lanczosWork struct {
-	op       *LaplacianOperator
-	v, vp, w []float64
-	qw       quadWork
-}
-
-func newLanczosWork(op *LaplacianOperator) *lanczosWork {
-	n := op.n
-	return &lanczosWork{op: op, v: make([]float64, n), vp: make([]float64, n), w: make([]float64, n)}
-}
-
-// run runs the Lanczos recurrence of L from v = Pq/‖Pq‖ without
-// reorthogonalisation (the quadrature of finite-precision Lanczos
-// converges as in exact arithmetic: Greenbaum, Linear Algebra Appl. 113,
-// 1989; Knizhnerman 1996) and stores T in p, stopping when the
-// quadratures at γ = gcap change by less than lanczosTol between checks,
-// at an invariant subspace, or after maxSteps steps (then it returns an
-// error wrapping loadlab.ErrNotConverged). Every γ ≤ gcap converges at
-// least as fast as gcap: the pole 2/γ of f moves away from the spectrum.
-// It returns the number of products with L.
-func (lw *lanczosWork) run(p *probeQuad, pq []float64, gcap float64, maxSteps int) (int, error) {
-	p.alpha, p.beta = p.alpha[:0], p.beta[:0]
-	p.nrm2 = dot(pq, pq)
-	if p.nrm2 == 0 {
-		return 0, nil
-	}
-	inv := 1 / math.Sqrt(p.nrm2)
-	for i, x := range pq {
-		lw.v[i], lw.vp[i] = x*inv, 0
-	}
-	var lastB, lastC, scale float64
-	var beta float64
-	for k := 1; k <= maxSteps; k++ {
-		lw.op.Apply(lw.w, lw.v)
-		alpha := dot(lw.w, lw.v)
-		scale = max(scale, math.Abs(alpha))
-		var mean float64
-		for i := range lw.w {
-			lw.w[i] -= alpha*lw.v[i] + beta*lw.vp[i]
-			mean += lw.w[i]
-		}
-		// Re-project onto 1⊥: rounding leaks a component along the
-		// constants, which T would see as a spurious eigenvalue 0.
-		mean /= float64(len(lw.w))
-		for i := range lw.w {
-			lw.w[i] -= mean
-		}
-		p.alpha = append(p.alpha, alpha)
-		beta = math.Sqrt(dot(lw.w, lw.w))
-		if beta <= 1e-14*scale {
-			return k, nil // invariant subspace: the quadrature is exact
-		}
-		if k%lanczosCheck == 0 {
-			b, c := p.shifted(gcap, &lw.qw)
-			if math.Abs(b-lastB) <= lanczosTol*b && math.Abs(c-lastC) <= lanczosTol*c {
-				return k, nil
-			}
-			lastB, lastC = b, c
-		}
-		p.beta = append(p.beta, beta)
-		lw.vp, lw.v, lw.w = lw.v, lw.w, lw.vp
-		for i := range lw.v {
-			lw.v[i] /= beta
-		}
-	}
-	p.beta = p.beta[:len(p.alpha)-1]
-	return maxSteps, loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "Lanczos quadrature at γ = %.6g did not settle in %d steps", gcap, maxSteps)
-}
+// lanczosCheck is the number of Lanczos steps between convergence checks
+// of the quadratures (each check costs O(k) per probe).
+const lanczosCheck = 2
