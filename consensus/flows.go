@@ -202,18 +202,24 @@ func newBlocks(off []int, adj []int32, shift uint) *blocks {
 // over a fixed set of passChunks pieces (entry ranges in pass 1, the
 // node ranges of chunk in pass 2) claimed by up to workers goroutines.
 func (f *flows) applyBlocked(hi, lo, p []float64, workers int) {
+	par.For(passChunks, workers, func(c int) { f.gather(p, c) })
+	f.update(hi, lo, p, workers)
+}
+
+// gather runs pass 1 of the blocked gather on entry range c of
+// passChunks: val[i] = p[vlist[i]].
+func (f *flows) gather(p []float64, c int) {
 	bk := f.blk
-	m := len(bk.vlist)
-	par.For(passChunks, workers, func(c int) {
-		a, b := par.Bounds(m, passChunks, c)
-		val := bk.val[a:b]
-		for i, v := range bk.vlist[a:b:b] {
-			val[i] = p[v]
-		}
-	})
-	par.For(passChunks, workers, func(c int) {
-		f.updateChunk(hi, lo, p, c)
-	})
+	a, b := par.Bounds(len(bk.vlist), passChunks, c)
+	val := bk.val[a:b]
+	for i, v := range bk.vlist[a:b:b] {
+		val[i] = p[v]
+	}
+}
+
+// update runs pass 2 of the blocked gather, after pass 1 has staged p.
+func (f *flows) update(hi, lo, p []float64, workers int) {
+	par.For(passChunks, workers, func(c int) { f.updateChunk(hi, lo, p, c) })
 }
 
 // updateChunk runs pass 2 of the blocked gather on the node range of

@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/linalg"
 )
@@ -145,6 +146,10 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 		pf = newPrefetcher(d, n, steps)
 		defer pf.stop()
 	}
+	// With the linear measure on a large graph the step is split into
+	// phases over fixed pieces (see stepGather); otherwise the totals
+	// and the update are two loops over the nodes.
+	split := f.blk != nil && th.Measure == Amount
 	var unstable error
 	for k := 0; k < steps; k++ {
 		if pf != nil {
@@ -159,7 +164,12 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 		if k == 0 {
 			tr.LambdaMax, unstable = stability(g, th.Gamma, scaling(th.Measure, r, x0))
 		}
-		if err = tr.step(th, r, p, hi, lo); err != nil {
+		if split {
+			err = tr.stepGather(f, r, p, hi, lo, workers)
+		} else {
+			err = tr.step(th, r, p, hi, lo)
+		}
+		if err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
@@ -169,7 +179,11 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 		if pf != nil {
 			pf.release() // r(k) is no longer needed
 		}
-		f.apply(hi, lo, p, workers)
+		if split {
+			f.update(hi, lo, p, workers)
+		} else {
+			f.apply(hi, lo, p, workers)
+		}
 		tr.Steps++
 	}
 	tr.Final = make([]float64, n)
@@ -287,14 +301,66 @@ func (tr *Trajectory) step(th *Throttler, r, p, hi, lo []float64) error {
 		if err := th.Measure.Nodal(p, r, hi); err != nil {
 			return err
 		}
-		for i, ri := range r {
-			xi := hi[i]
-			rt += ri
-			lt += xi
-			at += min(xi, ri)
-			psum += p[i]
-		}
+		rt, lt, at, psum = sumTotals(r, hi, p)
 	}
+	return tr.record(r, p, rt, lt, at, psum)
+}
+
+// renormAmount is the per-node part of step for the linear measure on
+// the nodes of a range: it renormalises x = hi + lo exactly and sets
+// p = r − x (Table I row I).
+func renormAmount(r, p, hi, lo []float64) {
+	for i, ri := range r {
+		xi := hi[i] + lo[i]
+		lo[i] -= xi - hi[i]
+		hi[i] = xi
+		p[i] = ri - xi
+	}
+}
+
+// sumTotals returns the plain sums r_total, l_total, a_total and Σp of
+// a step over the nodes in order, with x the renormalised limits.
+func sumTotals(r, x, p []float64) (rt, lt, at, psum float64) {
+	for i, ri := range r {
+		xi := x[i]
+		rt += ri
+		lt += xi
+		at += min(xi, ri)
+		psum += p[i]
+	}
+	return rt, lt, at, psum
+}
+
+// stepGather is step and pass 1 of the blocked update (flows.gather)
+// for the linear measure on a large graph, in two phases over fixed
+// pieces claimed by up to workers goroutines: (1) renormalise and form
+// p on passChunks node ranges; (2) the totals of the step, whose plain
+// sums run over the nodes in order on one goroutine as in step, while
+// the others gather p into the staging array: both only read p and x.
+// The arithmetic and its order are those of step and apply, so the
+// trajectory is bitwise the same. The caller finishes the step with
+// flows.update.
+func (tr *Trajectory) stepGather(f *flows, r, p, hi, lo []float64, workers int) error {
+	n := len(r)
+	par.For(passChunks, workers, func(c int) {
+		a, b := par.Bounds(n, passChunks, c)
+		renormAmount(r[a:b], p[a:b], hi[a:b], lo[a:b])
+	})
+	var err error
+	par.For(1+passChunks, workers, func(c int) {
+		if c == 0 { // claimed first: the longest piece
+			rt, lt, at, psum := sumTotals(r, hi, p)
+			err = tr.record(r, p, rt, lt, at, psum)
+			return
+		}
+		f.gather(p, c-1)
+	})
+	return err
+}
+
+// record checks the demand total and appends the totals of a step
+// (spec §3.2) from the sums over the nodes.
+func (tr *Trajectory) record(r, p []float64, rt, lt, at, psum float64) error {
 	if math.IsNaN(rt) || math.IsInf(rt, 0) {
 		return badDemand(r)
 	}
