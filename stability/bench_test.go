@@ -6,10 +6,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/internal/cputime"
+	"github.com/loadlab/loadlab/internal/spin"
 )
 
 // benchLaw is a random N-node network with demand of the order of the
@@ -184,4 +186,63 @@ func writeODEInstance(name string, l *Law, x0 []float64) error {
 		binary.LittleEndian.PutUint64(buf[8*k:], math.Float64bits(v))
 	}
 	return os.WriteFile(name+".bin", buf, 0o644)
+}
+
+// The parts of BenchmarkIntegrateDense_N1000_T1000, each timed alone so
+// that progress on one shows despite the load of a shared machine (one op
+// of "product" is one S = B x on all cores; "sigmoids" the 1000 σ(z) of
+// one evaluation on one core; "pass" one fused stage pass over the pieces
+// on all cores, loads, rates and the next sigmoids; "setup" the per-call
+// validation and forming of B; "record" one recorded sample).
+func BenchmarkIntegrateDense_N1000_Parts(b *testing.B) {
+	l := benchLaw(1000)
+	x0 := randomInterior(rand.New(rand.NewPCG(1, 1)), 1000)
+	z0 := make([]float64, len(x0))
+	for i, v := range x0 {
+		z0[i] = logit(v)
+	}
+	sys := newSystem(l, x0, z0, false)
+	if err := sys.setup(); err != nil {
+		b.Fatal(err)
+	}
+	split := sys.split()
+	dy := make([]float64, 1000)
+	split.Map(0, z0, 0, 1000)
+	b.Run("product", func(b *testing.B) {
+		for b.Loop() {
+			sys.op.Mul(sys.s, sys.xs[0])
+		}
+	})
+	b.Run("sigmoids", func(b *testing.B) {
+		for b.Loop() {
+			sys.mapRange(1, z0, 0, 1000)
+		}
+	})
+	b.Run("pass", func(b *testing.B) {
+		for b.Loop() {
+			spin.Pieces(1000, runtime.GOMAXPROCS(0), split.Grain, func(lo, hi int) {
+				sys.rowsRange(0, dy, 0, lo, hi)
+				sys.mapRange(1, z0, lo, hi)
+			})
+		}
+	})
+	b.Run("setup", func(b *testing.B) {
+		for b.Loop() {
+			if err := l.Validate(); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := l.Net.LoadOp(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("record", func(b *testing.B) {
+		tr := newTrajectory(l.Net, sys.op, 0, false)
+		for b.Loop() {
+			tr.addLoads(0, sys.x, sys.s, nil)
+			if tr.Len() == 200 {
+				tr = newTrajectory(l.Net, sys.op, 0, false)
+			}
+		}
+	})
 }
