@@ -92,7 +92,7 @@
 // all cores, each piece evaluating its rows of R and at once the stage
 // arithmetic and the map of the next stage, so that the vector work of
 // the method is split with the product. The error norm is summed in
-// fixed blocks of 64 components by every stepper, so a Split stepper
+// fixed blocks of 16 components by every stepper, so a Split stepper
 // takes the steps of the equivalent Func stepper and computes the same
 // bits, on any number of cores.
 package ode

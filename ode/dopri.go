@@ -515,7 +515,7 @@ func (d *DormandPrince) combine(j int, h float64, lo, hi int) {
 // summed together before the block sums are added in order: the error
 // norm has the same bits whether the step is computed serially or split
 // over the cores in pieces (which are made of whole blocks).
-const normBlock = 64
+const normBlock = 16
 
 // blockErrors sets partial[b] to the sum of the squared scaled error
 // estimates of block b of the step of size h just staged, for the

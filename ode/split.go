@@ -43,8 +43,8 @@ type Split struct {
 	// Map and Rows are the two passes (required).
 	Map  func(buf int, y []float64, lo, hi int)
 	Rows func(buf int, dy []float64, t float64, lo, hi int)
-	// Grain is the number of components of a piece: a multiple of 64
-	// (default 64). Pieces start at multiples of Grain.
+	// Grain is the number of components of a piece: a multiple of 16
+	// (default 32). Pieces start at multiples of Grain.
 	Grain int
 	// Workers is the number of goroutines of a pass (default GOMAXPROCS;
 	// 1 runs every piece on the caller).
@@ -59,7 +59,7 @@ const splitCopies = workCopies + 5
 // right-hand side in the passes of f, starting at (t0, y0); it copies y0.
 // It returns errors as NewDormandPrince, and one wrapping
 // loadlab.ErrInvalid naming the field for a Grain that is negative or not
-// a multiple of 64, or a negative Workers.
+// a multiple of 16, or a negative Workers.
 //
 // NewDormandPrinceSplit panics if f, f.Map or f.Rows is nil.
 func NewDormandPrinceSplit(f *Split, t0 float64, y0 []float64, s *Settings) (*DormandPrince, error) {
@@ -84,7 +84,7 @@ func NewDormandPrinceSplit(f *Split, t0 float64, y0 []float64, s *Settings) (*Do
 	}
 	split := *f
 	if split.Grain == 0 {
-		split.Grain = normBlock
+		split.Grain = 2 * normBlock
 	}
 	return newStepper(nil, &split, t0, y0, &set), nil
 }

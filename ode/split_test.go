@@ -85,7 +85,7 @@ func TestSplitMatchesFunc(t *testing.T) {
 		}
 		for _, procs := range []int{1, 2} {
 			runtime.GOMAXPROCS(procs)
-			for _, c := range []struct{ grain, workers int }{{0, 0}, {64, 1}, {64, 3}, {128, 2}} {
+			for _, c := range []struct{ grain, workers int }{{0, 0}, {16, 1}, {16, 3}, {64, 2}, {208, 2}} {
 				d, err := NewDormandPrinceSplit(s.split(c.grain, c.workers), 0, y0, set)
 				require.NoError(t, err)
 				for k := range want {
@@ -128,7 +128,7 @@ func TestSolveStepsSplit(t *testing.T) {
 func TestSplitContract(t *testing.T) {
 	s := newCoupled(10, 1)
 	y0 := make([]float64, 10)
-	for _, sp := range []*Split{s.split(-64, 0), s.split(32, 0), s.split(0, -1)} {
+	for _, sp := range []*Split{s.split(-16, 0), s.split(24, 0), s.split(0, -1)} {
 		_, err := NewDormandPrinceSplit(sp, 0, y0, nil)
 		assert.True(t, errors.Is(err, loadlab.ErrInvalid), "%+v: %v", *sp, err)
 	}
