@@ -218,6 +218,11 @@ func BenchmarkIntegrateDense_N1000_Parts(b *testing.B) {
 			sys.mapRange(1, z0, 0, 1000)
 		}
 	})
+	b.Run("sigmoids-go", func(b *testing.B) {
+		for b.Loop() {
+			sigmoidsGo(sys.xs[1], z0)
+		}
+	})
 	b.Run("pass", func(b *testing.B) {
 		for b.Loop() {
 			spin.Pieces(1000, runtime.GOMAXPROCS(0), split.Grain, func(lo, hi int) {

@@ -171,6 +171,13 @@ func sigmoid(z float64) float64 {
 	return num / (1 + e)
 }
 
+// sigmoidsGo sets dst[i] = sigmoid(z[i]) (len(dst) ≥ len(z)).
+func sigmoidsGo(dst, z []float64) {
+	for i, v := range z {
+		dst[i] = sigmoid(v)
+	}
+}
+
 // logit returns log(x/(1 − x)), −Inf at 0 and +Inf at 1 (spec §5.2 item 1).
 func logit(x float64) float64 { return math.Log(x / (1 - x)) }
 
@@ -340,9 +347,7 @@ func (sys *system) mapRange(buf int, y []float64, lo, hi int) {
 		}
 		return
 	}
-	for i := lo; i < hi; i++ {
-		x[i] = sigmoid(y[i])
-	}
+	sigmoids(x[lo:hi], y[lo:hi])
 }
 
 // rowsRange sets the loads sys.s and the rates dy of the nodes [lo, hi)

@@ -115,3 +115,41 @@ func serialSteps(t *testing.T, l *Law, x0 []float64, t1 float64, set *Settings) 
 	tr.Stats = res.Stats
 	return tr
 }
+
+// sigmoids (the AVX2/FMA kernel where the CPU has one) returns sigmoid's
+// bits for every input: a fine grid through the whole range, where the
+// kernel's rounding of k = round(a·log2 e) and its polynomial meet every
+// case of math.Exp's main path; the edges of its range (−|z| = −700, z =
+// 37) and values beyond, handed to sigmoid; NaN, ±Inf, ±0; and random
+// logits, at every length mod 4 and offset.
+func TestSigmoidsMatchSigmoid(t *testing.T) {
+	var z []float64
+	for v := -760.0; v <= 760; v += 0.0078125 {
+		z = append(z, v, math.Nextafter(v, 0)+1e-9)
+	}
+	z = append(z, 700, -700, math.Nextafter(-700, 0), math.Nextafter(-700, -1000), 37, math.Nextafter(37, 0),
+		math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64)
+	rng := rand.New(rand.NewPCG(3, 9))
+	for range 100_000 {
+		z = append(z, rng.NormFloat64()*20)
+	}
+	rng.Shuffle(len(z), func(i, j int) { z[i], z[j] = z[j], z[i] })
+	for _, off := range []int{0, 1, 2, 3} {
+		got := make([]float64, len(z)-off)
+		sigmoids(got, z[off:])
+		for i, v := range z[off:] {
+			if want := sigmoid(v); math.Float64bits(got[i]) != math.Float64bits(want) {
+				t.Fatalf("sigmoids at z = %v (%#x): %v, sigmoid: %v", v, math.Float64bits(v), got[i], want)
+			}
+		}
+	}
+	for n := range 9 {
+		got := make([]float64, n)
+		sigmoids(got, z[:n])
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(sigmoid(z[i])) {
+				t.Fatalf("length %d, entry %d", n, i)
+			}
+		}
+	}
+}
