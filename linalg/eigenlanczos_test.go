@@ -182,3 +182,28 @@ func TestSphereTail(t *testing.T) {
 	// and the bound is not vacuous: the true rate is ≈ 2Φ(√(sN)) − 1.
 	assert.Greater(t, below, 500)
 }
+
+// The Collatz–Wielandt bound stops at the first step only when that
+// step's ratios are all equal (then x = 1 is the Perron vector of |S|):
+// on a 6-regular graph the bound is 2d = 12 (to the rounding margin)
+// after one step, and on the star K_{1,5}, whose first ratios are 10
+// and 2, the power steps must go on to the sharp value λ_max = 6
+// (bipartite), well below the first step's 10.
+func TestPerronBoundStops(t *testing.T) {
+	g, err := RandomRegular(500, 6, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := newOperator(g, nil)
+	if b := op.perronBound(0, perronIters); !(b >= 12 && b <= 12*(1+2*op.rel)) {
+		t.Errorf("regular: bound %v, want 12", b)
+	}
+	b := must(NewBuilder(6))
+	for v := 1; v < 6; v++ {
+		_ = b.SetEdge(0, v, 1)
+	}
+	star := newOperator(b.Build(), nil)
+	if got := star.perronBound(0, 200); !(got >= 6 && got < 6.01) {
+		t.Errorf("star: bound %v, want 6 (sharp)", got)
+	}
+}

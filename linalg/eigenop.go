@@ -125,7 +125,8 @@ func (op *operator) edgeBounds() (lo, hi float64) {
 // are similar (flip the signs on one side), so the bound is sharp: on a
 // regular bipartite graph (even torus, hypercube) the first step, x = 1,
 // gives λ_max exactly. It stops after iters steps, early once the bound
-// is below stop or improves by less than a part in 10⁴.
+// is below stop, improves by less than a part in 10⁴, or comes from a
+// vector with equal ratios (the Perron vector: nothing to improve).
 func (op *operator) perronBound(stop float64, iters int) float64 {
 	g, n := op.g, op.g.Order()
 	x := make([]float64, n)
@@ -136,6 +137,7 @@ func (op *operator) perronBound(stop float64, iters int) float64 {
 	best := math.Inf(1)
 	for range iters {
 		var ratio, norm float64
+		low := math.Inf(1)
 		for u := range n {
 			s := op.diag[u] * x[u]
 			ws := g.Weights(u)
@@ -148,11 +150,14 @@ func (op *operator) perronBound(stop float64, iters int) float64 {
 			}
 			y[u] = s
 			ratio = max(ratio, s/x[u])
+			low = min(low, s/x[u])
 			norm = max(norm, s)
 		}
 		prev := best
 		best = min(best, ratio*(1+op.rel))
-		if best < stop || !(norm > 0) || best > prev*(1-1e-4) {
+		// Equal ratios: x is the Perron vector (on a regular graph the
+		// first step, x = 1), so the bound is ρ(|S|) and cannot improve.
+		if best < stop || !(norm > 0) || best > prev*(1-1e-4) || low >= ratio {
 			break
 		}
 		for i := range x {

@@ -67,13 +67,15 @@ const (
 // curve, their mean, is smooth and decreasing, with one root γ̂, found by
 // bisection on [1/λ_n⁺, γ_c]: g ≥ 0 at γ ≤ 1/λ_n, every term being ≥ 0.
 //
-// Quadrature stopping: every second step, the quadratures of a, b and c
-// after k − 4, k − 2 and k steps (the leading blocks of T) give two
+// Quadrature stopping: after every step, the quadratures of a, b and c
+// after k − 2, k − 1 and k steps (the leading blocks of T) give two
 // changes d₁, d₂; the recurrence stops when the geometric tail
-// d₂r/(1 − r), r = d₂/d₁, is ≤ 10⁻⁴ RelAcc relative for every probe
+// d₂r/(1 − r), r = d₂/d₁, is ≤ 10⁻³ RelAcc relative for every probe
 // (Gauss quadratures of these functions increase monotonically to their
 // limits, and converge geometrically). This estimate, not a bound, keeps
-// the quadrature bias near 10⁻⁴ of the requested half-width.
+// the quadrature bias near 10⁻³ of the requested half-width: a relative
+// error ε in a, b and c moves g by ε(a/4 + γb/4 + γc/2), and γ̂ by that
+// over |g′|, about ε γ̂ on a random 6-regular graph.
 //
 // The 95 % interval of γ*_H2 is the set of γ at which 0 lies in the 95 %
 // Student-t interval of g(γ): at γ = γ*_H2 the true g is 0, so the set
@@ -157,10 +159,10 @@ const (
 	// (lanczosBlock).
 	blockMax = blockLanes
 	// quadRel is the quadratures' relative tolerance per unit of RelAcc:
-	// each probe's a, b and c within 10⁻⁴ RelAcc of their limits, so the
-	// bias they leave in γ̂ and ρ₂ is about 10⁻⁴ of the requested
-	// half-width.
-	quadRel = 1e-4
+	// each probe's a, b and c within 10⁻³ RelAcc of their limits, so the
+	// bias they leave in γ̂ and ρ₂ is about 10⁻³ of the requested
+	// half-width (see EstimateGammaH2).
+	quadRel = 1e-3
 	// resLanczosMax is the most Lanczos steps spent on the resistance
 	// term a = qᵀL†q before it is left to preconditioned solves.
 	resLanczosMax = 200

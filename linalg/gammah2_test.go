@@ -70,7 +70,7 @@ func TestEstimateGammaH2Coverage(t *testing.T) {
 
 // The quadratures of one probe agree with the dense quadratic forms
 // (Pq)ᵀ(2I − γL)⁻ᵏ(Pq), k = 1, 2, and (Pq)ᵀL†(Pq) from the
-// eigendecomposition, at γ up to the cap: with RelAcc = 1e-4 the
+// eigendecomposition, at γ up to the cap: with RelAcc = 1e-5 the
 // quadratures settle to an estimated 1e-8 relative (quadRel·RelAcc), so
 // 1e-6 leaves a factor 100 for the tail estimate's error.
 func TestProbeQuadrature(t *testing.T) {
@@ -85,7 +85,7 @@ func TestProbeQuadrature(t *testing.T) {
 	}
 	lmax := ev[len(ev)-1]
 	set := (&SolverSettings{Tol: 1e-12}).resolved()
-	hs := newH2Sampler(g, mat, set, 1, Bracket{Lo: lmax, Hi: lmax}, TraceSettings{RelAcc: 1e-4})
+	hs := newH2Sampler(g, mat, set, 1, Bracket{Lo: lmax, Hi: lmax}, TraceSettings{RelAcc: 1e-5})
 	hs.gap = 0.05
 	p := &probeQuad{seed: 12345}
 	if err := hs.runChunk([]*probeQuad{p}, false); err != nil {

@@ -43,9 +43,11 @@ const blockVectors = 3
 // order, gathered into the matrix's). It checks the workspace size.
 func newLanczosBlock(mat *lapMatrix, probes []*probeQuad, q []float64) (*lanczosBlock, error) {
 	n := mat.n
-	m := len(probes)
-	if m > blockLanes/2 {
-		m = (m + blockLanes - 1) / blockLanes * blockLanes
+	m := blockLanes // lane counts 2, 4 or 8 (extra lanes stay inactive)
+	if len(probes) <= 2 {
+		m = 2
+	} else if len(probes) <= 4 {
+		m = 4
 	}
 	if err := size.Check("linalg", "EstimateGammaH2: interleaved Lanczos vectors, n", n, 8*blockVectors*m); err != nil {
 		return nil, err
@@ -242,28 +244,47 @@ func (lb *lanczosBlock) product(part []float64, lo, hi int) {
 	}
 }
 
-// productNarrow is product for a block of fewer than 8 lanes (a chunk's
-// last few probes, whose interleaved arrays are kept narrow so that they
-// stay small enough for the cache rather than padded to a full line).
+// productNarrow is product for a block of 2 or 4 lanes (a chunk's last
+// few probes, whose interleaved arrays are kept narrow, small enough for
+// the cache, rather than padded to a full line), with the sums unrolled.
 func (lb *lanczosBlock) productNarrow(part []float64, lo, hi int) {
 	mt, m := lb.mat, lb.m
 	v, w := lb.v, lb.w
-	var acc [blockLanes]float64
 	for i := lo; i < hi; i++ {
 		e0, e1 := mt.span(i)
-		clear(acc[:m])
-		var d float64
-		for e := e0; e < e1; e++ {
-			c := mt.wc
-			if mt.w != nil {
-				c = mt.w[e]
-			}
-			x := v[int(mt.adj[e])*m:][:m]
-			for j, xj := range x {
-				acc[j] += c * xj
-			}
-			d += c
+		adj := mt.adj[e0:e1]
+		var ws []float64
+		if mt.w != nil {
+			ws = mt.w[e0:e1]
+			ws = ws[:len(adj)]
 		}
+		var a0, a1, a2, a3, d float64
+		if m == 2 {
+			for e, u := range adj {
+				c := mt.wc
+				if ws != nil {
+					c = ws[e]
+				}
+				x := (*[2]float64)(v[int(u)*2:])
+				a0 += c * x[0]
+				a1 += c * x[1]
+				d += c
+			}
+		} else {
+			for e, u := range adj {
+				c := mt.wc
+				if ws != nil {
+					c = ws[e]
+				}
+				x := (*[4]float64)(v[int(u)*4:])
+				a0 += c * x[0]
+				a1 += c * x[1]
+				a2 += c * x[2]
+				a3 += c * x[3]
+				d += c
+			}
+		}
+		acc := [4]float64{a0, a1, a2, a3}
 		xi, out := v[i*m:][:m], w[i*m:][:m]
 		for j, xj := range xi {
 			out[j] = d*xj - acc[j]
@@ -298,8 +319,8 @@ type blockState struct {
 }
 
 // check judges the quadratures of every running probe of lb from its
-// leading tridiagonals T_{k−2s}, T_{k−s}, T_k (s = lanczosCheck, k the
-// steps so far): the leading block of a Lanczos tridiagonal is the
+// leading tridiagonals T_{k−2s}, T_{k−s}, T_k (s = lanczosCheck = 1, k
+// the steps so far): the leading block of a Lanczos tridiagonal is the
 // tridiagonal of the earlier step, so the check needs no history and
 // holds at any γ. A probe at an invariant subspace is exact.
 func (lb *lanczosBlock) check(gamma, tol float64, withA bool, w *quadWork) blockState {

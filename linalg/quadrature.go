@@ -106,4 +106,4 @@ func (p *probeQuad) sample(gamma float64, w *quadWork) (rho2, rho1, g float64) {
 
 // lanczosCheck is the number of Lanczos steps between convergence checks
 // of the quadratures (each check costs O(k) per probe).
-const lanczosCheck = 2
+const lanczosCheck = 1
