@@ -119,20 +119,15 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 	if s == nil {
 		s = &Settings{}
 	}
-	g := th.Graph
-	n := g.Order()
+	n := th.Graph.Order()
 	workers := s.Workers
 	if workers == 0 {
 		workers = defaultWorkers(n)
 	}
-	f, err := newFlows(g, th.Gamma)
+	f, err := prepare(th.Graph, th.Gamma)
 	if err != nil {
 		return nil, err
 	}
-	tr := newTrajectory(steps)
-	hi := append([]float64(nil), x0...)
-	lo := make([]float64, n)
-	p := make([]float64, n)
 	// On large graphs a second goroutine draws the demand a few steps
 	// ahead while this one updates the limits. The demand is still drawn
 	// in order, once per step, from its single stream, so the result
@@ -140,17 +135,32 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 	// copied: reading the copy from the other core costs more than the
 	// copy (about 7% slower when measured).
 	var pf *prefetcher
-	r := make([]float64, n)
 	_, replay := d.(TraceDemand)
 	if n >= parallelNodes && steps > 1 && !replay && runtime.GOMAXPROCS(0) > 1 {
 		pf = newPrefetcher(d, n, steps)
 		defer pf.stop()
 	}
+	return run(th, f, d, pf, x0, steps, s.States, workers)
+}
+
+// run is the loop of Simulate (see there) with the update f prepared and
+// the demand drawn from pf, or from d when pf is nil. The stability
+// decision is computed on its own goroutine from the first step on
+// (see checkStability) and joined at the end.
+func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps int, states bool, workers int) (*Trajectory, error) {
+	n := len(x0)
+	tr := newTrajectory(steps)
+	hi := append([]float64(nil), x0...)
+	lo := make([]float64, n)
+	p := make([]float64, n)
+	r := make([]float64, n)
 	// With the linear measure on a large graph the step is split into
 	// phases over fixed pieces (see stepGather); otherwise the totals
 	// and the update are two loops over the nodes.
 	split := f.blk != nil && th.Measure == Amount
-	var unstable error
+	var st *pendingStability
+	defer func() { st.join() }() // also when a panic of Next is re-raised
+	var err error
 	for k := 0; k < steps; k++ {
 		if pf != nil {
 			r, err = pf.next()
@@ -162,7 +172,7 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 			break
 		}
 		if k == 0 {
-			tr.LambdaMax, unstable = stability(g, th.Gamma, scaling(th.Measure, r, x0))
+			st = checkStability(th.Graph, th.Gamma, scaling(th.Measure, r, x0))
 		}
 		if split {
 			err = tr.stepGather(f, r, p, hi, lo, workers)
@@ -173,7 +183,7 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
-		if s.States {
+		if states {
 			tr.keep(th, r, hi, p) // hi holds the renormalised limits x(k)
 		}
 		if pf != nil {
@@ -190,10 +200,72 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 	for i := range hi {
 		tr.Final[i] = hi[i] + lo[i]
 	}
+	var unstable error
+	tr.LambdaMax, unstable = st.join()
 	if err == nil {
 		err = unstable
 	}
 	return tr, err
+}
+
+// pendingStability is the stability decision of a run (see stability),
+// computed on its own goroutine while the simulation runs: it only
+// decides the error returned at the end and Trajectory.LambdaMax, and
+// on a large graph it costs as much as a few steps.
+type pendingStability struct {
+	done   chan struct{}
+	joined bool
+	b      linalg.Bracket
+	err    error
+	panic  any
+}
+
+// checkStability starts the stability decision for γ on g with the
+// scaling q (see scaling).
+func checkStability(g *linalg.Graph, gamma float64, q []float64) *pendingStability {
+	st := &pendingStability{done: make(chan struct{})}
+	go func() {
+		defer close(st.done)
+		defer func() { st.panic = recover() }()
+		st.b, st.err = stability(g, gamma, q)
+	}()
+	return st
+}
+
+// join waits for the decision and returns it; a nil st (no step was
+// taken) returns the zero bracket and no error. A panic of the decision
+// is re-raised on the caller, once.
+func (st *pendingStability) join() (linalg.Bracket, error) {
+	if st == nil {
+		return linalg.Bracket{}, nil
+	}
+	<-st.done
+	if st.panic != nil && !st.joined {
+		st.joined = true
+		panic(st.panic)
+	}
+	st.joined = true
+	return st.b, st.err
+}
+
+// prepare builds the update of g at step size γ (newFlows) and checks
+// that g is connected; on large graphs the check, a breadth-first search
+// as costly as building the blocked gather, runs beside it on a second
+// goroutine.
+func prepare(g *linalg.Graph, gamma float64) (*flows, error) {
+	if g.Order() < gatherNodes {
+		if err := validateConnected(g); err != nil {
+			return nil, err
+		}
+		return newFlows(g, gamma)
+	}
+	conn := make(chan error, 1)
+	go func() { conn <- validateConnected(g) }()
+	f, err := newFlows(g, gamma)
+	if cerr := <-conn; cerr != nil {
+		return nil, cerr
+	}
+	return f, err
 }
 
 // defaultWorkers is the number of workers for Settings.Workers = 0 on n
@@ -206,9 +278,16 @@ func defaultWorkers(n int) int {
 	return 1
 }
 
-// validateRun validates the arguments of Simulate (see there).
+// validateRun validates the arguments of Simulate (see there), all but
+// the connectivity of the graph, which prepare checks.
 func validateRun(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) error {
-	if err := th.Validate(); err != nil {
+	if th == nil {
+		panic("consensus: Throttler is nil")
+	}
+	if err := validateNodes(th.Graph); err != nil {
+		return err
+	}
+	if err := th.validateParams(); err != nil {
 		return err
 	}
 	if d == nil {

@@ -734,3 +734,38 @@ func TestSimulatePrefetchPanic(t *testing.T) {
 		_, _ = Simulate(net, panicDemand{at: 3}, make([]float64, n), 10, nil)
 	})
 }
+
+// countingDemand counts the calls of Next.
+type countingDemand struct{ calls int }
+
+func (d *countingDemand) Next(k int, r []float64) error {
+	d.calls++
+	for i := range r {
+		r[i] = 1
+	}
+	return nil
+}
+
+// TestSimulateDisconnectedLarge checks the connectivity check that runs
+// beside the setup of the blocked update on large graphs: two disjoint
+// cycles of 2^15 + 8 nodes each are refused with ErrDisconnected before
+// the demand is drawn, on one processor and on two.
+func TestSimulateDisconnectedLarge(t *testing.T) {
+	const half = 1<<15 + 8
+	b := newBuilder(2 * half)
+	for c := range 2 {
+		for u := range half {
+			must(b.SetEdge(c*half+u, c*half+(u+1)%half, 1))
+		}
+	}
+	net := &Throttler{Graph: b.Build(), Gamma: 0.1}
+	for _, procs := range []int{1, 2} {
+		func() {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			d := &countingDemand{}
+			_, err := Simulate(net, d, make([]float64, 2*half), 5, nil)
+			assert.ErrorIs(t, err, loadlab.ErrDisconnected, "GOMAXPROCS %d", procs)
+			assert.Zero(t, d.calls, "GOMAXPROCS %d: demand drawn for a refused graph", procs)
+		}()
+	}
+}

@@ -94,12 +94,26 @@ func validateGamma(gamma float64) error {
 
 // validateGraph returns an error unless g has nodes and is connected.
 func validateGraph(g *linalg.Graph) error {
+	if err := validateNodes(g); err != nil {
+		return err
+	}
+	return validateConnected(g)
+}
+
+// validateNodes returns an error unless g is non-nil and has nodes.
+func validateNodes(g *linalg.Graph) error {
 	if g == nil {
 		return loadlab.Invalid("consensus", "Throttler.Graph is nil")
 	}
 	if g.Order() == 0 {
 		return loadlab.Invalid("consensus", "Throttler.Graph has no nodes")
 	}
+	return nil
+}
+
+// validateConnected returns an error wrapping ErrDisconnected unless the
+// graph g with nodes is connected: a breadth-first search, O(n + m).
+func validateConnected(g *linalg.Graph) error {
 	if !linalg.IsConnected(g) {
 		return loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "Throttler.Graph with %d nodes is disconnected: a throttler needs λ₂ > 0", g.Order())
 	}
@@ -117,6 +131,12 @@ func (th *Throttler) Validate() error {
 	if err := validateGraph(th.Graph); err != nil {
 		return err
 	}
+	return th.validateParams()
+}
+
+// validateParams is Validate without the checks of the graph: γ, Measure
+// and Orientation.
+func (th *Throttler) validateParams() error {
 	if err := validateGamma(th.Gamma); err != nil {
 		return err
 	}
