@@ -366,8 +366,8 @@
 //     and returns a loadlab.Estimate (coverage tested over 300 seeds). On
 //     an expander a probe's relative spread is about √(2/n), so a handful
 //     of probes suffice at 10⁶ nodes; on a 2-D torus the few smallest
-//     eigenvalues dominate and hundreds are needed (see the choice of
-//     Hutchinson below).
+//     eigenvalues dominate and hundreds are needed, so it switches to
+//     Hutch++ (see the choice below).
 //   - EstimateH2 estimates ρ₁, ρ₂ and ρ₂T (spec throttlers.md §4.4, σ = 1)
 //     the same way, from the split 1/(t(2 − t)) = ½(1/t + 1/(2 − t)):
 //     ρ₂ = ½[tr L†/γ + tr_{1⊥}(2I − γL)⁻¹] and ρ₁ = 2 tr_{1⊥}(2I − γL)⁻¹,
@@ -405,13 +405,20 @@
 //     default DefaultTraceSolveTol = 1e-6 that is 1e-12 κ(L), below 1e-4
 //     of a 1 % budget up to κ(L) = 10⁶ (the 1000×1000 torus has
 //     κ ≈ 2·10⁵), while the cost of a solve grows only with log(1/Tol).
-//   - Hutchinson, not Hutch++, by measurement (docs/benchmarks.md): on
-//     the 10⁶-node random 6-regular graph a probe's relative spread is
-//     about 10⁻³, so Hutchinson stops at the MinProbes floor (10 probes)
-//     and a low-rank sketch could only add solves; on the 1000×1000 torus
-//     the smallest eigenvalues dominate ‖L†‖_F and Hutchinson needs
-//     hundreds of probes — the case Hutch++ or deflation would serve, left
-//     open (see docs/benchmarks.md for the measured cost).
+//   - Hutchinson or Hutch++, chosen at run time by measurement
+//     (hutchpp.go, docs/benchmarks.md): EstimateKirchhoff starts with
+//     Hutchinson and, from the 4th probe on, switches to Hutch++ when the
+//     observed per-probe spread projects more than 60 probes (graphs of
+//     ≥ 640 nodes); TraceResult.Estimator says which ran. On the 10⁶-node
+//     random 6-regular graph a probe's relative spread is about 10⁻³, so
+//     Hutchinson stops at the MinProbes floor (10 probes) and a sketch
+//     could only add solves. On the 1000×1000 torus the smallest
+//     eigenvalues dominate ‖L†‖_F (spread 0.077, ≈ 225 probes); Hutch++
+//     takes the trace on 32 Ritz vectors of a 40-vector subspace
+//     iteration with the approximate-Cholesky factor exactly (one solve
+//     each, to relative residual 0.1·RelAcc) and probes only the rest
+//     (spread ≈ 0.017, ≈ 12 probes). Its interval is the residual's
+//     Student-t interval widened by a bound on the solve errors.
 //
 // Errors: a disconnected graph wraps loadlab.ErrDisconnected; bad
 // settings, a graph with no nodes, or a NaN/Inf right-hand side wrap

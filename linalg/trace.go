@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
@@ -85,10 +86,13 @@ func (s *TraceSettings) resolved() (TraceSettings, SolverSettings) {
 // TraceResult is a stochastic trace estimate and the work behind it.
 type TraceResult struct {
 	Estimate   loadlab.Estimate // mean and 95 % Student-t interval over the probes
-	Probes     int              // probes (one solve each)
+	Probes     int              // probes (one solve each) behind the interval; for Hutch++ those of the residual
 	Iterations int              // conjugate-gradient iterations over all solves
 	Status     loadlab.Status   // Success when the interval met RelAcc, else IterationLimit
 	Method     Method           // the path that ran (KirchhoffIndexWith); MethodStochastic from EstimateKirchhoff
+	Estimator  TraceEstimator   // the estimator that ran (EstimatorNone on the dense path)
+	Solves     int              // Laplacian solves, every probe and sketch column included
+	Sketch     int              // columns of the Hutch++ subspace (0 for Hutchinson)
 }
 
 // EstimateKirchhoff estimates the Kirchhoff index K_f = n tr L† (spec
@@ -98,10 +102,23 @@ type TraceResult struct {
 // relative half-width is at most RelAcc (after MinProbes). On an expander
 // the per-probe relative spread is about √(2/n), so a few probes suffice;
 // on a 2-D torus the few smallest eigenvalues dominate ‖L†‖_F and many are
-// needed. It returns the partial estimate with an error wrapping
+// needed: when, after the first hppPilot probes or any later one, the
+// observed spread projects more than hppSwitchProbes probes (on a graph of
+// at least hppMinOrder nodes), the estimate switches to Hutch++
+// (hutchpp.go), which computes the trace on a sketch of the low modes by
+// solves and probes only the rest; TraceResult.Estimator says which ran.
+// It returns the partial estimate with an error wrapping
 // loadlab.ErrNotConverged at MaxProbes, and the errors of
 // NewLaplacianSolver and Solve. It panics if g or src is nil.
 func EstimateKirchhoff(g *Graph, set *TraceSettings, src rand.Source) (TraceResult, error) {
+	return estimateKirchhoff(g, set, src, EstimatorNone)
+}
+
+// estimateKirchhoff is EstimateKirchhoff with the estimator forced to
+// force (EstimatorHutchinson: never switch; EstimatorHutchPP: switch
+// after the pilot probes on any graph with n ≥ 64) or chosen by the rule
+// (EstimatorNone).
+func estimateKirchhoff(g *Graph, set *TraceSettings, src rand.Source, force TraceEstimator) (TraceResult, error) {
 	if g == nil || src == nil {
 		panic("linalg: EstimateKirchhoff: nil graph or rand.Source")
 	}
@@ -116,31 +133,45 @@ func EstimateKirchhoff(g *Graph, set *TraceSettings, src rand.Source) (TraceResu
 	n := g.Order()
 	rng := rand.New(src)
 	q, x := make([]float64, n), make([]float64, n)
-	out := TraceResult{Method: MethodStochastic}
+	out := TraceResult{Method: MethodStochastic, Estimator: EstimatorHutchinson}
 	var vals []float64
+	var seeds [][]float64 // the solutions x, to seed a Hutch++ sketch
+	canSwitch := (force == EstimatorNone && n >= hppMinOrder) || (force == EstimatorHutchPP && n >= 64)
 	for len(vals) < ts.MaxProbes {
 		rademacher(q, rng)
 		res, err := s.Solve(x, q)
 		out.Iterations += res.Iterations
+		out.Solves++
 		if err != nil {
 			return out, err
 		}
-		var v float64
-		for u := range q {
-			v += q[u] * x[u]
+		vals = append(vals, float64(n)*dot(q, x))
+		if len(seeds) < hppSketch && canSwitch {
+			seeds = append(seeds, slices.Clone(x))
 		}
-		vals = append(vals, float64(n)*v)
 		if len(vals) >= ts.MinProbes && summarize(vals).RelHalfWidth() <= ts.RelAcc {
 			out.Status = loadlab.Success
 			break
 		}
+		if switchToHutchPP(vals, ts.RelAcc, n, force) {
+			if err := estimateHutchPP(s, ts, rng, seeds, &out); err != nil {
+				return out, err
+			}
+			return out, traceNotConverged(&out, ts)
+		}
 	}
 	out.Estimate, out.Probes = summarize(vals), len(vals)
-	if out.Status != loadlab.Success {
-		out.Status = loadlab.IterationLimit
-		return out, loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "EstimateKirchhoff: relative half-width %.3g > RelAcc = %.3g after %d probes", out.Estimate.RelHalfWidth(), ts.RelAcc, len(vals))
+	return out, traceNotConverged(&out, ts)
+}
+
+// traceNotConverged sets the status of a finished estimate and returns
+// the error of one that stopped at MaxProbes short of RelAcc.
+func traceNotConverged(out *TraceResult, ts TraceSettings) error {
+	if out.Status == loadlab.Success {
+		return nil
 	}
-	return out, nil
+	out.Status = loadlab.IterationLimit
+	return loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "EstimateKirchhoff: relative half-width %.3g > RelAcc = %.3g after %d probes (%v)", out.Estimate.RelHalfWidth(), ts.RelAcc, out.Probes, out.Estimator)
 }
 
 // rademacher fills q with independent ±1 from 64-bit words of rng.
