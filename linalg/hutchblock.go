@@ -146,15 +146,13 @@ func ritz(op *LaplacianOperator, q, w [][]float64, keep int) ([][]float64, []flo
 }
 
 // symEigen returns the eigenvalues (ascending) and eigenvectors of the
-// symmetric k×k row-major h. It panics if the factorisation fails, which
-// gonum reports only for non-finite input (a programmer error here: the
-// blocks are finite).
+// symmetric k×k row-major h by SymEigen. It panics if that fails, which
+// it does only for non-finite input or an eigensolver that does not
+// converge — not for the finite Gram and Rayleigh matrices here.
 func symEigen(h []float64, k int) ([]float64, *mat.Dense) {
-	var es mat.EigenSym
-	if !es.Factorize(mat.NewSymDense(k, h), true) {
-		panic("linalg: symEigen: eigendecomposition failed")
+	vals, vecs, err := SymEigen(mat.NewSymDense(k, h), true)
+	if err != nil {
+		panic("linalg: symEigen: " + err.Error())
 	}
-	var v mat.Dense
-	es.VectorsTo(&v)
-	return es.Values(nil), &v
+	return vals, vecs
 }
