@@ -53,7 +53,10 @@ func BenchmarkLoads_N1e4(b *testing.B) {
 
 // S = B x for a dense N = 1000 network, the product of stability's
 // BenchmarkIntegrateDense_N1000_T1000 (10⁶ multiply-adds, 8 MB of B).
-func BenchmarkLoadOpMul_Dense1000(b *testing.B) {
+func BenchmarkLoadOpMul_Dense1000(b *testing.B) { benchMul(b, dense1000(b)) }
+
+// dense1000 is a random dense N = 1000 network with A_j ∈ [1, 2), T = 1.
+func dense1000(b *testing.B) *Network {
 	const n = 1000
 	r := rand.New(rand.NewPCG(13, 2))
 	a, t, c := make([]float64, n), make([]float64, n), mat.NewDense(n, n, nil)
@@ -72,5 +75,25 @@ func BenchmarkLoadOpMul_Dense1000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchMul(b, nw)
+	return nw
+}
+
+// Loads, MulCT and MulC on the dense N = 1000 network of
+// BenchmarkLoadOpMul_Dense1000 (10⁶ entries: split over the cores).
+func BenchmarkProducts_Dense1000(b *testing.B) {
+	nw := dense1000(b)
+	x, s := make([]float64, nw.N()), make([]float64, nw.N())
+	for i := range x {
+		x[i] = 0.5
+	}
+	b.Run("Loads", func(b *testing.B) {
+		for b.Loop() {
+			nw.Loads(s, x)
+		}
+	})
+	b.Run("MulC", func(b *testing.B) {
+		for b.Loop() {
+			nw.MulC(s, x)
+		}
+	})
 }
