@@ -17,8 +17,8 @@ import (
 // components of f from all of u. A DormandPrince stepper built with
 // NewDormandPrinceSplit cuts [0, n) into pieces of Grain components and
 // runs each pass over the pieces on Workers goroutines (package
-// internal/spin: a claimed piece at a time, helpers busy-waiting
-// between passes), fusing each piece's Rows with the stage arithmetic of
+// internal/spin: runs of pieces claimed at run time, helpers
+// busy-waiting between passes), fusing each piece's Rows with the stage arithmetic of
 // that piece and the next Map, so that a stage costs one pass over the
 // pieces and the work between the products is split too.
 //
@@ -44,7 +44,8 @@ type Split struct {
 	Map  func(buf int, y []float64, lo, hi int)
 	Rows func(buf int, dy []float64, t float64, lo, hi int)
 	// Grain is the number of components of a piece: a multiple of 16
-	// (default 32). Pieces start at multiples of Grain.
+	// (default 32). Map and Rows see runs of whole pieces: lo is a
+	// multiple of Grain, hi one too or n.
 	Grain int
 	// Workers is the number of goroutines of a pass (default GOMAXPROCS;
 	// 1 runs every piece on the caller).

@@ -330,10 +330,11 @@ func (sys *system) split() *ode.Split {
 	if sys.op.NNZ() >= splitWork {
 		workers = 0 // GOMAXPROCS
 	}
-	// Pieces of ≥ 32 nodes (256 KB of dense B at N = 1000, ≈ 5 µs: the
-	// core that finishes first waits half that on average), ≈ 64 of them
-	// at large N, where claiming them costs nothing.
-	grain := max(2, (n+64*16-1)/(64*16)) * 16
+	// Pieces of ≥ 16 nodes (128 KB of dense B at N = 1000, ≈ 2.5 µs: the
+	// cores finish within about that of each other, spin.Pieces handing
+	// out shorter runs of pieces as fewer are left), ≈ 64 of them at
+	// large N.
+	grain := max(1, (n+64*16-1)/(64*16)) * 16
 	return &ode.Split{Map: sys.mapRange, Rows: sys.rowsRange, Grain: grain, Workers: workers}
 }
 

@@ -4,13 +4,15 @@
 // products of package anycast and the fused Runge–Kutta stages of
 // package ode.
 //
-// Pieces are [k·grain, (k+1)·grain) ∩ [0, n): their boundaries depend on
-// n and grain only, never on the number of goroutines or on timing, so a
-// loop whose pieces are independent computes the same bits on any number
-// of cores. Which goroutine runs a piece is decided at run time (pieces
-// are claimed one at a time), so a core descheduled by the OS does not
-// hold the others up. A panic in a piece is re-raised on the caller
-// (docs/conventions.md §6).
+// Pieces are [k·grain, (k+1)·grain) ∩ [0, n), handed out in runs of
+// consecutive pieces: a run starts and ends on piece boundaries, which
+// depend on n and grain only, so a loop whose elements are independent
+// computes the same bits on any number of cores. Which goroutine runs a
+// run, and how long it is, is decided at run time (runs are claimed one
+// at a time, shorter as fewer pieces are left), so a core descheduled by
+// the OS does not hold the others up, few claims are made, and the
+// goroutines finish within about one piece of each other. A panic in a
+// run is re-raised on the caller (docs/conventions.md §6).
 package spin
 
 import (
@@ -33,10 +35,12 @@ func Workers(work, minWork int) int {
 // by other goroutines before it blocks.
 const waitSpin = 200 * time.Microsecond
 
-// Pieces calls fn(lo, hi) once on every piece [k·grain, (k+1)·grain) ∩
-// [0, n), with w goroutines: the caller and w − 1 helpers of the pool,
-// which claim pieces one at a time (the caller from the front, the
-// helpers from the back). The caller starts at once and does not wait
+// Pieces calls fn(lo, hi) on runs of the pieces [k·grain, (k+1)·grain) ∩
+// [0, n), each piece in exactly one run, with w goroutines: the caller
+// and w − 1 helpers of the pool, which claim runs one at a time (the
+// caller from the front, the helpers from the back), each of about
+// 1/(2w) of the pieces still unclaimed. lo is a multiple of grain, and hi
+// is one too or n. The caller starts at once and does not wait
 // for a helper that has not claimed a piece yet: waking an idle core
 // costs tens of µs on a virtual machine, as much as a whole loop, so with
 // a fixed split the caller would wait for the late half. The helpers
@@ -58,7 +62,7 @@ func Pieces(n, w, grain int, fn func(lo, hi int)) {
 		}
 		return
 	}
-	l := &loop{n: n, grain: grain, fn: fn, total: total, finished: make(chan struct{})}
+	l := &loop{n: n, grain: grain, div: 2 * uint64(w), fn: fn, total: total, finished: make(chan struct{})}
 	l.span.Store(uint64(total))
 	for range min(int64(w), total) - 1 {
 		helpers.submit(l)
@@ -79,6 +83,7 @@ func Pieces(n, w, grain int, fn func(lo, hi int)) {
 // loop is one call of Pieces.
 type loop struct {
 	n, grain int
+	div      uint64 // a claim takes 1/div of the unclaimed pieces (at least one)
 	fn       func(lo, hi int)
 	total    int64
 	span     atomic.Uint64 // unclaimed pieces [lo, hi): lo<<32 | hi
@@ -88,51 +93,53 @@ type loop struct {
 	finished chan struct{}
 }
 
-// work claims and runs pieces until none is left.
+// work claims and runs runs of pieces until none is left.
 func (l *loop) work(front bool) {
 	for {
-		k, ok := claim(&l.span, front)
+		k, m, ok := claim(&l.span, front, l.div)
 		if !ok {
 			return
 		}
-		l.piece(k)
+		l.run(k, m)
 	}
 }
 
-// piece runs piece k, recording a panic, and closes finished after the
-// last piece.
-func (l *loop) piece(k int64) {
+// run runs the m pieces from piece k, recording a panic, and closes
+// finished after the last piece.
+func (l *loop) run(k, m int64) {
 	defer func() {
 		if v := recover(); v != nil {
 			l.mu.Lock()
 			l.crashed = v
 			l.mu.Unlock()
 		}
-		if l.done.Add(1) == l.total {
+		if l.done.Add(m) == l.total {
 			close(l.finished)
 		}
 	}()
 	lo := int(k) * l.grain
-	l.fn(lo, min(lo+l.grain, l.n))
+	l.fn(lo, min(lo+int(m)*l.grain, l.n))
 }
 
-// claim takes the first (front) or the last unclaimed piece of span
-// (lo<<32 | hi). The caller of Pieces works from the front and the
-// helpers from the back, so that while both keep pace each core touches
-// the same pieces from loop to loop, which stay in its caches.
-func claim(span *atomic.Uint64, front bool) (int64, bool) {
+// claim takes the first (front) or the last max(1, u/div) of the u
+// unclaimed pieces of span (lo<<32 | hi) and returns the first and the
+// count. The caller of Pieces works from the front and the helpers from
+// the back, so that while both keep pace each core touches the same
+// pieces from loop to loop, which stay in its caches.
+func claim(span *atomic.Uint64, front bool, div uint64) (first, count int64, ok bool) {
 	for {
 		v := span.Load()
 		lo, hi := v>>32, v&(1<<32-1)
 		if lo >= hi {
-			return 0, false
+			return 0, 0, false
 		}
-		k, next := hi-1, lo<<32|(hi-1)
+		m := max(1, (hi-lo)/div)
+		k, next := hi-m, lo<<32|(hi-m)
 		if front {
-			k, next = lo, (lo+1)<<32|hi
+			k, next = lo, (lo+m)<<32|hi
 		}
 		if span.CompareAndSwap(v, next) {
-			return int64(k), true
+			return int64(k), int64(m), true
 		}
 	}
 }
