@@ -203,7 +203,7 @@ func newBlocks(off []int, adj []int32, shift uint) *blocks {
 // node ranges of chunk in pass 2) claimed by up to workers goroutines.
 func (f *flows) applyBlocked(hi, lo, p []float64, workers int) {
 	par.For(passChunks, workers, func(c int) { f.gather(p, c) })
-	f.update(hi, lo, p, workers)
+	f.update(hi, lo, p, nil, workers)
 }
 
 // gather runs pass 1 of the blocked gather on entry range c of
@@ -218,13 +218,19 @@ func (f *flows) gather(p []float64, c int) {
 }
 
 // update runs pass 2 of the blocked gather, after pass 1 has staged p.
-func (f *flows) update(hi, lo, p []float64, workers int) {
-	par.For(passChunks, workers, func(c int) { f.updateChunk(hi, lo, p, c) })
+// With next = r(k+1) non-nil it also does the per-node part of the next
+// step for the linear measure (renormAmount): each node's new limit is
+// renormalised and p_u = r_u(k+1) − x_u(k+1) written as soon as its
+// flows are added, while (hi_u, lo_u) are still in registers, which
+// saves a pass over the nodes. p_u is read only by node u's own update
+// in pass 2 (the others read the staged copy), so overwriting it is safe.
+func (f *flows) update(hi, lo, p, next []float64, workers int) {
+	par.For(passChunks, workers, func(c int) { f.updateChunk(hi, lo, p, next, c) })
 }
 
 // updateChunk runs pass 2 of the blocked gather on the node range of
-// chunk c.
-func (f *flows) updateChunk(hi, lo, p []float64, c int) {
+// chunk c (see update for next).
+func (f *flows) updateChunk(hi, lo, p, next []float64, c int) {
 	bk := f.blk
 	var cur [maxBlocks]int
 	copy(cur[:bk.nb], bk.cursor[c*bk.nb:])
@@ -240,6 +246,12 @@ func (f *flows) updateChunk(hi, lo, p []float64, c int) {
 			bb := s - h
 			l += (h - (s - bb)) + (fl - bb)
 			h = s
+		}
+		if next != nil { // as renormAmount
+			x := h + l
+			l -= x - h
+			h = x
+			p[u] = next[u] - x
 		}
 		hi[u], lo[u] = h, l
 	}

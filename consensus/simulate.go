@@ -160,14 +160,19 @@ func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps 
 	split := f.blk != nil && th.Measure == Amount
 	var st *pendingStability
 	defer func() { st.join() }() // also when a panic of Next is re-raised
-	var err error
-	for k := 0; k < steps; k++ {
+	fetch := func(k int) ([]float64, error) {
 		if pf != nil {
-			r, err = pf.next()
-		} else {
-			err = d.Next(k, r)
+			return pf.next()
 		}
-		if err != nil {
+		return r, d.Next(k, r)
+	}
+	var err error
+	var ahead []float64 // r(k), drawn by step k − 1 for its fused update
+	for k := 0; k < steps; k++ {
+		fused := ahead != nil
+		if fused {
+			r, ahead = ahead, nil
+		} else if r, err = fetch(k); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
@@ -175,7 +180,7 @@ func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps 
 			st = checkStability(th.Graph, th.Gamma, scaling(th.Measure, r, x0))
 		}
 		if split {
-			err = tr.stepGather(f, r, p, hi, lo, workers)
+			err = tr.stepGather(f, r, p, hi, lo, workers, fused)
 		} else {
 			err = tr.step(th, r, p, hi, lo)
 		}
@@ -189,11 +194,23 @@ func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps 
 		if pf != nil {
 			pf.release() // r(k) is no longer needed
 		}
-		if split {
-			f.update(hi, lo, p, workers)
-		} else {
+		if !split {
 			f.apply(hi, lo, p, workers)
+			tr.Steps++
+			continue
 		}
+		// The blocked update renormalises x(k+1) and forms p(k+1) as it
+		// goes (see updateChunk), so r(k+1) is drawn first.
+		if k+1 < steps {
+			if ahead, err = fetch(k + 1); err != nil {
+				ahead = nil
+				f.update(hi, lo, p, nil, workers)
+				tr.Steps++
+				err = fmt.Errorf("consensus: step %d: %w", k+1, err)
+				break
+			}
+		}
+		f.update(hi, lo, p, ahead, workers)
 		tr.Steps++
 	}
 	tr.Final = make([]float64, n)
@@ -413,18 +430,21 @@ func sumTotals(r, x, p []float64) (rt, lt, at, psum float64) {
 // stepGather is step and pass 1 of the blocked update (flows.gather)
 // for the linear measure on a large graph, in two phases over fixed
 // pieces claimed by up to workers goroutines: (1) renormalise and form
-// p on passChunks node ranges; (2) the totals of the step, whose plain
+// p on passChunks node ranges, unless fused says the previous step's
+// update did it already (see flows.update); (2) the totals of the step, whose plain
 // sums run over the nodes in order on one goroutine as in step, while
 // the others gather p into the staging array: both only read p and x.
 // The arithmetic and its order are those of step and apply, so the
 // trajectory is bitwise the same. The caller finishes the step with
 // flows.update.
-func (tr *Trajectory) stepGather(f *flows, r, p, hi, lo []float64, workers int) error {
+func (tr *Trajectory) stepGather(f *flows, r, p, hi, lo []float64, workers int, fused bool) error {
 	n := len(r)
-	par.For(passChunks, workers, func(c int) {
-		a, b := par.Bounds(n, passChunks, c)
-		renormAmount(r[a:b], p[a:b], hi[a:b], lo[a:b])
-	})
+	if !fused {
+		par.For(passChunks, workers, func(c int) {
+			a, b := par.Bounds(n, passChunks, c)
+			renormAmount(r[a:b], p[a:b], hi[a:b], lo[a:b])
+		})
+	}
 	var err error
 	par.For(1+passChunks, workers, func(c int) {
 		if c == 0 { // claimed first: the longest piece

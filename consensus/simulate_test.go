@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"errors"
 	"fmt"
 	"github.com/loadlab/loadlab"
 	"math"
@@ -766,6 +767,52 @@ func TestSimulateDisconnectedLarge(t *testing.T) {
 			_, err := Simulate(net, d, make([]float64, 2*half), 5, nil)
 			assert.ErrorIs(t, err, loadlab.ErrDisconnected, "GOMAXPROCS %d", procs)
 			assert.Zero(t, d.calls, "GOMAXPROCS %d: demand drawn for a refused graph", procs)
+		}()
+	}
+}
+
+// failingDemand is d until step at, where Next fails.
+type failingDemand struct {
+	d  Demand
+	at int
+}
+
+func (f failingDemand) Next(k int, r []float64) error {
+	if k == f.at {
+		return errors.New("demand feed lost")
+	}
+	return f.d.Next(k, r)
+}
+
+// TestSimulateFusedDemandError checks the fused update of large graphs,
+// which draws r(k+1) before it updates the limits to x(k+1): a demand
+// that fails at step 5 of 9 ends the run with the error of step 5 after
+// 5 steps, with the limits x(5) and totals bitwise those of a run of 5
+// steps, on one processor (demand drawn inline) and on two (drawn ahead
+// by the prefetcher), and with the states recorded.
+func TestSimulateFusedDemandError(t *testing.T) {
+	n := gatherNodes + 100
+	g := sparseRandom(n, 4, mc.Source(18))
+	start := make([]float64, n)
+	for i := range start {
+		start[i] = 20 + float64(i%11)
+	}
+	net := &Throttler{Graph: g, Gamma: 0.02}
+	walk := func() Demand { return &RandomWalkDemand{Start: start, Sigma: 1, Src: mc.Source(19)} }
+	want, err := Simulate(net, walk(), start, 5, &Settings{States: true})
+	require.NoError(t, err)
+	for _, procs := range []int{1, 2} {
+		func() {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			tr, err := Simulate(net, failingDemand{walk(), 5}, start, 9, &Settings{States: true})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "step 5: demand feed lost", "GOMAXPROCS %d", procs)
+			assert.Equal(t, 5, tr.Steps)
+			assert.Equal(t, want.Final, tr.Final, "GOMAXPROCS %d: limits after the failed step", procs)
+			assert.Equal(t, want.LTotal, tr.LTotal)
+			assert.Equal(t, want.Dispersion, tr.Dispersion)
+			assert.Equal(t, want.X, tr.X)
+			assert.Equal(t, want.P, tr.P)
 		}()
 	}
 }
