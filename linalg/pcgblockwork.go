@@ -68,7 +68,7 @@ func newBlockWork(s *LaplacianSolver, k int) *blockWork {
 	n := s.mat.n
 	w := &blockWork{s: s, n: n, k: k, nb: numBlocks(n), inv: s.w.inv}
 	nk := n * k
-	w.x, w.b, w.r, w.z, w.p, w.q = make([]float64, nk), make([]float64, nk), make([]float64, nk), make([]float64, nk), make([]float64, nk), make([]float64, nk)
+	w.x, w.b, w.r, w.z, w.p, w.q = hugeFloats(nk), hugeFloats(nk), hugeFloats(nk), hugeFloats(nk), hugeFloats(nk), hugeFloats(nk)
 	w.part, w.tot = make([]float64, w.nb*k*4), make([]float64, k*4)
 	w.alpha, w.beta, w.mu, w.shift = make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	w.cs = make([]blockCol, k)

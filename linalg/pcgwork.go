@@ -55,7 +55,7 @@ const (
 func (w *pcgWork) init(s *LaplacianSolver, inv []float64) {
 	n := s.mat.n
 	w.s, w.n, w.nb, w.inv = s, n, numBlocks(n), inv
-	w.x, w.b, w.r, w.z, w.p, w.q = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	w.x, w.b, w.r, w.z, w.p, w.q = hugeFloats(n), hugeFloats(n), hugeFloats(n), hugeFloats(n), hugeFloats(n), hugeFloats(n)
 	w.part = make([]pcgSums, w.nb)
 	w.fn = func(lo, hi int) {
 		for blk := lo; blk < hi; blk++ {

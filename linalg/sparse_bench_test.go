@@ -218,6 +218,7 @@ func BenchmarkEstimateKirchhoff_Regular6_1e6(b *testing.B) {
 	}
 	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(res.Probes), "probes")
+	b.ReportMetric(float64(res.Iterations), "iters")
 	b.ReportMetric(res.Estimate.RelHalfWidth(), "relhw")
 }
 

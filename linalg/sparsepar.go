@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"unsafe"
 )
 
 // The sparse kernels (operator.go, pcg.go) run on a small pool of
@@ -95,4 +96,13 @@ func parallelBlocks(nb int, fn rangeFunc) {
 	if p != nil {
 		panic(p)
 	}
+}
+
+// hugeFloats returns make([]float64, n) with adviseHuge applied.
+func hugeFloats(n int) []float64 {
+	v := make([]float64, n)
+	if n > 0 {
+		adviseHuge(unsafe.Pointer(&v[0]), 8*n)
+	}
+	return v
 }

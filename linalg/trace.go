@@ -1,11 +1,13 @@
 package linalg
 
 import (
+	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/size"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Defaults of TraceSettings.
@@ -130,38 +132,108 @@ func estimateKirchhoff(g *Graph, set *TraceSettings, src rand.Source, force Trac
 	if err != nil {
 		return TraceResult{}, err
 	}
-	n := g.Order()
-	rng := rand.New(src)
-	q, x := make([]float64, n), make([]float64, n)
+	return hutchinsonKirchhoff(s, ts, rand.New(src), force)
+}
+
+// hutchinsonKirchhoff draws Rademacher probes q from rng and takes the
+// values n qᵀ L† q until the stopping rule of ts holds or the rule of
+// switchToHutchPP hands over to Hutch++. The probes are solved in blocks
+// with SolveBlock (see nextProbeBlock); the stopping and switching rules
+// see the values one by one, in the order of the probes, as with one
+// solve per probe, and the probes of a block after the one at which a
+// rule fires are discarded. A solve error ends the loop with the partial
+// result.
+func hutchinsonKirchhoff(s *LaplacianSolver, ts TraceSettings, rng *rand.Rand, force TraceEstimator) (TraceResult, error) {
+	n := s.Order()
 	out := TraceResult{Method: MethodStochastic, Estimator: EstimatorHutchinson}
 	var vals []float64
 	var seeds [][]float64 // the solutions x, to seed a Hutch++ sketch
 	canSwitch := (force == EstimatorNone && n >= hppMinOrder) || (force == EstimatorHutchPP && n >= 64)
-	for len(vals) < ts.MaxProbes {
-		rademacher(q, rng)
-		res, err := s.Solve(x, q)
-		out.Iterations += res.Iterations
-		out.Solves++
+	var pb probeBlock
+	for len(vals) < ts.MaxProbes && out.Status != loadlab.Success {
+		k := min(ts.MaxProbes-len(vals), nextProbeBlock(len(vals), summarize(vals), ts, canSwitch))
+		qm, xm, err := pb.solve(s, k, rng, &out)
 		if err != nil {
 			return out, err
 		}
-		vals = append(vals, float64(n)*dot(q, x))
-		if len(seeds) < hppSketch && canSwitch {
-			seeds = append(seeds, slices.Clone(x))
-		}
-		if len(vals) >= ts.MinProbes && summarize(vals).RelHalfWidth() <= ts.RelAcc {
-			out.Status = loadlab.Success
-			break
-		}
-		if switchToHutchPP(vals, ts.RelAcc, n, force) {
-			if err := estimateHutchPP(s, ts, rng, seeds, &out); err != nil {
-				return out, err
+		for j := range k {
+			vals = append(vals, float64(n)*colDot(qm, xm, j))
+			if len(seeds) < hppSketch && canSwitch {
+				seeds = append(seeds, mat.Col(nil, j, xm))
 			}
-			return out, traceNotConverged(&out, ts)
+			if len(vals) >= ts.MinProbes && summarize(vals).RelHalfWidth() <= ts.RelAcc {
+				out.Status = loadlab.Success
+				break
+			}
+			if switchToHutchPP(vals, ts.RelAcc, n, force) {
+				if err := estimateHutchPP(s, ts, rng, seeds, &out); err != nil {
+					return out, err
+				}
+				return out, traceNotConverged(&out, ts)
+			}
 		}
 	}
 	out.Estimate, out.Probes = summarize(vals), len(vals)
 	return out, traceNotConverged(&out, ts)
+}
+
+// nextProbeBlock returns the number of probes to solve next after m: up
+// to hppPilot first when the estimate may switch to Hutch++ (whose rule
+// is first applied there, so that a switch leaves rng where one solve per
+// probe would), then up to MinProbes, then the number the relative
+// half-width h of the estimate e says are still missing, m·(h/RelAcc)² − m
+// (at least 1, at most MaxBlockCols).
+func nextProbeBlock(m int, e loadlab.Estimate, ts TraceSettings, canSwitch bool) int {
+	switch {
+	case canSwitch && m < hppPilot:
+		return hppPilot - m
+	case m < ts.MinProbes:
+		return ts.MinProbes - m
+	}
+	h := e.RelHalfWidth() / ts.RelAcc
+	need := float64(m)*h*h - float64(m)
+	if !(need < MaxBlockCols) { // also NaN: a zero mean
+		return MaxBlockCols
+	}
+	return max(1, int(math.Ceil(need)))
+}
+
+// probeBlock holds the probes of one block and their solutions.
+type probeBlock struct {
+	q      []float64
+	qm, xm *mat.Dense
+}
+
+// solve draws k probes from rng into the columns of a block, solves them
+// together and adds the work to out.
+func (pb *probeBlock) solve(s *LaplacianSolver, k int, rng *rand.Rand, out *TraceResult) (qm, xm *mat.Dense, err error) {
+	n := s.Order()
+	if pb.qm == nil || pb.qm.RawMatrix().Cols != k {
+		if err := size.Check("linalg", "EstimateKirchhoff: probe block entries", n*k, 2*8); err != nil {
+			return nil, nil, err
+		}
+		pb.q, pb.qm, pb.xm = make([]float64, n), mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
+	}
+	for j := range k {
+		rademacher(pb.q, rng)
+		pb.qm.SetCol(j, pb.q)
+	}
+	res, err := s.SolveBlock(pb.xm, pb.qm)
+	for _, r := range res {
+		out.Iterations += r.Iterations
+	}
+	out.Solves += k
+	return pb.qm, pb.xm, err
+}
+
+// colDot returns Σ_u a_uj b_uj, summed in row order.
+func colDot(a, b *mat.Dense, j int) float64 {
+	ra, rb := a.RawMatrix(), b.RawMatrix()
+	var v float64
+	for u := range ra.Rows {
+		v += ra.Data[u*ra.Stride+j] * rb.Data[u*rb.Stride+j]
+	}
+	return v
 }
 
 // traceNotConverged sets the status of a finished estimate and returns

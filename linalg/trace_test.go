@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"gonum.org/v1/gonum/floats"
 )
 
 // Coverage over many seeds: the 95 % interval of EstimateKirchhoff must
@@ -123,5 +124,48 @@ func TestEstimateH2Errors(t *testing.T) {
 		if _, err := EstimateH2(g, gamma, nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
 			t.Errorf("γ = %v: err = %v, want ErrInvalid", gamma, err)
 		}
+	}
+}
+
+// EstimateKirchhoff solves its probes in blocks, but sees the same probes
+// in the same order as one solve per probe: the reference below draws
+// them from the same source path (the solver takes one number first) and
+// solves them one by one. The torus needs more than MinProbes probes at
+// 3 %, so later blocks and the discarding of a block's tail are
+// exercised. Each value n qᵀx differs from the reference by the solves'
+// error only: |qᵀ(x − x')| ≤ ‖q‖ ‖L†‖ 2 Tol ‖q‖ = 2n·Tol/λ₂ relative to
+// qᵀL†q ≥ n/λ_n, i.e. 2 Tol κ ≈ 2e-6·81 = 1.6e-4 here (κ(L) of the
+// 20 × 20 torus is 8/(2 − 2cos(2π/20)) ≈ 81): 1e-3 relative is safe.
+func TestEstimateKirchhoffSameProbesAsSingleSolves(t *testing.T) {
+	g := must(Torus(20, 20))
+	set := &TraceSettings{RelAcc: 0.03, Solver: &SolverSettings{Preconditioner: Jacobi}}
+	got, err := EstimateKirchhoff(g, set, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := rand.NewPCG(3, 4)
+	ts, ss := set.resolved()
+	s, err := NewLaplacianSolver(g, &ss, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(src)
+	n := g.Order()
+	q, x := make([]float64, n), make([]float64, n)
+	var vals []float64
+	for {
+		rademacher(q, rng)
+		if _, err := s.Solve(x, q); err != nil {
+			t.Fatal(err)
+		}
+		vals = append(vals, float64(n)*floats.Dot(q, x))
+		if len(vals) >= ts.MinProbes && summarize(vals).RelHalfWidth() <= ts.RelAcc {
+			break
+		}
+	}
+	want := summarize(vals)
+	t.Logf("%d probes, mean %v (one by one %v)", got.Probes, got.Estimate.Mean, want.Mean)
+	if got.Probes != len(vals) || got.Probes <= ts.MinProbes || math.Abs(got.Estimate.Mean-want.Mean) > 1e-3*want.Mean {
+		t.Errorf("block probes: %d, mean %v; one by one: %d, mean %v (want > %d probes)", got.Probes, got.Estimate.Mean, len(vals), want.Mean, ts.MinProbes)
 	}
 }
