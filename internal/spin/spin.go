@@ -39,7 +39,7 @@ const waitSpin = 200 * time.Microsecond
 // [0, n), each piece in exactly one run, with w goroutines: the caller
 // and w − 1 helpers of the pool, which claim runs one at a time (the
 // caller from the front, the helpers from the back), each of about
-// 1/(2w) of the pieces still unclaimed. lo is a multiple of grain, and hi
+// 1/(4w) of the pieces still unclaimed and at most maxRun pieces. lo is a multiple of grain, and hi
 // is one too or n. The caller starts at once and does not wait
 // for a helper that has not claimed a piece yet: waking an idle core
 // costs tens of µs on a virtual machine, as much as a whole loop, so with
@@ -62,7 +62,7 @@ func Pieces(n, w, grain int, fn func(lo, hi int)) {
 		}
 		return
 	}
-	l := &loop{n: n, grain: grain, div: 2 * uint64(w), fn: fn, total: total, finished: make(chan struct{})}
+	l := &loop{n: n, grain: grain, div: 4 * uint64(w), fn: fn, total: total, finished: make(chan struct{})}
 	l.span.Store(uint64(total))
 	for range min(int64(w), total) - 1 {
 		helpers.submit(l)
@@ -121,9 +121,14 @@ func (l *loop) run(k, m int64) {
 	l.fn(lo, min(lo+int(m)*l.grain, l.n))
 }
 
-// claim takes the first (front) or the last max(1, u/div) of the u
-// unclaimed pieces of span (lo<<32 | hi) and returns the first and the
-// count. The caller of Pieces works from the front and the helpers from
+// maxRun bounds the pieces of a claim: a goroutine descheduled by the OS
+// in the middle of a run (on a loaded machine) holds the others up by at
+// most that much work.
+const maxRun = 8
+
+// claim takes the first (front) or the last min(maxRun, max(1, u/div))
+// of the u unclaimed pieces of span (lo<<32 | hi) and returns the first
+// and the count. The caller of Pieces works from the front and the helpers from
 // the back, so that while both keep pace each core touches the same
 // pieces from loop to loop, which stay in its caches.
 func claim(span *atomic.Uint64, front bool, div uint64) (first, count int64, ok bool) {
@@ -133,7 +138,7 @@ func claim(span *atomic.Uint64, front bool, div uint64) (first, count int64, ok 
 		if lo >= hi {
 			return 0, 0, false
 		}
-		m := max(1, (hi-lo)/div)
+		m := min(maxRun, max(1, (hi-lo)/div))
 		k, next := hi-m, lo<<32|(hi-m)
 		if front {
 			k, next = lo, (lo+m)<<32|hi
