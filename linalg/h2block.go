@@ -210,12 +210,26 @@ func (lb *lanczosBlock) product(part []float64, lo, hi int) {
 		}
 		for g := 0; g < m; g += blockLanes {
 			var a0, a1, a2, a3, a4, a5, a6, a7, d float64
-			for e, u := range adj {
-				c := mt.wc
-				if ws != nil {
-					c = ws[e]
+			if ws == nil {
+				// One weight wc: sum the neighbours' values, scale once.
+				for _, u := range adj {
+					x := (*[blockLanes]float64)(v[int(u)*m+g:])
+					a0 += x[0]
+					a1 += x[1]
+					a2 += x[2]
+					a3 += x[3]
+					a4 += x[4]
+					a5 += x[5]
+					a6 += x[6]
+					a7 += x[7]
 				}
-				x := (*[blockLanes]float64)(v[int(u)*m+g:])
+				c := mt.wc
+				a0, a1, a2, a3, a4, a5, a6, a7 = c*a0, c*a1, c*a2, c*a3, c*a4, c*a5, c*a6, c*a7
+				d = c * float64(len(adj))
+			}
+			for e, u := range ws {
+				c := u
+				x := (*[blockLanes]float64)(v[int(adj[e])*m+g:])
 				a0 += c * x[0]
 				a1 += c * x[1]
 				a2 += c * x[2]
