@@ -7,7 +7,9 @@ import (
 	"slices"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 	"gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/mat"
 )
 
 // GammaH2Estimate is the stochastic estimate of the H2-optimal update
@@ -283,26 +285,32 @@ func (hs *h2Sampler) settle(lb *lanczosBlock, withA bool) error {
 }
 
 // fixA sets a for the probes whose a is not final: the settled
-// quadrature when byLanczos, else a Laplacian solve.
+// quadrature when byLanczos, else Laplacian solves.
 func (hs *h2Sampler) fixA(ps []*probeQuad, byLanczos bool) error {
+	var todo []*probeQuad
 	for _, p := range ps {
-		if p.aFinal {
-			continue
-		}
-		if byLanczos {
+		switch {
+		case p.aFinal:
+		case byLanczos:
 			p.a, p.aFinal = p.resistanceK(len(p.alpha), &hs.qw), true
-			continue
-		}
-		if err := hs.solve(p); err != nil {
-			return err
+		default:
+			todo = append(todo, p)
 		}
 	}
-	return nil
+	if len(todo) == 0 {
+		return nil
+	}
+	return hs.solve(todo)
 }
 
-// solve sets p.a = qᵀL†q by one Laplacian solve (TraceSettings.Solver),
-// building the solver on first use.
-func (hs *h2Sampler) solve(p *probeQuad) error {
+// solve sets p.a = qᵀL†q for every probe of ps by Laplacian solves
+// (TraceSettings.Solver), all right-hand sides iterated together
+// (LaplacianSolver.SolveBlock), building the solver on first use.
+func (hs *h2Sampler) solve(ps []*probeQuad) error {
+	n, k := hs.g.Order(), len(ps)
+	if err := size.Check("linalg", "EstimateGammaH2: probe and solution blocks, n", n, 2*8*k); err != nil {
+		return err
+	}
 	if hs.s == nil {
 		s, err := NewLaplacianSolver(hs.g, &hs.solverSet, rand.NewPCG(hs.solverSeed, 0))
 		if err != nil {
@@ -310,17 +318,28 @@ func (hs *h2Sampler) solve(p *probeQuad) error {
 		}
 		hs.s = s
 	}
-	probeVector(hs.q, p.seed)
-	res, err := hs.s.Solve(hs.x, hs.q)
-	hs.iters += res.Iterations
+	b := mat.NewDense(n, k, nil)
+	for j, p := range ps {
+		probeVector(hs.q, p.seed)
+		b.SetCol(j, hs.q)
+	}
+	var x mat.Dense
+	res, err := hs.s.SolveBlock(&x, b)
+	for _, r := range res {
+		hs.iters += r.Iterations
+	}
 	if err != nil {
 		return err
 	}
-	hs.s.op.Apply(hs.lx, hs.x)
-	// a = 2(Pq)ᵀx − xᵀLx = qᵀL†q − ‖x − L†q‖²_L: second order in the
-	// solve error whether or not x is a Galerkin approximation.
-	p.a, p.aFinal = 2*dot(hs.q, hs.x)-dot(hs.x, hs.lx), true
-	hs.matvecs++
+	for j, p := range ps {
+		mat.Col(hs.q, j, b)
+		mat.Col(hs.x, j, &x)
+		hs.s.op.Apply(hs.lx, hs.x)
+		// a = 2(Pq)ᵀx − xᵀLx = qᵀL†q − ‖x − L†q‖²_L: second order in
+		// the solve error whether or not x is a Galerkin approximation.
+		p.a, p.aFinal = 2*dot(hs.q, hs.x)-dot(hs.x, hs.lx), true
+		hs.matvecs++
+	}
 	return nil
 }
 
