@@ -273,9 +273,10 @@ func (lb *lanczosBlock) productNarrow(part []float64, lo, hi int) {
 			ws = ws[:len(adj)]
 		}
 		var a0, a1, a2, a3, d float64
-		if m == 2 {
+		c := 1.0 // with one weight wc: summed unscaled, scaled once (as product)
+		switch {
+		case m == 2:
 			for e, u := range adj {
-				c := mt.wc
 				if ws != nil {
 					c = ws[e]
 				}
@@ -284,9 +285,8 @@ func (lb *lanczosBlock) productNarrow(part []float64, lo, hi int) {
 				a1 += c * x[1]
 				d += c
 			}
-		} else {
+		default:
 			for e, u := range adj {
-				c := mt.wc
 				if ws != nil {
 					c = ws[e]
 				}
@@ -297,6 +297,10 @@ func (lb *lanczosBlock) productNarrow(part []float64, lo, hi int) {
 				a3 += c * x[3]
 				d += c
 			}
+		}
+		if ws == nil {
+			c = mt.wc
+			a0, a1, a2, a3, d = c*a0, c*a1, c*a2, c*a3, c*float64(len(adj))
 		}
 		acc := [4]float64{a0, a1, a2, a3}
 		xi, out := v[i*m:][:m], w[i*m:][:m]
