@@ -303,7 +303,31 @@
 //     One iteration is three passes: the product fused with p·Lp, the
 //     update of x and r fused with the Jacobi scaling and all dot products
 //     (the projection of z onto 1⊥ is folded into the next pass), and the
-//     new direction.
+//     new direction. At 10⁶ nodes the product is most of the time and its
+//     cost is the latency of the neighbour reads, not arithmetic or
+//     bandwidth: the degree-6 product is unrolled (more rows' reads in
+//     flight), and the solver's vectors and adjacency are advised onto
+//     transparent huge pages on Linux (an 8 MB vector spans 2048 4 KiB
+//     pages, as many as the second-level TLB holds, so with small pages
+//     nearly every random read also waits for a page walk).
+//   - SolveBlock(dst, b *mat.Dense) solves the k columns of b together,
+//     as a block stored row-major in the solver's order (entry (u, j) at
+//     u·k + j), in chunks of at most MaxBlockCols = 16 columns. A row of
+//     the block product first collects its neighbours' row offsets, then
+//     sums column by column over them: the first column's reads miss
+//     once per neighbour, all outstanding together, and the other columns
+//     find the lines in cache. Each column keeps its own CG scalars α_j,
+//     β_j, its own convergence test, restarts and iteration budget, and a
+//     converged column is no longer updated; every kernel does column j's
+//     arithmetic in the order of the single-vector kernels, so each column
+//     gets Solve's iterates and iteration count (tested: same status and
+//     iterations, solutions within the residual bound, across Jacobi,
+//     Auto and approximate Cholesky, whose forward and backward
+//     substitutions walk the factor once for all k columns). Results
+//     are one SolveResult per column; a column short of Tol makes the
+//     error ErrNotConverged with every column's last iterate in dst. On
+//     the 10⁶-node random 6-regular graph, 8 right-hand sides take about
+//     0.6 of the CPU time of 8 single solves (docs/benchmarks.md).
 //   - Preconditioners. ApproxCholesky is the randomized approximate
 //     Cholesky factorisation of Kyng and Sachdeva (as in Laplacians.jl's
 //     approxchol): vertices are eliminated in approximate minimum-degree
@@ -361,7 +385,10 @@
 //     measured and dropped: at n = 10⁶ its 8-column product cost as much
 //     as 8 single products.
 //   - EstimateKirchhoff estimates K_f = n tr L† by Hutchinson's estimator,
-//     one solve per Rademacher probe, adding probes until the 95 %
+//     one solve per Rademacher probe (the probes solved in blocks by
+//     SolveBlock: 4, then up to MinProbes, then as many as the spread says
+//     are missing; the stopping rule sees them one by one, so the estimate
+//     is that of one solve per probe), adding probes until the 95 %
 //     Student-t interval has relative half-width ≤ RelAcc (default 1 %),
 //     and returns a loadlab.Estimate (coverage tested over 300 seeds). On
 //     an expander a probe's relative spread is about √(2/n), so a handful
