@@ -146,9 +146,10 @@ func (s *LaplacianSolver) blockError(res []SolveResult, errs []error) error {
 }
 
 // blockWork returns the solver's block workspace for k columns, allocating
-// it on first use and when k changes.
+// it on first use and when k exceeds the widest block so far.
 func (s *LaplacianSolver) blockWork(k int) (*blockWork, error) {
-	if s.bw != nil && s.bw.k == k {
+	if s.bw != nil && s.bw.kcap >= k {
+		s.bw.setWidth(k)
 		return s.bw, nil
 	}
 	if err := size.Check("linalg", "LaplacianSolver.SolveBlock: block entries", s.mat.n*k, 7*8); err != nil {

@@ -21,6 +21,8 @@ import (
 type blockWork struct {
 	s                *LaplacianSolver
 	n, k, nb         int
+	kcap             int          // the widest block the storage holds
+	buf              [6][]float64 // storage of x, b, r, z, p, q
 	x, b, r, z, p, q []float64
 	part             []float64 // nb × k × 4 block partial sums
 	tot              []float64 // k × 4 sums over all blocks
@@ -66,9 +68,10 @@ const (
 
 func newBlockWork(s *LaplacianSolver, k int) *blockWork {
 	n := s.mat.n
-	w := &blockWork{s: s, n: n, k: k, nb: numBlocks(n), inv: s.w.inv}
-	nk := n * k
-	w.x, w.b, w.r, w.z, w.p, w.q = hugeFloats(nk), hugeFloats(nk), hugeFloats(nk), hugeFloats(nk), hugeFloats(nk), hugeFloats(nk)
+	w := &blockWork{s: s, n: n, kcap: k, nb: numBlocks(n), inv: s.w.inv}
+	for i := range w.buf {
+		w.buf[i] = hugeFloats(n * k)
+	}
 	w.part, w.tot = make([]float64, w.nb*k*4), make([]float64, k*4)
 	w.alpha, w.beta, w.mu, w.shift = make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	w.cs = make([]blockCol, k)
@@ -81,7 +84,17 @@ func newBlockWork(s *LaplacianSolver, k int) *blockWork {
 			w.block(r0, r1, sums)
 		}
 	}
+	w.setWidth(k)
 	return w
+}
+
+// setWidth makes the workspace hold blocks of k ≤ kcap columns: the
+// vectors are re-sliced from the same storage (every solve initialises
+// what it reads).
+func (w *blockWork) setWidth(k int) {
+	nk := w.n * k
+	w.k = k
+	w.x, w.b, w.r, w.z, w.p, w.q = w.buf[0][:nk], w.buf[1][:nk], w.buf[2][:nk], w.buf[3][:nk], w.buf[4][:nk], w.buf[5][:nk]
 }
 
 // gather copies the columns cols of b into w.b, in the internal order.

@@ -200,20 +200,21 @@ func nextProbeBlock(m int, e loadlab.Estimate, ts TraceSettings, canSwitch bool)
 
 // probeBlock holds the probes of one block and their solutions.
 type probeBlock struct {
-	q      []float64
-	qm, xm *mat.Dense
+	q, qs, xs []float64 // a probe; the storage of the widest block so far
+	qm, xm    *mat.Dense
 }
 
 // solve draws k probes from rng into the columns of a block, solves them
 // together and adds the work to out.
 func (pb *probeBlock) solve(s *LaplacianSolver, k int, rng *rand.Rand, out *TraceResult) (qm, xm *mat.Dense, err error) {
 	n := s.Order()
-	if pb.qm == nil || pb.qm.RawMatrix().Cols != k {
+	if len(pb.qs) < n*k {
 		if err := size.Check("linalg", "EstimateKirchhoff: probe block entries", n*k, 2*8); err != nil {
 			return nil, nil, err
 		}
-		pb.q, pb.qm, pb.xm = make([]float64, n), mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
+		pb.q, pb.qs, pb.xs = make([]float64, n), make([]float64, n*k), make([]float64, n*k)
 	}
+	pb.qm, pb.xm = mat.NewDense(n, k, pb.qs[:n*k]), mat.NewDense(n, k, pb.xs[:n*k])
 	for j := range k {
 		rademacher(pb.q, rng)
 		pb.qm.SetCol(j, pb.q)
