@@ -19,3 +19,8 @@ mem /usr/bin/python3 linalg/testdata/scipy_cg.py "$dir" torus1000 --count 1
 uptime
 mem "$dir/linalg.test" -test.run '^$' -test.benchtime 1x -test.count "${2:-1}" -test.bench 'EdgeResistances_Regular6_1e6'
 uptime
+# block solves (8 right-hand sides; compare with 8 single solves above) and
+# the Kirchhoff index by Hutchinson with its probes solved in blocks
+mem "$dir/linalg.test" -test.run '^$' -test.benchtime 1x -test.count "$count" \
+	-test.bench 'SolveBlock_Regular6_1e6$|SolveBlock_Torus1000$|Solve_Torus1000/ApproxChol$|EstimateKirchhoff_Regular6_1e6$'
+uptime
