@@ -115,6 +115,12 @@ func EstimateGammaH2(g *Graph, set *TraceSettings, src rand.Source) (GammaH2Esti
 	if g == nil || src == nil {
 		panic("linalg: EstimateGammaH2: nil graph or rand.Source")
 	}
+	return estimateGammaH2(g, set, src, false)
+}
+
+// estimateGammaH2 is EstimateGammaH2; solveA forces the resistance term
+// to solves (for the tests).
+func estimateGammaH2(g *Graph, set *TraceSettings, src rand.Source, solveA bool) (GammaH2Estimate, error) {
 	var out GammaH2Estimate
 	if err := set.Validate(); err != nil {
 		return out, err
@@ -139,6 +145,7 @@ func EstimateGammaH2(g *Graph, set *TraceSettings, src rand.Source) (GammaH2Esti
 	// The solver's seed is drawn first (as NewLaplacianSolver did), so
 	// the probes' seeds are those of the earlier sequential version.
 	hs := newH2Sampler(g, mat, solverSet, src.Uint64(), out.LambdaMax, ts)
+	hs.solveA = solveA
 	err = hs.estimate(&out, ts, rand.New(src))
 	out.LambdaMax = hs.br
 	out.Probes, out.Iterations, out.MatVecs = len(hs.probes), hs.iters, hs.matvecs

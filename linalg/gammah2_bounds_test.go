@@ -123,3 +123,32 @@ func TestEstimateGammaH2SolveFallback(t *testing.T) {
 	slices.Sort(ev)
 	checkGammaH2Spectrum(t, ev, e)
 }
+
+// The solve path computes the same estimator as the quadrature path:
+// with the resistance term forced to solves (Tol 1e-10, so a's error is
+// ≤ κ(L)·1e-20 relative), the estimates from the same probes agree to
+// the quadratures' tolerance (10⁻³ RelAcc relative, RelAcc 2 %; we allow
+// 10⁻⁴ relative on γ* and ρ₂, a factor 5 over that). So the coverage
+// test of the quadrature path (TestEstimateGammaH2Coverage, same graph)
+// covers the solve path too.
+func TestEstimateGammaH2SolvePathSame(t *testing.T) {
+	g := sparseWeighted(t, 150, 0.05, 1, 43)
+	set := &TraceSettings{RelAcc: 0.02, Solver: &SolverSettings{Tol: 1e-10}}
+	for seed := range uint64(5) {
+		q, err := estimateGammaH2(g, set, rand.NewPCG(seed, 9), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := estimateGammaH2(g, set, rand.NewPCG(seed, 9), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Iterations != 0 || s.Iterations == 0 || q.Probes != s.Probes {
+			t.Fatalf("seed %d: paths not as forced: %+v, %+v", seed, q, s)
+		}
+		t.Logf("seed %d: rel. differences γ* %.2g, ρ₂ %.2g", seed, q.Gamma.Mean/s.Gamma.Mean-1, q.Rho2.Mean/s.Rho2.Mean-1)
+		if math.Abs(q.Gamma.Mean/s.Gamma.Mean-1) > 1e-4 || math.Abs(q.Rho2.Mean/s.Rho2.Mean-1) > 1e-4 {
+			t.Errorf("seed %d: quadrature γ* %v ρ₂ %v, solves γ* %v ρ₂ %v", seed, q.Gamma.Mean, q.Rho2.Mean, s.Gamma.Mean, s.Rho2.Mean)
+		}
+	}
+}
