@@ -3,29 +3,19 @@ package consensus
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/largetest"
 	"github.com/loadlab/loadlab/linalg"
 )
-
-// requireLarge skips a 10⁶-node test unless LOADLAB_LARGE=1: each takes
-// minutes on two cores, far beyond the unit suite's budget
-// (docs/benchmarks.md, "10⁶-node closed-form tests").
-func requireLarge(t *testing.T) {
-	t.Helper()
-	if os.Getenv("LOADLAB_LARGE") != "1" {
-		t.Skip("10⁶-node closed-form test: set LOADLAB_LARGE=1 to run it (minutes on 2 cores)")
-	}
-}
 
 // TestLargeGammaH2Hypercube20 is the closed-form test of issue 12 for
 // γ*_H2 and ρ₂(γ*_H2) on the 2²⁰-node hypercube (eigenvalues 2k with
 // multiplicity C(20, k), spec §9).
 func TestLargeGammaH2Hypercube20(t *testing.T) {
-	requireLarge(t)
+	largetest.Require(t)
 	g := mustGraph(linalg.Hypercube(20))
 	ev, err := linalg.HypercubeSpectrum(20)
 	must(err)
@@ -35,7 +25,7 @@ func TestLargeGammaH2Hypercube20(t *testing.T) {
 // TestLargeGammaH2Torus1000 is the same on the 1000 × 1000 torus
 // (eigenvalues 4 − 2cos(2πj/1000) − 2cos(2πk/1000)).
 func TestLargeGammaH2Torus1000(t *testing.T) {
-	requireLarge(t)
+	largetest.Require(t)
 	g := mustGraph(linalg.Torus(1000, 1000))
 	ev, err := linalg.TorusSpectrum(1000, 1000)
 	must(err)

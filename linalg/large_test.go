@@ -3,28 +3,18 @@ package linalg
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/largetest"
 )
-
-// requireLarge skips a 10⁶-node test unless LOADLAB_LARGE=1: each takes
-// minutes on two cores, far beyond the unit suite's budget
-// (docs/benchmarks.md, "10⁶-node closed-form tests").
-func requireLarge(t *testing.T) {
-	t.Helper()
-	if os.Getenv("LOADLAB_LARGE") != "1" {
-		t.Skip("10⁶-node closed-form test: set LOADLAB_LARGE=1 to run it (minutes on 2 cores)")
-	}
-}
 
 // TestLargeKirchhoffHypercube20 is the closed-form test of issue 12 for
 // the Kirchhoff index of the 2²⁰-node hypercube (spec throttlers.md §9:
 // K_f = n Σ_k C(d, k)/(2k)).
 func TestLargeKirchhoffHypercube20(t *testing.T) {
-	requireLarge(t)
+	largetest.Require(t)
 	g, err := Hypercube(20)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +40,7 @@ func TestLargeKirchhoffHypercube20(t *testing.T) {
 // dominate the trace of L†, so plain Hutchinson needs thousands of
 // probes (closed form from the spectrum 4 − 2cos(2πj/r) − 2cos(2πk/c)).
 func TestLargeKirchhoffTorus1000(t *testing.T) {
-	requireLarge(t)
+	largetest.Require(t)
 	g, err := Torus(1000, 1000)
 	if err != nil {
 		t.Fatal(err)
