@@ -78,13 +78,14 @@ const parallelNodes = 4096
 // applyDirect updates nodes from, …, to−1 reading p_v through the
 // adjacency.
 func (f *flows) applyDirect(hi, lo, p []float64, from, to int) {
-	adj, gw, mask := f.adj, f.gw, f.mask
+	off, gw, mask := f.off, f.gw, f.mask
 	for u := from; u < to; u++ {
 		pu, h, l := p[u], hi[u], lo[u]
-		for e := f.off[u]; e < f.off[u+1]; e++ {
+		a, b := off[u], off[u+1]
+		for i, v := range f.adj[a:b] {
 			// The explicit conversions forbid fusing the product into
 			// the following addition, which would break f_uv = −f_vu.
-			fl := float64(gw[e&mask] * float64(pu-p[adj[e]]))
+			fl := float64(gw[(a+i)&mask] * float64(pu-p[v]))
 			// Knuth's TwoSum: h + fl = s + err exactly, branch-free.
 			s := h + fl
 			bb := s - h
