@@ -218,10 +218,12 @@
 // blocked gather (p read one 1 MiB block at a time into a staging array,
 // then every server's flows in adjacency order; 13 extra bytes per
 // adjacency entry), bitwise identical to the direct loop and split over
-// GOMAXPROCS workers by default: 100 steps on a 10⁶-node random 6-regular
-// graph take a median of 7.9–9.2 s of CPU time in two sessions (before:
-// 18.6 s on the same shared machine; docs/benchmarks.md), so about 4–5 s
-// on two quiet cores. Rho costs one dense Cholesky and one
+// GOMAXPROCS workers by default, each pass over 64 fixed pieces claimed
+// one at a time (internal/par); with the linear measure the step's
+// totals run beside the gather and the next step's renormalisation
+// inside the update. 100 steps on a 10⁶-node random 6-regular graph
+// took 7–9 s of CPU time on the shared machine (docs/benchmarks.md); the
+// 5 s wall-time target on two quiet cores is not yet confirmed. Rho costs one dense Cholesky and one
 // triangular inverse, 2n³/3 flops, for Case 1 and for Case 2 on sparse
 // graphs, and two of each for Case 2 on dense graphs (run side by
 // side), about twice linalg.KirchhoffIndex on the same graph
