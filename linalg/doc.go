@@ -472,16 +472,17 @@
 //     (hutchpp.go, docs/benchmarks.md): EstimateKirchhoff starts with
 //     Hutchinson and, from the 4th probe on, switches to Hutch++ when the
 //     observed per-probe spread projects more than 60 probes (graphs of
-//     ≥ 640 nodes); TraceResult.Estimator says which ran. On the 10⁶-node
+//     ≥ 512 nodes); TraceResult.Estimator says which ran. On the 10⁶-node
 //     random 6-regular graph a probe's relative spread is about 10⁻³, so
 //     Hutchinson stops at the MinProbes floor (10 probes) and a sketch
 //     could only add solves. On the 1000×1000 torus the smallest
 //     eigenvalues dominate ‖L†‖_F (spread 0.077, ≈ 225 probes); Hutch++
-//     takes the trace on 32 Ritz vectors of a 40-vector subspace
-//     iteration with the approximate-Cholesky factor exactly (one solve
-//     each, to relative residual 0.1·RelAcc) and probes only the rest
-//     (spread ≈ 0.017, ≈ 12 probes). Its interval is the residual's
-//     Student-t interval widened by a bound on the solve errors.
+//     takes the trace on 24 Ritz vectors of a 32-vector subspace
+//     iteration with the approximate-Cholesky factor exactly (two loose
+//     solves each, whose error is the product of their residuals) and
+//     probes only the rest (spread ≈ 0.02, ≈ 15 probes). Its interval is
+//     the residual's Student-t interval widened by a bound on the solve
+//     errors.
 //
 // Errors: a disconnected graph wraps loadlab.ErrDisconnected; bad
 // settings, a graph with no nodes, or a NaN/Inf right-hand side wrap
