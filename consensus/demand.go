@@ -92,12 +92,15 @@ func (d *RandomWalkDemand) Next(k int, r []float64) error {
 	if d.Dt > 0 {
 		s *= math.Sqrt(d.Dt) // spec §4.2 Case 2T
 	}
-	if s > 0 {
-		for i := range d.cur {
-			d.cur[i] += s * d.rnd.NormFloat64()
-		}
+	if s == 0 {
+		copy(r, d.cur)
+		return nil
 	}
-	copy(r, d.cur)
+	for i, c := range d.cur { // one pass: the walk and its copy
+		c += s * d.rnd.NormFloat64()
+		d.cur[i] = c
+		r[i] = c
+	}
 	return nil
 }
 
