@@ -39,13 +39,13 @@ const waitSpin = 200 * time.Microsecond
 // [0, n), each piece in exactly one run, with w goroutines: the caller
 // and w − 1 helpers of the pool, which claim runs one at a time (the
 // caller from the front, the helpers from the back), each of about
-// 1/(4w) of the pieces still unclaimed and at most maxRun pieces. lo is a multiple of grain, and hi
-// is one too or n. The caller starts at once and does not wait
-// for a helper that has not claimed a piece yet: waking an idle core
-// costs tens of µs on a virtual machine, as much as a whole loop, so with
-// a fixed split the caller would wait for the late half. The helpers
-// busy-wait between loops (helperSpin), so in a run of loops they join
-// within a µs. A panic in fn is re-raised on the caller.
+// 1/(4w) of the pieces still unclaimed and at most maxRun pieces. lo is
+// a multiple of grain, and hi is one too or n. The caller starts at once
+// and does not wait for a helper that has not claimed a piece yet: waking
+// an idle core costs tens of µs on a virtual machine, as much as a whole
+// loop, so with a fixed split the caller would wait for the late half.
+// The helpers busy-wait between loops (helperSpin), so in a run of
+// loops they join within a µs. A panic in fn is re-raised on the caller.
 //
 // Pieces panics if grain < 1.
 func Pieces(n, w, grain int, fn func(lo, hi int)) {
@@ -124,7 +124,7 @@ func (l *loop) run(k, m int64) {
 // maxRun bounds the pieces of a claim: a goroutine descheduled by the OS
 // in the middle of a run (on a loaded machine) holds the others up by at
 // most that much work.
-const maxRun = 8
+const maxRun = 4
 
 // claim takes the first (front) or the last min(maxRun, max(1, u/div))
 // of the u unclaimed pieces of span (lo<<32 | hi) and returns the first
