@@ -61,12 +61,12 @@ func (nw *Network) LoadOp() (*LoadOp, error) {
 // denseB returns B = Cᵀ diag(A) row-major for dense C, B_ij = C_ji A_j:
 // row j of C is read in order and scattered into column j of B (which the
 // CPU's write-combining takes faster than any tiled transpose measured),
-// pieces of 64 columns (whole cache lines of B's rows) on all cores from
-// 2¹⁵ entries (spin.Pieces).
+// contiguous ranges of columns on all cores from 2¹⁵ entries (chunks: a
+// one-off loop of milliseconds, which a spawned goroutine joins in time).
 func (nw *Network) denseB() []float64 {
 	n := nw.N()
 	b := make([]float64, n*n)
-	spin.Pieces(n, spin.Workers(n*n, opParallelWork), 64, func(lo, hi int) {
+	chunks(n, spin.Workers(n*n, opParallelWork), func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			a := nw.A[j]
 			for i, c := range nw.C.RawRowView(j) {

@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/loadlab/loadlab/internal/spin"
-
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -25,14 +23,36 @@ func workers(work, n int) int {
 	return min(runtime.GOMAXPROCS(0), n)
 }
 
-// chunks calls fn(lo, hi) on w contiguous pieces of [0, n) (a multiple
-// of 8 long, but the last) on the caller and the helpers of
-// internal/spin, the one pool of the package's parallel products: the
-// pieces are those of a fixed split, and a helper that is late (waking,
-// or descheduled on a loaded machine) has its piece taken by the caller.
+// chunks calls fn(lo, hi) on w contiguous pieces of [0, n) in parallel.
 func chunks(n, w int, fn func(lo, hi int)) {
-	grain := ((n+w-1)/w + 7) &^ 7
-	spin.Pieces(n, w, max(grain, 8), fn)
+	if w <= 1 {
+		fn(0, n)
+		return
+	}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		crashed any
+	)
+	for k := 1; k < w; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					mu.Lock()
+					crashed = v
+					mu.Unlock()
+				}
+			}()
+			fn(k*n/w, (k+1)*n/w)
+		}()
+	}
+	fn(0, n/w) // the caller's goroutine takes the first piece
+	wg.Wait()
+	if crashed != nil {
+		panic(crashed) // a worker's panic re-raised on the caller (docs/conventions.md §6)
+	}
 }
 
 // checkLen panics unless len(x) == n and dst is nil or of length n; it
