@@ -59,7 +59,8 @@ type approxChol struct {
 	d      []float64 // pivot of step t (0 for the last)
 	y      []float64 // the vector in elimination order (solve's scratch)
 	v      []float64 // the vector solve works on, in vertex order
-	kb     int       // the block width of solveBlock's current call (0 in solve)
+	kb     int       // the width of solveBlock's current group of columns (0 in solve)
+	kv, c0 int       // the width of solveBlock's block and the group's first column
 	yb     []float64 // solveBlock's scratch, n × kb row-major in elimination order
 	split  [3]int    // steps of half 0: [0, split[1]); half 1: [split[1], split[2]); boundary: the rest
 	fwd    rangeFunc // forward substitution of halves [lo, hi)

@@ -363,3 +363,33 @@ func TestSolveBlockReusesStorage(t *testing.T) {
 		}
 	}
 }
+
+// With the factor, a block whose scratch exceeds acBlockBytes is
+// substituted in groups of columns: forcing groups of 3 (and of 1) must
+// give bitwise the solutions of one group of all 8 columns.
+func TestSolveBlockFactorGroups(t *testing.T) {
+	g := sparseWeighted(t, 500, 0.02, 4, 6)
+	b := blockRHS(g, 8, 3)
+	solve := func(groupCols int) *mat.Dense {
+		prev := acBlockBytes
+		defer func() { acBlockBytes = prev }()
+		if groupCols > 0 {
+			acBlockBytes = 8 * g.Order() * groupCols
+		}
+		s, err := NewLaplacianSolver(g, &SolverSettings{Preconditioner: ApproxCholesky}, rand.NewPCG(3, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x mat.Dense
+		if _, err := s.SolveBlock(&x, b); err != nil {
+			t.Fatal(err)
+		}
+		return &x
+	}
+	all := solve(0)
+	for _, gc := range []int{3, 1} {
+		if !mat.Equal(all, solve(gc)) {
+			t.Errorf("groups of %d columns differ from one group of 8", gc)
+		}
+	}
+}
