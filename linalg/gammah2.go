@@ -189,6 +189,7 @@ type h2Sampler struct {
 	probes     []*probeQuad
 	q, x, lx   []float64
 	lmax, gap  float64
+	fixed      float64 // EstimateH2's γ: the quadratures settle there
 	tol        float64
 	maxSteps   int
 	solveA     bool // a by solves: its Lanczos quadrature converges too slowly
@@ -206,8 +207,14 @@ func newH2Sampler(g *Graph, mat *lapMatrix, set SolverSettings, seed uint64, br 
 		lmax: br.Hi, gap: capFirstGap, tol: quadRel * ts.RelAcc, maxSteps: set.MaxIter}
 }
 
-// gcap returns the current cap (2 − δ)/λ_n⁺.
-func (hs *h2Sampler) gcap() float64 { return (2 - hs.gap) / hs.lmax }
+// gcap returns the current cap (2 − δ)/λ_n⁺, or the fixed γ of
+// EstimateH2.
+func (hs *h2Sampler) gcap() float64 {
+	if hs.fixed > 0 {
+		return hs.fixed
+	}
+	return (2 - hs.gap) / hs.lmax
+}
 
 // runChunk runs the Lanczos recurrences of up to blockMax probes in one
 // block until their quadratures have settled at the cap, and fixes each
@@ -361,15 +368,25 @@ func (hs *h2Sampler) runAll(ps []*probeQuad, explore bool) error {
 	return nil
 }
 
-// add draws the seeds of m new probes, runs them and appends them.
+// add draws the seeds of m new probes, runs them and appends them; the
+// first block explores the cap (runChunk).
 func (hs *h2Sampler) add(m int, rng *rand.Rand) error {
+	return hs.addBlocks(m, rng, len(hs.probes) == 0)
+}
+
+// addFixed is add at EstimateH2's fixed γ (no cap to explore).
+func (hs *h2Sampler) addFixed(m int, rng *rand.Rand) error { return hs.addBlocks(m, rng, false) }
+
+// addBlocks draws the seeds of m new probes and runs them in blocks of
+// blockMax, the first exploring the cap when explore is set.
+func (hs *h2Sampler) addBlocks(m int, rng *rand.Rand, explore bool) error {
 	ps := make([]*probeQuad, m)
 	for i := range ps {
 		ps[i] = &probeQuad{seed: rng.Uint64()}
 	}
 	for lo := 0; lo < m; lo += blockMax {
 		chunk := ps[lo:min(lo+blockMax, m)]
-		if err := hs.runChunk(chunk, len(hs.probes) == 0); err != nil {
+		if err := hs.runChunk(chunk, explore && lo == 0); err != nil {
 			return err
 		}
 		hs.probes = append(hs.probes, chunk...)

@@ -13,28 +13,34 @@ import (
 // §4.3–4.4; each scales with σ²).
 type H2Estimate struct {
 	Rho1, Rho2, Rho2T loadlab.Estimate
-	Probes            int            // Rademacher probes (two solves each)
-	Iterations        int            // conjugate-gradient iterations over all solves
+	Probes            int            // Rademacher probes
+	Iterations        int            // conjugate-gradient iterations of the Laplacian solves (0 when every resistance term came from Lanczos)
+	MatVecs           int            // products of L with a vector outside the solves (the probes' Lanczos steps)
 	LambdaMax         Bracket        // proven bracket of λ_n, checked against 2/γ
 	Status            loadlab.Status // Success when ρ₁ and ρ₂ met RelAcc
 }
 
 // EstimateH2 estimates ρ₂(γ) = Σ_{i≥2} 1/(γλ_i(2 − γλ_i)), ρ₂T = γρ₂ and
 // ρ₁ = Σ_{i≥2} 2/(2 − γλ_i) (spec throttlers.md §4.4) with σ = 1 by
-// Hutchinson probes, using the split
+// Rademacher probes, using the split
 //
 //	1/(t(2 − t)) = ½ (1/t + 1/(2 − t)),
-//	ρ₂ = ½ [tr L†/γ + tr_{1⊥} (2I − γL)⁻¹],   ρ₁ = 2 tr_{1⊥} (2I − γL)⁻¹,
+//	ρ₂ = ½ [tr L†/γ + tr_{1⊥} (2I − γL)⁻¹],   ρ₁ = 2 tr_{1⊥} (2I − γL)⁻¹:
 //
-// so each probe q costs one Laplacian solve (the resistance term) and one
-// solve with 2I − γL, whose condition number 2/(2 − γλ_n) is small away
-// from the stability edge (plain conjugate gradients). Probes are added
-// until both ρ₁ and ρ₂ have relative half-width ≤ RelAcc. γ must satisfy
-// 0 < γ < 2/λ_n: λ_n is bracketed first (LambdaMaxBracket) and γ ≥ 2/λ_n
-// is an error wrapping loadlab.ErrUnstable, a γ that the bracket cannot
+// each probe q gives a = qᵀL†q and b = (Pq)ᵀ(2I − γL)⁻¹(Pq) by Gauss
+// quadrature on the Lanczos tridiagonal of L from Pq, the probes run
+// eight at a time in one block, exactly as in EstimateGammaH2 at the
+// fixed γ (the same quadrature tolerance 10⁻³ RelAcc, and a by
+// preconditioned solves when its quadrature would need more than 200
+// steps). Probes are added (MinProbes, then about 25 % more at a time)
+// until both ρ₁ and ρ₂ have relative half-width ≤ RelAcc. γ must
+// satisfy 0 < γ < 2/λ_n: λ_n is bracketed first (LambdaMaxBracket, which
+// stops at the deterministic bounds when they decide) and γ ≥ 2/λ_n is
+// an error wrapping loadlab.ErrUnstable, a γ that the bracket cannot
 // decide one wrapping loadlab.ErrIllConditioned. It returns the partial
-// estimates with loadlab.ErrNotConverged at MaxProbes. It panics if g or
-// src is nil.
+// estimates with loadlab.ErrNotConverged at MaxProbes (or when a solve or
+// a quadrature stops short), ErrDisconnected for a disconnected graph,
+// and ErrTooLarge past the memory budget. It panics if g or src is nil.
 func EstimateH2(g *Graph, gamma float64, set *TraceSettings, src rand.Source) (H2Estimate, error) {
 	if g == nil || src == nil {
 		panic("linalg: EstimateH2: nil graph or rand.Source")
@@ -47,60 +53,53 @@ func EstimateH2(g *Graph, gamma float64, set *TraceSettings, src rand.Source) (H
 		return out, loadlab.Invalid("linalg", "EstimateH2: gamma = %v, want > 0 and finite", gamma)
 	}
 	ts, solverSet := set.resolved()
-	s, err := NewLaplacianSolver(g, &solverSet, src)
-	if err != nil {
+	if err := solverSet.Validate(); err != nil {
 		return out, err
+	}
+	mat, err := newLapMatrix(g)
+	if err != nil || mat == nil {
+		return out, cmpErr(err, CheckConnected(g))
 	}
 	if out.LambdaMax, err = h2Stable(g, gamma); err != nil {
 		return out, err
 	}
-	sh := newShiftedCG(s.op, gamma, s.set.Tol, s.set.MaxIter)
-	rng := rand.New(src)
-	n := g.Order()
-	q, x := make([]float64, n), make([]float64, n)
-	var r1, r2 []float64
-	for len(r2) < ts.MaxProbes {
-		rademacher(q, rng)
-		res, err := s.Solve(x, q)
-		out.Iterations += res.Iterations
-		if err != nil {
-			return h2Partial(out, r1, r2, gamma, err)
-		}
-		a := dot(q, x) // qᵀ L† q
-		it, err := sh.solve(x, q)
-		out.Iterations += it
-		if err != nil {
-			return h2Partial(out, r1, r2, gamma, err)
-		}
-		b := dot(sh.pq, x) // (Pq)ᵀ (2I − γL)⁻¹ (Pq)
-		r1, r2 = append(r1, 2*b), append(r2, (a/gamma+b)/2)
-		if len(r2) >= ts.MinProbes && summarize(r1).RelHalfWidth() <= ts.RelAcc && summarize(r2).RelHalfWidth() <= ts.RelAcc {
-			out.Status = loadlab.Success
-			break
-		}
-	}
-	out.Probes = len(r2)
-	out.Rho1, out.Rho2 = summarize(r1), summarize(r2)
-	out.Rho2T = scaleEstimate(out.Rho2, gamma)
-	if out.Status != loadlab.Success {
-		out.Status = loadlab.IterationLimit
-		return out, loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "EstimateH2: relative half-widths %.3g (ρ₁), %.3g (ρ₂) > RelAcc = %.3g after %d probes", out.Rho1.RelHalfWidth(), out.Rho2.RelHalfWidth(), ts.RelAcc, out.Probes)
-	}
-	return out, nil
+	hs := newH2Sampler(g, mat, solverSet, src.Uint64(), out.LambdaMax, ts)
+	hs.fixed = gamma
+	err = hs.estimateH2(&out, gamma, ts, rand.New(src))
+	out.Probes, out.Iterations, out.MatVecs = len(hs.probes), hs.iters, hs.matvecs
+	return out, err
 }
 
-// h2Partial returns the estimates of the probes completed before a solve
-// failed with err: Status IterationLimit when err wraps
-// loadlab.ErrNotConverged (a solve reached MaxIter), Failure otherwise.
-func h2Partial(out H2Estimate, r1, r2 []float64, gamma float64, err error) (H2Estimate, error) {
-	out.Probes = len(r2)
-	out.Rho1, out.Rho2 = summarize(r1), summarize(r2)
-	out.Rho2T = scaleEstimate(out.Rho2, gamma)
-	out.Status = loadlab.Failure
-	if errors.Is(err, loadlab.ErrNotConverged) {
-		out.Status = loadlab.IterationLimit
+// estimateH2 adds probes at the fixed γ until ρ₁ and ρ₂ meet ts.RelAcc
+// or MaxProbes are used, and fills out's estimates (the partial ones on
+// an error).
+func (hs *h2Sampler) estimateH2(out *H2Estimate, gamma float64, ts TraceSettings, rng *rand.Rand) error {
+	next := ts.MinProbes
+	for {
+		err := hs.addFixed(next-len(hs.probes), rng)
+		var r1, r2 []float64
+		for _, p := range hs.probes {
+			rho2, rho1, _ := p.sample(gamma, &hs.qw)
+			r1, r2 = append(r1, rho1), append(r2, rho2)
+		}
+		out.Rho1, out.Rho2 = summarize(r1), summarize(r2)
+		out.Rho2T = scaleEstimate(out.Rho2, gamma)
+		switch {
+		case err != nil:
+			out.Status = loadlab.Failure
+			if errors.Is(err, loadlab.ErrNotConverged) {
+				out.Status = loadlab.IterationLimit
+			}
+			return err
+		case out.Rho1.RelHalfWidth() <= ts.RelAcc && out.Rho2.RelHalfWidth() <= ts.RelAcc:
+			out.Status = loadlab.Success
+			return nil
+		case len(hs.probes) >= ts.MaxProbes:
+			out.Status = loadlab.IterationLimit
+			return loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "EstimateH2: relative half-widths %.3g (ρ₁), %.3g (ρ₂) > RelAcc = %.3g after %d probes", out.Rho1.RelHalfWidth(), out.Rho2.RelHalfWidth(), ts.RelAcc, len(hs.probes))
+		}
+		next = min(ts.MaxProbes, max(len(hs.probes)+1, len(hs.probes)*5/4))
 	}
-	return out, err
 }
 
 // h2Stable brackets λ_n and checks 0 < γ < 2/λ_n.
