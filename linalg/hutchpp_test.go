@@ -3,10 +3,10 @@ package linalg
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"testing"
 
+	"github.com/loadlab/loadlab/internal/largetest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -251,9 +251,7 @@ func TestHutchPPDeterministicAndSwitch(t *testing.T) {
 // would be a 1-in-20 event; the half-width widened by 1.5 makes it
 // 3 sd) and meet 1 %.
 func TestHutchPPTorus1000(t *testing.T) {
-	if os.Getenv("LOADLAB_LARGE") != "1" {
-		t.Skip("set LOADLAB_LARGE=1 to run the 10⁶-node torus")
-	}
+	largetest.Require(t)
 	g := must(Torus(1000, 1000))
 	kf := must(TorusKirchhoff(1000, 1000))
 	res, err := EstimateKirchhoff(g, nil, rand.NewPCG(5, 5))
