@@ -149,6 +149,11 @@ func hutchinsonKirchhoff(s *LaplacianSolver, ts TraceSettings, rng *rand.Rand, f
 	var vals []float64
 	var seeds [][]float64 // the solutions x, to seed a Hutch++ sketch
 	canSwitch := (force == EstimatorNone && n >= hppMinOrder) || (force == EstimatorHutchPP && n >= 64)
+	// Size the block workspace for the widest of the first blocks at once
+	// (4, then 6 by default), so that the second does not reallocate it.
+	if _, err := s.blockWork(min(ts.MaxProbes, MaxBlockCols, max(ts.MinProbes-hppPilot, hppPilot, 1))); err != nil {
+		return out, err
+	}
 	var pb probeBlock
 	for len(vals) < ts.MaxProbes && out.Status != loadlab.Success {
 		k := min(ts.MaxProbes-len(vals), nextProbeBlock(len(vals), summarize(vals), ts, canSwitch))
