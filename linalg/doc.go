@@ -398,10 +398,13 @@
 //   - EstimateH2 estimates ρ₁, ρ₂ and ρ₂T (spec throttlers.md §4.4, σ = 1)
 //     the same way, from the split 1/(t(2 − t)) = ½(1/t + 1/(2 − t)):
 //     ρ₂ = ½[tr L†/γ + tr_{1⊥}(2I − γL)⁻¹] and ρ₁ = 2 tr_{1⊥}(2I − γL)⁻¹,
-//     one Laplacian solve and one solve with the well-conditioned
-//     2I − γL per probe. γ is checked against the certified λ_n bracket
-//     of LambdaMaxBracket: γ ≥ 2/λ_n is ErrUnstable, a γ the bracket
-//     cannot decide ErrIllConditioned.
+//     both from the Gauss quadratures of one Lanczos run per probe, as in
+//     EstimateGammaH2 below at the fixed γ (blocks of eight probes; the
+//     resistance term by preconditioned solves only when its quadrature
+//     would need more than 200 steps). γ is checked against the
+//     certified λ_n bracket of LambdaMaxBracket (which stops at the
+//     deterministic bounds when they decide): γ ≥ 2/λ_n is ErrUnstable,
+//     a γ the bracket cannot decide ErrIllConditioned.
 //   - EstimateGammaH2 estimates γ*_H2, the root of g(γ) (spec
 //     throttlers.md §5.1), and ρ₂(γ*_H2) with common probes: each
 //     Rademacher probe q gives the Lanczos tridiagonal T of L from Pq,
