@@ -48,7 +48,7 @@
 // otherwise, or with the build tag noasm). LoadOp.Mul splits
 // products of 2¹⁵ entries or more over the cores, again one goroutine per
 // output entry (dense: pieces of 64 rows claimed by the caller and the
-// busy-waiting helpers of internal/spin); it equals Loads to rounding
+// busy-waiting helpers of internal/par); it equals Loads to rounding
 // (C_ji A_j is rounded first, and the dense kernel keeps several partial
 // sums). LoadOp.MulRows computes a range of rows on the caller, with the
 // bits Mul gives them, for a caller that splits the work itself (the

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
-	"github.com/loadlab/loadlab/internal/spin"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -66,7 +66,7 @@ func (nw *Network) LoadOp() (*LoadOp, error) {
 func (nw *Network) denseB() []float64 {
 	n := nw.N()
 	b := make([]float64, n*n)
-	chunks(n, spin.Workers(n*n, opParallelWork), func(lo, hi int) {
+	chunks(n, par.Workers(n*n, opParallelWork), func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			a := nw.A[j]
 			for i, c := range nw.C.RawRowView(j) {
@@ -104,7 +104,7 @@ func (op *LoadOp) Mul(dst, x []float64) []float64 {
 	if op.ptr == nil {
 		// Dense: pieces of whole blocks of gemvBlock rows, so that the
 		// kernel groups the rows as in the serial product.
-		spin.Pieces(op.n, w, denseGrain, func(lo, hi int) { op.mulRange(dst[lo:hi], x, lo, hi) })
+		par.Spin(op.n, w, denseGrain, func(lo, hi int) { op.mulRange(dst[lo:hi], x, lo, hi) })
 		return dst
 	}
 	chunks(op.n, w, func(lo, hi int) { op.mulRange(dst[lo:hi], x, lo, hi) })
@@ -159,6 +159,6 @@ func (op *LoadOp) mulRange(dst, x []float64, lo, hi int) {
 }
 
 // denseGrain is the number of rows of a dense product claimed at a time
-// by spin.Pieces: a multiple of gemvBlock (pieces start where the serial
+// by par.Spin: a multiple of gemvBlock (pieces start where the serial
 // kernel starts a block), 512 KB of B at N = 1000, ≈ 10 µs of work.
 const denseGrain = 8 * gemvBlock

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/loadlab/loadlab/internal/par"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -23,36 +24,12 @@ func workers(work, n int) int {
 	return min(runtime.GOMAXPROCS(0), n)
 }
 
-// chunks calls fn(lo, hi) on w contiguous pieces of [0, n) in parallel.
+// chunks calls fn(lo, hi) on the w contiguous pieces of [0, n) (par.Bounds)
+// in parallel, each on its own goroutine started for the call (these
+// products run for milliseconds: see internal/par on For and Spin). A
+// panic in fn is re-raised on the caller (docs/conventions.md §6).
 func chunks(n, w int, fn func(lo, hi int)) {
-	if w <= 1 {
-		fn(0, n)
-		return
-	}
-	var (
-		wg      sync.WaitGroup
-		mu      sync.Mutex
-		crashed any
-	)
-	for k := 1; k < w; k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if v := recover(); v != nil {
-					mu.Lock()
-					crashed = v
-					mu.Unlock()
-				}
-			}()
-			fn(k*n/w, (k+1)*n/w)
-		}()
-	}
-	fn(0, n/w) // the caller's goroutine takes the first piece
-	wg.Wait()
-	if crashed != nil {
-		panic(crashed) // a worker's panic re-raised on the caller (docs/conventions.md §6)
-	}
+	par.Range(n, 1, w, w, fn)
 }
 
 // checkLen panics unless len(x) == n and dst is nil or of length n; it

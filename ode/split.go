@@ -5,8 +5,8 @@ import (
 	"runtime"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
-	"github.com/loadlab/loadlab/internal/spin"
 )
 
 // Split is a right-hand side f(t, y) = R(t, Φ(y)) evaluated in two passes
@@ -17,7 +17,7 @@ import (
 // components of f from all of u. A DormandPrince stepper built with
 // NewDormandPrinceSplit cuts [0, n) into pieces of Grain components and
 // runs each pass over the pieces on Workers goroutines (package
-// internal/spin: runs of pieces claimed at run time, helpers
+// internal/par: runs of pieces claimed at run time, helpers
 // busy-waiting between passes), fusing each piece's Rows with the stage arithmetic of
 // that piece and the next Map, so that a stage costs one pass over the
 // pieces and the work between the products is split too.
@@ -113,7 +113,7 @@ func (d *DormandPrince) pieces(fn func(lo, hi int)) {
 	if w == 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	spin.Pieces(d.n, w, d.split.Grain, fn)
+	par.Spin(d.n, w, d.split.Grain, fn)
 }
 
 // eval sets dy = f(t, y), through workspace buf for a Split.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/internal/cputime"
-	"github.com/loadlab/loadlab/internal/spin"
+	"github.com/loadlab/loadlab/internal/par"
 )
 
 // benchLaw is a random N-node network with demand of the order of the
@@ -225,7 +225,7 @@ func BenchmarkIntegrateDense_N1000_Parts(b *testing.B) {
 	})
 	b.Run("pass", func(b *testing.B) {
 		for b.Loop() {
-			spin.Pieces(1000, runtime.GOMAXPROCS(0), split.Grain, func(lo, hi int) {
+			par.Spin(1000, runtime.GOMAXPROCS(0), split.Grain, func(lo, hi int) {
 				sys.rowsRange(0, dy, 0, lo, hi)
 				sys.mapRange(1, z0, lo, hi)
 			})

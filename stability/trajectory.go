@@ -331,7 +331,7 @@ func (sys *system) split() *ode.Split {
 		workers = 0 // GOMAXPROCS
 	}
 	// Pieces of ≥ 16 nodes (128 KB of dense B at N = 1000, ≈ 2.5 µs: the
-	// cores finish within about that of each other, spin.Pieces handing
+	// cores finish within about that of each other, par.Spin handing
 	// out shorter runs of pieces as fewer are left), ≈ 64 of them at
 	// large N.
 	grain := max(1, (n+64*16-1)/(64*16)) * 16

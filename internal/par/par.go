@@ -1,19 +1,31 @@
 // Package par runs loops over a fixed partition of an index range on
 // several goroutines. It is not API.
 //
-// The partition is the caller's: a number of pieces that depends only on
-// the size of the problem, never on GOMAXPROCS or the number of workers.
-// Each piece is run exactly once, by whichever goroutine claims it first,
-// so as long as a piece's work reads only data no other piece writes, the
-// result is bitwise the same for any number of workers and any
-// scheduling. A reduction keeps one partial result per piece and adds
-// them in piece order on the caller.
+// The partition is the caller's: pieces whose boundaries depend only on
+// the size of the problem, never on GOMAXPROCS, the number of workers or
+// timing. Each piece is run exactly once, by whichever goroutine claims
+// it first, so as long as a piece's work reads only data no other piece
+// writes, the result is bitwise the same for any number of workers and
+// any scheduling. A reduction keeps one partial result per piece and adds
+// them in piece order on the caller. A panic in a piece is re-raised on
+// the caller with its value unchanged (docs/conventions.md §6).
 //
-// Pieces are claimed one at a time from a shared counter rather than
-// handed out as one contiguous share per worker: when a core is busy with
-// other work (another goroutine of the same program, or another process)
-// the free cores take over its pieces instead of waiting for it at the
-// end of the loop.
+// Two ways of running the pieces, for two lengths of loop:
+//
+//   - For and Range start their goroutines at each call and claim pieces
+//     one at a time from a shared counter. For loops of a millisecond or
+//     more (a throttler step over 10⁶ nodes, a product with a sparse C):
+//     the goroutines' start-up is negligible, and when a core is busy
+//     with other work the free cores take over its pieces instead of
+//     waiting for it at the end of the loop.
+//   - Spin hands pieces, in runs, to the caller and a persistent pool of
+//     busy-waiting helpers, for the short (10–100 µs), frequently
+//     repeated loops of the dense load products of package anycast and
+//     the fused Runge–Kutta stages of package ode, where waking an idle
+//     goroutine would cost as much as the loop. Runs are claimed one at a
+//     time, shorter as fewer pieces are left, so a descheduled core does
+//     not hold the others up, few claims are made, and the goroutines
+//     finish within about one piece of each other.
 package par
 
 import (

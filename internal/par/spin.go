@@ -1,19 +1,6 @@
-// Package spin runs a loop over fixed pieces of an index range on the
-// caller and a pool of busy-waiting helper goroutines, for the short
-// (10–100 µs), frequently repeated parallel loops of the dense load
-// products of package anycast and the fused Runge–Kutta stages of
-// package ode.
-//
-// Pieces are [k·grain, (k+1)·grain) ∩ [0, n), handed out in runs of
-// consecutive pieces: a run starts and ends on piece boundaries, which
-// depend on n and grain only, so a loop whose elements are independent
-// computes the same bits on any number of cores. Which goroutine runs a
-// run, and how long it is, is decided at run time (runs are claimed one
-// at a time, shorter as fewer pieces are left), so a core descheduled by
-// the OS does not hold the others up, few claims are made, and the
-// goroutines finish within about one piece of each other. A panic in a
-// run is re-raised on the caller (docs/conventions.md §6).
-package spin
+// Spin: the persistent pool of busy-waiting helpers for short loops.
+
+package par
 
 import (
 	"runtime"
@@ -31,11 +18,11 @@ func Workers(work, minWork int) int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// waitSpin bounds how long Pieces spins for pieces still being computed
+// waitSpin bounds how long Spin spins for pieces still being computed
 // by other goroutines before it blocks.
 const waitSpin = 200 * time.Microsecond
 
-// Pieces calls fn(lo, hi) on runs of the pieces [k·grain, (k+1)·grain) ∩
+// Spin calls fn(lo, hi) on runs of the pieces [k·grain, (k+1)·grain) ∩
 // [0, n), each piece in exactly one run, with w goroutines: the caller
 // and w − 1 helpers of the pool, which claim runs one at a time (the
 // caller from the front, the helpers from the back), each of about
@@ -47,10 +34,10 @@ const waitSpin = 200 * time.Microsecond
 // The helpers busy-wait between loops (helperSpin), so in a run of
 // loops they join within a µs. A panic in fn is re-raised on the caller.
 //
-// Pieces panics if grain < 1.
-func Pieces(n, w, grain int, fn func(lo, hi int)) {
+// Spin panics if grain < 1.
+func Spin(n, w, grain int, fn func(lo, hi int)) {
 	if grain < 1 {
-		panic("spin: Pieces: grain < 1")
+		panic("par: Spin: grain < 1")
 	}
 	if n <= 0 {
 		return
@@ -80,7 +67,7 @@ func Pieces(n, w, grain int, fn func(lo, hi int)) {
 	}
 }
 
-// loop is one call of Pieces.
+// loop is one call of Spin.
 type loop struct {
 	n, grain int
 	div      uint64 // a claim takes 1/div of the unclaimed pieces (at least one)
@@ -128,7 +115,7 @@ const maxRun = 4
 
 // claim takes the first (front) or the last min(maxRun, max(1, u/div))
 // of the u unclaimed pieces of span (lo<<32 | hi) and returns the first
-// and the count. The caller of Pieces works from the front and the helpers from
+// and the count. The caller of Spin works from the front and the helpers from
 // the back, so that while both keep pace each core touches the same
 // pieces from loop to loop, which stay in its caches.
 func claim(span *atomic.Uint64, front bool, div uint64) (first, count int64, ok bool) {
@@ -156,7 +143,7 @@ func claim(span *atomic.Uint64, front bool, div uint64) (first, count int64, ok 
 // CPU time of the idle core).
 const helperSpin = 500 * time.Microsecond
 
-// helpers is the process's pool of goroutines that join Pieces' loops,
+// helpers is the process's pool of goroutines that join Spin's loops,
 // started as needed up to GOMAXPROCS − 1 and kept (blocked on a channel
 // once idle for helperSpin).
 var helpers = &helperPool{jobs: make(chan *loop, 64)}

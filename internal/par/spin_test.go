@@ -1,4 +1,4 @@
-package spin
+package par
 
 import (
 	"sync"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestPiecesCoversOnce(t *testing.T) {
+func TestSpinCoversOnce(t *testing.T) {
 	// Every index of [0, n) is handed to fn exactly once, in runs that
 	// start at multiples of the grain and end at a multiple or n, for any
 	// number of goroutines; a panic in fn reaches the caller.
@@ -16,7 +16,7 @@ func TestPiecesCoversOnce(t *testing.T) {
 		for _, n := range []int{0, 1, 7, 8, 63, 64, 65, 1000, 1003} {
 			var mu sync.Mutex
 			seen := make([]int, n)
-			Pieces(n, w, grain, func(lo, hi int) {
+			Spin(n, w, grain, func(lo, hi int) {
 				assert.Zero(t, lo%grain, "piece starts at %d", lo)
 				assert.True(t, hi > lo && (hi%grain == 0 || hi == n), "run [%d, %d)", lo, hi)
 				mu.Lock()
@@ -32,14 +32,14 @@ func TestPiecesCoversOnce(t *testing.T) {
 			}
 		}
 		assert.PanicsWithValue(t, "boom", func() {
-			Pieces(1000, w, grain, func(lo, hi int) {
+			Spin(1000, w, grain, func(lo, hi int) {
 				if lo <= 5*grain && 5*grain < hi {
 					panic("boom")
 				}
 			})
 		}, "w = %d", w)
 	}
-	assert.Panics(t, func() { Pieces(10, 2, 0, func(int, int) {}) })
+	assert.Panics(t, func() { Spin(10, 2, 0, func(int, int) {}) })
 }
 
 func TestWorkers(t *testing.T) {
