@@ -326,8 +326,10 @@
 //     substitutions walk the factor once for all k columns). Results
 //     are one SolveResult per column; a column short of Tol makes the
 //     error ErrNotConverged with every column's last iterate in dst. On
-//     the 10⁶-node random 6-regular graph, 8 right-hand sides take about
-//     0.6 of the CPU time of 8 single solves (docs/benchmarks.md).
+//     the 10⁶-node random 6-regular graph, 8 right-hand sides took
+//     0.6–0.85 of the CPU time of 8 single solves (busy machine,
+//     docs/benchmarks.md); at 1.6·10⁵ nodes, where the block fits in
+//     cache, half.
 //   - Preconditioners. ApproxCholesky is the randomized approximate
 //     Cholesky factorisation of Kyng and Sachdeva (as in Laplacians.jl's
 //     approxchol): vertices are eliminated in approximate minimum-degree
