@@ -104,7 +104,8 @@
 //
 // Rho, NodalRho and EstimateGammaH2 compute exactly (dense Cholesky or
 // the dense spectrum) up to linalg.DenseMaxNodes = 2048 nodes and by
-// stochastic trace estimation with sparse Laplacian solves above, where
+// stochastic trace estimation (Lanczos quadrature, sparse Laplacian
+// solves where L is ill-conditioned) above, where
 // the dense O(n³) work and O(n²) memory no longer fit (10⁶-node graphs
 // take seconds, docs/benchmarks.md). Rho and NodalRho keep returning
 // bare numbers: above the limit, the means of the estimates at the
@@ -115,13 +116,15 @@
 // path) and a rand.Source, and return loadlab.Estimate values with 95 %
 // intervals (Lo = Hi = Mean on the dense path), the path that ran and
 // the work. On the stochastic path ρ₂ uses the split
-// 1/(a(2 − a)) = ½(1/a + 1/(2 − a)): a resistance term tr L†/γ, by
-// preconditioned solves, and the well-conditioned tr (2I − γL)⁻¹.
+// 1/(a(2 − a)) = ½(1/a + 1/(2 − a)): a resistance term tr L†/γ and the
+// well-conditioned tr (2I − γL)⁻¹, both by Gauss quadrature on one
+// Lanczos run per probe (the resistance term by preconditioned solves
+// when κ(L) is too large for Lanczos, as on tori).
 // EstimateGammaH2 finds the root of the stochastic estimate of g with
 // common probes (smooth and decreasing in γ), with a 95 % interval by
 // test inversion; γ is always checked against a certified bracket of
-// λ_n (linalg.LambdaMaxBracket), so γ ≥ 2/λ_n is ErrUnstable, not a
-// number.
+// λ_n (deterministic bounds, linalg.LambdaMaxBracket when they do not
+// decide), so γ ≥ 2/λ_n is ErrUnstable, not a number.
 //
 // # Link design (§5.2, Problems A and C)
 //

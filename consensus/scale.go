@@ -17,7 +17,7 @@ type GammaH2Result struct {
 	Method     linalg.Method    // MethodDense or MethodStochastic: the path that ran
 	LambdaMax  linalg.Bracket   // bracket of λ_n behind the stability check
 	Probes     int              // stochastic path: Rademacher probes
-	Iterations int              // stochastic path: conjugate-gradient iterations
+	Iterations int              // stochastic path: conjugate-gradient iterations (0 when Lanczos quadrature sufficed)
 	MatVecs    int              // stochastic path: other products with L
 	Status     loadlab.Status   // Success, or why the estimate stopped short
 }
@@ -107,7 +107,7 @@ type RhoResult struct {
 	Method     linalg.Method    // MethodDense or MethodStochastic: the path that ran
 	LambdaMax  linalg.Bracket   // stochastic path: the proven λ_n bracket checked against 2/γ
 	Probes     int              // stochastic path: Rademacher probes
-	Iterations int              // stochastic path: conjugate-gradient iterations
+	Iterations int              // stochastic path: conjugate-gradient iterations (0 when Lanczos quadrature sufficed)
 	Status     loadlab.Status   // Success, or why the estimate stopped short
 }
 
