@@ -193,6 +193,7 @@ type h2Sampler struct {
 	tol        float64
 	maxSteps   int
 	solveA     bool // a by solves: its Lanczos quadrature converges too slowly
+	quadOnly   bool // never solve: fixA returns errQuadSlow instead (lanczosKirchhoff)
 	iters      int
 	matvecs    int
 	buf        []float64
@@ -314,8 +315,15 @@ func (hs *h2Sampler) fixA(ps []*probeQuad, byLanczos bool) error {
 	if len(todo) == 0 {
 		return nil
 	}
+	if hs.quadOnly {
+		return errQuadSlow
+	}
 	return hs.solve(todo)
 }
+
+// errQuadSlow reports that a sampler with quadOnly would need solves: the
+// quadrature of a = qᵀL†q settles in more than resLanczosMax steps.
+var errQuadSlow = errors.New("linalg: resistance quadrature too slow")
 
 // solve sets p.a = qᵀL†q for every probe of ps by Laplacian solves
 // (TraceSettings.Solver), all right-hand sides iterated together

@@ -369,6 +369,11 @@ const (
 	// the smallest-eigenvalue modes by solves, plus Hutchinson's
 	// estimator on the rest (hutchpp.go).
 	EstimatorHutchPP
+	// EstimatorLanczos: Hutchinson's estimator with each probe's qᵀL†q
+	// by Gauss quadrature on its Lanczos tridiagonal, no solves
+	// (tracelanczos.go); EstimateKirchhoff takes it when the quadrature
+	// settles within 200 Lanczos steps (well-conditioned graphs).
+	EstimatorLanczos
 )
 
 // String returns the estimator's name.
@@ -380,6 +385,8 @@ func (e TraceEstimator) String() string {
 		return "Hutchinson"
 	case EstimatorHutchPP:
 		return "Hutch++"
+	case EstimatorLanczos:
+		return "Lanczos quadrature"
 	}
 	return fmt.Sprintf("TraceEstimator(%d)", int(e))
 }

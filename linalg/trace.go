@@ -98,8 +98,9 @@ type TraceResult struct {
 }
 
 // EstimateKirchhoff estimates the Kirchhoff index K_f = n tr L† (spec
-// throttlers.md §2) by Hutchinson's estimator with one Laplacian solve per
-// probe: for a Rademacher vector q, n qᵀ L† q has mean K_f and variance
+// throttlers.md §2) by Hutchinson's estimator, each probe's qᵀL†q by
+// Lanczos quadrature where that settles within 200 steps (no solves;
+// tracelanczos.go), else by one Laplacian solve per probe: for a Rademacher vector q, n qᵀ L† q has mean K_f and variance
 // 2n²(‖L†‖_F² − Σ_u (L†_uu)²). Probes are drawn until the 95 % interval's
 // relative half-width is at most RelAcc (after MinProbes). On an expander
 // the per-probe relative spread is about √(2/n), so a few probes suffice;
@@ -128,11 +129,17 @@ func estimateKirchhoff(g *Graph, set *TraceSettings, src rand.Source, force Trac
 		return TraceResult{}, err
 	}
 	ts, solverSet := set.resolved()
+	rng := rand.New(src)
+	if force == EstimatorNone || force == EstimatorLanczos {
+		if out, ok, err := lanczosKirchhoff(g, ts, solverSet, rng); ok {
+			return out, err
+		}
+	}
 	s, err := NewLaplacianSolver(g, &solverSet, src)
 	if err != nil {
 		return TraceResult{}, err
 	}
-	return hutchinsonKirchhoff(s, ts, rand.New(src), force)
+	return hutchinsonKirchhoff(s, ts, rng, force)
 }
 
 // hutchinsonKirchhoff draws Rademacher probes q from rng and takes the
