@@ -480,8 +480,8 @@
 //     probe's qᵀL†q by Gauss quadrature on its Lanczos tridiagonal, the
 //     probes eight at a time in one block, no solves — EstimateGammaH2's
 //     resistance term. On the 10⁶-node random 6-regular graph that is 9
-//     block steps per probe against 18 CG iterations per solve: 6.4–6.7 s
-//     against 22 s (2026-12-02, same machine). When a probe's quadrature
+//     block steps per probe against 18 CG iterations per solve: 5.6–6.1 s
+//     against 13.6 s with solves (quiet machine, docs/benchmarks.md). When a probe's quadrature
 //     would need more than 200 Lanczos steps (small eigenvalues: tori,
 //     paths, random geometric graphs) it stops before any solve and
 //     Hutchinson's estimator with solves runs instead, from the random
