@@ -334,7 +334,7 @@ func (hs *h2Sampler) solve(ps []*probeQuad) error {
 		return err
 	}
 	if hs.s == nil {
-		s, err := NewLaplacianSolver(hs.g, &hs.solverSet, rand.NewPCG(hs.solverSeed, 0))
+		s, err := newLaplacianSolver(hs.g, &hs.solverSet, rand.NewPCG(hs.solverSeed, 0), hs.mat)
 		if err != nil {
 			return err
 		}

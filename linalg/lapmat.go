@@ -38,10 +38,14 @@ type lapMatrix struct {
 
 // newLapMatrix renumbers the connected graph g by a breadth-first search
 // from node 0 (neighbours in ascending order). It returns nil, nil when
-// the search does not reach every node (g is disconnected), and an error
+// g has no nodes or the search does not reach every node (g is
+// disconnected; CheckConnected names which), and an error
 // wrapping loadlab.ErrTooLarge when the copy would not fit.
 func newLapMatrix(g *Graph) (*lapMatrix, error) {
 	n := g.Order()
+	if n == 0 {
+		return nil, nil
+	}
 	if err := size.Check("linalg", "LaplacianSolver: matrix entries", len(g.adj)+n, 4+8); err != nil {
 		return nil, err
 	}

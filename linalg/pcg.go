@@ -136,6 +136,13 @@ type LaplacianSolver struct {
 // loadlab.ErrTooLarge when the workspace would not fit. It panics if g is
 // nil, or if src is nil and the preconditioner is not Jacobi.
 func NewLaplacianSolver(g *Graph, settings *SolverSettings, src rand.Source) (*LaplacianSolver, error) {
+	return newLaplacianSolver(g, settings, src, nil)
+}
+
+// newLaplacianSolver is NewLaplacianSolver on the renumbered matrix mat of
+// g when the caller has already built it (newLapMatrix), else (mat nil)
+// building it.
+func newLaplacianSolver(g *Graph, settings *SolverSettings, src rand.Source, mat *lapMatrix) (*LaplacianSolver, error) {
 	if g == nil {
 		panic("linalg: NewLaplacianSolver: nil graph")
 	}
@@ -152,12 +159,14 @@ func NewLaplacianSolver(g *Graph, settings *SolverSettings, src rand.Source) (*L
 	if err := size.Check("linalg", "LaplacianSolver: nodes", g.Order(), 8*8); err != nil {
 		return nil, err
 	}
-	mat, err := newLapMatrix(g)
-	if err != nil {
-		return nil, err
-	}
 	if mat == nil {
-		return nil, CheckConnected(g)
+		var err error
+		if mat, err = newLapMatrix(g); err != nil {
+			return nil, err
+		}
+		if mat == nil {
+			return nil, CheckConnected(g)
+		}
 	}
 	s := &LaplacianSolver{op: NewLaplacianOperator(g), mat: mat, set: set}
 	if src != nil {

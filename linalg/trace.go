@@ -130,12 +130,14 @@ func estimateKirchhoff(g *Graph, set *TraceSettings, src rand.Source, force Trac
 	}
 	ts, solverSet := set.resolved()
 	rng := rand.New(src)
+	var m *lapMatrix // built once, for the quadrature attempt and the solver
 	if force == EstimatorNone || force == EstimatorLanczos {
-		if out, ok, err := lanczosKirchhoff(g, ts, solverSet, rng); ok {
+		m, _ = newLapMatrix(g) // on an error (nil m) the solver reports it
+		if out, ok, err := lanczosKirchhoff(g, m, ts, solverSet, rng); ok {
 			return out, err
 		}
 	}
-	s, err := NewLaplacianSolver(g, &solverSet, src)
+	s, err := newLaplacianSolver(g, &solverSet, src, m)
 	if err != nil {
 		return TraceResult{}, err
 	}

@@ -80,6 +80,18 @@ func TestEstimateKirchhoffErrors(t *testing.T) {
 			t.Errorf("%+v: err = %v, want ErrInvalid", s, err)
 		}
 	}
+	// A graph with no nodes is bad data, not a panic (the renumbering
+	// that the quadrature attempt and the H2 estimators share).
+	empty := must(FromEdges(0, nil))
+	if _, err := EstimateKirchhoff(empty, nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("EstimateKirchhoff, no nodes: err = %v, want ErrInvalid", err)
+	}
+	if _, err := EstimateH2(empty, 0.1, nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("EstimateH2, no nodes: err = %v, want ErrInvalid", err)
+	}
+	if _, err := EstimateGammaH2(empty, nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("EstimateGammaH2, no nodes: err = %v, want ErrInvalid", err)
+	}
 	res, err := EstimateKirchhoff(must(Torus(10, 10)), &TraceSettings{RelAcc: 1e-6, MaxProbes: 12}, rand.NewPCG(1, 1))
 	if !errors.Is(err, loadlab.ErrNotConverged) || res.Status != loadlab.IterationLimit || res.Probes != 12 || res.Estimate.N != 12 {
 		t.Errorf("MaxProbes: %+v, %v", res, err)

@@ -22,15 +22,15 @@ import (
 // It reports ok = false, having drawn seeds from rng but solved nothing,
 // when a probe's quadrature would need more than resLanczosMax steps (a
 // torus, a path: small eigenvalues), so that the caller solves instead;
-// and ok = false for a graph the sampler cannot take (disconnected, one
-// node), whose errors the solver path reports. The interval and the
+// and ok = false when m is nil (newLapMatrix found g empty or
+// disconnected, or out of memory), whose errors the solver path reports.
+// m is g's renumbered matrix, which the solver path then reuses. The interval and the
 // stopping rule are EstimateKirchhoff's: MinProbes, then about 25 % more
 // probes at a time until the 95 % relative half-width is at most RelAcc,
 // or MaxProbes (ErrNotConverged with the partial estimate).
-func lanczosKirchhoff(g *Graph, ts TraceSettings, set SolverSettings, rng *rand.Rand) (TraceResult, bool, error) {
+func lanczosKirchhoff(g *Graph, m *lapMatrix, ts TraceSettings, set SolverSettings, rng *rand.Rand) (TraceResult, bool, error) {
 	out := TraceResult{Method: MethodStochastic, Estimator: EstimatorLanczos}
-	m, err := newLapMatrix(g)
-	if err != nil || m == nil || CheckConnected(g) != nil {
+	if m == nil {
 		return out, false, nil
 	}
 	br, err := lambdaMaxBounds(g)
