@@ -7,7 +7,7 @@ import (
 	"github.com/loadlab/loadlab"
 )
 
-// lanczosKirchhoff estimates K_f = n tr L† by Hutchinson's estimator with
+// lanczosKirchhoff estimates K_f = n tr L† (spec throttlers.md §2) by Hutchinson's estimator with
 // each probe's a = qᵀL†q taken by Gauss quadrature on the Lanczos
 // tridiagonal of L from Pq (stochastic Lanczos quadrature, the resistance
 // term of EstimateGammaH2's sampler; quadrature.go), the probes' recurrences
