@@ -123,3 +123,77 @@ func TestValidateAfterChange(t *testing.T) {
 	var nilNet *Network
 	assert.PanicsWithValue(t, "anycast: Validate on a nil *Network", func() { _ = nilNet.Validate() })
 }
+
+// BenchmarkValidate_Dense1000 is Network.Validate on a dense N = 1000
+// network: part of the setup of every entry point of dual and stability.
+func BenchmarkValidate_Dense1000(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1000))
+	n := 1000
+	c := mat.NewDense(n, n, nil)
+	a, t := make([]float64, n), make([]float64, n)
+	for j := range n {
+		row := c.RawRowView(j)
+		var s float64
+		for i := range row {
+			row[i] = rng.Float64()
+			s += row[i]
+		}
+		for i := range row {
+			row[i] /= s
+		}
+		a[j], t[j] = 1, 1
+	}
+	nw, err := NewNetwork(a, c, t)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := nw.Validate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The fast row check (bit-pattern maximum, partial sums) flags what the
+// entry-by-entry test flags, in the unrolled part and the tail of a
+// row, admits −0, and on a large C split over the cores reports the
+// first bad row as a serial scan does.
+func TestValidateRowFastPath(t *testing.T) {
+	n := 7 // one block of four and a tail of three
+	base := make([]float64, n)
+	for i := range base {
+		base[i] = 1 / float64(n)
+	}
+	for _, tc := range []struct {
+		at  int
+		v   float64
+		msg string
+	}{
+		{1, math.NaN(), "C[3][1] = NaN"},
+		{6, math.NaN(), "C[3][6] = NaN"},
+		{2, math.Inf(1), "C[3][2] = +Inf"},
+		{5, -1e-300, "C[3][5] = -1e-300"},
+		{0, math.Inf(-1), "C[3][0] = -Inf"},
+	} {
+		row := append([]float64(nil), base...)
+		row[tc.at] = tc.v
+		assert.ErrorContains(t, validateRow(3, row), tc.msg)
+	}
+	row := append([]float64(nil), base...)
+	row[0], row[1] = math.Copysign(0, -1), row[0]+row[1]
+	assert.NoError(t, validateRow(3, row), "−0 is a valid entry")
+
+	const big = 300 // 9·10⁴ entries: split over the cores
+	c := mat.NewDense(big, big, nil)
+	for j := range big {
+		c.Set(j, j, 1)
+	}
+	c.Set(250, 250, 0.5)
+	c.Set(40, 40, -1)
+	a, tt := make([]float64, big), make([]float64, big)
+	for i := range a {
+		a[i], tt[i] = 1, 1
+	}
+	_, err := NewNetwork(a, c, tt)
+	assert.ErrorContains(t, err, "C[40][40] = -1", "the first bad row in order")
+}
