@@ -1,7 +1,9 @@
 package par
 
 import (
+	"errors"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -42,18 +44,18 @@ func TestForSerialOrder(t *testing.T) {
 	}
 }
 
-// TestForPanic checks that a panic of a job reaches the caller with its
-// value unchanged, from a helper goroutine as well as from the caller's
-// own, and that For still waits for the other goroutines.
+// TestForPanic checks that a panic of a job reaches the caller, from a
+// helper goroutine as well as from the caller's own: unchanged with one
+// worker, as a *PanicError naming the piece and carrying the value and
+// the stack with several; and that For still waits for the other
+// goroutines.
 func TestForPanic(t *testing.T) {
 	for _, workers := range []int{1, 2, 4} {
 		for _, at := range []int{0, 5, 31} {
 			var running atomic.Int32
 			func() {
 				defer func() {
-					if v := recover(); v != "boom" {
-						t.Errorf("workers %d, panic at %d: recovered %v, want boom", workers, at, v)
-					}
+					checkPanic(t, recover(), workers, at)
 					if r := running.Load(); r != 0 {
 						t.Errorf("workers %d: %d jobs still running after the re-raise", workers, r)
 					}
@@ -67,6 +69,34 @@ func TestForPanic(t *testing.T) {
 				})
 			}()
 		}
+	}
+	// A runtime error stays visible to errors.As through the re-raise.
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		var s []int
+		For(8, 4, func(i int) { _ = s[i] })
+	}()
+	var re runtime.Error
+	if err, ok := got.(error); !ok || !errors.As(err, &re) {
+		t.Errorf("recovered %T %v, want an error wrapping a runtime.Error", got, got)
+	}
+}
+
+// checkPanic checks a value recovered from a loop whose piece at
+// panicked with "boom": the value itself with one worker, else a
+// *PanicError with the piece, the value and a stack.
+func checkPanic(t *testing.T, v any, workers, at int) {
+	t.Helper()
+	if workers == 1 {
+		if v != "boom" {
+			t.Errorf("one worker, panic at %d: recovered %v, want boom", at, v)
+		}
+		return
+	}
+	pe, ok := v.(*PanicError)
+	if !ok || pe.Value != "boom" || pe.Index != at || len(pe.Stack) == 0 || !strings.Contains(pe.Error(), "boom") {
+		t.Errorf("workers %d, panic at %d: recovered %T %v, want a *PanicError at %d with value boom and a stack", workers, at, v, v, at)
 	}
 }
 

@@ -37,7 +37,8 @@ const waitSpin = 200 * time.Microsecond
 // ends the loop hands its core to the caller at once (see wait): before
 // that, a blocked caller could wait a whole helperSpin for its P, and
 // about 1 % of the N = 1000 ODE's stage passes took 0.7 ms instead of
-// 70 µs (docs/benchmarks.md). A panic in fn is re-raised on the caller.
+// 70 µs (docs/benchmarks.md). A panic in fn is re-raised on the caller
+// as a *PanicError (unchanged when w ≤ 1 or there is one piece).
 //
 // Spin panics if grain < 1.
 func Spin(n, w, grain int, fn func(lo, hi int)) {
@@ -61,11 +62,7 @@ func Spin(n, w, grain int, fn func(lo, hi int)) {
 	}
 	l.work(true)
 	l.wait()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.crashed != nil {
-		panic(l.crashed)
-	}
+	l.crashed.reraise()
 }
 
 // wait returns when every piece of l has finished. The pieces still
@@ -93,8 +90,7 @@ type loop struct {
 	span     atomic.Uint64 // unclaimed pieces [lo, hi): lo<<32 | hi
 	done     atomic.Int64
 	parked   atomic.Bool // the caller blocks on finished (see wait)
-	mu       sync.Mutex
-	crashed  any
+	crashed  firstPanic
 	finished chan struct{}
 }
 
@@ -114,9 +110,7 @@ func (l *loop) work(front bool) {
 func (l *loop) run(k, m int64) {
 	defer func() {
 		if v := recover(); v != nil {
-			l.mu.Lock()
-			l.crashed = v
-			l.mu.Unlock()
+			l.crashed.record(int(k), v)
 		}
 		if l.done.Add(m) == l.total {
 			close(l.finished)

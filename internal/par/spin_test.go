@@ -34,13 +34,21 @@ func TestSpinCoversOnce(t *testing.T) {
 				}
 			}
 		}
-		assert.PanicsWithValue(t, "boom", func() {
+		func() {
+			defer func() {
+				v := recover()
+				if pe, ok := v.(*PanicError); ok {
+					v = pe.Value // w ≥ 2: wrapped, with the worker's stack
+					assert.NotEmpty(t, pe.Stack)
+				}
+				assert.Equal(t, "boom", v, "w = %d", w)
+			}()
 			Spin(1000, w, grain, func(lo, hi int) {
 				if lo <= 5*grain && 5*grain < hi {
 					panic("boom")
 				}
 			})
-		}, "w = %d", w)
+		}()
 	}
 	assert.Panics(t, func() { Spin(10, 2, 0, func(int, int) {}) })
 }
