@@ -31,6 +31,7 @@ type GammaH2Estimate struct {
 	Probes     int            // Rademacher probes
 	Iterations int            // conjugate-gradient iterations of the Laplacian solves (0 when every a came from Lanczos)
 	MatVecs    int            // products of L with a vector outside the solves (Lanczos steps of every probe, residual corrections)
+	Solves     int            // Laplacian solves: those of the estimates of tr L† when a's quadrature is slow, else 0
 	Status     loadlab.Status // Success when both intervals met RelAcc
 }
 
@@ -62,8 +63,11 @@ const (
 // eight at a time in one block (lanczosBlock: one read of a neighbour's
 // eight values per product). When a's quadrature is predicted to need
 // more than resLanczosMax = 200 steps (an ill-conditioned L: a torus, a
-// path), a is left to one preconditioned Laplacian solve per probe
-// instead. Each probe's g(γ) is then
+// path, a random geometric graph), the probes' a are dropped and tr L† is
+// estimated once, by Hutch++ with preconditioned Laplacian solves, to half
+// of RelAcc, and added to every sample's mean with the Welch–Satterthwaite
+// interval (h2resist.go); it is estimated again, more tightly, when its
+// part alone keeps an interval above RelAcc. Each probe's g(γ) is then
 // an exactly decreasing function of γ (its derivative −Σ γθ w/(2 − γθ)³
 // over the quadrature nodes θ and positive weights w), so the estimated
 // curve, their mean, is smooth and decreasing, with one root γ̂, found by
@@ -97,11 +101,17 @@ const (
 //
 // Probes are added (checks at about every 25 % more) until both the
 // relative half-width of γ's interval, (Hi − Lo)/(2γ̂), and that of
-// ρ₂(γ̂) are ≤ RelAcc. The Laplacian solves, when a needs them, use
+// ρ₂(γ̂) are ≤ RelAcc. The Laplacian solves of tr L† use
 // TraceSettings.Solver (default relative residual DefaultTraceSolveTol);
-// a = 2(Pq)ᵀx − xᵀLx with the computed x has error ‖e‖²_L ≤ ‖r‖²/λ₂,
-// relative error ≤ κ(L)·Tol², 1e-12 κ(L), negligible up to κ(L) ~ 10⁶
-// (a 10³×10³ torus has κ ≈ 2·10⁵).
+// each quadratic form 2(Pq)ᵀx − xᵀLx with the computed x has error
+// ‖e‖²_L ≤ ‖r‖²/λ₂, relative error ≤ κ(L)·Tol², 1e-12 κ(L), negligible up
+// to κ(L) ~ 10⁶ (a 10³×10³ torus has κ ≈ 2·10⁵).
+//
+// When γ*_H2 lies very near the stability limit (γ*λ_n ≈ 1.97 on a path)
+// a few top eigenvalues dominate the shifted trace tr(2I − γL)⁻², each
+// probe's sample is heavy-tailed and the Student-t interval covers less
+// than its 95 % with few probes (0.91 on a 300-node path over 120 seeds,
+// 0.94–0.98 on grids, tori and expanders); a larger MinProbes helps.
 //
 // Errors: ErrDisconnected, ErrTooLarge (the Laplacian's copy, the 3·8
 // n-vectors of a block, or the solver's), ErrInvalid for bad settings
@@ -145,10 +155,10 @@ func estimateGammaH2(g *Graph, set *TraceSettings, src rand.Source, solveA bool)
 	// The solver's seed is drawn first (as NewLaplacianSolver did), so
 	// the probes' seeds are those of the earlier sequential version.
 	hs := newH2Sampler(g, mat, solverSet, src.Uint64(), out.LambdaMax, ts)
-	hs.solveA = solveA
+	hs.solveA, hs.perProbeA = solveA, solveA
 	err = hs.estimate(&out, ts, rand.New(src))
 	out.LambdaMax = hs.br
-	out.Probes, out.Iterations, out.MatVecs = len(hs.probes), hs.iters, hs.matvecs
+	out.Probes, out.Iterations, out.MatVecs, out.Solves = len(hs.probes), hs.iters, hs.matvecs, hs.solves
 	hs.ritzEstimate(&out.LambdaMax)
 	return out, err
 }
@@ -194,8 +204,12 @@ type h2Sampler struct {
 	maxSteps   int
 	solveA     bool // a by solves: its Lanczos quadrature converges too slowly
 	quadOnly   bool // never solve: fixA returns errQuadSlow instead (lanczosKirchhoff)
+	perProbeA  bool // with solveA, solve every probe's a (tests) instead of estimating tr L† once
+	res        resistanceTerm
+	ts         TraceSettings
 	iters      int
 	matvecs    int
+	solves     int // Laplacian solves: the probes' a, or the estimates of tr L†
 	buf        []float64
 	qw         quadWork
 }
@@ -205,7 +219,7 @@ func newH2Sampler(g *Graph, mat *lapMatrix, set SolverSettings, seed uint64, br 
 	set = set.resolved()
 	return &h2Sampler{g: g, mat: mat, solverSet: set, solverSeed: seed, br: br,
 		q: make([]float64, n), x: make([]float64, n), lx: make([]float64, n),
-		lmax: br.Hi, gap: capFirstGap, tol: quadRel * ts.RelAcc, maxSteps: set.MaxIter}
+		lmax: br.Hi, gap: capFirstGap, tol: quadRel * ts.RelAcc, maxSteps: set.MaxIter, ts: ts}
 }
 
 // gcap returns the current cap (2 − δ)/λ_n⁺, or the fixed γ of
@@ -318,6 +332,9 @@ func (hs *h2Sampler) fixA(ps []*probeQuad, byLanczos bool) error {
 	if hs.quadOnly {
 		return errQuadSlow
 	}
+	if !hs.perProbeA {
+		return hs.decouple(todo)
+	}
 	return hs.solve(todo)
 }
 
@@ -333,12 +350,8 @@ func (hs *h2Sampler) solve(ps []*probeQuad) error {
 	if err := size.Check("linalg", "EstimateGammaH2: probe and solution blocks, n", n, 2*8*k); err != nil {
 		return err
 	}
-	if hs.s == nil {
-		s, err := newLaplacianSolver(hs.g, &hs.solverSet, rand.NewPCG(hs.solverSeed, 0), hs.mat)
-		if err != nil {
-			return err
-		}
-		hs.s = s
+	if err := hs.buildSolver(); err != nil {
+		return err
 	}
 	b := mat.NewDense(n, k, nil)
 	for j, p := range ps {
@@ -347,6 +360,7 @@ func (hs *h2Sampler) solve(ps []*probeQuad) error {
 	}
 	var x mat.Dense
 	res, err := hs.s.SolveBlock(&x, b)
+	hs.solves += k
 	for _, r := range res {
 		hs.iters += r.Iterations
 	}
@@ -420,8 +434,13 @@ const (
 )
 
 // summary returns the estimate of g (which = sampleG) or ρ₂ at γ over
-// the probes.
+// the probes, with the resistance term when it is estimated apart.
 func (hs *h2Sampler) summary(gamma float64, which int) loadlab.Estimate {
+	return hs.res.add(hs.probeSummary(gamma, which), traceWeight(gamma, which))
+}
+
+// probeSummary is summary without a separately estimated resistance term.
+func (hs *h2Sampler) probeSummary(gamma float64, which int) loadlab.Estimate {
 	hs.buf = hs.buf[:0]
 	for _, p := range hs.probes {
 		r2, _, gv := p.sample(gamma, &hs.qw)
@@ -432,6 +451,16 @@ func (hs *h2Sampler) summary(gamma float64, which int) loadlab.Estimate {
 		}
 	}
 	return summarize(hs.buf)
+}
+
+// buildSolver builds the Laplacian solver on first use.
+func (hs *h2Sampler) buildSolver() error {
+	if hs.s != nil {
+		return nil
+	}
+	s, err := newLaplacianSolver(hs.g, &hs.solverSet, rand.NewPCG(hs.solverSeed, 0), hs.mat)
+	hs.s = s
+	return err
 }
 
 // bisect returns the root of f on [lo, hi] for f(lo) ≥ 0 > f(hi), to the
@@ -506,6 +535,13 @@ func (hs *h2Sampler) estimate(out *GammaH2Estimate, ts TraceSettings, rng *rand.
 			out.Status = loadlab.Success
 			return nil
 		}
+		if refined, err := hs.refineGamma(gam, rho2, atCap); refined || err != nil {
+			if err != nil {
+				return hs.partial(out, err)
+			}
+			next = len(hs.probes)
+			continue
+		}
 		if len(hs.probes) >= ts.MaxProbes {
 			out.Status = loadlab.IterationLimit
 			return loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "EstimateGammaH2: relative half-widths %.3g (γ*_H2), %.3g (ρ₂) > RelAcc = %.3g after %d probes", gam.HalfWidth()/gam.Mean, rho2.RelHalfWidth(), ts.RelAcc, len(hs.probes))
@@ -514,12 +550,21 @@ func (hs *h2Sampler) estimate(out *GammaH2Estimate, ts TraceSettings, rng *rand.
 	}
 }
 
+// refineGamma refines the resistance term (refineTrace) when its share
+// keeps γ̂'s or ρ₂'s interval above RelAcc.
+func (hs *h2Sampler) refineGamma(gam, rho2 loadlab.Estimate, atCap bool) (bool, error) {
+	if !hs.res.on || atCap {
+		return false, nil
+	}
+	gh := gam.Mean
+	return hs.refineTrace(
+		[2]float64{gam.HalfWidth() / gh, hs.res.share(hs.probeSummary(gh, sampleG), traceWeight(gh, sampleG))},
+		[2]float64{rho2.RelHalfWidth(), hs.res.share(hs.probeSummary(gh, sampleRho2), traceWeight(gh, sampleRho2))})
+}
+
 // partial records the estimate of the probes completed before err.
 func (hs *h2Sampler) partial(out *GammaH2Estimate, err error) error {
-	out.Status = loadlab.Failure
-	if errors.Is(err, loadlab.ErrNotConverged) {
-		out.Status = loadlab.IterationLimit
-	}
+	out.Status = failStatus(err)
 	if len(hs.probes) >= 2 {
 		if gam, rho2, atCap := hs.root(); !atCap || gam.N > 0 {
 			out.Gamma, out.Rho2 = gam, rho2

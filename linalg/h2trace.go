@@ -16,6 +16,7 @@ type H2Estimate struct {
 	Probes            int            // Rademacher probes
 	Iterations        int            // conjugate-gradient iterations of the Laplacian solves (0 when every resistance term came from Lanczos)
 	MatVecs           int            // products of L with a vector outside the solves (the probes' Lanczos steps)
+	Solves            int            // Laplacian solves: those of the estimates of tr L† when a's quadrature is slow, else 0
 	LambdaMax         Bracket        // proven bracket of λ_n, checked against 2/γ
 	Status            loadlab.Status // Success when ρ₁ and ρ₂ met RelAcc
 }
@@ -30,9 +31,9 @@ type H2Estimate struct {
 // each probe q gives a = qᵀL†q and b = (Pq)ᵀ(2I − γL)⁻¹(Pq) by Gauss
 // quadrature on the Lanczos tridiagonal of L from Pq, the probes run
 // eight at a time in one block, exactly as in EstimateGammaH2 at the
-// fixed γ (the same quadrature tolerance 10⁻³ RelAcc, and a by
-// preconditioned solves when its quadrature would need more than 200
-// steps). Probes are added (MinProbes, then about 25 % more at a time)
+// fixed γ (the same quadrature tolerance 10⁻³ RelAcc, and tr L† estimated
+// once by Hutch++ with preconditioned solves, instead of a per probe, when
+// a's quadrature would need more than 200 steps: h2resist.go). Probes are added (MinProbes, then about 25 % more at a time)
 // until both ρ₁ and ρ₂ have relative half-width ≤ RelAcc. γ must
 // satisfy 0 < γ < 2/λ_n: λ_n is bracketed first (LambdaMaxBracket, which
 // stops at the deterministic bounds when they decide) and γ ≥ 2/λ_n is
@@ -66,7 +67,7 @@ func EstimateH2(g *Graph, gamma float64, set *TraceSettings, src rand.Source) (H
 	hs := newH2Sampler(g, mat, solverSet, src.Uint64(), out.LambdaMax, ts)
 	hs.fixed = gamma
 	err = hs.estimateH2(&out, gamma, ts, rand.New(src))
-	out.Probes, out.Iterations, out.MatVecs = len(hs.probes), hs.iters, hs.matvecs
+	out.Probes, out.Iterations, out.MatVecs, out.Solves = len(hs.probes), hs.iters, hs.matvecs, hs.solves
 	return out, err
 }
 
@@ -82,24 +83,39 @@ func (hs *h2Sampler) estimateH2(out *H2Estimate, gamma float64, ts TraceSettings
 			rho2, rho1, _ := p.sample(gamma, &hs.qw)
 			r1, r2 = append(r1, rho1), append(r2, rho2)
 		}
-		out.Rho1, out.Rho2 = summarize(r1), summarize(r2)
+		out.Rho1, out.Rho2 = summarize(r1), hs.res.add(summarize(r2), traceWeight(gamma, sampleRho2))
 		out.Rho2T = scaleEstimate(out.Rho2, gamma)
 		switch {
 		case err != nil:
-			out.Status = loadlab.Failure
-			if errors.Is(err, loadlab.ErrNotConverged) {
-				out.Status = loadlab.IterationLimit
-			}
+			out.Status = failStatus(err)
 			return err
 		case out.Rho1.RelHalfWidth() <= ts.RelAcc && out.Rho2.RelHalfWidth() <= ts.RelAcc:
 			out.Status = loadlab.Success
 			return nil
+		}
+		refined, err := hs.refineTrace([2]float64{out.Rho2.RelHalfWidth(), hs.res.share(summarize(r2), traceWeight(gamma, sampleRho2))})
+		switch {
+		case err != nil:
+			out.Status = failStatus(err)
+			return err
+		case refined:
+			next = len(hs.probes)
+			continue
 		case len(hs.probes) >= ts.MaxProbes:
 			out.Status = loadlab.IterationLimit
 			return loadlab.Wrap(loadlab.ErrNotConverged, "linalg", "EstimateH2: relative half-widths %.3g (ρ₁), %.3g (ρ₂) > RelAcc = %.3g after %d probes", out.Rho1.RelHalfWidth(), out.Rho2.RelHalfWidth(), ts.RelAcc, len(hs.probes))
 		}
 		next = min(ts.MaxProbes, max(len(hs.probes)+1, len(hs.probes)*5/4))
 	}
+}
+
+// failStatus is the Status of an estimate stopped by err:
+// IterationLimit for ErrNotConverged, else Failure.
+func failStatus(err error) loadlab.Status {
+	if errors.Is(err, loadlab.ErrNotConverged) {
+		return loadlab.IterationLimit
+	}
+	return loadlab.Failure
 }
 
 // h2Stable brackets λ_n and checks 0 < γ < 2/λ_n.

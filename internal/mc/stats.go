@@ -62,3 +62,47 @@ func meanStd(xs []float64) (mean, std float64) {
 	}
 	return mean, std
 }
+
+// Part is one of several independent estimates to be added: its mean,
+// standard error and degrees of freedom (N − 1 for a mean of N runs).
+type Part struct {
+	Mean, StdErr, DF float64
+}
+
+// SumIndependent returns the sum of independent estimates with its 95 %
+// interval: mean Σ m_i, standard error √(Σ s_i²) and the Student-t
+// quantile at the Welch–Satterthwaite degrees of freedom
+// ν = (Σ s_i²)² / Σ (s_i⁴/ν_i) (Satterthwaite, Biometrics Bull. 2, 1946;
+// Welch, Biometrika 34, 1947), which is exact for one part and for equal
+// ν_i with proportional variances, and a close approximation otherwise.
+// A part with zero standard error adds its mean only; when every part's
+// is zero the interval is the point. N of the result is the smallest
+// ν_i + 1 over the parts with spread. Parts with DF < 1 and a positive
+// standard error give a NaN interval, as Summarize does for one value.
+func SumIndependent(parts ...Part) Summary {
+	var mean, v, den float64
+	minDF := math.Inf(1)
+	for _, p := range parts {
+		mean += p.Mean
+		if p.StdErr == 0 {
+			continue
+		}
+		s2 := p.StdErr * p.StdErr
+		v += s2
+		den += s2 * s2 / p.DF
+		minDF = min(minDF, p.DF)
+	}
+	s := Summary{Mean: mean, Lo: mean, Hi: mean, Min: math.NaN(), Max: math.NaN(), Std: math.NaN()}
+	if v == 0 {
+		return s
+	}
+	s.StdErr, s.N = math.Sqrt(v), int(minDF)+1
+	nu := v * v / den
+	if !(minDF >= 1) || math.IsNaN(nu) {
+		s.Lo, s.Hi = math.NaN(), math.NaN()
+		return s
+	}
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Quantile(0.975)
+	s.Lo, s.Hi = mean-q*s.StdErr, mean+q*s.StdErr
+	return s
+}
