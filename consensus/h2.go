@@ -80,9 +80,11 @@ func rhoDense(th *Throttler, t Traffic, sigma float64) (float64, error) {
 //
 // That is the dense path, taken up to linalg.DenseMaxNodes nodes. Above,
 // NodalRho returns the means of NodalRhoWith's stochastic diagonal
-// estimates at its default accuracy (10 % per node at 95 %, see
-// NodalRhoWith for why not 1 %) from the fixed source
-// linalg.DefaultSource.
+// estimates at its default accuracy (1 % per node at 95 %) from the
+// fixed source linalg.DefaultSource; where that accuracy is out of reach
+// (graphs with many small eigenvalues, such as large tori: see
+// linalg.DefaultDiagRelAcc) it returns the error, wrapping
+// loadlab.ErrNotConverged, with the partial means.
 func NodalRho(dst []float64, th *Throttler, t Traffic, sigma float64) ([]float64, error) {
 	if th != nil && th.Graph != nil && th.Graph.Order() > linalg.DenseMaxNodes {
 		dst = allocDst(dst, th.Graph.Order(), "NodalRho")

@@ -188,12 +188,15 @@ type NodalRhoResult struct {
 // NodalRhoWith returns the nodal H2 measures ρ_j of traffic t (spec
 // §4.3) by the path set.Method selects (as RhoWith): MethodDense is
 // NodalRho's Cholesky path; MethodStochastic is linalg.EstimateNodalH2,
-// the stochastic diagonal estimator with a Student-t interval per node
-// from that node's probe values, probing until every node's relative
-// half-width is ≤ set.RelAcc — default linalg.DefaultDiagRelAcc (10 %),
-// not 1 %: per node the probe values have relative spread of order one,
-// so 1 % would take about 4·10⁴ probes at any size. Errors are those of
-// RhoWith. It panics if th or src is nil.
+// the stochastic diagonal estimator with a Chebyshev control variate and
+// a Student-t interval per node from that node's probe values, probing
+// until every node's relative half-width is ≤ set.RelAcc — default
+// linalg.DefaultDiagRelAcc (1 %; about 10 probes on a random regular
+// graph). Where the probes that accuracy would take exceed MaxProbes
+// (tori and other graphs with many small eigenvalues, at large n) it
+// stops early with the partial estimate and an error wrapping
+// loadlab.ErrNotConverged. Errors are those of RhoWith. It panics if th
+// or src is nil.
 func NodalRhoWith(th *Throttler, t Traffic, sigma float64, set *linalg.TraceSettings, src rand.Source) (NodalRhoResult, error) {
 	if src == nil {
 		panic("consensus: NodalRhoWith: nil rand.Source")

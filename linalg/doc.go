@@ -456,10 +456,16 @@
 //   - EstimatePinvDiag and EstimateNodalH2 estimate diag(L†) and the nodal
 //     ρ₁,j, ρ₂,j by the diagonal estimator of Bekas, Kokiopoulou and Saad
 //     (the mean over probes of q_j (A q)_j), each node with the Student-t
-//     interval of its own probe values (coverage tested across seeds).
-//     The default per-node accuracy is DefaultDiagRelAcc = 10 %: a node's
-//     probe values have relative spread of order one, so 1 % would take
-//     about 4·10⁴ probes at any size.
+//     interval of its own probe values (coverage tested across seeds),
+//     and a Chebyshev control variate: the diagonal of a degree-K
+//     polynomial p(L) close to the function (1/λ, 1/(2 − γλ)) is computed
+//     exactly from local moments T_k(S)_jj on balls of radius (K − 1)/2,
+//     and the probes estimate only what p misses (diagcv.go). The default
+//     per-node accuracy is DefaultDiagRelAcc = 1 %: on a random 6-regular
+//     graph K = 7 and 10 probes reach it; on a torus no low-degree
+//     polynomial fits 1/λ and the estimators stop early, with
+//     ErrNotConverged, when the probes projected for RelAcc exceed
+//     MaxProbes.
 //   - One API for both regimes: KirchhoffIndex (and consensus.Rho,
 //     NodalRho, EstimateGammaH2) are exact (dense) up to DenseMaxNodes =
 //     2048 nodes and stochastic above, at 1 % relative (95 %) from the
