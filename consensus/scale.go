@@ -19,6 +19,7 @@ type GammaH2Result struct {
 	Probes     int              // stochastic path: Rademacher probes
 	Iterations int              // stochastic path: conjugate-gradient iterations (0 when Lanczos quadrature sufficed)
 	MatVecs    int              // stochastic path: other products with L
+	Solves     int              // stochastic path: Laplacian solves (those of tr L† on ill-conditioned graphs)
 	Status     loadlab.Status   // Success, or why the estimate stopped short
 }
 
@@ -71,7 +72,7 @@ func EstimateGammaH2(g *linalg.Graph, sigma float64, set *linalg.TraceSettings, 
 	e, err := linalg.EstimateGammaH2(g, set, src)
 	v := sigma * sigma
 	out.Gamma, out.Rho2 = e.Gamma, scaleEst(e.Rho2, v)
-	out.LambdaMax, out.Probes, out.Iterations, out.MatVecs, out.Status = e.LambdaMax, e.Probes, e.Iterations, e.MatVecs, e.Status
+	out.LambdaMax, out.Probes, out.Iterations, out.MatVecs, out.Solves, out.Status = e.LambdaMax, e.Probes, e.Iterations, e.MatVecs, e.Solves, e.Status
 	return out, err
 }
 

@@ -238,3 +238,40 @@ func BenchmarkEstimateH2_Regular6_1e6(b *testing.B) {
 	b.ReportMetric(float64(res.Probes), "probes")
 	b.ReportMetric(res.Rho2.RelHalfWidth(), "relhw")
 }
+
+// BenchmarkEstimatePinvDiag_Regular6_1e6 estimates diag(L†) of the
+// 10⁶-node random 6-regular graph to the default 1 % per node (95 %).
+func BenchmarkEstimatePinvDiag_Regular6_1e6(b *testing.B) {
+	g := benchRegular6(b)
+	var res DiagEstimate
+	var err error
+	c0 := cputime.Process()
+	for b.Loop() {
+		if res, err = EstimatePinvDiag(g, nil, rand.NewPCG(7, 7)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(res.Probes), "probes")
+	b.ReportMetric(float64(res.Degree), "degree")
+	b.ReportMetric(res.MaxRelHW, "max-relhw")
+}
+
+// BenchmarkEstimateNodalH2_Regular6_1e6 estimates ρ₁,j and ρ₂,j of the
+// 10⁶-node random 6-regular graph at γ = 1.5/12 to the default 1 % per
+// node (95 %).
+func BenchmarkEstimateNodalH2_Regular6_1e6(b *testing.B) {
+	g := benchRegular6(b)
+	var res NodalH2Estimate
+	var err error
+	c0 := cputime.Process()
+	for b.Loop() {
+		if res, err = EstimateNodalH2(g, 1.5/12, nil, rand.NewPCG(8, 8)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(res.Rho2.Probes), "probes")
+	b.ReportMetric(float64(res.Rho2.Degree), "degree")
+	b.ReportMetric(max(res.Rho1.MaxRelHW, res.Rho2.MaxRelHW), "max-relhw")
+}

@@ -55,7 +55,7 @@ func scalePreset(quick bool) scaleParams {
 		return p
 	}
 	p.lineSides = []int{4, 6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256, 362, 512, 724, 1000}
-	p.estSides, p.sizes, p.denseMax = []int{10, 32, 100, 316}, []int{300, 1000, 10000, 100000, 1000000}, 2000
+	p.estSides, p.sizes, p.denseMax = []int{10, 32, 100, 316, 1000}, []int{300, 1000, 10000, 100000, 1000000}, 2000
 	p.powerGrid = true
 	return p
 }
@@ -103,7 +103,7 @@ func (d *scaleData) compare(at string, est, exact scalePoint) {
 var nan = math.NaN()
 
 func scaleCompute(cfg plots.Config, p scaleParams) (*scaleData, error) {
-	d := &scaleData{tab: plots.NewTable("family", "n", "method", "gamma_H2", "gamma_lo", "gamma_hi", "rho2", "rho2_lo", "rho2_hi", "probes", "seconds")}
+	d := &scaleData{tab: plots.NewTable("family", "n", "method", "gamma_H2", "gamma_lo", "gamma_hi", "rho2", "rho2_lo", "rho2_hi", "probes", "solves", "seconds")}
 	d.torusLine.name = "torus, closed form"
 	for _, side := range p.lineSides {
 		pt, err := torusClosed(side)
@@ -111,7 +111,7 @@ func scaleCompute(cfg plots.Config, p scaleParams) (*scaleData, error) {
 			return nil, err
 		}
 		d.torusLine.pts = append(d.torusLine.pts, pt)
-		d.tab.Add("torus", pt.n, "closed form", pt.gamma.Mean, pt.gamma.Lo, pt.gamma.Hi, pt.rho.Mean, pt.rho.Lo, pt.rho.Hi, 0, 0.0)
+		d.tab.Add("torus", pt.n, "closed form", pt.gamma.Mean, pt.gamma.Lo, pt.gamma.Hi, pt.rho.Mean, pt.rho.Lo, pt.rho.Hi, 0, 0, 0.0)
 	}
 	cfg.Logf("consensus-rho2-at-scale: torus closed forms up to n = %d", d.torusLine.pts[len(d.torusLine.pts)-1].n)
 	fams := []struct {
@@ -167,7 +167,7 @@ func (d *scaleData) measure(cfg plots.Config, p scaleParams, name string, g *lin
 	if errors.Is(err, loadlab.ErrIllConditioned) {
 		// The certified bracket of λ_n is too wide to decide stability
 		// near γ*_H2: listed, not drawn.
-		d.tab.Add(name, n, "skipped: "+err.Error(), nan, nan, nan, nan, nan, nan, r.Probes, secs)
+		d.tab.Add(name, n, "skipped: "+err.Error(), nan, nan, nan, nan, nan, nan, r.Probes, r.Solves, secs)
 		d.skipped = append(d.skipped, fmt.Sprintf("%s n=%d", name, n))
 		cfg.Logf("consensus-rho2-at-scale: %s n = %d skipped: %v", name, n, err)
 		return nil
@@ -177,8 +177,8 @@ func (d *scaleData) measure(cfg plots.Config, p scaleParams, name string, g *lin
 	}
 	pt := scalePoint{n: n, gamma: r.Gamma, rho: r.Rho2}
 	est.pts = append(est.pts, pt)
-	d.tab.Add(name, n, "stochastic", r.Gamma.Mean, r.Gamma.Lo, r.Gamma.Hi, r.Rho2.Mean, r.Rho2.Lo, r.Rho2.Hi, r.Probes, secs)
-	cfg.Logf("consensus-rho2-at-scale: %s n = %d: ρ₂ = %.6g [%.6g, %.6g], %d probes, %.1f s", name, n, r.Rho2.Mean, r.Rho2.Lo, r.Rho2.Hi, r.Probes, secs)
+	d.tab.Add(name, n, "stochastic", r.Gamma.Mean, r.Gamma.Lo, r.Gamma.Hi, r.Rho2.Mean, r.Rho2.Lo, r.Rho2.Hi, r.Probes, r.Solves, secs)
+	cfg.Logf("consensus-rho2-at-scale: %s n = %d: ρ₂ = %.6g [%.6g, %.6g], %d probes, %d solves, %.1f s", name, n, r.Rho2.Mean, r.Rho2.Lo, r.Rho2.Hi, r.Probes, r.Solves, secs)
 	if n > p.denseMax || name == "torus" { // the torus has its closed form
 		return nil
 	}
@@ -189,7 +189,7 @@ func (d *scaleData) measure(cfg plots.Config, p scaleParams, name string, g *lin
 	}
 	xp := scalePoint{n: n, gamma: x.Gamma, rho: x.Rho2}
 	exact.pts = append(exact.pts, xp)
-	d.tab.Add(name, n, "dense", x.Gamma.Mean, x.Gamma.Lo, x.Gamma.Hi, x.Rho2.Mean, x.Rho2.Lo, x.Rho2.Hi, 0, time.Since(start).Seconds())
+	d.tab.Add(name, n, "dense", x.Gamma.Mean, x.Gamma.Lo, x.Gamma.Hi, x.Rho2.Mean, x.Rho2.Lo, x.Rho2.Hi, 0, 0, time.Since(start).Seconds())
 	d.compare(fmt.Sprintf("%s n=%d, dense", name, n), pt, xp)
 	return nil
 }
@@ -206,7 +206,7 @@ func (d *scaleData) measureGrid(cfg plots.Config) error {
 		return fmt.Errorf("power grid: %w", err)
 	}
 	d.grid, d.gridN = &scalePoint{n: g.Order(), gamma: x.Gamma, rho: x.Rho2}, g.Order()
-	d.tab.Add("US power grid", g.Order(), "dense", x.Gamma.Mean, x.Gamma.Lo, x.Gamma.Hi, x.Rho2.Mean, x.Rho2.Lo, x.Rho2.Hi, 0, time.Since(start).Seconds())
+	d.tab.Add("US power grid", g.Order(), "dense", x.Gamma.Mean, x.Gamma.Lo, x.Gamma.Hi, x.Rho2.Mean, x.Rho2.Lo, x.Rho2.Hi, 0, 0, time.Since(start).Seconds())
 	return nil
 }
 
