@@ -44,6 +44,9 @@ const (
 	capFirstGap = 0.25
 	capShrink   = 8
 	capMinGap   = 0x1p-20
+	// capMinWidth is the narrowest relative width asked of the λ_n
+	// bracket.
+	capMinWidth = 1e-7
 )
 
 // EstimateGammaH2 estimates γ*_H2, the root of
@@ -96,7 +99,8 @@ const (
 // γ < 2/λ_n with δ = 0 for every γ under its cap; only when the root lies
 // beyond the cap at the smallest gap is λ_n bracketed by Lanczos
 // (LambdaMaxBracket, 1 % relative width, δ = 1e-10) and the search
-// restarted under the new cap. On a random d-regular graph the bound 2d
+// restarted under the new cap, the bracket narrowed 16-fold each time the
+// root reaches the cap again (down to 1e-7 relative). On a random d-regular graph the bound 2d
 // suffices: γ*_H2 λ_n ≈ 1.56 for d = 6 while λ_n/2d ≈ 0.87.
 //
 // Probes are added (checks at about every 25 % more) until both the
@@ -268,20 +272,33 @@ func (hs *h2Sampler) runChunk(ps []*probeQuad, explore bool) error {
 	}
 }
 
-// moveCap shrinks the gap or, at the smallest gap with a bracket from
-// the bounds, refines the bracket by Lanczos and restarts the gap; it
-// reports false when neither is possible.
+// moveCap shrinks the gap or, at the smallest gap, narrows the bracket
+// and restarts the gap: from the bounds to a Lanczos bracket of relative
+// width 1 %, then each time 1/16 of the last width, down to
+// capMinWidth (a γ*_H2 within 0.3 % of 2/λ_n, as on a random geometric
+// graph whose top eigenvalue stands apart, needs a bracket narrower
+// than that). It reports false when neither is possible.
 func (hs *h2Sampler) moveCap() (bool, error) {
 	if hs.gap > capMinGap {
 		hs.gap = max(hs.gap/capShrink, capMinGap)
 		return true, nil
 	}
+	width := 0.01
 	if hs.br.Cert != CertBounds {
+		width = hs.br.Width() / hs.br.Lo / 16
+	}
+	if width < capMinWidth {
 		return false, nil
 	}
-	b, err := LambdaMaxBracket(hs.g, &EigenSettings{RelWidth: 0.01})
+	b, err := LambdaMaxBracket(hs.g, &EigenSettings{RelWidth: width})
 	if err != nil {
+		if errors.Is(err, loadlab.ErrNotConverged) && hs.br.Cert != CertBounds {
+			return false, nil // the narrower bracket is out of reach: keep this one
+		}
 		return false, err
+	}
+	if !(b.Hi < hs.br.Hi) {
+		return false, nil
 	}
 	hs.br, hs.lmax, hs.gap = b, b.Hi, capFirstGap
 	return true, nil

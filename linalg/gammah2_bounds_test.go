@@ -183,3 +183,47 @@ func TestEstimateH2Quadrature(t *testing.T) {
 		t.Errorf("ρ₁ %v (dense %v, se %v), ρ₂ %v (dense %v, se %v)", e.Rho1.Mean, rho1, e.Rho1.StdErr, e.Rho2.Mean, rho2, e.Rho2.StdErr)
 	}
 }
+
+// moveCap narrows the λ_n bracket step by step once the gap is at its
+// smallest: bounds → Lanczos at 1 % → each time at most 1/16 of the last
+// relative width, each bracket still containing the dense λ_n, until the
+// width would fall below capMinWidth or no narrower bracket comes.
+func TestMoveCapNarrowsBracket(t *testing.T) {
+	g, err := RandomRegular(1000, 6, rand.NewPCG(3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := Spectrum(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mat, err := newLapMatrix(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := lambdaMaxBounds(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, solverSet := (&TraceSettings{}).resolved()
+	hs := newH2Sampler(g, mat, solverSet, 1, br, ts)
+	last := math.Inf(1)
+	for step := 0; ; step++ {
+		hs.gap = capMinGap
+		moved, err := hs.moveCap()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !moved {
+			if step < 2 {
+				t.Fatalf("stopped after %d narrowings at %v", step, hs.br)
+			}
+			break
+		}
+		w := hs.br.Width() / hs.br.Lo
+		if hs.br.Cert != CertLanczos || !hs.br.Contains(ev[len(ev)-1]) || !(w <= last/16 || step == 0) || hs.gap != capFirstGap || hs.lmax != hs.br.Hi {
+			t.Fatalf("step %d: bracket %v (width %g after %g), λ_n %v, gap %v", step, hs.br, w, last, ev[len(ev)-1], hs.gap)
+		}
+		last = w
+	}
+}
