@@ -104,12 +104,12 @@
 //
 // Rho, NodalRho and EstimateGammaH2 compute exactly (dense Cholesky or
 // the dense spectrum) up to linalg.DenseMaxNodes = 2048 nodes and by
-// stochastic trace estimation (Lanczos quadrature, sparse Laplacian
-// solves where L is ill-conditioned) above, where
+// stochastic trace estimation (Lanczos quadrature; tr L† by Hutch++
+// with sparse Laplacian solves where L is ill-conditioned) above, where
 // the dense O(n³) work and O(n²) memory no longer fit (10⁶-node graphs
 // take seconds, docs/benchmarks.md). Rho and NodalRho keep returning
 // bare numbers: above the limit, the means of the estimates at the
-// default accuracy (1 % relative at 95 % for ρ, 10 % per node for the
+// default accuracy (1 % relative at 95 %, for ρ and per node for the
 // nodal values) from the fixed source linalg.DefaultSource, so they are
 // deterministic. RhoWith, NodalRhoWith and EstimateGammaH2 take
 // linalg.TraceSettings (RelAcc, probe budget, solver, Method to force a

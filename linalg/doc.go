@@ -402,9 +402,9 @@
 //     the same way, from the split 1/(t(2 − t)) = ½(1/t + 1/(2 − t)):
 //     ρ₂ = ½[tr L†/γ + tr_{1⊥}(2I − γL)⁻¹] and ρ₁ = 2 tr_{1⊥}(2I − γL)⁻¹,
 //     both from the Gauss quadratures of one Lanczos run per probe, as in
-//     EstimateGammaH2 below at the fixed γ (blocks of eight probes; the
-//     resistance term by preconditioned solves only when its quadrature
-//     would need more than 200 steps). γ is checked against the
+//     EstimateGammaH2 below at the fixed γ (blocks of eight probes; tr L†
+//     estimated once apart, by Hutch++, when a's quadrature would need
+//     more than 200 steps). γ is checked against the
 //     certified λ_n bracket of LambdaMaxBracket (which stops at the
 //     deterministic bounds when they decide): γ ≥ 2/λ_n is ErrUnstable,
 //     a γ the bracket cannot decide ErrIllConditioned.
@@ -427,7 +427,9 @@
 //     eigenvalues up to 400 nodes). Only if the root or its interval
 //     still reaches the cap at the smallest gap 2⁻²⁰ is λ_n bracketed by
 //     Lanczos (1 % width, δ = 1e-10) and the search restarted under the
-//     new cap. On a random d-regular graph the bound 2d settles it
+//     new cap, the bracket narrowed 16-fold each time the root reaches
+//     the cap again (a random geometric graph of 10⁶ nodes has its root
+//     within 0.3 % of 2/λ_n). On a random d-regular graph the bound 2d settles it
 //     (γ*_H2 λ_n ≈ 1.56 for d = 6, against 2λ_n/2d ≈ 1.75), so the
 //     λ_n Lanczos bracket — 470 steps to width 1e-3 at 10⁶ nodes,
 //     because the Kesten–McKay density vanishes like a square root at
@@ -443,9 +445,15 @@
 //     half-width. Gauss quadrature converges like ((√κ − 1)/(√κ + 1))^{2k}:
 //     κ(L) ≈ 7 and κ(2I − γL) ≈ 6 on that graph, 9 steps per probe.
 //     When a's quadrature is predicted to need more than 200 steps (κ(L)
-//     large: tori, paths, power grids), a is left to one preconditioned
-//     Laplacian solve per probe (TraceSettings.Solver), whose error
-//     κ(L)·Tol² relative is negligible at the default Tol = 1e-6.
+//     large: tori, paths, random geometric graphs, power grids), the
+//     probes' a are dropped and tr L† is estimated once by Hutch++ with
+//     preconditioned solves (TraceSettings.Solver; error κ(L)·Tol²
+//     relative, negligible at the default Tol = 1e-6), to half of RelAcc,
+//     again more tightly if its part alone keeps an interval above RelAcc;
+//     g's and ρ₂'s intervals add the two independent parts by
+//     Welch–Satterthwaite (h2resist.go). A single probe's a spreads by
+//     7.7 % on the 1000 × 1000 torus, so one solve per probe took about
+//     225 probes there; now 10 probes and 95 solves, 108 s.
 //     – Blocks. The probes' recurrences run eight at a time on
 //     interleaved vectors (lanczosBlock): a neighbour's eight values are
 //     one cache line, so one block product costs about four single
@@ -462,7 +470,7 @@
 //     exactly from local moments T_k(S)_jj on balls of radius (K − 1)/2,
 //     and the probes estimate only what p misses (diagcv.go). The default
 //     per-node accuracy is DefaultDiagRelAcc = 1 %: on a random 6-regular
-//     graph K = 7 and 10 probes reach it; on a torus no low-degree
+//     graph K = 8 and 10 probes reach it; on a torus no low-degree
 //     polynomial fits 1/λ and the estimators stop early, with
 //     ErrNotConverged, when the probes projected for RelAcc exceed
 //     MaxProbes.

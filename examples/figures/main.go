@@ -177,13 +177,6 @@ var areas = []struct{ prefix, title string }{
 	{"competitive", "Nomadic service points"},
 }
 
-// quickImageOnly names the figures whose full-mode run has not been made
-// (it takes too long for one session): the gallery shows the committed
-// quick-mode image from figures-quick/ and says so.
-var quickImageOnly = map[string]string{
-	"consensus-rho2-at-scale": "The image below is the quick mode's (`figures-quick/`, n ≤ 4096 for the estimates, closed-form lines to 16384): the full mode, with estimates up to 10⁶ nodes and the power grid, takes well over an hour and has not been run to the end (random 6-regular n = 10⁶ now takes about 5 s, but the tori and random geometric graphs, whose small eigenvalues make γ*_H2's resistance term need solves and many probes, take up to half an hour each: the 1000 × 1000 torus 22 minutes on the shared machine), so `figures/` holds no full image of it yet; `go run ./examples/figures -only consensus-rho2-at-scale` makes it.",
-}
-
 // gallery writes the README's figure gallery: one section per area, each
 // figure's caption and image.
 func gallery(w io.Writer, figs []plots.Figure) {
@@ -194,10 +187,6 @@ func gallery(w io.Writer, figs []plots.Figure) {
 				continue
 			}
 			fmt.Fprintf(w, "**%s**: %s\n\n", f.Name, f.Caption)
-			if note, ok := quickImageOnly[f.Name]; ok {
-				fmt.Fprintf(w, "%s\n\n![%s (quick mode)](figures-quick/%s.png)\n\n", note, f.Name, f.Name)
-				continue
-			}
 			fmt.Fprintf(w, "![%s](figures/%s.png)\n\n", f.Name, f.Name)
 		}
 	}

@@ -22,9 +22,9 @@ import (
 func init() {
 	register(plots.Figure{
 		Name:    "consensus-rho2-at-scale",
-		Caption: "ρ₂ at the H2-optimal update cycle γ*_H2 against the number of servers up to 10⁶ (σ = 1): torus closed forms (lines), stochastic estimates with their 95 % intervals (markers with error bars) for random 6-regular graphs, random geometric graphs (unit torus, giant component, mean degree ≈ 10) and tori, dense exact values where cheap, and the US power grid (dense, exact; full mode only). Sizes at which the certified bracket of λ_n cannot show γ*_H2 < 2/λ_n are listed in the CSV, not drawn. Per server, ρ₂/(n − 1) ≥ 1 with equality only for the complete graph.",
+		Caption: "ρ₂ at the H2-optimal update cycle γ*_H2 against the number of servers up to 10⁶ (σ = 1): torus closed forms (lines), stochastic estimates with their 95 % intervals (markers with error bars; the intervals, at most 1 % wide, hide inside the markers at this scale, and the CSV lists them) for random 6-regular graphs, random geometric graphs (unit torus, giant component, mean degree ≈ 10) and tori, dense exact values where cheap, and the US power grid (dense, exact; full mode only). Sizes at which the certified bracket of λ_n cannot show γ*_H2 < 2/λ_n are listed in the CSV, not drawn. Per server, ρ₂/(n − 1) ≥ 1 with equality only for the complete graph.",
 		Make:    threeSteps(scalePreset, scaleCompute, scaleDraw),
-		Seconds: 5400, // a guess: see scalePreset
+		Seconds: 400, // measured: see scalePreset
 	})
 }
 
@@ -40,13 +40,12 @@ type scaleParams struct {
 	relAcc    float64 // relative half-width asked of the estimates
 }
 
-// scalePreset: quick mode takes about 15 s. The full mode was not run to
-// the end on 2026-12-01 (shared machine, load 9, after linalg's O(n)
-// Lanczos brackets landed): random 6-regular n = 10⁵ took 4.7 s and
-// n = 10⁶ 645 s (10 probes); the random geometric giant components
-// n ≈ 10⁴ 21 s and n ≈ 10⁵ 336 s (235 probes), so n ≈ 10⁶ would take
-// about an hour; the tori (hundreds of probes) and the dense power grid
-// (about 6 CPU-minutes) come on top. Peak RSS up to there: 724 MB.
+// scalePreset: quick mode takes about 3 s. The full mode took 6 min 10 s
+// wall (565 CPU-s, peak RSS 2.8 GB) on 2026-12-03 on two quiet cores:
+// random 6-regular n = 10⁶ 2.8 s; random geometric giant components
+// n ≈ 10⁵ 16 s and n ≈ 10⁶ 131 s; tori 316² 11 s and 1000² 86 s (each
+// tr L† by Hutch++ once, 95–157 solves, and 10 probes); the dense power
+// grid about 2 minutes.
 func scalePreset(quick bool) scaleParams {
 	p := scaleParams{degree: 6, meanDeg: 10, relAcc: 0.01}
 	if quick {
@@ -290,7 +289,7 @@ func scaleDraw(p scaleParams, d *scaleData) *plots.Result {
 	}{
 		{"ρ₂ at γ*_{H2}", "ρ₂(γ*_{H2}) (requests² per step²)", []plots.Option{plots.LogX(), plots.LogY()},
 			func(pt scalePoint) (float64, float64, float64) { return pt.rho.Mean, pt.rho.Lo, pt.rho.Hi }},
-		{"per server: ρ₂/(n − 1), 1 for the complete graph", "ρ₂(γ*_{H2}) / (n − 1) (requests² per step²)", []plots.Option{plots.LogX()},
+		{"per server: ρ₂/(n − 1), 1 for the complete graph", "ρ₂(γ*_{H2}) / (n − 1) (requests² per step²)", []plots.Option{plots.LogX(), plots.LogY()},
 			func(pt scalePoint) (float64, float64, float64) {
 				f := float64(pt.n - 1)
 				return pt.rho.Mean / f, pt.rho.Lo / f, pt.rho.Hi / f
