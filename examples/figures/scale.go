@@ -45,7 +45,7 @@ type scaleParams struct {
 // random 6-regular n = 10⁶ 2.8 s; random geometric giant components
 // n ≈ 10⁵ 16 s and n ≈ 10⁶ 131 s; tori 316² 11 s and 1000² 86 s (each
 // tr L† by Hutch++ once, 95–157 solves, and 10 probes); the dense power
-// grid about 2 minutes.
+// grid 1½ minutes.
 func scalePreset(quick bool) scaleParams {
 	p := scaleParams{degree: 6, meanDeg: 10, relAcc: 0.01}
 	if quick {
