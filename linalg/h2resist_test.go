@@ -14,38 +14,7 @@ import (
 // residual probes), not one per probe. The 20 × 15 grid has κ(L) = 322,
 // so a's quadrature is predicted past resLanczosMax steps.
 func TestEstimateGammaH2DecoupledCoverage(t *testing.T) {
-	g := must(Grid(20, 15))
-	ev, err := Spectrum(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gstar, rstar := exactGammaH2(ev)
-	const seeds, relAcc = 120, 0.02
-	cg, cr := 0, 0
-	for seed := range uint64(seeds) {
-		e, err := EstimateGammaH2(g, &TraceSettings{RelAcc: relAcc}, rand.NewPCG(seed, 11))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e.Solves == 0 || e.Gamma.HalfWidth() > relAcc*e.Gamma.Mean || e.Rho2.RelHalfWidth() > relAcc {
-			t.Fatalf("seed %d: %+v", seed, e)
-		}
-		if e.Gamma.Contains(gstar) {
-			cg++
-		}
-		if e.Rho2.Contains(rstar) {
-			cr++
-		}
-		if seed == 0 {
-			t.Logf("exact γ* = %.6g ρ₂ = %.6g; %+v", gstar, rstar, e)
-		}
-	}
-	low := 0.95 - 3*math.Sqrt(0.95*0.05/seeds)
-	if fg, fr := float64(cg)/seeds, float64(cr)/seeds; fg < low || fr < low {
-		t.Errorf("coverage γ* %.3f, ρ₂ %.3f, want ≥ %.3f", fg, fr, low)
-	} else {
-		t.Logf("coverage γ* %.3f, ρ₂ %.3f", fg, fr)
-	}
+	checkGammaH2Coverage(t, must(Grid(20, 15)), 11, func(e GammaH2Estimate) bool { return e.Solves > 0 })
 }
 
 // EstimateH2 at a fixed γ in the decoupled regime (a 24 × 16 torus,
@@ -80,12 +49,7 @@ func TestEstimateH2DecoupledCoverage(t *testing.T) {
 			c2++
 		}
 	}
-	low := 0.95 - 3*math.Sqrt(0.95*0.05/seeds)
-	if f1, f2 := float64(c1)/seeds, float64(c2)/seeds; f1 < low || f2 < low {
-		t.Errorf("coverage ρ₁ %.3f, ρ₂ %.3f, want ≥ %.3f", f1, f2, low)
-	} else {
-		t.Logf("coverage ρ₁ %.3f, ρ₂ %.3f", f1, f2)
-	}
+	checkRates(t, seeds, map[string]int{"ρ₁": c1, "ρ₂": c2})
 }
 
 // refineTrace runs again, more tightly, only when the part of a
