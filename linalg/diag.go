@@ -134,7 +134,7 @@ func EstimatePinvDiag(g *Graph, set *TraceSettings, src rand.Source) (DiagEstima
 		return DiagEstimate{}, err
 	}
 	ts, solverSet := diagSettings(set)
-	if err := size.Check("linalg", "EstimatePinvDiag: nodes", g.Order(), 8*12); err != nil {
+	if err := size.Check("linalg", "EstimatePinvDiag: nodes", g.Order(), 8*14); err != nil {
 		return DiagEstimate{}, err
 	}
 	s, err := NewLaplacianSolver(g, &solverSet, src)
@@ -160,29 +160,57 @@ func pinvDiagProbes(s *LaplacianSolver, cv *chebCV, ts TraceSettings, rng *rand.
 	d := cv.diag(cf[0])
 	q, x, pq := make([]float64, n), make([]float64, n), make([]float64, n)
 	px, w := [][]float64{make([]float64, n)}, newCVApply(n)
-	acc := newDiagAcc(n)
+	// The pilot: until MinProbes both the control-variate and the plain
+	// values are kept, then the one with the smaller largest relative
+	// half-width goes on (the control variate is unbiased for any p, but a
+	// p that fits badly would add variance).
+	cvAcc, plain := newDiagAcc(n), newDiagAcc(n)
+	acc := &cvAcc
+	pilot, useCV := true, true
 	iters := 0
+	degree := func() int { return cv.k * b2i(useCV) }
 	for acc.k < ts.MaxProbes {
 		rademacher(q, rng)
 		res, err := s.Solve(x, q)
 		iters += res.Iterations
 		if err != nil {
-			out, err := diagPartial(acc, iters, err)
-			out.Degree = cv.k
+			out, err := diagPartial(*acc, iters, err)
+			out.Degree = degree()
 			return out, err
 		}
-		projectOut(pq, q)
-		cv.apply(px, cf, pq, s.op, w)
-		acc.add(func(j int) float64 { return q[j]*(x[j]-px[0][j]) + d[j] })
-		if st, stop := diagStop(acc.k, ts, &acc); stop {
+		if useCV {
+			projectOut(pq, q)
+			cv.apply(px, cf, pq, s.op, w)
+			cvAcc.add(func(j int) float64 { return q[j]*(x[j]-px[0][j]) + d[j] })
+		}
+		if pilot || !useCV {
+			plain.add(func(j int) float64 { return q[j] * x[j] })
+		}
+		if pilot && plain.k >= ts.MinProbes {
+			pilot = false
+			if !(cvAcc.maxRelHW() <= plain.maxRelHW()) { // NaN too
+				acc, useCV = &plain, false
+			} else {
+				plain = diagAcc{}
+			}
+		}
+		if st, stop := diagStop(acc.k, ts, acc); stop {
 			out := acc.result()
-			out.Iterations, out.Status, out.Degree = iters, st, cv.k
+			out.Iterations, out.Status, out.Degree = iters, st, degree()
 			return out, diagErr(out, st, ts, "EstimatePinvDiag")
 		}
 	}
 	out := acc.result()
-	out.Iterations, out.Status, out.Degree = iters, loadlab.IterationLimit, cv.k
+	out.Iterations, out.Status, out.Degree = iters, loadlab.IterationLimit, degree()
 	return out, diagErr(out, out.Status, ts, "EstimatePinvDiag")
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // projectOut sets dst = P q = q − mean(q).
@@ -212,7 +240,7 @@ func diagStop(k int, ts TraceSettings, accs ...*diagAcc) (loadlab.Status, bool) 
 	switch {
 	case hw <= ts.RelAcc:
 		return loadlab.Success, true
-	case k >= ts.MaxProbes || float64(k)*(hw/ts.RelAcc)*(hw/ts.RelAcc) > float64(ts.MaxProbes):
+	case k >= ts.MaxProbes || !(float64(k)*(hw/ts.RelAcc)*(hw/ts.RelAcc) <= float64(ts.MaxProbes)): // NaN too
 		return loadlab.IterationLimit, true
 	}
 	return 0, false
@@ -270,7 +298,7 @@ func EstimateNodalH2(g *Graph, gamma float64, set *TraceSettings, src rand.Sourc
 		return out, loadlab.Invalid("linalg", "EstimateNodalH2: gamma = %v, want > 0 and finite", gamma)
 	}
 	ts, solverSet := diagSettings(set)
-	if err := size.Check("linalg", "EstimateNodalH2: nodes", g.Order(), 8*20); err != nil {
+	if err := size.Check("linalg", "EstimateNodalH2: nodes", g.Order(), 8*24); err != nil {
 		return out, err
 	}
 	s, err := NewLaplacianSolver(g, &solverSet, src)
@@ -298,12 +326,16 @@ func nodalH2Probes(out NodalH2Estimate, s *LaplacianSolver, cv *chebCV, gamma fl
 	d1, d2 := cv.diag(cf[0]), cv.diag(cf[1])
 	q, x, y := make([]float64, n), make([]float64, n), make([]float64, n)
 	px, w := [][]float64{make([]float64, n), make([]float64, n)}, newCVApply(n)
-	a1, a2 := newDiagAcc(n), newDiagAcc(n)
+	// The pilot of EstimatePinvDiag, on both measures together.
+	c1, c2 := newDiagAcc(n), newDiagAcc(n)
+	p1, p2 := newDiagAcc(n), newDiagAcc(n)
+	a1, a2 := &c1, &c2
+	pilot, useCV := true, true
 	iters := 0
 	finish := func(st loadlab.Status, err error) (NodalH2Estimate, error) {
 		out.Rho1, out.Rho2 = a1.result(), a2.result()
 		out.Rho1.Iterations, out.Rho2.Iterations = iters, iters
-		out.Rho1.Degree, out.Rho2.Degree = cv.k, cv.k
+		out.Rho1.Degree, out.Rho2.Degree = cv.k*b2i(useCV), cv.k*b2i(useCV)
 		if errors.Is(err, loadlab.ErrNotConverged) && st == loadlab.Failure {
 			st = loadlab.IterationLimit
 		}
@@ -324,12 +356,26 @@ func nodalH2Probes(out NodalH2Estimate, s *LaplacianSolver, cv *chebCV, gamma fl
 		}
 		// sh.pq = P q; E[(Pq)_j (A Pq)_j] = (P A P)_jj since E[Pq qᵀP] = P,
 		// and E[q_j (B q)_j] = B_jj.
-		cv.apply(px, cf, sh.pq, s.op, w)
-		a1.add(func(j int) float64 { return 2 * (sh.pq[j]*(x[j]-px[1][j]) + d2[j]) })
-		a2.add(func(j int) float64 {
-			return ((q[j]*(y[j]-px[0][j])+d1[j])/gamma + sh.pq[j]*(x[j]-px[1][j]) + d2[j]) / 2
-		})
-		if st, stop := diagStop(a2.k, ts, &a1, &a2); stop {
+		if useCV {
+			cv.apply(px, cf, sh.pq, s.op, w)
+			c1.add(func(j int) float64 { return 2 * (sh.pq[j]*(x[j]-px[1][j]) + d2[j]) })
+			c2.add(func(j int) float64 {
+				return ((q[j]*(y[j]-px[0][j])+d1[j])/gamma + sh.pq[j]*(x[j]-px[1][j]) + d2[j]) / 2
+			})
+		}
+		if pilot || !useCV {
+			p1.add(func(j int) float64 { return 2 * sh.pq[j] * x[j] })
+			p2.add(func(j int) float64 { return (q[j]*y[j]/gamma + sh.pq[j]*x[j]) / 2 })
+		}
+		if pilot && p2.k >= ts.MinProbes {
+			pilot = false
+			if !(max(c1.maxRelHW(), c2.maxRelHW()) <= max(p1.maxRelHW(), p2.maxRelHW())) { // NaN too
+				a1, a2, useCV = &p1, &p2, false
+			} else {
+				p1, p2 = diagAcc{}, diagAcc{}
+			}
+		}
+		if st, stop := diagStop(a2.k, ts, a1, a2); stop {
 			out, _ = finish(st, nil)
 			if st == loadlab.Success {
 				return out, nil

@@ -142,7 +142,8 @@ func TestEstimateDiagErrors(t *testing.T) {
 }
 
 // At the default 1 % on a random 6-regular graph of 600 nodes, where the
-// control variate has the depth it has at 10⁶ nodes (H = 4, K = 8), the
+// control variate has at least the depth it has at 10⁶ nodes (K ≥ 8; the
+// balls of the small graph saturate, so the budget allows more), the
 // estimates meet RelAcc within a few dozen probes and their per-node
 // intervals cover the dense diag(L†) and ρ₂,j at their stated rate.
 func TestNodalDefaultAccuracyRegular(t *testing.T) {
@@ -168,7 +169,7 @@ func TestNodalDefaultAccuracyRegular(t *testing.T) {
 	fd, f2 := make([]float64, seeds), make([]float64, seeds)
 	for s := range seeds {
 		d, err := EstimatePinvDiag(g, nil, rand.NewPCG(uint64(s), 6))
-		if err != nil || d.Degree != 8 || d.Probes > 40 {
+		if err != nil || d.Degree < 8 || d.Probes > 40 {
 			t.Fatalf("seed %d: diag L†: %v, K = %d, %d probes", s, err, d.Degree, d.Probes)
 		}
 		e, err := EstimateNodalH2(g, gamma, nil, rand.NewPCG(uint64(s), 7))
@@ -189,4 +190,36 @@ func TestNodalDefaultAccuracyRegular(t *testing.T) {
 	}
 	coverageAcrossSeeds(t, "diag(L†), 1 %", fd)
 	coverageAcrossSeeds(t, "ρ₂,j, 1 %", f2)
+}
+
+// The pilot keeps the plain probe values when the control variate adds
+// variance: a polynomial fitted on [0.01, 0.02] while a random 6-regular
+// graph's spectrum lies in [1.5, 10.5] is huge on all of it, so
+// after MinProbes the estimator must drop it (degree 0) and still meet a
+// loose RelAcc with plain Hutchinson probes; with the fitted interval it
+// keeps it.
+func TestDiagPilotChoosesPlain(t *testing.T) {
+	g := must(RandomRegular(400, 6, rand.NewPCG(4, 4)))
+	ts, solverSet := diagSettings(&TraceSettings{RelAcc: 0.2})
+	s, err := NewLaplacianSolver(g, &solverSet, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm := must(newLapMatrix(g))
+	for _, c := range []struct {
+		a, b float64
+		want int
+	}{{0.01, 0.02, 0}, {1.3, 12, 6}} {
+		cv := &chebCV{n: g.Order(), a: c.a, b: c.b, k: 6, c1: 2 / (c.b - c.a), c0: -(c.a + c.b) / (c.b - c.a)}
+		cv.mu = make([]float64, g.Order()*7)
+		cv.moments(lm, 3)
+		d, err := pinvDiagProbes(s, cv, ts, rand.New(rand.NewPCG(5, 5)))
+		if err != nil || d.Degree != c.want {
+			t.Errorf("interval [%v, %v]: degree %d (want %d), %d probes, err %v", c.a, c.b, d.Degree, c.want, d.Probes, err)
+		}
+		e, err := nodalH2Probes(NodalH2Estimate{}, s, cv, 0.15, ts, rand.New(rand.NewPCG(6, 6)))
+		if err != nil || e.Rho2.Degree != c.want || e.Rho1.Degree != c.want {
+			t.Errorf("nodal, interval [%v, %v]: degree %d (want %d), %d probes, err %v", c.a, c.b, e.Rho2.Degree, c.want, e.Rho2.Probes, err)
+		}
+	}
 }
