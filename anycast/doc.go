@@ -55,6 +55,13 @@
 // fused stages of package ode). A LoadOp does not follow later changes
 // of the network's fields.
 //
+// Reduced is a dense B with the columns of a set K of nodes held at
+// exactly x_j = 1 summed once, S_i = b_i + Σ_{j∉K} B_ij x_j (Reduce from
+// a LoadOp, Narrow to a larger K from a Reduced, both reusing the
+// receiver's storage): the same sum rounded differently, at
+// (N − |K|)/N of the cost. The greedy ODE uses it for the nodes that have
+// settled at 1 (package stability, reduce.go).
+//
 // GenerateCDN draws a synthetic CDN with sparse C from a rand.Source:
 // nodes uniform on the unit square, each region's traffic split over its
 // K nearest proxies with weights ∝ exp(−d/ℓ), log-normal demand and

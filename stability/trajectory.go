@@ -285,6 +285,7 @@ func (sys *system) solveSteps(t1 float64, set *Settings) (*Trajectory, error) {
 		}
 		x, s := sys.loadsAt(y)
 		tr.addLoads(t, x, s, sys.logits(y, x))
+		sys.reduce(x)
 		return nil
 	}
 	var res *ode.Result
@@ -335,6 +336,7 @@ func (sys *system) split() *ode.Split {
 	// out shorter runs of pieces as fewer are left), ≈ 64 of them at
 	// large N.
 	grain := max(1, (n+64*16-1)/(64*16)) * 16
+	sys.grain = grain
 	return &ode.Split{Map: sys.mapRange, Rows: sys.rowsRange, Grain: grain, Workers: workers}
 }
 
@@ -346,16 +348,23 @@ func (sys *system) mapRange(buf int, y []float64, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			x[i] = math.Min(math.Max(y[i], 0), 1)
 		}
-		return
+	} else {
+		sigmoids(x[lo:hi], y[lo:hi])
 	}
-	sigmoids(x[lo:hi], y[lo:hi])
+	if sys.red != nil {
+		sys.gather(buf, lo, hi)
+	}
 }
 
 // rowsRange sets the loads sys.s and the rates dy of the nodes [lo, hi)
 // from the state in workspace buf, as rhs does.
 func (sys *system) rowsRange(buf int, dy []float64, _ float64, lo, hi int) {
 	t, x, s, g := sys.law.Net.T, sys.xs[buf], sys.s, sys.g
-	sys.op.MulRows(s[lo:hi], x, lo, hi) // spec §1.3 eqs. (21)–(23)
+	if sys.red != nil && !slices.Contains(sys.held[buf], false) {
+		sys.red.MulRows(s[lo:hi], sys.xf[buf], lo, hi)
+	} else {
+		sys.op.MulRows(s[lo:hi], x, lo, hi) // spec §1.3 eqs. (21)–(23)
+	}
 	for i := lo; i < hi; i++ {
 		v := g[i] * (t[i] - s[i])
 		if sys.direct {
@@ -394,6 +403,18 @@ type system struct {
 	z      []float64       // workspace: full logit state
 	last   []float64       // the argument of the last rhs call (a stepper's slice)
 	direct bool
+
+	// Settled nodes (reduce.go): the operator with the columns of the
+	// nodes at x = 1 summed once (red, nil if none; one of reds), and the
+	// free columns' states gathered for it.
+	red        *anycast.Reduced
+	reds       [2]anycast.Reduced
+	noReduce   bool         // B is sparse: never reduce
+	reductions int          // builds of red, for the tests
+	grain      int          // the split's piece size (0: serial)
+	xf         [2][]float64 // split: the free columns' states in each workspace
+	held       [2][]bool    // split, per piece: its settled nodes are at x = 1 in the workspace
+	xfull      []float64    // serial: the free columns' states
 }
 
 // newSystem sets up the integration from the state x0 with logits z0: in
@@ -544,7 +565,13 @@ func (sys *system) logits(y, x []float64) []float64 {
 func (sys *system) rhs(dy []float64, _ float64, y []float64) {
 	t := sys.law.Net.T
 	x := sys.state(y)
-	s := sys.op.Mul(sys.s, x) // spec §1.3 eqs. (21)–(23)
+	var s []float64
+	if sys.red != nil && sys.gatherAll(x) {
+		s = sys.s
+		sys.red.MulRows(s, sys.xfull, 0, len(s))
+	} else {
+		s = sys.op.Mul(sys.s, x) // spec §1.3 eqs. (21)–(23)
+	}
 	for k, i := range sys.free {
 		v := sys.g[k] * (t[i] - s[i])
 		if sys.direct {
