@@ -445,6 +445,7 @@ func (sys *system) setup() error {
 		return err
 	}
 	sys.op = op
+	sys.noReduce = sys.law.Net.Sparse != nil // its products cost O(nnz) already
 	sys.g = make([]float64, len(sys.free))
 	for k, i := range sys.free {
 		sys.g[k] = sys.law.gain(i)
