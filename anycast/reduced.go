@@ -2,6 +2,7 @@ package anycast
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/loadlab/loadlab/internal/par"
 	"gonum.org/v1/gonum/blas"
@@ -74,7 +75,7 @@ func (r *Reduced) Narrow(src *Reduced, ones []bool) bool {
 // node order to its old base.
 func (r *Reduced) build(n int, src, base []float64, cols []int32, ones []bool) {
 	r.n = n
-	r.rank = resize(r.rank, n)
+	r.rank = slices.Grow(r.rank[:0], n)[:n]
 	r.free = r.free[:0]
 	var keep, add []int32 // positions in the source rows
 	for k, j := range cols {
@@ -92,8 +93,8 @@ func (r *Reduced) build(n int, src, base []float64, cols []int32, ones []bool) {
 		r.rank[j] = int32(k)
 	}
 	w, m := len(cols), len(keep)
-	r.base = resize(r.base, n)
-	r.val = resize(r.val, n*m)
+	r.base = slices.Grow(r.base[:0], n)[:n]
+	r.val = slices.Grow(r.val[:0], n*m)[:n*m]
 	// Pieces of rows on all cores, through par.Spin: the caller is
 	// usually between the stages of an ODE, whose spinning helpers join
 	// at once where a new goroutine would wait for their core. The
@@ -115,14 +116,6 @@ func (r *Reduced) build(n int, src, base []float64, cols []int32, ones []bool) {
 			r.base[i] = b
 		}
 	})
-}
-
-// resize returns s with length n, reusing its array when large enough.
-func resize[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]T, n)
 }
 
 // N returns the number of nodes.

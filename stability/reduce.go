@@ -3,6 +3,8 @@
 
 package stability
 
+import "slices"
+
 // The greedy dynamics (24) settle on faces of the cube: a node that stays
 // under-loaded has z_i growing without bound, and once z_i > 37 its state
 // σ(z_i) rounds to exactly 1 and stays there while it is under-loaded. On
@@ -99,18 +101,10 @@ func (sys *system) reduce(x []float64) {
 	sys.red = r
 	sys.reductions++
 	m := r.Free()
-	sys.xf = [2][]float64{resize(sys.xf[0], m), resize(sys.xf[1], m)}
-	sys.xfull = resize(sys.xfull, m)
+	sys.xf = [2][]float64{slices.Grow(sys.xf[0][:0], m)[:m], slices.Grow(sys.xf[1][:0], m)[:m]}
+	sys.xfull = slices.Grow(sys.xfull[:0], m)[:m]
 	if sys.grain > 0 {
 		np := (n + sys.grain - 1) / sys.grain
-		sys.held = [2][]bool{resize(sys.held[0], np), resize(sys.held[1], np)}
+		sys.held = [2][]bool{slices.Grow(sys.held[0][:0], np)[:np], slices.Grow(sys.held[1][:0], np)[:np]}
 	}
-}
-
-// resize returns s with length n, reusing its array when large enough.
-func resize[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]T, n)
 }
