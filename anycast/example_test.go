@@ -50,3 +50,34 @@ func ExampleGenerateCDN() {
 	// Output:
 	// nnz = 10000, row 0: 10 proxies, sum 1.000000000000
 }
+
+// Nodes held at exactly x_j = 1 (settled) enter every load as a constant:
+// Reduced sums their columns of B once and reads the other columns only.
+func ExampleReduced() {
+	nw, err := anycast.NewNetwork(
+		[]float64{1, 2, 1},
+		mat.NewDense(3, 3, []float64{0.5, 0.5, 0, 0, 0.5, 0.5, 0.25, 0.25, 0.5}),
+		[]float64{1, 1, 1},
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	op, err := nw.LoadOp()
+	if err != nil {
+		log.Fatal(err)
+	}
+	x := []float64{1, 0.5, 1} // nodes 0 and 2 settled at 1
+	var r anycast.Reduced
+	r.Reduce(op, []bool{true, false, true})
+	xf := make([]float64, r.Free()) // the states of the free columns, in node order
+	for j, v := range x {
+		if k := r.Rank(j); k >= 0 {
+			xf[k] = v
+		}
+	}
+	s := make([]float64, 3)
+	r.MulRows(s, xf, 0, 3)
+	fmt.Printf("free columns %d, S = %.4g, B x = %.4g\n", r.Free(), s, op.Mul(nil, x))
+	// Output:
+	// free columns 1, S = [0.75 1.25 1], B x = [0.75 1.25 1]
+}
