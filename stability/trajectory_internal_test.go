@@ -171,3 +171,61 @@ func TestSigmoidsMatchSigmoid(t *testing.T) {
 		}
 	}
 }
+
+// The rebuild rule of reduce (reduce.go) on a dense network of 64 nodes
+// (a step of N/16 = 4 nodes): no operator below 4 settled nodes; one
+// after 4 settle, narrowed when 4 more do, rebuilt from B when a settled
+// node leaves 1, dropped when fewer than 4 remain; and each operator's
+// loads are B x to 2Nε.
+func TestReduceRule(t *testing.T) {
+	_, de := cdntest.Pair(t, 6, 1, 64, 6)
+	l := mustLaw(de, 1)
+	x := randomInterior(rand.New(rand.NewPCG(6, 6)), 64)
+	sys := newSystem(l, x, make([]float64, 64), false)
+	require.NoError(t, sys.setup())
+	settle := func(nodes ...int) {
+		for _, i := range nodes {
+			x[i] = 1
+		}
+		sys.reduce(x)
+	}
+	check := func(free, builds int) {
+		t.Helper()
+		require.Equal(t, builds, sys.reductions)
+		if free < 0 {
+			require.Nil(t, sys.red)
+			return
+		}
+		require.NotNil(t, sys.red)
+		require.Equal(t, free, sys.red.Free())
+		xf := make([]float64, free)
+		for j, v := range x {
+			if k := sys.red.Rank(j); k >= 0 {
+				xf[k] = v
+			} else {
+				require.Equal(t, 1.0, v, "node %d summed once but not at 1", j)
+			}
+		}
+		got, want := make([]float64, 64), sys.op.Mul(nil, x)
+		sys.red.MulRows(got, xf, 0, 64)
+		for i, w := range want {
+			require.LessOrEqual(t, math.Abs(got[i]-w), 2*64*0x1p-52*w, "S_%d", i)
+		}
+	}
+	settle(1, 2, 3)
+	check(-1, 0)
+	settle(4)
+	check(60, 1)
+	settle(10, 11, 12)
+	check(60, 1) // 3 more: below the step
+	settle(13)
+	check(56, 2) // narrowed
+	x[2] = 0.5
+	settle()
+	check(57, 3) // node 2 left 1: rebuilt from B
+	for _, i := range []int{1, 3, 4, 10, 11, 12, 13} {
+		x[i] = 0.5
+	}
+	settle()
+	check(-1, 3) // no settled node left: dropped
+}
