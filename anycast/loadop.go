@@ -140,11 +140,7 @@ const gemvBlock = 8
 func (op *LoadOp) mulRange(dst, x []float64, lo, hi int) {
 	if op.ptr == nil {
 		n := op.n
-		if hi > lo && !gemvRows(dst, op.val[lo*n:hi*n], x, n) {
-			// gonum's native BLAS: SSE2 kernel over blocks of rows,
-			// about 2.5× the speed of a dot product per row.
-			gonum.Implementation{}.Dgemv(blas.NoTrans, hi-lo, n, 1, op.val[lo*n:hi*n], n, x, 1, 0, dst, 1)
-		}
+		gemv(dst, op.val[lo*n:hi*n], x, n)
 		return
 	}
 	for i := lo; i < hi; i++ {
@@ -155,6 +151,16 @@ func (op *LoadOp) mulRange(dst, x []float64, lo, hi int) {
 			sum += val[k] * x[j]
 		}
 		dst[i-lo] = sum
+	}
+}
+
+// gemv sets dst[r] = Σ_j a[r·n + j]·x[j] for the len(dst) rows of the
+// row-major a (n ≥ 1 columns): the assembly kernel where there is one,
+// gonum's native BLAS otherwise (an SSE2 kernel over blocks of rows,
+// about 2.5× the speed of a dot product per row).
+func gemv(dst, a, x []float64, n int) {
+	if len(dst) > 0 && !gemvRows(dst, a, x, n) {
+		gonum.Implementation{}.Dgemv(blas.NoTrans, len(dst), n, 1, a, n, x, 1, 0, dst, 1)
 	}
 }
 

@@ -5,8 +5,6 @@ import (
 	"slices"
 
 	"github.com/loadlab/loadlab/internal/par"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Reduced is a dense load operator B = Cᵀ diag(A) with the columns of a
@@ -145,10 +143,7 @@ func (r *Reduced) MulRows(dst, xf []float64, lo, hi int) {
 		copy(dst, r.base[lo:hi])
 		return
 	}
-	a := r.val[lo*m : hi*m]
-	if hi > lo && !gemvRows(dst, a, xf, m) {
-		gonum.Implementation{}.Dgemv(blas.NoTrans, hi-lo, m, 1, a, m, xf, 1, 0, dst, 1)
-	}
+	gemv(dst, r.val[lo*m:hi*m], xf, m)
 	for i := range dst {
 		dst[i] += r.base[lo+i]
 	}

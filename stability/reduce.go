@@ -5,7 +5,7 @@ package stability
 
 import "slices"
 
-// The greedy dynamics (24) settle on faces of the cube: a node that stays
+// The greedy dynamics (24) (spec §5.1) settle on faces of the cube: a node that stays
 // under-loaded has z_i growing without bound, and once z_i > 37 its state
 // σ(z_i) rounds to exactly 1 and stays there while it is under-loaded. On
 // a dense network the loads are then S = b + B_F x_F (anycast.Reduced),
@@ -25,35 +25,32 @@ const reduceFraction = 16
 
 // gather copies the states in workspace buf of the nodes [lo, hi) that
 // are free columns of the reduced operator into xf[buf] and records, for
-// each piece of the split in the range, whether its other nodes are at
+// each piece of the split in the range, whether its settled nodes are at
 // exactly x = 1 (held). lo is a multiple of the split's piece size.
 func (sys *system) gather(buf, lo, hi int) {
-	x, xf, held, r := sys.xs[buf], sys.xf[buf], sys.held[buf], sys.red
 	for p := lo; p < hi; p += sys.grain {
-		ok := true
-		for i := p; i < min(p+sys.grain, hi); i++ {
-			if k := r.Rank(i); k >= 0 {
-				xf[k] = x[i]
-			} else if x[i] != 1 {
-				ok = false
-			}
-		}
-		held[p/sys.grain] = ok
+		sys.held[buf][p/sys.grain] = sys.gatherRange(sys.xf[buf], sys.xs[buf], p, min(p+sys.grain, hi))
 	}
 }
 
 // gatherAll is gather for the serial right-hand side at the full state
-// x: it reports whether every node summed once is at exactly x = 1.
+// x, into xfull: it reports whether every settled node is at exactly 1.
 func (sys *system) gatherAll(x []float64) bool {
-	r := sys.red
-	for i, v := range x {
-		if k := r.Rank(i); k >= 0 {
-			sys.xfull[k] = v
-		} else if v != 1 {
-			return false
+	return sys.gatherRange(sys.xfull, x, 0, len(x))
+}
+
+// gatherRange copies x_i of the free nodes i ∈ [lo, hi) to xf at their
+// rank and reports whether the settled ones are at exactly x_i = 1.
+func (sys *system) gatherRange(xf, x []float64, lo, hi int) bool {
+	ok := true
+	for i := lo; i < hi; i++ {
+		if k := sys.red.Rank(i); k >= 0 {
+			xf[k] = x[i]
+		} else if x[i] != 1 {
+			ok = false
 		}
 	}
-	return true
+	return ok
 }
 
 // reduce decides after an accepted step at the full state x whether to
