@@ -53,7 +53,9 @@
 // sums). LoadOp.MulRows computes a range of rows on the caller, with the
 // bits Mul gives them, for a caller that splits the work itself (the
 // fused stages of package ode). A LoadOp does not follow later changes
-// of the network's fields.
+// of the network's fields; LoadOp.Form forms it again, in the storage it
+// has (dense B: the transpose of C read eight rows at a time, on all
+// cores).
 //
 // Reduced is a dense B with the columns of a set K of nodes held at
 // exactly x_j = 1 summed once, S_i = b_i + Σ_{j∉K} B_ij x_j (Reduce from

@@ -86,3 +86,47 @@ func TestMulRowsMatchesMul(t *testing.T) {
 		assert.Panics(t, func() { op.MulRows(make([]float64, 8), x, 200, 208) }, "past N")
 	}
 }
+
+func TestFormReusesStorage(t *testing.T) {
+	// One LoadOp formed again and again from dense and sparse networks of
+	// several sizes (around the eight-row blocks and the 64-row pieces of
+	// the dense transpose) holds exactly B_ij = C_ji A_j each time, the
+	// same bits as a fresh LoadOp, and keeps its storage when it is large
+	// enough.
+	rng := rand.New(rand.NewPCG(8, 8))
+	var op LoadOp
+	for _, n := range []int{400, 1, 3, 9, 65, 130, 181} {
+		sp, de := pair(t, rng, n, min(n, 7))
+		for _, nw := range []*Network{de, sp} {
+			before := cap(op.val)
+			var first *float64
+			if before > 0 {
+				first = &op.val[:1][0]
+			}
+			require.NoError(t, op.Form(nw))
+			fresh, err := nw.LoadOp()
+			require.NoError(t, err)
+			require.Equal(t, fresh.val, op.val, "n = %d, sparse %v", n, nw.Sparse != nil)
+			assert.Equal(t, fresh.ptr, op.ptr)
+			assert.Equal(t, len(fresh.idx), len(op.idx))
+			if len(fresh.idx) > 0 {
+				assert.Equal(t, fresh.idx, op.idx)
+			}
+			if nw.Sparse == nil {
+				for i := range n {
+					for j := range n {
+						require.Equal(t, nw.C.At(j, i)*nw.A[j], op.val[i*n+j], "n = %d: B[%d][%d]", n, i, j)
+					}
+				}
+			}
+			if before >= len(op.val) {
+				assert.Same(t, first, &op.val[:1][0], "n = %d: storage not reused", n)
+			}
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = rng.Float64()
+			}
+			assert.Equal(t, fresh.Mul(nil, x), op.Mul(nil, x))
+		}
+	}
+}

@@ -76,7 +76,11 @@
 // fifth of the products' cost over that run. The loads are the same sum
 // rounded differently: they agree with LoadOp.Mul of the recorded state
 // to 2Nε relative (TestRecordedLoadsAreThoseOfRecordedStates), and the
-// parallel and serial right-hand sides still agree to the bit.
+// parallel and serial right-hand sides still agree to the bit. On a dense
+// network of at most 1448 nodes the matrices of an integration (B and the
+// reduced operators, at most 48 MB) go back to a sync.Pool when it ends,
+// so that repeated integrations (Attractors, sweeps) form them in pages
+// already mapped; the garbage collector empties the pool.
 //
 // Trajectories report times, states, loads, per-node overloads
 // (S_i − T_i)_+, the traffic sent to the second layer Σ_j A_j(1 − x_j) and

@@ -87,9 +87,9 @@ func (sys *system) reduce(x []float64) {
 	for i, v := range x {
 		mask[i] = v == 1
 	}
-	r := &sys.reds[0] // the one not in use: Narrow reads the other
+	r := &sys.scr.reds[0] // the one not in use: Narrow reads the other
 	if r == sys.red {
-		r = &sys.reds[1]
+		r = &sys.scr.reds[1]
 	}
 	if !(sys.red != nil && r.Narrow(sys.red, mask)) && !r.Reduce(sys.op, mask) {
 		sys.noReduce = true // sparse B

@@ -253,17 +253,25 @@ func (l *Law) integrate(sys *system, t1 float64, s *Settings) (*Trajectory, erro
 	if err := sys.setup(); err != nil {
 		return nil, err
 	}
+	tr, err := sys.run(t1, &set)
+	sys.release(tr)
+	return tr, err
+}
+
+// run integrates the set-up system over [0, t1] with the settings.
+func (sys *system) run(t1 float64, set *Settings) (*Trajectory, error) {
 	if set.Step == 0 && set.Times == nil {
-		return sys.solveSteps(t1, &set)
+		return sys.solveSteps(t1, set)
 	}
-	res, err := sys.solve(t1, &set)
+	res, err := sys.solve(t1, set)
 	if res == nil {
 		return nil, err
 	}
-	if cErr := checkSamples("trajectory samples", len(res.T), l.Net.N(), set.Logits); cErr != nil {
+	n := sys.law.Net.N()
+	if cErr := checkSamples("trajectory samples", len(res.T), n, set.Logits); cErr != nil {
 		return nil, cErr
 	}
-	tr := newTrajectory(l.Net, sys.op, len(res.T), set.Logits)
+	tr := newTrajectory(sys.law.Net, sys.op, len(res.T), set.Logits)
 	for k, t := range res.T {
 		x := sys.state(res.Y[k])
 		tr.add(t, x, sys.logits(res.Y[k], x))
@@ -394,21 +402,22 @@ func (sys *system) splitEmit(emit func(t float64, y []float64) error) func(float
 // system is the right-hand side of (24) in integration coordinates.
 type system struct {
 	law    *Law
-	op     *anycast.LoadOp // B = Cᵀ diag(A), formed by setup
-	free   []int           // integrated coordinates
-	g      []float64       // gains g_i of the free nodes
-	y0     []float64       // their start values
-	x, s   []float64       // workspaces: full state, loads
-	xs     [2][]float64    // the split right-hand side's workspaces (xs[1] = x)
-	z      []float64       // workspace: full logit state
-	last   []float64       // the argument of the last rhs call (a stepper's slice)
+	op     *anycast.LoadOp // B = Cᵀ diag(A), formed by setup (in scr)
+	scr    *scratch        // the matrices, from scratchPool if pooled
+	pooled bool
+	free   []int        // integrated coordinates
+	g      []float64    // gains g_i of the free nodes
+	y0     []float64    // their start values
+	x, s   []float64    // workspaces: full state, loads
+	xs     [2][]float64 // the split right-hand side's workspaces (xs[1] = x)
+	z      []float64    // workspace: full logit state
+	last   []float64    // the argument of the last rhs call (a stepper's slice)
 	direct bool
 
 	// Settled nodes (reduce.go): the operator with the columns of the
-	// nodes at x = 1 summed once (red, nil if none; one of reds), and the
+	// nodes at x = 1 summed once (red, nil if none; one of scr.reds), and the
 	// free columns' states gathered for it.
 	red        *anycast.Reduced
-	reds       [2]anycast.Reduced
 	noReduce   bool         // B is sparse: never reduce
 	reductions int          // builds of red, for the tests
 	grain      int          // the split's piece size (0: serial)
@@ -437,14 +446,12 @@ func newSystem(l *Law, x0, z0 []float64, direct bool) *system {
 	return sys
 }
 
-// setup forms the load matrix and the gains of the free nodes, the work
-// done once per integration.
+// setup forms the load matrix (formScratch) and the gains of the free
+// nodes, the work done once per integration; release ends it.
 func (sys *system) setup() error {
-	op, err := sys.law.Net.LoadOp()
-	if err != nil {
+	if err := sys.formScratch(); err != nil {
 		return err
 	}
-	sys.op = op
 	sys.noReduce = sys.law.Net.Sparse != nil // its products cost O(nnz) already
 	sys.g = make([]float64, len(sys.free))
 	for k, i := range sys.free {
