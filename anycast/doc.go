@@ -44,7 +44,7 @@
 // sparse C the columns of C pre-scaled by A in compressed rows with 32-bit
 // indices (a third less memory traffic per entry than Loads, which
 // gathers A_j as well), for dense C the dense N×N matrix B, multiplied by
-// an AVX2/FMA assembly kernel where the CPU has one (gonum's Dgemv
+// an AVX2/FMA assembly kernel where the CPU has one (gonum's Ddot per row
 // otherwise, or with the build tag noasm). LoadOp.Mul splits
 // products of 2¹⁵ entries or more over the cores, again one goroutine per
 // output entry (dense: pieces of 64 rows claimed by the caller and the

@@ -12,33 +12,32 @@ func dot4x8FMA(a *float64, lda int, x *float64, m int, out *[4]float64)
 
 // gemvRows sets dst[r] = Σ_j a[r·n + j]·x[j] for the rows of a (len(dst)
 // rows of n entries) with the AVX2 kernel on blocks of 4 rows and 8
-// columns, the remaining columns and rows in Go. It reports false, doing
-// nothing, when the CPU lacks AVX2 or FMA.
+// columns, the remaining columns in Go. A row left over after the blocks
+// goes through the kernel alone (row stride 0: four copies of it), so
+// every row is summed by the same operations whatever range it is
+// computed in. It reports false, doing nothing, when the CPU lacks AVX2
+// or FMA.
 func gemvRows(dst, a, x []float64, n int) bool {
 	if !simd.FMA || n < 8 {
 		return false
 	}
 	m := n &^ 7
 	var out [4]float64
-	r := 0
-	for ; r+4 <= len(dst); r += 4 {
-		dot4x8FMA(&a[r*n], n, &x[0], m, &out)
-		for q := 0; q < 4; q++ {
-			row := a[(r+q)*n : (r+q+1)*n]
-			s := out[q]
+	for r := 0; r < len(dst); {
+		q, lda := 4, n
+		if len(dst)-r < 4 {
+			q, lda = 1, 0
+		}
+		dot4x8FMA(&a[r*n], lda, &x[0], m, &out)
+		for p := range q {
+			row := a[(r+p)*n : (r+p+1)*n]
+			s := out[p]
 			for j := m; j < n; j++ {
 				s += row[j] * x[j]
 			}
-			dst[r+q] = s
+			dst[r+p] = s
 		}
-	}
-	for ; r < len(dst); r++ {
-		row := a[r*n : (r+1)*n]
-		var s float64
-		for j, v := range row {
-			s += v * x[j]
-		}
-		dst[r] = s
+		r += q
 	}
 	return true
 }

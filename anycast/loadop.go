@@ -8,7 +8,6 @@ import (
 	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
@@ -32,7 +31,7 @@ const opParallelWork = 1 << 15
 // order: on amd64 with AVX2 and FMA (checked at start-up with CPUID) an
 // assembly kernel of this package, fused multiply-adds over blocks of 4
 // rows and 8 columns; elsewhere, or built with the tag noasm, gonum's
-// Dgemv.
+// Ddot, one row at a time.
 type LoadOp struct {
 	n   int
 	ptr []int     // sparse: row i of B is idx[ptr[i]:ptr[i+1]], val[...]
@@ -136,8 +135,8 @@ func (op *LoadOp) Mul(dst, x []float64) []float64 {
 		return dst
 	}
 	if op.ptr == nil {
-		// Dense: pieces of whole blocks of gemvBlock rows, so that the
-		// kernel groups the rows as in the serial product.
+		// Dense: pieces of rows claimed by the caller and the spinning
+		// helpers (every row has its bits whatever the piece).
 		par.Spin(op.n, w, denseGrain, func(lo, hi int) { op.mulRange(dst[lo:hi], x, lo, hi) })
 		return dst
 	}
@@ -147,28 +146,18 @@ func (op *LoadOp) Mul(dst, x []float64) []float64 {
 
 // MulRows sets dst[i − lo] = S_i = (B x)_i for the rows i ∈ [lo, hi)
 // on the calling goroutine: a piece of Mul for a caller that splits the
-// work itself (package ode's fused stages). For dense B, lo must be a
-// multiple of 8 (RowAlign): the kernel groups rows in blocks that start
-// there, and then every S_i has the bits Mul computes for it.
+// work itself (package ode's fused stages). Every S_i has the bits Mul
+// computes for it, whatever the range.
 //
-// MulRows panics if len(x) ≠ N, len(dst) ≠ hi − lo, the range is not in
-// [0, N] or lo is not a multiple of RowAlign.
+// MulRows panics if len(x) ≠ N, len(dst) ≠ hi − lo or the range is not in
+// [0, N].
 func (op *LoadOp) MulRows(dst, x []float64, lo, hi int) {
-	if len(x) != op.n || lo < 0 || hi > op.n || lo > hi || len(dst) != hi-lo || lo%RowAlign != 0 {
-		panic(fmt.Sprintf("anycast: MulRows [%d, %d) with len(dst) = %d, len(x) = %d, want rows in [0, %d) from a multiple of %d",
-			lo, hi, len(dst), len(x), op.n, RowAlign))
+	if len(x) != op.n || lo < 0 || hi > op.n || lo > hi || len(dst) != hi-lo {
+		panic(fmt.Sprintf("anycast: MulRows [%d, %d) with len(dst) = %d, len(x) = %d, want rows in [0, %d)",
+			lo, hi, len(dst), len(x), op.n))
 	}
 	op.mulRange(dst, x, lo, hi)
 }
-
-// RowAlign is the alignment of the first row of LoadOp.MulRows.
-const RowAlign = gemvBlock
-
-// gemvBlock is a multiple of the number of rows gonum's assembly
-// matrix-vector kernel treats together (4): pieces of a split dense
-// product start at multiples of it, so every row is summed the same way
-// whatever the number of pieces.
-const gemvBlock = 8
 
 // mulRange sets dst[i − lo] = S_i = Σ_j B_ij x_j for i in [lo, hi).
 func (op *LoadOp) mulRange(dst, x []float64, lo, hi int) {
@@ -190,15 +179,20 @@ func (op *LoadOp) mulRange(dst, x []float64, lo, hi int) {
 
 // gemv sets dst[r] = Σ_j a[r·n + j]·x[j] for the len(dst) rows of the
 // row-major a (n ≥ 1 columns): the assembly kernel where there is one,
-// gonum's native BLAS otherwise (an SSE2 kernel over blocks of rows,
-// about 2.5× the speed of a dot product per row).
+// otherwise one gonum dot product per row. Either way each row is summed
+// by the same operations whatever rows are computed with it, so a row of
+// a product has the same bits in any range of rows (a split product,
+// MulRows, the rows a caller computes apart from the others).
 func gemv(dst, a, x []float64, n int) {
-	if len(dst) > 0 && !gemvRows(dst, a, x, n) {
-		gonum.Implementation{}.Dgemv(blas.NoTrans, len(dst), n, 1, a, n, x, 1, 0, dst, 1)
+	if len(dst) == 0 || gemvRows(dst, a, x, n) {
+		return
+	}
+	impl := gonum.Implementation{}
+	for r := range dst {
+		dst[r] = impl.Ddot(n, a[r*n:(r+1)*n], 1, x, 1)
 	}
 }
 
 // denseGrain is the number of rows of a dense product claimed at a time
-// by par.Spin: a multiple of gemvBlock (pieces start where the serial
-// kernel starts a block), 512 KB of B at N = 1000, ≈ 10 µs of work.
-const denseGrain = 8 * gemvBlock
+// by par.Spin: 512 KB of B at N = 1000, ≈ 10 µs of work.
+const denseGrain = 64

@@ -129,15 +129,15 @@ func (r *Reduced) Rank(j int) int { return int(r.rank[j]) }
 // MulRows sets dst[i − lo] = b_i + Σ_k B_{i,free[k]} xf[k] for the rows
 // i ∈ [lo, hi), where xf holds the states of the free columns in
 // increasing node order. As with LoadOp.MulRows, every S_i has the same
-// bits whatever the split when lo is a multiple of RowAlign.
+// bits whatever the range.
 //
-// MulRows panics if len(xf) ≠ Free(), len(dst) ≠ hi − lo, the range is
-// not in [0, N] or lo is not a multiple of RowAlign.
+// MulRows panics if len(xf) ≠ Free(), len(dst) ≠ hi − lo or the range is
+// not in [0, N].
 func (r *Reduced) MulRows(dst, xf []float64, lo, hi int) {
 	m := len(r.free)
-	if len(xf) != m || lo < 0 || hi > r.n || lo > hi || len(dst) != hi-lo || lo%RowAlign != 0 {
-		panic(fmt.Sprintf("anycast: Reduced.MulRows [%d, %d) with len(dst) = %d, len(xf) = %d, want rows in [0, %d) from a multiple of %d and len(xf) = %d",
-			lo, hi, len(dst), len(xf), r.n, RowAlign, m))
+	if len(xf) != m || lo < 0 || hi > r.n || lo > hi || len(dst) != hi-lo {
+		panic(fmt.Sprintf("anycast: Reduced.MulRows [%d, %d) with len(dst) = %d, len(xf) = %d, want rows in [0, %d) and len(xf) = %d",
+			lo, hi, len(dst), len(xf), r.n, m))
 	}
 	if m == 0 {
 		copy(dst, r.base[lo:hi])
