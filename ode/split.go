@@ -3,6 +3,7 @@ package ode
 import (
 	"math"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/par"
@@ -50,6 +51,49 @@ type Split struct {
 	// Workers is the number of goroutines of a pass (default GOMAXPROCS;
 	// 1 runs every piece on the caller).
 	Workers int
+	// Lag, if not nil, lets the right-hand side hold rows back to the end
+	// of a step (see Lagger).
+	Lag Lagger
+}
+
+// Lagger is the optional part of a Split for a system some of whose
+// components, for a while, influence nothing: their own part of the
+// workspace stays fixed (in package stability, nodes settled at exactly
+// x = 1), so their rows depend on the others only, like the quadrature
+// variables of CVODES. Their rows can then wait until the other
+// components' stages are known, and be computed at once for all six
+// stages of a step, reading what they need once instead of six times.
+//
+// Before the stages of each trial step the stepper calls Hold(true). If
+// it returns true the step lags: the argument of stage j (2..7) is mapped
+// into workspace LagBuf(j) instead of j mod 2, and Rows may leave the rows
+// it holds back unwritten (their stage arguments, computed from stale
+// rows, are then meaningless, and Map must keep the held components' part
+// of the workspace fixed). After the last stage the stepper calls, on
+// every piece, Late(dy, t, lo, hi), which must set the held rows of [lo,
+// hi) for the six stages, dy[j−2][i] = f_i(t[j−2], Y_j), from workspace
+// LagBuf(j); then Held(j, arg, lo, hi) for j = 2..7 with the true stage
+// arguments of [lo, hi), which must report whether they leave the held
+// components' part of the workspace what Map kept there. If Held fails on
+// any piece, the step is computed again with every row at its stage (six
+// more evaluations), after Hold(false), which must return false; every
+// evaluation outside a step follows Hold(false) too. A Split whose rows
+// have the same bits however they are grouped thus gives a lagging step
+// the bits of a step without Lag.
+type Lagger interface {
+	Hold(allowed bool) bool
+	Late(dy *[6][]float64, t *[6]float64, lo, hi int)
+	Held(j int, arg []float64, lo, hi int) bool
+}
+
+// LagBuf returns the workspace of stage j (2..7) in a lagging step: j,
+// and 1 for the last stage (which is the first stage of the next step,
+// as in a step without Lag).
+func LagBuf(j int) int {
+	if j == 7 {
+		return 1
+	}
+	return j
 }
 
 // splitCopies is the number of vectors of len(y0) a Split stepper holds:
@@ -123,6 +167,9 @@ func (d *DormandPrince) eval(dy []float64, t float64, y []float64, buf int) {
 		return
 	}
 	sp := d.split
+	if sp.Lag != nil {
+		sp.Lag.Hold(false)
+	}
 	d.pieces(func(lo, hi int) { sp.Map(buf, y, lo, hi) })
 	d.pieces(func(lo, hi int) { sp.Rows(buf, dy, t, lo, hi) })
 }
@@ -134,6 +181,13 @@ func (d *DormandPrince) eval(dy []float64, t float64, y []float64, buf int) {
 // the last stage, sums its error blocks and computes its dense output
 // coefficients (into rs, taken by accept).
 func (d *DormandPrince) splitStages(h, tNew float64) {
+	if lag := d.split.Lag; lag != nil && lag.Hold(true) {
+		if d.lagStages(h, tNew) {
+			return
+		}
+		d.stats.Evaluations += 6 // the step again, every row at its stage
+		lag.Hold(false)
+	}
 	sp := d.split
 	d.pieces(func(lo, hi int) {
 		d.combine(2, h, lo, hi)
@@ -152,6 +206,47 @@ func (d *DormandPrince) splitStages(h, tNew float64) {
 			d.denseCoefficients(&d.rs, h, lo, hi)
 		})
 	}
+}
+
+// lagStages is splitStages for a lagging step (Lagger): the stage passes
+// with the workspaces LagBuf(j), then one pass in which each piece has
+// Late set its held rows, recomputes its stage arguments from the now
+// complete rows (the fifth-order solution y1 among them: the same bits
+// for the rows that were not held), checks them with Held, and sums its
+// error blocks and dense output coefficients. It reports false if Held
+// failed on a piece.
+func (d *DormandPrince) lagStages(h, tNew float64) bool {
+	sp := d.split
+	d.pieces(func(lo, hi int) {
+		d.combine(2, h, lo, hi)
+		sp.Map(LagBuf(2), d.tmp, lo, hi)
+	})
+	var times [6]float64
+	for j := 2; j <= 7; j++ {
+		buf, t := LagBuf(j), d.stageTime(j, h, tNew)
+		times[j-2] = t
+		d.pieces(func(lo, hi int) {
+			sp.Rows(buf, d.k[j-1], t, lo, hi)
+			if j < 7 {
+				d.combine(j+1, h, lo, hi)
+				sp.Map(LagBuf(j+1), d.stageArg(j+1), lo, hi)
+			}
+		})
+	}
+	var failed atomic.Bool
+	d.pieces(func(lo, hi int) {
+		sp.Lag.Late((*[6][]float64)(d.k[1:]), &times, lo, hi)
+		for j := 2; j <= 7; j++ {
+			d.combine(j, h, lo, hi)
+			if !sp.Lag.Held(j, d.stageArg(j), lo, hi) {
+				failed.Store(true)
+				return
+			}
+		}
+		d.blockErrors(h, lo, hi)
+		d.denseCoefficients(&d.rs, h, lo, hi)
+	})
+	return !failed.Load()
 }
 
 // solveSteps is the output loop of SolveStepsFunc and SolveStepsSplit.

@@ -145,3 +145,131 @@ func TestSplitContract(t *testing.T) {
 	require.NoError(t, err)
 	assert.PanicsWithValue(t, "boom", func() { _ = d.Step(1) })
 }
+
+// quad is coupled with extra components that influence nothing, q' =
+// d + W tanh(y_A) over the first na components: their part of the
+// workspace is held at 0, so a Lagger may leave their rows to the end
+// of each step. failEvery > 0 makes Held fail on every failEvery-th
+// lagging step.
+type quad struct {
+	n, na     int
+	m, c      []float64 // the active block: na × na, na
+	w, d      []float64 // the quadrature rows: (n − na) × na, n − na
+	u         [7][]float64
+	lag       bool // the current step lags
+	holds     int  // Hold(true) calls that returned true
+	failEvery int
+}
+
+func newQuad(n, na int, seed uint64) *quad {
+	r := rand.New(rand.NewPCG(seed, 5))
+	s := &quad{n: n, na: na, m: make([]float64, na*na), c: make([]float64, na), w: make([]float64, (n-na)*na), d: make([]float64, n-na)}
+	for _, v := range [][]float64{s.m, s.w} {
+		for i := range v {
+			v[i] = r.Float64() / float64(na)
+		}
+	}
+	for _, v := range [][]float64{s.c, s.d} {
+		for i := range v {
+			v[i] = r.Float64() - 0.3
+		}
+	}
+	for b := range s.u {
+		s.u[b] = make([]float64, n)
+	}
+	return s
+}
+
+func (s *quad) mapRange(buf int, y []float64, lo, hi int) {
+	for i := lo; i < min(hi, s.na); i++ {
+		s.u[buf][i] = math.Tanh(y[i])
+	}
+}
+
+// row returns f_i from workspace u.
+func (s *quad) row(u []float64, t float64, i int) float64 {
+	var coef []float64
+	var base float64
+	if i < s.na {
+		coef, base = s.m[i*s.na:(i+1)*s.na], s.c[i]
+	} else {
+		coef, base = s.w[(i-s.na)*s.na:(i-s.na+1)*s.na], s.d[i-s.na]+math.Cos(t)
+	}
+	sum := 0.0
+	for j, v := range coef {
+		sum += v * u[j]
+	}
+	return base - sum
+}
+
+func (s *quad) rowsRange(buf int, dy []float64, t float64, lo, hi int) {
+	if s.lag {
+		hi = min(hi, s.na)
+	}
+	for i := lo; i < hi; i++ {
+		dy[i] = s.row(s.u[buf], t, i)
+	}
+}
+
+func (s *quad) Hold(allowed bool) bool {
+	s.lag = allowed
+	if allowed {
+		s.holds++
+	}
+	return allowed
+}
+
+func (s *quad) Late(dy *[6][]float64, t *[6]float64, lo, hi int) {
+	for i := max(lo, s.na); i < hi; i++ {
+		for j := 2; j <= 7; j++ {
+			dy[j-2][i] = s.row(s.u[LagBuf(j)], t[j-2], i)
+		}
+	}
+}
+
+func (s *quad) Held(_ int, _ []float64, _, _ int) bool {
+	return s.failEvery == 0 || s.holds%s.failEvery != 0
+}
+
+func TestSplitLagMatchesSplit(t *testing.T) {
+	// A stepper whose right-hand side holds the quadrature rows back to
+	// the end of each step takes the same steps and computes the same
+	// bits as one that does not, whatever the grain and the number of
+	// goroutines; where Held fails, the step is computed again at six
+	// more evaluations, with the same result.
+	for _, c := range []struct{ n, na, grain, workers int }{{100, 60, 16, 2}, {100, 60, 32, 1}, {70, 7, 0, 3}, {33, 32, 16, 2}} {
+		y0 := make([]float64, c.n)
+		for i := range y0 {
+			y0[i] = float64(i%5) - 2
+		}
+		set := &Settings{AbsTol: 1e-9, RelTol: 1e-9}
+		plain := newQuad(c.n, c.na, 4)
+		ref, err := NewDormandPrinceSplit(&Split{Map: plain.mapRange, Rows: plain.rowsRange, Grain: c.grain, Workers: c.workers}, 0, y0, set)
+		require.NoError(t, err)
+		var want, dense [][]float64
+		for ref.Time() < 10 {
+			require.NoError(t, ref.Step(10))
+			want = append(want, append([]float64(nil), ref.State()...))
+			dense = append(dense, ref.Interpolate(nil, (ref.PrevTime()+ref.Time())/2))
+		}
+		for _, failEvery := range []int{0, 3} {
+			s := newQuad(c.n, c.na, 4)
+			s.failEvery = failEvery
+			d, err := NewDormandPrinceSplit(&Split{Map: s.mapRange, Rows: s.rowsRange, Grain: c.grain, Workers: c.workers, Lag: s}, 0, y0, set)
+			require.NoError(t, err)
+			for k := range want {
+				require.NoError(t, d.Step(10))
+				require.Equal(t, want[k], d.State(), "%+v, fail every %d: step %d", c, failEvery, k)
+				require.Equal(t, dense[k], d.Interpolate(nil, (d.PrevTime()+d.Time())/2), "dense output, step %d", k)
+			}
+			st, rs := d.Stats(), ref.Stats()
+			assert.Equal(t, rs.Accepted, st.Accepted)
+			assert.Equal(t, s.holds, rs.Accepted+rs.Rejected, "%+v: every trial step lagged", c)
+			fails := 0
+			if failEvery > 0 {
+				fails = s.holds / failEvery
+			}
+			assert.Equal(t, rs.Evaluations+6*fails, st.Evaluations, "%+v, fail every %d", c, failEvery)
+		}
+	}
+}
