@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/loadlab/loadlab/internal/par"
+
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Reduced is a dense load operator B = Cᵀ diag(A) with the columns of a
@@ -146,5 +148,50 @@ func (r *Reduced) MulRows(dst, xf []float64, lo, hi int) {
 	gemv(dst, r.val[lo*m:hi*m], xf, m)
 	for i := range dst {
 		dst[i] += r.base[lo+i]
+	}
+}
+
+// MulRowsAt sets dst[k][i] = S_i at the free columns' states xf[k] (as
+// for MulRows) for every row i in rows and every k: rows that a caller
+// computes apart from the others, for several states at once, each group
+// of rows read from memory once for all of them (the greedy ODE's settled
+// nodes, whose rows wait until a step's stages are known; package
+// stability). Every S_i has the bits MulRows gives it.
+//
+// MulRowsAt panics if len(dst) ≠ len(xf), a len(xf[k]) ≠ Free(), a
+// len(dst[k]) ≠ N or a row is outside [0, N).
+func (r *Reduced) MulRowsAt(dst, xf [][]float64, rows []int) {
+	m := len(r.free)
+	bad := len(dst) != len(xf)
+	for k := range xf {
+		bad = bad || len(xf[k]) != m || len(dst[k]) != r.n
+	}
+	for _, i := range rows {
+		bad = bad || i < 0 || i >= r.n
+	}
+	if bad {
+		panic(fmt.Sprintf("anycast: Reduced.MulRowsAt with %d states for %d outputs, want states of %d free columns, outputs of %d and rows in [0, %d)",
+			len(xf), len(dst), m, r.n, r.n))
+	}
+	if m == 0 {
+		for k := range dst {
+			for _, i := range rows {
+				dst[k][i] = r.base[i]
+			}
+		}
+		return
+	}
+	if !gemvAt(dst, xf, r.val, m, rows) {
+		impl := gonum.Implementation{}
+		for k, x := range xf {
+			for _, i := range rows {
+				dst[k][i] = impl.Ddot(m, r.val[i*m:(i+1)*m], 1, x, 1)
+			}
+		}
+	}
+	for k := range dst {
+		for _, i := range rows {
+			dst[k][i] += r.base[i]
+		}
 	}
 }

@@ -131,3 +131,64 @@ func TestReducedPanics(t *testing.T) {
 	assert.Panics(t, func() { r.MulRows(make([]float64, 4), xf[:len(xf)-1], 0, 4) }, "len(xf)")
 	assert.Panics(t, func() { r.MulRows(make([]float64, 4), xf, 16, 20+4) }, "hi > N")
 }
+
+// MulRowsAt gives every listed row, for several states at once, the bits
+// MulRows gives it, for row lists in any order and of any length
+// (groups of four and a remainder), free column counts from 0 (all
+// settled) to N and around the kernel's eight columns; it writes nothing
+// else.
+func TestMulRowsAtMatchesMulRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 4))
+	for _, n := range []int{1, 12, 37, 203} {
+		op, err := randomNetwork(rng, n).LoadOp()
+		require.NoError(t, err)
+		var r Reduced
+		for _, p := range []float64{0, 0.3, 0.9, 1} {
+			ones := randomOnes(rng, n, p, nil)
+			require.True(t, r.Reduce(op, ones))
+			xf := make([][]float64, 3)
+			want := make([][]float64, 3)
+			dst := make([][]float64, 3)
+			for k := range xf {
+				xf[k] = make([]float64, r.Free())
+				for j := range xf[k] {
+					xf[k][j] = rng.Float64()
+				}
+				want[k] = make([]float64, n)
+				r.MulRows(want[k], xf[k], 0, n)
+				dst[k] = make([]float64, n)
+			}
+			for _, size := range []int{0, 1, 3, 4, 5, n} {
+				rows := rng.Perm(n)[:min(size, n)]
+				for k := range dst {
+					for i := range dst[k] {
+						dst[k][i] = -1
+					}
+				}
+				r.MulRowsAt(dst, xf, rows)
+				listed := make([]bool, n)
+				for _, i := range rows {
+					listed[i] = true
+				}
+				for k := range dst {
+					for i, v := range dst[k] {
+						if listed[i] {
+							require.Equal(t, want[k][i], v, "n = %d, p = %v, %d rows: state %d, row %d", n, p, size, k, i)
+						} else {
+							require.Equal(t, -1.0, v, "n = %d: row %d not listed but written", n, i)
+						}
+					}
+				}
+			}
+		}
+	}
+	var r Reduced
+	op, err := randomNetwork(rng, 10).LoadOp()
+	require.NoError(t, err)
+	require.True(t, r.Reduce(op, make([]bool, 10)))
+	xf := [][]float64{make([]float64, 10)}
+	assert.Panics(t, func() { r.MulRowsAt([][]float64{make([]float64, 10)}, xf, []int{10}) }, "row ≥ N")
+	assert.Panics(t, func() { r.MulRowsAt([][]float64{make([]float64, 9)}, xf, []int{0}) }, "short dst")
+	assert.Panics(t, func() { r.MulRowsAt(nil, xf, []int{0}) }, "states without outputs")
+	assert.Panics(t, func() { r.MulRowsAt([][]float64{make([]float64, 10)}, [][]float64{make([]float64, 9)}, []int{0}) }, "len(xf)")
+}
