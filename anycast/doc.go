@@ -62,7 +62,12 @@
 // a LoadOp, Narrow to a larger K from a Reduced, both reusing the
 // receiver's storage): the same sum rounded differently, at
 // (N − |K|)/N of the cost. The greedy ODE uses it for the nodes that have
-// settled at 1 (package stability, reduce.go).
+// settled at 1 (package stability, reduce.go). Its rows are stored free
+// nodes first, so that MulFree computes the free rows of a range and
+// MulSettled the settled ones, the latter for six states at once with
+// each row read once (three rows by six states in 512-bit registers where
+// the CPU has AVX-512); every row has the same bits whichever method
+// computes it.
 //
 // GenerateCDN draws a synthetic CDN with sparse C from a rand.Source:
 // nodes uniform on the unit square, each region's traffic split over its

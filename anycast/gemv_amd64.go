@@ -10,28 +10,36 @@ import "github.com/loadlab/loadlab/internal/simd"
 //go:noescape
 func dot4x8FMA(a *float64, lda int, x *float64, m int, out *[4]float64)
 
-// dot4x8FMAp is dot4x8FMA for four rows anywhere in memory: out[r] =
-// Σ_{j<m} rows[r][j]·x[j], by the same operations.
+// dot1x8x6FMA sets out[k] = Σ_{j<m} row[j]·xs[k][j] for six vectors, m a
+// multiple of 8, reading the row once: every out[k] has the bits of
+// dot4x8FMA for that row and vector.
 //
 //go:noescape
-func dot4x8FMAp(rows *[4]*float64, x *float64, m int, out *[4]float64)
+func dot1x8x6FMA(row *float64, xs *[6]*float64, m int, out *[6]float64)
 
-// gemvRows sets dst[r] = Σ_j a[r·n + j]·x[j] for the rows of a (len(dst)
-// rows of n entries) with the AVX2 kernel on blocks of 4 rows and 8
-// columns, the remaining columns in Go. A row left over after the blocks
-// goes through the kernel alone (row stride 0: four copies of it), so
-// every row is summed by the same operations whatever range it is
-// computed in. It reports false, doing nothing, when the CPU lacks AVX2
-// or FMA.
-func gemvRows(dst, a, x []float64, n int) bool {
+// dot3x8x6AVX512 sets out[6r + k] = Σ_{j<m} a[r·lda + j]·xs[k][j] for
+// three rows and six vectors, m a multiple of 8 (AVX-512), with the bits
+// of dot4x8FMA for every row and vector.
+//
+//go:noescape
+func dot3x8x6AVX512(a *float64, lda int, xs *[6]*float64, m int, out *[18]float64)
+
+// gemvRows sets dst[out(r)] = Σ_j a[r·n + j]·x[j] for the rows r of a
+// (len(a)/n rows of n entries), where out(r) = node[r] − lo, or r when
+// node is nil: the AVX2 kernel on blocks of 4 rows and 8 columns, the
+// remaining columns in Go. A row left over after the blocks goes through
+// the kernel alone (row stride 0: four copies of it), so every row is
+// summed by the same operations whatever rows it is computed with. It
+// reports false, doing nothing, when the CPU lacks AVX2 or FMA.
+func gemvRows(dst, a, x []float64, n int, node []int32, lo int) bool {
 	if !simd.FMA || n < 8 {
 		return false
 	}
-	m := n &^ 7
+	m, rows := n&^7, len(a)/n
 	var out [4]float64
-	for r := 0; r < len(dst); {
+	for r := 0; r < rows; {
 		q, lda := 4, n
-		if len(dst)-r < 4 {
+		if rows-r < 4 {
 			q, lda = 1, 0
 		}
 		dot4x8FMA(&a[r*n], lda, &x[0], m, &out)
@@ -41,43 +49,52 @@ func gemvRows(dst, a, x []float64, n int) bool {
 			for j := m; j < n; j++ {
 				s += row[j] * x[j]
 			}
-			dst[r+p] = s
+			dst[outIndex(r+p, node, lo)] = s
 		}
 		r += q
 	}
 	return true
 }
 
-// gemvAt sets dst[k][i] = Σ_j a[i·n + j]·xs[k][j] for every row i in rows
-// and every k: four rows at a time through the kernel, each group read
-// from memory once for all k (the last group padded with copies of its
-// last row), the remaining columns in Go, so every row has the bits
-// gemvRows gives it. It reports false, doing nothing, when the CPU lacks
-// AVX2 or FMA.
-func gemvAt(dst, xs [][]float64, a []float64, n int, rows []int) bool {
+// gemvRows6 is gemvRows for six vectors at once, dst[k][out(r)] from
+// xs[k], each row read once for the six, with the bits gemvRows gives
+// every row and vector: three rows at a time in 512-bit registers where
+// the CPU has AVX-512 (a remainder row alone, as three copies of itself),
+// otherwise row by row (dot1x8x6FMA).
+func gemvRows6(dst, xs [][]float64, a []float64, n int, node []int32, lo int) bool {
 	if !simd.FMA || n < 8 {
 		return false
 	}
 	m := n &^ 7
-	var out [4]float64
-	var ptr [4]*float64
-	for r := 0; r < len(rows); r += 4 {
-		q := min(4, len(rows)-r)
-		for p := range ptr {
-			ptr[p] = &a[rows[r+min(p, q-1)]*n]
+	var ptr [6]*float64
+	for k := range ptr {
+		ptr[k] = &xs[k][0]
+	}
+	rows := len(a) / n
+	var out [18]float64
+	for r := 0; r < rows; {
+		q := 1
+		switch {
+		case simd.AVX512 && useAVX512 && rows-r >= 3:
+			q = 3
+			dot3x8x6AVX512(&a[r*n], n, &ptr, m, &out)
+		case simd.AVX512 && useAVX512:
+			dot3x8x6AVX512(&a[r*n], 0, &ptr, m, &out)
+		default:
+			dot1x8x6FMA(&a[r*n], &ptr, m, (*[6]float64)(out[:6]))
 		}
-		for k, x := range xs {
-			dot4x8FMAp(&ptr, &x[0], m, &out)
-			for p := range q {
-				i := rows[r+p]
-				row := a[i*n : (i+1)*n]
-				s := out[p]
+		for p := range q {
+			row := a[(r+p)*n : (r+p+1)*n]
+			o := outIndex(r+p, node, lo)
+			for k, x := range xs {
+				s := out[6*p+k]
 				for j := m; j < n; j++ {
 					s += row[j] * x[j]
 				}
-				dst[k][i] = s
+				dst[k][o] = s
 			}
 		}
+		r += q
 	}
 	return true
 }

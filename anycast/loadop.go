@@ -178,19 +178,38 @@ func (op *LoadOp) mulRange(dst, x []float64, lo, hi int) {
 }
 
 // gemv sets dst[r] = Σ_j a[r·n + j]·x[j] for the len(dst) rows of the
-// row-major a (n ≥ 1 columns): the assembly kernel where there is one,
-// otherwise one gonum dot product per row. Either way each row is summed
-// by the same operations whatever rows are computed with it, so a row of
-// a product has the same bits in any range of rows (a split product,
-// MulRows, the rows a caller computes apart from the others).
+// row-major a (n ≥ 1 columns); see gemvTo.
 func gemv(dst, a, x []float64, n int) {
-	if len(dst) == 0 || gemvRows(dst, a, x, n) {
+	gemvTo(dst, a[:len(dst)*n], x, n, nil, 0)
+}
+
+// gemvTo sets dst[out(r)] = Σ_j a[r·n + j]·x[j] for the rows r of a, where
+// out(r) = node[r] − lo, or r when node is nil: the assembly kernel where
+// there is one, otherwise one gonum dot product per row. Either way each
+// row is summed by the same operations whatever rows are computed with
+// it, so a row of a product has the same bits in any range of rows (a
+// split product, MulRows, the rows a caller computes apart from the
+// others).
+func gemvTo(dst, a, x []float64, n int, node []int32, lo int) {
+	if len(a) == 0 || gemvRows(dst, a, x, n, node, lo) {
 		return
 	}
 	impl := gonum.Implementation{}
-	for r := range dst {
-		dst[r] = impl.Ddot(n, a[r*n:(r+1)*n], 1, x, 1)
+	for r := range len(a) / n {
+		dst[outIndex(r, node, lo)] = impl.Ddot(n, a[r*n:(r+1)*n], 1, x, 1)
 	}
+}
+
+// useAVX512 lets the kernels use AVX-512 where the CPU has it (the tests
+// turn it off to check the AVX2 path on such a CPU).
+var useAVX512 = true
+
+// outIndex is the output index of row r: node[r] − lo, or r for nil node.
+func outIndex(r int, node []int32, lo int) int {
+	if node == nil {
+		return r
+	}
+	return int(node[r]) - lo
 }
 
 // denseGrain is the number of rows of a dense product claimed at a time

@@ -5,8 +5,6 @@ import (
 	"slices"
 
 	"github.com/loadlab/loadlab/internal/par"
-
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Reduced is a dense load operator B = Cᵀ diag(A) with the columns of a
@@ -19,12 +17,20 @@ import (
 // the shape of the greedy dynamics (spec §5), whose trajectories settle
 // on cube vertices where many x_j round to exactly 1 and stay there
 // (package stability). Set it with Reduce or Narrow.
+//
+// Its rows are stored free nodes first, then the nodes of K (each part in
+// increasing node order), so that the free rows of a range of nodes, and
+// its settled rows, are each one contiguous block: MulFree and MulSettled
+// compute them apart (the greedy ODE computes the settled nodes' rows once
+// per step for all its stages; package stability, lag.go).
 type Reduced struct {
-	n    int
-	free []int32   // the columns not in K, increasing
-	rank []int32   // rank[j]: the position of column j in free, −1 for j ∈ K
-	base []float64 // b_i = Σ_{j∈K} B_ij, summed in increasing j
-	val  []float64 // B on the free columns, row-major N × len(free)
+	n     int
+	free  []int32   // the nodes not in K, increasing: the columns of val
+	rank  []int32   // rank[j]: the position of node j in free, −1 for j ∈ K
+	nfree []int32   // nfree[i]: the number of free nodes below i (N + 1 entries)
+	node  []int32   // node[q]: the node of row q of val
+	base  []float64 // b_i = Σ_{j∈K} B_ij (by node), summed in increasing j
+	val   []float64 // B on the free columns, rows as node: N × len(free)
 }
 
 // Reduce sets r to the operator of op with the columns j of B where
@@ -44,7 +50,8 @@ func (r *Reduced) Reduce(op *LoadOp, ones []bool) bool {
 	for j := range all {
 		all[j] = int32(j)
 	}
-	r.build(op.n, op.val, nil, all, ones)
+	n := op.n
+	r.build(n, func(i int) []float64 { return op.val[i*n : (i+1)*n] }, nil, all, ones)
 	return true
 }
 
@@ -64,20 +71,23 @@ func (r *Reduced) Narrow(src *Reduced, ones []bool) bool {
 			return false
 		}
 	}
-	r.build(src.n, src.val, src.base, src.free, ones)
+	w := len(src.free)
+	row := func(i int) []float64 {
+		q := src.row(i)
+		return src.val[q*w : (q+1)*w]
+	}
+	r.build(src.n, row, src.base, src.free, ones)
 	return true
 }
 
 // build sets r to the operator summing the columns where ones is true
-// once, from a source matrix (row-major, N rows of len(cols) columns;
-// cols[k] is the node of column k) whose other columns sum to base (nil:
-// none). Each row's new base adds its newly summed columns in increasing
-// node order to its old base.
-func (r *Reduced) build(n int, src, base []float64, cols []int32, ones []bool) {
-	r.n = n
-	r.rank = slices.Grow(r.rank[:0], n)[:n]
-	r.free = r.free[:0]
+// once, from a source whose row for node i is srcRow(i) (len(cols)
+// columns; cols[k] is the node of column k) and whose other columns sum
+// to base (nil: none). Each row's new base adds its newly summed columns
+// in increasing node order to its old base.
+func (r *Reduced) build(n int, srcRow func(i int) []float64, base []float64, cols []int32, ones []bool) {
 	var keep, add []int32 // positions in the source rows
+	r.free = r.free[:0]
 	for k, j := range cols {
 		if ones[j] {
 			add = append(add, int32(k))
@@ -86,13 +96,8 @@ func (r *Reduced) build(n int, src, base []float64, cols []int32, ones []bool) {
 		keep = append(keep, int32(k))
 		r.free = append(r.free, j)
 	}
-	for j := range r.rank {
-		r.rank[j] = -1
-	}
-	for k, j := range r.free {
-		r.rank[j] = int32(k)
-	}
-	w, m := len(cols), len(keep)
+	r.order(n, ones)
+	m := len(keep)
 	r.base = slices.Grow(r.base[:0], n)[:n]
 	r.val = slices.Grow(r.val[:0], n*m)[:n*m]
 	// Pieces of rows on all cores, through par.Spin: the caller is
@@ -100,9 +105,10 @@ func (r *Reduced) build(n int, src, base []float64, cols []int32, ones []bool) {
 	// at once where a new goroutine would wait for their core. The
 	// storage is, after the first call, already mapped (fresh pages cost
 	// more than the gather).
-	par.Spin(n, par.Workers(n*w, opParallelWork), 16, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			row, dst := src[i*w:(i+1)*w], r.val[i*m:(i+1)*m]
+	par.Spin(n, par.Workers(n*len(cols), opParallelWork), 16, func(lo, hi int) {
+		for q := lo; q < hi; q++ {
+			i := int(r.node[q])
+			row, dst := srcRow(i), r.val[q*m:(q+1)*m]
 			for k, p := range keep {
 				dst[k] = row[p]
 			}
@@ -118,6 +124,38 @@ func (r *Reduced) build(n int, src, base []float64, cols []int32, ones []bool) {
 	})
 }
 
+// order sets the ranks of the free nodes r.free (K: ones) and the order
+// of the rows: the free nodes, then those of K.
+func (r *Reduced) order(n int, ones []bool) {
+	r.n = n
+	r.rank = slices.Grow(r.rank[:0], n)[:n]
+	r.nfree = slices.Grow(r.nfree[:0], n+1)[:n+1]
+	r.node = slices.Grow(r.node[:0], n)[:n]
+	m := len(r.free)
+	free, settled := int32(0), int32(m)
+	for i := range n {
+		r.nfree[i] = free
+		if ones[i] {
+			r.rank[i] = -1
+			r.node[settled] = int32(i)
+			settled++
+			continue
+		}
+		r.rank[i] = free
+		r.node[free] = int32(i)
+		free++
+	}
+	r.nfree[n] = free
+}
+
+// row returns the row of val that holds node i.
+func (r *Reduced) row(i int) int {
+	if k := r.rank[i]; k >= 0 {
+		return int(k)
+	}
+	return len(r.free) + i - int(r.nfree[i])
+}
+
 // N returns the number of nodes.
 func (r *Reduced) N() int { return r.n }
 
@@ -131,67 +169,78 @@ func (r *Reduced) Rank(j int) int { return int(r.rank[j]) }
 // MulRows sets dst[i − lo] = b_i + Σ_k B_{i,free[k]} xf[k] for the rows
 // i ∈ [lo, hi), where xf holds the states of the free columns in
 // increasing node order. As with LoadOp.MulRows, every S_i has the same
-// bits whatever the range.
+// bits whatever the range, and whichever of MulRows, MulFree and
+// MulSettled computes it.
 //
 // MulRows panics if len(xf) ≠ Free(), len(dst) ≠ hi − lo or the range is
 // not in [0, N].
 func (r *Reduced) MulRows(dst, xf []float64, lo, hi int) {
+	r.check("MulRows", dst, xf, lo, hi)
+	r.MulFree(dst, xf, lo, hi)
+	r.MulSettled([][]float64{dst}, [][]float64{xf}, lo, hi)
+}
+
+// MulFree is MulRows for the free nodes of [lo, hi) only: it sets
+// dst[i − lo] for i ∉ K and leaves the other entries alone.
+//
+// MulFree panics as MulRows.
+func (r *Reduced) MulFree(dst, xf []float64, lo, hi int) {
+	r.check("MulFree", dst, xf, lo, hi)
+	r.rows(dst, xf, lo, int(r.nfree[lo]), int(r.nfree[hi]))
+}
+
+// MulSettled is MulRows for the nodes of K in [lo, hi) only, at several
+// states at once: it sets dst[k][i − lo] = S_i at the free columns'
+// states xf[k] for i ∈ K and every k, and leaves the other entries
+// alone. Each settled row is read from memory once for six states (the
+// stages of a Runge–Kutta step).
+//
+// MulSettled panics if len(dst) ≠ len(xf) or as MulRows for a pair
+// dst[k], xf[k].
+func (r *Reduced) MulSettled(dst, xf [][]float64, lo, hi int) {
+	if len(dst) != len(xf) {
+		panic(fmt.Sprintf("anycast: Reduced.MulSettled with %d states for %d outputs", len(xf), len(dst)))
+	}
+	for k := range dst {
+		r.check("MulSettled", dst[k], xf[k], lo, hi)
+	}
 	m := len(r.free)
-	if len(xf) != m || lo < 0 || hi > r.n || lo > hi || len(dst) != hi-lo {
-		panic(fmt.Sprintf("anycast: Reduced.MulRows [%d, %d) with len(dst) = %d, len(xf) = %d, want rows in [0, %d) and len(xf) = %d",
-			lo, hi, len(dst), len(xf), r.n, m))
+	q0, q1 := m+lo-int(r.nfree[lo]), m+hi-int(r.nfree[hi])
+	k := 0
+	for ; k+6 <= len(xf) && m >= 8 && gemvRows6(dst[k:k+6], xf[k:k+6], r.val[q0*m:q1*m], m, r.node[q0:q1], lo); k += 6 {
+		r.addBase(dst[k:k+6], q0, q1, lo)
 	}
-	if m == 0 {
-		copy(dst, r.base[lo:hi])
-		return
-	}
-	gemv(dst, r.val[lo*m:hi*m], xf, m)
-	for i := range dst {
-		dst[i] += r.base[lo+i]
+	for ; k < len(xf); k++ {
+		r.rows(dst[k], xf[k], lo, q0, q1)
 	}
 }
 
-// MulRowsAt sets dst[k][i] = S_i at the free columns' states xf[k] (as
-// for MulRows) for every row i in rows and every k: rows that a caller
-// computes apart from the others, for several states at once, each group
-// of rows read from memory once for all of them (the greedy ODE's settled
-// nodes, whose rows wait until a step's stages are known; package
-// stability). Every S_i has the bits MulRows gives it.
-//
-// MulRowsAt panics if len(dst) ≠ len(xf), a len(xf[k]) ≠ Free(), a
-// len(dst[k]) ≠ N or a row is outside [0, N).
-func (r *Reduced) MulRowsAt(dst, xf [][]float64, rows []int) {
+// check panics unless dst, xf and [lo, hi) fit MulRows.
+func (r *Reduced) check(name string, dst, xf []float64, lo, hi int) {
+	if len(xf) != len(r.free) || lo < 0 || hi > r.n || lo > hi || len(dst) != hi-lo {
+		panic(fmt.Sprintf("anycast: Reduced.%s [%d, %d) with len(dst) = %d, len(xf) = %d, want rows in [0, %d) and len(xf) = %d",
+			name, lo, hi, len(dst), len(xf), r.n, len(r.free)))
+	}
+}
+
+// rows sets dst[node − lo] = S_node for the rows q0..q1−1 of val.
+func (r *Reduced) rows(dst, xf []float64, lo, q0, q1 int) {
 	m := len(r.free)
-	bad := len(dst) != len(xf)
-	for k := range xf {
-		bad = bad || len(xf[k]) != m || len(dst[k]) != r.n
-	}
-	for _, i := range rows {
-		bad = bad || i < 0 || i >= r.n
-	}
-	if bad {
-		panic(fmt.Sprintf("anycast: Reduced.MulRowsAt with %d states for %d outputs, want states of %d free columns, outputs of %d and rows in [0, %d)",
-			len(xf), len(dst), m, r.n, r.n))
-	}
 	if m == 0 {
-		for k := range dst {
-			for _, i := range rows {
-				dst[k][i] = r.base[i]
-			}
+		for _, i := range r.node[q0:q1] {
+			dst[int(i)-lo] = r.base[i]
 		}
 		return
 	}
-	if !gemvAt(dst, xf, r.val, m, rows) {
-		impl := gonum.Implementation{}
-		for k, x := range xf {
-			for _, i := range rows {
-				dst[k][i] = impl.Ddot(m, r.val[i*m:(i+1)*m], 1, x, 1)
-			}
-		}
-	}
-	for k := range dst {
-		for _, i := range rows {
-			dst[k][i] += r.base[i]
+	gemvTo(dst, r.val[q0*m:q1*m], xf, m, r.node[q0:q1], lo)
+	r.addBase([][]float64{dst}, q0, q1, lo)
+}
+
+// addBase adds b_i to dst[k][i − lo] for the nodes i of rows q0..q1−1.
+func (r *Reduced) addBase(dst [][]float64, q0, q1, lo int) {
+	for _, d := range dst {
+		for _, i := range r.node[q0:q1] {
+			d[int(i)-lo] += r.base[i]
 		}
 	}
 }

@@ -132,12 +132,33 @@ func TestReducedPanics(t *testing.T) {
 	assert.Panics(t, func() { r.MulRows(make([]float64, 4), xf, 16, 20+4) }, "hi > N")
 }
 
-// MulRowsAt gives every listed row, for several states at once, the bits
-// MulRows gives it, for row lists in any order and of any length
-// (groups of four and a remainder), free column counts from 0 (all
-// settled) to N and around the kernel's eight columns; it writes nothing
-// else.
-func TestMulRowsAtMatchesMulRows(t *testing.T) {
+// MulFree and MulSettled give the free and the settled rows of a range,
+// for several states at once, the bits MulRows gives them, and write
+// nothing else: ranges at any offset and of any length (the kernel's
+// blocks of four rows and a remainder), free column counts from 0 (all
+// settled) to N and around the kernel's eight columns, seven states (a
+// group of six read together, and one).
+func TestMulFreeAndSettledMatchMulRows(t *testing.T) {
+	defer func(v bool) { useAVX512 = v }(useAVX512)
+	for _, wide := range []bool{true, false} {
+		useAVX512 = wide // the AVX2 kernel too, on a CPU with AVX-512
+		checkFreeAndSettled(t)
+	}
+	var r Reduced
+	rng := rand.New(rand.NewPCG(8, 5))
+	op, err := randomNetwork(rng, 10).LoadOp()
+	require.NoError(t, err)
+	require.True(t, r.Reduce(op, make([]bool, 10)))
+	xf := [][]float64{make([]float64, 10)}
+	assert.Panics(t, func() { r.MulSettled([][]float64{make([]float64, 9)}, xf, 0, 10) }, "short dst")
+	assert.Panics(t, func() { r.MulSettled(nil, xf, 0, 10) }, "states without outputs")
+	assert.Panics(t, func() { r.MulSettled([][]float64{make([]float64, 10)}, [][]float64{make([]float64, 9)}, 0, 10) }, "len(xf)")
+	assert.Panics(t, func() { r.MulFree(make([]float64, 4), xf[0], 8, 12) }, "hi > N")
+}
+
+// checkFreeAndSettled is TestMulFreeAndSettledMatchMulRows for one choice
+// of kernel.
+func checkFreeAndSettled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 4))
 	for _, n := range []int{1, 12, 37, 203} {
 		op, err := randomNetwork(rng, n).LoadOp()
@@ -146,49 +167,46 @@ func TestMulRowsAtMatchesMulRows(t *testing.T) {
 		for _, p := range []float64{0, 0.3, 0.9, 1} {
 			ones := randomOnes(rng, n, p, nil)
 			require.True(t, r.Reduce(op, ones))
-			xf := make([][]float64, 3)
-			want := make([][]float64, 3)
-			dst := make([][]float64, 3)
+			xf := make([][]float64, 7)
 			for k := range xf {
 				xf[k] = make([]float64, r.Free())
 				for j := range xf[k] {
 					xf[k][j] = rng.Float64()
 				}
-				want[k] = make([]float64, n)
-				r.MulRows(want[k], xf[k], 0, n)
-				dst[k] = make([]float64, n)
 			}
-			for _, size := range []int{0, 1, 3, 4, 5, n} {
-				rows := rng.Perm(n)[:min(size, n)]
-				for k := range dst {
-					for i := range dst[k] {
-						dst[k][i] = -1
+			for range 6 {
+				lo := rng.IntN(n + 1)
+				hi := lo + rng.IntN(n-lo+1)
+				want := make([][]float64, len(xf))
+				free := make([]float64, hi-lo)
+				settled := make([][]float64, len(xf))
+				for k := range xf {
+					want[k] = make([]float64, hi-lo)
+					r.MulRows(want[k], xf[k], lo, hi)
+					settled[k] = make([]float64, hi-lo)
+					for i := range settled[k] {
+						settled[k][i] = -1
 					}
 				}
-				r.MulRowsAt(dst, xf, rows)
-				listed := make([]bool, n)
-				for _, i := range rows {
-					listed[i] = true
+				for i := range free {
+					free[i] = -1
 				}
-				for k := range dst {
-					for i, v := range dst[k] {
-						if listed[i] {
-							require.Equal(t, want[k][i], v, "n = %d, p = %v, %d rows: state %d, row %d", n, p, size, k, i)
-						} else {
-							require.Equal(t, -1.0, v, "n = %d: row %d not listed but written", n, i)
-						}
+				r.MulFree(free, xf[2], lo, hi)
+				r.MulSettled(settled, xf, lo, hi)
+				for i := lo; i < hi; i++ {
+					isFree := r.Rank(i) >= 0
+					f, s := free[i-lo], settled[2][i-lo]
+					if isFree {
+						require.Equal(t, want[2][i-lo], f, "n = %d, p = %v, [%d, %d): free row %d", n, p, lo, hi, i)
+						require.Equal(t, -1.0, s, "settled output written for free row %d", i)
+						continue
+					}
+					require.Equal(t, -1.0, f, "free output written for settled row %d", i)
+					for k := range xf {
+						require.Equal(t, want[k][i-lo], settled[k][i-lo], "n = %d, p = %v, [%d, %d): state %d, settled row %d", n, p, lo, hi, k, i)
 					}
 				}
 			}
 		}
 	}
-	var r Reduced
-	op, err := randomNetwork(rng, 10).LoadOp()
-	require.NoError(t, err)
-	require.True(t, r.Reduce(op, make([]bool, 10)))
-	xf := [][]float64{make([]float64, 10)}
-	assert.Panics(t, func() { r.MulRowsAt([][]float64{make([]float64, 10)}, xf, []int{10}) }, "row ≥ N")
-	assert.Panics(t, func() { r.MulRowsAt([][]float64{make([]float64, 9)}, xf, []int{0}) }, "short dst")
-	assert.Panics(t, func() { r.MulRowsAt(nil, xf, []int{0}) }, "states without outputs")
-	assert.Panics(t, func() { r.MulRowsAt([][]float64{make([]float64, 10)}, [][]float64{make([]float64, 9)}, []int{0}) }, "len(xf)")
 }

@@ -94,5 +94,9 @@
 // the method is split with the product. The error norm is summed in
 // fixed blocks of 16 components by every stepper, so a Split stepper
 // takes the steps of the equivalent Func stepper and computes the same
-// bits, on any number of cores.
+// bits, on any number of cores. A Split may also hold back, step by step,
+// the rows of components that for a while influence nothing (Lagger, like
+// the quadrature variables of CVODES) and compute them once for all six
+// stages after the others, with a check on the true stage arguments and
+// the step computed again if it fails.
 package ode

@@ -76,11 +76,17 @@
 // fifth of the products' cost over that run. The loads are the same sum
 // rounded differently: they agree with LoadOp.Mul of the recorded state
 // to 2Nε relative (TestRecordedLoadsAreThoseOfRecordedStates), and the
-// parallel and serial right-hand sides still agree to the bit. On a dense
-// network of at most 1448 nodes the matrices of an integration (B and the
-// reduced operators, at most 48 MB) go back to a sync.Pool when it ends,
-// so that repeated integrations (Attractors, sweeps) form them in pages
-// already mapped; the garbage collector empties the pool.
+// parallel and serial right-hand sides still agree to the bit. The
+// settled nodes also influence nothing while they stay at 1, so their
+// own rows wait for the end of each step (ode.Lagger): every stage
+// computes the loads of the free nodes, and the settled nodes' loads of
+// all six stages are computed at once, their rows read once per step
+// (anycast.Reduced.MulSettled), after which a check on the true stage
+// logits confirms that they stayed at 1 (or the step is computed again
+// the ordinary way, with the same bits). A Law made by NewLaw keeps the
+// matrices of its last integration on a dense network of at most 1448
+// nodes (B and the reduced operators, at most 48 MB), so that repeated
+// integrations (Attractors, sweeps) form them in pages already mapped.
 //
 // Trajectories report times, states, loads, per-node overloads
 // (S_i − T_i)_+, the traffic sent to the second layer Σ_j A_j(1 − x_j) and

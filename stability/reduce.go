@@ -98,10 +98,13 @@ func (sys *system) reduce(x []float64) {
 	sys.red = r
 	sys.reductions++
 	m := r.Free()
-	sys.xf = [2][]float64{slices.Grow(sys.xf[0][:0], m)[:m], slices.Grow(sys.xf[1][:0], m)[:m]}
 	sys.xfull = slices.Grow(sys.xfull[:0], m)[:m]
 	if sys.grain > 0 {
 		np := (n + sys.grain - 1) / sys.grain
-		sys.held = [2][]bool{slices.Grow(sys.held[0][:0], np)[:np], slices.Grow(sys.held[1][:0], np)[:np]}
+		for b := range sys.xf {
+			sys.xf[b] = slices.Grow(sys.xf[b][:0], m)[:m]
+			sys.held[b] = slices.Grow(sys.held[b][:0], np)[:np]
+		}
+		sys.pieceRows() // lag.go
 	}
 }

@@ -3,7 +3,7 @@
 package stability
 
 import (
-	"sync"
+	"sync/atomic"
 
 	"github.com/loadlab/loadlab/anycast"
 )
@@ -16,36 +16,43 @@ type scratch struct {
 	reds [2]anycast.Reduced
 }
 
-// scratchPool keeps the scratch of finished integrations on dense
-// networks of at most poolMaxEntries entries, so that a run of
-// integrations (Attractors' starts, a sweep, a benchmark) forms B and the
-// reduced operators in pages it already has (LoadOp.Form, Reduced.Reduce
-// and Narrow reuse their storage). At N = 1000 fresh pages for the 8 MB
-// of B and the ≈ 15 MB of the reduced operators cost 2–5 ms a call in
-// page faults and zeroing, a tenth of the whole integration, and forming
-// B into them took three times as long as into pages already mapped. The
-// garbage collector empties a sync.Pool, so the memory is not held for
-// long after the last call.
-var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+// scratchCache keeps the scratch of a law's last integration on a dense
+// network of at most poolMaxEntries entries, so that its next integration
+// (Attractors' starts, a sweep, a benchmark) forms B and the reduced
+// operators in pages it already has (LoadOp.Form, Reduced.Reduce and
+// Narrow reuse their storage). At N = 1000 fresh pages for the 8 MB of B
+// and the ≈ 15 MB of the reduced operators cost 2–5 ms a call in page
+// faults and zeroing, a tenth of the whole integration, and forming B
+// into them took three times as long as into pages already mapped. The
+// law owns it, so the memory goes with the law. (A sync.Pool missed most
+// of the time: it keeps an item on the P that put it, and the integrating
+// goroutine moves between the Ps of the spinning helpers.) Integrations
+// running at once on one law each take the scratch or make their own.
+type scratchCache struct {
+	p atomic.Pointer[scratch]
+}
 
-// poolMaxEntries bounds the networks whose scratch is pooled: N² ≤ 2²¹
-// (N ≤ 1448), at most three matrices of 16 MB kept between calls. Above
-// it the integration runs long enough for its own allocation not to
-// matter as much, and keeping hundreds of megabytes would.
+// poolMaxEntries bounds the networks whose scratch is kept: N² ≤ 2²¹
+// (N ≤ 1448), at most three matrices of 16 MB. Above it the integration
+// runs long enough for its own allocation not to matter as much, and
+// keeping hundreds of megabytes would.
 const poolMaxEntries = 1 << 21
 
 // formScratch forms the load matrix of the law's network into a scratch,
-// taken from scratchPool for a dense network within poolMaxEntries.
+// the law's kept one for a dense network within poolMaxEntries.
 func (sys *system) formScratch() error {
-	nw := sys.law.Net
-	sys.pooled = nw.Sparse == nil && nw.N() <= poolMaxEntries/nw.N()
-	scr := new(scratch)
+	nw, cache := sys.law.Net, sys.law.cache
+	sys.pooled = cache != nil && nw.Sparse == nil && nw.N() <= poolMaxEntries/nw.N()
+	var scr *scratch
 	if sys.pooled {
-		scr = scratchPool.Get().(*scratch)
+		scr = cache.p.Swap(nil)
+	}
+	if scr == nil {
+		scr = new(scratch)
 	}
 	if err := scr.op.Form(nw); err != nil {
 		if sys.pooled {
-			scratchPool.Put(scr) // Form left it unchanged
+			cache.p.Store(scr) // Form left it unchanged
 		}
 		return err
 	}
@@ -53,15 +60,15 @@ func (sys *system) formScratch() error {
 	return nil
 }
 
-// release ends the integration's use of its scratch, returning it to the
-// pool if it came from there. The trajectory tr (nil allowed) drops its
+// release ends the integration's use of its scratch, keeping it in the
+// law's cache if it may. The trajectory tr (nil allowed) drops its
 // reference to the load matrix, which it needs only while recording.
 func (sys *system) release(tr *Trajectory) {
 	if tr != nil {
 		tr.op = nil
 	}
 	if sys.pooled {
-		scratchPool.Put(sys.scr)
+		sys.law.cache.p.Store(sys.scr)
 	}
 	sys.scr, sys.op, sys.red, sys.pooled = nil, nil, nil, false
 }

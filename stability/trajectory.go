@@ -334,7 +334,12 @@ func (sys *system) split() *ode.Split {
 	if len(sys.free) != n {
 		return nil
 	}
-	sys.xs = [2][]float64{make([]float64, n), sys.x} // workspace 1: the recorded state
+	// Workspace 1 is the recorded state; 2..6 are the stages of a lagging
+	// step (ode.LagBuf).
+	for b := range sys.xs {
+		sys.xs[b] = make([]float64, n)
+	}
+	sys.xs[1] = sys.x
 	workers := 1
 	if sys.op.NNZ() >= splitWork {
 		workers = 0 // GOMAXPROCS
@@ -345,11 +350,16 @@ func (sys *system) split() *ode.Split {
 	// large N.
 	grain := max(1, (n+64*16-1)/(64*16)) * 16
 	sys.grain = grain
-	return &ode.Split{Map: sys.mapRange, Rows: sys.rowsRange, Grain: grain, Workers: workers}
+	split := &ode.Split{Map: sys.mapRange, Rows: sys.rowsRange, Grain: grain, Workers: workers}
+	if !sys.noReduce {
+		split.Lag = sys // lag.go
+	}
+	return split
 }
 
 // mapRange sets workspace buf to the state x of the integration
-// coordinates y for the nodes [lo, hi) (every node integrated).
+// coordinates y for the nodes [lo, hi) (every node integrated); in a
+// lagging step the settled nodes are held at x = 1 (lag.go).
 func (sys *system) mapRange(buf int, y []float64, lo, hi int) {
 	x := sys.xs[buf]
 	if sys.direct {
@@ -360,26 +370,41 @@ func (sys *system) mapRange(buf int, y []float64, lo, hi int) {
 		sigmoids(x[lo:hi], y[lo:hi])
 	}
 	if sys.red != nil {
+		if sys.lagging {
+			sys.holdSettled(x, lo, hi)
+		}
 		sys.gather(buf, lo, hi)
 	}
 }
 
 // rowsRange sets the loads sys.s and the rates dy of the nodes [lo, hi)
-// from the state in workspace buf, as rhs does.
+// from the state in workspace buf, as rhs does; in a lagging step those
+// of the free nodes only.
 func (sys *system) rowsRange(buf int, dy []float64, _ float64, lo, hi int) {
-	t, x, s, g := sys.law.Net.T, sys.xs[buf], sys.s, sys.g
+	x, s := sys.xs[buf], sys.s
+	if sys.lagging {
+		sys.freeRowsRange(buf, dy, lo, hi)
+		return
+	}
 	if sys.red != nil && !slices.Contains(sys.held[buf], false) {
 		sys.red.MulRows(s[lo:hi], sys.xf[buf], lo, hi)
 	} else {
 		sys.op.MulRows(s[lo:hi], x, lo, hi) // spec §1.3 eqs. (21)–(23)
 	}
 	for i := lo; i < hi; i++ {
-		v := g[i] * (t[i] - s[i])
-		if sys.direct {
-			v *= x[i] * (1 - x[i]) // spec §5.1 eq. (24)
-		}
-		dy[i] = v // logit coordinates: spec §5.2 item 1
+		dy[i] = sys.rate(i, x[i], s[i])
 	}
+}
+
+// rate returns the right-hand side of node i at state x_i with load s:
+// g_i (T_i − S_i) in logit coordinates (spec §5.2 item 1), times
+// x_i(1 − x_i) for Direct (spec §5.1 eq. (24)).
+func (sys *system) rate(i int, x, s float64) float64 {
+	v := sys.g[i] * (sys.law.Net.T[i] - s)
+	if sys.direct {
+		v *= x * (1 - x)
+	}
+	return v
 }
 
 // splitEmit wraps the emit of solveSteps for the split right-hand side:
@@ -409,7 +434,7 @@ type system struct {
 	g      []float64    // gains g_i of the free nodes
 	y0     []float64    // their start values
 	x, s   []float64    // workspaces: full state, loads
-	xs     [2][]float64 // the split right-hand side's workspaces (xs[1] = x)
+	xs     [7][]float64 // the split right-hand side's workspaces (xs[1] = x)
 	z      []float64    // workspace: full logit state
 	last   []float64    // the argument of the last rhs call (a stepper's slice)
 	direct bool
@@ -421,9 +446,19 @@ type system struct {
 	noReduce   bool         // B is sparse: never reduce
 	reductions int          // builds of red, for the tests
 	grain      int          // the split's piece size (0: serial)
-	xf         [2][]float64 // split: the free columns' states in each workspace
-	held       [2][]bool    // split, per piece: its settled nodes are at x = 1 in the workspace
+	xf         [7][]float64 // split: the free columns' states in each workspace
+	held       [7][]bool    // split, per piece: its settled nodes are at x = 1 in the workspace
 	xfull      []float64    // serial: the free columns' states
+
+	// Lagging steps (lag.go): the settled and free nodes of each piece,
+	// the loads and states of the stages for Late, and the count of
+	// lagging steps, for the tests.
+	lagging     bool
+	settledRows [][]int
+	freeRows    [][]int
+	lateS       [6][]float64
+	lateXf      [6][]float64
+	lagSteps    int
 }
 
 // newSystem sets up the integration from the state x0 with logits z0: in

@@ -10,6 +10,7 @@ import (
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/internal/cdntest"
 	"github.com/loadlab/loadlab/ode"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -107,6 +108,17 @@ func TestSplitMatchesSerialRHS(t *testing.T) {
 				require.Equal(t, want.X, tr.X)
 				require.Equal(t, want.S, tr.S)
 				require.Equal(t, want.Stats, tr.Stats)
+				// Where nodes settle, the split steps lag (lag.go):
+				// the settled nodes' rows come after the stages. Over
+				// [0, 120] more of them settle, and earlier.
+				if nw.Sparse == nil && procs == 2 {
+					long, _ := serialSteps(t, l, x0, 120, set)
+					tr, lagged := splitSteps(t, l, x0, 120, set)
+					require.Positive(t, lagged, "N = %d, direct %v: no lagging step", nw.N(), set.Direct)
+					require.Equal(t, long.X, tr.X, "N = %d, direct %v: lagging steps", nw.N(), set.Direct)
+					require.Equal(t, long.S, tr.S)
+					require.Equal(t, long.Stats, tr.Stats)
+				}
 			}
 		}
 	}
@@ -132,6 +144,60 @@ func serialSteps(t *testing.T, l *Law, x0 []float64, t1 float64, set *Settings) 
 	require.NoError(t, err)
 	tr.Stats = res.Stats
 	return tr, sys.reductions
+}
+
+// splitSteps integrates as Integrate does with every step recorded; it
+// returns the trajectory and the number of lagging steps.
+func splitSteps(t *testing.T, l *Law, x0 []float64, t1 float64, set *Settings) (*Trajectory, int) {
+	z0 := make([]float64, len(x0))
+	for i, v := range x0 {
+		z0[i] = logit(v)
+	}
+	sys := newSystem(l, x0, z0, set.Direct)
+	require.NoError(t, sys.setup())
+	tr, err := sys.solveSteps(t1, set)
+	require.NoError(t, err)
+	return tr, sys.lagSteps
+}
+
+// Held accepts a stage argument only if it keeps every settled node at
+// exactly x = 1: a logit from 37 on (σ rounds to 1), an x from 1 on in
+// Direct; Hold lags only with settled nodes summed once.
+func TestHeldChecksSettledNodes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	l := mustLaw(randomNet(rng, 40, 2, 0.5), 1)
+	for _, direct := range []bool{false, true} {
+		x := randomInterior(rng, 40)
+		z := make([]float64, 40)
+		for i := range x {
+			z[i] = logit(x[i])
+		}
+		sys := newSystem(l, x, z, direct)
+		require.NoError(t, sys.setup())
+		sys.split()
+		assert.False(t, sys.Hold(true), "no settled nodes: no lagging")
+		for _, i := range []int{3, 17, 18, 33} {
+			x[i] = 1
+		}
+		sys.reduce(x)
+		require.NotNil(t, sys.red)
+		assert.True(t, sys.Hold(true))
+		assert.False(t, sys.Hold(false))
+		arg := make([]float64, 40) // free nodes' arguments do not matter
+		top, low := 37.0, math.Nextafter(36.7, 0)
+		if direct {
+			top, low = 1, math.Nextafter(1, 0)
+		}
+		for _, i := range []int{3, 17, 18, 33} {
+			arg[i] = top
+		}
+		assert.True(t, sys.Held(2, arg, 0, 40), "direct %v", direct)
+		arg[18] = low
+		assert.False(t, sys.Held(2, arg, 0, 40), "direct %v: node 18 left 1", direct)
+		assert.True(t, sys.Held(2, arg, 0, 16), "direct %v: node 18 is not in [0, 16)", direct)
+		arg[18] = math.NaN()
+		assert.False(t, sys.Held(2, arg, 16, 32), "direct %v: NaN", direct)
+	}
 }
 
 // sigmoids (the AVX2/FMA kernel where the CPU has one) returns sigmoid's

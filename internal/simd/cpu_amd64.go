@@ -26,3 +26,18 @@ var FMA = func() bool {
 	_, b7, _, _ := cpuid(7, 0)
 	return b7&(1<<5) != 0
 }()
+
+// AVX512 reports whether FMA holds and the CPU and the OS support
+// AVX-512 F and VL: CPUID leaf 7 EBX bits 16 (F) and 31 (VL), XCR0 bits
+// 5–7 (the OS saves the opmask and ZMM registers). The dense load kernel
+// for several states at once uses 512-bit registers where it is true.
+var AVX512 = func() bool {
+	if !FMA {
+		return false
+	}
+	if xcr0, _ := xgetbv0(); xcr0&0xe6 != 0xe6 {
+		return false
+	}
+	_, b7, _, _ := cpuid(7, 0)
+	return b7&(1<<16) != 0 && b7&(1<<31) != 0
+}()

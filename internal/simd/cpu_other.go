@@ -4,3 +4,6 @@ package simd
 
 // FMA is false: no assembly kernel on this platform or with the tag noasm.
 const FMA = false
+
+// AVX512 is false: see FMA.
+const AVX512 = false
