@@ -335,8 +335,12 @@ func (sys *system) split() *ode.Split {
 		return nil
 	}
 	// Workspace 1 is the recorded state; 2..6 are the stages of a lagging
-	// step (ode.LagBuf).
-	for b := range sys.xs {
+	// step (ode.LagBuf), which only a dense network takes.
+	bufs := 2
+	if !sys.noReduce {
+		bufs = len(sys.xs)
+	}
+	for b := range bufs {
 		sys.xs[b] = make([]float64, n)
 	}
 	sys.xs[1] = sys.x
