@@ -69,17 +69,18 @@ type Split struct {
 // into workspace LagBuf(j) instead of j mod 2, and Rows may leave the rows
 // it holds back unwritten (their stage arguments, computed from stale
 // rows, are then meaningless, and Map must keep the held components' part
-// of the workspace fixed). After the last stage the stepper calls, on
-// every piece, Late(dy, t, lo, hi), which must set the held rows of [lo,
-// hi) for the six stages, dy[j−2][i] = f_i(t[j−2], Y_j), from workspace
-// LagBuf(j); then Held(j, arg, lo, hi) for j = 2..7 with the true stage
-// arguments of [lo, hi), which must report whether they leave the held
-// components' part of the workspace what Map kept there. If Held fails on
-// any piece, the step is computed again with every row at its stage (six
-// more evaluations), after Hold(false), which must return false; every
-// evaluation outside a step follows Hold(false) too. A Split whose rows
-// have the same bits however they are grouped thus gives a lagging step
-// the bits of a step without Lag.
+// of the workspace fixed). In the pass of the last stage, on each piece,
+// after Rows, the stepper calls Late(dy, t, lo, hi), which must set the
+// held rows of [lo, hi) for the six stages, dy[j−2][i] = f_i(t[j−2], Y_j),
+// from workspace LagBuf(j) (all of them complete by then); then Held(j,
+// arg, lo, hi) for j = 2..7 with the true stage arguments of [lo, hi),
+// which must report whether they leave the held components' part of the
+// workspace what Map kept there. If Held fails on any piece, the step is
+// computed again with every row at its stage (six more evaluations),
+// after Hold(false), which must return false; every evaluation outside a
+// step follows Hold(false) too. A Split whose rows have the same bits
+// however they are grouped thus gives a lagging step the bits of a step
+// without Lag.
 type Lagger interface {
 	Hold(allowed bool) bool
 	Late(dy *[6][]float64, t *[6]float64, lo, hi int)
@@ -209,12 +210,14 @@ func (d *DormandPrince) splitStages(h, tNew float64) {
 }
 
 // lagStages is splitStages for a lagging step (Lagger): the stage passes
-// with the workspaces LagBuf(j), then one pass in which each piece has
-// Late set its held rows, recomputes its stage arguments from the now
-// complete rows (the fifth-order solution y1 among them: the same bits
-// for the rows that were not held), checks them with Held, and sums its
-// error blocks and dense output coefficients. It reports false if Held
-// failed on a piece.
+// with the workspaces LagBuf(j), the last of which, on each piece, after
+// the rows of stage 7, has Late set the held rows (every stage's
+// workspace is complete by then: the last was mapped in the pass
+// before), recomputes the piece's stage arguments from the now complete
+// rows (the fifth-order solution y1 among them: the same bits for the
+// rows that were not held), checks them with Held, and sums its error
+// blocks and dense output coefficients. It reports false if Held failed
+// on a piece.
 func (d *DormandPrince) lagStages(h, tNew float64) bool {
 	sp := d.split
 	d.pieces(func(lo, hi int) {
@@ -223,30 +226,41 @@ func (d *DormandPrince) lagStages(h, tNew float64) bool {
 	})
 	var times [6]float64
 	for j := 2; j <= 7; j++ {
-		buf, t := LagBuf(j), d.stageTime(j, h, tNew)
-		times[j-2] = t
+		times[j-2] = d.stageTime(j, h, tNew)
+	}
+	var failed atomic.Bool
+	for j := 2; j <= 7; j++ {
+		buf, t := LagBuf(j), times[j-2]
 		d.pieces(func(lo, hi int) {
 			sp.Rows(buf, d.k[j-1], t, lo, hi)
 			if j < 7 {
 				d.combine(j+1, h, lo, hi)
 				sp.Map(LagBuf(j+1), d.stageArg(j+1), lo, hi)
+				return
+			}
+			if !d.lateRows(h, &times, lo, hi) {
+				failed.Store(true)
 			}
 		})
 	}
-	var failed atomic.Bool
-	d.pieces(func(lo, hi int) {
-		sp.Lag.Late((*[6][]float64)(d.k[1:]), &times, lo, hi)
-		for j := 2; j <= 7; j++ {
-			d.combine(j, h, lo, hi)
-			if !sp.Lag.Held(j, d.stageArg(j), lo, hi) {
-				failed.Store(true)
-				return
-			}
-		}
-		d.blockErrors(h, lo, hi)
-		d.denseCoefficients(&d.rs, h, lo, hi)
-	})
 	return !failed.Load()
+}
+
+// lateRows is the end of a lagging step on the piece [lo, hi): Late, the
+// stage arguments again, Held, and the error sums and dense output
+// coefficients. It reports false if Held failed.
+func (d *DormandPrince) lateRows(h float64, times *[6]float64, lo, hi int) bool {
+	lag := d.split.Lag
+	lag.Late((*[6][]float64)(d.k[1:]), times, lo, hi)
+	for j := 2; j <= 7; j++ {
+		d.combine(j, h, lo, hi)
+		if !lag.Held(j, d.stageArg(j), lo, hi) {
+			return false
+		}
+	}
+	d.blockErrors(h, lo, hi)
+	d.denseCoefficients(&d.rs, h, lo, hi)
+	return true
 }
 
 // solveSteps is the output loop of SolveStepsFunc and SolveStepsSplit.
