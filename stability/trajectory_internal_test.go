@@ -128,12 +128,7 @@ func TestSplitMatchesSerialRHS(t *testing.T) {
 // through the serial right-hand side rhs; it returns the trajectory and
 // the number of builds of the reduced operator for settled nodes.
 func serialSteps(t *testing.T, l *Law, x0 []float64, t1 float64, set *Settings) (*Trajectory, int) {
-	z0 := make([]float64, len(x0))
-	for i, v := range x0 {
-		z0[i] = logit(v)
-	}
-	sys := newSystem(l, x0, z0, set.Direct)
-	require.NoError(t, sys.setup())
+	sys := setUpSystem(t, l, x0, set.Direct)
 	tr := newTrajectory(l.Net, sys.op, 0, false)
 	res, err := ode.SolveStepsFunc(sys.rhs, 0, sys.y0, t1, set.ode(), func(tt float64, y []float64) error {
 		x, s := sys.loadsAt(y)
@@ -149,15 +144,22 @@ func serialSteps(t *testing.T, l *Law, x0 []float64, t1 float64, set *Settings) 
 // splitSteps integrates as Integrate does with every step recorded; it
 // returns the trajectory and the number of lagging steps.
 func splitSteps(t *testing.T, l *Law, x0 []float64, t1 float64, set *Settings) (*Trajectory, int) {
+	sys := setUpSystem(t, l, x0, set.Direct)
+	tr, err := sys.solveSteps(t1, set)
+	require.NoError(t, err)
+	return tr, sys.lagSteps
+}
+
+// setUpSystem returns the set-up system of l from the interior state x0,
+// integrated in logits, or in x for direct.
+func setUpSystem(t *testing.T, l *Law, x0 []float64, direct bool) *system {
 	z0 := make([]float64, len(x0))
 	for i, v := range x0 {
 		z0[i] = logit(v)
 	}
-	sys := newSystem(l, x0, z0, set.Direct)
+	sys := newSystem(l, x0, z0, direct)
 	require.NoError(t, sys.setup())
-	tr, err := sys.solveSteps(t1, set)
-	require.NoError(t, err)
-	return tr, sys.lagSteps
+	return sys
 }
 
 // Held accepts a stage argument only if it keeps every settled node at
@@ -168,12 +170,7 @@ func TestHeldChecksSettledNodes(t *testing.T) {
 	l := mustLaw(randomNet(rng, 40, 2, 0.5), 1)
 	for _, direct := range []bool{false, true} {
 		x := randomInterior(rng, 40)
-		z := make([]float64, 40)
-		for i := range x {
-			z[i] = logit(x[i])
-		}
-		sys := newSystem(l, x, z, direct)
-		require.NoError(t, sys.setup())
+		sys := setUpSystem(t, l, x, direct)
 		sys.split()
 		assert.False(t, sys.Hold(true), "no settled nodes: no lagging")
 		for _, i := range []int{3, 17, 18, 33} {
