@@ -24,7 +24,8 @@ import (
 // pieces and the work between the products is split too.
 //
 // The stepper calls Map(buf, y, lo, hi) and Rows(buf, dy, t, lo, hi) with
-// the workspace buf ∈ {0, 1}: Map for every piece of a workspace before
+// the workspace buf ∈ {0, 1} (2..6 as well in a lagging step, see
+// Lagger): Map for every piece of a workspace before
 // any Rows of it, and Rows for every piece of a workspace before Map
 // writes that workspace again. Map may read y[lo:hi] only and write only
 // the parts of workspace buf that belong to components lo..hi−1; Rows
