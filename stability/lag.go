@@ -24,6 +24,9 @@ import "github.com/loadlab/loadlab/ode"
 // Hold lets the next trial step lag when settled nodes are summed once
 // (ode.Lagger).
 func (sys *system) Hold(allowed bool) bool {
+	if !allowed && sys.lagging {
+		sys.lagRedos++ // a failed check: the step again
+	}
 	sys.lagging = allowed && sys.red != nil && sys.red.Free() < len(sys.x)
 	if sys.lagging {
 		sys.lagSteps++

@@ -455,14 +455,15 @@ type system struct {
 	xfull      []float64    // serial: the free columns' states
 
 	// Lagging steps (lag.go): the settled and free nodes of each piece,
-	// the loads and states of the stages for Late, and the count of
-	// lagging steps, for the tests.
+	// the loads and states of the stages for Late, and the counts of
+	// lagging steps and of those computed again, for the tests.
 	lagging     bool
 	settledRows [][]int
 	freeRows    [][]int
 	lateS       [6][]float64
 	lateXf      [6][]float64
 	lagSteps    int
+	lagRedos    int
 }
 
 // newSystem sets up the integration from the state x0 with logits z0: in

@@ -162,6 +162,47 @@ func setUpSystem(t *testing.T, l *Law, x0 []float64, direct bool) *system {
 	return sys
 }
 
+// A settled node that leaves 1 during a lagging step fails the check, and
+// the step is computed again the ordinary way: the trajectory keeps the
+// bits of the serial right-hand side, at six more evaluations a redone
+// step. Eight nodes start at z = 37.2 (x = 1 exactly, summed once from
+// t = 0) but overloaded, so their logits fall below 37 in the first steps.
+func TestLaggingStepRedoneWhenANodeLeaves(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	nw := randomNet(rng, 64, 2, 0.5)
+	z0 := make([]float64, 64)
+	for i := range z0 {
+		z0[i] = logit(0.01 + 0.98*rng.Float64())
+	}
+	for i := 0; i < 64; i += 8 {
+		z0[i], nw.T[i] = 37.2, 1e-3
+	}
+	l := mustLaw(nw, 1)
+	x0 := make([]float64, 64)
+	for i, z := range z0 {
+		x0[i] = sigmoid(z)
+	}
+	serial := newSystem(l, x0, z0, false)
+	require.NoError(t, serial.setup())
+	want := newTrajectory(l.Net, serial.op, 0, false)
+	res, err := ode.SolveStepsFunc(serial.rhs, 0, serial.y0, 20, (&Settings{}).ode(), func(tt float64, y []float64) error {
+		x, s := serial.loadsAt(y)
+		want.addLoads(tt, x, s, nil)
+		serial.reduce(x)
+		return nil
+	})
+	require.NoError(t, err)
+	split := newSystem(l, x0, z0, false)
+	require.NoError(t, split.setup())
+	got, err := split.solveSteps(20, &Settings{})
+	require.NoError(t, err)
+	require.Positive(t, split.lagRedos, "no lagging step was computed again")
+	require.Equal(t, want.X, got.X)
+	require.Equal(t, want.S, got.S)
+	assert.Equal(t, res.Stats.Accepted, got.Stats.Accepted)
+	assert.Equal(t, res.Stats.Evaluations+6*split.lagRedos, got.Stats.Evaluations)
+}
+
 // Held accepts a stage argument only if it keeps every settled node at
 // exactly x = 1: a logit from 37 on (σ rounds to 1), an x from 1 on in
 // Direct; Hold lags only with settled nodes summed once.
