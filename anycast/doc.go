@@ -67,7 +67,9 @@
 // MulSettled the settled ones, the latter for six states at once with
 // each row read once (three rows by six states in 512-bit registers where
 // the CPU has AVX-512); every row has the same bits whichever method
-// computes it.
+// computes it. Its rows are padded with zero columns to a multiple of
+// eight (Cols), so that the kernels sum every row in whole blocks, with
+// no remainder column by column.
 //
 // GenerateCDN draws a synthetic CDN with sparse C from a rand.Source:
 // nodes uniform on the unit square, each region's traffic split over its

@@ -69,7 +69,7 @@ func ExampleReduced() {
 	x := []float64{1, 0.5, 1} // nodes 0 and 2 settled at 1
 	var r anycast.Reduced
 	r.Reduce(op, []bool{true, false, true})
-	xf := make([]float64, r.Free()) // the states of the free columns, in node order
+	xf := make([]float64, r.Cols()) // the states of the free columns, in node order (zero padding after)
 	for j, v := range x {
 		if k := r.Rank(j); k >= 0 {
 			xf[k] = v

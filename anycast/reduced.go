@@ -30,7 +30,8 @@ type Reduced struct {
 	nfree []int32   // nfree[i]: the number of free nodes below i (N + 1 entries)
 	node  []int32   // node[q]: the node of row q of val
 	base  []float64 // b_i = Σ_{j∈K} B_ij (by node), summed in increasing j
-	val   []float64 // B on the free columns, rows as node: N × len(free)
+	w     int       // the row length of val: len(free) rounded up to 8
+	val   []float64 // B on the free columns, rows as node, zero past len(free): N × w
 }
 
 // Reduce sets r to the operator of op with the columns j of B where
@@ -71,10 +72,10 @@ func (r *Reduced) Narrow(src *Reduced, ones []bool) bool {
 			return false
 		}
 	}
-	w := len(src.free)
+	w, m := src.w, len(src.free)
 	row := func(i int) []float64 {
 		q := src.row(i)
-		return src.val[q*w : (q+1)*w]
+		return src.val[q*w : q*w+m]
 	}
 	r.build(src.n, row, src.base, src.free, ones)
 	return true
@@ -97,10 +98,10 @@ func (r *Reduced) build(n int, srcRow func(i int) []float64, base []float64, col
 		r.free = append(r.free, j)
 	}
 	r.order(n, ones)
-	m := len(keep)
-	runs := copyRuns(keep)
+	r.w = (len(keep) + 7) &^ 7
+	w, runs := r.w, copyRuns(keep)
 	r.base = slices.Grow(r.base[:0], n)[:n]
-	r.val = slices.Grow(r.val[:0], n*m)[:n*m]
+	r.val = slices.Grow(r.val[:0], n*w)[:n*w]
 	// Pieces of rows on all cores, through par.Spin: the caller is
 	// usually between the stages of an ODE, whose spinning helpers join
 	// at once where a new goroutine would wait for their core. The
@@ -109,10 +110,11 @@ func (r *Reduced) build(n int, srcRow func(i int) []float64, base []float64, col
 	par.Spin(n, par.Workers(n*len(cols), opParallelWork), 16, func(lo, hi int) {
 		for q := lo; q < hi; q++ {
 			i := int(r.node[q])
-			row, dst := srcRow(i), r.val[q*m:(q+1)*m]
+			row, dst := srcRow(i), r.val[q*w:(q+1)*w]
 			for _, c := range runs {
 				copy(dst[c.dst:c.dst+c.n], row[c.src:c.src+c.n])
 			}
+			clear(dst[len(keep):])
 			var b float64
 			if base != nil {
 				b = base[i]
@@ -183,17 +185,24 @@ func (r *Reduced) N() int { return r.n }
 // Free returns the number of columns not summed once, N − |K|.
 func (r *Reduced) Free() int { return len(r.free) }
 
+// Cols returns the length of the free columns' states xf that the
+// products take: Free() rounded up to a multiple of 8. The entries past
+// Free() multiply columns of zeros (every row is then summed by the
+// kernel's blocks of eight, with no remainder); they must be finite.
+func (r *Reduced) Cols() int { return r.w }
+
 // Rank returns the position of node j among the free columns (the index
 // of x_j in the argument of MulRows), or −1 if j is in K.
 func (r *Reduced) Rank(j int) int { return int(r.rank[j]) }
 
 // MulRows sets dst[i − lo] = b_i + Σ_k B_{i,free[k]} xf[k] for the rows
 // i ∈ [lo, hi), where xf holds the states of the free columns in
-// increasing node order. As with LoadOp.MulRows, every S_i has the same
+// increasing node order (xf[Rank(j)] = x_j), then Cols() − Free() finite
+// entries of padding. As with LoadOp.MulRows, every S_i has the same
 // bits whatever the range, and whichever of MulRows, MulFree and
 // MulSettled computes it.
 //
-// MulRows panics if len(xf) ≠ Free(), len(dst) ≠ hi − lo or the range is
+// MulRows panics if len(xf) ≠ Cols(), len(dst) ≠ hi − lo or the range is
 // not in [0, N].
 func (r *Reduced) MulRows(dst, xf []float64, lo, hi int) {
 	r.check("MulRows", dst, xf, lo, hi)
@@ -225,10 +234,10 @@ func (r *Reduced) MulSettled(dst, xf [][]float64, lo, hi int) {
 	for k := range dst {
 		r.check("MulSettled", dst[k], xf[k], lo, hi)
 	}
-	m := len(r.free)
+	m, w := len(r.free), r.w
 	q0, q1 := m+lo-int(r.nfree[lo]), m+hi-int(r.nfree[hi])
 	k := 0
-	for ; k+6 <= len(xf) && m >= 8 && gemvRows6(dst[k:k+6], xf[k:k+6], r.val[q0*m:q1*m], m, r.node[q0:q1], lo); k += 6 {
+	for ; k+6 <= len(xf) && w >= 8 && gemvRows6(dst[k:k+6], xf[k:k+6], r.val[q0*w:q1*w], w, r.node[q0:q1], lo); k += 6 {
 		r.addBase(dst[k:k+6], q0, q1, lo)
 	}
 	for ; k < len(xf); k++ {
@@ -238,22 +247,22 @@ func (r *Reduced) MulSettled(dst, xf [][]float64, lo, hi int) {
 
 // check panics unless dst, xf and [lo, hi) fit MulRows.
 func (r *Reduced) check(name string, dst, xf []float64, lo, hi int) {
-	if len(xf) != len(r.free) || lo < 0 || hi > r.n || lo > hi || len(dst) != hi-lo {
+	if len(xf) != r.w || lo < 0 || hi > r.n || lo > hi || len(dst) != hi-lo {
 		panic(fmt.Sprintf("anycast: Reduced.%s [%d, %d) with len(dst) = %d, len(xf) = %d, want rows in [0, %d) and len(xf) = %d",
-			name, lo, hi, len(dst), len(xf), r.n, len(r.free)))
+			name, lo, hi, len(dst), len(xf), r.n, r.w))
 	}
 }
 
 // rows sets dst[node − lo] = S_node for the rows q0..q1−1 of val.
 func (r *Reduced) rows(dst, xf []float64, lo, q0, q1 int) {
-	m := len(r.free)
-	if m == 0 {
+	w := r.w
+	if w == 0 {
 		for _, i := range r.node[q0:q1] {
 			dst[int(i)-lo] = r.base[i]
 		}
 		return
 	}
-	gemvTo(dst, r.val[q0*m:q1*m], xf, m, r.node[q0:q1], lo)
+	gemvTo(dst, r.val[q0*w:q1*w], xf, w, r.node[q0:q1], lo)
 	r.addBase([][]float64{dst}, q0, q1, lo)
 }
 

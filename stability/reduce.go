@@ -97,12 +97,16 @@ func (sys *system) reduce(x []float64) {
 	}
 	sys.red = r
 	sys.reductions++
-	m := r.Free()
+	// The states of the free columns, then zeros up to Cols() (the
+	// padding of the operator's rows).
+	m := r.Cols()
 	sys.xfull = slices.Grow(sys.xfull[:0], m)[:m]
+	clear(sys.xfull[r.Free():])
 	if sys.grain > 0 {
 		np := (n + sys.grain - 1) / sys.grain
 		for b := range sys.xf {
 			sys.xf[b] = slices.Grow(sys.xf[b][:0], m)[:m]
+			clear(sys.xf[b][r.Free():])
 			sys.held[b] = slices.Grow(sys.held[b][:0], np)[:np]
 		}
 		sys.pieceRows() // lag.go

@@ -302,7 +302,7 @@ func TestReduceRule(t *testing.T) {
 		}
 		require.NotNil(t, sys.red)
 		require.Equal(t, free, sys.red.Free())
-		xf := make([]float64, free)
+		xf := make([]float64, sys.red.Cols())
 		for j, v := range x {
 			if k := sys.red.Rank(j); k >= 0 {
 				xf[k] = v
