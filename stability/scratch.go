@@ -17,7 +17,7 @@ type scratch struct {
 }
 
 // scratchCache keeps the scratch of a law's last integration on a dense
-// network of at most poolMaxEntries entries, so that its next integration
+// network of at most keepMaxEntries entries, so that its next integration
 // (Attractors' starts, a sweep, a benchmark) forms B and the reduced
 // operators in pages it already has (LoadOp.Form, Reduced.Reduce and
 // Narrow reuse their storage). At N = 1000 fresh pages for the 8 MB of B
@@ -32,26 +32,26 @@ type scratchCache struct {
 	p atomic.Pointer[scratch]
 }
 
-// poolMaxEntries bounds the networks whose scratch is kept: N² ≤ 2²¹
+// keepMaxEntries bounds the networks whose scratch is kept: N² ≤ 2²¹
 // (N ≤ 1448), at most three matrices of 16 MB. Above it the integration
 // runs long enough for its own allocation not to matter as much, and
 // keeping hundreds of megabytes would.
-const poolMaxEntries = 1 << 21
+const keepMaxEntries = 1 << 21
 
 // formScratch forms the load matrix of the law's network into a scratch,
-// the law's kept one for a dense network within poolMaxEntries.
+// the law's kept one for a dense network within keepMaxEntries.
 func (sys *system) formScratch() error {
 	nw, cache := sys.law.Net, sys.law.cache
-	sys.pooled = cache != nil && nw.Sparse == nil && nw.N() <= poolMaxEntries/nw.N()
+	sys.kept = cache != nil && nw.Sparse == nil && nw.N() <= keepMaxEntries/nw.N()
 	var scr *scratch
-	if sys.pooled {
+	if sys.kept {
 		scr = cache.p.Swap(nil)
 	}
 	if scr == nil {
 		scr = new(scratch)
 	}
 	if err := scr.op.Form(nw); err != nil {
-		if sys.pooled {
+		if sys.kept {
 			cache.p.Store(scr) // Form left it unchanged
 		}
 		return err
@@ -67,8 +67,8 @@ func (sys *system) release(tr *Trajectory) {
 	if tr != nil {
 		tr.op = nil
 	}
-	if sys.pooled {
+	if sys.kept {
 		sys.law.cache.p.Store(sys.scr)
 	}
-	sys.scr, sys.op, sys.red, sys.pooled = nil, nil, nil, false
+	sys.scr, sys.op, sys.red, sys.kept = nil, nil, nil, false
 }

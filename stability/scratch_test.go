@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestScratchPoolKeepsIntegrationsApart(t *testing.T) {
-	// Integrations on dense networks of different sizes share the pooled
-	// matrices (scratchPool) one after the other and at once; each gives
+func TestKeptScratchKeepsIntegrationsApart(t *testing.T) {
+	// Integrations on dense networks of different sizes share the kept
+	// matrices their laws keep (scratchCache) one after the other and at once; each gives
 	// the trajectory it gives alone, and a trajectory keeps no reference
-	// to the pooled load matrix.
+	// to the kept load matrix.
 	rng := rand.New(rand.NewPCG(3, 4))
 	laws := []*Law{mustLaw(randomNet(rng, 64, 2, 0.5), 1), mustLaw(randomNet(rng, 100, 2, 0.5), 1), mustLaw(randomNet(rng, 40, 2, 0.5), 1)}
 	starts := make([][]float64, len(laws))

@@ -432,15 +432,15 @@ func (sys *system) splitEmit(emit func(t float64, y []float64) error) func(float
 type system struct {
 	law    *Law
 	op     *anycast.LoadOp // B = Cᵀ diag(A), formed by setup (in scr)
-	scr    *scratch        // the matrices, from scratchPool if pooled
-	pooled bool
-	free   []int        // integrated coordinates
-	g      []float64    // gains g_i of the free nodes
-	y0     []float64    // their start values
-	x, s   []float64    // workspaces: full state, loads
-	xs     [7][]float64 // the split right-hand side's workspaces (xs[1] = x)
-	z      []float64    // workspace: full logit state
-	last   []float64    // the argument of the last rhs call (a stepper's slice)
+	scr    *scratch        // the matrices (scratch.go)
+	kept   bool            // scr is the law's kept one
+	free   []int           // integrated coordinates
+	g      []float64       // gains g_i of the free nodes
+	y0     []float64       // their start values
+	x, s   []float64       // workspaces: full state, loads
+	xs     [7][]float64    // the split right-hand side's workspaces (xs[1] = x)
+	z      []float64       // workspace: full logit state
+	last   []float64       // the argument of the last rhs call (a stepper's slice)
 	direct bool
 
 	// Settled nodes (reduce.go): the operator with the columns of the
