@@ -10,10 +10,10 @@ import (
 )
 
 func TestKeptScratchKeepsIntegrationsApart(t *testing.T) {
-	// Integrations on dense networks of different sizes share the kept
-	// matrices their laws keep (scratchCache) one after the other and at once; each gives
-	// the trajectory it gives alone, and a trajectory keeps no reference
-	// to the kept load matrix.
+	// Repeated integrations on laws of different sizes, in turn and
+	// several at once on one law (one takes the matrices the law keeps,
+	// the others form their own), each give the trajectory of a first
+	// integration, and a trajectory keeps no reference to the load matrix.
 	rng := rand.New(rand.NewPCG(3, 4))
 	laws := []*Law{mustLaw(randomNet(rng, 64, 2, 0.5), 1), mustLaw(randomNet(rng, 100, 2, 0.5), 1), mustLaw(randomNet(rng, 40, 2, 0.5), 1)}
 	starts := make([][]float64, len(laws))
