@@ -57,41 +57,37 @@ func gemvRows(dst, a, x []float64, n int, node []int32, lo int) bool {
 }
 
 // gemvRows6 is gemvRows for six vectors at once, dst[k][out(r)] from
-// xs[k], each row read once for the six, with the bits gemvRows gives
-// every row and vector: three rows at a time in 512-bit registers where
-// the CPU has AVX-512 (a remainder row alone, as three copies of itself),
-// otherwise row by row (dot1x8x6FMA).
+// xs[k], for rows of a multiple of 8 entries (Reduced pads its rows), each
+// row read once for the six, with the bits gemvRows gives every row and
+// vector: three rows at a time in 512-bit registers where the CPU has
+// AVX-512 (a remainder row alone, as three copies of itself), otherwise
+// row by row (dot1x8x6FMA). It reports false, doing nothing, without
+// AVX2 and FMA or for another row length.
 func gemvRows6(dst, xs [][]float64, a []float64, n int, node []int32, lo int) bool {
-	if !simd.FMA || n < 8 {
+	if !simd.FMA || n < 8 || n%8 != 0 {
 		return false
 	}
-	m := n &^ 7
 	var ptr [6]*float64
 	for k := range ptr {
 		ptr[k] = &xs[k][0]
 	}
-	rows := len(a) / n
+	wide := simd.AVX512 && useAVX512
 	var out [18]float64
-	for r := 0; r < rows; {
+	for r, rows := 0, len(a)/n; r < rows; {
 		q := 1
 		switch {
-		case simd.AVX512 && useAVX512 && rows-r >= 3:
+		case wide && rows-r >= 3:
 			q = 3
-			dot3x8x6AVX512(&a[r*n], n, &ptr, m, &out)
-		case simd.AVX512 && useAVX512:
-			dot3x8x6AVX512(&a[r*n], 0, &ptr, m, &out)
+			dot3x8x6AVX512(&a[r*n], n, &ptr, n, &out)
+		case wide:
+			dot3x8x6AVX512(&a[r*n], 0, &ptr, n, &out)
 		default:
-			dot1x8x6FMA(&a[r*n], &ptr, m, (*[6]float64)(out[:6]))
+			dot1x8x6FMA(&a[r*n], &ptr, n, (*[6]float64)(out[:6]))
 		}
 		for p := range q {
-			row := a[(r+p)*n : (r+p+1)*n]
 			o := outIndex(r+p, node, lo)
-			for k, x := range xs {
-				s := out[6*p+k]
-				for j := m; j < n; j++ {
-					s += row[j] * x[j]
-				}
-				dst[k][o] = s
+			for k := range xs {
+				dst[k][o] = out[6*p+k]
 			}
 		}
 		r += q

@@ -2,7 +2,11 @@
 
 package stability
 
-import "github.com/loadlab/loadlab/ode"
+import (
+	"slices"
+
+	"github.com/loadlab/loadlab/ode"
+)
 
 // While the reduced operator is in use (reduce.go), its settled nodes K
 // influence nothing: x_j = 1 exactly, whatever their logit, and the loads
@@ -96,8 +100,8 @@ func (sys *system) freeRowsRange(buf int, dy []float64, lo, hi int) {
 func (sys *system) pieceRows() {
 	n, g := len(sys.x), sys.grain
 	np := (n + g - 1) / g
-	sys.settledRows = resize(sys.settledRows, np)
-	sys.freeRows = resize(sys.freeRows, np)
+	sys.settledRows = slices.Grow(sys.settledRows[:0], np)[:np]
+	sys.freeRows = slices.Grow(sys.freeRows[:0], np)[:np]
 	for p := range np {
 		sys.settledRows[p], sys.freeRows[p] = sys.settledRows[p][:0], sys.freeRows[p][:0]
 		for i := p * g; i < min((p+1)*g, n); i++ {
@@ -117,12 +121,4 @@ func (sys *system) pieceRows() {
 			sys.lateS[q] = make([]float64, n)
 		}
 	}
-}
-
-// resize returns v with length n, reusing its storage.
-func resize[T any](v []T, n int) []T {
-	if cap(v) >= n {
-		return v[:n]
-	}
-	return append(v[:cap(v)], make([]T, n-cap(v))...)
 }

@@ -19,7 +19,7 @@ import "slices"
 // reduceFraction sets when the reduced operator is rebuilt after an
 // accepted step: when N/reduceFraction nodes have settled at x = 1 since
 // the last build, or a node of the last build has left 1. A build gathers
-// the free columns of the last one (≈ 0.4 ms at N = 1000 against ≈ 60 µs
+// the free columns of the last one (≈ 0.2 ms at N = 1000 against ≈ 60 µs
 // per product), so smaller steps rebuild too often for what they save.
 const reduceFraction = 16
 
