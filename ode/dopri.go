@@ -471,44 +471,19 @@ func (d *DormandPrince) stageArg(j int) []float64 {
 
 // combine sets the argument of stage j (2..7) of the step of size h,
 // y + h Σ_l a_jl k_l, for the components [lo, hi): tmp, or y1 for the
-// last stage (the fifth-order solution).
-//
-// This is the unrolled Dormand–Prince step, the one function of the
-// package exempt from the house rule against long straight-line code: the
-// stage sums are written out term by term, one case per row of Table
-// II.5.2, so that each can be checked against the tableau, and so that
-// the inner loops over i, which are the solver's whole cost, do no table
-// look-ups. Every component is computed by the same expression whatever
-// the range, so a split evaluation has the bits of the serial one.
+// last stage (the fifth-order solution). The second stage is y + (h a21)
+// k_1, rounded so (h a21 once) as the textbook expression is.
 func (d *DormandPrince) combine(j int, h float64, lo, hi int) {
-	y, tmp, k := d.y, d.tmp, &d.k
-	switch j {
-	case 2:
-		for i := lo; i < hi; i++ {
-			tmp[i] = y[i] + h*a21*k[0][i]
-		}
-	case 3:
-		for i := lo; i < hi; i++ {
-			tmp[i] = y[i] + h*(a31*k[0][i]+a32*k[1][i])
-		}
-	case 4:
-		for i := lo; i < hi; i++ {
-			tmp[i] = y[i] + h*(a41*k[0][i]+a42*k[1][i]+a43*k[2][i])
-		}
-	case 5:
-		for i := lo; i < hi; i++ {
-			tmp[i] = y[i] + h*(a51*k[0][i]+a52*k[1][i]+a53*k[2][i]+a54*k[3][i])
-		}
-	case 6:
-		for i := lo; i < hi; i++ {
-			tmp[i] = y[i] + h*(a61*k[0][i]+a62*k[1][i]+a63*k[2][i]+a64*k[3][i]+a65*k[4][i])
-		}
-	case 7:
-		y1 := d.y1
-		for i := lo; i < hi; i++ {
-			y1[i] = y[i] + h*(a71*k[0][i]+a73*k[2][i]+a74*k[3][i]+a75*k[4][i]+a76*k[5][i])
-		}
+	dst := d.tmp
+	if j == 7 {
+		dst = d.y1
 	}
+	if j == 2 {
+		s := stageSum{m: 1, c: [6]float64{h * a21}}
+		d.sum(dst, d.y, 1, &s, lo, hi)
+		return
+	}
+	d.sum(dst, d.y, h, &stageArgs[j], lo, hi)
 }
 
 // normBlock is the number of components whose squared scaled errors are
@@ -523,11 +498,12 @@ const normBlock = 16
 // not finite. A zero component is exact, whatever its scale, and adds
 // nothing; one whose scale underflows adds +Inf (the step is rejected).
 func (d *DormandPrince) blockErrors(h float64, lo, hi int) {
-	k := &d.k
+	est := d.tmp // free once the last stage is mapped
+	d.sum(est, nil, h, &errorSum, lo, hi)
 	for b := lo; b < hi; b += normBlock {
 		var sum float64
 		for i := b; i < min(b+normBlock, hi); i++ {
-			ei := h * (e1*k[0][i] + e3*k[2][i] + e4*k[3][i] + e5*k[4][i] + e6*k[5][i] + e7*k[6][i])
+			ei := est[i]
 			if math.IsNaN(ei) || math.IsInf(ei, 0) {
 				sum = math.NaN()
 				break
@@ -576,8 +552,8 @@ func (d *DormandPrince) denseCoefficients(r *[5][]float64, h float64, lo, hi int
 		r[1][i] = ydiff
 		r[2][i] = bspl
 		r[3][i] = ydiff - h*k[6][i] - bspl
-		r[4][i] = h * (d1*k[0][i] + d3*k[2][i] + d4*k[3][i] + d5*k[4][i] + d6*k[5][i] + d7*k[6][i])
 	}
+	d.sum(r[4], nil, h, &denseSum, lo, hi)
 }
 
 // accept stores the dense output coefficients of the step (Hairer–

@@ -1,0 +1,64 @@
+// The stage sums of a Dormand–Prince step: y + h Σ_t c_t k_t, component
+// by component.
+
+package ode
+
+// stageSum is one of the linear combinations of the stages that a step
+// computes: Σ_t c[t]·k[idx[t]] over its first m terms.
+type stageSum struct {
+	m   int
+	idx [6]int
+	c   [6]float64
+}
+
+// The rows of Table II.5.2 as stage sums: the arguments of stages 2..7
+// (index j), the embedded error estimate and the fifth coefficient of the
+// dense output (Hairer, Nørsett, Wanner §II.6). Only the nonzero
+// coefficients appear, in the order of the tableau.
+var (
+	stageArgs = [8]stageSum{
+		2: {1, [6]int{0}, [6]float64{a21}},
+		3: {2, [6]int{0, 1}, [6]float64{a31, a32}},
+		4: {3, [6]int{0, 1, 2}, [6]float64{a41, a42, a43}},
+		5: {4, [6]int{0, 1, 2, 3}, [6]float64{a51, a52, a53, a54}},
+		6: {5, [6]int{0, 1, 2, 3, 4}, [6]float64{a61, a62, a63, a64, a65}},
+		7: {5, [6]int{0, 2, 3, 4, 5}, [6]float64{a71, a73, a74, a75, a76}},
+	}
+	errorSum = stageSum{6, [6]int{0, 2, 3, 4, 5, 6}, [6]float64{e1, e3, e4, e5, e6, e7}}
+	denseSum = stageSum{6, [6]int{0, 2, 3, 4, 5, 6}, [6]float64{d1, d3, d4, d5, d6, d7}}
+)
+
+// sum sets dst[i] = y[i] + h·(((c₀k₀[i] + c₁k₁[i]) + c₂k₂[i]) + …) for
+// i ∈ [lo, hi) over the stages k of d, or h·(…) when y is nil: each
+// product and sum rounded in that order (the vector kernel, where there is
+// one, computes four components at a time by exactly these operations),
+// so every component has the same bits whatever range it is computed in.
+func (d *DormandPrince) sum(dst, y []float64, h float64, s *stageSum, lo, hi int) {
+	var k [6][]float64
+	for t := range s.m {
+		k[t] = d.k[s.idx[t]][lo:hi]
+	}
+	var yr []float64
+	if y != nil {
+		yr = y[lo:hi]
+	}
+	lincomb(dst[lo:hi], yr, h, &k, &s.c, s.m)
+}
+
+// lincombGo is lincomb in Go, for the components from i0 on. The
+// conversions keep the compiler from fusing a product with a sum (which
+// it may do on some platforms), so that each operation rounds as the
+// vector kernel's does.
+func lincombGo(dst, y []float64, h float64, k *[6][]float64, c *[6]float64, m, i0 int) {
+	for i := i0; i < len(dst); i++ {
+		acc := float64(c[0] * k[0][i])
+		for t := 1; t < m; t++ {
+			acc += float64(c[t] * k[t][i])
+		}
+		v := float64(h * acc)
+		if y != nil {
+			v = y[i] + v
+		}
+		dst[i] = v
+	}
+}

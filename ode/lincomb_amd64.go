@@ -1,0 +1,34 @@
+//go:build !noasm
+
+package ode
+
+import "github.com/loadlab/loadlab/internal/simd"
+
+// lincombAVX is lincomb for the first n components (n a multiple of 4),
+// four at a time with AVX2: y may be nil, k[t] is read for t < m only
+// (1 ≤ m ≤ 6).
+//
+//go:noescape
+func lincombAVX(dst, y *float64, n int, h float64, k *[6]*float64, c *[6]float64, m int)
+
+// lincomb sets dst[i] = y[i] + h·Σ_{t<m} c[t]·k[t][i] (h·Σ when y is nil)
+// for every i of dst, rounding as lincombGo: the components of whole
+// groups of four by the AVX2 kernel where the CPU has it, the rest in Go.
+// The k[t] and y have at least len(dst) entries.
+func lincomb(dst, y []float64, h float64, k *[6][]float64, c *[6]float64, m int) {
+	n := len(dst) &^ 3
+	if !simd.FMA || n == 0 {
+		lincombGo(dst, y, h, k, c, m, 0)
+		return
+	}
+	var ptr [6]*float64
+	for t := range m {
+		ptr[t] = &k[t][:len(dst)][0]
+	}
+	var yp *float64
+	if y != nil {
+		yp = &y[:len(dst)][0]
+	}
+	lincombAVX(&dst[0], yp, n, h, &ptr, c, m)
+	lincombGo(dst, y, h, k, c, m, n)
+}
