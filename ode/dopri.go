@@ -293,7 +293,7 @@ func (d *DormandPrince) StepSize() float64 { return d.h }
 // scale is the denominator of component i in the scaled RMS norm of the
 // package documentation.
 func (d *DormandPrince) scale(i int) float64 {
-	return d.abs + d.rel*math.Max(math.Abs(d.y[i]), math.Abs(d.y1[i]))
+	return d.abs + d.rel*max(math.Abs(d.y[i]), math.Abs(d.y1[i])) // builtin max: math.Max's rules, inline
 }
 
 // initialStep is Hairer–Nørsett–Wanner's starting step heuristic

@@ -77,7 +77,7 @@ func (tr *Trajectory) addLoads(t float64, x, s, z []float64) {
 	var second, excess float64
 	for i := range xs {
 		second += nw.A[i] * (1 - xs[i])
-		ov[i] = math.Max(ss[i]-nw.T[i], 0)
+		ov[i] = max(ss[i]-nw.T[i], 0) // builtin max: math.Max's rules, inline
 		excess += ov[i]
 	}
 	tr.T = append(tr.T, t)
@@ -368,7 +368,7 @@ func (sys *system) mapRange(buf int, y []float64, lo, hi int) {
 	x := sys.xs[buf]
 	if sys.direct {
 		for i := lo; i < hi; i++ {
-			x[i] = math.Min(math.Max(y[i], 0), 1)
+			x[i] = min(max(y[i], 0), 1)
 		}
 	} else {
 		sigmoids(x[lo:hi], y[lo:hi])
@@ -577,7 +577,7 @@ func (sys *system) stateRange(y []float64, lo, hi int) {
 	free, x := sys.free[lo:hi], sys.x
 	if sys.direct {
 		for k, i := range free {
-			x[i] = math.Min(math.Max(y[lo+k], 0), 1)
+			x[i] = min(max(y[lo+k], 0), 1)
 		}
 		return
 	}
