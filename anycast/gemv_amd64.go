@@ -24,46 +24,46 @@ func dot1x8x6FMA(row *float64, xs *[6]*float64, m int, out *[6]float64)
 //go:noescape
 func dot3x8x6AVX512(a *float64, lda int, xs *[6]*float64, m int, out *[18]float64)
 
-// gemvRows sets dst[out(r)] = Σ_j a[r·n + j]·x[j] for the rows r of a
-// (len(a)/n rows of n entries), where out(r) = node[r] − lo, or r when
-// node is nil: the AVX2 kernel on blocks of 4 rows and 8 columns, the
+// gemvRows sets S_r = Σ_j a[r·n + j]·x[j] for the rows r of a (len(a)/n
+// rows of n entries) and places it with out: the AVX2 kernel on blocks of 4 rows and 8 columns, the
 // remaining columns in Go. A row left over after the blocks goes through
 // the kernel alone (row stride 0: four copies of it), so every row is
 // summed by the same operations whatever rows it is computed with. It
 // reports false, doing nothing, when the CPU lacks AVX2 or FMA.
-func gemvRows(dst, a, x []float64, n int, node []int32, lo int) bool {
+func gemvRows(dst, a, x []float64, n int, out rowOut) bool {
 	if !simd.FMA || n < 8 {
 		return false
 	}
 	m, rows := n&^7, len(a)/n
-	var out [4]float64
+	var sums [4]float64
 	for r := 0; r < rows; {
 		q, lda := 4, n
 		if rows-r < 4 {
 			q, lda = 1, 0
 		}
-		dot4x8FMA(&a[r*n], lda, &x[0], m, &out)
+		dot4x8FMA(&a[r*n], lda, &x[0], m, &sums)
 		for p := range q {
-			row := a[(r+p)*n : (r+p+1)*n]
-			s := out[p]
-			for j := m; j < n; j++ {
-				s += row[j] * x[j]
+			s := sums[p]
+			if m < n {
+				row := a[(r+p)*n : (r+p+1)*n]
+				for j := m; j < n; j++ {
+					s += row[j] * x[j]
+				}
 			}
-			dst[outIndex(r+p, node, lo)] = s
+			out.put(dst, r+p, s)
 		}
 		r += q
 	}
 	return true
 }
 
-// gemvRows6 is gemvRows for six vectors at once, dst[k][out(r)] from
-// xs[k], for rows of a multiple of 8 entries (Reduced pads its rows), each
+// gemvRows6 is gemvRows for six vectors at once, into dst[k] from xs[k], for rows of a multiple of 8 entries (Reduced pads its rows), each
 // row read once for the six, with the bits gemvRows gives every row and
 // vector: three rows at a time in 512-bit registers where the CPU has
 // AVX-512 (a remainder row alone, as three copies of itself), otherwise
 // row by row (dot1x8x6FMA). It reports false, doing nothing, without
 // AVX2 and FMA or for another row length.
-func gemvRows6(dst, xs [][]float64, a []float64, n int, node []int32, lo int) bool {
+func gemvRows6(dst, xs [][]float64, a []float64, n int, out rowOut) bool {
 	if !simd.FMA || n < 8 || n%8 != 0 {
 		return false
 	}
@@ -72,22 +72,21 @@ func gemvRows6(dst, xs [][]float64, a []float64, n int, node []int32, lo int) bo
 		ptr[k] = &xs[k][0]
 	}
 	wide := simd.AVX512 && useAVX512
-	var out [18]float64
+	var sums [18]float64
 	for r, rows := 0, len(a)/n; r < rows; {
 		q := 1
 		switch {
 		case wide && rows-r >= 3:
 			q = 3
-			dot3x8x6AVX512(&a[r*n], n, &ptr, n, &out)
+			dot3x8x6AVX512(&a[r*n], n, &ptr, n, &sums)
 		case wide:
-			dot3x8x6AVX512(&a[r*n], 0, &ptr, n, &out)
+			dot3x8x6AVX512(&a[r*n], 0, &ptr, n, &sums)
 		default:
-			dot1x8x6FMA(&a[r*n], &ptr, n, (*[6]float64)(out[:6]))
+			dot1x8x6FMA(&a[r*n], &ptr, n, (*[6]float64)(sums[:6]))
 		}
 		for p := range q {
-			o := outIndex(r+p, node, lo)
 			for k := range xs {
-				dst[k][o] = out[6*p+k]
+				out.put(dst[k], r+p, sums[6*p+k])
 			}
 		}
 		r += q

@@ -4,7 +4,7 @@ package anycast
 
 // gemvRows reports false: no assembly kernel on this platform or with
 // the noasm tag; LoadOp uses gonum's Ddot per row.
-func gemvRows(dst, a, x []float64, n int, node []int32, lo int) bool { return false }
+func gemvRows(dst, a, x []float64, n int, out rowOut) bool { return false }
 
 // gemvRows6 reports false: see gemvRows.
-func gemvRows6(dst, xs [][]float64, a []float64, n int, node []int32, lo int) bool { return false }
+func gemvRows6(dst, xs [][]float64, a []float64, n int, out rowOut) bool { return false }

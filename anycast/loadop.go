@@ -180,37 +180,50 @@ func (op *LoadOp) mulRange(dst, x []float64, lo, hi int) {
 // gemv sets dst[r] = Σ_j a[r·n + j]·x[j] for the len(dst) rows of the
 // row-major a (n ≥ 1 columns); see gemvTo.
 func gemv(dst, a, x []float64, n int) {
-	gemvTo(dst, a[:len(dst)*n], x, n, nil, 0)
+	gemvTo(dst, a[:len(dst)*n], x, n, rowOut{})
 }
 
-// gemvTo sets dst[out(r)] = Σ_j a[r·n + j]·x[j] for the rows r of a, where
-// out(r) = node[r] − lo, or r when node is nil: the assembly kernel where
-// there is one, otherwise one gonum dot product per row. Either way each
-// row is summed by the same operations whatever rows are computed with
-// it, so a row of a product has the same bits in any range of rows (a
-// split product, MulRows, the rows a caller computes apart from the
-// others).
-func gemvTo(dst, a, x []float64, n int, node []int32, lo int) {
-	if len(a) == 0 || gemvRows(dst, a, x, n, node, lo) {
+// gemvTo sets S_r = Σ_j a[r·n + j]·x[j] for the rows r of a and places it
+// with out: the assembly kernel where there is one, otherwise one gonum
+// dot product per row. Either way each row is summed by the same
+// operations whatever rows are computed with it, so a row of a product
+// has the same bits in any range of rows (a split product, MulRows, the
+// rows a caller computes apart from the others).
+func gemvTo(dst, a, x []float64, n int, out rowOut) {
+	if len(a) == 0 || gemvRows(dst, a, x, n, out) {
 		return
 	}
 	impl := gonum.Implementation{}
 	for r := range len(a) / n {
-		dst[outIndex(r, node, lo)] = impl.Ddot(n, a[r*n:(r+1)*n], 1, x, 1)
+		out.put(dst, r, impl.Ddot(n, a[r*n:(r+1)*n], 1, x, 1))
 	}
+}
+
+// rowOut places the sums of a product's rows: row r goes to dst[r], or,
+// with node set, to dst[node[r] − lo], plus base[node[r]] when base is
+// set (Reduced's settled columns, added once the row is summed).
+type rowOut struct {
+	node []int32
+	lo   int
+	base []float64
+}
+
+// put places the sum s of row r in dst.
+func (o rowOut) put(dst []float64, r int, s float64) {
+	if o.node == nil {
+		dst[r] = s
+		return
+	}
+	i := int(o.node[r])
+	if o.base != nil {
+		s += o.base[i]
+	}
+	dst[i-o.lo] = s
 }
 
 // useAVX512 lets the kernels use AVX-512 where the CPU has it (the tests
 // turn it off to check the AVX2 path on such a CPU).
 var useAVX512 = true
-
-// outIndex is the output index of row r: node[r] − lo, or r for nil node.
-func outIndex(r int, node []int32, lo int) int {
-	if node == nil {
-		return r
-	}
-	return int(node[r]) - lo
-}
 
 // denseGrain is the number of rows of a dense product claimed at a time
 // by par.Spin: 512 KB of B at N = 1000, ≈ 10 µs of work.

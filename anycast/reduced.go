@@ -237,8 +237,9 @@ func (r *Reduced) MulSettled(dst, xf [][]float64, lo, hi int) {
 	m, w := len(r.free), r.w
 	q0, q1 := m+lo-int(r.nfree[lo]), m+hi-int(r.nfree[hi])
 	k := 0
-	for ; k+6 <= len(xf) && w >= 8 && gemvRows6(dst[k:k+6], xf[k:k+6], r.val[q0*w:q1*w], w, r.node[q0:q1], lo); k += 6 {
-		r.addBase(dst[k:k+6], q0, q1, lo)
+	out := rowOut{node: r.node[q0:q1], lo: lo, base: r.base}
+	for k+6 <= len(xf) && w >= 8 && gemvRows6(dst[k:k+6], xf[k:k+6], r.val[q0*w:q1*w], w, out) {
+		k += 6
 	}
 	for ; k < len(xf); k++ {
 		r.rows(dst[k], xf[k], lo, q0, q1)
@@ -262,15 +263,5 @@ func (r *Reduced) rows(dst, xf []float64, lo, q0, q1 int) {
 		}
 		return
 	}
-	gemvTo(dst, r.val[q0*w:q1*w], xf, w, r.node[q0:q1], lo)
-	r.addBase([][]float64{dst}, q0, q1, lo)
-}
-
-// addBase adds b_i to dst[k][i − lo] for the nodes i of rows q0..q1−1.
-func (r *Reduced) addBase(dst [][]float64, q0, q1, lo int) {
-	for _, d := range dst {
-		for _, i := range r.node[q0:q1] {
-			d[int(i)-lo] += r.base[i]
-		}
-	}
+	gemvTo(dst, r.val[q0*w:q1*w], xf, w, rowOut{node: r.node[q0:q1], lo: lo, base: r.base})
 }

@@ -26,10 +26,24 @@ const reduceFraction = 16
 // gather copies the states in workspace buf of the nodes [lo, hi) that
 // are free columns of the reduced operator into xf[buf] and records, for
 // each piece of the split in the range, whether its settled nodes are at
-// exactly x = 1 (held). lo is a multiple of the split's piece size.
+// exactly x = 1 (held). lo is a multiple of the split's piece size. It
+// goes through each piece's lists of free and settled nodes (pieceRows),
+// whose free columns have consecutive ranks, without a branch per node
+// on which kind it is.
 func (sys *system) gather(buf, lo, hi int) {
-	for p := lo; p < hi; p += sys.grain {
-		sys.held[buf][p/sys.grain] = sys.gatherRange(sys.xf[buf], sys.xs[buf], p, min(p+sys.grain, hi))
+	x, xf := sys.xs[buf], sys.xf[buf]
+	for p := lo / sys.grain; p*sys.grain < hi; p++ {
+		if free := sys.freeRows[p]; len(free) > 0 {
+			dst := xf[sys.red.Rank(free[0]):][:len(free)]
+			for k, i := range free {
+				dst[k] = x[i]
+			}
+		}
+		held := true
+		for _, i := range sys.settledRows[p] {
+			held = held && x[i] == 1
+		}
+		sys.held[buf][p] = held
 	}
 }
 
