@@ -164,6 +164,7 @@ type DormandPrince struct {
 	r           [5][]float64 // dense output coefficients of the last step
 	split       *Split       // the right-hand side in passes over pieces (nil: f)
 	rs          [5][]float64 // split: the coefficients of the trial step
+	noDense     bool         // no Interpolate will follow (solveSteps): r is not kept
 	partial     []float64    // squared scaled errors summed per block of normBlock
 	haveK1      bool
 	rejected    bool // the previous trial step was rejected
@@ -557,12 +558,15 @@ func (d *DormandPrince) denseCoefficients(r *[5][]float64, h float64, lo, hi int
 }
 
 // accept stores the dense output coefficients of the step (Hairer–
-// Nørsett–Wanner §II.6, the continuous extension of DOPRI5), advances the
-// state (FSAL) and sets the next trial size from the factor fac.
+// Nørsett–Wanner §II.6, the continuous extension of DOPRI5) unless no
+// Interpolate will follow (noDense), advances the state (FSAL) and sets
+// the next trial size from the factor fac.
 func (d *DormandPrince) accept(h, tNew, fac float64) {
-	if d.split != nil {
+	switch {
+	case d.noDense:
+	case d.split != nil:
 		d.r, d.rs = d.rs, d.r // computed with the last stage
-	} else {
+	default:
 		d.denseCoefficients(&d.r, h, 0, d.n)
 	}
 	d.y, d.y1 = d.y1, d.y

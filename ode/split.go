@@ -205,7 +205,9 @@ func (d *DormandPrince) splitStages(h, tNew float64) {
 				return
 			}
 			d.blockErrors(h, lo, hi)
-			d.denseCoefficients(&d.rs, h, lo, hi)
+			if !d.noDense {
+				d.denseCoefficients(&d.rs, h, lo, hi)
+			}
 		})
 	}
 }
@@ -260,7 +262,9 @@ func (d *DormandPrince) lateRows(h float64, times *[6]float64, lo, hi int) bool 
 		}
 	}
 	d.blockErrors(h, lo, hi)
-	d.denseCoefficients(&d.rs, h, lo, hi)
+	if !d.noDense {
+		d.denseCoefficients(&d.rs, h, lo, hi)
+	}
 	return true
 }
 
@@ -269,6 +273,9 @@ func (d *DormandPrince) solveSteps(t1 float64, emit func(t float64, y []float64)
 	if math.IsNaN(t1) || math.IsInf(t1, 0) || t1 == d.t {
 		return nil, loadlab.Invalid("ode", "t1 = %v, want a finite value ≠ t0 = %v", t1, d.t)
 	}
+	// The stepper is this function's own and emit sees every accepted
+	// state: nothing interpolates, so the dense output is not formed.
+	d.noDense = true
 	err := d.run(t1, func() (bool, error) {
 		return d.Time() == t1, emit(d.Time(), d.State())
 	})
