@@ -36,21 +36,16 @@ var (
 func (d *DormandPrince) sum(dst, y []float64, h float64, s *stageSum, lo, hi int) {
 	var k [6][]float64
 	for t := range s.m {
-		k[t] = d.k[s.idx[t]][lo:hi]
+		k[t] = d.k[s.idx[t]]
 	}
-	var yr []float64
-	if y != nil {
-		yr = y[lo:hi]
-	}
-	lincomb(dst[lo:hi], yr, h, &k, &s.c, s.m)
+	lincomb(dst, y, h, &k, &s.c, s.m, lo, hi)
 }
 
-// lincombGo is lincomb in Go, for the components from i0 on. The
-// conversions keep the compiler from fusing a product with a sum (which
-// it may do on some platforms), so that each operation rounds as the
-// vector kernel's does.
-func lincombGo(dst, y []float64, h float64, k *[6][]float64, c *[6]float64, m, i0 int) {
-	for i := i0; i < len(dst); i++ {
+// lincombGo is lincomb in Go. The conversions keep the compiler from
+// fusing a product with a sum (which it may do on some platforms), so
+// that each operation rounds as the vector kernel's does.
+func lincombGo(dst, y []float64, h float64, k *[6][]float64, c *[6]float64, m, lo, hi int) {
+	for i := lo; i < hi; i++ {
 		acc := float64(c[0] * k[0][i])
 		for t := 1; t < m; t++ {
 			acc += float64(c[t] * k[t][i])

@@ -12,23 +12,20 @@ import "github.com/loadlab/loadlab/internal/simd"
 func lincombAVX(dst, y *float64, n int, h float64, k *[6]*float64, c *[6]float64, m int)
 
 // lincomb sets dst[i] = y[i] + h·Σ_{t<m} c[t]·k[t][i] (h·Σ when y is nil)
-// for every i of dst, rounding as lincombGo: the components of whole
-// groups of four by the AVX2 kernel where the CPU has it, the rest in Go.
-// The k[t] and y have at least len(dst) entries.
-func lincomb(dst, y []float64, h float64, k *[6][]float64, c *[6]float64, m int) {
-	n := len(dst) &^ 3
-	if !simd.FMA || n == 0 {
-		lincombGo(dst, y, h, k, c, m, 0)
-		return
+// for i ∈ [lo, hi), rounding as lincombGo: whole groups of four by the
+// AVX2 kernel where the CPU has it, the rest in Go.
+func lincomb(dst, y []float64, h float64, k *[6][]float64, c *[6]float64, m, lo, hi int) {
+	if n := (hi - lo) &^ 3; simd.FMA && n > 0 {
+		var ptr [6]*float64
+		for t := range m {
+			ptr[t] = &k[t][lo:hi][0]
+		}
+		var yp *float64
+		if y != nil {
+			yp = &y[lo:hi][0]
+		}
+		lincombAVX(&dst[lo:hi][0], yp, n, h, &ptr, c, m)
+		lo += n
 	}
-	var ptr [6]*float64
-	for t := range m {
-		ptr[t] = &k[t][:len(dst)][0]
-	}
-	var yp *float64
-	if y != nil {
-		yp = &y[:len(dst)][0]
-	}
-	lincombAVX(&dst[0], yp, n, h, &ptr, c, m)
-	lincombGo(dst, y, h, k, c, m, n)
+	lincombGo(dst, y, h, k, c, m, lo, hi)
 }

@@ -40,8 +40,12 @@ func TestLincombMatchesGo(t *testing.T) {
 				}
 				h := value()
 				got, want := make([]float64, n), make([]float64, n)
-				lincomb(got, y, h, &k, &c, m)
-				lincombGo(want, y, h, &k, &c, m, 0)
+				lincomb(got, y, h, &k, &c, m, 0, n)
+				lincombGo(want, y, h, &k, &c, m, 0, n)
+				if n > 2 { // and from an offset: the kernel's groups start at lo
+					lincomb(got, y, h, &k, &c, m, 1, n)
+					lincombGo(want, y, h, &k, &c, m, 1, n)
+				}
 				for i := range n {
 					if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
 						t.Fatalf("n = %d, m = %d, y = %v: component %d = %v, want %v", n, m, withY, i, got[i], want[i])

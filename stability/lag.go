@@ -51,10 +51,7 @@ func (sys *system) Late(dy *[6][]float64, _ *[6]float64, lo, hi int) {
 	for p := lo / sys.grain; p*sys.grain < hi; p++ {
 		rows := sys.settledRows[p]
 		for q := range dy {
-			x, s := sys.xs[ode.LagBuf(q+2)], sys.lateS[q]
-			for _, i := range rows {
-				dy[q][i] = sys.rate(i, x[i], s[i])
-			}
+			sys.ratesAt(dy[q], sys.xs[ode.LagBuf(q+2)], sys.lateS[q], rows)
 		}
 	}
 }
@@ -89,9 +86,7 @@ func (sys *system) freeRowsRange(buf int, dy []float64, lo, hi int) {
 	x, s := sys.xs[buf], sys.s
 	sys.red.MulFree(s[lo:hi], sys.xf[buf], lo, hi)
 	for p := lo / sys.grain; p*sys.grain < hi; p++ {
-		for _, i := range sys.freeRows[p] {
-			dy[i] = sys.rate(i, x[i], s[i])
-		}
+		sys.ratesAt(dy, x, s, sys.freeRows[p])
 	}
 }
 

@@ -395,8 +395,37 @@ func (sys *system) rowsRange(buf int, dy []float64, _ float64, lo, hi int) {
 	} else {
 		sys.op.MulRows(s[lo:hi], x, lo, hi) // spec §1.3 eqs. (21)–(23)
 	}
-	for i := lo; i < hi; i++ {
-		dy[i] = sys.rate(i, x[i], s[i])
+	sys.rates(dy, x, s, lo, hi)
+}
+
+// rates sets dy[i] = rate(i, x[i], s[i]) for the nodes i ∈ [lo, hi) of
+// the split right-hand side (every node integrated), in a loop the
+// compiler keeps free of bounds checks and of the test for Direct.
+func (sys *system) rates(dy, x, s []float64, lo, hi int) {
+	if sys.direct {
+		for i := lo; i < hi; i++ {
+			dy[i] = sys.rate(i, x[i], s[i])
+		}
+		return
+	}
+	g, t, s := sys.g[lo:hi], sys.law.Net.T[lo:hi], s[lo:hi]
+	dy = dy[lo:hi]
+	for k := range dy {
+		dy[k] = g[k] * (t[k] - s[k])
+	}
+}
+
+// ratesAt is rates for the listed nodes.
+func (sys *system) ratesAt(dy, x, s []float64, nodes []int) {
+	if sys.direct {
+		for _, i := range nodes {
+			dy[i] = sys.rate(i, x[i], s[i])
+		}
+		return
+	}
+	g, t := sys.g, sys.law.Net.T
+	for _, i := range nodes {
+		dy[i] = g[i] * (t[i] - s[i])
 	}
 }
 
