@@ -99,4 +99,12 @@
 // the quadrature variables of CVODES) and compute them once for all six
 // stages after the others, with a check on the true stage arguments and
 // the step computed again if it fails.
+//
+// The stage sums y + h Σ a_jl k_l (and the error estimate and dense
+// output, which are sums of the same form) run four components at a time
+// through an AVX2 kernel where the CPU has one, with separate multiplies
+// and adds in the order of the Go expression, so that results have the
+// same bits with and without it (the build tag noasm leaves it out).
+// SolveStepsFunc and SolveStepsSplit, which hand every accepted state to
+// their caller and never interpolate, skip the dense output coefficients.
 package ode
