@@ -42,16 +42,15 @@ func gemvRows(dst, a, x []float64, n int, out rowOut) bool {
 			q, lda = 1, 0
 		}
 		dot4x8FMA(&a[r*n], lda, &x[0], m, &sums)
-		for p := range q {
-			s := sums[p]
-			if m < n {
+		if m < n {
+			for p := range q {
 				row := a[(r+p)*n : (r+p+1)*n]
 				for j := m; j < n; j++ {
-					s += row[j] * x[j]
+					sums[p] += row[j] * x[j]
 				}
 			}
-			out.put(dst, r+p, s)
 		}
+		out.putRows(dst, r, sums[:q])
 		r += q
 	}
 	return true

@@ -208,6 +208,28 @@ type rowOut struct {
 	base []float64
 }
 
+// putRows places the sums of the rows r, r+1, … in dst, as put does row
+// by row (the dense kernel's block of rows at once, without put's tests
+// per row).
+func (o rowOut) putRows(dst []float64, r int, sums []float64) {
+	switch {
+	case o.node == nil:
+		d := dst[r : r+len(sums)]
+		for p, s := range sums {
+			d[p] = s
+		}
+	case o.base == nil:
+		for p, i := range o.node[r : r+len(sums)] {
+			dst[int(i)-o.lo] = sums[p]
+		}
+	default:
+		base := o.base
+		for p, i := range o.node[r : r+len(sums)] {
+			dst[int(i)-o.lo] = sums[p] + base[i]
+		}
+	}
+}
+
 // put places the sum s of row r in dst.
 func (o rowOut) put(dst []float64, r int, s float64) {
 	if o.node == nil {
