@@ -67,6 +67,32 @@ func (sys *system) gatherRange(xf, x []float64, lo, hi int) bool {
 	return ok
 }
 
+// countOnes returns the number of nodes at exactly x_i = 1, of those
+// not summed once by the current reduced operator, and of the nodes it
+// sums once that have left 1: counted without a branch per node, since
+// which nodes are at 1 follows no pattern a branch predictor learns.
+func (sys *system) countOnes(x []float64) (ones, newly, left int) {
+	b2i := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	if sys.red == nil {
+		for _, v := range x {
+			ones += b2i(v == 1)
+		}
+		return ones, ones, 0
+	}
+	for i, v := range x {
+		one, in := b2i(v == 1), b2i(sys.red.Rank(i) < 0)
+		ones += one
+		newly += one &^ in
+		left += in &^ one
+	}
+	return ones, newly, left
+}
+
 // reduce decides after an accepted step at the full state x whether to
 // rebuild the reduced operator (see reduceFraction), and rebuilds it:
 // narrowing the current one when its nodes are all still at 1, from B
@@ -76,19 +102,7 @@ func (sys *system) reduce(x []float64) {
 		return
 	}
 	n := len(x)
-	ones, newly, left := 0, 0, 0
-	for i, v := range x {
-		in := sys.red != nil && sys.red.Rank(i) < 0
-		switch {
-		case v == 1:
-			ones++
-			if !in {
-				newly++
-			}
-		case in:
-			left++
-		}
-	}
+	ones, newly, left := sys.countOnes(x)
 	step := max(1, n/reduceFraction)
 	if left == 0 && newly < step {
 		return
