@@ -25,8 +25,9 @@ func dot1x8x6FMA(row *float64, xs *[6]*float64, m int, out *[6]float64)
 func dot3x8x6AVX512(a *float64, lda int, xs *[6]*float64, m int, out *[18]float64)
 
 // gemvRows sets S_r = Σ_j a[r·n + j]·x[j] for the rows r of a (len(a)/n
-// rows of n entries) and places it with out: the AVX2 kernel on blocks of 4 rows and 8 columns, the
-// remaining columns in Go. A row left over after the blocks goes through
+// rows of n entries) and places it with out: the AVX2 kernel on blocks of
+// 4 rows and 8 columns, the remaining columns in Go (added to the block's
+// sums before they are placed). A row left over after the blocks goes through
 // the kernel alone (row stride 0: four copies of it), so every row is
 // summed by the same operations whatever rows it is computed with. It
 // reports false, doing nothing, when the CPU lacks AVX2 or FMA.
@@ -56,8 +57,9 @@ func gemvRows(dst, a, x []float64, n int, out rowOut) bool {
 	return true
 }
 
-// gemvRows6 is gemvRows for six vectors at once, into dst[k] from xs[k], for rows of a multiple of 8 entries (Reduced pads its rows), each
-// row read once for the six, with the bits gemvRows gives every row and
+// gemvRows6 is gemvRows for six vectors at once, into dst[k] from xs[k],
+// for rows of a multiple of 8 entries (Reduced pads its rows), each row
+// read once for the six, with the bits gemvRows gives every row and
 // vector: three rows at a time in 512-bit registers where the CPU has
 // AVX-512 (a remainder row alone, as three copies of itself), otherwise
 // row by row (dot1x8x6FMA). It reports false, doing nothing, without

@@ -499,7 +499,9 @@ const normBlock = 16
 // not finite. A zero component is exact, whatever its scale, and adds
 // nothing; one whose scale underflows adds +Inf (the step is rejected).
 func (d *DormandPrince) blockErrors(h float64, lo, hi int) {
-	est := d.tmp // free once the last stage is mapped
+	// The estimates go to tmp: it holds the argument of stage 6, which
+	// was evaluated (mapped, for a Split) before the last stage.
+	est := d.tmp
 	d.sum(est, nil, h, &errorSum, lo, hi)
 	for b := lo; b < hi; b += normBlock {
 		var sum float64

@@ -132,8 +132,9 @@ func benchSparse(b *testing.B, n int) {
 // Issue 13 target: greedy ODE on a dense N = 1000 network (randomNet, as
 // the N = 100 benchmarks), t ∈ [0, 1000], tolerance 1e-8, every accepted
 // step recorded: ≤ 0.8 × SciPy's solve_ivp RK45 on the same instance
-// (testdata/scipy_ode.py, run both with testdata/bench_ode.sh, which sets
-// LOADLAB_SCIPY_DIR to export the instance).
+// (testdata/scipy_ode.py; testdata/ratio_ode.sh runs both in alternating
+// blocks and prints the ratio, testdata/bench_ode.sh one after the other
+// with their memory; both set LOADLAB_SCIPY_DIR to export the instance).
 //
 // The instance is built once per process (denseInstance), so that with
 // -test.count K the runs after the first find a warm heap and a running
