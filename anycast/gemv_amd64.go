@@ -94,3 +94,13 @@ func gemvRows6(dst, xs [][]float64, a []float64, n int, out rowOut) bool {
 	}
 	return true
 }
+
+// compressRow copies the kept entries of chunks chunks of eight entries
+// of src to dst (AVX-512; see gemv_amd64.s) and returns their number.
+//
+//go:noescape
+func compressRow(dst, src *float64, keep, store *uint8, chunks int) int
+
+// compressAVX512 reports whether builds copy kept columns with
+// compressRow.
+func compressAVX512() bool { return simd.AVX512 && useAVX512 }

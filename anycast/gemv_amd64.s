@@ -416,3 +416,41 @@ zdone:
 	VMOVSD X29, 136(DX)
 	VZEROUPPER
 	RET
+
+// func compressRow(dst, src *float64, keep, store *uint8, chunks int) int
+//
+// Copies the entries of src whose bit is set in keep[c] for its chunk of
+// eight (chunk c = src[8c : 8c+8], bit b for src[8c+b]) to dst, in order,
+// for chunks chunks, and returns their number: each chunk is compressed
+// in a 512-bit register (VCOMPRESSPD) and stored under store[c] = the low
+// popcount(keep[c]) bits, so nothing past the last kept entry is written.
+TEXT ·compressRow(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ keep+16(FP), BX
+	MOVQ store+24(FP), DX
+	MOVQ chunks+32(FP), CX
+	XORQ AX, AX
+	TESTQ CX, CX
+	JZ   cdone
+
+cloop:
+	MOVBQZX (BX), R8
+	MOVBQZX (DX), R9
+	KMOVW R8, K1
+	KMOVW R9, K2
+	VMOVUPD (SI), Z0
+	VCOMPRESSPD Z0, K1, Z1
+	VMOVUPD Z1, K2, (DI)(AX*8)
+	POPCNTQ R8, R8
+	ADDQ R8, AX
+	ADDQ $64, SI
+	INCQ BX
+	INCQ DX
+	DECQ CX
+	JNZ  cloop
+
+cdone:
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
+	RET

@@ -99,7 +99,7 @@ func (r *Reduced) build(n int, srcRow func(i int) []float64, base []float64, col
 	}
 	r.order(n, ones)
 	r.w = (len(keep) + 7) &^ 7
-	w, runs := r.w, copyRuns(keep)
+	w, kept := r.w, newKeptCols(keep, len(cols))
 	r.base = slices.Grow(r.base[:0], n)[:n]
 	r.val = slices.Grow(r.val[:0], n*w)[:n*w]
 	// Pieces of rows on all cores, through par.Spin: the caller is
@@ -111,9 +111,7 @@ func (r *Reduced) build(n int, srcRow func(i int) []float64, base []float64, col
 		for q := lo; q < hi; q++ {
 			i := int(r.node[q])
 			row, dst := srcRow(i), r.val[q*w:(q+1)*w]
-			for _, c := range runs {
-				copy(dst[c.dst:c.dst+c.n], row[c.src:c.src+c.n])
-			}
+			kept.copy(dst, row)
 			clear(dst[len(keep):])
 			var b float64
 			if base != nil {
@@ -127,9 +125,57 @@ func (r *Reduced) build(n int, srcRow func(i int) []float64, base []float64, col
 	})
 }
 
+// keptCols is the set of columns of a source row that a build keeps (at
+// increasing positions keep), in the form its copy reads: runs of
+// consecutive positions, or, where the CPU has AVX-512, a bit mask per
+// whole chunk of eight source columns (compressRow) and the kept
+// positions after the last whole chunk.
+type keptCols struct {
+	runs        []copyRun
+	keep, store []uint8 // per chunk: the kept columns; the low popcount bits
+	tail        []int32 // kept positions after the whole chunks
+	whole       int     // kept positions in the whole chunks
+}
+
 // copyRun is a run of kept columns: n of them from position src of a
 // source row to position dst of the new row.
 type copyRun struct{ src, dst, n int }
+
+// newKeptCols returns the kept columns keep of source rows of m columns.
+func newKeptCols(keep []int32, m int) *keptCols {
+	if !compressAVX512() {
+		return &keptCols{runs: copyRuns(keep)}
+	}
+	kc := &keptCols{keep: make([]uint8, m/8), store: make([]uint8, m/8)}
+	for _, p := range keep {
+		if c := int(p) / 8; c < len(kc.keep) {
+			kc.keep[c] |= 1 << (p % 8)
+			kc.store[c] = kc.store[c]<<1 | 1
+			kc.whole++
+		} else {
+			kc.tail = append(kc.tail, p)
+		}
+	}
+	return kc
+}
+
+// copy sets dst[k] = row[keep[k]] for every kept position.
+func (kc *keptCols) copy(dst, row []float64) {
+	if kc.keep == nil {
+		for _, c := range kc.runs {
+			copy(dst[c.dst:c.dst+c.n], row[c.src:c.src+c.n])
+		}
+		return
+	}
+	k := 0
+	if n := len(kc.keep); kc.whole > 0 {
+		k = compressRow(&dst[:kc.whole][0], &row[:8*n][0], &kc.keep[0], &kc.store[0], n)
+	}
+	for _, p := range kc.tail {
+		dst[k] = row[p]
+		k++
+	}
+}
 
 // copyRuns returns the maximal runs of consecutive positions in keep
 // (increasing): a narrowing keeps most columns, in runs that copy faster

@@ -211,3 +211,31 @@ func checkFreeAndSettled(t *testing.T) {
 		}
 	}
 }
+
+// A build copies the kept columns with the same result by runs and by the
+// AVX-512 compress kernel (where the CPU has it): every size around the
+// chunks of eight, masks from empty to full, Reduce from B and Narrow.
+func TestBuildCopiesAlike(t *testing.T) {
+	defer func(v bool) { useAVX512 = v }(useAVX512)
+	rng := rand.New(rand.NewPCG(8, 5))
+	for n := 1; n <= 41; n += 4 {
+		op, err := randomNetwork(rng, n).LoadOp()
+		require.NoError(t, err)
+		for _, p := range []float64{0, 0.2, 0.6, 1} {
+			ones := randomOnes(rng, n, p, nil)
+			more := randomOnes(rng, n, 0.4, ones)
+			var built [2][2]Reduced
+			for k, wide := range []bool{false, true} {
+				useAVX512 = wide
+				require.True(t, built[k][0].Reduce(op, ones))
+				require.True(t, built[k][1].Narrow(&built[k][0], more))
+			}
+			for s := range 2 {
+				a, b := &built[0][s], &built[1][s]
+				assert.Equal(t, a.w, b.w, "n = %d, p = %v", n, p)
+				assert.Equal(t, a.val[:a.n*a.w], b.val[:b.n*b.w], "n = %d, p = %v, build %d", n, p, s)
+				assert.Equal(t, a.base, b.base, "n = %d, p = %v, build %d", n, p, s)
+			}
+		}
+	}
+}
