@@ -11,13 +11,13 @@ type stageSum struct {
 	c   [6]float64
 }
 
-// The rows of Table II.5.2 as stage sums: the arguments of stages 2..7
-// (index j), the embedded error estimate and the fifth coefficient of the
-// dense output (Hairer, Nørsett, Wanner §II.6). Only the nonzero
-// coefficients appear, in the order of the tableau.
+// The rows of Table II.5.2 as stage sums: the arguments of stages 3..7
+// (index j; stage 2 is y + (h a21) k_1, see combine), the embedded error
+// estimate and the fifth coefficient of the dense output (Hairer,
+// Nørsett, Wanner §II.6). Only the nonzero coefficients appear, in the
+// order of the tableau.
 var (
 	stageArgs = [8]stageSum{
-		2: {1, [6]int{0}, [6]float64{a21}},
 		3: {2, [6]int{0, 1}, [6]float64{a31, a32}},
 		4: {3, [6]int{0, 1, 2}, [6]float64{a41, a42, a43}},
 		5: {4, [6]int{0, 1, 2, 3}, [6]float64{a51, a52, a53, a54}},

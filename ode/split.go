@@ -204,10 +204,7 @@ func (d *DormandPrince) splitStages(h, tNew float64) {
 				sp.Map(1-buf, d.stageArg(j+1), lo, hi)
 				return
 			}
-			d.blockErrors(h, lo, hi)
-			if !d.noDense {
-				d.denseCoefficients(&d.rs, h, lo, hi)
-			}
+			d.endPiece(h, lo, hi)
 		})
 	}
 }
@@ -261,11 +258,19 @@ func (d *DormandPrince) lateRows(h float64, times *[6]float64, lo, hi int) bool 
 			return false
 		}
 	}
+	d.endPiece(h, lo, hi)
+	return true
+}
+
+// endPiece is the end of a trial step of a Split on the piece [lo, hi),
+// once its last stage is known: the error sums of its blocks and, unless
+// no Interpolate will follow, its dense output coefficients (into rs,
+// taken by accept).
+func (d *DormandPrince) endPiece(h float64, lo, hi int) {
 	d.blockErrors(h, lo, hi)
 	if !d.noDense {
 		d.denseCoefficients(&d.rs, h, lo, hi)
 	}
-	return true
 }
 
 // solveSteps is the output loop of SolveStepsFunc and SolveStepsSplit.

@@ -49,19 +49,14 @@ func (sys *system) gather(buf, lo, hi int) {
 }
 
 // gatherAll is gather for the serial right-hand side at the full state
-// x, into xfull: it reports whether every settled node is at exactly 1.
+// x, into xfull: it copies x_i of the free nodes to their rank and
+// reports whether every settled node is at exactly 1.
 func (sys *system) gatherAll(x []float64) bool {
-	return sys.gatherRange(sys.xfull, x, 0, len(x))
-}
-
-// gatherRange copies x_i of the free nodes i ∈ [lo, hi) to xf at their
-// rank and reports whether the settled ones are at exactly x_i = 1.
-func (sys *system) gatherRange(xf, x []float64, lo, hi int) bool {
 	ok := true
-	for i := lo; i < hi; i++ {
+	for i, v := range x {
 		if k := sys.red.Rank(i); k >= 0 {
-			xf[k] = x[i]
-		} else if x[i] != 1 {
+			sys.xfull[k] = v
+		} else if v != 1 {
 			ok = false
 		}
 	}
