@@ -16,11 +16,11 @@
 //     five-offset metric is available as WrapLegacy.
 //   - Grid: the rows×cols grid without wrap, distance |Δr|+|Δc|.
 //   - Hypercube: n = 2^m, distance popcount(u ⊕ v).
-//   - GraphTopology: any connected *linalg.Graph (FromGraph), searched by
+//   - GraphTopology: any connected *wgraph.Graph (FromGraph), searched by
 //     linalg's breadth-first search directly on the graph's compact CSR
 //     storage. NewRGG draws the random geometric graph of the unit square
-//     with r_n = √(1.25 ln n / n) (linalg.RandomGeometric), NewRegular a
-//     random d-regular graph (linalg.RandomRegular, exactly uniform for
+//     with r_n = √(1.25 ln n / n) (gen.RandomGeometric), NewRegular a
+//     random d-regular graph (gen.RandomRegular, exactly uniform for
 //     d ≤ 4); both are resampled until connected, up to 100 times.
 //
 // A library of K files has Zipf popularity p_k = k^−γ / H_{K,γ},

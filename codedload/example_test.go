@@ -7,7 +7,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/codedload"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // One run of nearest replica and of coded delivery on the same requests.
@@ -112,10 +112,10 @@ func ExampleNewRGG() {
 	// r_n = 0.0920, 1024 nodes
 }
 
-// Any connected *linalg.Graph can carry the simulation; here the 6-cube built by linalg, searched by BFS, gives
+// Any connected *wgraph.Graph can carry the simulation; here the 6-cube built by linalg, searched by BFS, gives
 // the same result as the closed-form Hypercube for the same seed.
 func ExampleFromGraph() {
-	q6, err := linalg.Hypercube(6)
+	q6, err := gen.Hypercube(6)
 	if err != nil {
 		panic(err)
 	}

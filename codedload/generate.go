@@ -6,7 +6,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // maxResample bounds the attempts at drawing a connected random graph.
@@ -27,11 +28,11 @@ func RGGRadius(n int) float64 {
 // NewRGG returns a random geometric graph: n points uniform in the unit
 // square (no wrap-around), joined when their Euclidean distance is at most
 // r (spec §3.1; r ≤ 0 means RGGRadius(n)), drawn by
-// linalg.RandomGeometric and resampled until it is connected, up to 100
+// gen.RandomGeometric and resampled until it is connected, up to 100
 // times. Nodes are numbered in the order of linalg's bucket cells, which
 // keeps neighbours close in memory. It returns an error wrapping
 // loadlab.ErrInvalid for n < 2 or a NaN or infinite r, one from
-// linalg.RandomGeometric for a size too large, and one wrapping
+// gen.RandomGeometric for a size too large, and one wrapping
 // loadlab.ErrDisconnected if no connected sample was found. It panics if
 // src is nil.
 func NewRGG(n int, r float64, src rand.Source) (*GraphTopology, error) {
@@ -47,18 +48,18 @@ func NewRGG(n int, r float64, src rand.Source) (*GraphTopology, error) {
 	if r <= 0 {
 		r = RGGRadius(n)
 	}
-	return connectedSample(fmt.Sprintf("RGG with n = %d, r = %v", n, r), func() (*linalg.Graph, error) {
-		return linalg.RandomGeometric(n, r, false, src)
+	return connectedSample(fmt.Sprintf("RGG with n = %d, r = %v", n, r), func() (*wgraph.Graph, error) {
+		return gen.RandomGeometric(n, r, false, src)
 	})
 }
 
 // NewRegular returns a random simple d-regular graph on n nodes drawn by
-// linalg.RandomRegular (exactly uniform for d ≤ 4, asymptotically uniform
+// gen.RandomRegular (exactly uniform for d ≤ 4, asymptotically uniform
 // for d ≥ 5; see its documentation) and resampled until it is connected,
 // up to 100 times: the uniform law conditioned on connectivity, which
 // holds with high probability for d ≥ 3. It returns an error wrapping
 // loadlab.ErrInvalid unless n ≥ 2, 1 ≤ d < n and n·d is even, one from
-// linalg.RandomRegular for a size too large, and one wrapping
+// gen.RandomRegular for a size too large, and one wrapping
 // loadlab.ErrDisconnected if no connected sample was found. It panics if
 // src is nil.
 func NewRegular(n, d int, src rand.Source) (*GraphTopology, error) {
@@ -74,20 +75,20 @@ func NewRegular(n, d int, src rand.Source) (*GraphTopology, error) {
 	if n%2 != 0 && d%2 != 0 {
 		return nil, loadlab.Invalid("codedload", "regular graph Degree·Order = %d·%d, want even", d, n)
 	}
-	return connectedSample(fmt.Sprintf("regular graph n = %d, d = %d", n, d), func() (*linalg.Graph, error) {
-		return linalg.RandomRegular(n, d, src)
+	return connectedSample(fmt.Sprintf("regular graph n = %d, d = %d", n, d), func() (*wgraph.Graph, error) {
+		return gen.RandomRegular(n, d, src)
 	})
 }
 
 // connectedSample draws graphs until one is connected, up to maxResample
 // times.
-func connectedSample(what string, draw func() (*linalg.Graph, error)) (*GraphTopology, error) {
+func connectedSample(what string, draw func() (*wgraph.Graph, error)) (*GraphTopology, error) {
 	for range maxResample {
 		g, err := draw()
 		if err != nil {
 			return nil, fmt.Errorf("codedload: %s: %w", what, err)
 		}
-		if linalg.IsConnected(g) {
+		if wgraph.IsConnected(g) {
 			return &GraphTopology{g: g}, nil
 		}
 	}

@@ -9,20 +9,21 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // Any linalg graph enters through FromGraph; its BFS distances must match
 // the closed forms of the same topology.
 func TestFromLinalgGraph(t *testing.T) {
 	for _, c := range []struct {
-		g   *linalg.Graph
+		g   *wgraph.Graph
 		top Topology
 	}{
-		{mustGraph(linalg.Torus(7, 7)), &Torus{Side: 7}},
-		{mustGraph(linalg.Torus(8, 8)), &Torus{Side: 8}},
-		{mustGraph(linalg.Hypercube(6)), &Hypercube{Dim: 6}},
-		{mustGraph(linalg.Grid(5, 9)), &Grid{Rows: 5, Cols: 9}},
+		{mustGraph(gen.Torus(7, 7)), &Torus{Side: 7}},
+		{mustGraph(gen.Torus(8, 8)), &Torus{Side: 8}},
+		{mustGraph(gen.Hypercube(6)), &Hypercube{Dim: 6}},
+		{mustGraph(gen.Grid(5, 9)), &Grid{Rows: 5, Cols: 9}},
 	} {
 		w, err := FromGraph(c.g)
 		require.NoError(t, err)
@@ -31,7 +32,7 @@ func TestFromLinalgGraph(t *testing.T) {
 			assert.Equal(t, shells(t, c.top, u), shells(t, w, u), "from %d", u)
 		}
 	}
-	rr, err := linalg.RandomRegular(300, 4, rand.NewPCG(1, 2))
+	rr, err := gen.RandomRegular(300, 4, rand.NewPCG(1, 2))
 	require.NoError(t, err)
 	w, err := FromGraph(rr)
 	require.NoError(t, err)
@@ -44,11 +45,11 @@ func TestFromLinalgGraph(t *testing.T) {
 func TestDuplicatedEdgeNeverReachesFromGraph(t *testing.T) {
 	// Issue 11: FromGraph accepted a graph listing an edge twice (the
 	// simulator would then have searched a multigraph). FromGraph now
-	// takes a *linalg.Graph, and linalg refuses a repeated edge when the
+	// takes a *wgraph.Graph, and linalg refuses a repeated edge when the
 	// graph is built, so no such graph exists to be passed.
-	_, err := linalg.FromEdges(3, []linalg.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 1, V: 0, W: 1}})
+	_, err := wgraph.FromEdges(3, []wgraph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 1, V: 0, W: 1}})
 	assert.ErrorIs(t, err, loadlab.ErrInvalid)
-	g, err := linalg.FromEdges(3, []linalg.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}})
+	g, err := wgraph.FromEdges(3, []wgraph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}})
 	require.NoError(t, err)
 	w, err := FromGraph(g)
 	require.NoError(t, err)
@@ -57,7 +58,7 @@ func TestDuplicatedEdgeNeverReachesFromGraph(t *testing.T) {
 
 // mustGraph returns g, failing on a non-nil error: for the linalg
 // families with sizes the test knows to be valid.
-func mustGraph(g *linalg.Graph, err error) *linalg.Graph {
+func mustGraph(g *wgraph.Graph, err error) *wgraph.Graph {
 	if err != nil {
 		panic(err)
 	}

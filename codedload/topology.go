@@ -14,7 +14,7 @@ import (
 // Hypercube and GraphTopology; the interface is sealed because the simulator needs
 // each topology's own way of searching outward from a node (rings on the
 // torus and grid, Hamming shells on the hypercube, breadth-first search on a
-// general graph). Any connected *linalg.Graph enters through FromGraph.
+// general graph). Any connected *wgraph.Graph enters through FromGraph.
 type Topology interface {
 	// Order returns the number of servers n.
 	Order() int

@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -183,9 +184,9 @@ func TestNewTorusErrors(t *testing.T) {
 
 // edgeGraph returns the unit-weight graph on n nodes with the given
 // edges, repeated pairs allowed (Builder semantics).
-func edgeGraph(t testing.TB, n int, edges [][2]int) *linalg.Graph {
+func edgeGraph(t testing.TB, n int, edges [][2]int) *wgraph.Graph {
 	t.Helper()
-	b, err := linalg.NewBuilder(n)
+	b, err := wgraph.NewBuilder(n)
 	require.NoError(t, err)
 	for _, e := range edges {
 		require.NoError(t, b.SetEdge(e[0], e[1], 1))
@@ -232,7 +233,7 @@ func TestRGGRadiusCheckI(t *testing.T) {
 func TestNewRGG(t *testing.T) {
 	w, err := NewRGG(2025, 0, rand.NewPCG(5, 5))
 	require.NoError(t, err)
-	require.True(t, linalg.IsConnected(w.Graph()))
+	require.True(t, wgraph.IsConnected(w.Graph()))
 	rnd := rand.New(rand.NewPCG(6, 6))
 	for range 50 {
 		u, v := rnd.IntN(2025), rnd.IntN(2025)
@@ -274,7 +275,7 @@ func TestNewRegular(t *testing.T) {
 				require.True(t, g.HasEdge(int(v), u))
 			}
 		}
-		require.True(t, linalg.IsConnected(g))
+		require.True(t, wgraph.IsConnected(g))
 	}
 	_, err := NewRegular(11, 3, rand.NewPCG(1, 1))
 	assert.ErrorContains(t, err, "Degree·Order = 3·11")
@@ -304,7 +305,7 @@ func FuzzFromGraph(f *testing.F) {
 		w, err := FromGraph(g)
 		if err != nil {
 			require.ErrorIs(t, err, loadlab.ErrDisconnected)
-			require.False(t, linalg.IsConnected(g))
+			require.False(t, wgraph.IsConnected(g))
 			return
 		}
 		// A valid graph is connected: full searches from every node list
@@ -349,7 +350,7 @@ func TestGraphTopologyDistBidirectional(t *testing.T) {
 	require.NoError(t, err)
 	reg6, err := NewRegular(500, 6, rand.NewPCG(11, 3))
 	require.NoError(t, err)
-	line, err := FromGraph(mustGraph(linalg.Path(60)))
+	line, err := FromGraph(mustGraph(gen.Path(60)))
 	require.NoError(t, err)
 	// A random tree (each node joins a uniform earlier one): long, thin
 	// paths where the two frontiers differ most in size.

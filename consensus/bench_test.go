@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // BenchmarkDesignWeights_n50_m200 is Problem A on 50 nodes and 200
@@ -28,7 +28,7 @@ func BenchmarkDesignWeights_n50_m200(b *testing.B) {
 // [0.5, 2)) from one Cholesky (issue target ≤ 2 s).
 func BenchmarkRho_n2000(b *testing.B) {
 	src := mc.Source(31)
-	g, err := linalg.ErdosRenyi(2000, 10.0/1999, true, src)
+	g, err := gen.ErdosRenyi(2000, 10.0/1999, true, src)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func (c constantDemand) Next(k int, r []float64) error { copy(r, c); return nil 
 // is the process CPU time per run.
 func BenchmarkSimulate_Regular6_1e6_steps100(b *testing.B) {
 	const n = 1000000
-	g, err := linalg.RandomRegular(n, 6, mc.Source(34))
+	g, err := gen.RandomRegular(n, 6, mc.Source(34))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,12 +2,14 @@ package consensus
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -21,7 +23,7 @@ import (
 // gave 2.70e16, Rho(Case2T) 1.35e16, Spectral.Rho(Case2) 2.25e15 and
 // Spectral.Rho(Case1) 9.0e15, all without an error.
 func TestStabilityLimitIsUnstable(t *testing.T) {
-	th := &Throttler{Graph: mustGraph(linalg.Cycle(6)), Gamma: 0.5}
+	th := &Throttler{Graph: mustGraph(gen.Cycle(6)), Gamma: 0.5}
 	for _, tc := range []Traffic{Case1, Case2, Case2T} {
 		r, err := Rho(th, tc, 1)
 		require.ErrorIs(t, err, ErrUnstable, "Rho(%v) = %v", tc, r)
@@ -61,31 +63,31 @@ func TestStabilityLimitIsUnstable(t *testing.T) {
 }
 
 // twoCliques returns two 5-cliques joined by one link of weight w.
-func twoCliques(w float64) *linalg.Graph {
-	var es []linalg.Edge
+func twoCliques(w float64) *wgraph.Graph {
+	var es []wgraph.Edge
 	for c := range 2 {
 		for u := range 5 {
 			for v := u + 1; v < 5; v++ {
-				es = append(es, linalg.Edge{U: 5*c + u, V: 5*c + v, W: 1})
+				es = append(es, wgraph.Edge{U: 5*c + u, V: 5*c + v, W: 1})
 			}
 		}
 	}
-	es = append(es, linalg.Edge{U: 4, V: 5, W: w})
-	g, err := linalg.FromEdges(10, es)
+	es = append(es, wgraph.Edge{U: 4, V: 5, W: w})
+	g, err := wgraph.FromEdges(10, es)
 	must(err)
 	return g
 }
 
 // TestNearlyDisconnected: with a 1e-15 bridge Rho(Case2) was 11 % off
 // (6.93e15 against about 6.25e15) with no error while
-// linalg.KirchhoffIndex refuses the graph; with a 1e-20 bridge Rho
+// spectral.KirchhoffIndex refuses the graph; with a 1e-20 bridge Rho
 // reported "unstable" although γλ_n = 1 (a failed factorisation taken
 // for instability). Both are ErrIllConditioned now, consistent with
 // KirchhoffIndex; ρ₁, which needs no L†, is still answered.
 func TestNearlyDisconnected(t *testing.T) {
 	for _, w := range []float64{1e-15, 1e-20} {
 		g := twoCliques(w)
-		_, kerr := linalg.KirchhoffIndex(g)
+		_, kerr := spectral.KirchhoffIndex(g)
 		require.ErrorIs(t, kerr, loadlab.ErrIllConditioned, "w = %v", w)
 		th := &Throttler{Graph: g, Gamma: 0.2} // λ_n ≈ 5: γλ_n ≈ 1
 		for _, tc := range []Traffic{Case2, Case2T} {
@@ -155,7 +157,7 @@ func TestLyapunovNaN(t *testing.T) {
 
 // TestGammaH2Sigma: γ*_H2 does not depend on σ and ρ₂ scales with σ².
 func TestGammaH2Sigma(t *testing.T) {
-	s := spectral(t, mustGraph(linalg.Path(5)))
+	s := spectralOf(t, mustGraph(gen.Path(5)))
 	g1, r1, err := s.GammaH2(1)
 	require.NoError(t, err)
 	g3, r3, err := s.GammaH2(3)
@@ -171,7 +173,7 @@ func TestGammaH2Sigma(t *testing.T) {
 // that a SpectralFrom (no graph) refuses them.
 func TestSpectralNodalRho(t *testing.T) {
 	g := weightedTriangle()
-	s := spectral(t, g)
+	s := spectralOf(t, g)
 	gamma := 0.8 * s.StabilityBound()
 	for _, tc := range []Traffic{Case1, Case2, Case2T} {
 		want, err := NodalRho(nil, &Throttler{Graph: g, Gamma: gamma}, tc, 1.5)
@@ -230,25 +232,22 @@ func TestDesignSettingsContract(t *testing.T) {
 // are ErrTooLarge before anything is allocated (they used to crash the
 // process with an out-of-memory error).
 func TestDenseWorkTooLarge(t *testing.T) {
-	g := mustGraph(linalg.Path(1 << 17)) // n² doubles: 128 GiB per matrix
+	g := mustGraph(gen.Path(1 << 17)) // n² doubles: 128 GiB per matrix
 	th := &Throttler{Graph: g, Gamma: 0.1}
-	// Rho and KirchhoffIndex take the stochastic path at this size; the
-	// dense path, asked for, is refused.
-	dense := &linalg.TraceSettings{Method: linalg.MethodDense}
-	_, err := RhoWith(th, Case2, 1, dense, rand.NewPCG(1, 1))
+	_, err := Rho(th, Case2, 1)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
-	_, err = NodalRhoWith(th, Case1, 1, dense, rand.NewPCG(1, 1))
+	_, err = NodalRho(nil, th, Case1, 1)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, err = NewSpectral(g)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, err = GreedyLinks(th, nil, 1)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
-	_, err = linalg.KirchhoffIndexWith(g, dense, rand.NewPCG(1, 1))
+	_, err = spectral.KirchhoffIndex(g)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 	a := mat.NewDense(300, 300, nil) // the system is 300²×300²: 65 GB
 	_, err = Lyapunov(a, mat.NewSymDense(300, nil))
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
-	_, err = EstimateRho(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}, Case2, 1, MonteCarlo{Runs: 1 << 40, Steps: 1})
+	_, err = EstimateRho(&Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.1}, Case2, 1, MonteCarlo{Runs: 1 << 40, Steps: 1})
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 }
 
@@ -258,15 +257,15 @@ func TestDenseWorkTooLarge(t *testing.T) {
 // at γ = 0.4/w matches the unit path at γ = 0.4.
 func TestTinyWeights(t *testing.T) {
 	const w = 1e-130
-	var es []linalg.Edge
+	var es []wgraph.Edge
 	for u := range 4 {
-		es = append(es, linalg.Edge{U: u, V: u + 1, W: w})
+		es = append(es, wgraph.Edge{U: u, V: u + 1, W: w})
 	}
-	g, err := linalg.FromEdges(5, es)
+	g, err := wgraph.FromEdges(5, es)
 	require.NoError(t, err)
 	s, err := NewSpectral(g)
 	require.NoError(t, err)
-	unit := spectral(t, mustGraph(linalg.Path(5)))
+	unit := spectralOf(t, mustGraph(gen.Path(5)))
 	want, err := unit.Rho(Case2, 0.4, 1)
 	require.NoError(t, err)
 	got, err := s.Rho(Case2, 0.4/w, 1)
@@ -276,7 +275,7 @@ func TestTinyWeights(t *testing.T) {
 	assert.InEpsilon(t, want, got, 1e-12)
 	nodal, err := s.NodalRho(nil, Case2, 0.4/w, 1)
 	require.NoError(t, err)
-	assert.InEpsilon(t, want, linalg.Sum(nodal), 1e-12)
+	assert.InEpsilon(t, want, dense.Sum(nodal), 1e-12)
 	got, err = Rho(&Throttler{Graph: g, Gamma: 0.4 / w}, Case2, 1)
 	require.NoError(t, err)
 	assert.InEpsilon(t, want, got, 1e-12)
@@ -286,7 +285,7 @@ func TestTinyWeights(t *testing.T) {
 // averaged (the instability was only a warning string on each
 // trajectory); EstimateRho now returns ErrUnstable.
 func TestEstimateRhoUnstable(t *testing.T) {
-	_, err := EstimateRho(&Throttler{Graph: mustGraph(linalg.Cycle(6)), Gamma: 0.55}, Case2, 1, MonteCarlo{Runs: 2, Steps: 10})
+	_, err := EstimateRho(&Throttler{Graph: mustGraph(gen.Cycle(6)), Gamma: 0.55}, Case2, 1, MonteCarlo{Runs: 2, Steps: 10})
 	require.ErrorIs(t, err, ErrUnstable)
 }
 
@@ -294,7 +293,7 @@ func TestEstimateRhoUnstable(t *testing.T) {
 // has q_i = 1/r_i = +Inf; the stability check failed on it. μ_n ≥ q_i d_i
 // (a Rayleigh quotient) ≈ 1e310 exceeds 2/γ: ErrUnstable, naming q.
 func TestRatioScaleOverflow(t *testing.T) {
-	th := &Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1, Measure: Ratio}
+	th := &Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.1, Measure: Ratio}
 	r := []float64{1, 1e-310, 1}
 	_, err := Simulate(th, TraceDemand{r}, []float64{1, 1, 1}, 1, nil)
 	require.ErrorIs(t, err, ErrUnstable)

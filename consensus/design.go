@@ -6,9 +6,11 @@ import (
 	"slices"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/internal/solve"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -79,7 +81,7 @@ type WeightDesign struct {
 	// Weights holds w_e for Links, in input order.
 	Weights []float64
 	// Graph has the links with positive weight.
-	Graph *linalg.Graph
+	Graph *wgraph.Graph
 	// Value is the objective at Weights (ρ₂, or ρ₁ for the variant; σ = 1).
 	Value float64
 	// Lower is a certified lower bound on the optimal value, and
@@ -186,7 +188,7 @@ func DesignWeights(p WeightProblem, s *DesignSettings) (*WeightDesign, error) {
 	}
 	d.Graph = b.Build()
 	if p.Floor > 0 {
-		if l2, lerr := linalg.Lambda2Bracket(d.Graph, nil); lerr == nil {
+		if l2, lerr := spectral.Lambda2Bracket(d.Graph, nil); lerr == nil {
 			d.Lambda2 = l2.Est
 		}
 	}
@@ -251,7 +253,7 @@ func (p WeightProblem) Validate() error {
 	for _, l := range p.Links {
 		mustSet(support, l.U, l.V, 1)
 	}
-	if !linalg.IsConnected(support.Build()) {
+	if !wgraph.IsConnected(support.Build()) {
 		return loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "WeightProblem: the %d candidate links do not connect the %d nodes", len(p.Links), p.Nodes)
 	}
 	return nil
@@ -296,8 +298,8 @@ func (p WeightProblem) validateScalars() error {
 
 // builder returns an empty graph builder on the problem's nodes, whose
 // count Validate has checked.
-func (p WeightProblem) builder() *linalg.Builder {
-	b, err := linalg.NewBuilder(p.Nodes)
+func (p WeightProblem) builder() *wgraph.Builder {
+	b, err := wgraph.NewBuilder(p.Nodes)
 	if err != nil {
 		panic(err) // Validate has checked the size: a bug here
 	}
@@ -314,7 +316,7 @@ type evaluator struct {
 	kinv   mat.SymDense
 	qinv   mat.SymDense
 	binv   mat.SymDense
-	ch     linalg.SPDFactor
+	ch     dense.SPDFactor
 	grad   []float64
 	bgrad  []float64
 	logdet float64
@@ -376,7 +378,7 @@ func (e *evaluator) value(w []float64) *evalResult {
 	gamma := e.p.Gamma
 	e.laplacian(w)
 	// Q = (2I − γL)⁻¹; positive definite iff stable.
-	linalg.Shift(e.a, e.l, 2, gamma)
+	dense.Shift(e.a, e.l, 2, gamma)
 	if !e.inverse(&e.qinv, e.a) {
 		return nil
 	}
@@ -384,7 +386,7 @@ func (e *evaluator) value(w []float64) *evalResult {
 	var f float64
 	if e.p.Floor == 0 {
 		// K = (L + αJ/n)⁻¹ = L† + J/(αn), α = mean weighted degree.
-		alpha := linalg.Lift(e.a, e.l)
+		alpha := dense.Lift(e.a, e.l)
 		if !e.inverse(&e.kinv, e.a) {
 			return nil // disconnected
 		}
@@ -613,7 +615,7 @@ func (st *spgState) accept(f float64, grad []float64) {
 }
 
 // mustSet adds a validated edge; an error is a bug in this package.
-func mustSet(b *linalg.Builder, u, v int, w float64) {
+func mustSet(b *wgraph.Builder, u, v int, w float64) {
 	if err := b.SetEdge(u, v, w); err != nil {
 		panic(err)
 	}

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -53,7 +54,7 @@ func feasibleRandom(links []Link, budget float64, rnd *rand.Rand) []float64 {
 	return w
 }
 
-func graphOf(n int, links []Link, w []float64) *linalg.Graph {
+func graphOf(n int, links []Link, w []float64) *wgraph.Graph {
 	b := newBuilder(n)
 	for i, l := range links {
 		if w[i] > 0 {
@@ -190,7 +191,7 @@ func TestDesignWeightsFloor(t *testing.T) {
 	for range 500 {
 		w := feasibleRandom(links, p.Budget, rnd)
 		g := graphOf(n, links, w)
-		l2, _, err := linalg.AlgebraicConnectivity(g)
+		l2, _, err := spectral.AlgebraicConnectivity(g)
 		require.NoError(t, err)
 		if l2 < p.Floor {
 			continue
@@ -234,7 +235,7 @@ func TestDesignWeightsFloor(t *testing.T) {
 func TestDesignWeightsFloorPhaseOne(t *testing.T) {
 	links := []Link{{0, 1, 1}, {1, 2, 1}, {0, 2, 100}}
 	u := graphOf(3, links, []float64{9.0 / 102, 9.0 / 102, 9.0 / 102})
-	l2, _, err := linalg.AlgebraicConnectivity(u)
+	l2, _, err := spectral.AlgebraicConnectivity(u)
 	require.NoError(t, err)
 	require.Less(t, l2, 1.0) // the uniform start really fails
 	for _, floor := range []float64{1, 4.99} {
@@ -265,7 +266,7 @@ func TestDesignWeightsFloorPhaseOne(t *testing.T) {
 	links = randomProblem(9, 20, mc.Source(25))
 	p := WeightProblem{Nodes: 9, Links: links, Gamma: 0.1, Budget: 20, Floor: 1.9}
 	u = graphOf(9, links, slices.Repeat([]float64{0.9 * p.Budget / p.costSum()}, len(links)))
-	l2, _, err = linalg.AlgebraicConnectivity(u)
+	l2, _, err = spectral.AlgebraicConnectivity(u)
 	require.NoError(t, err)
 	require.Less(t, l2, p.Floor) // the uniform start really fails
 	d, err := DesignWeights(p, nil)

@@ -24,7 +24,7 @@
 //
 //	x_i(k+1) = x_i(k) + γ Σ_{j~i} w_ij (p_i(k) − p_j(k)),   x(k+1) = x(k) + γ L p(k),
 //
-// with L the weighted Laplacian of the graph (linalg.Graph; weights are
+// with L the weighted Laplacian of the graph (wgraph.Graph; weights are
 // conductances). Limit flows toward the servers with larger p. Because
 // 1ᵀL = 0 the total limit l_total = Σ x_i is conserved (Lemma 1, §3.3).
 // The totals r_total, l_total, a_total, the ideal curve
@@ -50,7 +50,7 @@
 // Ratio the update is x(k+1) = (I − γ L R⁻¹) x(k), stable iff
 // γ < 2/μ_n with μ_n = λ_max(R^{-1/2} L R^{-1/2}); LogRatio linearises to
 // the same form with X* = (l_total/r_total) R (spec §8). Simulate checks
-// these at the first step's demand with linalg.LambdaMaxBracket, which
+// these at the first step's demand with spectral.LambdaMaxBracket, which
 // brackets μ_n between upper bounds (max over links of q_u d_u + q_v d_v,
 // a Collatz–Wielandt bound from power steps on |S|, and above 400 nodes
 // the probabilistic Lanczos bound, wrong with probability at most
@@ -74,7 +74,7 @@
 //	Case 2T (random walk, variance σ² γ):       ρ₂T = γ ρ₂
 //
 // Rho and NodalRho evaluate them from Cholesky factorisations
-// (linalg.SPDFactor): of 2I − γL for Case 1, which is positive definite
+// (dense.SPDFactor): of 2I − γL for Case 1, which is positive definite
 // exactly when the throttler is stable, and for Case 2 also of L + αJ/n,
 // by the partial fractions 1/(a(2 − a)) = ½ (1/a + 1/(2 − a)),
 // ρ₂ = σ²/2 [tr L†/γ + tr (2I − γL)⁻¹ − ½] (on sparse graphs one
@@ -83,7 +83,7 @@
 // no correct digits they return an error instead of a number:
 // ErrUnstable when γλ_n is within rounding of 2, ErrIllConditioned when
 // the graph is so nearly disconnected that L† cannot be trusted (as
-// linalg.KirchhoffIndex refuses it). Spectral evaluates the
+// spectral.KirchhoffIndex refuses it). Spectral evaluates the
 // sums in O(n) per γ after one eigendecomposition. The effective-
 // resistance bounds are σ² K_f/(2γn) ≤ ρ₂ ≤ σ² K_f/(γn(2 − γλ_n)) and
 // ρ₂ ≥ σ²(n − 1) (Spectral.Bounds). Covariance solves the discrete
@@ -103,7 +103,7 @@
 // # Large graphs: one API for both regimes
 //
 // Rho, NodalRho and EstimateGammaH2 compute exactly (dense Cholesky or
-// the dense spectrum) up to linalg.DenseMaxNodes = 2048 nodes and by
+// the dense spectrum) up to spectral.DenseMaxNodes = 2048 nodes and by
 // stochastic trace estimation (Lanczos quadrature; tr L† by Hutch++
 // with sparse Laplacian solves where L is ill-conditioned) above, where
 // the dense O(n³) work and O(n²) memory no longer fit (10⁶-node graphs
@@ -112,7 +112,7 @@
 // default accuracy (1 % relative at 95 %, for ρ and per node for the
 // nodal values) from the fixed source linalg.DefaultSource, so they are
 // deterministic. RhoWith, NodalRhoWith and EstimateGammaH2 take
-// linalg.TraceSettings (RelAcc, probe budget, solver, Method to force a
+// estimate.TraceSettings (RelAcc, probe budget, solver, Method to force a
 // path) and a rand.Source, and return loadlab.Estimate values with 95 %
 // intervals (Lo = Hi = Mean on the dense path), the path that ran and
 // the work. On the stochastic path ρ₂ uses the split
@@ -123,7 +123,7 @@
 // EstimateGammaH2 finds the root of the stochastic estimate of g with
 // common probes (smooth and decreasing in γ), with a 95 % interval by
 // test inversion; γ is always checked against a certified bracket of
-// λ_n (deterministic bounds, linalg.LambdaMaxBracket when they do not
+// λ_n (deterministic bounds, spectral.LambdaMaxBracket when they do not
 // decide), so γ ≥ 2/λ_n is ErrUnstable, not a number.
 //
 // # Link design (§5.2, Problems A and C)
@@ -171,7 +171,7 @@
 //  8. Table I: rows I–III as reconstructed, plus the clipped amount.
 //  10. Per-server algorithms hand out no spare limit: an unsaturated
 //     server allows exactly the requests.
-//  11. Graphs are undirected (linalg.Graph), so 1ᵀL = 0 and Lemma 1
+//  11. Graphs are undirected (wgraph.Graph), so 1ᵀL = 0 and Lemma 1
 //     holds. It is implemented in the exact antisymmetric form: each
 //     link carries one rounded flow γ w_uv (p_u − p_v) that one end
 //     gains and the other loses, and limits are kept as compensated
@@ -195,7 +195,7 @@
 //   - ErrIllConditioned (= loadlab.ErrIllConditioned): a result would
 //     have no correct digits, for example ρ₂ of a graph so nearly
 //     disconnected that L + αJ/n is too ill conditioned (as
-//     linalg.KirchhoffIndex refuses it), or a stability decision the
+//     spectral.KirchhoffIndex refuses it), or a stability decision the
 //     eigenvalue bounds could not settle (above 3000 nodes).
 //   - ErrNotConverged: DesignWeights stopped short of its tolerance; the
 //     best design so far comes with it and its Status says why.
@@ -229,7 +229,7 @@
 // 5 s wall-time target on two quiet cores is not yet confirmed. Rho costs one dense Cholesky and one
 // triangular inverse, 2n³/3 flops, for Case 1 and for Case 2 on sparse
 // graphs, and two of each for Case 2 on dense graphs (run side by
-// side), about twice linalg.KirchhoffIndex on the same graph
+// side), about twice spectral.KirchhoffIndex on the same graph
 // (docs/benchmarks.md); Spectral one dense eigendecomposition.
 // DesignWeights solves 50 nodes and 200 candidate links to a relative
 // gap of 10⁻⁶ in milliseconds. Covariance is O(n⁶) (oracle for small n).

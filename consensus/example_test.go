@@ -6,13 +6,14 @@ import (
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab/consensus"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // The H2 measures and the two optimal update cycles of the six-server
 // cycle (spec §6 table).
 func ExampleSpectral() {
-	gr, gerr := linalg.Cycle(6)
+	gr, gerr := gen.Cycle(6)
 	if gerr != nil {
 		panic(gerr)
 	}
@@ -34,7 +35,7 @@ func ExampleSpectral() {
 
 // ρ₂ from one Cholesky factorisation, with the nodal values.
 func ExampleRho() {
-	g, err := linalg.Path(3)
+	g, err := gen.Path(3)
 	if err != nil {
 		panic(err)
 	}
@@ -52,7 +53,7 @@ func ExampleRho() {
 // is no stationary dispersion, and no number is returned, even though
 // the computed λ_n = 3.9999999999999996 puts γλ_n a hair below 2.
 func ExampleRho_stabilityLimit() {
-	gr, gerr := linalg.Cycle(6)
+	gr, gerr := gen.Cycle(6)
 	if gerr != nil {
 		panic(gerr)
 	}
@@ -71,7 +72,7 @@ func ExampleRho_stabilityLimit() {
 // hub disperses less than its leaves. (S_4 has λ = 0, 1, 1, 4; only the
 // λ = 4 mode moves the hub, with weight ¾: ρ₂,hub = ¾/(4γ(2 − 4γ)).)
 func ExampleSpectral_NodalRho() {
-	gr, gerr := linalg.Star(4)
+	gr, gerr := gen.Star(4)
 	if gerr != nil {
 		panic(gerr)
 	}
@@ -88,7 +89,7 @@ func ExampleSpectral_NodalRho() {
 // Six servers under random-walk demand: the total limit is conserved
 // and the over-throttling is the gap to the ideal curve.
 func ExampleSimulate() {
-	gr, gerr := linalg.Cycle(6)
+	gr, gerr := gen.Cycle(6)
 	if gerr != nil {
 		panic(gerr)
 	}
@@ -155,8 +156,8 @@ func ExampleDesignWeights_floor() {
 
 // Problem C: add two links to a path of six servers, greedily.
 func ExampleGreedyLinks() {
-	cands := []linalg.Edge{{U: 0, V: 5, W: 1}, {U: 0, V: 3, W: 1}, {U: 1, V: 4, W: 1}, {U: 2, V: 5, W: 1}}
-	gr, gerr := linalg.Path(6)
+	cands := []wgraph.Edge{{U: 0, V: 5, W: 1}, {U: 0, V: 3, W: 1}, {U: 1, V: 4, W: 1}, {U: 2, V: 5, W: 1}}
+	gr, gerr := gen.Path(6)
 	if gerr != nil {
 		panic(gerr)
 	}
@@ -174,7 +175,7 @@ func ExampleGreedyLinks() {
 
 // Monte Carlo through the whole throttler against the closed form.
 func ExampleEstimateRho() {
-	gr, gerr := linalg.Path(3)
+	gr, gerr := gen.Path(3)
 	if gerr != nil {
 		panic(gerr)
 	}
@@ -189,10 +190,10 @@ func ExampleEstimateRho() {
 }
 
 // γ*_H2 and ρ₂ there on a 5000-node random 6-regular graph, beyond
-// linalg.DenseMaxNodes, so the stochastic path runs: the answers carry
-// 95 % intervals of relative half-width ≤ 1 %.
+// spectral.DenseMaxNodes: the estimates carry 95 % intervals of relative
+// half-width ≤ 1 %.
 func ExampleEstimateGammaH2() {
-	g, err := linalg.RandomRegular(5000, 6, rand.NewPCG(1, 2))
+	g, err := gen.RandomRegular(5000, 6, rand.NewPCG(1, 2))
 	if err != nil {
 		panic(err)
 	}
@@ -200,11 +201,11 @@ func ExampleEstimateGammaH2() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(r.Method, r.Status)
+	fmt.Println(r.Status)
 	fmt.Printf("γ*_H2 ≈ %.4f, 95 %% interval [%.4f, %.4f]\n", r.Gamma.Mean, r.Gamma.Lo, r.Gamma.Hi)
 	fmt.Printf("ρ₂ ≈ %.4g ± %.2g\n", r.Rho2.Mean, r.Rho2.HalfWidth())
 	// Output:
-	// stochastic Success
+	// Success
 	// γ*_H2 ≈ 0.1490, 95 % interval [0.1484, 0.1496]
 	// ρ₂ ≈ 6062 ± 20
 }

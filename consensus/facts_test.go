@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // scaleWeights returns g with every weight multiplied by c.
-func scaleWeights(g *linalg.Graph, c float64) *linalg.Graph {
+func scaleWeights(g *wgraph.Graph, c float64) *wgraph.Graph {
 	h := newBuilder(g.Order())
 	for _, e := range g.Edges() {
 		must(h.SetEdge(e.U, e.V, c*e.W))
@@ -22,12 +23,12 @@ func scaleWeights(g *linalg.Graph, c float64) *linalg.Graph {
 // TestFactsSection51 checks the facts of spec §5.1 on random weighted
 // graphs and the families.
 func TestFactsSection51(t *testing.T) {
-	graphs := []*linalg.Graph{mustGraph(linalg.Path(5)), mustGraph(linalg.Cycle(7)), mustGraph(linalg.Star(6)), mustGraph(linalg.Grid(3, 3))}
+	graphs := []*wgraph.Graph{mustGraph(gen.Path(5)), mustGraph(gen.Cycle(7)), mustGraph(gen.Star(6)), mustGraph(gen.Grid(3, 3))}
 	for seed := range uint64(8) {
 		graphs = append(graphs, randomGraph(10, 0.3, mc.Source(3, seed)))
 	}
 	for gi, g := range graphs {
-		s := spectral(t, g)
+		s := spectralOf(t, g)
 		b := s.StabilityBound()
 		gs, rs, _ := s.GammaH2(1)
 
@@ -69,7 +70,7 @@ func TestFactsSection51(t *testing.T) {
 
 		// Fact 1: scaling invariance ρ(γ, cL) = ρ(cγ, L), also for ς.
 		for _, c := range []float64{0.3, 2.5} {
-			sc := spectral(t, scaleWeights(g, c))
+			sc := spectralOf(t, scaleWeights(g, c))
 			gamma := 0.4 * b / c
 			for _, tc := range []Traffic{Case1, Case2} {
 				a, err := sc.Rho(tc, gamma, 1)
@@ -87,33 +88,33 @@ func TestFactsSection51(t *testing.T) {
 	// Fact 3: γ* = γ_conv for K_n (1/n, ρ₂ = n−1) and C4 (1/3); they
 	// differ for a path.
 	for n := 3; n <= 7; n++ {
-		s := spectral(t, mustGraph(linalg.Complete(n)))
+		s := spectralOf(t, mustGraph(gen.Complete(n)))
 		g, r, _ := s.GammaH2(1)
 		gc, _ := s.GammaConv()
 		assert.InDelta(t, 1/float64(n), g, 1e-12)
 		assert.InDelta(t, 1/float64(n), gc, 1e-12)
 		assert.InDelta(t, float64(n-1), r, 1e-9)
 	}
-	gp, _, _ := spectral(t, mustGraph(linalg.Path(5))).GammaH2(1)
+	gp, _, _ := spectralOf(t, mustGraph(gen.Path(5))).GammaH2(1)
 	assert.Greater(t, math.Abs(gp-0.5), 0.05)
 
 	// Fact 5: adding a link can hurt. Path 1–2–3 vs triangle: at γ = 0.6
 	// the triangle is worse, at γ = 0.1 better. Closing P4 into C4 raises
 	// λ_n from 2 + √2 to 4, so at γ = 0.55 the link destabilises.
-	path, tri := spectral(t, mustGraph(linalg.Path(3))), spectral(t, mustGraph(linalg.Complete(3)))
+	path, tri := spectralOf(t, mustGraph(gen.Path(3))), spectralOf(t, mustGraph(gen.Complete(3)))
 	pa, _ := path.Rho(Case2, 0.6, 1)
 	ta, _ := tri.Rho(Case2, 0.6, 1)
 	assert.Greater(t, ta, pa)
 	pb, _ := path.Rho(Case2, 0.1, 1)
 	tb, _ := tri.Rho(Case2, 0.1, 1)
 	assert.Less(t, tb, pb)
-	_, err := spectral(t, mustGraph(linalg.Path(4))).Rho(Case2, 0.55, 1)
+	_, err := spectralOf(t, mustGraph(gen.Path(4))).Rho(Case2, 0.55, 1)
 	assert.NoError(t, err)
-	_, err = spectral(t, mustGraph(linalg.Cycle(4))).Rho(Case2, 0.55, 1)
+	_, err = spectralOf(t, mustGraph(gen.Cycle(4))).Rho(Case2, 0.55, 1)
 	assert.ErrorIs(t, err, ErrUnstable)
 
 	// Continuous-time limit (spec §4.4 Case 2T): ρ₂T → σ² K_f/(2n) as γ → 0.
-	s := spectral(t, mustGraph(linalg.Grid(3, 4)))
+	s := spectralOf(t, mustGraph(gen.Grid(3, 4)))
 	r, _ := s.Rho(Case2T, 1e-9, 1)
 	assert.InEpsilon(t, s.Kirchhoff()/(2*12), r, 1e-8) // O(γ λ_n) = O(1e-8) bias
 }
@@ -121,7 +122,7 @@ func TestFactsSection51(t *testing.T) {
 // TestGammaTradeoff checks Problem B's trade-off: the returned γ is the
 // grid minimiser of ρ₂T(γ) + c/γ and moves to larger γ as c grows.
 func TestGammaTradeoff(t *testing.T) {
-	s := spectral(t, mustGraph(linalg.Grid(3, 3)))
+	s := spectralOf(t, mustGraph(gen.Grid(3, 3)))
 	prev := 0.0
 	for _, c := range []float64{0.01, 0.1, 1, 10} {
 		g, err := s.GammaTradeoff(c, 1)
@@ -146,10 +147,10 @@ func TestGammaTradeoff(t *testing.T) {
 // a correct implementation fails it with probability ~6e-5 per seed).
 func TestMonteCarloCoversClosedForms(t *testing.T) {
 	for _, c := range []struct {
-		g     *linalg.Graph
+		g     *wgraph.Graph
 		gamma float64
-	}{{mustGraph(linalg.Path(3)), 0.5}, {randomGraph(6, 0.4, mc.Source(4, 0)), 0}} {
-		s := spectral(t, c.g)
+	}{{mustGraph(gen.Path(3)), 0.5}, {randomGraph(6, 0.4, mc.Source(4, 0)), 0}} {
+		s := spectralOf(t, c.g)
 		gamma := c.gamma
 		if gamma == 0 {
 			gamma, _, _ = s.GammaH2(1)
@@ -165,7 +166,7 @@ func TestMonteCarloCoversClosedForms(t *testing.T) {
 		}
 	}
 	// Determinism across worker counts.
-	net := &Throttler{Graph: mustGraph(linalg.Cycle(5)), Gamma: 0.3}
+	net := &Throttler{Graph: mustGraph(gen.Cycle(5)), Gamma: 0.3}
 	a, _ := EstimateRho(net, Case2, 1, MonteCarlo{Runs: 6, Steps: 100, Seed: 3, Workers: 1})
 	b, _ := EstimateRho(net, Case2, 1, MonteCarlo{Runs: 6, Steps: 100, Seed: 3, Workers: 4})
 	assert.Equal(t, a, b)

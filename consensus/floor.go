@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/solve"
-	"github.com/loadlab/loadlab/linalg"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -92,7 +92,7 @@ type barrierMethod struct {
 	qb    *mat.Dense // columns Q b_e
 	gram  mat.Dense  // b_eᵀQ²b_f
 	hess  *mat.SymDense
-	ch    linalg.SPDFactor
+	ch    dense.SPDFactor
 	step  []float64
 	trial []float64
 }

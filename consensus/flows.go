@@ -5,10 +5,10 @@ import (
 
 	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
-// flows reads the graph's compressed rows (linalg.Graph.CSR) in place,
+// flows reads the graph's compressed rows (wgraph.Graph.CSR) in place,
 // with the products γ w_uv formed once, so the two directions of a link
 // use the identical rounded number and the inner loop does no
 // multiplication beyond the flow itself. Entry e reads gw[e & mask]:
@@ -28,7 +28,7 @@ type flows struct {
 // newFlows prepares the update of g at step size γ. On graphs of at
 // least gatherNodes nodes it builds the blocked gather (see blocks),
 // 13 bytes per adjacency entry, checked against the memory budget.
-func newFlows(g *linalg.Graph, gamma float64) (*flows, error) {
+func newFlows(g *wgraph.Graph, gamma float64) (*flows, error) {
 	off, adj, w := g.CSR()
 	f := &flows{off: off, adj: adj}
 	if len(w) > 0 && !slices.ContainsFunc(w, func(x float64) bool { return x != w[0] }) {

@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // TestBlockedUpdate checks that the blocked gather of large graphs
@@ -23,11 +24,11 @@ func TestBlockedUpdate(t *testing.T) {
 		must(b.SetEdge(0, v, 0.75))
 	}
 	hub := b.Build()
-	cycle, err := linalg.Cycle(10)
+	cycle, err := gen.Cycle(10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range []*linalg.Graph{hub, cycle} {
+	for _, g := range []*wgraph.Graph{hub, cycle} {
 		n := g.Order()
 		rnd := rand.New(mc.Source(41))
 		p := make([]float64, n)
@@ -85,7 +86,7 @@ func TestBlockShift(t *testing.T) {
 // same γ w at every entry, on a unit-weight random regular graph and on
 // a cycle of weight 0.3.
 func TestUniformWeightUpdate(t *testing.T) {
-	reg, err := linalg.RandomRegular(3000, 6, mc.Source(42))
+	reg, err := gen.RandomRegular(3000, 6, mc.Source(42))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestUniformWeightUpdate(t *testing.T) {
 	for u := range 50 {
 		must(cb.SetEdge(u, (u+1)%50, 0.3))
 	}
-	for _, g := range []*linalg.Graph{reg, cb.Build()} {
+	for _, g := range []*wgraph.Graph{reg, cb.Build()} {
 		n := g.Order()
 		f, err := newFlows(g, 0.07)
 		if err != nil {

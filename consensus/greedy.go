@@ -5,7 +5,9 @@ import (
 	"math"
 
 	"github.com/loadlab/loadlab"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -13,9 +15,9 @@ import (
 type Greedy struct {
 	// Graph is the input graph with the chosen links added (a chosen
 	// link that already exists has its weight increased).
-	Graph *linalg.Graph
+	Graph *wgraph.Graph
 	// Added lists the chosen candidates in the order they were added.
-	Added []linalg.Edge
+	Added []wgraph.Edge
 	// Rho holds ρ₂ (σ = 1) before any addition, Rho[0], and after each,
 	// Rho[i+1], computed by the rank-one updates.
 	Rho []float64
@@ -43,12 +45,12 @@ type Greedy struct {
 // (th.Measure must be Amount), k < 0, or a candidate out of range, a
 // self-loop, or a weight that is not finite and positive. It panics if
 // th is nil.
-func GreedyLinks(th *Throttler, candidates []linalg.Edge, k int) (*Greedy, error) {
+func GreedyLinks(th *Throttler, candidates []wgraph.Edge, k int) (*Greedy, error) {
 	if err := th.validateLinear("GreedyLinks"); err != nil {
 		return nil, err
 	}
 	g, gamma := th.Graph, th.Gamma
-	if err := linalg.CheckDense("consensus: GreedyLinks", g.Order(), 4); err != nil {
+	if err := size.CheckDense("consensus", "consensus: GreedyLinks", g.Order(), 4); err != nil {
 		return nil, err
 	}
 	if k < 0 {
@@ -63,7 +65,7 @@ func GreedyLinks(th *Throttler, candidates []linalg.Edge, k int) (*Greedy, error
 			return nil, loadlab.Invalid("consensus", "candidates[%d].W = %v: want finite and > 0", i, c.W)
 		}
 	}
-	lp, err := linalg.PseudoInverse(g)
+	lp, err := spectral.PseudoInverse(g)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,14 +20,14 @@ func TestGreedyLinks(t *testing.T) {
 	for seed := range uint64(4) {
 		rnd := rand.New(mc.Source(40, seed))
 		n := 10
-		g := mustGraph(linalg.Path(n))
-		var cands []linalg.Edge
+		g := mustGraph(gen.Path(n))
+		var cands []wgraph.Edge
 		for range 15 {
 			u, v := rnd.IntN(n), rnd.IntN(n)
 			if u == v {
 				continue
 			}
-			cands = append(cands, linalg.Edge{U: u, V: v, W: 0.2 + rnd.Float64()})
+			cands = append(cands, wgraph.Edge{U: u, V: v, W: 0.2 + rnd.Float64()})
 		}
 		gamma := 0.3
 		res, err := GreedyLinks(&Throttler{Graph: g, Gamma: gamma}, cands, 5)
@@ -36,7 +37,7 @@ func TestGreedyLinks(t *testing.T) {
 		// seeds all 5 rounds run: the checks below are not vacuous.
 		require.Len(t, res.Added, 5)
 		cur := g
-		used := map[linalg.Edge]bool{}
+		used := map[wgraph.Edge]bool{}
 		for i, e := range res.Added {
 			r0, err := Rho(&Throttler{Graph: cur, Gamma: gamma}, Case2, 1)
 			require.NoError(t, err)
@@ -72,19 +73,19 @@ func TestGreedyLinks(t *testing.T) {
 // past 2 is never chosen, and that the link that hurts is still added
 // (spec §5.1 fact 5: path 1–2–3 plus {1, 3} at γ = 0.6).
 func TestGreedySkipsUnstable(t *testing.T) {
-	res, err := GreedyLinks(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.6}, []linalg.Edge{{U: 0, V: 2, W: 1}}, 1)
+	res, err := GreedyLinks(&Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.6}, []wgraph.Edge{{U: 0, V: 2, W: 1}}, 1)
 	require.NoError(t, err)
 	assert.InDelta(t, 250.0/63, res.Rho[0], 1e-12) // spec §5.1
 	assert.InDelta(t, 50.0/9, res.Rho[1], 1e-12)
-	res, err = GreedyLinks(&Throttler{Graph: mustGraph(linalg.Path(4)), Gamma: 0.55}, []linalg.Edge{{U: 0, V: 3, W: 1}}, 1)
+	res, err = GreedyLinks(&Throttler{Graph: mustGraph(gen.Path(4)), Gamma: 0.55}, []wgraph.Edge{{U: 0, V: 3, W: 1}}, 1)
 	require.NoError(t, err)
 	assert.Empty(t, res.Added) // C4 at γ = 0.55 is unstable
-	_, err = GreedyLinks(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}, []linalg.Edge{{U: 0, V: 0, W: 1}}, 1)
+	_, err = GreedyLinks(&Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.1}, []wgraph.Edge{{U: 0, V: 0, W: 1}}, 1)
 	assert.Error(t, err)
-	_, err = GreedyLinks(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}, []linalg.Edge{{U: 0, V: 2, W: -1}}, 1)
+	_, err = GreedyLinks(&Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.1}, []wgraph.Edge{{U: 0, V: 2, W: -1}}, 1)
 	assert.Error(t, err)
-	_, err = GreedyLinks(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}, nil, -1)
+	_, err = GreedyLinks(&Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.1}, nil, -1)
 	assert.Error(t, err)
-	_, err = GreedyLinks(&Throttler{Graph: mustGraph(linalg.Complete(3)), Gamma: 0.7}, nil, 1)
+	_, err = GreedyLinks(&Throttler{Graph: mustGraph(gen.Complete(3)), Gamma: 0.7}, nil, 1)
 	assert.ErrorIs(t, err, ErrUnstable)
 }

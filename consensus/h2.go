@@ -5,8 +5,11 @@ import (
 	"math"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -24,7 +27,7 @@ import (
 // (tr (2I − γL)⁻¹ includes ½ from the conserved mode λ₁ = 0.) Each trace
 // is one factor-and-invert pass of the kind linalg's Kirchhoff index
 // makes: a Cholesky factor A = UᵀU and tr A⁻¹ = ‖U⁻¹‖_F², 2n³/3 flops;
-// L† comes from A = L + αJ/n (linalg.Lift); the two passes of ρ₂ run on
+// L† comes from A = L + αJ/n (dense.Lift); the two passes of ρ₂ run on
 // two goroutines. On sparse graphs (Σ_k deg(k)² ≤ n³/20) ρ₂ takes one
 // pass instead, on H = γL(2I − γL) + J/n formed from the adjacency
 // lists, ρ₂ = σ² [tr H⁻¹ − 1]; where H is not safely positive definite
@@ -34,26 +37,34 @@ import (
 //
 // Errors (with ρ = +Inf): ErrUnstable when 2I − γL is not numerically
 // positive definite or so ill conditioned (condition estimate above
-// linalg.MaxCondition) that γλ_n lies within its rounding error of 2
+// spectral.MaxCondition) that γλ_n lies within its rounding error of 2
 // (the stability limit, where ρ has no correct digits); ErrIllConditioned
 // for ρ₂ and ρ₂T when L + αJ/n is (a nearly disconnected graph, as
-// linalg.KirchhoffIndex refuses it); ErrInvalid for an invalid
+// spectral.KirchhoffIndex refuses it); ErrInvalid for an invalid
 // throttler (see Throttler.Validate; ErrDisconnected for a disconnected
 // graph), a Measure other than Amount, σ negative or not finite, or an
 // unknown t; ErrTooLarge when the dense n×n work exceeds the memory
 // budget. It panics if th is nil.
 //
-// That is the dense path, taken up to linalg.DenseMaxNodes nodes. Above,
-// Rho returns the stochastic estimate of RhoWith at the default accuracy
-// (1 % relative at 95 %) from the fixed source linalg.DefaultSource, so
-// the number is deterministic; RhoWith returns the interval, the work
-// and which path ran.
+// The value is exact to rounding. Above spectral.DenseMaxNodes nodes,
+// where the dense work costs seconds to minutes, Rho returns an error
+// wrapping loadlab.ErrTooLarge: EstimateH2 estimates ρ with a 95 %
+// interval at about O(m) per probe.
 func Rho(th *Throttler, t Traffic, sigma float64) (float64, error) {
-	if th != nil && th.Graph != nil && th.Graph.Order() > linalg.DenseMaxNodes {
-		r, err := RhoWith(th, t, sigma, nil, linalg.DefaultSource())
-		return r.Rho.Mean, err
+	if err := tooLargeForDense(th, "Rho", "EstimateH2"); err != nil {
+		return math.Inf(1), err
 	}
 	return rhoDense(th, t, sigma)
+}
+
+// tooLargeForDense returns an error wrapping loadlab.ErrTooLarge, naming
+// the estimator to call instead, when th's graph has more than
+// spectral.DenseMaxNodes nodes.
+func tooLargeForDense(th *Throttler, fn, instead string) error {
+	if th != nil && th.Graph != nil && th.Graph.Order() > spectral.DenseMaxNodes {
+		return loadlab.TooLarge("consensus", "%s: n = %d nodes > spectral.DenseMaxNodes = %d (the dense O(n³) path); %s estimates the measure with its interval", fn, th.Graph.Order(), spectral.DenseMaxNodes, instead)
+	}
+	return nil
 }
 
 // rhoDense is Rho's dense path.
@@ -62,7 +73,7 @@ func rhoDense(th *Throttler, t Traffic, sigma float64) (float64, error) {
 	if err != nil {
 		return math.Inf(1), err
 	}
-	return linalg.Sum(d), nil
+	return dense.Sum(d), nil
 }
 
 // NodalRho returns the nodal H2 measures ρ_j = lim E (p_j − p̄)² of
@@ -78,24 +89,12 @@ func rhoDense(th *Throttler, t Traffic, sigma float64) (float64, error) {
 // panics if th is nil or dst is non-nil with a length other than the
 // number of nodes.
 //
-// That is the dense path, taken up to linalg.DenseMaxNodes nodes. Above,
-// NodalRho returns the means of NodalRhoWith's stochastic diagonal
-// estimates at its default accuracy (1 % per node at 95 %) from the
-// fixed source linalg.DefaultSource; where that accuracy is out of reach
-// (graphs with many small eigenvalues, such as large tori: see
-// linalg.DefaultDiagRelAcc) it returns the error, wrapping
-// loadlab.ErrNotConverged, with the partial means.
+// The values are exact to rounding. Above spectral.DenseMaxNodes nodes
+// NodalRho returns an error wrapping loadlab.ErrTooLarge:
+// EstimateNodalH2 estimates the ρ_j with per-node 95 % intervals.
 func NodalRho(dst []float64, th *Throttler, t Traffic, sigma float64) ([]float64, error) {
-	if th != nil && th.Graph != nil && th.Graph.Order() > linalg.DenseMaxNodes {
-		dst = allocDst(dst, th.Graph.Order(), "NodalRho")
-		r, err := NodalRhoWith(th, t, sigma, nil, linalg.DefaultSource())
-		if r.Rho == nil {
-			return nil, err
-		}
-		for j, e := range r.Rho {
-			dst[j] = e.Mean
-		}
-		return dst, err
+	if err := tooLargeForDense(th, "NodalRho", "EstimateNodalH2"); err != nil {
+		return nil, err
 	}
 	return nodalRhoDense(dst, th, t, sigma)
 }
@@ -111,7 +110,7 @@ func nodalRhoDense(dst []float64, th *Throttler, t Traffic, sigma float64) ([]fl
 	}
 	n := g.Order()
 	// Case 2 runs two passes side by side: two matrices and two factors.
-	if err := linalg.CheckDense("consensus: NodalRho", n, 4); err != nil {
+	if err := size.CheckDense("consensus", "consensus: NodalRho", n, 4); err != nil {
 		return nil, err
 	}
 	dst = allocDst(dst, n, "NodalRho")
@@ -150,12 +149,12 @@ func nodalRhoDense(dst []float64, th *Throttler, t Traffic, sigma float64) ([]fl
 // twoPass writes the diagonal of Q = (2I − γL)⁻¹ into dst and returns
 // that of L†, from the two independent factor-and-invert passes, run
 // side by side.
-func twoPass(dst []float64, g *linalg.Graph, gamma float64) ([]float64, error) {
+func twoPass(dst []float64, g *wgraph.Graph, gamma float64) ([]float64, error) {
 	var lp []float64
 	var errs [2]error
 	mc.For(2, 2, func(i int) {
 		if i == 0 {
-			var q *linalg.SPDFactor
+			var q *dense.SPDFactor
 			if q, errs[0] = stationaryInverse(g, gamma); errs[0] == nil {
 				q.InverseDiag(dst)
 			}
@@ -175,7 +174,7 @@ func twoPass(dst []float64, g *linalg.Graph, gamma float64) ([]float64, error) {
 // adjacency lists, Σ_k deg(k)² scalar updates, is cheaper than the
 // second factor-and-invert pass (2n³/3 flops in blocked BLAS, several
 // times faster per operation than the scalar loop): Σ_k deg(k)² ≤ n³/20.
-func sparseH2(g *linalg.Graph) bool {
+func sparseH2(g *wgraph.Graph) bool {
 	n := g.Order()
 	var w float64
 	for u := range n {
@@ -190,11 +189,11 @@ func sparseH2(g *linalg.Graph) bool {
 // (γL(2I − γL))† = H⁻¹ − J/n), into dst from one factor-and-invert pass.
 // It reports false, leaving the diagnosis to the two-pass route, when H
 // is not numerically positive definite or its condition estimate
-// exceeds linalg.MaxCondition: H cannot tell instability (γλ_n ≈ 2) from
+// exceeds spectral.MaxCondition: H cannot tell instability (γλ_n ≈ 2) from
 // near-disconnection (λ₂ ≈ 0), where either its smallest eigenvalue
 // γλ(2 − γλ) is near 0.
-func h2Direct(dst []float64, g *linalg.Graph, gamma float64) bool {
-	var f linalg.SPDFactor
+func h2Direct(dst []float64, g *wgraph.Graph, gamma float64) bool {
+	var f dense.SPDFactor
 	if f.Factorize(h2Matrix(g, gamma)) != nil || !(f.Cond() <= signLimit(g.Order())) {
 		return false
 	}
@@ -208,15 +207,15 @@ func h2Direct(dst []float64, g *linalg.Graph, gamma float64) bool {
 // ‖ΔA‖ ≤ c n ε ‖A‖ (Higham, Accuracy and Stability of Numerical
 // Algorithms, Thm 10.3; c = 8 here), so an eigenvalue below that, whose
 // sign is unknown, shows as κ(A) ≥ 1/(8 n ε). It is also at most
-// linalg.MaxCondition, past which no result has two correct digits.
+// spectral.MaxCondition, past which no result has two correct digits.
 func signLimit(n int) float64 {
-	return min(linalg.MaxCondition, 1/(8*float64(n)*0x1p-52))
+	return min(spectral.MaxCondition, 1/(8*float64(n)*0x1p-52))
 }
 
 // h2Matrix returns H = γL(2I − γL) + J/n = 2γL − γ²L² + J/n, forming L²
 // from the adjacency lists in O(n² + Σ_k deg(k)²) rather than by a dense
 // product.
-func h2Matrix(g *linalg.Graph, gamma float64) *mat.SymDense {
+func h2Matrix(g *wgraph.Graph, gamma float64) *mat.SymDense {
 	n := g.Order()
 	data := make([]float64, n*n)
 	c := 1 / float64(n)
@@ -257,13 +256,13 @@ func h2Matrix(g *linalg.Graph, gamma float64) *mat.SymDense {
 // (the eigenvalues of 2I − γL lie in (2 − γλ_n, 2], so its condition
 // number is at most 2/(2 − γλ_n)): the network is unstable or marginal
 // to rounding, and the error wraps ErrUnstable.
-func stationaryInverse(g *linalg.Graph, gamma float64) (*linalg.SPDFactor, error) {
+func stationaryInverse(g *wgraph.Graph, gamma float64) (*dense.SPDFactor, error) {
 	a, err := g.Laplacian()
 	if err != nil {
 		return nil, err
 	}
-	linalg.Shift(a, a, 2, gamma)
-	var f linalg.SPDFactor
+	dense.Shift(a, a, 2, gamma)
+	var f dense.SPDFactor
 	if err := f.Factorize(a); err != nil {
 		return nil, loadlab.Wrap(ErrUnstable, "consensus", "γ = %v: 2I − γL is not positive definite (γλ_n ≥ 2 to rounding)", gamma)
 	}
@@ -274,15 +273,15 @@ func stationaryInverse(g *linalg.Graph, gamma float64) (*linalg.SPDFactor, error
 }
 
 // pseudoInverseDiag returns the diagonal of L† from the lifted
-// factorisation (linalg.Lift), with the error of linalg.KirchhoffIndex
+// factorisation (dense.Lift), with the error of spectral.KirchhoffIndex
 // (ErrIllConditioned) when L + αJ/n is too ill conditioned.
-func pseudoInverseDiag(g *linalg.Graph) ([]float64, error) {
-	a, alpha, err := linalg.LiftedLaplacian(g)
+func pseudoInverseDiag(g *wgraph.Graph) ([]float64, error) {
+	a, alpha, err := spectral.LiftedLaplacian(g)
 	if err != nil {
 		return nil, err
 	}
-	var f linalg.SPDFactor
-	if err := linalg.FactorWellConditioned(&f, a, "L + αJ/n"); err != nil {
+	var f dense.SPDFactor
+	if err := f.FactorizeChecked(a, "L + αJ/n"); err != nil {
 		return nil, fmt.Errorf("consensus: L† of the graph: %w", err)
 	}
 	d := f.InverseDiag(nil)

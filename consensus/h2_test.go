@@ -8,7 +8,9 @@ import (
 
 	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -18,7 +20,7 @@ import (
 // form, kept as an independent oracle: one Cholesky of
 // γL(2I − γL) + J/n, formed from the adjacency lists, and gonum's
 // InverseTri (spec §4.4 R2: ρ₂ = σ² [tr (γL(2I − γL) + J/n)⁻¹ − 1]).
-func oldRho2(g *linalg.Graph, gamma, sigma float64) (float64, error) {
+func oldRho2(g *wgraph.Graph, gamma, sigma float64) (float64, error) {
 	n := g.Order()
 	data := make([]float64, n*n)
 	c := 1 / float64(n)
@@ -69,7 +71,7 @@ func oldRho2(g *linalg.Graph, gamma, sigma float64) (float64, error) {
 func TestRho2PartialFractions(t *testing.T) {
 	for seed := range uint64(8) {
 		g := randomGraph(20+5*int(seed), 0.3, mc.Source(40, seed))
-		s := spectral(t, g)
+		s := spectralOf(t, g)
 		for _, f := range []float64{0.05, 0.5, 0.9} {
 			gamma := f * s.StabilityBound()
 			got, err := Rho(&Throttler{Graph: g, Gamma: gamma}, Case2, 1.3)
@@ -87,7 +89,7 @@ func TestRho2PartialFractions(t *testing.T) {
 	// K_n: λ = n (n−1 times), ρ₂ = (n−1)/(γn(2 − γn)) for σ = 1.
 	for _, n := range []int{3, 10, 40} {
 		gamma := 0.7 / float64(n)
-		got, err := Rho(&Throttler{Graph: mustGraph(linalg.Complete(n)), Gamma: gamma}, Case2, 1)
+		got, err := Rho(&Throttler{Graph: mustGraph(gen.Complete(n)), Gamma: gamma}, Case2, 1)
 		require.NoError(t, err)
 		x := gamma * float64(n)
 		// A few ulps per term, summed compensated: 1e-13.
@@ -95,14 +97,14 @@ func TestRho2PartialFractions(t *testing.T) {
 	}
 	// C_n: the spectral sum over the closed-form spectrum.
 	for _, n := range []int{5, 17, 64} {
-		ev, err := linalg.CycleSpectrum(n)
+		ev, err := spectral.CycleSpectrum(n)
 		require.NoError(t, err)
 		sp, err := SpectralFrom(ev)
 		require.NoError(t, err)
 		for _, gamma := range []float64{0.1, 0.3, 0.45} {
 			want, err := sp.Rho(Case2, gamma, 1)
 			require.NoError(t, err)
-			got, err := Rho(&Throttler{Graph: mustGraph(linalg.Cycle(n)), Gamma: gamma}, Case2, 1)
+			got, err := Rho(&Throttler{Graph: mustGraph(gen.Cycle(n)), Gamma: gamma}, Case2, 1)
 			require.NoError(t, err)
 			// κ(L + αJ/n) ≈ 4/λ₂ ≤ 1e3 for n = 64: 1e-11 relative.
 			assert.InEpsilon(t, want, got, 1e-11, "C_%d γ %v", n, gamma)
@@ -118,7 +120,7 @@ func TestRho2BothRoutes(t *testing.T) {
 	for seed := range uint64(4) {
 		g := randomGraph(60, 0.06, mc.Source(41, seed))
 		require.True(t, sparseH2(g))
-		s := spectral(t, g)
+		s := spectralOf(t, g)
 		for _, f := range []float64{0.3, 0.99} {
 			gamma := f * s.StabilityBound()
 			direct := make([]float64, 60)
@@ -142,14 +144,14 @@ func TestRho2BothRoutes(t *testing.T) {
 		}
 	}
 	// Dense graphs take the two passes.
-	assert.False(t, sparseH2(mustGraph(linalg.Complete(50))))
+	assert.False(t, sparseH2(mustGraph(gen.Complete(50))))
 }
 
 // denseHalf returns the benchmark graph of issue 10: n nodes, each pair
 // linked with probability ½, weights uniform in [0.5, 2).
-func denseHalf(n int) *linalg.Graph {
+func denseHalf(n int) *wgraph.Graph {
 	src := mc.Source(50)
-	g, err := linalg.ErdosRenyi(n, 0.5, true, src)
+	g, err := gen.ErdosRenyi(n, 0.5, true, src)
 	if err != nil {
 		panic(err)
 	}
@@ -158,7 +160,7 @@ func denseHalf(n int) *linalg.Graph {
 	for i := range es {
 		es[i].W = 0.5 + 1.5*rnd.Float64()
 	}
-	g, err = linalg.FromEdges(n, es)
+	g, err = wgraph.FromEdges(n, es)
 	if err != nil {
 		panic(err)
 	}
@@ -189,7 +191,7 @@ func BenchmarkRho2VsKirchhoff_Dense_2000(b *testing.B) {
 		benchCPU(b, func() error { _, err := Rho(&Throttler{Graph: g, Gamma: gamma}, Case2, 1); return err })
 	})
 	b.Run("Kirchhoff", func(b *testing.B) {
-		benchCPU(b, func() error { _, err := linalg.KirchhoffIndex(g); return err })
+		benchCPU(b, func() error { _, err := spectral.KirchhoffIndex(g); return err })
 	})
 	b.Run("Rho2Old", func(b *testing.B) {
 		benchCPU(b, func() error { _, err := oldRho2(g, gamma, 1); return err })

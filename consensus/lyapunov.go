@@ -6,7 +6,6 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/size"
-	"github.com/loadlab/loadlab/linalg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,7 +27,7 @@ func Lyapunov(a mat.Matrix, q mat.Symmetric) (*mat.SymDense, error) {
 	if !ok {
 		return nil, loadlab.TooLarge("consensus", "Lyapunov: n = %d: the n²×n² system overflows", n)
 	}
-	if err := linalg.CheckDense("consensus: Lyapunov", nn, 1); err != nil {
+	if err := size.CheckDense("consensus", "consensus: Lyapunov", nn, 1); err != nil {
 		return nil, err
 	}
 	for i := range n {

@@ -7,13 +7,13 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // TestEstimateRhoRun checks that EstimateRho is the summary of its runs
 // in run order, bit for bit, and that a run index out of range is refused.
 func TestEstimateRhoRun(t *testing.T) {
-	g, err := linalg.Cycle(6)
+	g, err := gen.Cycle(6)
 	if err != nil {
 		t.Fatal(err)
 	}

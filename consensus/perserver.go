@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/loadlab/loadlab"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/internal/dense"
 )
 
 // validateClients validates per-server input: finite non-negative requests
@@ -59,7 +59,7 @@ func UniformRatio(dst, requests []float64, limit float64) ([]float64, error) {
 		clear(dst)
 		return dst, nil
 	}
-	var total linalg.CompensatedSum
+	var total dense.CompensatedSum
 	for _, r := range requests {
 		total.Add(r / m)
 	}

@@ -8,7 +8,8 @@ import (
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // Settings are optional simulation settings; nil means the defaults.
@@ -76,13 +77,13 @@ type Trajectory struct {
 	Final []float64
 
 	// LambdaMax is the proven bracket of the largest eigenvalue μ_n of
-	// the update operator that decided stability (linalg.LambdaMaxBracket
+	// the update operator that decided stability (spectral.LambdaMaxBracket
 	// with threshold 2/γ: refined only as far as needed, so a bracket
 	// settled by a cheap upper bound is wide). μ_n is λ_n of L for Amount
 	// and Clipped (spec §4.1); for Ratio it is that of R⁻¹L and for
 	// LogRatio that of X*⁻¹L, at the first step's demand r(0) (spec §8).
 	// Zero when no step was taken.
-	LambdaMax linalg.Bracket
+	LambdaMax spectral.Bracket
 }
 
 // Simulate runs the throttler th for steps steps from the limits x0
@@ -232,14 +233,14 @@ func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps 
 type pendingStability struct {
 	done   chan struct{}
 	joined bool
-	b      linalg.Bracket
+	b      spectral.Bracket
 	err    error
 	panic  any
 }
 
 // checkStability starts the stability decision for γ on g with the
 // scaling q (see scaling).
-func checkStability(g *linalg.Graph, gamma float64, q []float64) *pendingStability {
+func checkStability(g *wgraph.Graph, gamma float64, q []float64) *pendingStability {
 	st := &pendingStability{done: make(chan struct{})}
 	go func() {
 		defer close(st.done)
@@ -252,9 +253,9 @@ func checkStability(g *linalg.Graph, gamma float64, q []float64) *pendingStabili
 // join waits for the decision and returns it; a nil st (no step was
 // taken) returns the zero bracket and no error. A panic of the decision
 // is re-raised on the caller, once.
-func (st *pendingStability) join() (linalg.Bracket, error) {
+func (st *pendingStability) join() (spectral.Bracket, error) {
 	if st == nil {
-		return linalg.Bracket{}, nil
+		return spectral.Bracket{}, nil
 	}
 	<-st.done
 	if st.panic != nil && !st.joined {
@@ -269,7 +270,7 @@ func (st *pendingStability) join() (linalg.Bracket, error) {
 // that g is connected; on large graphs the check, a breadth-first search
 // as costly as building the blocked gather, runs beside it on a second
 // goroutine.
-func prepare(g *linalg.Graph, gamma float64) (*flows, error) {
+func prepare(g *wgraph.Graph, gamma float64) (*flows, error) {
 	if g.Order() < gatherNodes {
 		if err := validateConnected(g); err != nil {
 			return nil, err

@@ -3,15 +3,18 @@ package consensus
 import (
 	"errors"
 	"fmt"
-	"github.com/loadlab/loadlab"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/loadlab/loadlab"
+
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -127,7 +130,7 @@ func TestConservation(t *testing.T) {
 // TestTotalsExample checks spec §9: r = (5, 1), x = (3, 3) gives
 // a = (3, 1), a_total = 4, a_ideal = 6, O = 2.
 func TestTotalsExample(t *testing.T) {
-	net := &Throttler{Graph: mustGraph(linalg.Path(2)), Gamma: 0.1}
+	net := &Throttler{Graph: mustGraph(gen.Path(2)), Gamma: 0.1}
 	tr, err := Simulate(net, TraceDemand{{5, 1}}, []float64{3, 3}, 1, &Settings{States: true})
 	require.NoError(t, err)
 	assert.Equal(t, []float64{3, 1}, tr.A[0])
@@ -184,7 +187,7 @@ func TestTotalsInvariants(t *testing.T) {
 func TestContractionAndDeadbeat(t *testing.T) {
 	r := []float64{7, 1, 4}
 	x0 := []float64{0, 5, 1}
-	net := &Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.5}
+	net := &Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.5}
 	tr, err := Simulate(net, constant(r, 30), x0, 30, &Settings{States: true})
 	require.NoError(t, err)
 	xs, _ := Equilibrium(Amount, r, 6)
@@ -195,7 +198,7 @@ func TestContractionAndDeadbeat(t *testing.T) {
 	}
 	r4 := []float64{3, 9, 1, 6}
 	x4 := []float64{2, 2, 2, 2}
-	k4 := &Throttler{Graph: mustGraph(linalg.Complete(4)), Gamma: 0.25}
+	k4 := &Throttler{Graph: mustGraph(gen.Complete(4)), Gamma: 0.25}
 	tr, err = Simulate(k4, constant(r4, 1), x4, 1, nil)
 	require.NoError(t, err)
 	want, _ := Equilibrium(Amount, r4, 8) // r − (19 − 8)/4
@@ -212,7 +215,7 @@ func sub(a, b []float64) []float64 {
 }
 
 // sixNode is a six-server weighted graph for the equilibria of spec §9.
-func sixNode() *linalg.Graph {
+func sixNode() *wgraph.Graph {
 	g := newBuilder(6)
 	for _, e := range [][3]float64{{0, 1, 1}, {1, 2, 0.5}, {2, 3, 2}, {3, 4, 1}, {4, 5, 1.5}, {5, 0, 1}, {1, 4, 0.7}} {
 		must(g.SetEdge(int(e[0]), int(e[1]), e[2]))
@@ -288,7 +291,7 @@ func TestStepMatchesSimulate(t *testing.T) {
 // TestUnstableSimulation checks spec §4.1 / §9: above 2/λ_n the result
 // carries a warning and the limits diverge; below it neither.
 func TestUnstableSimulation(t *testing.T) {
-	g := mustGraph(linalg.Cycle(6)) // λ_n = 4: bound 1/2
+	g := mustGraph(gen.Cycle(6)) // λ_n = 4: bound 1/2
 	r := []float64{1, 2, 3, 4, 5, 6}
 	x0 := []float64{3, 3, 3, 3, 4, 4}
 	tr, err := Simulate(&Throttler{Graph: g, Gamma: 0.55}, constant(r, 200), x0, 200, nil)
@@ -305,7 +308,7 @@ func TestUnstableSimulation(t *testing.T) {
 	// it (γλ_n = 2.00004) the top modes grow by 1.00004 per step; a
 	// Lanczos estimate alone (a lower bound) used to miss this.
 	for _, n := range []int{1000, 5000} {
-		big := mustGraph(linalg.Cycle(n))
+		big := mustGraph(gen.Cycle(n))
 		zero := make([]float64, n)
 		tr, err = Simulate(&Throttler{Graph: big, Gamma: 0.50001}, constant(zero, 1), zero, 1, nil)
 		require.ErrorIs(t, err, ErrUnstable, "C_%d", n)
@@ -327,7 +330,7 @@ func TestUnstableSimulation(t *testing.T) {
 // "uncertain" warning with the bracket.
 func TestStabilityDecision(t *testing.T) {
 	g := sparseRandom(600, 6, mc.Source(17))
-	dense, err := linalg.Spectrum(g)
+	dense, err := spectral.Spectrum(g)
 	require.NoError(t, err)
 	lam := dense[599]
 	var edge float64
@@ -357,7 +360,7 @@ func TestStabilityDecision(t *testing.T) {
 	for u := range 600 {
 		gersh = max(gersh, 2*g.WeightedDegree(u))
 	}
-	cw, err := linalg.LambdaMaxBracket(g, nil)
+	cw, err := spectral.LambdaMaxBracket(g, nil)
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, cw.Hi, lam)
 	assert.LessOrEqual(t, cw.Hi, gersh*(1+1e-12))
@@ -365,7 +368,7 @@ func TestStabilityDecision(t *testing.T) {
 	// the Ritz value can only approach 4 from below and 5000 nodes is
 	// past the dense decision: the warning says uncertain, with the
 	// bracket containing 4.
-	_, err = stability(mustGraph(linalg.Cycle(5000)), 0.5, nil)
+	_, err = stability(mustGraph(gen.Cycle(5000)), 0.5, nil)
 	require.ErrorIs(t, err, ErrIllConditioned)
 	assert.Contains(t, err.Error(), "uncertain")
 	assert.Contains(t, err.Error(), ", 4]")
@@ -373,7 +376,7 @@ func TestStabilityDecision(t *testing.T) {
 
 // TestSimulateErrors checks the input errors of the model.
 func TestSimulateErrors(t *testing.T) {
-	g := mustGraph(linalg.Path(3))
+	g := mustGraph(gen.Path(3))
 	ok := TraceDemand{{1, 2, 3}}
 	x0 := []float64{1, 1, 1}
 	db := newBuilder(3)
@@ -422,7 +425,7 @@ func TestSimulateErrors(t *testing.T) {
 // 2^40 steps, with States on a graph whose record is too large, and
 // EstimateRho with Steps = 2^40 or Burn + Steps overflowing.
 func TestSizesBeforeAllocation(t *testing.T) {
-	th := &Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}
+	th := &Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.1}
 	x0 := []float64{1, 1, 1}
 	_, err := Simulate(th, TraceDemand{x0}, x0, 1<<40, nil)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
@@ -430,7 +433,7 @@ func TestSizesBeforeAllocation(t *testing.T) {
 	// 2^22 steps alone need 200 MB, but with the states of 1000 nodes
 	// 134 GB.
 	big := make([]float64, 1000)
-	_, err = Simulate(&Throttler{Graph: mustGraph(linalg.Path(1000)), Gamma: 0.1}, TraceDemand{big}, big, 1<<22, &Settings{States: true})
+	_, err = Simulate(&Throttler{Graph: mustGraph(gen.Path(1000)), Gamma: 0.1}, TraceDemand{big}, big, 1<<22, &Settings{States: true})
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, err = EstimateRho(th, Case2, 1, MonteCarlo{Runs: 2, Steps: 1 << 40})
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
@@ -451,7 +454,7 @@ func FuzzSimulate(f *testing.F) {
 	f.Add(-1.0, 0.0, 2.0, 3.0, 1.0, uint8(1))
 	f.Add(0.3, -1.0, 2.0, math.NaN(), 1.0, uint8(2))
 	f.Fuzz(func(t *testing.T, gamma, r0, r1, r2, x float64, m uint8) {
-		net := &Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: gamma, Measure: Measure(m % 5)}
+		net := &Throttler{Graph: mustGraph(gen.Path(3)), Gamma: gamma, Measure: Measure(m % 5)}
 		tr, err := Simulate(net, constant([]float64{r0, r1, r2}, 5), []float64{x, x, x}, 5, nil)
 		if err != nil {
 			return
@@ -604,15 +607,15 @@ func TestStabilityBoundEdges(t *testing.T) {
 		for _, e := range g.Edges() {
 			b = max(b, g.WeightedDegree(e.U)+g.WeightedDegree(e.V))
 		}
-		s := spectral(t, g)
+		s := spectralOf(t, g)
 		assert.LessOrEqual(t, s.LambdaMax(), b*(1+1e-12))
 	}
 	g := sparseRandom(600, 6, mc.Source(16))
-	dense, err := linalg.Spectrum(g)
+	dense, err := spectral.Spectrum(g)
 	require.NoError(t, err)
 	// 80 Lanczos steps on a 600-node graph: the extreme Ritz value is
 	// within 1e-6 relative (observed far closer), and never above λ_n.
-	est, err := linalg.LambdaMaxBracket(g, nil)
+	est, err := spectral.LambdaMaxBracket(g, nil)
 	require.NoError(t, err)
 	assert.InEpsilon(t, dense[599], est.Est, 1e-6)
 	assert.LessOrEqual(t, est.Lo, dense[599]*(1+1e-12))
@@ -629,10 +632,10 @@ func TestRatioStability(t *testing.T) {
 	for i := range q {
 		q[i] = 1 / r[i]
 	}
-	mb, err := linalg.LambdaMaxBracket(g, &linalg.EigenSettings{Scale: q})
+	mb, err := spectral.LambdaMaxBracket(g, &spectral.EigenSettings{Scale: q})
 	require.NoError(t, err)
 	mu := mb.Est
-	lam := spectral(t, g).LambdaMax()
+	lam := spectralOf(t, g).LambdaMax()
 	assert.Less(t, mu, lam) // demand above 1 slows the ratio dynamics
 	eq, _ := Equilibrium(Ratio, r, 30)
 	// Below the ratio bound (but above 2/λ_n): no warning, convergence.
@@ -667,7 +670,7 @@ func TestDemandTrend(t *testing.T) {
 	}
 	tr, err := Simulate(&Throttler{Graph: g, Gamma: gamma}, trace, make([]float64, 6), steps, &Settings{States: true})
 	require.NoError(t, err)
-	lp, err := linalg.PseudoInverse(g)
+	lp, err := spectral.PseudoInverse(g)
 	require.NoError(t, err)
 	p := tr.P[steps-1]
 	var pbar float64

@@ -7,8 +7,10 @@ import (
 	"sync"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/size"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -58,7 +60,7 @@ type Spectral struct {
 
 	// For nodal measures: the graph (nil for SpectralFrom) and, computed
 	// once on first use, its eigenvectors.
-	g    *linalg.Graph
+	g    *wgraph.Graph
 	once sync.Once
 	vecs *mat.Dense
 	verr error
@@ -69,20 +71,20 @@ type Spectral struct {
 // the graph is so nearly disconnected that λ₂ ≤ 1e-12 λ_n has no
 // reliable digits; a single node is allowed (every dispersion is then
 // zero).
-func NewSpectral(g *linalg.Graph) (*Spectral, error) {
+func NewSpectral(g *wgraph.Graph) (*Spectral, error) {
 	if err := validateGraph(g); err != nil {
 		return nil, err
 	}
 	// The spectrum needs the dense Laplacian and the eigensolver's copy;
 	// NodalRho adds the eigenvectors.
-	if err := linalg.CheckDense("consensus: NewSpectral", g.Order(), 3); err != nil {
+	if err := size.CheckDense("consensus", "consensus: NewSpectral", g.Order(), 3); err != nil {
 		return nil, err
 	}
 	lap, err := g.Laplacian()
 	if err != nil {
 		return nil, err
 	}
-	l, _, err := linalg.SymEigen(lap, false)
+	l, _, err := spectral.SymEigen(lap, false)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +132,7 @@ func newSpectral(l []float64, connected bool) (*Spectral, error) {
 	}
 	// The eigensolver's absolute error is ~n ε λ_n, so below 1e-12 λ_n
 	// λ₂ has at most a few correct digits (none for n ≳ 10³): refuse,
-	// as linalg.KirchhoffIndex refuses such nearly disconnected graphs.
+	// as spectral.KirchhoffIndex refuses such nearly disconnected graphs.
 	if n > 1 && !(l[1] > 1e-12*l[n-1]) {
 		return nil, loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "λ₂ = %v ≤ 1e-12·λ_n = %v: the graph is disconnected or nearly so, and λ₂ has no reliable digits", l[1], 1e-12*l[n-1])
 	}
@@ -159,11 +161,11 @@ func (s *Spectral) LambdaMax() float64 { return s.lambda[len(s.lambda)-1] }
 func (s *Spectral) StabilityBound() float64 { return 2 / s.LambdaMax() }
 
 // Kirchhoff returns K_f = n Σ_{i≥2} 1/λ_i (spec §2), a compensated sum
-// (linalg.KirchhoffFromSpectrum).
+// (spectral.KirchhoffFromSpectrum).
 func (s *Spectral) Kirchhoff() float64 {
 	// newSpectral keeps only sorted, finite spectra with λ₂ > 0, for
 	// which KirchhoffFromSpectrum has no error.
-	k, _ := linalg.KirchhoffFromSpectrum(s.lambda)
+	k, _ := spectral.KirchhoffFromSpectrum(s.lambda)
 	return k
 }
 
@@ -229,7 +231,7 @@ func (s *Spectral) Rho(t Traffic, gamma, sigma float64) (float64, error) {
 	if err := s.unstable(gamma); err != nil {
 		return math.Inf(1), err
 	}
-	var sum linalg.CompensatedSum
+	var sum dense.CompensatedSum
 	for _, l := range s.lambda[1:] {
 		sum.Add(rhoTerm(t, gamma, l))
 	}
@@ -279,7 +281,7 @@ func (s *Spectral) NodalRho(dst []float64, t Traffic, gamma, sigma float64) ([]f
 	v := sigma * sigma
 	for j := range n {
 		row := raw.Data[j*raw.Stride : j*raw.Stride+n]
-		var sum linalg.CompensatedSum
+		var sum dense.CompensatedSum
 		for i := 1; i < n; i++ {
 			sum.Add(rhoTerm(t, gamma, s.lambda[i]) * row[i] * row[i])
 		}
@@ -296,7 +298,7 @@ func (s *Spectral) vectors() {
 		s.verr = err
 		return
 	}
-	_, s.vecs, s.verr = linalg.SymEigen(l, true)
+	_, s.vecs, s.verr = spectral.SymEigen(l, true)
 }
 
 func validateRhoArgs(t Traffic, gamma, sigma float64) error {

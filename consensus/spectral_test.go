@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -20,19 +22,19 @@ const tol = 1e-9
 
 type family struct {
 	name string
-	g    *linalg.Graph
+	g    *wgraph.Graph
 }
 
 // TestSpectraSpec checks the spectra of spec §9 (closed forms and the
 // listed values).
 func TestSpectraSpec(t *testing.T) {
 	for n := 2; n <= 8; n++ {
-		s := spectral(t, mustGraph(linalg.Path(n))).Values()
+		s := spectralOf(t, mustGraph(gen.Path(n))).Values()
 		for k := range n { // spec §9: λ_k = 2 − 2cos(πk/n)
 			assert.InDelta(t, 2-2*math.Cos(math.Pi*float64(k)/float64(n)), s[k], tol, "P%d λ%d", n, k)
 		}
 		if n >= 3 {
-			s := spectral(t, mustGraph(linalg.Cycle(n))).Values()
+			s := spectralOf(t, mustGraph(gen.Cycle(n))).Values()
 			want := make([]float64, n)
 			for k := range n { // λ_k = 2 − 2cos(2πk/n), sorted
 				want[k] = 2 - 2*math.Cos(2*math.Pi*float64(k)/float64(n))
@@ -44,18 +46,18 @@ func TestSpectraSpec(t *testing.T) {
 			star[k] = 1
 		}
 		star[n-1] = float64(n)
-		assertSameSorted(t, star, spectral(t, mustGraph(linalg.Star(n))).Values())
+		assertSameSorted(t, star, spectralOf(t, mustGraph(gen.Star(n))).Values())
 		kn := make([]float64, n) // {0, n^(n−1)}
 		for k := 1; k < n; k++ {
 			kn[k] = float64(n)
 		}
-		assertSameSorted(t, kn, spectral(t, mustGraph(linalg.Complete(n))).Values())
+		assertSameSorted(t, kn, spectralOf(t, mustGraph(gen.Complete(n))).Values())
 	}
 	// spec §9 listed values.
-	assert.InDeltaSlice(t, []float64{0, 0.381966, 1.381966, 2.618034, 3.618034}, spectral(t, mustGraph(linalg.Path(5))).Values(), 1e-6)
-	assert.InDeltaSlice(t, []float64{0, 1, 1, 3, 3, 4}, spectral(t, mustGraph(linalg.Cycle(6))).Values(), tol)
-	assert.InDeltaSlice(t, []float64{0, 1, 2, 3, 3, 5}, spectral(t, mustGraph(linalg.Grid(2, 3))).Values(), tol)
-	assert.InDeltaSlice(t, []float64{0, 6 - math.Sqrt(3), 6 + math.Sqrt(3)}, spectral(t, weightedTriangle()).Values(), tol)
+	assert.InDeltaSlice(t, []float64{0, 0.381966, 1.381966, 2.618034, 3.618034}, spectralOf(t, mustGraph(gen.Path(5))).Values(), 1e-6)
+	assert.InDeltaSlice(t, []float64{0, 1, 1, 3, 3, 4}, spectralOf(t, mustGraph(gen.Cycle(6))).Values(), tol)
+	assert.InDeltaSlice(t, []float64{0, 1, 2, 3, 3, 5}, spectralOf(t, mustGraph(gen.Grid(2, 3))).Values(), tol)
+	assert.InDeltaSlice(t, []float64{0, 6 - math.Sqrt(3), 6 + math.Sqrt(3)}, spectralOf(t, weightedTriangle()).Values(), tol)
 }
 
 func assertSameSorted(t *testing.T, want, got []float64) {
@@ -69,7 +71,7 @@ func assertSameSorted(t *testing.T, want, got []float64) {
 // Kirchhoff indices, through linalg, as the H2 formulas use them.
 func TestResistanceSpec(t *testing.T) {
 	// P3: L† = (1/9)[5 −1 −4; −1 2 −1; −4 −1 5] (spec §9, exact).
-	lp, err := linalg.PseudoInverse(mustGraph(linalg.Path(3)))
+	lp, err := spectral.PseudoInverse(mustGraph(gen.Path(3)))
 	require.NoError(t, err)
 	want := mat.NewSymDense(3, []float64{5, -1, -4, -1, 2, -1, -4, -1, 5})
 	want.ScaleSym(1.0/9, want)
@@ -77,36 +79,36 @@ func TestResistanceSpec(t *testing.T) {
 	// Weighted triangle: L† = (1/33)[4 −3 −1; −3 5 −2; −1 −2 3]; r12 = 5/11,
 	// r23 = 4/11, r13 = 3/11, K_f = 12/11 (spec §9, exact).
 	tri := weightedTriangle()
-	lp, err = linalg.PseudoInverse(tri)
+	lp, err = spectral.PseudoInverse(tri)
 	require.NoError(t, err)
 	want = mat.NewSymDense(3, []float64{4, -3, -1, -3, 5, -2, -1, -2, 3})
 	want.ScaleSym(1.0/33, want)
 	assert.True(t, mat.EqualApprox(want, lp, tol))
-	r, err := linalg.NewResistance(tri)
+	r, err := spectral.NewResistance(tri)
 	require.NoError(t, err)
 	assert.InDelta(t, 5.0/11, r.Between(0, 1), tol)
 	assert.InDelta(t, 4.0/11, r.Between(1, 2), tol)
 	assert.InDelta(t, 3.0/11, r.Between(0, 2), tol)
 	// Kirchhoff indices (spec §9): K_f = n Σ 1/λ_i via both routes.
 	for _, c := range []struct {
-		g  *linalg.Graph
+		g  *wgraph.Graph
 		kf float64
 	}{
-		{mustGraph(linalg.Path(5)), 20}, {mustGraph(linalg.Path(6)), 35}, // (n³−n)/6
-		{mustGraph(linalg.Cycle(6)), 35.0 / 2}, // (n³−n)/12
-		{mustGraph(linalg.Star(5)), 16},        // (n−1)²
-		{mustGraph(linalg.Complete(6)), 5},     // n−1
-		{mustGraph(linalg.Grid(2, 3)), 71.0 / 5},
+		{mustGraph(gen.Path(5)), 20}, {mustGraph(gen.Path(6)), 35}, // (n³−n)/6
+		{mustGraph(gen.Cycle(6)), 35.0 / 2}, // (n³−n)/12
+		{mustGraph(gen.Star(5)), 16},        // (n−1)²
+		{mustGraph(gen.Complete(6)), 5},     // n−1
+		{mustGraph(gen.Grid(2, 3)), 71.0 / 5},
 		{tri, 12.0 / 11},
 	} {
-		kf, err := linalg.KirchhoffIndex(c.g)
+		kf, err := spectral.KirchhoffIndex(c.g)
 		require.NoError(t, err)
 		assert.InDelta(t, c.kf, kf, tol)
-		assert.InDelta(t, c.kf, spectral(t, c.g).Kirchhoff(), tol)
+		assert.InDelta(t, c.kf, spectralOf(t, c.g).Kirchhoff(), tol)
 	}
 	// C6 row 0: 0, 5/6, 4/3, 3/2, 4/3, 5/6; grid corner: 0, 11/15, 4/3, 11/15, 14/15, 7/5.
-	rc, _ := linalg.NewResistance(mustGraph(linalg.Cycle(6)))
-	rg, _ := linalg.NewResistance(mustGraph(linalg.Grid(2, 3)))
+	rc, _ := spectral.NewResistance(mustGraph(gen.Cycle(6)))
+	rg, _ := spectral.NewResistance(mustGraph(gen.Grid(2, 3)))
 	for j, w := range []float64{0, 5.0 / 6, 4.0 / 3, 1.5, 4.0 / 3, 5.0 / 6} {
 		assert.InDelta(t, w, rc.Between(0, j), tol)
 	}
@@ -131,33 +133,33 @@ var none = val{math.NaN(), 0}
 // rhoSpec holds the H2 values of spec §9 and the §6 table (σ = 1).
 var rhoSpec = []struct {
 	name              string
-	g                 *linalg.Graph
+	g                 *wgraph.Graph
 	gamma             float64
 	rho2, rho1, rho2t val
 }{
-	{"P3", mustGraph(linalg.Path(3)), 0.5, exact(8.0 / 3), exact(16.0 / 3), exact(4.0 / 3)},
-	{"K4", mustGraph(linalg.Complete(4)), 0.25, exact(3), exact(6), none},
-	{"C4", mustGraph(linalg.Cycle(4)), 0.25, exact(11.0 / 3), exact(14.0 / 3), none},
-	{"S4", mustGraph(linalg.Star(4)), 0.3, dec(4.963235294, 9), dec(4.852941176, 9), none},
-	{"P4", mustGraph(linalg.Path(4)), 0.4, dec(4.613095238, 9), dec(5.952380952, 9), none},
-	{"S4 γ=2/5", mustGraph(linalg.Star(4)), 0.4, exact(75.0 / 16), none, none},
-	{"P6 γconv", mustGraph(linalg.Path(6)), 0.5, exact(35.0 / 3), exact(70.0 / 3), exact(35.0 / 6)},
-	{"C6 γconv", mustGraph(linalg.Cycle(6)), 0.4, exact(325.0 / 48), exact(12.5), dec(2.708333, 6)},
-	{"S6 γconv", mustGraph(linalg.Star(6)), 2.0 / 7, exact(245.0 / 24), dec(11.666667, 6), dec(2.916667, 6)},
-	{"K6 γconv", mustGraph(linalg.Complete(6)), 1.0 / 6, exact(5), exact(10), dec(0.833333, 6)},
-	{"grid γconv", mustGraph(linalg.Grid(2, 3)), 1.0 / 3, exact(269.0 / 40), exact(12.7), dec(2.241667, 6)},
+	{"P3", mustGraph(gen.Path(3)), 0.5, exact(8.0 / 3), exact(16.0 / 3), exact(4.0 / 3)},
+	{"K4", mustGraph(gen.Complete(4)), 0.25, exact(3), exact(6), none},
+	{"C4", mustGraph(gen.Cycle(4)), 0.25, exact(11.0 / 3), exact(14.0 / 3), none},
+	{"S4", mustGraph(gen.Star(4)), 0.3, dec(4.963235294, 9), dec(4.852941176, 9), none},
+	{"P4", mustGraph(gen.Path(4)), 0.4, dec(4.613095238, 9), dec(5.952380952, 9), none},
+	{"S4 γ=2/5", mustGraph(gen.Star(4)), 0.4, exact(75.0 / 16), none, none},
+	{"P6 γconv", mustGraph(gen.Path(6)), 0.5, exact(35.0 / 3), exact(70.0 / 3), exact(35.0 / 6)},
+	{"C6 γconv", mustGraph(gen.Cycle(6)), 0.4, exact(325.0 / 48), exact(12.5), dec(2.708333, 6)},
+	{"S6 γconv", mustGraph(gen.Star(6)), 2.0 / 7, exact(245.0 / 24), dec(11.666667, 6), dec(2.916667, 6)},
+	{"K6 γconv", mustGraph(gen.Complete(6)), 1.0 / 6, exact(5), exact(10), dec(0.833333, 6)},
+	{"grid γconv", mustGraph(gen.Grid(2, 3)), 1.0 / 3, exact(269.0 / 40), exact(12.7), dec(2.241667, 6)},
 	// spec §5.1 fact 5: adding a link can hurt (path 1–2–3 vs triangle).
-	{"path γ=0.6", mustGraph(linalg.Path(3)), 0.6, exact(250.0 / 63), none, none},
-	{"triangle γ=0.6", mustGraph(linalg.Complete(3)), 0.6, exact(50.0 / 9), none, none},
-	{"path γ=0.1", mustGraph(linalg.Path(3)), 0.1, exact(7000.0 / 969), none, none},
-	{"triangle γ=0.1", mustGraph(linalg.Complete(3)), 0.1, exact(200.0 / 51), none, none},
+	{"path γ=0.6", mustGraph(gen.Path(3)), 0.6, exact(250.0 / 63), none, none},
+	{"triangle γ=0.6", mustGraph(gen.Complete(3)), 0.6, exact(50.0 / 9), none, none},
+	{"path γ=0.1", mustGraph(gen.Path(3)), 0.1, exact(7000.0 / 969), none, none},
+	{"triangle γ=0.1", mustGraph(gen.Complete(3)), 0.1, exact(200.0 / 51), none, none},
 }
 
 // TestRhoSpec checks every H2 value of spec §9 (and the §6 table) three
 // ways: the spectral sum, the Cholesky form, and the Lyapunov oracle.
 func TestRhoSpec(t *testing.T) {
 	for _, c := range rhoSpec {
-		s := spectral(t, c.g)
+		s := spectralOf(t, c.g)
 		for _, tc := range []struct {
 			t    Traffic
 			want val
@@ -178,10 +180,10 @@ func TestRhoSpec(t *testing.T) {
 	}
 	// Nodal: P3 at γ = 1/2 gives 8/9 at every node; S4 at γ = 2/5 gives
 	// 75/64 (spec §9, exact).
-	d, err := NodalRho(nil, &Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.5}, Case2, 1)
+	d, err := NodalRho(nil, &Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.5}, Case2, 1)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, []float64{8.0 / 9, 8.0 / 9, 8.0 / 9}, d, tol)
-	d, err = NodalRho(nil, &Throttler{Graph: mustGraph(linalg.Star(4)), Gamma: 0.4}, Case2, 1)
+	d, err = NodalRho(nil, &Throttler{Graph: mustGraph(gen.Star(4)), Gamma: 0.4}, Case2, 1)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, []float64{75.0 / 64, 75.0 / 64, 75.0 / 64, 75.0 / 64}, d, tol)
 }
@@ -191,10 +193,10 @@ func TestRhoSpec(t *testing.T) {
 func TestRhoPathsAndStar(t *testing.T) {
 	for n := 2; n <= 8; n++ {
 		nn := float64(n * n)
-		r2, err := Rho(&Throttler{Graph: mustGraph(linalg.Path(n)), Gamma: 0.5}, Case2, 1)
+		r2, err := Rho(&Throttler{Graph: mustGraph(gen.Path(n)), Gamma: 0.5}, Case2, 1)
 		require.NoError(t, err)
 		assert.InDelta(t, (nn-1)/3, r2, tol)
-		r1, err := Rho(&Throttler{Graph: mustGraph(linalg.Path(n)), Gamma: 0.5}, Case1, 1)
+		r1, err := Rho(&Throttler{Graph: mustGraph(gen.Path(n)), Gamma: 0.5}, Case1, 1)
 		require.NoError(t, err)
 		assert.InDelta(t, 2*(nn-1)/3, r1, tol)
 		if n < 3 {
@@ -203,7 +205,7 @@ func TestRhoPathsAndStar(t *testing.T) {
 		fn := float64(n)
 		for _, g := range []float64{0.1, 0.25, 1.5 / fn} {
 			want := (fn-2)/(g*(2-g)) + 1/(g*fn*(2-g*fn)) // spec §9 star
-			got, err := spectral(t, mustGraph(linalg.Star(n))).Rho(Case2, g, 1)
+			got, err := spectralOf(t, mustGraph(gen.Star(n))).Rho(Case2, g, 1)
 			if g*fn >= 2 {
 				// S_8 at γ = 1/4: γλ_n = 2, the stability limit. This
 				// used to pass vacuously (want = +Inf, got ≈ 1e16).
@@ -216,7 +218,7 @@ func TestRhoPathsAndStar(t *testing.T) {
 	}
 	// Decomposition check (spec §9): ρ₂ = ½[K_f/(γn) + Σ 1/(2−γλ_i)];
 	// for P3 at γ = 1/2 both halves are 8/3.
-	s := spectral(t, mustGraph(linalg.Path(3)))
+	s := spectralOf(t, mustGraph(gen.Path(3)))
 	var half float64
 	for _, l := range s.Values()[1:] {
 		half += 1 / (2 - 0.5*l)
@@ -229,27 +231,27 @@ func TestRhoPathsAndStar(t *testing.T) {
 func TestGammaSpec(t *testing.T) {
 	for _, c := range []struct {
 		name      string
-		g         *linalg.Graph
+		g         *wgraph.Graph
 		gamma     float64
 		rho       float64 // NaN: not given
 		gammaConv float64
 		factor    float64 // NaN: not given
 	}{ // all values spec §9 / §6 table, 12 digits
-		{"P3", mustGraph(linalg.Path(3)), 0.439868030391, 2.570958065676, 0.5, math.NaN()},
-		{"P4", mustGraph(linalg.Path(4)), 0.428745420959, 4.571556305661, 0.5, math.NaN()},
-		{"P5", mustGraph(linalg.Path(5)), 0.427733947150, math.NaN(), 0.5, math.NaN()},
-		{"P6", mustGraph(linalg.Path(6)), 0.429515, 9.774607, 0.5, 0.866025},
-		{"C4", mustGraph(linalg.Cycle(4)), 1.0 / 3, 27.0 / 8, 1.0 / 3, math.NaN()}, // γ* = γ_conv (spec §5.1 fact 3)
-		{"C5", mustGraph(linalg.Cycle(5)), 0.357227411092, 4.876554598957, math.NaN(), math.NaN()},
-		{"C6", mustGraph(linalg.Cycle(6)), 0.365271756645, 6.637946, 0.4, 0.6},
-		{"S4", mustGraph(linalg.Star(4)), 0.372747735235, 4.614960645146, 0.4, math.NaN()},
-		{"S5", mustGraph(linalg.Star(5)), 0.318896195742, math.NaN(), 1.0 / 3, 2.0 / 3},
-		{"S6", mustGraph(linalg.Star(6)), 0.277193, 10.161094, 2.0 / 7, 0.714286},
-		{"K5", mustGraph(linalg.Complete(5)), 0.2, 4, 0.2, 0},
-		{"K6", mustGraph(linalg.Complete(6)), 1.0 / 6, 5, 1.0 / 6, 0},
-		{"grid", mustGraph(linalg.Grid(2, 3)), 0.299952413414, 6.504795515038, 1.0 / 3, 2.0 / 3},
+		{"P3", mustGraph(gen.Path(3)), 0.439868030391, 2.570958065676, 0.5, math.NaN()},
+		{"P4", mustGraph(gen.Path(4)), 0.428745420959, 4.571556305661, 0.5, math.NaN()},
+		{"P5", mustGraph(gen.Path(5)), 0.427733947150, math.NaN(), 0.5, math.NaN()},
+		{"P6", mustGraph(gen.Path(6)), 0.429515, 9.774607, 0.5, 0.866025},
+		{"C4", mustGraph(gen.Cycle(4)), 1.0 / 3, 27.0 / 8, 1.0 / 3, math.NaN()}, // γ* = γ_conv (spec §5.1 fact 3)
+		{"C5", mustGraph(gen.Cycle(5)), 0.357227411092, 4.876554598957, math.NaN(), math.NaN()},
+		{"C6", mustGraph(gen.Cycle(6)), 0.365271756645, 6.637946, 0.4, 0.6},
+		{"S4", mustGraph(gen.Star(4)), 0.372747735235, 4.614960645146, 0.4, math.NaN()},
+		{"S5", mustGraph(gen.Star(5)), 0.318896195742, math.NaN(), 1.0 / 3, 2.0 / 3},
+		{"S6", mustGraph(gen.Star(6)), 0.277193, 10.161094, 2.0 / 7, 0.714286},
+		{"K5", mustGraph(gen.Complete(5)), 0.2, 4, 0.2, 0},
+		{"K6", mustGraph(gen.Complete(6)), 1.0 / 6, 5, 1.0 / 6, 0},
+		{"grid", mustGraph(gen.Grid(2, 3)), 0.299952413414, 6.504795515038, 1.0 / 3, 2.0 / 3},
 	} {
-		s := spectral(t, c.g)
+		s := spectralOf(t, c.g)
 		g, rho, _ := s.GammaH2(1)
 		// 12-digit values: 1e-11; 6-digit table values: 1e-6.
 		d := 1e-11
@@ -274,7 +276,7 @@ func TestGammaSpec(t *testing.T) {
 // TestBoundsSpec checks spec §4.5 on the P3 example of §9 and on random
 // graphs at several γ.
 func TestBoundsSpec(t *testing.T) {
-	s := spectral(t, mustGraph(linalg.Path(3)))
+	s := spectralOf(t, mustGraph(gen.Path(3)))
 	g, rho, _ := s.GammaH2(1)
 	lo, hi, err := s.Bounds(g, 1)
 	require.NoError(t, err)
@@ -291,7 +293,7 @@ func TestBoundsSpec(t *testing.T) {
 	}
 	for seed := range uint64(20) {
 		gr := randomGraph(12, 0.3, mc.Source(1, seed))
-		s := spectral(t, gr)
+		s := spectralOf(t, gr)
 		for _, f := range []float64{0.05, 0.3, 0.6, 0.9, 0.99} {
 			gamma := f * s.StabilityBound()
 			r, err := s.Rho(Case2, gamma, 2)
@@ -312,7 +314,7 @@ func TestBoundsSpec(t *testing.T) {
 func TestFactorisationMatchesSpectral(t *testing.T) {
 	for seed := range uint64(10) {
 		g := randomGraph(3+int(seed), 0.4, mc.Source(2, seed))
-		s := spectral(t, g)
+		s := spectralOf(t, g)
 		for _, f := range []float64{0.1, 0.5, 0.95} {
 			gamma := f * s.StabilityBound()
 			for _, tc := range []Traffic{Case1, Case2, Case2T} {
@@ -339,8 +341,8 @@ func TestFactorisationMatchesSpectral(t *testing.T) {
 // TestUnstable checks spec §4.1 / §9 "stability edge": ρ₂ grows without
 // bound as γ ↑ 2/λ_n and every H2 function refuses γ ≥ 2/λ_n.
 func TestUnstable(t *testing.T) {
-	g := mustGraph(linalg.Cycle(6))
-	s := spectral(t, g)
+	g := mustGraph(gen.Cycle(6))
+	s := spectralOf(t, g)
 	b := s.StabilityBound() // 1/2
 	prev := 0.0
 	for _, f := range []float64{0.9, 0.99, 0.999, 0.9999} {
@@ -376,12 +378,12 @@ func TestBadArguments(t *testing.T) {
 	_, err = Rho(&Throttler{Graph: nil, Gamma: 0.1}, Case2, 1)
 	assert.Error(t, err)
 	for _, gamma := range []float64{0, -1, math.NaN(), math.Inf(1)} {
-		_, err = Rho(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: gamma}, Case2, 1)
+		_, err = Rho(&Throttler{Graph: mustGraph(gen.Path(3)), Gamma: gamma}, Case2, 1)
 		assert.ErrorContains(t, err, "Gamma")
 	}
-	_, err = Rho(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}, Traffic(9), 1)
+	_, err = Rho(&Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.1}, Traffic(9), 1)
 	assert.ErrorContains(t, err, "Traffic")
-	_, err = Rho(&Throttler{Graph: mustGraph(linalg.Path(3)), Gamma: 0.1}, Case2, -1)
+	_, err = Rho(&Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.1}, Case2, -1)
 	assert.ErrorContains(t, err, "sigma")
 	_, err = SpectralFrom([]float64{0, 0, 1})
 	assert.ErrorContains(t, err, "disconnected")
@@ -390,7 +392,7 @@ func TestBadArguments(t *testing.T) {
 }
 
 func TestCurve(t *testing.T) {
-	s := spectral(t, mustGraph(linalg.Cycle(6)))
+	s := spectralOf(t, mustGraph(gen.Cycle(6)))
 	g, r, err := s.Curve(Case2, 1, 4)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, []float64{0.0625, 0.1875, 0.3125, 0.4375}, g, 1e-15) // 2/λ_n = 1/2
@@ -416,11 +418,11 @@ func TestCurve(t *testing.T) {
 func TestKirchhoffIdentity(t *testing.T) {
 	for seed := range uint64(10) {
 		g := randomGraph(5+int(seed), 0.4, mc.Source(12, seed))
-		kf, err := linalg.KirchhoffIndex(g)
+		kf, err := spectral.KirchhoffIndex(g)
 		require.NoError(t, err)
-		lp, err := linalg.PseudoInverse(g)
+		lp, err := spectral.PseudoInverse(g)
 		require.NoError(t, err)
-		s := spectral(t, g)
+		s := spectralOf(t, g)
 		assert.InEpsilon(t, s.Kirchhoff(), kf, 1e-10)
 		assert.InEpsilon(t, float64(g.Order())*mat.Trace(lp), kf, 1e-10)
 	}
@@ -431,7 +433,7 @@ func TestKirchhoffIdentity(t *testing.T) {
 // edge, where 2I − γL is ill-conditioned.
 func TestRhoLarger(t *testing.T) {
 	g := sparseRandom(300, 5, mc.Source(17))
-	s := spectral(t, g)
+	s := spectralOf(t, g)
 	gs, _, _ := s.GammaH2(1)
 	for _, gamma := range []float64{gs, 0.999 * s.StabilityBound()} {
 		for _, tc := range []Traffic{Case1, Case2} {

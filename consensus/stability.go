@@ -5,7 +5,8 @@ import (
 	"math"
 
 	"github.com/loadlab/loadlab"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // stability decides whether γ μ_n < 2 for the largest eigenvalue μ_n of
@@ -13,7 +14,7 @@ import (
 // and Clipped (spec §4.1), q = 1/r(0) for Ratio and
 // q = r_total/(l_total r(0)) for LogRatio (the linearisations of spec §8
 // at the first step's demand); nil means q = 1. It returns the bracket
-// of μ_n from linalg.LambdaMaxBracket with Threshold 2/γ (which refines
+// of μ_n from spectral.LambdaMaxBracket with Threshold 2/γ (which refines
 // only while 2/γ lies inside it) and
 //
 //   - nil when the bracket lies below 2/γ (certified stable);
@@ -28,19 +29,19 @@ import (
 // Above 400 nodes the upper end of the bracket may be the probabilistic
 // Lanczos bound (Bracket.Delta = 1e-10, linalg package comment): a
 // "stable" answer is then wrong with probability at most Delta.
-func stability(g *linalg.Graph, gamma float64, q []float64) (linalg.Bracket, error) {
+func stability(g *wgraph.Graph, gamma float64, q []float64) (spectral.Bracket, error) {
 	for i, qi := range q {
 		if math.IsInf(qi, 1) {
 			// r_i(0) so small that q_i = 1/r_i overflows: μ_n ≥ q_i d_i
 			// (a Rayleigh quotient) exceeds every 2/γ.
-			return linalg.Bracket{Lo: qi, Est: qi, Hi: qi}, loadlab.Wrap(ErrUnstable, "consensus", "γ = %v ≥ 2/μ_n: the linearisation at r(0) has scale q[%d] = +Inf, so μ_n ≥ q_i d_i overflows (spec §8)", gamma, i)
+			return spectral.Bracket{Lo: qi, Est: qi, Hi: qi}, loadlab.Wrap(ErrUnstable, "consensus", "γ = %v ≥ 2/μ_n: the linearisation at r(0) has scale q[%d] = +Inf, so μ_n ≥ q_i d_i overflows (spec §8)", gamma, i)
 		}
 		if !(qi > 0) {
-			return linalg.Bracket{}, loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "stability of γ = %v cannot be decided: the linearisation at r(0) has scale q[%d] = %v (spec §8)", gamma, i, qi)
+			return spectral.Bracket{}, loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "stability of γ = %v cannot be decided: the linearisation at r(0) has scale q[%d] = %v (spec §8)", gamma, i, qi)
 		}
 	}
 	t := 2 / gamma
-	b, err := linalg.LambdaMaxBracket(g, &linalg.EigenSettings{Scale: q, Threshold: t})
+	b, err := spectral.LambdaMaxBracket(g, &spectral.EigenSettings{Scale: q, Threshold: t})
 	if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
 		return b, err
 	}

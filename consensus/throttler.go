@@ -5,7 +5,8 @@ import (
 	"math"
 
 	"github.com/loadlab/loadlab"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // Measure selects the nodal performance measure p_i(k) of spec §3.4
@@ -62,7 +63,7 @@ const (
 // and panics, naming the argument.
 type Throttler struct {
 	// Graph is the communication graph; its weights are the w_ij of (3).
-	Graph *linalg.Graph
+	Graph *wgraph.Graph
 	// Gamma is the server update cycle γ > 0 (spec §3.1: Δt = γ).
 	Gamma float64
 	// Measure is the nodal performance measure; the zero value is Amount.
@@ -93,7 +94,7 @@ func validateGamma(gamma float64) error {
 }
 
 // validateGraph returns an error unless g has nodes and is connected.
-func validateGraph(g *linalg.Graph) error {
+func validateGraph(g *wgraph.Graph) error {
 	if err := validateNodes(g); err != nil {
 		return err
 	}
@@ -101,7 +102,7 @@ func validateGraph(g *linalg.Graph) error {
 }
 
 // validateNodes returns an error unless g is non-nil and has nodes.
-func validateNodes(g *linalg.Graph) error {
+func validateNodes(g *wgraph.Graph) error {
 	if g == nil {
 		return loadlab.Invalid("consensus", "Throttler.Graph is nil")
 	}
@@ -113,8 +114,8 @@ func validateNodes(g *linalg.Graph) error {
 
 // validateConnected returns an error wrapping ErrDisconnected unless the
 // graph g with nodes is connected: a breadth-first search, O(n + m).
-func validateConnected(g *linalg.Graph) error {
-	if !linalg.IsConnected(g) {
+func validateConnected(g *wgraph.Graph) error {
+	if !wgraph.IsConnected(g) {
 		return loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "Throttler.Graph with %d nodes is disconnected: a throttler needs λ₂ > 0", g.Order())
 	}
 	return nil
@@ -231,7 +232,7 @@ func Equilibrium(m Measure, r []float64, ltotal float64) ([]float64, error) {
 	}
 	// The means r_total/n and l_total/n, summed as Σ r_i/n so that they
 	// stay finite when r_total itself would overflow.
-	var rs linalg.CompensatedSum
+	var rs dense.CompensatedSum
 	for i, ri := range r {
 		if math.IsNaN(ri) || math.IsInf(ri, 0) {
 			return nil, loadlab.Invalid("consensus", "Equilibrium: r[%d] = %v, want finite", i, ri)

@@ -17,8 +17,8 @@ import (
 // the encoding of a type changes only when its fields do. Unlike
 // encoding/json, it accepts the non-finite floats that results hold (an
 // unstable ρ = +Inf, an interval of one run = NaN) and writes them as
-// null. Unexported state (the storage of a linalg.Graph, a random
-// source) is not written. A pointer whose type has its own MarshalJSON (a *linalg.Graph, written
+// null. Unexported state (the storage of a wgraph.Graph, a random
+// source) is not written. A pointer whose type has its own MarshalJSON (a *wgraph.Graph, written
 // as its edge list) uses it. Integer enumerations with a String method (loadlab.Status,
 // consensus.Traffic, …) are written by name. It returns an error wrapping
 // loadlab.ErrInvalid for values JSON cannot hold (channels, functions,

@@ -21,9 +21,12 @@ import (
 	"github.com/loadlab/loadlab/competitive/mobility"
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/dual"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/laplacian"
 	"github.com/loadlab/loadlab/ode"
 	"github.com/loadlab/loadlab/stability"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/json_keys.golden")
@@ -40,14 +43,14 @@ func results(t *testing.T) map[string]any {
 		}
 		out[name] = v
 	}
-	cyc, err := linalg.Cycle(8)
+	cyc, err := gen.Cycle(8)
 	if err != nil {
 		t.Fatal(err)
 	}
 	th := &consensus.Throttler{Graph: cyc, Gamma: 0.3}
 	tr, err := consensus.Simulate(th, &consensus.RandomWalkDemand{Start: make([]float64, 8), Sigma: 1, Src: rand.NewPCG(1, 1)}, make([]float64, 8), 5, nil)
 	must("consensus.Trajectory", tr, err)
-	gr, err := consensus.GreedyLinks(th, []linalg.Edge{{U: 0, V: 4, W: 1}}, 1)
+	gr, err := consensus.GreedyLinks(th, []wgraph.Edge{{U: 0, V: 4, W: 1}}, 1)
 	must("consensus.Greedy", gr, err)
 	est, err := consensus.EstimateRho(th, consensus.Case1, 1, consensus.MonteCarlo{Runs: 2, Steps: 10})
 	must("loadlab.Estimate", est, err)
@@ -84,19 +87,19 @@ func results(t *testing.T) map[string]any {
 	or, err := ode.Solve(func(dy []float64, _ float64, y []float64) { dy[0] = y[0] * (1 - y[0]) }, 0, []float64{0.1}, []float64{1, 2}, nil)
 	must("ode.Result", or, err)
 
-	sol, err := linalg.NewLaplacianSolver(cyc, nil, rand.NewPCG(1, 3))
+	sol, err := laplacian.NewSolver(cyc, nil, rand.NewPCG(1, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := []float64{1, -1, 0, 0, 0, 0, 0, 0}
 	sr, err := sol.Solve(make([]float64, 8), b)
-	must("linalg.SolveResult", sr, err)
-	q4, err := linalg.Hypercube(4)
+	must("laplacian.SolveResult", sr, err)
+	q4, err := gen.Hypercube(4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kr, err := linalg.EstimateKirchhoff(q4, nil, rand.NewPCG(1, 4))
-	must("linalg.TraceResult", kr, err)
+	kr, err := estimate.Kirchhoff(q4, nil, rand.NewPCG(1, 4))
+	must("estimate.TraceResult", kr, err)
 
 	mres, err := mobility.Compare(mobility.Mesh{}, mobility.Baselines(), 2, 1, 0)
 	must("mobility.Result", mres[0], err)

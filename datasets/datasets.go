@@ -16,7 +16,7 @@ import (
 	"strconv"
 
 	"github.com/loadlab/loadlab/graphio"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 var (
@@ -76,7 +76,7 @@ func numericOrder(d *graphio.Data) error {
 	for i := range es {
 		es[i].U, es[i].V = perm[es[i].U], perm[es[i].V]
 	}
-	g, err := linalg.FromEdges(n, es)
+	g, err := wgraph.FromEdges(n, es)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/graphio"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // facts counts the embedded file by a route independent of graphio: a
@@ -53,7 +53,7 @@ func TestDatasets(t *testing.T) {
 		if g.Order() != c.n || g.Size() != c.m || n != c.n || m != c.m {
 			t.Errorf("%s: graph %d nodes %d edges, file %d/%d, README %d/%d", c.name, g.Order(), g.Size(), n, m, c.n, c.m)
 		}
-		if !linalg.IsConnected(g) || len(d.Components) != 1 {
+		if !wgraph.IsConnected(g) || len(d.Components) != 1 {
 			t.Errorf("%s: not connected (components %v)", c.name, d.Components)
 		}
 		gmax, gsum := 0, 0.0

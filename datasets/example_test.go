@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/loadlab/loadlab/datasets"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 func ExampleKarate() {
@@ -13,7 +13,7 @@ func ExampleKarate() {
 	for u := 0; u < g.Order(); u++ {
 		maxDeg = max(maxDeg, g.Degree(u))
 	}
-	fmt.Println(g.Order(), "members,", g.Size(), "friendships, max degree", maxDeg, "connected:", linalg.IsConnected(g))
+	fmt.Println(g.Order(), "members,", g.Size(), "friendships, max degree", maxDeg, "connected:", wgraph.IsConnected(g))
 	// Output:
 	// 34 members, 78 friendships, max degree 17 connected: true
 }

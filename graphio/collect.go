@@ -4,12 +4,12 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // Data is a graph read from a file, with what the reader did to it.
 type Data struct {
-	Graph *linalg.Graph
+	Graph *wgraph.Graph
 	// Labels[i] is the label of node i in the file.
 	Labels []string
 	// Components are the sizes of the connected components of the graph
@@ -30,7 +30,7 @@ type collector struct {
 	index  map[string]int32
 	intIdx []int32 // index of the node labelled by the canonical decimal k, or −1
 	labels []string
-	edges  []linalg.Edge
+	edges  []wgraph.Edge
 	lines  []int32 // line of each edge, for error messages
 	data   Data
 }
@@ -106,7 +106,7 @@ func weight(line int, field, s string) (float64, error) {
 	if err != nil {
 		return 0, bad(line, field, s, "not a number")
 	}
-	if !(w >= linalg.MinWeight && w <= linalg.MaxWeight) {
+	if !(w >= wgraph.MinWeight && w <= wgraph.MaxWeight) {
 		return 0, bad(line, field, s, "weight must be positive and finite, within [2^-500, 2^500]")
 	}
 	return w, nil
@@ -141,7 +141,7 @@ func (c *collector) addIndex(line int, a, b int32, w float64) error {
 	if a > b {
 		a, b = b, a
 	}
-	c.edges = append(c.edges, linalg.Edge{U: int(a), V: int(b), W: w})
+	c.edges = append(c.edges, wgraph.Edge{U: int(a), V: int(b), W: w})
 	c.lines = append(c.lines, int32(min(line, math.MaxInt32)))
 	return nil
 }
@@ -162,7 +162,7 @@ func (c *collector) dedupe() error {
 		switch c.opts.Duplicates {
 		case SumDuplicates:
 			s := out[i].W + e.W
-			if s > linalg.MaxWeight {
+			if s > wgraph.MaxWeight {
 				return bad(line, "weight", strconv.FormatFloat(e.W, 'g', -1, 64), "sum of duplicate weights of {%s, %s} exceeds 2^500", c.name(int32(e.U)), c.name(int32(e.V)))
 			}
 			out[i].W = s

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // maxLine bounds one line of a text file (1 MiB); a longer line is an error.
@@ -218,7 +218,7 @@ func (er *edgeReader) record(n int, f []string) error {
 // reader could split it back. It panics if labels is not nil and its
 // length is not g.Order(), or if g is nil. Weights are written in the shortest form that
 // reads back exactly.
-func WriteEdgeList(w io.Writer, g *linalg.Graph, labels []string) error {
+func WriteEdgeList(w io.Writer, g *wgraph.Graph, labels []string) error {
 	mustIO("WriteEdgeList", "w", w)
 	mustGraph("WriteEdgeList", g)
 	name, err := labeller(g, labels)
@@ -243,7 +243,7 @@ func WriteEdgeList(w io.Writer, g *linalg.Graph, labels []string) error {
 }
 
 // labeller returns the function naming node i, after checking labels.
-func labeller(g *linalg.Graph, labels []string) (func(int) string, error) {
+func labeller(g *wgraph.Graph, labels []string) (func(int) string, error) {
 	if labels == nil {
 		return strconv.Itoa, nil
 	}

@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/loadlab/loadlab/graphio"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // A weighted edge list with a header, string labels and a duplicate link
@@ -23,7 +24,7 @@ paris,london,1
 	if err != nil {
 		log.Fatal(err)
 	}
-	kf, err := linalg.KirchhoffIndex(d.Graph)
+	kf, err := spectral.KirchhoffIndex(d.Graph)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func ExampleParseError() {
 }
 
 func ExampleWriteGraphML() {
-	g, err := linalg.FromEdges(3, []linalg.Edge{{U: 0, V: 1, W: 2}, {U: 1, V: 2, W: 0.5}})
+	g, err := wgraph.FromEdges(3, []wgraph.Edge{{U: 0, V: 1, W: 2}, {U: 1, V: 2, W: 0.5}})
 	if err != nil {
 		log.Fatal(err)
 	}

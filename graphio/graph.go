@@ -3,7 +3,7 @@ package graphio
 import (
 	"sort"
 
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // bytesPerNode bounds the memory a reader spends per node (label string
@@ -13,22 +13,22 @@ const bytesPerNode = 96
 
 // mustGraph panics, naming the writer, if g is nil (a programmer error,
 // docs/conventions.md §2).
-func mustGraph(fn string, g *linalg.Graph) {
+func mustGraph(fn string, g *wgraph.Graph) {
 	if g == nil {
 		panic("graphio: " + fn + ": g is nil")
 	}
 }
 
 // build makes the CSR graph of the collected edges (already deduplicated).
-func build(n int, es []linalg.Edge) (*linalg.Graph, error) {
-	return linalg.FromEdges(n, es)
+func build(n int, es []wgraph.Edge) (*wgraph.Graph, error) {
+	return wgraph.FromEdges(n, es)
 }
 
 // components returns the nodes of each connected component of g, largest
 // first (ties: the component with the smaller lowest node first), each in
 // increasing node order.
-func components(g *linalg.Graph) [][]int {
-	count, comp := linalg.Components(g)
+func components(g *wgraph.Graph) [][]int {
+	count, comp := wgraph.Components(g)
 	out := make([][]int, count)
 	for u, c := range comp {
 		out[c] = append(out[c], u)
@@ -39,7 +39,7 @@ func components(g *linalg.Graph) [][]int {
 
 // keep returns the subgraph of g induced by nodes (increasing), renumbered
 // 0..len(nodes)−1 in that order, and the matching labels.
-func keep(g *linalg.Graph, labels []string, nodes []int) (*linalg.Graph, []string) {
+func keep(g *wgraph.Graph, labels []string, nodes []int) (*wgraph.Graph, []string) {
 	idx := make([]int32, g.Order())
 	for i := range idx {
 		idx[i] = -1
@@ -49,13 +49,13 @@ func keep(g *linalg.Graph, labels []string, nodes []int) (*linalg.Graph, []strin
 		idx[u] = int32(i)
 		sub[i] = labels[u]
 	}
-	var es []linalg.Edge
+	var es []wgraph.Edge
 	for _, e := range g.Edges() {
 		if idx[e.U] >= 0 && idx[e.V] >= 0 {
-			es = append(es, linalg.Edge{U: int(idx[e.U]), V: int(idx[e.V]), W: e.W})
+			es = append(es, wgraph.Edge{U: int(idx[e.U]), V: int(idx[e.V]), W: e.W})
 		}
 	}
-	h, err := linalg.FromEdges(len(nodes), es)
+	h, err := wgraph.FromEdges(len(nodes), es)
 	if err != nil {
 		panic("graphio: induced subgraph: " + err.Error()) // cannot happen: the edges come from a valid graph
 	}

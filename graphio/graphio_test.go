@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // labelled returns the edges of d as label triples, for comparisons that
@@ -276,10 +277,10 @@ func TestMatrixMarket(t *testing.T) {
 }
 
 // randomGraph returns a random connected weighted graph on n nodes with
-// m edges (linalg.RandomConnectedSparse), its weights spread over many
+// m edges (gen.RandomConnectedSparse), its weights spread over many
 // orders of magnitude so the writers' shortest exact form is exercised.
-func randomGraph(n, m int, src rand.Source) *linalg.Graph {
-	g, err := linalg.RandomConnectedSparse(n, 2*float64(m)/float64(n), 1, 1, src)
+func randomGraph(n, m int, src rand.Source) *wgraph.Graph {
+	g, err := gen.RandomConnectedSparse(n, 2*float64(m)/float64(n), 1, 1, src)
 	if err != nil {
 		panic(err)
 	}
@@ -288,7 +289,7 @@ func randomGraph(n, m int, src rand.Source) *linalg.Graph {
 	for i := range es {
 		es[i].W = r.ExpFloat64() * float64(int(1)<<r.IntN(40)) * 1e-6
 	}
-	h, err := linalg.FromEdges(n, es)
+	h, err := wgraph.FromEdges(n, es)
 	if err != nil {
 		panic(err)
 	}
@@ -351,7 +352,7 @@ func sameEdges(a, b map[[2]string]float64) bool {
 	return true
 }
 
-func sameGraph(a, b *linalg.Graph) bool {
+func sameGraph(a, b *wgraph.Graph) bool {
 	if a.Order() != b.Order() || a.Size() != b.Size() {
 		return false
 	}

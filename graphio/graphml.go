@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // ReadGraphML reads the first <graph> of a GraphML document. The weight
@@ -242,7 +242,7 @@ func (gr *graphmlReader) finishEdge() error {
 // in the shortest form that reads back exactly, so ReadGraphML returns
 // the same graph and labels, isolated nodes included. It panics if g is
 // nil.
-func WriteGraphML(w io.Writer, g *linalg.Graph, labels []string) error {
+func WriteGraphML(w io.Writer, g *wgraph.Graph, labels []string) error {
 	mustIO("WriteGraphML", "w", w)
 	mustGraph("WriteGraphML", g)
 	name, err := xmlLabeller(g, labels)
@@ -266,7 +266,7 @@ func WriteGraphML(w io.Writer, g *linalg.Graph, labels []string) error {
 }
 
 // xmlLabeller returns escaped node ids after checking labels.
-func xmlLabeller(g *linalg.Graph, labels []string) (func(int) string, error) {
+func xmlLabeller(g *wgraph.Graph, labels []string) (func(int) string, error) {
 	if labels == nil {
 		return func(i int) string { return "n" + strconv.Itoa(i) }, nil
 	}

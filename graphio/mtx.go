@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/loadlab/loadlab/internal/size"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // ReadMatrixMarket reads a square sparse matrix in Matrix Market
@@ -197,7 +197,7 @@ func (mr *mtxReader) edgeWeight(ij [2]int32, v float64) (float64, error) {
 	}
 	line := mr.lines[ij]
 	val := strconv.FormatFloat(v, 'g', -1, 64)
-	if !(v >= linalg.MinWeight && v <= linalg.MaxWeight) {
+	if !(v >= wgraph.MinWeight && v <= wgraph.MaxWeight) {
 		what := "weight"
 		if mr.opts.Matrix == Laplacian {
 			what = "−L_ij"
@@ -283,7 +283,7 @@ func (mr *mtxReader) checkDiagonal(c *collector) error {
 // WriteMatrixMarket writes the weighted adjacency matrix of g in Matrix
 // Market coordinate real symmetric format (lower triangle, 1-based).
 // ReadMatrixMarket reads it back to the same graph. It panics if g is nil.
-func WriteMatrixMarket(w io.Writer, g *linalg.Graph) error {
+func WriteMatrixMarket(w io.Writer, g *wgraph.Graph) error {
 	mustIO("WriteMatrixMarket", "w", w)
 	mustGraph("WriteMatrixMarket", g)
 	bw := bufio.NewWriter(w)

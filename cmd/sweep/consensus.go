@@ -8,7 +8,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/consensus"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
 )
 
 // consensusParams configures the "consensus" sweep: consensus.EstimateRho
@@ -39,11 +39,11 @@ func newConsensus(params json.RawMessage, seed uint64, runs int) (job, error) {
 	if err := strictParams(params, &p); err != nil {
 		return nil, err
 	}
-	fam := slices.IndexFunc(linalg.AllFamilies(), func(f linalg.Family) bool { return f.String() == p.Family })
+	fam := slices.IndexFunc(spectral.AllFamilies(), func(f spectral.Family) bool { return f.String() == p.Family })
 	if fam < 0 {
 		return nil, loadlab.Invalid("sweep", "params.family = %q: unknown", p.Family)
 	}
-	f := linalg.AllFamilies()[fam]
+	f := spectral.AllFamilies()[fam]
 	n, err := f.Order(p.Size)
 	if err != nil {
 		return nil, fmt.Errorf("params.size: %w", err)

@@ -8,8 +8,9 @@ import (
 
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
 	"github.com/loadlab/loadlab/plots"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -38,7 +39,7 @@ func init() {
 		},
 		plots.Figure{
 			Name:    "consensus-design",
-			Caption: "Problem A: link weights on a random geometric candidate graph (linalg.RandomGeometricPoints) under a budget Σ c_e w_e ≤ B (cost = 0.1 + link length): uniform allocation against the certified optimum (edge width and colour by weight).",
+			Caption: "Problem A: link weights on a random geometric candidate graph (gen.RandomGeometricPoints) under a budget Σ c_e w_e ≤ B (cost = 0.1 + link length): uniform allocation against the certified optimum (edge width and colour by weight).",
 			Make:    threeSteps(designPreset, designCompute, designDraw),
 			Seconds: 3,
 		},
@@ -192,8 +193,8 @@ type totalsData struct {
 // sixServers is the six-server network of consensus-totals and
 // consensus-throttler-graph (the paper's Fig. 1 size): a ring with two
 // chords.
-func sixServers() (*linalg.Graph, *consensus.Spectral, error) {
-	ring, err := linalg.Cycle(6)
+func sixServers() (*wgraph.Graph, *consensus.Spectral, error) {
+	ring, err := gen.Cycle(6)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -362,11 +363,11 @@ type designData struct {
 // (deterministically) until it is connected.
 func designCandidates(cfg plots.Config, p designParams) ([][2]float64, []consensus.Link, error) {
 	for attempt := uint64(0); ; attempt++ {
-		g, pts, err := linalg.RandomGeometricPoints(p.n, p.radius, false, mc.Source(cfg.Seed, 4, attempt))
+		g, pts, err := gen.RandomGeometricPoints(p.n, p.radius, false, mc.Source(cfg.Seed, 4, attempt))
 		if err != nil {
 			return nil, nil, err
 		}
-		if !linalg.IsConnected(g) {
+		if !wgraph.IsConnected(g) {
 			continue
 		}
 		pos := make([][2]float64, p.n)
@@ -397,7 +398,7 @@ func designCompute(cfg plots.Config, p designParams) (*designData, error) {
 	}
 	d := &designData{pos: pos, links: links, des: des, uniform: make([]float64, len(links)),
 		tab: plots.NewTable("u", "v", "cost", "w_uniform", "w_optimal", "x_u", "y_u", "x_v", "y_v")}
-	ug, err := linalg.NewBuilder(p.n)
+	ug, err := wgraph.NewBuilder(p.n)
 	if err != nil {
 		return nil, err
 	}
@@ -526,7 +527,7 @@ type throttlerGraphParams struct {
 }
 
 type throttlerGraphData struct {
-	edges     []linalg.Edge
+	edges     []wgraph.Edge
 	pos       [][2]float64 // servers
 	clientPos [][][2]float64
 	lambda2   float64

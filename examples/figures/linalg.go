@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/loadlab/loadlab/linalg"
 	"github.com/loadlab/loadlab/plots"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 func init() {
@@ -27,7 +28,7 @@ func init() {
 
 // laSizes returns the size parameters k of family f whose order lies in
 // [2, nmax], about perDecade per decade of n, always including the ends.
-func laSizes(f linalg.Family, nmax int, perDecade float64) []int {
+func laSizes(f spectral.Family, nmax int, perDecade float64) []int {
 	var ks []int
 	last := -1.0
 	for k := f.MinSize(); ; k++ {
@@ -54,7 +55,7 @@ func laSizes(f linalg.Family, nmax int, perDecade float64) []int {
 }
 
 // laOrder returns the order of f(k), or MaxInt beyond the family's range.
-func laOrder(f linalg.Family, k int) int {
+func laOrder(f spectral.Family, k int) int {
 	n, err := f.Order(k)
 	if err != nil {
 		return math.MaxInt
@@ -92,7 +93,7 @@ type kirchhoffData struct {
 
 func kirchhoffCompute(cfg plots.Config, p kirchhoffParams) (*kirchhoffData, error) {
 	d := &kirchhoffData{tab: plots.NewTable("family", "k", "n", "method", "K_f")}
-	for _, f := range linalg.AllFamilies() {
+	for _, f := range spectral.AllFamilies() {
 		c := xySeries{name: f.String()}
 		for _, k := range laSizes(f, p.nmax, 12) {
 			kf, err := f.Kirchhoff(k)
@@ -108,7 +109,7 @@ func kirchhoffCompute(cfg plots.Config, p kirchhoffParams) (*kirchhoffData, erro
 			if err != nil {
 				return nil, err
 			}
-			kf, err := linalg.KirchhoffIndex(g)
+			kf, err := spectral.KirchhoffIndex(g)
 			if err != nil {
 				return nil, fmt.Errorf("%v(%d): %w", f, k, err)
 			}
@@ -133,17 +134,17 @@ func kirchhoffCompute(cfg plots.Config, p kirchhoffParams) (*kirchhoffData, erro
 	// The headline torus: the O(rows) closed form against the direct sum
 	// of 10⁶ terms over the product of two cycle spectra (spec §2).
 	var err error
-	if d.torus, err = linalg.TorusKirchhoff(1000, 1000); err != nil {
+	if d.torus, err = spectral.TorusKirchhoff(1000, 1000); err != nil {
 		return nil, err
 	}
-	ev, err := linalg.TorusSpectrum(1000, 1000)
+	ev, err := spectral.TorusSpectrum(1000, 1000)
 	if err != nil {
 		return nil, err
 	}
-	if d.direct, err = linalg.KirchhoffFromSpectrum(ev); err != nil {
+	if d.direct, err = spectral.KirchhoffFromSpectrum(ev); err != nil {
 		return nil, err
 	}
-	if d.hyper, err = linalg.HypercubeKirchhoff(20); err != nil {
+	if d.hyper, err = spectral.HypercubeKirchhoff(20); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -186,9 +187,9 @@ func spectraCompute(cfg plots.Config, p spectraParams) (*spectraData, error) {
 	// Every family on exactly p.nodes nodes: k is the side or dimension
 	// for the grid, torus and hypercube.
 	side, dim := int(math.Round(math.Sqrt(float64(p.nodes)))), int(math.Round(math.Log2(float64(p.nodes))))
-	size := map[linalg.Family]int{linalg.GridFamily: side, linalg.TorusFamily: side, linalg.HypercubeFamily: dim}
+	size := map[spectral.Family]int{spectral.GridFamily: side, spectral.TorusFamily: side, spectral.HypercubeFamily: dim}
 	d := &spectraData{tab: plots.NewTable("family", "i", "closed_form", "numerical")}
-	for _, f := range linalg.AllFamilies() {
+	for _, f := range spectral.AllFamilies() {
 		k := p.nodes
 		if s, ok := size[f]; ok {
 			k = s
@@ -201,7 +202,7 @@ func spectraCompute(cfg plots.Config, p spectraParams) (*spectraData, error) {
 		if err != nil {
 			return nil, err
 		}
-		num, err := linalg.Spectrum(g)
+		num, err := spectral.Spectrum(g)
 		if err != nil {
 			return nil, err
 		}
@@ -255,18 +256,18 @@ func familyName(title string) string {
 // laBound returns κ(A)·n·ε, the relative accuracy to expect of the
 // Cholesky computation of K_f, for A = L + αJ/n with α the mean degree
 // (see the linalg package documentation); ev is the spectrum of g.
-func laBound(g *linalg.Graph, ev []float64) float64 {
+func laBound(g *wgraph.Graph, ev []float64) float64 {
 	n := len(ev)
 	alpha := 2 * float64(g.Size()) / float64(n)
 	kappa := math.Max(ev[n-1], alpha) / math.Min(ev[1], alpha)
 	return kappa * float64(n) * 0x1p-52
 }
 
-func laTitle(f linalg.Family, k int) string {
+func laTitle(f spectral.Family, k int) string {
 	switch f {
-	case linalg.GridFamily, linalg.TorusFamily:
+	case spectral.GridFamily, spectral.TorusFamily:
 		return fmt.Sprintf("%v %d×%d", f, k, k)
-	case linalg.HypercubeFamily:
+	case spectral.HypercubeFamily:
 		return fmt.Sprintf("hypercube Q_{%d}", k)
 	}
 	return fmt.Sprintf("%v, n = %d", f, k)

@@ -92,7 +92,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	cfg := plots.Config{Quick: *quick, Seed: *seed, Progress: stderr}
 	if !*quick {
-		fmt.Fprintf(stderr, "figures: full mode, about %s on two quiet cores (-quick: well under a minute)\n", estimate(figs))
+		fmt.Fprintf(stderr, "figures: full mode, about %s on two quiet cores (-quick: well under a minute)\n", expectedTime(figs))
 	}
 	heads, failed, elapsed := makeAll(figs, cfg, *out, stderr)
 	printSummary(stdout, heads)
@@ -141,8 +141,8 @@ func makeAll(figs []plots.Figure, cfg plots.Config, out string, stderr io.Writer
 	return heads, failed, time.Since(start)
 }
 
-// estimate returns the expected full-mode wall time of figs.
-func estimate(figs []plots.Figure) string {
+// expectedTime returns the expected full-mode wall time of figs.
+func expectedTime(figs []plots.Figure) string {
 	var s float64
 	for _, f := range figs {
 		s += f.Seconds

@@ -10,9 +10,12 @@ import (
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/datasets"
+	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
 	"github.com/loadlab/loadlab/plots"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -116,17 +119,17 @@ func scaleCompute(cfg plots.Config, p scaleParams) (*scaleData, error) {
 	fams := []struct {
 		name  string
 		sizes []int
-		graph func(n int, seed uint64) (*linalg.Graph, error)
+		graph func(n int, seed uint64) (*wgraph.Graph, error)
 	}{
-		{fmt.Sprintf("random %d-regular", p.degree), p.sizes, func(n int, s uint64) (*linalg.Graph, error) {
-			return linalg.RandomRegular(n, p.degree, mc.Source(cfg.Seed, 12, 1, s))
+		{fmt.Sprintf("random %d-regular", p.degree), p.sizes, func(n int, s uint64) (*wgraph.Graph, error) {
+			return gen.RandomRegular(n, p.degree, mc.Source(cfg.Seed, 12, 1, s))
 		}},
-		{"random geometric", p.sizes, func(n int, s uint64) (*linalg.Graph, error) {
+		{"random geometric", p.sizes, func(n int, s uint64) (*wgraph.Graph, error) {
 			return geometricGiant(n, p.meanDeg, mc.Source(cfg.Seed, 12, 2, s))
 		}},
-		{"torus", squares(p.estSides), func(n int, _ uint64) (*linalg.Graph, error) {
+		{"torus", squares(p.estSides), func(n int, _ uint64) (*wgraph.Graph, error) {
 			side := int(math.Round(math.Sqrt(float64(n))))
-			return linalg.Torus(side, side)
+			return gen.Torus(side, side)
 		}},
 	}
 	for fi, f := range fams {
@@ -157,10 +160,10 @@ func scaleCompute(cfg plots.Config, p scaleParams) (*scaleData, error) {
 
 // measure adds the stochastic estimate on g and, up to p.denseMax nodes
 // (random graphs), the dense exact values, and compares the two.
-func (d *scaleData) measure(cfg plots.Config, p scaleParams, name string, g *linalg.Graph, seed uint64, est, exact *scaleSeries) error {
+func (d *scaleData) measure(cfg plots.Config, p scaleParams, name string, g *wgraph.Graph, seed uint64, est, exact *scaleSeries) error {
 	n := g.Order()
 	start := time.Now()
-	set := &linalg.TraceSettings{Method: linalg.MethodStochastic, RelAcc: p.relAcc}
+	set := &estimate.TraceSettings{RelAcc: p.relAcc}
 	r, err := consensus.EstimateGammaH2(g, 1, set, mc.Source(cfg.Seed, 12, 3, seed))
 	secs := time.Since(start).Seconds()
 	if errors.Is(err, loadlab.ErrIllConditioned) {
@@ -182,14 +185,13 @@ func (d *scaleData) measure(cfg plots.Config, p scaleParams, name string, g *lin
 		return nil
 	}
 	start = time.Now()
-	x, err := consensus.EstimateGammaH2(g, 1, &linalg.TraceSettings{Method: linalg.MethodDense}, mc.Source(cfg.Seed, 12, 4, seed))
+	x, err := denseGammaH2(g)
 	if err != nil {
 		return fmt.Errorf("%s, n = %d, dense: %w", name, n, err)
 	}
-	xp := scalePoint{n: n, gamma: x.Gamma, rho: x.Rho2}
-	exact.pts = append(exact.pts, xp)
-	d.tab.Add(name, n, "dense", x.Gamma.Mean, x.Gamma.Lo, x.Gamma.Hi, x.Rho2.Mean, x.Rho2.Lo, x.Rho2.Hi, 0, 0, time.Since(start).Seconds())
-	d.compare(fmt.Sprintf("%s n=%d, dense", name, n), pt, xp)
+	exact.pts = append(exact.pts, x)
+	d.tab.Add(name, n, "dense", x.gamma.Mean, x.gamma.Lo, x.gamma.Hi, x.rho.Mean, x.rho.Lo, x.rho.Hi, 0, 0, time.Since(start).Seconds())
+	d.compare(fmt.Sprintf("%s n=%d, dense", name, n), pt, x)
 	return nil
 }
 
@@ -200,19 +202,31 @@ func (d *scaleData) measureGrid(cfg plots.Config) error {
 	g := datasets.PowerGrid().Graph
 	cfg.Logf("consensus-rho2-at-scale: US power grid, n = %d, dense spectrum (several CPU-minutes)", g.Order())
 	start := time.Now()
-	x, err := consensus.EstimateGammaH2(g, 1, &linalg.TraceSettings{Method: linalg.MethodDense}, mc.Source(cfg.Seed, 12, 5))
+	x, err := denseGammaH2(g)
 	if err != nil {
 		return fmt.Errorf("power grid: %w", err)
 	}
-	d.grid, d.gridN = &scalePoint{n: g.Order(), gamma: x.Gamma, rho: x.Rho2}, g.Order()
-	d.tab.Add("US power grid", g.Order(), "dense", x.Gamma.Mean, x.Gamma.Lo, x.Gamma.Hi, x.Rho2.Mean, x.Rho2.Lo, x.Rho2.Hi, 0, 0, time.Since(start).Seconds())
+	d.grid, d.gridN = &x, g.Order()
+	d.tab.Add("US power grid", g.Order(), "dense", x.gamma.Mean, x.gamma.Lo, x.gamma.Hi, x.rho.Mean, x.rho.Lo, x.rho.Hi, 0, 0, time.Since(start).Seconds())
 	return nil
+}
+
+// denseGammaH2 returns γ*_H2 and ρ₂ there (σ = 1) from g's dense
+// spectrum, exact to rounding (Lo = Hi = Mean).
+func denseGammaH2(g *wgraph.Graph) (scalePoint, error) {
+	s, err := consensus.NewSpectral(g)
+	if err != nil {
+		return scalePoint{}, err
+	}
+	gam, rho, err := s.GammaH2(1)
+	exact := func(x float64) loadlab.Estimate { return loadlab.Estimate{Mean: x, Lo: x, Hi: x} }
+	return scalePoint{n: g.Order(), gamma: exact(gam), rho: exact(rho)}, err
 }
 
 // torusClosed returns γ*_H2 and ρ₂ there of the side × side torus from
 // its closed-form spectrum (spec §2, §5.1).
 func torusClosed(side int) (scalePoint, error) {
-	ev, err := linalg.TorusSpectrum(side, side)
+	ev, err := spectral.TorusSpectrum(side, side)
 	if err != nil {
 		return scalePoint{}, err
 	}
@@ -240,13 +254,13 @@ func squares(sides []int) []int {
 // geometricGiant returns the largest connected component of a random
 // geometric graph of n points on the unit torus with radius r set for
 // mean degree k: (n − 1)πr² = k.
-func geometricGiant(n int, k float64, src rand.Source) (*linalg.Graph, error) {
+func geometricGiant(n int, k float64, src rand.Source) (*wgraph.Graph, error) {
 	r := math.Sqrt(k / (math.Pi * float64(n-1)))
-	g, err := linalg.RandomGeometric(n, r, true, src)
+	g, err := gen.RandomGeometric(n, r, true, src)
 	if err != nil {
 		return nil, err
 	}
-	count, comp := linalg.Components(g)
+	count, comp := wgraph.Components(g)
 	if count == 1 {
 		return g, nil
 	}
@@ -268,13 +282,13 @@ func geometricGiant(n int, k float64, src rand.Source) (*linalg.Graph, error) {
 			m++
 		}
 	}
-	var edges []linalg.Edge
+	var edges []wgraph.Edge
 	for _, e := range g.Edges() {
 		if comp[e.U] == big {
-			edges = append(edges, linalg.Edge{U: id[e.U], V: id[e.V], W: e.W})
+			edges = append(edges, wgraph.Edge{U: id[e.U], V: id[e.V], W: e.W})
 		}
 	}
-	return linalg.FromEdges(m, edges)
+	return wgraph.FromEdges(m, edges)
 }
 
 // scaleY maps a point to the value drawn on a panel: ρ₂, ρ₂/(n − 1) or

@@ -9,7 +9,8 @@ import (
 
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // Config sets up Analyze. DefaultConfig gives the values of the report.
@@ -33,7 +34,7 @@ func DefaultConfig() Config {
 type Report struct {
 	Name             string
 	N, M             int
-	Lambda2, LambdaN linalg.Bracket
+	Lambda2, LambdaN spectral.Bracket
 	Kirchhoff        float64      // Σ_{u<v} R_uv (spec §4.2)
 	GammaConv, Conv  float64      // γ_conv and its contraction factor ς (spec §4.6)
 	GammaH2, Rho2    float64      // γ*_H2 and ρ₂(γ*_H2) at σ (spec §5.1)
@@ -47,12 +48,12 @@ type Report struct {
 }
 
 // Analyze runs steps 1–6 of the package comment on g.
-func Analyze(g *linalg.Graph, cfg Config) (*Report, error) {
-	if err := linalg.CheckConnected(g); err != nil {
+func Analyze(g *wgraph.Graph, cfg Config) (*Report, error) {
+	if err := wgraph.CheckConnected(g); err != nil {
 		return nil, err
 	}
 	r := &Report{N: g.Order(), M: g.Size()}
-	steps := []func(*linalg.Graph, Config) error{r.spectrum, r.h2, r.links, r.simulate, r.coded}
+	steps := []func(*wgraph.Graph, Config) error{r.spectrum, r.h2, r.links, r.simulate, r.coded}
 	for _, step := range steps {
 		t0 := time.Now()
 		if err := step(g, cfg); err != nil {
@@ -64,18 +65,18 @@ func Analyze(g *linalg.Graph, cfg Config) (*Report, error) {
 }
 
 // spectrum brackets λ₂ and λ_n (certified brackets, linalg).
-func (r *Report) spectrum(g *linalg.Graph, cfg Config) error {
+func (r *Report) spectrum(g *wgraph.Graph, cfg Config) error {
 	progress(cfg.Progress, "1/6 λ₂ and λ_n brackets (n = %d, %d links)", r.N, r.M)
 	var err error
-	if r.Lambda2, err = linalg.Lambda2Bracket(g, nil); err != nil {
+	if r.Lambda2, err = spectral.Lambda2Bracket(g, nil); err != nil {
 		return err
 	}
-	r.LambdaN, err = linalg.LambdaMaxBracket(g, nil)
+	r.LambdaN, err = spectral.LambdaMaxBracket(g, nil)
 	return err
 }
 
 // h2 computes the dense spectrum once and reads every H2 quantity off it.
-func (r *Report) h2(g *linalg.Graph, cfg Config) error {
+func (r *Report) h2(g *wgraph.Graph, cfg Config) error {
 	progress(cfg.Progress, "2/6 dense spectrum (O(n³)), Kirchhoff index, γ_conv, γ*_H2, ρ₂ curve")
 	sp, err := consensus.NewSpectral(g)
 	if err != nil {
@@ -116,7 +117,7 @@ func (r *Report) zoom(sp *consensus.Spectral, cfg Config) error {
 
 // links adds cfg.Links links of unit weight between servers two hops
 // apart, chosen greedily for the least ρ₂ at γ*_H2 (spec §5.2).
-func (r *Report) links(g *linalg.Graph, cfg Config) error {
+func (r *Report) links(g *wgraph.Graph, cfg Config) error {
 	cand := twoHop(g)
 	r.Candidates = len(cand)
 	progress(cfg.Progress, "3/6 greedy link addition: %d links from %d two-hop candidates", cfg.Links, len(cand))
@@ -126,8 +127,8 @@ func (r *Report) links(g *linalg.Graph, cfg Config) error {
 }
 
 // twoHop returns the unit-weight non-edges {u, v}, u < v, at hop distance 2.
-func twoHop(g *linalg.Graph) []linalg.Edge {
-	var out []linalg.Edge
+func twoHop(g *wgraph.Graph) []wgraph.Edge {
+	var out []wgraph.Edge
 	mark := make([]int, g.Order())
 	for u := range mark {
 		mark[u] = -1
@@ -141,7 +142,7 @@ func twoHop(g *linalg.Graph) []linalg.Edge {
 			for _, w := range g.Neighbors(int(v)) {
 				if int(w) > u && mark[w] != u {
 					mark[w] = u
-					out = append(out, linalg.Edge{U: u, V: int(w), W: 1})
+					out = append(out, wgraph.Edge{U: u, V: int(w), W: 1})
 				}
 			}
 		}
@@ -179,15 +180,15 @@ type Server struct {
 // Lanczos bracket of λ_n, relative width 1e-3 or less, places it), else
 // 98 % of the certified bound 2/Hi(λ_n), where Simulate would refuse
 // γ*_H2 rather than risk an unstable answer.
-func (r *Report) simGamma(g *linalg.Graph) float64 {
-	b, err := linalg.LambdaMaxBracket(g, &linalg.EigenSettings{Threshold: 2 / r.GammaH2})
+func (r *Report) simGamma(g *wgraph.Graph) float64 {
+	b, err := spectral.LambdaMaxBracket(g, &spectral.EigenSettings{Threshold: 2 / r.GammaH2})
 	if err == nil && b.Hi < 2/r.GammaH2 {
 		return r.GammaH2
 	}
 	return 0.98 * 2 / b.Hi
 }
 
-func (r *Report) simulate(g *linalg.Graph, cfg Config) error {
+func (r *Report) simulate(g *wgraph.Graph, cfg Config) error {
 	gamma := r.simGamma(g)
 	progress(cfg.Progress, "4/6 simulating %d steps of random-walk demand at γ = %.6g", cfg.SimSteps, gamma)
 	n := g.Order()
@@ -237,7 +238,7 @@ func clients(total float64, rnd *rand.Rand) []float64 {
 }
 
 // String formats a bracket for the report.
-func bracket(b linalg.Bracket) string {
+func bracket(b spectral.Bracket) string {
 	cert := b.Cert.String()
 	if b.Delta > 0 {
 		cert += fmt.Sprintf(", δ = %.0e", b.Delta)

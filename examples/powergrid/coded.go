@@ -5,7 +5,7 @@ import (
 
 	"github.com/loadlab/loadlab/codedload"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // CodedReport is step 6: nearest replica against coded delivery on the
@@ -15,7 +15,7 @@ type CodedReport struct {
 	Nearest, Coded    *codedload.Result
 }
 
-func (r *Report) coded(g *linalg.Graph, cfg Config) error {
+func (r *Report) coded(g *wgraph.Graph, cfg Config) error {
 	progress(cfg.Progress, "5/6 coded-load simulator on the same graph")
 	top, err := codedload.FromGraph(g)
 	if err != nil {

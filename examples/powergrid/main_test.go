@@ -9,7 +9,8 @@ import (
 
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/datasets"
-	"github.com/loadlab/loadlab/linalg"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // The report's numbers are checked by independent routes on the
@@ -20,12 +21,12 @@ import (
 var netScience struct {
 	once sync.Once
 	r    *Report
-	g    *linalg.Graph
+	g    *wgraph.Graph
 	err  error
 }
 
 // analyzeNetScience runs the analysis once for all tests.
-func analyzeNetScience(t *testing.T) (*Report, *linalg.Graph) {
+func analyzeNetScience(t *testing.T) (*Report, *wgraph.Graph) {
 	t.Helper()
 	ns := &netScience
 	ns.once.Do(func() {
@@ -42,7 +43,7 @@ func relErr(a, b float64) float64 { return math.Abs(a-b) / math.Max(math.Abs(b),
 
 func TestSpectrumAndKirchhoff(t *testing.T) {
 	r, g := analyzeNetScience(t)
-	ev, err := linalg.Spectrum(g)
+	ev, err := spectral.Spectrum(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestSpectrumAndKirchhoff(t *testing.T) {
 	}
 	// Kirchhoff index by Cholesky (linalg) against the spectral sum
 	// n Σ 1/λ_i; both are backward stable, κ(L) ≈ 4e3 here, so 1e-9.
-	kf, err := linalg.KirchhoffIndex(g)
+	kf, err := spectral.KirchhoffIndex(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestReportPrints(t *testing.T) {
 // are linked or reached twice, counted here by brute force on a map).
 func TestPowerGridFacts(t *testing.T) {
 	g := datasets.PowerGrid().Graph
-	if g.Order() != 4941 || g.Size() != 6594 || !linalg.IsConnected(g) {
+	if g.Order() != 4941 || g.Size() != 6594 || !wgraph.IsConnected(g) {
 		t.Fatalf("power grid: n = %d, m = %d", g.Order(), g.Size())
 	}
 	seen := map[[2]int]bool{}

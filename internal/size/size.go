@@ -3,6 +3,7 @@
 package size
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 
@@ -53,4 +54,16 @@ func Check(pkg, what string, count, bytesPer int) error {
 		return loadlab.TooLarge(pkg, "%s = %d needs more than %d GiB", what, count, MaxBytes>>30)
 	}
 	return nil
+}
+
+// CheckDense returns an error wrapping loadlab.ErrTooLarge, naming pkg
+// and fn, unless count dense n×n float64 matrices fit the memory budget,
+// so that a dense method on a large graph fails before it allocates
+// rather than crashing the process.
+func CheckDense(pkg, fn string, n, count int) error {
+	nn, ok := Mul(n, n)
+	if !ok {
+		return loadlab.TooLarge(pkg, "%s: n = %d: an n×n matrix overflows", fn, n)
+	}
+	return Check(pkg, fmt.Sprintf("%s: %d dense %d×%d matrices", fn, count, n, n), nn, 8*count)
 }

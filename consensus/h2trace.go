@@ -1,0 +1,250 @@
+package consensus
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/internal/lapmat"
+	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/laplacian"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+)
+
+// H2Estimate holds stochastic estimates of the H2 measures of a
+// throttler (spec throttlers.md §4.3–4.4) with their 95 % intervals.
+type H2Estimate struct {
+	Rho1, Rho2, Rho2T loadlab.Estimate
+	Probes            int              // Rademacher probes
+	Iterations        int              // conjugate-gradient iterations of the Laplacian solves (0 when every resistance term came from Lanczos)
+	MatVecs           int              // products of L with a vector outside the solves (the probes' Lanczos steps)
+	Solves            int              // Laplacian solves: those of the estimates of tr L† when a's quadrature is slow, else 0
+	LambdaMax         spectral.Bracket // proven bracket of λ_n, checked against 2/γ
+	Status            loadlab.Status   // Success when ρ₁ and ρ₂ met RelAcc
+}
+
+// EstimateH2 estimates the H2 measures ρ₁, ρ₂ and ρ₂T of the
+// throttler th at noise level σ (spec throttlers.md §4.3–4.4) with a
+// 95 % interval each, on graphs of any size:
+//
+//	ρ₂(γ) = σ² Σ_{i≥2} 1/(γλ_i(2 − γλ_i)),   ρ₂T = γρ₂,   ρ₁ = σ² Σ_{i≥2} 2/(2 − γλ_i),
+//
+// by Rademacher probes and the split
+//
+//	1/(t(2 − t)) = ½ (1/t + 1/(2 − t)),
+//	ρ₂ = ½ [tr L†/γ + tr_{1⊥} (2I − γL)⁻¹],   ρ₁ = 2 tr_{1⊥} (2I − γL)⁻¹:
+//
+// each probe q gives a = qᵀL†q and b = (Pq)ᵀ(2I − γL)⁻¹(Pq) by Gauss
+// quadrature on the Lanczos tridiagonal of L from Pq, the probes run
+// eight at a time in one block, exactly as in EstimateGammaH2 at the
+// fixed γ (the quadrature tolerance 10⁻³ RelAcc, and tr L† estimated
+// once by Hutch++ with preconditioned solves, instead of a per probe,
+// when a's quadrature would need more than 200 steps: h2resist.go).
+// Probes are added (MinProbes, then about 25 % more at a time) until ρ₁
+// and ρ₂ have relative half-width ≤ set.RelAcc (default 1 %). γ must
+// satisfy 0 < γ < 2/λ_n: λ_n is bracketed first (LambdaMaxBracket, which
+// stops at the deterministic bounds when they decide) and γ ≥ 2/λ_n is
+// an error wrapping ErrUnstable, a γ that the bracket cannot decide one
+// wrapping loadlab.ErrIllConditioned. Rho computes the same measures
+// exactly on graphs of up to spectral.DenseMaxNodes nodes. Errors:
+// ErrInvalid for an invalid throttler (see Throttler.Validate; the
+// Measure must be Amount), σ negative or not finite, or bad settings;
+// ErrDisconnected; ErrTooLarge past the memory budget; the partial
+// estimates with loadlab.ErrNotConverged at MaxProbes (or when a solve
+// or a quadrature stops short). It panics if th or src is nil.
+func EstimateH2(th *Throttler, sigma float64, set *estimate.TraceSettings, src rand.Source) (H2Estimate, error) {
+	if th == nil || src == nil {
+		panic("consensus: EstimateH2: nil throttler or rand.Source")
+	}
+	if err := th.validateLinear("EstimateH2"); err != nil {
+		return H2Estimate{}, err
+	}
+	if err := validateRhoArgs(Case2, th.Gamma, sigma); err != nil {
+		return H2Estimate{}, err
+	}
+	e, err := estimateH2(th.Graph, th.Gamma, set, src)
+	v := sigma * sigma
+	e.Rho1, e.Rho2, e.Rho2T = scaleEst(e.Rho1, v), scaleEst(e.Rho2, v), scaleEst(e.Rho2T, v)
+	return e, err
+}
+
+// Of returns the estimate of traffic t's measure (Case1: ρ₁, Case2:
+// ρ₂, Case2T: ρ₂T). It panics for an unknown Traffic.
+func (e H2Estimate) Of(t Traffic) loadlab.Estimate {
+	switch t {
+	case Case1:
+		return e.Rho1
+	case Case2:
+		return e.Rho2
+	case Case2T:
+		return e.Rho2T
+	}
+	panic(fmt.Sprintf("consensus: H2Estimate.Of: unknown %v", t))
+}
+
+// estimateH2 is EstimateH2 of the throttler on g with cycle γ at σ = 1,
+// after the throttler's checks. It panics if g or src is nil.
+func estimateH2(g *wgraph.Graph, gamma float64, set *estimate.TraceSettings, src rand.Source) (H2Estimate, error) {
+	var out H2Estimate
+	if err := set.Validate(); err != nil {
+		return out, err
+	}
+	if !(gamma > 0) || math.IsInf(gamma, 1) {
+		return out, loadlab.Invalid("consensus", "EstimateH2: gamma = %v, want > 0 and finite", gamma)
+	}
+	ts, solverSet := set.Resolved()
+	if err := solverSet.Validate(); err != nil {
+		return out, err
+	}
+	mat, err := lapmat.New(g)
+	if err != nil || mat == nil {
+		return out, cmpErr(err, wgraph.CheckConnected(g))
+	}
+	if out.LambdaMax, err = h2Stable(g, gamma); err != nil {
+		return out, err
+	}
+	hs := newH2Sampler(g, mat, solverSet, src.Uint64(), out.LambdaMax, ts)
+	hs.fixed = gamma
+	err = hs.estimateH2(&out, gamma, ts, rand.New(src))
+	out.Probes, out.Iterations, out.MatVecs, out.Solves = len(hs.probes), hs.iters, hs.matvecs, hs.solves
+	return out, err
+}
+
+// estimateH2 adds probes at the fixed γ until ρ₁ and ρ₂ meet ts.RelAcc
+// or MaxProbes are used, and fills out's estimates (the partial ones on
+// an error).
+func (hs *h2Sampler) estimateH2(out *H2Estimate, gamma float64, ts estimate.TraceSettings, rng *rand.Rand) error {
+	next := ts.MinProbes
+	for {
+		err := hs.addFixed(next-len(hs.probes), rng)
+		var r1, r2 []float64
+		for _, p := range hs.probes {
+			rho2, rho1, _ := p.Sample(gamma, &hs.qw)
+			r1, r2 = append(r1, rho1), append(r2, rho2)
+		}
+		out.Rho1, out.Rho2 = mc.Estimate(r1), hs.res.add(mc.Estimate(r2), traceWeight(gamma, sampleRho2))
+		out.Rho2T = scaleEst(out.Rho2, gamma)
+		switch {
+		case err != nil:
+			out.Status = failStatus(err)
+			return err
+		case out.Rho1.RelHalfWidth() <= ts.RelAcc && out.Rho2.RelHalfWidth() <= ts.RelAcc:
+			out.Status = loadlab.Success
+			return nil
+		}
+		refined, err := hs.refineTrace([2]float64{out.Rho2.RelHalfWidth(), hs.res.share(mc.Estimate(r2), traceWeight(gamma, sampleRho2))})
+		switch {
+		case err != nil:
+			out.Status = failStatus(err)
+			return err
+		case refined:
+			next = len(hs.probes)
+			continue
+		case len(hs.probes) >= ts.MaxProbes:
+			out.Status = loadlab.IterationLimit
+			return loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "EstimateH2: relative half-widths %.3g (ρ₁), %.3g (ρ₂) > RelAcc = %.3g after %d probes", out.Rho1.RelHalfWidth(), out.Rho2.RelHalfWidth(), ts.RelAcc, len(hs.probes))
+		}
+		next = min(ts.MaxProbes, max(len(hs.probes)+1, len(hs.probes)*5/4))
+	}
+}
+
+// failStatus is the Status of an estimate stopped by err:
+// IterationLimit for ErrNotConverged, else Failure.
+func failStatus(err error) loadlab.Status {
+	if errors.Is(err, loadlab.ErrNotConverged) {
+		return loadlab.IterationLimit
+	}
+	return loadlab.Failure
+}
+
+// h2Stable brackets λ_n and checks 0 < γ < 2/λ_n.
+func h2Stable(g *wgraph.Graph, gamma float64) (spectral.Bracket, error) {
+	// The threshold 2/γ stops the refinement as soon as the bracket
+	// decides γλ_n < 2 (or not), instead of refining to RelWidth.
+	b, err := spectral.LambdaMaxBracket(g, &spectral.EigenSettings{Threshold: 2 / gamma})
+	if err != nil {
+		return b, err
+	}
+	switch {
+	case gamma*b.Lo >= 2:
+		return b, loadlab.Wrap(loadlab.ErrUnstable, "consensus", "gamma = %v ≥ 2/λ_n (λ_n ∈ [%g, %g])", gamma, b.Lo, b.Hi)
+	case gamma*b.Hi >= 2:
+		return b, loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "gamma = %v is within the bracket of 2/λ_n (λ_n ∈ [%g, %g])", gamma, b.Lo, b.Hi)
+	}
+	return b, nil
+}
+
+// shiftedCG solves (2I − γL) x = P b by unpreconditioned conjugate
+// gradients; 2I − γL is positive definite for 0 < γ < 2/λ_n.
+type shiftedCG struct {
+	op           *laplacian.Operator
+	gamma, tol   float64
+	maxIter      int
+	pq, r, p, ap []float64
+}
+
+func newShiftedCG(op *laplacian.Operator, gamma, tol float64, maxIter int) *shiftedCG {
+	n := op.Order()
+	return &shiftedCG{op: op, gamma: gamma, tol: tol, maxIter: maxIter,
+		pq: make([]float64, n), r: make([]float64, n), p: make([]float64, n), ap: make([]float64, n)}
+}
+
+// apply sets dst = (2I − γL) v = −γ (L − (2/γ) I) v.
+func (c *shiftedCG) apply(dst, v []float64) {
+	c.op.ApplyShifted(dst, v, -2/c.gamma)
+	for i := range dst {
+		dst[i] *= -c.gamma
+	}
+}
+
+// solve sets x = (2I − γL)⁻¹ P b (P the projection onto 1⊥, kept in
+// c.pq) and returns the iterations.
+func (c *shiftedCG) solve(x, b []float64) (int, error) {
+	n := float64(len(b))
+	var mean float64
+	for _, v := range b {
+		mean += v / n
+	}
+	for i, v := range b {
+		c.pq[i] = v - mean
+	}
+	clear(x)
+	copy(c.r, c.pq)
+	copy(c.p, c.r)
+	rr := dense.Dot(c.r, c.r)
+	if rr == 0 {
+		// P b = 0 (b constant, e.g. an all-equal Rademacher probe, which
+		// has probability 2^{1−n}): the solution is x = 0, and iterating
+		// would divide 0 by 0.
+		return 0, nil
+	}
+	stop := c.tol * c.tol * rr
+	for it := 1; it <= c.maxIter; it++ {
+		c.apply(c.ap, c.p)
+		alpha := rr / dense.Dot(c.p, c.ap)
+		for i := range x {
+			x[i] += alpha * c.p[i]
+			c.r[i] -= alpha * c.ap[i]
+		}
+		rrNew := dense.Dot(c.r, c.r)
+		if rrNew <= stop {
+			return it, nil
+		}
+		beta := rrNew / rr
+		rr = rrNew
+		for i := range c.p {
+			c.p[i] = c.r[i] + beta*c.p[i]
+		}
+	}
+	return c.maxIter, loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "EstimateH2: shifted solve did not reach Tol = %.3g in %d iterations", c.tol, c.maxIter)
+}
+
+// scaleEst multiplies an estimate by f ≥ 0.
+func scaleEst(e loadlab.Estimate, f float64) loadlab.Estimate {
+	return loadlab.Estimate{Mean: f * e.Mean, Lo: f * e.Lo, Hi: f * e.Hi, StdErr: f * e.StdErr, N: e.N}
+}

@@ -1,0 +1,86 @@
+package estimate
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/largetest"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
+)
+
+// TestLargeKirchhoffHypercube20 is the closed-form test of issue 12 for
+// the Kirchhoff index of the 2²⁰-node hypercube (spec throttlers.md §9:
+// K_f = n Σ_k C(d, k)/(2k)).
+func TestLargeKirchhoffHypercube20(t *testing.T) {
+	largetest.Require(t)
+	g, err := gen.Hypercube(20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kf, err := spectral.HypercubeKirchhoff(20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLargeKirchhoff(t, g, kf)
+	// The bare entry point estimates to the same default accuracy (1 %
+	// at 95 %) from its fixed default stream.
+	k, err := spectral.KirchhoffIndex(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(k/kf-1) > DefaultTraceRelAcc {
+		t.Errorf("KirchhoffIndex = %v, closed form %v: relative error %.2g > %v", k, kf, math.Abs(k/kf-1), DefaultTraceRelAcc)
+	}
+}
+
+// TestLargeKirchhoffTorus1000 is the same for the 1000 × 1000 torus, the
+// hard case: the smallest eigenvalues 2 − 2cos(2π/1000) ≈ 4·10⁻⁵
+// dominate the trace of L†, so plain Hutchinson needs thousands of
+// probes (closed form from the spectrum 4 − 2cos(2πj/r) − 2cos(2πk/c)).
+func TestLargeKirchhoffTorus1000(t *testing.T) {
+	largetest.Require(t)
+	g, err := gen.Torus(1000, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kf, err := spectral.TorusKirchhoff(1000, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLargeKirchhoff(t, g, kf)
+}
+
+// checkLargeKirchhoff runs Kirchhoff with the default settings (1 %
+// relative half-width at 95 %) and checks that the closed form kf lies within the 95 % interval
+// widened by half (|Mean − kf| ≤ 1.5 half-widths) and that the estimate
+// meets the requested accuracy. The seed is fixed, so the check is
+// deterministic. A correct 95 % interval misses in one run of 20, so the
+// bare interval would fail for one seed in 20; for errors near normal,
+// 1.5 half-widths is 2.9 standard errors, exceeded in 0.4 % of runs. The
+// coverage rate itself is tested over many seeds at n ≤ 2000
+// (trace_test.go); whether the bare interval holds kf is logged.
+func checkLargeKirchhoff(t *testing.T, g *wgraph.Graph, kf float64) {
+	t.Helper()
+	start := time.Now()
+	res, err := Kirchhoff(g, nil, rand.NewPCG(12, 20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := res.Estimate
+	t.Logf("K_f = %v [%v, %v], closed form %v: error %.2f half-widths (in the interval: %v), rel. error %.2g, rel. half-width %.2g, %d probes, %d CG iterations, %v",
+		e.Mean, e.Lo, e.Hi, kf, (e.Mean-kf)/e.HalfWidth(), e.Contains(kf), math.Abs(e.Mean/kf-1), e.RelHalfWidth(), res.Probes, res.Iterations, time.Since(start))
+	if res.Status != loadlab.Success {
+		t.Errorf("status %v, want Success", res.Status)
+	}
+	if !(math.Abs(e.Mean-kf) <= 1.5*e.HalfWidth()) {
+		t.Errorf("closed form %v lies %.2f half-widths from the estimate %v (95 %% interval [%v, %v]): want ≤ 1.5", kf, math.Abs(e.Mean-kf)/e.HalfWidth(), e.Mean, e.Lo, e.Hi)
+	}
+	if e.RelHalfWidth() > DefaultTraceRelAcc || math.Abs(e.Mean/kf-1) > DefaultTraceRelAcc {
+		t.Errorf("relative half-width %.3g, relative error %.3g: want both ≤ %v", e.RelHalfWidth(), math.Abs(e.Mean/kf-1), DefaultTraceRelAcc)
+	}
+}

@@ -1,0 +1,55 @@
+// Package spectral computes exact and certified spectral quantities of a
+// graph's Laplacian L (spec throttlers.md §2): eigenvalues, algebraic
+// connectivity, certified eigenvalue brackets, effective resistances,
+// the pseudoinverse L† and the Kirchhoff index, and the closed forms of
+// the families of package wgraph/gen.
+//
+// # Entry points
+//
+//	ev, err := spectral.Spectrum(g)                     // 0 = λ₁ ≤ … ≤ λ_n, dense
+//	l2, f, err := spectral.AlgebraicConnectivity(g)     // λ₂ and a Fiedler vector
+//	b, err := spectral.LambdaMaxBracket(g, nil)         // certified [Lo, Hi] ∋ λ_n
+//	b, err = spectral.Lambda2Bracket(g, nil)            // certified [Lo, Hi] ∋ λ₂
+//	r, err := spectral.EffectiveResistance(g, u, v)     // R_uv
+//	kf, err := spectral.KirchhoffIndex(g)               // K_f = Σ_{u<v} R_uv = n tr L†
+//	res, err := spectral.NewResistance(g)               // one factorisation, many queries
+//	kf, err = spectral.TorusKirchhoff(1000, 1000)       // closed forms, spec §9
+//
+// # Exact means exact
+//
+// Every function here returns its number to near working precision, or
+// an error. Spectrum, PseudoInverse, ResistanceMatrix, NewResistance and
+// KirchhoffIndex are dense (O(n³) time, O(n²) memory); KirchhoffIndex
+// refuses graphs above DenseMaxNodes = 2048 nodes with an error wrapping
+// loadlab.ErrTooLarge (NewResistance(g).Kirchhoff() runs the dense path
+// at any size that fits; estimate.Kirchhoff estimates K_f with an
+// interval). AlgebraicConnectivity and EffectiveResistance are dense up
+// to DenseMaxNodes and certified iterative above: λ₂ from a Lanczos
+// bracket narrowed to working precision, R_uv from a Laplacian solve to a
+// tight residual with its error bound.
+//
+// A Bracket [Lo, Hi] comes with the certificate behind it (Cert: the
+// deterministic bounds, the dense eigensolver, a Cholesky inertia test,
+// or Lanczos with a failure probability Delta, 1e-10 by default) and the
+// work done. The Lanczos brackets need O(n) memory and run on graphs of
+// millions of nodes (spec throttlers.md §12.8).
+//
+// # Conventions
+//
+// Weights are conductances. K_f sums over unordered pairs, as Ghosh,
+// Boyd and Saberi's total effective resistance; some authors use ordered
+// pairs (2K_f) or the mean n(n−1)/2. Results from A = L + αJ/n have
+// relative error about κ(A)·ε; NewResistance refuses κ(A) > MaxCondition
+// = 1e14 with loadlab.ErrIllConditioned (spec throttlers.md §12.7).
+//
+// # Errors and panics
+//
+// loadlab.ErrDisconnected where L† needs a connected graph,
+// loadlab.ErrInvalid for bad arguments (fewer than 2 nodes for λ₂, a node
+// out of range, a family size outside its domain), loadlab.ErrTooLarge
+// for dense work beyond the memory budget or above DenseMaxNodes where
+// the name promises an exact bare number, loadlab.ErrIllConditioned for a
+// factorisation without correct digits, loadlab.ErrNotConverged for an
+// eigensolver or Lanczos run that stopped short. Nil graphs panic, as do
+// an unknown Family and nodes out of range on accessors.
+package spectral

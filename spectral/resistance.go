@@ -1,0 +1,305 @@
+package spectral
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/wgraph"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Resistance answers effective-resistance queries on a connected graph
+// from one Cholesky factorisation (spec throttlers.md §2).
+//
+// It factors A = L + (α/n) J, with J the all-ones matrix and α the mean
+// weighted degree. Because J/n projects onto the constants and L
+// annihilates them, A⁻¹ = L† + J/(α n) for every α > 0 (the spec's
+// formula is α = 1); choosing α on the scale of L keeps A well
+// conditioned and keeps tr L† = tr A⁻¹ − 1/α free of cancellation when
+// weights are large or small.
+//
+// With A = Uᵀ U and V = U⁻¹ (upper triangular), A⁻¹ = V Vᵀ, so
+//
+//	R_uv = ‖V_u − V_v‖²            (rows of V; eq. (2))
+//	L†_uu = ‖V_u‖² − 1/(α n)
+//	K_f = n tr L† = n (‖V‖_F² − 1/α)
+//
+// V is computed once, on first use, in n³/3 flops.
+type Resistance struct {
+	n     int
+	alpha float64
+	f     dense.SPDFactor
+	mu    sync.Mutex // guards the first inversion of f
+}
+
+// MaxCondition is the largest 1-norm condition number estimate of
+// A = L + αJ/n that NewResistance accepts. Quantities derived from A⁻¹
+// have relative error of order κ(A)·ε, so at 1e14 about two digits are
+// still right. Unit-weight paths reach κ ≈ 0.4 n², so this allows paths
+// of about 10⁷ nodes; weights spanning many orders of magnitude reach it
+// sooner.
+const MaxCondition = dense.MaxCondition
+
+// NewResistance factors the Laplacian of g. It returns an error if g is
+// disconnected or has no nodes, an error wrapping loadlab.ErrTooLarge if
+// two dense n×n matrices exceed the memory budget, or an error wrapping
+// loadlab.ErrIllConditioned if A = L + αJ/n is too ill conditioned for
+// its inverse to be trusted (not numerically positive definite, or a
+// condition estimate above MaxCondition). The cost is one dense
+// Cholesky, n³/3 flops, and an O(n²) condition estimate.
+func NewResistance(g *wgraph.Graph) (*Resistance, error) {
+	if err := wgraph.CheckConnected(g); err != nil {
+		return nil, err
+	}
+	if err := size.CheckDense("spectral", "NewResistance", g.Order(), 2); err != nil {
+		return nil, err
+	}
+	a, alpha := liftedLaplacian(g)
+	r := &Resistance{n: g.Order(), alpha: alpha}
+	if err := r.f.FactorizeChecked(a, "L + αJ/n"); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// LiftedLaplacian returns A = L + (α/n) J for the Laplacian L of g and
+// the α of Lift (the mean weighted degree). It returns an error wrapping
+// loadlab.ErrTooLarge, naming n, if the dense n×n matrix would exceed
+// the memory budget. It panics if g is nil.
+func LiftedLaplacian(g *wgraph.Graph) (*mat.SymDense, float64, error) {
+	if g == nil {
+		panic("spectral: LiftedLaplacian: nil graph g")
+	}
+	if err := size.CheckDense("spectral", "LiftedLaplacian", g.Order(), 1); err != nil {
+		return nil, 0, err
+	}
+	a, alpha := liftedLaplacian(g)
+	return a, alpha, nil
+}
+
+// liftedLaplacian is LiftedLaplacian after the size check.
+func liftedLaplacian(g *wgraph.Graph) (*mat.SymDense, float64) {
+	l := denseLaplacian(g)
+	return l, dense.Lift(l, l)
+}
+
+// Order returns the number of nodes.
+func (r *Resistance) Order() int { return r.n }
+
+// inverseFactor returns the row-major storage of V = U⁻¹ (upper
+// triangle), computing it once (n³/3 flops, nearly all in Gemm).
+func (r *Resistance) inverseFactor() []float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.f.Invert()
+	return r.f.U
+}
+
+func (r *Resistance) check(u, v int) error {
+	if u < 0 || u >= r.n {
+		return fmt.Errorf("spectral: node u = %d out of range [0, %d)", u, r.n)
+	}
+	if v < 0 || v >= r.n {
+		return fmt.Errorf("spectral: node v = %d out of range [0, %d)", v, r.n)
+	}
+	return nil
+}
+
+// Between returns the effective resistance R_uv (spec eq. (2)) in O(n)
+// time after the first call. It panics if u or v is out of range.
+func (r *Resistance) Between(u, v int) float64 {
+	if err := r.check(u, v); err != nil {
+		panic(err)
+	}
+	if u == v {
+		return 0
+	}
+	vd := r.inverseFactor()
+	// Rows of upper-triangular V: row u is zero before column u.
+	if u > v {
+		u, v = v, u
+	}
+	ru := vd[u*r.n : (u+1)*r.n]
+	rv := vd[v*r.n : (v+1)*r.n]
+	var s float64
+	for j := u; j < v; j++ {
+		s += ru[j] * ru[j]
+	}
+	for j := v; j < r.n; j++ {
+		d := ru[j] - rv[j]
+		s += d * d
+	}
+	return s
+}
+
+// PseudoInverseDiag returns the diagonal of L† in dst (allocated if nil).
+// It panics if dst is non-nil with the wrong length.
+func (r *Resistance) PseudoInverseDiag(dst []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, r.n)
+	} else if len(dst) != r.n {
+		panic(fmt.Sprintf("spectral: len(dst) = %d, want %d", len(dst), r.n))
+	}
+	r.inverseFactor()
+	r.f.InverseDiag(dst)
+	c := 1 / (r.alpha * float64(r.n))
+	for u := range dst {
+		dst[u] -= c
+	}
+	return dst
+}
+
+// Kirchhoff returns the Kirchhoff index K_f = Σ_{u<v} R_uv = n tr L†
+// (spec throttlers.md §2), with tr L† a compensated sum.
+func (r *Resistance) Kirchhoff() float64 {
+	if r.n == 1 {
+		return 0
+	}
+	return float64(r.n) * dense.Sum(r.PseudoInverseDiag(nil))
+}
+
+// PseudoInverse returns L† = A⁻¹ − J/(α n), with A⁻¹ = V Vᵀ formed from
+// the inverse factor by LAPACK's Dlauum (n³/3 flops beyond those of V).
+func (r *Resistance) PseudoInverse() *mat.SymDense {
+	p := mat.NewSymDense(r.n, nil)
+	r.PseudoInverseTo(p)
+	return p
+}
+
+// PseudoInverseTo stores L† in dst, which must be n×n (a zero-sized
+// SymDense is resized), so that repeated calls allocate nothing. It
+// panics if dst has another size.
+func (r *Resistance) PseudoInverseTo(dst *mat.SymDense) {
+	out := r.reuse(dst)
+	r.inverseFactor()
+	r.f.InverseTo(dst)
+	c := 1 / (r.alpha * float64(r.n))
+	for i := range r.n {
+		floats.AddConst(-c, out.Data[i*out.Stride+i:i*out.Stride+r.n])
+	}
+}
+
+// reuse checks or sizes dst and returns its storage.
+func (r *Resistance) reuse(dst *mat.SymDense) blas64.Symmetric {
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(r.n)
+	}
+	if n := dst.SymmetricDim(); n != r.n {
+		panic(fmt.Sprintf("spectral: destination is %d×%d, want %d×%d", n, n, r.n, r.n))
+	}
+	return dst.RawSymmetric()
+}
+
+// Matrix returns the matrix of all effective resistances,
+// R_uv = L†_uu + L†_vv − 2 L†_uv.
+func (r *Resistance) Matrix() *mat.SymDense {
+	m := mat.NewSymDense(r.n, nil)
+	r.MatrixTo(m)
+	return m
+}
+
+// MatrixTo stores the matrix of effective resistances in dst, with the
+// same rules as PseudoInverseTo.
+func (r *Resistance) MatrixTo(dst *mat.SymDense) {
+	r.PseudoInverseTo(dst)
+	raw := dst.RawSymmetric()
+	// The diagonal of L† is read row by row just before the row is
+	// overwritten, and rows below still hold theirs.
+	for i := range r.n {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+r.n]
+		di := row[i]
+		for j := i + 1; j < r.n; j++ {
+			row[j] = di + raw.Data[j*raw.Stride+j] - 2*row[j]
+		}
+		row[i] = 0
+	}
+}
+
+// PseudoInverse returns the Moore–Penrose pseudoinverse of the Laplacian
+// of g, L† = (L + J/n)⁻¹ − J/n (spec throttlers.md §2). It returns an
+// error if g is disconnected or empty.
+func PseudoInverse(g *wgraph.Graph) (*mat.SymDense, error) {
+	r, err := NewResistance(g)
+	if err != nil {
+		return nil, err
+	}
+	return r.PseudoInverse(), nil
+}
+
+// EffectiveResistance returns R_uv = (e_u − e_v)ᵀ L† (e_u − e_v) (spec
+// eq. (2)) with one factorisation and one solve. For many queries on one
+// graph, use NewResistance. It returns an error for a disconnected graph
+// or a node out of range.
+func EffectiveResistance(g *wgraph.Graph, u, v int) (float64, error) {
+	for _, x := range [...]struct {
+		name string
+		u    int
+	}{{"u", u}, {"v", v}} {
+		if x.u < 0 || x.u >= g.Order() {
+			return math.NaN(), loadlab.Invalid("spectral", "EffectiveResistance: node %s = %d out of range [0, %d)", x.name, x.u, g.Order())
+		}
+	}
+	r, err := NewResistance(g)
+	if err != nil {
+		return math.NaN(), err
+	}
+	if u == v {
+		return 0, nil
+	}
+	x := make([]float64, r.n)
+	x[u], x[v] = 1, -1
+	r.f.SolveVec(x, x)
+	return x[u] - x[v], nil
+}
+
+// ResistanceMatrix returns all effective resistances of g. It returns an
+// error if g is disconnected or empty.
+func ResistanceMatrix(g *wgraph.Graph) (*mat.SymDense, error) {
+	r, err := NewResistance(g)
+	if err != nil {
+		return nil, err
+	}
+	return r.Matrix(), nil
+}
+
+// KirchhoffIndex returns K_f(g) = Σ_{u<v} R_uv = n Σ_{i≥2} 1/λ_i (spec
+// throttlers.md §2), exact to rounding, from one Cholesky and one
+// triangular inverse (2n³/3 flops) rather than an eigendecomposition. It
+// returns an error if g is disconnected or empty, and one wrapping
+// loadlab.ErrTooLarge above DenseMaxNodes nodes, where the dense
+// computation costs seconds to minutes: NewResistance(g).Kirchhoff()
+// runs it at any size that fits in memory, and estimate.Kirchhoff
+// estimates K_f with a 95 % interval in about O(m) per probe. It panics
+// if g is nil.
+func KirchhoffIndex(g *wgraph.Graph) (float64, error) {
+	if g == nil {
+		panic("spectral: KirchhoffIndex: nil graph g")
+	}
+	if n := g.Order(); n > DenseMaxNodes {
+		return math.NaN(), loadlab.TooLarge("spectral", "KirchhoffIndex: n = %d nodes > DenseMaxNodes = %d (the dense O(n³) path); use NewResistance(g).Kirchhoff() for the exact value at any size, or estimate.Kirchhoff for an estimate with its interval", n, DenseMaxNodes)
+	}
+	return kirchhoffDense(g)
+}
+
+// DenseMaxNodes is the largest order at which the functions that return a
+// bare number by dense O(n³) work (KirchhoffIndex, consensus.Rho and
+// NodalRho) run it; above, they return an error wrapping
+// loadlab.ErrTooLarge that names the way on. At 2048 nodes a dense
+// factor-and-invert pass takes under a second and 32 MB per matrix; at
+// 4000 several seconds, growing as n³.
+const DenseMaxNodes = 2048
+
+// kirchhoffDense is KirchhoffIndex's dense path.
+func kirchhoffDense(g *wgraph.Graph) (float64, error) {
+	r, err := NewResistance(g)
+	if err != nil {
+		return math.NaN(), err
+	}
+	return r.Kirchhoff(), nil
+}
