@@ -34,7 +34,7 @@ const compareCfg = `{"sweep":"codedload-compare","seed":5,"runs":2,"params":{"ns
 	`{"name":"2C(a)","model":{"files":20,"cache":2,"strategy":{"kind":"two-choice"}},"ball_size":25,"max_n":100}]}}`
 
 // A four-node network whose starts reach three attractors.
-const attractorsCfg = `{"sweep":"stability-attractors","seed":6,"runs":10,"params":{"network":{` +
+const attractorsCfg = `{"sweep":"stability-attractors","seed":3,"runs":10,"params":{"network":{` +
 	`"a":[1.7162635804050472,0.778088804497854,2.9373385615995393,2.3466907556885324],` +
 	`"c":[[0.04681931028066927,0.22588802668947264,0.3604112623295102,0.3668814007003478],[0.21321819316675367,0.07481974741025042,0.35747499720694415,0.3544870622160517],` +
 	`[0.2065852295034183,0.1322704832235275,0.3889974955550691,0.27214679171798534],[0.0710496515307317,0.3702657634254254,0.14995615779108074,0.4087284272527623]],` +
