@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -47,6 +49,15 @@ const mapCfg = `{"sweep":"stability-map","runs":6,"params":{"network":{"c":[[0.1
 const dualCfg = `{"sweep":"dual","seed":7,"runs":3,"params":{"network":{"a":[2,1.5,1],"c":[[0.6,0.3,0.1],[0.2,0.5,0.3],[0.1,0.2,0.7]],"t":[0.8,0.9,0.7]},` +
 	`"w":1,"c":4,"gamma":10,"windows":[0.1,10],"losses":[0,0.2],"step":0.05,"max_iter":400}}`
 
+// FastControl's trade-off without losses (one loss rate, 0) and with a
+// delay.
+const dualNoLossCfg = `{"sweep":"dual","seed":8,"runs":2,"params":{"network":{"a":[2,1.5,1],"c":[[0.6,0.3,0.1],[0.2,0.5,0.3],[0.1,0.2,0.7]],"t":[0.8,0.9,0.7]},` +
+	`"w":1,"c":4,"gamma":10,"delay":2,"windows":[0.1,1,10],"step":0.05,"max_iter":300}}`
+
+// moreConfigs are further cases of registered sweeps for the
+// comparison with the library's result.
+var moreConfigs = map[string]string{"dual without losses": dualNoLossCfg}
+
 // configs holds one configuration of every registered sweep.
 var configs = map[string]string{
 	"consensus":            consensusCfg,
@@ -77,16 +88,21 @@ func mustRun(t *testing.T, args ...string) {
 
 // TestMergeEqualsLibrary runs each sweep as N = 1..4 shards, merges them
 // and compares the CSV and JSON bytes with those of the library's own
-// one-process function (consensus.EstimateRho, mobility.Compare): every
-// float is written in shortest round-trip form, so equal bytes mean
-// equal bits.
+// one-process function (consensus.EstimateRho, mobility.Compare,
+// codedload.Sweep and CompareSizes, Law.Attractors, TwoNodeMap,
+// dual.Sweep): every float is written in shortest round-trip form, so
+// equal bytes mean equal bits. The adapters call the models' per-run
+// functions on the streams the library's loops use, and summarise the
+// runs as those loops do; this is the test that they agree.
 func TestMergeEqualsLibrary(t *testing.T) {
 	for name := range sweeps {
 		if configs[name] == "" {
 			t.Errorf("sweep %s has no test configuration", name)
 		}
 	}
-	for name, cfg := range configs {
+	all := maps.Clone(configs)
+	maps.Copy(all, moreConfigs)
+	for name, cfg := range all {
 		dir := t.TempDir()
 		c := write(t, dir, "cfg.json", cfg)
 		direct := filepath.Join(dir, "direct")
@@ -283,6 +299,47 @@ func TestReadmeSamples(t *testing.T) {
 	for name := range sweeps {
 		if !listed[name] {
 			t.Errorf("sweep %s is not in the README's table", name)
+		}
+	}
+}
+
+// TestRunsOutOfOrder computes the runs of every sweep on one job in
+// reverse order and on another in order, and compares them: a run
+// depends on its seed path only, not on the runs a job did before.
+func TestRunsOutOfOrder(t *testing.T) {
+	for name, cfg := range configs {
+		var c config
+		if err := json.Unmarshal([]byte(cfg), &c); err != nil {
+			t.Fatal(err)
+		}
+		prepare := func() (job, int) {
+			j, err := sweeps[name](c.Params, c.Seed, c.Runs)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if cj, ok := j.(counted); ok {
+				return j, cj.Total()
+			}
+			return j, c.Runs
+		}
+		fwd, n := prepare()
+		rev, _ := prepare()
+		want := make([][]float64, n)
+		for r := range want {
+			v, err := fwd.Run(r)
+			if err != nil {
+				t.Fatalf("%s run %d: %v", name, r, err)
+			}
+			want[r] = v
+		}
+		for r := n - 1; r >= 0; r-- {
+			got, err := rev.Run(r)
+			if err != nil {
+				t.Fatalf("%s run %d: %v", name, r, err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want[r]) {
+				t.Errorf("%s run %d in reverse: %v, in order: %v", name, r, got, want[r])
+			}
 		}
 	}
 }
