@@ -1,7 +1,8 @@
 // Package loadlab holds what every package of the toolkit shares: the
 // named errors of the public contract, the status an iterative method
-// reports, and the estimate type of every Monte Carlo or stochastic
-// result. It imports no other package of the module, so every package may
+// reports, the estimate type of every Monte Carlo or stochastic result,
+// and Stream, the rule that gives every Monte Carlo run its random
+// stream. It imports no other package of the module, so every package may
 // import it (docs/architecture.md).
 //
 // The contract itself is written in docs/conventions.md. In short:

@@ -37,7 +37,8 @@
 // above 2¹⁷ are split over GOMAXPROCS goroutines, each output entry
 // computed by one goroutine in the serial order, so results do not depend
 // on the number of cores. Code that reads the field C directly works for
-// dense networks only.
+// dense networks only. Network.AsDense and AsSparse give the same network
+// in the other form (to compare the two paths, or to go dense at small N).
 //
 // A solver that multiplies by the same B = Cᵀ diag(A) many times (the
 // greedy ODE of package stability) forms it once with Network.LoadOp: for

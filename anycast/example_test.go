@@ -51,6 +51,29 @@ func ExampleGenerateCDN() {
 	// nnz = 10000, row 0: 10 proxies, sum 1.000000000000
 }
 
+// A generated CDN stores C sparsely; AsDense gives its dense twin, on
+// which the loads are the same up to the order of the sums.
+func ExampleNetwork_AsDense() {
+	sp, err := anycast.GenerateCDN(rand.NewPCG(1, 2), &anycast.CDNSettings{N: 50, K: 5})
+	if err != nil {
+		log.Fatal(err)
+	}
+	de, err := sp.AsDense()
+	if err != nil {
+		log.Fatal(err)
+	}
+	x := make([]float64, 50)
+	for i := range x {
+		x[i] = 0.5
+	}
+	a, b := sp.Loads(nil, x), de.Loads(nil, x)
+	fmt.Println("sparse:", sp.Sparse != nil, "dense:", de.C != nil)
+	fmt.Printf("S_0 = %.6g and %.6g\n", a[0], b[0])
+	// Output:
+	// sparse: true dense: true
+	// S_0 = 0.178118 and 0.178118
+}
+
 // Nodes held at exactly x_j = 1 (settled) enter every load as a constant:
 // Reduced sums their columns of B once and reads the other columns only.
 func ExampleReduced() {

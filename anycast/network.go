@@ -2,9 +2,11 @@ package anycast
 
 import (
 	"math"
+	"slices"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/par"
+	"github.com/loadlab/loadlab/internal/size"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -23,7 +25,8 @@ const RowSumTol = 1e-9
 // dense input (any mat.Matrix other than *SparseC, copied), Sparse for a
 // *SparseC (shared; it is immutable). Code that must work for both reads
 // C through the methods At, Row, Col, MulC, MulCT, Loads and NNZ, which
-// cost O(nnz) per product for sparse C and O(N²) for dense C.
+// cost O(nnz) per product for sparse C and O(N²) for dense C. AsDense and
+// AsSparse give the same network in the other form.
 type Network struct {
 	A      []float64  // DNS arrival rates A_j ≥ 0
 	C      *mat.Dense // dense correlation matrix, row-stochastic, C[j][i] = C_ji; nil when Sparse is set
@@ -186,3 +189,50 @@ func validateRow(j int, row []float64) error {
 
 // N returns the number of nodes.
 func (nw *Network) N() int { return len(nw.A) }
+
+// AsDense returns a new network with nw's A, T and correlation matrix,
+// C stored densely (C set, Sparse nil): the dense twin of a sparse
+// network, for checking that an entry point gives the same result on
+// both forms, or for the dense kernels at small N. A dense nw is copied.
+// It returns the errors of Validate (nw is validated first, since its
+// fields may have changed) and one wrapping loadlab.ErrTooLarge if N²
+// entries exceed the memory budget. It panics if nw is nil.
+func (nw *Network) AsDense() (*Network, error) {
+	if nw == nil {
+		panic("anycast: AsDense on a nil *Network")
+	}
+	if err := nw.Validate(); err != nil {
+		return nil, err
+	}
+	n := nw.N()
+	if nn, ok := size.Mul(n, n); !ok || size.Check("anycast", "AsDense: dense C entries N²", nn, 8) != nil {
+		return nil, loadlab.TooLarge("anycast", "AsDense: dense C of N = %d needs N² entries beyond the memory budget", n)
+	}
+	var c mat.Matrix = nw.C
+	if nw.Sparse != nil {
+		c = nw.Sparse
+	}
+	return &Network{A: slices.Clone(nw.A), C: mat.DenseCopyOf(c), T: slices.Clone(nw.T)}, nil
+}
+
+// AsSparse returns a new network with nw's A, T and correlation matrix,
+// C stored sparsely (Sparse set, C nil): the nonzero entries of a dense
+// C (SparseOf), or nw's own immutable *SparseC, shared. It returns the
+// errors of Validate (nw is validated first) and of SparseOf. It panics
+// if nw is nil.
+func (nw *Network) AsSparse() (*Network, error) {
+	if nw == nil {
+		panic("anycast: AsSparse on a nil *Network")
+	}
+	if err := nw.Validate(); err != nil {
+		return nil, err
+	}
+	sc := nw.Sparse
+	if sc == nil {
+		var err error
+		if sc, err = SparseOf(nw.C); err != nil {
+			return nil, err
+		}
+	}
+	return &Network{A: slices.Clone(nw.A), Sparse: sc, T: slices.Clone(nw.T)}, nil
+}

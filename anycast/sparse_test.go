@@ -182,3 +182,78 @@ func TestNetworkWithBothOrNoC(t *testing.T) {
 	_, err = NewNetwork(sp.A, small, sp.T)
 	assert.ErrorIs(t, err, loadlab.ErrInvalid)
 }
+
+// AsDense and AsSparse convert between the two storage forms: the
+// twins hold the same entries exactly (a copy, no arithmetic), the
+// conversions round-trip, the inputs are untouched, and the results are
+// independent of their inputs (A and T copied, a sparse C shared only
+// because it is immutable).
+func TestAsDenseAsSparse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 3, 40} {
+		sp, de := pair(t, rng, n, min(n, 3))
+		d, err := sp.AsDense()
+		require.NoError(t, err)
+		require.Nil(t, d.Sparse)
+		assert.True(t, mat.Equal(de.C, d.C), "n = %d: dense twin", n)
+		s, err := de.AsSparse()
+		require.NoError(t, err)
+		require.Nil(t, s.C)
+		assert.Equal(t, sp.NNZ(), s.NNZ())
+		for j := range n {
+			wc, wv := sp.Sparse.Row(j)
+			gc, gv := s.Sparse.Row(j)
+			assert.Equal(t, wc, gc, "row %d", j)
+			assert.Equal(t, wv, gv, "row %d", j)
+		}
+		for _, nw := range []*Network{d, s} {
+			require.NoError(t, nw.Validate())
+			assert.Equal(t, sp.A, nw.A)
+			assert.Equal(t, sp.T, nw.T)
+		}
+		// Same form: a copy of the dense C, the shared immutable sparse C.
+		dd, err := de.AsDense()
+		require.NoError(t, err)
+		dd.C.Set(0, 0, 7)
+		dd.A[0] = -1
+		assert.NotEqual(t, 7.0, de.C.At(0, 0))
+		assert.NotEqual(t, -1.0, de.A[0])
+		ss, err := sp.AsSparse()
+		require.NoError(t, err)
+		assert.Same(t, sp.Sparse, ss.Sparse)
+		ss.T[0] = -1
+		assert.NotEqual(t, -1.0, sp.T[0])
+	}
+}
+
+// The conversions validate their receiver (its fields may have changed
+// since NewNetwork), refuse a dense C of more than the memory budget
+// before allocating it, and panic on a nil receiver.
+func TestAsDenseAsSparseErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	sp, de := pair(t, rng, 5, 2)
+	sp.A[2], de.T[1] = math.NaN(), 0
+	_, err := sp.AsDense()
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "A[2] = NaN")
+	_, err = de.AsSparse()
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "T[1] = 0")
+	// N = 2¹⁶: the sparse identity takes 3 MiB, its dense twin 32 GiB
+	// (above the 16 GiB budget).
+	n := 1 << 16
+	idx, one := make([]int, n), make([]float64, n)
+	for i := range idx {
+		idx[i], one[i] = i, 1
+	}
+	sc, err := NewSparseC(n, idx, idx, one)
+	require.NoError(t, err)
+	big, err := NewNetwork(one, sc, one)
+	require.NoError(t, err)
+	_, err = big.AsDense()
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	assert.ErrorContains(t, err, "N = 65536")
+	var nilNet *Network
+	assert.PanicsWithValue(t, "anycast: AsDense on a nil *Network", func() { _, _ = nilNet.AsDense() })
+	assert.PanicsWithValue(t, "anycast: AsSparse on a nil *Network", func() { _, _ = nilNet.AsSparse() })
+}

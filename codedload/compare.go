@@ -2,6 +2,8 @@ package codedload
 
 import (
 	"fmt"
+
+	"github.com/loadlab/loadlab"
 )
 
 // Variant is one curve of a comparison over network sizes: a strategy
@@ -30,15 +32,19 @@ type Curve struct {
 }
 
 // CompareSizes runs every variant at every size n in ns on one topology of
-// family fam per size, built from the stream (seed, n) (so all variants see
-// the same graph at a given n; only placement and requests change between
-// runs). runs(n) ≥ 1 gives the number of runs at size n. All (variant,
-// size, run) triples share one parallel loop; the results do not depend on
-// the number of workers. It returns an error if a topology cannot be built,
-// runs(n) < 1, a variant's MaxN is negative or its configuration is
-// invalid. It panics if fam or runs is nil.
+// family fam per size, built from the stream loadlab.Stream(seed, 2⁴⁰, n)
+// (so all variants see the same graph at a given n; only placement and
+// requests change between runs). runs(n) ≥ 1 gives the number of runs at
+// size n. It is Sweep (with its runs = 1) over the points of the variants
+// at their sizes, in variant-major order, each point's Config being
+// Variant.At(n, topology) and its Runs runs(n), grouped into one Curve
+// per variant. All (variant, size, run) triples share one parallel loop;
+// the results do not depend on the number of workers. It returns an
+// error if a topology cannot be built, runs(n) < 1, a variant's MaxN is
+// negative or its configuration is invalid. It panics if fam or runs is
+// nil.
 func CompareSizes(ns []int, fam Family, variants []Variant, runs func(n int) int, seed uint64, set *SweepSettings) ([]Curve, error) {
-	pts, owner, err := ComparePoints(ns, fam, variants, runs, seed)
+	pts, owner, err := comparePoints(ns, fam, variants, runs, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +52,58 @@ func CompareSizes(ns []int, fam Family, variants []Variant, runs func(n int) int
 	if err != nil {
 		return nil, err
 	}
-	return CompareCurves(variants, owner, res), nil
+	curves := make([]Curve, len(variants))
+	for v := range variants {
+		curves[v].Name = variants[v].Name
+	}
+	for j, r := range res {
+		curves[owner[j]].Points = append(curves[owner[j]].Points, r)
+	}
+	return curves, nil
+}
+
+// comparePoints returns the points CompareSizes sweeps, with owner[j]
+// the index of the variant of point j.
+func comparePoints(ns []int, fam Family, variants []Variant, runs func(n int) int, seed uint64) (points []Point, owner []int, err error) {
+	if fam == nil || runs == nil {
+		panic(pkg + ": CompareSizes: nil fam or runs")
+	}
+	tops := make([]Topology, len(ns))
+	for i, n := range ns {
+		if r := runs(n); r < 1 {
+			return nil, nil, loadlab.Invalid(pkg, "CompareSizes: runs(%d) = %d, want ≥ 1", n, r)
+		}
+		t, err := fam(n, loadlab.Stream(seed, 1<<40, uint64(n)))
+		if err != nil {
+			return nil, nil, fmt.Errorf("size %d: %w", n, err)
+		}
+		tops[i] = t
+	}
+	for v := range variants {
+		va := &variants[v]
+		if va.MaxN < 0 {
+			return nil, nil, loadlab.Invalid(pkg, "CompareSizes: variants[%d].MaxN = %d, want ≥ 0", v, va.MaxN)
+		}
+		for i, n := range ns {
+			if va.MaxN > 0 && n > va.MaxN {
+				continue
+			}
+			points = append(points, Point{X: float64(n), Config: va.At(n, tops[i]), Runs: runs(n)})
+			owner = append(owner, v)
+		}
+	}
+	return points, owner, nil
+}
+
+// At returns the variant's configuration at size n on topology t: Config
+// with Topology t and the size-dependent strategy parameters applied
+// (Coded.Ell = Ell(n), TwoChoice.Radius = Radius(t)), as CompareSizes
+// runs it. It panics if Radius panics on t (BallRadius on a nil t).
+func (va *Variant) At(n int, t Topology) Config {
+	c := va.Config
+	c.Topology = t
+	c.Strategy = va.at(c.Strategy, n, t)
+	return c
 }
 
 // at returns the strategy s with the size-dependent parameters of the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -75,13 +76,14 @@ func (s *SweepSettings) Validate() error {
 }
 
 // Sweep runs every point runs times (or Point.Runs times) and summarises
-// the runs. Run r of point i uses the random streams derived from
-// (seed, i, r) only, so the results are the same for any number of
-// workers. It returns the first error met, with the point index: runs < 1,
-// a negative Point.Runs, invalid settings, an invalid configuration, a
-// failing Build, or a total number of runs too large to hold
-// (loadlab.ErrTooLarge). A panic in Build or Run is re-raised on the
-// caller's goroutine.
+// the runs. Run r of point i is points[i].Run(seed, i, r), on the streams
+// loadlab.Stream(seed, i, r, ·) only, so the results are the same for any
+// number of workers and when the runs are computed elsewhere
+// (cmd/sweep). It returns the first error met, with the point index:
+// runs < 1, a negative Point.Runs, invalid settings, an invalid
+// configuration, a failing Build, or a total number of runs too large
+// to hold (loadlab.ErrTooLarge). A panic in Build or Run is re-raised on
+// the caller's goroutine.
 func Sweep(points []Point, runs int, seed uint64, set *SweepSettings) ([]PointResult, error) {
 	if err := set.Validate(); err != nil {
 		return nil, err
@@ -103,7 +105,9 @@ func Sweep(points []Point, runs int, seed uint64, set *SweepSettings) ([]PointRe
 	mc.For(total, set.Workers, func(j int) {
 		i := sort.SearchInts(start, j+1) - 1
 		r := j - start[i]
-		out[i][r], errs[j] = runPoint(&points[i], i, r, seed)
+		if out[i][r], errs[j] = points[i].Run(seed, uint64(i), uint64(r)); errs[j] != nil {
+			errs[j] = fmt.Errorf("point %d run %d: %w", i, r, errs[j])
+		}
 		progress.step()
 	})
 	for _, err := range errs {
@@ -150,21 +154,22 @@ func sweepPlan(points []Point, runs int) ([]int, error) {
 	return start, nil
 }
 
-// runPoint performs run r of point i.
-func runPoint(p *Point, i, r int, seed uint64) (*Result, error) {
+// Run performs one run of the point: it builds the topology from
+// loadlab.Stream(seed, path..., 0) if Build is set (Config.Topology
+// otherwise), and runs the model (Run) on loadlab.Stream(seed, path...,
+// 1). Sweep's run r of point i is points[i].Run(seed, i, r). Errors are
+// those of Build and of Run. It panics if p is nil.
+func (p *Point) Run(seed uint64, path ...uint64) (*Result, error) {
 	cfg := p.Config
+	path = slices.Clip(path)
 	if p.Build != nil {
-		top, err := p.Build(mc.Source(seed, uint64(i), uint64(r), 0))
+		top, err := p.Build(loadlab.Stream(seed, append(path, 0)...))
 		if err != nil {
-			return nil, fmt.Errorf("point %d run %d: %w", i, r, err)
+			return nil, err
 		}
 		cfg.Topology = top
 	}
-	res, err := Run(cfg, mc.Source(seed, uint64(i), uint64(r), 1))
-	if err != nil {
-		return nil, fmt.Errorf("point %d run %d: %w", i, r, err)
-	}
-	return res, nil
+	return Run(cfg, loadlab.Stream(seed, append(path, 1)...))
 }
 
 // progress reports about ten progress lines over a sweep, one goroutine at
@@ -218,7 +223,7 @@ func LogEll(n int) int {
 // topology of family fam with n nodes, and, when ell is not nil and the
 // strategy is a Coded, its Ell = ell(n). X is n. With random true the topology is
 // drawn afresh for every run; otherwise it is built once here (a random
-// family then gives one fixed graph, drawn from a stream determined by n).
+// family then gives one fixed graph, drawn from loadlab.Stream(n)).
 func SizePoints(ns []int, base Config, fam Family, random bool, ell func(n int) int) ([]Point, error) {
 	pts := make([]Point, len(ns))
 	for i, n := range ns {
@@ -230,7 +235,7 @@ func SizePoints(ns []int, base Config, fam Family, random bool, ell func(n int) 
 			pts[i].Build = func(src rand.Source) (Topology, error) { return fam(n, src) }
 			continue
 		}
-		top, err := fam(n, mc.Source(uint64(n)))
+		top, err := fam(n, loadlab.Stream(uint64(n)))
 		if err != nil {
 			return nil, err
 		}

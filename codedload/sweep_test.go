@@ -135,3 +135,63 @@ func TestCompareSizes(t *testing.T) {
 	assert.Equal(t, 16, BallRadius(&Torus{Side: 100}, 545))   // |B_16| = 545 (§6.3)
 	assert.Equal(t, 8, BallRadius(&Hypercube{Dim: 8}, 10000)) // the whole cube
 }
+
+// TestSweepRunIsPointRun checks the per-run rule Sweep documents: its
+// run r of point i is points[i].Run(seed, i, r), which for a point with
+// Build is Run on the topology built from loadlab.Stream(seed, i, r, 0)
+// with the stream loadlab.Stream(seed, i, r, 1). Equal results: the same
+// operations on the same streams.
+func TestSweepRunIsPointRun(t *testing.T) {
+	pts, err := SizePoints([]int{64}, Config{Files: 30, Cache: 2, Strategy: Coded{}}, TorusFamily, false, LogEll)
+	require.NoError(t, err)
+	rgg, err := SizePoints([]int{150}, Config{Files: 30, Cache: 2, Strategy: TwoChoiceGlobal{}}, RGGFamily, true, nil)
+	require.NoError(t, err)
+	pts = append(pts, rgg...)
+	pts[1].Runs = 2
+	res, err := Sweep(pts, 3, 9, nil)
+	require.NoError(t, err)
+	for i := len(pts) - 1; i >= 0; i-- { // in reverse, as another process might
+		for r := len(res[i].Runs) - 1; r >= 0; r-- {
+			got, err := pts[i].Run(9, uint64(i), uint64(r))
+			require.NoError(t, err)
+			assert.Equal(t, res[i].Runs[r], got, "point %d run %d", i, r)
+		}
+	}
+	assert.Len(t, res[1].Runs, 2)
+	top, err := RGGFamily(150, loadlab.Stream(9, 1, 0, 0))
+	require.NoError(t, err)
+	cfg := pts[1].Config
+	cfg.Topology = top
+	want, err := Run(cfg, loadlab.Stream(9, 1, 0, 1))
+	require.NoError(t, err)
+	assert.Equal(t, want, res[1].Runs[0])
+}
+
+// TestVariantAt: At applies Ell to a Coded and Radius to a TwoChoice
+// (also behind a pointer), leaves every other strategy alone, and always
+// sets the topology.
+func TestVariantAt(t *testing.T) {
+	tor := &Torus{Side: 8}
+	ell := func(n int) int { return n / 16 }
+	rad := func(t Topology) int { return BallRadius(t, 25) } // |B_3| = 25 on a large torus (2d²+2d+1)
+	cases := []struct {
+		s, want Strategy
+	}{
+		{Coded{ChunkCap: 2}, Coded{Ell: 4, ChunkCap: 2}},
+		{&Coded{ChunkCap: 2}, Coded{Ell: 4, ChunkCap: 2}},
+		{TwoChoice{}, TwoChoice{Radius: 3}},
+		{&TwoChoice{}, TwoChoice{Radius: 3}},
+		{NearestReplica{}, NearestReplica{}},
+		{TwoChoiceStretch{Alpha: 1}, TwoChoiceStretch{Alpha: 1}},
+		{nil, nil},
+	}
+	for _, c := range cases {
+		va := Variant{Config: Config{Files: 9, Strategy: c.s}, Ell: ell, Radius: rad}
+		got := va.At(64, tor)
+		assert.Equal(t, c.want, got.Strategy, "%T", c.s)
+		assert.Same(t, tor, got.Topology.(*Torus))
+		assert.Equal(t, 9, got.Files)
+	}
+	plain := Variant{Config: Config{Strategy: Coded{Ell: 7}}}
+	assert.Equal(t, Coded{Ell: 7}, plain.At(64, tor).Strategy, "no Ell: the configured value stays")
+}

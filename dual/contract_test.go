@@ -371,14 +371,3 @@ func TestRatesTooLarge(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 6.0, ov) // γ μ_7 C_77/C_77 (spec §4.7)
 }
-
-// SweepRun took P* on trust: a NaN or infinite pstar gave a NaN or
-// infinite gap with no error. It is now ErrInvalid naming pstar.
-func TestSweepRunRejectsBadOptimum(t *testing.T) {
-	p := must(Quadratic(item13(), 1, 4))
-	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		_, err := SweepRun(p, FastControl{Gamma: 10}, []float64{1}, nil, &Settings{MaxIter: 20}, v, 1, 1, 0, 0)
-		assert.ErrorIs(t, err, loadlab.ErrInvalid)
-		assert.ErrorContains(t, err, fmt.Sprintf("pstar = %v", v))
-	}
-}

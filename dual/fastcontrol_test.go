@@ -192,3 +192,61 @@ func TestSweepTradeOff(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, pts, again)
 }
+
+// steadyGapCases: the tail is the last quarter of Dual (from index
+// ⌊3·len/4⌋), hand-computed means of pstar − D over it.
+var steadyGapCases = []struct {
+	dual  []float64
+	pstar float64
+	want  float64
+}{
+	{[]float64{1, 2, 3, 4, 5, 6, 7, 8}, 10, 2.5}, // tail {7, 8}
+	{[]float64{1, 2, 3, 4, 5, 6, 7}, 10, 3.5},    // ⌊21/4⌋ = 5: tail {6, 7}
+	{[]float64{4}, 5, 1},                         // one value: the tail is all
+	{[]float64{-1, 1, 3, 5}, 2, -3},              // a negative gap stays (a D above the P* given)
+}
+
+func TestSteadyGap(t *testing.T) {
+	for _, c := range steadyGapCases {
+		g, err := (&Result{Dual: c.dual}).SteadyGap(c.pstar)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, g, "Dual %v", c.dual) // exact: small integers
+	}
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		_, err := (&Result{Dual: []float64{1}}).SteadyGap(bad)
+		assert.ErrorIs(t, err, loadlab.ErrInvalid)
+		assert.ErrorContains(t, err, "pstar =")
+	}
+	_, err := (&Result{}).SteadyGap(1)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "RecordDual")
+}
+
+// TestSweepRunIsSolve checks the per-run rule Sweep documents: with one
+// run per point, point k is a Solve with the Constant rule, Fixed and
+// RecordDual, FastControl with that point's window and loss and Src =
+// loadlab.Stream(seed, k, 0), measured by SteadyGap, BetaErr and
+// Packets. The numbers must be equal: the same operations on the same
+// inputs.
+func TestSweepRunIsSolve(t *testing.T) {
+	p, err := Quadratic(item13(), 1, 4)
+	require.NoError(t, err)
+	fc := FastControl{Gamma: 10, Delay: 1}
+	windows, losses := []float64{0.1, 10}, []float64{0, 0.2}
+	pts, err := Sweep(p, fc, windows, losses, &Settings{Step: 0.05, MaxIter: 300}, 1, 9)
+	require.NoError(t, err)
+	ref, err := Primal(p, nil)
+	require.NoError(t, err)
+	for k, pt := range pts {
+		f := fc
+		f.Window, f.Loss, f.Src = windows[k/2], losses[k%2], loadlab.Stream(9, uint64(k), 0)
+		res, err := Solve(p, &Settings{Step: 0.05, MaxIter: 300, Rule: Constant, Fixed: true, RecordDual: true, FastControl: &f})
+		require.NoError(t, err)
+		g, err := res.SteadyGap(ref.Value)
+		require.NoError(t, err)
+		assert.Equal(t, g, pt.Gap.Mean, "point %d", k)
+		assert.Equal(t, res.BetaErr, pt.BetaErr, "point %d", k)
+		assert.Equal(t, res.Packets, pt.Packets, "point %d", k)
+		assert.Equal(t, 1, pt.Gap.N)
+	}
+}

@@ -142,3 +142,16 @@ func objective(p *Problem, x, s []float64) (value, violation float64) {
 	}
 	return v, viol
 }
+
+// cdnPair returns the synthetic CDN of anycast.GenerateCDN (n nodes, k
+// proxies per region, drawn from PCG(seed, stream)), stored sparsely,
+// and its dense twin: the pair every entry point must treat alike (to
+// rounding).
+func cdnPair(t testing.TB, seed, stream uint64, n, k int) (sp, de *anycast.Network) {
+	t.Helper()
+	sp, err := anycast.GenerateCDN(rand.NewPCG(seed, stream), &anycast.CDNSettings{N: n, K: k})
+	require.NoError(t, err)
+	de, err = sp.AsDense()
+	require.NoError(t, err)
+	return sp, de
+}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
-	"github.com/loadlab/loadlab/internal/cdntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -27,7 +26,7 @@ func TestSolveSparseMatchesDense(t *testing.T) {
 	// copy, so the runs agree step for step; only SmoothBound's product
 	// (dense rows by gonum's assembly kernel) may round differently.
 	for _, in := range agreementSizes {
-		sp, de := cdntest.Pair(t, in.seed, 7, in.n, in.k)
+		sp, de := cdnPair(t, in.seed, 7, in.n, in.k)
 		ps, err := Quadratic(sp, in.wc, in.c)
 		require.NoError(t, err)
 		pd, err := Quadratic(de, in.wc, in.c)
@@ -57,7 +56,7 @@ func TestSolveSparseMatchesDense(t *testing.T) {
 // ‖x − x*‖₂² ≤ 2(Value − P*)/m ≤ 2·width/m for each.
 func TestPrimalSparseMatchesDense(t *testing.T) {
 	for _, in := range agreementSizes {
-		sp, de := cdntest.Pair(t, in.seed, 7, in.n, in.k)
+		sp, de := cdnPair(t, in.seed, 7, in.n, in.k)
 		ps, err := Quadratic(sp, in.wc, in.c)
 		require.NoError(t, err)
 		pd, err := Quadratic(de, in.wc, in.c)
@@ -97,7 +96,7 @@ func TestPrimalSparseMatchesDense(t *testing.T) {
 // the same stream) are identical.
 func TestFastControlSparseMatchesDense(t *testing.T) {
 	for _, in := range agreementSizes {
-		sp, de := cdntest.Pair(t, in.seed, 7, in.n, in.k)
+		sp, de := cdnPair(t, in.seed, 7, in.n, in.k)
 		rng := rand.New(rand.NewPCG(in.seed, 3))
 		mu := randMu(rng, in.n, 1)
 		// Unreachable pairs: the same first pair, or none in both.
@@ -174,7 +173,7 @@ func TestRatesReceptionsSparse(t *testing.T) {
 // points agree; the gaps through P*, which each Primal certifies to
 // 1e-9·max(1, |P*|), so to twice that.
 func TestSweepSparseMatchesDense(t *testing.T) {
-	sp, de := cdntest.Pair(t, 6, 7, 40, 4)
+	sp, de := cdnPair(t, 6, 7, 40, 4)
 	ps, err := Quadratic(sp, 1, 4)
 	require.NoError(t, err)
 	pd, err := Quadratic(de, 1, 4)

@@ -272,7 +272,7 @@ func TestPropertyNoUncontrollableInPolytope(t *testing.T) {
 		}
 		// The equilibria these trajectories reach are stable, carry no
 		// overload and have no overloaded node at x_i = 0 (spec §5.4).
-		found, unresolved, err := l.Attractors(3, 500, rand.NewPCG(uint64(trial), 11), nil)
+		found, unresolved, err := l.Attractors(3, 500, uint64(trial), nil)
 		require.NoError(t, err)
 		// An end state may stay unresolved when some node is within
 		// ~1e-5 of balance at its limit (a nearly non-hyperbolic
@@ -377,7 +377,7 @@ func TestBadInput(t *testing.T) {
 	assert.ErrorContains(t, err, "A[0] = NaN")
 	// A nil rand.Source is a programmer error: a panic naming it.
 	assert.PanicsWithValue(t, "stability: SearchCorners: src is nil", func() { _, _ = l.SearchCorners(3, nil) })
-	assert.PanicsWithValue(t, "stability: Attractors: src is nil", func() { _, _, _ = l.Attractors(3, 10, nil, nil) })
+	assert.PanicsWithValue(t, "stability: Attract: src is nil", func() { _, _ = l.Attract(10, nil, nil) })
 	assert.PanicsWithValue(t, "stability: Diurnal: src is nil", func() { _, _ = Diurnal([]float64{1}, []float64{0}, nil, nil) })
 
 	// A tolerance the step budget cannot meet is reported, with the
@@ -474,7 +474,7 @@ func FuzzIntegrate(f *testing.F) {
 // The targeted mode: attractors reached by integration.
 func TestAttractors(t *testing.T) {
 	l := mustLaw(seedNet(0.3), 1)
-	found, unresolved, err := l.Attractors(12, 200, rand.NewPCG(1, 1), nil)
+	found, unresolved, err := l.Attractors(12, 200, 1, nil)
 	require.NoError(t, err)
 	assert.Zero(t, unresolved)
 	require.Len(t, found, 1)
@@ -484,7 +484,7 @@ func TestAttractors(t *testing.T) {
 
 	fav, err := anycast.NewNetwork([]float64{100, 100}, favC, []float64{0.7, 0.7})
 	require.NoError(t, err)
-	found, _, err = mustLaw(fav, 1).Attractors(8, 300, rand.NewPCG(1, 1), nil)
+	found, _, err = mustLaw(fav, 1).Attractors(8, 300, 1, nil)
 	require.NoError(t, err)
 	require.Len(t, found, 1)
 	assert.InDeltaSlice(t, []float64{0.0056, 0.0084}, found[0].X, exactTol)
@@ -496,9 +496,9 @@ func TestAttractors(t *testing.T) {
 		l := mustLaw(randomNet(rng, 8, 8, 0), 1)
 		all, err := l.ClassifyCorners()
 		require.NoError(t, err)
-		a, ua, err := l.Attractors(16, 300, rand.NewPCG(uint64(trial), 2), nil)
+		a, ua, err := l.Attractors(16, 300, uint64(trial), nil)
 		require.NoError(t, err)
-		b, ub, err := l.Attractors(16, 300, rand.NewPCG(uint64(trial), 2), nil)
+		b, ub, err := l.Attractors(16, 300, uint64(trial), nil)
 		require.NoError(t, err)
 		assert.Equal(t, ua, ub)
 		require.Equal(t, len(a), len(b))
@@ -526,13 +526,81 @@ func TestAttractors(t *testing.T) {
 
 	// N = 100 inside Π_C: no attractor is an uncontrollable overload.
 	big := mustLaw(randomInPolytope(rng, 100, 0.9), 1)
-	found, unresolved, err = big.Attractors(4, 300, rand.NewPCG(3, 3), nil)
+	found, unresolved, err = big.Attractors(4, 300, 3, nil)
 	require.NoError(t, err)
 	assert.NotEmpty(t, found)
 	assert.Zero(t, unresolved)
 	for _, a := range found {
 		assert.False(t, a.Uncontrollable())
 	}
+}
+
+// TestAttractorsIsAttract checks the per-start rule Attractors
+// documents: start k is Attract(t1, loadlab.Stream(seed, k), s), and the
+// result is GroupAttractors of the starts' equilibria, also when the
+// starts are computed one at a time in reverse order (as other
+// processes would), on random 8-node networks with several attractors.
+// The results must be equal: the same operations on the same streams.
+func TestAttractorsIsAttract(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	several := false
+	for trial := range 3 {
+		l := mustLaw(randomNet(rng, 8, 8, 0), 1)
+		want, wantU, err := l.Attractors(12, 300, uint64(trial), nil)
+		require.NoError(t, err)
+		several = several || len(want) > 1
+		ends := make([]*Equilibrium, 12)
+		for k := len(ends) - 1; k >= 0; k-- {
+			ends[k], err = l.Attract(300, loadlab.Stream(uint64(trial), uint64(k)), nil)
+			require.NoError(t, err)
+		}
+		got, gotU := GroupAttractors(ends)
+		assert.Equal(t, wantU, gotU)
+		assert.Equal(t, want, got, "trial %d", trial)
+	}
+	assert.True(t, several, "no trial had two attractors: the grouping order was not tested")
+	l := mustLaw(seedNet(0.3), 1)
+	for _, c := range []struct {
+		t1   float64
+		s    *Settings
+		want string
+	}{
+		{0, nil, "t1 = 0"},
+		{math.Inf(1), nil, "t1 = +Inf"},
+		{math.NaN(), nil, "t1 = NaN"},
+		{10, &Settings{RelTol: -1}, "RelTol = -1"},
+	} {
+		_, err := l.Attract(c.t1, loadlab.Stream(1), c.s)
+		assert.ErrorIs(t, err, loadlab.ErrInvalid)
+		assert.ErrorContains(t, err, c.want)
+	}
+	_, err := (&Law{Sensitivity: 1}).Attract(10, loadlab.Stream(1), nil)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid, "a law without a network")
+}
+
+// TestGroupAttractors groups hand-made equilibria by face pattern: an
+// interior coordinate is any value other than 0 and 1, the first
+// equilibrium of a pattern stands for it, the most frequent pattern
+// comes first and ties keep the order of first appearance.
+func TestGroupAttractors(t *testing.T) {
+	a1, a2 := &Equilibrium{X: []float64{1, 0}}, &Equilibrium{X: []float64{1, 0}}
+	b := &Equilibrium{X: []float64{0.25, 0}}
+	b2 := &Equilibrium{X: []float64{0.75, 0}} // same pattern (interior, 0)
+	c := &Equilibrium{X: []float64{0, 1}}
+	d := &Equilibrium{X: []float64{0, 0}}
+	found, unresolved := GroupAttractors([]*Equilibrium{c, nil, b, a1, d, b2, a2, nil})
+	assert.Equal(t, 2, unresolved)
+	require.Len(t, found, 4)
+	for k, want := range []struct {
+		e      *Equilibrium
+		starts int
+	}{{b, 2}, {a1, 2}, {c, 1}, {d, 1}} {
+		assert.Same(t, want.e, found[k].Equilibrium, "attractor %d", k)
+		assert.Equal(t, want.starts, found[k].Starts, "attractor %d", k)
+	}
+	found, unresolved = GroupAttractors(nil)
+	assert.Empty(t, found)
+	assert.Zero(t, unresolved)
 }
 
 // FuzzLinearize checks that accepted states are equilibria in the cube,

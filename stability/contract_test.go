@@ -59,7 +59,7 @@ func TestTooLarge(t *testing.T) {
 	}
 	_, err = l.SearchCorners(1<<60, rand.NewPCG(1, 1))
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
-	_, _, err = l.Attractors(1<<40, 1, rand.NewPCG(1, 1), nil)
+	_, _, err = l.Attractors(1<<40, 1, 1, nil)
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, err = Diurnal(make([]float64, 1<<10), make([]float64, 1<<22), nil, rand.NewPCG(1, 1))
 	require.ErrorIs(t, err, loadlab.ErrTooLarge)
@@ -327,7 +327,7 @@ func TestOtherInputs(t *testing.T) {
 	_, err = l.EulerStep(nil, []float64{1.5, 0.5}, 0.1)
 	assert.ErrorContains(t, err, "x[0] = 1.5")
 	// t1 is checked even when there is nothing to integrate.
-	_, _, err = l.Attractors(0, math.NaN(), rand.NewPCG(1, 1), nil)
+	_, _, err = l.Attractors(0, math.NaN(), 1, nil)
 	assert.ErrorContains(t, err, "t1 = NaN")
 	// A cost hook that returns no problem and no error is reported.
 	nw := seedNet(0.3)

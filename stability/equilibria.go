@@ -539,69 +539,105 @@ type Attractor struct {
 }
 
 // Attractors is the targeted mode for large N: it integrates (24) from
-// starts points drawn uniformly from (0, 1)^N to time t1 (continuing for
-// up to 15·t1 while an end state does not snap), snaps each end state to
-// the equilibrium with its face pattern (Snap with tolerance 1e-6) and
-// returns the distinct equilibria found, most frequent first,
-// with the number of end states that could not be snapped (not yet
-// converged, or on a continuum of equilibria). Starts are drawn from src in
-// order and integrated in parallel; the result does not depend on the
-// number of workers. It returns an error wrapping loadlab.ErrInvalid for
-// negative starts, t1 not finite and positive, invalid settings, one wrapping loadlab.ErrTooLarge if the starts would
-// not fit in memory, or an integration error (for example a t1 that is
-// not positive).
-//
-// Attractors panics if src is nil.
-func (l *Law) Attractors(starts int, t1 float64, src rand.Source, s *Settings) (found []Attractor, unresolved int, err error) {
-	if src == nil {
-		panic("stability: Attractors: src is nil")
-	}
-	if err := l.Validate(); err != nil {
+// starts points drawn uniformly from (0, 1)^N and returns the distinct
+// equilibria reached, most frequent first, with the number of starts
+// whose end state could not be snapped (not yet converged, or on a
+// continuum of equilibria). Start k is l.Attract(t1, loadlab.Stream(seed,
+// k), s) and the equilibria are grouped by GroupAttractors, so the starts
+// run in parallel and the result is the same for any number of workers
+// and when the starts are computed elsewhere (cmd/sweep). It returns an
+// error wrapping loadlab.ErrInvalid for negative starts, t1 not finite
+// and positive, invalid settings, one wrapping loadlab.ErrTooLarge if
+// the starts would not fit in memory, or the first integration error.
+func (l *Law) Attractors(starts int, t1 float64, seed uint64, s *Settings) (found []Attractor, unresolved int, err error) {
+	if err := l.attractArgs(t1, s); err != nil {
 		return nil, 0, err
 	}
 	if starts < 0 {
 		return nil, 0, loadlab.Invalid("stability", "starts = %d, want ≥ 0", starts)
 	}
-	if !(t1 > 0) || math.IsInf(t1, 1) {
-		return nil, 0, loadlab.Invalid("stability", "t1 = %v, want a finite value > 0", t1)
-	}
-	n := l.Net.N()
-	if err := size.Check("stability", "starts", starts, 8*n+64); err != nil {
+	// Per start: its equilibrium (X, S and the eigenvalues: 32 bytes a
+	// node) and an error slot.
+	if err := size.Check("stability", "starts", starts, 32*l.Net.N()+128); err != nil {
 		return nil, 0, err
-	}
-	if err := s.Validate(); err != nil {
-		return nil, 0, err
-	}
-	rng := rand.New(src)
-	x0 := make([][]float64, starts)
-	for k := range x0 {
-		x0[k] = AttractorStart(rng, n)
 	}
 	ends := make([]*Equilibrium, starts)
 	errs := make([]error, starts)
-	mc.For(starts, 0, func(k int) { ends[k], errs[k] = l.attract(x0[k], t1, s) })
+	mc.For(starts, 0, func(k int) { ends[k], errs[k] = l.attract(t1, loadlab.Stream(seed, uint64(k)), s) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, 0, err
 		}
 	}
-	found, unresolved = groupEquilibria(ends)
+	found, unresolved = GroupAttractors(ends)
 	return found, unresolved, nil
 }
 
-// attract integrates from x to t1, then keeps going for twice as long, up
-// to three times, until the end state snaps: nodes with a small imbalance
-// |T_i − S_i| approach their face slowly. It returns nil if no end state
-// snaps.
-func (l *Law) attract(x []float64, t1 float64, s *Settings) (*Equilibrium, error) {
-	_, e, err := l.attractEnd(x, t1, s)
-	return e, err
+// Attract draws a start x uniformly inside (0, 1)^N from src (N draws of
+// rand.New(src).Float64(), each mapped into the open interval), integrates
+// (24) from it to time t1 and snaps the end state to the equilibrium
+// with its face pattern (Snap with tolerance 1e-6). While the end state
+// does not snap (nodes with a small imbalance |T_i − S_i| approach
+// their face slowly) it integrates on for twice as long, up to three
+// times (15·t1 in all), and returns nil if none snapped. It is one start
+// of Attractors. It returns an error wrapping loadlab.ErrInvalid for an
+// invalid law, t1 not finite and positive or invalid settings, and the
+// integration's error. It panics if src is nil.
+func (l *Law) Attract(t1 float64, src rand.Source, s *Settings) (*Equilibrium, error) {
+	if src == nil {
+		panic("stability: Attract: src is nil")
+	}
+	if err := l.attractArgs(t1, s); err != nil {
+		return nil, err
+	}
+	return l.attract(t1, src, s)
 }
 
-// groupEquilibria merges equilibria with the same face pattern, most
-// frequent first (ties in order of first appearance), and counts the nil
-// entries.
-func groupEquilibria(ends []*Equilibrium) (found []Attractor, unresolved int) {
+// attractArgs validates the law, t1 and s for Attract and Attractors.
+func (l *Law) attractArgs(t1 float64, s *Settings) error {
+	if err := l.Validate(); err != nil {
+		return err
+	}
+	if !(t1 > 0) || math.IsInf(t1, 1) {
+		return loadlab.Invalid("stability", "t1 = %v, want a finite value > 0", t1)
+	}
+	return s.Validate()
+}
+
+// attract is Attract on valid arguments.
+func (l *Law) attract(t1 float64, src rand.Source, s *Settings) (*Equilibrium, error) {
+	rng := rand.New(src)
+	x := make([]float64, l.Net.N())
+	for i := range x {
+		x[i] = 0.5 + (rng.Float64()-0.5)*(1-1e-9) // inside (0, 1)
+	}
+	var local Settings // each worker its own Times
+	if s != nil {
+		local = *s
+	}
+	span := t1
+	for try := 0; try < 4; try++ {
+		local.Times = []float64{span}
+		tr, err := l.Integrate(x, span, &local)
+		if err != nil {
+			return nil, err
+		}
+		x = tr.Final()
+		if e, err := l.Snap(x, 1e-6); err == nil {
+			return e, nil
+		}
+		span *= 2
+	}
+	return nil, nil
+}
+
+// GroupAttractors merges the equilibria reached from several starts
+// (nil for a start that reached none) into Attractors' result: one
+// Attractor per face pattern (x_i = 0, 1 or interior), holding the
+// first equilibrium met with that pattern and the number of starts that
+// reached it, most frequent first (ties in order of first appearance),
+// and the number of nil entries.
+func GroupAttractors(ends []*Equilibrium) (found []Attractor, unresolved int) {
 	index := map[string]int{}
 	for _, e := range ends {
 		if e == nil {

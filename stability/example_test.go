@@ -2,7 +2,9 @@ package stability_test
 
 import (
 	"fmt"
+	"reflect"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/stability"
 	"gonum.org/v1/gonum/mat"
@@ -136,4 +138,35 @@ func ExampleCompare() {
 	// Output:
 	// greedy (24)          L2 share 0.50  overload 0.80 load·h  uncontrollable 4 h
 	// dual (Algorithm 1)   L2 share 0.55  overload 0.00 load·h  uncontrollable 0 h
+}
+
+// Attractors is its starts: start k is Attract on the stream
+// loadlab.Stream(seed, k), and GroupAttractors merges the equilibria
+// reached. On the seed network of spec §2 with C_ba = 0.3 every start
+// ends in the uncontrollable overload x = (1, 0).
+func ExampleLaw_Attract() {
+	c := mat.NewDense(2, 2, []float64{0.1, 0.9, 0.3, 0.7})
+	nw, _ := anycast.NewNetwork([]float64{1, 1}, c, []float64{0.7, 0.7})
+	law, _ := stability.NewLaw(nw, 1)
+	const seed = 1
+	ends := make([]*stability.Equilibrium, 6)
+	for k := range ends {
+		e, err := law.Attract(200, loadlab.Stream(seed, uint64(k)), nil)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		ends[k] = e
+	}
+	found, unresolved := stability.GroupAttractors(ends)
+	whole, wholeU, err := law.Attractors(6, 200, seed, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(found[0].X, found[0].Starts, found[0].Uncontrollable(), unresolved)
+	fmt.Println("same as Attractors:", reflect.DeepEqual(found, whole) && unresolved == wholeU)
+	// Output:
+	// [1 0] 6 true 0
+	// same as Attractors: true
 }

@@ -3,6 +3,9 @@ package stability
 import (
 	"math/rand/v2"
 	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/loadlab/loadlab/anycast"
 	"gonum.org/v1/gonum/floats"
@@ -107,4 +110,17 @@ func sortedFloats(v []float64) []float64 {
 	out := append([]float64(nil), v...)
 	sort.Float64s(out)
 	return out
+}
+
+// cdnPair returns the synthetic CDN of anycast.GenerateCDN (n nodes, k
+// proxies per region, drawn from PCG(seed, stream)), stored sparsely,
+// and its dense twin: the pair every entry point must treat alike (to
+// rounding).
+func cdnPair(t testing.TB, seed, stream uint64, n, k int) (sp, de *anycast.Network) {
+	t.Helper()
+	sp, err := anycast.GenerateCDN(rand.NewPCG(seed, stream), &anycast.CDNSettings{N: n, K: k})
+	require.NoError(t, err)
+	de, err = sp.AsDense()
+	require.NoError(t, err)
+	return sp, de
 }

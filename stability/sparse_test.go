@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
-	"github.com/loadlab/loadlab/internal/cdntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -59,7 +58,7 @@ func TestSparseLawMatchesDense(t *testing.T) {
 	// and the polytope slacks read C through the same Network methods and
 	// agree to rounding; Integrate and IntegrateLogit to odeTol.
 	for _, n := range []int{2, 30, 200} {
-		sp, de := cdntest.Pair(t, uint64(n), 1, n, min(n, 8))
+		sp, de := cdnPair(t, uint64(n), 1, n, min(n, 8))
 		ls, ld := mustLaw(sp, 1), mustLaw(de, 1)
 		rng := rand.New(rand.NewPCG(uint64(n), 2))
 		x := randomState(rng, n)
@@ -114,7 +113,7 @@ func TestSparseUncontrollableAndCornersMatchDense(t *testing.T) {
 	// Linearize at that corner through both paths: the sparse Linearize
 	// reads the spectrum off the diagonal without an eigendecomposition.
 	for _, n := range []int{5, 60, 200} {
-		sp, de := cdntest.Pair(t, uint64(n)+7, 1, n, min(n, 6))
+		sp, de := cdnPair(t, uint64(n)+7, 1, n, min(n, 6))
 		ls, ld := mustLaw(sp, 2), mustLaw(de, 2)
 		rng := rand.New(rand.NewPCG(uint64(n), 3))
 		x := randomState(rng, n)
@@ -165,7 +164,7 @@ func TestSparseEquilibriaMatchDense(t *testing.T) {
 	// Every isolated equilibrium of a 6-node CDN (3⁶ patterns), and the
 	// interior equilibria through Snap and Linearize: the sparse path
 	// solves and decomposes only the interior block.
-	sp, de := cdntest.Pair(t, 41, 1, 6, 3)
+	sp, de := cdnPair(t, 41, 1, 6, 3)
 	ls, ld := mustLaw(sp, 1), mustLaw(de, 1)
 	es, err := ls.Equilibria()
 	require.NoError(t, err)
@@ -193,7 +192,7 @@ func TestSparseEquilibriaMatchDense(t *testing.T) {
 func TestSparseCornerSearchesMatchDense(t *testing.T) {
 	// ClassifyCorners and SearchCorners update loads through Row; both
 	// paths visit and classify the same vertices.
-	sp, de := cdntest.Pair(t, 5, 1, 12, 4)
+	sp, de := cdnPair(t, 5, 1, 12, 4)
 	ls, ld := mustLaw(sp, 1), mustLaw(de, 1)
 	cs, err := ls.ClassifyCorners()
 	require.NoError(t, err)
@@ -207,9 +206,9 @@ func TestSparseCornerSearchesMatchDense(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, sd.Counts, ss.Counts)
 	assert.Equal(t, sd.Stable, ss.Stable)
-	as, us, err := ls.Attractors(4, 200, rand.NewPCG(2, 2), nil)
+	as, us, err := ls.Attractors(4, 200, 2, nil)
 	require.NoError(t, err)
-	ad, ud, err := ld.Attractors(4, 200, rand.NewPCG(2, 2), nil)
+	ad, ud, err := ld.Attractors(4, 200, 2, nil)
 	require.NoError(t, err)
 	assert.Equal(t, ud, us)
 	require.Len(t, as, len(ad))
@@ -223,7 +222,7 @@ func TestSparseCompareMatchesDense(t *testing.T) {
 	// Greedy against optimal over 6 hours on a 120-node CDN: the greedy
 	// integrations agree to odeTol, the dual iterations (dual's sparse and
 	// dense paths) to rounding; the totals are integrals of those.
-	sp, de := cdntest.Pair(t, 8, 1, 120, 6)
+	sp, de := cdnPair(t, 8, 1, 120, 6)
 	times := hourGrid(6, 4)
 	dem, err := Diurnal(sp.T, times, nil, rand.NewPCG(6, 6))
 	require.NoError(t, err)
@@ -251,7 +250,8 @@ func TestSparseTwoNodeIdentical(t *testing.T) {
 		nets = append(nets, seedNet(cba))
 	}
 	for _, de := range nets {
-		sp := cdntest.Sparse(t, de)
+		sp, err := de.AsSparse()
+		require.NoError(t, err)
 		ls, ld := mustLaw(sp, 1), mustLaw(de, 1)
 		ts, err := ls.Integrate([]float64{0.3, 0.8}, 200, nil)
 		require.NoError(t, err)
@@ -291,7 +291,7 @@ func TestSparseEigenBlockSplit(t *testing.T) {
 	// a third of the nodes on faces, the spectrum of the dense Jacobian
 	// (gonum's mat.Eigen on N×N) equals the split's to rounding, and the
 	// face nodes contribute their diagonal entries exactly.
-	sp, _ := cdntest.Pair(t, 77, 1, 90, 5)
+	sp, _ := cdnPair(t, 77, 1, 90, 5)
 	l := mustLaw(sp, 1)
 	rng := rand.New(rand.NewPCG(7, 7))
 	x := make([]float64, 90)

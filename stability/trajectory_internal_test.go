@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
-	"github.com/loadlab/loadlab/internal/cdntest"
 	"github.com/loadlab/loadlab/ode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,7 +45,7 @@ func TestSigmoidShortcutExact(t *testing.T) {
 // N non-negative terms, |ΔS_i| ≤ 2Nε·S_i (a stale state would be off by
 // the change over a step, orders of magnitude more).
 func TestRecordedLoadsAreThoseOfRecordedStates(t *testing.T) {
-	sp, de := cdntest.Pair(t, 3, 1, 150, 6)
+	sp, de := cdnPair(t, 3, 1, 150, 6)
 	for _, nw := range []*anycast.Network{sp, de} {
 		l := mustLaw(nw, 1)
 		op, err := nw.LoadOp()
@@ -87,9 +86,9 @@ func TestRecordedLoadsAreThoseOfRecordedStates(t *testing.T) {
 // come from the reduced operator after some step (reduce.go).
 func TestSplitMatchesSerialRHS(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	sp150, de150 := cdntest.Pair(t, 3, 1, 150, 6)
-	_, de200 := cdntest.Pair(t, 4, 1, 200, 6)
-	sp4000, _ := cdntest.Pair(t, 5, 1, 4000, 10)
+	sp150, de150 := cdnPair(t, 3, 1, 150, 6)
+	_, de200 := cdnPair(t, 4, 1, 200, 6)
+	sp4000, _ := cdnPair(t, 5, 1, 4000, 10)
 	for _, nw := range []*anycast.Network{sp150, de150, de200, sp4000} {
 		l := mustLaw(nw, 1)
 		x0 := randomInterior(rand.New(rand.NewPCG(2, 2)), nw.N())
@@ -282,7 +281,7 @@ func TestSigmoidsMatchSigmoid(t *testing.T) {
 // node leaves 1, dropped when fewer than 4 remain; and each operator's
 // loads are B x to 2Nε.
 func TestReduceRule(t *testing.T) {
-	_, de := cdntest.Pair(t, 6, 1, 64, 6)
+	_, de := cdnPair(t, 6, 1, 64, 6)
 	l := mustLaw(de, 1)
 	x := randomInterior(rand.New(rand.NewPCG(6, 6)), 64)
 	sys := newSystem(l, x, make([]float64, 64), false)

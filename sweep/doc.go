@@ -6,11 +6,12 @@
 // JSON encoding), a root seed and a number of runs. Run r is identified
 // by its seed path (the root seed, the plan's Prefix, then r; or
 // Plan.Path(r) for sweeps of (point, run) pairs, whose run r of the
-// flattened loop is run j of point i with seed path seed, i, j), the
-// path of mc.Source the model derives the run's random stream from; its
-// result is a vector of float64 values that depends on the seed path
-// and the configuration only. Shard i of N (written "i/N", 0 ≤ i < N)
-// holds the runs r with r mod N = i, in increasing order.
+// flattened loop is run j of point i with seed path seed, i, j): the
+// path of loadlab.Stream the model derives the run's random stream from
+// (run j of point i of a sweep with seed s draws from Stream(s, i, j)).
+// Its result is a vector of float64 values that depends on the seed
+// path and the configuration only. Shard i of N (written "i/N",
+// 0 ≤ i < N) holds the runs r with r mod N = i, in increasing order.
 //
 // Partial-result file. JSON lines: a Header line (sweep name, the
 // SHA-256 of the configuration's canonical JSON, seed, shard, total
@@ -32,29 +33,27 @@
 // sees them in the same order.
 //
 // Sweeps. The command cmd/sweep runs the library's Monte Carlo sweeps
-// this way, through their per-run entry points (each computes one run
-// exactly as the in-process sweep does, and a summary function turns
-// the runs, in run order, into the sweep's own result):
+// this way. Every one of them is a loop that calls the model's ordinary
+// per-run function on the run's stream and summarises the runs in run
+// order, so cmd/sweep's adapter for it calls the same function on the
+// same stream for run r, and its merge summarises the recorded values as
+// the loop does:
 //
 //   - consensus.EstimateRho: consensus.EstimateRhoRun, run r on (seed, r).
-//   - mobility.Compare: mobility.CompareRun, run r on (seed, point, r).
+//   - mobility.Compare: mobility.Play(sc, cs, seed, point, r).
 //   - codedload.Sweep (parameter and server sweeps, with SizePoints) and
-//     codedload.CompareSizes: codedload.SweepRun for run r of point i on
-//     (seed, i, r, ·), codedload.SummarizePoint; CompareSizes through
-//     codedload.ComparePoints and codedload.CompareCurves (its
-//     topologies, one per size from (seed, 2⁴⁰, n), are rebuilt by every
-//     shard).
-//   - stability.Law.Attractors: stability.AttractorStartAt,
-//     Law.AttractorRun and Law.GroupAttractors. Its starts are drawn in
-//     order from one stream (start r is the draws rN … rN+N−1), so
-//     AttractorStartAt jumps the PCG stream mc.Source(seed) ahead by rN
-//     draws in O(log rN): run r depends on its seed path (seed, r) alone
-//     and the stream is unchanged.
-//   - stability.TwoNodeMap: stability.TwoNodeMapCell; its cells are
-//     deterministic (no random stream at all).
-//   - dual.Sweep: dual.SweepOptimum (P*, computed by every shard),
-//     dual.SweepRun for run r of point k on (seed, k, r) and
-//     dual.SweepSummary.
+//     codedload.CompareSizes: Point.Run(seed, i, r) for run r of point
+//     i (CompareSizes's points are Variant.At of each variant at each
+//     size, on one topology per size from (seed, 2⁴⁰, n), rebuilt by
+//     every shard).
+//   - stability.Law.Attractors: Law.Attract on (seed, r) for start r,
+//     its equilibrium recorded by its state; the merge rebuilds each
+//     with Law.Linearize and groups them with stability.GroupAttractors.
+//   - stability.TwoNodeMap: one cell is the map of a 1×1 grid; its cells
+//     are deterministic (no random stream at all).
+//   - dual.Sweep: P* from dual.Primal (computed by every shard), then
+//     run r of point k is dual.Solve with FastControl on (seed, k, r),
+//     recorded as its Result.SteadyGap(P*), BetaErr and Packets.
 //
 // Errors. Bad input (a malformed shard spec, a plan without a name or
 // runs, a file of another sweep, configuration or seed, duplicated or

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -16,7 +17,8 @@ import (
 // (codedload.CompareSizes). The configuration's runs is Sweep's runs per
 // point (CompareSizes: per size, unless size_runs is given); the plan's
 // runs are the flattened (point, run) pairs, run j being run r of point
-// i with seed path (seed, i, r).
+// i with seed path (seed, i, r): Point.Run(seed, i, r), as in
+// codedload.Sweep.
 
 // clModel is the shared model and strategy of a codedload.Config.
 type clModel struct {
@@ -129,21 +131,35 @@ type codedloadJob struct {
 	runs   int // Sweep's runs
 	seed   uint64
 	start  []int // run j of the plan is run j − start[i] of point i
-	// direct computes the in-process result; table writes it.
+	// direct computes the in-process result; table writes the points'
+	// results.
 	direct func() (Table, error)
 	table  func(res []codedload.PointResult) Table
 }
 
-// setPoints validates the points and lays out the flattened runs.
+// setPoints validates the points as codedload.Sweep does (runs ≥ 0,
+// the configuration of a point without Build) and lays out the
+// flattened runs.
 func (j *codedloadJob) setPoints(points []codedload.Point) error {
-	counts, err := codedload.SweepCounts(points, j.runs)
-	if err != nil {
-		return err
-	}
 	j.points = points
-	j.start = make([]int, len(counts)+1)
-	for i, c := range counts {
-		j.start[i+1] = j.start[i] + c
+	j.start = make([]int, len(points)+1)
+	for i, p := range points {
+		if p.Runs < 0 {
+			return loadlab.Invalid("sweep", "point %d: runs = %d, want ≥ 0 (0: the configuration's runs)", i, p.Runs)
+		}
+		if p.Build == nil {
+			if err := p.Config.Validate(); err != nil {
+				return fmt.Errorf("point %d: %w", i, err)
+			}
+		}
+		r := j.runs
+		if p.Runs > 0 {
+			r = p.Runs
+		}
+		if r > math.MaxInt-j.start[i] {
+			return loadlab.TooLarge("sweep", "total runs overflow int at point %d", i)
+		}
+		j.start[i+1] = j.start[i] + r
 	}
 	return nil
 }
@@ -166,9 +182,9 @@ func (j *codedloadJob) Path(k int) []uint64 {
 // Hist.
 func (j *codedloadJob) Run(k int) ([]float64, error) {
 	i, r := j.pair(k)
-	res, err := codedload.SweepRun(j.points, j.runs, j.seed, i, r)
+	res, err := j.points[i].Run(j.seed, uint64(i), uint64(r))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("point %d run %d: %w", i, r, err)
 	}
 	v := []float64{float64(res.Ell), float64(res.Requests), float64(res.Served), res.Outage, res.MaxLoad, res.Cost, float64(res.ChunkHops), float64(res.Fallbacks)}
 	for _, h := range res.Hist {
@@ -187,18 +203,22 @@ func unpackResult(v []float64) *codedload.Result {
 	return res
 }
 
+// Summarize forms codedload.Sweep's PointResults from the runs, point
+// by point in run order: each metric's estimate over the runs.
 func (j *codedloadJob) Summarize(values [][]float64) (Table, error) {
 	res := make([]codedload.PointResult, len(j.points))
 	for i := range j.points {
 		rs := make([]*codedload.Result, j.start[i+1]-j.start[i])
+		ml, co, ou := make([]float64, len(rs)), make([]float64, len(rs)), make([]float64, len(rs))
 		for r := range rs {
 			v := values[j.start[i]+r]
 			if len(v) < resultScalars {
 				return Table{}, loadlab.Invalid("sweep", "codedload run %d: %d values, want ≥ %d", j.start[i]+r, len(v), resultScalars)
 			}
 			rs[r] = unpackResult(v)
+			ml[r], co[r], ou[r] = rs[r].MaxLoad, rs[r].Cost, rs[r].Outage
 		}
-		res[i] = codedload.SummarizePoint(j.points[i].X, rs)
+		res[i] = codedload.PointResult{X: j.points[i].X, MaxLoad: estimate(ml), Cost: estimate(co), Outage: estimate(ou), Runs: rs}
 	}
 	return j.table(res), nil
 }

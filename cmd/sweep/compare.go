@@ -77,17 +77,60 @@ func newCodedloadCompare(params json.RawMessage, seed uint64, runs int) (job, er
 		}
 	}
 	runsAt := func(n int) int { return perSize[n] }
-	pts, owner, err := codedload.ComparePoints(p.Ns, fam, vs, runsAt, seed)
+	pts, owner, err := comparePoints(p.Ns, fam, vs, runsAt, seed)
 	if err != nil {
 		return nil, err
 	}
 	j := &codedloadJob{runs: 1, seed: seed}
-	j.table = func(res []codedload.PointResult) Table { return curveTable(codedload.CompareCurves(vs, owner, res)) }
+	j.table = func(res []codedload.PointResult) Table { return curveTable(compareCurves(vs, owner, res)) }
 	j.direct = func() (Table, error) {
 		cs, err := codedload.CompareSizes(p.Ns, fam, vs, runsAt, seed, nil)
 		return curveTable(cs), err
 	}
 	return j, j.setPoints(pts)
+}
+
+// comparePoints returns the points codedload.CompareSizes sweeps (with
+// Sweep's runs = 1: every point carries its Runs), with owner[j] the
+// index of the variant of point j: one topology per size from
+// loadlab.Stream(seed, 2⁴⁰, n), then for every variant in order its
+// sizes up to MaxN with the configuration Variant.At(n, topology).
+func comparePoints(ns []int, fam codedload.Family, vs []codedload.Variant, runs func(n int) int, seed uint64) (points []codedload.Point, owner []int, err error) {
+	tops := make([]codedload.Topology, len(ns))
+	for i, n := range ns {
+		if r := runs(n); r < 1 {
+			return nil, nil, loadlab.Invalid("sweep", "params.size_runs: runs(%d) = %d, want ≥ 1", n, r)
+		}
+		if tops[i], err = fam(n, loadlab.Stream(seed, 1<<40, uint64(n))); err != nil {
+			return nil, nil, fmt.Errorf("size %d: %w", n, err)
+		}
+	}
+	for v := range vs {
+		if vs[v].MaxN < 0 {
+			return nil, nil, loadlab.Invalid("sweep", "params.variants[%d].max_n: MaxN = %d, want ≥ 0", v, vs[v].MaxN)
+		}
+		for i, n := range ns {
+			if vs[v].MaxN > 0 && n > vs[v].MaxN {
+				continue
+			}
+			points = append(points, codedload.Point{X: float64(n), Config: vs[v].At(n, tops[i]), Runs: runs(n)})
+			owner = append(owner, v)
+		}
+	}
+	return points, owner, nil
+}
+
+// compareCurves groups the results of comparePoints's points by
+// variant, as codedload.CompareSizes returns them.
+func compareCurves(vs []codedload.Variant, owner []int, res []codedload.PointResult) []codedload.Curve {
+	curves := make([]codedload.Curve, len(vs))
+	for v := range vs {
+		curves[v].Name = vs[v].Name
+	}
+	for j, r := range res {
+		curves[owner[j]].Points = append(curves[owner[j]].Points, r)
+	}
+	return curves
 }
 
 // curveTable writes the curves: variant, size n, metric and its

@@ -2,23 +2,28 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/dual"
-	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
-// dualJob is "dual": dual.Sweep on the quadratic problem of a network,
-// run j being run r = j mod runs of point k = j div runs (window
-// windows[k / len(losses)], loss losses[k mod len(losses)]) with seed
-// path (seed, k, r).
+// dualJob is "dual": dual.Sweep on the quadratic problem of a network.
+// Run j of the plan is run r = j mod runs of point k = j div runs
+// (window windows[k div nlosses], loss losses[k mod nlosses]): one
+// dual.Solve with the settings dual.Sweep documents (Constant rule,
+// Fixed, RecordDual, FastControl with that window and loss) on the
+// stream loadlab.Stream(seed, k, r), recorded as its SteadyGap(P*),
+// BetaErr and Packets.
 type dualJob struct {
 	p             *dual.Problem
 	fc            dual.FastControl
-	windows, loss []float64
-	set           *dual.Settings
+	windows, loss []float64 // loss: the losses, {0} if none were given
+	base          dual.Settings
+	direct        *dual.Settings // the configuration's settings, for -direct
 	pstar         float64
-	runs, nlosses int
+	runs          int
 	seed          uint64
 }
 
@@ -58,26 +63,41 @@ func newDual(params json.RawMessage, seed uint64, runs int) (job, error) {
 	fc := dual.FastControl{Gamma: p.Gamma, Delay: p.Delay, Unreachable: dual.Unreachable(un)}
 	for _, w := range append([]float64{1}, p.Windows...) { // the FastControl fields, every window
 		f := fc
-		f.Window, f.Src = w, mc.Source(0) // dual.Sweep gives every run its own Src
+		f.Window, f.Src = w, loadlab.Stream(0) // every run gets its own Src
 		if err := f.Validate(); err != nil {
 			return nil, err
 		}
+	}
+	if len(p.Windows) == 0 {
+		return nil, loadlab.Invalid("sweep", "params.windows is empty, want at least one window")
 	}
 	for i, l := range p.Losses {
 		if !(l >= 0 && l < 1) {
 			return nil, loadlab.Invalid("sweep", "params.losses[%d] = %v, want a value in [0, 1)", i, l)
 		}
 	}
-	j := &dualJob{p: prob, fc: fc, windows: p.Windows, loss: p.Losses, runs: runs, seed: seed, nlosses: max(1, len(p.Losses)),
-		set: &dual.Settings{Step: p.Step, MaxIter: p.MaxIter, Eps: p.Eps, Mu0: p.Mu0}}
-	if j.pstar, err = dual.SweepOptimum(prob, fc, p.Windows, p.Losses, j.set, runs); err != nil {
+	set := &dual.Settings{Step: p.Step, MaxIter: p.MaxIter, Eps: p.Eps, Mu0: p.Mu0}
+	if err := set.Validate(); err != nil {
 		return nil, err
 	}
+	j := &dualJob{p: prob, fc: fc, windows: p.Windows, loss: p.Losses, runs: runs, seed: seed, base: *set, direct: set}
+	if len(j.loss) == 0 {
+		j.loss = []float64{0}
+	}
+	if _, ok := size.Product(len(j.windows), len(j.loss), runs); !ok {
+		return nil, loadlab.TooLarge("sweep", "%d windows × %d losses × %d runs overflows int", len(j.windows), len(j.loss), runs)
+	}
+	j.base.Rule, j.base.Fixed, j.base.RecordDual = dual.Constant, true, true
+	ref, err := dual.Primal(prob, nil) // P*, computed by every shard
+	if err != nil {
+		return nil, fmt.Errorf("dual: reference optimum: %w", err)
+	}
+	j.pstar = ref.Value
 	return j, nil
 }
 
 func (j *dualJob) Prefix() []uint64 { return nil }
-func (j *dualJob) Total() int       { return len(j.windows) * j.nlosses * j.runs }
+func (j *dualJob) Total() int       { return len(j.windows) * len(j.loss) * j.runs }
 
 func (j *dualJob) Path(idx int) []uint64 {
 	return []uint64{j.seed, uint64(idx / j.runs), uint64(idx % j.runs)}
@@ -85,23 +105,42 @@ func (j *dualJob) Path(idx int) []uint64 {
 
 // Run returns the run's gap, β error and packets.
 func (j *dualJob) Run(idx int) ([]float64, error) {
-	s, err := dual.SweepRun(j.p, j.fc, j.windows, j.loss, j.set, j.pstar, j.runs, j.seed, idx/j.runs, idx%j.runs)
-	return []float64{s.Gap, s.BetaErr, s.Packets}, err
+	k, r := idx/j.runs, idx%j.runs
+	f := j.fc
+	f.Window, f.Loss = j.windows[k/len(j.loss)], j.loss[k%len(j.loss)]
+	f.Src = loadlab.Stream(j.seed, uint64(k), uint64(r))
+	set := j.base
+	set.FastControl = &f
+	res, err := dual.Solve(j.p, &set)
+	if err != nil {
+		return nil, err
+	}
+	gap, err := res.SteadyGap(j.pstar)
+	return []float64{gap, res.BetaErr, res.Packets}, err
 }
 
+// Summarize forms dual.Sweep's points from the runs, point by point in
+// run order: the mean β error and packets, and the gap's estimate.
 func (j *dualJob) Summarize(values [][]float64) (Table, error) {
 	if err := checkWidths("dual", values, 3); err != nil {
 		return Table{}, err
 	}
-	samples := make([]dual.SweepSample, len(values))
-	for i, v := range values {
-		samples[i] = dual.SweepSample{Gap: v[0], BetaErr: v[1], Packets: v[2]}
+	pts := make([]dual.SweepPoint, len(j.windows)*len(j.loss))
+	for k := range pts {
+		pt := dual.SweepPoint{Window: j.windows[k/len(j.loss)], Loss: j.loss[k%len(j.loss)], Gamma: j.fc.Gamma}
+		runs := values[k*j.runs : (k+1)*j.runs]
+		for _, v := range runs {
+			pt.BetaErr += v[1] / float64(j.runs)
+			pt.Packets += v[2] / float64(j.runs)
+		}
+		pt.Gap = estimate(column(runs, 0))
+		pts[k] = pt
 	}
-	return dualTable(dual.SweepSummary(j.fc, j.windows, j.loss, j.runs, samples)), nil
+	return dualTable(pts), nil
 }
 
 func (j *dualJob) Direct() (Table, error) {
-	pts, err := dual.Sweep(j.p, j.fc, j.windows, j.loss, j.set, j.runs, j.seed)
+	pts, err := dual.Sweep(j.p, j.fc, j.windows, j.loss, j.direct, j.runs, j.seed)
 	return dualTable(pts), err
 }
 

@@ -19,6 +19,14 @@
 // cells. Every check (shard spec, sweep name, parameters, output path)
 // happens before the first run. Progress goes to stderr. See package
 // sweep for the file format, resume and merge rules.
+//
+// Run r with seed path (s, k, r) calls the model's own per-run function
+// on the stream loadlab.Stream(s, k, r), the one the library's loop
+// gives that run: dual.Solve (measured by Result.SteadyGap),
+// codedload's Point.Run, stability's Law.Attract and a 1×1 TwoNodeMap,
+// mobility.Play, consensus.EstimateRhoRun. The merge summarises the runs
+// in run order as the library's loop does, so it equals -direct bit for
+// bit. The adapters are this package's files, one per area.
 package main
 
 import (

@@ -57,12 +57,13 @@ func newMobility(params json.RawMessage, seed uint64, runs int) (job, error) {
 	return j, nil
 }
 
-// Prefix: run r of Compare uses mc.Source(seed, point, r).
+// Prefix: run r of Compare is mobility.Play on the streams
+// loadlab.Stream(seed, point, r, ·).
 func (j *mobilityJob) Prefix() []uint64 { return []uint64{j.point} }
 
 // Run returns the costs of OPT and the contenders, then their ratios.
 func (j *mobilityJob) Run(r int) ([]float64, error) {
-	cost, ratio, err := mobility.CompareRun(j.sc, j.cs, r, j.seed, j.point)
+	cost, ratio, err := mobility.Play(j.sc, j.cs, j.seed, j.point, uint64(r))
 	return append(cost, ratio...), err
 }
 

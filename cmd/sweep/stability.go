@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
-	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/stability"
 )
 
@@ -52,10 +52,12 @@ func (o odeParams) settings() (*stability.Settings, error) {
 }
 
 // attractorsJob is "stability-attractors": Law.Attractors(runs, t1,
-// mc.Source(seed), settings), run k being start k. Attractors draws its
-// starts in order from one stream; stability.AttractorStartAt jumps the
-// stream ahead to start k, so run k is a function of its seed path
-// (seed, k) alone.
+// seed, settings), run k being start k: Law.Attract(t1,
+// loadlab.Stream(seed, k), settings), recorded as the equilibrium's
+// state (no values for an unresolved start). The merge rebuilds each
+// equilibrium from its state with Law.Linearize (the deterministic last
+// step of the snap that found it) and groups them with
+// stability.GroupAttractors.
 type attractorsJob struct {
 	l      *stability.Law
 	t1     float64
@@ -87,7 +89,7 @@ func newAttractors(params json.RawMessage, seed uint64, runs int) (job, error) {
 		return nil, err
 	}
 	// Attractors' own validation (t1, sizes), without integrating.
-	if _, _, err := l.Attractors(0, p.T1, mc.Source(seed), set); err != nil {
+	if _, _, err := l.Attractors(0, p.T1, seed, set); err != nil {
 		return nil, err
 	}
 	return &attractorsJob{l: l, t1: p.T1, set: set, seed: seed, starts: runs}, nil
@@ -95,29 +97,34 @@ func newAttractors(params json.RawMessage, seed uint64, runs int) (job, error) {
 
 func (j *attractorsJob) Prefix() []uint64 { return nil }
 
-// Run returns the end state of start k that snapped, or no values if
-// the start is unresolved.
+// Run returns the state of the equilibrium start k reached, or no
+// values if the start is unresolved.
 func (j *attractorsJob) Run(k int) ([]float64, error) {
-	x, err := stability.AttractorStartAt(mc.Source(j.seed), j.l.Net.N(), k)
-	if err != nil {
+	e, err := j.l.Attract(j.t1, loadlab.Stream(j.seed, uint64(k)), j.set)
+	if err != nil || e == nil {
 		return nil, err
 	}
-	return j.l.AttractorRun(x, j.t1, j.set)
+	return e.X, nil
 }
 
 func (j *attractorsJob) Summarize(values [][]float64) (Table, error) {
-	ends := make([][]float64, len(values))
+	ends := make([]*stability.Equilibrium, len(values))
 	for k, v := range values {
-		if len(v) > 0 {
-			ends[k] = v
+		if len(v) == 0 {
+			continue
 		}
+		e, err := j.l.Linearize(v)
+		if err != nil {
+			return Table{}, fmt.Errorf("stability-attractors run %d: %w", k, err)
+		}
+		ends[k] = e
 	}
-	found, unresolved, err := j.l.GroupAttractors(ends)
-	return attractorTable(found, unresolved), err
+	found, unresolved := stability.GroupAttractors(ends)
+	return attractorTable(found, unresolved), nil
 }
 
 func (j *attractorsJob) Direct() (Table, error) {
-	found, unresolved, err := j.l.Attractors(j.starts, j.t1, mc.Source(j.seed), j.set)
+	found, unresolved, err := j.l.Attractors(j.starts, j.t1, j.seed, j.set)
 	return attractorTable(found, unresolved), err
 }
 
@@ -198,12 +205,18 @@ func newTwoNodeMap(params json.RawMessage, _ uint64, runs int) (job, error) {
 
 func (j *mapJob) Prefix() []uint64 { return nil }
 
-// Run returns the cell's outcome: the flags as 0/1, then Final and Excess.
+// Run returns the cell's outcome, TwoNodeMap on the cell's 1×1 grid
+// (one worker: the shards are the parallelism): the flags as 0/1, then
+// Final and Excess.
 func (j *mapJob) Run(k int) ([]float64, error) {
-	o, err := stability.TwoNodeMapCell(j.nw, j.aa, j.ab, j.set, k/len(j.ab), k%len(j.ab))
+	one := *j.set
+	one.Workers = 1
+	p, q := k/len(j.ab), k%len(j.ab)
+	out, err := stability.TwoNodeMap(j.nw, j.aa[p:p+1], j.ab[q:q+1], &one)
 	if err != nil {
 		return nil, err
 	}
+	o := out[0]
 	b := func(v bool) float64 {
 		if v {
 			return 1

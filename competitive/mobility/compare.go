@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/competitive"
@@ -137,10 +138,11 @@ type Result struct {
 
 // Compare samples runs independent runs of sc and plays every contender
 // on each, returning OPT's result first and then the contenders' in
-// order. Run r of sweep point point uses the stream mc.Source(seed,
-// point, r) for the scene and mc.Source(seed, point, r, 1+i) for
-// contender i, so the result depends only on the arguments, whatever
-// the number of goroutines (runs are spread over GOMAXPROCS).
+// order. Run r is Play(sc, cs, seed, point, r): its scene draws from
+// loadlab.Stream(seed, point, r) and contender i from
+// loadlab.Stream(seed, point, r, 1+i), so the result depends only on the
+// arguments, whatever the number of goroutines (runs are spread over
+// GOMAXPROCS), and a run computed elsewhere (cmd/sweep) is the same.
 //
 // It returns an error wrapping loadlab.ErrInvalid if runs < 1 or a
 // contender's New is nil or returns nil, one wrapping loadlab.ErrTooLarge if the
@@ -150,7 +152,7 @@ type Result struct {
 // caller's goroutine, if sc is nil (a programmer error), and re-raises there any panic of a scenario or
 // contender in a worker goroutine.
 func Compare(sc Scenario, cs []Contender, runs int, seed, point uint64) ([]Result, error) {
-	if err := validateCompare(sc, cs, runs); err != nil {
+	if err := validateCompare("Compare", sc, cs, runs); err != nil {
 		return nil, err
 	}
 	cost := make([][]float64, len(cs)+1) // [0] is OPT
@@ -176,14 +178,15 @@ func Compare(sc Scenario, cs []Contender, runs int, seed, point uint64) ([]Resul
 	return out, nil
 }
 
-// validateCompare checks Compare's arguments on the caller's goroutine.
-func validateCompare(sc Scenario, cs []Contender, runs int) error {
+// validateCompare checks the arguments of Compare or Play (fn) on the
+// caller's goroutine.
+func validateCompare(fn string, sc Scenario, cs []Contender, runs int) error {
 	if sc == nil {
-		panic("mobility: Compare: scenario sc is nil")
+		panic("mobility: " + fn + ": scenario sc is nil")
 	}
 	for i, c := range cs {
 		if c.New == nil {
-			return loadlab.Invalid(pkg, "Compare: cs[%d].New (%q) is nil, want a constructor", i, c.Name)
+			return loadlab.Invalid(pkg, "%s: cs[%d].New (%q) is nil, want a constructor", fn, i, c.Name)
 		}
 	}
 	if runs < 1 {
@@ -199,7 +202,7 @@ func validateCompare(sc Scenario, cs []Contender, runs int) error {
 // play samples run r and plays OPT and every contender on it, writing
 // their costs and ratios into slot r.
 func play(sc Scenario, cs []Contender, r int, seed, point uint64, cost, ratio [][]float64) error {
-	c, q, err := playRun(sc, cs, r, seed, point)
+	c, q, err := playRun(sc, cs, seed, []uint64{point, uint64(r)})
 	if err != nil {
 		return err
 	}
@@ -209,26 +212,27 @@ func play(sc Scenario, cs []Contender, r int, seed, point uint64, cost, ratio []
 	return nil
 }
 
-// CompareRun plays run r of Compare(sc, cs, runs, seed, point) for any
-// runs > r: it returns the costs and ratios of OPT (first) and of every
-// contender in order, on the streams Compare uses for run r. Compare's
-// results are the summaries of these values in run order, so a sweep
-// split across processes (package sweep) reproduces them bit for bit.
-// Errors and panics are those of Compare, plus an error wrapping
-// loadlab.ErrInvalid if r < 0.
-func CompareRun(sc Scenario, cs []Contender, r int, seed, point uint64) (cost, ratio []float64, err error) {
-	if err := validateCompare(sc, cs, 1); err != nil {
+// Play plays one run of Compare: it samples an instance of sc and its
+// scene from the stream loadlab.Stream(seed, path...) and plays OPT and
+// every contender on it, contender i drawing from loadlab.Stream(seed,
+// path..., 1+i). It returns the costs and performance ratios cost/OPT
+// (spec §8) of OPT (first, ratio 1) and of every contender in order.
+// Compare's run r at sweep point point is Play(sc, cs, seed, point, r).
+// Errors are those of a run of Compare (a contender's New that is nil
+// or returns nil, a scenario's Sample error, a contender's Reset or
+// Step error prefixed with its name). It panics if sc is nil, and a
+// panic of the scenario or a contender propagates.
+func Play(sc Scenario, cs []Contender, seed uint64, path ...uint64) (cost, ratio []float64, err error) {
+	if err := validateCompare("Play", sc, cs, 1); err != nil {
 		return nil, nil, err
 	}
-	if r < 0 {
-		return nil, nil, loadlab.Invalid(pkg, "CompareRun: run r = %d, want ≥ 0", r)
-	}
-	return playRun(sc, cs, r, seed, point)
+	return playRun(sc, cs, seed, path)
 }
 
-// playRun samples run r and plays OPT and every contender on it.
-func playRun(sc Scenario, cs []Contender, r int, seed, point uint64) (cost, ratio []float64, err error) {
-	in, scene, err := sc.Sample(mc.Source(seed, point, uint64(r)))
+// playRun is Play on validated arguments.
+func playRun(sc Scenario, cs []Contender, seed uint64, path []uint64) (cost, ratio []float64, err error) {
+	path = slices.Clip(path)
+	in, scene, err := sc.Sample(loadlab.Stream(seed, path...))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -237,7 +241,7 @@ func playRun(sc Scenario, cs []Contender, r int, seed, point uint64) (cost, rati
 	opt := competitive.OptimumCost(in)
 	cost[0], ratio[0] = opt, 1
 	for i, c := range cs {
-		alg := c.New(scene, mc.Source(seed, point, uint64(r), uint64(1+i)))
+		alg := c.New(scene, loadlab.Stream(seed, append(path, uint64(1+i))...))
 		if alg == nil {
 			return nil, nil, loadlab.Invalid(pkg, "Compare: contender %q: New returned nil", c.Name)
 		}

@@ -61,9 +61,10 @@
 //
 // # Reproducibility
 //
-// Compare runs the repetitions in parallel (internal/mc); run r of a sweep
-// point draws its scene from mc.Source(seed, point, r) and contender i its
-// noise from mc.Source(seed, point, r, 1+i), so results depend only on the
+// Compare runs the repetitions in parallel; run r of a sweep point is
+// Play(sc, cs, seed, point, r), which draws its scene from
+// loadlab.Stream(seed, point, r) and contender i its noise from
+// loadlab.Stream(seed, point, r, 1+i), so results depend only on the
 // arguments. Averages are loadlab.Estimate values: the mean with its 95%
 // Student-t interval over the runs.
 //

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/competitive"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/stretchr/testify/assert"
@@ -186,4 +187,40 @@ func TestOpportunisticBand(t *testing.T) {
 			t.Logf("C = %v: %s ratio %.3f ± %.3f", C, r.Name, m, se)
 		}
 	}
+}
+
+// TestCompareIsPlay checks the per-run rule Compare documents: run r at
+// sweep point point is Play(sc, cs, seed, point, r), so Compare's
+// estimates are those of the Play values in run order (computed here in
+// reverse, as other processes might), exactly; and Play's run r draws
+// its scene from loadlab.Stream(seed, point, r).
+func TestCompareIsPlay(t *testing.T) {
+	cs := append(Baselines(), TargetAware(5, 20))
+	sc := Mesh{Grid: 4, Slots: 200}
+	const runs, seed, point = 4, 8, 3
+	want, err := Compare(sc, cs, runs, seed, point)
+	require.NoError(t, err)
+	cost := make([][]float64, len(cs)+1)
+	ratio := make([][]float64, len(cs)+1)
+	for i := range cost {
+		cost[i], ratio[i] = make([]float64, runs), make([]float64, runs)
+	}
+	for r := runs - 1; r >= 0; r-- {
+		c, q, err := Play(sc, cs, seed, point, uint64(r))
+		require.NoError(t, err)
+		for i := range c {
+			cost[i][r], ratio[i][r] = c[i], q[i]
+		}
+	}
+	for i := range want {
+		assert.Equal(t, want[i].Cost, estimate(cost[i]), want[i].Name)
+		assert.Equal(t, want[i].Ratio, estimate(ratio[i]), want[i].Name)
+	}
+	in, _, err := sc.Sample(loadlab.Stream(seed, point, 2))
+	require.NoError(t, err)
+	assert.Equal(t, competitive.OptimumCost(in), cost[0][2], "OPT of run 2 on its stream")
+	assert.PanicsWithValue(t, "mobility: Play: scenario sc is nil", func() { _, _, _ = Play(nil, cs, 1) })
+	_, _, err = Play(sc, []Contender{{Name: "broken"}}, 1)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, `Play: cs[0].New ("broken") is nil`)
 }
