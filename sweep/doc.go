@@ -2,7 +2,9 @@
 // processes, resumes a shard after a crash, and merges the shards'
 // partial results into exactly the single-process result.
 //
-// Model. A sweep is a Plan: a name, a configuration (any value with a
+// # Model
+//
+// A sweep is a Plan: a name, a configuration (any value with a
 // JSON encoding), a root seed and a number of runs. Run r is identified
 // by its seed path (the root seed, the plan's Prefix, then r; or
 // Plan.Path(r) for sweeps of (point, run) pairs, whose run r of the
@@ -12,7 +14,9 @@
 // and the configuration only. Shard i of N (written "i/N", 0 ≤ i < N)
 // holds the runs r with r mod N = i, in increasing order.
 //
-// Partial-result file. JSON lines: a Header line (sweep name, the
+// # The partial-result file
+//
+// JSON lines: a Header line (sweep name, the
 // SHA-256 of the configuration's canonical JSON, seed, shard, total
 // runs), then one Record per completed run (run index, seed path,
 // values). Values are written in Go's shortest round-trip decimal form,
@@ -20,18 +24,24 @@
 // as the strings "NaN", "+Inf", "-Inf". Each record is one write(2) of
 // a whole line, so a crash leaves at most a truncated last line.
 //
-// Resume. RunShard on an existing file validates its header against
+// # Resume
+//
+// RunShard on an existing file validates its header against
 // the plan, drops a truncated last line (by truncating the file at the
 // last newline), skips the runs already recorded and appends the rest.
 //
-// Merge. Merge reads the files of all shards and returns the records in
+// # Merge
+//
+// Merge reads the files of all shards and returns the records in
 // run order; MergePlan also checks them against the plan (sweep,
 // configuration hash, seed, runs and every seed path). A sweep's summary
 // of them equals its single-process result bit for bit, since each run's
 // values do not depend on which process computed them and the summary
 // sees them in the same order.
 //
-// Sweeps. The command cmd/sweep runs the library's Monte Carlo sweeps
+// # The sweeps of the library
+//
+// The command cmd/sweep runs the library's Monte Carlo sweeps
 // this way, through their per-run entry points (each computes one run
 // exactly as the in-process sweep does, and a summary function turns
 // the runs, in run order, into the sweep's own result):
@@ -56,7 +66,9 @@
 //     dual.SweepRun for run r of point k on (seed, k, r) and
 //     dual.SweepSummary.
 //
-// Errors. Bad input (a malformed shard spec, a plan without a name or
+// # Errors and panics
+//
+// Bad input (a malformed shard spec, a plan without a name or
 // runs, a file of another sweep, configuration or seed, duplicated or
 // missing runs, a truncated or corrupt line given to Merge) gives an
 // error wrapping loadlab.ErrInvalid that names the file, line or value;
