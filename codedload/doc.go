@@ -52,7 +52,7 @@
 //
 // Run is a pure function of (Config, seed). Sweep runs (point, run) pairs
 // on all cores with results independent of the number of workers, and
-// CompareSizes runs Variants over network sizes; PointResult summarises
+// CompareSizes runs Variants over network sizes, one topology per size; PointResult summarises
 // each metric as a loadlab.Estimate (spec §10.6). The exact formulas of
 // spec §6.3 (FileCost, Cost, Outage, with Torus.Balls, Hypercube.Balls or
 // nil for the infinite grid), MaxPoissonMean, MaxBinomialMean and

@@ -8,20 +8,17 @@
 //
 // The network (package anycast) has N nodes with DNS demand A_j ≥ 0,
 // capacities T_i > 0 and a row-stochastic correlation matrix C; node j
-// answers with the primary layer with probability x_j ∈ [0, 1], and the
-// load at proxy i is S_i = Σ_j A_j x_j C_ji (eq. (21)). The greedy law
-// (eq. (24), type Law) raises x_i while node i is under-loaded and lowers
-// it while it is overloaded:
+// answers with the primary layer with probability x_j ∈ [0, 1], and proxy
+// i carries S_i = Σ_j A_j x_j C_ji (eq. (21)). The greedy law (eq. (24),
+// type Law) is
 //
-//	dx_i/dt = β x_i (1 − x_i) (T_i − S_i),
+//	dx_i/dt = β x_i (1 − x_i) (T_i − S_i),   β = Law.Sensitivity,
 //
-// with β = Law.Sensitivity; time is in units of 1/(β·load). x* is an
-// equilibrium iff each x*_i ∈ {0, 1} or S_i(x*) = T_i (§5.2 item 4). A node
-// suffers a locally uncontrollable overload (§5.3) when x_i = 0 and still
-// Σ_{j≠i} C_ji A_j x_j > T_i; demand in the polytope Π_C = {A ≥ 0 :
-// Σ_{j≠i} C_ji A_j ≤ T_i} (eq. (28)) never produces one. Indices run from 0
-// (the spec counts from 1); in two-node helpers node a is 0 and node b is
-// 1, and a vertex mask has bit i set iff x_i = 1.
+// in time units of 1/(β·load). A node suffers a locally uncontrollable
+// overload (§5.3) when x_i = 0 and still Σ_{j≠i} C_ji A_j x_j > T_i;
+// demand in the polytope Π_C (eq. (28)) never produces one. Indices run
+// from 0 (the spec counts from 1); in two-node helpers node a is 0 and b
+// is 1, and a vertex mask has bit i set iff x_i = 1.
 //
 // # Entry points
 //
@@ -38,8 +35,9 @@
 //     Settings.Step; AbsTol, RelTol and MaxSteps go to ode with its
 //     defaults, 1e-8 and 10⁶ steps). By default Integrate works in the
 //     logits z_i = log(x_i/(1 − x_i)), so x stays in [0, 1] whatever the
-//     rounding (spec §13.1); Settings.Direct integrates in x (spec §13.2)
-//     and Settings.Logits records z. Law.Normalized selects the variant
+//     rounding (spec §13.1); Settings.Direct integrates in x (spec §13.2).
+//     Settings.Logits records z in Trajectory.Z (±Inf on a face), and
+//     IntegrateLogit starts from it. Law.Normalized selects the variant
 //     with (T_i − S_i)/T_i (§5.1, open question §9.8).
 //   - Equilibria (§5.4): Law.Jacobian and Law.JacobianOp, Law.Linearize
 //     (Stable, Saddle, Unstable or NonHyperbolic, a real part within
