@@ -1,4 +1,15 @@
 // Package mc holds the Monte Carlo plumbing shared by loadlab's packages:
 // derived random streams, a deterministic parallel loop and confidence
 // intervals. It is not API.
+//
+// Source(seed, path...) derives one PCG stream per run from a root seed
+// and the run's path (point, run, ...), so a run's draws do not depend on
+// which worker computes it; For runs the indices on a given number of
+// goroutines (GOMAXPROCS for workers ≤ 0) through internal/par. Summarize gives a sample's mean with
+// its Student-t 95 % interval, and SumIndependent the Welch–Satterthwaite
+// interval of a sum of independent estimates.
+//
+// Nothing here returns an error: with fewer than two values an interval
+// is NaN. A panic in a worker of For is re-raised on the caller's
+// goroutine (docs/conventions.md §6).
 package mc
