@@ -15,7 +15,7 @@ import (
 // split over the cores. It is lower than Loads' threshold because the
 // pre-scaled product does a third less memory traffic per entry, and a
 // caller that forms a LoadOp multiplies many times, so the goroutine
-// start-up (a few µs) is paid against ≥ 30 µs of work.
+// start-up is paid against work some ten times as long.
 const opParallelWork = 1 << 15
 
 // LoadOp is the load matrix B = Cᵀ diag(A) of spec §1.3 eqs. (22)–(23),
@@ -86,9 +86,8 @@ const transposeGrain = 64
 // scaledTranspose sets b[i·N + j] = C_ji A_j (B row-major, spec §1.3 eq.
 // (23)) for the rows j ∈ [lo, hi) of dense C. Eight rows of C are read
 // side by side so that each write fills 64 contiguous bytes, one cache
-// line, of a row of B: on both cores through the spinning helpers this
-// takes ≈ 0.4 ms at N = 1000, a third of a scatter of one row of C at a
-// time into a column of B.
+// line, of a row of B: this takes a third of the time of a scatter of
+// one row of C at a time into a column of B (docs/benchmarks-log.md).
 func (nw *Network) scaledTranspose(b []float64, lo, hi int) {
 	n := nw.N()
 	j := lo
@@ -248,5 +247,6 @@ func (o rowOut) put(dst []float64, r int, s float64) {
 var useAVX512 = true
 
 // denseGrain is the number of rows of a dense product claimed at a time
-// by par.Spin: 512 KB of B at N = 1000, ≈ 10 µs of work.
+// by par.Spin: 512 KB of B at N = 1000, enough work per claim to
+// outweigh the claim itself.
 const denseGrain = 64

@@ -14,7 +14,7 @@ import (
 // loadlab.ErrTooLarge when the sum would need more terms than maxWork.
 
 // maxWork bounds the number of binomial terms one call of the exact formulas
-// may evaluate (each costs a few logarithms: about 10 s of CPU).
+// may evaluate (each costs a few logarithms).
 const maxWork = 1e8
 
 // GridBall returns |B_d| = 2d² + 2d + 1, the number of nodes within L1

@@ -185,7 +185,7 @@ func (o *Optimal) step(row []float64) (m float64, bits uint64) {
 	m, am := math.Inf(1), 0
 	// The loops are branch-free except for the running minimum: whether
 	// a server stays or switches is data-dependent and unpredictable, and
-	// mispredicted branches halved the speed. min of two non-NaN floats
+	// mispredicted branches would halve the speed. min of two non-NaN floats
 	// compiles to MINSD, and the switch bit is the sign of thr − V, which
 	// is +0 on a tie (prefer staying, spec §3 backtracking).
 	if !o.trace {

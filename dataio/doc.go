@@ -15,7 +15,7 @@
 //   - ReadInstance: hold costs as a T × k table (row t, column i is the
 //     cost of holding server i in slot t) and the setup cost C — a
 //     competitive.Instance (spec nomadic §2).
-//   - ReadNetworkCSV: the anycast model (spec anycast-cdn §2) from a node
+//   - ReadNetworkCSV: the anycast model (spec anycast-cdn §1) from a node
 //     table with columns A and T (one row per node) and a correlation
 //     table that is either the dense N × N matrix C or triplets with
 //     columns i, j, c (0-based, zeros omitted).

@@ -7,6 +7,12 @@
 //
 // Node labels are the files' node numbers "0".."n−1", and node i of the
 // returned graph has label i. Unweighted networks have unit weights.
+//
+// # Errors and panics
+//
+// The functions take no arguments and return no error: the files are part
+// of the module and tested, so a file that fails to parse is a build
+// defect, and the function panics naming it.
 package datasets
 
 import (

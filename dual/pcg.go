@@ -27,7 +27,7 @@ type pcgSystem struct {
 
 // maxCG bounds the CG iterations per Newton step. It is a safeguard, not
 // the usual stop: on the synthetic CDNs of the benchmarks η is met in
-// tens of iterations (see doc.go).
+// tens of iterations (spec docs/specs/anycast-cdn.md §12.4).
 const maxCG = 1000
 
 func newPCG(n int) *pcgSystem {

@@ -86,8 +86,8 @@ type PrimalResult struct {
 // conjugate gradients to an inexact-Newton tolerance: each product with
 // the Hessian is two products with C, so an iteration costs O(nnz(C))
 // per CG step and no N × N matrix is formed for a sparse C (N = 10⁴ with
-// 10⁵ nonzeros: about 0.1 s, docs/benchmarks.md). The choice over a dense
-// Cholesky factorisation is justified in the package documentation.
+// 10⁵ nonzeros: docs/benchmarks.md). The choice over a dense Cholesky
+// factorisation is justified in spec §12.4.
 //
 // Projected Newton needs curvature: on a piecewise linear problem it can
 // stall far from the optimum (excesses up to 0.2 on P* ≈ 3.7 were seen
@@ -96,8 +96,7 @@ type PrimalResult struct {
 // gonum's lp.Simplex instead (LP is set); the multipliers come from a
 // second simplex solve of the dual LP. Mixed problems with some linear
 // nodes still go through projected Newton. gonum's simplex is dense and
-// grows like N³ here: about 0.2 s at N = 50 and 1.6 s at N = 100 on two
-// loaded cores (BenchmarkPrimal_LP_N50).
+// its time grows like N³ here (BenchmarkPrimal_LP_N50).
 //
 // On either path the result is certified, not trusted: Value is P1 at a
 // feasible point and Lower is D(μ) at some μ ≥ 0, so P* ∈ [Lower, Value]

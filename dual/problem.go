@@ -231,8 +231,8 @@ func (p *Problem) N() int { return p.Net.N() }
 // Coupling computes β(μ) = C μ, β_i = Σ_j C_ij μ_j (spec §4.3 eq. (14)),
 // into dst and returns it (a new slice if dst is nil), in O(nnz(C)). It
 // validates nw and μ: an invalid network, len(mu) ≠ N or a μ_i that is
-// negative, NaN or infinite is an error wrapping loadlab.ErrInvalid
-// (before, a NaN μ gave a NaN β). The solvers' inner loop uses the
+// negative, NaN or infinite is an error wrapping loadlab.ErrInvalid,
+// never a NaN β. The solvers' inner loop uses the
 // network's product directly. It panics if nw is nil or a non-nil dst
 // has the wrong length.
 func Coupling(dst []float64, nw *anycast.Network, mu []float64) ([]float64, error) {
@@ -327,7 +327,7 @@ type Point struct {
 // solutions. It validates p (Validate) and returns an error wrapping
 // loadlab.ErrInvalid for a bad problem, a wrong len(mu), a μ_i that is
 // negative, NaN or infinite, or multipliers so large that D(μ) overflows
-// (before, NaN). It panics if p is nil.
+// (never a NaN value). It panics if p is nil.
 func (p *Problem) Eval(mu []float64) (*Point, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -363,8 +363,8 @@ func (p *Problem) eval(mu []float64) (*Point, error) {
 // largest constraint violation max_i (S_i^obs(x) − S_i)₊ (constraint (9)).
 // It validates p (Validate) and the point: len(x) = len(s) = N, every x_i
 // finite in [0, 1] and every S_i finite in [0, S̄_i] (the box constraints
-// of P1); otherwise it returns an error wrapping loadlab.ErrInvalid
-// (before, a NaN x or s gave a NaN value). It panics if p is nil.
+// of P1); otherwise it returns an error wrapping loadlab.ErrInvalid,
+// never a NaN value. It panics if p is nil.
 func (p *Problem) Objective(x, s []float64) (value, violation float64, err error) {
 	if err := p.validatePoint(x); err != nil {
 		return 0, 0, err
@@ -483,7 +483,7 @@ var slaterThetas = [...]float64{0, 1, 0.75, 0.5, 0.25}
 // taken equal to μ_i(0) (DERIVED, not in the paper).
 //
 // It validates p and returns an error wrapping loadlab.ErrInvalid for a
-// lower that is NaN or infinite (before, NaN gave NaN). It panics if p is
+// lower that is NaN or infinite, never a NaN bound. It panics if p is
 // nil.
 func (p *Problem) MuBound(lower float64) (float64, error) {
 	if err := p.Validate(); err != nil {

@@ -144,7 +144,7 @@ type Figure struct {
 	Caption string
 	// Make computes the figure.
 	Make func(cfg Config) (*Result, error)
-	// Seconds is the rough wall time of a full-mode run on two quiet
+	// Seconds is the rough wall time of a full-mode run on two idle
 	// cores, which the driver prints before it starts the figure.
 	Seconds float64
 }

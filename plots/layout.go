@@ -63,7 +63,7 @@ const maxPanels = 1 << 16
 // are given than fit.
 //
 // (rows·cols is at most maxPanels = 65536: more panels than that cannot be
-// drawn legibly, and 2²⁰×2²⁰ once exhausted memory.)
+// drawn legibly, and a grid of 2²⁰×2²⁰ would exhaust memory.)
 func NewPanels(rows, cols int, cells ...Drawer) *Panels {
 	if n, ok := size.Mul(rows, cols); rows < 1 || cols < 1 || !ok || n > maxPanels {
 		panic(fmt.Sprintf("plots: %d×%d panels, want rows, cols ≥ 1 and at most %d panels", rows, cols, maxPanels))

@@ -20,8 +20,8 @@ type CompareSettings struct {
 	Sensitivity float64
 	// Guard keeps the greedy state in [Guard, 1 − Guard] at the start of
 	// every period (default 1e-3). In floating point x would otherwise
-	// reach exactly 0 or 1 after a long quiet spell, and those faces are
-	// invariant (§5.1): a node could never react again. Any deployment
+	// reach exactly 0 or 1 after a long spell on one side of capacity, and
+	// those faces are invariant (§5.1): a node could never react again. Any deployment
 	// needs such a guard; the spec is silent (§9 item 7).
 	Guard float64
 	// Sub ≥ 1 is the number of samples per period at which both policies

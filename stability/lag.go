@@ -18,8 +18,8 @@ import (
 // the last stage each piece computes its settled nodes' rows for all six
 // stages at once (anycast.Reduced.MulSettled), reading that part of the
 // matrix once per step instead of six times: on the N = 1000 benchmark,
-// where 386 nodes settle, the stage passes fell from ≈ 52 to ≈ 43 ms, the
-// settled rows taking ≈ 3 ms of that (docs/benchmarks.md). Held then checks,
+// where 386 nodes settle, that takes about a sixth off the stage passes
+// (docs/benchmarks-log.md). Held then checks,
 // on the true stage arguments, that every stage kept the settled nodes at
 // exactly 1; if one left, ode computes the step again the ordinary way.
 // Each row is summed by the same operations either way, so lagging

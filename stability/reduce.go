@@ -19,9 +19,9 @@ import "slices"
 // reduceFraction sets when the reduced operator is rebuilt after an
 // accepted step: when N/reduceFraction nodes have settled at x = 1 since
 // the last build, or a node of the last build has left 1. A build gathers
-// the free columns of the last one (≈ 0.15 ms at N = 1000 with AVX-512,
-// ≈ 0.25 ms without, against ≈ 60 µs per product), so smaller steps
-// rebuild too often for what they save (N/24 and N/32 were no faster).
+// the free columns of the last one (at N = 1000 the cost of two to four
+// products), so smaller steps rebuild too often for what they save
+// (N/24 and N/32 gain no time; docs/benchmarks-log.md).
 const reduceFraction = 16
 
 // gather copies the states in workspace buf of the nodes [lo, hi) that

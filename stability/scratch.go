@@ -21,12 +21,13 @@ type scratch struct {
 // (Attractors' starts, a sweep, a benchmark) forms B and the reduced
 // operators in pages it already has (LoadOp.Form, Reduced.Reduce and
 // Narrow reuse their storage). At N = 1000 fresh pages for the 8 MB of B
-// and the ≈ 15 MB of the reduced operators cost 2–5 ms a call in page
-// faults and zeroing, a tenth of the whole integration, and forming B
-// into them took three times as long as into pages already mapped. The
-// law owns it, so the memory goes with the law. (A sync.Pool missed most
-// of the time: it keeps an item on the P that put it, and the integrating
-// goroutine moves between the Ps of the spinning helpers.) Integrations
+// and the ≈ 15 MB of the reduced operators cost about a tenth of the
+// whole integration in page faults and zeroing, and forming B into them
+// takes three times as long as into pages already mapped
+// (docs/benchmarks-log.md). The law owns it, so the memory goes with the
+// law. (A sync.Pool would miss most of the time: it keeps an item on the
+// P that put it, and the integrating goroutine moves between the Ps of
+// the spinning helpers.) Integrations
 // running at once on one law each take the scratch or make their own.
 type scratchCache struct {
 	p atomic.Pointer[scratch]

@@ -315,8 +315,8 @@ func (sys *system) solveSteps(t1 float64, set *Settings) (*Trajectory, error) {
 
 // splitWork is the number of entries of the load matrix from which the
 // passes of the split right-hand side run on all cores: as for
-// anycast.LoadOp.Mul, a product of ≥ 2¹⁵ multiply-adds (≥ 30 µs) pays
-// for a pass over the helpers (≈ 1 µs).
+// anycast.LoadOp.Mul, a product of ≥ 2¹⁵ multiply-adds costs some thirty
+// times a pass over the helpers.
 const splitWork = 1 << 15
 
 // split returns the right-hand side of (24) as two passes over pieces of
@@ -348,10 +348,10 @@ func (sys *system) split() *ode.Split {
 	if sys.op.NNZ() >= splitWork {
 		workers = 0 // GOMAXPROCS
 	}
-	// Pieces of ≥ 16 nodes (128 KB of dense B at N = 1000, ≈ 2.5 µs: the
-	// cores finish within about that of each other, par.Spin handing
-	// out shorter runs of pieces as fewer are left), ≈ 64 of them at
-	// large N.
+	// Pieces of ≥ 16 nodes (128 KB of dense B at N = 1000, a small part of
+	// a pass: the cores finish within about one piece of each other,
+	// par.Spin handing out shorter runs of pieces as fewer are left), ≈ 64
+	// of them at large N.
 	grain := max(1, (n+64*16-1)/(64*16)) * 16
 	sys.grain = grain
 	split := &ode.Split{Map: sys.mapRange, Rows: sys.rowsRange, Grain: grain, Workers: workers}
@@ -582,8 +582,8 @@ func (sys *system) solve(t1 float64, set *Settings) (*ode.Result, error) {
 }
 
 // parallelStates is the number of free nodes from which state splits its
-// sigmoids over the cores (≈ 20 ns each: 4096 of them outweigh the
-// goroutines' start-up many times).
+// sigmoids over the cores (4096 exponentials outweigh the goroutines'
+// start-up many times).
 const parallelStates = 4096
 
 // state maps integration coordinates y to the full state x (in sys.x).

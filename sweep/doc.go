@@ -2,7 +2,9 @@
 // processes, resumes a shard after a crash, and merges the shards'
 // partial results into exactly the single-process result.
 //
-// Model. A sweep is a Plan: a name, a configuration (any value with a
+// # Model
+//
+// A sweep is a Plan: a name, a configuration (any value with a
 // JSON encoding), a root seed and a number of runs. Run r is identified
 // by its seed path (the root seed, the plan's Prefix, then r; or
 // Plan.Path(r) for sweeps of (point, run) pairs, whose run r of the
@@ -13,7 +15,9 @@
 // path and the configuration only. Shard i of N (written "i/N",
 // 0 ≤ i < N) holds the runs r with r mod N = i, in increasing order.
 //
-// Partial-result file. JSON lines: a Header line (sweep name, the
+// # The partial-result file
+//
+// JSON lines: a Header line (sweep name, the
 // SHA-256 of the configuration's canonical JSON, seed, shard, total
 // runs), then one Record per completed run (run index, seed path,
 // values). Values are written in Go's shortest round-trip decimal form,
@@ -21,18 +25,24 @@
 // as the strings "NaN", "+Inf", "-Inf". Each record is one write(2) of
 // a whole line, so a crash leaves at most a truncated last line.
 //
-// Resume. RunShard on an existing file validates its header against
+// # Resume
+//
+// RunShard on an existing file validates its header against
 // the plan, drops a truncated last line (by truncating the file at the
 // last newline), skips the runs already recorded and appends the rest.
 //
-// Merge. Merge reads the files of all shards and returns the records in
+// # Merge
+//
+// Merge reads the files of all shards and returns the records in
 // run order; MergePlan also checks them against the plan (sweep,
 // configuration hash, seed, runs and every seed path). A sweep's summary
 // of them equals its single-process result bit for bit, since each run's
 // values do not depend on which process computed them and the summary
 // sees them in the same order.
 //
-// Sweeps. The command cmd/sweep runs the library's Monte Carlo sweeps
+// # The sweeps of the library
+//
+// The command cmd/sweep runs the library's Monte Carlo sweeps
 // this way. Every one of them is a loop that calls the model's ordinary
 // per-run function on the run's stream and summarises the runs in run
 // order, so cmd/sweep's adapter for it calls the same function on the

@@ -65,7 +65,7 @@ func laOrder(f spectral.Family, k int) int {
 
 type kirchhoffParams struct {
 	nmax int // largest closed-form size: Q_20, the 1024×1024 torus
-	nnum int // largest dense Cholesky size: O(n³), 0.7 s at n = 2048
+	nnum int // largest dense Cholesky size: O(n³) (n = 2000 is a target of docs/benchmarks.md)
 }
 
 func kirchhoffPreset(quick bool) kirchhoffParams {

@@ -27,7 +27,7 @@ func init() {
 		Name:    "consensus-rho2-at-scale",
 		Caption: "ρ₂ at the H2-optimal update cycle γ*_H2 against the number of servers up to 10⁶ (σ = 1): torus closed forms (lines), stochastic estimates with their 95 % intervals (markers with error bars; the intervals, at most 1 % wide, hide inside the markers at this scale, and the CSV lists them) for random 6-regular graphs, random geometric graphs (unit torus, giant component, mean degree ≈ 10) and tori, dense exact values where cheap, and the US power grid (dense, exact; full mode only). Sizes at which the certified bracket of λ_n cannot show γ*_H2 < 2/λ_n are listed in the CSV, not drawn. Per server, ρ₂/(n − 1) ≥ 1 with equality only for the complete graph.",
 		Make:    threeSteps(scalePreset, scaleCompute, scaleDraw),
-		Seconds: 400, // measured: see scalePreset
+		Seconds: 400, // the full mode on two cores: see scalePreset
 	})
 }
 
@@ -43,12 +43,11 @@ type scaleParams struct {
 	relAcc    float64 // relative half-width asked of the estimates
 }
 
-// scalePreset: quick mode takes about 3 s. The full mode took 6 min 10 s
-// wall (565 CPU-s, peak RSS 2.8 GB) on 2026-12-03 on two quiet cores:
-// random 6-regular n = 10⁶ 2.8 s; random geometric giant components
-// n ≈ 10⁵ 16 s and n ≈ 10⁶ 131 s; tori 316² 11 s and 1000² 86 s (each
-// tr L† by Hutch++ once, 95–157 solves, and 10 probes); the dense power
-// grid 1½ minutes.
+// scalePreset: quick mode takes seconds, the full mode minutes on two
+// cores and under 3 GB, most of it in the random geometric graph of 10⁶
+// nodes, the 1000² torus (each tr L† by Hutch++ once, 95–157 solves, and
+// 10 probes) and the dense power grid; docs/benchmarks-log.md gives the
+// time of each point.
 func scalePreset(quick bool) scaleParams {
 	p := scaleParams{degree: 6, meanDeg: 10, relAcc: 0.01}
 	if quick {

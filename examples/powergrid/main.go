@@ -22,9 +22,9 @@
 //     (codedload.FromGraph).
 //
 // Progress goes to stderr, with the time of each step. Steps 2 and 3 are
-// dense, O(n³) time and O(n²) memory: at n = 4941 they took 6–7 CPU-minutes
-// on the 2-core test machine (pure Go; 0.7 GiB peak), most of it in the
-// symmetric eigensolver — about 7 minutes of waiting. Build with
+// dense, O(n³) time and O(n²) memory: at n = 4941 they take minutes on
+// two cores (pure Go; under 1 GiB), most of it in the symmetric
+// eigensolver. Build with
 // -tags openblas for the faster BLAS (see the README); a file given with
 // -graph of a few hundred nodes runs in a second.
 package main

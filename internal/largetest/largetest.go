@@ -9,7 +9,8 @@ import (
 )
 
 // Env is the environment variable that enables the large tests:
-// LOADLAB_LARGE=1 (docs/benchmarks.md, "10⁶-node closed-form tests").
+// LOADLAB_LARGE=1 (docs/benchmarks.md; their results: docs/benchmarks-log.md,
+// "10⁶-node closed-form tests").
 const Env = "LOADLAB_LARGE"
 
 // Enabled reports whether the large tests are enabled: Env is "1".

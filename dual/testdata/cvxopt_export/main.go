@@ -1,4 +1,4 @@
-// Command cvxopt_export writes the issue-13 benchmark instances for the
+// Command cvxopt_export writes the sparse benchmark instances for the
 // cvxopt comparison (dual/testdata/cvxopt_compare.sh) and solves them
 // with package dual in the same run: for each N it writes
 // OUT/net_N.json (dataio's network JSON, sparse C as C_triplets) and
