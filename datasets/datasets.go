@@ -1,7 +1,8 @@
-// Package datasets ships three real networks for tests, examples and
+// Package datasets ships four real networks for tests, examples and
 // figures, embedded in the binary: the US Western power grid (Watts and
-// Strogatz 1998), the network-science co-authorship graph (Newman 2006)
-// and Zachary's karate club (Zachary 1977). Each is the largest
+// Strogatz 1998), the network-science co-authorship graph (Newman 2006),
+// Zachary's karate club (Zachary 1977) and the Internet at the level of
+// autonomous systems (Newman, 2006 snapshot). Each is the largest
 // connected component of its network; README.md in this folder gives
 // sizes, sources and the citations, which a user of the data must keep.
 //
@@ -32,6 +33,8 @@ var (
 	netscience []byte
 	//go:embed karate.csv
 	karate []byte
+	//go:embed as-22july06.csv
+	internetAS []byte
 )
 
 // PowerGrid returns the topology of the Western States Power Grid of the
@@ -52,6 +55,14 @@ func NetScience() *graphio.Data { return load("netscience.csv", netscience) }
 // Cite: W. W. Zachary, "An information flow model for conflict and
 // fission in small groups", J. Anthropological Research 33, 452–473 (1977).
 func Karate() *graphio.Data { return load("karate.csv", karate) }
+
+// InternetAS returns a symmetrised snapshot of the Internet at the level of
+// autonomous systems on July 22, 2006: 22 963 nodes, 48 436 edges, unit
+// weights, a few hubs of degree up to 2390 (the largest component).
+// Cite: M. E. J. Newman, Internet AS-level snapshot of July 22, 2006,
+// reconstructed from BGP tables of the University of Oregon Route Views
+// Project (unpublished).
+func InternetAS() *graphio.Data { return load("as-22july06.csv", internetAS) }
 
 // load parses an embedded file. The files are part of the module and
 // tested, so a parse error is a build defect: load panics.

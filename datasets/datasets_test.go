@@ -46,6 +46,7 @@ func TestDatasets(t *testing.T) {
 		{"power", PowerGrid, power, 4941, 6594, -1},
 		{"netscience", NetScience, netscience, 379, 914, -1},
 		{"karate", Karate, karate, 34, 78, 17},
+		{"internet AS", InternetAS, internetAS, 22963, 48436, 2390},
 	} {
 		d := c.load()
 		g := d.Graph

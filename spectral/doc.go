@@ -24,9 +24,11 @@
 // loadlab.ErrTooLarge (NewResistance(g).Kirchhoff() runs the dense path
 // at any size that fits; estimate.Kirchhoff estimates K_f with an
 // interval). AlgebraicConnectivity and EffectiveResistance are dense up
-// to DenseMaxNodes and certified iterative above: λ₂ from a Lanczos
-// bracket narrowed to working precision, R_uv from a Laplacian solve to a
-// tight residual with its error bound.
+// to DenseMaxNodes and certified iterative above: λ₂ as the Rayleigh
+// quotient of a refined Fiedler vector with a Kato–Temple bound of 1e-12
+// relative (an error for a multiple λ₂), R_uv from a Laplacian solve to a
+// relative residual of 1e-12 whose quadratic form errs by at most
+// 1e-24 κ(L).
 //
 // A Bracket [Lo, Hi] comes with the certificate behind it (Cert: the
 // deterministic bounds, the dense eigensolver, a Cholesky inertia test,

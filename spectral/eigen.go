@@ -293,15 +293,23 @@ func Lambda2Bracket(g *wgraph.Graph, s *EigenSettings) (Bracket, error) {
 	if g == nil {
 		panic("spectral: Lambda2Bracket: g is nil")
 	}
+	b, _, err := lambda2(g, s)
+	return b, err
+}
+
+// lambda2 is Lambda2Bracket, also returning the Lanczos estimate of an
+// eigenvector for λ₂ of S (the vector behind Hi; nil when no Lanczos
+// bracket ran).
+func lambda2(g *wgraph.Graph, s *EigenSettings) (Bracket, []float64, error) {
 	n := g.Order()
 	if err := s.Validate(n); err != nil {
-		return Bracket{}, err
+		return Bracket{}, nil, err
 	}
 	if n <= 1 || !wgraph.IsConnected(g) {
-		return Bracket{Cert: CertBounds, Status: loadlab.Success}, nil
+		return Bracket{Cert: CertBounds, Status: loadlab.Success}, nil, nil
 	}
 	if err := checkVectors("Lambda2Bracket", n, eigenWorkspace); err != nil {
-		return Bracket{}, err
+		return Bracket{}, nil, err
 	}
 	c := s.resolved()
 	op := newOperator(g, c.q)
@@ -309,27 +317,27 @@ func Lambda2Bracket(g *wgraph.Graph, s *EigenSettings) (Bracket, error) {
 	if n <= denseEigenMax {
 		ev, err := op.denseValues("Lambda2Bracket")
 		if err != nil {
-			return Bracket{}, err
+			return Bracket{}, nil, err
 		}
-		return denseBracket(ev, 1, norm), nil
+		return denseBracket(ev, 1, norm), nil, nil
 	}
 	z := op.nullVector()
 	h := min(norm, op.perronBound(0, perronIters))
-	b, ok, err := op.lanczos2Direct(z, h, c)
+	b, vec, ok, err := op.lanczos2Direct(z, h, c)
 	if err != nil {
-		return b, err
+		return b, nil, err
 	}
 	if !ok {
-		if b, err = op.lanczos2(z, c); err != nil {
-			return b, err
+		if b, vec, err = op.lanczos2(z, c); err != nil {
+			return b, nil, err
 		}
 	}
 	if c.t > 0 && !decided(b, c.t) && n <= denseCholMax {
 		if b, err = op.cholesky2(b, z, c.t, norm); err != nil {
-			return b, err
+			return b, nil, err
 		}
 	}
-	return b, b.converged("Lambda2Bracket")
+	return b, vec, b.converged("Lambda2Bracket")
 }
 
 // boundsWidth is a relative width that every bracket meets, so that

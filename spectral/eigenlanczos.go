@@ -224,7 +224,7 @@ func (p *pinvApply) eta() float64 {
 // Hi the Rayleigh quotient of S at the Ritz vector. It gives up (ok =
 // false) as soon as the estimated ratio h/λ₂ passes directMaxRatio,
 // after directProbe steps or later.
-func (op *operator) lanczos2Direct(z []float64, h float64, c eigenConfig) (b Bracket, ok bool, err error) {
+func (op *operator) lanczos2Direct(z []float64, h float64, c eigenConfig) (b Bracket, vec []float64, ok bool, err error) {
 	n := op.g.Order()
 	apply := func(dst, src []float64) error {
 		op.mul(dst, src)
@@ -250,7 +250,7 @@ func (op *operator) lanczos2Direct(z []float64, h float64, c eigenConfig) (b Bra
 	for range 3 {
 		theta, err := advance(lz, &hist, c.maxSteps, "Lambda2Bracket", check)
 		if err != nil || ratio > directMaxRatio {
-			return b, false, err
+			return b, nil, false, err
 		}
 		if c.t > 0 && b.Lo >= c.t {
 			break
@@ -258,15 +258,16 @@ func (op *operator) lanczos2Direct(z []float64, h float64, c eigenConfig) (b Bra
 		p := earliest(hist, theta*(1-0.05*c.width/ratio))
 		y, err := lz.RitzVector(lz.RitzCoefficients(p.k, p.theta), math.Sqrt(0.01*c.width/ratio))
 		if err != nil {
-			return b, false, err
+			return b, nil, false, err
 		}
-		b.Hi = min(b.Hi, op.newQuotient(op.sqVector(y)).upperOnComplement())
+		vec = op.sqVector(y)
+		b.Hi = min(b.Hi, op.newQuotient(vec).upperOnComplement())
 		if decided(b, c.t) || b.Hi-b.Lo <= c.width*b.Lo || lz.Done || lz.Steps() >= c.maxSteps {
 			break
 		}
 		factor /= 2
 	}
-	return b.finish(c), true, nil
+	return b.finish(c), vec, true, nil
 }
 
 // lanczos2 brackets λ₂ by Lanczos on S⁺ on the complement of z (step 2
@@ -275,11 +276,11 @@ func (op *operator) lanczos2Direct(z []float64, h float64, c eigenConfig) (b Bra
 // the earliest check within a twentieth of the width (one inverse
 // iteration step, which damps the Ritz vector's components along the
 // large eigenvalues of S). Resumes as lanczosMax does.
-func (op *operator) lanczos2(z []float64, c eigenConfig) (Bracket, error) {
+func (op *operator) lanczos2(z []float64, c eigenConfig) (Bracket, []float64, error) {
 	n := op.g.Order()
 	solver, err := laplacian.NewSolver(op.g, &laplacian.Settings{Tol: eigenSolveTol}, rand.NewPCG(c.seed[1], c.seed[0]))
 	if err != nil {
-		return Bracket{}, err
+		return Bracket{}, nil, err
 	}
 	pa := &pinvApply{op: op, solver: solver}
 	if op.sq != nil {
@@ -289,6 +290,7 @@ func (op *operator) lanczos2(z []float64, c eigenConfig) (Bracket, error) {
 	b := Bracket{Hi: op.fiedlerBound(z), Cert: CertLanczos, Delta: c.delta}
 	tail := sphereTail(n-1, c.delta)
 	var hist []ritzPoint
+	var vec []float64
 	factor := 0.9
 	check := func(k int, theta float64) bool {
 		margin := roundingSlack * float64(k) * pa.eta()
@@ -299,7 +301,7 @@ func (op *operator) lanczos2(z []float64, c eigenConfig) (Bracket, error) {
 	for range 3 {
 		theta, err := advance(lz, &hist, c.maxSteps, "Lambda2Bracket", check)
 		if err != nil {
-			return b, err
+			return b, nil, err
 		}
 		if c.t > 0 && b.Lo >= c.t {
 			break // a decision by Lo needs no Hi
@@ -310,20 +312,21 @@ func (op *operator) lanczos2(z []float64, c eigenConfig) (Bracket, error) {
 		}
 		y, err := lz.RitzVector(lz.RitzCoefficients(p.k, p.theta), 0)
 		if err != nil {
-			return b, err
+			return b, nil, err
 		}
 		x := make([]float64, n)
 		if err := pa.apply(x, y); err != nil {
-			return b, err
+			return b, nil, err
 		}
 		lz.Deflate(x)
-		b.Hi = min(b.Hi, op.newQuotient(op.sqVector(x)).upperOnComplement())
+		vec = op.sqVector(x)
+		b.Hi = min(b.Hi, op.newQuotient(vec).upperOnComplement())
 		if decided(b, c.t) || b.Hi-b.Lo <= c.width*b.Lo || lz.Done || lz.Steps() >= c.maxSteps {
 			break
 		}
 		factor /= 2
 	}
-	return b.finish(c), nil
+	return b.finish(c), vec, nil
 }
 
 // twoDone reports whether the λ₂ refinement can stop, with high the

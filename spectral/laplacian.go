@@ -87,9 +87,20 @@ func scaledLaplacian(g *wgraph.Graph) (*mat.SymDense, float64) {
 // reach a residual ‖L f − λ₂ f‖ of a few ulps of ‖L‖, the full
 // decomposition is used instead.
 //
-// Like Spectrum it works on L/s and scales λ₂ back. It returns an error
-// wrapping loadlab.ErrInvalid for fewer than 2 nodes and one wrapping
-// loadlab.ErrNotConverged if the eigensolver fails. It panics if g is
+// Like Spectrum it works on L/s and scales λ₂ back. That is the dense
+// path, up to DenseMaxNodes nodes. Above, the vector f starts from the
+// Lanczos vector of Lambda2Bracket and is refined by steps of L†
+// (Laplacian solves), and λ₂ is its Rayleigh quotient θ, certified to
+// 1e-12 relative by the Kato–Temple inequality θ − ρ²/(b − θ) ≤ λ₂ ≤ θ
+// (ρ the residual of f, b ≤ λ₃ from a Lanczos bound on L† compressed to
+// the complement of f; the bound on b fails with probability at most
+// 1e-10, as a bracket's lower end does). A λ₂ that is multiple or nearly
+// so (a square torus) cannot be separated from λ₃ that way: that is an
+// error wrapping loadlab.ErrNotConverged, and Lambda2Bracket gives its
+// value. A disconnected graph gives λ₂ = 0 exactly with the centred
+// indicator of a component. It returns an error wrapping
+// loadlab.ErrInvalid for fewer than 2 nodes, and one wrapping
+// loadlab.ErrNotConverged if an eigensolver fails. It panics if g is
 // nil.
 func AlgebraicConnectivity(g *wgraph.Graph) (float64, *mat.VecDense, error) {
 	if g == nil {
@@ -98,6 +109,9 @@ func AlgebraicConnectivity(g *wgraph.Graph) (float64, *mat.VecDense, error) {
 	n := g.Order()
 	if n < 2 {
 		return 0, nil, loadlab.Invalid("spectral", "AlgebraicConnectivity needs at least 2 nodes, graph has %d", n)
+	}
+	if n > DenseMaxNodes {
+		return algebraicConnectivitySparse(g)
 	}
 	if err := size.CheckDense("spectral", "AlgebraicConnectivity", n, 3); err != nil {
 		return 0, nil, err
