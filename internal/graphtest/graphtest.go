@@ -193,7 +193,7 @@ func BenchRHS(n int) []float64 {
 
 // scipyDirEnv names the environment variable that makes the solve
 // benchmarks write their graph and right-hand side for the SciPy
-// comparison (testdata/scipy_cg.py; run both with testdata/bench_sparse.sh).
+// comparison (laplacian/testdata/scipy_cg.py; docs/bench/run.sh runs both).
 const scipyDirEnv = "LOADLAB_SCIPY_DIR"
 
 // Benchmark graphs are built once per process.

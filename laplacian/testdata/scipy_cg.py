@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""SciPy's sparse conjugate gradient on the graphs of linalg's solve
+"""SciPy's sparse conjugate gradient on the graphs of laplacian's solve
 benchmarks, for docs/benchmarks.md.
 
 The Go benchmarks write NAME.edges (int32 u, int32 v, float64 w per edge,
