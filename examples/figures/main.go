@@ -10,7 +10,7 @@
 //	go run ./examples/figures                 # every figure into figures/
 //	go run ./examples/figures -quick          # small sizes into figures-quick/ (ignored by git)
 //	go run ./examples/figures -list           # names and captions
-//	go run ./examples/figures -only linalg-kirchhoff,consensus-totals
+//	go run ./examples/figures -only graphs-kirchhoff,consensus-totals
 //
 // Each figure is made in three steps: a preset of parameters (full or
 // quick, defined here in the driver), a computation that returns the
@@ -169,7 +169,7 @@ func reportOutside(w io.Writer, rows []row) {
 
 // areas are the README's gallery sections, by figure-name prefix.
 var areas = []struct{ prefix, title string }{
-	{"linalg", "Laplacians and effective resistance"},
+	{"graphs", "Laplacians and effective resistance"},
 	{"consensus", "Distributed system throttlers"},
 	{"dual", "Anycast CDN: the dual algorithm"},
 	{"stability", "Anycast CDN: the greedy heuristic"},

@@ -64,8 +64,8 @@ func TestQuickDefaults(t *testing.T) {
 	require.NoError(t, os.Chdir(dir))
 	defer os.Chdir(wd)
 	var out, errb bytes.Buffer
-	require.Equal(t, 0, run([]string{"-quick", "-only", "linalg-spectra"}, &out, &errb), errb.String())
-	_, err = os.Stat(filepath.Join(dir, "figures-quick", "linalg-spectra.png"))
+	require.Equal(t, 0, run([]string{"-quick", "-only", "graphs-spectra"}, &out, &errb), errb.String())
+	_, err = os.Stat(filepath.Join(dir, "figures-quick", "graphs-spectra.png"))
 	assert.NoError(t, err)
 	_, err = os.Stat(filepath.Join(dir, "figures"))
 	assert.True(t, os.IsNotExist(err), "quick mode must not touch figures/")

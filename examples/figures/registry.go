@@ -8,7 +8,7 @@ import (
 )
 
 // registry holds every figure, filled by the init functions of the
-// per-area files (linalg.go, consensus.go, ...).
+// per-area files (graphs.go, consensus.go, ...).
 var registry = map[string]plots.Figure{}
 
 // register adds figures to the registry. A duplicate name is a programmer

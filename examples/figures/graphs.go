@@ -12,13 +12,13 @@ import (
 func init() {
 	register(
 		plots.Figure{
-			Name:    "linalg-kirchhoff",
+			Name:    "graphs-kirchhoff",
 			Caption: "Kirchhoff index K_f = Σ_{u<v} R_uv against the number of nodes for seven unit-weight families: closed forms (lines, up to 10⁶ nodes) and the dense Cholesky computation (markers) where it is cheap.",
 			Make:    threeSteps(kirchhoffPreset, kirchhoffCompute, kirchhoffDraw),
 			Seconds: 8,
 		},
 		plots.Figure{
-			Name:    "linalg-spectra",
+			Name:    "graphs-spectra",
 			Caption: "Laplacian spectra of the seven families on 64 nodes: closed forms (lines) and a dense symmetric eigensolver (markers), and all non-zero eigenvalues together on a log scale.",
 			Make:    threeSteps(fixed(spectraParams{nodes: 64}), spectraCompute, spectraDraw),
 			Seconds: 1,
@@ -129,7 +129,7 @@ func kirchhoffCompute(cfg plots.Config, p kirchhoffParams) (*kirchhoffData, erro
 			}
 		}
 		d.closed, d.numeric = append(d.closed, c), append(d.numeric, num)
-		cfg.Logf("linalg-kirchhoff: %v done", f)
+		cfg.Logf("graphs-kirchhoff: %v done", f)
 	}
 	// The headline torus: the O(rows) closed form against the direct sum
 	// of 10⁶ terms over the product of two cycle spectra (spec §2).
@@ -157,7 +157,7 @@ func kirchhoffDraw(p kirchhoffParams, d *kirchhoffData) *plots.Result {
 		plots.AddCurve(pl, i, d.closed[i].name, d.closed[i].xs, d.closed[i].ys)
 		plots.AddPoints(pl, i, "", d.numeric[i].xs, d.numeric[i].ys)
 	}
-	// 2^20 Σ_j C(20, j)/(2j) (spec §2), summed here independently of linalg.
+	// 2^20 Σ_j C(20, j)/(2j) (spec §2), summed here independently of package spectral.
 	q20, binom := 0.0, 1.0
 	for j := 1; j <= 20; j++ {
 		binom = binom * float64(20-j+1) / float64(j)
@@ -213,7 +213,7 @@ func spectraCompute(cfg plots.Config, p spectraParams) (*spectraData, error) {
 		d.titles = append(d.titles, laTitle(f, k))
 		d.closed, d.numeric = append(d.closed, closed), append(d.numeric, num)
 	}
-	cfg.Logf("linalg-spectra: max |closed − numerical| = %.3g", d.worst)
+	cfg.Logf("graphs-spectra: max |closed − numerical| = %.3g", d.worst)
 	return d, nil
 }
 
@@ -255,7 +255,7 @@ func familyName(title string) string {
 
 // laBound returns κ(A)·n·ε, the relative accuracy to expect of the
 // Cholesky computation of K_f, for A = L + αJ/n with α the mean degree
-// (see the linalg package documentation); ev is the spectrum of g.
+// (spec throttlers.md §12.7); ev is the spectrum of g.
 func laBound(g *wgraph.Graph, ev []float64) float64 {
 	n := len(ev)
 	alpha := 2 * float64(g.Size()) / float64(n)
