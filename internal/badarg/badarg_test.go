@@ -115,6 +115,36 @@ func TestScalarAndInt(t *testing.T) {
 	}
 }
 
+// TestProbeTextAndPanic: Probe.Text replaces the generated text, and
+// Probe.Panic makes every generated case expect a panic containing it.
+func TestProbeTextAndPanic(t *testing.T) {
+	named := Probe{Func: "NewLaw", Err: errBad, Text: "Law.Sensitivity"}
+	for _, c := range named.Scalar("beta", Positive, func(float64) error { return errors.New("x") }) {
+		assert.Equal(t, "Law.Sensitivity", c.Text)
+		assert.True(t, strings.HasPrefix(c.Name, "beta = "))
+	}
+	p := Probe{Func: "Law.Rate", Panic: true}
+	lengthPanic := func(x []float64) error {
+		if len(x) != 2 {
+			panic(fmt.Sprintf("pkg: Rate: len(x) = %d, want 2", len(x)))
+		}
+		return nil
+	}
+	cs := p.Lengths("x", []float64{1, 2}, lengthPanic)
+	require.Len(t, cs, 3)
+	var r recorder
+	Run(&r, cs)
+	assert.Empty(t, r.errs)
+	for _, c := range cs {
+		assert.True(t, c.Panic)
+		assert.Empty(t, c.Text)
+	}
+	// A length that is accepted where a panic is documented fails.
+	Run(&r, p.Lengths("x", []float64{1}, lengthPanic))
+	assert.Len(t, r.errs, 1)
+	assert.Contains(t, r.errs[0], "no panic")
+}
+
 // TestSlices: Entries changes one entry of a copy, Lengths tries nil,
 // one short and one long; good itself is never changed.
 func TestSlices(t *testing.T) {

@@ -13,7 +13,7 @@
 //
 // # Generators
 //
-// A Probe names the entry point and its documented error. Its methods
+// A Probe names the entry point and its documented error (or panic). Its methods
 // build the standard cases: Scalar and Int (NaN, ±Inf, negative, zero,
 // as the Domain excludes them), Entries (one bad entry of a slice),
 // Lengths (nil, one short, one long) and Slice (both); Fields sets each

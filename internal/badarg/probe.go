@@ -49,11 +49,25 @@ func (d Domain) Ints() []int {
 	return nil
 }
 
-// Probe builds the cases of one entry point, all expecting its
-// documented error Err.
+// Probe builds the cases of one entry point. Its generators expect the
+// documented error Err, with a text naming the input ("x[1] = NaN"), or,
+// when Panic is set, a panic. Text, when set, replaces the generated
+// text (for an error message that names the input otherwise); a panic
+// expects Text alone.
 type Probe struct {
-	Func string // the entry point, as Case.Func
-	Err  error  // the documented error of a bad input
+	Func  string // the entry point, as Case.Func
+	Err   error  // the documented error of a bad input
+	Panic bool   // a bad input is documented to panic
+	Text  string // the fragment every generated case expects instead
+}
+
+// gen is the generated case named label, expecting label in the error.
+func (p Probe) gen(label string, call func() error) Case {
+	c := Case{Func: p.Func, Name: label, Call: call, Err: p.Err, Panic: p.Panic, Text: label}
+	if p.Text != "" || p.Panic {
+		c.Text = p.Text
+	}
+	return c
 }
 
 // Fails is one case by hand: call must return an error wrapping p.Err
@@ -73,8 +87,7 @@ func (p Probe) Panics(name, text string, call func()) Case {
 func (p Probe) Scalar(name string, d Domain, call func(x float64) error) []Case {
 	var cs []Case
 	for _, x := range d.Floats() {
-		label := fmt.Sprintf("%s = %v", name, x)
-		cs = append(cs, p.Fails(label, label, func() error { return call(x) }))
+		cs = append(cs, p.gen(fmt.Sprintf("%s = %v", name, x), func() error { return call(x) }))
 	}
 	return cs
 }
@@ -84,8 +97,7 @@ func (p Probe) Scalar(name string, d Domain, call func(x float64) error) []Case 
 func (p Probe) Int(name string, d Domain, call func(n int) error) []Case {
 	var cs []Case
 	for _, n := range d.Ints() {
-		label := fmt.Sprintf("%s = %d", name, n)
-		cs = append(cs, p.Fails(label, label, func() error { return call(n) }))
+		cs = append(cs, p.gen(fmt.Sprintf("%s = %d", name, n), func() error { return call(n) }))
 	}
 	return cs
 }
@@ -97,8 +109,7 @@ func (p Probe) Entries(name string, good []float64, at int, d Domain, call func(
 	for _, v := range d.Floats() {
 		x := slices.Clone(good)
 		x[at] = v
-		label := fmt.Sprintf("%s[%d] = %v", name, at, v)
-		cs = append(cs, p.Fails(label, label, func() error { return call(x) }))
+		cs = append(cs, p.gen(fmt.Sprintf("%s[%d] = %v", name, at, v), func() error { return call(x) }))
 	}
 	return cs
 }
@@ -111,14 +122,14 @@ func (p Probe) Lengths(name string, good []float64, call func(x []float64) error
 	if len(good) > 0 {
 		pad = good[len(good)-1]
 	}
-	cs := []Case{p.Fails(name+" = nil", fmt.Sprintf("len(%s) = 0", name), func() error { return call(nil) })}
+	cs := []Case{p.gen(fmt.Sprintf("len(%s) = 0", name), func() error { return call(nil) })}
+	cs[0].Name = name + " = nil"
 	if len(good) > 1 {
 		short := slices.Clone(good[:len(good)-1])
-		cs = append(cs, p.Fails(fmt.Sprintf("len(%s) = %d", name, len(short)), fmt.Sprintf("len(%s) = %d", name, len(short)), func() error { return call(short) }))
+		cs = append(cs, p.gen(fmt.Sprintf("len(%s) = %d", name, len(short)), func() error { return call(short) }))
 	}
 	long := append(slices.Clone(good), pad)
-	label := fmt.Sprintf("len(%s) = %d", name, len(long))
-	return append(cs, p.Fails(label, label, func() error { return call(long) }))
+	return append(cs, p.gen(fmt.Sprintf("len(%s) = %d", name, len(long)), func() error { return call(long) }))
 }
 
 // Slice is Entries and Lengths together.
@@ -157,8 +168,7 @@ func Fields[S any](p Probe, base S, d Domain, call func(s *S) error, fields ...s
 		for _, v := range vals {
 			s := base
 			reflect.ValueOf(&s).Elem().FieldByIndex(f.Index).Set(reflect.ValueOf(v).Convert(f.Type))
-			label := fmt.Sprintf("%s.%s = %v", typ.Name(), name, v)
-			cs = append(cs, p.Fails(label, label, func() error { return call(&s) }))
+			cs = append(cs, p.gen(fmt.Sprintf("%s.%s = %v", typ.Name(), name, v), func() error { return call(&s) }))
 		}
 	}
 	return cs
