@@ -268,7 +268,7 @@
 //
 // Panics are for programmer errors only and are documented on each
 // function: a nil network argument (NewLaw, the functions above; a Law
-// whose Net field is nil is an ErrInvalid error from Validate), a nil rand.Source (Diurnal, SearchCorners, Attractors), a slice
+// whose Net field is nil is an ErrInvalid error naming Law.Net, and a panic in Rate, Jacobian and JacobianOp), a nil rand.Source (Diurnal, SearchCorners, Attractors), a slice
 // of the wrong length in the hot-loop methods. The message names the
 // argument.
 //
