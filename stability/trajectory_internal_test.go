@@ -25,7 +25,9 @@ func TestSigmoidShortcutExact(t *testing.T) {
 		return e / (1 + e)
 	}
 	for z := -800.0; z <= 800; z += 0.015625 {
-		require.Equal(t, ref(z), sigmoid(z), "sigmoid(%v)", z)
+		if got, want := sigmoid(z), ref(z); got != want {
+			require.FailNowf(t, "sigmoid differs from its reference", "sigmoid(%v) = %v, want %v", z, got, want)
+		}
 	}
 	for _, z := range []float64{36.7, 36.8, 37, math.Nextafter(37, 0), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64} {
 		require.Equal(t, ref(z), sigmoid(z), "sigmoid(%v)", z)
@@ -57,7 +59,9 @@ func TestRecordedLoadsAreThoseOfRecordedStates(t *testing.T) {
 					require.Equal(t, want, tr.S[k], "sparse, direct %v: sample %d (t = %v): recorded S against the loads of X", set != nil, k, tr.T[k])
 				}
 				for i, w := range want {
-					require.InDelta(t, w, tr.S[k][i], 2*float64(nw.N())*0x1p-52*w, "direct %v: sample %d (t = %v): recorded S_%d against the loads of X", set != nil, k, tr.T[k], i)
+					if d := math.Abs(tr.S[k][i] - w); !(d <= 2*float64(nw.N())*0x1p-52*w) {
+						require.FailNowf(t, "recorded S differs from the loads of X", "direct %v: sample %d (t = %v): recorded S_%d = %v, loads of X %v", set != nil, k, tr.T[k], i, tr.S[k][i], w)
+					}
 				}
 			}
 		}
@@ -247,7 +251,9 @@ func TestSigmoidsMatchSigmoid(t *testing.T) {
 		got := make([]float64, len(z)-off)
 		sigmoids(got, z[off:])
 		for i, v := range z[off:] {
-			require.Equal(t, math.Float64bits(sigmoid(v)), math.Float64bits(got[i]), "sigmoids at z = %v (%#x)", v, math.Float64bits(v))
+			if want := sigmoid(v); math.Float64bits(got[i]) != math.Float64bits(want) {
+				require.FailNowf(t, "sigmoids differs from sigmoid", "at z = %v (%#x): %v, sigmoid: %v", v, math.Float64bits(v), got[i], want)
+			}
 		}
 	}
 	for n := range 9 {
