@@ -93,9 +93,9 @@ func TestTwoNodeOptimumAvoidsUncontrollableOverload(t *testing.T) {
 		assert.Less(t, ref.Value, greedy, "C_ba=%v", cba)
 		over := ref.S[1] - nw.T[1]
 		assert.Less(t, over, 0.01, "C_ba=%v: overload at b", cba)
-		// KKT: μ_b = c (S_b − T_b)₊, read off the Newton solution, whose
-		// projected gradient is below 1e-10 (PrimalSettings.GradTol): μ/c
-		// agrees to 1e-13, under 1e-12.
+		// KKT: μ_b = c (S_b − T_b)₊. On the Newton path Mu is h_b'(S_b*)
+		// (PrimalResult.Mu), so μ_b/c is (S_b − T_b)₊ up to two roundings
+		// of a number below 0.01; 1e-12 is far above that.
 		assert.InDelta(t, ref.Mu[1]/1000, math.Max(0, over), 1e-12)
 		res, err := Solve(p, &Settings{Step: 1e-3, MaxIter: 100000, Tol: 1e-9})
 		require.NoError(t, err)
