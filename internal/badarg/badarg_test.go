@@ -231,6 +231,8 @@ func TestEntryPoints(t *testing.T) {
 		"Load":              true,
 		"Box.Put":           true,
 		"Box.Len":           false,
+		"Err.Error":         false,
+		"Err.Unwrap":        false,
 	}, eps)
 	_, err = EntryPoints("testdata/missing")
 	assert.Error(t, err)

@@ -16,8 +16,9 @@ import (
 // methods of exported types ("T.M") declared in the non-test Go files of
 // dir (all build variants). The value says whether a bad input can reach
 // the entry point, so that it must be probed: it takes an argument
-// besides the receiver, returns an error (about the receiver's fields),
-// or is a Validate method. Accessors without arguments map to false.
+// besides the receiver, returns an error (about the receiver's fields;
+// not Unwrap), or is a Validate method. Accessors without arguments map
+// to false.
 func EntryPoints(dir string) (map[string]bool, error) {
 	files, err := os.ReadDir(dir)
 	if err != nil {
@@ -46,12 +47,13 @@ func EntryPoints(dir string) (map[string]bool, error) {
 }
 
 // reachable reports whether a bad input can reach fd: it has an
-// argument, an error result, or is a Validate method.
+// argument, an error result (other than an Unwrap, which reads an error
+// chain), or is a Validate method.
 func reachable(fd *ast.FuncDecl) bool {
 	if fd.Type.Params.NumFields() > 0 || fd.Name.Name == "Validate" {
 		return true
 	}
-	if fd.Type.Results == nil {
+	if fd.Type.Results == nil || fd.Name.Name == "Unwrap" {
 		return false
 	}
 	for _, r := range fd.Type.Results.List {

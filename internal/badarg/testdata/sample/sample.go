@@ -27,6 +27,14 @@ func (b *Box[T]) Put(v T) { b.v = v }
 // Len is an accessor.
 func (b Box[T]) Len() int { return 1 }
 
+// Err is an error type.
+type Err struct{}
+
+func (Err) Error() string { return "err" }
+
+// Unwrap reads the error chain: no entry point to probe.
+func (Err) Unwrap() error { return nil }
+
 type hidden struct{}
 
 // Exported method of an unexported type: no entry point.
