@@ -123,6 +123,10 @@ func TestProbeTextAndPanic(t *testing.T) {
 		assert.Equal(t, "Law.Sensitivity", c.Text)
 		assert.True(t, strings.HasPrefix(c.Name, "beta = "))
 	}
+	// A %v in Text stands for the bad value.
+	for _, c := range (Probe{Func: "NewTorus", Err: errBad, Text: "torus Order = %v"}).Int("n", Positive, func(int) error { return nil }) {
+		assert.Contains(t, []string{"torus Order = -1", "torus Order = 0"}, c.Text)
+	}
 	p := Probe{Func: "Law.Rate", Panic: true}
 	lengthPanic := func(x []float64) error {
 		if len(x) != 2 {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // Domain is the set of values a parameter accepts; its complement in the
@@ -52,8 +53,9 @@ func (d Domain) Ints() []int {
 // Probe builds the cases of one entry point. Its generators expect the
 // documented error Err, with a text naming the input ("x[1] = NaN"), or,
 // when Panic is set, a panic. Text, when set, replaces the generated
-// text (for an error message that names the input otherwise); a panic
-// expects Text alone.
+// text (for an error message that names the input otherwise, such as
+// "torus Order = %v"); a %v in it stands for the bad value (or length).
+// A panic expects Text alone.
 type Probe struct {
 	Func  string // the entry point, as Case.Func
 	Err   error  // the documented error of a bad input
@@ -61,10 +63,14 @@ type Probe struct {
 	Text  string // the fragment every generated case expects instead
 }
 
-// gen is the generated case named label, expecting label in the error.
-func (p Probe) gen(label string, call func() error) Case {
+// gen is the generated case named label for the bad value v, expecting
+// label (or p.Text) in the error.
+func (p Probe) gen(label string, v any, call func() error) Case {
 	c := Case{Func: p.Func, Name: label, Call: call, Err: p.Err, Panic: p.Panic, Text: label}
-	if p.Text != "" || p.Panic {
+	switch {
+	case strings.Contains(p.Text, "%v"):
+		c.Text = fmt.Sprintf(p.Text, v)
+	case p.Text != "" || p.Panic:
 		c.Text = p.Text
 	}
 	return c
@@ -87,7 +93,7 @@ func (p Probe) Panics(name, text string, call func()) Case {
 func (p Probe) Scalar(name string, d Domain, call func(x float64) error) []Case {
 	var cs []Case
 	for _, x := range d.Floats() {
-		cs = append(cs, p.gen(fmt.Sprintf("%s = %v", name, x), func() error { return call(x) }))
+		cs = append(cs, p.gen(fmt.Sprintf("%s = %v", name, x), x, func() error { return call(x) }))
 	}
 	return cs
 }
@@ -97,7 +103,7 @@ func (p Probe) Scalar(name string, d Domain, call func(x float64) error) []Case 
 func (p Probe) Int(name string, d Domain, call func(n int) error) []Case {
 	var cs []Case
 	for _, n := range d.Ints() {
-		cs = append(cs, p.gen(fmt.Sprintf("%s = %d", name, n), func() error { return call(n) }))
+		cs = append(cs, p.gen(fmt.Sprintf("%s = %d", name, n), n, func() error { return call(n) }))
 	}
 	return cs
 }
@@ -109,7 +115,7 @@ func (p Probe) Entries(name string, good []float64, at int, d Domain, call func(
 	for _, v := range d.Floats() {
 		x := slices.Clone(good)
 		x[at] = v
-		cs = append(cs, p.gen(fmt.Sprintf("%s[%d] = %v", name, at, v), func() error { return call(x) }))
+		cs = append(cs, p.gen(fmt.Sprintf("%s[%d] = %v", name, at, v), v, func() error { return call(x) }))
 	}
 	return cs
 }
@@ -122,14 +128,14 @@ func (p Probe) Lengths(name string, good []float64, call func(x []float64) error
 	if len(good) > 0 {
 		pad = good[len(good)-1]
 	}
-	cs := []Case{p.gen(fmt.Sprintf("len(%s) = 0", name), func() error { return call(nil) })}
+	cs := []Case{p.gen(fmt.Sprintf("len(%s) = 0", name), 0, func() error { return call(nil) })}
 	cs[0].Name = name + " = nil"
 	if len(good) > 1 {
 		short := slices.Clone(good[:len(good)-1])
-		cs = append(cs, p.gen(fmt.Sprintf("len(%s) = %d", name, len(short)), func() error { return call(short) }))
+		cs = append(cs, p.gen(fmt.Sprintf("len(%s) = %d", name, len(short)), len(short), func() error { return call(short) }))
 	}
 	long := append(slices.Clone(good), pad)
-	return append(cs, p.gen(fmt.Sprintf("len(%s) = %d", name, len(long)), func() error { return call(long) }))
+	return append(cs, p.gen(fmt.Sprintf("len(%s) = %d", name, len(long)), len(long), func() error { return call(long) }))
 }
 
 // Slice is Entries and Lengths together.
@@ -168,7 +174,7 @@ func Fields[S any](p Probe, base S, d Domain, call func(s *S) error, fields ...s
 		for _, v := range vals {
 			s := base
 			reflect.ValueOf(&s).Elem().FieldByIndex(f.Index).Set(reflect.ValueOf(v).Convert(f.Type))
-			cs = append(cs, p.gen(fmt.Sprintf("%s.%s = %v", typ.Name(), name, v), func() error { return call(&s) }))
+			cs = append(cs, p.gen(fmt.Sprintf("%s.%s = %v", typ.Name(), name, v), v, func() error { return call(&s) }))
 		}
 	}
 	return cs
