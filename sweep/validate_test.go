@@ -32,7 +32,10 @@ func planCases(dir string) []badarg.Case {
 	var cs []badarg.Case
 	for name, f := range map[string]func(p Plan) error{
 		"Plan.Validate": func(p Plan) error { return p.Validate() },
-		"RunShard":      func(p Plan) error { _, err := RunShard(p, Whole, filepath.Join(dir, "p.jsonl"), oneValue, nil); return err },
+		"RunShard": func(p Plan) error {
+			_, err := RunShard(p, Whole, filepath.Join(dir, "p.jsonl"), oneValue, nil)
+			return err
+		},
 		"MergePlan": func(p Plan) error {
 			path := filepath.Join(dir, "good.jsonl")
 			if _, err := RunShard(good, Whole, path, oneValue, nil); err != nil {
