@@ -281,7 +281,7 @@ func TestFailures(t *testing.T) {
 func TestPureRelativeTolerance(t *testing.T) {
 	// AbsTol = 1e-300: essentially pure relative control. A component
 	// that stays exactly 0 has error scale 1e-300 and error estimate 0;
-	// it must not stall the integration (it once did, reported as a
+	// it must not stall the integration (guards: a stall reported as a
 	// non-finite f).
 	f := func(dy []float64, _ float64, y []float64) { dy[0], dy[1] = 0, -y[1] }
 	res, err := Solve(f, 0, []float64{0, 1}, []float64{1}, &Settings{AbsTol: 1e-300, RelTol: 1e-10})
