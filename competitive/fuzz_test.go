@@ -102,6 +102,8 @@ func fuzzAccepted(t *testing.T, in *Instance, T, K int, h []float64) {
 		cost, err := RunCost(c.alg(), in)
 		require.NoError(t, err)
 		require.Falsef(t, cost < opt-rel, "%s cost %v < OPT %v", c.name, cost, opt)
+		// The bound is a product of OPT by a constant: one more rounding
+		// (1e-12 relative) beyond rel.
 		require.Falsef(t, in.Setup() > 0 && cost > c.bound(in, opt)*(1+1e-12)+rel, "%s cost %v above its bound %v (OPT %v)", c.name, cost, c.bound(in, opt), opt)
 	}
 }

@@ -130,6 +130,7 @@ func FuzzNewProblem(f *testing.F) {
 		diff := make([]float64, 3)
 		floats.SubTo(diff, b.Mu, a.Mu)
 		lin := a.D + floats.Dot(a.G, diff)
+		// Slack as above, plus the rounding of g·Δμ, bounded by G‖Δμ‖₁.
 		require.Falsef(t, b.D > lin+1e-9*(1+math.Abs(a.D)+math.Abs(b.D)+floats.Norm(diff, 1)*must(p.GBound())), "super-gradient inequality: D(μ') = %v > %v", b.D, lin)
 	})
 }
@@ -156,6 +157,8 @@ func FuzzRates(f *testing.F) {
 		}
 		beta := must(Coupling(nil, nw, mu))
 		for i := range rec {
+			// R_i sums two products γ μ_j C_ij/C_ji·C_ji of O(1) factors:
+			// a few roundings, far below 1e-12 relative.
 			require.InDeltaf(t, gamma*beta[i], rec[i], 1e-12*(1+gamma*beta[i]), "R_%d against γβ_%d", i, i)
 		}
 	})
