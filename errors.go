@@ -54,8 +54,12 @@ func TooLarge(pkg, format string, args ...any) error {
 	return wrap(ErrTooLarge, pkg, format, args...)
 }
 
-// Wrap returns an error wrapping sentinel, formatted as Invalid.
+// Wrap returns an error wrapping sentinel, formatted as Invalid. It
+// panics if sentinel is nil.
 func Wrap(sentinel error, pkg, format string, args ...any) error {
+	if sentinel == nil {
+		panic("loadlab: Wrap: sentinel is nil")
+	}
 	return wrap(sentinel, pkg, format, args...)
 }
 

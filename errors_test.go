@@ -45,8 +45,8 @@ func TestEstimate(t *testing.T) {
 	if !math.IsInf(Estimate{N: 5, Lo: -1, Hi: 1}.RelHalfWidth(), 1) {
 		t.Error("zero mean with an interval should give +Inf relative half-width")
 	}
-	// Every observation 0: an exact zero, relative half-width 0 (it was
-	// +Inf, so a stopping rule on it never stopped).
+	// Every observation 0: an exact zero, relative half-width 0 (guards:
+	// +Inf, on which a stopping rule never stops).
 	if (Estimate{N: 5}).RelHalfWidth() != 0 {
 		t.Error("an exact zero should give relative half-width 0")
 	}

@@ -1,11 +1,11 @@
 package anycast
 
 import (
-	"errors"
 	"math"
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -18,31 +18,20 @@ func FuzzNewNetwork(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a0, a1, c00, c01, c10, c11, t0, t1 float64) {
 		nw, err := NewNetwork([]float64{a0, a1}, mat.NewDense(2, 2, []float64{c00, c01, c10, c11}), []float64{t0, t1})
 		if err != nil {
-			if !errors.Is(err, loadlab.ErrInvalid) {
-				t.Fatalf("error %v does not wrap ErrInvalid", err)
-			}
+			require.ErrorIsf(t, err, loadlab.ErrInvalid, "error %v does not wrap ErrInvalid", err)
 			return
 		}
-		if math.IsInf(a0+a1, 0) {
-			t.Fatalf("accepted a total demand that overflows: %v + %v", a0, a1)
-		}
+		require.Falsef(t, math.IsInf(a0+a1, 0), "accepted a total demand that overflows: %v + %v", a0, a1)
 		for _, v := range []float64{a0, a1, c00, c01, c10, c11} {
-			if !(v >= 0) || math.IsInf(v, 0) {
-				t.Fatalf("accepted a negative or non-finite entry: %v", v)
-			}
+			require.Falsef(t, !(v >= 0) || math.IsInf(v, 0), "accepted a negative or non-finite entry: %v", v)
 		}
-		if !(t0 > 0 && t1 > 0) || math.IsInf(t0, 0) || math.IsInf(t1, 0) {
-			t.Fatalf("accepted T = (%v, %v)", t0, t1)
-		}
-		if math.Abs(c00+c01-1) > RowSumTol || math.Abs(c10+c11-1) > RowSumTol {
-			t.Fatalf("accepted rows summing to %v, %v", c00+c01, c10+c11)
-		}
+		require.Falsef(t, !(t0 > 0 && t1 > 0) || math.IsInf(t0, 0) || math.IsInf(t1, 0), "accepted T = (%v, %v)", t0, t1)
+		require.Falsef(t, math.Abs(c00+c01-1) > RowSumTol || math.Abs(c10+c11-1) > RowSumTol, "accepted rows summing to %v, %v", c00+c01, c10+c11)
 		// Total-load identity (spec §8 item 2) at x = 1: rows may miss 1
 		// by RowSumTol, so Σ S misses Σ A by at most RowSumTol·Σ A, plus
 		// a few roundings.
 		s := nw.Loads(nil, []float64{1, 1})
-		if d := math.Abs(s[0] + s[1] - a0 - a1); d > (RowSumTol+1e-15)*(a0+a1) {
-			t.Fatalf("Σ S = %v, Σ A = %v", s[0]+s[1], a0+a1)
-		}
+		d := math.Abs(s[0] + s[1] - a0 - a1)
+		require.Falsef(t, d > (RowSumTol+1e-15)*(a0+a1), "Σ S = %v, Σ A = %v", s[0]+s[1], a0+a1)
 	})
 }

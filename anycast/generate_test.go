@@ -113,7 +113,7 @@ func TestGenerateCDNDeterministicAndErrors(t *testing.T) {
 	}
 	assert.Panics(t, func() { _, _ = GenerateCDN(nil, nil) })
 	// A tiny utilisation makes a capacity overflow: the error names the
-	// setting (it once named T[i] = +Inf from Network.Validate).
+	// setting (guards: an error naming T[i] = +Inf from Network.Validate).
 	_, err = GenerateCDN(rand.NewPCG(1, 1), &CDNSettings{N: 50, RhoLo: 1e-320, RhoHi: 1e-320})
 	assert.ErrorIs(t, err, loadlab.ErrInvalid)
 	assert.ErrorContains(t, err, "CDNSettings.RhoLo")
@@ -137,4 +137,15 @@ func TestGenerateCDNLocality(t *testing.T) {
 	mean := sum / float64(nw.NNZ())
 	assert.Less(t, mean, 4*math.Sqrt(n*k), "mean |i − j| = %v", mean)
 	t.Logf("mean |i − j| = %.0f, √(NK) = %.0f, N/3 = %.0f", mean, math.Sqrt(n*k), float64(n)/3)
+}
+
+// A demand spread of σ = 30, the largest allowed, keeps every demand
+// positive (beyond it: validate_test.go).
+func TestGenerateCDNWideSpread(t *testing.T) {
+	nw, err := GenerateCDN(rand.NewPCG(1, 2), &CDNSettings{N: 100, K: 5, Sigma: 30})
+	require.NoError(t, err)
+	for j, a := range nw.A {
+		// |Z| ≤ 8 for all 100 draws except with probability 1e-13.
+		assert.Greater(t, a, 0.0, "A[%d]", j)
+	}
 }

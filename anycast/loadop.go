@@ -40,8 +40,10 @@ type LoadOp struct {
 }
 
 // LoadOp forms B = Cᵀ diag(A) from the network as it is now: O(nnz) time
-// and memory for sparse C, O(N²) for dense C. It returns an error wrapping
-// loadlab.ErrTooLarge if B would not fit in the memory budget.
+// and memory for sparse C, O(N²) for dense C. It validates the network
+// first (Validate), returning its errors for fields changed after
+// NewNetwork, and returns an error wrapping loadlab.ErrTooLarge if B would
+// not fit in the memory budget.
 func (nw *Network) LoadOp() (*LoadOp, error) {
 	op := new(LoadOp)
 	if err := op.Form(nw); err != nil {
@@ -56,8 +58,14 @@ func (nw *Network) LoadOp() (*LoadOp, error) {
 // integration) then writes into pages it already has instead of new ones,
 // which at N = 1000 costs more than the forming itself. It returns the
 // errors of LoadOp, leaving op unchanged. Form must not run while op is
-// in use by another goroutine.
+// in use by another goroutine. It panics if nw is nil.
 func (op *LoadOp) Form(nw *Network) error {
+	if nw == nil {
+		panic("anycast: LoadOp.Form: nw is nil")
+	}
+	if err := nw.Validate(); err != nil {
+		return err
+	}
 	n := nw.N()
 	if nw.Sparse == nil {
 		if err := size.Check("anycast", "dense load matrix N²", nw.NNZ(), 8); err != nil {

@@ -141,6 +141,7 @@ func (nw *Network) cRange(dst, mu []float64, lo, hi int) {
 }
 
 // At returns C_ji = C[j][i]: O(1) for dense C, O(log degree) for sparse.
+// It panics for an index outside [0, N).
 func (nw *Network) At(j, i int) float64 {
 	if nw.Sparse != nil {
 		return nw.Sparse.At(j, i)
@@ -151,7 +152,8 @@ func (nw *Network) At(j, i int) float64 {
 // Row returns row j of C as columns and values C_ji. For sparse C these
 // are the stored entries; for dense C the columns are 0, …, N−1 and the
 // values are the row itself (zeros included). The slices are views
-// without allocation: do not modify them.
+// without allocation: do not modify them. It panics if j is outside
+// [0, N).
 func (nw *Network) Row(j int) (cols []int, vals []float64) {
 	if nw.Sparse != nil {
 		return nw.Sparse.Row(j)
@@ -161,7 +163,8 @@ func (nw *Network) Row(j int) (cols []int, vals []float64) {
 
 // Col returns column i of C as rows j and values C_ji, like Row. For
 // dense C the values are a new slice (a column of a row-major matrix is
-// not contiguous); for sparse C both are views.
+// not contiguous); for sparse C both are views. It panics if i is outside
+// [0, N).
 func (nw *Network) Col(i int) (rows []int, vals []float64) {
 	if nw.Sparse != nil {
 		return nw.Sparse.Col(i)

@@ -39,8 +39,11 @@ type Reduced struct {
 // reports true; for a sparse B, whose products already cost O(nnz), it
 // leaves r unchanged and reports false.
 //
-// Reduce panics if len(ones) ≠ N.
+// Reduce panics if op is nil or len(ones) ≠ N.
 func (r *Reduced) Reduce(op *LoadOp, ones []bool) bool {
+	if op == nil {
+		panic("anycast: Reduced.Reduce: op is nil")
+	}
 	if len(ones) != op.n {
 		panic(fmt.Sprintf("anycast: Reduced.Reduce: len(ones) = %d, want %d", len(ones), op.n))
 	}
@@ -62,8 +65,11 @@ func (r *Reduced) Reduce(op *LoadOp, ones []bool) bool {
 // (N − |K|)·N. Where ones is false on a node of src's K it leaves r
 // unchanged and reports false (build that operator with Reduce).
 //
-// Narrow panics if len(ones) ≠ N or r is src.
+// Narrow panics if src is nil, len(ones) ≠ N or r is src.
 func (r *Reduced) Narrow(src *Reduced, ones []bool) bool {
+	if src == nil {
+		panic("anycast: Reduced.Narrow: src is nil")
+	}
 	if len(ones) != src.n || r == src {
 		panic(fmt.Sprintf("anycast: Reduced.Narrow: len(ones) = %d with N = %d, or the receiver is the source", len(ones), src.n))
 	}
@@ -238,7 +244,8 @@ func (r *Reduced) Free() int { return len(r.free) }
 func (r *Reduced) Cols() int { return r.w }
 
 // Rank returns the position of node j among the free columns (the index
-// of x_j in the argument of MulRows), or −1 if j is in K.
+// of x_j in the argument of MulRows), or −1 if j is in K. It panics if j
+// is outside [0, N).
 func (r *Reduced) Rank(j int) int { return int(r.rank[j]) }
 
 // MulRows sets dst[i − lo] = b_i + Σ_k B_{i,free[k]} xf[k] for the rows

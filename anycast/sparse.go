@@ -173,8 +173,12 @@ func (s *SparseC) rowIndex() []int {
 }
 
 // SparseOf returns the sparse form of a validated dense correlation
-// matrix, storing its nonzero entries (NewSparseC's checks apply).
+// matrix, storing its nonzero entries (NewSparseC's checks apply). It
+// panics if c is nil.
 func SparseOf(c mat.Matrix) (*SparseC, error) {
+	if c == nil {
+		panic("anycast: SparseOf: c is nil")
+	}
 	n, m := c.Dims()
 	if n != m {
 		return nil, loadlab.Invalid("anycast", "C is %d×%d, not square", n, m)
@@ -214,13 +218,14 @@ func (s *SparseC) T() mat.Matrix { return mat.Transpose{Matrix: s} }
 func (s *SparseC) NNZ() int { return len(s.val) }
 
 // Row returns row j's stored columns (increasing) and values C_ji. The
-// slices are views: do not modify them.
+// slices are views: do not modify them. It panics if j is outside [0, N).
 func (s *SparseC) Row(j int) (cols []int, vals []float64) {
 	return s.col[s.ptr[j]:s.ptr[j+1]], s.val[s.ptr[j]:s.ptr[j+1]]
 }
 
 // Col returns column i's stored rows j (increasing) and values C_ji.
-// The slices are views: do not modify them.
+// The slices are views: do not modify them. It panics if i is outside
+// [0, N).
 func (s *SparseC) Col(i int) (rows []int, vals []float64) {
 	return s.tcol[s.tptr[i]:s.tptr[i+1]], s.tval[s.tptr[i]:s.tptr[i+1]]
 }

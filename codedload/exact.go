@@ -295,6 +295,9 @@ func Cost(p []float64, m, ell int, balls []int) (float64, error) {
 	}
 	var c float64
 	for k, pk := range p {
+		if !(pk >= 0 && pk <= 1) {
+			return 0, loadlab.Invalid(pkg, "Cost: p[%d] = %v, want in [0, 1]", k, pk)
+		}
 		if pk == 0 {
 			continue
 		}

@@ -3,7 +3,9 @@ package codedload
 import (
 	"math"
 	"testing"
+	"time"
 
+	"github.com/loadlab/loadlab"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -184,4 +186,68 @@ func TestTorusBallsCountNodes(t *testing.T) {
 	}
 	big := (&Torus{Side: 46340}).Balls()
 	assert.Equal(t, 46340*46340, big[len(big)-1])
+}
+
+// TestFileCostBoundsItsWork: work beyond the budget is refused at once
+// (guards: FileCost(1e-300, 1, 1, nil), whose infinite-grid series needs
+// about √(1/(2mp)) = 7e149 terms, never returning), and a small p that
+// the bound admits is still summed.
+func TestFileCostBoundsItsWork(t *testing.T) {
+	start := time.Now()
+	_, err := FileCost(1e-300, 1, 1, nil)
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = FileCost(1e-14, 1, 1000, nil)
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = FileCost(0.5, 1<<40, 1<<30, nil) // m·ℓ overflows
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	_, err = FileCost(0.01, 2, 1<<20, (&Torus{Side: 2000}).Balls()) // diameter·ℓ = 2e9 terms
+	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	// A small p that the bound admits is still summed: the NR cost on Z²
+	// tends to √(π/(8·m·p)) (spec §6.2); the lattice corrections are
+	// O(√(mp)) = 3e-4 relatively, hence the tolerance 1e-3.
+	c, err := FileCost(1e-7, 1, 1, nil)
+	require.NoError(t, err)
+	assert.InEpsilon(t, math.Sqrt(math.Pi/(8e-7)), c, 1e-3)
+}
+
+// TestBoundaryValuesExact: the closed forms at the ends of their domains.
+func TestBoundaryValuesExact(t *testing.T) {
+	// Guards: MaxBinomialMean(1) = NaN (0·log 0 in the pmf of Bin(1, 1)).
+	assert.Equal(t, 1.0, must(MaxBinomialMean(1)))
+	// The maximum of one Po(1) is Po(1): Σ_m P(X > m) = E X = 1, up to the
+	// rounding of 60 terms.
+	assert.InDelta(t, 1.0, must(MaxPoissonMean(1)), 1e-14)
+	// A file that is never requested adds nothing (guards: 0·∞ = NaN
+	// for p_k = 0 on the infinite grid).
+	c, err := Cost([]float64{1, 0}, 2, 1, nil)
+	require.NoError(t, err)
+	assert.Equal(t, must(FileCost(1, 2, 1, nil)), c)
+	assert.Equal(t, 0.0, c) // every server holds the only file
+	// DecodeProb(2, 2^40) stops once its factors round to 1, after
+	// j = 54, so the limit 0.288788 (spec §8 K; printed to 6 digits, so
+	// 5e-7 is its rounding) comes at once (guards: 2^40 iterations).
+	start := time.Now()
+	assert.InDelta(t, 0.288788, must(DecodeProb(2, 1<<40)), 5e-7)
+	assert.Equal(t, 1.0, must(DecodeProb(math.Inf(1), 5)))
+	assert.Equal(t, 1.0, must(DecodeProb(2, 0)))
+	assert.Less(t, time.Since(start), time.Second)
+	// No node lies within a negative distance (guards: GridBall(−1) = 1).
+	assert.Equal(t, 0, GridBall(-1))
+	assert.Equal(t, 1, LogEll(0))
+	assert.Equal(t, 1, LogEll(-5))
+}
+
+// TestBinomialPMFHugeN: log P(Bin(n, 1/n) = 3) at huge n is log(e⁻¹/6) =
+// −2.79 (guards: lgamma(n+1) − lgamma(n−2) + … cancelling
+// catastrophically, −131.7 at n = 2^62, and a wrong MaxBinomialMean with
+// no error). Bin(n, 1/n) is within O(1/n) of Po(1) in total variation, so
+// the two references agree to rounding there (1e-9 bounds the rounding of
+// the log-sums of a few hundred terms).
+func TestBinomialPMFHugeN(t *testing.T) {
+	want := math.Log(math.Exp(-1) / 6)
+	for _, n := range []int64{1 << 33, 1 << 40, 1 << 62} {
+		assert.InDelta(t, want, logBinom(n, 1/float64(n), 3), 1e-9, "n = %d", n)
+	}
+	assert.InDelta(t, must(MaxPoissonMean(1<<62)), must(MaxBinomialMean(1<<62)), 1e-9)
 }

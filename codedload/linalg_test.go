@@ -43,10 +43,10 @@ func TestFromLinalgGraph(t *testing.T) {
 }
 
 func TestDuplicatedEdgeNeverReachesFromGraph(t *testing.T) {
-	// Issue 11: FromGraph accepted a graph listing an edge twice (the
-	// simulator would then have searched a multigraph). FromGraph now
-	// takes a *wgraph.Graph, and linalg refuses a repeated edge when the
-	// graph is built, so no such graph exists to be passed.
+	// Guards: a graph listing an edge twice, a multigraph the simulator
+	// would search. FromGraph takes a *wgraph.Graph, and linalg refuses a
+	// repeated edge when the graph is built, so no such graph exists to
+	// be passed.
 	_, err := wgraph.FromEdges(3, []wgraph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 1, V: 0, W: 1}})
 	assert.ErrorIs(t, err, loadlab.ErrInvalid)
 	g, err := wgraph.FromEdges(3, []wgraph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}})

@@ -568,8 +568,8 @@ func TestValidateNamesField(t *testing.T) {
 		{func(c *Config) { c.Placement = 7 }, "Config.Placement = 7", loadlab.ErrInvalid},
 		{func(c *Config) { c.Requests = 5 }, "Config.Requests = 5", loadlab.ErrInvalid},
 		{func(c *Config) { c.Ties = 5 }, "Config.Ties = 5", loadlab.ErrInvalid},
-		// Issue 11: Cache·Ell = 2^70 wrapped to 0 and passed, and Run
-		// returned MaxLoad 0, Cost 0, Outage 1.
+		// Guards: Cache·Ell = 2^70 wrapping to 0 and passing, Run then
+		// returning MaxLoad 0, Cost 0, Outage 1.
 		{func(c *Config) { c.Cache, c.Strategy = 1<<40, Coded{Ell: 1 << 30} }, "Config.Cache·Ell", loadlab.ErrTooLarge},
 		{func(c *Config) { c.Cache, c.Strategy = 1<<62, Coded{Ell: 4} }, "Config.Cache·Ell", loadlab.ErrTooLarge},
 		{func(c *Config) { c.Cache = 1 << 25 }, "Config.Cache·Ell", loadlab.ErrTooLarge},
@@ -627,9 +627,9 @@ func FuzzRun(f *testing.F) {
 		// exact below 2⁵³ and monotone above, so no wrap can hide one)
 		// are within the bounds it states, and the torus is a real one.
 		n := float64(top.Order())
-		if slots := float64(cache) * float64(sp.ell); slots > maxSlots || n*slots > maxDraws || files > maxIndex || n != float64(side)*float64(side) {
-			t.Fatalf("Validate accepted side = %d, Cache·Ell = %d·%d, Files = %d (n = %v)", side, cache, sp.ell, files, n)
-		}
+		slots := float64(cache) * float64(sp.ell)
+		require.Falsef(t, slots > maxSlots || n*slots > maxDraws || files > maxIndex || n != float64(side)*float64(side),
+			"Validate accepted side = %d, Cache·Ell = %d·%d, Files = %d (n = %v)", side, cache, sp.ell, files, n)
 		if work := n * float64(cache*sp.ell+files); work > 1e5 || top.Order() > 400 {
 			return // valid but too large to run in one fuzz case
 		}

@@ -46,8 +46,8 @@ func TestTieListOrderByHand(t *testing.T) {
 func TestTieListOrderIsLowestOnIndexOrderedLists(t *testing.T) {
 	// Proportional and Full placements list the holders of a file by
 	// server index, so TieListOrder chooses exactly the copies TieLowest
-	// does: identical loads for the same seed (spec §5; issue 15: the
-	// simulator's nearest-replica numbers).
+	// does: identical loads for the same seed (spec §5; the simulator's
+	// nearest-replica numbers).
 	for _, pk := range []PlacementKind{Proportional, Full} {
 		for _, st := range []Strategy{NearestReplica{}, Coded{Ell: 5}, Coded{Ell: 5, ChunkCap: 2}} {
 			cfg := Config{Topology: mustTorus(t, 400), Files: 30, Cache: 2, Gamma: 0.8, Strategy: st, Placement: pk, KeepLoads: true}

@@ -249,9 +249,9 @@ func TestNewRGG(t *testing.T) {
 	assert.Greater(t, mean, 24.0)
 	_, err = NewRGG(1, 0, rand.NewPCG(1, 1))
 	assert.ErrorContains(t, err, "Order = 1")
-	// Issue 11: a tiny radius allocated a 4 GiB bucket array per attempt.
-	// linalg's cell grid has at most (√n + 1)² cells, so the 100
-	// attempts are quick and end in a named error.
+	// A tiny radius ends the 100 attempts quickly in a named error (guards:
+	// a 4 GiB bucket array per attempt): linalg's cell grid has at most
+	// (√n + 1)² cells.
 	_, err = NewRGG(50, 1e-9, rand.NewPCG(1, 1))
 	assert.ErrorIs(t, err, loadlab.ErrDisconnected)
 	_, err = NewRGG(2, math.NaN(), rand.NewPCG(1, 1))
@@ -388,4 +388,14 @@ func TestGraphTopologyDistBidirectional(t *testing.T) {
 	assert.Equal(t, -1, q.dist(4))
 	q.start(2)
 	assert.Equal(t, 2, q.dist(4))
+}
+
+// TestLargestTorus: the largest side whose node indices fit in int32 is
+// accepted (beyond it: validate_test.go), and distances wrap.
+func TestLargestTorus(t *testing.T) {
+	tor, err := NewTorus(46340 * 46340)
+	require.NoError(t, err)
+	assert.NoError(t, tor.Validate())
+	small := &Torus{Side: 10}
+	assert.Equal(t, 2, small.Dist(0, 99)) // (0,0)–(9,9): one wrap each way
 }

@@ -22,8 +22,16 @@ import (
 // or eps negative, NaN or infinite, or costs so large that C·T +
 // (T−1)·eps overflows float64; one wrapping loadlab.ErrTooLarge if the
 // T·k hold costs do not fit in memory; and alg's own Reset or Step
-// error.
+// error. It panics if alg is nil.
 func Cruel(alg Online, k, T int, C, eps float64) (*Instance, []int, error) {
+	return cruel("Cruel", alg, k, T, C, eps)
+}
+
+// cruel is Cruel, called from fn.
+func cruel(fn string, alg Online, k, T int, C, eps float64) (*Instance, []int, error) {
+	if alg == nil {
+		panic("competitive: " + fn + ": nil Online algorithm")
+	}
 	if err := validateCruel(k, T, C, eps); err != nil {
 		return nil, nil, err
 	}
@@ -71,9 +79,9 @@ func validateCruel(k, T int, C, eps float64) error {
 // CruelRatio returns cost/OPT of alg on the input Cruel builds against
 // it, with the conventions of Ratio when OPT = 0 (C = 0 and, for T > 1,
 // eps = 0 or a k > 1 with an algorithm that dodges): 1 when alg pays 0
-// too, +Inf otherwise. Errors are Cruel's.
+// too, +Inf otherwise. Errors and panics are Cruel's.
 func CruelRatio(alg Online, k, T int, C, eps float64) (float64, error) {
-	in, sched, err := Cruel(alg, k, T, C, eps)
+	in, sched, err := cruel("CruelRatio", alg, k, T, C, eps)
 	if err != nil {
 		return 0, err
 	}

@@ -1,6 +1,7 @@
 package competitive
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -115,4 +116,37 @@ func TestCruelFineGrained(t *testing.T) {
 		assert.LessOrEqual(t, wfa, float64(2*k-1), "k = %d", k)
 		t.Logf("k = %d: DTrack-RR %.4f, WFA %.4f", k, rr, wfa)
 	}
+}
+
+// TestCruelRatioDegenerate: with C = 0, ε = 1, T = 1 both costs are 0,
+// and the ratio is 1 by Ratio's convention (guards: not NaN). CruelBound
+// stays finite when (T−1)ε overflows (guards: not NaN).
+func TestCruelRatioDegenerate(t *testing.T) {
+	for _, alg := range []Online{NewDTrack(RoundRobin), &WFA{}, NewCTrack()} {
+		for _, k := range []int{1, 2, 3} {
+			r, err := CruelRatio(alg, k, 1, 0, 1)
+			require.NoError(t, err)
+			assert.Equal(t, 1.0, r, "%T k = %d", alg, k)
+			r, err = CruelRatio(alg, k, 5, 0, 0)
+			require.NoError(t, err)
+			assert.Equal(t, 1.0, r, "%T k = %d, C = ε = 0", alg, k)
+		}
+	}
+	// C = 0, ε = 1, k = 1: every slot after the first costs 1 to
+	// everybody, so ALG = OPT = T − 1.
+	r, err := CruelRatio(&WFA{}, 1, 5, 0, 1)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, r)
+	b, err := CruelBound(3, 1, 0, 1)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, b, "T = 1, C = 0: both 0")
+	b, err = CruelBound(3, 11, 1, math.MaxFloat64/20)
+	require.NoError(t, err)
+	// k(C+x)/(kC+x) with x = 10·MaxFloat64/20: 3(1 + x)/(3 + x) = 3
+	// to rounding.
+	assert.InDelta(t, 3, b, 1e-12)
+	b, err = CruelBound(3, 3000, 1, 1)
+	require.NoError(t, err)
+	// Two roundings of a value near 3: a few ulps (4.4e-16 each).
+	assert.InDelta(t, 3*3000.0/3002, b, 1e-15, "k(C+(T−1)ε)/(kC+(T−1)ε) = 3·3000/3002")
 }

@@ -55,7 +55,7 @@ func TestCompetitiveBounds(t *testing.T) {
 		// ≤ 1e-12 relative); integer families are exact.
 		b := c.bound(in, opt)
 		if cost > b*(1+1e-12) {
-			t.Fatalf("%s %s: cost %v > bound %v (OPT %v, schedule %v)", c.name, what, cost, b, opt, sched)
+			require.FailNowf(t, "cost > b*(1+1e-12)", "%s %s: cost %v > bound %v (OPT %v, schedule %v)", c.name, what, cost, b, opt, sched)
 		}
 		if in.Servers() >= 2 {
 			worst[c.name] = math.Max(worst[c.name], cost/b)
@@ -176,7 +176,7 @@ func TestBoundsExhaustive(t *testing.T) {
 						cost, err := RunCost(c.alg(), in)
 						require.NoError(t, err)
 						if cost < opt || cost > c.bound(in, opt) {
-							t.Fatalf("%s: k=%d T=%d C=%v h=%v: cost %v, OPT %v, bound %v", c.name, k, T, C, h, cost, opt, c.bound(in, opt))
+							require.FailNowf(t, "cost < opt || cost > c.bound(in, opt)", "%s: k=%d T=%d C=%v h=%v: cost %v, OPT %v, bound %v", c.name, k, T, C, h, cost, opt, c.bound(in, opt))
 						}
 					}
 				}

@@ -1,8 +1,9 @@
 package competitive
 
 import (
-	"github.com/loadlab/loadlab"
 	"testing"
+
+	"github.com/loadlab/loadlab"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

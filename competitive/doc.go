@@ -99,6 +99,6 @@
 // Instance.Cost, Optimal.Schedule without trace, Optimal.Push or an
 // Online.Step before a successful Reset, Oracle.Forecast with a nil In
 // (Lookahead.Reset reports it first), a nil instance or algorithm given
-// to Optimum, OptimumCost, CountOptimal, Run or RunCost, and a negative
-// server id given to Setups.
+// to Optimum, OptimumCost, CountOptimal, Run, RunCost, Cruel or
+// CruelRatio, and a negative server id given to Setups.
 package competitive

@@ -2,9 +2,10 @@ package competitive
 
 import (
 	"fmt"
-	"github.com/loadlab/loadlab"
 	"math"
 	"testing"
+
+	"github.com/loadlab/loadlab"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -143,7 +144,7 @@ func checkStays(t *testing.T, in *Instance, sched []int, alpha float64, name str
 			for u := a; u <= b; u++ {
 				run = math.Max(0, run+in.Hold(u, sched[a])-in.Hold(u, s))
 				if run > thr {
-					t.Fatalf("%s: I2 fails on stay [%d,%d] on %d against %d: %v > %v", name, a, b, sched[a], s, run, thr)
+					require.FailNowf(t, "run > thr", "%s: I2 fails on stay [%d,%d] on %d against %d: %v > %v", name, a, b, sched[a], s, run, thr)
 				}
 			}
 			a = b + 1
@@ -152,8 +153,8 @@ func checkStays(t *testing.T, in *Instance, sched []int, alpha float64, name str
 	for u := 1; u < in.Slots(); u++ {
 		if sched[u] != sched[u-1] {
 			row := in.Row(u)
-			if a := row[sched[u]] - row[argmin(row)]; a > thr {
-				t.Fatalf("%s: slot %d moves to %d with a-priori deficit %v > αC", name, u, sched[u], a)
+			if a := row[sched[u]] - row[argmin(row)]; !(a <= thr) {
+				require.FailNowf(t, "a-priori deficit above αC", "%s: slot %d moves to %d with a-priori deficit %v > αC = %v", name, u, sched[u], a, thr)
 			}
 		}
 	}
@@ -179,11 +180,11 @@ func checkOvertakes(t *testing.T, in *Instance, sched []int, alpha float64, reac
 			sum += in.Hold(v, j)
 		}
 		if sum < thr-slack || !reach && sum <= thr-slack {
-			t.Fatalf("%s: leaves %d at slot %d with stay cost %v, αC = %v", name, j, u, sum, thr)
+			require.FailNowf(t, "sum < thr-slack || !reach && sum <= thr-slack", "%s: leaves %d at slot %d with stay cost %v, αC = %v", name, j, u, sum, thr)
 		}
 		for x := cyc(j+1, in.Servers()); x != sched[u]; x = cyc(x+1, in.Servers()) {
 			if in.Hold(u, x) <= thr-slack {
-				t.Fatalf("%s: skips %d at slot %d with h = %v ≤ αC = %v", name, x, u, in.Hold(u, x), thr)
+				require.FailNowf(t, "in.Hold(u, x) <= thr-slack", "%s: skips %d at slot %d with h = %v ≤ αC = %v", name, x, u, in.Hold(u, x), thr)
 			}
 		}
 		a = u

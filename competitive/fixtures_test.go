@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/stretchr/testify/require"
 )
 
 // fixture is a hand-checkable instance of spec §9.1.
@@ -36,9 +37,7 @@ var slide = [][]float64{{3, 1, 2, 3, 1}, {2, 4, 4, 5, 0}, {2, 0, 2, 2, 1}, {0, 3
 func (f fixture) instance(t testing.TB) *Instance {
 	t.Helper()
 	in, err := NewInstance(f.rows, f.C)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return in
 }
 
@@ -48,7 +47,7 @@ func fixtureByName(t testing.TB, name string) *Instance {
 			return f.instance(t)
 		}
 	}
-	t.Fatalf("no fixture %q", name)
+	require.FailNowf(t, "no fixture", "%q", name)
 	return nil
 }
 
@@ -127,9 +126,7 @@ func newRand(path ...uint64) *rand.Rand { return rand.New(mc.Source(20260707, pa
 func optimum(t testing.TB, in *Instance) (float64, []int) {
 	t.Helper()
 	opt, sched, err := Optimum(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return opt, sched
 }
 
@@ -137,9 +134,7 @@ func optimum(t testing.TB, in *Instance) (float64, []int) {
 func mustStep(t testing.TB, alg Online, row []float64) int {
 	t.Helper()
 	s, err := alg.Step(row)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return s
 }
 
@@ -147,8 +142,6 @@ func mustStep(t testing.TB, alg Online, row []float64) int {
 func mustBound(t testing.TB, k, T int, C, eps float64) float64 {
 	t.Helper()
 	b, err := CruelBound(k, T, C, eps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b
 }

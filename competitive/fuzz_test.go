@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/size"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzInstance feeds arbitrary sizes, setup costs and hold costs to
@@ -72,27 +73,19 @@ func fuzzCost(b byte) float64 {
 func fuzzRefused(t *testing.T, T, K int, err error) {
 	_, ok := size.Mul(T, K)
 	tooLarge := T >= 1 && K >= 1 && !ok
-	if tooLarge != errors.Is(err, loadlab.ErrTooLarge) {
-		t.Fatalf("T = %d, k = %d: %v (ErrTooLarge expected: %v)", T, K, err, tooLarge)
-	}
-	if !tooLarge && !errors.Is(err, loadlab.ErrInvalid) {
-		t.Fatalf("error not named: %v", err)
-	}
+	require.Falsef(t, tooLarge != errors.Is(err, loadlab.ErrTooLarge), "T = %d, k = %d: %v (ErrTooLarge expected: %v)", T, K, err, tooLarge)
+	require.Falsef(t, !tooLarge && !errors.Is(err, loadlab.ErrInvalid), "error not named: %v", err)
 }
 
 // fuzzAccepted checks the invariants of an accepted instance.
 func fuzzAccepted(t *testing.T, in *Instance, T, K int, h []float64) {
-	if T < 1 || K < 1 || len(h) != T*K || !finiteNonNeg(in.Setup()) {
-		t.Fatalf("accepted T = %d, k = %d, %d costs, C = %v", T, K, len(h), in.Setup())
-	}
+	require.Falsef(t, T < 1 || K < 1 || len(h) != T*K || !finiteNonNeg(in.Setup()), "accepted T = %d, k = %d, %d costs, C = %v", T, K, len(h), in.Setup())
 	lo, hi := in.Setup(), in.Setup()
 	col := make([]float64, K)
 	for s := range T {
 		row := in.Row(s)
 		for j, x := range row {
-			if !finiteNonNeg(x) {
-				t.Fatalf("accepted h(%d, %d) = %v", s, j, x)
-			}
+			require.Falsef(t, !finiteNonNeg(x), "accepted h(%d, %d) = %v", s, j, x)
 			col[j] += x
 		}
 		lo += row[argmin(row)]
@@ -102,23 +95,16 @@ func fuzzAccepted(t *testing.T, in *Instance, T, K int, h []float64) {
 	// Relative 1e-12: the rounding of ≤ 10⁴ additions of non-negative
 	// terms, each within 2⁻⁵³ of its exact value.
 	rel := 1e-12 * hi
-	if opt < lo-rel || opt > hi+rel || math.Abs(in.Cost(sched)-opt) > rel {
-		t.Fatalf("OPT %v outside [C + Σ min h, C + min Σ h] = [%v, %v] or schedule cost %v", opt, lo, hi, in.Cost(sched))
-	}
-	if n, exact := CountOptimal(in); n < 1 || exact && float64(T)*math.Log(float64(K)) < 40 && float64(n) > math.Pow(float64(K), float64(T)) {
-		t.Fatalf("%d optimal schedules of k^T = %d^%d", n, K, T)
-	}
+	require.Falsef(t, opt < lo-rel || opt > hi+rel || math.Abs(in.Cost(sched)-opt) > rel, "OPT %v outside [C + Σ min h, C + min Σ h] = [%v, %v] or schedule cost %v", opt, lo, hi, in.Cost(sched))
+	n, exact := CountOptimal(in)
+	require.Falsef(t, n < 1 || exact && float64(T)*math.Log(float64(K)) < 40 && float64(n) > math.Pow(float64(K), float64(T)), "%d optimal schedules of k^T = %d^%d", n, K, T)
 	for _, c := range contestants {
 		cost, err := RunCost(c.alg(), in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if cost < opt-rel {
-			t.Fatalf("%s cost %v < OPT %v", c.name, cost, opt)
-		}
-		if in.Setup() > 0 && cost > c.bound(in, opt)*(1+1e-12)+rel {
-			t.Fatalf("%s cost %v above its bound %v (OPT %v)", c.name, cost, c.bound(in, opt), opt)
-		}
+		require.NoError(t, err)
+		require.Falsef(t, cost < opt-rel, "%s cost %v < OPT %v", c.name, cost, opt)
+		// The bound is a product of OPT by a constant: one more rounding
+		// (1e-12 relative) beyond rel.
+		require.Falsef(t, in.Setup() > 0 && cost > c.bound(in, opt)*(1+1e-12)+rel, "%s cost %v above its bound %v (OPT %v)", c.name, cost, c.bound(in, opt), opt)
 	}
 }
 
@@ -153,9 +139,7 @@ func FuzzCruel(f *testing.F) {
 		case K < 1 || TT < 1 || (okWork && work <= 1<<16):
 		case !okVals || vals > size.MaxBytes/8:
 			_, _, err := Cruel(alg, K, TT, C, eps)
-			if args && !errors.Is(err, loadlab.ErrTooLarge) || !args && !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge) {
-				t.Fatalf("Cruel(k = %d, T = %d, C = %v, ε = %v) beyond the budget: %v", K, TT, C, eps, err)
-			}
+			require.Falsef(t, args && !errors.Is(err, loadlab.ErrTooLarge) || !args && !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge), "Cruel(k = %d, T = %d, C = %v, ε = %v) beyond the budget: %v", K, TT, C, eps, err)
 			return
 		default:
 			return
@@ -163,14 +147,10 @@ func FuzzCruel(f *testing.F) {
 		in, sched, err := Cruel(alg, K, TT, C, eps)
 		if err != nil {
 			// A bad T with a k too large in itself may be either.
-			if !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge) {
-				t.Fatalf("error not named: %v", err)
-			}
+			require.Falsef(t, !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge), "error not named: %v", err)
 			return
 		}
-		if !args || !(alpha >= 0) || beta > alpha {
-			t.Fatalf("accepted k = %d, T = %d, C = %v, eps = %v, α = %v, β = %v", K, TT, C, eps, alpha, beta)
-		}
+		require.Falsef(t, !args || !(alpha >= 0) || beta > alpha, "accepted k = %d, T = %d, C = %v, eps = %v, α = %v, β = %v", K, TT, C, eps, alpha, beta)
 		fuzzCruelFacts(t, alg, in, sched, K, TT, C, eps)
 	})
 }
@@ -180,15 +160,11 @@ func FuzzCruel(f *testing.F) {
 func fuzzCruelBound(t *testing.T, K, TT int, C, eps float64, args bool) {
 	b, err := CruelBound(K, TT, C, eps)
 	if err != nil {
-		if !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge) {
-			t.Fatalf("CruelBound error not named: %v", err)
-		}
+		require.Falsef(t, !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge), "CruelBound error not named: %v", err)
 		return
 	}
 	// Relative 1e-15: a few roundings in k/(1 + (k−1)C/x).
-	if !args || !(b >= 1-1e-15) || b > float64(K)*(1+1e-15) {
-		t.Fatalf("CruelBound(k = %d, T = %d, C = %v, ε = %v) = %v, want in [1, k]", K, TT, C, eps, b)
-	}
+	require.Falsef(t, !args || !(b >= 1-1e-15) || b > float64(K)*(1+1e-15), "CruelBound(k = %d, T = %d, C = %v, ε = %v) = %v, want in [1, k]", K, TT, C, eps, b)
 }
 
 // fuzzCruelFacts checks spec §6.1 and §6.3 on an instance Cruel built.
@@ -201,13 +177,8 @@ func fuzzCruelFacts(t *testing.T, alg *DTrack, in *Instance, sched []int, K, TT 
 	// Relative 1e-11: ≤ 2¹⁶ additions of non-negative terms have a
 	// relative rounding error ≤ 2¹⁶·2⁻⁵³ ≈ 7.3e-12.
 	slack := 1e-11 * (C + x)
-	if low := C + float64(TT-1)*min(eps, C); cost < low-slack {
-		t.Fatalf("ALG %v < C + (T−1)·min(ε, C) = %v", cost, low)
-	}
-	if opt > C+x/float64(K)+slack {
-		t.Fatalf("OPT %v > C + (T−1)ε/k = %v", opt, C+x/float64(K))
-	}
-	if alg.Policy == RoundRobin && alg.Alpha == 1 && cost > float64(2*K)*opt*(1+1e-11)+slack {
-		t.Fatalf("DTrack-RR cost %v > 2k·OPT = %v", cost, float64(2*K)*opt)
-	}
+	low := C + float64(TT-1)*min(eps, C)
+	require.Falsef(t, cost < low-slack, "ALG %v < C + (T−1)·min(ε, C) = %v", cost, low)
+	require.Falsef(t, opt > C+x/float64(K)+slack, "OPT %v > C + (T−1)ε/k = %v", opt, C+x/float64(K))
+	require.Falsef(t, alg.Policy == RoundRobin && alg.Alpha == 1 && cost > float64(2*K)*opt*(1+1e-11)+slack, "DTrack-RR cost %v > 2k·OPT = %v", cost, float64(2*K)*opt)
 }

@@ -127,7 +127,12 @@ func NewInstanceFlat(T, k int, hold []float64, C float64) (*Instance, error) {
 }
 
 // Hold returns h_t(s). It panics if t or s is out of range.
-func (in *Instance) Hold(t, s int) float64 { return in.h[t*in.k+s] }
+func (in *Instance) Hold(t, s int) float64 {
+	if uint(t) >= uint(in.t) || uint(s) >= uint(in.k) {
+		panic(fmt.Sprintf("competitive: Instance.Hold(%d, %d) of %d slots and %d servers", t, s, in.t, in.k))
+	}
+	return in.h[t*in.k+s]
+}
 
 // Row returns the hold costs of slot t. The slice shares the instance's
 // storage and must not be modified. It panics if t is out of range.

@@ -159,16 +159,23 @@ func (o Oracle) Validate() error {
 
 // Forecast implements Forecaster. After the last slot of In it predicts
 // nothing more (L = 0). It panics if In is nil (Forecast has no error
-// result; Lookahead.Reset reports it first through Validate).
+// result; Lookahead.Reset reports it first through Validate), if t < 0,
+// or if dst is shorter than the L·k costs it predicts.
 func (o Oracle) Forecast(dst []float64, t, w int) (int, bool) {
 	if o.In == nil {
 		panic("competitive: Oracle.Forecast: Oracle.In is nil")
+	}
+	if t < 0 {
+		panic(fmt.Sprintf("competitive: Oracle.Forecast: t = %d, want a slot ≥ 0", t))
 	}
 	L := max(0, min(w, o.In.Slots()-1-t))
 	if L == 0 {
 		return 0, true
 	}
 	k := o.In.Servers()
+	if len(dst) < L*k {
+		panic(fmt.Sprintf("competitive: Oracle.Forecast: len(dst) = %d, want ≥ L·k = %d·%d", len(dst), L, k))
+	}
 	copy(dst, o.In.h[(t+1)*k:(t+1+L)*k])
 	return L, true
 }

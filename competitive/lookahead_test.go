@@ -2,8 +2,10 @@ package competitive
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -64,4 +66,37 @@ func TestLookaheadFallback(t *testing.T) {
 		}
 	}
 	assert.Error(t, (&Lookahead{Window: -1}).Reset(2, 1))
+}
+
+// badForecast predicts a NaN cost, or more slots than asked for.
+type badForecast struct{ tooMany bool }
+
+func (b badForecast) Forecast(dst []float64, t, w int) (int, bool) {
+	if b.tooMany {
+		return w + 1, true
+	}
+	dst[0] = math.NaN()
+	return 1, true
+}
+
+// TestLookaheadBadForecast: a forecaster's bad output is an error of
+// Step (guards: no panic for L > Window, no planning with a NaN).
+func TestLookaheadBadForecast(t *testing.T) {
+	in := fixtureByName(t, "A")
+	for _, f := range []badForecast{{false}, {true}} {
+		_, err := Run(&Lookahead{Window: 3, Forecaster: f}, in)
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, "%+v", f)
+	}
+	// Oracle after the end of its instance predicts nothing.
+	dst := make([]float64, 4)
+	L, ok := Oracle{in}.Forecast(dst, in.Slots()+3, 2)
+	assert.Equal(t, 0, L)
+	assert.True(t, ok)
+	// An Oracle without an instance is a bad field: Lookahead.Reset
+	// names it (guards: not a panic inside Step), and Forecast itself,
+	// which has no error result, panics.
+	err := (&Lookahead{Window: 2, Forecaster: Oracle{}}).Reset(2, 1)
+	assert.ErrorIs(t, err, loadlab.ErrInvalid)
+	assert.ErrorContains(t, err, "Oracle.In")
+	assert.Panics(t, func() { Oracle{}.Forecast(dst, 0, 2) })
 }

@@ -54,7 +54,7 @@ func TestMarkingExpectedBound(t *testing.T) {
 
 func TestMarkingBasics(t *testing.T) {
 	// A nil Src is a bad field (docs/conventions.md §2): an error naming
-	// it, from Validate and from Reset (it was a panic).
+	// it, from Validate and from Reset (guards: a panic).
 	err := (&Marking{}).Reset(2, 1)
 	assert.ErrorIs(t, err, loadlab.ErrInvalid)
 	assert.ErrorContains(t, err, "Marking.Src")

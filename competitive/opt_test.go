@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -299,4 +300,66 @@ func TestCountOptimalSaturates(t *testing.T) {
 	n, exact := CountOptimal(in)
 	assert.Equal(t, uint64(1<<63), n)
 	assert.True(t, exact)
+}
+
+// TestPushValidates: Optimal.Push validates every row and a refused row
+// changes nothing (guards: rows {NaN, 1} then {1, −5} giving Cost() = −3).
+func TestPushValidates(t *testing.T) {
+	for _, trace := range []bool{false, true} {
+		var o Optimal
+		require.NoError(t, o.Reset(2, 1, NoServer, trace))
+		inf := math.Inf(1)
+		bad := []struct {
+			row []float64
+			msg string
+		}{
+			{[]float64{math.NaN(), 1}, "row[0] = NaN at slot 0"},
+			{[]float64{1, -5}, "row[1] = -5 at slot 0"},
+			{[]float64{inf, 0}, "row[0] = +Inf at slot 0"},
+			{[]float64{1}, "len(row) = 1 at slot 0, want k = 2"},
+			{[]float64{1, 2, 3}, "len(row) = 3"},
+		}
+		for _, b := range bad {
+			err := o.Push(b.row)
+			assert.ErrorIs(t, err, loadlab.ErrInvalid)
+			assert.ErrorContains(t, err, b.msg)
+		}
+		assert.Equal(t, 0, o.Slots(), "refused rows are not counted")
+		require.NoError(t, o.Push([]float64{0, 5}))
+		assert.ErrorContains(t, o.Push([]float64{-1, 0}), "row[0] = -1 at slot 1")
+		require.NoError(t, o.Push([]float64{5, 0}))
+		assert.Equal(t, 2.0, o.Cost(), "OPT of (0,5), (5,0) with C = 1: C on 0, then move")
+		if trace {
+			assert.Equal(t, []int{0, 1}, o.Schedule(nil))
+		}
+	}
+	assert.PanicsWithValue(t, "competitive: Optimal.Push before Reset", func() { _ = new(Optimal).Push([]float64{1}) })
+}
+
+// TestPushNegativeZero: −0 is a valid hold cost (−0 ≥ 0), also next to
+// positive values, where the fast bit-pattern check defers to the exact
+// one and the overflow check must still see the largest value.
+func TestPushNegativeZero(t *testing.T) {
+	negz := math.Copysign(0, -1)
+	var o Optimal
+	require.NoError(t, o.Reset(2, 1, NoServer, true))
+	require.NoError(t, o.Push([]float64{negz, 3}))
+	require.NoError(t, o.Push([]float64{3, negz}))
+	assert.Equal(t, 2.0, o.Cost())
+	big := math.MaxFloat64 / 1.5
+	require.NoError(t, o.Reset(2, 1, NoServer, false))
+	require.NoError(t, o.Push([]float64{big, big}))
+	assert.ErrorContains(t, o.Push([]float64{negz, big}), "overflows float64", "M + C + max h with a −0 in the row")
+	assert.Equal(t, big+1, o.Cost())
+}
+
+// TestGrowAfterRefusal: a Grow beyond memory reserves nothing, and the
+// solver grows and runs afterwards (the refusals: validate_test.go).
+func TestGrowAfterRefusal(t *testing.T) {
+	var o Optimal
+	require.NoError(t, o.Reset(3, 1, NoServer, true))
+	require.ErrorIs(t, o.Grow(1<<62), loadlab.ErrTooLarge)
+	require.NoError(t, o.Grow(10))
+	require.NoError(t, o.Push([]float64{0, 1, 1}))
+	assert.Equal(t, []int{0}, o.Schedule(nil))
 }

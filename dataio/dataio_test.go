@@ -169,3 +169,34 @@ func TestNetworkCSV(t *testing.T) {
 		t.Errorf("wrong shape: %v", err)
 	}
 }
+
+// Trailing white space after a network object is not data (trailing data
+// is an error: validate_test.go).
+func TestNetworkJSONTrailingSpace(t *testing.T) {
+	nw, err := ReadNetworkJSON(strings.NewReader("{\"A\":[1],\"T\":[2],\"C\":[[1]]}\n\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nw.A) != 1 || nw.A[0] != 1 {
+		t.Errorf("A = %v, want [1]", nw.A)
+	}
+}
+
+// A header WriteTable writes reads back as that header, with its rows
+// (headers that would not: validate_test.go).
+func TestWriteTableHeaderReadsBack(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteTable(&b, []string{"t", "load_mean"}, [][]float64{{0, 1.5}, {1, 2.25}}); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := ReadTable(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(tab.Columns, ",") != "t,load_mean" {
+		t.Errorf("columns %v", tab.Columns)
+	}
+	if len(tab.Rows) != 2 || tab.Rows[0][0] != 0 || tab.Rows[0][1] != 1.5 || tab.Rows[1][0] != 1 || tab.Rows[1][1] != 2.25 {
+		t.Errorf("rows %v", tab.Rows)
+	}
+}

@@ -63,3 +63,14 @@ func TestMarshalJSON(t *testing.T) {
 		t.Errorf("func field: %v", err)
 	}
 }
+
+// A NaN in a map is written as null, as in a struct.
+func TestMarshalJSONMapNaN(t *testing.T) {
+	b, err := MarshalJSON(map[string]float64{"a": 1, "b": math.NaN()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); got != `{"a":1,"b":null}` {
+		t.Errorf("got %s", got)
+	}
+}

@@ -19,8 +19,10 @@ import (
 )
 
 // ReadTrace reads a T × n demand trace (row k is the demand r(k) of the
-// n servers) for the consensus simulation.
+// n servers) for the consensus simulation. Errors are ReadTable's; it
+// panics if r is nil.
 func ReadTrace(r io.Reader) (consensus.TraceDemand, error) {
+	mustIO("ReadTrace", "r", r)
 	t, err := ReadTable(r)
 	if err != nil {
 		return nil, err
@@ -31,8 +33,9 @@ func ReadTrace(r io.Reader) (consensus.TraceDemand, error) {
 // ReadInstance reads hold costs as a T × k table (row t, column i: the
 // cost of serving slot t from server i) and returns the nomadic instance
 // with setup cost c (spec nomadic §2). The instance constructor checks
-// the values (finite, non-negative) and c.
+// the values (finite, non-negative) and c. It panics if r is nil.
 func ReadInstance(r io.Reader, c float64) (*competitive.Instance, error) {
+	mustIO("ReadInstance", "r", r)
 	t, err := ReadTable(r)
 	if err != nil {
 		return nil, err
@@ -59,7 +62,7 @@ type networkJSON struct {
 // with 0-based indices, which gives a network with sparse C
 // (Network.Sparse, built by anycast.NewSparseC: O(nnz) memory, no N × N
 // matrix at any point). anycast validates the model. Unknown fields and
-// data after the object are errors.
+// data after the object are errors. It panics if r is nil.
 func ReadNetworkJSON(r io.Reader) (*anycast.Network, error) {
 	mustIO("ReadNetworkJSON", "r", r)
 	var nj networkJSON
@@ -157,7 +160,7 @@ func duplicate(field string, ts [][3]float64, i, j int) error {
 // "C" (as triplets of its nonzeros above N = 2¹⁵, the largest dense
 // "C" the reader takes). It returns the error of nw.Validate for a network that is not
 // valid (JSON cannot hold NaN or ±Inf, and ReadNetworkJSON would refuse
-// it), and panics if nw is nil.
+// it), and panics if w or nw is nil.
 func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
 	mustIO("WriteNetworkJSON", "w", w)
 	if nw == nil {
@@ -201,8 +204,11 @@ func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
 // A and T (one row per node, in node order) and a correlation table: the
 // dense N × N matrix (no header, or any header), which gives dense C, or
 // triplets with a header naming columns i, j and c, which give sparse C
-// (anycast.NewSparseC), as in ReadNetworkJSON.
+// (anycast.NewSparseC), as in ReadNetworkJSON. It panics if nodes or
+// corr is nil.
 func ReadNetworkCSV(nodes, corr io.Reader) (*anycast.Network, error) {
+	mustIO("ReadNetworkCSV", "nodes", nodes)
+	mustIO("ReadNetworkCSV", "corr", corr)
 	nt, err := ReadTable(nodes)
 	if err != nil {
 		return nil, err

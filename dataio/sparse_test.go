@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/graphio"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -25,39 +24,60 @@ func netC(nw *anycast.Network) mat.Matrix {
 
 // A sparse network is written as C_triplets and reads back sparse with
 // the same entries, bit for bit (JSON numbers round-trip float64
-// exactly); a dense network reads back dense. Before the change the
-// reader built a dense N × N C from triplets.
+// exactly), never through a dense N × N C; a dense network reads back
+// dense.
 func TestNetworkJSONSparseRoundTrip(t *testing.T) {
 	nw, err := anycast.GenerateCDN(rand.NewPCG(5, 6), &anycast.CDNSettings{N: 300, K: 4})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var b bytes.Buffer
-	require.NoError(t, WriteNetworkJSON(&b, nw))
-	assert.Contains(t, b.String(), `"C_triplets"`)
-	assert.NotContains(t, b.String(), `"C":`)
+	if err := WriteNetworkJSON(&b, nw); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"C_triplets"`) || strings.Contains(b.String(), `"C":`) {
+		t.Errorf("a sparse network written without C_triplets or with a dense C")
+	}
 	back, err := ReadNetworkJSON(&b)
-	require.NoError(t, err)
-	require.NotNil(t, back.Sparse, "triplets must give a sparse C")
-	assert.Nil(t, back.C)
-	assert.Equal(t, nw.A, back.A)
-	assert.Equal(t, nw.T, back.T)
-	require.Equal(t, nw.NNZ(), back.NNZ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Sparse == nil || back.C != nil {
+		t.Fatalf("triplets must give a sparse C, and no dense one")
+	}
+	if !slices.Equal(nw.A, back.A) || !slices.Equal(nw.T, back.T) {
+		t.Errorf("A or T differ after the round trip")
+	}
+	if nw.NNZ() != back.NNZ() {
+		t.Fatalf("NNZ %d, want %d", back.NNZ(), nw.NNZ())
+	}
 	for j := 0; j < nw.N(); j++ {
 		c0, v0 := nw.Row(j)
 		c1, v1 := back.Row(j)
-		require.Equal(t, c0, c1, "row %d", j)
-		require.Equal(t, v0, v1, "row %d", j)
+		if !slices.Equal(c0, c1) || !slices.Equal(v0, v1) {
+			t.Fatalf("row %d: %v %v, want %v %v", j, c1, v1, c0, v0)
+		}
 	}
 
 	// Dense in, dense out.
 	de, err := anycast.NewNetwork(nw.A, mat.DenseCopyOf(nw.Sparse), nw.T)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b.Reset()
-	require.NoError(t, WriteNetworkJSON(&b, de))
+	if err := WriteNetworkJSON(&b, de); err != nil {
+		t.Fatal(err)
+	}
 	back, err = ReadNetworkJSON(&b)
-	require.NoError(t, err)
-	require.NotNil(t, back.C)
-	assert.Nil(t, back.Sparse)
-	assert.True(t, mat.Equal(de.C, back.C))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.C == nil || back.Sparse != nil {
+		t.Fatalf("a dense C must read back dense")
+	}
+	if !mat.Equal(de.C, back.C) {
+		t.Errorf("dense C differs after the round trip")
+	}
 }
 
 // Bad triplets: an index error or a duplicate names the triplet (a
@@ -66,11 +86,12 @@ func TestNetworkJSONSparseRoundTrip(t *testing.T) {
 func TestReadTripletsErrors(t *testing.T) {
 	_, err := ReadNetworkJSON(strings.NewReader(`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 1, 0.5], [1, 1, 0.5]]}`))
 	var pe *graphio.ParseError
-	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, "C_triplets[2]", pe.Field)
-	assert.Contains(t, pe.Msg, "first at C_triplets[1]")
-	require.ErrorIs(t, err, loadlab.ErrInvalid)
-
+	if !errors.As(err, &pe) || !errors.Is(err, loadlab.ErrInvalid) {
+		t.Fatalf("duplicate triplet: %v, want a *graphio.ParseError wrapping ErrInvalid", err)
+	}
+	if pe.Field != "C_triplets[2]" || !strings.Contains(pe.Msg, "first at C_triplets[1]") {
+		t.Errorf("duplicate triplet: field %q, msg %q", pe.Field, pe.Msg)
+	}
 	for src, want := range map[string][2]int{
 		`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 0, -0.5], [1, 1, 1.5]]}`: {1, 0},  // negative
 		`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 0, 0.5], [1, 1, 0.4]]}`:  {1, -1}, // row sum
@@ -78,24 +99,30 @@ func TestReadTripletsErrors(t *testing.T) {
 	} {
 		_, err := ReadNetworkJSON(strings.NewReader(src))
 		var ee *anycast.EntryError
-		require.True(t, errors.As(err, &ee), "%s: %v", src, err)
-		assert.Equal(t, want, [2]int{ee.Row, ee.Col}, src)
-		require.ErrorIs(t, err, loadlab.ErrInvalid)
+		if !errors.As(err, &ee) || !errors.Is(err, loadlab.ErrInvalid) {
+			t.Fatalf("%s: %v, want an *anycast.EntryError wrapping ErrInvalid", src, err)
+		}
+		if got := [2]int{ee.Row, ee.Col}; got != want {
+			t.Errorf("%s: entry %v, want %v", src, got, want)
+		}
 	}
 	// CSV triplets: the same checks, the field named "triplet".
 	_, err = ReadNetworkCSV(strings.NewReader("A,T\n1,1\n"), strings.NewReader("i,j,c\n0,0,0.5\n0,0,0.5\n"))
-	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, "triplet[1]", pe.Field)
+	if !errors.As(err, &pe) || pe.Field != "triplet[1]" {
+		t.Errorf("CSV duplicate triplet: %v, want field triplet[1]", err)
+	}
 }
 
-// A network without "C" and without "C_triplets" named neither: before
-// the fix it was read as an empty triplet list and reported as "row 0 of
-// C: empty row", an error about a matrix the file never gave.
+// A network without "C" and without "C_triplets" names both (guards: an
+// empty triplet list reported as "row 0 of C: empty row", an error about
+// a matrix the file never gave).
 func TestReadNetworkJSONMissingC(t *testing.T) {
 	_, err := ReadNetworkJSON(strings.NewReader(`{"A": [1, 2], "T": [1, 1]}`))
 	var pe *graphio.ParseError
-	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, "C", pe.Field)
-	assert.Contains(t, pe.Msg, "C_triplets")
-	require.ErrorIs(t, err, loadlab.ErrInvalid)
+	if !errors.As(err, &pe) || !errors.Is(err, loadlab.ErrInvalid) {
+		t.Fatalf("%v, want a *graphio.ParseError wrapping ErrInvalid", err)
+	}
+	if pe.Field != "C" || !strings.Contains(pe.Msg, "C_triplets") {
+		t.Errorf("field %q, msg %q", pe.Field, pe.Msg)
+	}
 }

@@ -31,7 +31,8 @@ const maxCells = 1 << 28
 // first line (comma, else semicolon, else tab, else blanks); lines
 // starting with '#' and blank lines are skipped; the first line is a
 // header when any of its fields is not a number. Every row must have the
-// width of the first and every cell must be a finite number.
+// width of the first and every cell must be a finite number. It panics
+// if r is nil.
 func ReadTable(r io.Reader) (*Table, error) {
 	mustIO("ReadTable", "r", r)
 	sc := bufio.NewScanner(r)
@@ -187,7 +188,7 @@ func (t *Table) Column(name string) (int, error) {
 // written as NaN, +Inf and -Inf, which ReadTable refuses). It returns an
 // error wrapping loadlab.ErrInvalid if a row's width differs from the
 // header's, or if a column name could not be read back as that header by
-// ReadTable (see checkNames).
+// ReadTable (see checkNames). It panics if w is nil.
 func WriteTable(w io.Writer, columns []string, rows [][]float64) error {
 	mustIO("WriteTable", "w", w)
 	if err := checkNames("WriteTable", columns); err != nil {

@@ -23,7 +23,8 @@ import (
 // written in the shortest form that reads back exactly (NaN and ±Inf as
 // NaN, +Inf, -Inf). It returns an error wrapping loadlab.ErrInvalid if
 // rows is not such a slice, or if two columns get the same name (or a
-// name a reader could not take back as a header, as for WriteTable).
+// name a reader could not take back as a header, as for WriteTable). It
+// panics if w is nil.
 func WriteTidy(w io.Writer, rows any) error {
 	mustIO("WriteTidy", "w", w)
 	v := reflect.ValueOf(rows)
@@ -79,7 +80,7 @@ func WriteTidy(w io.Writer, rows any) error {
 // error wrapping loadlab.ErrInvalid if v is not such a struct or has no
 // such column, or if index or a column name could not be read back as a
 // header (as for WriteTable: for example an index that repeats a column
-// name or holds a comma).
+// name or holds a comma). It panics if w is nil.
 func WriteColumns(w io.Writer, v any, index string) error {
 	mustIO("WriteColumns", "w", w)
 	rv := reflect.Indirect(reflect.ValueOf(v))

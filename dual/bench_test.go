@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -147,33 +149,25 @@ func TestSolveLoopDoesNotAllocate(t *testing.T) {
 	// the number of iterations.
 	rng := rand.New(rand.NewPCG(1, 2))
 	p, err := Quadratic(randNetwork(rng, 20), 1, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, fc := range []*FastControl{nil, {Gamma: 10, Window: 1, Loss: 0.1, Delay: 2, Src: rand.NewPCG(1, 1)}} {
 		run := func(k int) float64 {
 			return testing.AllocsPerRun(5, func() {
-				if _, err := Solve(p, &Settings{Step: 0.01, MaxIter: k, Fixed: true, RecordDual: true, FastControl: fc}); err != nil {
-					t.Fatal(err)
-				}
+				_, err := Solve(p, &Settings{Step: 0.01, MaxIter: k, Fixed: true, RecordDual: true, FastControl: fc})
+				require.NoError(t, err)
 			})
 		}
-		if a, b := run(10), run(2000); a != b {
-			t.Errorf("FastControl %v: allocations grow with iterations: %v for 10 steps, %v for 2000", fc != nil, a, b)
-		}
+		assert.Equalf(t, run(10), run(2000), "FastControl %v: allocations grow with iterations (10 steps, 2000 steps)", fc != nil)
 	}
 	// The accelerated rule (the default here) likewise.
 	acc := func(k int) float64 {
 		return testing.AllocsPerRun(5, func() {
 			res, err := Solve(p, &Settings{MaxIter: k, Fixed: true, RecordDual: true})
-			if err != nil || res.Rule != Accelerated {
-				t.Fatal(err, res.Rule)
-			}
+			require.NoError(t, err)
+			require.Equal(t, Accelerated, res.Rule)
 		})
 	}
-	if a, b := acc(10), acc(2000); a != b {
-		t.Errorf("Accelerated: allocations grow with iterations: %v for 10 steps, %v for 2000", a, b)
-	}
+	assert.Equal(t, acc(10), acc(2000), "Accelerated: allocations grow with iterations (10 steps, 2000 steps)")
 }
 
 // BenchmarkIteration_Banded_N2000 is one dual step on a banded C with

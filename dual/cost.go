@@ -3,6 +3,8 @@ package dual
 import (
 	"fmt"
 	"math"
+
+	"github.com/loadlab/loadlab"
 )
 
 // Cost is a convex function φ of one variable, the building block of the
@@ -365,6 +367,14 @@ const (
 	nonNegativeFinite
 )
 
+// paramError is the error of a cost's Validate: it names the parameter
+// and its value and wraps loadlab.ErrInvalid; Problem.Validate adds the
+// cost's position to msg.
+type paramError struct{ msg string }
+
+func (e *paramError) Error() string { return "dual: " + e.msg + ": " + loadlab.ErrInvalid.Error() }
+func (e *paramError) Unwrap() error { return loadlab.ErrInvalid }
+
 // param checks one cost parameter against its domain; it is the Validate
 // of the closed-form costs (typed, so that validation does not allocate).
 func param(kind, name string, v float64, domain int) error {
@@ -377,7 +387,7 @@ func param(kind, name string, v float64, domain int) error {
 		ok, want = ok && v >= 0, want+" ≥ 0"
 	}
 	if !ok {
-		return fmt.Errorf("%s.%s = %v, want %s", kind, name, v, want)
+		return &paramError{fmt.Sprintf("%s.%s = %v, want %s", kind, name, v, want)}
 	}
 	return nil
 }
@@ -392,44 +402,51 @@ func params(errs ...error) error {
 	return nil
 }
 
-// Validate reports a parameter outside the family's domain: W > 0 and
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the
+// parameter, for one outside the family's domain: W > 0 and
 // A ≥ 0, finite.
 func (c LinearX) Validate() error {
 	return params(param("LinearX", "W", c.W, positiveFinite), param("LinearX", "A", c.A, nonNegativeFinite))
 }
 
-// Validate reports a parameter outside the family's domain: W > 0 and
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the
+// parameter, for one outside the family's domain: W > 0 and
 // A ≥ 0, finite.
 func (c QuadraticX) Validate() error {
 	return params(param("QuadraticX", "W", c.W, positiveFinite), param("QuadraticX", "A", c.A, nonNegativeFinite))
 }
 
-// Validate reports a parameter outside the family's domain: C > 0 and
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the
+// parameter, for one outside the family's domain: C > 0 and
 // T ≥ 0, finite.
 func (c Hinge) Validate() error {
 	return params(param("Hinge", "C", c.C, positiveFinite), param("Hinge", "T", c.T, nonNegativeFinite))
 }
 
-// Validate reports a parameter outside the family's domain: C > 0 and
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the
+// parameter, for one outside the family's domain: C > 0 and
 // T ≥ 0, finite.
 func (c Overload) Validate() error {
 	return params(param("Overload", "C", c.C, positiveFinite), param("Overload", "T", c.T, nonNegativeFinite))
 }
 
-// Validate reports a parameter outside the family's domain: T > 0,
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the
+// parameter, for one outside the family's domain: T > 0,
 // finite.
 func (c Delay) Validate() error { return param("Delay", "T", c.T, positiveFinite) }
 
-// Validate reports a parameter outside the family's domain: κ > 0 and T,
+// Validate returns an error wrapping loadlab.ErrInvalid, naming the
+// parameter, for one outside the family's domain: κ > 0 and T,
 // finite.
 func (c Exp) Validate() error {
 	return params(param("Exp", "Kappa", c.Kappa, positiveFinite), param("Exp", "T", c.T, anyFinite))
 }
 
-// Validate reports a Func without F.
+// Validate returns an error wrapping loadlab.ErrInvalid for a Func
+// without F.
 func (c Func) Validate() error {
 	if c.F == nil {
-		return fmt.Errorf("Func.F is nil")
+		return &paramError{"Func.F is nil"}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // family lists one member of every cost family of spec §7 with its
@@ -139,9 +140,7 @@ func TestGenericCostsSolveItem23(t *testing.T) {
 	// Spec §8 item 23 with every cost wrapped in Func (bisection on the
 	// derivative): the dual reaches the same optimum as the closed forms.
 	p, err := Quadratic(item13(), 1, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	f := make([]Cost, 3)
 	h := make([]Cost, 3)
 	for i := range f {
@@ -149,18 +148,12 @@ func TestGenericCostsSolveItem23(t *testing.T) {
 		h[i] = Func{F: p.H[i].Value, DF: p.H[i].Deriv}
 	}
 	g, err := NewProblem(p.Net, f, h, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	set := &Settings{Step: 0.05, MaxIter: 20000, Fixed: true}
 	want, err := Solve(p, set)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got, err := Solve(g, set)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// Bisection ends at adjacent floats, so each sub-problem is exact to
 	// a few ulps; the trajectories agree to ~1e-12 after 20000 steps.
 	assert.InDelta(t, want.Best, got.Best, 1e-12)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -35,23 +36,15 @@ func FuzzEval(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b, c float64) {
 		pt, err := p.Eval([]float64{a, b, c})
 		if err != nil {
-			if !errors.Is(err, loadlab.ErrInvalid) {
-				t.Fatalf("Eval(%v, %v, %v): %v is not ErrInvalid", a, b, c, err)
-			}
+			require.ErrorIsf(t, err, loadlab.ErrInvalid, "Eval(%v, %v, %v): %v is not ErrInvalid", a, b, c, err)
 			return
 		}
-		if math.IsNaN(pt.D) || math.IsInf(pt.D, 0) {
-			t.Fatalf("D(%v) = %v", pt.Mu, pt.D)
-		}
+		require.Falsef(t, math.IsNaN(pt.D) || math.IsInf(pt.D, 0), "D(%v) = %v", pt.Mu, pt.D)
 		// Slack: rounding of a few order-|D| terms; μ up to 1e300 makes
 		// the linear terms of that size.
 		slack := 1e-9 * (1 + math.Abs(pt.D) + floats.Norm(pt.Mu, 1))
-		if pt.D > pz+slack {
-			t.Fatalf("weak duality: D = %v > P(0, 0) = %v", pt.D, pz)
-		}
-		if pt.D > p0.D+floats.Dot(p0.G, pt.Mu)+slack {
-			t.Fatalf("super-gradient inequality: D(μ) = %v > D(0) + g(0)·μ = %v", pt.D, p0.D+floats.Dot(p0.G, pt.Mu))
-		}
+		require.Falsef(t, pt.D > pz+slack, "weak duality: D = %v > P(0, 0) = %v", pt.D, pz)
+		require.Falsef(t, pt.D > p0.D+floats.Dot(p0.G, pt.Mu)+slack, "super-gradient inequality: D(μ) = %v > D(0) + g(0)·μ = %v", pt.D, p0.D+floats.Dot(p0.G, pt.Mu))
 	})
 }
 
@@ -82,29 +75,19 @@ func FuzzSolveSettings(f *testing.F) {
 			s.FastControl = &FastControl{Gamma: gamma, Loss: loss}
 		}
 		res, err := Solve(p, s)
-		if err != nil && !named(err) {
-			t.Fatalf("error %v is not a named error", err)
-		}
+		require.Falsef(t, err != nil && !named(err), "error %v is not a named error", err)
 		if res == nil {
 			return
 		}
 		slack := 1e-9 * (1 + math.Abs(ref.Value)) // the reference's certificate
-		if res.Best > ref.Value+slack || res.Upper < ref.Value-slack {
-			t.Fatalf("[Best, Upper] = [%v, %v] misses P* = %v", res.Best, res.Upper, ref.Value)
-		}
+		require.Falsef(t, res.Best > ref.Value+slack || res.Upper < ref.Value-slack, "[Best, Upper] = [%v, %v] misses P* = %v", res.Best, res.Upper, ref.Value)
 		tolUsed := tol
 		if tolUsed == 0 {
 			tolUsed = 1e-6
 		}
-		if (res.Status == loadlab.Success) != certified(res.Upper, res.Best, tolUsed) {
-			t.Fatalf("Status %v with gap %v, tol %v", res.Status, res.Gap(), tolUsed)
-		}
-		if (err == nil) != (res.Status == loadlab.Success) {
-			t.Fatalf("Status %v with error %v", res.Status, err)
-		}
-		if iters > 0 && res.Iter > iters {
-			t.Fatalf("%d steps > MaxIter = %d", res.Iter, iters)
-		}
+		require.Falsef(t, (res.Status == loadlab.Success) != certified(res.Upper, res.Best, tolUsed), "Status %v with gap %v, tol %v", res.Status, res.Gap(), tolUsed)
+		require.Falsef(t, (err == nil) != (res.Status == loadlab.Success), "Status %v with error %v", res.Status, err)
+		require.Falsef(t, iters > 0 && res.Iter > iters, "%d steps > MaxIter = %d", res.Iter, iters)
 	})
 }
 
@@ -123,45 +106,32 @@ func FuzzNewProblem(f *testing.F) {
 		hs := []Cost{Hinge{c, 0.8}, Exp{Kappa: kappa, T: tExp}, Delay{T: tDelay}}
 		p, err := NewProblem(nw, fs, hs, []float64{s0, s1, 1})
 		if err != nil {
-			if !errors.Is(err, loadlab.ErrInvalid) {
-				t.Fatalf("error %v is not ErrInvalid", err)
-			}
+			require.ErrorIsf(t, err, loadlab.ErrInvalid, "error %v is not ErrInvalid", err)
 			return
 		}
 		for _, v := range []float64{w, c, kappa, tDelay} {
-			if !(v > 0) || math.IsInf(v, 0) {
-				t.Fatalf("accepted a parameter %v, want finite > 0 (w, c, κ, T)", v)
-			}
+			require.Falsef(t, !(v > 0) || math.IsInf(v, 0), "accepted a parameter %v, want finite > 0 (w, c, κ, T)", v)
 		}
-		if !(s0 >= 0 && s1 >= 0) {
-			t.Fatalf("accepted SMax (%v, %v)", s0, s1)
-		}
+		require.Falsef(t, !(s0 >= 0 && s1 >= 0), "accepted SMax (%v, %v)", s0, s1)
 		pz, _ := objective(p, make([]float64, 3), make([]float64, 3))
 		var pts [2]*Point
 		for k, mu := range [][]float64{{m0, m1, 0.3}, {m1, 0.2, m0}} {
 			pt, err := p.Eval(mu)
 			if err != nil {
-				if !errors.Is(err, loadlab.ErrInvalid) || (mu[0] >= 0 && mu[1] >= 0 && !math.IsInf(mu[0], 0) && !math.IsInf(mu[1], 0)) {
-					t.Fatalf("Eval(%v): %v", mu, err)
-				}
+				require.Falsef(t, !errors.Is(err, loadlab.ErrInvalid) || (mu[0] >= 0 && mu[1] >= 0 && !math.IsInf(mu[0], 0) && !math.IsInf(mu[1], 0)), "Eval(%v): %v", mu, err)
 				return
 			}
-			if math.IsNaN(pt.D) || math.IsInf(pt.D, 0) {
-				t.Fatalf("D(%v) = %v", mu, pt.D)
-			}
+			require.Falsef(t, math.IsNaN(pt.D) || math.IsInf(pt.D, 0), "D(%v) = %v", mu, pt.D)
 			// Slack: rounding of terms of size up to |μ|·S̄ and |D|.
-			if pt.D > pz+1e-9*(1+math.Abs(pz)+math.Abs(pt.D)) {
-				t.Fatalf("weak duality: D(%v) = %v > P(0, 0) = %v", mu, pt.D, pz)
-			}
+			require.Falsef(t, pt.D > pz+1e-9*(1+math.Abs(pz)+math.Abs(pt.D)), "weak duality: D(%v) = %v > P(0, 0) = %v", mu, pt.D, pz)
 			pts[k] = pt
 		}
 		a, b := pts[0], pts[1]
 		diff := make([]float64, 3)
 		floats.SubTo(diff, b.Mu, a.Mu)
 		lin := a.D + floats.Dot(a.G, diff)
-		if b.D > lin+1e-9*(1+math.Abs(a.D)+math.Abs(b.D)+floats.Norm(diff, 1)*must(p.GBound())) {
-			t.Fatalf("super-gradient inequality: D(μ') = %v > %v", b.D, lin)
-		}
+		// Slack as above, plus the rounding of g·Δμ, bounded by G‖Δμ‖₁.
+		require.Falsef(t, b.D > lin+1e-9*(1+math.Abs(a.D)+math.Abs(b.D)+floats.Norm(diff, 1)*must(p.GBound())), "super-gradient inequality: D(μ') = %v > %v", b.D, lin)
 	})
 }
 
@@ -176,24 +146,20 @@ func FuzzRates(f *testing.F) {
 		mu := []float64{m0, m1}
 		r, err := Rates(nil, nw, mu, gamma)
 		if err != nil {
-			if !errors.Is(err, loadlab.ErrInvalid) {
-				t.Fatalf("error %v is not ErrInvalid", err)
-			}
+			require.ErrorIsf(t, err, loadlab.ErrInvalid, "error %v is not ErrInvalid", err)
 			return
 		}
 		rec, err := Receptions(nil, nw, r)
 		if err != nil {
 			// γμ overflowed to +Inf in a rate: refused, not a wrong number.
-			if !errors.Is(err, loadlab.ErrInvalid) {
-				t.Fatal(err)
-			}
+			require.ErrorIs(t, err, loadlab.ErrInvalid)
 			return
 		}
 		beta := must(Coupling(nil, nw, mu))
 		for i := range rec {
-			if d := math.Abs(rec[i] - gamma*beta[i]); d > 1e-12*(1+gamma*beta[i]) {
-				t.Fatalf("R_%d = %v, γβ = %v", i, rec[i], gamma*beta[i])
-			}
+			// R_i sums two products γ μ_j C_ij/C_ji·C_ji of O(1) factors:
+			// a few roundings, far below 1e-12 relative.
+			require.InDeltaf(t, gamma*beta[i], rec[i], 1e-12*(1+gamma*beta[i]), "R_%d against γβ_%d", i, i)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package dual
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -116,6 +117,10 @@ func (p *Problem) validateNode(i int) error {
 	}{{"F", f}, {"H", h}} {
 		if v, ok := c.cost.(interface{ Validate() error }); ok {
 			if err := v.Validate(); err != nil {
+				var pe *paramError
+				if errors.As(err, &pe) {
+					return loadlab.Invalid("dual", "%s[%d]: %s", c.name, i, pe.msg)
+				}
 				return loadlab.Invalid("dual", "%s[%d]: %v", c.name, i, err)
 			}
 		}

@@ -13,7 +13,7 @@ import (
 )
 
 // agreementSizes are the random instances of the sparse/dense tests
-// (issue 13: N ≤ 200).
+// (N ≤ 200, where the dense path is quick).
 var agreementSizes = []struct {
 	seed  uint64
 	n, k  int

@@ -15,7 +15,7 @@ import (
 // of first appearance; the weight of an edge is its Options.Weight
 // attribute (default "weight"), 1 if absent. A digraph is directed input.
 // DOT positions are not kept by the parser, so errors name the element
-// and value but not the line.
+// and value but not the line. It panics if r is nil.
 func ReadDOT(r io.Reader, opts *Options) (d *Data, err error) {
 	mustIO("ReadDOT", "r", r)
 	o, err := settings(opts)

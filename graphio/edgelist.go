@@ -17,7 +17,7 @@ const maxLine = 1 << 20
 
 // ReadEdgeList reads a weighted edge list (see the package comment for
 // the format and Options for the rules). Errors are *ParseError values
-// naming the line, column and value.
+// naming the line, column and value. It panics if r is nil.
 func ReadEdgeList(r io.Reader, opts *Options) (*Data, error) {
 	mustIO("ReadEdgeList", "r", r)
 	o, err := settings(opts)
@@ -216,8 +216,8 @@ func (er *edgeReader) record(n int, f []string) error {
 // labels names the nodes (nil means 0..n−1); a label that contains a
 // comma, a quote, a blank or starts with '#' or '%' is an error, since no
 // reader could split it back. It panics if labels is not nil and its
-// length is not g.Order(), or if g is nil. Weights are written in the shortest form that
-// reads back exactly.
+// length is not g.Order(), or if w or g is nil. Weights are written in
+// the shortest form that reads back exactly.
 func WriteEdgeList(w io.Writer, g *wgraph.Graph, labels []string) error {
 	mustIO("WriteEdgeList", "w", w)
 	mustGraph("WriteEdgeList", g)

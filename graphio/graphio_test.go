@@ -216,6 +216,36 @@ func TestGraphMLErrors(t *testing.T) {
 	}
 }
 
+// A GraphML key's <default> is the weight of an edge without <data> for
+// it (GraphML specification §2.4.3; guards: such edges getting weight 1
+// silently). A non-numeric default is an error, as a bad <data> is.
+func TestGraphMLKeyDefault(t *testing.T) {
+	const doc = `<graphml><key id="d0" for="edge" attr.name="weight" attr.type="double"><default>%s</default></key>
+<graph edgedefault="undirected"><node id="a"/><node id="b"/><node id="c"/>
+<edge source="a" target="b"/><edge source="b" target="c"><data key="d0">3</data></edge></graph></graphml>`
+	d := mustRead(t, graphML, strings.Replace(doc, "%s", "2.5", 1), nil)
+	if got, want := labelled(d), map[[2]string]float64{{"a", "b"}: 2.5, {"b", "c"}: 3}; !sameEdges(got, want) {
+		t.Errorf("weights %v, want %v", got, want)
+	}
+	if _, err := ReadGraphML(strings.NewReader(strings.Replace(doc, "%s", "NaN", 1)), nil); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("NaN default: %v, want ErrInvalid", err)
+	}
+}
+
+// A file without a header keeps "u v" lines of weight 1, as documented;
+// with a header naming only the endpoints every edge has weight 1 (a
+// header naming a weight column makes it required: validate_test.go).
+func TestEdgeListDefaultWeight(t *testing.T) {
+	d := mustRead(t, edgeList, "a b 2\nb c\n", nil)
+	if got, want := labelled(d), map[[2]string]float64{{"a", "b"}: 2, {"b", "c"}: 1}; !sameEdges(got, want) {
+		t.Errorf("weights %v, want %v", got, want)
+	}
+	d = mustRead(t, edgeList, "source,target\na,b\n", nil)
+	if d.Graph.Size() != 1 {
+		t.Errorf("%d edges, want 1", d.Graph.Size())
+	}
+}
+
 func TestDOT(t *testing.T) {
 	src := `graph G { a -- b [weight=2]; b -- c; c -- a [weight="0.5"]; d }`
 	d := mustRead(t, dotRead, src, nil)

@@ -19,7 +19,7 @@ import (
 // error (it is not an edge between two nodes).
 // Nodes are numbered in declaration order; an edge naming an undeclared
 // node is an error. Errors are *ParseError values naming the line and
-// the element.
+// the element. It panics if r is nil.
 func ReadGraphML(r io.Reader, opts *Options) (*Data, error) {
 	mustIO("ReadGraphML", "r", r)
 	o, err := settings(opts)
@@ -240,8 +240,8 @@ func (gr *graphmlReader) finishEdge() error {
 // n0, n1, …); it panics if labels is not nil and its length is not
 // g.Order(). Duplicate or empty labels are an error. Weights are written
 // in the shortest form that reads back exactly, so ReadGraphML returns
-// the same graph and labels, isolated nodes included. It panics if g is
-// nil.
+// the same graph and labels, isolated nodes included. It panics if w or
+// g is nil.
 func WriteGraphML(w io.Writer, g *wgraph.Graph, labels []string) error {
 	mustIO("WriteGraphML", "w", w)
 	mustGraph("WriteGraphML", g)

@@ -19,7 +19,8 @@ import (
 // (i, j) is the weight of {i, j}; with Laplacian it is −w_ij and the
 // diagonal must equal the weighted degree. A general matrix must be
 // symmetric (a_ij = a_ji) unless Options.Directed = Symmetrize, which
-// reads each entry as an arc. Zero entries are skipped.
+// reads each entry as an arc. Zero entries are skipped. It panics if r is
+// nil.
 func ReadMatrixMarket(r io.Reader, opts *Options) (*Data, error) {
 	mustIO("ReadMatrixMarket", "r", r)
 	o, err := settings(opts)
@@ -282,7 +283,8 @@ func (mr *mtxReader) checkDiagonal(c *collector) error {
 
 // WriteMatrixMarket writes the weighted adjacency matrix of g in Matrix
 // Market coordinate real symmetric format (lower triangle, 1-based).
-// ReadMatrixMarket reads it back to the same graph. It panics if g is nil.
+// ReadMatrixMarket reads it back to the same graph. It panics if w or g is
+// nil.
 func WriteMatrixMarket(w io.Writer, g *wgraph.Graph) error {
 	mustIO("WriteMatrixMarket", "w", w)
 	mustGraph("WriteMatrixMarket", g)

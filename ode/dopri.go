@@ -258,8 +258,13 @@ func (d *DormandPrince) Reset(t float64, y []float64) error {
 	if len(y) != d.n {
 		panic(fmt.Sprintf("ode: Reset: len(y) = %d, want %d", len(y), d.n))
 	}
-	if err := checkStart(t, y); err != nil {
-		return err
+	if math.IsNaN(t) || math.IsInf(t, 0) {
+		return loadlab.Invalid("ode", "Reset: t = %v, want a finite value", t)
+	}
+	for i, v := range y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return loadlab.Invalid("ode", "Reset: y[%d] = %v, want a finite value", i, v)
+		}
 	}
 	copy(d.y, y)
 	copy(d.r[0], y)

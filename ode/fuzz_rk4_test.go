@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzRK4 drives SolveRK4 on the logistic equation with an unclipped
@@ -42,26 +43,18 @@ func FuzzRK4(f *testing.F) {
 		}
 		res, err := SolveRK4(logisticF, 0, []float64{y0}, times, h, s)
 		if bad {
-			if !errors.Is(err, loadlab.ErrInvalid) {
-				t.Fatalf("h = %v, MaxSteps = %d, y0 = %v: %v, want ErrInvalid", h, maxSteps, y0, err)
-			}
+			require.ErrorIsf(t, err, loadlab.ErrInvalid, "h = %v, MaxSteps = %d, y0 = %v: %v, want ErrInvalid", h, maxSteps, y0, err)
 			return
 		}
 		if 2*m > budget {
-			if !errors.Is(err, loadlab.ErrTooLarge) || res != nil {
-				t.Fatalf("h = %v needs 2·%v steps > MaxSteps = %d: %v", h, m, maxSteps, err)
-			}
+			require.Falsef(t, !errors.Is(err, loadlab.ErrTooLarge) || res != nil, "h = %v needs 2·%v steps > MaxSteps = %d: %v", h, m, maxSteps, err)
 			return
 		}
-		if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
-			t.Fatalf("h = %v, MaxSteps = %d, y0 = %v: %v", h, maxSteps, y0, err)
-		}
+		require.Falsef(t, err != nil && !errors.Is(err, loadlab.ErrNotConverged), "h = %v, MaxSteps = %d, y0 = %v: %v", h, maxSteps, y0, err)
 		if err != nil {
 			return // a non-finite state (y0 far outside (0, K))
 		}
-		if res.Stats.Accepted != int(2*m) || res.T[0] != 0.5 || res.T[1] != 1 {
-			t.Fatalf("h = %v: %d steps (want %v), T = %v", h, res.Stats.Accepted, 2*m, res.T)
-		}
+		require.Falsef(t, res.Stats.Accepted != int(2*m) || res.T[0] != 0.5 || res.T[1] != 1, "h = %v: %d steps (want %v), T = %v", h, res.Stats.Accepted, 2*m, res.T)
 		if !(y0 > 0 && y0 < logK) {
 			return
 		}
@@ -71,9 +64,8 @@ func FuzzRK4(f *testing.F) {
 		// plus 1e-13 for the rounding of ≤ 4000 steps.
 		he := 0.5 / m
 		for k, tk := range res.T {
-			if d := math.Abs(res.Y[k][0] - logisticExact(tk, y0)); d > 0.1*math.Pow(he, 4)+1e-13 {
-				t.Fatalf("h = %v, y0 = %v: |y(%v) − exact| = %v", h, y0, tk, d)
-			}
+			d := math.Abs(res.Y[k][0] - logisticExact(tk, y0))
+			require.Falsef(t, d > 0.1*math.Pow(he, 4)+1e-13, "h = %v, y0 = %v: |y(%v) − exact| = %v", h, y0, tk, d)
 		}
 	})
 }

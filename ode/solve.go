@@ -85,6 +85,7 @@ func checkTimes(t0 float64, times []float64) error {
 //
 // Solve panics if f is nil.
 func Solve(f Func, t0 float64, y0 []float64, times []float64, s *Settings) (*Result, error) {
+	checkFunc("Solve", f)
 	d, err := NewDormandPrince(f, t0, y0, s)
 	if err != nil {
 		return nil, err
@@ -108,6 +109,13 @@ func Solve(f Func, t0 float64, y0 []float64, times []float64, s *Settings) (*Res
 	return res.finish(d.Stats(), err)
 }
 
+// checkFunc panics, naming the caller fn, if f is nil.
+func checkFunc(fn string, f Func) {
+	if f == nil {
+		panic("ode: " + fn + ": f is nil")
+	}
+}
+
 // SolveSteps is Solve with the solution recorded at every accepted step
 // instead of at given times: T[0] = t0, the ends of the steps in order,
 // and T[len(T)−1] = t1. Use it to draw a trajectory with the resolution
@@ -117,6 +125,7 @@ func Solve(f Func, t0 float64, y0 []float64, times []float64, s *Settings) (*Res
 //
 // SolveSteps panics if f is nil.
 func SolveSteps(f Func, t0 float64, y0 []float64, t1 float64, s *Settings) (*Result, error) {
+	checkFunc("SolveSteps", f)
 	res := &Result{}
 	out, err := SolveStepsFunc(f, t0, y0, t1, s, res.add)
 	if out == nil {
@@ -136,6 +145,7 @@ func SolveSteps(f Func, t0 float64, y0 []float64, t1 float64, s *Settings) (*Res
 //
 // SolveStepsFunc panics if f or emit is nil.
 func SolveStepsFunc(f Func, t0 float64, y0 []float64, t1 float64, s *Settings, emit func(t float64, y []float64) error) (*Result, error) {
+	checkFunc("SolveStepsFunc", f)
 	if emit == nil {
 		panic("ode: SolveStepsFunc: emit is nil")
 	}
@@ -297,6 +307,7 @@ func rk4Steps(t0 float64, times []float64, h float64, maxSteps int) ([]int, erro
 //
 // SolveRK4 panics if f is nil.
 func SolveRK4(f Func, t0 float64, y0 []float64, times []float64, h float64, s *Settings) (*Result, error) {
+	checkFunc("SolveRK4", f)
 	if !(h > 0) || math.IsInf(h, 1) {
 		return nil, loadlab.Invalid("ode", "h = %v, want a finite value > 0", h)
 	}

@@ -158,7 +158,8 @@ const (
 // Save draws d into a w×h canvas and writes it to path. The format is
 // taken from the file extension (png, svg, pdf, eps, jpg, tif). It
 // returns an error wrapping loadlab.ErrInvalid if w or h is not finite
-// and positive or drawing fails (gonum panics on data it cannot draw,
+// and positive, the extension names no format, or drawing fails (gonum
+// panics on data it cannot draw,
 // such as a non-positive value on a log axis: Save returns that as the
 // error), and one wrapping loadlab.ErrTooLarge if a raster image of
 // w×h would exceed the memory budget. It panics if d is nil.
@@ -178,7 +179,7 @@ func Save(d Drawer, w, h vg.Length, path string) (err error) {
 	} else {
 		c, err = draw.NewFormattedCanvas(w, h, format)
 		if err != nil {
-			return fmt.Errorf("plots: %s: %w", path, err)
+			return loadlab.Invalid("plots", "Save(%s): %v", path, err)
 		}
 	}
 	if err := drawChecked(d, draw.New(c), path); err != nil {
@@ -249,8 +250,12 @@ func (t *Table) Add(values ...any) {
 	t.Rows = append(t.Rows, values)
 }
 
-// WriteCSV writes the table as RFC 4180 CSV with a header line.
+// WriteCSV writes the table as RFC 4180 CSV with a header line. It panics
+// if w is nil.
 func (t *Table) WriteCSV(w io.Writer) error {
+	if w == nil {
+		panic("plots: Table.WriteCSV: w is nil")
+	}
 	var b strings.Builder
 	writeRecord(&b, t.Columns)
 	rec := make([]string, len(t.Columns))

@@ -20,13 +20,13 @@ type Grid struct {
 // Dims implements plotter.GridXYZ.
 func (g Grid) Dims() (c, r int) { return len(g.Xs), len(g.Ys) }
 
-// Z implements plotter.GridXYZ.
+// Z implements plotter.GridXYZ. It panics if c or r is out of range.
 func (g Grid) Z(c, r int) float64 { return g.Values[r][c] }
 
-// X implements plotter.GridXYZ.
+// X implements plotter.GridXYZ. It panics if c is out of range.
 func (g Grid) X(c int) float64 { return g.Xs[c] }
 
-// Y implements plotter.GridXYZ.
+// Y implements plotter.GridXYZ. It panics if r is out of range.
 func (g Grid) Y(r int) float64 { return g.Ys[r] }
 
 // Range returns the smallest and largest finite values.
@@ -47,8 +47,9 @@ func (g Grid) Range() (lo, hi float64) {
 // uniform) over the range of g's finite values ([0, 1] when it has none, so
 // that an all-NaN grid draws as a blank map instead of failing inside
 // gonum; a grid with a single finite value v uses [v, v + 1]). It panics if
-// g is ragged.
+// p is nil or g is ragged.
 func AddHeatMap(p *plot.Plot, g Grid, cm palette.ColorMap) palette.ColorMap {
+	mustPlot("AddHeatMap", p)
 	if len(g.Values) != len(g.Ys) {
 		panic(fmt.Sprintf("plots: heat map has %d rows for %d y values", len(g.Values), len(g.Ys)))
 	}
@@ -77,8 +78,12 @@ func AddHeatMap(p *plot.Plot, g Grid, cm palette.ColorMap) palette.ColorMap {
 }
 
 // ColorBar returns a narrow plot showing the colour map cm with the
-// label (say the unit), to place beside a heat map in Panels.
+// label (say the unit), to place beside a heat map in Panels. It panics
+// if cm is nil.
 func ColorBar(cm palette.ColorMap, label string) *plot.Plot {
+	if cm == nil {
+		panic("plots: ColorBar: cm is nil")
+	}
 	// A blank title keeps the bar level with titled neighbours.
 	p := New(" ", "", label)
 	p.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})

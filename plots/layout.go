@@ -15,8 +15,12 @@ type legendOutside struct{ p *plot.Plot }
 
 // LegendOutside returns a Drawer that draws p with its legend in a
 // column to the right of the axes, so that no legend entry can cover
-// data. The column is as wide as the longest entry.
-func LegendOutside(p *plot.Plot) Drawer { return legendOutside{p} }
+// data. The column is as wide as the longest entry. It panics if p is
+// nil.
+func LegendOutside(p *plot.Plot) Drawer {
+	mustPlot("LegendOutside", p)
+	return legendOutside{p}
+}
 
 func (l legendOutside) Draw(c draw.Canvas) {
 	leg := l.p.Legend
@@ -247,8 +251,10 @@ type (
 
 // SplitLegend returns two Drawers for a grid of Panels: p without its
 // legend, and p's legend alone at the top left of its own cell, so that
-// one legend can serve a row of panels without covering data.
+// one legend can serve a row of panels without covering data. It panics
+// if p is nil.
 func SplitLegend(p *plot.Plot) (axes, legend Drawer) {
+	mustPlot("SplitLegend", p)
 	return noLegend{p}, legendOnly{p}
 }
 

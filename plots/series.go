@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -10,17 +11,32 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// xy builds plotter.XYs, panicking on a length mismatch (a programmer
-// error).
-func xy(xs, ys []float64) plotter.XYs {
+// xy builds plotter.XYs for the function fn, panicking on a length
+// mismatch or a value that is not finite (programmer errors: gonum's
+// plotters cannot draw it).
+func xy(fn string, xs, ys []float64) plotter.XYs {
 	if len(xs) != len(ys) {
-		panic(fmt.Sprintf("plots: len(xs) = %d, len(ys) = %d", len(xs), len(ys)))
+		panic(fmt.Sprintf("plots: %s: len(xs) = %d, len(ys) = %d", fn, len(xs), len(ys)))
 	}
 	pts := make(plotter.XYs, len(xs))
 	for i := range xs {
+		if !finite(xs[i]) || !finite(ys[i]) {
+			panic(fmt.Sprintf("plots: %s: point %d = (%v, %v) is not finite", fn, i, xs[i], ys[i]))
+		}
 		pts[i] = plotter.XY{X: xs[i], Y: ys[i]}
 	}
 	return pts
+}
+
+// finite reports whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// mustPlot panics, naming the function fn, if p is nil (a programmer
+// error).
+func mustPlot(fn string, p *plot.Plot) {
+	if p == nil {
+		panic("plots: " + fn + ": p is nil")
+	}
 }
 
 func lineStyle(i int) draw.LineStyle {
@@ -29,9 +45,10 @@ func lineStyle(i int) draw.LineStyle {
 
 // AddLine adds series i as a line with markers (measured or simulated
 // values) and a legend entry name (none if name is empty). It panics if
-// len(xs) != len(ys).
+// p is nil, len(xs) != len(ys) or a value is not finite.
 func AddLine(p *plot.Plot, i int, name string, xs, ys []float64) {
-	l, s, err := plotter.NewLinePoints(xy(xs, ys))
+	mustPlot("AddLine", p)
+	l, s, err := plotter.NewLinePoints(xy("AddLine", xs, ys))
 	if err != nil {
 		panic(err)
 	}
@@ -44,9 +61,11 @@ func AddLine(p *plot.Plot, i int, name string, xs, ys []float64) {
 }
 
 // AddCurve adds series i as a line without markers (a closed form or a
-// dense trajectory). It panics if len(xs) != len(ys).
+// dense trajectory). It panics if p is nil, len(xs) != len(ys) or a
+// value is not finite.
 func AddCurve(p *plot.Plot, i int, name string, xs, ys []float64) {
-	l, err := plotter.NewLine(xy(xs, ys))
+	mustPlot("AddCurve", p)
+	l, err := plotter.NewLine(xy("AddCurve", xs, ys))
 	if err != nil {
 		panic(err)
 	}
@@ -57,10 +76,11 @@ func AddCurve(p *plot.Plot, i int, name string, xs, ys []float64) {
 	}
 }
 
-// AddPoints adds series i as markers only. It panics if
-// len(xs) != len(ys).
+// AddPoints adds series i as markers only. It panics if p is nil,
+// len(xs) != len(ys) or a value is not finite.
 func AddPoints(p *plot.Plot, i int, name string, xs, ys []float64) {
-	s, err := plotter.NewScatter(xy(xs, ys))
+	mustPlot("AddPoints", p)
+	s, err := plotter.NewScatter(xy("AddPoints", xs, ys))
 	if err != nil {
 		panic(err)
 	}
@@ -72,14 +92,16 @@ func AddPoints(p *plot.Plot, i int, name string, xs, ys []float64) {
 }
 
 // AddBand adds series i as a mean line with markers inside a translucent
-// band from lo to hi (a 95% confidence interval, say). It panics if the
-// slices differ in length.
+// band from lo to hi (a 95% confidence interval, say). It panics if p is
+// nil, the slices differ in length or a value is not finite.
 func AddBand(p *plot.Plot, i int, name string, xs, lo, mean, hi []float64) {
+	mustPlot("AddBand", p)
 	if len(lo) != len(xs) || len(hi) != len(xs) {
-		panic(fmt.Sprintf("plots: band lengths %d, %d, %d differ", len(xs), len(lo), len(hi)))
+		panic(fmt.Sprintf("plots: AddBand: lengths %d, %d, %d differ", len(xs), len(lo), len(hi)))
 	}
+	xy("AddBand", xs, lo) // checks lo
 	poly := make(plotter.XYs, 0, 2*len(xs))
-	poly = append(poly, xy(xs, hi)...)
+	poly = append(poly, xy("AddBand", xs, hi)...)
 	for k := len(xs) - 1; k >= 0; k-- {
 		poly = append(poly, plotter.XY{X: xs[k], Y: lo[k]})
 	}
@@ -90,7 +112,7 @@ func AddBand(p *plot.Plot, i int, name string, xs, lo, mean, hi []float64) {
 	band.Color = Translucent(i, 0x48)
 	band.LineStyle.Width = 0
 	p.Add(band)
-	l, s, err := plotter.NewLinePoints(xy(xs, mean))
+	l, s, err := plotter.NewLinePoints(xy("AddBand", xs, mean))
 	if err != nil {
 		panic(err)
 	}
@@ -109,13 +131,16 @@ type errorPoints struct {
 }
 
 // AddErrorBars adds series i as markers with vertical error bars from
-// lo to hi (absolute values, not offsets). It panics if the slices
-// differ in length.
+// lo to hi (absolute values, not offsets). It panics if p is nil, the
+// slices differ in length or a value is not finite.
 func AddErrorBars(p *plot.Plot, i int, name string, xs, ys, lo, hi []float64) {
+	mustPlot("AddErrorBars", p)
 	if len(lo) != len(xs) || len(hi) != len(xs) {
-		panic(fmt.Sprintf("plots: error bar lengths %d, %d, %d differ", len(xs), len(lo), len(hi)))
+		panic(fmt.Sprintf("plots: AddErrorBars: lengths %d, %d, %d differ", len(xs), len(lo), len(hi)))
 	}
-	e := errorPoints{XYs: xy(xs, ys), YErrors: make(plotter.YErrors, len(xs))}
+	xy("AddErrorBars", xs, lo) // checks lo
+	xy("AddErrorBars", xs, hi) // checks hi
+	e := errorPoints{XYs: xy("AddErrorBars", xs, ys), YErrors: make(plotter.YErrors, len(xs))}
 	for k := range xs {
 		e.YErrors[k].Low = ys[k] - lo[k]
 		e.YErrors[k].High = hi[k] - ys[k]
@@ -173,17 +198,23 @@ func (r refLine) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 // AddVLine adds a dashed vertical reference line at x in the colour of
-// series i (i < 0: grey), with a legend entry if name is not empty.
+// series i (i < 0: grey), with a legend entry if name is not empty. It
+// panics if p is nil or x is not finite.
 func AddVLine(p *plot.Plot, i int, name string, x float64) {
-	addRef(p, i, name, true, x)
+	addRef("AddVLine", p, i, name, true, x)
 }
 
-// AddHLine adds a dashed horizontal reference line at y.
+// AddHLine adds a dashed horizontal reference line at y. It panics if p
+// is nil or y is not finite.
 func AddHLine(p *plot.Plot, i int, name string, y float64) {
-	addRef(p, i, name, false, y)
+	addRef("AddHLine", p, i, name, false, y)
 }
 
-func addRef(p *plot.Plot, i int, name string, vertical bool, at float64) {
+func addRef(fn string, p *plot.Plot, i int, name string, vertical bool, at float64) {
+	mustPlot(fn, p)
+	if !finite(at) {
+		panic(fmt.Sprintf("plots: %s at %v, want a finite value", fn, at))
+	}
 	var c color.Color = color.Gray{Y: 0x70}
 	if i >= 0 {
 		c = Color(i)
@@ -201,10 +232,17 @@ func addRef(p *plot.Plot, i int, name string, vertical bool, at float64) {
 // groups series: bar k of series i stands at x = k, shifted so that the
 // groups series sit side by side within a category of width 0.8 (data
 // units, so bars never overlap whatever the figure size). Label the
-// categories with p.NominalX. It panics if groups < 1 or i ∉ [0, groups).
+// categories with p.NominalX. It panics if p is nil, groups < 1,
+// i ∉ [0, groups) or a value is not finite.
 func AddBars(p *plot.Plot, i, groups int, name string, values []float64) {
+	mustPlot("AddBars", p)
 	if groups < 1 || i < 0 || i >= groups {
 		panic(fmt.Sprintf("plots: AddBars series %d of %d", i, groups))
+	}
+	for k, v := range values {
+		if !finite(v) {
+			panic(fmt.Sprintf("plots: AddBars: values[%d] = %v is not finite", k, v))
+		}
 	}
 	w := 0.8 / float64(groups)
 	var first *plotter.Polygon

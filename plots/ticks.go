@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadlab/loadlab"
 	"gonum.org/v1/plot"
 )
 
@@ -43,7 +44,8 @@ type Ticker struct {
 	Kind TickKind
 }
 
-// Ticks implements plot.Ticker.
+// Ticks implements plot.Ticker. A range that is not finite or has
+// min > max has no ticks. It panics if Kind is not a TickKind constant.
 func (t Ticker) Ticks(min, max float64) []plot.Tick {
 	if !(min <= max) || math.IsInf(min, 0) || math.IsInf(max, 0) {
 		return nil
@@ -242,16 +244,17 @@ func formatTick(v float64, plain bool) string {
 // ParseTickLabel returns the number a tick label written by Ticker
 // stands for: a plain decimal ("0.25", "−3") or a power of ten in the
 // rich-text form "10^{−6}" or "2.5×10^{6}". Tests use it to check that
-// every label of a figure equals its tick's value.
+// every label of a figure equals its tick's value. It returns an error
+// wrapping loadlab.ErrInvalid, naming the label, for any other text.
 func ParseTickLabel(label string) (float64, error) {
 	s := strings.ReplaceAll(strings.TrimSpace(label), "−", "-")
 	mant, pow, sci := strings.Cut(s, "10^{")
 	if !sci {
-		return strconv.ParseFloat(s, 64)
+		return parseTick(label, s)
 	}
 	exp, ok := strings.CutSuffix(pow, "}")
 	if !ok {
-		return 0, fmt.Errorf("plots: tick label %q: unclosed exponent", label)
+		return 0, loadlab.Invalid("plots", "tick label %q: unclosed exponent", label)
 	}
 	switch mant {
 	case "":
@@ -261,21 +264,40 @@ func ParseTickLabel(label string) (float64, error) {
 	default:
 		var found bool
 		if mant, found = strings.CutSuffix(mant, "×"); !found {
-			return 0, fmt.Errorf("plots: tick label %q: expected m×10^{e}", label)
+			return 0, loadlab.Invalid("plots", "tick label %q: expected m×10^{e}", label)
 		}
 	}
-	return strconv.ParseFloat(mant+"e"+exp, 64)
+	return parseTick(label, mant+"e"+exp)
+}
+
+// parseTick parses s, the number of the tick label label.
+func parseTick(label, s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, loadlab.Invalid("plots", "tick label %q: not a number", label)
+	}
+	return v, nil
 }
 
 // XTicks and YTicks put a Ticker of the given kind on an axis. They
 // must follow LogX or LogY in New's options, which set the Log kind.
+// They panic if k is not one of the TickKind constants.
 func XTicks(k TickKind) Option {
+	checkKind("XTicks", k)
 	return func(p *plot.Plot) { p.X.Tick.Marker = Ticker{Kind: k} }
 }
 
 // YTicks: see XTicks.
 func YTicks(k TickKind) Option {
+	checkKind("YTicks", k)
 	return func(p *plot.Plot) { p.Y.Tick.Marker = Ticker{Kind: k} }
+}
+
+// checkKind panics, naming fn, if k is not a TickKind constant.
+func checkKind(fn string, k TickKind) {
+	if k < Linear || k > PowersOfTwo {
+		panic(fmt.Sprintf("plots: %s: unknown TickKind %d", fn, k))
+	}
 }
 
 // Categories labels the positions 0, 1, … of a categorical axis (grouped
@@ -293,8 +315,10 @@ func (c Categories) Ticks(min, max float64) []plot.Tick {
 }
 
 // NominalX labels the x positions 0, 1, … of p with names (as
-// plot.NominalX does, but with a Categories ticker).
+// plot.NominalX does, but with a Categories ticker). It panics if p is
+// nil.
 func NominalX(p *plot.Plot, names ...string) {
+	mustPlot("NominalX", p)
 	p.NominalX(names...)
 	p.X.Tick.Marker = Categories(names)
 }

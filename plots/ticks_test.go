@@ -70,7 +70,7 @@ func TestParseTickLabel(t *testing.T) {
 }
 
 // TestCheckTickLabels catches gonum's default ticker, which labels a
-// tick at 1.08 "1.1" (the defect of issue 15).
+// tick at 1.08 "1.1" (guards: a label that is not its value).
 func TestCheckTickLabels(t *testing.T) {
 	p := plots.New("t", "x", "y")
 	plots.AddLine(p, 0, "a", []float64{0, 1}, []float64{1.02, 1.19})

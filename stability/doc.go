@@ -100,8 +100,12 @@
 // loadlab.ErrNotConverged).
 //
 // Panics are for programmer errors only and are documented on each
-// function: a nil network argument (a Law whose Net field is nil is an
-// ErrInvalid error from Validate), a nil rand.Source (Diurnal,
+// function: a nil network argument (NewLaw and the functions above; a
+// Law whose Net field is nil is an ErrInvalid error naming Law.Net, and a
+// panic in Rate, Jacobian and JacobianOp), a nil rand.Source (Diurnal,
 // SearchCorners, Attract), a slice of the wrong length in the hot-loop
 // methods. The message names the argument.
+//
+// Indices run from 0 in code (the spec counts from 1); in two-node helpers
+// node a is 0 and node b is 1, and a vertex mask has bit i set iff x_i = 1.
 package stability

@@ -29,9 +29,9 @@ type JacobianOp struct {
 // JacobianOp); it copies nothing of the network and costs O(nnz). Like
 // Jacobian it does not validate the law (a hot-loop method).
 //
-// JacobianOp panics if len(x) ≠ N.
+// JacobianOp panics if Law.Net is nil or len(x) ≠ N.
 func (l *Law) JacobianOp(x []float64) *JacobianOp {
-	n := l.Net.N()
+	n := l.net("JacobianOp").N()
 	if len(x) != n {
 		panic(fmt.Sprintf("stability: JacobianOp: len(x) = %d, want %d", len(x), n))
 	}
@@ -47,7 +47,8 @@ func (l *Law) JacobianOp(x []float64) *JacobianOp {
 // Dims returns (N, N).
 func (j *JacobianOp) Dims() (r, c int) { return len(j.D), len(j.D) }
 
-// At returns ∂F_i/∂x_k = D_i δ_ik − R_i C_ki A_k.
+// At returns ∂F_i/∂x_k = D_i δ_ik − R_i C_ki A_k. It panics if i or k
+// is out of range.
 func (j *JacobianOp) At(i, k int) float64 {
 	v := -j.R[i] * j.net.At(k, i) * j.net.A[k]
 	if i == k {

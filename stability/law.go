@@ -58,13 +58,31 @@ func NewLaw(nw *anycast.Network, beta float64) (*Law, error) {
 // A nil Net is a missing required field: an error wrapping
 // loadlab.ErrInvalid naming it (docs/conventions.md §2).
 func (l *Law) Validate() error {
+	if err := l.checkFields(); err != nil {
+		return err
+	}
+	return l.Net.Validate()
+}
+
+// checkFields checks the law's own fields, in O(1): Net is set and
+// Sensitivity is finite and positive.
+func (l *Law) checkFields() error {
 	if l.Net == nil {
 		return loadlab.Invalid("stability", "Law.Net is nil, want a network")
 	}
 	if !(l.Sensitivity > 0) || math.IsInf(l.Sensitivity, 1) {
 		return loadlab.Invalid("stability", "Law.Sensitivity = %v, want a finite value > 0", l.Sensitivity)
 	}
-	return l.Net.Validate()
+	return nil
+}
+
+// net returns l.Net for a hot-loop method without an error result,
+// which panics on a nil Net (docs/conventions.md §2) naming the field.
+func (l *Law) net(method string) *anycast.Network {
+	if l.Net == nil {
+		panic("stability: " + method + ": Law.Net is nil")
+	}
+	return l.Net
 }
 
 // gain returns g_i.
@@ -91,9 +109,10 @@ func (l *Law) checkState(name string, x []float64) error {
 // Rate writes the right-hand side of (24) at x into dst and returns it; dst
 // may be nil, and may not alias x. It does not allocate when dst is given.
 //
-// Rate panics if len(x) or a non-nil len(dst) differs from N.
+// Rate panics if Law.Net is nil, or if len(x) or a non-nil len(dst)
+// differs from N.
 func (l *Law) Rate(dst, x []float64) []float64 {
-	dst = l.Net.Loads(dst, x) // spec §1.3 eq. (21)
+	dst = l.net("Rate").Loads(dst, x) // spec §1.3 eq. (21)
 	for i, s := range dst {
 		dst[i] = l.gain(i) * x[i] * (1 - x[i]) * (l.Net.T[i] - s) // spec §5.1 eq. (24)
 	}
@@ -109,9 +128,10 @@ func (l *Law) Rate(dst, x []float64) []float64 {
 // network use JacobianOp, which holds the same entries in O(N) numbers
 // beside the network and multiplies in O(nnz).
 //
-// Jacobian panics if len(x) ≠ N or dst has the wrong shape.
+// Jacobian panics if Law.Net is nil, len(x) ≠ N or dst has the wrong
+// shape.
 func (l *Law) Jacobian(dst *mat.Dense, x []float64) *mat.Dense {
-	n := l.Net.N()
+	n := l.net("Jacobian").N()
 	if dst == nil {
 		dst = mat.NewDense(n, n, nil)
 	} else if r, c := dst.Dims(); r != n || c != n {
@@ -134,17 +154,21 @@ func (l *Law) Jacobian(dst *mat.Dense, x []float64) *mat.Dense {
 
 // EulerStep performs one step of Algorithm 2 (spec §5.2), the explicit Euler
 // discretisation of (24) with time step dt > 0, writing the new state into
-// dst (which may alias x) and returning it.
+// dst (which may alias x, or be nil: then a new slice) and returning it.
 //
 // By spec §5.2 (DERIVED) the step keeps x in [0, 1]^N whenever
 // |dt·g_i·(T_i − S_i)| ≤ 1 for every i; EulerStep returns an error naming
 // the first node that violates this, leaving dst unspecified. It returns
-// an error wrapping loadlab.ErrInvalid, before stepping, for dt not finite
-// and positive or x outside [0, 1]^N (or NaN); it does not revalidate the
+// an error wrapping loadlab.ErrInvalid, before stepping, for a nil
+// Law.Net or a Sensitivity not finite and positive, dt not finite and
+// positive or x outside [0, 1]^N (or NaN); it does not revalidate the
 // network (see Validate).
 //
-// EulerStep panics if the lengths of x or dst differ from N.
+// EulerStep panics if len(x) or a non-nil len(dst) differs from N.
 func (l *Law) EulerStep(dst, x []float64, dt float64) ([]float64, error) {
+	if err := l.checkFields(); err != nil {
+		return dst, err
+	}
 	n := l.Net.N()
 	if len(x) != n || (dst != nil && len(dst) != n) {
 		panic(fmt.Sprintf("stability: EulerStep lengths %d, %d, want %d", len(x), len(dst), n))

@@ -29,8 +29,16 @@ func validNetwork(fn string, nw *anycast.Network) error {
 // A node with slack_i ≥ 0 can never suffer a locally uncontrollable
 // overload: even with every other node answering all its demand with L1
 // (x_j = 1), the load it cannot shed is within its capacity.
+//
+// PolytopeSlack returns an error wrapping loadlab.ErrInvalid for an
+// invalid network, and panics if nw is nil.
 func PolytopeSlack(nw *anycast.Network) ([]float64, error) {
-	if err := validNetwork("PolytopeSlack", nw); err != nil {
+	return polytopeSlack("PolytopeSlack", nw)
+}
+
+// polytopeSlack is PolytopeSlack, called from fn.
+func polytopeSlack(fn string, nw *anycast.Network) ([]float64, error) {
+	if err := validNetwork(fn, nw); err != nil {
 		return nil, err
 	}
 	n := nw.N()
@@ -48,9 +56,9 @@ func PolytopeSlack(nw *anycast.Network) ([]float64, error) {
 
 // InPolytope reports whether nw.A ∈ Π_C (spec §5.3 eq. (28)), a
 // sufficient condition for the greedy law never to end in a locally
-// uncontrollable overload.
+// uncontrollable overload. Errors and panics are those of PolytopeSlack.
 func InPolytope(nw *anycast.Network) (bool, error) {
-	slack, err := PolytopeSlack(nw)
+	slack, err := polytopeSlack("InPolytope", nw)
 	return allNonNegative(slack), err
 }
 
@@ -63,8 +71,16 @@ func InPolytope(nw *anycast.Network) (bool, error) {
 // is stable in every coordinate j with x_j > 0, node j carries at most its
 // capacity, so its own-traffic C_jj A_j x_j ≤ T_j caps the demand A_j x_j
 // that it answers with L1. ExtendedSlack_i ≥ PolytopeSlack_i.
+//
+// ExtendedSlack returns an error wrapping loadlab.ErrInvalid for an
+// invalid network, and panics if nw is nil.
 func ExtendedSlack(nw *anycast.Network) ([]float64, error) {
-	if err := validNetwork("ExtendedSlack", nw); err != nil {
+	return extendedSlack("ExtendedSlack", nw)
+}
+
+// extendedSlack is ExtendedSlack, called from fn.
+func extendedSlack(fn string, nw *anycast.Network) ([]float64, error) {
+	if err := validNetwork(fn, nw); err != nil {
 		return nil, err
 	}
 	n := nw.N()
@@ -84,9 +100,10 @@ func ExtendedSlack(nw *anycast.Network) ([]float64, error) {
 	return slack, nil
 }
 
-// InExtended reports whether nw.A ∈ Π′_C ⊇ Π_C (spec §5.5).
+// InExtended reports whether nw.A ∈ Π′_C ⊇ Π_C (spec §5.5). Errors and
+// panics are those of ExtendedSlack.
 func InExtended(nw *anycast.Network) (bool, error) {
-	slack, err := ExtendedSlack(nw)
+	slack, err := extendedSlack("InExtended", nw)
 	return allNonNegative(slack), err
 }
 

@@ -47,9 +47,7 @@ func assertClose(t *testing.T, want, got []float64, tol float64, what string) {
 		scale = math.Max(scale, math.Abs(v))
 	}
 	for i := range want {
-		if math.Abs(want[i]-got[i]) > tol*scale {
-			t.Fatalf("%s[%d]: dense %v, sparse %v (tolerance %g·%g)", what, i, want[i], got[i], tol, scale)
-		}
+		require.InDeltaf(t, want[i], got[i], tol*scale, "%s[%d]: dense against sparse (tolerance %g·%g)", what, i, tol, scale)
 	}
 }
 

@@ -113,7 +113,7 @@ func TestSpec7OtherCorners(t *testing.T) {
 		// C_ba = 0.3, where it is zero. Node a's eigenvalue β(0.7 − C_ba)
 		// stays positive, which proves instability whatever node b does
 		// (spec §5.4): at C_ba = 0.3 the vertex is Unstable, not
-		// NonHyperbolic (it once was classified so).
+		// NonHyperbolic (guards the order of the classification).
 		assert.InDelta(t, -beta*(cba-0.3), c01.NodeRates[1], exactTol)
 		switch {
 		case cba <= 0.3:

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
@@ -26,13 +25,11 @@ func TestSigmoidShortcutExact(t *testing.T) {
 	}
 	for z := -800.0; z <= 800; z += 0.015625 {
 		if got, want := sigmoid(z), ref(z); got != want {
-			t.Fatalf("sigmoid(%v) = %v, want %v", z, got, want)
+			require.FailNowf(t, "sigmoid differs from its reference", "sigmoid(%v) = %v, want %v", z, got, want)
 		}
 	}
 	for _, z := range []float64{36.7, 36.8, 37, math.Nextafter(37, 0), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64} {
-		if got, want := sigmoid(z), ref(z); got != want {
-			t.Fatalf("sigmoid(%v) = %v, want %v", z, got, want)
-		}
+		require.Equal(t, ref(z), sigmoid(z), "sigmoid(%v)", z)
 	}
 }
 
@@ -49,26 +46,20 @@ func TestRecordedLoadsAreThoseOfRecordedStates(t *testing.T) {
 	for _, nw := range []*anycast.Network{sp, de} {
 		l := mustLaw(nw, 1)
 		op, err := nw.LoadOp()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		x0 := randomInterior(rand.New(rand.NewPCG(2, 2)), nw.N())
 		for _, set := range []*Settings{nil, {Direct: true}} {
 			tr, err := l.Integrate(x0, 300, set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tr.Len() < 20 {
-				t.Fatalf("only %d samples", tr.Len())
-			}
+			require.NoError(t, err)
+			require.GreaterOrEqual(t, tr.Len(), 20, "samples")
 			for k := range tr.T {
 				want := op.Mul(nil, tr.X[k])
-				if nw.Sparse != nil && !slices.Equal(want, tr.S[k]) {
-					t.Fatalf("sparse, direct %v: sample %d (t = %v): recorded S differs from the loads of X", set != nil, k, tr.T[k])
+				if nw.Sparse != nil {
+					require.Equal(t, want, tr.S[k], "sparse, direct %v: sample %d (t = %v): recorded S against the loads of X", set != nil, k, tr.T[k])
 				}
 				for i, w := range want {
-					if d := math.Abs(tr.S[k][i] - w); d > 2*float64(nw.N())*0x1p-52*w {
-						t.Fatalf("direct %v: sample %d (t = %v): recorded S_%d = %v, loads of X %v", set != nil, k, tr.T[k], i, tr.S[k][i], w)
+					if d := math.Abs(tr.S[k][i] - w); !(d <= 2*float64(nw.N())*0x1p-52*w) {
+						require.FailNowf(t, "recorded S differs from the loads of X", "direct %v: sample %d (t = %v): recorded S_%d = %v, loads of X %v", set != nil, k, tr.T[k], i, tr.S[k][i], w)
 					}
 				}
 			}
@@ -260,7 +251,7 @@ func TestSigmoidsMatchSigmoid(t *testing.T) {
 		sigmoids(got, z[off:])
 		for i, v := range z[off:] {
 			if want := sigmoid(v); math.Float64bits(got[i]) != math.Float64bits(want) {
-				t.Fatalf("sigmoids at z = %v (%#x): %v, sigmoid: %v", v, math.Float64bits(v), got[i], want)
+				require.FailNowf(t, "sigmoids differs from sigmoid", "at z = %v (%#x): %v, sigmoid: %v", v, math.Float64bits(v), got[i], want)
 			}
 		}
 	}
@@ -268,9 +259,7 @@ func TestSigmoidsMatchSigmoid(t *testing.T) {
 		got := make([]float64, n)
 		sigmoids(got, z[:n])
 		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(sigmoid(z[i])) {
-				t.Fatalf("length %d, entry %d", n, i)
-			}
+			require.Equal(t, math.Float64bits(sigmoid(z[i])), math.Float64bits(got[i]), "length %d, entry %d", n, i)
 		}
 	}
 }

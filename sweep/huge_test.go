@@ -5,17 +5,16 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/loadlab/loadlab"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // A plan of math.MaxInt runs is valid and RunShard works through it in
-// order without listing the runs first (it once allocated the list and
-// died of out-of-memory); here the run function stops it at run 4. A
+// order without listing the runs first (guards: the list allocated, and
+// an out-of-memory crash); here the run function stops it at run 4. A
 // shard near MaxInt does not wrap. A file header claiming 2⁶² runs is
 // refused by Merge with ErrTooLarge before it allocates the records.
 func TestHugeRunCounts(t *testing.T) {
@@ -28,24 +27,41 @@ func TestHugeRunCounts(t *testing.T) {
 		}
 		return []float64{float64(r)}, nil
 	}, nil)
-	assert.ErrorIs(t, err, stop)
-	assert.Equal(t, 4, pr.Ran)
+	if !errors.Is(err, stop) || pr.Ran != 4 {
+		t.Errorf("RunShard: %v after %d runs, want the run's error after 4", err, pr.Ran)
+	}
 
 	sh := Shard{Index: 3, Count: math.MaxInt - 1} // 3 + Count wraps
-	assert.Equal(t, []int{3}, sh.Runs(math.MaxInt))
-	assert.Equal(t, 1, sh.NumRuns(math.MaxInt))
-	assert.Equal(t, 3, Shard{Index: 0, Count: 2}.NumRuns(5))
-	assert.Equal(t, 0, Shard{Index: 5, Count: 7}.NumRuns(5))
+	if got := sh.Runs(math.MaxInt); !slices.Equal(got, []int{3}) {
+		t.Errorf("Runs = %v, want [3]", got)
+	}
+	for _, c := range []struct {
+		s     Shard
+		total int
+		want  int
+	}{{sh, math.MaxInt, 1}, {Shard{Index: 0, Count: 2}, 5, 3}, {Shard{Index: 5, Count: 7}, 5, 0}} {
+		if got := c.s.NumRuns(c.total); got != c.want {
+			t.Errorf("%v.NumRuns(%d) = %d, want %d", c.s, c.total, got, c.want)
+		}
+	}
 
 	small := filepath.Join(dir, "b.jsonl")
-	_, err = RunShard(Plan{Name: "x", Runs: 2}, Whole, small, func(r int) ([]float64, error) { return []float64{1}, nil }, nil)
-	require.NoError(t, err)
+	if _, err := RunShard(Plan{Name: "x", Runs: 2}, Whole, small, func(r int) ([]float64, error) { return []float64{1}, nil }, nil); err != nil {
+		t.Fatal(err)
+	}
 	data, err := os.ReadFile(small)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	forged := strings.Replace(string(data), `"runs":2`, `"runs":4611686018427387904`, 1)
-	require.NotEqual(t, string(data), forged)
+	if forged == string(data) {
+		t.Fatal("the header was not forged")
+	}
 	big := filepath.Join(dir, "c.jsonl")
-	require.NoError(t, os.WriteFile(big, []byte(forged), 0o644))
-	_, err = Merge(big)
-	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
+	if err := os.WriteFile(big, []byte(forged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge(big); !errors.Is(err, loadlab.ErrTooLarge) {
+		t.Errorf("Merge of 2^62 runs: %v, want ErrTooLarge", err)
+	}
 }

@@ -54,20 +54,36 @@ func (s Shard) Validate() error {
 // String returns the spec "i/N".
 func (s Shard) String() string { return strconv.Itoa(s.Index) + "/" + strconv.Itoa(s.Count) }
 
-// Has reports whether run r belongs to the shard.
-func (s Shard) Has(r int) bool { return r >= 0 && r%s.Count == s.Index }
+// Has reports whether run r belongs to the shard. It panics if s is not
+// valid (Validate).
+func (s Shard) Has(r int) bool {
+	s.mustValid("Has")
+	return r >= 0 && r%s.Count == s.Index
+}
+
+// mustValid panics, naming the method, if s is not valid: a zero or
+// hand-built Shard (Count < 1 would divide by zero or never end a loop).
+func (s Shard) mustValid(method string) {
+	if err := s.Validate(); err != nil {
+		panic("sweep: Shard." + method + ": " + err.Error())
+	}
+}
 
 // Runs returns the shard's runs among total runs, in increasing order.
-// It allocates one int per run; RunShard iterates without it.
+// It allocates one int per run; RunShard iterates without it. It panics
+// if s is not valid (Validate).
 func (s Shard) Runs(total int) []int {
+	s.mustValid("Runs")
 	var rs []int
 	s.each(total, func(r int) bool { rs = append(rs, r); return true })
 	return rs
 }
 
-// NumRuns returns len(s.Runs(total)) without allocating.
+// NumRuns returns len(s.Runs(total)) without allocating. It panics if s
+// is not valid (Validate).
 func (s Shard) NumRuns(total int) int {
-	if s.Count < 1 || s.Index >= total {
+	s.mustValid("NumRuns")
+	if s.Index >= total {
 		return 0
 	}
 	return (total-s.Index-1)/s.Count + 1

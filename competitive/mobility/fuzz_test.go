@@ -8,6 +8,7 @@ import (
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/internal/size"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzRandomWaypoint feeds unclipped (side, speed, T): invalid values
@@ -37,17 +38,13 @@ func FuzzRandomWaypoint(f *testing.F) {
 		w, err := RandomWaypoint(side, speed, T, mc.Source(1))
 		switch {
 		case !valid:
-			if !errors.Is(err, loadlab.ErrInvalid) {
-				t.Fatalf("side %v speed %v T %d: %v, want ErrInvalid", side, speed, T, err)
-			}
+			require.ErrorIsf(t, err, loadlab.ErrInvalid, "side %v speed %v T %d: %v, want ErrInvalid", side, speed, T, err)
 			return
 		case tooLarge:
-			if !errors.Is(err, loadlab.ErrTooLarge) {
-				t.Fatalf("side %v speed %v T %d: %v, want ErrTooLarge", side, speed, T, err)
-			}
+			require.ErrorIsf(t, err, loadlab.ErrTooLarge, "side %v speed %v T %d: %v, want ErrTooLarge", side, speed, T, err)
 			return
-		case err != nil:
-			t.Fatalf("side %v speed %v T %d: %v", side, speed, T, err)
+		default:
+			require.NoErrorf(t, err, "side %v speed %v T %d", side, speed, T)
 		}
 		checkWalk(t, w, T)
 	})
@@ -63,26 +60,16 @@ func checkWalk(t *testing.T, w *Walk, T int) {
 	inside := func(p Point) bool {
 		return p.X >= -slack && p.X <= side+slack && p.Y >= -slack && p.Y <= side+slack
 	}
-	if len(w.Pos) != T || len(w.Leg) != T {
-		t.Fatalf("%d positions, %d legs for T = %d", len(w.Pos), len(w.Leg), T)
-	}
+	require.Falsef(t, len(w.Pos) != T || len(w.Leg) != T, "%d positions, %d legs for T = %d", len(w.Pos), len(w.Leg), T)
 	for s, p := range w.Pos {
-		if !inside(p) || w.Leg[s] < 0 || w.Leg[s] >= len(w.Way) || !inside(w.Way[w.Leg[s]]) {
-			t.Fatalf("slot %d at %v (leg %d of %d) outside [0, %v]²", s, p, w.Leg[s], len(w.Way), side)
-		}
+		require.Falsef(t, !inside(p) || w.Leg[s] < 0 || w.Leg[s] >= len(w.Way) || !inside(w.Way[w.Leg[s]]), "slot %d at %v (leg %d of %d) outside [0, %v]²", s, p, w.Leg[s], len(w.Way), side)
 		if s == 0 {
 			continue
 		}
 		step := p.Dist(w.Pos[s-1])
-		if step > speed*(1+1e-9)+4*slack {
-			t.Fatalf("slot %d moved %v > speed %v", s, step, speed)
-		}
-		if w.Leg[s] < w.Leg[s-1] {
-			t.Fatalf("slot %d: leg %d after %d", s, w.Leg[s], w.Leg[s-1])
-		}
-		if w.Leg[s] == w.Leg[s-1] && math.Abs(step-speed) > 1e-9*speed+4*slack {
-			t.Fatalf("slot %d moved %v ≠ speed %v within a leg", s, step, speed)
-		}
+		require.Falsef(t, step > speed*(1+1e-9)+4*slack, "slot %d moved %v > speed %v", s, step, speed)
+		require.Falsef(t, w.Leg[s] < w.Leg[s-1], "slot %d: leg %d after %d", s, w.Leg[s], w.Leg[s-1])
+		require.Falsef(t, w.Leg[s] == w.Leg[s-1] && math.Abs(step-speed) > 1e-9*speed+4*slack, "slot %d moved %v ≠ speed %v within a leg", s, step, speed)
 	}
 }
 
@@ -103,21 +90,17 @@ func FuzzScenarios(f *testing.F) {
 		}{Mesh{Grid: grid, Slots: slots, Setup: setup, Speed: speed}, ChatRoom{Grid: grid, Slots: slots, Setup: setup, Users: users, Stay: stay}} {
 			err := sc.Validate()
 			if err != nil {
-				if !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge) {
-					t.Fatalf("%+v: unnamed error %v", sc, err)
-				}
-				if _, _, err2 := sc.Sample(mc.Source(2)); err2 == nil || err2.Error() != err.Error() {
-					t.Fatalf("%+v: Validate says %v, Sample %v", sc, err, err2)
-				}
+				require.Falsef(t, !errors.Is(err, loadlab.ErrInvalid) && !errors.Is(err, loadlab.ErrTooLarge), "%+v: unnamed error %v", sc, err)
+				_, _, err2 := sc.Sample(mc.Source(2))
+				require.Errorf(t, err2, "%+v: Validate says %v, Sample accepts", sc, err)
+				require.Equalf(t, err.Error(), err2.Error(), "%+v: Validate and Sample", sc)
 				continue
 			}
 			if slow(sc) {
 				continue
 			}
 			in, _, err := sc.Sample(mc.Source(2))
-			if err != nil {
-				t.Fatalf("%+v: Validate accepted, Sample says %v", sc, err)
-			}
+			require.NoErrorf(t, err, "%+v: Validate accepted, Sample says %v", sc, err)
 			g, T := max(grid, 0), max(slots, 0)
 			if g == 0 {
 				g = 10
@@ -125,9 +108,7 @@ func FuzzScenarios(f *testing.F) {
 			if T == 0 {
 				T = 3600
 			}
-			if in.Slots() != T || in.Servers() != g*g || !(in.Setup() > 0) {
-				t.Fatalf("%+v: instance T=%d k=%d C=%v", sc, in.Slots(), in.Servers(), in.Setup())
-			}
+			require.Falsef(t, in.Slots() != T || in.Servers() != g*g || !(in.Setup() > 0), "%+v: instance T=%d k=%d C=%v", sc, in.Slots(), in.Servers(), in.Setup())
 		}
 	})
 }

@@ -3,6 +3,8 @@ package mc
 import (
 	"math"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Values near 1e300 have a finite mean and spread, but their squares
@@ -19,10 +21,7 @@ func TestSummarizeHugeSpread(t *testing.T) {
 	s := Summarize(xs)
 	// Relative 1e-14: a few roundings in the scaled mean and deviation
 	// and in the scaling by 1e300 (not a power of two).
-	if math.Abs(s.Mean-1e300*want.Mean) > 1e-14*s.Mean || math.Abs(s.Std-1e300*want.Std) > 1e-14*s.Std {
-		t.Fatalf("mean %v, std %v, want %v, %v", s.Mean, s.Std, 1e300*want.Mean, 1e300*want.Std)
-	}
-	if !(s.Lo < s.Mean && s.Mean < s.Hi) || math.IsInf(s.Hi, 0) {
-		t.Fatalf("interval [%v, %v]", s.Lo, s.Hi)
-	}
+	require.InEpsilon(t, 1e300*want.Mean, s.Mean, 1e-14, "mean")
+	require.InEpsilon(t, 1e300*want.Std, s.Std, 1e-14, "std")
+	require.Truef(t, s.Lo < s.Mean && s.Mean < s.Hi && !math.IsInf(s.Hi, 0), "interval [%v, %v]", s.Lo, s.Hi)
 }

@@ -84,9 +84,9 @@ func TestForReraisesWorkerPanic(t *testing.T) {
 	assert.PanicsWithValue(t, "serial", func() { For(3, 1, func(int) { panic("serial") }) })
 }
 
-// Finite values whose sum overflows still have a finite mean and spread:
-// before the fix Summarize([1e308, 1e308]) had Mean = +Inf and
-// Summarize([1e308, -1e308]) Std = +Inf. Hand values: the mean of
+// Finite values whose sum overflows still have a finite mean and spread
+// (guards: Summarize([1e308, 1e308]) with Mean = +Inf and
+// Summarize([1e308, -1e308]) with Std = +Inf). Hand values: the mean of
 // {1e308, 1e308} is 1e308 with Std 0; {1e308, −1e308} has mean 0 and
 // Std √2·1e308 (n − 1 = 1); scaling by max|x| costs a few ulps, hence
 // the relative tolerance 1e-15.

@@ -16,8 +16,11 @@ import (
 // has stopped (docs/conventions.md §6): with one worker it propagates as
 // it is, with several the caller panics with a *PanicError carrying the
 // index, the value and the worker's stack. After a panic the workers take
-// no new indices, so some fn(i) may not run.
+// no new indices, so some fn(i) may not run. For panics if fn is nil.
 func For(n, workers int, fn func(i int)) {
+	if fn == nil {
+		panic("mc: For: fn is nil")
+	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}

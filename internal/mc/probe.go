@@ -16,7 +16,7 @@ func Estimate(xs []float64) loadlab.Estimate {
 
 // Rademacher fills q with independent ±1, 64 of them from each 64-bit
 // word of rng (the probe vectors of the stochastic trace and diagonal
-// estimators).
+// estimators). It panics if rng is nil and q is not empty.
 func Rademacher(q []float64, rng *rand.Rand) {
 	for i := 0; i < len(q); i += 64 {
 		bits := rng.Uint64()

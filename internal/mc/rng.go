@@ -12,5 +12,10 @@ import (
 func Source(seed uint64, path ...uint64) *rand.PCG { return loadlab.Stream(seed, path...) }
 
 // Seed draws a 64-bit seed from src, for deriving streams from a caller's
-// rand.Source.
-func Seed(src rand.Source) uint64 { return src.Uint64() }
+// rand.Source. It panics if src is nil.
+func Seed(src rand.Source) uint64 {
+	if src == nil {
+		panic("mc: Seed: src is nil")
+	}
+	return src.Uint64()
+}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // One part: SumIndependent is Summarize's interval of that mean.
@@ -11,12 +13,16 @@ func TestSumIndependentOnePart(t *testing.T) {
 	xs := []float64{1.5, 2.25, 0.75, 3, 2}
 	s := Summarize(xs)
 	got := SumIndependent(Part{Mean: s.Mean, StdErr: s.StdErr, DF: float64(len(xs) - 1)}, Part{Mean: 10})
-	if math.Abs(got.Mean-(s.Mean+10)) > 1e-14 || math.Abs(got.Lo-(s.Lo+10)) > 1e-12 || math.Abs(got.Hi-(s.Hi+10)) > 1e-12 || got.N != len(xs) {
-		t.Errorf("got %+v, want Summarize %+v shifted by 10", got, s)
-	}
-	if p := SumIndependent(Part{Mean: 1}, Part{Mean: 2}); p.Lo != 3 || p.Hi != 3 || p.StdErr != 0 {
-		t.Errorf("exact parts: %+v, want the point 3", p)
-	}
+	// One rounding of a sum near 12 (1e-14), and the Student-t quantile
+	// computed along another path (1e-12).
+	assert.InDelta(t, s.Mean+10, got.Mean, 1e-14)
+	assert.InDelta(t, s.Lo+10, got.Lo, 1e-12)
+	assert.InDelta(t, s.Hi+10, got.Hi, 1e-12)
+	assert.Equal(t, len(xs), got.N)
+	p := SumIndependent(Part{Mean: 1}, Part{Mean: 2})
+	assert.Equal(t, 3.0, p.Lo, "exact parts give the point 3")
+	assert.Equal(t, 3.0, p.Hi)
+	assert.Equal(t, 0.0, p.StdErr)
 }
 
 // The Welch–Satterthwaite interval of a sum of two independent means
@@ -42,7 +48,5 @@ func TestSumIndependentCoverage(t *testing.T) {
 		}
 	}
 	rate, se := float64(hit)/reps, math.Sqrt(0.95*0.05/reps)
-	if math.Abs(rate-0.95) > 3*se {
-		t.Errorf("coverage %.4f, want 0.95 ± %.4f", rate, 3*se)
-	}
+	assert.InDelta(t, 0.95, rate, 3*se, "coverage")
 }

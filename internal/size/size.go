@@ -56,11 +56,15 @@ func Check(pkg, what string, count, bytesPer int) error {
 	return nil
 }
 
-// CheckDense returns an error wrapping loadlab.ErrTooLarge, naming pkg
-// and fn, unless count dense n×n float64 matrices fit the memory budget,
+// CheckDense returns an error wrapping loadlab.ErrInvalid for n < 0 and
+// one wrapping loadlab.ErrTooLarge, naming pkg and fn, unless count dense
+// n×n float64 matrices fit the memory budget,
 // so that a dense method on a large graph fails before it allocates
 // rather than crashing the process.
 func CheckDense(pkg, fn string, n, count int) error {
+	if n < 0 {
+		return loadlab.Invalid(pkg, "%s: n = %d, want ≥ 0", fn, n)
+	}
 	nn, ok := Mul(n, n)
 	if !ok {
 		return loadlab.TooLarge(pkg, "%s: n = %d: an n×n matrix overflows", fn, n)

@@ -2,7 +2,6 @@ package stability
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
-	"github.com/loadlab/loadlab/ode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/diff/fd"
@@ -235,8 +233,8 @@ func TestPolytopeLinkEquilibria(t *testing.T) {
 	}
 }
 
-// Property test (issue: "for random (A, C, T) with A in Π_C, integration
-// from random starts never ends in a locally uncontrollable overload"), and
+// Property: for random (A, C, T) with A in Π_C, integration from random
+// starts never ends in a locally uncontrollable overload (spec §5.3), and
 // the same for the larger region Π′_C. Outside it, the same machinery does
 // find uncontrollable overloads, so the check is not vacuous.
 func TestPropertyNoUncontrollableInPolytope(t *testing.T) {
@@ -295,108 +293,6 @@ func TestPropertyNoUncontrollableInPolytope(t *testing.T) {
 	assert.Greater(t, insideTrials, 60)
 	assert.Greater(t, resolved, 10*unresolvedTotal)
 	assert.Greater(t, outsideHits, 0)
-}
-
-func TestBadInput(t *testing.T) {
-	nw := seedNet(0.3)
-	for _, beta := range []float64{0, -1, math.NaN(), math.Inf(1)} {
-		_, err := NewLaw(nw, beta)
-		assert.ErrorContains(t, err, "Sensitivity")
-	}
-	assert.PanicsWithValue(t, "stability: NewLaw: nw is nil", func() { _, _ = NewLaw(nil, 1) })
-	l := mustLaw(nw, 1)
-	for _, tc := range []struct {
-		x0  []float64
-		t1  float64
-		s   *Settings
-		msg string
-	}{
-		{[]float64{0.5, 1.5}, 1, nil, "x0[1] = 1.5"},
-		{[]float64{-0.1, 0.5}, 1, nil, "x0[0] = -0.1"},
-		{[]float64{math.NaN(), 0.5}, 1, nil, "x0[0] = NaN"},
-		{[]float64{0.5}, 1, nil, "len(x0) = 1"},
-		{[]float64{0.5, 0.5}, 0, nil, "t1 = 0"},
-		{[]float64{0.5, 0.5}, math.NaN(), nil, "t1 = NaN"},
-		{[]float64{0.5, 0.5}, 1, &Settings{AbsTol: -1}, "AbsTol = -1"},
-		{[]float64{0.5, 0.5}, 1, &Settings{RelTol: math.NaN()}, "RelTol = NaN"},
-		{[]float64{0.5, 0.5}, 1, &Settings{AbsTol: math.NaN()}, "AbsTol = NaN"},
-		{[]float64{0.5, 0.5}, 1, &Settings{RelTol: -1e-9}, "RelTol = -1e-09"},
-		{[]float64{0.5, 0.5}, 1, &Settings{AbsTol: 1e-8, RelTol: math.Inf(1)}, "RelTol = +Inf"},
-		{[]float64{0.5, 0.5}, 1, &Settings{AbsTol: math.Inf(-1)}, "AbsTol = -Inf"},
-		{[]float64{0.5, 0.5}, 1, &Settings{Step: -1}, "Step = -1"},
-		{[]float64{0.5, 0.5}, 1, &Settings{MaxSteps: -1}, "MaxSteps = -1"},
-		{[]float64{0.5, 0.5}, 1, &Settings{Times: []float64{0.5, 0.2}}, "Times[1] = 0.2"},
-		{[]float64{0.5, 0.5}, 1, &Settings{Times: []float64{2}}, "Times[0] = 2"},
-	} {
-		_, err := l.Integrate(tc.x0, tc.t1, tc.s)
-		assert.ErrorContains(t, err, tc.msg)
-	}
-	// Zero tolerances mean the documented default 1e-8, bit for bit.
-	def, err := l.Integrate([]float64{0.3, 0.6}, 5, &Settings{})
-	require.NoError(t, err)
-	explicit, err := l.Integrate([]float64{0.3, 0.6}, 5, &Settings{AbsTol: 1e-8, RelTol: 1e-8})
-	require.NoError(t, err)
-	assert.Equal(t, explicit.X, def.X)
-	bad := &Law{Net: nw, Sensitivity: -2}
-	_, err = bad.Integrate([]float64{0.5, 0.5}, 1, nil)
-	assert.ErrorContains(t, err, "Sensitivity = -2")
-	_, err = l.Iterate([]float64{0.5, 0.5}, 0, 3)
-	assert.ErrorContains(t, err, "dt = 0")
-	_, err = l.Iterate([]float64{0.5, 0.5}, 100, 3)
-	assert.ErrorContains(t, err, "too large")
-	_, err = l.Corner([]float64{0.5, 1})
-	assert.ErrorContains(t, err, "x[0] = 0.5")
-	_, err = l.Linearize([]float64{0.5, 0.5})
-	assert.ErrorContains(t, err, "not an equilibrium")
-	for _, tol := range []float64{-1e-6, math.NaN(), 0.5} {
-		_, err = l.Snap([]float64{1, 0}, tol)
-		assert.ErrorContains(t, err, fmt.Sprintf("tol = %v", tol))
-	}
-	assert.Panics(t, func() { l.Rate(nil, []float64{1}) })
-	three, err := anycast.NewNetwork([]float64{1, 1, 1}, mat.NewDense(3, 3, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}), []float64{1, 1, 1})
-	require.NoError(t, err)
-	_, err = Favorable(three)
-	assert.ErrorContains(t, err, "N = 3")
-	changed := seedNet(0.3)
-	changed.C.Set(0, 1, 0.95) // row 0 now sums to 1.05
-	_, err = TwoNodeMap(changed, []float64{1}, []float64{1}, nil)
-	assert.ErrorContains(t, err, "row 0")
-	for _, tc := range []struct {
-		s   MapSettings
-		msg string
-	}{
-		{MapSettings{Sensitivity: -1}, "Sensitivity = -1"},
-		{MapSettings{Start: [2]float64{0.5, 1.5}}, "Start[1] = 1.5"},
-		{MapSettings{Horizon: math.NaN()}, "Horizon = NaN"},
-		{MapSettings{Horizon: -3}, "Horizon = -3"},
-	} {
-		_, err = TwoNodeMap(nw, []float64{1}, []float64{1}, &tc.s)
-		assert.ErrorContains(t, err, tc.msg)
-	}
-	_, err = TwoNodeMap(nw, []float64{math.NaN()}, []float64{1}, nil)
-	assert.ErrorContains(t, err, "A[0] = NaN")
-	// A nil rand.Source is a programmer error: a panic naming it.
-	assert.PanicsWithValue(t, "stability: SearchCorners: src is nil", func() { _, _ = l.SearchCorners(3, nil) })
-	assert.PanicsWithValue(t, "stability: Attract: src is nil", func() { _, _ = l.Attract(10, nil, nil) })
-	assert.PanicsWithValue(t, "stability: Diurnal: src is nil", func() { _, _ = Diurnal([]float64{1}, []float64{0}, nil, nil) })
-
-	// A tolerance the step budget cannot meet is reported, with the
-	// trajectory computed so far.
-	tr, err := l.Integrate([]float64{0.5, 0.5}, 100, &Settings{MaxSteps: 3, AbsTol: 1e-12, RelTol: 1e-12})
-	require.Error(t, err)
-	assert.True(t, errors.Is(err, ode.ErrMaxSteps))
-	assert.NotNil(t, tr)
-}
-
-// TwoNodeMap is deterministic for any number of workers.
-func TestTwoNodeMapWorkers(t *testing.T) {
-	grid := []float64{0.3, 1, 3}
-	seed := seedNet(0.3)
-	a, err := TwoNodeMap(seed, grid, grid, &MapSettings{Workers: 1})
-	require.NoError(t, err)
-	b, err := TwoNodeMap(seed, grid, grid, &MapSettings{Workers: 3})
-	require.NoError(t, err)
-	assert.Equal(t, a, b)
 }
 
 // The normalised variant has the same equilibria with rates scaled by 1/T.
@@ -460,9 +356,7 @@ func FuzzIntegrate(f *testing.F) {
 		x0 := []float64{xa, xb}
 		for _, x := range tr.X {
 			for i, v := range x {
-				if !(v >= 0 && v <= 1) {
-					t.Fatalf("x = %v outside [0, 1] (β=%v x0=(%v,%v) tol=%v)", v, beta, xa, xb, tol)
-				}
+				require.Truef(t, v >= 0 && v <= 1, "x = %v outside [0, 1] (β=%v x0=(%v,%v) tol=%v)", v, beta, xa, xb, tol)
 				if x0[i] == 0 || x0[i] == 1 {
 					require.Equal(t, x0[i], v, "face x_%d = %v left", i, x0[i])
 				}
@@ -487,6 +381,8 @@ func TestAttractors(t *testing.T) {
 	found, _, err = mustLaw(fav, 1).Attractors(8, 300, 1, nil)
 	require.NoError(t, err)
 	require.Len(t, found, 1)
+	// The snapped interior state solves a 2×2 balance exactly up to
+	// rounding (exactTol).
 	assert.InDeltaSlice(t, []float64{0.0056, 0.0084}, found[0].X, exactTol)
 
 	// Stable corners reached are among those full enumeration finds,
@@ -662,4 +558,31 @@ func FuzzLinearize(f *testing.F) {
 			assert.InDelta(t, real(e.Eigenvalues[k]), real(lin.Eigenvalues[k]), 1e-13*l.scale())
 		}
 	})
+}
+
+// Vertex (0, 1) of the two-node example at C_ba = 0.3 has eigenvalues
+// (0.4, 0): the positive one proves instability (spec §5.4), so the class
+// is Unstable, not NonHyperbolic, by Corner, Linearize and the sweep.
+func TestPositiveEigenvalueDecides(t *testing.T) {
+	l := mustLaw(seedNet(0.3), 1)
+	c, err := l.Corner([]float64{0, 1})
+	require.NoError(t, err)
+	// λ = T_i − S_i with S_i a sum of two products of O(1) numbers: a
+	// few ulps of 0.7.
+	assert.InDeltaSlice(t, []float64{0.4, 0}, c.NodeRates, 1e-15)
+	assert.Equal(t, Unstable, c.Class)
+	e, err := l.Linearize([]float64{0, 1})
+	require.NoError(t, err)
+	assert.Equal(t, Unstable, e.Class)
+	// The same order of eigenvalues from both: sorted.
+	assert.Equal(t, c.Eigenvalues, e.Eigenvalues)
+	cs, err := l.ClassifyCorners()
+	require.NoError(t, err)
+	assert.Zero(t, cs.Count(NonHyperbolic))
+	// A positive and a negative rate with a zero one is a saddle; no
+	// positive rate and a zero one stays non-hyperbolic.
+	assert.Equal(t, Saddle, classify(1, 1, 1))
+	assert.Equal(t, NonHyperbolic, classify(1, 1, 0))
+	assert.Equal(t, Unstable, classify(0, 1, 1))
+	assert.Equal(t, Stable, classify(2, 0, 0))
 }
