@@ -374,7 +374,7 @@ func (st *acState) eliminate(i int32) {
 		k := col[b].row
 		x := f * (1 - f) * wdeg
 		// Reuse the pair {e, e^1} for the new edge {j, k}: the twin stays
-		// in j's list and now points at k; e moves to k's list.
+		// in j's list and then points at k; e moves to k's list.
 		t := c.e ^ 1
 		st.row[t], st.val[t] = k, x
 		st.push(k, c.row, c.e, x)
