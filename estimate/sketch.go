@@ -129,7 +129,7 @@ func SketchProjections(n int, set *SketchSettings) (int, error) {
 		}
 		hi = min(2*hi, MaxSketchProjections)
 	}
-	lo := hi / 2 // sketchMiss(lo) > miss, or lo = 0
+	lo := hi / 2 // SketchMiss(lo) > miss, or lo = 0
 	for hi-lo > 1 {
 		if mid := lo + (hi-lo)/2; sketchMiss(mid, eps) <= miss {
 			hi = mid

@@ -261,7 +261,7 @@ func (lz *Lanczos) RitzVector(s []float64, tail float64) ([]float64, error) {
 			bm = lz.Beta[j-1]
 		}
 		a, c := lz.parts[j][0], lz.parts[j][1]
-		lz.reduce(func(lo, hi int) float64 { // the same operations as step
+		lz.reduce(func(lo, hi int) float64 { // the same operations as Step
 			for i := lo; i < hi; i++ {
 				w[i] = ((w[i] - bm*prev[i]) - a*v[i]) - c*v[i]
 			}
