@@ -18,15 +18,15 @@ import (
 
 // DefaultDiagRelAcc is the per-node relative accuracy of the diagonal
 // estimators when TraceSettings.RelAcc is zero: 1 % at 95 %, as for the
-// trace estimators. Plain probe values would have relative spread of
-// order one per node (the off-diagonal mass of its row against the
-// diagonal entry: about 10⁴ probes for 1 %); the Chebyshev control
-// variate (diagcv.go) removes all but the part of the row that a
+// trace estimators. Plain probe values would have relative spread of order
+// one per node (the off-diagonal mass of its row against the diagonal
+// entry: about 10⁴ probes for 1 %); the Chebyshev control variate (spec
+// throttlers.md §12.9) removes all but the part of the row that a
 // polynomial of L cannot fit, so on graphs whose spectrum a low-degree
 // polynomial covers well (expanders) the minimum of probes suffices. On
-// graphs with many small eigenvalues (tori, paths) it does not, and
-// the estimators stop early with ErrNotConverged when the probes
-// projected for RelAcc exceed MaxProbes.
+// graphs with many small eigenvalues (tori, paths) it does not, and the
+// estimators stop early with ErrNotConverged when the probes projected for
+// RelAcc exceed MaxProbes.
 const DefaultDiagRelAcc = 0.01
 
 // DiagEstimate is a stochastic estimate of a matrix diagonal, one
@@ -109,22 +109,24 @@ func diagSettings(set *TraceSettings) (TraceSettings, laplacian.Settings) {
 // PinvDiag estimates the diagonal of L†, the nodal resistance
 // (Σ_u R_ju = n L†_jj + tr L†, spec throttlers.md §2), by the stochastic
 // diagonal estimator of Bekas, Kokiopoulou and Saad (Appl. Numer. Math.
-// 57, 2007) with a Chebyshev control variate (diagcv.go): for Rademacher
-// probes q_k, z_kj = q_kj (L† q_k − p(L) P q_k)_j + (P p(L) P)_jj has mean
-// L†_jj for any polynomial p, and variance Σ_{i≠j} (L† − P p(L) P)_ij²
-// independently over k; p is the degree-K Chebyshev interpolant of 1/λ
-// on [a, b] ⊇ most of the spectrum, and (P p(L) P)_jj is exact from local
-// moments. Each node's interval is the 95 % Student-t interval of its K
-// probe values (mean ± t_{K−1} s_j/√K, s_j their sample standard
-// deviation), so it covers L†_jj at about 95 % (tested over seeds and
-// nodes). Probes (one solve each, tolerance as for Kirchhoff) are
+// 57, 2007) with a Chebyshev control variate (spec throttlers.md §12.9):
+// for Rademacher probes q_k,
+//
+//	z_kj = q_kj (L† q_k − p(L) P q_k)_j + (P p(L) P)_jj
+//
+// has mean L†_jj for any polynomial p, and variance
+// Σ_{i≠j} (L† − P p(L) P)_ij² independently over k; p is the degree-K
+// Chebyshev interpolant of 1/λ on [a, b] ⊇ most of the spectrum, and
+// (P p(L) P)_jj is exact from local moments. Each node's interval is the
+// 95 % Student-t interval of its K probe values (mean ± t_{K−1} s_j/√K,
+// s_j their sample standard deviation), so it covers L†_jj at about 95 %
+// (tested over seeds and nodes). Probes (one solve each, tolerance as for Kirchhoff) are
 // added until the largest relative half-width over the nodes is ≤ RelAcc
 // (default DefaultDiagRelAcc, 1 %) after MinProbes; from MinProbes on,
 // when the probes that RelAcc would take, K (hw/RelAcc)², exceed
-// MaxProbes, it stops at once. Errors are those of Kirchhoff,
-// with the partial estimate on ErrNotConverged; ErrTooLarge when the
-// per-node accumulators and moments do not fit. It panics if g or src is
-// nil.
+// MaxProbes, it stops at once. Errors are those of Kirchhoff, with the
+// partial estimate on ErrNotConverged; ErrTooLarge when the per-node
+// accumulators and moments do not fit. It panics if g or src is nil.
 func PinvDiag(g *wgraph.Graph, set *TraceSettings, src rand.Source) (DiagEstimate, error) {
 	if g == nil || src == nil {
 		panic("estimate: EstimatePinvDiag: nil graph or rand.Source")
@@ -155,17 +157,16 @@ func PinvDiag(g *wgraph.Graph, set *TraceSettings, src rand.Source) (DiagEstimat
 // Diagonals estimates the diagonals of the combinations
 // Σ_i coef[c][i] f_i(L), one per row c of coef, of the functions of the
 // Laplacian in terms, with common Rademacher probes drawn from src and
-// the estimator of PinvDiag: per node the Student-t interval of
-// its probe values, a Chebyshev control variate per term on
-// [a, lmaxHi] (kept only when the first MinProbes probes show it
-// lowers the spread), and the stopping rule of PinvDiag over
-// every output. lmaxHi must bound λ_n from above (LambdaMaxBracket's Hi,
-// or 0 for the deterministic bounds). Each term's Apply is called once
-// per probe; its iterations are summed into every output's Iterations.
-// Errors: ErrInvalid for bad settings or a bad lmaxHi, and Apply's
-// errors, with the partial estimates. It panics if g or src is nil, if
-// terms is empty, if a term's F or Apply is nil, or if a row of coef
-// has not len(terms) entries.
+// the estimator of PinvDiag: per node the Student-t interval of its probe
+// values, a Chebyshev control variate per term on [a, lmaxHi] (kept only
+// when the first MinProbes probes show it lowers the spread), and the
+// stopping rule of PinvDiag over every output. lmaxHi must bound λ_n from
+// above (spectral.LambdaMaxBracket's Hi, or 0 for the deterministic
+// bounds). Each term's Apply is called once per probe; its iterations are
+// summed into every output's Iterations. Errors: ErrInvalid for bad
+// settings or a bad lmaxHi, and Apply's errors, with the partial
+// estimates. It panics if g or src is nil, if terms is empty, if a term's
+// F or Apply is nil, or if a row of coef has not len(terms) entries.
 func Diagonals(g *wgraph.Graph, lmaxHi float64, terms []DiagTerm, coef [][]float64, set *TraceSettings, src rand.Source) ([]DiagEstimate, error) {
 	if g == nil || src == nil {
 		panic("estimate: Diagonals: nil graph or rand.Source")
@@ -225,11 +226,11 @@ func pinvDiagProbes(s *laplacian.Solver, cv *chebCV, ts TraceSettings, rng *rand
 }
 
 // DiagTerm is one function f of the Laplacian whose diagonal enters a
-// diagonal estimate (estimateDiagonals). Apply sets dst = f(L) x and
-// returns the iterations it took; F is f at an eigenvalue, for the
-// Chebyshev control variate; Project says whether the probe enters as q,
-// whose values q_j (f(L) q)_j estimate f(L)_jj, or as Pq (P the
-// projection onto 1⊥), estimating (P f(L) P)_jj.
+// diagonal estimate (Diagonals). Apply sets dst = f(L) x and returns the
+// iterations it took; F is f at an eigenvalue, for the Chebyshev control
+// variate; Project says whether the probe enters as q, whose values q_j
+// (f(L) q)_j estimate f(L)_jj, or as Pq (P the projection onto 1⊥),
+// estimating (P f(L) P)_jj.
 type DiagTerm struct {
 	F       func(lambda float64) float64
 	Apply   func(dst, x []float64) (iterations int, err error)

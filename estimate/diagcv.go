@@ -13,7 +13,8 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 )
 
-// Chebyshev control variates for the diagonal estimators (diag.go).
+// Chebyshev control variates for the diagonal estimators (diag.go; spec
+// throttlers.md §12.9).
 //
 // The stochastic diagonal estimator of a matrix F = f(L) on 1⊥ (L† or
 // P(2I − γL)⁻¹P) takes per node j the probe values q_j (F q)_j, whose
@@ -43,20 +44,21 @@ import (
 // visits. H is the largest depth for which that stays within cvWork per
 // node on average (H = 4, K = 8 on a random 6-regular graph; H = 3,
 // K = 6 on a hypercube of degree 16–20; H = 12 on a 2-D torus). More depth
-// costs moments and saves probes: on the 2¹⁶-node hypercube K = 6 needed
-// 149 probes for 1 % against 759 at K = 4 (5 s against 23 s). (μ_{2H+1} would take one more pass over the neighbours of
-// ball(H), as costly as the step to depth H + 1 that gives two moments.)
+// costs moments and saves probes: on the 2¹⁶-node hypercube K = 6 needs
+// 149 probes for 1 % against 759 at K = 4, in about a fifth of the time.
+// (μ_{2H+1} would take one more pass over the neighbours of ball(H), as
+// costly as the step to depth H + 1 that gives two moments.)
 //
 // The estimators run both the control-variate and the plain probe values
 // for the first MinProbes probes and keep the one with the smaller
-// largest relative half-width (a pilot; in our tests the control variate
-// won everywhere, tori included, but nothing guarantees it for every
-// spectrum).
+// largest relative half-width (a pilot; on the graphs of the tests the
+// control variate wins everywhere, tori included, but nothing guarantees
+// it for every spectrum).
 //
-// b is the certified upper bound of λ_n (lambdaMaxBounds) and a is 0.9
-// times the smallest Ritz value of cvLanczosSteps Lanczos steps on 1⊥, an
-// estimate of λ₂ from above: the few eigenvalues below a make p a poorer
-// fit there, which adds variance, never bias.
+// b is the certified upper bound of λ_n (spectral.LambdaMaxBounds) and a
+// is 0.9 times the smallest Ritz value of cvLanczosSteps Lanczos steps on
+// 1⊥, an estimate of λ₂ from above: the few eigenvalues below a make p a
+// poorer fit there, which adds variance, never bias.
 const (
 	cvWork         = 5000 // edge visits per node of the local moments, on average
 	cvMaxDepth     = 12   // largest H (K = 24)
@@ -172,7 +174,7 @@ func cvDepth(g *wgraph.Graph) int {
 // of the current ball get local indices in order of first touch (list
 // maps them back); a small open-addressing table maps node → local index,
 // so that the lookups of a ball's neighbours stay in L1 instead of
-// reaching into n-sized arrays (at 10⁶ nodes that took 3× longer).
+// reaching into n-sized arrays (at 10⁶ nodes, 3× slower).
 type cvScratch struct {
 	keys []int32 // node per slot, −1 when empty; length a power of 2
 	slot []int32 // local index per slot
@@ -259,7 +261,7 @@ func (s *cvScratch) reset() {
 // over the cores (each node's moments depend only on the graph). It runs
 // on the breadth-first renumbered copy lm: consecutive nodes there have
 // overlapping balls stored close together, so their rows stay in cache
-// (at 10⁶ nodes the reads of the rows were most of the time).
+// (at 10⁶ nodes the reads of the rows are most of the time).
 func (cv *chebCV) moments(lm *lapmat.Matrix, h int) {
 	n := cv.n
 	deg := lm.Degrees()
@@ -280,7 +282,7 @@ func (cv *chebCV) moments(lm *lapmat.Matrix, h int) {
 }
 
 // nodeMoments computes μ_0..μ_{2H} of internal node i (original node
-// lm.perm[i]). The roles of s.w rotate: ip, ic, in index w_{r−2},
+// lm.Perm[i]). The roles of s.w rotate: ip, ic, in index w_{r−2},
 // w_{r−1} and the w_r being formed.
 func (cv *chebCV) nodeMoments(lm *lapmat.Matrix, deg []float64, s *cvScratch, i, h int) {
 	s.reset()

@@ -18,8 +18,9 @@ var blockBLAS gonum.Implementation
 
 // Block kernels of the Hutch++ estimator (hutchpp.go) on k vectors of
 // length n held column after column. Every reduction keeps one partial
-// per row block of blockLen rows, added in block order, so the results do
-// not depend on the number of goroutines (as in sparsepar.go).
+// per row block of lapmat.BlockLen rows, added in block order, so the
+// results do not depend on the number of goroutines (as in
+// internal/lapmat).
 
 // gram returns the len(a)×len(b) matrix aᵀb, row-major. With sym (a and
 // b the same block) only the upper triangle is computed and mirrored.

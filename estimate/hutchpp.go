@@ -14,7 +14,8 @@ import (
 )
 
 // Hutch++ for the Kirchhoff index (Meyer, Musco, Musco and Woodruff
-// 2021), with the sketch refined by subspace iteration and Rayleigh–Ritz:
+// 2021; spec throttlers.md §12.9), with the sketch refined by subspace
+// iteration and Rayleigh–Ritz:
 // for any orthonormal Q ⊥ 1 with projector P = QQᵀ,
 //
 //	tr L† = tr(Qᵀ L† Q) + tr((I − P) L† (I − P)),
@@ -31,8 +32,8 @@ import (
 // 1000×1000 torus, the per-probe relative spread of n zᵀL†z is 0.077
 // with no deflation (225 probes for 1 %), 0.0196 with m = 24 (15
 // probes), 0.017 with m = 32 (12), 0.014 with m = 48 (10, the minimum).
-// The kept m = 24 and sketch k = 32 are the cheaper of the two measured
-// settings on the 500×500 torus: 1440 conjugate-gradient iterations in
+// The kept m = 24 and sketch k = 32 are the cheaper of the two settings
+// compared on the 500×500 torus: 1440 conjugate-gradient iterations in
 // all against 1620 with k = 40, m = 32 (the solves of the Ritz vectors,
 // smooth right-hand sides, cost ≈ 29 iterations each, a probe ≈ 36).
 const (
@@ -60,8 +61,8 @@ const (
 	// hppDetTol1Factor·RelAcc and hppDetTol2 are the relative residuals
 	// of the two solves per Ritz vector (see deterministic). Their error
 	// bound is about Σ_j tol₁² tol₂ ‖L†q_j‖ ≤ m tol₁² tol₂/λ₂: on the
-	// 1000×1000 torus at 1 % (m = 32, 1/λ₂ = 0.022 tr L†) 2·10⁻⁴ of
-	// K_f, a fiftieth of the requested half-width, and ∝ RelAcc² in
+	// 1000×1000 torus at 1 % (m = 24, 1/λ₂ = 0.022 tr L†) 1.4·10⁻⁴ of
+	// K_f, a seventieth of the requested half-width, and ∝ RelAcc² in
 	// general.
 	hppDetTol1Factor = 3
 	hppDetTol2       = 0.3
@@ -189,8 +190,8 @@ func (h *hutchPP) sketch(seeds [][]float64) error {
 // product of both residuals. The right-hand sides q are smooth (low
 // modes), on which conjugate gradients converge slowly: two solves to
 // hppDetTol1Factor·RelAcc and hppDetTol2 cost fewer iterations than one
-// to the accuracy their product gives (measured on the torus: 27
-// iterations per column to 1e-3).
+// to the accuracy their product gives (on the torus, 27 iterations per
+// column to 1e-3).
 func (h *hutchPP) deterministic(out *TraceResult) error {
 	m := len(h.q)
 	x := h.w[:m]
@@ -335,21 +336,23 @@ func blockSolve(s *laplacian.Solver, tol float64, dst, b [][]float64) ([]laplaci
 	return res, nil
 }
 
-// TraceEstimator names the estimator behind a TraceResult.
+// TraceEstimator names the estimator behind a TraceResult, or the one
+// TraceSettings.Estimator asks for.
 type TraceEstimator int
 
 const (
-	// EstimatorNone: no estimator ran (the exact dense path).
+	// EstimatorNone is the zero value: in TraceSettings, let Kirchhoff
+	// choose; in a TraceResult, no estimator ran (an error came first).
 	EstimatorNone TraceEstimator = iota
 	// EstimatorHutchinson: Hutchinson's estimator, one solve per probe.
 	EstimatorHutchinson
 	// EstimatorHutchPP: Hutch++ — the trace on a sketched subspace of
 	// the smallest-eigenvalue modes by solves, plus Hutchinson's
-	// estimator on the rest (hutchpp.go).
+	// estimator on the rest (spec throttlers.md §12.9).
 	EstimatorHutchPP
 	// EstimatorLanczos: Hutchinson's estimator with each probe's qᵀL†q
-	// by Gauss quadrature on its Lanczos tridiagonal, no solves
-	// (tracelanczos.go); Kirchhoff takes it when the quadrature
+	// by Gauss quadrature on its Lanczos tridiagonal, no solves (spec
+	// throttlers.md §12.9); Kirchhoff takes it when the quadrature
 	// settles within 200 Lanczos steps (well-conditioned graphs).
 	EstimatorLanczos
 )

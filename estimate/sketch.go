@@ -129,7 +129,7 @@ func SketchProjections(n int, set *SketchSettings) (int, error) {
 		}
 		hi = min(2*hi, MaxSketchProjections)
 	}
-	lo := hi / 2 // sketchMiss(lo) > miss, or lo = 0
+	lo := hi / 2 // SketchMiss(lo) > miss, or lo = 0
 	for hi-lo > 1 {
 		if mid := lo + (hi-lo)/2; sketchMiss(mid, eps) <= miss {
 			hi = mid
@@ -169,11 +169,11 @@ const sketchBlock = 8
 // right-hand sides and solutions of up to sketchBlock projections at a
 // time, one vector of n values each (column c of y is y[c·n:(c+1)·n]), in
 // the solver's internal order. Each column is solved alone: a lockstep
-// solver on 8 interleaved columns (one 64-byte line per node) was
-// measured at n = 10⁶ and gained nothing once the single product read
-// the compact breadth-first matrix — its 8-column product cost 550–640 ms
-// of CPU against 70–160 ms for one column (2 shared, loaded cores) — so
-// it was dropped for the simpler code.
+// solver on 8 interleaved columns (one 64-byte line per node) gains
+// nothing at n = 10⁶ over single solves on the compact breadth-first
+// matrix, its 8-column product costing about as much CPU as eight
+// single-column products (docs/benchmarks-log.md), so the simpler code
+// is kept.
 type sketch struct {
 	g            *wgraph.Graph
 	s            *laplacian.Solver
@@ -182,7 +182,7 @@ type sketch struct {
 	seeds        [sketchBlock]uint64
 	cnt          int
 	y, x         []float64
-	acc          []float64 // ApproxEdgeResistances: Σ (z_i − z_j)² per internal edge
+	acc          []float64 // EdgeResistances: Σ (z_i − z_j)² per internal edge
 	eoff         []int     // first internal edge of each row block
 	accumulating bool      // fn accumulates (else it draws projections)
 	fn           lapmat.RangeFunc
@@ -213,7 +213,7 @@ func sketchRun(g *wgraph.Graph, set *SketchSettings, src rand.Source, visit func
 		return sk.info, err
 	}
 	// The sketch's own copy of L in the solver's breadth-first order
-	// (newLapMatrix is deterministic), so that the projections, the
+	// (lapmat.New is deterministic), so that the projections, the
 	// solves and the accumulation all run in that order.
 	if sk.m, err = lapmat.New(g); err != nil {
 		return sk.info, err
@@ -293,7 +293,7 @@ func (sk *sketch) solveColumn(c int) error {
 	return err
 }
 
-// EdgeResistances holds approximate effective resistances of every edge.
+// EdgeResistanceSet holds approximate effective resistances of every edge.
 type EdgeResistanceSet struct {
 	Edges []wgraph.Edge // the edges, in the order of g.Edges()
 	R     []float64     // R[e] ≈ R of Edges[e]
@@ -301,8 +301,9 @@ type EdgeResistanceSet struct {
 }
 
 // EdgeResistances estimates the effective resistance of every edge
-// of g by the random projections of Spielman and Srivastava. With B the
-// m×n signed incidence matrix and W the edge weights, L = Bᵀ W B, so
+// of g by the random projections of Spielman and Srivastava (spec
+// throttlers.md §12.9, "Effective resistance"). With B the m×n signed
+// incidence matrix and W the edge weights, L = Bᵀ W B, so
 // R_uv = ‖W^{1/2} B L† (e_u − e_v)‖²; for a k×m matrix Q of independent
 // standard Gaussians, each row q gives (qᵀ W^{1/2} B L† (e_u − e_v))² =
 // R_uv·χ²₁, so R̃_uv = ‖Z(e_u − e_v)‖² with Z = Q W^{1/2} B L†/√k is
@@ -310,7 +311,7 @@ type EdgeResistanceSet struct {
 // Laplacian solve.
 //
 // Guarantee: with exact solves, each estimate lies in [(1 − ε) R, (1 + ε) R]
-// with probability 1 − SketchMiss(K, ε) ≥ 1 − δ (SketchSettings.Miss), so
+// with probability 1 − SketchMiss(k, ε) ≥ 1 − δ (SketchSettings.Miss), so
 // the expected fraction of edges outside is at most δ; the edges share
 // the projections, so the realised fraction varies more than a binomial
 // one around that mean.
@@ -321,10 +322,10 @@ type EdgeResistanceSet struct {
 // δ_e²/R_e averages to η² with weights w_e R_e (the edges' leverages,
 // summing to n − 1), so edges of small leverage can see much more. The
 // relative residual Tol bounds η by Tol·√κ (κ = λ_n/λ₂ of the
-// preconditioned operator). Tol = ε/10 was measured too loose: on a
-// 1000-node graph with weights over 4 decades, 8.4 % of the edges missed
-// 1 ± 0.3 (8 seeds) against the stated 4.9 %, and 5.5 % at Tol = ε/30;
-// from Tol = ε/100 on the rate is that of exact solves (4.5 %, as at
+// preconditioned operator). Tol = ε/10 is too loose: on a 1000-node
+// graph with weights over 4 decades, 8.4 % of the edges miss 1 ± 0.3
+// (8 seeds) against the stated 4.9 %, and 5.5 % at Tol = ε/30; from
+// Tol = ε/100 on the rate is that of exact solves (4.5 %, as at
 // Tol = 10⁻⁶). The default is therefore ε/100; on a 10⁶-node random
 // 6-regular graph (κ ≈ 7) it costs 8 iterations per solve instead of 5.
 // Foster's sum measures the mean η² (SketchInfo.Foster), so a
@@ -333,11 +334,10 @@ type EdgeResistanceSet struct {
 //
 // Memory is O(m + 16 n) numbers; time is k solves, k passes over the
 // edges for the projections (8 at a time, in parallel) and ⌈k/8⌉ for the
-// accumulation. The result reports
-// Foster's check Σ w_e R̃_e ≈ n − 1. Errors are those of
-// laplacian.NewSolver and Solve (ErrNotConverged with the resistances
-// accumulated so far being useless, so the result is nil then). It
-// panics if g or src is nil.
+// accumulation. The result reports Foster's check Σ w_e R̃_e ≈ n − 1.
+// Errors are those of laplacian.NewSolver and laplacian.Solver.Solve
+// (ErrNotConverged with the resistances accumulated so far being
+// useless, so the result is nil then). It panics if g or src is nil.
 func EdgeResistances(g *wgraph.Graph, set *SketchSettings, src rand.Source) (*EdgeResistanceSet, error) {
 	if g == nil || src == nil {
 		panic("estimate: ApproxEdgeResistances: nil graph or rand.Source")
@@ -467,8 +467,8 @@ type ResistanceSketch struct {
 // and keeps them, n·k·8 bytes, so that Between answers any pair in O(k),
 // with the guarantee stated there (for AllPairs, every pair at once). It
 // returns an error wrapping loadlab.ErrTooLarge when they would not fit,
-// and the errors of laplacian.NewSolver and Solve. It panics if g or src
-// is nil.
+// and the errors of laplacian.NewSolver and laplacian.Solver.Solve. It
+// panics if g or src is nil.
 func NewResistanceSketch(g *wgraph.Graph, set *SketchSettings, src rand.Source) (*ResistanceSketch, error) {
 	if g == nil || src == nil {
 		panic("estimate: NewResistanceSketch: nil graph or rand.Source")

@@ -69,6 +69,8 @@ func (s *TraceSettings) Validate() error {
 	return s.Solver.Validate()
 }
 
+// Resolved returns the settings with defaults filled in and the solver
+// settings of the probes' solves (Tol DefaultTraceSolveTol when zero).
 func (s *TraceSettings) Resolved() (TraceSettings, laplacian.Settings) {
 	r := TraceSettings{RelAcc: DefaultTraceRelAcc, MinProbes: DefaultTraceMinProbes, MaxProbes: DefaultTraceMaxProbes}
 	var solver laplacian.Settings
@@ -102,27 +104,28 @@ type TraceResult struct {
 	Probes     int              // probes (one solve each) behind the interval; for Hutch++ those of the residual
 	Iterations int              // conjugate-gradient iterations over all solves
 	Status     loadlab.Status   // Success when the interval met RelAcc, else IterationLimit
-	Estimator  TraceEstimator   // the estimator that ran (EstimatorNone on the dense path)
+	Estimator  TraceEstimator   // the estimator that ran (EstimatorNone if none did)
 	Solves     int              // Laplacian solves, every probe and sketch column included
 	Sketch     int              // columns of the Hutch++ subspace (0 for Hutchinson)
 }
 
 // Kirchhoff estimates the Kirchhoff index K_f = n tr L† (spec
-// throttlers.md §2) by Hutchinson's estimator, each probe's qᵀL†q by
-// Lanczos quadrature where that settles within 200 steps (no solves;
-// tracelanczos.go), else by one Laplacian solve per probe: for a Rademacher vector q, n qᵀ L† q has mean K_f and variance
-// 2n²(‖L†‖_F² − Σ_u (L†_uu)²). Probes are drawn until the 95 % interval's
-// relative half-width is at most RelAcc (after MinProbes). On an expander
-// the per-probe relative spread is about √(2/n), so a few probes suffice;
-// on a 2-D torus the few smallest eigenvalues dominate ‖L†‖_F and many are
-// needed: when, after the first hppPilot probes or any later one, the
-// observed spread projects more than hppSwitchProbes probes (on a graph of
-// at least hppMinOrder nodes), the estimate switches to Hutch++
-// (hutchpp.go), which computes the trace on a sketch of the low modes by
-// solves and probes only the rest; TraceResult.Estimator says which ran.
-// It returns the partial estimate with an error wrapping
+// throttlers.md §2, §12.9) by Hutchinson's estimator, each probe's qᵀL†q
+// by Lanczos quadrature where that settles within 200 steps (no solves),
+// else by one Laplacian solve per probe: for a Rademacher vector q,
+// n qᵀ L† q has mean K_f and variance 2n²(‖L†‖_F² − Σ_u (L†_uu)²).
+// Probes are drawn until the 95 % interval's relative half-width is at
+// most RelAcc (after MinProbes). On an expander the per-probe relative
+// spread is about √(2/n), so a few probes suffice; on a 2-D torus the few
+// smallest eigenvalues dominate ‖L†‖_F and many are needed: when, after
+// the first 4 probes or any later one, the observed spread projects more
+// than 60 probes (on a graph of at least 512 nodes), the estimate
+// switches to Hutch++, which computes the trace on a sketch of the low
+// modes by solves and probes only the rest; TraceResult.Estimator says
+// which ran. It returns the partial estimate with an error wrapping
 // loadlab.ErrNotConverged at MaxProbes, and the errors of
-// laplacian.NewSolver and Solve. It panics if g or src is nil.
+// laplacian.NewSolver and laplacian.Solver.Solve. It panics if g or src
+// is nil.
 func Kirchhoff(g *wgraph.Graph, set *TraceSettings, src rand.Source) (TraceResult, error) {
 	if g == nil || src == nil {
 		panic("estimate: Kirchhoff: nil graph or rand.Source")

@@ -12,27 +12,28 @@ import (
 	"github.com/loadlab/loadlab/wgraph"
 )
 
-// lanczosKirchhoff estimates K_f = n tr L† (spec throttlers.md §2) by Hutchinson's estimator with
-// each probe's a = qᵀL†q taken by Gauss quadrature on the Lanczos
-// tridiagonal of L from Pq (stochastic Lanczos quadrature, the resistance
-// term of EstimateGammaH2's sampler; quadrature.go), the probes' recurrences
-// run eight at a time in one block, and no Laplacian solve. Gauss
-// quadrature of 1/λ is a lower bound that converges at the rate of
-// conjugate gradients; each probe's a is settled to a relative 10⁻³
-// RelAcc (quadRel), so the bias it leaves is 10⁻³ of the requested
-// half-width. On a well-conditioned graph (an expander: 9 steps per probe
-// at 10⁶ nodes) this costs a few block products, where a solve per probe
-// costs a Krylov run of its own at the solve tolerance.
+// lanczosKirchhoff estimates K_f = n tr L† (spec throttlers.md §2, §12.9)
+// by Hutchinson's estimator with each probe's a = qᵀL†q taken by Gauss
+// quadrature on the Lanczos tridiagonal of L from Pq (stochastic Lanczos
+// quadrature, lanczos.Probe, the resistance term of
+// consensus.EstimateGammaH2's sampler), the probes' recurrences run eight
+// at a time in one block, and no Laplacian solve. Gauss quadrature of 1/λ
+// is a lower bound that converges at the rate of conjugate gradients; each
+// probe's a is settled to a relative 10⁻³ RelAcc (lanczos.QuadRel), so the
+// bias it leaves is 10⁻³ of the requested half-width. On a
+// well-conditioned graph (an expander: 9 steps per probe at 10⁶ nodes)
+// this costs a few block products, where a solve per probe costs a Krylov
+// run of its own at the solve tolerance.
 //
 // It reports ok = false, having drawn seeds from rng but solved nothing,
-// when a probe's quadrature would need more than resLanczosMax steps (a
+// when a probe's quadrature would need more than lanczos.ResMax steps (a
 // torus, a path: small eigenvalues), so that the caller solves instead;
-// and ok = false when m is nil (newLapMatrix found g empty or
-// disconnected, or out of memory), whose errors the solver path reports.
-// m is g's renumbered matrix, which the solver path then reuses. The interval and the
-// stopping rule are Kirchhoff's: MinProbes, then about 25 % more
-// probes at a time until the 95 % relative half-width is at most RelAcc,
-// or MaxProbes (ErrNotConverged with the partial estimate).
+// and ok = false when m is nil (lapmat.New found g empty or disconnected,
+// or out of memory), whose errors the solver path reports. m is g's
+// renumbered matrix. The interval and the stopping rule are Kirchhoff's:
+// MinProbes, then about 25 % more probes at a time until the 95 % relative
+// half-width is at most RelAcc, or MaxProbes (ErrNotConverged with the
+// partial estimate).
 func lanczosKirchhoff(g *wgraph.Graph, m *lapmat.Matrix, ts TraceSettings, set laplacian.Settings, rng *rand.Rand) (TraceResult, bool, error) {
 	out := TraceResult{Estimator: EstimatorLanczos}
 	if m == nil {
@@ -85,9 +86,9 @@ type lanczosQuad struct {
 }
 
 // add draws the seeds of k new probes and runs them in blocks of
-// blockLanes, appending each block once its quadratures have settled.
-// It reports slow, having solved nothing, when some probe's a would need
-// more than resLanczosMax steps.
+// lanczos.BlockLanes, appending each block once its quadratures have
+// settled. It reports slow, having solved nothing, when some probe's a
+// would need more than lanczos.ResMax steps.
 func (lq *lanczosQuad) add(k int, rng *rand.Rand) (slow bool, err error) {
 	ps := make([]*lanczos.Probe, k)
 	for i := range ps {

@@ -15,7 +15,8 @@ import (
 // approxChol is a randomized approximate Cholesky factorisation of a
 // graph Laplacian, L ≈ 𝓛 D 𝓛ᵀ, after Kyng and Sachdeva ("Approximate
 // Gaussian elimination for Laplacians: fast, sparse, and simple", FOCS
-// 2016) in the form of Laplacians.jl's approxchol.
+// 2016) in the form of Laplacians.jl's approxchol (spec throttlers.md
+// §12.9, "Preconditioners").
 //
 // Vertices are eliminated in approximate minimum-degree order. Eliminating
 // vertex i with neighbour weights w_1 ≤ … ≤ w_d (total W) would add the
@@ -38,8 +39,9 @@ import (
 // their vector in order; solve gathers into and scatters out of that
 // order.
 //
-// Two cores: on graphs of at least acSplitMin nodes the vertices are cut
-// into two halves by their index (the solver's breadth-first order, so
+// Two halves in parallel: on graphs of at least acSplitMin nodes the
+// vertices are cut into two halves by their index (the solver's
+// breadth-first order, so
 // each half is a connected-ish ball), and the vertices of each half with
 // no neighbour in the other (its interior) are eliminated first, the two
 // halves in parallel, each in minimum-degree order with its own random
@@ -50,7 +52,7 @@ import (
 // two halves' steps in parallel too (forward: halves, then boundary;
 // backward: boundary, then halves). On a 2-D torus the boundary is
 // O(√n) vertices; on an expander nearly every vertex is boundary, and
-// the factorisation runs as one sequential elimination as before.
+// the factorisation is in effect one sequential elimination.
 type approxChol struct {
 	n      int
 	order  []int32 // vertex eliminated at step t
@@ -372,7 +374,7 @@ func (st *acState) eliminate(i int32) {
 		k := col[b].row
 		x := f * (1 - f) * wdeg
 		// Reuse the pair {e, e^1} for the new edge {j, k}: the twin stays
-		// in j's list and now points at k; e moves to k's list.
+		// in j's list and then points at k; e moves to k's list.
 		t := c.e ^ 1
 		st.row[t], st.val[t] = k, x
 		st.push(k, c.row, c.e, x)

@@ -7,11 +7,11 @@ import "github.com/loadlab/loadlab/internal/lapmat"
 // the factor once. The substitutions read and write rows of the scratch
 // at random, so a smaller group stays in cache, but a group narrower than
 // the block pays a strided gather and scatter: on the 1000 × 1000 torus
-// (busy machine) groups of one column took twice the CPU time of one
-// group of 8 (64 MB), which itself took about 1.1× eight single solves,
-// while at 160 000 nodes one group of 8 took half the CPU time per
-// column of a single solve. So the bound is set to keep blocks of up to
-// MaxBlockCols columns whole at 10⁶ nodes.
+// groups of one column cost twice the CPU time of one group of 8
+// (64 MB), which itself costs about 1.1× eight single solves, while at
+// 160 000 nodes one group of 8 costs half the CPU time per column of a
+// single solve (docs/benchmarks-log.md). So the bound keeps blocks of up
+// to MaxBlockCols columns whole at 10⁶ nodes.
 var acBlockBytes = 128 << 20 // a variable so that tests can force groups
 
 // solveBlock is solve for a block of k vectors stored row-major in v

@@ -25,7 +25,7 @@ const (
 	// iterations more than ApproxCholesky alone.
 	Auto Preconditioner = iota
 	// ApproxCholesky is the randomized approximate Cholesky factorisation
-	// of Kyng and Sachdeva (approxchol.go): O(m log n) setup, an
+	// of Kyng and Sachdeva (spec throttlers.md §12.9): O(m log n) setup, an
 	// iteration count that grows slowly with n and not with the weights'
 	// spread.
 	ApproxCholesky
@@ -91,7 +91,7 @@ func (s *Settings) Validate() error {
 	return nil
 }
 
-// resolved returns the settings with defaults filled in.
+// Resolved returns the settings with defaults filled in.
 func (s *Settings) Resolved() Settings {
 	var r Settings
 	if s != nil {
@@ -115,15 +115,16 @@ type SolveResult struct {
 
 // Solver solves L x = b for the Laplacian of a connected graph by
 // preconditioned conjugate gradients on 1⊥ (the complement of the
-// constants), returning x = L† b to a requested relative residual. The
-// preconditioner is built once by NewSolver and reused by every
-// Solve. A solver holds its workspace: Solve is not safe for concurrent
-// use (make one solver per goroutine).
+// constants), returning x = L† b to a requested relative residual (spec
+// throttlers.md §12.9). The preconditioner is built once, by NewSolver
+// or, with Auto, by the first solve that needs the factor, and reused by
+// every later solve. A solver holds its workspace: Solve is not safe for
+// concurrent use (make one solver per goroutine).
 type Solver struct {
 	op   *Operator
 	mat  *lapmat.Matrix // the Laplacian renumbered for the solver's products
 	set  Settings
-	ac   *approxChol // in mat's numbering; built by NewLaplacianSolver, or by the first Auto solve that needs it
+	ac   *approxChol // in mat's numbering; built by NewSolver, or by the first Auto solve that needs it
 	seed uint64      // of the factorisation's sampling
 	w    pcgWork
 	bw   *blockWork // SolveBlock's workspace, allocated on first use

@@ -12,7 +12,7 @@ import (
 
 // MaxBlockCols is the number of right-hand sides SolveBlock iterates
 // together; a wider block is solved in chunks of at most this many
-// columns (lapMatrix's block product, blockColsMax).
+// columns (sixteen float64 are two cache lines per row of the block).
 const MaxBlockCols = lapmat.BlockColsMax
 
 // SolveBlock solves L X = B column by column for the k columns of b,

@@ -15,8 +15,9 @@ import (
 //
 // Every kernel does, column by column, exactly the arithmetic of the
 // single-vector kernels of pcgWork in the same order (rows ascending
-// within a block of blockLen rows, block partial sums added in block
-// order), so each column's iterates are those of Solve on that column.
+// within a block of lapmat.BlockLen rows, block partial sums added in
+// block order), so each column's iterates are those of Solve on that
+// column.
 // Kernels other than the product touch only the columns in sel: a column
 // that has converged keeps its x, r and p.
 type blockWork struct {

@@ -10,7 +10,7 @@ import (
 // pcgWork is the workspace of a Solver: the conjugate-gradient
 // vectors, in the solver matrix's internal order, and the per-block
 // partial sums of the parallel kernels. Every kernel runs through one
-// prebuilt rangeFunc, so a solve allocates nothing.
+// prebuilt lapmat.RangeFunc, so a solve allocates nothing.
 //
 // One iteration is three passes over the vectors: the product q = L p
 // with p·q; the update x += α p, r −= α q fused with the local

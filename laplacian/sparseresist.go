@@ -6,10 +6,11 @@ import (
 	"github.com/loadlab/loadlab"
 )
 
-// Resistance returns the effective resistance R_uv = (e_u − e_v)ᵀ L† (e_u − e_v)
-// (spec throttlers.md §2 eq. (2)) by one solve, to the solver's tolerance:
-// with relative residual δ, |R̃ − R| ≤ δ √2 ‖L†(e_u − e_v)‖ ≲ δ R √(2κ)
-// in the worst case and about δ R in practice. It returns the solve's
+// Resistance returns the effective resistance
+// R_uv = (e_u − e_v)ᵀ L† (e_u − e_v) (spec throttlers.md §2 eq. (2),
+// §12.9) by one solve, to the solver's tolerance: with relative residual
+// δ, |R̃ − R| ≤ δ √2 ‖L†(e_u − e_v)‖ ≲ δ R √(2κ) in the worst case and
+// about δ R in practice. It returns the solve's
 // result and its error (ErrNotConverged with the partial value). It
 // panics if u or v is out of range.
 func (s *Solver) Resistance(u, v int) (float64, SolveResult, error) {

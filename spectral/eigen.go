@@ -16,8 +16,8 @@ import (
 // Sylvester's law of inertia) applied to computed quantities, each
 // widened by a bound on its rounding error, and, for CertLanczos with
 // Delta > 0, one end from a probabilistic bound that fails with
-// probability at most Delta over the random start vector (see the
-// package comment, "Eigenvalue brackets").
+// probability at most Delta over the random start vector (derived in
+// spec throttlers.md §12.8).
 type Bracket struct {
 	Lo, Est, Hi float64
 	// Cert names the method that produced the bracket.
@@ -202,7 +202,7 @@ func decided(b Bracket, t float64) bool {
 //  4. Plain Lanczos from a random start, O(n) memory: Hi is the
 //     Christoffel bound, which fails with probability ≤ Delta, and Lo the
 //     Rayleigh quotient of the Ritz vector (regenerated in a second pass),
-//     rounded down (CertLanczos; see the package comment for the proof).
+//     rounded down (CertLanczos; proof in spec throttlers.md §12.8).
 //  5. With a Threshold t still inside the bracket and up to 3000 nodes:
 //     a Cholesky factorisation of c I − S succeeds iff c > λ_max, up to a
 //     backward error m = 1e-9 (t + Hi) (CertCholesky).
@@ -344,10 +344,10 @@ func lambda2(g *wgraph.Graph, s *EigenSettings) (Bracket, []float64, error) {
 // LambdaMaxBracket stops after its deterministic steps.
 const boundsWidth = 1e300
 
-// lambdaMaxBounds returns the deterministic bracket of λ_max(L): steps 1
+// LambdaMaxBounds returns the deterministic bracket of λ_max(L): steps 1
 // and 3 of LambdaMaxBracket (edge and Collatz–Wielandt bounds, O(m)
 // each, CertBounds), or the dense eigenvalues up to 400 nodes
-// (CertDense). Errors are those of LambdaMaxBracket.
+// (CertDense). Errors and panics are those of LambdaMaxBracket.
 func LambdaMaxBounds(g *wgraph.Graph) (Bracket, error) {
 	return LambdaMaxBracket(g, &EigenSettings{RelWidth: boundsWidth})
 }

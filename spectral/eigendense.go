@@ -182,8 +182,8 @@ func (op *operator) cholesky2(b Bracket, z []float64, t, norm float64) (Bracket,
 }
 
 // settled marks a bracket refined by the method cert: Delta becomes 0
-// when both ends are now deterministic (exact), the estimate is clamped
-// into [Lo, Hi] and the status is Success.
+// when exact (the refinement leaves both ends deterministic), the
+// estimate is clamped into [Lo, Hi] and the status is Success.
 func (b Bracket) settled(cert Certificate, exact bool) Bracket {
 	b.Cert = cert
 	if exact {

@@ -17,7 +17,8 @@ const (
 	eigenSolveTol = 1e-10
 	// roundingSlack multiplies k η (k steps, η the relative error of one
 	// operator application) in the margin added to the probabilistic
-	// bound for the perturbation of the recurrence (package comment).
+	// bound for the perturbation of the recurrence (spec throttlers.md
+	// §12.8).
 	roundingSlack = 10
 	// floorWidth is the relative width below which a threshold is left
 	// undecided: the rounding of the operator dominates there.
@@ -105,7 +106,7 @@ func (op *operator) lanczosMax(b Bracket, c eigenConfig) (Bracket, error) {
 	var hist []ritzPoint
 	factor := 0.9
 	check := func(k int, theta float64) bool {
-		// The ghost allowance k (package comment) divides the tail.
+		// The ghost allowance k (spec throttlers.md §12.8) divides the tail.
 		up := lz.UpperBound(theta, hi0, float64(k)/tail) * (1 + roundingSlack*float64(k)*op.rel)
 		b.Cert, b.Steps, b.Est = CertLanczos, k, theta
 		if up < b.Hi {
@@ -338,8 +339,8 @@ func twoDone(b Bracket, high, factor float64, c eigenConfig) bool {
 	return high-b.Lo <= factor*c.width*b.Lo
 }
 
-// upperBoundOpen is lanczos.upperBound without a known upper end: it
-// doubles from 2θ until the Christoffel function passes limit.
+// upperBoundOpen is lanczos.Lanczos.UpperBound without a known upper
+// end: it doubles from 2θ until the Christoffel function passes limit.
 func upperBoundOpen(lz *lanczos.Lanczos, theta, limit float64) float64 {
 	hi := 2 * theta
 	for range 1100 {

@@ -63,7 +63,7 @@ func (f Family) check() {
 
 // Order returns the number of nodes of the member with size parameter k:
 // k, k² or 2^k. It returns an error wrapping loadlab.ErrInvalid for
-// k < MinSize() (or k > MaxHypercubeDim for the hypercube) and one
+// k < MinSize() (or k > gen.MaxHypercubeDim for the hypercube) and one
 // wrapping loadlab.ErrTooLarge for k² ≥ 2^31. It panics for an unknown
 // family.
 func (f Family) Order(k int) (int, error) {

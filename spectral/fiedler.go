@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// AlgebraicConnectivity above DenseMaxNodes.
+// Constants of AlgebraicConnectivity above DenseMaxNodes.
 const (
 	// fiedlerStartWidth is the relative width of the Lanczos bracket of
 	// λ₂ whose vector starts the refinement.

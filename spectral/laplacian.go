@@ -18,7 +18,8 @@ import (
 // The eigensolver works on L/s, s the power of two nearest the largest
 // weighted degree, and the eigenvalues are scaled back: the scaling is
 // exact, and it keeps LAPACK's internal scaling in range for every
-// weight in [MinWeight, MaxWeight] (gonum panicked on weights ≲ 1e-122).
+// weight in [wgraph.MinWeight, wgraph.MaxWeight] (gonum's own rescaling
+// panics when every entry is below about 1e-122; see SymEigen).
 // It returns an error wrapping loadlab.ErrInvalid for a graph with no
 // nodes and one wrapping loadlab.ErrNotConverged if the eigensolver
 // fails. It panics if g is nil.

@@ -71,9 +71,9 @@ func NewResistance(g *wgraph.Graph) (*Resistance, error) {
 }
 
 // LiftedLaplacian returns A = L + (α/n) J for the Laplacian L of g and
-// the α of Lift (the mean weighted degree). It returns an error wrapping
-// loadlab.ErrTooLarge, naming n, if the dense n×n matrix would exceed
-// the memory budget. It panics if g is nil.
+// α, the mean weighted degree (spec throttlers.md §12.7). It returns an
+// error wrapping loadlab.ErrTooLarge, naming n, if the dense n×n matrix
+// would exceed the memory budget. It panics if g is nil.
 func LiftedLaplacian(g *wgraph.Graph) (*mat.SymDense, float64, error) {
 	if g == nil {
 		panic("spectral: LiftedLaplacian: nil graph g")
@@ -235,12 +235,13 @@ func PseudoInverse(g *wgraph.Graph) (*mat.SymDense, error) {
 }
 
 // EffectiveResistance returns R_uv = (e_u − e_v)ᵀ L† (e_u − e_v) (spec
-// eq. (2)) to near working precision: up to DenseMaxNodes nodes with one
-// factorisation and one solve (for many queries on one graph, use
-// NewResistance), above by one preconditioned Laplacian solve to a
+// throttlers.md §2 eq. (2)) to near working precision: up to
+// DenseMaxNodes nodes with one factorisation and one solve (for many
+// queries on one graph, use NewResistance), above by one preconditioned
+// Laplacian solve to a
 // relative residual of 1e-12 and the second-order quadratic form
-// 2bᵀx − xᵀLx, whose relative error is at most 1e-24 κ(L)
-// (resistanceSparse). It returns an error for a disconnected graph or a
+// 2bᵀx − xᵀLx, whose relative error is at most 1e-24 κ(L) (spec
+// throttlers.md §12.9). It returns an error for a disconnected graph or a
 // node out of range, and one wrapping loadlab.ErrNotConverged when the
 // solve stops short. It panics if g is nil.
 func EffectiveResistance(g *wgraph.Graph, u, v int) (float64, error) {
@@ -327,10 +328,12 @@ func KirchhoffIndex(g *wgraph.Graph) (float64, error) {
 
 // DenseMaxNodes is the largest order at which the functions that return a
 // bare number by dense O(n³) work (KirchhoffIndex, consensus.Rho and
-// NodalRho) run it; above, they return an error wrapping
-// loadlab.ErrTooLarge that names the way on. At 2048 nodes a dense
-// factor-and-invert pass takes under a second and 32 MB per matrix; at
-// 4000 several seconds, growing as n³.
+// consensus.NodalRho) run it; above, they return an error wrapping
+// loadlab.ErrTooLarge that names the way on, and AlgebraicConnectivity
+// and EffectiveResistance switch to certified sparse methods (spec
+// throttlers.md §12.9, "Exact names stay exact"). At 2048 nodes a dense
+// factor-and-invert pass (2n³/3 ≈ 5.7·10⁹ flops, 32 MB per matrix) takes
+// a fraction of a second; its cost grows as n³, eightfold per doubling.
 const DenseMaxNodes = 2048
 
 // kirchhoffDense is KirchhoffIndex's dense path.

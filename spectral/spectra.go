@@ -12,9 +12,10 @@ import (
 )
 
 // Closed-form Laplacian spectra and Kirchhoff indices of the unit-weight
-// families in families.go. Spectra are returned in ascending order with
-// repeated eigenvalues listed as often as their multiplicity, exactly as
-// Spectrum returns them. Each function returns an error wrapping
+// families of package wgraph/gen (spec throttlers.md §9, §12.4). Spectra
+// are returned in ascending order with repeated eigenvalues listed as
+// often as their multiplicity, exactly as Spectrum returns them. Each
+// function returns an error wrapping
 // loadlab.ErrInvalid for the sizes where the matching constructor does,
 // and one wrapping loadlab.ErrTooLarge for a spectrum too large for
 // memory.
@@ -159,7 +160,8 @@ func TorusSpectrum(rows, cols int) ([]float64, error) {
 
 // HypercubeSpectrum returns the Laplacian spectrum of Hypercube(d):
 // 2j with multiplicity C(d, j), j = 0, …, d (Q_d is the product of d
-// copies of K_2, whose spectrum is {0, 2}), for 0 ≤ d ≤ MaxHypercubeDim.
+// copies of K_2, whose spectrum is {0, 2}), for 0 ≤ d ≤
+// gen.MaxHypercubeDim.
 func HypercubeSpectrum(d int) ([]float64, error) {
 	if err := checkDim("HypercubeSpectrum", d); err != nil {
 		return nil, err
@@ -245,7 +247,7 @@ func StarKirchhoff(n int) (float64, error) {
 
 // HypercubeKirchhoff returns K_f(Hypercube(d)) = 2^d Σ_{j=1}^{d} C(d, j)/(2j)
 // (spec §2 with the spectrum of HypercubeSpectrum), in O(d) time. Unlike
-// Hypercube it accepts any d ≥ 0. K_f grows like 4^d/d and exceeds the
+// gen.Hypercube it accepts any d ≥ 0. K_f grows like 4^d/d and exceeds the
 // float64 range from d = 517 on, where the result is +Inf (returned at
 // once, without the O(d) loop). It returns an error wrapping
 // loadlab.ErrInvalid for d < 0.
@@ -275,8 +277,9 @@ const hypercubeKirchhoffMaxD = 516
 //	K_f = n Σ_{(i,j)≠(0,0)} 1/(a_i + b_j)            (spec §2)
 //	    = n [ (cols² − 1)/6 + Σ_{i≥1} S_P(cols, a_i) ],
 //
-// where S_P(c, a) = Σ_j 1/(a + b_j) has the closed form given at
-// pathResolvent, so the double sum collapses to a single one. It
+// where S_P(c, a) = Σ_j 1/(a + b_j) has a closed form from Chebyshev
+// polynomials (derived at pathResolvent in the source; spec
+// throttlers.md §12.4), so the double sum collapses to a single one. It
 // returns an error wrapping loadlab.ErrInvalid for rows or cols < 1.
 func GridKirchhoff(rows, cols int) (float64, error) {
 	if err := productKirchhoffSize("GridKirchhoff", rows, cols, 1); err != nil {
@@ -307,10 +310,10 @@ func productKirchhoffSize(fn string, rows, cols, min int) error {
 //
 //	K_f = n [ (cols² − 1)/12 + Σ_{i≥1} S_C(cols, a_i) ],
 //
-// where S_C(c, a) = Σ_j 1/(a + b_j) is given in closed form at
-// cycleResolvent, and a_i = a_{rows−i} halves the remaining sum. A
-// 1000×1000 torus takes microseconds. It returns an error wrapping
-// loadlab.ErrInvalid for rows or cols < 3.
+// where S_C(c, a) = Σ_j 1/(a + b_j) has a closed form (derived at
+// cycleResolvent in the source), and a_i = a_{rows−i} halves the
+// remaining sum: a 1000×1000 torus is a sum of 500 terms. It returns an
+// error wrapping loadlab.ErrInvalid for rows or cols < 3.
 func TorusKirchhoff(rows, cols int) (float64, error) {
 	if err := productKirchhoffSize("TorusKirchhoff", rows, cols, 3); err != nil {
 		return 0, err

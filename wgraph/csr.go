@@ -8,7 +8,7 @@ import (
 )
 
 // FromPairs returns the unit-weight graph on n nodes with the edges
-// {us[k], vs[k]}: the constructor of the graph generators, in
+// {us[k], vs[k]}: the constructor of the generators of wgraph/gen, in
 // O(n + m + Σ_u d_u log d_u) time with sequential passes and no map. It
 // returns an error wrapping loadlab.ErrInvalid for a node out of range, a
 // self-loop or a pair given twice, and one wrapping loadlab.ErrTooLarge

@@ -13,11 +13,12 @@ import (
 // neighbours are adj[off[u]:off[u+1]], sorted ascending, and w holds the
 // weight of each of those entries. Every edge appears twice, once from
 // each end, with the same weight. Edge weights are conductances in
-// [MinWeight, MaxWeight].
+// [MinWeight, MaxWeight] (spec throttlers.md §12.2).
 //
 // A Graph is built by a Builder, by FromEdges or by one of the
-// generators, and never changes afterwards, so it is safe for concurrent
-// use and its views (Neighbors, Weights, CSR) stay valid for its life.
+// generators of wgraph/gen, and never changes afterwards, so it is safe
+// for concurrent use and its views (Neighbors, Weights, CSR) stay valid
+// for its life.
 // The zero value is the graph with no nodes.
 type Graph struct {
 	off []int

@@ -8,11 +8,11 @@ import (
 )
 
 // Laplacian returns the weighted Laplacian L = D − W of g (spec
-// throttlers.md §2): L_uv = −w_uv for an edge, L_uu = Σ_v w_uv, as a
+// throttlers.md §2, §12.1): L_uv = −w_uv for an edge, L_uu = Σ_v w_uv, as a
 // dense n×n matrix. It returns an error wrapping loadlab.ErrTooLarge,
 // naming n, if that matrix would exceed the memory budget
-// (internal/size); use LaplacianMulVec or the sparse solvers for large
-// graphs.
+// (internal/size); use LaplacianMulVec or the sparse solvers of package
+// laplacian for large graphs.
 func (g *Graph) Laplacian() (*mat.SymDense, error) {
 	if err := size.CheckDense("wgraph", "Laplacian", g.Order(), 1); err != nil {
 		return nil, err
@@ -21,7 +21,7 @@ func (g *Graph) Laplacian() (*mat.SymDense, error) {
 }
 
 // laplacian builds the dense Laplacian; the caller has checked its size
-// with CheckDense.
+// with size.CheckDense.
 func (g *Graph) laplacian() *mat.SymDense {
 	n := g.Order()
 	l := mat.NewSymDense(max(n, 1), nil)

@@ -16,7 +16,7 @@ import (
 // SPDFactor is the Cholesky factorisation A = UᵀU of a symmetric
 // positive definite matrix with its 1-norm condition estimate and, on
 // first use, the inverse factor V = U⁻¹ (upper triangular), computed in
-// place by the recursive triangular inverse of tri.go (n³/3 flops,
+// place by the recursive triangular inverse Trinv (n³/3 flops,
 // nearly all in Gemm). From V:
 //
 //	A⁻¹ = V Vᵀ,   (A⁻¹)_jj = ‖row j of V‖²,   tr A⁻¹ = ‖V‖_F².
@@ -82,7 +82,8 @@ func (f *SPDFactor) Cond() float64 { return f.cond }
 // LogDet returns log det A = 2 Σ log U_ii.
 func (f *SPDFactor) LogDet() float64 { return f.logdet }
 
-// invert replaces U by V = U⁻¹ once.
+// Invert replaces U by the inverse factor V = U⁻¹; later calls do
+// nothing.
 func (f *SPDFactor) Invert() {
 	if f.inverted {
 		return
@@ -170,7 +171,7 @@ func (f *SPDFactor) SolveVec(dst, b []float64) {
 // with J the all-ones matrix and α = tr L / n, the mean weighted degree
 // (α = 1 when L = 0), and returns α. Because J/n projects onto the
 // constants and L annihilates them, A⁻¹ = L† + J/(α n) for every α > 0
-// (spec throttlers.md §2 uses α = 1); α on the scale of L keeps A as
+// (spec throttlers.md §12.7; §2 uses α = 1); α on the scale of L keeps A as
 // well conditioned as L allows on 1⊥, κ(A) = max(λ_n, α)/min(λ₂, α),
 // whatever the units of the weights. It panics if the sizes differ.
 func Lift(dst, l *mat.SymDense) float64 {

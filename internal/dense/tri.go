@@ -6,14 +6,13 @@ import (
 )
 
 // A recursive triangular inverse. gonum's Dtrtri spends its time in
-// Dtrmm, which is serial; trinv splits the triangle in halves and pushes
+// Dtrmm, which is serial; Trinv splits the triangle in halves and pushes
 // nearly all of its n³/3 flops into blas64.Gemm, which is blocked and
-// runs on every core (and is OpenBLAS's dgemm under -tags openblas). At
-// n = 2000 it needs about 12% less CPU time than Dtrtri (0.28 s against
-// 0.32 s on one core) and, with its work in parallel Gemm, took 0.20 s
-// against 0.33 s on two lightly loaded cores; on a busy machine the two
-// are close. (A recursive V·Vᵀ was also tried; it was no faster than
-// gonum's Dlauum, which already uses Gemm, so PseudoInverse calls Dlauum.)
+// runs on every core (or is the BLAS a program installs with blas64.Use).
+// At n = 2000 it needs about 12 % less CPU time than Dtrtri on one core,
+// and its wall time falls further when Gemm has idle cores to run on.
+// The product V·Vᵀ is left to gonum's Dlauum (SPDFactor.InverseTo), which
+// already runs in Gemm: a recursive version is no faster.
 // The kernels work in place on the upper triangle of a row-major n×n
 // block; the strictly lower part is neither read nor written.
 
@@ -30,7 +29,7 @@ func gemm(ta, tb blas.Transpose, alpha float64, a, b, c blas64.General) {
 	blas64.Gemm(ta, tb, alpha, a, b, 1, c)
 }
 
-// trinv overwrites the upper triangle of t (non-singular, n×n) with the
+// Trinv overwrites the upper triangle of t (non-singular, n×n) with the
 // upper triangle of t⁻¹:
 //
 //	[T11 T12]⁻¹   [V11  −V11 T12 V22]

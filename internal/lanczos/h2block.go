@@ -11,10 +11,10 @@ import (
 	"github.com/loadlab/loadlab/internal/size"
 )
 
-// lanczosBlock runs the plain Lanczos recurrences of L for m probes in
+// Block runs the plain Lanczos recurrences of L for m probes in
 // lockstep: the three vectors of every probe are stored interleaved
 // (entry j of node i at i·m + j, in the breadth-first order of a
-// lapMatrix), so that one product reads each neighbour's m values from
+// lapmat.Matrix), so that one product reads each neighbour's m values from
 // one or two cache lines. On a 10⁶-node expander the product is bound by
 // the latency of those reads, not by arithmetic, so m probes cost little
 // more than one (the reason for the block).
@@ -26,7 +26,8 @@ import (
 // removed at every step (rounding leaks one, which T would see as a
 // spurious eigenvalue 0). Every reduction is summed per fixed row block
 // and the blocks in order, so a probe's tridiagonal does not depend on
-// the number of goroutines, nor on the other probes of its block.
+// the number of goroutines, nor on the other probes of its block
+// (spec throttlers.md §12.9).
 type Block struct {
 	mat      *lapmat.Matrix
 	m        int
@@ -41,7 +42,7 @@ type Block struct {
 // blockVectors is the number of interleaved n × m arrays of a block.
 const blockVectors = 3
 
-// newLanczosBlock starts the recurrences of the probes: probe j from
+// NewBlock starts the recurrences of the probes: probe j from
 // v = Pq_j/‖Pq_j‖, q_j the Rademacher vector of its seed (in the graph's
 // order, gathered into the matrix's). It checks the workspace size.
 func NewBlock(mat *lapmat.Matrix, probes []*Probe, q []float64) (*Block, error) {
@@ -75,8 +76,8 @@ func NewBlock(mat *lapmat.Matrix, probes []*Probe, q []float64) (*Block, error) 
 	return lb, nil
 }
 
-// probeVector fills q with the projection Pq of the Rademacher probe of
-// seed (the stream of EstimateGammaH2's probes).
+// ProbeVector fills q with the projection Pq of the Rademacher probe of
+// seed, as NewBlock draws it.
 func ProbeVector(q []float64, seed uint64) {
 	mc.Rademacher(q, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)))
 	var mean float64
@@ -185,7 +186,7 @@ func (lb *Block) step() int {
 	return count
 }
 
-// blockLanes is the width of the lane groups of a block: 8 float64 are
+// BlockLanes is the width of the lane groups of a block: 8 float64 are
 // one 64-byte cache line, and the interleaved arrays are allocated with
 // a multiple of 8 lanes, so a neighbour's group is one aligned line (Go
 // allocates arrays this large on page boundaries).
@@ -315,7 +316,7 @@ func (lb *Block) productNarrow(part []float64, lo, hi int) {
 }
 
 // tailErr estimates the relative error left in the last of three Gauss
-// quadratures x0, x1, x2 taken lanczosCheck steps apart (sequences that
+// quadratures x0, x1, x2 taken CheckSteps steps apart (sequences that
 // increase to their limits here: the functions' even derivatives are
 // positive on the spectrum): with the changes d₁, d₂ and their ratio
 // r = d₂/d₁, the geometric tail d₂ r/(1 − r), relative to x2; 0 when
@@ -340,7 +341,7 @@ type blockState struct {
 }
 
 // check judges the quadratures of every running probe of lb from its
-// leading tridiagonals T_{k−2s}, T_{k−s}, T_k (s = lanczosCheck = 1, k
+// leading tridiagonals T_{k−2s}, T_{k−s}, T_k (s = CheckSteps = 1, k
 // the steps so far): the leading block of a Lanczos tridiagonal is the
 // tridiagonal of the earlier step, so the check needs no history and
 // holds at any γ. A probe at an invariant subspace is exact.
@@ -397,28 +398,28 @@ func (lb *Block) steps() int {
 	return k
 }
 
-// errLanczosSteps is the error of a block that reached maxSteps.
+// ErrSteps is the error of a block that reached maxSteps.
 func ErrSteps(gamma float64, maxSteps int) error {
 	return loadlab.Wrap(loadlab.ErrNotConverged, "lanczos", "Lanczos quadrature at γ = %.6g did not settle in %d steps", gamma, maxSteps)
 }
 
-// Budgets of the quadrature samplers (EstimateGammaH2, EstimateH2 and
-// the Lanczos path of estimate.Kirchhoff).
+// Budgets of the quadrature samplers (consensus.EstimateGammaH2,
+// consensus.EstimateH2 and the Lanczos path of estimate.Kirchhoff).
 const (
-	// quadRel is the quadratures' relative tolerance per unit of RelAcc:
+	// QuadRel is the quadratures' relative tolerance per unit of RelAcc:
 	// each probe's a, b and c within 10⁻³ RelAcc of their limits, so the
 	// bias they leave in an estimate is about 10⁻³ of the requested
 	// half-width.
 	QuadRel = 1e-3
-	// resLanczosMax is the most Lanczos steps spent on the resistance
+	// ResMax is the most Lanczos steps spent on the resistance
 	// term a = qᵀL†q before it is left to preconditioned solves.
 	ResMax = 200
 )
 
-// settle steps lb until every probe's quadratures of b and c at γ (and
+// Settle steps lb until every probe's quadratures of b and c at γ (and
 // of a when withA) have settled to tol; it checks before the first step,
 // so a block continued after a change of γ may need none. When a is
-// predicted to need more than resLanczosMax steps it reports slowA and
+// predicted to need more than ResMax steps it reports slowA and
 // stops once b and c have settled. It returns the products with L and
 // an error wrapping loadlab.ErrNotConverged after maxSteps steps.
 func (lb *Block) Settle(gamma, tol float64, withA bool, maxSteps int, qw *QuadWork) (matvecs int, slowA bool, err error) {

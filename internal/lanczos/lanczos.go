@@ -9,11 +9,13 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 )
 
-// lanczos is the plain Lanczos process (three-term recurrence, no
+// Lanczos is the plain Lanczos process (three-term recurrence, no
 // stored basis, O(n) memory) for a symmetric positive semidefinite
-// operator, optionally on the complement of a unit vector z. The start
-// vector is Gaussian from a PCG stream seeded by seed, so a second pass
-// (ritzVector) regenerates the same basis.
+// operator, optionally on the complement of a unit vector z, behind the
+// certified brackets of spec throttlers.md §12.8. The start vector is
+// Gaussian from a PCG stream seeded by seed, so a second pass
+// (RitzVector) regenerates the same basis. Alpha and Beta hold the
+// tridiagonal T_k of the steps so far.
 type Lanczos struct {
 	apply       func(dst, src []float64) error
 	z           []float64 // deflated unit vector, or nil
@@ -25,10 +27,13 @@ type Lanczos struct {
 	Done        bool      // invariant subspace reached (β = 0)
 }
 
-// lanczosVectors is the number of n-vectors a lanczos holds, with the
+// Vectors is the number of n-vectors a Lanczos holds, with the
 // second pass's four.
 const Vectors = 7
 
+// New returns the Lanczos process of order n for the operator apply,
+// deflated against the unit vector z when z is non-nil, with its start
+// vector drawn from seed.
 func New(n int, apply func(dst, src []float64) error, z []float64, seed [2]uint64) *Lanczos {
 	lz := &Lanczos{apply: apply, z: z, seed: seed,
 		prev: make([]float64, n), v: make([]float64, n), w: make([]float64, n)}
@@ -47,7 +52,7 @@ func (lz *Lanczos) start(v []float64) {
 	dense.Normalize(v)
 }
 
-// deflate removes the z component of x (twice, for orthogonality to
+// Deflate removes the z component of x (twice, for orthogonality to
 // rounding).
 func (lz *Lanczos) Deflate(x []float64) {
 	if lz.z == nil {
@@ -61,10 +66,10 @@ func (lz *Lanczos) Deflate(x []float64) {
 	}
 }
 
-// steps returns the number of steps taken.
+// Steps returns the number of steps taken.
 func (lz *Lanczos) Steps() int { return len(lz.Alpha) }
 
-// step runs one Lanczos step: w = A v − β_{j−1} v_{j−1} − α_j v_j (with
+// Step runs one Lanczos step: w = A v − β_{j−1} v_{j−1} − α_j v_j (with
 // one local reorthogonalisation against v_j), β_j = ‖w‖, and shifts the
 // vectors. The vector updates are fused and run over fixed blocks on
 // the worker pool, with reductions summed in block order, so the result
@@ -143,15 +148,16 @@ func (lz *Lanczos) reduce(fn func(lo, hi int) float64) float64 {
 	return s
 }
 
-// ritzTop returns the largest eigenvalue of the tridiagonal T_k of the
+// RitzTop returns the largest eigenvalue of the tridiagonal T_k of the
 // steps so far (NaN if the tridiagonal eigensolver fails).
 func (lz *Lanczos) RitzTop() float64 { return lz.ritzTopOf(lz.Steps()) }
 
-// christoffel returns K_k(x) = Σ_{j=0}^{k} p_j(x)² for the normalised
+// Christoffel returns K_k(x) = Σ_{j=0}^{k} p_j(x)² for the normalised
 // Lanczos polynomials p_0 = 1, β_j p_j = (x − α_j) p_{j−1} − β_{j−1} p_{j−2},
 // for which v_{j+1} = p_j(A) v_1 in exact arithmetic; it stops (and
 // returns a value > limit) as soon as the partial sum passes limit.
-// With β_k = 0 it returns +Inf off the roots.
+// With β_k = 0 it returns +Inf off the roots. The bound it gives on the
+// largest eigenvalue is derived in spec throttlers.md §12.8.
 func (lz *Lanczos) Christoffel(x, limit float64) float64 {
 	pm, p := 0.0, 1.0
 	sum := 1.0
@@ -173,7 +179,7 @@ func (lz *Lanczos) Christoffel(x, limit float64) float64 {
 	return sum
 }
 
-// upperBound returns the largest x in [theta, hi] with K_k(x) ≤ limit,
+// UpperBound returns the largest x in [theta, hi] with K_k(x) ≤ limit,
 // by bisection (K_k increases on [θ_k, ∞), θ_k the largest Ritz value),
 // and hi itself when K_k(hi) ≤ limit.
 func (lz *Lanczos) UpperBound(theta, hi, limit float64) float64 {
@@ -206,7 +212,7 @@ func (lz *Lanczos) ritzTopOf(k int) float64 {
 	return d[k-1]
 }
 
-// ritzCoefficients returns the unit eigenvector s of the leading k × k
+// RitzCoefficients returns the unit eigenvector s of the leading k × k
 // block T_k for its eigenvalue theta, by inverse iteration with partial
 // pivoting.
 func (lz *Lanczos) RitzCoefficients(k int, theta float64) []float64 {
@@ -231,7 +237,7 @@ func (lz *Lanczos) RitzCoefficients(k int, theta float64) []float64 {
 	return s
 }
 
-// ritzVector regenerates the Lanczos basis from the same start (a
+// RitzVector regenerates the Lanczos basis from the same start (a
 // second pass of len(s) − 1 operator applications, in its own storage,
 // so the first pass can resume) and returns y = Σ_j s_j v_j. It stops
 // early once the coefficients left have norm below tail (their
@@ -255,7 +261,7 @@ func (lz *Lanczos) RitzVector(s []float64, tail float64) ([]float64, error) {
 			bm = lz.Beta[j-1]
 		}
 		a, c := lz.parts[j][0], lz.parts[j][1]
-		lz.reduce(func(lo, hi int) float64 { // the same operations as step
+		lz.reduce(func(lo, hi int) float64 { // the same operations as Step
 			for i := lo; i < hi; i++ {
 				w[i] = ((w[i] - bm*prev[i]) - a*v[i]) - c*v[i]
 			}

@@ -1,6 +1,6 @@
 package lanczos
 
-// probeQuad holds what one Rademacher probe q contributes to the H2
+// Probe holds what one Rademacher probe q contributes to the H2
 // functions of every γ: the resistance term a = qᵀ L† q (independent of
 // γ) and the Lanczos tridiagonal T of L started from Pq (P the projection
 // onto 1⊥), from which the Gauss quadratures
@@ -13,21 +13,22 @@ package lanczos
 // [λ₂, λ_n] and its weights are positive, so every per-probe value below
 // is a positive combination of the scalar function at points of the
 // spectrum: the monotonicity in γ of each spectral sum holds for each
-// probe's estimate too.
+// probe's estimate too (spec throttlers.md §12.9).
 type Probe struct {
 	Seed   uint64    // the probe's stream, so that it can be regenerated
 	A      float64   // qᵀ L† q
-	AFinal bool      // a is fixed (settled quadrature or a solve)
+	AFinal bool      // A is fixed (settled quadrature or a solve)
 	nrm2   float64   // ‖Pq‖²
 	Alpha  []float64 // diagonal of T
-	Beta   []float64 // off-diagonal of T, len(alpha) − 1 entries
+	Beta   []float64 // off-diagonal of T, len(Alpha) − 1 entries
 }
 
-// quadWork is scratch space for the tridiagonal solves of probeQuad.
+// QuadWork is scratch space for the tridiagonal solves of Probe.
 type QuadWork struct{ c, y []float64 }
 
-// triSolve solves (σI + τT_k) y = e₁, T_k the leading k × k block of T, by the Thomas algorithm and returns y₁
-// and ‖y‖². The matrices used here are symmetric positive definite:
+// triSolve solves (σI + τT_k) y = e₁, T_k the leading k × k block of T,
+// by the Thomas algorithm and returns y₁ and ‖y‖². The matrices used
+// here are symmetric positive definite:
 // 2I − γT for γ < 2/λ_n (eigenvalues 2 − γθ, Ritz values θ ≤ λ_n) and T
 // itself (θ ≥ λ₂ > 0 on 1⊥), so no pivoting is needed.
 func (p *Probe) triSolve(k int, sigma, tau float64, w *QuadWork) (y1, yy float64) {
@@ -61,13 +62,13 @@ func (p *Probe) triSolve(k int, sigma, tau float64, w *QuadWork) (y1, yy float64
 	return y[0], yy
 }
 
-// shifted returns b = (Pq)ᵀ (2I − γL)⁻¹ (Pq) and c = ‖(2I − γL)⁻¹ Pq‖²
+// Shifted returns b = (Pq)ᵀ (2I − γL)⁻¹ (Pq) and c = ‖(2I − γL)⁻¹ Pq‖²
 // by quadrature on T: y = (2I − γT)⁻¹ e₁, b = ‖Pq‖² y₁, c = ‖Pq‖² ‖y‖².
 func (p *Probe) Shifted(gamma float64, w *QuadWork) (b, c float64) {
 	return p.shiftedK(len(p.Alpha), gamma, w)
 }
 
-// shiftedK is shifted with the leading k × k block of T (the quadrature
+// shiftedK is Shifted with the leading k × k block of T (the quadrature
 // after k steps).
 func (p *Probe) shiftedK(k int, gamma float64, w *QuadWork) (b, c float64) {
 	if k == 0 {
@@ -77,7 +78,7 @@ func (p *Probe) shiftedK(k int, gamma float64, w *QuadWork) (b, c float64) {
 	return p.nrm2 * y1, p.nrm2 * yy
 }
 
-// resistanceK returns the Gauss quadrature ‖Pq‖² e₁ᵀ T_k⁻¹ e₁ of
+// ResistanceK returns the Gauss quadrature ‖Pq‖² e₁ᵀ T_k⁻¹ e₁ of
 // qᵀ L† q after k steps (the value of k conjugate-gradient steps on
 // L x = Pq from x = 0, increasing with k to its limit).
 func (p *Probe) ResistanceK(k int, w *QuadWork) float64 {
@@ -88,8 +89,9 @@ func (p *Probe) ResistanceK(k int, w *QuadWork) float64 {
 	return p.nrm2 * y1
 }
 
-// h2Sample holds one probe's values of the H2 functions at γ (σ = 1):
-// with b and c from shifted and a = qᵀ L† q,
+// Sample returns one probe's values of the H2 functions at γ (σ = 1;
+// spec throttlers.md §4.4, §12.9): with b and c from Shifted and
+// a = A = qᵀ L† q,
 //
 //	ρ₂ = ½ (a/γ + b),   ρ₁ = 2b,
 //	g  = a/4 + γb/4 − γc/2,
@@ -102,6 +104,6 @@ func (p *Probe) Sample(gamma float64, w *QuadWork) (rho2, rho1, g float64) {
 	return (p.A/gamma + b) / 2, 2 * b, p.A/4 + gamma*b/4 - gamma*c/2
 }
 
-// lanczosCheck is the number of Lanczos steps between convergence checks
+// CheckSteps is the number of Lanczos steps between convergence checks
 // of the quadratures (each check costs O(k) per probe).
 const CheckSteps = 1

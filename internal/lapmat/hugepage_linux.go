@@ -14,14 +14,16 @@ const (
 	hugePageSize = 2 << 20
 )
 
-// adviseHuge asks Linux to back the 2 MiB-aligned interior of the
-// len·size bytes at p with transparent huge pages, collapsing the pages
+// AdviseHuge asks Linux to back the 2 MiB-aligned interior of the
+// memory [p, p+bytes) with transparent huge pages, collapsing the pages
 // already present. The sparse products read their vector at random rows;
 // with 4 KiB pages an 8 MB vector spans 2048 pages, as many as the
 // second-level TLB holds, and nearly every read of a neighbour then waits
 // for a page walk as well as for the cache. It is advice only: the
 // contents do not change, and a kernel without transparent huge pages
-// (or a system where they are disabled) ignores it.
+// (or a system where they are disabled) ignores it. Regions of less than
+// two huge pages are left alone, and so is everything when the
+// environment variable LOADLAB_NOHUGE is set (for comparing the two).
 func AdviseHuge(p unsafe.Pointer, bytes int) {
 	if bytes < 2*hugePageSize || os.Getenv("LOADLAB_NOHUGE") != "" {
 		return

@@ -9,38 +9,40 @@ import (
 	"github.com/loadlab/loadlab/wgraph"
 )
 
-// lapMatrix is a laplacian.Solver's private copy of the Laplacian, with
-// the nodes renumbered in breadth-first order and the storage trimmed to
-// what the graph needs. Its product is the solver's inner loop, and on a
+// Matrix is the Laplacian of a connected graph, with the nodes renumbered
+// in breadth-first order and the storage trimmed to what the graph needs:
+// the private copy behind laplacian.Solver and the Lanczos recurrences of
+// estimate and consensus. Its product is their inner loop, and on a
 // 10⁶-node graph the loop's cost is the latency of reading x at the
 // neighbours, not arithmetic:
 //
 //   - breadth-first order puts the children of consecutive nodes at
 //     consecutive positions, so most neighbour reads of a row continue
 //     where the previous row's left off, even on an expander where no
-//     order gives a small bandwidth (measured on RandomRegular(10⁶, 6):
-//     the product 1.7× faster than in the generator's order);
+//     order gives a small bandwidth (on RandomRegular(10⁶, 6) the product
+//     is 1.7× faster than in the generator's order);
 //   - a regular graph keeps no row offsets (row u is adj[u·deg:(u+1)·deg])
 //     and a graph whose weights are all equal keeps one weight, not one
 //     per entry: 56 of the 80 bytes per entry of the graph's CSR arrays
 //     are not read (a further 2.5× on the same graph).
 //
-// Internal node i is original node perm[i]; the solver gathers its
-// right-hand side into this order and scatters the solution back.
+// Internal node i is original node Perm[i]; the solver gathers its
+// right-hand side into this order (Gather) and scatters the solution back
+// (Scatter).
 type Matrix struct {
-	N    int
+	N    int       // order
 	deg  int       // the common degree of a regular graph, else 0
 	off  []int     // row offsets (nil when deg > 0)
 	Adj  []int32   // neighbours in the internal numbering, ascending per row
-	W    []float64 // entry weights (nil when every weight is wc)
-	Wc   float64
-	Perm []int32
+	W    []float64 // entry weights (nil when every weight is Wc)
+	Wc   float64   // the common weight when W is nil
+	Perm []int32   // internal node i is original node Perm[i]
 }
 
-// newLapMatrix renumbers the connected graph g by a breadth-first search
+// New renumbers the connected graph g by a breadth-first search
 // from node 0 (neighbours in ascending order). It returns nil, nil when
 // g has no nodes or the search does not reach every node (g is
-// disconnected; CheckConnected names which), and an error
+// disconnected; wgraph.CheckConnected names which), and an error
 // wrapping loadlab.ErrTooLarge when the copy would not fit.
 func New(g *wgraph.Graph) (*Matrix, error) {
 	n := g.Order()
@@ -122,7 +124,7 @@ func (m *Matrix) fill(g *wgraph.Graph, pos []int32, uniform bool) {
 	}
 }
 
-// span returns the entries [lo, hi) of row i.
+// Span returns the entries [lo, hi) of row i.
 func (m *Matrix) Span(i int) (lo, hi int) {
 	if m.deg > 0 {
 		return i * m.deg, (i + 1) * m.deg
@@ -130,21 +132,21 @@ func (m *Matrix) Span(i int) (lo, hi int) {
 	return m.off[i], m.off[i+1]
 }
 
-// gather sets dst[i] = src[perm[i]] (original order into internal).
+// Gather sets dst[i] = src[Perm[i]] (original order into internal).
 func (m *Matrix) Gather(dst, src []float64) {
 	for i, u := range m.Perm {
 		dst[i] = src[u]
 	}
 }
 
-// scatter sets dst[perm[i]] = src[i] (internal order back to original).
+// Scatter sets dst[Perm[i]] = src[i] (internal order back to original).
 func (m *Matrix) Scatter(dst, src []float64) {
 	for i, u := range m.Perm {
 		dst[u] = src[i]
 	}
 }
 
-// degrees returns the weighted degrees in the internal order.
+// Degrees returns the weighted degrees in the internal order.
 func (m *Matrix) Degrees() []float64 {
 	d := make([]float64, m.N)
 	for i := range d {
@@ -160,7 +162,7 @@ func (m *Matrix) Degrees() []float64 {
 	return d
 }
 
-// csr returns the matrix as offsets, neighbours and weights (building the
+// Csr returns the matrix as offsets, neighbours and weights (building the
 // offsets and weights a regular or uniform matrix does not keep), for the
 // factorisation.
 func (m *Matrix) Csr() (off []int, adj []int32, w []float64) {
@@ -180,7 +182,7 @@ func (m *Matrix) Csr() (off []int, adj []int32, w []float64) {
 	return off, m.Adj, w
 }
 
-// rows sets dst[i] = (L x)_i for the rows [lo, hi) and returns
+// Rows sets dst[i] = (L x)_i for the rows [lo, hi) and returns
 // Σ p_i dst_i over them when p is non-nil (the fused dot product of
 // conjugate gradients), else 0. Each row is summed in its entries' order,
 // so the result does not depend on how rows are split.
@@ -212,8 +214,8 @@ func (m *Matrix) Rows(dst, x, p []float64, lo, hi int) float64 {
 	return dot
 }
 
-// rowsUniform is rows for a matrix whose weights all equal wc:
-// (L x)_i = wc Σ_{j ~ i} (x_i − x_j).
+// rowsUniform is Rows for a matrix whose weights all equal Wc:
+// (L x)_i = Wc Σ_{j ~ i} (x_i − x_j).
 func (m *Matrix) rowsUniform(dst, x, p []float64, lo, hi int) float64 {
 	off, adj := m.off, m.Adj
 	x = x[:m.N]
@@ -257,10 +259,10 @@ func (m *Matrix) rowsRegular(dst, x, p []float64, lo, hi int) float64 {
 	return dot
 }
 
-// rowsBlock is rows for a block of k vectors stored row-major (entry
-// (i, j) at i·k + j, k ≤ blockColsMax): dst = L x, and when p is
+// RowsBlock is Rows for a block of k vectors stored row-major (entry
+// (i, j) at i·k + j, k ≤ BlockColsMax): dst = L x, and when p is
 // non-nil, Σ_i p_ij dst_ij is added to sums[4j]. Each column is computed
-// with the arithmetic of rows, in the same order.
+// with the arithmetic of Rows, in the same order.
 //
 // A row first collects the offsets of its neighbours' rows (up to
 // gatherLen at a time) and then sums column by column over them: the
@@ -315,7 +317,7 @@ func (m *Matrix) RowsBlock(dst, x, p []float64, k, lo, hi int, sums []float64) {
 	}
 }
 
-// gatherLen is the number of neighbour rows rowsBlock reads together.
+// gatherLen is the number of neighbour rows RowsBlock reads together.
 const gatherLen = 32
 
 // rowsRegular6 is rowsRegular for degree 6, unrolled: fewer instructions
@@ -343,7 +345,7 @@ func (m *Matrix) rowsRegular6(dst, x, p []float64, lo, hi int) float64 {
 	return dot
 }
 
-// invDegrees returns 1/d_u for the weighted degrees d_u in the internal
+// InvDegrees returns 1/d_u for the weighted degrees d_u in the internal
 // order, or nil when they are all equal: Jacobi is then a multiple of the
 // identity, which does not change the iterates of conjugate gradients.
 func (m *Matrix) InvDegrees() []float64 {
@@ -359,7 +361,7 @@ func (m *Matrix) InvDegrees() []float64 {
 	return d
 }
 
-// blockColsMax is the widest block of the block product rowsBlock.
+// BlockColsMax is the widest block of the block product RowsBlock.
 // Sixteen values are two cache lines per gathered row: wide enough that
 // a product fetches each neighbour's lines once for all its columns,
 // narrow enough that the six block vectors of a 10⁶-node solve take

@@ -6,34 +6,35 @@ import (
 	"github.com/loadlab/loadlab/internal/par"
 )
 
-// The sparse kernels (operator.go, pcg.go) run on internal/par's pool of
-// long-lived worker goroutines so that a call allocates nothing. Work is
-// split into contiguous ranges of fixed blocks of blockLen rows: a row is
+// The sparse kernels of laplacian, estimate and consensus run on
+// internal/par's pool of long-lived worker goroutines so that a call
+// allocates nothing. Work is
+// split into contiguous ranges of fixed blocks of BlockLen rows: a row is
 // always computed by exactly one goroutine, and a reduction keeps one
 // partial sum per block, added in block order by the caller, so every
 // result is bit-for-bit independent of the number of goroutines.
 
-// blockLen is the number of rows per block of a parallel kernel. It is a
+// BlockLen is the number of rows per block of a parallel kernel. It is a
 // constant, not a function of GOMAXPROCS, because reductions are summed
 // per block.
 const BlockLen = 4096
 
-// rangeFunc processes the blocks [lo, hi).
+// RangeFunc processes the blocks [lo, hi).
 type RangeFunc func(lo, hi int)
 
-// numBlocks returns the number of blocks covering n rows.
+// NumBlocks returns the number of blocks covering n rows.
 func NumBlocks(n int) int { return (n + BlockLen - 1) / BlockLen }
 
-// blockRows returns the rows [lo, hi) of block i of n rows.
+// BlockRows returns the rows [lo, hi) of block i of n rows.
 func BlockRows(i, n int) (lo, hi int) { return i * BlockLen, min((i+1)*BlockLen, n) }
 
-// parallelBlocks calls fn on contiguous ranges of the nb blocks, one range
+// ParallelBlocks calls fn on contiguous ranges of the nb blocks, one range
 // per worker (GOMAXPROCS of them), on internal/par's pool of parked
 // workers (par.Blocks: no allocation per call), and waits. A panic in a
 // worker is re-raised on the caller as a *par.PanicError.
 func ParallelBlocks(nb int, fn RangeFunc) { par.Blocks(nb, fn) }
 
-// hugeFloats returns make([]float64, n) with adviseHuge applied.
+// HugeFloats returns make([]float64, n) with AdviseHuge applied.
 func HugeFloats(n int) []float64 {
 	v := make([]float64, n)
 	if n > 0 {

@@ -17,8 +17,9 @@ import (
 // ErdosRenyi with connected = true); it costs O(n²) time.
 //
 // It returns an error wrapping loadlab.ErrInvalid for n < 1, p outside
-// [0, 1], or weights outside [MinWeight, MaxWeight] or wmin > wmax, and
-// loadlab.ErrTooLarge past the memory budget. It panics if src is nil.
+// [0, 1], or weights outside [wgraph.MinWeight, wgraph.MaxWeight] or
+// wmin > wmax, and loadlab.ErrTooLarge past the memory budget. It panics
+// if src is nil.
 func RandomConnected(n int, p, wmin, wmax float64, src rand.Source) (*wgraph.Graph, error) {
 	if src == nil {
 		panic("gen: RandomConnected: nil rand.Source src")

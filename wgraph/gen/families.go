@@ -11,7 +11,8 @@ import (
 // constructor returns an error wrapping loadlab.ErrInvalid for a size
 // where the family is not a simple graph, and one wrapping
 // loadlab.ErrTooLarge when the graph would not fit in memory (checked
-// before anything is allocated).
+// before anything is allocated). Their spectra are in spec throttlers.md
+// §12.4.
 
 // Path returns the path 0–1–…–(n−1), n ≥ 1.
 func Path(n int) (*wgraph.Graph, error) {
@@ -110,7 +111,7 @@ func lattice(rows, cols int, wrap bool) *wgraph.Graph {
 }
 
 // MaxHypercubeDim is the largest dimension Hypercube and
-// HypercubeSpectrum accept (2^30 nodes).
+// spectral.HypercubeSpectrum accept (2^30 nodes).
 const MaxHypercubeDim = 30
 
 // Hypercube returns the d-dimensional hypercube Q_d on 2^d nodes,

@@ -13,7 +13,8 @@ import (
 
 // The random generators below return unit-weight graphs and draw every
 // random number from the caller's rand.Source, so the same source state
-// gives the same graph. None of them uses the global generator.
+// gives the same graph. None of them uses the global generator. Their
+// laws are stated in spec throttlers.md §12.5.
 
 // MaxConnectAttempts bounds the number of samples ErdosRenyi draws when
 // asked for a connected graph.
@@ -108,8 +109,8 @@ func gnp(n int, p float64, rnd *rand.Rand) *wgraph.Graph {
 }
 
 // fromPairs returns the unit-weight graph with edges {us[k], vs[k]},
-// which the generators make valid and distinct: FromPairs failing here is
-// a bug of the generator, and panics.
+// which the generators make valid and distinct: wgraph.FromPairs failing
+// here is a bug of the generator, and panics.
 func fromPairs(n int, us, vs []int32) *wgraph.Graph {
 	g, err := wgraph.FromPairs(n, us, vs)
 	if err != nil {
@@ -135,9 +136,10 @@ const maxPairings = 100000
 // accepted graph is then exactly uniform over simple d-regular graphs.
 // The expected number of pairings is about exp((d²−1)/4) (7.4 for d = 3),
 // and a rejected pairing is abandoned at its first defect and undone at
-// the cost of what it touched, so the cost is O(n d) on average; with
-// n = 10⁶ on a shared 2-core machine, d = 3 takes about 0.7 s and d = 4
-// about 2 s (and d = 5, by the process below, about 0.4 s).
+// the cost of what it touched, so the cost is O(n d) on average, times a
+// constant that grows with the rejections: at n = 10⁶, d = 4 takes about
+// three times as long as d = 3, and d = 5, by the process below, less
+// than either.
 //
 // For d ≥ 5 exact rejection becomes too slow, and RandomRegular uses the
 // algorithm of Steger and Wormald (1999): half-edges are paired one pair
