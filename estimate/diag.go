@@ -129,13 +129,13 @@ func diagSettings(set *TraceSettings) (TraceSettings, laplacian.Settings) {
 // accumulators and moments do not fit. It panics if g or src is nil.
 func PinvDiag(g *wgraph.Graph, set *TraceSettings, src rand.Source) (DiagEstimate, error) {
 	if g == nil || src == nil {
-		panic("estimate: EstimatePinvDiag: nil graph or rand.Source")
+		panic("estimate: PinvDiag: nil graph or rand.Source")
 	}
 	if err := set.Validate(); err != nil {
 		return DiagEstimate{}, err
 	}
 	ts, solverSet := diagSettings(set)
-	if err := size.Check("estimate", "EstimatePinvDiag: nodes", g.Order(), 8*14); err != nil {
+	if err := size.Check("estimate", "PinvDiag: nodes", g.Order(), 8*14); err != nil {
 		return DiagEstimate{}, err
 	}
 	s, err := laplacian.NewSolver(g, &solverSet, src)
@@ -221,7 +221,7 @@ func pinvDiagProbes(s *laplacian.Solver, cv *chebCV, ts TraceSettings, rng *rand
 		F:     func(x float64) float64 { return 1 / x },
 		Apply: func(dst, x []float64) (int, error) { res, err := s.Solve(dst, x); return res.Iterations, err },
 	}}
-	out, err := estimateDiagonals(s.Operator(), cv, terms, [][]float64{{1}}, ts, rng, "EstimatePinvDiag")
+	out, err := estimateDiagonals(s.Operator(), cv, terms, [][]float64{{1}}, ts, rng, "PinvDiag")
 	return out[0], err
 }
 

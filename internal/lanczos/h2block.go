@@ -53,7 +53,7 @@ func NewBlock(mat *lapmat.Matrix, probes []*Probe, q []float64) (*Block, error) 
 	} else if len(probes) <= 4 {
 		m = 4
 	}
-	if err := size.Check("lanczos", "EstimateGammaH2: interleaved Lanczos vectors, n", n, 8*blockVectors*m); err != nil {
+	if err := size.Check("lanczos", "block Lanczos: interleaved Lanczos vectors, n", n, 8*blockVectors*m); err != nil {
 		return nil, err
 	}
 	lb := &Block{mat: mat, m: m, probes: probes,

@@ -50,7 +50,7 @@ func New(g *wgraph.Graph) (*Matrix, error) {
 		return nil, nil
 	}
 	goff, gadj, gw := g.CSR()
-	if err := size.Check("lapmat", "LaplacianSolver: matrix entries", len(gadj)+n, 4+8); err != nil {
+	if err := size.Check("lapmat", "renumbered Laplacian: matrix entries", len(gadj)+n, 4+8); err != nil {
 		return nil, err
 	}
 	bfs := wgraph.NewBFS(g)
