@@ -30,7 +30,7 @@ type Operator struct {
 // is nil.
 func NewOperator(g *wgraph.Graph) *Operator {
 	if g == nil {
-		panic("laplacian: NewLaplacianOperator: nil graph")
+		panic("laplacian: NewOperator: nil graph g")
 	}
 	off, adj, w := g.CSR()
 	return &Operator{g: g, n: g.Order(), off: off, adj: adj, w: w}
@@ -50,7 +50,7 @@ func (op *Operator) ApplyShifted(dst, x []float64, shift float64) {
 		return
 	}
 	if &dst[0] == &x[0] {
-		panic("laplacian: LaplacianOperator.ApplyShifted: dst and x are the same slice")
+		panic("laplacian: Operator.ApplyShifted: dst and x are the same slice")
 	}
 	t := mulTaskPool.Get().(*mulTask)
 	t.op, t.dst, t.x, t.shift = op, dst, x, shift
@@ -61,7 +61,7 @@ func (op *Operator) ApplyShifted(dst, x []float64, shift float64) {
 
 func (op *Operator) checkVecs(fn string, dst, x []float64) {
 	if len(dst) != op.n || len(x) != op.n {
-		panic(fmt.Sprintf("laplacian: LaplacianOperator.%s: len(dst) = %d, len(x) = %d, want %d", fn, len(dst), len(x), op.n))
+		panic(fmt.Sprintf("laplacian: Operator.%s: len(dst) = %d, len(x) = %d, want %d", fn, len(dst), len(x), op.n))
 	}
 }
 

@@ -80,13 +80,13 @@ func (s *Settings) Validate() error {
 		return nil
 	}
 	if s.Tol != 0 && !(s.Tol >= 1e-15 && s.Tol < 1) {
-		return loadlab.Invalid("laplacian", "SolverSettings.Tol = %v, want 0 (default) or in [1e-15, 1)", s.Tol)
+		return loadlab.Invalid("laplacian", "Settings.Tol = %v, want 0 (default) or in [1e-15, 1)", s.Tol)
 	}
 	if s.MaxIter < 0 {
-		return loadlab.Invalid("laplacian", "SolverSettings.MaxIter = %d, want ≥ 0", s.MaxIter)
+		return loadlab.Invalid("laplacian", "Settings.MaxIter = %d, want ≥ 0", s.MaxIter)
 	}
 	if s.Preconditioner < Auto || s.Preconditioner > Jacobi {
-		return loadlab.Invalid("laplacian", "SolverSettings.Preconditioner = %d, want Auto, ApproxCholesky or Jacobi", int(s.Preconditioner))
+		return loadlab.Invalid("laplacian", "Settings.Preconditioner = %d, want Auto, ApproxCholesky or Jacobi", int(s.Preconditioner))
 	}
 	return nil
 }
@@ -139,19 +139,19 @@ type Solver struct {
 // nil, or if src is nil and the preconditioner is not Jacobi.
 func NewSolver(g *wgraph.Graph, settings *Settings, src rand.Source) (*Solver, error) {
 	if g == nil {
-		panic("laplacian: NewLaplacianSolver: nil graph")
+		panic("laplacian: NewSolver: nil graph g")
 	}
 	if err := settings.Validate(); err != nil {
 		return nil, err
 	}
 	set := settings.Resolved()
 	if set.Preconditioner != Jacobi && src == nil {
-		panic("laplacian: NewLaplacianSolver: nil rand.Source")
+		panic("laplacian: NewSolver: nil rand.Source src")
 	}
 	if g.Order() == 0 {
 		return nil, wgraph.CheckConnected(g)
 	}
-	if err := size.Check("laplacian", "LaplacianSolver: nodes", g.Order(), 8*8); err != nil {
+	if err := size.Check("laplacian", "NewSolver: nodes", g.Order(), 8*8); err != nil {
 		return nil, err
 	}
 	mat, err := lapmat.New(g)
@@ -205,7 +205,7 @@ func (s *Solver) Operator() *Operator { return s.op }
 // (0, 1).
 func (s *Solver) SetTol(tol float64) error {
 	if !(tol > 0 && tol < 1) {
-		return loadlab.Invalid("laplacian", "LaplacianSolver.SetTol: tol = %v, want in (0, 1)", tol)
+		return loadlab.Invalid("laplacian", "Solver.SetTol: tol = %v, want in (0, 1)", tol)
 	}
 	s.set.Tol = tol
 	return nil
@@ -218,10 +218,16 @@ func (s *Solver) SetTol(tol float64) error {
 // orthogonal to the constants. It is the cheap approximate inverse of a
 // Hutch++ sketch (the subspace iteration needs L† only roughly). It
 // panics if len(dst) or len(src) is not the order.
+// A src with a NaN or infinite entry is an error wrapping loadlab.ErrInvalid.
 func (s *Solver) ApplyPreconditioner(dst, src []float64) error {
 	n := s.mat.N
 	if len(dst) != n || len(src) != n {
-		panic(fmt.Sprintf("laplacian: LaplacianSolver.ApplyPreconditioner: len(dst) = %d, len(src) = %d, want %d", len(dst), len(src), n))
+		panic(fmt.Sprintf("laplacian: Solver.ApplyPreconditioner: len(dst) = %d, len(src) = %d, want %d", len(dst), len(src), n))
+	}
+	for u, x := range src {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return loadlab.Invalid("laplacian", "Solver.ApplyPreconditioner: src[%d] = %v, want finite", u, x)
+		}
 	}
 	if s.ac == nil && s.set.Preconditioner != Jacobi {
 		if err := s.factor(); err != nil {
@@ -277,11 +283,11 @@ func (s *Solver) SolveOrdered(dst, b []float64) (SolveResult, error) {
 func (s *Solver) solve(dst, b []float64, ordered bool, fn string) (SolveResult, error) {
 	n := s.mat.N
 	if len(dst) != n || len(b) != n {
-		panic(fmt.Sprintf("laplacian: LaplacianSolver.%s: len(dst) = %d, len(b) = %d, want %d", fn, len(dst), len(b), n))
+		panic(fmt.Sprintf("laplacian: Solver.%s: len(dst) = %d, len(b) = %d, want %d", fn, len(dst), len(b), n))
 	}
 	for u, x := range b {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return SolveResult{Status: loadlab.Failure}, loadlab.Invalid("laplacian", "LaplacianSolver.%s: b[%d] = %v, want finite", fn, u, x)
+			return SolveResult{Status: loadlab.Failure}, loadlab.Invalid("laplacian", "Solver.%s: b[%d] = %v, want finite", fn, u, x)
 		}
 	}
 	if e := rhsExponent(b); e != 0 {
@@ -297,7 +303,7 @@ func (s *Solver) checked(res SolveResult, err error) (SolveResult, error) {
 	}
 	if res.Status != loadlab.Success {
 		return res, loadlab.Wrap(loadlab.ErrNotConverged, "laplacian",
-			"LaplacianSolver.Solve: relative residual %.3g > Tol = %.3g after %d iterations (%v)", res.Residual, s.set.Tol, res.Iterations, res.Status)
+			"Solver.Solve: relative residual %.3g > Tol = %.3g after %d iterations (%v)", res.Residual, s.set.Tol, res.Iterations, res.Status)
 	}
 	return res, nil
 }

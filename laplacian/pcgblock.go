@@ -38,10 +38,10 @@ const MaxBlockCols = lapmat.BlockColsMax
 // dst has not b's shape.
 func (s *Solver) SolveBlock(dst, b *mat.Dense) ([]SolveResult, error) {
 	if dst == nil || b == nil {
-		panic("laplacian: LaplacianSolver.SolveBlock: nil dst or b")
+		panic("laplacian: Solver.SolveBlock: nil dst or b")
 	}
 	if b.IsEmpty() {
-		panic("laplacian: LaplacianSolver.SolveBlock: empty b")
+		panic("laplacian: Solver.SolveBlock: empty b")
 	}
 	n := s.mat.N
 	rows, k := b.Dims()
@@ -49,14 +49,14 @@ func (s *Solver) SolveBlock(dst, b *mat.Dense) ([]SolveResult, error) {
 		dst.ReuseAs(rows, k)
 	}
 	if r, c := dst.Dims(); rows != n || r != rows || c != k {
-		panic(fmt.Sprintf("laplacian: LaplacianSolver.SolveBlock: b is %d×%d, dst %d×%d, want %d rows and equal shapes", rows, k, r, c, n))
+		panic(fmt.Sprintf("laplacian: Solver.SolveBlock: b is %d×%d, dst %d×%d, want %d rows and equal shapes", rows, k, r, c, n))
 	}
 	res := make([]SolveResult, k)
 	if u, j, ok := nonFinite(b); ok {
 		for i := range res {
 			res[i].Status = loadlab.Failure
 		}
-		return res, loadlab.Invalid("laplacian", "LaplacianSolver.SolveBlock: b[%d, %d] = %v, want finite", u, j, b.At(u, j))
+		return res, loadlab.Invalid("laplacian", "Solver.SolveBlock: b[%d, %d] = %v, want finite", u, j, b.At(u, j))
 	}
 	var errs []error
 	chunks := (k + MaxBlockCols - 1) / MaxBlockCols
@@ -139,7 +139,7 @@ func (s *Solver) blockError(res []SolveResult, errs []error) error {
 	}
 	r := res[first]
 	return loadlab.Wrap(loadlab.ErrNotConverged, "laplacian",
-		"LaplacianSolver.SolveBlock: %d of %d columns short of Tol = %.3g; column %d: relative residual %.3g after %d iterations (%v)",
+		"Solver.SolveBlock: %d of %d columns short of Tol = %.3g; column %d: relative residual %.3g after %d iterations (%v)",
 		bad, len(res), s.set.Tol, first, r.Residual, r.Iterations, r.Status)
 }
 
@@ -151,7 +151,7 @@ func (s *Solver) blockError(res []SolveResult, errs []error) error {
 // MaxBlockCols.
 func (s *Solver) ReserveBlock(k int) error {
 	if k < 1 || k > MaxBlockCols {
-		return loadlab.Invalid("laplacian", "LaplacianSolver.ReserveBlock: k = %d, want 1 ≤ k ≤ %d", k, MaxBlockCols)
+		return loadlab.Invalid("laplacian", "Solver.ReserveBlock: k = %d, want 1 ≤ k ≤ %d", k, MaxBlockCols)
 	}
 	_, err := s.blockWork(k)
 	return err
@@ -164,7 +164,7 @@ func (s *Solver) blockWork(k int) (*blockWork, error) {
 		s.bw.setWidth(k)
 		return s.bw, nil
 	}
-	if err := size.Check("laplacian", "LaplacianSolver.SolveBlock: block entries", s.mat.N*k, 7*8); err != nil {
+	if err := size.Check("laplacian", "Solver.SolveBlock: block entries", s.mat.N*k, 7*8); err != nil {
 		return nil, err
 	}
 	s.bw = nil // release the old block before allocating the new one

@@ -49,7 +49,7 @@ func (s *Solver) solveScaled(dst, b []float64, e int, ordered bool) (SolveResult
 	}
 	if over >= 0 {
 		return SolveResult{Iterations: res.Iterations, Residual: res.Residual, Status: loadlab.Failure}, loadlab.Invalid("laplacian",
-			"LaplacianSolver.Solve: b of scale 2^%d: x[%d] = L†b overflows float64", e, over)
+			"Solver.Solve: b of scale 2^%d: x[%d] = L†b overflows float64", e, over)
 	}
 	return res, err
 }

@@ -15,7 +15,7 @@ import (
 func (s *Solver) Resistance(u, v int) (float64, SolveResult, error) {
 	n := s.mat.N
 	if u < 0 || u >= n || v < 0 || v >= n {
-		panic(loadlab.Invalid("laplacian", "LaplacianSolver.Resistance: nodes (%d, %d) out of range [0, %d)", u, v, n))
+		panic(loadlab.Invalid("laplacian", "Solver.Resistance: nodes (%d, %d) out of range [0, %d)", u, v, n))
 	}
 	if u == v {
 		return 0, SolveResult{Status: loadlab.Success}, nil
