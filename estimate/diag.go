@@ -127,13 +127,13 @@ func diagSettings(set *TraceSettings) (TraceSettings, laplacian.Settings) {
 // nil.
 func PinvDiag(g *wgraph.Graph, set *TraceSettings, src rand.Source) (DiagEstimate, error) {
 	if g == nil || src == nil {
-		panic("estimate: EstimatePinvDiag: nil graph or rand.Source")
+		panic("estimate: PinvDiag: nil graph or rand.Source")
 	}
 	if err := set.Validate(); err != nil {
 		return DiagEstimate{}, err
 	}
 	ts, solverSet := diagSettings(set)
-	if err := size.Check("estimate", "EstimatePinvDiag: nodes", g.Order(), 8*14); err != nil {
+	if err := size.Check("estimate", "PinvDiag: nodes", g.Order(), 8*14); err != nil {
 		return DiagEstimate{}, err
 	}
 	s, err := laplacian.NewSolver(g, &solverSet, src)
@@ -162,8 +162,8 @@ func PinvDiag(g *wgraph.Graph, set *TraceSettings, src rand.Source) (DiagEstimat
 // every output. lmaxHi must bound λ_n from above (LambdaMaxBracket's Hi,
 // or 0 for the deterministic bounds). Each term's Apply is called once
 // per probe; its iterations are summed into every output's Iterations.
-// Errors: ErrInvalid for bad settings or a bad lmaxHi, and Apply's
-// errors, with the partial estimates. It panics if g or src is nil, if
+// Errors: ErrInvalid for bad settings, a bad lmaxHi or a NaN or
+// infinite entry of coef, and Apply's errors, with the partial estimates. It panics if g or src is nil, if
 // terms is empty, if a term's F or Apply is nil, or if a row of coef
 // has not len(terms) entries.
 func Diagonals(g *wgraph.Graph, lmaxHi float64, terms []DiagTerm, coef [][]float64, set *TraceSettings, src rand.Source) ([]DiagEstimate, error) {
@@ -176,6 +176,13 @@ func Diagonals(g *wgraph.Graph, lmaxHi float64, terms []DiagTerm, coef [][]float
 	}
 	if !(lmaxHi >= 0) || math.IsInf(lmaxHi, 1) {
 		return nil, loadlab.Invalid("estimate", "Diagonals: lmaxHi = %v, want a finite upper bound on λ_n, or 0", lmaxHi)
+	}
+	for c, row := range coef {
+		for i, x := range row {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, loadlab.Invalid("estimate", "Diagonals: coef[%d][%d] = %v, want finite", c, i, x)
+			}
+		}
 	}
 	if lmaxHi == 0 {
 		br, err := spectral.LambdaMaxBounds(g)
@@ -220,7 +227,7 @@ func pinvDiagProbes(s *laplacian.Solver, cv *chebCV, ts TraceSettings, rng *rand
 		F:     func(x float64) float64 { return 1 / x },
 		Apply: func(dst, x []float64) (int, error) { res, err := s.Solve(dst, x); return res.Iterations, err },
 	}}
-	out, err := estimateDiagonals(s.Operator(), cv, terms, [][]float64{{1}}, ts, rng, "EstimatePinvDiag")
+	out, err := estimateDiagonals(s.Operator(), cv, terms, [][]float64{{1}}, ts, rng, "PinvDiag")
 	return out[0], err
 }
 

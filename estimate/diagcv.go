@@ -80,7 +80,7 @@ func newChebCV(g *wgraph.Graph, op *laplacian.Operator, lmaxHi float64, seed uin
 	n := g.Order()
 	h := cvDepth(g)
 	k := 2 * h
-	if err := size.Check("estimate", "EstimatePinvDiag: local moments, nodes", n, 8*(k+1)); err != nil {
+	if err := size.Check("estimate", "PinvDiag: local moments, nodes", n, 8*(k+1)); err != nil {
 		return nil, err
 	}
 	a := 0.9 * lanczosLow(op, seed)

@@ -142,7 +142,7 @@ func estimateHutchPP(s *laplacian.Solver, ts TraceSettings, rng *rand.Rand, seed
 // gets two, as Q must be orthonormal for the splitting of the trace.
 func (h *hutchPP) sketch(seeds [][]float64) error {
 	k := h.k
-	if err := size.Check("estimate", "EstimateKirchhoff: Hutch++ sketch, nodes", h.n, 2*k*8); err != nil {
+	if err := size.Check("estimate", "Kirchhoff: Hutch++ sketch, nodes", h.n, 2*k*8); err != nil {
 		return err
 	}
 	a, b := make([][]float64, k), make([][]float64, k)

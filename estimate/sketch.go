@@ -340,9 +340,9 @@ type EdgeResistanceSet struct {
 // panics if g or src is nil.
 func EdgeResistances(g *wgraph.Graph, set *SketchSettings, src rand.Source) (*EdgeResistanceSet, error) {
 	if g == nil || src == nil {
-		panic("estimate: ApproxEdgeResistances: nil graph or rand.Source")
+		panic("estimate: EdgeResistances: nil graph or rand.Source")
 	}
-	if err := size.Check("estimate", "ApproxEdgeResistances: edges", g.Size(), 8+24); err != nil {
+	if err := size.Check("estimate", "EdgeResistances: edges", g.Size(), 8+24); err != nil {
 		return nil, err
 	}
 	acc := make([]float64, g.Size()) // in the internal edge order

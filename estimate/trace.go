@@ -243,7 +243,7 @@ type probeBlock struct {
 func (pb *probeBlock) solve(s *laplacian.Solver, k int, rng *rand.Rand, out *TraceResult) (qm, xm *mat.Dense, err error) {
 	n := s.Order()
 	if len(pb.qs) < n*k {
-		if err := size.Check("estimate", "EstimateKirchhoff: probe block entries", n*k, 2*8); err != nil {
+		if err := size.Check("estimate", "Kirchhoff: probe block entries", n*k, 2*8); err != nil {
 			return nil, nil, err
 		}
 		pb.q, pb.qs, pb.xs = make([]float64, n), make([]float64, n*k), make([]float64, n*k)
@@ -278,5 +278,5 @@ func traceNotConverged(out *TraceResult, ts TraceSettings) error {
 		return nil
 	}
 	out.Status = loadlab.IterationLimit
-	return loadlab.Wrap(loadlab.ErrNotConverged, "estimate", "EstimateKirchhoff: relative half-width %.3g > RelAcc = %.3g after %d probes (%v)", out.Estimate.RelHalfWidth(), ts.RelAcc, out.Probes, out.Estimator)
+	return loadlab.Wrap(loadlab.ErrNotConverged, "estimate", "Kirchhoff: relative half-width %.3g > RelAcc = %.3g after %d probes (%v)", out.Estimate.RelHalfWidth(), ts.RelAcc, out.Probes, out.Estimator)
 }
