@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkDesignWeights_n50_m200 is Problem A on 50 nodes and 200
-// candidate links to relative gap 1e-6 (issue target ≤ 10 s).
+// candidate links to relative gap 1e-6 (target ≤ 10 s).
 func BenchmarkDesignWeights_n50_m200(b *testing.B) {
 	links := randomProblem(50, 200, mc.Source(30))
 	p := WeightProblem{Nodes: 50, Links: links, Gamma: 0.1, Budget: 100}
@@ -25,7 +25,7 @@ func BenchmarkDesignWeights_n50_m200(b *testing.B) {
 
 // BenchmarkRho_n2000 is ρ₂ of a random weighted graph with n = 2000
 // (connected G(n, p) with average degree 10, weights uniform in
-// [0.5, 2)) from one Cholesky (issue target ≤ 2 s).
+// [0.5, 2)) from one Cholesky (target ≤ 2 s).
 func BenchmarkRho_n2000(b *testing.B) {
 	src := mc.Source(31)
 	g, err := gen.ErdosRenyi(2000, 10.0/1999, true, src)
@@ -44,7 +44,7 @@ func BenchmarkRho_n2000(b *testing.B) {
 
 // BenchmarkSimulate_n10000_deg6_steps10000 runs the throttler on a
 // sparse graph (n = 10 000, average degree 6) for 10 000 steps under
-// random-walk demand (issue target ≤ 1 s). With GOMAXPROCS ≥ 2 the
+// random-walk demand (target ≤ 1 s). With GOMAXPROCS ≥ 2 the
 // demand is drawn on a second goroutine; -cpu 1 measures the serial loop.
 func BenchmarkSimulate_n10000_deg6_steps10000(b *testing.B) {
 	const n = 10000
@@ -84,7 +84,7 @@ type constantDemand []float64
 
 func (c constantDemand) Next(k int, r []float64) error { copy(r, c); return nil }
 
-// BenchmarkSimulate_Regular6_1e6_steps100 is item 6 of issue 12: the
+// BenchmarkSimulate_Regular6_1e6_steps100 is an at-scale target: the
 // throttler on a 10⁶-node random 6-regular graph (unit weights) for 100
 // steps under random-walk demand (target ≤ 5 s and ≤ 2 GiB peak memory
 // on 2 cores). γ = 0.05 as in the 10⁴-node benchmark: 2/γ = 40 lies

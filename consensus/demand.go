@@ -77,7 +77,7 @@ func (d *RandomWalkDemand) Next(k int, r []float64) error {
 		return err
 	}
 	if !(d.Dt >= 0) || math.IsInf(d.Dt, 1) {
-		return loadlab.Invalid("consensus", "RandomWalkDemand: Dt = %v: want finite and ≥ 0", d.Dt)
+		return loadlab.Invalid("consensus", "RandomWalkDemand.Dt = %v: want finite and ≥ 0", d.Dt)
 	}
 	if k == 0 {
 		d.rnd = newRand(d.Src)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
@@ -322,14 +323,10 @@ func FuzzDesignWeights(f *testing.F) {
 		}
 		var cw float64
 		for i, l := range links {
-			if d.Weights[i] < 0 {
-				t.Fatalf("negative weight %v", d.Weights[i])
-			}
+			require.GreaterOrEqual(t, d.Weights[i], 0.0, "negative weight")
 			cw += l.Cost * d.Weights[i]
 		}
-		if cw > budget*(1+1e-9) {
-			t.Fatalf("budget exceeded: %v > %v", cw, budget)
-		}
+		require.False(t, cw > budget*(1+1e-9), "budget exceeded: %v > %v", cw, budget)
 	})
 }
 
@@ -353,4 +350,28 @@ func TestDesignScaling(t *testing.T) {
 	// Weights are determined to about √gap (the objective is flat to
 	// second order at the optimum).
 	assert.Less(t, diff, 1e-3*norm)
+}
+
+// TestDesignWeightsStatus: a run cut short returns the partial design
+// with Status and ErrNotConverged, for both problems; a run that meets
+// Tol has Status Success. (Bad settings and sizes are rows of
+// TestValidate.)
+func TestDesignWeightsStatus(t *testing.T) {
+	links := randomProblem(8, 20, mc.Source(60))
+	p := WeightProblem{Nodes: 8, Links: links, Gamma: 0.1, Budget: 8}
+	d, err := DesignWeights(p, &DesignSettings{MaxIter: 2, Tol: 1e-12})
+	require.ErrorIs(t, err, loadlab.ErrNotConverged)
+	require.NotNil(t, d)
+	assert.Equal(t, loadlab.IterationLimit, d.Status)
+	assert.Equal(t, 2, d.Iterations)
+	assert.Greater(t, d.Gap, 1e-12*d.Value)
+	d, err = DesignWeights(p, nil)
+	require.NoError(t, err)
+	assert.Equal(t, loadlab.Success, d.Status)
+	// The variant reports the same way.
+	p.Floor = 0.05
+	d, err = DesignWeights(p, &DesignSettings{MaxIter: 1, Tol: 1e-12})
+	require.ErrorIs(t, err, loadlab.ErrNotConverged)
+	require.NotNil(t, d)
+	assert.Equal(t, loadlab.IterationLimit, d.Status)
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
 	"github.com/loadlab/loadlab/wgraph/gen"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // On a random 6-regular graph the deterministic bound λ_n ≤ 2d = 12
@@ -24,16 +26,11 @@ import (
 // errors, a 4σ band: a false alarm has probability ~6e-5).
 func TestEstimateGammaH2BoundsBracket(t *testing.T) {
 	g, err := gen.RandomRegular(1000, 6, rand.NewPCG(3, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	e, err := EstimateGammaH2(g, 1, nil, rand.NewPCG(1, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e.LambdaMax.Cert != spectral.CertBounds || e.LambdaMax.Delta != 0 || !(e.LambdaMax.Hi >= 12 && e.LambdaMax.Hi <= 12*(1+1e-12)) || !(e.LambdaMax.Lo <= 6) {
-		t.Errorf("bracket %v cert %v δ %g, want the deterministic [6, 12]", e.LambdaMax, e.LambdaMax.Cert, e.LambdaMax.Delta)
-	}
+	require.NoError(t, err)
+	assert.True(t, e.LambdaMax.Cert == spectral.CertBounds && e.LambdaMax.Delta == 0 && e.LambdaMax.Hi >= 12 && e.LambdaMax.Hi <= 12*(1+1e-12) && e.LambdaMax.Lo <= 6,
+		"bracket %v cert %v δ %g, want the deterministic [6, 12]", e.LambdaMax, e.LambdaMax.Cert, e.LambdaMax.Delta)
 	checkGammaH2Dense(t, g, e)
 }
 
@@ -48,37 +45,26 @@ func TestEstimateGammaH2BoundsBracket(t *testing.T) {
 func TestEstimateGammaH2RefinesBracket(t *testing.T) {
 	const k, n = 40, 1000
 	r, err := gen.RandomRegular(n-k, 3, rand.NewPCG(5, 5))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	b := graphtest.Must(wgraph.NewBuilder(n))
 	for u := range k {
 		for v := u + 1; v < k; v++ {
-			if err := b.SetEdge(u, v, 1); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, b.SetEdge(u, v, 1))
 		}
 	}
 	for u := range n - k {
 		for _, v := range r.Neighbors(u) {
 			if int(v) > u {
-				if err := b.SetEdge(k+u, k+int(v), 1); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, b.SetEdge(k+u, k+int(v), 1))
 			}
 		}
 	}
-	if err := b.SetEdge(0, k, 1); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, b.SetEdge(0, k, 1))
 	g := b.Build()
 	e, err := EstimateGammaH2(g, 1, &estimate.TraceSettings{RelAcc: 0.05}, rand.NewPCG(1, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e.LambdaMax.Cert != spectral.CertLanczos || !(e.LambdaMax.Hi < 60) {
-		t.Errorf("bracket %v cert %v, want a Lanczos bracket below 60", e.LambdaMax, e.LambdaMax.Cert)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, spectral.CertLanczos, e.LambdaMax.Cert, "bracket %v", e.LambdaMax)
+	assert.Less(t, e.LambdaMax.Hi, 60.0, "bracket %v", e.LambdaMax)
 	checkGammaH2Dense(t, g, e)
 }
 
@@ -88,9 +74,7 @@ func TestEstimateGammaH2RefinesBracket(t *testing.T) {
 func checkGammaH2Dense(t *testing.T, g *wgraph.Graph, e GammaH2Estimate) {
 	t.Helper()
 	ev, err := spectral.Spectrum(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checkGammaH2Spectrum(t, ev, e)
 }
 
@@ -98,14 +82,12 @@ func checkGammaH2Dense(t *testing.T, g *wgraph.Graph, e GammaH2Estimate) {
 // (ascending).
 func checkGammaH2Spectrum(t *testing.T, ev []float64, e GammaH2Estimate) {
 	t.Helper()
-	gs, r2 := ExactGammaH2(ev)
+	gs, r2 := exactGammaH2(ev)
 	ln := ev[len(ev)-1]
-	if !e.LambdaMax.Contains(ln) || !(e.Gamma.Hi < 2/e.LambdaMax.Hi) {
-		t.Errorf("λ_n = %v, bracket %v, γ interval [%v, %v]", ln, e.LambdaMax, e.Gamma.Lo, e.Gamma.Hi)
-	}
-	if math.Abs(e.Gamma.Mean-gs) > 4*e.Gamma.StdErr || math.Abs(e.Rho2.Mean-r2) > 4*e.Rho2.StdErr {
-		t.Errorf("γ* = %v (dense %v, se %v), ρ₂ = %v (dense %v, se %v)", e.Gamma.Mean, gs, e.Gamma.StdErr, e.Rho2.Mean, r2, e.Rho2.StdErr)
-	}
+	assert.True(t, e.LambdaMax.Contains(ln), "λ_n = %v, bracket %v", ln, e.LambdaMax)
+	assert.Less(t, e.Gamma.Hi, 2/e.LambdaMax.Hi, "γ interval [%v, %v], bracket %v", e.Gamma.Lo, e.Gamma.Hi, e.LambdaMax)
+	assert.InDelta(t, gs, e.Gamma.Mean, 4*e.Gamma.StdErr, "γ* (se %v)", e.Gamma.StdErr)
+	assert.InDelta(t, r2, e.Rho2.Mean, 4*e.Rho2.StdErr, "ρ₂ (se %v)", e.Rho2.StdErr)
 }
 
 // On a 2000-cycle (κ(L) = λ_n/λ₂ ≈ 4·10⁵) the Lanczos quadrature of
@@ -118,17 +100,11 @@ func TestEstimateGammaH2SolveFallback(t *testing.T) {
 	const n = 2000
 	g := graphtest.Must(gen.Cycle(n))
 	e, err := EstimateGammaH2(g, 1, &estimate.TraceSettings{RelAcc: 0.1}, rand.NewPCG(3, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e.Iterations == 0 || e.MatVecs > e.Probes*(lanczos.ResMax+2*lanczos.CheckSteps+1) {
-		t.Errorf("solves: %d iterations, %d products for %d probes", e.Iterations, e.MatVecs, e.Probes)
-	}
+	require.NoError(t, err)
+	assert.True(t, e.Iterations > 0 && e.MatVecs <= e.Probes*(lanczos.ResMax+2*lanczos.CheckSteps+1), "solves: %d iterations, %d products for %d probes", e.Iterations, e.MatVecs, e.Probes)
 	t.Logf("%+v", e)
 	ev, err := spectral.CycleSpectrum(n)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	slices.Sort(ev)
 	checkGammaH2Spectrum(t, ev, e)
 }
@@ -145,20 +121,13 @@ func TestEstimateGammaH2SolvePathSame(t *testing.T) {
 	set := &estimate.TraceSettings{RelAcc: 0.02, Solver: &laplacian.Settings{Tol: 1e-10}}
 	for seed := range uint64(5) {
 		q, err := estimateGammaH2(g, set, rand.NewPCG(seed, 9), false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		s, err := estimateGammaH2(g, set, rand.NewPCG(seed, 9), true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if q.Iterations != 0 || s.Iterations == 0 || q.Probes != s.Probes {
-			t.Fatalf("seed %d: paths not as forced: %+v, %+v", seed, q, s)
-		}
+		require.NoError(t, err)
+		require.True(t, q.Iterations == 0 && s.Iterations > 0 && q.Probes == s.Probes, "seed %d: paths not as forced: %+v, %+v", seed, q, s)
 		t.Logf("seed %d: rel. differences γ* %.2g, ρ₂ %.2g", seed, q.Gamma.Mean/s.Gamma.Mean-1, q.Rho2.Mean/s.Rho2.Mean-1)
-		if math.Abs(q.Gamma.Mean/s.Gamma.Mean-1) > 1e-4 || math.Abs(q.Rho2.Mean/s.Rho2.Mean-1) > 1e-4 {
-			t.Errorf("seed %d: quadrature γ* %v ρ₂ %v, solves γ* %v ρ₂ %v", seed, q.Gamma.Mean, q.Rho2.Mean, s.Gamma.Mean, s.Rho2.Mean)
-		}
+		assert.InEpsilon(t, s.Gamma.Mean, q.Gamma.Mean, 1e-4, "seed %d: γ*, quadrature against solves", seed)
+		assert.InEpsilon(t, s.Rho2.Mean, q.Rho2.Mean, 1e-4, "seed %d: ρ₂, quadrature against solves", seed)
 	}
 }
 
@@ -168,29 +137,20 @@ func TestEstimateGammaH2SolvePathSame(t *testing.T) {
 // the dense ρ₁ and ρ₂ (4 standard errors).
 func TestEstimateH2Quadrature(t *testing.T) {
 	g, err := gen.RandomRegular(1000, 6, rand.NewPCG(3, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	const gamma = 0.14
 	e, err := estimateH2(g, gamma, nil, rand.NewPCG(1, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e.Iterations != 0 || e.MatVecs > 20*e.Probes || e.LambdaMax.Cert != spectral.CertBounds {
-		t.Errorf("work: %+v", e)
-	}
+	require.NoError(t, err)
+	assert.True(t, e.Iterations == 0 && e.MatVecs <= 20*e.Probes && e.LambdaMax.Cert == spectral.CertBounds, "work: %+v", e)
 	ev, err := spectral.Spectrum(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var rho1, rho2 float64
 	for _, l := range ev[1:] {
 		rho1 += 2 / (2 - gamma*l)
 		rho2 += 1 / (gamma * l * (2 - gamma*l))
 	}
-	if math.Abs(e.Rho1.Mean-rho1) > 4*e.Rho1.StdErr || math.Abs(e.Rho2.Mean-rho2) > 4*e.Rho2.StdErr {
-		t.Errorf("ρ₁ %v (dense %v, se %v), ρ₂ %v (dense %v, se %v)", e.Rho1.Mean, rho1, e.Rho1.StdErr, e.Rho2.Mean, rho2, e.Rho2.StdErr)
-	}
+	assert.InDelta(t, rho1, e.Rho1.Mean, 4*e.Rho1.StdErr, "ρ₁ (se %v)", e.Rho1.StdErr)
+	assert.InDelta(t, rho2, e.Rho2.Mean, 4*e.Rho2.StdErr, "ρ₂ (se %v)", e.Rho2.StdErr)
 }
 
 // moveCap narrows the λ_n bracket step by step once the gap is at its
@@ -199,40 +159,27 @@ func TestEstimateH2Quadrature(t *testing.T) {
 // width would fall below capMinWidth or no narrower bracket comes.
 func TestMoveCapNarrowsBracket(t *testing.T) {
 	g, err := gen.RandomRegular(1000, 6, rand.NewPCG(3, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ev, err := spectral.Spectrum(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mat, err := lapmat.New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	br, err := spectral.LambdaMaxBounds(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ts, solverSet := (&estimate.TraceSettings{}).Resolved()
 	hs := newH2Sampler(g, mat, solverSet, 1, br, ts)
 	last := math.Inf(1)
 	for step := 0; ; step++ {
 		hs.gap = capMinGap
 		moved, err := hs.moveCap()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if !moved {
-			if step < 2 {
-				t.Fatalf("stopped after %d narrowings at %v", step, hs.br)
-			}
+			require.GreaterOrEqual(t, step, 2, "stopped after %d narrowings at %v", step, hs.br)
 			break
 		}
 		w := hs.br.Width() / hs.br.Lo
-		if hs.br.Cert != spectral.CertLanczos || !hs.br.Contains(ev[len(ev)-1]) || !(w <= last/16 || step == 0) || hs.gap != capFirstGap || hs.lmax != hs.br.Hi {
-			t.Fatalf("step %d: bracket %v (width %g after %g), λ_n %v, gap %v", step, hs.br, w, last, ev[len(ev)-1], hs.gap)
-		}
+		require.True(t, hs.br.Cert == spectral.CertLanczos && hs.br.Contains(ev[len(ev)-1]) && (w <= last/16 || step == 0) && hs.gap == capFirstGap && hs.lmax == hs.br.Hi,
+			"step %d: bracket %v (width %g after %g), λ_n %v, gap %v", step, hs.br, w, last, ev[len(ev)-1], hs.gap)
 		last = w
 	}
 }

@@ -69,7 +69,7 @@ func tooLargeForDense(th *Throttler, fn, instead string) error {
 
 // rhoDense is Rho's dense path.
 func rhoDense(th *Throttler, t Traffic, sigma float64) (float64, error) {
-	d, err := nodalRhoDense(nil, th, t, sigma)
+	d, err := nodalRhoDense(nil, th, t, sigma, "Rho")
 	if err != nil {
 		return math.Inf(1), err
 	}
@@ -96,12 +96,12 @@ func NodalRho(dst []float64, th *Throttler, t Traffic, sigma float64) ([]float64
 	if err := tooLargeForDense(th, "NodalRho", "EstimateNodalH2"); err != nil {
 		return nil, err
 	}
-	return nodalRhoDense(dst, th, t, sigma)
+	return nodalRhoDense(dst, th, t, sigma, "NodalRho")
 }
 
-// nodalRhoDense is NodalRho's dense path.
-func nodalRhoDense(dst []float64, th *Throttler, t Traffic, sigma float64) ([]float64, error) {
-	if err := th.validateLinear("NodalRho"); err != nil {
+// nodalRhoDense is NodalRho's dense path; fn names the caller in errors.
+func nodalRhoDense(dst []float64, th *Throttler, t Traffic, sigma float64, fn string) ([]float64, error) {
+	if err := th.validateLinear(fn); err != nil {
 		return nil, err
 	}
 	g, gamma := th.Graph, th.Gamma

@@ -50,7 +50,7 @@ func BenchmarkEstimateNodalH2_Regular6_1e6(b *testing.B) {
 }
 
 // BenchmarkGammaH2_Regular6_1e6 estimates γ*_H2 and ρ₂(γ*_H2) of the
-// 10⁶-node random 6-regular graph to 1 % (95 %): the issue-12 target
+// 10⁶-node random 6-regular graph to 1 % (95 %): the at-scale target
 // "ρ₂ at γ*_H2, ≤ 10 s". 1 op = LambdaMaxBracket, the solver setup and
 // every probe.
 func BenchmarkGammaH2_Regular6_1e6(b *testing.B) {
@@ -125,6 +125,6 @@ func ClosedForm(b *testing.B, name string) ClosedFormCase {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gs, r2 := ExactGammaH2(ev)
+	gs, r2 := exactGammaH2(ev)
 	return ClosedFormCase{g: g, kf: kf, gstar: gs, rho2Min: r2}
 }

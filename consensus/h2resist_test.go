@@ -1,7 +1,6 @@
 package consensus
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -10,6 +9,8 @@ import (
 	"github.com/loadlab/loadlab/internal/lapmat"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph/gen"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // In the decoupled regime (tr L† by Hutch++ once, the shifted traces by
@@ -29,9 +30,7 @@ func TestEstimateGammaH2DecoupledCoverage(t *testing.T) {
 func TestEstimateH2DecoupledCoverage(t *testing.T) {
 	g := graphtest.Must(gen.Torus(24, 16))
 	ev, err := spectral.Spectrum(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	gamma := 1.2 / ev[len(ev)-1]
 	var r1, r2 float64
 	for _, l := range ev[1:] {
@@ -42,12 +41,8 @@ func TestEstimateH2DecoupledCoverage(t *testing.T) {
 	c1, c2 := 0, 0
 	for seed := range uint64(seeds) {
 		e, err := estimateH2(g, gamma, &estimate.TraceSettings{RelAcc: relAcc}, rand.NewPCG(seed, 12))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e.Solves == 0 || e.Rho2.RelHalfWidth() > relAcc || e.Rho1.RelHalfWidth() > relAcc {
-			t.Fatalf("seed %d: %+v", seed, e)
-		}
+		require.NoError(t, err)
+		require.True(t, e.Solves > 0 && e.Rho2.RelHalfWidth() <= relAcc && e.Rho1.RelHalfWidth() <= relAcc, "seed %d: %+v", seed, e)
 		if e.Rho1.Contains(r1) {
 			c1++
 		}
@@ -64,33 +59,27 @@ func TestEstimateH2DecoupledCoverage(t *testing.T) {
 func TestRefineTrace(t *testing.T) {
 	g := graphtest.Must(gen.Grid(20, 15))
 	mat, err := lapmat.New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ts, solverSet := (&estimate.TraceSettings{RelAcc: 0.02}).Resolved()
 	hs := newH2Sampler(g, mat, solverSet, 5, spectral.Bracket{Lo: 8, Hi: 8}, ts)
-	if ran, err := hs.refineTrace([2]float64{1, 1}); ran || err != nil {
-		t.Fatalf("refined with the term off: %v %v", ran, err)
-	}
-	if err := hs.decouple(nil); err != nil {
-		t.Fatal(err)
-	}
-	if hs.res.runs != 1 || hs.res.relAcc != traceShare*ts.RelAcc || hs.solves == 0 {
-		t.Fatalf("first estimate: %+v, %d solves", hs.res, hs.solves)
-	}
+	ran, err := hs.refineTrace([2]float64{1, 1})
+	require.NoError(t, err)
+	require.False(t, ran, "refined with the term off")
+	require.NoError(t, hs.decouple(nil))
+	require.Equal(t, 1, hs.res.runs, "first estimate: %+v", hs.res)
+	require.Equal(t, traceShare*ts.RelAcc, hs.res.relAcc, "first estimate: %+v", hs.res)
+	require.Positive(t, hs.solves, "first estimate: solves")
 	for _, c := range [][2]float64{{0.019, 1}, {0.03, 0.01}} { // met; T's part 0.003 < 0.014
-		if ran, err := hs.refineTrace(c); ran || err != nil {
-			t.Errorf("check %v refined: %v %v", c, ran, err)
-		}
+		ran, err := hs.refineTrace(c)
+		assert.NoError(t, err, "check %v", c)
+		assert.False(t, ran, "check %v refined", c)
 	}
 	// hw 0.03 all from T: target 0.014/0.03 → factor 0.467.
-	if ran, err := hs.refineTrace([2]float64{0.03, 1}); !ran || err != nil {
-		t.Fatalf("not refined: %v %v", ran, err)
-	}
-	if want := traceShare * ts.RelAcc * traceRefine * ts.RelAcc / 0.03; hs.res.runs != 2 || math.Abs(hs.res.relAcc-want) > 1e-15 {
-		t.Errorf("refined to %v after %d runs, want %v after 2", hs.res.relAcc, hs.res.runs, want)
-	}
-	if !(hs.res.est.RelHalfWidth() <= hs.res.relAcc) {
-		t.Errorf("refined estimate %+v misses its accuracy %v", hs.res.est, hs.res.relAcc)
-	}
+	ran, err = hs.refineTrace([2]float64{0.03, 1})
+	require.NoError(t, err)
+	require.True(t, ran, "not refined")
+	want := traceShare * ts.RelAcc * traceRefine * ts.RelAcc / 0.03
+	assert.Equal(t, 2, hs.res.runs)
+	assert.InDelta(t, want, hs.res.relAcc, 1e-15) // one rounding of the product
+	assert.True(t, hs.res.est.RelHalfWidth() <= hs.res.relAcc, "refined estimate %+v misses its accuracy %v", hs.res.est, hs.res.relAcc)
 }

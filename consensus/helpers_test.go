@@ -6,6 +6,7 @@ import (
 
 	"github.com/loadlab/loadlab/wgraph"
 	"github.com/loadlab/loadlab/wgraph/gen"
+	"github.com/stretchr/testify/require"
 )
 
 // randomGraph returns a connected graph on n nodes: a random spanning
@@ -42,9 +43,7 @@ func weightedTriangle() *wgraph.Graph {
 func spectralOf(t *testing.T, g *wgraph.Graph) *Spectral {
 	t.Helper()
 	s, err := NewSpectral(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return s
 }
 
@@ -55,7 +54,7 @@ func sparseRandom(n int, deg float64, src rand.Source) *wgraph.Graph {
 	return mustGraph(gen.RandomConnectedSparse(n, deg, 0.5, 2, src))
 }
 
-// mustGraph returns g, panicking on a non-nil error: for the linalg
+// mustGraph returns g, panicking on a non-nil error: for the graph
 // families with sizes the test knows to be valid.
 func mustGraph(g *wgraph.Graph, err error) *wgraph.Graph {
 	must(err)

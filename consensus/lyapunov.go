@@ -17,8 +17,12 @@ import (
 // (A has eigenvalues μ, ν with μν = 1; ErrIllConditioned), and an
 // error wrapping ErrInvalid naming the entry if A or Q holds a NaN or an
 // infinity, or ErrTooLarge if the n²×n² system exceeds the memory
-// budget. It panics if a is not square or its size differs from q's.
+// budget. It panics if a or q is nil, or if a is not square or its size
+// differs from q's.
 func Lyapunov(a mat.Matrix, q mat.Symmetric) (*mat.SymDense, error) {
+	if a == nil || q == nil {
+		panic("consensus: Lyapunov: nil matrix a or q")
+	}
 	n, c := a.Dims()
 	if n != c || q.SymmetricDim() != n {
 		panic(fmt.Sprintf("consensus: Lyapunov: A is %d×%d, Q is %d×%d", n, c, q.SymmetricDim(), q.SymmetricDim()))

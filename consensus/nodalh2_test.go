@@ -1,7 +1,6 @@
 package consensus
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -11,6 +10,8 @@ import (
 	"github.com/loadlab/loadlab/internal/graphtest"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph/gen"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Per-node coverage of EstimateNodalH2 against the dense nodal measures
@@ -19,9 +20,7 @@ import (
 func TestEstimateNodalH2Coverage(t *testing.T) {
 	g := graphtest.SparseWeighted(t, 60, 0.1, 1, 52)
 	ev, vecs, err := spectral.SymEigen(graphtest.Must(g.Laplacian()), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	gamma := 1.5 / ev[len(ev)-1]
 	n := g.Order()
 	r1, r2 := make([]float64, n), make([]float64, n)
@@ -37,12 +36,8 @@ func TestEstimateNodalH2Coverage(t *testing.T) {
 	f1, f2 := make([]float64, seeds), make([]float64, seeds)
 	for s := range seeds {
 		e, err := estimateNodalH2(g, gamma, &estimate.TraceSettings{RelAcc: relAcc}, rand.NewPCG(uint64(s), 4))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e.Rho1.MaxRelHW > relAcc || e.Rho2.MaxRelHW > relAcc {
-			t.Fatalf("seed %d: %v %v", s, e.Rho1.MaxRelHW, e.Rho2.MaxRelHW)
-		}
+		require.NoError(t, err)
+		require.True(t, e.Rho1.MaxRelHW <= relAcc && e.Rho2.MaxRelHW <= relAcc, "seed %d: %v %v", s, e.Rho1.MaxRelHW, e.Rho2.MaxRelHW)
 		for j := range n {
 			if e.Rho1.Diag[j].Contains(r1[j]) {
 				f1[s] += 1 / float64(n)
@@ -63,13 +58,9 @@ func TestEstimateNodalH2Coverage(t *testing.T) {
 // intervals cover the dense diag(L†) and ρ₂,j at their stated rate.
 func TestNodalDefaultAccuracyRegular(t *testing.T) {
 	g, err := gen.RandomRegular(600, 6, rand.NewPCG(8, 8))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ev, vecs, err := spectral.SymEigen(graphtest.Must(g.Laplacian()), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	n := g.Order()
 	gamma := 1.5 / ev[n-1]
 	lp, r2 := make([]float64, n), make([]float64, n)
@@ -84,13 +75,11 @@ func TestNodalDefaultAccuracyRegular(t *testing.T) {
 	fd, f2 := make([]float64, seeds), make([]float64, seeds)
 	for s := range seeds {
 		d, err := estimate.PinvDiag(g, nil, rand.NewPCG(uint64(s), 6))
-		if err != nil || d.Degree < 8 || d.Probes > 40 {
-			t.Fatalf("seed %d: diag L†: %v, K = %d, %d probes", s, err, d.Degree, d.Probes)
-		}
+		require.NoError(t, err, "seed %d: diag L†", s)
+		require.True(t, d.Degree >= 8 && d.Probes <= 40, "seed %d: diag L†: K = %d, %d probes", s, d.Degree, d.Probes)
 		e, err := estimateNodalH2(g, gamma, nil, rand.NewPCG(uint64(s), 7))
-		if err != nil || e.Rho2.Probes > 40 {
-			t.Fatalf("seed %d: nodal: %v, %d probes", s, err, e.Rho2.Probes)
-		}
+		require.NoError(t, err, "seed %d: nodal", s)
+		require.LessOrEqual(t, e.Rho2.Probes, 40, "seed %d: nodal probes", s)
 		for j := range n {
 			if d.Diag[j].Contains(lp[j]) {
 				fd[s] += 1 / float64(n)
@@ -107,21 +96,21 @@ func TestNodalDefaultAccuracyRegular(t *testing.T) {
 	graphtest.CoverageAcrossSeeds(t, "ρ₂,j, 1 %", f2)
 }
 
+// TestEstimateNodalH2Errors: an unstable or invalid γ of the internal
+// entry point, and MaxProbes short of RelAcc.
 func TestEstimateNodalH2Errors(t *testing.T) {
 	g := graphtest.Must(gen.Cycle(12)) // λ_n = 4
-	if _, err := estimateNodalH2(g, 0.6, nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrUnstable) {
-		t.Errorf("γ = 0.6 > 2/λ_n: err = %v, want ErrUnstable", err)
-	}
+	_, err := estimateNodalH2(g, 0.6, nil, rand.NewPCG(1, 1))
+	assert.ErrorIs(t, err, loadlab.ErrUnstable, "γ = 0.6 > 2/λ_n")
 	for _, gamma := range []float64{0, -1, math.NaN(), math.Inf(1)} {
-		if _, err := estimateNodalH2(g, gamma, nil, rand.NewPCG(1, 1)); !errors.Is(err, loadlab.ErrInvalid) {
-			t.Errorf("γ = %v: err = %v, want ErrInvalid", gamma, err)
-		}
+		_, err := estimateNodalH2(g, gamma, nil, rand.NewPCG(1, 1))
+		assert.ErrorIs(t, err, loadlab.ErrInvalid, "γ = %v", gamma)
 	}
 	// The 2000-cycle of TestEstimateDiagErrors: the nodal estimate stops
 	// at MaxProbes short of RelAcc.
 	big := graphtest.Must(gen.Cycle(2000))
 	e, err := estimateNodalH2(big, 0.4, &estimate.TraceSettings{MaxProbes: 12}, rand.NewPCG(1, 1))
-	if !errors.Is(err, loadlab.ErrNotConverged) || e.Rho2.Status != loadlab.IterationLimit || e.Rho2.Probes > 12 {
-		t.Errorf("2000-cycle nodal: %v %v %v", e.Rho2.Status, e.Rho2.Probes, err)
-	}
+	assert.ErrorIs(t, err, loadlab.ErrNotConverged, "2000-cycle nodal")
+	assert.Equal(t, loadlab.IterationLimit, e.Rho2.Status, "2000-cycle nodal")
+	assert.LessOrEqual(t, e.Rho2.Probes, 12, "2000-cycle nodal")
 }

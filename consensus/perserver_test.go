@@ -10,7 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestPerServerSpec checks the examples of spec §9.
+// TestPerServerSpec checks the examples of spec §9, and requests whose
+// total overflows float64.
 func TestPerServerSpec(t *testing.T) {
 	for _, c := range []struct {
 		r     []float64
@@ -18,22 +19,33 @@ func TestPerServerSpec(t *testing.T) {
 		alg1  []float64
 		alg2  []float64
 		level float64
+		tol   float64 // 0: 1e-14, a few roundings of values ≤ 40; 0x1p-1074: exact
 	}{
-		{[]float64{1, 2, 3, 6}, 8, []float64{2.0 / 3, 4.0 / 3, 2, 4}, []float64{1, 2, 2.5, 2.5}, 2.5},
-		{[]float64{6, 1, 3, 2}, 8, []float64{4, 2.0 / 3, 2, 4.0 / 3}, []float64{2.5, 1, 2.5, 2}, 2.5}, // input order kept
-		{[]float64{10, 20, 30, 40}, 50, []float64{5, 10, 15, 20}, []float64{10, 40.0 / 3, 40.0 / 3, 40.0 / 3}, 40.0 / 3},
-		{[]float64{1, 2, 3}, 10, []float64{1, 2, 3}, []float64{1, 2, 3}, math.Inf(1)},
+		{[]float64{1, 2, 3, 6}, 8, []float64{2.0 / 3, 4.0 / 3, 2, 4}, []float64{1, 2, 2.5, 2.5}, 2.5, 0},
+		{[]float64{6, 1, 3, 2}, 8, []float64{4, 2.0 / 3, 2, 4.0 / 3}, []float64{2.5, 1, 2.5, 2}, 2.5, 0}, // input order kept
+		{[]float64{10, 20, 30, 40}, 50, []float64{5, 10, 15, 20}, []float64{10, 40.0 / 3, 40.0 / 3, 40.0 / 3}, 40.0 / 3, 0},
+		{[]float64{1, 2, 3}, 10, []float64{1, 2, 3}, []float64{1, 2, 3}, math.Inf(1), 0},
+		// R = 2e308 overflows: shares relative to the largest request
+		// keep the exact answer (guards: [0 0]).
+		{[]float64{1e308, 1e308}, 1, []float64{0.5, 0.5}, []float64{0.5, 0.5}, 0.5, 0x1p-1074},
+		// One rounding of r/m · x m/R near 1e308 (an ulp is 2e292).
+		{[]float64{1e308, 1e308, 0}, 1.5e308, []float64{0.75e308, 0.75e308, 0}, []float64{0.75e308, 0.75e308, 0}, 0.75e308, 1e293},
+		{[]float64{0, 0}, 1, []float64{0, 0}, []float64{0, 0}, math.Inf(1), 0x1p-1074}, // nothing to throttle
 	} {
+		tol := c.tol
+		if tol == 0 {
+			tol = 1e-14
+		}
 		a1, err := UniformRatio(nil, c.r, c.limit)
 		require.NoError(t, err)
-		assert.InDeltaSlice(t, c.alg1, a1, 1e-14) // a few roundings of values ≤ 40
+		assert.InDeltaSlice(t, c.alg1, a1, tol, "%v", c.r)
 		a2, level, err := WaterFill(nil, c.r, c.limit)
 		require.NoError(t, err)
-		assert.InDeltaSlice(t, c.alg2, a2, 1e-14)
+		assert.InDeltaSlice(t, c.alg2, a2, tol, "%v", c.r)
 		if math.IsInf(c.level, 1) {
 			assert.True(t, math.IsInf(level, 1))
 		} else {
-			assert.InDelta(t, c.level, level, 1e-14)
+			assert.InDelta(t, c.level, level, tol, "%v", c.r)
 		}
 	}
 }
@@ -138,9 +150,7 @@ func FuzzWaterFill(f *testing.F) {
 		r := []float64{a, b, c, d}
 		x, level, err := WaterFill(nil, r, limit)
 		y, err1 := UniformRatio(nil, r, limit)
-		if (err == nil) != (err1 == nil) {
-			t.Fatalf("algorithms disagree on validity: %v, %v", err, err1)
-		}
+		require.Equal(t, err == nil, err1 == nil, "algorithms disagree on validity: %v, %v", err, err1)
 		if err != nil {
 			return
 		}
@@ -150,18 +160,12 @@ func FuzzWaterFill(f *testing.F) {
 		}
 		var sx, sy float64
 		for j := range r {
-			if x[j] > r[j] || x[j] < 0 || y[j] < 0 {
-				t.Fatalf("allocation out of range: r %v x %v y %v", r, x, y)
-			}
-			if x[j] < r[j] && math.Abs(x[j]-level) > 1e-9*level {
-				t.Fatalf("throttled client %d at %v, level %v", j, x[j], level)
-			}
+			require.False(t, x[j] > r[j] || x[j] < 0 || y[j] < 0, "allocation out of range: r %v x %v y %v", r, x, y)
+			require.False(t, x[j] < r[j] && math.Abs(x[j]-level) > 1e-9*level, "throttled client %d at %v, level %v", j, x[j], level)
 			sx += x[j]
 			sy += y[j]
 		}
 		want := min(limit, total)
-		if math.Abs(sx-want) > 1e-9*max(1, total) || math.Abs(sy-want) > 1e-9*max(1, total) {
-			t.Fatalf("sums %v, %v, want %v", sx, sy, want)
-		}
+		require.False(t, math.Abs(sx-want) > 1e-9*max(1, total) || math.Abs(sy-want) > 1e-9*max(1, total), "sums %v, %v, want %v", sx, sy, want)
 	})
 }

@@ -1,7 +1,6 @@
 package consensus
 
 import (
-	"math"
 	"testing"
 
 	"github.com/loadlab/loadlab/estimate"
@@ -10,6 +9,8 @@ import (
 	"github.com/loadlab/loadlab/internal/lapmat"
 	"github.com/loadlab/loadlab/laplacian"
 	"github.com/loadlab/loadlab/spectral"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The quadratures of one probe agree with the dense quadratic forms
@@ -20,21 +21,15 @@ import (
 func TestProbeQuadrature(t *testing.T) {
 	g := graphtest.SparseWeighted(t, 80, 0.1, 1, 7)
 	ev, vecs, err := spectral.SymEigen(graphtest.Must(g.Laplacian()), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mat, err := lapmat.New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	lmax := ev[len(ev)-1]
 	set := (&laplacian.Settings{Tol: 1e-12}).Resolved()
 	hs := newH2Sampler(g, mat, set, 1, spectral.Bracket{Lo: lmax, Hi: lmax}, estimate.TraceSettings{RelAcc: 1e-5})
 	hs.gap = 0.05
 	p := &lanczos.Probe{Seed: 12345}
-	if err := hs.runChunk([]*lanczos.Probe{p}, false); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, hs.runChunk([]*lanczos.Probe{p}, false))
 	n := g.Order()
 	q := make([]float64, n)
 	lanczos.ProbeVector(q, p.Seed)
@@ -46,9 +41,7 @@ func TestProbeQuadrature(t *testing.T) {
 		}
 		a += proj[i] * proj[i] / ev[i]
 	}
-	if math.Abs(p.A-a) > 1e-6*a {
-		t.Errorf("a = %v (solveA %v), dense %v", p.A, hs.solveA, a)
-	}
+	assert.InEpsilon(t, a, p.A, 1e-6, "a (solveA %v)", hs.solveA)
 	for _, gamma := range []float64{0.5 / lmax, 1 / lmax, hs.gcap()} {
 		var b, c float64
 		for i := 1; i < n; i++ {
@@ -57,8 +50,7 @@ func TestProbeQuadrature(t *testing.T) {
 			c += proj[i] * proj[i] / (d * d)
 		}
 		gb, gc := p.Shifted(gamma, &hs.qw)
-		if math.Abs(gb-b) > 1e-6*b || math.Abs(gc-c) > 1e-6*c {
-			t.Errorf("γ = %v: quadrature (%v, %v), dense (%v, %v)", gamma, gb, gc, b, c)
-		}
+		assert.InEpsilon(t, b, gb, 1e-6, "γ = %v: b", gamma)
+		assert.InEpsilon(t, c, gc, 1e-6, "γ = %v: c", gamma)
 	}
 }

@@ -108,8 +108,8 @@ type Trajectory struct {
 // when the eigenvalue bounds cannot decide, the error wraps
 // ErrIllConditioned and gives the bracket of μ_n: an unstable γ never
 // passes silently. Simulate returns an
-// error for an invalid network, a nil demand, len(x0) ≠ n, a non-finite
-// x0, or steps < 0; a failure at step k (a demand error, a NaN or
+// error for an invalid network, len(x0) ≠ n, a non-finite x0, or
+// steps < 0; a failure at step k (a demand error, a NaN or
 // infinite r_i or an overflowing r_total, r_i ≤ 0 for Ratio or LogRatio,
 // x_i ≤ 0 for LogRatio) returns the trajectory up to step k together
 // with the error. It panics if th or d is nil.

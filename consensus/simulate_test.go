@@ -306,7 +306,7 @@ func TestUnstableSimulation(t *testing.T) {
 	assert.Less(t, dispersionNorm(tr.Final), 10.0)
 	// Large graphs: λ_n(C_n) = 4 for even n, so 2/λ_n = 1/2. Just above
 	// it (γλ_n = 2.00004) the top modes grow by 1.00004 per step; a
-	// Lanczos estimate alone (a lower bound) used to miss this.
+	// Lanczos estimate alone (a lower bound) would miss this.
 	for _, n := range []int{1000, 5000} {
 		big := mustGraph(gen.Cycle(n))
 		zero := make([]float64, n)
@@ -421,7 +421,7 @@ func TestSimulateErrors(t *testing.T) {
 }
 
 // TestSizesBeforeAllocation checks that step counts beyond the memory
-// budget are errors, not out-of-memory crashes (issue 11): Simulate with
+// budget are errors, not out-of-memory crashes: Simulate with
 // 2^40 steps, with States on a graph whose record is too large, and
 // EstimateRho with Steps = 2^40 or Burn + Steps overflowing.
 func TestSizesBeforeAllocation(t *testing.T) {
@@ -467,9 +467,7 @@ func FuzzSimulate(f *testing.F) {
 				s += v
 				abs += math.Abs(v)
 			}
-			if math.Abs(s-3*x) > 4*0x1p-52*(abs+math.Abs(3*x)) {
-				t.Fatalf("total %v, want %v", s, 3*x)
-			}
+			require.False(t, math.Abs(s-3*x) > 4*0x1p-52*(abs+math.Abs(3*x)), "total %v, want %v", s, 3*x)
 		}
 	})
 }
@@ -818,4 +816,30 @@ func TestSimulateFusedDemandError(t *testing.T) {
 			assert.Equal(t, want.P, tr.P)
 		}()
 	}
+}
+
+// TestEquilibriumOverflow: with r_total beyond the float64 range the
+// fixed point is computed from the means Σ r_i/n, not from r_total
+// (guards: −Inf for Amount, 0 for Ratio).
+func TestEquilibriumOverflow(t *testing.T) {
+	r := []float64{1e308, 1.5e308}
+	x, err := Equilibrium(Amount, r, 1e308)
+	require.NoError(t, err)
+	// x = r − (r_total − l_total)/n: c = (2.5e308 − 1e308)/2 = 0.75e308.
+	assert.InDeltaSlice(t, []float64{0.25e308, 0.75e308}, x, 1e293)
+	x, err = Equilibrium(Ratio, r, 1e308)
+	require.NoError(t, err)
+	// x = (l_total/r_total) r = r/2.5.
+	assert.InDeltaSlice(t, []float64{0.4e308, 0.6e308}, x, 1e293)
+}
+
+// TestRatioScaleOverflow: with r_i(0) = 1e-310 the ratio linearisation
+// has q_i = 1/r_i = +Inf; the stability check failed on it. μ_n ≥ q_i d_i
+// (a Rayleigh quotient) ≈ 1e310 exceeds 2/γ: ErrUnstable, naming q.
+func TestRatioScaleOverflow(t *testing.T) {
+	th := &Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.1, Measure: Ratio}
+	r := []float64{1, 1e-310, 1}
+	_, err := Simulate(th, TraceDemand{r}, []float64{1, 1, 1}, 1, nil)
+	require.ErrorIs(t, err, ErrUnstable)
+	assert.Contains(t, err.Error(), "q[1] = +Inf")
 }

@@ -66,12 +66,15 @@ type Spectral struct {
 	verr error
 }
 
-// NewSpectral computes the spectrum of g. It returns an error for a nil,
+// NewSpectral computes the spectrum of g. It returns an error for an
 // empty or disconnected graph, and one wrapping ErrIllConditioned when
 // the graph is so nearly disconnected that λ₂ ≤ 1e-12 λ_n has no
 // reliable digits; a single node is allowed (every dispersion is then
-// zero).
+// zero). It panics if g is nil.
 func NewSpectral(g *wgraph.Graph) (*Spectral, error) {
+	if g == nil {
+		panic("consensus: NewSpectral: nil graph g")
+	}
 	if err := validateGraph(g); err != nil {
 		return nil, err
 	}

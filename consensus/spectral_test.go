@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
@@ -68,7 +70,8 @@ func assertSameSorted(t *testing.T, want, got []float64) {
 }
 
 // TestResistanceSpec checks spec §9's pseudoinverses, resistances and
-// Kirchhoff indices, through linalg, as the H2 formulas use them.
+// Kirchhoff indices, through package spectral, as the H2 formulas use
+// them.
 func TestResistanceSpec(t *testing.T) {
 	// P3: L† = (1/9)[5 −1 −4; −1 2 −1; −4 −1 5] (spec §9, exact).
 	lp, err := spectral.PseudoInverse(mustGraph(gen.Path(3)))
@@ -207,8 +210,8 @@ func TestRhoPathsAndStar(t *testing.T) {
 			want := (fn-2)/(g*(2-g)) + 1/(g*fn*(2-g*fn)) // spec §9 star
 			got, err := spectralOf(t, mustGraph(gen.Star(n))).Rho(Case2, g, 1)
 			if g*fn >= 2 {
-				// S_8 at γ = 1/4: γλ_n = 2, the stability limit. This
-				// used to pass vacuously (want = +Inf, got ≈ 1e16).
+				// S_8 at γ = 1/4: γλ_n = 2, the stability limit, where
+				// a comparison would pass vacuously (want = +Inf, got ≈ 1e16).
 				require.ErrorIs(t, err, ErrUnstable, "S_%d γ %v", n, g)
 				continue
 			}
@@ -413,7 +416,7 @@ func TestCurve(t *testing.T) {
 }
 
 // TestKirchhoffIdentity checks K_f = n tr L† = n Σ_{i≥2} 1/λ_i (spec §9)
-// on random weighted graphs: linalg's Cholesky route against the
+// on random weighted graphs: spectral's Cholesky route against the
 // spectrum.
 func TestKirchhoffIdentity(t *testing.T) {
 	for seed := range uint64(10) {
@@ -446,4 +449,115 @@ func TestRhoLarger(t *testing.T) {
 			assert.InEpsilon(t, want, got, 1e-9, "%v γ = %v", tc, gamma)
 		}
 	}
+}
+
+// TestStabilityLimit: unit 6-cycle at γ = 1/2, so γλ_n = 2 exactly (the
+// eigensolver returns λ_n = 3.9999999999999996). Every H2 function must
+// refuse it with ErrUnstable rather than return the 1e15–1e16 that
+// rounding makes of 1/(2 − γλ_n); just inside the limit the answer is a
+// number again.
+func TestStabilityLimit(t *testing.T) {
+	th := &Throttler{Graph: mustGraph(gen.Cycle(6)), Gamma: 0.5}
+	for _, tc := range []Traffic{Case1, Case2, Case2T} {
+		r, err := Rho(th, tc, 1)
+		require.ErrorIs(t, err, ErrUnstable, "Rho(%v) = %v", tc, r)
+		assert.True(t, math.IsInf(r, 1))
+		_, err = NodalRho(nil, th, tc, 1)
+		require.ErrorIs(t, err, ErrUnstable, "NodalRho(%v)", tc)
+		_, err = Covariance(th, tc, 1)
+		require.ErrorIs(t, err, ErrUnstable, "Covariance(%v)", tc)
+	}
+	s, err := NewSpectral(th.Graph)
+	require.NoError(t, err)
+	for _, tc := range []Traffic{Case1, Case2, Case2T} {
+		r, err := s.Rho(tc, 0.5, 1)
+		require.ErrorIs(t, err, ErrUnstable, "Spectral.Rho(%v) = %v", tc, r)
+		_, err = s.NodalRho(nil, tc, 0.5, 1)
+		require.ErrorIs(t, err, ErrUnstable, "Spectral.NodalRho(%v)", tc)
+	}
+	_, hi, err := s.Bounds(0.5, 1)
+	require.NoError(t, err)
+	assert.True(t, math.IsInf(hi, 1), "upper bound %v at the limit", hi)
+	_, err = GreedyLinks(th, nil, 0)
+	require.ErrorIs(t, err, ErrUnstable)
+	// Simulate runs on and reports it.
+	x0 := make([]float64, 6)
+	tr, err := Simulate(th, TraceDemand{x0, x0}, x0, 2, nil)
+	require.ErrorIs(t, err, ErrUnstable)
+	assert.Equal(t, 2, tr.Steps)
+	// Just inside the limit the answer is a number again (2 − γλ_n =
+	// 2e-6 is far above the error bounds).
+	th.Gamma = 0.5 * (1 - 1e-6)
+	r, err := Rho(th, Case2, 1)
+	require.NoError(t, err)
+	want, err := s.Rho(Case2, th.Gamma, 1)
+	require.NoError(t, err)
+	// κ(2I − γL) = 2/(2 − γλ_n) ≈ 1e6: relative error ≲ 1e6·n·ε.
+	assert.InEpsilon(t, want, r, 1e-8)
+}
+
+// TestGammaH2Sigma: γ*_H2 does not depend on σ and ρ₂ scales with σ².
+func TestGammaH2Sigma(t *testing.T) {
+	s := spectralOf(t, mustGraph(gen.Path(5)))
+	g1, r1, err := s.GammaH2(1)
+	require.NoError(t, err)
+	g3, r3, err := s.GammaH2(3)
+	require.NoError(t, err)
+	assert.Equal(t, g1, g3)
+	assert.InEpsilon(t, 9*r1, r3, 1e-15)
+	_, _, err = s.GammaH2(-1)
+	require.ErrorIs(t, err, loadlab.ErrInvalid)
+}
+
+// TestSpectralNodalRho checks the nodal measures from the eigenvectors
+// against the Cholesky route on a weighted graph, for every case, and
+// that a SpectralFrom (no graph) refuses them.
+func TestSpectralNodalRho(t *testing.T) {
+	g := weightedTriangle()
+	s := spectralOf(t, g)
+	gamma := 0.8 * s.StabilityBound()
+	for _, tc := range []Traffic{Case1, Case2, Case2T} {
+		want, err := NodalRho(nil, &Throttler{Graph: g, Gamma: gamma}, tc, 1.5)
+		require.NoError(t, err)
+		for range 2 { // the second call reuses the eigenvectors
+			got, err := s.NodalRho(nil, tc, gamma, 1.5)
+			require.NoError(t, err)
+			// κ ≤ 1/(γλ₂(2 − γλ_n)) ≈ 10 here: 1e-12 relative.
+			assert.InDeltaSlice(t, want, got, 1e-12*want[0], "%v", tc)
+		}
+	}
+	sf, err := SpectralFrom(s.Values())
+	require.NoError(t, err)
+	_, err = sf.NodalRho(nil, Case2, gamma, 1)
+	require.ErrorIs(t, err, loadlab.ErrInvalid)
+}
+
+// TestTinyWeights: gonum's eigensolver panics ("lapack: insufficient
+// length of a") on a path whose weights are all ≲ 1e-122 unless the
+// Laplacian is scaled first (spectral.SymEigen). ρ₂ scales as 1/weight at fixed γw (ρ(γ, cL) = ρ(cγ, L)): the tiny path
+// at γ = 0.4/w matches the unit path at γ = 0.4.
+func TestTinyWeights(t *testing.T) {
+	const w = 1e-130
+	var es []wgraph.Edge
+	for u := range 4 {
+		es = append(es, wgraph.Edge{U: u, V: u + 1, W: w})
+	}
+	g, err := wgraph.FromEdges(5, es)
+	require.NoError(t, err)
+	s, err := NewSpectral(g)
+	require.NoError(t, err)
+	unit := spectralOf(t, mustGraph(gen.Path(5)))
+	want, err := unit.Rho(Case2, 0.4, 1)
+	require.NoError(t, err)
+	got, err := s.Rho(Case2, 0.4/w, 1)
+	require.NoError(t, err)
+	// Both spectra to ~n ε relative of λ_n; ρ₂ ≤ 1/(γλ₂(2 − γλ_n))-
+	// conditioned (≈ 30 here): 1e-12 relative.
+	assert.InEpsilon(t, want, got, 1e-12)
+	nodal, err := s.NodalRho(nil, Case2, 0.4/w, 1)
+	require.NoError(t, err)
+	assert.InEpsilon(t, want, dense.Sum(nodal), 1e-12)
+	got, err = Rho(&Throttler{Graph: g, Gamma: 0.4 / w}, Case2, 1)
+	require.NoError(t, err)
+	assert.InEpsilon(t, want, got, 1e-12)
 }

@@ -165,11 +165,14 @@ func (th *Throttler) validateLinear(fn string) error {
 // Nodal writes the nodal measure p of m (spec §3.4 Table I) for requests
 // r and limits x into dst, in the Starved orientation. It returns an
 // error naming the node when the measure is undefined there (r_i ≤ 0 for
-// Ratio and LogRatio, x_i ≤ 0 for LogRatio, a NaN demand r_i). It panics
-// if the lengths differ.
+// Ratio and LogRatio, x_i ≤ 0 for LogRatio, a NaN demand r_i), and for
+// an unknown m. It panics if the lengths differ.
 func (m Measure) Nodal(dst, r, x []float64) error {
 	if len(dst) != len(r) || len(x) != len(r) {
 		panic(fmt.Sprintf("consensus: Nodal: len(dst) = %d, len(r) = %d, len(x) = %d", len(dst), len(r), len(x)))
+	}
+	if m < Amount || m > Clipped {
+		return loadlab.Invalid("consensus", "Nodal: Measure = %d: unknown", int(m))
 	}
 	for i, ri := range r {
 		xi := x[i]

@@ -164,7 +164,8 @@ func PinvDiag(g *wgraph.Graph, set *TraceSettings, src rand.Source) (DiagEstimat
 // above (spectral.LambdaMaxBracket's Hi, or 0 for the deterministic
 // bounds). Each term's Apply is called once per probe; its iterations are
 // summed into every output's Iterations. Errors: ErrInvalid for bad
-// settings or a bad lmaxHi, and Apply's errors, with the partial
+// settings, a bad lmaxHi or a NaN or infinite entry of coef, and Apply's
+// errors, with the partial
 // estimates. It panics if g or src is nil, if terms is empty, if a term's
 // F or Apply is nil, or if a row of coef has not len(terms) entries.
 func Diagonals(g *wgraph.Graph, lmaxHi float64, terms []DiagTerm, coef [][]float64, set *TraceSettings, src rand.Source) ([]DiagEstimate, error) {
@@ -177,6 +178,13 @@ func Diagonals(g *wgraph.Graph, lmaxHi float64, terms []DiagTerm, coef [][]float
 	}
 	if !(lmaxHi >= 0) || math.IsInf(lmaxHi, 1) {
 		return nil, loadlab.Invalid("estimate", "Diagonals: lmaxHi = %v, want a finite upper bound on λ_n, or 0", lmaxHi)
+	}
+	for c, row := range coef {
+		for i, x := range row {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, loadlab.Invalid("estimate", "Diagonals: coef[%d][%d] = %v, want finite", c, i, x)
+			}
+		}
 	}
 	if lmaxHi == 0 {
 		br, err := spectral.LambdaMaxBounds(g)

@@ -30,7 +30,7 @@ func benchKirchhoff(b *testing.B, name string) {
 	b.ReportMetric(math.Abs(res.Estimate.Mean/kf-1), "relerr")
 }
 
-// Closed-form targets of issue 12 (10⁶ nodes each): K_f and ρ₂(γ*_H2)
+// Closed-form targets (10⁶ nodes each): K_f and ρ₂(γ*_H2)
 // of the 1000×1000 torus (the hard case: the smallest eigenvalues
 // dominate, so Hutchinson needs many probes) and of the 2²⁰-node
 // hypercube.

@@ -30,7 +30,7 @@ type Operator struct {
 // is nil.
 func NewOperator(g *wgraph.Graph) *Operator {
 	if g == nil {
-		panic("laplacian: NewOperator: nil graph")
+		panic("laplacian: NewOperator: nil graph g")
 	}
 	off, adj, w := g.CSR()
 	return &Operator{g: g, n: g.Order(), off: off, adj: adj, w: w}

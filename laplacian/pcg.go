@@ -140,19 +140,19 @@ type Solver struct {
 // nil, or if src is nil and the preconditioner is not Jacobi.
 func NewSolver(g *wgraph.Graph, settings *Settings, src rand.Source) (*Solver, error) {
 	if g == nil {
-		panic("laplacian: NewSolver: nil graph")
+		panic("laplacian: NewSolver: nil graph g")
 	}
 	if err := settings.Validate(); err != nil {
 		return nil, err
 	}
 	set := settings.Resolved()
 	if set.Preconditioner != Jacobi && src == nil {
-		panic("laplacian: NewSolver: nil rand.Source")
+		panic("laplacian: NewSolver: nil rand.Source src")
 	}
 	if g.Order() == 0 {
 		return nil, wgraph.CheckConnected(g)
 	}
-	if err := size.Check("laplacian", "Solver: nodes", g.Order(), 8*8); err != nil {
+	if err := size.Check("laplacian", "NewSolver: nodes", g.Order(), 8*8); err != nil {
 		return nil, err
 	}
 	mat, err := lapmat.New(g)
@@ -219,10 +219,16 @@ func (s *Solver) SetTol(tol float64) error {
 // orthogonal to the constants. It is the cheap approximate inverse of a
 // Hutch++ sketch (the subspace iteration needs L† only roughly). It
 // panics if len(dst) or len(src) is not the order.
+// A src with a NaN or infinite entry is an error wrapping loadlab.ErrInvalid.
 func (s *Solver) ApplyPreconditioner(dst, src []float64) error {
 	n := s.mat.N
 	if len(dst) != n || len(src) != n {
 		panic(fmt.Sprintf("laplacian: Solver.ApplyPreconditioner: len(dst) = %d, len(src) = %d, want %d", len(dst), len(src), n))
+	}
+	for u, x := range src {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return loadlab.Invalid("laplacian", "Solver.ApplyPreconditioner: src[%d] = %v, want finite", u, x)
+		}
 	}
 	if s.ac == nil && s.set.Preconditioner != Jacobi {
 		if err := s.factor(); err != nil {

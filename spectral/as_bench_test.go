@@ -10,7 +10,7 @@ import (
 
 // The 22 963-node Internet AS graph, far above DenseMaxNodes: λ₂ by a
 // Lanczos bracket narrowed to 1e-12 with its Fiedler vector, and 40 pair
-// resistances by solves (issue target: each within 10 s).
+// resistances by solves (target: each within 10 s).
 func BenchmarkAlgebraicConnectivity_InternetAS(b *testing.B) {
 	g := datasets.InternetAS().Graph
 	c0 := cputime.Process()

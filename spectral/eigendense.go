@@ -19,15 +19,18 @@ import (
 // length") when every entry is below about 1e-122. a is not modified.
 // It returns an error wrapping loadlab.ErrIllConditioned if the
 // eigensolver does not converge, or loadlab.ErrInvalid if a has a NaN or
-// infinite entry.
+// infinite entry. It panics if a is nil.
 func SymEigen(a *mat.SymDense, vectors bool) ([]float64, *mat.Dense, error) {
+	if a == nil {
+		panic("spectral: SymEigen: nil matrix a")
+	}
 	n := a.SymmetricDim()
 	raw := a.RawSymmetric()
 	var big float64
 	for i := range n {
-		for _, x := range raw.Data[i*raw.Stride+i : i*raw.Stride+n] {
+		for j, x := range raw.Data[i*raw.Stride+i : i*raw.Stride+n] {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, nil, loadlab.Invalid("spectral", "SymEigen: entry %v, want finite", x)
+				return nil, nil, loadlab.Invalid("spectral", "SymEigen: a[%d][%d] = %v, want finite", i, i+j, x)
 			}
 			big = max(big, math.Abs(x))
 		}

@@ -196,19 +196,15 @@ func TestSphereTail(t *testing.T) {
 // (bipartite), well below the first step's 10.
 func TestPerronBoundStops(t *testing.T) {
 	g, err := gen.RandomRegular(500, 6, rand.NewPCG(1, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	op := newOperator(g, nil)
-	if b := op.perronBound(0, perronIters); !(b >= 12 && b <= 12*(1+2*op.rel)) {
-		t.Errorf("regular: bound %v, want 12", b)
-	}
+	b12 := op.perronBound(0, perronIters)
+	assert.True(t, b12 >= 12 && b12 <= 12*(1+2*op.rel), "regular: bound %v, want 12", b12)
 	b := graphtest.Must(wgraph.NewBuilder(6))
 	for v := 1; v < 6; v++ {
 		_ = b.SetEdge(0, v, 1)
 	}
 	star := newOperator(b.Build(), nil)
-	if got := star.perronBound(0, 200); !(got >= 6 && got < 6.01) {
-		t.Errorf("star: bound %v, want 6 (sharp)", got)
-	}
+	got := star.perronBound(0, 200)
+	assert.True(t, got >= 6 && got < 6.01, "star: bound %v, want 6 (sharp)", got)
 }

@@ -14,9 +14,10 @@ import (
 )
 
 func TestSpectrumTinyAndHugeWeights(t *testing.T) {
-	// Issue 11: gonum's eigensolver panicked ("lapack: insufficient length
-	// of a") on a path whose weights were all ≲ 1e-122. The spectrum of
-	// c·L is c times that of L; the scaling by a power of two is exact, so
+	// gonum's eigensolver panics ("lapack: insufficient length of a") on
+	// a path whose weights are all ≲ 1e-122, unless Spectrum scales L
+	// first. The spectrum of c·L is c times that of L; the scaling by a
+	// power of two is exact, so
 	// the eigenvalues agree with the unit path's to the eigensolver's
 	// accuracy, a few ulps of λ_n = 4c: 64 n ε λ_n absolute.
 	p := graphtest.Must(gen.Path(6))

@@ -176,7 +176,7 @@ func (r *Resistance) PseudoInverse() *mat.SymDense {
 
 // PseudoInverseTo stores L† in dst, which must be n×n (a zero-sized
 // SymDense is resized), so that repeated calls allocate nothing. It
-// panics if dst has another size.
+// panics if dst is nil or has another size.
 func (r *Resistance) PseudoInverseTo(dst *mat.SymDense) {
 	out := r.reuse(dst)
 	r.inverseFactor()
@@ -189,6 +189,9 @@ func (r *Resistance) PseudoInverseTo(dst *mat.SymDense) {
 
 // reuse checks or sizes dst and returns its storage.
 func (r *Resistance) reuse(dst *mat.SymDense) blas64.Symmetric {
+	if dst == nil {
+		panic("spectral: nil destination dst")
+	}
 	if dst.IsEmpty() {
 		dst.ReuseAsSym(r.n)
 	}
@@ -245,6 +248,9 @@ func PseudoInverse(g *wgraph.Graph) (*mat.SymDense, error) {
 // node out of range, and one wrapping loadlab.ErrNotConverged when the
 // solve stops short. It panics if g is nil.
 func EffectiveResistance(g *wgraph.Graph, u, v int) (float64, error) {
+	if g == nil {
+		panic("spectral: EffectiveResistance: nil graph g")
+	}
 	for _, x := range [...]struct {
 		name string
 		u    int

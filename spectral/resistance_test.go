@@ -2,6 +2,7 @@ package spectral
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/loadlab/loadlab"
@@ -255,4 +256,26 @@ func TestDestinationReuse(t *testing.T) {
 	// Reuse allocates nothing.
 	allocs := testing.AllocsPerRun(10, func() { r.MatrixTo(&dst) })
 	assert.Zero(t, allocs)
+}
+
+// EffectiveResistance above DenseMaxNodes: on a path R(0, n − 1) = n − 1
+// exactly, and on a random weighted graph the solve path agrees with the
+// dense factorisation to the certified 1e-24 κ(L) plus the dense path's
+// κ(A) ε (κ ≲ 10⁴ here).
+func TestEffectiveResistanceSparse(t *testing.T) {
+	p := graphtest.Must(gen.Path(3000))
+	r, err := EffectiveResistance(p, 0, 2999)
+	require.NoError(t, err)
+	assert.InDelta(t, 2999, r, 1e-12*2999, "path 3000")
+	g := graphtest.SparseWeighted(t, 500, 0.02, 10, 3)
+	res, err := NewResistance(g)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 20 {
+		u, v := rng.IntN(500), rng.IntN(500)
+		got, err := resistanceSparse(g, u, v)
+		require.NoError(t, err)
+		want := res.Between(u, v)
+		assert.InDelta(t, want, got, 1e-11*want, "R(%d, %d): sparse against dense", u, v)
+	}
 }

@@ -100,8 +100,18 @@ func StarSpectrum(n int) ([]float64, error) {
 // ascending. (L_{G□H} = L_G ⊗ I + I ⊗ L_H, whose eigenvectors are the
 // Kronecker products of the factors' eigenvectors.) It returns an error
 // wrapping loadlab.ErrTooLarge if the len(a)·len(b) sums would not fit in
-// memory.
+// memory, and one wrapping loadlab.ErrInvalid for a NaN or infinite entry.
 func ProductSpectrum(a, b []float64) ([]float64, error) {
+	for _, s := range [...]struct {
+		name string
+		ev   []float64
+	}{{"a", a}, {"b", b}} {
+		for i, x := range s.ev {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, loadlab.Invalid("spectral", "ProductSpectrum: %s[%d] = %v, want finite", s.name, i, x)
+			}
+		}
+	}
 	n, ok := size.Mul(len(a), len(b))
 	if !ok {
 		return nil, loadlab.TooLarge("spectral", "ProductSpectrum: len(a)·len(b) = %d·%d overflows", len(a), len(b))

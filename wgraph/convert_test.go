@@ -1,6 +1,7 @@
 package wgraph_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/loadlab/loadlab/spectral"
@@ -10,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/iterator"
 	"gonum.org/v1/gonum/graph/simple"
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestFromUndirectedWeighted(t *testing.T) {
@@ -107,3 +109,30 @@ func TestFromUndirectedStrayNeighbour(t *testing.T) {
 // tolConvert is the tolerance of hand-checked resistances: a few ulps of
 // values of order 1 after one dense factorisation of a tiny graph.
 const tolConvert = 1e-12
+
+func TestFromAdjacencyErrors(t *testing.T) {
+	_, err := wgraph.FromMatrix(mat.NewDense(2, 3, nil))
+	assert.ErrorContains(t, err, "adjacency matrix is 2×3, not square")
+	_, err = wgraph.FromMatrix(mat.NewDense(2, 2, []float64{0, 1, 2, 0}))
+	assert.ErrorContains(t, err, "adjacency not symmetric: [0][1] = 1 but [1][0] = 2")
+	_, err = wgraph.FromAdjacency(mat.NewSymDense(2, []float64{1, 1, 1, 0}))
+	assert.ErrorContains(t, err, "adjacency[0][0] = 1: self-loops are not allowed")
+	for _, c := range []struct {
+		w    float64
+		want string
+	}{
+		{-1, "adjacency[0][1] = -1:"},
+		{math.NaN(), "adjacency[0][1] = NaN:"},
+		{math.Inf(1), "adjacency[0][1] = +Inf:"},
+		{math.Inf(-1), "adjacency[0][1] = -Inf:"},
+		{wgraph.MinWeight / 2, "adjacency[0][1] = 1.5"}, // 2^-501 ≈ 1.53e-151
+	} {
+		_, err = wgraph.FromAdjacency(mat.NewSymDense(2, []float64{0, c.w, c.w, 0}))
+		assert.ErrorContains(t, err, c.want)
+	}
+	g, err := wgraph.FromAdjacency(mat.NewSymDense(3, []float64{0, 1, 3, 1, 0, 2, 3, 2, 0}))
+	require.NoError(t, err)
+	k, err := spectral.KirchhoffIndex(g)
+	require.NoError(t, err)
+	assert.InDelta(t, 12.0/11, k, tolConvert) // the weighted triangle again
+}

@@ -18,26 +18,16 @@ func TestSumOverflowingIntermediate(t *testing.T) {
 		{[]float64{big, big, -big}, big}, {[]float64{big, -big, big}, big},
 		{[]float64{-big, -big, big}, -big}, {[]float64{big, big, 1, -big, -big}, 1},
 	} {
-		if got := Sum(c.xs); got != c.want {
-			t.Errorf("Sum(%v) = %v, want %v", c.xs, got, c.want)
-		}
+		assert.Equal(t, c.want, Sum(c.xs), "Sum(%v)", c.xs)
 	}
-	if got := Sum([]float64{math.MaxFloat64, math.MaxFloat64}); !math.IsInf(got, 1) {
-		t.Errorf("overflowing total: %v, want +Inf", got)
-	}
-	if got := Sum([]float64{math.Inf(1), 1, 2}); !math.IsInf(got, 1) {
-		t.Errorf("+Inf term: %v, want +Inf", got)
-	}
-	if got := Sum([]float64{math.Inf(1), math.Inf(-1)}); !math.IsNaN(got) {
-		t.Errorf("+Inf − Inf: %v, want NaN", got)
-	}
+	assert.True(t, math.IsInf(Sum([]float64{math.MaxFloat64, math.MaxFloat64}), 1), "overflowing total: want +Inf")
+	assert.True(t, math.IsInf(Sum([]float64{math.Inf(1), 1, 2}), 1), "+Inf term: want +Inf")
+	assert.True(t, math.IsNaN(Sum([]float64{math.Inf(1), math.Inf(-1)})), "+Inf − Inf: want NaN")
 	var k CompensatedSum
 	for _, x := range []float64{math.Inf(1), 1, math.Inf(1)} {
 		k.Add(x)
 	}
-	if !math.IsInf(k.Value(), 1) {
-		t.Errorf("CompensatedSum of +Inf terms: %v, want +Inf", k.Value())
-	}
+	assert.True(t, math.IsInf(k.Value(), 1), "CompensatedSum of +Inf terms: %v, want +Inf", k.Value())
 }
 
 // TestSum checks the compensated sum on a series whose plain sum loses

@@ -10,7 +10,8 @@ func Axpy(dst []float64, a float64, x []float64) {
 }
 
 // Dot returns Σ a_i b_i, summed in index order (callers rely on the
-// order for results independent of the number of goroutines).
+// order for results independent of the number of goroutines). It panics
+// if len(b) < len(a).
 func Dot(a, b []float64) float64 {
 	var s float64
 	for i := range a {
@@ -19,7 +20,8 @@ func Dot(a, b []float64) float64 {
 	return s
 }
 
-// Normalize scales v to unit Euclidean norm.
+// Normalize scales v to unit Euclidean norm. v must be non-zero: a zero
+// v gives NaN entries.
 func Normalize(v []float64) {
 	s := 1 / math.Sqrt(Dot(v, v))
 	for i := range v {

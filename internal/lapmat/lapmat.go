@@ -43,14 +43,18 @@ type Matrix struct {
 // from node 0 (neighbours in ascending order). It returns nil, nil when
 // g has no nodes or the search does not reach every node (g is
 // disconnected; wgraph.CheckConnected names which), and an error
-// wrapping loadlab.ErrTooLarge when the copy would not fit.
+// wrapping loadlab.ErrTooLarge when the copy would not fit. It panics if
+// g is nil.
 func New(g *wgraph.Graph) (*Matrix, error) {
+	if g == nil {
+		panic("lapmat: New: nil graph g")
+	}
 	n := g.Order()
 	if n == 0 {
 		return nil, nil
 	}
 	goff, gadj, gw := g.CSR()
-	if err := size.Check("lapmat", "renumbered Laplacian: matrix entries", len(gadj)+n, 4+8); err != nil {
+	if err := size.Check("lapmat", "New: matrix entries", len(gadj)+n, 4+8); err != nil {
 		return nil, err
 	}
 	bfs := wgraph.NewBFS(g)

@@ -34,7 +34,8 @@ func BlockRows(i, n int) (lo, hi int) { return i * BlockLen, min((i+1)*BlockLen,
 // worker is re-raised on the caller as a *par.PanicError.
 func ParallelBlocks(nb int, fn RangeFunc) { par.Blocks(nb, fn) }
 
-// HugeFloats returns make([]float64, n) with AdviseHuge applied.
+// HugeFloats returns make([]float64, n) with AdviseHuge applied. It
+// panics if n < 0.
 func HugeFloats(n int) []float64 {
 	v := make([]float64, n)
 	if n > 0 {

@@ -283,7 +283,7 @@ func TestRandomRegularUniformChiSquare(t *testing.T) {
 
 func TestRandomSizesAndNilSource(t *testing.T) {
 	// Sizes that would not fit in memory are errors before anything is
-	// drawn or allocated (issue 11), whatever the float parameter.
+	// drawn or allocated, whatever the float parameter.
 	_, err := gen.RandomGeometric(1<<20, 10, false, graphtest.PCG(1)) // complete: 5e11 edges
 	assert.ErrorIs(t, err, loadlab.ErrTooLarge)
 	_, err = gen.RandomGeometric(1<<40, 0.001, false, graphtest.PCG(1))

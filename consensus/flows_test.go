@@ -7,6 +7,8 @@ import (
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/wgraph"
 	"github.com/loadlab/loadlab/wgraph/gen"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBlockedUpdate checks that the blocked gather of large graphs
@@ -25,9 +27,7 @@ func TestBlockedUpdate(t *testing.T) {
 	}
 	hub := b.Build()
 	cycle, err := gen.Cycle(10)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, g := range []*wgraph.Graph{hub, cycle} {
 		n := g.Order()
 		rnd := rand.New(mc.Source(41))
@@ -40,12 +40,8 @@ func TestBlockedUpdate(t *testing.T) {
 			lo0[i] = 1e-15 * rnd.NormFloat64()
 		}
 		f, err := newFlows(g, 0.05)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.blk != nil {
-			t.Fatalf("blocked gather on a %d-node graph, want only from %d nodes", n, gatherNodes)
-		}
+		require.NoError(t, err)
+		require.Nil(t, f.blk, "blocked gather on a %d-node graph, want only from %d nodes", n, gatherNodes)
 		wantHi, wantLo := append([]float64(nil), hi0...), append([]float64(nil), lo0...)
 		f.applyDirect(wantHi, wantLo, p, 0, n)
 		for _, shift := range []uint{0, 1, 4, 9, 13} {
@@ -54,11 +50,8 @@ func TestBlockedUpdate(t *testing.T) {
 				hi := append([]float64(nil), hi0...)
 				lo := append([]float64(nil), lo0...)
 				f.applyBlocked(hi, lo, p, workers)
-				for i := range hi {
-					if hi[i] != wantHi[i] || lo[i] != wantLo[i] {
-						t.Fatalf("n %d, shift %d, workers %d: node %d: blocked (%v, %v), direct (%v, %v)", n, shift, workers, i, hi[i], lo[i], wantHi[i], wantLo[i])
-					}
-				}
+				require.Equal(t, wantHi, hi, "n %d, shift %d, workers %d: blocked against direct, hi", n, shift, workers)
+				require.Equal(t, wantLo, lo, "n %d, shift %d, workers %d: blocked against direct, lo", n, shift, workers)
 			}
 		}
 	}
@@ -74,9 +67,7 @@ func TestBlockShift(t *testing.T) {
 	}{
 		{1, 0, 0}, {256, 0, 0}, {257, 0, 1}, {1 << 20, 15, 15}, {1<<23 + 1, 15, 16}, {1 << 31, 15, 23},
 	} {
-		if got := blockShift(c.n, c.s); got != c.want {
-			t.Errorf("blockShift(%d, %d) = %d, want %d", c.n, c.s, got, c.want)
-		}
+		assert.Equal(t, c.want, blockShift(c.n, c.s), "blockShift(%d, %d)", c.n, c.s)
 	}
 }
 
@@ -87,9 +78,7 @@ func TestBlockShift(t *testing.T) {
 // a cycle of weight 0.3.
 func TestUniformWeightUpdate(t *testing.T) {
 	reg, err := gen.RandomRegular(3000, 6, mc.Source(42))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cb := newBuilder(50)
 	for u := range 50 {
 		must(cb.SetEdge(u, (u+1)%50, 0.3))
@@ -97,12 +86,8 @@ func TestUniformWeightUpdate(t *testing.T) {
 	for _, g := range []*wgraph.Graph{reg, cb.Build()} {
 		n := g.Order()
 		f, err := newFlows(g, 0.07)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.mask != 0 || len(f.gw) != 1 {
-			t.Fatalf("n %d: mask %d, %d products, want the single-product path", n, f.mask, len(f.gw))
-		}
+		require.NoError(t, err)
+		require.True(t, f.mask == 0 && len(f.gw) == 1, "n %d: mask %d, %d products, want the single-product path", n, f.mask, len(f.gw))
 		ref := *f
 		ref.gw, ref.mask = make([]float64, len(f.adj)), -1
 		for e := range ref.gw {
@@ -125,11 +110,8 @@ func TestUniformWeightUpdate(t *testing.T) {
 			} else {
 				f.applyDirect(hi, lo, p, 0, n)
 			}
-			for i := range hi {
-				if hi[i] != wantHi[i] || lo[i] != wantLo[i] {
-					t.Fatalf("n %d, blocked %v: node %d: (%v, %v), per-entry path (%v, %v)", n, blocked, i, hi[i], lo[i], wantHi[i], wantLo[i])
-				}
-			}
+			require.Equal(t, wantHi, hi, "n %d, blocked %v: against the per-entry path, hi", n, blocked)
+			require.Equal(t, wantLo, lo, "n %d, blocked %v: against the per-entry path, lo", n, blocked)
 		}
 	}
 }
