@@ -14,10 +14,10 @@ func TestWrapped(t *testing.T) {
 	if got, want := err.Error(), "consensus: Runs = 1, want ≥ 2: invalid argument"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
-	if err := TooLarge("linalg", "n = %d", 1<<40); !errors.Is(err, ErrTooLarge) {
+	if err := TooLarge("pkg", "n = %d", 1<<40); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("TooLarge does not wrap ErrTooLarge")
 	}
-	if err := Wrap(ErrDisconnected, "linalg", "node 3 unreachable"); !errors.Is(err, ErrDisconnected) {
+	if err := Wrap(ErrDisconnected, "pkg", "node 3 unreachable"); !errors.Is(err, ErrDisconnected) {
 		t.Errorf("Wrap does not wrap its sentinel")
 	}
 }

@@ -112,7 +112,7 @@ func ExampleNewRGG() {
 	// r_n = 0.0920, 1024 nodes
 }
 
-// Any connected *wgraph.Graph can carry the simulation; here the 6-cube built by linalg, searched by BFS, gives
+// Any connected *wgraph.Graph can carry the simulation; here the 6-cube built by package gen, searched by BFS, gives
 // the same result as the closed-form Hypercube for the same seed.
 func ExampleFromGraph() {
 	q6, err := gen.Hypercube(6)

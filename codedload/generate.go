@@ -29,7 +29,7 @@ func RGGRadius(n int) float64 {
 // square (no wrap-around), joined when their Euclidean distance is at most
 // r (spec §3.1; r ≤ 0 means RGGRadius(n)), drawn by
 // gen.RandomGeometric and resampled until it is connected, up to 100
-// times. Nodes are numbered in the order of linalg's bucket cells, which
+// times. Nodes are numbered in the order of gen.RandomGeometric's bucket cells, which
 // keeps neighbours close in memory. It returns an error wrapping
 // loadlab.ErrInvalid for n < 2 or a NaN or infinite r, one from
 // gen.RandomGeometric for a size too large, and one wrapping

@@ -9,7 +9,7 @@ import (
 
 // GraphTopology is a connected graph as a topology: hop distances (edge
 // weights ignored, spec §2), searched outward from each request's origin
-// by linalg's breadth-first search. It reads the graph's compact (CSR)
+// by wgraph's breadth-first search. It reads the graph's compact (CSR)
 // storage directly; nothing is copied. Make one with FromGraph: the zero
 // value holds no graph, and its methods panic (a programmer error).
 type GraphTopology struct {

@@ -13,7 +13,7 @@ import (
 	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
-// Any linalg graph enters through FromGraph; its BFS distances must match
+// Any wgraph graph enters through FromGraph; its BFS distances must match
 // the closed forms of the same topology.
 func TestFromLinalgGraph(t *testing.T) {
 	for _, c := range []struct {
@@ -44,7 +44,7 @@ func TestFromLinalgGraph(t *testing.T) {
 
 func TestDuplicatedEdgeNeverReachesFromGraph(t *testing.T) {
 	// Guards: a graph listing an edge twice, a multigraph the simulator
-	// would search. FromGraph takes a *wgraph.Graph, and linalg refuses a
+	// would search. FromGraph takes a *wgraph.Graph, and wgraph refuses a
 	// repeated edge when the graph is built, so no such graph exists to
 	// be passed.
 	_, err := wgraph.FromEdges(3, []wgraph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 1, V: 0, W: 1}})
@@ -56,7 +56,7 @@ func TestDuplicatedEdgeNeverReachesFromGraph(t *testing.T) {
 	assert.Equal(t, 2, w.Size())
 }
 
-// mustGraph returns g, failing on a non-nil error: for the linalg
+// mustGraph returns g, failing on a non-nil error: for the wgraph
 // families with sizes the test knows to be valid.
 func mustGraph(g *wgraph.Graph, err error) *wgraph.Graph {
 	if err != nil {

@@ -250,7 +250,7 @@ func TestNewRGG(t *testing.T) {
 	_, err = NewRGG(1, 0, rand.NewPCG(1, 1))
 	assert.ErrorContains(t, err, "Order = 1")
 	// A tiny radius ends the 100 attempts quickly in a named error (guards:
-	// a 4 GiB bucket array per attempt): linalg's cell grid has at most
+	// a 4 GiB bucket array per attempt): gen.RandomGeometric's cell grid has at most
 	// (√n + 1)² cells.
 	_, err = NewRGG(50, 1e-9, rand.NewPCG(1, 1))
 	assert.ErrorIs(t, err, loadlab.ErrDisconnected)

@@ -25,7 +25,7 @@ import (
 //	ρ₂T = γ ρ₂                                            (Case 2T)
 //
 // (tr (2I − γL)⁻¹ includes ½ from the conserved mode λ₁ = 0.) Each trace
-// is one factor-and-invert pass of the kind linalg's Kirchhoff index
+// is one factor-and-invert pass of the kind spectral's Kirchhoff index
 // makes: a Cholesky factor A = UᵀU and tr A⁻¹ = ‖U⁻¹‖_F², 2n³/3 flops;
 // L† comes from A = L + αJ/n (dense.Lift); the two passes of ρ₂ run on
 // two goroutines. On sparse graphs (Σ_k deg(k)² ≤ n³/20) ρ₂ takes one

@@ -27,7 +27,7 @@ import (
 //     Lanczos bracket after EigenSettings.MaxSteps steps).
 //
 // Above 400 nodes the upper end of the bracket may be the probabilistic
-// Lanczos bound (Bracket.Delta = 1e-10, linalg package comment): a
+// Lanczos bound (Bracket.Delta = 1e-10, spec throttlers.md §12.8): a
 // "stable" answer is then wrong with probability at most Delta.
 func stability(g *wgraph.Graph, gamma float64, q []float64) (spectral.Bracket, error) {
 	for i, qi := range q {

@@ -1,6 +1,6 @@
 // Package graphio reads and writes weighted undirected graphs in the
 // formats the field uses, so that an analyst's own server graph goes
-// straight into linalg, consensus or codedload.
+// straight into wgraph, consensus or codedload.
 //
 // # Formats
 //
@@ -44,7 +44,7 @@
 // line (or XML element), the field and the value, and wraps
 // loadlab.ErrInvalid (bad data) or loadlab.ErrTooLarge (a size past the
 // memory budget, checked before allocating), so callers test it with
-// errors.Is. Weights must be positive and finite, within linalg's
+// errors.Is. Weights must be positive and finite, within wgraph's
 // [MinWeight, MaxWeight]. Readers never panic on any input; writers
 // panic only on programmer errors, each named in the message: a nil
 // graph, or a labels slice of the wrong length. A nil io.Reader or

@@ -137,7 +137,7 @@ type Result struct {
 // Figure is one named figure generator.
 type Figure struct {
 	// Name is stable and lower-case with dashes, prefixed by the area,
-	// e.g. "linalg-kirchhoff". Files are written as Name.png, Name.svg,
+	// e.g. "graphs-kirchhoff". Files are written as Name.png, Name.svg,
 	// Name.csv.
 	Name string
 	// Caption is one sentence for the README gallery and -list.

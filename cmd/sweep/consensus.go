@@ -14,7 +14,7 @@ import (
 // consensusParams configures the "consensus" sweep: consensus.EstimateRho
 // on a throttler over a deterministic graph family member.
 type consensusParams struct {
-	Family  string  `json:"family"`  // linalg family name: path, cycle, star, complete, grid, torus, hypercube
+	Family  string  `json:"family"`  // spectral.Family name: path, cycle, star, complete, grid, torus, hypercube
 	Size    int     `json:"size"`    // its size parameter k
 	Gamma   float64 `json:"gamma"`   // update cycle γ
 	Traffic string  `json:"traffic"` // "case 1", "case 2" or "case 2T"

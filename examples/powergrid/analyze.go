@@ -64,7 +64,7 @@ func Analyze(g *wgraph.Graph, cfg Config) (*Report, error) {
 	return r, nil
 }
 
-// spectrum brackets λ₂ and λ_n (certified brackets, linalg).
+// spectrum brackets λ₂ and λ_n (certified brackets, spectral).
 func (r *Report) spectrum(g *wgraph.Graph, cfg Config) error {
 	progress(cfg.Progress, "1/6 λ₂ and λ_n brackets (n = %d, %d links)", r.N, r.M)
 	var err error

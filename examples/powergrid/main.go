@@ -9,8 +9,8 @@
 // The steps, each with the package that does it:
 //
 //  1. connectivity and the spectrum's ends: λ₂ and λ_n with certified
-//     brackets (linalg);
-//  2. the Kirchhoff index, the sum of all effective resistances (linalg);
+//     brackets (spectral);
+//  2. the Kirchhoff index, the sum of all effective resistances (spectral);
 //  3. the update cycles γ_conv (fastest deterministic convergence) and
 //     γ*_H2 (least dispersion ρ₂ under random-walk demand), and the ρ₂
 //     curve against γ (consensus, spec throttlers §4–§5);

@@ -56,7 +56,7 @@ func TestSpectrumAndKirchhoff(t *testing.T) {
 	if !r.LambdaN.Contains(ln) && relErr(r.LambdaN.Est, ln) > 1e-9 {
 		t.Errorf("λ_n bracket %v misses the dense λ_n = %v", r.LambdaN, ln)
 	}
-	// Kirchhoff index by Cholesky (linalg) against the spectral sum
+	// Kirchhoff index by Cholesky (spectral) against the spectral sum
 	// n Σ 1/λ_i; both are backward stable, κ(L) ≈ 4e3 here, so 1e-9.
 	kf, err := spectral.KirchhoffIndex(g)
 	if err != nil {

@@ -16,7 +16,7 @@ func (r *Report) Print(w io.Writer, labels []string) error {
 	p := &printer{w: w}
 	p.f("Throttler analysis of %s\n", r.Name)
 	p.f("  servers n = %d, links m = %d, connected\n\n", r.N, r.M)
-	p.f("Spectrum (linalg, certified brackets)\n")
+	p.f("Spectrum (spectral, certified brackets)\n")
 	p.f("  λ₂  = %s\n  λ_n = %s\n", bracket(r.Lambda2), bracket(r.LambdaN))
 	p.f("  Kirchhoff index Σ R_uv = %.6g (mean resistance %.4g between two servers)\n\n", r.Kirchhoff, r.Kirchhoff/float64(r.N*(r.N-1)/2))
 	p.f("Update cycle (consensus, spec §4.6, §5.1; σ = 1)\n")

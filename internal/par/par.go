@@ -29,7 +29,7 @@
 //     finish within about one piece of each other.
 //   - Blocks splits a count of blocks into one fixed contiguous range per
 //     processor for a pool of parked workers, allocating nothing per
-//     call: the kernels of linalg's sparse solver (products, reductions
+//     call: the kernels of laplacian's sparse solver (products, reductions
 //     per block), a few milliseconds each at 10⁶ nodes and called
 //     thousands of times per solve.
 //

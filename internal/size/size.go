@@ -44,7 +44,7 @@ func Product(xs ...int) (p int, ok bool) {
 // elements of bytesPer bytes each fit in MaxBytes. pkg and what name the
 // package and the quantity in the message, for example
 //
-//	size.Check("linalg", "NewGraph: n", n, 8*3)
+//	size.Check("wgraph", "NewBuilder: n", n, 8*3)
 func Check(pkg, what string, count, bytesPer int) error {
 	if count < 0 {
 		return loadlab.Invalid(pkg, "%s = %d, want ≥ 0", what, count)
