@@ -5,10 +5,9 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
-
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // opParallelWork is the number of multiply-adds from which LoadOp.Mul is
@@ -27,11 +26,11 @@ const opParallelWork = 1 << 15
 // formed again.
 //
 // Mul(x) equals Network.Loads(x) to rounding: both sum the same products,
-// but LoadOp rounds C_ji A_j first, and its dense kernel sums in another
-// order: on amd64 with AVX2 and FMA (checked at start-up with CPUID) an
-// assembly kernel of this package, fused multiply-adds over blocks of 4
-// rows and 8 columns; elsewhere, or built with the tag noasm, gonum's
-// Ddot, one row at a time.
+// but LoadOp rounds C_ji A_j first, and its dense product sums in another
+// order, that of internal/asm's Dot4 (fused multiply-adds in eight lanes
+// over blocks of 8 columns; an AVX2/FMA kernel on amd64 CPUs that have
+// it, its pure-Go reference elsewhere and with the tag noasm, with the
+// same bits).
 type LoadOp struct {
 	n   int
 	ptr []int     // sparse: row i of B is idx[ptr[i]:ptr[i+1]], val[...]
@@ -184,18 +183,35 @@ func gemv(dst, a, x []float64, n int) {
 }
 
 // gemvTo sets S_r = Σ_j a[r·n + j]·x[j] for the rows r of a and places it
-// with out: the assembly kernel where there is one, otherwise one gonum
-// dot product per row. Either way each row is summed by the same
-// operations whatever rows are computed with it, so a row of a product
-// has the same bits in any range of rows (a split product, MulRows, the
-// rows a caller computes apart from the others).
+// with out: asm.Dot4 on blocks of four rows and the whole blocks of eight
+// columns (the AVX2/FMA kernel where the CPU has it, its pure-Go
+// reference elsewhere, with the same bits), the remaining columns added
+// in Go before the sums are placed. A row left over after the blocks of
+// four goes through Dot4 alone (row stride 0). Every row is thus summed
+// by the same operations whatever rows are computed with it, so a row of
+// a product has the same bits in any range of rows (a split product,
+// MulRows, the rows a caller computes apart from the others) and on any
+// CPU.
 func gemvTo(dst, a, x []float64, n int, out rowOut) {
-	if len(a) == 0 || gemvRows(dst, a, x, n, out) {
+	if len(a) == 0 {
 		return
 	}
-	impl := gonum.Implementation{}
-	for r := range len(a) / n {
-		out.put(dst, r, impl.Ddot(n, a[r*n:(r+1)*n], 1, x, 1))
+	m, rows := n&^7, len(a)/n
+	var sums [4]float64
+	for r := 0; r < rows; {
+		q, lda := 4, n
+		if rows-r < 4 {
+			q, lda = 1, 0
+		}
+		asm.Dot4(&sums, a[r*n:], lda, x[:m])
+		for p := range q {
+			row := a[(r+p)*n : (r+p+1)*n]
+			for j := m; j < n; j++ {
+				sums[p] += float64(row[j] * x[j]) // the conversion forbids a fused multiply-add
+			}
+		}
+		out.putRows(dst, r, sums[:q])
+		r += q
 	}
 }
 
@@ -242,10 +258,6 @@ func (o rowOut) put(dst []float64, r int, s float64) {
 	}
 	dst[i-o.lo] = s
 }
-
-// useAVX512 lets the kernels use AVX-512 where the CPU has it (the tests
-// turn it off to check the AVX2 path on such a CPU).
-var useAVX512 = true
 
 // denseGrain is the number of rows of a dense product claimed at a time
 // by par.Spin: 512 KB of B at N = 1000, ≈ 10 µs of work.

@@ -30,9 +30,8 @@ var (
 
 // sum sets dst[i] = y[i] + h·(((c₀k₀[i] + c₁k₁[i]) + c₂k₂[i]) + …) for
 // i ∈ [lo, hi) over the stages k of d, or h·(…) when y is nil: each
-// product and sum rounded in that order (the vector kernel, where there is
-// one, computes four components at a time by exactly these operations),
-// so every component has the same bits whatever range it is computed in.
+// product and sum rounded in that order, so every component has the same
+// bits whatever range it is computed in.
 func (d *DormandPrince) sum(dst, y []float64, h float64, s *stageSum, lo, hi int) {
 	var k [6][]float64
 	for t := range s.m {
@@ -41,10 +40,11 @@ func (d *DormandPrince) sum(dst, y []float64, h float64, s *stageSum, lo, hi int
 	lincomb(dst, y, h, &k, &s.c, s.m, lo, hi)
 }
 
-// lincombGo is lincomb in Go. The conversions keep the compiler from
-// fusing a product with a sum (which it may do on some platforms), so
-// that each operation rounds as the vector kernel's does.
-func lincombGo(dst, y []float64, h float64, k *[6][]float64, c *[6]float64, m, lo, hi int) {
+// lincomb sets dst[i] = y[i] + h·Σ_{t<m} c[t]·k[t][i] (h·Σ when y is nil)
+// for i ∈ [lo, hi). The conversions keep the compiler from fusing a
+// product with a sum (which it may do on some platforms), so that each
+// operation rounds alike on every platform.
+func lincomb(dst, y []float64, h float64, k *[6][]float64, c *[6]float64, m, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		acc := float64(c[0] * k[0][i])
 		for t := 1; t < m; t++ {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/internal/par"
 )
@@ -233,7 +234,9 @@ func BenchmarkIntegrateDense_N1000_Parts(b *testing.B) {
 	})
 	b.Run("sigmoids-go", func(b *testing.B) {
 		for b.Loop() {
-			sigmoidsGo(sys.xs[1], z0)
+			for i, z := range z0 {
+				sys.xs[1][i] = asm.Sigmoid(z)
+			}
 		}
 	})
 	b.Run("pass", func(b *testing.B) {

@@ -19,8 +19,8 @@ import "slices"
 // reduceFraction sets when the reduced operator is rebuilt after an
 // accepted step: when N/reduceFraction nodes have settled at x = 1 since
 // the last build, or a node of the last build has left 1. A build gathers
-// the free columns of the last one (≈ 0.15 ms at N = 1000 with AVX-512,
-// ≈ 0.25 ms without, against ≈ 60 µs per product), so smaller steps
+// the free columns of the last one (≈ 0.25 ms at N = 1000, against
+// ≈ 60 µs per product), so smaller steps
 // rebuild too often for what they save (N/24 and N/32 were no faster).
 const reduceFraction = 16
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/ode"
 )
@@ -151,33 +152,6 @@ func (s *Settings) ode() *ode.Settings {
 	return &ode.Settings{AbsTol: s.AbsTol, RelTol: s.RelTol, MaxSteps: s.MaxSteps}
 }
 
-// sigmoid returns 1/(1 + e^{−z}) without overflow and with full relative
-// precision for z < 0 (where x is small).
-func sigmoid(z float64) float64 {
-	// 1/(1 + e^{−z}) for z ≥ 0 and e^z/(1 + e^z) for z < 0, with one
-	// exponential of −|z| and the numerator chosen without a branch the
-	// CPU must predict (the signs of a CDN's logits are mixed). From
-	// z = 37 on, e^{−z} < 2⁻⁵³ vanishes against 1 and the result is
-	// exactly 1: the exponential is skipped for the nodes that have
-	// settled at x = 1, bit for bit as if it were taken.
-	if z >= 37 {
-		return 1
-	}
-	e := math.Exp(-math.Abs(z))
-	num := 1.0
-	if z < 0 {
-		num = e
-	}
-	return num / (1 + e)
-}
-
-// sigmoidsGo sets dst[i] = sigmoid(z[i]) (len(dst) ≥ len(z)).
-func sigmoidsGo(dst, z []float64) {
-	for i, v := range z {
-		dst[i] = sigmoid(v)
-	}
-}
-
 // logit returns log(x/(1 − x)), −Inf at 0 and +Inf at 1 (spec §5.2 item 1).
 func logit(x float64) float64 { return math.Log(x / (1 - x)) }
 
@@ -226,7 +200,7 @@ func (l *Law) IntegrateLogit(z0 []float64, t1 float64, s *Settings) (*Trajectory
 		if math.IsNaN(z) {
 			return nil, loadlab.Invalid("stability", "z0[%d] = NaN, want a logit in [−Inf, +Inf]", i)
 		}
-		x0[i] = sigmoid(z)
+		x0[i] = asm.Sigmoid(z)
 	}
 	return l.integrate(newSystem(l, x0, z0, s != nil && s.Direct), t1, s)
 }
@@ -371,7 +345,7 @@ func (sys *system) mapRange(buf int, y []float64, lo, hi int) {
 			x[i] = min(max(y[i], 0), 1)
 		}
 	} else {
-		sigmoids(x[lo:hi], y[lo:hi])
+		asm.Sigmoids(x[lo:hi], y[lo:hi])
 	}
 	if sys.red != nil {
 		if sys.lagging {
@@ -611,7 +585,7 @@ func (sys *system) stateRange(y []float64, lo, hi int) {
 		return
 	}
 	for k, i := range free {
-		x[i] = sigmoid(y[lo+k])
+		x[i] = asm.Sigmoid(y[lo+k])
 	}
 }
 

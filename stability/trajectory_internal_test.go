@@ -8,34 +8,12 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/internal/cdntest"
 	"github.com/loadlab/loadlab/ode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// The shortcut of sigmoid at z ≥ 37 returns what the formula returns:
-// e^{−37} < 2⁻⁵³, so 1 + e^{−z} rounds to 1 from there on. Checked on a
-// grid through the threshold and against the two-branch formula.
-func TestSigmoidShortcutExact(t *testing.T) {
-	ref := func(z float64) float64 {
-		if z >= 0 {
-			return 1 / (1 + math.Exp(-z))
-		}
-		e := math.Exp(z)
-		return e / (1 + e)
-	}
-	for z := -800.0; z <= 800; z += 0.015625 {
-		if got, want := sigmoid(z), ref(z); got != want {
-			t.Fatalf("sigmoid(%v) = %v, want %v", z, got, want)
-		}
-	}
-	for _, z := range []float64{36.7, 36.8, 37, math.Nextafter(37, 0), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64} {
-		if got, want := sigmoid(z), ref(z); got != want {
-			t.Fatalf("sigmoid(%v) = %v, want %v", z, got, want)
-		}
-	}
-}
 
 // Recording every accepted step reuses the state and loads of the
 // step's last right-hand side evaluation (FSAL). The recorded S must be
@@ -180,7 +158,7 @@ func TestLaggingStepRedoneWhenANodeLeaves(t *testing.T) {
 	l := mustLaw(nw, 1)
 	x0 := make([]float64, 64)
 	for i, z := range z0 {
-		x0[i] = sigmoid(z)
+		x0[i] = asm.Sigmoid(z)
 	}
 	serial := newSystem(l, x0, z0, false)
 	require.NoError(t, serial.setup())
@@ -235,44 +213,6 @@ func TestHeldChecksSettledNodes(t *testing.T) {
 		assert.True(t, sys.Held(2, arg, 0, 16), "direct %v: node 18 is not in [0, 16)", direct)
 		arg[18] = math.NaN()
 		assert.False(t, sys.Held(2, arg, 16, 32), "direct %v: NaN", direct)
-	}
-}
-
-// sigmoids (the AVX2/FMA kernel where the CPU has one) returns sigmoid's
-// bits for every input: a fine grid through the whole range, where the
-// kernel's rounding of k = round(a·log2 e) and its polynomial meet every
-// case of math.Exp's main path; the edges of its range (−|z| = −700, z =
-// 37) and values beyond, handed to sigmoid; NaN, ±Inf, ±0; and random
-// logits, at every length mod 4 and offset.
-func TestSigmoidsMatchSigmoid(t *testing.T) {
-	var z []float64
-	for v := -760.0; v <= 760; v += 0.0078125 {
-		z = append(z, v, math.Nextafter(v, 0)+1e-9)
-	}
-	z = append(z, 700, -700, math.Nextafter(-700, 0), math.Nextafter(-700, -1000), 37, math.Nextafter(37, 0),
-		math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64)
-	rng := rand.New(rand.NewPCG(3, 9))
-	for range 100_000 {
-		z = append(z, rng.NormFloat64()*20)
-	}
-	rng.Shuffle(len(z), func(i, j int) { z[i], z[j] = z[j], z[i] })
-	for _, off := range []int{0, 1, 2, 3} {
-		got := make([]float64, len(z)-off)
-		sigmoids(got, z[off:])
-		for i, v := range z[off:] {
-			if want := sigmoid(v); math.Float64bits(got[i]) != math.Float64bits(want) {
-				t.Fatalf("sigmoids at z = %v (%#x): %v, sigmoid: %v", v, math.Float64bits(v), got[i], want)
-			}
-		}
-	}
-	for n := range 9 {
-		got := make([]float64, n)
-		sigmoids(got, z[:n])
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(sigmoid(z[i])) {
-				t.Fatalf("length %d, entry %d", n, i)
-			}
-		}
 	}
 }
 
