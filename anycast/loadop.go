@@ -2,7 +2,6 @@ package anycast
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 
 	"github.com/loadlab/loadlab/internal/asm"
@@ -64,7 +63,7 @@ func (op *LoadOp) Form(nw *Network) error {
 		}
 		op.n, op.ptr, op.idx = n, nil, op.idx[:0]
 		op.val = slices.Grow(op.val[:0], n*n)[:n*n]
-		par.Spin(n, par.Workers(n*n, opParallelWork), transposeGrain, func(lo, hi int) { nw.scaledTranspose(op.val, lo, hi) })
+		par.Loop(n, opWorkers(n*n), transposeGrain, func(lo, hi int) { nw.scaledTranspose(op.val, lo, hi) })
 		return nil
 	}
 	s := nw.Sparse
@@ -79,13 +78,13 @@ func (op *LoadOp) Form(nw *Network) error {
 }
 
 // transposeGrain is the number of rows of C a piece of the dense forming
-// of B transposes (par.Spin): 512 KB of C at N = 1000.
+// of B transposes (par.Loop): 512 KB of C at N = 1000.
 const transposeGrain = 64
 
 // scaledTranspose sets b[i·N + j] = C_ji A_j (B row-major, spec §1.3 eq.
 // (23)) for the rows j ∈ [lo, hi) of dense C. Eight rows of C are read
 // side by side so that each write fills 64 contiguous bytes, one cache
-// line, of a row of B: on both cores through the spinning helpers this
+// line, of a row of B: on both cores through the pool's helpers this
 // takes ≈ 0.4 ms at N = 1000, a third of a scatter of one row of C at a
 // time into a column of B.
 func (nw *Network) scaledTranspose(b []float64, lo, hi int) {
@@ -119,24 +118,22 @@ func (op *LoadOp) NNZ() int { return len(op.val) }
 // Mul computes S = B x into dst and returns it (dst may be nil; it may not
 // alias x). Each S_i is summed by one goroutine in a fixed order, so the
 // result does not depend on the number of cores; products of more than
-// 2¹⁵ multiply-adds are split over GOMAXPROCS goroutines. Mul does not
-// allocate when dst is given (beyond the goroutines of a split product).
+// 2¹⁵ multiply-adds are split over GOMAXPROCS goroutines (internal/par's
+// pool). Mul does not allocate when dst is given, beyond the closure of a
+// split product.
 //
 // Mul panics if len(x) or a non-nil len(dst) differs from N.
 func (op *LoadOp) Mul(dst, x []float64) []float64 {
 	dst = checkLen("x", dst, x, op.n)
-	w := 1
-	if len(op.val) >= opParallelWork {
-		w = min(runtime.GOMAXPROCS(0), op.n)
-	}
+	w := opWorkers(len(op.val))
 	if w <= 1 {
 		op.mulRange(dst, x, 0, op.n)
 		return dst
 	}
 	if op.ptr == nil {
-		// Dense: pieces of rows claimed by the caller and the spinning
+		// Dense: pieces of rows claimed by the caller and the pool's
 		// helpers (every row has its bits whatever the piece).
-		par.Spin(op.n, w, denseGrain, func(lo, hi int) { op.mulRange(dst[lo:hi], x, lo, hi) })
+		par.Loop(op.n, w, denseGrain, func(lo, hi int) { op.mulRange(dst[lo:hi], x, lo, hi) })
 		return dst
 	}
 	chunks(op.n, w, func(lo, hi int) { op.mulRange(dst[lo:hi], x, lo, hi) })
@@ -259,6 +256,16 @@ func (o rowOut) put(dst []float64, r int, s float64) {
 	dst[i-o.lo] = s
 }
 
+// opWorkers returns the goroutines of an operation on work entries of a
+// load matrix: 1 below opParallelWork, par.Workers(0) (GOMAXPROCS) from
+// there on.
+func opWorkers(work int) int {
+	if work < opParallelWork {
+		return 1
+	}
+	return par.Workers(0)
+}
+
 // denseGrain is the number of rows of a dense product claimed at a time
-// by par.Spin: 512 KB of B at N = 1000, ≈ 10 µs of work.
+// by par.Loop: 512 KB of B at N = 1000, ≈ 10 µs of work.
 const denseGrain = 64

@@ -103,12 +103,12 @@ func (r *Reduced) build(n int, srcRow func(i int) []float64, base []float64, col
 	w, runs := r.w, copyRuns(keep)
 	r.base = slices.Grow(r.base[:0], n)[:n]
 	r.val = slices.Grow(r.val[:0], n*w)[:n*w]
-	// Pieces of rows on all cores, through par.Spin: the caller is
-	// usually between the stages of an ODE, whose spinning helpers join
-	// at once where a new goroutine would wait for their core. The
+	// Pieces of rows on all cores, through par.Loop: the caller is
+	// usually between the stages of an ODE, whose helpers, still
+	// polling, join at once. The
 	// storage is, after the first call, already mapped (fresh pages cost
 	// more than the gather).
-	par.Spin(n, par.Workers(n*len(cols), opParallelWork), 16, func(lo, hi int) {
+	par.Loop(n, opWorkers(n*len(cols)), 16, func(lo, hi int) {
 		for q := lo; q < hi; q++ {
 			i := int(r.node[q])
 			row, dst := srcRow(i), r.val[q*w:(q+1)*w]

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 
@@ -241,7 +240,7 @@ func BenchmarkIntegrateDense_N1000_Parts(b *testing.B) {
 	})
 	b.Run("pass", func(b *testing.B) {
 		for b.Loop() {
-			par.Spin(1000, runtime.GOMAXPROCS(0), split.Grain, func(lo, hi int) {
+			par.Loop(1000, 0, split.Grain, func(lo, hi int) {
 				sys.rowsRange(0, dy, 0, lo, hi)
 				sys.mapRange(1, z0, lo, hi)
 			})

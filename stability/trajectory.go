@@ -3,7 +3,6 @@ package stability
 import (
 	"errors"
 	"math"
-	"runtime"
 	"slices"
 
 	"github.com/loadlab/loadlab"
@@ -323,7 +322,7 @@ func (sys *system) split() *ode.Split {
 		workers = 0 // GOMAXPROCS
 	}
 	// Pieces of ≥ 16 nodes (128 KB of dense B at N = 1000, ≈ 2.5 µs: the
-	// cores finish within about that of each other, par.Spin handing
+	// cores finish within about that of each other, par.Loop handing
 	// out shorter runs of pieces as fewer are left), ≈ 64 of them at
 	// large N.
 	grain := max(1, (n+64*16-1)/(64*16)) * 16
@@ -555,23 +554,21 @@ func (sys *system) solve(t1 float64, set *Settings) (*ode.Result, error) {
 	return ode.SolveRK4(sys.rhs, 0, sys.y0, times, set.Step, set.ode())
 }
 
-// parallelStates is the number of free nodes from which state splits its
-// sigmoids over the cores (≈ 20 ns each: 4096 of them outweigh the
-// goroutines' start-up many times).
-const parallelStates = 4096
+// statePiece is the number of free nodes of a piece of state's parallel
+// loop (≈ 20 µs of sigmoids): from two pieces on, the sigmoids outweigh
+// the hand-off to the pool's helpers many times.
+const statePiece = 2048
 
 // state maps integration coordinates y to the full state x (in sys.x).
 func (sys *system) state(y []float64) []float64 {
 	n := len(sys.free)
-	w := 1
-	if n >= parallelStates {
-		w = runtime.GOMAXPROCS(0)
-	}
-	if w <= 1 {
+	if n < 2*statePiece {
 		sys.stateRange(y, 0, n)
 		return sys.x
 	}
-	mc.For(w, w, func(c int) { sys.stateRange(y, c*n/w, (c+1)*n/w) })
+	mc.For((n+statePiece-1)/statePiece, 0, func(c int) {
+		sys.stateRange(y, c*statePiece, min((c+1)*statePiece, n))
+	})
 	return sys.x
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -174,5 +175,59 @@ func TestRangeReduction(t *testing.T) {
 		if c != 1 {
 			t.Fatalf("Range covered index %d %d times", i, c)
 		}
+	}
+}
+
+// TestBlocks checks that the ranges of Blocks tile [0, nb) once each,
+// in at most GOMAXPROCS ranges of equal length (the last shorter), for
+// block counts below and above GOMAXPROCS, and that a panic of a range
+// reaches the caller as in For, with the range's first block.
+func TestBlocks(t *testing.T) {
+	for _, procs := range []int{1, 2, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		for _, nb := range []int{0, 1, 2, 5, 64} {
+			seen := make([]int, nb)
+			var mu sync.Mutex
+			var ranges int
+			w := min(procs, nb)
+			Blocks(nb, func(lo, hi int) {
+				mu.Lock()
+				defer mu.Unlock()
+				ranges++
+				if step := (nb + w - 1) / w; lo%step != 0 || hi != min(lo+step, nb) {
+					t.Errorf("GOMAXPROCS %d, %d blocks: range [%d, %d)", procs, nb, lo, hi)
+				}
+				for i := lo; i < hi; i++ {
+					seen[i]++
+				}
+			})
+			if ranges > max(w, 0) {
+				t.Errorf("GOMAXPROCS %d, %d blocks: %d ranges", procs, nb, ranges)
+			}
+			for i, c := range seen {
+				if c != 1 {
+					t.Errorf("GOMAXPROCS %d, %d blocks: block %d ran %d times", procs, nb, i, c)
+				}
+			}
+			for _, at := range []int{0, nb - 1} {
+				if nb == 0 {
+					continue
+				}
+				func() {
+					step := (nb + w - 1) / w
+					first := at / step * step // the first block of at's range
+					if w == 1 {
+						first = 0
+					}
+					defer func() { checkPanic(t, recover(), w, first) }()
+					Blocks(nb, func(lo, hi int) {
+						if lo <= at && at < hi {
+							panic("boom")
+						}
+					})
+				}()
+			}
+		}
+		runtime.GOMAXPROCS(old)
 	}
 }
