@@ -148,7 +148,7 @@ func BenchmarkIntegrateDense_N1000_T1000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8}
+	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8, Workspace: new(Workspace)}
 	runODEBench(b, func() (*Trajectory, error) { return l.Integrate(x0, 1000, s) })
 }
 
@@ -215,7 +215,7 @@ func BenchmarkIntegrateDense_N1000_Parts(b *testing.B) {
 		z0[i] = logit(v)
 	}
 	sys := newSystem(l, x0, z0, false)
-	if err := sys.setup(); err != nil {
+	if err := sys.setup(nil); err != nil {
 		b.Fatal(err)
 	}
 	split := sys.split()

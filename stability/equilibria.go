@@ -577,6 +577,16 @@ func (l *Law) Attractors(starts int, t1 float64, src rand.Source, s *Settings) (
 	for k := range x0 {
 		x0[k] = AttractorStart(rng, n)
 	}
+	if s == nil || s.Workspace == nil {
+		// One workspace for the starts of this call (integrations running
+		// at once each take it or form their own matrices).
+		var local Settings
+		if s != nil {
+			local = *s
+		}
+		local.Workspace = new(Workspace)
+		s = &local
+	}
 	ends := make([]*Equilibrium, starts)
 	errs := make([]error, starts)
 	mc.For(starts, 0, func(k int) { ends[k], errs[k] = l.attract(x0[k], t1, s) })

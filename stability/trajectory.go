@@ -122,6 +122,10 @@ type Settings struct {
 	Step float64
 	// Logits records the logit state in Trajectory.Z.
 	Logits bool
+	// Workspace, if not nil, keeps the matrices of an integration on a
+	// dense network for the next integration that uses it (see
+	// Workspace); nil forms them in new memory at every call.
+	Workspace *Workspace
 }
 
 // Validate returns an error wrapping loadlab.ErrInvalid, naming the field,
@@ -223,7 +227,7 @@ func (l *Law) integrate(sys *system, t1 float64, s *Settings) (*Trajectory, erro
 	if len(sys.y0) == 0 {
 		return sys.constant(t1, &set)
 	}
-	if err := sys.setup(); err != nil {
+	if err := sys.setup(set.Workspace); err != nil {
 		return nil, err
 	}
 	tr, err := sys.run(t1, &set)
@@ -435,7 +439,7 @@ type system struct {
 	law    *Law
 	op     *anycast.LoadOp // B = Cᵀ diag(A), formed by setup (in scr)
 	scr    *scratch        // the matrices (scratch.go)
-	kept   bool            // scr is the law's kept one
+	ws     *Workspace      // where scr goes back, nil if nowhere
 	free   []int           // integrated coordinates
 	g      []float64       // gains g_i of the free nodes
 	y0     []float64       // their start values
@@ -488,10 +492,11 @@ func newSystem(l *Law, x0, z0 []float64, direct bool) *system {
 	return sys
 }
 
-// setup forms the load matrix (formScratch) and the gains of the free
-// nodes, the work done once per integration; release ends it.
-func (sys *system) setup() error {
-	if err := sys.formScratch(); err != nil {
+// setup forms the load matrix (formScratch, in ws if not nil) and the
+// gains of the free nodes, the work done once per integration; release
+// ends it.
+func (sys *system) setup(ws *Workspace) error {
+	if err := sys.formScratch(ws); err != nil {
 		return err
 	}
 	sys.noReduce = sys.law.Net.Sparse != nil // its products cost O(nnz) already

@@ -136,7 +136,7 @@ func setUpSystem(t *testing.T, l *Law, x0 []float64, direct bool) *system {
 		z0[i] = logit(v)
 	}
 	sys := newSystem(l, x0, z0, direct)
-	require.NoError(t, sys.setup())
+	require.NoError(t, sys.setup(nil))
 	return sys
 }
 
@@ -161,7 +161,7 @@ func TestLaggingStepRedoneWhenANodeLeaves(t *testing.T) {
 		x0[i] = asm.Sigmoid(z)
 	}
 	serial := newSystem(l, x0, z0, false)
-	require.NoError(t, serial.setup())
+	require.NoError(t, serial.setup(nil))
 	want := newTrajectory(l.Net, serial.op, 0, false)
 	res, err := ode.SolveStepsFunc(serial.rhs, 0, serial.y0, 20, (&Settings{}).ode(), func(tt float64, y []float64) error {
 		x, s := serial.loadsAt(y)
@@ -171,7 +171,7 @@ func TestLaggingStepRedoneWhenANodeLeaves(t *testing.T) {
 	})
 	require.NoError(t, err)
 	split := newSystem(l, x0, z0, false)
-	require.NoError(t, split.setup())
+	require.NoError(t, split.setup(nil))
 	got, err := split.solveSteps(20, &Settings{})
 	require.NoError(t, err)
 	require.Positive(t, split.lagRedos, "no lagging step was computed again")
@@ -226,7 +226,7 @@ func TestReduceRule(t *testing.T) {
 	l := mustLaw(de, 1)
 	x := randomInterior(rand.New(rand.NewPCG(6, 6)), 64)
 	sys := newSystem(l, x, make([]float64, 64), false)
-	require.NoError(t, sys.setup())
+	require.NoError(t, sys.setup(nil))
 	settle := func(nodes ...int) {
 		for _, i := range nodes {
 			x[i] = 1
