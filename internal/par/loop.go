@@ -222,39 +222,48 @@ func abandon(span *atomic.Uint64) int64 {
 	}
 }
 
-// maxHelpers bounds the pool (and the buffer of its hand-off channel, so
-// that handing a loop to an idle helper never blocks).
-const maxHelpers = 64
+// maxHelpers bounds the pool, and queuePerHelper the loops queued per
+// helper (the buffer of the hand-off channel holds them all, so queuing
+// never blocks). With one loop per helper a helper that missed a short
+// loop kept finding the next one refused behind the stale one, and did a
+// tenth of the pieces of back-to-back loops instead of half.
+const (
+	maxHelpers     = 64
+	queuePerHelper = 4
+)
 
 // pool is the process's pool of helpers, started as needed up to
 // GOMAXPROCS − 1 and kept: after each loop a helper polls for the next
 // one for helperSpin, then blocks on the channel.
-var pool = &helperPool{jobs: make(chan *loop, maxHelpers)}
+var pool = &helperPool{jobs: make(chan *loop, maxHelpers*queuePerHelper)}
 
 type helperPool struct {
 	mu      sync.Mutex
-	started int
-	idle    atomic.Int32 // helpers polling or blocked, not yet handed a loop
+	started atomic.Int32
+	pending atomic.Int32 // loops in jobs, not yet taken by a helper
 	jobs    chan *loop
 }
 
-// submit hands l to up to k idle helpers, starting helpers while fewer
-// than GOMAXPROCS − 1 run, and drops the references of the helpers it
-// could not hand l to. A loop is never queued for a busy helper, so
-// nested loops and loops from several goroutines at once run on their
-// callers when the pool is busy.
+// submit queues l for up to k helpers, starting helpers while fewer than
+// GOMAXPROCS − 1 run, and drops the references of those it could not
+// queue it for. A helper that takes a loop already finished returns at
+// once, so a helper that fell behind a run of short loops catches up on
+// the queue; but at most queuePerHelper loops per helper wait in it, so
+// nested loops and loops from several goroutines at once, which find the
+// pool busy for long, run on their callers instead of piling up.
 func (p *helperPool) submit(l *loop, k int) {
-	p.mu.Lock()
-	for p.started < min(runtime.GOMAXPROCS(0)-1, maxHelpers) {
-		p.started++
-		p.idle.Add(1)
-		go p.run()
+	if want := int32(min(runtime.GOMAXPROCS(0)-1, maxHelpers)); p.started.Load() < want {
+		p.mu.Lock()
+		for p.started.Load() < want {
+			p.started.Add(1)
+			go p.run()
+		}
+		p.mu.Unlock()
 	}
-	p.mu.Unlock()
 	handed := 0
 	for ; handed < k; handed++ {
-		if p.idle.Add(-1) < 0 {
-			p.idle.Add(1)
+		if p.pending.Add(1) > queuePerHelper*p.started.Load() {
+			p.pending.Add(-1)
 			break
 		}
 		p.jobs <- l
@@ -272,9 +281,9 @@ func (p *helperPool) run() {
 		if !ok {
 			l = <-p.jobs
 		}
+		p.pending.Add(-1)
 		l.work(false)
 		l.release()
-		p.idle.Add(1)
 	}
 }
 
