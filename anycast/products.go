@@ -25,11 +25,13 @@ func workers(work, n int) int {
 	return min(par.Workers(0), n)
 }
 
-// chunks calls fn(lo, hi) on the w contiguous pieces of [0, n) (par.Bounds)
-// in parallel on internal/par's pool. A panic in fn is re-raised on the
-// caller (docs/conventions.md §6).
+// chunks calls fn(lo, hi) on about 64 contiguous pieces of [0, n) on w
+// goroutines (internal/par's pool), claimed at run time, so that a core
+// taken by another process leaves its pieces to the others (each output
+// entry is computed alone, so the pieces do not change a bit). A panic
+// in fn is re-raised on the caller (docs/conventions.md §6).
 func chunks(n, w int, fn func(lo, hi int)) {
-	par.Range(n, 1, w, w, fn)
+	par.Loop(n, w, max(1, (n+63)/64), fn)
 }
 
 // checkLen panics unless len(x) == n and dst is nil or of length n; it

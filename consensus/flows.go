@@ -56,36 +56,17 @@ func newFlows(g *linalg.Graph, gamma float64) (*flows, error) {
 // its flows in the order of its adjacency list whichever path runs, so
 // the node range is split into a fixed set of passChunks pieces, claimed
 // by up to workers goroutines (internal/par), with identical results.
-// A non-nil side (the draw of the next step's demand, see drawer) runs
-// as one more piece of the pass, on a second goroutine if the update
-// has only one.
-func (f *flows) apply(hi, lo, p []float64, workers int, side func()) {
+func (f *flows) apply(hi, lo, p []float64, workers int) {
 	n := len(hi)
 	if n < parallelNodes {
 		workers = 1
 	}
 	if f.blk != nil {
-		f.gatherAll(p, workers, side)
-		f.update(hi, lo, p, nil, workers)
+		f.applyBlocked(hi, lo, p, workers)
 		return
 	}
-	chunks := passChunks
-	if workers <= 1 {
-		chunks = 1 // the same arithmetic: every node is updated alone
-	}
-	if side == nil {
-		par.For(chunks, workers, func(c int) {
-			from, to := par.Bounds(n, chunks, c)
-			f.applyDirect(hi, lo, p, from, to)
-		})
-		return
-	}
-	par.For(1+chunks, max(workers, 2), func(c int) {
-		if c == 0 {
-			side()
-			return
-		}
-		from, to := par.Bounds(n, chunks, c-1)
+	par.For(passChunks, workers, func(c int) {
+		from, to := par.Bounds(n, passChunks, c)
 		f.applyDirect(hi, lo, p, from, to)
 	})
 }
@@ -222,25 +203,8 @@ func newBlocks(off []int, adj []int32, shift uint) *blocks {
 // over a fixed set of passChunks pieces (entry ranges in pass 1, the
 // node ranges of chunk in pass 2) claimed by up to workers goroutines.
 func (f *flows) applyBlocked(hi, lo, p []float64, workers int) {
-	f.gatherAll(p, workers, nil)
+	par.For(passChunks, workers, func(c int) { f.gather(p, c) })
 	f.update(hi, lo, p, nil, workers)
-}
-
-// gatherAll runs pass 1 of the blocked gather over its passChunks pieces
-// on up to workers goroutines, with a non-nil side as one more piece (see
-// apply).
-func (f *flows) gatherAll(p []float64, workers int, side func()) {
-	if side == nil {
-		par.For(passChunks, workers, func(c int) { f.gather(p, c) })
-		return
-	}
-	par.For(1+passChunks, max(workers, 2), func(c int) {
-		if c == 0 {
-			side()
-			return
-		}
-		f.gather(p, c-1)
-	})
 }
 
 // gather runs pass 1 of the blocked gather on entry range c of

@@ -20,10 +20,9 @@ type Settings struct {
 	// graphs of 4096 nodes or more; 1 means serial, a negative value is
 	// an error, and 0 (the default) means GOMAXPROCS from 2^16 nodes
 	// (where a step takes milliseconds) and serial below. The result
-	// does not depend on it. Independently of Workers, on such graphs the
-	// demand of the next step is drawn beside the update of the current
-	// one, on a second goroutine when GOMAXPROCS > 1 (see Demand), unless
-	// it is a TraceDemand.
+	// does not depend on it. Independently of Workers, on such graphs the demand
+	// is drawn ahead on one extra goroutine when GOMAXPROCS > 1 (see
+	// Demand), unless it is a TraceDemand.
 	Workers int
 }
 
@@ -128,39 +127,51 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 	if err != nil {
 		return nil, err
 	}
-	// On large graphs the demand of step k+1 is drawn beside the update
-	// of step k (drawer). It is still drawn in order, once per step, from
-	// its single stream, so the result does not depend on the
-	// scheduling. A recorded trace is only copied: reading the copy from
-	// the other core costs more than the copy (about 7% slower when
-	// measured).
+	// On large graphs a second goroutine draws the demand a few steps
+	// ahead while this one updates the limits. The demand is still drawn
+	// in order, once per step, from its single stream, so the result
+	// does not depend on the scheduling. A recorded trace is only
+	// copied: reading the copy from the other core costs more than the
+	// copy (about 7% slower when measured).
+	var pf *prefetcher
 	_, replay := d.(TraceDemand)
-	overlap := n >= parallelNodes && steps > 1 && !replay && par.Workers(0) > 1
-	return run(th, f, newDrawer(d, n, overlap), x0, steps, s.States, workers)
+	if n >= parallelNodes && steps > 1 && !replay && par.Workers(0) > 1 {
+		pf = newPrefetcher(d, n, steps)
+		defer pf.stop()
+	}
+	return run(th, f, d, pf, x0, steps, s.States, workers)
 }
 
 // run is the loop of Simulate (see there) with the update f prepared and
-// the demand drawn by dr. The stability decision (see stability) is
-// taken at the first step, whose demand fixes the linearisation of Ratio
-// and LogRatio, and returned at the end.
-func run(th *Throttler, f *flows, dr *drawer, x0 []float64, steps int, states bool, workers int) (*Trajectory, error) {
+// the demand drawn from pf, or from d when pf is nil. The stability
+// decision (see stability) is taken at the first step, whose demand
+// fixes the linearisation of Ratio and LogRatio, and returned at the end.
+func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps int, states bool, workers int) (*Trajectory, error) {
 	n := len(x0)
 	tr := newTrajectory(steps)
 	hi := append([]float64(nil), x0...)
 	lo := make([]float64, n)
 	p := make([]float64, n)
+	r := make([]float64, n)
 	// With the linear measure on a large graph the step is split into
 	// phases over fixed pieces (see stepGather); otherwise the totals
 	// and the update are two loops over the nodes.
 	split := f.blk != nil && th.Measure == Amount
-	var r, ahead []float64 // ahead: r(k), taken by step k − 1 for its fused update
-	var err, unstable error
 	var lambda linalg.Bracket
+	var unstable error
+	fetch := func(k int) ([]float64, error) {
+		if pf != nil {
+			return pf.next()
+		}
+		return r, d.Next(k, r)
+	}
+	var err error
+	var ahead []float64 // r(k), drawn by step k − 1 for its fused update
 	for k := 0; k < steps; k++ {
 		fused := ahead != nil
 		if fused {
 			r, ahead = ahead, nil
-		} else if r, err = dr.take(k); err != nil {
+		} else if r, err = fetch(k); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
@@ -168,7 +179,7 @@ func run(th *Throttler, f *flows, dr *drawer, x0 []float64, steps int, states bo
 			lambda, unstable = stability(th.Graph, th.Gamma, scaling(th.Measure, r, x0))
 		}
 		if split {
-			err = tr.stepGather(f, r, p, hi, lo, workers, fused, dr.side(k+1, steps))
+			err = tr.stepGather(f, r, p, hi, lo, workers, fused)
 		} else {
 			err = tr.step(th, r, p, hi, lo)
 		}
@@ -179,15 +190,18 @@ func run(th *Throttler, f *flows, dr *drawer, x0 []float64, steps int, states bo
 		if states {
 			tr.keep(th, r, hi, p) // hi holds the renormalised limits x(k)
 		}
+		if pf != nil {
+			pf.release() // r(k) is no longer needed
+		}
 		if !split {
-			f.apply(hi, lo, p, workers, dr.side(k+1, steps))
+			f.apply(hi, lo, p, workers)
 			tr.Steps++
 			continue
 		}
 		// The blocked update renormalises x(k+1) and forms p(k+1) as it
-		// goes (see updateChunk), so r(k+1) is taken first.
+		// goes (see updateChunk), so r(k+1) is drawn first.
 		if k+1 < steps {
-			if ahead, err = dr.take(k + 1); err != nil {
+			if ahead, err = fetch(k + 1); err != nil {
 				ahead = nil
 				f.update(hi, lo, p, nil, workers)
 				tr.Steps++
@@ -207,61 +221,6 @@ func run(th *Throttler, f *flows, dr *drawer, x0 []float64, steps int, states bo
 		err = unstable
 	}
 	return tr, err
-}
-
-// drawer supplies the demand r(k) of each step to run: drawn on the
-// caller when it is taken, or, with overlap, drawn ahead as one more
-// piece of a parallel pass of the step before (side), beside its update,
-// into a second buffer. Next is still called for k = 0, 1, … in order
-// and never concurrently, and a panic of Next is re-raised, unchanged,
-// where its step's demand is taken.
-type drawer struct {
-	d         Demand
-	cur, next []float64
-	overlap   bool
-	drawn     int   // the step whose demand next holds, −1 if none
-	err       error // of that draw
-	panicked  any   // a panic of that draw
-}
-
-func newDrawer(d Demand, n int, overlap bool) *drawer {
-	dr := &drawer{d: d, cur: make([]float64, n), overlap: overlap, drawn: -1}
-	if overlap {
-		dr.next = make([]float64, n)
-	}
-	return dr
-}
-
-// side returns the job that draws r(k) ahead, or nil without overlap or
-// past the last step.
-func (dr *drawer) side(k, steps int) func() {
-	if !dr.overlap || k >= steps {
-		return nil
-	}
-	return func() {
-		dr.drawn = k
-		defer func() {
-			if v := recover(); v != nil {
-				dr.panicked = v
-			}
-		}()
-		dr.err = dr.d.Next(k, dr.next)
-	}
-}
-
-// take returns r(k) and the error of its draw: the one drawn ahead, or
-// drawn now into the current buffer.
-func (dr *drawer) take(k int) ([]float64, error) {
-	if dr.drawn != k {
-		return dr.cur, dr.d.Next(k, dr.cur)
-	}
-	dr.drawn = -1
-	if v := dr.panicked; v != nil {
-		dr.panicked = nil
-		panic(v)
-	}
-	dr.cur, dr.next = dr.next, dr.cur
-	return dr.cur, dr.err
 }
 
 // prepare builds the update of g at step size γ (newFlows) and checks
@@ -440,11 +399,10 @@ func sumTotals(r, x, p []float64) (rt, lt, at, psum float64) {
 // update did it already (see flows.update); (2) the totals of the step, whose plain
 // sums run over the nodes in order on one goroutine as in step, while
 // the others gather p into the staging array: both only read p and x.
-// A non-nil side (the draw of the next step's demand) is one more piece
-// of phase 2, on a second goroutine if there is one. The arithmetic and
-// its order are those of step and apply, so the trajectory is bitwise
-// the same. The caller finishes the step with flows.update.
-func (tr *Trajectory) stepGather(f *flows, r, p, hi, lo []float64, workers int, fused bool, side func()) error {
+// The arithmetic and its order are those of step and apply, so the
+// trajectory is bitwise the same. The caller finishes the step with
+// flows.update.
+func (tr *Trajectory) stepGather(f *flows, r, p, hi, lo []float64, workers int, fused bool) error {
 	n := len(r)
 	if !fused {
 		par.For(passChunks, workers, func(c int) {
@@ -453,20 +411,13 @@ func (tr *Trajectory) stepGather(f *flows, r, p, hi, lo []float64, workers int, 
 		})
 	}
 	var err error
-	extra := 0 // pieces before the gathers: the totals, and the side job
-	if side != nil {
-		extra, workers = 1, max(workers, 2)
-	}
-	par.For(1+extra+passChunks, workers, func(c int) {
-		switch {
-		case c == 0 && extra == 1: // claimed first: the longest pieces
-			side()
-		case c == extra:
+	par.For(1+passChunks, workers, func(c int) {
+		if c == 0 { // claimed first: the longest piece
 			rt, lt, at, psum := sumTotals(r, hi, p)
 			err = tr.record(r, p, rt, lt, at, psum)
-		default:
-			f.gather(p, c-1-extra)
+			return
 		}
+		f.gather(p, c-1)
 	})
 	return err
 }
@@ -536,6 +487,112 @@ func (tr *Trajectory) keep(th *Throttler, r, x, p []float64) {
 	tr.R = append(tr.R, append([]float64(nil), r...))
 	tr.P = append(tr.P, po)
 	tr.A = append(tr.A, a)
+}
+
+// prefetcher draws the demand of the coming steps on its own goroutine
+// (par.Go) into a ring of buffers. Next is called for k = 0, 1, …
+// in order by that goroutine alone, so a Demand needs no locking; it
+// only has to write all of r (see Demand). Used buffers are handed back
+// in batches of half the ring, so the producer is woken once per batch
+// rather than once per step: a wake-up costs as much as a fair part of
+// a step on a busy machine.
+type prefetcher struct {
+	buf  [][]float64
+	free chan int   // buffers the producer may fill
+	full chan drawn // filled buffers, in step order
+	quit chan struct{}
+	task *par.Task // the producer
+	cur  int       // buffer in use by the consumer, −1 if none
+	held []int     // used buffers not yet handed back
+}
+
+type drawn struct {
+	i     int
+	err   error
+	panic any // a panic of Next, re-raised on Simulate's goroutine
+}
+
+// prefetchDepth returns the number of demand buffers of the ring for n
+// servers: up to 16, so that a late wake-up of the producer (a few
+// steps' time on a busy machine) is hidden, but no more than about 1 MB
+// in all, and at least 4.
+func prefetchDepth(n int) int {
+	return max(4, min(16, (1<<17)/n))
+}
+
+func newPrefetcher(d Demand, n, steps int) *prefetcher {
+	depth := prefetchDepth(n)
+	pf := &prefetcher{
+		buf:  make([][]float64, depth),
+		free: make(chan int, depth),
+		full: make(chan drawn, depth),
+		quit: make(chan struct{}),
+		cur:  -1,
+		held: make([]int, 0, depth),
+	}
+	for i := range pf.buf {
+		pf.buf[i] = make([]float64, n)
+		pf.free <- i
+	}
+	pf.task = par.Go(func() {
+		for k := range steps {
+			var i int
+			select {
+			case i = <-pf.free:
+			case <-pf.quit:
+				return
+			}
+			dr := pf.draw(d, k, i)
+			pf.full <- dr // never blocks: at most len(buf) in flight
+			if dr.err != nil || dr.panic != nil {
+				return
+			}
+		}
+	})
+	return pf
+}
+
+// draw calls Next for step k into buffer i, catching a panic so that
+// it reaches the caller of Simulate as it would without the prefetch.
+func (pf *prefetcher) draw(d Demand, k, i int) (dr drawn) {
+	dr.i = i
+	defer func() {
+		if v := recover(); v != nil {
+			dr.panic = v
+		}
+	}()
+	dr.err = d.Next(k, pf.buf[i])
+	return dr
+}
+
+// next returns r(k) for the next step k and the error of its draw. It
+// re-raises a panic of Next.
+func (pf *prefetcher) next() ([]float64, error) {
+	dr := <-pf.full
+	if dr.panic != nil {
+		panic(dr.panic)
+	}
+	pf.cur = dr.i
+	return pf.buf[dr.i], dr.err
+}
+
+// release hands the current buffer back, in batches of half the ring.
+func (pf *prefetcher) release() {
+	pf.held = append(pf.held, pf.cur)
+	pf.cur = -1
+	if len(pf.held) >= len(pf.buf)/2 {
+		for _, i := range pf.held {
+			pf.free <- i
+		}
+		pf.held = pf.held[:0]
+	}
+}
+
+// stop ends the producer and waits for it, so the Demand is no longer
+// in use when Simulate returns.
+func (pf *prefetcher) stop() {
+	close(pf.quit)
+	pf.task.Wait()
 }
 
 // Step computes one plain update x(k+1) = x(k) + γ L p(k) (spec §3.1

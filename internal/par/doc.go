@@ -1,6 +1,6 @@
 // Package par runs loops over a fixed partition of an index range on
-// several goroutines. It is not API, and it holds every go statement of
-// the module.
+// several goroutines, and work beside the caller on a goroutine of its
+// own. It is not API, and it holds every go statement of the module.
 //
 // # Determinism
 //
@@ -21,17 +21,17 @@
 // GOMAXPROCS. Every settings field named Workers in the module, and
 // every function here, goes through it.
 //
-// # One mechanism
+// # Two mechanisms
 //
 // Every loop (Loop, and For, Range and Blocks on it) runs on the caller
 // and on a process-wide pool of GOMAXPROCS − 1 helper goroutines,
 // started on first use and kept. The caller claims pieces from the
 // front, the helpers from the back, in runs that shrink as fewer pieces
 // are left; the caller never waits for a helper that has not claimed a
-// piece, and a loop is handed only to idle helpers, so nested loops and
-// loops from several goroutines at once run on their callers when the
-// pool is busy. After a loop a helper polls for the next one for 500 µs,
-// then blocks. Each choice is there for a measured reason:
+// piece, and at most four loops per helper wait for one, so nested loops
+// and loops from several goroutines at once run on their callers when
+// the pool is busy. After a loop a helper polls for the next one for
+// 500 µs, then blocks. Each choice is there for a measured reason:
 //
 //   - A pool instead of goroutines started per call: the stage passes of
 //     the dense N = 1000 ODE (package ode's split stepper, package
@@ -50,14 +50,24 @@
 //   - Pieces claimed at run time instead of fixed ranges: on a shared
 //     machine a core taken by another process leaves its pieces to the
 //     others rather than holding up the loop's end (the 10⁶-node
-//     throttler's passes, docs/benchmarks.md, "One fixed partition").
+//     throttler's passes, docs/benchmarks.md, "One fixed partition";
+//     anycast's sparse product at N = 10⁴ took 0.42× the time of two
+//     fixed halves on the loaded machine, docs/perf-kernels.md).
 //
-// The mechanisms this package replaced were measured against it on the
-// workloads that used them; docs/perf-kernels.md has the numbers:
-// goroutines started per call (For, Range), a separate pool of parked
-// workers with fixed ranges (Blocks), hand-written futures and a
-// prefetch ring in package consensus. The throttler now draws the next
-// step's demand as one more piece of a pass of the current step, checks
-// connectivity as the second piece of a two-piece loop beside its setup,
-// and takes its stability decision before the first update.
+// Go starts one goroutine for work that runs beside the caller at its
+// own pace for a whole run: the throttler's demand drawn up to 16 steps
+// ahead into a ring of buffers (package consensus). Drawing the next
+// step's demand instead as one more piece of a loop of the current step
+// ties the two to each other at every step; on the loaded 2-core machine
+// that made Simulate at n = 10⁴ 1.23× as slow (1.48× with a demand that
+// only copies) and cost 1.46× the CPU, against 1.09× and 1.00× with the
+// ring on Go (docs/perf-kernels.md).
+//
+// What this package replaced (goroutines started per call, a separate
+// pool of parked workers with fixed ranges, hand-written futures in
+// package consensus) is measured against it in docs/perf-kernels.md. The
+// throttler checks connectivity as the second piece of a two-piece loop
+// beside its setup, and takes its stability decision before the first
+// update: on its own goroutine beside the run it gained nothing
+// measurable at 10⁶ nodes (wall 1.02× as long).
 package par

@@ -231,3 +231,21 @@ func TestBlocks(t *testing.T) {
 		runtime.GOMAXPROCS(old)
 	}
 }
+
+// TestTask checks that Wait returns after the task has run and
+// re-raises its panic once as a *PanicError.
+func TestTask(t *testing.T) {
+	var ran atomic.Bool
+	task := Go(func() { ran.Store(true) })
+	task.Wait()
+	if !ran.Load() {
+		t.Fatal("Wait returned before the task ran")
+	}
+	task.Wait()
+	boom := Go(func() { panic("boom") })
+	func() {
+		defer func() { checkPanic(t, recover(), 2, 0) }()
+		boom.Wait()
+	}()
+	boom.Wait() // the panic is re-raised once
+}
