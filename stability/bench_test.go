@@ -136,11 +136,12 @@ func benchSparse(b *testing.B, n int) {
 // blocks and prints the ratio, testdata/bench_ode.sh one after the other
 // with their memory; both set LOADLAB_SCIPY_DIR to export the instance).
 //
-// The instance is built once per process (denseInstance), so that with
-// -test.count K the runs after the first find a warm heap and a running
-// helper pool, as the K runs of the SciPy script do in its one process;
-// each run still validates the network and forms B (Integrate's setup),
-// which the SciPy script does once before its timer.
+// The instance and a Workspace are made once per process (denseInstance,
+// denseWorkspace), so that with -test.count K the runs after the first
+// find a warm heap, a running helper pool and the matrices' memory, as
+// the K runs of the SciPy script do in its one process; each run still
+// validates the network and forms B (Integrate's setup), which the SciPy
+// script does once before its timer.
 func BenchmarkIntegrateDense_N1000_T1000(b *testing.B) {
 	l, x0 := denseInstance()
 	if dir := os.Getenv(scipyDirEnv); dir != "" {
@@ -148,7 +149,7 @@ func BenchmarkIntegrateDense_N1000_T1000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8, Workspace: new(Workspace)}
+	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8, Workspace: denseWorkspace}
 	runODEBench(b, func() (*Trajectory, error) { return l.Integrate(x0, 1000, s) })
 }
 
@@ -157,6 +158,11 @@ func BenchmarkIntegrateDense_N1000_T1000(b *testing.B) {
 var denseInstance = sync.OnceValues(func() (*Law, []float64) {
 	return benchLaw(1000), randomInterior(rand.New(rand.NewPCG(1, 1)), 1000)
 })
+
+// denseWorkspace keeps the dense benchmark's matrices from one run to
+// the next, across the runs of -test.count as within one: a caller that
+// integrates again and again holds one Workspace.
+var denseWorkspace = new(Workspace)
 
 // runODEBench times run, reporting accepted steps, right-hand side
 // evaluations and CPU seconds per op beside the wall time (the machine is
