@@ -51,8 +51,10 @@
 //     machine a core taken by another process leaves its pieces to the
 //     others rather than holding up the loop's end (the 10⁶-node
 //     throttler's passes, docs/benchmarks.md, "One fixed partition";
-//     anycast's sparse product at N = 10⁴ took 0.42× the time of two
-//     fixed halves on the loaded machine, docs/perf-kernels.md).
+//     anycast's sparse product at N = 10⁴ in about 64 pieces took
+//     0.36–0.42× the time of the two fixed halves it had, and 0.2× that of
+//     two fixed halves on this pool, on the loaded machine,
+//     docs/perf-kernels.md).
 //
 // Go starts one goroutine for work that runs beside the caller at its
 // own pace for a whole run: the throttler's demand drawn up to 16 steps
