@@ -2,13 +2,11 @@ package anycast
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 
+	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
-
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // opParallelWork is the number of multiply-adds from which LoadOp.Mul is
@@ -27,11 +25,11 @@ const opParallelWork = 1 << 15
 // formed again.
 //
 // Mul(x) equals Network.Loads(x) to rounding: both sum the same products,
-// but LoadOp rounds C_ji A_j first, and its dense kernel sums in another
-// order: on amd64 with AVX2 and FMA (checked at start-up with CPUID) an
-// assembly kernel of this package, fused multiply-adds over blocks of 4
-// rows and 8 columns; elsewhere, or built with the tag noasm, gonum's
-// Ddot, one row at a time.
+// but LoadOp rounds C_ji A_j first, and its dense product sums in another
+// order, that of internal/asm's Dot4 (fused multiply-adds in eight lanes
+// over blocks of 8 columns; an AVX2/FMA kernel on amd64 CPUs that have
+// it, its pure-Go reference elsewhere and with the tag noasm, with the
+// same bits).
 type LoadOp struct {
 	n   int
 	ptr []int     // sparse: row i of B is idx[ptr[i]:ptr[i+1]], val[...]
@@ -73,7 +71,7 @@ func (op *LoadOp) Form(nw *Network) error {
 		}
 		op.n, op.ptr, op.idx = n, nil, op.idx[:0]
 		op.val = slices.Grow(op.val[:0], n*n)[:n*n]
-		par.Spin(n, par.Workers(n*n, opParallelWork), transposeGrain, func(lo, hi int) { nw.scaledTranspose(op.val, lo, hi) })
+		par.Loop(n, opWorkers(n*n), transposeGrain, func(lo, hi int) { nw.scaledTranspose(op.val, lo, hi) })
 		return nil
 	}
 	s := nw.Sparse
@@ -88,7 +86,7 @@ func (op *LoadOp) Form(nw *Network) error {
 }
 
 // transposeGrain is the number of rows of C a piece of the dense forming
-// of B transposes (par.Spin): 512 KB of C at N = 1000.
+// of B transposes (par.Loop): 512 KB of C at N = 1000.
 const transposeGrain = 64
 
 // scaledTranspose sets b[i·N + j] = C_ji A_j (B row-major, spec §1.3 eq.
@@ -127,24 +125,22 @@ func (op *LoadOp) NNZ() int { return len(op.val) }
 // Mul computes S = B x into dst and returns it (dst may be nil; it may not
 // alias x). Each S_i is summed by one goroutine in a fixed order, so the
 // result does not depend on the number of cores; products of more than
-// 2¹⁵ multiply-adds are split over GOMAXPROCS goroutines. Mul does not
-// allocate when dst is given (beyond the goroutines of a split product).
+// 2¹⁵ multiply-adds are split over GOMAXPROCS goroutines (internal/par's
+// pool). Mul does not allocate when dst is given, beyond the closure of a
+// split product.
 //
 // Mul panics if len(x) or a non-nil len(dst) differs from N.
 func (op *LoadOp) Mul(dst, x []float64) []float64 {
 	dst = checkLen("x", dst, x, op.n)
-	w := 1
-	if len(op.val) >= opParallelWork {
-		w = min(runtime.GOMAXPROCS(0), op.n)
-	}
+	w := opWorkers(len(op.val))
 	if w <= 1 {
 		op.mulRange(dst, x, 0, op.n)
 		return dst
 	}
 	if op.ptr == nil {
-		// Dense: pieces of rows claimed by the caller and the spinning
+		// Dense: pieces of rows claimed by the caller and the pool's
 		// helpers (every row has its bits whatever the piece).
-		par.Spin(op.n, w, denseGrain, func(lo, hi int) { op.mulRange(dst[lo:hi], x, lo, hi) })
+		par.Loop(op.n, w, denseGrain, func(lo, hi int) { op.mulRange(dst[lo:hi], x, lo, hi) })
 		return dst
 	}
 	chunks(op.n, w, func(lo, hi int) { op.mulRange(dst[lo:hi], x, lo, hi) })
@@ -191,18 +187,35 @@ func gemv(dst, a, x []float64, n int) {
 }
 
 // gemvTo sets S_r = Σ_j a[r·n + j]·x[j] for the rows r of a and places it
-// with out: the assembly kernel where there is one, otherwise one gonum
-// dot product per row. Either way each row is summed by the same
-// operations whatever rows are computed with it, so a row of a product
-// has the same bits in any range of rows (a split product, MulRows, the
-// rows a caller computes apart from the others).
+// with out: asm.Dot4 on blocks of four rows and the whole blocks of eight
+// columns (the AVX2/FMA kernel where the CPU has it, its pure-Go
+// reference elsewhere, with the same bits), the remaining columns added
+// in Go before the sums are placed. A row left over after the blocks of
+// four goes through Dot4 alone (row stride 0). Every row is thus summed
+// by the same operations whatever rows are computed with it, so a row of
+// a product has the same bits in any range of rows (a split product,
+// MulRows, the rows a caller computes apart from the others) and on any
+// CPU.
 func gemvTo(dst, a, x []float64, n int, out rowOut) {
-	if len(a) == 0 || gemvRows(dst, a, x, n, out) {
+	if len(a) == 0 {
 		return
 	}
-	impl := gonum.Implementation{}
-	for r := range len(a) / n {
-		out.put(dst, r, impl.Ddot(n, a[r*n:(r+1)*n], 1, x, 1))
+	m, rows := n&^7, len(a)/n
+	var sums [4]float64
+	for r := 0; r < rows; {
+		q, lda := 4, n
+		if rows-r < 4 {
+			q, lda = 1, 0
+		}
+		asm.Dot4(&sums, a[r*n:], lda, x[:m])
+		for p := range q {
+			row := a[(r+p)*n : (r+p+1)*n]
+			for j := m; j < n; j++ {
+				sums[p] += float64(row[j] * x[j]) // the conversion forbids a fused multiply-add
+			}
+		}
+		out.putRows(dst, r, sums[:q])
+		r += q
 	}
 }
 
@@ -250,11 +263,17 @@ func (o rowOut) put(dst []float64, r int, s float64) {
 	dst[i-o.lo] = s
 }
 
-// useAVX512 lets the kernels use AVX-512 where the CPU has it (the tests
-// turn it off to check the AVX2 path on such a CPU).
-var useAVX512 = true
+// opWorkers returns the goroutines of an operation on work entries of a
+// load matrix: 1 below opParallelWork, par.Workers(0) (GOMAXPROCS) from
+// there on.
+func opWorkers(work int) int {
+	if work < opParallelWork {
+		return 1
+	}
+	return par.Workers(0)
+}
 
 // denseGrain is the number of rows of a dense product claimed at a time
-// by par.Spin: 512 KB of B at N = 1000, enough work per claim to
+// by par.Loop: 512 KB of B at N = 1000, enough work per claim to
 // outweigh the claim itself.
 const denseGrain = 64

@@ -61,8 +61,7 @@ func TestLoadOpMatchesLoads(t *testing.T) {
 
 func TestMulRowsMatchesMul(t *testing.T) {
 	// Any split of the rows into ranges reproduces Mul bit for bit, dense
-	// (AVX2 kernel with single rows through it too, or a dot product per
-	// row) and sparse: ranges of every length from 1, at every offset.
+	// (blocks of four rows and single rows through asm.Dot4) and sparse: ranges of every length from 1, at every offset.
 	rng := rand.New(rand.NewPCG(7, 7))
 	sp, de := pair(t, rng, 203, 5)
 	x := make([]float64, 203)

@@ -100,12 +100,12 @@ func (nw *Network) Validate() error {
 // row, as in a serial scan.
 func (nw *Network) validateDense() error {
 	n := nw.N()
-	// Pieces on the spinning helpers (par.Spin), which an integration
-	// that validates its network each time finds awake; each run of
-	// pieces records its first bad row at its first piece, so the lowest
-	// bad row is the first error in order.
+	// Pieces on the pool's helpers (par.Loop), which an integration
+	// that validates its network each time finds awake; each piece
+	// records its first bad row, so the lowest bad row is the first
+	// error in order.
 	errs := make([]error, (n+validateGrain-1)/validateGrain)
-	par.Spin(n, par.Workers(n*n, opParallelWork), validateGrain, func(lo, hi int) {
+	par.Loop(n, opWorkers(n*n), validateGrain, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			if err := validateRow(j, nw.C.RawRowView(j)); err != nil {
 				errs[lo/validateGrain] = err

@@ -2,7 +2,6 @@ package anycast
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/loadlab/loadlab/internal/par"
@@ -16,20 +15,23 @@ import (
 // results are bit-identical for any number of cores.
 const parallelWork = 1 << 17
 
-// workers returns how many goroutines a product of the given work uses.
+// workers returns how many goroutines a product of the given work on n
+// rows uses: 1 below parallelWork, par.Workers(0) (GOMAXPROCS) from
+// there on, at most one per row.
 func workers(work, n int) int {
 	if work < parallelWork {
 		return 1
 	}
-	return min(runtime.GOMAXPROCS(0), n)
+	return min(par.Workers(0), n)
 }
 
-// chunks calls fn(lo, hi) on the w contiguous pieces of [0, n) (par.Bounds)
-// in parallel, each on its own goroutine started for the call (these
-// products run for milliseconds: see internal/par on For and Spin). A
-// panic in fn is re-raised on the caller (docs/conventions.md §6).
+// chunks calls fn(lo, hi) on about 64 contiguous pieces of [0, n) on w
+// goroutines (internal/par's pool), claimed at run time, so that a core
+// taken by another process leaves its pieces to the others (each output
+// entry is computed alone, so the pieces do not change a bit). A panic
+// in fn is re-raised on the caller (docs/conventions.md §6).
 func chunks(n, w int, fn func(lo, hi int)) {
-	par.Range(n, 1, w, w, fn)
+	par.Loop(n, w, max(1, (n+63)/64), fn)
 }
 
 // checkLen panics unless len(x) == n and dst is nil or of length n; it

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/internal/par"
 )
 
@@ -105,19 +106,19 @@ func (r *Reduced) build(n int, srcRow func(i int) []float64, base []float64, col
 	}
 	r.order(n, ones)
 	r.w = (len(keep) + 7) &^ 7
-	w, kept := r.w, newKeptCols(keep, len(cols))
+	w, runs := r.w, copyRuns(keep)
 	r.base = slices.Grow(r.base[:0], n)[:n]
 	r.val = slices.Grow(r.val[:0], n*w)[:n*w]
-	// Pieces of rows on all cores, through par.Spin: the caller is
-	// usually between the stages of an ODE, whose spinning helpers join
-	// at once where a new goroutine would wait for their core. The
+	// Pieces of rows on all cores, through par.Loop: the caller is
+	// usually between the stages of an ODE, whose helpers, still
+	// polling, join at once. The
 	// storage is, after the first call, already mapped (fresh pages cost
 	// more than the gather).
-	par.Spin(n, par.Workers(n*len(cols), opParallelWork), 16, func(lo, hi int) {
+	par.Loop(n, opWorkers(n*len(cols)), 16, func(lo, hi int) {
 		for q := lo; q < hi; q++ {
 			i := int(r.node[q])
 			row, dst := srcRow(i), r.val[q*w:(q+1)*w]
-			kept.copy(dst, row)
+			copyKept(dst, row, runs)
 			clear(dst[len(keep):])
 			var b float64
 			if base != nil {
@@ -131,55 +132,15 @@ func (r *Reduced) build(n int, srcRow func(i int) []float64, base []float64, col
 	})
 }
 
-// keptCols is the set of columns of a source row that a build keeps (at
-// increasing positions keep), in the form its copy reads: runs of
-// consecutive positions, or, where the CPU has AVX-512, a bit mask per
-// whole chunk of eight source columns (compressRow) and the kept
-// positions after the last whole chunk.
-type keptCols struct {
-	runs        []copyRun
-	keep, store []uint8 // per chunk: the kept columns; the low popcount bits
-	tail        []int32 // kept positions after the whole chunks
-	whole       int     // kept positions in the whole chunks
-}
-
 // copyRun is a run of kept columns: n of them from position src of a
 // source row to position dst of the new row.
 type copyRun struct{ src, dst, n int }
 
-// newKeptCols returns the kept columns keep of source rows of m columns.
-func newKeptCols(keep []int32, m int) *keptCols {
-	if !compressAVX512() {
-		return &keptCols{runs: copyRuns(keep)}
-	}
-	kc := &keptCols{keep: make([]uint8, m/8), store: make([]uint8, m/8)}
-	for _, p := range keep {
-		if c := int(p) / 8; c < len(kc.keep) {
-			kc.keep[c] |= 1 << (p % 8)
-			kc.store[c] = kc.store[c]<<1 | 1
-			kc.whole++
-		} else {
-			kc.tail = append(kc.tail, p)
-		}
-	}
-	return kc
-}
-
-// copy sets dst[k] = row[keep[k]] for every kept position.
-func (kc *keptCols) copy(dst, row []float64) {
-	if kc.keep == nil {
-		for _, c := range kc.runs {
-			copy(dst[c.dst:c.dst+c.n], row[c.src:c.src+c.n])
-		}
-		return
-	}
-	k := 0
-	if n := len(kc.keep); kc.whole > 0 {
-		k = compressRow(&dst[:kc.whole][0], &row[:8*n][0], &kc.keep[0], &kc.store[0], n)
-	}
-	for _, p := range kc.tail {
-		dst[k] = row[p]
-		k++
+// copyKept sets dst[k] = row[keep[k]] for the kept positions keep, given
+// as their runs.
+func copyKept(dst, row []float64, runs []copyRun) {
+	for _, c := range runs {
+		copy(dst[c.dst:c.dst+c.n], row[c.src:c.src+c.n])
 	}
 }
 
@@ -291,11 +252,29 @@ func (r *Reduced) MulSettled(dst, xf [][]float64, lo, hi int) {
 	q0, q1 := m+lo-int(r.nfree[lo]), m+hi-int(r.nfree[hi])
 	k := 0
 	out := rowOut{node: r.node[q0:q1], lo: lo, base: r.base}
-	for k+6 <= len(xf) && w >= 8 && gemvRows6(dst[k:k+6], xf[k:k+6], r.val[q0*w:q1*w], w, out) {
-		k += 6
+	for ; k+6 <= len(xf) && w > 0; k += 6 {
+		gemvRows6(dst[k:k+6], xf[k:k+6], r.val[q0*w:q1*w], w, out)
 	}
 	for ; k < len(xf); k++ {
 		r.rows(dst[k], xf[k], lo, q0, q1)
+	}
+}
+
+// gemvRows6 is gemvTo for six states at once, into dst[k] from xs[k],
+// for rows of n entries, n a multiple of 8 (Reduced pads its rows): each
+// row is read once for the six (asm.Dot6), and every row and state gets
+// the bits gemvTo gives it.
+func gemvRows6(dst, xs [][]float64, a []float64, n int, out rowOut) {
+	var x [6][]float64
+	for k := range x {
+		x[k] = xs[k][:n]
+	}
+	var sums [6]float64
+	for r := range len(a) / n {
+		asm.Dot6(&sums, a[r*n:(r+1)*n], &x)
+		for k := range x {
+			out.put(dst[k], r, sums[k])
+		}
 	}
 }
 

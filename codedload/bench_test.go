@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/par"
 )
 
 // benchRun times runs of cfg and reports two memory figures: the peak of
@@ -21,9 +22,20 @@ func benchRun(b *testing.B, cfg Config) {
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	var peak atomic.Uint64
 	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	var err error
+	// The runs, then the sampler on a second goroutine until they end
+	// (piece 1, claimed at once by an idle helper of internal/par; with
+	// none, it runs after the runs and takes one sample).
+	par.For(2, 2, func(piece int) {
+		if piece == 0 {
+			defer close(stop)
+			for i := 0; b.Loop(); i++ {
+				if _, err = Run(cfg, mc.Source(1, uint64(i))); err != nil {
+					return
+				}
+			}
+			return
+		}
 		tick := time.NewTicker(10 * time.Millisecond)
 		defer tick.Stop()
 		for {
@@ -37,14 +49,10 @@ func benchRun(b *testing.B, cfg Config) {
 			case <-tick.C:
 			}
 		}
-	}()
-	for i := 0; b.Loop(); i++ {
-		if _, err := Run(cfg, mc.Source(1, uint64(i))); err != nil {
-			b.Fatal(err)
-		}
+	})
+	if err != nil {
+		b.Fatal(err)
 	}
-	close(stop)
-	<-done
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")

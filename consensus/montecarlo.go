@@ -2,10 +2,10 @@ package consensus
 
 import (
 	"math"
-	"runtime"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
 )
 
@@ -15,7 +15,7 @@ type MonteCarlo struct {
 	Steps   int    // steps averaged per run, ≥ 1
 	Burn    int    // steps discarded at the start of each run, ≥ 0
 	Seed    uint64 // root seed; run i uses the stream mc.Source(Seed, i)
-	Workers int    // goroutines; ≤ 0 means GOMAXPROCS
+	Workers int    // goroutines; ≤ 0 means GOMAXPROCS (par.Workers)
 }
 
 // EstimateRho's result is the shared loadlab.Estimate: the mean over runs
@@ -63,11 +63,7 @@ func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab
 	if err := m.Validate(); err != nil {
 		return loadlab.Estimate{}, err
 	}
-	workers := m.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, m.Runs)
+	workers := min(par.Workers(m.Workers), m.Runs)
 	if err := size.Check("consensus", "EstimateRho: MonteCarlo.Burn + Steps", m.Burn+m.Steps, trajectoryBytes*workers); err != nil {
 		return loadlab.Estimate{}, err
 	}

@@ -3,7 +3,6 @@ package consensus
 import (
 	"fmt"
 	"math"
-	"runtime"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/par"
@@ -137,7 +136,7 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 	// copy (about 7% slower when measured).
 	var pf *prefetcher
 	_, replay := d.(TraceDemand)
-	if n >= parallelNodes && steps > 1 && !replay && runtime.GOMAXPROCS(0) > 1 {
+	if n >= parallelNodes && steps > 1 && !replay && par.Workers(0) > 1 {
 		pf = newPrefetcher(d, n, steps)
 		defer pf.stop()
 	}
@@ -146,8 +145,8 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 
 // run is the loop of Simulate (see there) with the update f prepared and
 // the demand drawn from pf, or from d when pf is nil. The stability
-// decision is computed on its own goroutine from the first step on
-// (see checkStability) and joined at the end.
+// decision (see stability) is taken at the first step, whose demand
+// fixes the linearisation of Ratio and LogRatio, and returned at the end.
 func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps int, states bool, workers int) (*Trajectory, error) {
 	n := len(x0)
 	tr := newTrajectory(steps)
@@ -159,8 +158,8 @@ func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps 
 	// phases over fixed pieces (see stepGather); otherwise the totals
 	// and the update are two loops over the nodes.
 	split := f.blk != nil && th.Measure == Amount
-	var st *pendingStability
-	defer func() { st.join() }() // also when a panic of Next is re-raised
+	var lambda spectral.Bracket
+	var unstable error
 	fetch := func(k int) ([]float64, error) {
 		if pf != nil {
 			return pf.next()
@@ -178,7 +177,7 @@ func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps 
 			break
 		}
 		if k == 0 {
-			st = checkStability(th.Graph, th.Gamma, scaling(th.Measure, r, x0))
+			lambda, unstable = stability(th.Graph, th.Gamma, scaling(th.Measure, r, x0))
 		}
 		if split {
 			err = tr.stepGather(f, r, p, hi, lo, workers, fused)
@@ -218,58 +217,17 @@ func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps 
 	for i := range hi {
 		tr.Final[i] = hi[i] + lo[i]
 	}
-	var unstable error
-	tr.LambdaMax, unstable = st.join()
+	tr.LambdaMax = lambda
 	if err == nil {
 		err = unstable
 	}
 	return tr, err
 }
 
-// pendingStability is the stability decision of a run (see stability),
-// computed on its own goroutine while the simulation runs: it only
-// decides the error returned at the end and Trajectory.LambdaMax, and
-// on a large graph it costs as much as a few steps.
-type pendingStability struct {
-	done   chan struct{}
-	joined bool
-	b      spectral.Bracket
-	err    error
-	panic  any
-}
-
-// checkStability starts the stability decision for γ on g with the
-// scaling q (see scaling).
-func checkStability(g *wgraph.Graph, gamma float64, q []float64) *pendingStability {
-	st := &pendingStability{done: make(chan struct{})}
-	go func() {
-		defer close(st.done)
-		defer func() { st.panic = recover() }()
-		st.b, st.err = stability(g, gamma, q)
-	}()
-	return st
-}
-
-// join waits for the decision and returns it; a nil st (no step was
-// taken) returns the zero bracket and no error. A panic of the decision
-// is re-raised on the caller, once.
-func (st *pendingStability) join() (spectral.Bracket, error) {
-	if st == nil {
-		return spectral.Bracket{}, nil
-	}
-	<-st.done
-	if st.panic != nil && !st.joined {
-		st.joined = true
-		panic(st.panic)
-	}
-	st.joined = true
-	return st.b, st.err
-}
-
 // prepare builds the update of g at step size γ (newFlows) and checks
 // that g is connected; on large graphs the check, a breadth-first search
-// as costly as building the blocked gather, runs beside it on a second
-// goroutine.
+// as costly as building the blocked gather, runs beside it as the second
+// piece of a parallel loop.
 func prepare(g *wgraph.Graph, gamma float64) (*flows, error) {
 	if g.Order() < gatherNodes {
 		if err := validateConnected(g); err != nil {
@@ -277,21 +235,28 @@ func prepare(g *wgraph.Graph, gamma float64) (*flows, error) {
 		}
 		return newFlows(g, gamma)
 	}
-	conn := make(chan error, 1)
-	go func() { conn <- validateConnected(g) }()
-	f, err := newFlows(g, gamma)
-	if cerr := <-conn; cerr != nil {
+	var f *flows
+	var err, cerr error
+	par.For(2, 2, func(i int) {
+		if i == 0 {
+			f, err = newFlows(g, gamma)
+		} else {
+			cerr = validateConnected(g)
+		}
+	})
+	if cerr != nil {
 		return nil, cerr
 	}
 	return f, err
 }
 
 // defaultWorkers is the number of workers for Settings.Workers = 0 on n
-// nodes: GOMAXPROCS on graphs that use the blocked gather, whose steps
-// are long enough to pay for starting goroutines, and 1 below.
+// nodes: par.Workers(0) (GOMAXPROCS) on graphs that use the blocked
+// gather, whose steps are long enough to pay for the hand-offs, and 1
+// below.
 func defaultWorkers(n int) int {
 	if n >= gatherNodes {
-		return runtime.GOMAXPROCS(0)
+		return par.Workers(0)
 	}
 	return 1
 }
@@ -526,7 +491,7 @@ func (tr *Trajectory) keep(th *Throttler, r, x, p []float64) {
 }
 
 // prefetcher draws the demand of the coming steps on its own goroutine
-// into a ring of buffers. Next is called for k = 0, 1, …
+// (par.Go) into a ring of buffers. Next is called for k = 0, 1, …
 // in order by that goroutine alone, so a Demand needs no locking; it
 // only has to write all of r (see Demand). Used buffers are handed back
 // in batches of half the ring, so the producer is woken once per batch
@@ -537,9 +502,9 @@ type prefetcher struct {
 	free chan int   // buffers the producer may fill
 	full chan drawn // filled buffers, in step order
 	quit chan struct{}
-	done chan struct{}
-	cur  int   // buffer in use by the consumer, −1 if none
-	held []int // used buffers not yet handed back
+	task *par.Task // the producer
+	cur  int       // buffer in use by the consumer, −1 if none
+	held []int     // used buffers not yet handed back
 }
 
 type drawn struct {
@@ -563,7 +528,6 @@ func newPrefetcher(d Demand, n, steps int) *prefetcher {
 		free: make(chan int, depth),
 		full: make(chan drawn, depth),
 		quit: make(chan struct{}),
-		done: make(chan struct{}),
 		cur:  -1,
 		held: make([]int, 0, depth),
 	}
@@ -571,8 +535,7 @@ func newPrefetcher(d Demand, n, steps int) *prefetcher {
 		pf.buf[i] = make([]float64, n)
 		pf.free <- i
 	}
-	go func() {
-		defer close(pf.done)
+	pf.task = par.Go(func() {
 		for k := range steps {
 			var i int
 			select {
@@ -586,7 +549,7 @@ func newPrefetcher(d Demand, n, steps int) *prefetcher {
 				return
 			}
 		}
-	}()
+	})
 	return pf
 }
 
@@ -630,7 +593,7 @@ func (pf *prefetcher) release() {
 // in use when Simulate returns.
 func (pf *prefetcher) stop() {
 	close(pf.quit)
-	<-pf.done
+	pf.task.Wait()
 }
 
 // Step computes one plain update x(k+1) = x(k) + γ L p(k) (spec §3.1

@@ -2,7 +2,6 @@ package ode
 
 import (
 	"math"
-	"runtime"
 	"sync/atomic"
 
 	"github.com/loadlab/loadlab"
@@ -155,11 +154,7 @@ func SolveStepsSplit(f *Split, t0 float64, y0 []float64, t1 float64, s *Settings
 
 // pieces runs fn over the pieces of the split on its goroutines.
 func (d *DormandPrince) pieces(fn func(lo, hi int)) {
-	w := d.split.Workers
-	if w == 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
-	par.Spin(d.n, w, d.split.Grain, fn)
+	par.Loop(d.n, d.split.Workers, d.split.Grain, fn) // Workers 0: GOMAXPROCS (par.Workers)
 }
 
 // eval sets dy = f(t, y), through workspace buf for a Split.

@@ -6,11 +6,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/internal/par"
 )
@@ -136,11 +136,12 @@ func benchSparse(b *testing.B, n int) {
 // blocks and prints the ratio, testdata/bench_ode.sh one after the other
 // with their memory; both set LOADLAB_SCIPY_DIR to export the instance).
 //
-// The instance is built once per process (denseInstance), so that with
-// -test.count K the runs after the first find a warm heap and a running
-// helper pool, as the K runs of the SciPy script do in its one process;
-// each run still validates the network and forms B (Integrate's setup),
-// which the SciPy script does once before its timer.
+// The instance and a Workspace are made once per process (denseInstance,
+// denseWorkspace), so that with -test.count K the runs after the first
+// find a warm heap, a running helper pool and the matrices' memory, as
+// the K runs of the SciPy script do in its one process; each run still
+// validates the network and forms B (Integrate's setup), which the SciPy
+// script does once before its timer.
 func BenchmarkIntegrateDense_N1000_T1000(b *testing.B) {
 	l, x0 := denseInstance()
 	if dir := os.Getenv(scipyDirEnv); dir != "" {
@@ -148,7 +149,7 @@ func BenchmarkIntegrateDense_N1000_T1000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8}
+	s := &Settings{AbsTol: 1e-8, RelTol: 1e-8, Workspace: denseWorkspace}
 	runODEBench(b, func() (*Trajectory, error) { return l.Integrate(x0, 1000, s) })
 }
 
@@ -157,6 +158,11 @@ func BenchmarkIntegrateDense_N1000_T1000(b *testing.B) {
 var denseInstance = sync.OnceValues(func() (*Law, []float64) {
 	return benchLaw(1000), randomInterior(rand.New(rand.NewPCG(1, 1)), 1000)
 })
+
+// denseWorkspace keeps the dense benchmark's matrices from one run to
+// the next, across the runs of -test.count as within one: a caller that
+// integrates again and again holds one Workspace.
+var denseWorkspace = new(Workspace)
 
 // runODEBench times run, reporting accepted steps, right-hand side
 // evaluations and CPU seconds per op beside the wall time (the machine is
@@ -215,7 +221,7 @@ func BenchmarkIntegrateDense_N1000_Parts(b *testing.B) {
 		z0[i] = logit(v)
 	}
 	sys := newSystem(l, x0, z0, false)
-	if err := sys.setup(); err != nil {
+	if err := sys.setup(nil); err != nil {
 		b.Fatal(err)
 	}
 	split := sys.split()
@@ -233,12 +239,14 @@ func BenchmarkIntegrateDense_N1000_Parts(b *testing.B) {
 	})
 	b.Run("sigmoids-go", func(b *testing.B) {
 		for b.Loop() {
-			sigmoidsGo(sys.xs[1], z0)
+			for i, z := range z0 {
+				sys.xs[1][i] = asm.Sigmoid(z)
+			}
 		}
 	})
 	b.Run("pass", func(b *testing.B) {
 		for b.Loop() {
-			par.Spin(1000, runtime.GOMAXPROCS(0), split.Grain, func(lo, hi int) {
+			par.Loop(1000, 0, split.Grain, func(lo, hi int) {
 				sys.rowsRange(0, dy, 0, lo, hi)
 				sys.mapRange(1, z0, lo, hi)
 			})

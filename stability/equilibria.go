@@ -561,6 +561,16 @@ func (l *Law) Attractors(starts int, t1 float64, seed uint64, s *Settings) (foun
 	if err := size.Check("stability", "starts", starts, 32*l.Net.N()+128); err != nil {
 		return nil, 0, err
 	}
+	if s == nil || s.Workspace == nil {
+		// One workspace for the starts of this call (integrations running
+		// at once each take it or form their own matrices).
+		var local Settings
+		if s != nil {
+			local = *s
+		}
+		local.Workspace = new(Workspace)
+		s = &local
+	}
 	ends := make([]*Equilibrium, starts)
 	errs := make([]error, starts)
 	mc.For(starts, 0, func(k int) { ends[k], errs[k] = l.attract(t1, loadlab.Stream(seed, uint64(k)), s) })

@@ -5,6 +5,7 @@ package stability
 import (
 	"slices"
 
+	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/ode"
 )
 
@@ -61,7 +62,7 @@ func (sys *system) Late(dy *[6][]float64, _ *[6]float64, lo, hi int) {
 func (sys *system) Held(_ int, arg []float64, lo, hi int) bool {
 	for p := lo / sys.grain; p*sys.grain < hi; p++ {
 		for _, i := range sys.settledRows[p] {
-			if sys.direct && !(arg[i] >= 1) || !sys.direct && sigmoid(arg[i]) != 1 {
+			if sys.direct && !(arg[i] >= 1) || !sys.direct && asm.Sigmoid(arg[i]) != 1 {
 				return false
 			}
 		}

@@ -18,11 +18,10 @@ import (
 // (the variant with the overload measured relative to capacity, §5.1 and
 // §9 item 8).
 //
-// A Law made by NewLaw keeps, besides its fields, the matrices of its
-// last integration on a dense network of at most 1448 nodes (the load
-// matrix and the reduced operators of settled nodes, at most 48 MB), which
-// the next integration forms again in the same memory. Its methods may be
-// called from several goroutines at once.
+// A Law is its fields and nothing else: a copy is the same law, and its
+// methods may be called from several goroutines at once. Integrations
+// that should reuse the memory of their matrices share a Workspace
+// (Settings.Workspace).
 type Law struct {
 	Net *anycast.Network
 	// Sensitivity is β > 0 of (24), in 1/(time·load). It is not the
@@ -30,8 +29,6 @@ type Law struct {
 	Sensitivity float64
 	// Normalized replaces T_i − S_i by (T_i − S_i)/T_i.
 	Normalized bool
-
-	cache *scratchCache // scratch.go; nil in a Law not made by NewLaw
 }
 
 // NewLaw returns the law (24) with sensitivity beta on nw, or an error
@@ -43,7 +40,7 @@ func NewLaw(nw *anycast.Network, beta float64) (*Law, error) {
 	if nw == nil {
 		panic("stability: NewLaw: nw is nil")
 	}
-	l := &Law{Net: nw, Sensitivity: beta, cache: new(scratchCache)}
+	l := &Law{Net: nw, Sensitivity: beta}
 	if err := l.Validate(); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,5 @@
-// The matrices of a dense integration, kept between calls.
+// The matrices of a dense integration, and the workspace that keeps them
+// between calls.
 
 package stability
 
@@ -8,6 +9,23 @@ import (
 	"github.com/loadlab/loadlab/anycast"
 )
 
+// Workspace keeps the matrices of a dense integration between calls of
+// Law.Integrate and Law.IntegrateLogit (Settings.Workspace): the load
+// matrix B = Cᵀ diag(A) and the two operators with the settled nodes'
+// columns summed once, up to three N×N matrices of float64 (24 MB at
+// N = 1000). An integration with a workspace forms them in the memory the
+// last one left there, instead of in fresh pages, whose faults and
+// zeroing cost 2–5 ms a call at N = 1000 (a tenth of the integration);
+// it keeps them there when it returns. A workspace is not tied to a law
+// or a size: it holds the matrices of the last dense integration that
+// used it, until it is garbage. Its zero value is ready to use, and it is
+// safe for concurrent use: an integration that finds the matrices taken
+// by another forms its own. Integrations on sparse networks do not use
+// it (their operator is O(nnz) and shares the network's storage).
+type Workspace struct {
+	p atomic.Pointer[scratch]
+}
+
 // scratch holds what an integration forms on a dense network: the load
 // matrix B (anycast.LoadOp) and the two reduced operators of reduce.go,
 // one read while the other is built.
@@ -16,44 +34,25 @@ type scratch struct {
 	reds [2]anycast.Reduced
 }
 
-// scratchCache keeps the scratch of a law's last integration on a dense
-// network of at most keepMaxEntries entries, so that its next integration
-// (Attractors' starts, a sweep, a benchmark) forms B and the reduced
-// operators in pages it already has (LoadOp.Form, Reduced.Reduce and
-// Narrow reuse their storage). At N = 1000 fresh pages for the 8 MB of B
-// and the ≈ 15 MB of the reduced operators cost about a tenth of the
-// whole integration in page faults and zeroing, and forming B into them
-// takes three times as long as into pages already mapped
-// (docs/benchmarks-log.md). The law owns it, so the memory goes with the
-// law. (A sync.Pool would miss most of the time: it keeps an item on the
-// P that put it, and the integrating goroutine moves between the Ps of
-// the spinning helpers.) Integrations
-// running at once on one law each take the scratch or make their own.
-type scratchCache struct {
-	p atomic.Pointer[scratch]
-}
-
-// keepMaxEntries bounds the networks whose scratch is kept: N² ≤ 2²¹
-// (N ≤ 1448), at most three matrices of 16 MB. Above it the integration
-// runs long enough for its own allocation not to matter as much, and
-// keeping hundreds of megabytes would.
-const keepMaxEntries = 1 << 21
-
-// formScratch forms the load matrix of the law's network into a scratch,
-// the law's kept one for a dense network within keepMaxEntries.
-func (sys *system) formScratch() error {
-	nw, cache := sys.law.Net, sys.law.cache
-	sys.kept = cache != nil && nw.Sparse == nil && nw.N() <= keepMaxEntries/nw.N()
+// formScratch forms the load matrix of the law's network into a scratch:
+// the one kept in ws for a dense network if ws is not nil and holds one,
+// otherwise a new one (given back to ws by release).
+func (sys *system) formScratch(ws *Workspace) error {
+	nw := sys.law.Net
+	sys.ws = nil
+	if ws != nil && nw.Sparse == nil {
+		sys.ws = ws
+	}
 	var scr *scratch
-	if sys.kept {
-		scr = cache.p.Swap(nil)
+	if sys.ws != nil {
+		scr = ws.p.Swap(nil)
 	}
 	if scr == nil {
 		scr = new(scratch)
 	}
 	if err := scr.op.Form(nw); err != nil {
-		if sys.kept {
-			cache.p.Store(scr) // Form left it unchanged
+		if sys.ws != nil {
+			ws.p.Store(scr) // Form left it unchanged
 		}
 		return err
 	}
@@ -62,14 +61,14 @@ func (sys *system) formScratch() error {
 }
 
 // release ends the integration's use of its scratch, keeping it in the
-// law's cache if it may. The trajectory tr (nil allowed) drops its
+// workspace if there is one. The trajectory tr (nil allowed) drops its
 // reference to the load matrix, which it needs only while recording.
 func (sys *system) release(tr *Trajectory) {
 	if tr != nil {
 		tr.op = nil
 	}
-	if sys.kept {
-		sys.law.cache.p.Store(sys.scr)
+	if sys.ws != nil {
+		sys.ws.p.Store(sys.scr)
 	}
-	sys.scr, sys.op, sys.red, sys.kept = nil, nil, nil, false
+	sys.scr, sys.op, sys.red, sys.ws = nil, nil, nil, nil
 }

@@ -3,11 +3,11 @@ package stability
 import (
 	"errors"
 	"math"
-	"runtime"
 	"slices"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/ode"
 )
@@ -122,6 +122,10 @@ type Settings struct {
 	Step float64
 	// Logits records the logit state in Trajectory.Z.
 	Logits bool
+	// Workspace, if not nil, keeps the matrices of an integration on a
+	// dense network for the next integration that uses it (see
+	// Workspace); nil forms them in new memory at every call.
+	Workspace *Workspace
 }
 
 // Validate returns an error wrapping loadlab.ErrInvalid, naming the field,
@@ -149,33 +153,6 @@ func (s *Settings) Validate() error {
 // ode returns the settings passed to package ode.
 func (s *Settings) ode() *ode.Settings {
 	return &ode.Settings{AbsTol: s.AbsTol, RelTol: s.RelTol, MaxSteps: s.MaxSteps}
-}
-
-// sigmoid returns 1/(1 + e^{−z}) without overflow and with full relative
-// precision for z < 0 (where x is small).
-func sigmoid(z float64) float64 {
-	// 1/(1 + e^{−z}) for z ≥ 0 and e^z/(1 + e^z) for z < 0, with one
-	// exponential of −|z| and the numerator chosen without a branch the
-	// CPU must predict (the signs of a CDN's logits are mixed). From
-	// z = 37 on, e^{−z} < 2⁻⁵³ vanishes against 1 and the result is
-	// exactly 1: the exponential is skipped for the nodes that have
-	// settled at x = 1, bit for bit as if it were taken.
-	if z >= 37 {
-		return 1
-	}
-	e := math.Exp(-math.Abs(z))
-	num := 1.0
-	if z < 0 {
-		num = e
-	}
-	return num / (1 + e)
-}
-
-// sigmoidsGo sets dst[i] = sigmoid(z[i]) (len(dst) ≥ len(z)).
-func sigmoidsGo(dst, z []float64) {
-	for i, v := range z {
-		dst[i] = sigmoid(v)
-	}
 }
 
 // logit returns log(x/(1 − x)), −Inf at 0 and +Inf at 1 (spec §5.2 item 1).
@@ -226,7 +203,7 @@ func (l *Law) IntegrateLogit(z0 []float64, t1 float64, s *Settings) (*Trajectory
 		if math.IsNaN(z) {
 			return nil, loadlab.Invalid("stability", "z0[%d] = NaN, want a logit in [−Inf, +Inf]", i)
 		}
-		x0[i] = sigmoid(z)
+		x0[i] = asm.Sigmoid(z)
 	}
 	return l.integrate(newSystem(l, x0, z0, s != nil && s.Direct), t1, s)
 }
@@ -250,7 +227,7 @@ func (l *Law) integrate(sys *system, t1 float64, s *Settings) (*Trajectory, erro
 	if len(sys.y0) == 0 {
 		return sys.constant(t1, &set)
 	}
-	if err := sys.setup(); err != nil {
+	if err := sys.setup(set.Workspace); err != nil {
 		return nil, err
 	}
 	tr, err := sys.run(t1, &set)
@@ -315,8 +292,8 @@ func (sys *system) solveSteps(t1 float64, set *Settings) (*Trajectory, error) {
 
 // splitWork is the number of entries of the load matrix from which the
 // passes of the split right-hand side run on all cores: as for
-// anycast.LoadOp.Mul, a product of ≥ 2¹⁵ multiply-adds costs some thirty
-// times a pass over the helpers.
+// anycast.LoadOp.Mul, a product of ≥ 2¹⁵ multiply-adds (≥ 30 µs) pays
+// for a pass over the helpers (≈ 1 µs).
 const splitWork = 1 << 15
 
 // split returns the right-hand side of (24) as two passes over pieces of
@@ -348,10 +325,10 @@ func (sys *system) split() *ode.Split {
 	if sys.op.NNZ() >= splitWork {
 		workers = 0 // GOMAXPROCS
 	}
-	// Pieces of ≥ 16 nodes (128 KB of dense B at N = 1000, a small part of
-	// a pass: the cores finish within about one piece of each other,
-	// par.Spin handing out shorter runs of pieces as fewer are left), ≈ 64
-	// of them at large N.
+	// Pieces of ≥ 16 nodes (128 KB of dense B at N = 1000, ≈ 2.5 µs: the
+	// cores finish within about that of each other, par.Loop handing
+	// out shorter runs of pieces as fewer are left), ≈ 64 of them at
+	// large N.
 	grain := max(1, (n+64*16-1)/(64*16)) * 16
 	sys.grain = grain
 	split := &ode.Split{Map: sys.mapRange, Rows: sys.rowsRange, Grain: grain, Workers: workers}
@@ -371,7 +348,7 @@ func (sys *system) mapRange(buf int, y []float64, lo, hi int) {
 			x[i] = min(max(y[i], 0), 1)
 		}
 	} else {
-		sigmoids(x[lo:hi], y[lo:hi])
+		asm.Sigmoids(x[lo:hi], y[lo:hi])
 	}
 	if sys.red != nil {
 		if sys.lagging {
@@ -462,7 +439,7 @@ type system struct {
 	law    *Law
 	op     *anycast.LoadOp // B = Cᵀ diag(A), formed by setup (in scr)
 	scr    *scratch        // the matrices (scratch.go)
-	kept   bool            // scr is the law's kept one
+	ws     *Workspace      // where scr goes back, nil if nowhere
 	free   []int           // integrated coordinates
 	g      []float64       // gains g_i of the free nodes
 	y0     []float64       // their start values
@@ -515,10 +492,11 @@ func newSystem(l *Law, x0, z0 []float64, direct bool) *system {
 	return sys
 }
 
-// setup forms the load matrix (formScratch) and the gains of the free
-// nodes, the work done once per integration; release ends it.
-func (sys *system) setup() error {
-	if err := sys.formScratch(); err != nil {
+// setup forms the load matrix (formScratch, in ws if not nil) and the
+// gains of the free nodes, the work done once per integration; release
+// ends it.
+func (sys *system) setup(ws *Workspace) error {
+	if err := sys.formScratch(ws); err != nil {
 		return err
 	}
 	sys.noReduce = sys.law.Net.Sparse != nil // its products cost O(nnz) already
@@ -581,23 +559,21 @@ func (sys *system) solve(t1 float64, set *Settings) (*ode.Result, error) {
 	return ode.SolveRK4(sys.rhs, 0, sys.y0, times, set.Step, set.ode())
 }
 
-// parallelStates is the number of free nodes from which state splits its
-// sigmoids over the cores (4096 exponentials outweigh the goroutines'
-// start-up many times).
-const parallelStates = 4096
+// statePiece is the number of free nodes of a piece of state's parallel
+// loop (≈ 20 µs of sigmoids): from two pieces on, the sigmoids outweigh
+// the hand-off to the pool's helpers many times.
+const statePiece = 2048
 
 // state maps integration coordinates y to the full state x (in sys.x).
 func (sys *system) state(y []float64) []float64 {
 	n := len(sys.free)
-	w := 1
-	if n >= parallelStates {
-		w = runtime.GOMAXPROCS(0)
-	}
-	if w <= 1 {
+	if n < 2*statePiece {
 		sys.stateRange(y, 0, n)
 		return sys.x
 	}
-	mc.For(w, w, func(c int) { sys.stateRange(y, c*n/w, (c+1)*n/w) })
+	mc.For((n+statePiece-1)/statePiece, 0, func(c int) {
+		sys.stateRange(y, c*statePiece, min((c+1)*statePiece, n))
+	})
 	return sys.x
 }
 
@@ -611,7 +587,7 @@ func (sys *system) stateRange(y []float64, lo, hi int) {
 		return
 	}
 	for k, i := range free {
-		x[i] = sigmoid(y[lo+k])
+		x[i] = asm.Sigmoid(y[lo+k])
 	}
 }
 

@@ -7,31 +7,11 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/ode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// The shortcut of sigmoid at z ≥ 37 returns what the formula returns:
-// e^{−37} < 2⁻⁵³, so 1 + e^{−z} rounds to 1 from there on. Checked on a
-// grid through the threshold and against the two-branch formula.
-func TestSigmoidShortcutExact(t *testing.T) {
-	ref := func(z float64) float64 {
-		if z >= 0 {
-			return 1 / (1 + math.Exp(-z))
-		}
-		e := math.Exp(z)
-		return e / (1 + e)
-	}
-	for z := -800.0; z <= 800; z += 0.015625 {
-		if got, want := sigmoid(z), ref(z); got != want {
-			require.FailNowf(t, "sigmoid differs from its reference", "sigmoid(%v) = %v, want %v", z, got, want)
-		}
-	}
-	for _, z := range []float64{36.7, 36.8, 37, math.Nextafter(37, 0), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64} {
-		require.Equal(t, ref(z), sigmoid(z), "sigmoid(%v)", z)
-	}
-}
 
 // Recording every accepted step reuses the state and loads of the
 // step's last right-hand side evaluation (FSAL). The recorded S must be
@@ -148,7 +128,7 @@ func setUpSystem(t *testing.T, l *Law, x0 []float64, direct bool) *system {
 		z0[i] = logit(v)
 	}
 	sys := newSystem(l, x0, z0, direct)
-	require.NoError(t, sys.setup())
+	require.NoError(t, sys.setup(nil))
 	return sys
 }
 
@@ -170,10 +150,10 @@ func TestLaggingStepRedoneWhenANodeLeaves(t *testing.T) {
 	l := mustLaw(nw, 1)
 	x0 := make([]float64, 64)
 	for i, z := range z0 {
-		x0[i] = sigmoid(z)
+		x0[i] = asm.Sigmoid(z)
 	}
 	serial := newSystem(l, x0, z0, false)
-	require.NoError(t, serial.setup())
+	require.NoError(t, serial.setup(nil))
 	want := newTrajectory(l.Net, serial.op, 0, false)
 	res, err := ode.SolveStepsFunc(serial.rhs, 0, serial.y0, 20, (&Settings{}).ode(), func(tt float64, y []float64) error {
 		x, s := serial.loadsAt(y)
@@ -183,7 +163,7 @@ func TestLaggingStepRedoneWhenANodeLeaves(t *testing.T) {
 	})
 	require.NoError(t, err)
 	split := newSystem(l, x0, z0, false)
-	require.NoError(t, split.setup())
+	require.NoError(t, split.setup(nil))
 	got, err := split.solveSteps(20, &Settings{})
 	require.NoError(t, err)
 	require.Positive(t, split.lagRedos, "no lagging step was computed again")
@@ -228,42 +208,6 @@ func TestHeldChecksSettledNodes(t *testing.T) {
 	}
 }
 
-// sigmoids (the AVX2/FMA kernel where the CPU has one) returns sigmoid's
-// bits for every input: a fine grid through the whole range, where the
-// kernel's rounding of k = round(a·log2 e) and its polynomial meet every
-// case of math.Exp's main path; the edges of its range (−|z| = −700, z =
-// 37) and values beyond, handed to sigmoid; NaN, ±Inf, ±0; and random
-// logits, at every length mod 4 and offset.
-func TestSigmoidsMatchSigmoid(t *testing.T) {
-	var z []float64
-	for v := -760.0; v <= 760; v += 0.0078125 {
-		z = append(z, v, math.Nextafter(v, 0)+1e-9)
-	}
-	z = append(z, 700, -700, math.Nextafter(-700, 0), math.Nextafter(-700, -1000), 37, math.Nextafter(37, 0),
-		math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64)
-	rng := rand.New(rand.NewPCG(3, 9))
-	for range 100_000 {
-		z = append(z, rng.NormFloat64()*20)
-	}
-	rng.Shuffle(len(z), func(i, j int) { z[i], z[j] = z[j], z[i] })
-	for _, off := range []int{0, 1, 2, 3} {
-		got := make([]float64, len(z)-off)
-		sigmoids(got, z[off:])
-		for i, v := range z[off:] {
-			if want := sigmoid(v); math.Float64bits(got[i]) != math.Float64bits(want) {
-				require.FailNowf(t, "sigmoids differs from sigmoid", "at z = %v (%#x): %v, sigmoid: %v", v, math.Float64bits(v), got[i], want)
-			}
-		}
-	}
-	for n := range 9 {
-		got := make([]float64, n)
-		sigmoids(got, z[:n])
-		for i := range got {
-			require.Equal(t, math.Float64bits(sigmoid(z[i])), math.Float64bits(got[i]), "length %d, entry %d", n, i)
-		}
-	}
-}
-
 // The rebuild rule of reduce (reduce.go) on a dense network of 64 nodes
 // (a step of N/16 = 4 nodes): no operator below 4 settled nodes; one
 // after 4 settle, narrowed when 4 more do, rebuilt from B when a settled
@@ -274,7 +218,7 @@ func TestReduceRule(t *testing.T) {
 	l := mustLaw(de, 1)
 	x := randomInterior(rand.New(rand.NewPCG(6, 6)), 64)
 	sys := newSystem(l, x, make([]float64, 64), false)
-	require.NoError(t, sys.setup())
+	require.NoError(t, sys.setup(nil))
 	settle := func(nodes ...int) {
 		for _, i := range nodes {
 			x[i] = 1

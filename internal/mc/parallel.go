@@ -1,15 +1,11 @@
 package mc
 
-import (
-	"runtime"
-
-	"github.com/loadlab/loadlab/internal/par"
-)
+import "github.com/loadlab/loadlab/internal/par"
 
 // For calls fn(i) for i in [0, n) on up to workers goroutines
-// (workers ≤ 0 means GOMAXPROCS). Each call must write only its own
-// result slot; with per-index random streams (Source) the results are
-// then independent of the number of workers.
+// (par.Workers: workers ≤ 0 means GOMAXPROCS). Each call must write only
+// its own result slot; with per-index random streams (Source) the
+// results are then independent of the number of workers.
 //
 // It runs on internal/par's For (the caller is one of the workers). A
 // panic in fn is re-raised on the caller's goroutine once every worker
@@ -20,9 +16,6 @@ import (
 func For(n, workers int, fn func(i int)) {
 	if fn == nil {
 		panic("mc: For: fn is nil")
-	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
 	}
 	par.For(n, workers, fn)
 }

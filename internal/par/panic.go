@@ -12,7 +12,7 @@ import (
 // stack of the goroutine that ran it. A loop run serially on the caller
 // lets the panic propagate unchanged.
 type PanicError struct {
-	Index int    // the piece whose call panicked (for Spin and Blocks, the first piece of its run)
+	Index int    // For: the piece whose call panicked; Loop and Blocks: the lo of that call
 	Value any    // the value passed to panic
 	Stack []byte // the stack of the goroutine at the panic
 }
@@ -45,12 +45,11 @@ func (f *firstPanic) record(i int, v any) {
 	}
 }
 
-// reraise panics with the stored panic, if any.
-func (f *firstPanic) reraise() {
+// take returns the stored panic, if any, and clears it.
+func (f *firstPanic) take() *PanicError {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	err := f.err
-	f.mu.Unlock()
-	if err != nil {
-		panic(err)
-	}
+	f.err = nil
+	return err
 }

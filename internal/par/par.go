@@ -1,99 +1,30 @@
-// Package par runs loops over a fixed partition of an index range on
-// several goroutines. It is not API.
-//
-// The partition is the caller's: pieces whose boundaries depend only on
-// the size of the problem, never on GOMAXPROCS, the number of workers or
-// timing. Each piece is run exactly once, by whichever goroutine claims
-// it first, so as long as a piece's work reads only data no other piece
-// writes, the result is bitwise the same for any number of workers and
-// any scheduling. A reduction keeps one partial result per piece and adds
-// them in piece order on the caller. A panic in a piece is re-raised on
-// the caller as a *PanicError carrying the piece, the value and the
-// stack of the goroutine that ran it (docs/conventions.md §6).
-//
-// Three ways of running the pieces, for three kinds of loop:
-//
-//   - For and Range start their goroutines at each call and claim pieces
-//     one at a time from a shared counter. For loops of a millisecond or
-//     more (a throttler step over 10⁶ nodes, a product with a sparse C):
-//     the goroutines' start-up is negligible, and when a core is busy
-//     with other work the free cores take over its pieces instead of
-//     waiting for it at the end of the loop.
-//   - Spin hands pieces, in runs, to the caller and a persistent pool of
-//     busy-waiting helpers, for the short (10–100 µs), frequently
-//     repeated loops of the dense load products of package anycast and
-//     the fused Runge–Kutta stages of package ode, where waking an idle
-//     goroutine would cost as much as the loop. Runs are claimed one at a
-//     time, shorter as fewer pieces are left, so a descheduled core does
-//     not hold the others up, few claims are made, and the goroutines
-//     finish within about one piece of each other.
-//   - Blocks splits a count of blocks into one fixed contiguous range per
-//     processor for a pool of parked workers, allocating nothing per
-//     call: the kernels of laplacian's sparse solver (products, reductions
-//     per block), a few milliseconds each at 10⁶ nodes and called
-//     thousands of times per solve.
-//
-// Every mode re-raises a panic of a piece on the caller as a *PanicError
-// (the piece, the value and the worker's stack), or unchanged when the
-// loop ran serially on the caller.
 package par
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "runtime"
+
+// Workers returns the number of goroutines a loop runs on for a
+// requested count: requested itself if it is positive, GOMAXPROCS if it
+// is zero or negative. It is the one rule of the module: every settings
+// field named Workers, and every function of this package, reads its
+// count through it.
+func Workers(requested int) int {
+	if requested > 0 {
+		return requested
+	}
+	return runtime.GOMAXPROCS(0)
+}
 
 // For runs job(0), …, job(pieces−1), each exactly once, on the calling
-// goroutine and up to workers−1 more, each goroutine claiming the next
-// unclaimed piece until none is left, and returns when all have
-// finished. With workers ≤ 1 or a single piece the jobs run in order on
-// the caller. A goroutine started after every piece was claimed returns
-// at once.
+// goroutine and up to Workers(workers) − 1 helpers (see Loop), and
+// returns when all have finished. With one worker or one piece the jobs
+// run in order on the caller.
 //
 // A panic of a job stops the claiming of new pieces, so some jobs may
-// not run; once every goroutine has stopped, the first panic recovered
-// is re-raised on the caller as a *PanicError (with one worker the panic
-// propagates unchanged).
+// not run; once the others have stopped, the first panic recovered is
+// re-raised on the caller as a *PanicError whose Index is the piece
+// (with one worker the panic propagates unchanged).
 func For(pieces, workers int, job func(piece int)) {
-	workers = min(workers, pieces)
-	if workers <= 1 {
-		for i := range pieces {
-			job(i)
-		}
-		return
-	}
-	var (
-		next    atomic.Int64
-		stop    atomic.Bool
-		wg      sync.WaitGroup
-		crashed firstPanic
-	)
-	run := func() {
-		i := -1
-		defer func() {
-			if v := recover(); v != nil {
-				stop.Store(true)
-				crashed.record(i, v)
-			}
-		}()
-		for !stop.Load() {
-			i = int(next.Add(1) - 1)
-			if i >= pieces {
-				return
-			}
-			job(i)
-		}
-	}
-	wg.Add(workers - 1)
-	for range workers - 1 {
-		go func() {
-			defer wg.Done()
-			run()
-		}()
-	}
-	run()
-	wg.Wait()
-	crashed.reraise()
+	Loop(pieces, workers, 1, func(lo, _ int) { job(lo) })
 }
 
 // Bounds returns the range [lo, hi) of piece i of the partition of
@@ -120,4 +51,25 @@ func Range(n, grain, maxPieces, workers int, fn func(lo, hi int)) {
 	For(p, workers, func(i int) {
 		fn(Bounds(n, p, i))
 	})
+}
+
+// Blocks calls fn(lo, hi) on at most GOMAXPROCS contiguous ranges of
+// equal length (the last shorter) that tile the blocks [0, nb), on the
+// caller and the helpers (see Loop), and returns when all have finished;
+// a call allocates nothing. It is the shape of the kernels of a sparse
+// solver at 10⁶ nodes, a few milliseconds each and called thousands of
+// times, whose reductions keep one partial result per block: the blocks,
+// not the ranges, fix the arithmetic, so results do not depend on
+// GOMAXPROCS. With one range fn runs on the caller. A panic in fn is
+// re-raised on the caller as a *PanicError whose Index is the first
+// block of the range (unchanged with one range).
+func Blocks(nb int, fn func(lo, hi int)) {
+	w := min(runtime.GOMAXPROCS(0), nb)
+	if w <= 1 {
+		if nb > 0 {
+			fn(0, nb)
+		}
+		return
+	}
+	Loop(nb, w, (nb+w-1)/w, fn)
 }

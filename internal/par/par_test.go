@@ -4,6 +4,7 @@ import (
 	"errors"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -175,4 +176,76 @@ func TestRangeReduction(t *testing.T) {
 			t.Fatalf("Range covered index %d %d times", i, c)
 		}
 	}
+}
+
+// TestBlocks checks that the ranges of Blocks tile [0, nb) once each,
+// in at most GOMAXPROCS ranges of equal length (the last shorter), for
+// block counts below and above GOMAXPROCS, and that a panic of a range
+// reaches the caller as in For, with the range's first block.
+func TestBlocks(t *testing.T) {
+	for _, procs := range []int{1, 2, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		for _, nb := range []int{0, 1, 2, 5, 64} {
+			seen := make([]int, nb)
+			var mu sync.Mutex
+			var ranges int
+			w := min(procs, nb)
+			Blocks(nb, func(lo, hi int) {
+				mu.Lock()
+				defer mu.Unlock()
+				ranges++
+				if step := (nb + w - 1) / w; lo%step != 0 || hi != min(lo+step, nb) {
+					t.Errorf("GOMAXPROCS %d, %d blocks: range [%d, %d)", procs, nb, lo, hi)
+				}
+				for i := lo; i < hi; i++ {
+					seen[i]++
+				}
+			})
+			if ranges > max(w, 0) {
+				t.Errorf("GOMAXPROCS %d, %d blocks: %d ranges", procs, nb, ranges)
+			}
+			for i, c := range seen {
+				if c != 1 {
+					t.Errorf("GOMAXPROCS %d, %d blocks: block %d ran %d times", procs, nb, i, c)
+				}
+			}
+			for _, at := range []int{0, nb - 1} {
+				if nb == 0 {
+					continue
+				}
+				func() {
+					step := (nb + w - 1) / w
+					first := at / step * step // the first block of at's range
+					if w == 1 {
+						first = 0
+					}
+					defer func() { checkPanic(t, recover(), w, first) }()
+					Blocks(nb, func(lo, hi int) {
+						if lo <= at && at < hi {
+							panic("boom")
+						}
+					})
+				}()
+			}
+		}
+		runtime.GOMAXPROCS(old)
+	}
+}
+
+// TestTask checks that Wait returns after the task has run and
+// re-raises its panic once as a *PanicError.
+func TestTask(t *testing.T) {
+	var ran atomic.Bool
+	task := Go(func() { ran.Store(true) })
+	task.Wait()
+	if !ran.Load() {
+		t.Fatal("Wait returned before the task ran")
+	}
+	task.Wait()
+	boom := Go(func() { panic("boom") })
+	func() {
+		defer func() { checkPanic(t, recover(), 2, 0) }()
+		boom.Wait()
+	}()
+	boom.Wait() // the panic is re-raised once
 }
