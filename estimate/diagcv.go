@@ -2,7 +2,6 @@ package estimate
 
 import (
 	"math"
-	"runtime"
 
 	"github.com/loadlab/loadlab/internal/lanczos"
 	"github.com/loadlab/loadlab/internal/lapmat"
@@ -266,7 +265,7 @@ func (cv *chebCV) moments(lm *lapmat.Matrix, h int) {
 	n := cv.n
 	deg := lm.Degrees()
 	pieces := par.Pieces(n, 256, 1024)
-	workers := min(runtime.GOMAXPROCS(0), pieces)
+	workers := min(par.Workers(0), pieces)
 	scratch := make(chan *cvScratch, workers)
 	for range workers {
 		scratch <- newCVScratch()

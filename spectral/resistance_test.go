@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/graphtest"
+	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/wgraph"
 	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
@@ -205,15 +206,12 @@ func TestResistanceConcurrent(t *testing.T) {
 	require.NoError(t, err)
 	const workers = 8
 	got := make([]float64, workers)
-	done := make(chan struct{})
+	tasks := make([]*par.Task, workers)
 	for w := range workers {
-		go func() {
-			got[w] = r.Between(0, 41) + r.PseudoInverseDiag(nil)[w]
-			done <- struct{}{}
-		}()
+		tasks[w] = par.Go(func() { got[w] = r.Between(0, 41) + r.PseudoInverseDiag(nil)[w] })
 	}
-	for range workers {
-		<-done
+	for _, tk := range tasks {
+		tk.Wait()
 	}
 	d := r.PseudoInverseDiag(nil)
 	for w := range workers {

@@ -69,10 +69,10 @@
 // Every entry point works on sparse C (anycast.SparseC) at O(nnz) per
 // product without an N×N matrix, and on dense C at O(N²); Law.Jacobian is
 // the one dense N×N result (spec §13.3–§13.5). The two agree to rounding.
-// A recorded sample costs 8·3N bytes; ClassifyCorners O(N) per vertex. A
-// Law made by NewLaw keeps the matrices of its last integration on a
-// dense network of at most 1448 nodes (at most 48 MB). Targets and
-// results: docs/benchmarks.md.
+// A recorded sample costs 8·3N bytes; ClassifyCorners O(N) per vertex.
+// Settings.Workspace keeps a dense integration's matrices for the next
+// integration of the caller (spec §13.3). Targets and results:
+// docs/benchmarks.md.
 //
 // # Errors and panics
 //
