@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
@@ -14,7 +15,7 @@ type MonteCarlo struct {
 	Runs    int    // independent runs, ≥ 2
 	Steps   int    // steps averaged per run, ≥ 1
 	Burn    int    // steps discarded at the start of each run, ≥ 0
-	Seed    uint64 // root seed; run i uses the stream mc.Source(Seed, i)
+	Seed    uint64 // root seed; run i is SimulateRho on the stream loadlab.Stream(Seed, i)
 	Workers int    // goroutines; ≤ 0 means GOMAXPROCS (par.Workers)
 }
 
@@ -70,47 +71,56 @@ func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab
 	means := make([]float64, m.Runs)
 	errs := make([]error, m.Runs)
 	mc.For(m.Runs, m.Workers, func(i int) {
-		means[i], errs[i] = rhoRun(th, t, sigma, m, i)
+		means[i], errs[i] = simulateRho(th, t, sigma, m.Steps, m.Burn, loadlab.Stream(m.Seed, uint64(i)))
 	})
 	for _, err := range errs {
 		if err != nil {
 			return loadlab.Estimate{}, err
 		}
 	}
-	sum := mc.Summarize(means)
-	return loadlab.Estimate{Mean: sum.Mean, StdErr: sum.StdErr, Lo: sum.Lo, Hi: sum.Hi, N: sum.N}, nil
+	return mc.Estimate(means), nil
 }
 
-// EstimateRhoRun returns run i of EstimateRho (0 ≤ i < m.Runs): the mean
-// dispersion over Steps steps after Burn steps, simulated with the
-// stream mc.Source(m.Seed, i). EstimateRho's estimate is the summary of
-// these values in run order, so a sweep split across processes (package
-// sweep) reproduces it bit for bit. Errors are those of EstimateRho and
-// one wrapping loadlab.ErrInvalid naming i if it is out of range; it
-// panics if th is nil.
-func EstimateRhoRun(th *Throttler, t Traffic, sigma float64, m MonteCarlo, i int) (float64, error) {
-	if err := th.validateLinear("EstimateRhoRun"); err != nil {
+// SimulateRho is one run of EstimateRho: it simulates th from x = 0
+// with zero-mean demand of traffic t at noise level σ drawn from src
+// (StationaryDemand for Case1, RandomWalkDemand for Case2 and Case2T)
+// for burn + steps steps, and returns the mean dispersion ‖M_n p(k)‖²
+// over the last steps. Run i of EstimateRho is
+// SimulateRho(th, t, σ, m.Steps, m.Burn, loadlab.Stream(m.Seed, i)), and
+// EstimateRho's estimate is the summary of its runs in run order, so a
+// sweep split across processes (cmd/sweep) reproduces it bit for bit.
+// The simulation runs on one goroutine (the runs are the parallel loop).
+// Errors are those of EstimateRho for th, t and σ, an error wrapping
+// loadlab.ErrInvalid for steps < 1 or burn < 0, one wrapping
+// loadlab.ErrTooLarge when the trajectory exceeds the memory budget, and
+// Simulate's. It panics if th or src is nil.
+func SimulateRho(th *Throttler, t Traffic, sigma float64, steps, burn int, src rand.Source) (float64, error) {
+	if src == nil {
+		panic("consensus: SimulateRho: nil rand.Source src")
+	}
+	if err := th.validateLinear("SimulateRho"); err != nil {
 		return 0, err
 	}
 	if err := validateRhoArgs(t, th.Gamma, sigma); err != nil {
 		return 0, err
 	}
-	if err := m.Validate(); err != nil {
+	switch {
+	case steps < 1:
+		return 0, loadlab.Invalid("consensus", "SimulateRho: steps = %d, want ≥ 1", steps)
+	case burn < 0:
+		return 0, loadlab.Invalid("consensus", "SimulateRho: burn = %d, want ≥ 0", burn)
+	case burn > math.MaxInt-steps:
+		return 0, loadlab.TooLarge("consensus", "SimulateRho: burn + steps = %d + %d overflows int", burn, steps)
+	}
+	if err := size.Check("consensus", "SimulateRho: burn + steps", burn+steps, trajectoryBytes); err != nil {
 		return 0, err
 	}
-	if i < 0 || i >= m.Runs {
-		return 0, loadlab.Invalid("consensus", "EstimateRhoRun: run i = %d, want 0 ≤ i < MonteCarlo.Runs = %d", i, m.Runs)
-	}
-	if err := size.Check("consensus", "EstimateRhoRun: MonteCarlo.Burn + Steps", m.Burn+m.Steps, trajectoryBytes); err != nil {
-		return 0, err
-	}
-	return rhoRun(th, t, sigma, m, i)
+	return simulateRho(th, t, sigma, steps, burn, src)
 }
 
-// rhoRun simulates run i of EstimateRho and returns its mean dispersion.
-func rhoRun(th *Throttler, t Traffic, sigma float64, m MonteCarlo, i int) (float64, error) {
+// simulateRho is SimulateRho after its checks.
+func simulateRho(th *Throttler, t Traffic, sigma float64, steps, burn int, src rand.Source) (float64, error) {
 	n := th.Graph.Order()
-	src := mc.Source(m.Seed, uint64(i))
 	zero := make([]float64, n)
 	var d Demand
 	switch t {
@@ -121,13 +131,13 @@ func rhoRun(th *Throttler, t Traffic, sigma float64, m MonteCarlo, i int) (float
 	case Case2T:
 		d = &RandomWalkDemand{Start: zero, Sigma: sigma, Dt: th.Gamma, Src: src}
 	}
-	tr, err := Simulate(th, d, zero, m.Burn+m.Steps, &Settings{Workers: 1}) // the runs are the parallel loop
+	tr, err := Simulate(th, d, zero, burn+steps, &Settings{Workers: 1})
 	if err != nil {
 		return 0, err
 	}
 	var s float64
-	for _, v := range tr.Dispersion[m.Burn:] {
+	for _, v := range tr.Dispersion[burn:] {
 		s += v
 	}
-	return s / float64(m.Steps), nil
+	return s / float64(steps), nil
 }

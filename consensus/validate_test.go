@@ -41,8 +41,8 @@ var throttlerFuncs = map[string]func(th *Throttler) error{
 		_, err := EstimateRho(th, Case2, 1, MonteCarlo{Runs: 2, Steps: 5})
 		return err
 	},
-	"EstimateRhoRun": func(th *Throttler) error {
-		_, err := EstimateRhoRun(th, Case2, 1, MonteCarlo{Runs: 2, Steps: 5}, 0)
+	"SimulateRho": func(th *Throttler) error {
+		_, err := SimulateRho(th, Case2, 1, 5, 0, rand.NewPCG(1, 1))
 		return err
 	},
 	"GreedyLinks":     func(th *Throttler) error { _, err := GreedyLinks(th, nil, 1); return err },
@@ -60,7 +60,7 @@ var throttlerFuncs = map[string]func(th *Throttler) error{
 // linear are the entry points whose closed forms need Measure = Amount;
 // stable those that refuse an unstable γ.
 var (
-	linear = []string{"Rho", "NodalRho", "Covariance", "EstimateRho", "EstimateRhoRun", "GreedyLinks", "EstimateH2", "EstimateNodalH2"}
+	linear = []string{"Rho", "NodalRho", "Covariance", "EstimateRho", "SimulateRho", "GreedyLinks", "EstimateH2", "EstimateNodalH2"}
 	stable = append(slices.Clone(linear), "Simulate")
 )
 
@@ -114,12 +114,15 @@ func argumentCases() []badarg.Case {
 	th := func() *Throttler { return &Throttler{Graph: path5(), Gamma: 0.2} }
 	mcs := MonteCarlo{Runs: 2, Steps: 5}
 	h2 := map[string]func(t Traffic, sigma float64) error{
-		"Rho":            func(t Traffic, s float64) error { _, err := Rho(th(), t, s); return err },
-		"NodalRho":       func(t Traffic, s float64) error { _, err := NodalRho(nil, th(), t, s); return err },
-		"Covariance":     func(t Traffic, s float64) error { _, err := Covariance(th(), t, s); return err },
-		"EstimateRho":    func(t Traffic, s float64) error { _, err := EstimateRho(th(), t, s, mcs); return err },
-		"EstimateRhoRun": func(t Traffic, s float64) error { _, err := EstimateRhoRun(th(), t, s, mcs, 1); return err },
-		"EstimateH2":     func(_ Traffic, s float64) error { _, err := EstimateH2(th(), s, nil, rand.NewPCG(1, 1)); return err },
+		"Rho":         func(t Traffic, s float64) error { _, err := Rho(th(), t, s); return err },
+		"NodalRho":    func(t Traffic, s float64) error { _, err := NodalRho(nil, th(), t, s); return err },
+		"Covariance":  func(t Traffic, s float64) error { _, err := Covariance(th(), t, s); return err },
+		"EstimateRho": func(t Traffic, s float64) error { _, err := EstimateRho(th(), t, s, mcs); return err },
+		"SimulateRho": func(t Traffic, s float64) error {
+			_, err := SimulateRho(th(), t, s, 5, 0, rand.NewPCG(1, 1))
+			return err
+		},
+		"EstimateH2": func(_ Traffic, s float64) error { _, err := EstimateH2(th(), s, nil, rand.NewPCG(1, 1)); return err },
 		"EstimateNodalH2": func(_ Traffic, s float64) error {
 			_, err := EstimateNodalH2(th(), s, nil, rand.NewPCG(1, 1))
 			return err
@@ -140,13 +143,18 @@ func argumentCases() []badarg.Case {
 	}
 	cs = append(cs,
 		badarg.Probe{Func: "NodalRho", Panic: true}.Panics("len(dst) = 4", "NodalRho: len(dst) = 4, want 5", func() { _, _ = NodalRho(make([]float64, 4), th(), Case2, 1) }),
-		badarg.Probe{Func: "EstimateRhoRun", Err: inv}.Fails("i = -1", "run i = -1", func() error { _, err := EstimateRhoRun(th(), Case2, 1, mcs, -1); return err }),
-		badarg.Probe{Func: "EstimateRhoRun", Err: inv}.Fails("i = Runs", "run i = 2", func() error { _, err := EstimateRhoRun(th(), Case2, 1, mcs, 2); return err }),
+		badarg.Probe{Func: "SimulateRho", Panic: true}.Panics("src = nil", "nil rand.Source src", func() { _, _ = SimulateRho(th(), Case2, 1, 5, 0, nil) }),
+		badarg.Probe{Func: "SimulateRho", Err: loadlab.ErrTooLarge}.Fails("burn + steps overflows", "overflows", func() error {
+			_, err := SimulateRho(th(), Case2, 1, math.MaxInt, 1, rand.NewPCG(1, 1))
+			return err
+		}),
 	)
+	sim := badarg.Probe{Func: "SimulateRho", Err: inv}
+	cs = append(cs, sim.Int("steps", badarg.Positive, func(n int) error { _, err := SimulateRho(th(), Case2, 1, n, 0, rand.NewPCG(1, 1)); return err })...)
+	cs = append(cs, sim.Int("burn", badarg.NonNegative, func(n int) error { _, err := SimulateRho(th(), Case2, 1, 5, n, rand.NewPCG(1, 1)); return err })...)
 	for name, f := range map[string]func(m MonteCarlo) error{
 		"MonteCarlo.Validate": func(m MonteCarlo) error { return m.Validate() },
 		"EstimateRho":         func(m MonteCarlo) error { _, err := EstimateRho(th(), Case2, 1, m); return err },
-		"EstimateRhoRun":      func(m MonteCarlo) error { _, err := EstimateRhoRun(th(), Case2, 1, m, 0); return err },
 	} {
 		p := badarg.Probe{Func: name, Err: inv}
 		cs = append(cs, badarg.Fields(p, mcs, badarg.Positive, func(m *MonteCarlo) error { return f(*m) }, "Runs", "Steps")...)

@@ -49,7 +49,7 @@
 // same stream for run r, and its merge summarises the recorded values as
 // the loop does:
 //
-//   - consensus.EstimateRho: consensus.EstimateRhoRun, run r on (seed, r).
+//   - consensus.EstimateRho: consensus.SimulateRho on (seed, r) for run r.
 //   - mobility.Compare: mobility.Play(sc, cs, seed, point, r).
 //   - codedload.Sweep (parameter and server sweeps, with SizePoints) and
 //     codedload.CompareSizes: Point.Run(seed, i, r) for run r of point

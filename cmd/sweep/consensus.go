@@ -77,11 +77,11 @@ func newConsensus(params json.RawMessage, seed uint64, runs int) (job, error) {
 	return j, nil
 }
 
-// Prefix: run r of EstimateRho uses mc.Source(Seed, r).
+// Prefix: run r of EstimateRho is SimulateRho on loadlab.Stream(Seed, r).
 func (j *consensusJob) Prefix() []uint64 { return nil }
 
 func (j *consensusJob) Run(r int) ([]float64, error) {
-	x, err := consensus.EstimateRhoRun(j.th, j.t, j.sigma, j.m, r)
+	x, err := consensus.SimulateRho(j.th, j.t, j.sigma, j.m.Steps, j.m.Burn, loadlab.Stream(j.m.Seed, uint64(r)))
 	return []float64{x}, err
 }
 

@@ -24,7 +24,7 @@
 // on the stream loadlab.Stream(s, k, r), the one the library's loop
 // gives that run: dual.Solve (measured by Result.SteadyGap),
 // codedload's Point.Run, stability's Law.Attract and a 1×1 TwoNodeMap,
-// mobility.Play, consensus.EstimateRhoRun. The merge summarises the runs
+// mobility.Play, consensus.SimulateRho. The merge summarises the runs
 // in run order as the library's loop does, so it equals -direct bit for
 // bit. The adapters are this package's files, one per area.
 package main
