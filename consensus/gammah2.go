@@ -445,7 +445,7 @@ func (hs *h2Sampler) summary(gamma float64, which int) loadlab.Estimate {
 func (hs *h2Sampler) probeSummary(gamma float64, which int) loadlab.Estimate {
 	hs.buf = hs.buf[:0]
 	for _, p := range hs.probes {
-		r2, _, gv := p.Sample(gamma, &hs.qw)
+		r2, _, gv := sampleH2(p, gamma, &hs.qw)
 		if which == sampleG {
 			hs.buf = append(hs.buf, gv)
 		} else {

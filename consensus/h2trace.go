@@ -9,6 +9,7 @@ import (
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/internal/lanczos"
 	"github.com/loadlab/loadlab/internal/lapmat"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/laplacian"
@@ -124,7 +125,7 @@ func (hs *h2Sampler) estimateH2(out *H2Estimate, gamma float64, ts estimate.Trac
 		err := hs.addFixed(next-len(hs.probes), rng)
 		var r1, r2 []float64
 		for _, p := range hs.probes {
-			rho2, rho1, _ := p.Sample(gamma, &hs.qw)
+			rho2, rho1, _ := sampleH2(p, gamma, &hs.qw)
 			r1, r2 = append(r1, rho1), append(r2, rho2)
 		}
 		out.Rho1, out.Rho2 = mc.Estimate(r1), hs.res.add(mc.Estimate(r2), traceWeight(gamma, sampleRho2))
@@ -247,4 +248,19 @@ func (c *shiftedCG) solve(x, b []float64) (int, error) {
 // scaleEst multiplies an estimate by f ≥ 0.
 func scaleEst(e loadlab.Estimate, f float64) loadlab.Estimate {
 	return loadlab.Estimate{Mean: f * e.Mean, Lo: f * e.Lo, Hi: f * e.Hi, StdErr: f * e.StdErr, N: e.N}
+}
+
+// sampleH2 returns one probe's values of the H2 functions at γ (σ = 1;
+// spec throttlers.md §4.4, §12.9): with b and c from Shifted and
+// a = A = qᵀ L† q,
+//
+//	ρ₂ = ½ (a/γ + b),   ρ₁ = 2b,
+//	g  = a/4 + γb/4 − γc/2,
+//
+// the last from the partial fractions (1 − t)/(t(2 − t)²) =
+// 1/(4t) + 1/(4(2 − t)) − 1/(2(2 − t)²) with t = γλ, multiplied by γ:
+// Σ_{i≥2} (1 − γλ_i)/(λ_i (2 − γλ_i)²) = g(γ) of spec throttlers.md §5.1.
+func sampleH2(p *lanczos.Probe, gamma float64, w *lanczos.QuadWork) (rho2, rho1, g float64) {
+	b, c := p.Shifted(gamma, w)
+	return (p.A/gamma + b) / 2, 2 * b, p.A/4 + gamma*b/4 - gamma*c/2
 }

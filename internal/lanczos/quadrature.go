@@ -89,21 +89,6 @@ func (p *Probe) ResistanceK(k int, w *QuadWork) float64 {
 	return p.nrm2 * y1
 }
 
-// Sample returns one probe's values of the H2 functions at γ (σ = 1;
-// spec throttlers.md §4.4, §12.9): with b and c from Shifted and
-// a = A = qᵀ L† q,
-//
-//	ρ₂ = ½ (a/γ + b),   ρ₁ = 2b,
-//	g  = a/4 + γb/4 − γc/2,
-//
-// the last from the partial fractions (1 − t)/(t(2 − t)²) =
-// 1/(4t) + 1/(4(2 − t)) − 1/(2(2 − t)²) with t = γλ, multiplied by γ:
-// Σ_{i≥2} (1 − γλ_i)/(λ_i (2 − γλ_i)²) = g(γ) of spec throttlers.md §5.1.
-func (p *Probe) Sample(gamma float64, w *QuadWork) (rho2, rho1, g float64) {
-	b, c := p.Shifted(gamma, w)
-	return (p.A/gamma + b) / 2, 2 * b, p.A/4 + gamma*b/4 - gamma*c/2
-}
-
 // CheckSteps is the number of Lanczos steps between convergence checks
 // of the quadratures (each check costs O(k) per probe).
 const CheckSteps = 1

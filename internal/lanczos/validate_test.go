@@ -69,7 +69,6 @@ func TestValidate(t *testing.T) {
 		"Lanczos.RitzCoefficients": tri,
 		"Probe.ResistanceK":        tri,
 		"Probe.Shifted":            tri + " (γ < 2/λ_n, checked by the estimators)",
-		"Probe.Sample":             tri + " (γ < 2/λ_n, checked by the estimators)",
 		"ProbeVector":              "fills any vector with a centred Rademacher draw",
 		"ErrSteps":                 "builds the error of a block that reached maxSteps",
 	})
