@@ -58,15 +58,8 @@
 // nil for the infinite grid), MaxPoissonMean, MaxBinomialMean and
 // DecodeProb serve as test oracles (spec §10.4).
 //
-// # Choices on the spec's open questions (§9)
-//
-// Ties are uniform, there is no chunk cap, the placement is i.i.d. with
-// replacement, requests are exactly n and the torus stands for the
-// paper's "grid" by default; cost counts origin-served data as distance 0
-// and is divided by all requests, outage included; the origin's cache
-// counts toward its load; two choices (a) draws with replacement. Spec §8
-// J's 5.25 is not reproduced by the model as stated (4.904 ± 0.009; spec
-// §10.7).
+// The readings chosen on the spec's open questions (§9) are listed in
+// spec §10.7.
 //
 // # Cost
 //

@@ -54,15 +54,8 @@
 //     as Diurnal's, scored on traffic to the second layer, overload, time
 //     uncontrollable and the P1 cost of dual.Quadratic.
 //
-// # Choices on the spec's open questions
-//
-// The rate law is β x(1 − x)(T − S), with the normalised variant
-// available; Theorem (25) is represented by its candidate properties of
-// §5.2, each a test; Algorithm 2 is explicit Euler without measurement
-// noise; the unknown C_ba of the seed example is looped over {0, 0.1, 0.3,
-// 0.5, 0.59}; an end state is uncontrollable when (27) holds with a margin
-// of 1e-6 load units; Compare's costs, demand and periods are this
-// package's choices (spec §13.7).
+// The readings chosen on the spec's open questions are listed in spec
+// §13.7.
 //
 // # Cost
 //
@@ -105,7 +98,4 @@
 // panic in Rate, Jacobian and JacobianOp), a nil rand.Source (Diurnal,
 // SearchCorners, Attract), a slice of the wrong length in the hot-loop
 // methods. The message names the argument.
-//
-// Indices run from 0 in code (the spec counts from 1); in two-node helpers
-// node a is 0 and node b is 1, and a vertex mask has bit i set iff x_i = 1.
 package stability
