@@ -2,7 +2,7 @@
 """Before and after: every row of docs/bench/rows.conf run in two trees.
 
 Runs each row's benchmark from an older checkout of the module (OLD) and
-from this one, alternately (old, new, old, new, ... for --rounds rounds),
+from this one, alternately (old, new, new, old, ... for --rounds rounds),
 so that both meet the same phases of a shared host, and prints one
 markdown table row per benchmark: the median wall time per operation of
 each side, the CPU time per operation of each side (the benchmark's own
@@ -149,7 +149,10 @@ def main():
         oldb, olddir = locate(old, row, a.old_pkg, tags, cache)
         res = {"old": [], "new": []}
         for r in range(rounds):
-            for name, b, d in (("old", oldb, olddir), ("new", newb, newdir)):
+            order = [("old", oldb, olddir), ("new", newb, newdir)]
+            if r % 2:
+                order.reverse()  # old, new, new, old, …: neither side always runs second
+            for name, b, d in order:
                 if b:
                     print(f"vs.py: {row['what']}: {name}, round {r + 1} of {rounds}", file=sys.stderr)
                     res[name].append(run(b, d, row["bench"], bt, count, tf))
