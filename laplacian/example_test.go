@@ -28,3 +28,25 @@ func ExampleSolver_Resistance() {
 	// Output:
 	// R = 1.673747 (Success, residual below 1e-10: true)
 }
+
+// A solve of L x = b on the 1000-node path, whose solution is known: for
+// b = e₀ − e_{n−1}, x_u − x_v is the effective resistance n − 1.
+func ExampleSolver_Solve() {
+	g, err := gen.Path(1000)
+	if err != nil {
+		panic(err)
+	}
+	s, err := laplacian.NewSolver(g, nil, rand.NewPCG(1, 2))
+	if err != nil {
+		panic(err)
+	}
+	b, x := make([]float64, 1000), make([]float64, 1000)
+	b[0], b[999] = 1, -1
+	res, err := s.Solve(x, b)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("x₀ − x₉₉₉ = %.9f after %d iterations (%v)\n", x[0]-x[999], res.Iterations, res.Status)
+	// Output:
+	// x₀ − x₉₉₉ = 999.000000000 after 51 iterations (Success)
+}
