@@ -71,7 +71,7 @@ func torusConfig(b *testing.B, n int, s Strategy) Config {
 	return c
 }
 
-// Issue 6 targets: ≤ 0.2 s at n = 10⁴, ≤ 15 s and ≤ 2 GiB at n = 10⁶.
+// Targets (docs/benchmarks.md): ≤ 0.2 s at n = 10⁴, ≤ 15 s and ≤ 2 GiB at n = 10⁶.
 func BenchmarkRun_Torus_n1e4_Coded(b *testing.B) { benchRun(b, torusConfig(b, 10000, Coded{})) }
 func BenchmarkRun_Torus_n1e6_Coded(b *testing.B) { benchRun(b, torusConfig(b, 1000000, Coded{})) }
 func BenchmarkRun_Torus_n1e4_NR(b *testing.B)    { benchRun(b, torusConfig(b, 10000, NearestReplica{})) }

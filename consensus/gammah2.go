@@ -171,8 +171,8 @@ func estimateGammaH2(g *wgraph.Graph, set *estimate.TraceSettings, src rand.Sour
 	if out.LambdaMax, err = spectral.LambdaMaxBounds(g); err != nil {
 		return out, err
 	}
-	// The solver's seed is drawn first (as laplacian.NewSolver did), so
-	// the probes' seeds are those of the earlier sequential version.
+	// The solver's seed is drawn first and the probes' after it, so a
+	// seed gives the same probes whatever the number of workers.
 	hs := newH2Sampler(g, mat, solverSet, src.Uint64(), out.LambdaMax, ts)
 	hs.solveA, hs.perProbeA = solveA, solveA
 	err = hs.estimate(&out, ts, rand.New(src))

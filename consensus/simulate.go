@@ -496,7 +496,7 @@ func (tr *Trajectory) keep(th *Throttler, r, x, p []float64) {
 // only has to write all of r (see Demand). Used buffers are handed back
 // in batches of half the ring, so the producer is woken once per batch
 // rather than once per step: a wake-up costs as much as a fair part of
-// a step on a busy machine.
+// a step when other processes hold the cores.
 type prefetcher struct {
 	buf  [][]float64
 	free chan int   // buffers the producer may fill
@@ -515,7 +515,7 @@ type drawn struct {
 
 // prefetchDepth returns the number of demand buffers of the ring for n
 // servers: up to 16, so that a late wake-up of the producer (a few
-// steps' time on a busy machine) is hidden, but no more than about 1 MB
+// steps' time when the cores are contended) is hidden, but no more than about 1 MB
 // in all, and at least 4.
 func prefetchDepth(n int) int {
 	return max(4, min(16, (1<<17)/n))

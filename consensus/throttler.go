@@ -165,8 +165,8 @@ func (th *Throttler) validateLinear(fn string) error {
 // Nodal writes the nodal measure p of m (spec §3.4 Table I) for requests
 // r and limits x into dst, in the Starved orientation. It returns an
 // error naming the node when the measure is undefined there (r_i ≤ 0 for
-// Ratio and LogRatio, x_i ≤ 0 for LogRatio, a NaN demand r_i), and for
-// an unknown m. It panics if the lengths differ.
+// Ratio and LogRatio, x_i ≤ 0 for LogRatio, a non-finite r_i or x_i),
+// and for an unknown m. It panics if the lengths differ.
 func (m Measure) Nodal(dst, r, x []float64) error {
 	if len(dst) != len(r) || len(x) != len(r) {
 		panic(fmt.Sprintf("consensus: Nodal: len(dst) = %d, len(r) = %d, len(x) = %d", len(dst), len(r), len(x)))
@@ -176,8 +176,11 @@ func (m Measure) Nodal(dst, r, x []float64) error {
 	}
 	for i, ri := range r {
 		xi := x[i]
-		if math.IsNaN(ri) {
-			return loadlab.Invalid("consensus", "demand r[%d] = NaN", i)
+		if math.IsNaN(ri) || math.IsInf(ri, 0) {
+			return loadlab.Invalid("consensus", "demand r[%d] = %v: want finite", i, ri)
+		}
+		if math.IsNaN(xi) || math.IsInf(xi, 0) {
+			return loadlab.Invalid("consensus", "limit x[%d] = %v: want finite", i, xi)
 		}
 		switch m {
 		case Amount: // Table I row I

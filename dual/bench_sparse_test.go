@@ -38,7 +38,7 @@ func benchCPU(b *testing.B, op func()) {
 	b.ReportMetric(time.Since(t0).Seconds()/float64(b.N), "wall-s/op")
 }
 
-// Issue 13 target: Primal on the sparse N = 10⁴ CDN (PCG Newton
+// Target (docs/benchmarks.md): Primal on the sparse N = 10⁴ CDN (PCG Newton
 // systems), certified to its default tolerance, ≤ 10 s.
 func BenchmarkPrimalSparse_N1e4(b *testing.B) {
 	p := sparseCDN(b, 10000)
@@ -103,16 +103,16 @@ func benchSolveSparse(b *testing.B, n int) {
 	b.ReportMetric(res.Best, "best")
 }
 
-// Issue 13 target: Solve on the sparse N = 10⁴ CDN, default settings
+// Target (docs/benchmarks.md): Solve on the sparse N = 10⁴ CDN, default settings
 // (certified relative gap 1e-6), ≤ 2 s.
 func BenchmarkSolveSparse_N1e4(b *testing.B) { benchSolveSparse(b, 10000) }
 
-// Issue 13 target: Solve on the sparse N = 10⁵ CDN (10⁶ nonzeros),
+// Target (docs/benchmarks.md): Solve on the sparse N = 10⁵ CDN (10⁶ nonzeros),
 // ≤ 20 s and ≤ 1 GiB (peak RSS of the benchmark process, measured with
 // GNU time: see docs/benchmarks.md).
 func BenchmarkSolveSparse_N1e5(b *testing.B) { benchSolveSparse(b, 100000) }
 
-// Primal on the sparse N = 10⁵ CDN (no target in issue 13; for scale).
+// Primal on the sparse N = 10⁵ CDN (no target; for scale).
 func BenchmarkPrimalSparse_N1e5(b *testing.B) {
 	p := sparseCDN(b, 100000)
 	var res *PrimalResult

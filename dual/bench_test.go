@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// bench200 is the benchmark instance of issue 4: N = 200, dense C,
+// bench200 is the benchmark instance of docs/benchmarks.md: N = 200, dense C,
 // quadratic costs f = ½A(1−x)², h = 2(S−T)₊², with its reference optimum.
 var bench200 = sync.OnceValues(func() (*Problem, *PrimalResult) {
 	rng := rand.New(rand.NewPCG(200, 200))

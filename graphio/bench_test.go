@@ -29,7 +29,7 @@ func benchInput(b *testing.B, n, m int, write func(*bytes.Buffer, *Data) error) 
 	return buf.Bytes()
 }
 
-// Target (issue 14): a 10⁶-edge edge list in ≤ 1 s.
+// Target (docs/benchmarks.md): a 10⁶-edge edge list in ≤ 1 s.
 func BenchmarkReadEdgeList_1e6(b *testing.B) {
 	src := benchInput(b, 200_000, 1_000_000, func(w *bytes.Buffer, d *Data) error { return WriteEdgeList(w, d.Graph, nil) })
 	b.SetBytes(int64(len(src)))
@@ -40,7 +40,7 @@ func BenchmarkReadEdgeList_1e6(b *testing.B) {
 	})
 }
 
-// Target (issue 14): GraphML with 10⁵ edges in ≤ 1 s.
+// Target (docs/benchmarks.md): GraphML with 10⁵ edges in ≤ 1 s.
 func BenchmarkReadGraphML_1e5(b *testing.B) {
 	src := benchInput(b, 20_000, 100_000, func(w *bytes.Buffer, d *Data) error { return WriteGraphML(w, d.Graph, nil) })
 	b.SetBytes(int64(len(src)))

@@ -107,12 +107,12 @@ func BenchmarkIntegrate_N100_T1000_Heavy(b *testing.B) {
 	}
 }
 
-// Issue 13 target: greedy ODE on a sparse synthetic CDN, N = 10⁴, 10
+// Target (docs/benchmarks.md): greedy ODE on a sparse synthetic CDN, N = 10⁴, 10
 // nonzeros per row, t ∈ [0, 1000], tolerance 1e-8, ≤ 1 s. One op is the
 // whole Integrate call, every accepted step recorded.
 func BenchmarkIntegrateSparse_N1e4_T1000(b *testing.B) { benchSparse(b, 10_000) }
 
-// Issue 13 target: the same at N = 10⁵, ≤ 10 s and ≤ 1 GiB (peak RSS of
+// Target (docs/benchmarks.md): the same at N = 10⁵, ≤ 10 s and ≤ 1 GiB (peak RSS of
 // the benchmark process, GNU time -v; see docs/benchmarks.md).
 func BenchmarkIntegrateSparse_N1e5_T1000(b *testing.B) { benchSparse(b, 100_000) }
 
@@ -129,7 +129,7 @@ func benchSparse(b *testing.B, n int) {
 	runODEBench(b, func() (*Trajectory, error) { return l.Integrate(x0, 1000, s) })
 }
 
-// Issue 13 target: greedy ODE on a dense N = 1000 network (randomNet, as
+// Target (docs/benchmarks.md): greedy ODE on a dense N = 1000 network (randomNet, as
 // the N = 100 benchmarks), t ∈ [0, 1000], tolerance 1e-8, every accepted
 // step recorded: ≤ 0.8 × SciPy's solve_ivp RK45 on the same instance
 // (testdata/scipy_ode.py; testdata/ratio_ode.sh runs both in alternating

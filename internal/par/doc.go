@@ -53,7 +53,7 @@
 //     throttler's passes, docs/benchmarks.md, "One fixed partition";
 //     anycast's sparse product at N = 10⁴ in about 64 pieces took
 //     0.36–0.42× the time of the two fixed halves it had, and 0.2× that of
-//     two fixed halves on this pool, on the loaded machine,
+//     two fixed halves on this pool, with the cores contended,
 //     docs/perf-kernels.md).
 //
 // Go starts one goroutine for work that runs beside the caller at its
