@@ -1,5 +1,6 @@
 // Package estimate holds loadlab's stochastic estimators of quantities of
-// a graph's Laplacian L: each is named as an estimate and returns its
+// a graph's Laplacian L, and Hutchinson's trace estimator for any
+// symmetric operator: each is named as an estimate and returns its
 // 95 % confidence interval (loadlab.Estimate), and each takes its
 // randomness from a math/rand/v2 rand.Source.
 //
@@ -11,6 +12,7 @@
 //	ds, err := estimate.Diagonals(g, 0, terms, coef, nil, src) // diagonals of combinations of f_i(L)
 //	er, err := estimate.EdgeResistances(g, nil, src)        // R_e of every edge within 1 ± ε
 //	sk, err := estimate.NewResistanceSketch(g, nil, src)    // R_uv of any pair within 1 ± ε
+//	t, err := estimate.Trace(n, apply, nil, src)            // tr A of any symmetric A, given as apply(dst, x)
 //
 // The exact values of these quantities, where a dense or certified method
 // reaches them, are in package spectral; the H2 measures of a throttler
@@ -26,6 +28,9 @@
 //     taken exactly, probes on the rest) when the observed spread
 //     projects more than 60 probes. TraceResult.Estimator says which ran;
 //     TraceSettings.Estimator forces one.
+//   - Trace: Hutchinson's estimator for an operator given as a function
+//     (a matrix product, solves, a polynomial of L): one application per
+//     probe, Rademacher probes, the same stopping rule as Kirchhoff.
 //   - PinvDiag and Diagonals: the diagonal estimator of Bekas, Kokiopoulou
 //     and Saad with a Chebyshev control variate computed exactly from
 //     local moments; each node gets the Student-t interval of its own

@@ -274,12 +274,18 @@ func colDot(a, b *mat.Dense, j int) float64 {
 	return v
 }
 
-// traceNotConverged sets the status of a finished estimate and returns
-// the error of one that stopped at MaxProbes short of RelAcc.
+// traceNotConverged is notConverged for Kirchhoff.
 func traceNotConverged(out *TraceResult, ts TraceSettings) error {
+	return notConverged("Kirchhoff", out, ts)
+}
+
+// notConverged sets the status of a finished estimate of the function
+// fn and returns the error of one that stopped at MaxProbes short of
+// RelAcc.
+func notConverged(fn string, out *TraceResult, ts TraceSettings) error {
 	if out.Status == loadlab.Success {
 		return nil
 	}
 	out.Status = loadlab.IterationLimit
-	return loadlab.Wrap(loadlab.ErrNotConverged, "estimate", "Kirchhoff: relative half-width %.3g > RelAcc = %.3g after %d probes (%v)", out.Estimate.RelHalfWidth(), ts.RelAcc, out.Probes, out.Estimator)
+	return loadlab.Wrap(loadlab.ErrNotConverged, "estimate", "%s: relative half-width %.3g > RelAcc = %.3g after %d probes (%v)", fn, out.Estimate.RelHalfWidth(), ts.RelAcc, out.Probes, out.Estimator)
 }

@@ -50,6 +50,10 @@ var traceFuncs = map[string]func(g *wgraph.Graph, s *TraceSettings, src rand.Sou
 		_, err := Diagonals(g, 0, identityTerm(g), [][]float64{{1}}, s, src)
 		return err
 	},
+	"Trace": func(g *wgraph.Graph, s *TraceSettings, src rand.Source) error {
+		_, err := Trace(g.Order(), identityTerm(g)[0].Apply, s, src)
+		return err
+	},
 	"TraceSettings.Validate": func(_ *wgraph.Graph, s *TraceSettings, _ rand.Source) error { return s.Validate() },
 }
 
@@ -96,7 +100,7 @@ func traceCases() []badarg.Case {
 	for _, name := range sortedKeys(traceFuncs) {
 		f := traceFuncs[name]
 		cs = append(cs, traceSettingsCases(name, func(s *TraceSettings) error { return f(path, s, graphtest.PCG(1)) })...)
-		if name == "TraceSettings.Validate" {
+		if name == "TraceSettings.Validate" || name == "Trace" {
 			continue
 		}
 		src := graphtest.PCG(2)
@@ -111,7 +115,33 @@ func traceCases() []badarg.Case {
 			badarg.Probe{Func: name, Err: loadlab.ErrDisconnected}.Fails("two components", "not reachable", func() error { return f(twoComponents(), nil, src) }),
 		)
 	}
+	cs = append(cs, genericTraceCases()...)
 	return append(cs, diagonalsCases(path)...)
+}
+
+// genericTraceCases probes Trace beyond its settings: the order, nil
+// arguments, a failing or non-finite apply.
+func genericTraceCases() []badarg.Case {
+	id := func(dst, x []float64) (int, error) { copy(dst, x); return 0, nil }
+	trace := func(n int, apply func(dst, x []float64) (int, error)) error {
+		_, err := Trace(n, apply, nil, graphtest.PCG(6))
+		return err
+	}
+	p := badarg.Probe{Func: "Trace", Err: inv}
+	cs := badarg.Probe{Func: "Trace", Err: inv, Text: "Trace: n = %v"}.Int("n", badarg.Positive, func(n int) error { return trace(n, id) })
+	errApply := errors.New("apply failed")
+	for _, v := range []float64{nan, inf, -inf} {
+		bad := func(dst, x []float64) (int, error) { copy(dst, x); dst[1] = v; return 0, nil }
+		cs = append(cs, p.Fails(fmt.Sprintf("A x with an entry %v", v), "want finite", func() error { return trace(3, bad) }))
+	}
+	return append(cs,
+		badarg.Probe{Func: "Trace", Err: errApply}.Fails("apply fails", "apply failed", func() error {
+			return trace(3, func([]float64, []float64) (int, error) { return 0, errApply })
+		}),
+		badarg.Probe{Func: "Trace", Err: loadlab.ErrTooLarge}.Fails("n = 2^50", "probe entries", func() error { return trace(1<<50, id) }),
+		p.Panics("apply = nil", "estimate: Trace: nil apply", func() { _ = trace(3, nil) }),
+		p.Panics("src = nil", "nil apply or rand.Source", func() { _, _ = Trace(3, id, nil, nil) }),
+	)
 }
 
 // diagonalsCases probes the arguments of Diagonals beyond its settings.
