@@ -1,0 +1,282 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/dataio"
+	"github.com/loadlab/loadlab/dual"
+	"github.com/loadlab/loadlab/graphio"
+	"github.com/loadlab/loadlab/plots"
+	"github.com/loadlab/loadlab/stability"
+)
+
+// anycastCommand is "loadlab anycast": load management of an anycast
+// CDN (spec anycast-cdn.md).
+func (a *app) anycastCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "anycast",
+		Short: "Anycast CDN: optimal DNS split with its certificate, the greedy law's fate, overload checks",
+		Long: `An anycast CDN network (spec anycast-cdn.md §1): DNS demand A_j of each
+region, capacities T_i of the proxies, and the correlation matrix C (row j:
+where region j's anycast traffic lands). Give it as --network FILE.json
+({"A": [...], "T": [...], "C": [[...]]} or "C_triplets") or as --nodes
+FILE.csv (columns A, T) with --corr FILE.csv (the N × N matrix, or
+triplets i, j, c).`,
+	}
+	c.AddCommand(a.anycastOptimizeCommand(), a.anycastGreedyCommand(), a.anycastCheckCommand())
+	return c
+}
+
+// networkInput is the anycast network of a subcommand.
+type networkInput struct {
+	json, nodes, corr string
+}
+
+func (in *networkInput) register(c *cobra.Command) {
+	c.Flags().StringVar(&in.json, "network", "", "anycast network `FILE`.json")
+	c.Flags().StringVar(&in.nodes, "nodes", "", "node table `FILE`.csv with columns A and T (with --corr)")
+	c.Flags().StringVar(&in.corr, "corr", "", "correlation matrix `FILE`.csv: N × N, or triplets i, j, c (with --nodes)")
+}
+
+// load reads the network.
+func (in *networkInput) load() (*anycast.Network, error) {
+	switch {
+	case in.json != "" && (in.nodes != "" || in.corr != ""):
+		return nil, usagef("--network excludes --nodes and --corr")
+	case in.json != "":
+		return dataio.ReadNetworkJSONFile(in.json)
+	case in.nodes == "" || in.corr == "":
+		return nil, usagef("no network: give --network FILE.json, or --nodes FILE.csv with --corr FILE.csv")
+	}
+	nf, err := os.Open(in.nodes)
+	if err != nil {
+		return nil, err
+	}
+	defer nf.Close()
+	cf, err := os.Open(in.corr)
+	if err != nil {
+		return nil, err
+	}
+	defer cf.Close()
+	nw, err := dataio.ReadNetworkCSV(nf, cf)
+	return nw, nameFiles(err, in.nodes+" / "+in.corr)
+}
+
+// nameFiles adds the file names to a parse error that lacks them.
+func nameFiles(err error, files string) error {
+	var pe *graphio.ParseError
+	if errors.As(err, &pe) && pe.File == "" {
+		pe.File = files
+		return err
+	}
+	if err != nil && !strings.Contains(err.Error(), files) {
+		return fmt.Errorf("%s: %w", files, err)
+	}
+	return err
+}
+
+func (a *app) anycastOptimizeCommand() *cobra.Command {
+	var in networkInput
+	var w, cc, tol float64
+	c := &cobra.Command{
+		Use:   "optimize",
+		Short: "The optimal fraction x_i of each region's DNS demand served by anycast, with its certificate",
+		Long: `Solves P1 (spec §3) with the smooth cost pair of spec §8 item 23,
+f_i(x) = (w/2) A_i (1 − x)² and h_i(S) = (c/2) (S − T_i)₊², by the dual
+super-gradient algorithm (spec §4). The answer is certified: the optimum
+P* lies in [lower, upper], and the run stops when the gap is at most --tol
+relative.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			nw, err := in.load()
+			if err != nil {
+				return err
+			}
+			prob, err := dual.Quadratic(nw, w, cc)
+			if err != nil {
+				return err
+			}
+			p := a.startProgress(-1, "dual algorithm")
+			res, err := dual.Solve(prob, &dual.Settings{Tol: tol})
+			p.done()
+			if res == nil {
+				return err
+			}
+			if eerr := a.emit(optimizeAnswer(nw, res)); eerr != nil {
+				return eerr
+			}
+			return err
+		},
+	}
+	in.register(c)
+	c.Flags().Float64Var(&w, "w", 1, "weight w of the cost of demand sent to L2 DNS")
+	c.Flags().Float64Var(&cc, "c", 1, "weight c of the cost of overload")
+	c.Flags().Float64Var(&tol, "tol", 1e-6, "relative certified gap at which to stop")
+	return c
+}
+
+// optimizeAnswer is the per-node solution and its certificate.
+func optimizeAnswer(nw *anycast.Network, res *dual.Result) *answer {
+	t := &table{name: "nodes", cols: []string{"node", "A", "T", "x", "load S", "S/T"}}
+	xs := make([]float64, len(res.X))
+	for i := range res.X {
+		xs[i] = float64(i)
+		t.add(i, nw.A[i], nw.T[i], res.X[i], res.S[i], res.S[i]/nw.T[i])
+	}
+	s := quantityTable("certificate")
+	s.add("optimal cost P*", res.Upper, res.Best, res.Upper, "cost", "certified: P* in [lo, hi]")
+	s.add("relative gap", res.Gap()/max(abs(res.Upper), abs(res.Best)), nil, nil, "", res.Status.String())
+	s.add("dual steps", res.Iter, nil, nil, "", res.Rule.String())
+	draw := func() (plots.Drawer, vg.Length, vg.Length, error) {
+		p := plots.New("Optimal anycast fraction per region", "region (node index)", "fraction x served by anycast")
+		plots.AddPoints(p, 0, "x_i", xs, res.X)
+		return p, 0, 0, nil
+	}
+	return &answer{tables: []*table{t, s}, value: res, draw: draw}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func (a *app) anycastGreedyCommand() *cobra.Command {
+	var in networkInput
+	var beta, t1 float64
+	var starts int
+	var normalized bool
+	c := &cobra.Command{
+		Use:   "greedy",
+		Short: "Where the greedy (FastRoute) control law ends from many random starts",
+		Long: `Integrates the greedy control law dx_i/dt = β x_i (1 − x_i)(T_i − S_i(x))
+(spec §5.1 eq. (24)) from --starts random states for --t1 time units and
+groups the equilibria reached (spec §5.4): each attractor with its class,
+the number of starts that reached it, and its locally uncontrollable
+overloads (nodes at x_i = 0 still overloaded, spec §5.3 (26)).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			nw, err := in.load()
+			if err != nil {
+				return err
+			}
+			law := &stability.Law{Net: nw, Sensitivity: beta, Normalized: normalized}
+			if err := law.Validate(); err != nil {
+				return err
+			}
+			if starts < 1 {
+				return usagef("--starts = %d: want ≥ 1", starts)
+			}
+			p := a.startProgress(-1, "greedy law")
+			found, unresolved, err := law.Attractors(starts, t1, a.seed, nil)
+			p.done()
+			if err != nil {
+				return err
+			}
+			return a.emit(attractorsAnswer(found, unresolved, starts))
+		},
+	}
+	in.register(c)
+	c.Flags().Float64Var(&beta, "beta", 1, "sensitivity β of the law (1/(time·load))")
+	c.Flags().Float64Var(&t1, "t1", 1000, "integration time (time units)")
+	c.Flags().IntVar(&starts, "starts", 20, "random starting states")
+	c.Flags().BoolVar(&normalized, "normalized", false, "measure the overload relative to capacity, (T_i − S_i)/T_i")
+	return c
+}
+
+// attractorsAnswer is the table of attractors.
+func attractorsAnswer(found []stability.Attractor, unresolved, starts int) *answer {
+	t := &table{name: "attractors", cols: []string{"attractor", "starts", "class", "mean x", "uncontrollable overloads", "overloaded nodes"}}
+	for i, at := range found {
+		mean := 0.0
+		for _, x := range at.X {
+			mean += x / float64(len(at.X))
+		}
+		t.add(i+1, at.Starts, at.Class.String(), mean, len(at.Overloaded), intList(at.Overloaded, 10))
+	}
+	notes := []string{fmt.Sprintf("%d of %d starts reached an equilibrium; %d did not settle within --t1.", starts-unresolved, starts, unresolved)}
+	return &answer{tables: []*table{t}, value: map[string]any{"attractors": found, "unresolved": unresolved}, notes: notes}
+}
+
+// intList prints up to k integers.
+func intList(xs []int, k int) string {
+	var b strings.Builder
+	for i, x := range xs {
+		if i == k {
+			b.WriteString(" …")
+			break
+		}
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprint(&b, x)
+	}
+	return b.String()
+}
+
+func (a *app) anycastCheckCommand() *cobra.Command {
+	var in networkInput
+	c := &cobra.Command{
+		Use:   "check",
+		Short: "Which proxies can suffer an uncontrollable overload (the slack of Π_C)",
+		Long: `The slack of the demand in each inequality of the stability polytope Π_C
+(spec §5.3 eq. (28)): slack_i = T_i − Σ_{j≠i} C_ji A_j. A proxy with
+negative slack can be overloaded by other regions' anycast traffic alone,
+whatever its own region does.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			nw, err := in.load()
+			if err != nil {
+				return err
+			}
+			slack, err := stability.PolytopeSlack(nw)
+			if err != nil {
+				return err
+			}
+			return a.emit(slackAnswer(nw, slack))
+		},
+	}
+	in.register(c)
+	return c
+}
+
+// slackAnswer lists every node's slack, most negative first.
+func slackAnswer(nw *anycast.Network, slack []float64) *answer {
+	t := &table{name: "slack", cols: []string{"node", "T", "slack", "slack/T"}}
+	neg := 0
+	order := sortedDesc(negate(slack))
+	for _, i := range order {
+		t.add(i, nw.T[i], slack[i], slack[i]/nw.T[i])
+		if slack[i] < 0 {
+			neg++
+		}
+	}
+	note := fmt.Sprintf("%d of %d proxies have negative slack: the demand is %s Π_C.", neg, len(slack), map[bool]string{true: "inside", false: "outside"}[neg == 0])
+	return &answer{tables: []*table{t}, value: map[string]any{"slack": slack, "negative": neg}, notes: []string{note}}
+}
+
+// negate returns −xs.
+func negate(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = -x
+	}
+	return out
+}

@@ -1,0 +1,387 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/graphio"
+	"github.com/loadlab/loadlab/plots"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+)
+
+// graphCommand is "loadlab graph": questions about a network itself.
+func (a *app) graphCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "graph",
+		Short: "Size, spectrum and effective resistances of a network",
+		Long: `Questions about a network: its size and connectivity, its Laplacian
+spectrum (λ₂, λ_n with their certificates), its Kirchhoff index and
+effective resistances. Exact values are exact to working precision; a
+stochastic estimate is marked as one and comes with its 95 % interval.`,
+	}
+	c.AddCommand(a.graphInfoCommand(), a.graphSpectrumCommand(), a.graphResistanceCommand())
+	return c
+}
+
+// quantity is a table of named quantities with their interval or bracket
+// and the method behind them.
+func quantityTable(name string) *table {
+	return &table{name: name, cols: []string{"quantity", "value", "lo", "hi", "unit", "method"}}
+}
+
+func (a *app) graphInfoCommand() *cobra.Command {
+	var in graphInput
+	c := &cobra.Command{
+		Use:   "info",
+		Short: "Nodes, edges, components, degrees, λ₂, λ_n and the Kirchhoff index",
+		Long: `Prints the size of the network, its components and degrees and, for a
+connected network, λ₂ (algebraic connectivity) and λ_n of its Laplacian
+and its Kirchhoff index K_f = n Σ 1/λ_k. λ₂ and λ_n are exact (dense
+eigensolver) up to 2048 nodes and certified brackets above; K_f is exact
+up to 2048 nodes and a stochastic estimate with its 95 % interval above.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			d, name, err := in.load()
+			if err != nil {
+				return err
+			}
+			ans, err := a.graphInfo(d, name)
+			if ans != nil {
+				if eerr := a.emit(ans); eerr != nil {
+					return eerr
+				}
+			}
+			return err
+		},
+	}
+	in.register(c.Flags())
+	return c
+}
+
+// graphInfo computes the rows of "graph info".
+func (a *app) graphInfo(d *graphio.Data, name string) (*answer, error) {
+	g := d.Graph
+	t := quantityTable("")
+	t.add("nodes", g.Order(), nil, nil, "", name)
+	t.add("edges", g.Size(), nil, nil, "", "")
+	t.add("components", len(d.Components), nil, nil, "", componentSizes(d.Components))
+	dmin, dmean, dmax, wsum := degreeStats(g)
+	t.add("degree min", dmin, nil, nil, "", "")
+	t.add("degree mean", dmean, nil, nil, "", "")
+	t.add("degree max", dmax, nil, nil, "", "")
+	t.add("total weight", wsum, nil, nil, "", "")
+	ans := &answer{tables: []*table{t}}
+	if len(d.Components) != 1 || g.Order() < 2 {
+		ans.notes = append(ans.notes, "The network is not connected (or has one node): the spectral rows need a connected network (--largest keeps the largest component).")
+		return ans, nil
+	}
+	p := a.startProgress(-1, "spectrum")
+	defer p.done()
+	if err := addSpectralRows(t, g); err != nil {
+		return ans, err
+	}
+	if err := a.addKirchhoffRow(t, g); err != nil {
+		return ans, err
+	}
+	return ans, nil
+}
+
+// componentSizes describes the component sizes, largest first (the
+// first ten).
+func componentSizes(cs []int) string {
+	if len(cs) <= 1 {
+		return "connected"
+	}
+	var parts []string
+	for i, s := range cs {
+		if i == 10 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprint(s))
+	}
+	return "sizes " + strings.Join(parts, ", ")
+}
+
+// degreeStats returns the least, mean and largest degree and the total
+// edge weight.
+func degreeStats(g *wgraph.Graph) (dmin int, dmean float64, dmax int, wsum float64) {
+	n := g.Order()
+	if n == 0 {
+		return 0, 0, 0, 0
+	}
+	dmin = math.MaxInt
+	for u := range n {
+		k := g.Degree(u)
+		dmin, dmax = min(dmin, k), max(dmax, k)
+		for _, w := range g.Weights(u) {
+			wsum += w
+		}
+	}
+	return dmin, 2 * float64(g.Size()) / float64(n), dmax, wsum / 2
+}
+
+// addSpectralRows adds λ₂ and λ_n: exact from the dense spectrum up to
+// DenseMaxNodes, certified brackets above (spec throttlers.md §12.8).
+func addSpectralRows(t *table, g *wgraph.Graph) error {
+	if g.Order() <= spectral.DenseMaxNodes {
+		ev, err := spectral.Spectrum(g)
+		if err != nil {
+			return err
+		}
+		t.add("λ₂", ev[1], nil, nil, "1/time", "dense eigensolver (exact)")
+		t.add("λ_n", ev[len(ev)-1], nil, nil, "1/time", "dense eigensolver (exact)")
+		return nil
+	}
+	l2, _, err := spectral.AlgebraicConnectivity(g)
+	if err != nil {
+		return err
+	}
+	b2, err := spectral.Lambda2Bracket(g, nil)
+	if err != nil {
+		return err
+	}
+	t.add("λ₂", l2, b2.Lo, b2.Hi, "1/time", "certified ("+b2.Cert.String()+")")
+	bn, err := spectral.LambdaMaxBracket(g, nil)
+	if err != nil {
+		return err
+	}
+	t.add("λ_n", bn.Est, bn.Lo, bn.Hi, "1/time", "certified bracket ("+bn.Cert.String()+")")
+	return nil
+}
+
+// addKirchhoffRow adds K_f: exact up to DenseMaxNodes, else the
+// stochastic estimate with its 95 % interval (spec throttlers.md §12.9).
+func (a *app) addKirchhoffRow(t *table, g *wgraph.Graph) error {
+	if g.Order() <= spectral.DenseMaxNodes {
+		kf, err := spectral.KirchhoffIndex(g)
+		if err != nil {
+			return err
+		}
+		t.add("Kirchhoff index", kf, nil, nil, "1/weight", "dense (exact)")
+		return nil
+	}
+	r, err := estimate.Kirchhoff(g, nil, rand.NewPCG(a.seed, 0))
+	e := r.Estimate
+	t.add("Kirchhoff index", e.Mean, e.Lo, e.Hi, "1/weight", fmt.Sprintf("estimate, 95 %% interval (%v, %d probes)", r.Estimator, r.Probes))
+	return err
+}
+
+func (a *app) graphSpectrumCommand() *cobra.Command {
+	var in graphInput
+	c := &cobra.Command{
+		Use:   "spectrum",
+		Short: "The Laplacian eigenvalues (all up to 2048 nodes; λ₂ and λ_n brackets above)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			d, _, err := in.load()
+			if err != nil {
+				return err
+			}
+			if err := wgraph.CheckConnected(d.Graph); err != nil {
+				return err
+			}
+			ans, err := a.graphSpectrum(d.Graph)
+			if err != nil {
+				return err
+			}
+			return a.emit(ans)
+		},
+	}
+	in.register(c.Flags())
+	return c
+}
+
+// graphSpectrum returns the whole spectrum (dense) or the two certified
+// brackets (above DenseMaxNodes).
+func (a *app) graphSpectrum(g *wgraph.Graph) (*answer, error) {
+	p := a.startProgress(-1, "spectrum")
+	defer p.done()
+	if g.Order() > spectral.DenseMaxNodes {
+		t := quantityTable("")
+		if err := addSpectralRows(t, g); err != nil {
+			return nil, err
+		}
+		return &answer{tables: []*table{t}, notes: []string{fmt.Sprintf("Above %d nodes only λ₂ and λ_n are computed, each certified.", spectral.DenseMaxNodes)}}, nil
+	}
+	ev, err := spectral.Spectrum(g)
+	if err != nil {
+		return nil, err
+	}
+	t := &table{cols: []string{"k", "lambda"}}
+	for k, v := range ev {
+		t.add(k+1, v)
+	}
+	draw := func() (plots.Drawer, vg.Length, vg.Length, error) {
+		p := plots.New("Laplacian spectrum", "index k", "eigenvalue λ_k (1/time)")
+		xs := make([]float64, len(ev))
+		for i := range xs {
+			xs[i] = float64(i + 1)
+		}
+		plots.AddPoints(p, 0, "λ_k", xs, ev)
+		return p, 0, 0, nil
+	}
+	return &answer{tables: []*table{t}, value: map[string]any{"eigenvalues": ev}, draw: draw}, nil
+}
+
+func (a *app) graphResistanceCommand() *cobra.Command {
+	var in graphInput
+	var pairs []string
+	var edges bool
+	var eps float64
+	c := &cobra.Command{
+		Use:   "resistance",
+		Short: "Effective resistances: of given pairs, or of every edge",
+		Long: `Effective resistance R_uv between the nodes of each --pair U,V (node
+labels as in the file), exact to working precision at any size; or, with
+--edges, of every edge: exact up to 2048 nodes, and above that an
+estimate within 1 ± --eps of each value with probability 95 % (random
+projections).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			if len(pairs) == 0 && !edges {
+				return usagef("give --pair U,V (repeatable) or --edges")
+			}
+			d, _, err := in.load()
+			if err != nil {
+				return err
+			}
+			ans, err := a.resistances(d, pairs, edges, eps)
+			if err != nil {
+				return err
+			}
+			return a.emit(ans)
+		},
+	}
+	in.register(c.Flags())
+	c.Flags().StringArrayVar(&pairs, "pair", nil, "a pair of node labels `U,V` (repeatable)")
+	c.Flags().BoolVar(&edges, "edges", false, "the resistance of every edge")
+	c.Flags().Float64Var(&eps, "eps", 0.1, "with --edges above 2048 nodes: relative accuracy of each estimate, in (0, 1)")
+	return c
+}
+
+// resistances answers "graph resistance".
+func (a *app) resistances(d *graphio.Data, pairs []string, edges bool, eps float64) (*answer, error) {
+	g := d.Graph
+	if err := wgraph.CheckConnected(g); err != nil {
+		return nil, err
+	}
+	index := labelIndex(d.Labels)
+	ans := &answer{}
+	if len(pairs) > 0 {
+		t := &table{name: "pairs", cols: []string{"u", "v", "resistance"}}
+		for _, p := range pairs {
+			u, v, err := parsePair(p, index)
+			if err != nil {
+				return nil, err
+			}
+			r, err := spectral.EffectiveResistance(g, u, v)
+			if err != nil {
+				return nil, err
+			}
+			t.add(d.Labels[u], d.Labels[v], r)
+		}
+		ans.tables = append(ans.tables, t)
+	}
+	if edges {
+		t, note, err := a.edgeResistances(d, eps)
+		if err != nil {
+			return nil, err
+		}
+		ans.tables = append(ans.tables, t)
+		ans.notes = append(ans.notes, note)
+	}
+	return ans, nil
+}
+
+// edgeResistances is the table of every edge's resistance.
+func (a *app) edgeResistances(d *graphio.Data, eps float64) (*table, string, error) {
+	g := d.Graph
+	t := &table{name: "edges", cols: []string{"u", "v", "weight", "resistance"}}
+	if g.Order() <= spectral.DenseMaxNodes {
+		r, err := spectral.NewResistance(g)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, e := range g.Edges() {
+			t.add(d.Labels[e.U], d.Labels[e.V], e.W, r.Between(e.U, e.V))
+		}
+		return t, "Edge resistances exact (dense pseudoinverse); Foster: Σ w_e R_e = n − 1.", nil
+	}
+	if !(eps > 0 && eps < 1) {
+		return nil, "", usagef("--eps = %v: want a value in (0, 1)", eps)
+	}
+	p := a.startProgress(-1, "edge resistances")
+	defer p.done()
+	er, err := estimate.EdgeResistances(g, &estimate.SketchSettings{Eps: eps}, rand.NewPCG(a.seed, 0))
+	if err != nil {
+		return nil, "", err
+	}
+	for i, e := range er.Edges {
+		t.add(d.Labels[e.U], d.Labels[e.V], e.W, er.R[i])
+	}
+	note := fmt.Sprintf("Edge resistances ESTIMATED by %d random projections: each within 1 ± %g with probability 95 %%; Foster's sum %.6g (exact: %d).", er.K, eps, er.Foster, g.Order()-1)
+	return t, note, nil
+}
+
+// labelIndex maps each label to its node.
+func labelIndex(labels []string) map[string]int {
+	m := make(map[string]int, len(labels))
+	for i, l := range labels {
+		m[l] = i
+	}
+	return m
+}
+
+// parsePair reads "U,V" as two node labels.
+func parsePair(s string, index map[string]int) (int, int, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 {
+		return 0, 0, usagef("--pair %q: want two node labels U,V", s)
+	}
+	var uv [2]int
+	for i, l := range parts {
+		k, ok := index[strings.TrimSpace(l)]
+		if !ok {
+			return 0, 0, loadlab.Invalid("loadlab", "--pair %q: no node labelled %q", s, l)
+		}
+		uv[i] = k
+	}
+	return uv[0], uv[1], nil
+}
+
+// sortedDesc returns the indices of xs by decreasing value.
+func sortedDesc(xs []float64) []int {
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		switch {
+		case xs[i] > xs[j]:
+			return -1
+		case xs[i] < xs[j]:
+			return 1
+		}
+		return 0
+	})
+	return idx
+}

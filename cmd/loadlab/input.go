@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/loadlab/loadlab/datasets"
+	"github.com/loadlab/loadlab/graphio"
+)
+
+// choice is a flag whose value is one of a fixed set of words.
+type choice struct {
+	val     string
+	allowed []string
+}
+
+func newChoice(def string, allowed ...string) *choice {
+	return &choice{val: def, allowed: allowed}
+}
+
+func (c *choice) String() string { return c.val }
+func (c *choice) Type() string   { return strings.Join(c.allowed, "|") }
+func (c *choice) Set(s string) error {
+	if !slices.Contains(c.allowed, s) {
+		return fmt.Errorf("%q is not one of %s", s, strings.Join(c.allowed, ", "))
+	}
+	c.val = s
+	return nil
+}
+
+// shipped maps the --dataset names to the shipped networks.
+var shipped = map[string]func() *graphio.Data{
+	"power-grid":  datasets.PowerGrid,
+	"karate":      datasets.Karate,
+	"netscience":  datasets.NetScience,
+	"internet-as": datasets.InternetAS,
+}
+
+// graphInput is the input graph of a subcommand: a file read with the
+// reader options given as flags, or a shipped data set.
+type graphInput struct {
+	path, dataset          string
+	weight, source, target string
+	duplicates, selfLoops  *choice
+	directed, header       *choice
+	delimiter              *choice
+	largest                bool
+}
+
+// register adds the graph flags to fs.
+func (in *graphInput) register(fs *pflag.FlagSet) {
+	in.duplicates = newChoice("reject", "reject", "sum", "first")
+	in.selfLoops = newChoice("reject", "reject", "drop")
+	in.directed = newChoice("reject", "reject", "symmetrize")
+	in.header = newChoice("detect", "detect", "yes", "no")
+	in.delimiter = newChoice("detect", "detect", "comma", "tab", "space", "semicolon")
+	fs.StringVarP(&in.path, "graph", "g", "", "graph `FILE`: edge list (.csv .tsv .txt .edges), GraphML (.graphml .xml), DOT (.dot .gv) or Matrix Market (.mtx)")
+	fs.StringVar(&in.dataset, "dataset", "", "a shipped network instead of a file: "+strings.Join(sortedKeys(shipped), ", "))
+	fs.StringVar(&in.weight, "weight", "", "weight column (headed edge list), GraphML attr.name or DOT attribute (default \"weight\")")
+	fs.StringVar(&in.source, "source", "", "source column of a headed edge list (default the first)")
+	fs.StringVar(&in.target, "target", "", "target column of a headed edge list (default the second)")
+	fs.Var(in.duplicates, "duplicates", "an edge given twice: reject, sum the weights, or keep the first")
+	fs.Var(in.selfLoops, "self-loops", "an edge {u, u}: reject or drop")
+	fs.Var(in.directed, "directed", "directed input: reject, or symmetrize (arc u→v is edge {u, v})")
+	fs.Var(in.header, "header", "edge list header line: detect, yes or no")
+	fs.Var(in.delimiter, "delimiter", "edge list delimiter")
+	fs.BoolVar(&in.largest, "largest", false, "keep only the largest connected component")
+}
+
+// options returns the graphio options the flags describe.
+func (in *graphInput) options() *graphio.Options {
+	o := &graphio.Options{Weight: in.weight, Source: in.source, Target: in.target, Largest: in.largest}
+	o.Duplicates = map[string]graphio.Duplicates{"reject": graphio.RejectDuplicates, "sum": graphio.SumDuplicates, "first": graphio.KeepFirst}[in.duplicates.val]
+	o.SelfLoops = map[string]graphio.SelfLoops{"reject": graphio.RejectSelfLoops, "drop": graphio.DropSelfLoops}[in.selfLoops.val]
+	o.Directed = map[string]graphio.Directed{"reject": graphio.RejectDirected, "symmetrize": graphio.Symmetrize}[in.directed.val]
+	o.Header = map[string]graphio.Header{"detect": graphio.HeaderDetect, "yes": graphio.HeaderYes, "no": graphio.HeaderNo}[in.header.val]
+	o.Delimiter = map[string]rune{"detect": 0, "comma": ',', "tab": '\t', "space": ' ', "semicolon": ';'}[in.delimiter.val]
+	return o
+}
+
+// load reads the graph.
+func (in *graphInput) load() (*graphio.Data, string, error) {
+	switch {
+	case in.path == "" && in.dataset == "":
+		return nil, "", usagef("no graph: give --graph FILE or --dataset NAME")
+	case in.path != "" && in.dataset != "":
+		return nil, "", usagef("--graph and --dataset exclude each other")
+	case in.dataset != "":
+		f, ok := shipped[in.dataset]
+		if !ok {
+			return nil, "", usagef("--dataset %q: want one of %s", in.dataset, strings.Join(sortedKeys(shipped), ", "))
+		}
+		return f(), in.dataset, nil
+	}
+	d, err := graphio.ReadFile(in.path, in.options())
+	return d, in.path, err
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"math/rand/v2"
+
+	"github.com/spf13/cobra"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/loadlab/loadlab/competitive"
+	"github.com/loadlab/loadlab/dataio"
+	"github.com/loadlab/loadlab/plots"
+)
+
+// nomadicCommand is "loadlab nomadic": where to hold a mobile user's
+// service over time (spec nomadic.md).
+func (a *app) nomadicCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "nomadic",
+		Short: "Nomadic service points: online migration policies against the offline optimum",
+		Long: `A session is held on one of k servers in each time slot, paying the slot's
+hold cost there and a setup cost C for each migration (spec nomadic.md
+§2). "compare" runs the online algorithms on a table of hold costs and
+compares each with the offline optimum.`,
+	}
+	c.AddCommand(a.nomadicCompareCommand())
+	return c
+}
+
+// onlineAlgorithms are the algorithms "nomadic compare" runs, by name.
+func onlineAlgorithms(src func() rand.Source) []struct {
+	name string
+	alg  competitive.Online
+} {
+	return []struct {
+		name string
+		alg  competitive.Online
+	}{
+		{"DTrack-RR", competitive.NewDTrack(competitive.RoundRobin)},
+		{"DTrack-F", competitive.NewDTrack(competitive.Forward)},
+		{"DTrack-B", competitive.NewDTrack(competitive.Backward)},
+		{"CTrack", competitive.NewCTrack()},
+		{"WFA", &competitive.WFA{}},
+		{"Marking (randomised)", &competitive.Marking{Src: src()}},
+	}
+}
+
+func (a *app) nomadicCompareCommand() *cobra.Command {
+	var costs string
+	var setup float64
+	c := &cobra.Command{
+		Use:   "compare",
+		Short: "Cost of each online algorithm and its ratio to the offline optimum",
+		Long: `Reads the hold costs from --costs FILE (a CSV: one row per slot, one
+column per server) and the setup cost --setup C, computes the offline
+optimum (spec §3) and runs DTrack (round-robin, forward, backward; spec
+§4), CTrack (spec §5), the work function algorithm and the randomised
+marking algorithm, reporting each cost, its ratio to the optimum and its
+number of migrations.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			if costs == "" {
+				return usagef("give the hold costs with --costs FILE")
+			}
+			in, err := dataio.ReadInstanceFile(costs, setup)
+			if err != nil {
+				return err
+			}
+			ans, err := a.nomadicCompare(in)
+			if err != nil {
+				return err
+			}
+			return a.emit(ans)
+		},
+	}
+	c.Flags().StringVar(&costs, "costs", "", "hold-cost `FILE` (CSV: one row per slot, one column per server)")
+	c.Flags().Float64Var(&setup, "setup", 1, "setup cost C of a migration")
+	return c
+}
+
+// nomadicCompare runs every algorithm on in.
+func (a *app) nomadicCompare(in *competitive.Instance) (*answer, error) {
+	opt, sched, err := competitive.Optimum(in)
+	if err != nil {
+		return nil, err
+	}
+	t := &table{cols: []string{"algorithm", "cost", "ratio to optimum", "setups"}}
+	t.add("offline optimum", opt, 1.0, competitive.Setups(sched))
+	names := []string{"optimum"}
+	ratios := []float64{1}
+	for _, al := range onlineAlgorithms(func() rand.Source { return rand.NewPCG(a.seed, 4) }) {
+		s, err := competitive.Run(al.alg, in)
+		if err != nil {
+			return nil, err
+		}
+		cost := in.Cost(s)
+		r, err := competitive.PerformanceRatio(cost, opt)
+		if err != nil {
+			return nil, err
+		}
+		t.add(al.name, cost, r, competitive.Setups(s))
+		names, ratios = append(names, al.name), append(ratios, r)
+	}
+	draw := func() (plots.Drawer, vg.Length, vg.Length, error) {
+		p := plots.New("Online algorithms against the offline optimum", "algorithm", "cost / optimal cost")
+		plots.AddBars(p, 0, 1, "ratio", ratios)
+		plots.NominalX(p, names...)
+		return p, 0, 0, nil
+	}
+	return &answer{tables: []*table{t}, draw: draw}, nil
+}

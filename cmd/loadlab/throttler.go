@@ -1,0 +1,215 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/spf13/cobra"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/consensus"
+	"github.com/loadlab/loadlab/graphio"
+	"github.com/loadlab/loadlab/plots"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+)
+
+// throttlerCommand is "loadlab throttler": distributed rate limiters
+// that reach consensus over a graph (spec throttlers.md).
+func (a *app) throttlerCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "throttler",
+		Short: "Consensus rate limiters: update cycle, H2 measures, design, simulation",
+		Long: `A throttler is a set of servers on the nodes of a graph that exchange their
+load every update cycle γ so that a global limit is shared by demand
+(spec throttlers.md). "analyze" gives the H2-optimal cycle γ*_H2, the
+stability limit 2/λ_n, the H2 measures ρ₁, ρ₂, ρ₂T and the worst
+servers; "design" adds links or sets link weights; "simulate" runs the
+throttler on a demand trace or a random walk.`,
+	}
+	c.AddCommand(a.throttlerAnalyzeCommand(), a.throttlerDesignCommand(), a.throttlerSimulateCommand())
+	return c
+}
+
+// throttlerFlags are the model flags every throttler subcommand shares.
+type throttlerFlags struct {
+	in    graphInput
+	gamma float64
+	sigma float64
+}
+
+func (f *throttlerFlags) register(c *cobra.Command) {
+	f.in.register(c.Flags())
+	c.Flags().Float64Var(&f.gamma, "gamma", 0, "update cycle γ (time units); 0 means γ*_H2, the H2-optimal cycle")
+	c.Flags().Float64Var(&f.sigma, "sigma", 1, "noise intensity σ of the demand (spec §4.2)")
+}
+
+func (a *app) throttlerAnalyzeCommand() *cobra.Command {
+	var f throttlerFlags
+	var worst int
+	c := &cobra.Command{
+		Use:   "analyze",
+		Short: "γ*_H2, the stability limit, ρ₁ ρ₂ ρ₂T and the worst servers",
+		Long: `For a throttler graph: the stability limit 2/λ_n, the H2-optimal update
+cycle γ*_H2 (spec §5.1), the fastest-converging cycle and its rate, and at
+the chosen γ (--gamma, default γ*_H2) the H2 measures ρ₁, ρ₂, ρ₂T (spec
+§4.3–4.4) and the --worst servers by nodal ρ₂. Exact (dense) up to 2048
+servers; above, stochastic estimates with 95 % intervals.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			d, _, err := f.in.load()
+			if err != nil {
+				return err
+			}
+			if err := wgraph.CheckConnected(d.Graph); err != nil {
+				return err
+			}
+			var ans *answer
+			if d.Graph.Order() <= spectral.DenseMaxNodes {
+				ans, err = a.analyzeDense(d, f, worst)
+			} else {
+				ans, err = a.analyzeLarge(d, f)
+			}
+			if ans != nil {
+				if eerr := a.emit(ans); eerr != nil {
+					return eerr
+				}
+			}
+			return err
+		},
+	}
+	f.register(c)
+	c.Flags().IntVar(&worst, "worst", 5, "number of worst servers (by nodal ρ₂) to list")
+	return c
+}
+
+// analyzeDense answers "throttler analyze" from the dense spectrum.
+func (a *app) analyzeDense(d *graphio.Data, f throttlerFlags, worst int) (*answer, error) {
+	if worst < 0 {
+		return nil, usagef("--worst = %d: want ≥ 0", worst)
+	}
+	p := a.startProgress(-1, "spectrum")
+	sp, err := consensus.NewSpectral(d.Graph)
+	p.done()
+	if err != nil {
+		return nil, err
+	}
+	gstar, _, err := sp.GammaH2(f.sigma)
+	if err != nil {
+		return nil, err
+	}
+	gamma := f.gamma
+	if gamma == 0 {
+		gamma = gstar
+	}
+	t := quantityTable("summary")
+	t.add("stability limit 2/λ_n", sp.StabilityBound(), nil, nil, "time", "exact")
+	t.add("γ*_H2", gstar, nil, nil, "time", "exact")
+	gc, fc := sp.GammaConv()
+	t.add("fastest-converging γ", gc, nil, nil, "time", "exact")
+	t.add("its contraction factor", fc, nil, nil, "per cycle", "exact")
+	t.add("γ used", gamma, nil, nil, "time", "")
+	t.add("contraction factor at γ", sp.Factor(gamma), nil, nil, "per cycle", "exact")
+	for _, tr := range []consensus.Traffic{consensus.Case1, consensus.Case2, consensus.Case2T} {
+		rho, err := sp.Rho(tr, gamma, f.sigma)
+		if err != nil {
+			return nil, err
+		}
+		t.add(rhoName(tr), rho, nil, nil, "load²", "exact")
+	}
+	ws, err := worstServers(sp, d.Labels, gamma, f.sigma, worst)
+	if err != nil {
+		return nil, err
+	}
+	draw := func() (plots.Drawer, vg.Length, vg.Length, error) { return rhoCurve(sp, gamma, gstar, f.sigma) }
+	return &answer{tables: []*table{t, ws}, draw: draw}, nil
+}
+
+// rhoName names the H2 measure of a traffic case.
+func rhoName(t consensus.Traffic) string {
+	return map[consensus.Traffic]string{consensus.Case1: "ρ₁", consensus.Case2: "ρ₂", consensus.Case2T: "ρ₂T"}[t]
+}
+
+// worstServers is the table of the k servers of largest nodal ρ₂.
+func worstServers(sp *consensus.Spectral, labels []string, gamma, sigma float64, k int) (*table, error) {
+	nodal, err := sp.NodalRho(nil, consensus.Case2, gamma, sigma)
+	if err != nil {
+		return nil, err
+	}
+	t := &table{name: "worst servers", cols: []string{"rank", "server", "nodal ρ₂"}}
+	for i, j := range sortedDesc(nodal) {
+		if i == k {
+			break
+		}
+		t.add(i+1, labels[j], nodal[j])
+	}
+	return t, nil
+}
+
+// rhoCurve draws ρ₂(γ) over the stable range with γ*_H2 and the γ used.
+func rhoCurve(sp *consensus.Spectral, gamma, gstar, sigma float64) (plots.Drawer, vg.Length, vg.Length, error) {
+	gs, rs, err := sp.Curve(consensus.Case2, sigma, 200)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	// Keep the curve within 20× its minimum: ρ₂ grows without bound at
+	// both ends of the stable range.
+	rmin := math.Inf(1)
+	for _, r := range rs {
+		rmin = min(rmin, r)
+	}
+	var xs, ys []float64
+	for i := range gs {
+		if rs[i] <= 20*rmin {
+			xs, ys = append(xs, gs[i]), append(ys, rs[i])
+		}
+	}
+	p := plots.New("H2 measure against the update cycle", "update cycle γ (time units)", "ρ₂ (load²)")
+	plots.AddLine(p, 0, "ρ₂(γ)", xs, ys)
+	plots.AddVLine(p, 1, fmt.Sprintf("γ*_H2 = %.4g", gstar), gstar)
+	if gamma != gstar {
+		plots.AddVLine(p, 2, fmt.Sprintf("γ used = %.4g", gamma), gamma)
+	}
+	return p, 0, 0, nil
+}
+
+// analyzeLarge answers "throttler analyze" above the dense size with the
+// stochastic estimators (spec throttlers.md §12.9).
+func (a *app) analyzeLarge(d *graphio.Data, f throttlerFlags) (*answer, error) {
+	g := d.Graph
+	t := quantityTable("summary")
+	ans := &answer{tables: []*table{t}, notes: []string{
+		fmt.Sprintf("Above %d servers the H2 values are stochastic estimates with 95 %% intervals; nodal values are not computed.", spectral.DenseMaxNodes)}}
+	p := a.startProgress(-1, "γ*_H2")
+	defer p.done()
+	gamma := f.gamma
+	if gamma == 0 {
+		ge, err := consensus.EstimateGammaH2(g, f.sigma, nil, rand.NewPCG(a.seed, 1))
+		if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
+			return nil, err
+		}
+		t.add("λ_n", ge.LambdaMax.Est, ge.LambdaMax.Lo, ge.LambdaMax.Hi, "1/time", "certified bracket ("+ge.LambdaMax.Cert.String()+")")
+		t.add("γ*_H2", ge.Gamma.Mean, ge.Gamma.Lo, ge.Gamma.Hi, "time", "estimate, 95 % interval")
+		if err != nil {
+			return ans, err
+		}
+		gamma = ge.Gamma.Mean
+	}
+	th := &consensus.Throttler{Graph: g, Gamma: gamma}
+	h, err := consensus.EstimateH2(th, f.sigma, nil, rand.NewPCG(a.seed, 2))
+	if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
+		return nil, err
+	}
+	t.add("γ used", gamma, nil, nil, "time", "")
+	for _, tr := range []consensus.Traffic{consensus.Case1, consensus.Case2, consensus.Case2T} {
+		e := h.Of(tr)
+		t.add(rhoName(tr), e.Mean, e.Lo, e.Hi, "load²", "estimate, 95 % interval")
+	}
+	return ans, err
+}

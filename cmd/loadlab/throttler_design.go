@@ -1,0 +1,181 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/loadlab/loadlab/consensus"
+	"github.com/loadlab/loadlab/graphio"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+)
+
+// maxAllPairsCandidates bounds the graph order for which "design --add"
+// takes every missing link as a candidate (n²/2 candidates, each scored
+// in O(n) per round).
+const maxAllPairsCandidates = 400
+
+func (a *app) throttlerDesignCommand() *cobra.Command {
+	var f throttlerFlags
+	var add int
+	var candidates string
+	var linkWeight float64
+	var weights bool
+	var budget float64
+	c := &cobra.Command{
+		Use:   "design",
+		Short: "Add k links greedily, or design every link weight with a certificate",
+		Long: `--add K: add K links one by one, each the candidate that lowers ρ₂ most
+(spec §5.2, Problem C), from the --candidates edge list (every missing
+link on graphs of at most 400 servers when no list is given), each with
+weight --link-weight. --weights: choose the weight of every existing link
+under a total weight --budget (default: the current total) to minimise ρ₂
+(spec §5.2, Problem A), with a certified lower bound on the optimum.
+Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			if (add > 0) == weights {
+				return usagef("give one of --add K or --weights")
+			}
+			d, _, err := f.in.load()
+			if err != nil {
+				return err
+			}
+			th, err := designThrottler(d.Graph, f)
+			if err != nil {
+				return err
+			}
+			var ans *answer
+			if add > 0 {
+				ans, err = a.designAdd(d, th, add, candidates, linkWeight)
+			} else {
+				ans, err = a.designWeights(d, th, budget)
+			}
+			if ans != nil {
+				if eerr := a.emit(ans); eerr != nil {
+					return eerr
+				}
+			}
+			return err
+		},
+	}
+	f.register(c)
+	c.Flags().IntVar(&add, "add", 0, "number of links to add greedily")
+	c.Flags().StringVar(&candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
+	c.Flags().Float64Var(&linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")
+	c.Flags().BoolVar(&weights, "weights", false, "design every link weight under --budget")
+	c.Flags().Float64Var(&budget, "budget", 0, "total link weight for --weights; 0 means the graph's current total")
+	return c
+}
+
+// designThrottler is the throttler of the design commands: the input
+// graph at --gamma, or at its γ*_H2.
+func designThrottler(g *wgraph.Graph, f throttlerFlags) (*consensus.Throttler, error) {
+	if err := wgraph.CheckConnected(g); err != nil {
+		return nil, err
+	}
+	if g.Order() > spectral.DenseMaxNodes {
+		return nil, usagef("design works on the dense spectrum: at most %d servers, the graph has %d", spectral.DenseMaxNodes, g.Order())
+	}
+	gamma := f.gamma
+	if gamma == 0 {
+		sp, err := consensus.NewSpectral(g)
+		if err != nil {
+			return nil, err
+		}
+		if gamma, _, err = sp.GammaH2(f.sigma); err != nil {
+			return nil, err
+		}
+	}
+	return &consensus.Throttler{Graph: g, Gamma: gamma}, nil
+}
+
+// designAdd answers "design --add".
+func (a *app) designAdd(d *graphio.Data, th *consensus.Throttler, k int, path string, w float64) (*answer, error) {
+	cands, err := candidateLinks(d, path, w)
+	if err != nil {
+		return nil, err
+	}
+	p := a.startProgress(-1, "greedy links")
+	gr, err := consensus.GreedyLinks(th, cands, k)
+	p.done()
+	if err != nil {
+		return nil, err
+	}
+	t := &table{name: "added links", cols: []string{"step", "u", "v", "weight", "ρ₂ after"}}
+	for i, e := range gr.Added {
+		t.add(i+1, d.Labels[e.U], d.Labels[e.V], e.W, gr.Rho[i+1])
+	}
+	notes := []string{fmt.Sprintf("ρ₂ before: %.6g at γ = %.6g (σ = 1). ρ₂ can rise when a link is added (spec §5.1): stop where the column is least.", gr.Rho[0], th.Gamma)}
+	return &answer{tables: []*table{t}, value: gr, notes: notes}, nil
+}
+
+// candidateLinks reads the candidate links, or lists every missing link
+// of a small graph.
+func candidateLinks(d *graphio.Data, path string, w float64) ([]wgraph.Edge, error) {
+	g := d.Graph
+	if path == "" {
+		if g.Order() > maxAllPairsCandidates {
+			return nil, usagef("the graph has %d servers: give the candidate links with --candidates FILE (every missing link is tried only up to %d servers)", g.Order(), maxAllPairsCandidates)
+		}
+		var cs []wgraph.Edge
+		for u := range g.Order() {
+			for v := u + 1; v < g.Order(); v++ {
+				if !g.HasEdge(u, v) {
+					cs = append(cs, wgraph.Edge{U: u, V: v, W: w})
+				}
+			}
+		}
+		return cs, nil
+	}
+	cd, err := graphio.ReadFile(path, &graphio.Options{})
+	if err != nil {
+		return nil, err
+	}
+	index := labelIndex(d.Labels)
+	var cs []wgraph.Edge
+	for _, e := range cd.Graph.Edges() {
+		lu, lv := cd.Labels[e.U], cd.Labels[e.V]
+		u, ok1 := index[lu]
+		v, ok2 := index[lv]
+		if !ok1 || !ok2 {
+			return nil, usagef("--candidates %s: link {%s, %s} names a node the graph does not have", path, lu, lv)
+		}
+		cs = append(cs, wgraph.Edge{U: u, V: v, W: e.W})
+	}
+	return cs, nil
+}
+
+// designWeights answers "design --weights".
+func (a *app) designWeights(d *graphio.Data, th *consensus.Throttler, budget float64) (*answer, error) {
+	g := th.Graph
+	edges := g.Edges()
+	links := make([]consensus.Link, len(edges))
+	total := 0.0
+	for i, e := range edges {
+		links[i] = consensus.Link{U: e.U, V: e.V, Cost: 1}
+		total += e.W
+	}
+	if budget == 0 {
+		budget = total
+	}
+	p := a.startProgress(-1, "weight design")
+	wd, err := consensus.DesignWeights(consensus.WeightProblem{Nodes: g.Order(), Links: links, Gamma: th.Gamma, Budget: budget}, nil)
+	p.done()
+	if wd == nil {
+		return nil, err
+	}
+	t := &table{name: "weights", cols: []string{"u", "v", "weight before", "weight after"}}
+	for i, e := range edges {
+		t.add(d.Labels[e.U], d.Labels[e.V], e.W, wd.Weights[i])
+	}
+	s := quantityTable("certificate")
+	s.add("ρ₂ at the design", wd.Value, wd.Lower, wd.Value, "load²", "certified: optimum ≥ lo")
+	s.add("duality gap", wd.Gap, nil, nil, "load²", wd.Status.String())
+	s.add("budget", budget, nil, nil, "weight", "")
+	return &answer{tables: []*table{t, s}, value: wd}, err
+}
