@@ -85,6 +85,7 @@ func nameFiles(err error, files string) error {
 func (a *app) anycastOptimizeCommand() *cobra.Command {
 	var in networkInput
 	var w, cc, tol float64
+	var maxIter int
 	c := &cobra.Command{
 		Use:   "optimize",
 		Short: "The optimal fraction x_i of each region's DNS demand served by anycast, with its certificate",
@@ -92,7 +93,8 @@ func (a *app) anycastOptimizeCommand() *cobra.Command {
 f_i(x) = (w/2) A_i (1 − x)² and h_i(S) = (c/2) (S − T_i)₊², by the dual
 super-gradient algorithm (spec §4). The answer is certified: the optimum
 P* lies in [lower, upper], and the run stops when the gap is at most --tol
-relative.`,
+relative, or after --max-iter steps with the gap reached so far (exit
+code 1).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -107,7 +109,10 @@ relative.`,
 				return err
 			}
 			p := a.startProgress(-1, "dual algorithm")
-			res, err := dual.Solve(prob, &dual.Settings{Tol: tol})
+			if maxIter < 0 {
+				return usagef("--max-iter = %d: want ≥ 0", maxIter)
+			}
+			res, err := dual.Solve(prob, &dual.Settings{Tol: tol, MaxIter: maxIter})
 			p.done()
 			if res == nil {
 				return err
@@ -122,6 +127,7 @@ relative.`,
 	c.Flags().Float64Var(&w, "w", 1, "weight w of the cost of demand sent to L2 DNS")
 	c.Flags().Float64Var(&cc, "c", 1, "weight c of the cost of overload")
 	c.Flags().Float64Var(&tol, "tol", 1e-6, "relative certified gap at which to stop")
+	c.Flags().IntVar(&maxIter, "max-iter", 0, "dual steps at most; 0 means 100000")
 	return c
 }
 

@@ -97,7 +97,7 @@ func isUsage(err error) bool {
 		return true
 	}
 	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "invalid argument", "flag needs an argument", "accepts ", "requires at least", "required flag", "if any flags in the group"} {
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "flag needs an argument", "accepts ", "requires at least", "required flag", "if any flags in the group"} {
 		if strings.Contains(msg, p) {
 			return true
 		}
@@ -129,9 +129,26 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.StringVarP(&a.outPath, "out", "o", "", "write the answer to `FILE` instead of stdout")
 	pf.Uint64Var(&a.seed, "seed", 1, "seed of every random choice (same seed, same answer)")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "no progress on stderr")
-	root.AddCommand(a.graphCommand(), a.throttlerCommand(), a.anycastCommand(),
-		a.cacheCommand(), a.nomadicCommand(), a.sweepCommand())
+	for _, c := range []*cobra.Command{a.graphCommand(), a.throttlerCommand(), a.anycastCommand(), a.cacheCommand(), a.nomadicCommand()} {
+		root.AddCommand(group(c))
+	}
+	root.AddCommand(a.sweepCommand())
 	return root
+}
+
+// group makes c, a command that only holds subcommands, refuse to run
+// alone or with an unknown subcommand (cobra would print its help and
+// succeed).
+func group(c *cobra.Command) *cobra.Command {
+	c.Args = cobra.NoArgs
+	c.RunE = func(c *cobra.Command, _ []string) error {
+		var names []string
+		for _, s := range c.Commands() {
+			names = append(names, s.Name())
+		}
+		return usagef("%s needs a subcommand: %s", c.CommandPath(), strings.Join(names, ", "))
+	}
+	return c
 }
 
 const rootLong = `loadlab answers the questions of distributed load management from your

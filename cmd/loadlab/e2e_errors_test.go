@@ -1,0 +1,107 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBadInput: bad usage and bad input exit with 2, print a message
+// naming what is wrong (for files: the file and the line) and write
+// nothing on stdout.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	badWeight := write("bad.csv", "u,v,w\n0,1,1\n1,2,x\n")
+	disconnected := write("two.csv", "u v\n0 1\n2 3\n")
+	badCosts := write("costs.csv", "a,b\n1,2\n3,-1\n")
+	badNet := write("net.json", `{"A": [1], "T": [1], "C": [[0.5]]}`)
+	cases := []struct {
+		name string
+		args []string
+		want []string // substrings of stderr
+	}{
+		{"unknown subcommand", []string{"graph", "frobnicate"}, []string{"unknown command"}},
+		{"unknown flag", []string{"graph", "info", "--dataset", "karate", "--frob"}, []string{"unknown flag"}},
+		{"bad flag value", []string{"cache", "compare", "--runs", "many"}, []string{"--runs"}},
+		{"json and csv", []string{"graph", "info", "--dataset", "karate", "--json", "--csv"}, []string{"exclude"}},
+		{"no graph", []string{"graph", "info"}, []string{"--graph"}},
+		{"unknown dataset", []string{"graph", "info", "--dataset", "nope"}, []string{"nope", "karate"}},
+		{"missing file", []string{"graph", "info", "--graph", filepath.Join(dir, "missing.csv")}, []string{"missing.csv"}},
+		{"bad weight", []string{"graph", "info", "--graph", badWeight}, []string{"bad.csv:3", `"x"`}},
+		{"disconnected", []string{"graph", "spectrum", "--graph", disconnected}, []string{"disconnected"}},
+		{"unknown pair label", []string{"graph", "resistance", "--graph", "path5.csv", "--pair", "a,z"}, []string{`"z"`}},
+		{"unstable gamma", []string{"throttler", "simulate", "--graph", "cycle8.txt", "--gamma", "10", "--steps", "5"}, []string{"unstable"}},
+		{"negative hold cost", []string{"nomadic", "compare", "--costs", badCosts}, []string{"costs.csv", "-1"}},
+		{"C not stochastic", []string{"anycast", "check", "--network", badNet}, []string{"net.json"}},
+		{"bad strategy", []string{"cache", "compare", "--strategy", "magic"}, []string{"magic"}},
+		{"plot format", []string{"graph", "spectrum", "--graph", "cycle8.txt", "--plot", filepath.Join(dir, "x.pdf")}, []string{".png or .svg"}},
+		{"plot folder", []string{"graph", "spectrum", "--graph", "cycle8.txt", "--plot", filepath.Join(dir, "no", "x.png")}, []string{"folder"}},
+		{"out folder", []string{"graph", "info", "--dataset", "karate", "--out", filepath.Join(dir, "no", "x.txt")}, []string{"folder"}},
+		{"no picture", []string{"graph", "info", "--dataset", "karate", "--plot", filepath.Join(dir, "info.png")}, []string{"no picture"}},
+		{"table without csv", []string{"graph", "info", "--dataset", "karate", "--table", "x"}, []string{"--table"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runCmd(t, "", c.args...)
+			if r.code != exitBadInput {
+				t.Fatalf("exit %d, want %d\nstderr: %s", r.code, exitBadInput, r.stderr)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout %q, want nothing", r.stdout)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr %q does not contain %q", r.stderr, w)
+				}
+			}
+		})
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range leftovers {
+		switch filepath.Base(f) {
+		case "bad.csv", "two.csv", "costs.csv", "net.json":
+		default:
+			t.Errorf("left behind: %s", f)
+		}
+	}
+}
+
+// TestFailedComputation: a computation stopped short exits with 1 and
+// still prints its partial answer, complete; with --out the partial
+// answer is written whole and no temporary file is left.
+func TestFailedComputation(t *testing.T) {
+	args := []string{"anycast", "optimize", "--network", "cdn3.json", "--max-iter", "2", "--tol", "1e-12"}
+	r := runCmd(t, "", args...)
+	if r.code != exitFailed || !strings.Contains(r.stdout, "IterationLimit") || !strings.Contains(r.stderr, "not converged") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "answer.json")
+	r = runCmd(t, "", append(args, "--json", "--out", out)...)
+	b, err := os.ReadFile(out)
+	if r.code != exitFailed || err != nil || !strings.HasSuffix(string(b), "}\n") {
+		t.Fatalf("exit %d, %v, file %q", r.code, err, b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d files in the folder, want answer.json alone", len(entries))
+	}
+}
+
+// TestExitCodeClasses: the classification of errors without running the
+// binary.
+func TestExitCodeClasses(t *testing.T) {
+	if exitCode(nil) != exitOK || exitCode(usagef("x")) != exitBadInput || exitCode(os.ErrNotExist) != exitBadInput {
+		t.Error("nil, usage or a missing file misclassified")
+	}
+	if exitCode(os.ErrClosed) != exitFailed {
+		t.Error("an unknown error must be a failed computation")
+	}
+}

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"encoding/json"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loadlab/loadlab/consensus"
+	"github.com/loadlab/loadlab/datasets"
+)
+
+// TestSpectrumCycle: the spectrum of the 8-cycle is 2 − 2cos(2πk/8)
+// (spec throttlers.md §2); the dense eigensolver is backward stable, so
+// each value is within 4·n·ε·‖L‖ ≤ 4·8·2.2e-16·4 ≈ 3e-14.
+func TestSpectrumCycle(t *testing.T) {
+	_, rows := csvRows(t, mustRun(t, "graph", "spectrum", "--graph", "cycle8.txt", "--csv"))
+	if len(rows) != 8 {
+		t.Fatalf("%d eigenvalues, want 8", len(rows))
+	}
+	want := make([]float64, 8)
+	for k := range want {
+		want[k] = 2 - 2*math.Cos(2*math.Pi*float64(k)/8)
+	}
+	sortFloats(want)
+	for k, r := range rows {
+		if got := num(t, r[1]); math.Abs(got-want[k]) > 3e-14 {
+			t.Errorf("λ_%d = %v, want %v", k+1, got, want[k])
+		}
+	}
+}
+
+func sortFloats(xs []float64) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+// TestResistancePath: on a path of unit resistors R_uv = |u − v| and
+// every edge has resistance 1 (series law; Foster: Σ R_e = n − 1).
+func TestResistancePath(t *testing.T) {
+	out := mustRun(t, "graph", "resistance", "--graph", "path5.csv", "--pair", "a,e", "--pair", "b,d", "--csv", "--table", "pairs")
+	_, rows := csvRows(t, out)
+	for i, want := range []float64{4, 2} {
+		if got := num(t, rows[i][2]); math.Abs(got-want) > 1e-13 {
+			t.Errorf("R(%s, %s) = %v, want %v", rows[i][0], rows[i][1], got, want)
+		}
+	}
+	_, rows = csvRows(t, mustRun(t, "graph", "resistance", "--graph", "path5.csv", "--edges", "--csv"))
+	for _, r := range rows {
+		if got := num(t, r[3]); math.Abs(got-1) > 1e-13 {
+			t.Errorf("edge %s–%s: R = %v, want 1", r[0], r[1], got)
+		}
+	}
+}
+
+// TestAnalyzeMatchesLibrary: the command's γ*_H2 and ρ₂ on the karate
+// club are the library's, to the last bit (the JSON carries every
+// digit).
+func TestAnalyzeMatchesLibrary(t *testing.T) {
+	var tables []struct {
+		Name string           `json:"name"`
+		Rows []map[string]any `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "throttler", "analyze", "--dataset", "karate", "--json")), &tables); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, r := range tables[0].Rows {
+		got[r["quantity"].(string)] = r["value"].(float64)
+	}
+	sp, err := consensus.NewSpectral(datasets.Karate().Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gstar, _, err := sp.GammaH2(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rho2, err := sp.Rho(consensus.Case2, gstar, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["γ*_H2"] != gstar || got["ρ₂"] != rho2 || got["stability limit 2/λ_n"] != sp.StabilityBound() {
+		t.Errorf("command %v; library γ* = %v, ρ₂ = %v, 2/λ_n = %v", got, gstar, rho2, sp.StabilityBound())
+	}
+	if !(gstar < sp.StabilityBound()) {
+		t.Errorf("γ*_H2 = %v not below the stability limit %v", gstar, sp.StabilityBound())
+	}
+}
+
+// TestSimulateConservation: the total limit is conserved at every step
+// (spec §3.3, Lemma 1; to rounding: 1e-12 relative on a total of 8), and
+// the admitted load is at most both demand and limit (spec §3.2).
+func TestSimulateConservation(t *testing.T) {
+	cols, rows := csvRows(t, mustRun(t, "throttler", "simulate", "--graph", "cycle8.txt", "--steps", "200", "--csv"))
+	if len(rows) != 200 || cols[3] != "limit" {
+		t.Fatalf("%d rows, columns %v", len(rows), cols)
+	}
+	for _, r := range rows {
+		d, l, a := num(t, r[2]), num(t, r[3]), num(t, r[4])
+		if math.Abs(l-8) > 8e-12 || a > math.Min(d, l)+1e-12*(math.Abs(d)+math.Abs(l)) {
+			t.Fatalf("step %s: demand %v, limit %v, admitted %v", r[0], d, l, a)
+		}
+	}
+}
+
+// TestNomadicRatios: the offline optimum is a lower bound of every
+// online cost (spec nomadic §3), so every ratio is ≥ 1.
+func TestNomadicRatios(t *testing.T) {
+	_, rows := csvRows(t, mustRun(t, "nomadic", "compare", "--costs", "hold.csv", "--setup", "2", "--csv"))
+	opt := num(t, rows[0][1])
+	for _, r := range rows[1:] {
+		if c, ratio := num(t, r[1]), num(t, r[2]); c < opt || math.Abs(ratio-c/opt) > 1e-12 || ratio < 1 {
+			t.Errorf("%s: cost %v, ratio %v, optimum %v", r[0], c, ratio, opt)
+		}
+	}
+}
+
+// TestCacheCompareIntervals: every row has the requested runs and its
+// mean inside its interval; the same seed gives the same answer, another
+// seed another one.
+func TestCacheCompareIntervals(t *testing.T) {
+	args := []string{"cache", "compare", "--n", "64", "--runs", "5", "--csv"}
+	out := mustRun(t, args...)
+	_, rows := csvRows(t, out)
+	for _, r := range rows {
+		runs, m, lo, hi := num(t, r[2]), num(t, r[3]), num(t, r[4]), num(t, r[5])
+		if runs != 5 || !(lo <= m && m <= hi) {
+			t.Errorf("%v", r)
+		}
+	}
+	if again := mustRun(t, args...); again != out {
+		t.Error("same seed, different answers")
+	}
+	if other := mustRun(t, append(args, "--seed", "2")...); other == out {
+		t.Error("--seed 2 gave the answer of seed 1")
+	}
+}
+
+// TestAnycastCertificate: the optimum lies in the certified bracket and
+// the run stopped at the requested relative gap.
+func TestAnycastCertificate(t *testing.T) {
+	_, rows := csvRows(t, mustRun(t, "anycast", "optimize", "--network", "cdn3.json", "--tol", "1e-8", "--csv", "--table", "certificate"))
+	v, lo, hi := num(t, rows[0][1]), num(t, rows[0][2]), num(t, rows[0][3])
+	if !(lo <= v && v <= hi) || (hi-lo) > 1e-8*hi {
+		t.Errorf("P* = %v in [%v, %v]: want a bracket of relative width ≤ 1e-8", v, lo, hi)
+	}
+}
+
+// TestPlots: --plot writes a PNG that decodes and an SVG, and nothing
+// else in the folder.
+func TestPlots(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range [][]string{
+		{"graph", "spectrum", "--graph", tdPath(t, "cycle8.txt")},
+		{"throttler", "analyze", "--dataset", "karate"},
+		{"throttler", "simulate", "--graph", tdPath(t, "cycle8.txt"), "--steps", "50"},
+		{"anycast", "optimize", "--network", tdPath(t, "cdn3.json")},
+		{"cache", "compare", "--n", "64,144", "--runs", "3"},
+		{"nomadic", "compare", "--costs", tdPath(t, "hold.csv")},
+	} {
+		name := strings.Join(c[:2], "-")
+		for _, ext := range []string{".png", ".svg"} {
+			path := filepath.Join(dir, name+ext)
+			if r := runCmd(t, dir, append(c, "--plot", path)...); r.code != 0 {
+				t.Fatalf("%v: exit %d: %s", c, r.code, r.stderr)
+			}
+			checkPicture(t, path)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 12 {
+		t.Errorf("%d files in the folder, want the 12 pictures", len(entries))
+	}
+}
+
+// checkPicture checks that a PNG decodes to a non-empty image, or that
+// an SVG file is a complete SVG document.
+func checkPicture(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasSuffix(path, ".svg") {
+		s := string(b)
+		if !strings.Contains(s, "<svg") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") {
+			t.Errorf("%s is not a complete SVG", path)
+		}
+		return
+	}
+	img, err := png.Decode(strings.NewReader(string(b)))
+	if err != nil || img.Bounds().Dx() < 100 {
+		t.Errorf("%s: %v", path, err)
+	}
+}
+
+// tdPath is the absolute path of a file of testdata.
+func tdPath(t *testing.T, name string) string {
+	p, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
