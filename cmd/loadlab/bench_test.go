@@ -1,0 +1,166 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/loadlab/loadlab/codedload"
+	"github.com/loadlab/loadlab/competitive"
+	"github.com/loadlab/loadlab/consensus"
+	"github.com/loadlab/loadlab/dataio"
+	"github.com/loadlab/loadlab/datasets"
+	"github.com/loadlab/loadlab/dual"
+	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/graphio"
+	"github.com/loadlab/loadlab/internal/cputime"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/stability"
+)
+
+// overheadCases pair a command line with the library calls that compute
+// the same answer, for BenchmarkOverhead (target, docs/benchmarks.md: the
+// command within 50 ms of the library on every subcommand).
+var overheadCases = []struct {
+	name string
+	args []string
+	lib  func() error
+}{
+	{"graph-info-power-grid", []string{"graph", "info", "--dataset", "power-grid"}, func() error {
+		g := datasets.PowerGrid().Graph
+		if _, _, err := spectral.AlgebraicConnectivity(g); err != nil {
+			return err
+		}
+		if _, err := spectral.Lambda2Bracket(g, nil); err != nil {
+			return err
+		}
+		if _, err := spectral.LambdaMaxBracket(g, nil); err != nil {
+			return err
+		}
+		_, err := estimate.Kirchhoff(g, nil, rand.NewPCG(1, 0))
+		return err
+	}},
+	{"graph-spectrum-cycle", []string{"graph", "spectrum", "--graph", "cycle8.txt"}, func() error {
+		d, err := graphio.ReadFile("cycle8.txt", nil)
+		if err == nil {
+			_, err = spectral.Spectrum(d.Graph)
+		}
+		return err
+	}},
+	{"graph-resistance-path", []string{"graph", "resistance", "--graph", "path5.csv", "--pair", "a,e"}, func() error {
+		d, err := graphio.ReadFile("path5.csv", nil)
+		if err == nil {
+			_, err = spectral.EffectiveResistance(d.Graph, 0, 4)
+		}
+		return err
+	}},
+	{"throttler-analyze-karate", []string{"throttler", "analyze", "--dataset", "karate"}, func() error {
+		sp, err := consensus.NewSpectral(datasets.Karate().Graph)
+		if err != nil {
+			return err
+		}
+		g, _, err := sp.GammaH2(1)
+		if err == nil {
+			_, err = sp.NodalRho(nil, consensus.Case2, g, 1)
+		}
+		return err
+	}},
+	{"throttler-simulate-cycle", []string{"throttler", "simulate", "--graph", "cycle8.txt", "--steps", "1000"}, func() error {
+		d, err := graphio.ReadFile("cycle8.txt", nil)
+		if err != nil {
+			return err
+		}
+		sp, err := consensus.NewSpectral(d.Graph)
+		if err != nil {
+			return err
+		}
+		g, _, err := sp.GammaH2(1)
+		if err != nil {
+			return err
+		}
+		x0 := []float64{1, 1, 1, 1, 1, 1, 1, 1}
+		dem := &consensus.RandomWalkDemand{Start: x0, Sigma: 1, Src: rand.NewPCG(1, 3)}
+		_, err = consensus.Simulate(&consensus.Throttler{Graph: d.Graph, Gamma: g}, dem, x0, 1000, nil)
+		return err
+	}},
+	{"anycast-optimize-cdn3", []string{"anycast", "optimize", "--network", "cdn3.json"}, func() error {
+		nw, err := dataio.ReadNetworkJSONFile("cdn3.json")
+		if err != nil {
+			return err
+		}
+		p, err := dual.Quadratic(nw, 1, 1)
+		if err == nil {
+			_, err = dual.Solve(p, &dual.Settings{Tol: 1e-6})
+		}
+		return err
+	}},
+	{"anycast-check-cdn3", []string{"anycast", "check", "--network", "cdn3.json"}, func() error {
+		nw, err := dataio.ReadNetworkJSONFile("cdn3.json")
+		if err == nil {
+			_, err = stability.PolytopeSlack(nw)
+		}
+		return err
+	}},
+	{"anycast-greedy-cdn3", []string{"anycast", "greedy", "--network", "cdn3.json"}, func() error {
+		nw, err := dataio.ReadNetworkJSONFile("cdn3.json")
+		if err == nil {
+			_, _, err = (&stability.Law{Net: nw, Sensitivity: 1}).Attractors(20, 1000, 1, nil)
+		}
+		return err
+	}},
+	{"cache-compare-1024", []string{"cache", "compare", "--n", "1024", "--runs", "10"}, func() error {
+		f := cacheFlags{sizes: []int{1024}, topology: newChoice("torus", "torus"), files: 100, cache: 2, strategies: []string{"nearest", "two-choice", "coded-log"}, ball: 545}
+		fam, vs, err := f.model()
+		if err == nil {
+			_, err = codedload.CompareSizes([]int{1024}, fam, vs, func(int) int { return 10 }, 1, nil)
+		}
+		return err
+	}},
+	{"nomadic-compare-hold", []string{"nomadic", "compare", "--costs", "hold.csv"}, func() error {
+		in, err := dataio.ReadInstanceFile("hold.csv", 1)
+		if err != nil {
+			return err
+		}
+		if _, _, err := competitive.Optimum(in); err != nil {
+			return err
+		}
+		for _, al := range onlineAlgorithms(func() rand.Source { return rand.NewPCG(1, 4) }) {
+			if _, err := competitive.Run(al.alg, in); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+}
+
+// BenchmarkOverhead times each subcommand as a user runs it (a new
+// process, flags, reading, the computation, formatting, writing) against
+// the library calls alone, in the same run: the difference is the
+// command's overhead. Run in testdata's folder.
+func BenchmarkOverhead(b *testing.B) {
+	for _, c := range overheadCases {
+		b.Run(c.name+"/command", func(b *testing.B) {
+			var cpu time.Duration
+			for b.Loop() {
+				cmd := exec.Command(binary, append(c.args, "--quiet")...)
+				cmd.Dir = "testdata"
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v: %v\n%s", c.args, err, out)
+				}
+				cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+		b.Run(c.name+"/library", func(b *testing.B) {
+			b.Chdir("testdata")
+			start := cputime.Process()
+			for b.Loop() {
+				if err := c.lib(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cputime.Process()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
