@@ -1,0 +1,166 @@
+// Command recipedata writes the sample files of docs/recipes.md into
+// examples/data: a 200-server rate-limiter graph with its demand trace, a
+// measured anycast CDN whose correlation rows sum to 1 only within
+// measurement error, and a mobile user's hold costs with a timestamp
+// column. Every file is a pure function of the seeds below.
+//
+//	go run ./examples/recipedata            # rewrites examples/data
+//	go run ./examples/recipedata -out DIR
+package main
+
+import (
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/competitive/mobility"
+	"github.com/loadlab/loadlab/wgraph/gen"
+)
+
+func main() {
+	out := flag.String("out", filepath.Join("examples", "data"), "folder of the files")
+	flag.Parse()
+	for name, write := range map[string]func(io.Writer) error{
+		"servers200.csv": servers,
+		"demand200.csv":  demand,
+		"cdn-nodes.csv":  func(w io.Writer) error { return cdn(w, nil) },
+		"cdn-corr.csv":   func(w io.Writer) error { return cdn(nil, w) },
+		"hold-costs.csv": holdCosts,
+	} {
+		if err := writeFile(filepath.Join(*out, name), write); err != nil {
+			fmt.Fprintln(os.Stderr, "recipedata:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// writeFile writes path with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// label is the name of server i.
+func label(i int) string { return fmt.Sprintf("srv-%03d", i) }
+
+// servers is a 200-server graph: a random connected sparse graph of
+// mean degree 4 with link weights (exchange rates) between 0.5 and 2.
+func servers(w io.Writer) error {
+	g, err := gen.RandomConnectedSparse(200, 4, 0.5, 2, rand.NewPCG(200, 1))
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"source", "target", "weight"})
+	for _, e := range g.Edges() {
+		cw.Write([]string{label(e.U), label(e.V), strconv.FormatFloat(math.Round(e.W*100)/100, 'f', -1, 64)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// demand is 500 steps of requests per second at the 200 servers: a
+// daily swing shared by all, a level of its own per server, and noise.
+func demand(w io.Writer) error {
+	rng := rand.New(rand.NewPCG(200, 2))
+	level := make([]float64, 200)
+	head := make([]string, 200)
+	for i := range level {
+		level[i] = 50 + 100*rng.Float64()
+		head[i] = label(i)
+	}
+	cw := csv.NewWriter(w)
+	cw.Write(head)
+	row := make([]string, 200)
+	for k := range 500 {
+		day := 1 + 0.4*math.Sin(2*math.Pi*float64(k)/500)
+		for i := range row {
+			r := level[i]*day + 5*rng.NormFloat64()
+			row[i] = strconv.FormatFloat(math.Round(max(r, 0)*10)/10, 'f', -1, 64)
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// cdn writes a 60-node CDN as measured: the generator's network with
+// every correlation perturbed by measurement noise of relative size
+// 1e-4 and rounded to 6 decimals, so the rows sum to 1 only within about
+// 1e-4. nodes gets columns A and T, corr the dense matrix.
+func cdn(nodes, corr io.Writer) error {
+	nw, err := anycast.GenerateCDN(rand.NewPCG(60, 1), &anycast.CDNSettings{N: 60, K: 5})
+	if err != nil {
+		return err
+	}
+	if nodes != nil {
+		cw := csv.NewWriter(nodes)
+		cw.Write([]string{"A", "T"})
+		for i := range nw.A {
+			cw.Write([]string{fmt.Sprintf("%.4f", nw.A[i]), fmt.Sprintf("%.4f", nw.T[i])})
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+	rng := rand.New(rand.NewPCG(60, 2))
+	cw := csv.NewWriter(corr)
+	row := make([]string, 60)
+	for j := range 60 {
+		for i := range 60 {
+			c := nw.At(j, i)
+			if c != 0 {
+				c *= 1 + 1e-4*rng.NormFloat64()
+			}
+			row[i] = strconv.FormatFloat(math.Round(c*1e6)/1e6, 'f', -1, 64)
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// holdCosts is a mobile user's hold costs at 8 edge servers: the user
+// walks at 1.5 m/s (one slot a minute) through a 2 km square, and
+// holding the service at a server costs the user's distance to it in
+// km. The first column is the slot's time stamp.
+func holdCosts(w io.Writer) error {
+	src := rand.NewPCG(8, 1)
+	walk, err := mobility.RandomWaypoint(2000, 90, 720, src)
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(8, 2))
+	sites := make([]mobility.Point, 8)
+	head := []string{"time"}
+	for i := range sites {
+		sites[i] = mobility.Point{X: 2000 * rng.Float64(), Y: 2000 * rng.Float64()}
+		head = append(head, fmt.Sprintf("edge-%d", i+1))
+	}
+	cw := csv.NewWriter(w)
+	cw.Write(head)
+	t0 := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
+	for t, p := range walk.Pos {
+		row := []string{t0.Add(time.Duration(t) * time.Minute).Format(time.RFC3339)}
+		for _, s := range sites {
+			row = append(row, fmt.Sprintf("%.3f", math.Hypot(p.X-s.X, p.Y-s.Y)/1000))
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
