@@ -79,7 +79,7 @@ func (s *SweepSettings) Validate() error {
 // the runs. Run r of point i is points[i].Run(seed, i, r), on the streams
 // loadlab.Stream(seed, i, r, ·) only, so the results are the same for any
 // number of workers and when the runs are computed elsewhere
-// (cmd/sweep). It returns the first error met, with the point index:
+// (loadlab sweep). It returns the first error met, with the point index:
 // runs < 1, a negative Point.Runs, invalid settings, an invalid
 // configuration, a failing Build, or a total number of runs too large
 // to hold (loadlab.ErrTooLarge). A panic in Build or Run is re-raised on

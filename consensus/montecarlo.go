@@ -88,7 +88,7 @@ func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab
 // over the last steps. Run i of EstimateRho is
 // SimulateRho(th, t, σ, m.Steps, m.Burn, loadlab.Stream(m.Seed, i)), and
 // EstimateRho's estimate is the summary of its runs in run order, so a
-// sweep split across processes (cmd/sweep) reproduces it bit for bit.
+// sweep split across processes (loadlab sweep) reproduces it bit for bit.
 // The simulation runs on one goroutine (the runs are the parallel loop).
 // Errors are those of EstimateRho for th, t and σ, an error wrapping
 // loadlab.ErrInvalid for steps < 1 or burn < 0, one wrapping

@@ -46,7 +46,7 @@ type SweepPoint struct {
 // fc.Src = loadlab.Stream(seed, k, r), measured by Result.SteadyGap(P*),
 // BetaErr and Packets: the runs are parallel, and the points are the
 // same for any number of goroutines and when the runs are computed
-// elsewhere (cmd/sweep). It returns an error wrapping
+// elsewhere (loadlab sweep). It returns an error wrapping
 // loadlab.ErrInvalid for runs < 1, no windows, a bad fc or s (named by
 // the field), and loadlab.ErrTooLarge when the points times the runs do
 // not fit in memory. It panics if p is nil.

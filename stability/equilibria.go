@@ -545,7 +545,7 @@ type Attractor struct {
 // continuum of equilibria). Start k is l.Attract(t1, loadlab.Stream(seed,
 // k), s) and the equilibria are grouped by GroupAttractors, so the starts
 // run in parallel and the result is the same for any number of workers
-// and when the starts are computed elsewhere (cmd/sweep). It returns an
+// and when the starts are computed elsewhere (loadlab sweep). It returns an
 // error wrapping loadlab.ErrInvalid for negative starts, t1 not finite
 // and positive, invalid settings, one wrapping loadlab.ErrTooLarge if
 // the starts would not fit in memory, or the first integration error.

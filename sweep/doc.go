@@ -42,10 +42,10 @@
 //
 // # The sweeps of the library
 //
-// The command cmd/sweep runs the library's Monte Carlo sweeps
+// The command loadlab sweep runs the library's Monte Carlo sweeps
 // this way. Every one of them is a loop that calls the model's ordinary
 // per-run function on the run's stream and summarises the runs in run
-// order, so cmd/sweep's adapter for it calls the same function on the
+// order, so the command's adapter for it calls the same function on the
 // same stream for run r, and its merge summarises the recorded values as
 // the loop does:
 //

@@ -142,7 +142,7 @@ type Result struct {
 // loadlab.Stream(seed, point, r) and contender i from
 // loadlab.Stream(seed, point, r, 1+i), so the result depends only on the
 // arguments, whatever the number of goroutines (runs are spread over
-// GOMAXPROCS), and a run computed elsewhere (cmd/sweep) is the same.
+// GOMAXPROCS), and a run computed elsewhere (loadlab sweep) is the same.
 //
 // It returns an error wrapping loadlab.ErrInvalid if runs < 1 or a
 // contender's New is nil or returns nil, one wrapping loadlab.ErrTooLarge if the

@@ -21,7 +21,7 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge
 fi
-go build -o "$WORK/sweep" ./cmd/sweep
+go build -o "$WORK/loadlab" ./cmd/loadlab
 
 # munge: a key and the daemon
 if [ ! -s /etc/munge/munge.key ]; then
@@ -68,7 +68,7 @@ one_sweep() {
 	local CONFIG=$1 name
 	name=$(basename "$CONFIG" .json)
 	local OUT=$WORK/$name
-	export CONFIG OUTDIR=$OUT SWEEP=$WORK/sweep
+	export CONFIG OUTDIR=$OUT LOADLAB=$WORK/loadlab
 	jid=$(sbatch --parsable --array=0-3 --chdir="$WORK" --output="$WORK/$name-shard-%a.log" --export=ALL "$ROOT/deploy/slurm/sweep.sbatch")
 	mid=$(sbatch --parsable --dependency=afterok:"$jid" --chdir="$WORK" --output="$WORK/$name-merge.log" --export=ALL "$ROOT/deploy/slurm/merge.sbatch")
 	echo "$name: array job $jid, merge job $mid"
@@ -76,7 +76,7 @@ one_sweep() {
 		squeue -h -j "$jid,$mid" 2>/dev/null | grep -q . || break
 		sleep 1
 	done
-	"$WORK/sweep" -config "$CONFIG" -direct -out "$WORK/$name-direct"
+	"$WORK/loadlab" sweep --config "$CONFIG" --direct --out "$WORK/$name-direct"
 	if cmp "$OUT/result.csv" "$WORK/$name-direct.csv" && cmp "$OUT/result.json" "$WORK/$name-direct.json"; then
 		echo "OK: $name: the merged Slurm result equals the one-process result ($WORK)"
 	else

@@ -9,43 +9,43 @@ import (
 	"github.com/loadlab/loadlab/internal/size"
 )
 
-// dualJob is "dual": dual.Sweep on the quadratic problem of a network.
+// sweepDualJob is "dual": dual.Sweep on the quadratic problem of a network.
 // Run j of the plan is run r = j mod runs of point k = j div runs
 // (window windows[k div nlosses], loss losses[k mod nlosses]): one
 // dual.Solve with the settings dual.Sweep documents (Constant rule,
 // Fixed, RecordDual, FastControl with that window and loss) on the
 // stream loadlab.Stream(seed, k, r), recorded as its SteadyGap(P*),
 // BetaErr and Packets.
-type dualJob struct {
+type sweepDualJob struct {
 	p             *dual.Problem
 	fc            dual.FastControl
 	windows, loss []float64 // loss: the losses, {0} if none were given
 	base          dual.Settings
-	direct        *dual.Settings // the configuration's settings, for -direct
+	direct        *dual.Settings // the configuration's settings, for --direct
 	pstar         float64
 	runs          int
 	seed          uint64
 }
 
-// dualParams configures "dual".
-type dualParams struct {
-	Network     netParams `json:"network"`
-	W           float64   `json:"w"` // quadratic costs of dual.Quadratic
-	C           float64   `json:"c"`
-	Gamma       float64   `json:"gamma"` // FastControl.Gamma
-	Delay       int       `json:"delay"`
-	Unreachable string    `json:"unreachable"` // "reject" (default), "drop", "direct"
-	Windows     []float64 `json:"windows"`
-	Losses      []float64 `json:"losses"` // empty: {0}
-	Step        float64   `json:"step"`
-	MaxIter     int       `json:"max_iter"`
-	Eps         float64   `json:"eps"`
-	Mu0         []float64 `json:"mu0"`
+// sweepDualParams configures "dual".
+type sweepDualParams struct {
+	Network     sweepNetParams `json:"network"`
+	W           float64        `json:"w"` // quadratic costs of dual.Quadratic
+	C           float64        `json:"c"`
+	Gamma       float64        `json:"gamma"` // FastControl.Gamma
+	Delay       int            `json:"delay"`
+	Unreachable string         `json:"unreachable"` // "reject" (default), "drop", "direct"
+	Windows     []float64      `json:"windows"`
+	Losses      []float64      `json:"losses"` // empty: {0}
+	Step        float64        `json:"step"`
+	MaxIter     int            `json:"max_iter"`
+	Eps         float64        `json:"eps"`
+	Mu0         []float64      `json:"mu0"`
 }
 
-func newDual(params json.RawMessage, seed uint64, runs int) (job, error) {
-	var p dualParams
-	if err := strictParams(params, &p); err != nil {
+func newSweepDual(params json.RawMessage, seed uint64, runs int) (sweepJob, error) {
+	var p sweepDualParams
+	if err := sweepStrictParams(params, &p); err != nil {
 		return nil, err
 	}
 	nw, err := p.Network.network()
@@ -56,7 +56,7 @@ func newDual(params json.RawMessage, seed uint64, runs int) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	un, err := pick("unreachable", p.Unreachable, "reject", "drop", "direct")
+	un, err := sweepPick("unreachable", p.Unreachable, "reject", "drop", "direct")
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func newDual(params json.RawMessage, seed uint64, runs int) (job, error) {
 	if err := set.Validate(); err != nil {
 		return nil, err
 	}
-	j := &dualJob{p: prob, fc: fc, windows: p.Windows, loss: p.Losses, runs: runs, seed: seed, base: *set, direct: set}
+	j := &sweepDualJob{p: prob, fc: fc, windows: p.Windows, loss: p.Losses, runs: runs, seed: seed, base: *set, direct: set}
 	if len(j.loss) == 0 {
 		j.loss = []float64{0}
 	}
@@ -96,15 +96,15 @@ func newDual(params json.RawMessage, seed uint64, runs int) (job, error) {
 	return j, nil
 }
 
-func (j *dualJob) Prefix() []uint64 { return nil }
-func (j *dualJob) Total() int       { return len(j.windows) * len(j.loss) * j.runs }
+func (j *sweepDualJob) Prefix() []uint64 { return nil }
+func (j *sweepDualJob) Total() int       { return len(j.windows) * len(j.loss) * j.runs }
 
-func (j *dualJob) Path(idx int) []uint64 {
+func (j *sweepDualJob) Path(idx int) []uint64 {
 	return []uint64{j.seed, uint64(idx / j.runs), uint64(idx % j.runs)}
 }
 
 // Run returns the run's gap, β error and packets.
-func (j *dualJob) Run(idx int) ([]float64, error) {
+func (j *sweepDualJob) Run(idx int) ([]float64, error) {
 	k, r := idx/j.runs, idx%j.runs
 	f := j.fc
 	f.Window, f.Loss = j.windows[k/len(j.loss)], j.loss[k%len(j.loss)]
@@ -121,9 +121,9 @@ func (j *dualJob) Run(idx int) ([]float64, error) {
 
 // Summarize forms dual.Sweep's points from the runs, point by point in
 // run order: the mean β error and packets, and the gap's estimate.
-func (j *dualJob) Summarize(values [][]float64) (Table, error) {
-	if err := checkWidths("dual", values, 3); err != nil {
-		return Table{}, err
+func (j *sweepDualJob) Summarize(values [][]float64) (sweepTable, error) {
+	if err := sweepCheckWidths("dual", values, 3); err != nil {
+		return sweepTable{}, err
 	}
 	pts := make([]dual.SweepPoint, len(j.windows)*len(j.loss))
 	for k := range pts {
@@ -133,23 +133,23 @@ func (j *dualJob) Summarize(values [][]float64) (Table, error) {
 			pt.BetaErr += v[1] / float64(j.runs)
 			pt.Packets += v[2] / float64(j.runs)
 		}
-		pt.Gap = estimate(column(runs, 0))
+		pt.Gap = sweepEstimate(sweepColumn(runs, 0))
 		pts[k] = pt
 	}
-	return dualTable(pts), nil
+	return sweepDualTable(pts), nil
 }
 
-func (j *dualJob) Direct() (Table, error) {
+func (j *sweepDualJob) Direct() (sweepTable, error) {
 	pts, err := dual.Sweep(j.p, j.fc, j.windows, j.loss, j.direct, j.runs, j.seed)
-	return dualTable(pts), err
+	return sweepDualTable(pts), err
 }
 
-// dualTable writes window, gamma, loss, packets, beta_err and the gap's
+// sweepDualTable writes window, gamma, loss, packets, beta_err and the gap's
 // estimate.
-func dualTable(pts []dual.SweepPoint) Table {
-	t := Table{Columns: []string{"window", "gamma", "loss", "packets", "beta_err", "gap_mean", "gap_lo", "gap_hi", "gap_stderr", "gap_n"}}
+func sweepDualTable(pts []dual.SweepPoint) sweepTable {
+	t := sweepTable{Columns: []string{"window", "gamma", "loss", "packets", "beta_err", "gap_mean", "gap_lo", "gap_hi", "gap_stderr", "gap_n"}}
 	for _, p := range pts {
-		t.Rows = append(t.Rows, append([]any{p.Window, p.Gamma, p.Loss, p.Packets, p.BetaErr}, cells(p.Gap)...))
+		t.Rows = append(t.Rows, append([]any{p.Window, p.Gamma, p.Loss, p.Packets, p.BetaErr}, sweepCells(p.Gap)...))
 	}
 	return t
 }

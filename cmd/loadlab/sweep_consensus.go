@@ -11,9 +11,9 @@ import (
 	"github.com/loadlab/loadlab/spectral"
 )
 
-// consensusParams configures the "consensus" sweep: consensus.EstimateRho
+// sweepConsensusParams configures the "consensus" sweep: consensus.EstimateRho
 // on a throttler over a deterministic graph family member.
-type consensusParams struct {
+type sweepConsensusParams struct {
 	Family  string  `json:"family"`  // spectral.Family name: path, cycle, star, complete, grid, torus, hypercube
 	Size    int     `json:"size"`    // its size parameter k
 	Gamma   float64 `json:"gamma"`   // update cycle γ
@@ -23,20 +23,20 @@ type consensusParams struct {
 	Burn    int     `json:"burn"`    // MonteCarlo.Burn
 }
 
-type consensusJob struct {
+type sweepConsensusJob struct {
 	th    *consensus.Throttler
 	t     consensus.Traffic
 	sigma float64
 	m     consensus.MonteCarlo
 }
 
-// maxOrder bounds the graphs the command builds (the throttler's
+// sweepMaxOrder bounds the graphs the command builds (the throttler's
 // simulation is dense in places; larger studies call the library).
-const maxOrder = 1 << 16
+const sweepMaxOrder = 1 << 16
 
-func newConsensus(params json.RawMessage, seed uint64, runs int) (job, error) {
-	var p consensusParams
-	if err := strictParams(params, &p); err != nil {
+func newSweepConsensus(params json.RawMessage, seed uint64, runs int) (sweepJob, error) {
+	var p sweepConsensusParams
+	if err := sweepStrictParams(params, &p); err != nil {
 		return nil, err
 	}
 	fam := slices.IndexFunc(spectral.AllFamilies(), func(f spectral.Family) bool { return f.String() == p.Family })
@@ -48,8 +48,8 @@ func newConsensus(params json.RawMessage, seed uint64, runs int) (job, error) {
 	if err != nil {
 		return nil, fmt.Errorf("params.size: %w", err)
 	}
-	if n > maxOrder {
-		return nil, loadlab.TooLarge("sweep", "params.size = %d gives %d nodes, want at most %d", p.Size, n, maxOrder)
+	if n > sweepMaxOrder {
+		return nil, loadlab.TooLarge("sweep", "params.size = %d gives %d nodes, want at most %d", p.Size, n, sweepMaxOrder)
 	}
 	g, err := f.Graph(p.Size)
 	if err != nil {
@@ -62,7 +62,7 @@ func newConsensus(params json.RawMessage, seed uint64, runs int) (job, error) {
 	if !(p.Sigma >= 0) || math.IsInf(p.Sigma, 1) {
 		return nil, loadlab.Invalid("sweep", "params.sigma = %v, want finite and ≥ 0", p.Sigma)
 	}
-	j := &consensusJob{
+	j := &sweepConsensusJob{
 		th:    &consensus.Throttler{Graph: g, Gamma: p.Gamma},
 		t:     consensus.Traffic(t + 1),
 		sigma: p.Sigma,
@@ -78,23 +78,23 @@ func newConsensus(params json.RawMessage, seed uint64, runs int) (job, error) {
 }
 
 // Prefix: run r of EstimateRho is SimulateRho on loadlab.Stream(Seed, r).
-func (j *consensusJob) Prefix() []uint64 { return nil }
+func (j *sweepConsensusJob) Prefix() []uint64 { return nil }
 
-func (j *consensusJob) Run(r int) ([]float64, error) {
+func (j *sweepConsensusJob) Run(r int) ([]float64, error) {
 	x, err := consensus.SimulateRho(j.th, j.t, j.sigma, j.m.Steps, j.m.Burn, loadlab.Stream(j.m.Seed, uint64(r)))
 	return []float64{x}, err
 }
 
-func (j *consensusJob) Summarize(values [][]float64) (Table, error) {
-	if err := checkWidths("consensus", values, 1); err != nil {
-		return Table{}, err
+func (j *sweepConsensusJob) Summarize(values [][]float64) (sweepTable, error) {
+	if err := sweepCheckWidths("consensus", values, 1); err != nil {
+		return sweepTable{}, err
 	}
-	return estimateTable([]Row{{"rho", estimate(column(values, 0))}}), nil
+	return sweepEstimateTable([]sweepRow{{"rho", sweepEstimate(sweepColumn(values, 0))}}), nil
 }
 
-func (j *consensusJob) Direct() (Table, error) {
+func (j *sweepConsensusJob) Direct() (sweepTable, error) {
 	m := j.m
 	m.Workers = 0
 	e, err := consensus.EstimateRho(j.th, j.t, j.sigma, m)
-	return estimateTable([]Row{{"rho", e}}), err
+	return sweepEstimateTable([]sweepRow{{"rho", e}}), err
 }

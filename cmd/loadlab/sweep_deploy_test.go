@@ -1,22 +1,19 @@
 package main
 
 import (
-	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/loadlab/loadlab"
 )
 
-// manifest holds the few fields of a Job manifest the command needs,
+// sweepManifest holds the few fields of a Job manifest the command needs,
 // read line by line (no YAML library is a dependency).
-type manifest struct {
+type sweepManifest struct {
 	completions string
 	parallelism string
 	indexed     bool
@@ -26,8 +23,8 @@ type manifest struct {
 	claim       string
 }
 
-func parseManifest(text string) manifest {
-	m := manifest{mounts: map[string]string{}, env: map[string]string{}}
+func sweepParseManifest(text string) sweepManifest {
+	m := sweepManifest{mounts: map[string]string{}, env: map[string]string{}}
 	lines := strings.Split(text, "\n")
 	field := func(l, key string) (string, bool) {
 		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))
@@ -70,15 +67,15 @@ func parseManifest(text string) manifest {
 	return m
 }
 
-func readManifest(t *testing.T, path string) manifest {
+func sweepReadManifest(t *testing.T, path string) sweepManifest {
 	t.Helper()
-	return parseManifest(string(read(t, path)))
+	return sweepParseManifest(string(sweepRead(t, path)))
 }
 
-// argv expands the container's shell line for pod index k with the
+// sweepArgv expands the container's shell line for pod index k with the
 // environment env, mapping the volume mount paths to local directories
 // and expanding the glob of shard files.
-func argv(t *testing.T, line string, k int, env, dirs map[string]string) []string {
+func sweepArgv(t *testing.T, line string, k int, env, dirs map[string]string) []string {
 	t.Helper()
 	line = strings.ReplaceAll(line, "$JOB_COMPLETION_INDEX", strconv.Itoa(k))
 	for name, v := range env {
@@ -89,11 +86,11 @@ func argv(t *testing.T, line string, k int, env, dirs map[string]string) []strin
 		line = strings.ReplaceAll(line, mount+"/", dir+"/")
 	}
 	f := strings.Fields(line)
-	if len(f) < 2 || f[0] != "exec" || f[1] != "sweep" {
-		t.Fatalf("container line %q, want exec sweep ...", line)
+	if len(f) < 3 || f[0] != "exec" || f[1] != "loadlab" || f[2] != "sweep" {
+		t.Fatalf("container line %q, want exec loadlab sweep ...", line)
 	}
 	var args []string
-	for _, a := range f[2:] {
+	for _, a := range f[3:] {
 		if strings.Contains(a, "*") {
 			matches, err := filepath.Glob(a)
 			if err != nil || len(matches) == 0 {
@@ -107,27 +104,27 @@ func argv(t *testing.T, line string, k int, env, dirs map[string]string) []strin
 	return args
 }
 
-// TestKubernetesManifests checks that the shard count has one source,
+// TestSweepKubernetesManifests checks that the shard count has one source,
 // the Indexed Job's spec.completions (kustomization.yaml copies it into
 // parallelism and the container's SHARDS; the merge Job reads every
 // shard file), renders the Job with kubectl kustomize when kubectl is
 // installed, and then runs the containers' command lines (pod index
 // substituted, volumes mapped to temporary directories) and the merge
 // Job's line: the result must equal the one-process result.
-func TestKubernetesManifests(t *testing.T) {
-	job := readManifest(t, "../../deploy/k8s/sweep-job.yaml")
-	merge := readManifest(t, "../../deploy/k8s/merge-job.yaml")
+func TestSweepKubernetesManifests(t *testing.T) {
+	job := sweepReadManifest(t, "../../deploy/k8s/sweep-job.yaml")
+	merge := sweepReadManifest(t, "../../deploy/k8s/merge-job.yaml")
 	n, err := strconv.Atoi(job.completions)
 	if !job.indexed || err != nil || n < 1 {
 		t.Fatalf("sweep job: completionMode Indexed %v, completions %q", job.indexed, job.completions)
 	}
-	if !regexp.MustCompile(`-shard "\$JOB_COMPLETION_INDEX/\$SHARDS"`).MatchString(job.args) || job.env["SHARDS"] != "0" {
-		t.Fatalf("sweep job args %q, SHARDS %q: want -shard \"$JOB_COMPLETION_INDEX/$SHARDS\" and the placeholder SHARDS = 0", job.args, job.env["SHARDS"])
+	if !regexp.MustCompile(`--shard "\$JOB_COMPLETION_INDEX/\$SHARDS"`).MatchString(job.args) || job.env["SHARDS"] != "0" {
+		t.Fatalf("sweep job args %q, SHARDS %q: want --shard \"$JOB_COMPLETION_INDEX/$SHARDS\" and the placeholder SHARDS = 0", job.args, job.env["SHARDS"])
 	}
 	if regexp.MustCompile(`[0-9]`).MatchString(merge.args) || !strings.Contains(merge.args, "/results/shard-*.jsonl") {
 		t.Fatalf("merge args %q: want every shard file (/results/shard-*.jsonl) and no shard count", merge.args)
 	}
-	kust := string(read(t, "../../deploy/k8s/kustomization.yaml"))
+	kust := string(sweepRead(t, "../../deploy/k8s/kustomization.yaml"))
 	for _, want := range []string{"- sweep-job.yaml", "fieldPath: spec.completions", "- spec.parallelism", "- spec.template.spec.containers.[name=shard].env.[name=SHARDS].value"} {
 		if !strings.Contains(kust, want) {
 			t.Fatalf("kustomization.yaml lacks %q", want)
@@ -140,7 +137,7 @@ func TestKubernetesManifests(t *testing.T) {
 		if err != nil {
 			t.Fatalf("kubectl kustomize: %v", err)
 		}
-		rendered = parseManifest(string(out))
+		rendered = sweepParseManifest(string(out))
 		if rendered.completions != job.completions || rendered.parallelism != job.completions || rendered.env["SHARDS"] != job.completions {
 			t.Fatalf("rendered job: completions %q, parallelism %q, SHARDS %q; want all %q", rendered.completions, rendered.parallelism, rendered.env["SHARDS"], job.completions)
 		}
@@ -155,27 +152,27 @@ func TestKubernetesManifests(t *testing.T) {
 	for _, d := range dirs {
 		os.MkdirAll(d, 0o755)
 	}
-	write(t, dirs["/config"], "cfg.json", consensusCfg)
+	sweepWrite(t, dirs["/config"], "cfg.json", sweepConsensusCfg)
 	// Applied with -f, the placeholder fails before any run.
-	if err := run(argv(t, job.args, 0, job.env, dirs), io.Discard, io.Discard); !errors.Is(err, loadlab.ErrInvalid) || !strings.Contains(err.Error(), "N = 0") {
-		t.Fatalf("pod with SHARDS = 0: %v", err)
+	if code, log := sweepExec(sweepArgv(t, job.args, 0, job.env, dirs)...); code != exitBadInput || !strings.Contains(log, "N = 0") {
+		t.Fatalf("pod with SHARDS = 0: exit %d\n%s", code, log)
 	}
 	for k := range n {
-		mustRun(t, argv(t, job.args, k, map[string]string{"SHARDS": rendered.env["SHARDS"]}, dirs)...)
+		sweepMustRun(t, sweepArgv(t, job.args, k, map[string]string{"SHARDS": rendered.env["SHARDS"]}, dirs)...)
 	}
-	mustRun(t, argv(t, merge.args, 0, nil, dirs)...)
-	mustRun(t, "-config", filepath.Join(dirs["/config"], "cfg.json"), "-direct", "-out", filepath.Join(dir, "direct"))
-	if string(read(t, filepath.Join(dirs["/results"], "result.csv"))) != string(read(t, filepath.Join(dir, "direct.csv"))) {
+	sweepMustRun(t, sweepArgv(t, merge.args, 0, nil, dirs)...)
+	sweepMustRun(t, "--config", filepath.Join(dirs["/config"], "cfg.json"), "--direct", "--out", filepath.Join(dir, "direct"))
+	if string(sweepRead(t, filepath.Join(dirs["/results"], "result.csv"))) != string(sweepRead(t, filepath.Join(dir, "direct.csv"))) {
 		t.Fatal("the Indexed Job's merged result differs from the one-process result")
 	}
 }
 
-// TestSlurmScripts runs deploy/slurm's array script as the 3 tasks of an
+// TestSweepSlurmScripts runs deploy/slurm's array script as the 3 tasks of an
 // array would (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT set as Slurm
 // sets them) and then its merge script, without Slurm; the merged result
 // must equal the one-process result. The real cluster run is
 // deploy/slurm/test-local.sh.
-func TestSlurmScripts(t *testing.T) {
+func TestSweepSlurmScripts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
@@ -184,9 +181,10 @@ func TestSlurmScripts(t *testing.T) {
 		t.Skip("no bash")
 	}
 	dir := t.TempDir()
-	cfg := write(t, dir, "cfg.json", mobilityCfg)
+	cfg := sweepWrite(t, dir, "cfg.json", sweepMobilityCfg)
 	out := filepath.Join(dir, "out")
-	env := append(os.Environ(), "CONFIG="+cfg, "OUTDIR="+out, "SWEEP="+binary(t))
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "SWEEP=") || strings.HasPrefix(kv, "LOADLAB=") })
+	env = append(env, "CONFIG="+cfg, "OUTDIR="+out, "LOADLAB="+sweepBinary(t))
 	for k := range 3 {
 		task := exec.Command(bash, "../../deploy/slurm/sweep.sbatch")
 		task.Env = append(env, "SLURM_ARRAY_TASK_ID="+strconv.Itoa(k), "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MAX=2")
@@ -199,8 +197,8 @@ func TestSlurmScripts(t *testing.T) {
 	if b, err := m.CombinedOutput(); err != nil {
 		t.Fatalf("merge: %v\n%s", err, b)
 	}
-	mustRun(t, "-config", cfg, "-direct", "-out", filepath.Join(dir, "direct"))
-	if string(read(t, filepath.Join(out, "result.json"))) != string(read(t, filepath.Join(dir, "direct.json"))) {
+	sweepMustRun(t, "--config", cfg, "--direct", "--out", filepath.Join(dir, "direct"))
+	if string(sweepRead(t, filepath.Join(out, "result.json"))) != string(sweepRead(t, filepath.Join(dir, "direct.json"))) {
 		t.Fatal("the array's merged result differs from the one-process result")
 	}
 	// Without the array, the task script refuses to start.
@@ -208,5 +206,13 @@ func TestSlurmScripts(t *testing.T) {
 	task.Env = env
 	if b, err := task.CombinedOutput(); err == nil || !strings.Contains(string(b), "job array") {
 		t.Fatalf("outside an array: %v\n%s", err, b)
+	}
+	// The variable of the former sweep command is refused, not ignored.
+	for _, script := range []string{"sweep.sbatch", "merge.sbatch"} {
+		cmd := exec.Command(bash, "../../deploy/slurm/"+script)
+		cmd.Env = append(env, "SWEEP=./sweep", "SLURM_ARRAY_TASK_ID=0", "SLURM_ARRAY_TASK_COUNT=3")
+		if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "set LOADLAB") {
+			t.Fatalf("%s with SWEEP set: %v\n%s", script, err, b)
+		}
 	}
 }

@@ -14,15 +14,15 @@ import (
 	"github.com/loadlab/loadlab/stability"
 )
 
-// netParams is an anycast.Network: demands a, the row-stochastic
+// sweepNetParams is an anycast.Network: demands a, the row-stochastic
 // correlation matrix c (rows) and capacities t.
-type netParams struct {
+type sweepNetParams struct {
 	A []float64   `json:"a"`
 	C [][]float64 `json:"c"`
 	T []float64   `json:"t"`
 }
 
-func (p netParams) network() (*anycast.Network, error) {
+func (p sweepNetParams) network() (*anycast.Network, error) {
 	n := len(p.C)
 	if n == 0 {
 		return nil, loadlab.Invalid("sweep", "params.network.c is empty")
@@ -37,8 +37,8 @@ func (p netParams) network() (*anycast.Network, error) {
 	return anycast.NewNetwork(p.A, mat.NewDense(n, n, data), p.T)
 }
 
-// odeParams are the integration settings of stability.Settings.
-type odeParams struct {
+// sweepODEParams are the integration settings of stability.Settings.
+type sweepODEParams struct {
 	AbsTol   float64 `json:"abs_tol"`
 	RelTol   float64 `json:"rel_tol"`
 	MaxSteps int     `json:"max_steps"`
@@ -46,19 +46,19 @@ type odeParams struct {
 	Step     float64 `json:"step"`
 }
 
-func (o odeParams) settings() (*stability.Settings, error) {
+func (o sweepODEParams) settings() (*stability.Settings, error) {
 	s := &stability.Settings{AbsTol: o.AbsTol, RelTol: o.RelTol, MaxSteps: o.MaxSteps, Direct: o.Direct, Step: o.Step}
 	return s, s.Validate()
 }
 
-// attractorsJob is "stability-attractors": Law.Attractors(runs, t1,
+// sweepAttractorsJob is "stability-attractors": Law.Attractors(runs, t1,
 // seed, settings), run k being start k: Law.Attract(t1,
 // loadlab.Stream(seed, k), settings), recorded as the equilibrium's
 // state (no values for an unresolved start). The merge rebuilds each
 // equilibrium from its state with Law.Linearize (the deterministic last
 // step of the snap that found it) and groups them with
 // stability.GroupAttractors.
-type attractorsJob struct {
+type sweepAttractorsJob struct {
 	l      *stability.Law
 	t1     float64
 	set    *stability.Settings
@@ -66,14 +66,14 @@ type attractorsJob struct {
 	starts int
 }
 
-func newAttractors(params json.RawMessage, seed uint64, runs int) (job, error) {
+func newSweepAttractors(params json.RawMessage, seed uint64, runs int) (sweepJob, error) {
 	var p struct {
-		Network     netParams `json:"network"`
-		Sensitivity float64   `json:"sensitivity"` // β > 0
-		T1          float64   `json:"t1"`          // integration time
-		Settings    odeParams `json:"settings"`
+		Network     sweepNetParams `json:"network"`
+		Sensitivity float64        `json:"sensitivity"` // β > 0
+		T1          float64        `json:"t1"`          // integration time
+		Settings    sweepODEParams `json:"settings"`
 	}
-	if err := strictParams(params, &p); err != nil {
+	if err := sweepStrictParams(params, &p); err != nil {
 		return nil, err
 	}
 	nw, err := p.Network.network()
@@ -92,14 +92,14 @@ func newAttractors(params json.RawMessage, seed uint64, runs int) (job, error) {
 	if _, _, err := l.Attractors(0, p.T1, seed, set); err != nil {
 		return nil, err
 	}
-	return &attractorsJob{l: l, t1: p.T1, set: set, seed: seed, starts: runs}, nil
+	return &sweepAttractorsJob{l: l, t1: p.T1, set: set, seed: seed, starts: runs}, nil
 }
 
-func (j *attractorsJob) Prefix() []uint64 { return nil }
+func (j *sweepAttractorsJob) Prefix() []uint64 { return nil }
 
 // Run returns the state of the equilibrium start k reached, or no
 // values if the start is unresolved.
-func (j *attractorsJob) Run(k int) ([]float64, error) {
+func (j *sweepAttractorsJob) Run(k int) ([]float64, error) {
 	e, err := j.l.Attract(j.t1, loadlab.Stream(j.seed, uint64(k)), j.set)
 	if err != nil || e == nil {
 		return nil, err
@@ -107,7 +107,7 @@ func (j *attractorsJob) Run(k int) ([]float64, error) {
 	return e.X, nil
 }
 
-func (j *attractorsJob) Summarize(values [][]float64) (Table, error) {
+func (j *sweepAttractorsJob) Summarize(values [][]float64) (sweepTable, error) {
 	ends := make([]*stability.Equilibrium, len(values))
 	for k, v := range values {
 		if len(v) == 0 {
@@ -115,24 +115,24 @@ func (j *attractorsJob) Summarize(values [][]float64) (Table, error) {
 		}
 		e, err := j.l.Linearize(v)
 		if err != nil {
-			return Table{}, fmt.Errorf("stability-attractors run %d: %w", k, err)
+			return sweepTable{}, fmt.Errorf("stability-attractors run %d: %w", k, err)
 		}
 		ends[k] = e
 	}
 	found, unresolved := stability.GroupAttractors(ends)
-	return attractorTable(found, unresolved), nil
+	return sweepAttractorTable(found, unresolved), nil
 }
 
-func (j *attractorsJob) Direct() (Table, error) {
+func (j *sweepAttractorsJob) Direct() (sweepTable, error) {
 	found, unresolved, err := j.l.Attractors(j.starts, j.t1, j.seed, j.set)
-	return attractorTable(found, unresolved), err
+	return sweepAttractorTable(found, unresolved), err
 }
 
-// attractorTable writes one row per attractor, most frequent first
+// sweepAttractorTable writes one row per attractor, most frequent first
 // (face pattern, starts, class, uncontrollable, x), then the unresolved
 // starts.
-func attractorTable(found []stability.Attractor, unresolved int) Table {
-	t := Table{Columns: []string{"pattern", "starts", "class", "uncontrollable", "x"}}
+func sweepAttractorTable(found []stability.Attractor, unresolved int) sweepTable {
+	t := sweepTable{Columns: []string{"pattern", "starts", "class", "uncontrollable", "x"}}
 	for _, a := range found {
 		var pat, xs strings.Builder
 		for i, v := range a.X {
@@ -151,28 +151,28 @@ func attractorTable(found []stability.Attractor, unresolved int) Table {
 		}
 		t.Rows = append(t.Rows, []any{pat.String(), a.Starts, a.Class.String(), a.Uncontrollable(), xs.String()})
 	}
-	return Table{Columns: t.Columns, Rows: append(t.Rows, []any{"unresolved", unresolved, "", false, ""})}
+	return sweepTable{Columns: t.Columns, Rows: append(t.Rows, []any{"unresolved", unresolved, "", false, ""})}
 }
 
-// mapJob is "stability-map": stability.TwoNodeMap over the grid
+// sweepMapJob is "stability-map": stability.TwoNodeMap over the grid
 // aa × ab, run k being cell k (row-major). The cells are deterministic;
 // the seed only names the sweep.
-type mapJob struct {
+type sweepMapJob struct {
 	nw     *anycast.Network
 	aa, ab []float64
 	set    *stability.MapSettings
 }
 
-func newTwoNodeMap(params json.RawMessage, _ uint64, runs int) (job, error) {
+func newSweepTwoNodeMap(params json.RawMessage, _ uint64, runs int) (sweepJob, error) {
 	var p struct {
-		Network     netParams  `json:"network"` // its a is replaced by the grid ([1, 1] if omitted)
-		AA          []float64  `json:"aa"`
-		AB          []float64  `json:"ab"`
-		Sensitivity float64    `json:"sensitivity"`
-		Start       [2]float64 `json:"start"`
-		Horizon     float64    `json:"horizon"`
+		Network     sweepNetParams `json:"network"` // its a is replaced by the grid ([1, 1] if omitted)
+		AA          []float64      `json:"aa"`
+		AB          []float64      `json:"ab"`
+		Sensitivity float64        `json:"sensitivity"`
+		Start       [2]float64     `json:"start"`
+		Horizon     float64        `json:"horizon"`
 	}
-	if err := strictParams(params, &p); err != nil {
+	if err := sweepStrictParams(params, &p); err != nil {
 		return nil, err
 	}
 	if p.Network.A == nil {
@@ -182,7 +182,7 @@ func newTwoNodeMap(params json.RawMessage, _ uint64, runs int) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &mapJob{nw: nw, aa: p.AA, ab: p.AB, set: &stability.MapSettings{Sensitivity: p.Sensitivity, Start: p.Start, Horizon: p.Horizon}}
+	j := &sweepMapJob{nw: nw, aa: p.AA, ab: p.AB, set: &stability.MapSettings{Sensitivity: p.Sensitivity, Start: p.Start, Horizon: p.Horizon}}
 	if len(p.AA) == 0 || len(p.AB) == 0 {
 		return nil, loadlab.Invalid("sweep", "params: aa and ab need at least one demand each")
 	}
@@ -203,12 +203,12 @@ func newTwoNodeMap(params json.RawMessage, _ uint64, runs int) (job, error) {
 	return j, nil
 }
 
-func (j *mapJob) Prefix() []uint64 { return nil }
+func (j *sweepMapJob) Prefix() []uint64 { return nil }
 
 // Run returns the cell's outcome, TwoNodeMap on the cell's 1×1 grid
 // (one worker: the shards are the parallelism): the flags as 0/1, then
 // Final and Excess.
-func (j *mapJob) Run(k int) ([]float64, error) {
+func (j *sweepMapJob) Run(k int) ([]float64, error) {
 	one := *j.set
 	one.Workers = 1
 	p, q := k/len(j.ab), k%len(j.ab)
@@ -226,9 +226,9 @@ func (j *mapJob) Run(k int) ([]float64, error) {
 	return []float64{b(o.InPolytope), b(o.InExtended), b(o.Possible), b(o.Reached), o.Final[0], o.Final[1], o.Excess}, nil
 }
 
-func (j *mapJob) Summarize(values [][]float64) (Table, error) {
-	if err := checkWidths("stability-map", values, 7); err != nil {
-		return Table{}, err
+func (j *sweepMapJob) Summarize(values [][]float64) (sweepTable, error) {
+	if err := sweepCheckWidths("stability-map", values, 7); err != nil {
+		return sweepTable{}, err
 	}
 	out := make([]stability.Outcome, len(values))
 	for k, v := range values {
@@ -236,16 +236,16 @@ func (j *mapJob) Summarize(values [][]float64) (Table, error) {
 			InPolytope: v[0] == 1, InExtended: v[1] == 1, Possible: v[2] == 1, Reached: v[3] == 1,
 			Final: [2]float64{v[4], v[5]}, Excess: v[6]}
 	}
-	return mapTable(out), nil
+	return sweepMapTable(out), nil
 }
 
-func (j *mapJob) Direct() (Table, error) {
+func (j *sweepMapJob) Direct() (sweepTable, error) {
 	out, err := stability.TwoNodeMap(j.nw, j.aa, j.ab, j.set)
-	return mapTable(out), err
+	return sweepMapTable(out), err
 }
 
-func mapTable(out []stability.Outcome) Table {
-	t := Table{Columns: []string{"a_a", "a_b", "in_polytope", "in_extended", "possible", "reached", "final_a", "final_b", "excess"}}
+func sweepMapTable(out []stability.Outcome) sweepTable {
+	t := sweepTable{Columns: []string{"a_a", "a_b", "in_polytope", "in_extended", "possible", "reached", "final_a", "final_b", "excess"}}
 	for _, o := range out {
 		t.Rows = append(t.Rows, []any{o.A[0], o.A[1], o.InPolytope, o.InExtended, o.Possible, o.Reached, o.Final[0], o.Final[1], o.Excess})
 	}

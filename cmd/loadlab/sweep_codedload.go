@@ -20,20 +20,20 @@ import (
 // i with seed path (seed, i, r): Point.Run(seed, i, r), as in
 // codedload.Sweep.
 
-// clModel is the shared model and strategy of a codedload.Config.
-type clModel struct {
-	Files     int        `json:"files"`
-	Cache     int        `json:"cache"`
-	Gamma     float64    `json:"gamma"`
-	Strategy  clStrategy `json:"strategy"`
-	Placement string     `json:"placement"` // "proportional" (default), "uniform", "full"
-	Requests  string     `json:"requests"`  // "exact" (default), "poisson"
-	Ties      string     `json:"ties"`      // "random" (default), "lowest", "list"
+// sweepCodedModel is the shared model and strategy of a codedload.Config.
+type sweepCodedModel struct {
+	Files     int                `json:"files"`
+	Cache     int                `json:"cache"`
+	Gamma     float64            `json:"gamma"`
+	Strategy  sweepCodedStrategy `json:"strategy"`
+	Placement string             `json:"placement"` // "proportional" (default), "uniform", "full"
+	Requests  string             `json:"requests"`  // "exact" (default), "poisson"
+	Ties      string             `json:"ties"`      // "random" (default), "lowest", "list"
 }
 
-// clStrategy is a codedload.Strategy: its kind and the parameters of
+// sweepCodedStrategy is a codedload.Strategy: its kind and the parameters of
 // that kind (the others must be zero).
-type clStrategy struct {
+type sweepCodedStrategy struct {
 	Kind     string  `json:"kind"` // "nearest" (default), "coded", "two-choice", "two-choice-global", "two-choice-stretch"
 	Ell      int     `json:"ell"`
 	ChunkCap int     `json:"chunk_cap"`
@@ -41,14 +41,14 @@ type clStrategy struct {
 	Alpha    float64 `json:"alpha"`
 }
 
-// clFamily is a topology family; with N, one topology of it.
-type clFamily struct {
+// sweepCodedFamily is a topology family; with N, one topology of it.
+type sweepCodedFamily struct {
 	Family string `json:"family"` // "torus", "hypercube", "rgg", "regular"
 	Degree int    `json:"degree"` // of "regular"
 	N      int    `json:"n"`      // servers (for "codedload" points)
 }
 
-func (s clStrategy) strategy() (codedload.Strategy, error) {
+func (s sweepCodedStrategy) strategy() (codedload.Strategy, error) {
 	unused := func(name string, v bool) error {
 		if v {
 			return loadlab.Invalid("sweep", "params: strategy %q has no parameter %s", s.Kind, name)
@@ -59,13 +59,13 @@ func (s clStrategy) strategy() (codedload.Strategy, error) {
 	var err error
 	switch s.Kind {
 	case "", "nearest":
-		st, err = codedload.NearestReplica{}, unused("ell, chunk_cap, radius or alpha", s != clStrategy{Kind: s.Kind})
+		st, err = codedload.NearestReplica{}, unused("ell, chunk_cap, radius or alpha", s != sweepCodedStrategy{Kind: s.Kind})
 	case "coded":
 		st, err = codedload.Coded{Ell: s.Ell, ChunkCap: s.ChunkCap}, unused("radius or alpha", s.Radius != 0 || s.Alpha != 0)
 	case "two-choice":
 		st, err = codedload.TwoChoice{Radius: s.Radius}, unused("ell, chunk_cap or alpha", s.Ell != 0 || s.ChunkCap != 0 || s.Alpha != 0)
 	case "two-choice-global":
-		st, err = codedload.TwoChoiceGlobal{}, unused("ell, chunk_cap, radius or alpha", s != clStrategy{Kind: s.Kind})
+		st, err = codedload.TwoChoiceGlobal{}, unused("ell, chunk_cap, radius or alpha", s != sweepCodedStrategy{Kind: s.Kind})
 	case "two-choice-stretch":
 		st, err = codedload.TwoChoiceStretch{Alpha: s.Alpha}, unused("ell, chunk_cap or radius", s.Ell != 0 || s.ChunkCap != 0 || s.Radius != 0)
 	default:
@@ -74,8 +74,8 @@ func (s clStrategy) strategy() (codedload.Strategy, error) {
 	return st, err
 }
 
-// pick returns the index of name in names ("" is index 0).
-func pick(field, name string, names ...string) (int, error) {
+// sweepPick returns the index of name in names ("" is index 0).
+func sweepPick(field, name string, names ...string) (int, error) {
 	if name == "" {
 		return 0, nil
 	}
@@ -86,20 +86,20 @@ func pick(field, name string, names ...string) (int, error) {
 }
 
 // config returns the codedload.Config of m without a topology.
-func (m clModel) config() (codedload.Config, error) {
+func (m sweepCodedModel) config() (codedload.Config, error) {
 	st, err := m.Strategy.strategy()
 	if err != nil {
 		return codedload.Config{}, err
 	}
-	pl, err := pick("placement", m.Placement, "proportional", "uniform", "full")
+	pl, err := sweepPick("placement", m.Placement, "proportional", "uniform", "full")
 	if err != nil {
 		return codedload.Config{}, err
 	}
-	rq, err := pick("requests", m.Requests, "exact", "poisson")
+	rq, err := sweepPick("requests", m.Requests, "exact", "poisson")
 	if err != nil {
 		return codedload.Config{}, err
 	}
-	ti, err := pick("ties", m.Ties, "random", "lowest", "list")
+	ti, err := sweepPick("ties", m.Ties, "random", "lowest", "list")
 	if err != nil {
 		return codedload.Config{}, err
 	}
@@ -107,7 +107,7 @@ func (m clModel) config() (codedload.Config, error) {
 		Placement: codedload.PlacementKind(pl), Requests: codedload.RequestMode(rq), Ties: codedload.TieRule(ti)}, nil
 }
 
-func (f clFamily) family() (codedload.Family, error) {
+func (f sweepCodedFamily) family() (codedload.Family, error) {
 	if f.Family != "regular" && f.Degree != 0 {
 		return nil, loadlab.Invalid("sweep", "params: degree = %d is a parameter of family \"regular\" only", f.Degree)
 	}
@@ -124,23 +124,23 @@ func (f clFamily) family() (codedload.Family, error) {
 	return nil, loadlab.Invalid("sweep", "params: family = %q, want torus, hypercube, rgg or regular", f.Family)
 }
 
-// codedloadJob runs the points of a codedload.Sweep, one (point, run)
+// sweepCodedloadJob runs the points of a codedload.Sweep, one (point, run)
 // pair per run of the plan.
-type codedloadJob struct {
+type sweepCodedloadJob struct {
 	points []codedload.Point
 	runs   int // Sweep's runs
 	seed   uint64
 	start  []int // run j of the plan is run j − start[i] of point i
 	// direct computes the in-process result; table writes the points'
 	// results.
-	direct func() (Table, error)
-	table  func(res []codedload.PointResult) Table
+	direct func() (sweepTable, error)
+	table  func(res []codedload.PointResult) sweepTable
 }
 
 // setPoints validates the points as codedload.Sweep does (runs ≥ 0,
 // the configuration of a point without Build) and lays out the
 // flattened runs.
-func (j *codedloadJob) setPoints(points []codedload.Point) error {
+func (j *sweepCodedloadJob) setPoints(points []codedload.Point) error {
 	j.points = points
 	j.start = make([]int, len(points)+1)
 	for i, p := range points {
@@ -164,23 +164,23 @@ func (j *codedloadJob) setPoints(points []codedload.Point) error {
 	return nil
 }
 
-func (j *codedloadJob) Prefix() []uint64 { return nil }
-func (j *codedloadJob) Total() int       { return j.start[len(j.points)] }
+func (j *sweepCodedloadJob) Prefix() []uint64 { return nil }
+func (j *sweepCodedloadJob) Total() int       { return j.start[len(j.points)] }
 
 // pair returns the point and run of plan run k.
-func (j *codedloadJob) pair(k int) (i, r int) {
+func (j *sweepCodedloadJob) pair(k int) (i, r int) {
 	i = sort.SearchInts(j.start, k+1) - 1
 	return i, k - j.start[i]
 }
 
-func (j *codedloadJob) Path(k int) []uint64 {
+func (j *sweepCodedloadJob) Path(k int) []uint64 {
 	i, r := j.pair(k)
 	return []uint64{j.seed, uint64(i), uint64(r)}
 }
 
 // Run returns the scalar fields of the run's codedload.Result, then its
 // Hist.
-func (j *codedloadJob) Run(k int) ([]float64, error) {
+func (j *sweepCodedloadJob) Run(k int) ([]float64, error) {
 	i, r := j.pair(k)
 	res, err := j.points[i].Run(j.seed, uint64(i), uint64(r))
 	if err != nil {
@@ -193,11 +193,11 @@ func (j *codedloadJob) Run(k int) ([]float64, error) {
 	return v, nil
 }
 
-const resultScalars = 8
+const sweepResultScalars = 8
 
-func unpackResult(v []float64) *codedload.Result {
+func sweepUnpackResult(v []float64) *codedload.Result {
 	res := &codedload.Result{Ell: int(v[0]), Requests: int(v[1]), Served: int(v[2]), Outage: v[3], MaxLoad: v[4], Cost: v[5], ChunkHops: int64(v[6]), Fallbacks: int(v[7])}
-	for _, h := range v[resultScalars:] {
+	for _, h := range v[sweepResultScalars:] {
 		res.Hist = append(res.Hist, int(h))
 	}
 	return res
@@ -205,69 +205,69 @@ func unpackResult(v []float64) *codedload.Result {
 
 // Summarize forms codedload.Sweep's PointResults from the runs, point
 // by point in run order: each metric's estimate over the runs.
-func (j *codedloadJob) Summarize(values [][]float64) (Table, error) {
+func (j *sweepCodedloadJob) Summarize(values [][]float64) (sweepTable, error) {
 	res := make([]codedload.PointResult, len(j.points))
 	for i := range j.points {
 		rs := make([]*codedload.Result, j.start[i+1]-j.start[i])
 		ml, co, ou := make([]float64, len(rs)), make([]float64, len(rs)), make([]float64, len(rs))
 		for r := range rs {
 			v := values[j.start[i]+r]
-			if len(v) < resultScalars {
-				return Table{}, loadlab.Invalid("sweep", "codedload run %d: %d values, want ≥ %d", j.start[i]+r, len(v), resultScalars)
+			if len(v) < sweepResultScalars {
+				return sweepTable{}, loadlab.Invalid("sweep", "codedload run %d: %d values, want ≥ %d", j.start[i]+r, len(v), sweepResultScalars)
 			}
-			rs[r] = unpackResult(v)
+			rs[r] = sweepUnpackResult(v)
 			ml[r], co[r], ou[r] = rs[r].MaxLoad, rs[r].Cost, rs[r].Outage
 		}
-		res[i] = codedload.PointResult{X: j.points[i].X, MaxLoad: estimate(ml), Cost: estimate(co), Outage: estimate(ou), Runs: rs}
+		res[i] = codedload.PointResult{X: j.points[i].X, MaxLoad: sweepEstimate(ml), Cost: sweepEstimate(co), Outage: sweepEstimate(ou), Runs: rs}
 	}
 	return j.table(res), nil
 }
 
-func (j *codedloadJob) Direct() (Table, error) { return j.direct() }
+func (j *sweepCodedloadJob) Direct() (sweepTable, error) { return j.direct() }
 
-// pointTable writes the sweep: point, x, metric and its estimate.
-func pointTable(res []codedload.PointResult) Table {
-	t := Table{Columns: append([]string{"point", "x", "metric"}, estimateColumns...)}
+// sweepPointTable writes the sweep: point, x, metric and its estimate.
+func sweepPointTable(res []codedload.PointResult) sweepTable {
+	t := sweepTable{Columns: append([]string{"point", "x", "metric"}, sweepEstimateColumns...)}
 	for i, p := range res {
-		t.Rows = append(t.Rows, pointRows([]any{i, p.X}, p)...)
+		t.Rows = append(t.Rows, sweepPointRows([]any{i, p.X}, p)...)
 	}
 	return t
 }
 
-func pointRows(key []any, p codedload.PointResult) [][]any {
+func sweepPointRows(key []any, p codedload.PointResult) [][]any {
 	var rows [][]any
 	for _, m := range []struct {
 		name string
 		e    loadlab.Estimate
 	}{{"max load", p.MaxLoad}, {"cost", p.Cost}, {"outage", p.Outage}} {
-		rows = append(rows, append(append(slices.Clip(key), m.name), cells(m.e)...))
+		rows = append(rows, append(append(slices.Clip(key), m.name), sweepCells(m.e)...))
 	}
 	return rows
 }
 
 // sweepDirect is the in-process codedload.Sweep of j's points.
-func (j *codedloadJob) sweepDirect() (Table, error) {
+func (j *sweepCodedloadJob) sweepDirect() (sweepTable, error) {
 	res, err := codedload.Sweep(j.points, j.runs, j.seed, nil)
 	if err != nil {
-		return Table{}, err
+		return sweepTable{}, err
 	}
-	return pointTable(res), nil
+	return sweepPointTable(res), nil
 }
 
-// clPoint is one point of the "codedload" sweep.
-type clPoint struct {
-	X        float64  `json:"x"`
-	Topology clFamily `json:"topology"`
-	Random   bool     `json:"random"` // a fresh topology for every run
-	Runs     int      `json:"runs"`   // 0: the configuration's runs
-	Model    clModel  `json:"model"`
+// sweepCodedPoint is one point of the "codedload" sweep.
+type sweepCodedPoint struct {
+	X        float64          `json:"x"`
+	Topology sweepCodedFamily `json:"topology"`
+	Random   bool             `json:"random"` // a fresh topology for every run
+	Runs     int              `json:"runs"`   // 0: the configuration's runs
+	Model    sweepCodedModel  `json:"model"`
 }
 
-func newCodedload(params json.RawMessage, seed uint64, runs int) (job, error) {
+func newSweepCodedload(params json.RawMessage, seed uint64, runs int) (sweepJob, error) {
 	var p struct {
-		Points []clPoint `json:"points"`
+		Points []sweepCodedPoint `json:"points"`
 	}
-	if err := strictParams(params, &p); err != nil {
+	if err := sweepStrictParams(params, &p); err != nil {
 		return nil, err
 	}
 	if len(p.Points) == 0 {
@@ -281,13 +281,13 @@ func newCodedload(params json.RawMessage, seed uint64, runs int) (job, error) {
 		}
 		pts = append(pts, pt)
 	}
-	j := &codedloadJob{runs: runs, seed: seed, table: pointTable}
+	j := &sweepCodedloadJob{runs: runs, seed: seed, table: sweepPointTable}
 	j.direct = j.sweepDirect
 	return j, j.setPoints(pts)
 }
 
 // point builds the point as codedload.SizePoints builds one of size N.
-func (q clPoint) point() (codedload.Point, error) {
+func (q sweepCodedPoint) point() (codedload.Point, error) {
 	fam, err := q.Topology.family()
 	if err != nil {
 		return codedload.Point{}, err
@@ -304,15 +304,15 @@ func (q clPoint) point() (codedload.Point, error) {
 	return pts[0], nil
 }
 
-func newCodedloadSizes(params json.RawMessage, seed uint64, runs int) (job, error) {
+func newSweepCodedloadSizes(params json.RawMessage, seed uint64, runs int) (sweepJob, error) {
 	var p struct {
-		Ns       []int    `json:"ns"`
-		Topology clFamily `json:"topology"`
-		Random   bool     `json:"random"`
-		LogEll   bool     `json:"log_ell"` // Coded.Ell = ⌈ln n⌉ (codedload.LogEll)
-		Model    clModel  `json:"model"`
+		Ns       []int            `json:"ns"`
+		Topology sweepCodedFamily `json:"topology"`
+		Random   bool             `json:"random"`
+		LogEll   bool             `json:"log_ell"` // Coded.Ell = ⌈ln n⌉ (codedload.LogEll)
+		Model    sweepCodedModel  `json:"model"`
 	}
-	if err := strictParams(params, &p); err != nil {
+	if err := sweepStrictParams(params, &p); err != nil {
 		return nil, err
 	}
 	if len(p.Ns) == 0 || p.Topology.N != 0 {
@@ -334,7 +334,7 @@ func newCodedloadSizes(params json.RawMessage, seed uint64, runs int) (job, erro
 	if err != nil {
 		return nil, err
 	}
-	j := &codedloadJob{runs: runs, seed: seed, table: pointTable}
+	j := &sweepCodedloadJob{runs: runs, seed: seed, table: sweepPointTable}
 	j.direct = j.sweepDirect
 	return j, j.setPoints(pts)
 }

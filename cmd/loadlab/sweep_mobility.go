@@ -7,10 +7,10 @@ import (
 	"github.com/loadlab/loadlab/competitive/mobility"
 )
 
-// mobilityParams configures the "mobility" sweep: mobility.Compare of
+// sweepMobilityParams configures the "mobility" sweep: mobility.Compare of
 // the baselines (and, with Window > 0, the motion-aware algorithms) on
 // one scenario at one sweep point.
-type mobilityParams struct {
+type sweepMobilityParams struct {
 	Scenario string            `json:"scenario"` // "mesh" or "chatroom"
 	Mesh     mobility.Mesh     `json:"mesh"`     // for "mesh"; zero fields are defaults
 	ChatRoom mobility.ChatRoom `json:"chatroom"` // for "chatroom"; zero fields are defaults
@@ -19,7 +19,7 @@ type mobilityParams struct {
 	Noise    float64           `json:"noise"`    // their prediction noise σ in metres
 }
 
-type mobilityJob struct {
+type sweepMobilityJob struct {
 	sc    mobility.Scenario
 	cs    []mobility.Contender
 	runs  int
@@ -27,12 +27,12 @@ type mobilityJob struct {
 	point uint64
 }
 
-func newMobility(params json.RawMessage, seed uint64, runs int) (job, error) {
-	var p mobilityParams
-	if err := strictParams(params, &p); err != nil {
+func newSweepMobility(params json.RawMessage, seed uint64, runs int) (sweepJob, error) {
+	var p sweepMobilityParams
+	if err := sweepStrictParams(params, &p); err != nil {
 		return nil, err
 	}
-	j := &mobilityJob{cs: mobility.Baselines(), runs: runs, seed: seed, point: p.Point}
+	j := &sweepMobilityJob{cs: mobility.Baselines(), runs: runs, seed: seed, point: p.Point}
 	switch p.Scenario {
 	case "mesh":
 		if err := p.Mesh.Validate(); err != nil {
@@ -59,15 +59,15 @@ func newMobility(params json.RawMessage, seed uint64, runs int) (job, error) {
 
 // Prefix: run r of Compare is mobility.Play on the streams
 // loadlab.Stream(seed, point, r, ·).
-func (j *mobilityJob) Prefix() []uint64 { return []uint64{j.point} }
+func (j *sweepMobilityJob) Prefix() []uint64 { return []uint64{j.point} }
 
 // Run returns the costs of OPT and the contenders, then their ratios.
-func (j *mobilityJob) Run(r int) ([]float64, error) {
+func (j *sweepMobilityJob) Run(r int) ([]float64, error) {
 	cost, ratio, err := mobility.Play(j.sc, j.cs, j.seed, j.point, uint64(r))
 	return append(cost, ratio...), err
 }
 
-func (j *mobilityJob) names() []string {
+func (j *sweepMobilityJob) names() []string {
 	names := []string{"OPT"}
 	for _, c := range j.cs {
 		names = append(names, c.Name)
@@ -75,26 +75,26 @@ func (j *mobilityJob) names() []string {
 	return names
 }
 
-func (j *mobilityJob) Summarize(values [][]float64) (Table, error) {
+func (j *sweepMobilityJob) Summarize(values [][]float64) (sweepTable, error) {
 	k := len(j.cs) + 1
-	if err := checkWidths("mobility", values, 2*k); err != nil {
-		return Table{}, err
+	if err := sweepCheckWidths("mobility", values, 2*k); err != nil {
+		return sweepTable{}, err
 	}
-	var rows []Row
+	var rows []sweepRow
 	for i, name := range j.names() {
-		rows = append(rows, Row{name + " cost", estimate(column(values, i))}, Row{name + " ratio", estimate(column(values, k+i))})
+		rows = append(rows, sweepRow{name + " cost", sweepEstimate(sweepColumn(values, i))}, sweepRow{name + " ratio", sweepEstimate(sweepColumn(values, k+i))})
 	}
-	return estimateTable(rows), nil
+	return sweepEstimateTable(rows), nil
 }
 
-func (j *mobilityJob) Direct() (Table, error) {
+func (j *sweepMobilityJob) Direct() (sweepTable, error) {
 	res, err := mobility.Compare(j.sc, j.cs, j.runs, j.seed, j.point)
 	if err != nil {
-		return Table{}, err
+		return sweepTable{}, err
 	}
-	var rows []Row
+	var rows []sweepRow
 	for _, r := range res {
-		rows = append(rows, Row{r.Name + " cost", r.Cost}, Row{r.Name + " ratio", r.Ratio})
+		rows = append(rows, sweepRow{r.Name + " cost", r.Cost}, sweepRow{r.Name + " ratio", r.Ratio})
 	}
-	return estimateTable(rows), nil
+	return sweepEstimateTable(rows), nil
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/loadlab/loadlab/codedload"
 )
 
-// clVariant is a codedload.Variant.
-type clVariant struct {
-	Name  string  `json:"name"`
-	Model clModel `json:"model"`
+// sweepCodedVariant is a codedload.Variant.
+type sweepCodedVariant struct {
+	Name  string          `json:"name"`
+	Model sweepCodedModel `json:"model"`
 	// LogEll sets Coded.Ell = ⌈ln n⌉; BallSize > 0 sets TwoChoice.Radius
 	// = codedload.BallRadius(t, BallSize); MaxN is Variant.MaxN.
 	LogEll   bool `json:"log_ell"`
@@ -19,7 +19,7 @@ type clVariant struct {
 	MaxN     int  `json:"max_n"`
 }
 
-func (v clVariant) variant() (codedload.Variant, error) {
+func (v sweepCodedVariant) variant() (codedload.Variant, error) {
 	c, err := v.Model.config()
 	if err != nil {
 		return codedload.Variant{}, err
@@ -38,17 +38,17 @@ func (v clVariant) variant() (codedload.Variant, error) {
 	return va, nil
 }
 
-// compareParams configures "codedload-compare".
-type compareParams struct {
-	Ns       []int       `json:"ns"`
-	Topology clFamily    `json:"topology"`
-	SizeRuns []int       `json:"size_runs"` // runs at ns[i]; empty: the configuration's runs at every size
-	Variants []clVariant `json:"variants"`
+// sweepCompareParams configures "codedload-compare".
+type sweepCompareParams struct {
+	Ns       []int               `json:"ns"`
+	Topology sweepCodedFamily    `json:"topology"`
+	SizeRuns []int               `json:"size_runs"` // runs at ns[i]; empty: the configuration's runs at every size
+	Variants []sweepCodedVariant `json:"variants"`
 }
 
-func newCodedloadCompare(params json.RawMessage, seed uint64, runs int) (job, error) {
-	var p compareParams
-	if err := strictParams(params, &p); err != nil {
+func newSweepCodedloadCompare(params json.RawMessage, seed uint64, runs int) (sweepJob, error) {
+	var p sweepCompareParams
+	if err := sweepStrictParams(params, &p); err != nil {
 		return nil, err
 	}
 	switch {
@@ -77,25 +77,27 @@ func newCodedloadCompare(params json.RawMessage, seed uint64, runs int) (job, er
 		}
 	}
 	runsAt := func(n int) int { return perSize[n] }
-	pts, owner, err := comparePoints(p.Ns, fam, vs, runsAt, seed)
+	pts, owner, err := sweepComparePoints(p.Ns, fam, vs, runsAt, seed)
 	if err != nil {
 		return nil, err
 	}
-	j := &codedloadJob{runs: 1, seed: seed}
-	j.table = func(res []codedload.PointResult) Table { return curveTable(compareCurves(vs, owner, res)) }
-	j.direct = func() (Table, error) {
+	j := &sweepCodedloadJob{runs: 1, seed: seed}
+	j.table = func(res []codedload.PointResult) sweepTable {
+		return sweepCurveTable(sweepCompareCurves(vs, owner, res))
+	}
+	j.direct = func() (sweepTable, error) {
 		cs, err := codedload.CompareSizes(p.Ns, fam, vs, runsAt, seed, nil)
-		return curveTable(cs), err
+		return sweepCurveTable(cs), err
 	}
 	return j, j.setPoints(pts)
 }
 
-// comparePoints returns the points codedload.CompareSizes sweeps (with
+// sweepComparePoints returns the points codedload.CompareSizes sweeps (with
 // Sweep's runs = 1: every point carries its Runs), with owner[j] the
 // index of the variant of point j: one topology per size from
 // loadlab.Stream(seed, 2⁴⁰, n), then for every variant in order its
 // sizes up to MaxN with the configuration Variant.At(n, topology).
-func comparePoints(ns []int, fam codedload.Family, vs []codedload.Variant, runs func(n int) int, seed uint64) (points []codedload.Point, owner []int, err error) {
+func sweepComparePoints(ns []int, fam codedload.Family, vs []codedload.Variant, runs func(n int) int, seed uint64) (points []codedload.Point, owner []int, err error) {
 	tops := make([]codedload.Topology, len(ns))
 	for i, n := range ns {
 		if r := runs(n); r < 1 {
@@ -120,9 +122,9 @@ func comparePoints(ns []int, fam codedload.Family, vs []codedload.Variant, runs 
 	return points, owner, nil
 }
 
-// compareCurves groups the results of comparePoints's points by
+// sweepCompareCurves groups the results of sweepComparePoints's points by
 // variant, as codedload.CompareSizes returns them.
-func compareCurves(vs []codedload.Variant, owner []int, res []codedload.PointResult) []codedload.Curve {
+func sweepCompareCurves(vs []codedload.Variant, owner []int, res []codedload.PointResult) []codedload.Curve {
 	curves := make([]codedload.Curve, len(vs))
 	for v := range vs {
 		curves[v].Name = vs[v].Name
@@ -133,13 +135,13 @@ func compareCurves(vs []codedload.Variant, owner []int, res []codedload.PointRes
 	return curves
 }
 
-// curveTable writes the curves: variant, size n, metric and its
+// sweepCurveTable writes the curves: variant, size n, metric and its
 // estimate.
-func curveTable(cs []codedload.Curve) Table {
-	t := Table{Columns: append([]string{"variant", "size", "metric"}, estimateColumns...)}
+func sweepCurveTable(cs []codedload.Curve) sweepTable {
+	t := sweepTable{Columns: append([]string{"variant", "size", "metric"}, sweepEstimateColumns...)}
 	for _, c := range cs {
 		for _, p := range c.Points {
-			t.Rows = append(t.Rows, pointRows([]any{c.Name, int(p.X)}, p)...)
+			t.Rows = append(t.Rows, sweepPointRows([]any{c.Name, int(p.X)}, p)...)
 		}
 	}
 	return t

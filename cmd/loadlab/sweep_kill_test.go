@@ -8,46 +8,25 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	binErr    error
-)
-
-// binary builds the command once per test binary and returns its path.
-func binary(t *testing.T) string {
+// sweepBinary builds the command into a temporary folder of t and
+// returns its path (the build cache makes every build after the first
+// one a link).
+func sweepBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "sweep-cmd"); binErr != nil {
-			return
-		}
-		var out []byte
-		if out, binErr = exec.Command("go", "build", "-o", filepath.Join(binDir, "sweep"), ".").CombinedOutput(); binErr != nil {
-			binErr = fmt.Errorf("go build: %w\n%s", binErr, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
+	bin := filepath.Join(t.TempDir(), "loadlab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return filepath.Join(binDir, "sweep")
+	return bin
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// records returns the run indices of the complete records of a shard
+// sweepRecords returns the run indices of the complete records of a shard
 // file (lines ending in a newline), in file order.
-func records(t *testing.T, path string) []int {
+func sweepRecords(t *testing.T, path string) []int {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -64,27 +43,27 @@ func records(t *testing.T, path string) []int {
 	return runs
 }
 
-// TestResumeAfterSIGKILL starts the built command on shard 0/2, kills it
+// TestSweepResumeAfterSIGKILL starts the built command on shard 0/2, kills it
 // with SIGKILL once its file holds three records, restarts it with the
 // same arguments and checks that it resumed (no run recomputed twice,
 // every run recorded once) and that the merge with shard 1/2 equals the
 // one-process result byte for byte.
-func TestResumeAfterSIGKILL(t *testing.T) {
+func TestSweepResumeAfterSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
 	dir := t.TempDir()
-	bin := binary(t)
+	bin := sweepBinary(t)
 	// 16 runs of 20000 steps: about 30 ms of CPU each, so the kill lands
 	// between the third and the eighth record of the shard.
-	cfg := write(t, dir, "cfg.json", `{"sweep":"consensus","seed":42,"runs":16,"params":{"family":"cycle","size":64,"gamma":0.3,"traffic":"case 2","sigma":1,"steps":20000,"burn":100}}`)
+	cfg := sweepWrite(t, dir, "cfg.json", `{"sweep":"consensus","seed":42,"runs":16,"params":{"family":"cycle","size":64,"gamma":0.3,"traffic":"case 2","sigma":1,"steps":20000,"burn":100}}`)
 	shard := filepath.Join(dir, "s0.jsonl")
-	args := []string{"-config", cfg, "-shard", "0/2", "-out", shard}
+	args := []string{"sweep", "--config", cfg, "--shard", "0/2", "--out", shard}
 	cmd := exec.Command(bin, args...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(time.Minute); len(records(t, shard)) < 3; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); len(sweepRecords(t, shard)) < 3; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			t.Fatal("no three records within a minute")
@@ -94,7 +73,7 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
-	before := records(t, shard)
+	before := sweepRecords(t, shard)
 	if len(before) >= 8 {
 		t.Fatalf("the shard finished (%d records) before the kill: make its runs longer", len(before))
 	}
@@ -107,15 +86,15 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 	if !strings.Contains(log.String(), fmt.Sprintf("resumed, %d runs were already", len(before))) || strings.Count(log.String(), "done (") != 8-len(before) {
 		t.Fatalf("killed after %d records; restart log:\n%s", len(before), log.String())
 	}
-	if got := fmt.Sprint(records(t, shard)); got != "[0 2 4 6 8 10 12 14]" {
+	if got := fmt.Sprint(sweepRecords(t, shard)); got != "[0 2 4 6 8 10 12 14]" {
 		t.Fatalf("shard file runs %s, want each of 0, 2, ..., 14 once in order", got)
 	}
 	other := filepath.Join(dir, "s1.jsonl")
-	mustRun(t, "-config", cfg, "-shard", "1/2", "-out", other)
-	mustRun(t, "-config", cfg, "-merge", "-out", filepath.Join(dir, "merged"), shard, other)
-	mustRun(t, "-config", cfg, "-direct", "-out", filepath.Join(dir, "direct"))
+	sweepMustRun(t, "--config", cfg, "--shard", "1/2", "--out", other)
+	sweepMustRun(t, "--config", cfg, "--merge", "--out", filepath.Join(dir, "merged"), shard, other)
+	sweepMustRun(t, "--config", cfg, "--direct", "--out", filepath.Join(dir, "direct"))
 	for _, ext := range []string{".csv", ".json"} {
-		if !bytes.Equal(read(t, filepath.Join(dir, "merged"+ext)), read(t, filepath.Join(dir, "direct"+ext))) {
+		if !bytes.Equal(sweepRead(t, filepath.Join(dir, "merged"+ext)), sweepRead(t, filepath.Join(dir, "direct"+ext))) {
 			t.Fatalf("merged%s after the kill differs from the one-process result", ext)
 		}
 	}
