@@ -93,6 +93,11 @@ func TestFailedComputation(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("%d files in the folder, want answer.json alone", len(entries))
 	}
+	// Written through a private temporary file, the answer is still
+	// readable by others, as a file the shell writes.
+	if st, err := os.Stat(out); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("answer.json: %v, mode %v, want -rw-r--r--", err, st.Mode())
+	}
 }
 
 // TestExitCodeClasses: the classification of errors without running the

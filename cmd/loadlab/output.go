@@ -266,6 +266,10 @@ func savePlot(path string, draw func() (plots.Drawer, vg.Length, vg.Length, erro
 	}
 	name := tmp.Name()
 	tmp.Close()
+	if err := os.Chmod(name, 0o644); err != nil {
+		os.Remove(name)
+		return err
+	}
 	if err := plots.Save(d, w, h, name); err != nil {
 		os.Remove(name)
 		return err
@@ -291,6 +295,12 @@ func writeFileAtomic(path string, fill func(w io.Writer) error) (err error) {
 		}
 	}()
 	if err = fill(tmp); err != nil {
+		return err
+	}
+	// CreateTemp makes the file private (0600); an answer is a file like
+	// any other, readable by the group and others as the shell would make
+	// it.
+	if err = tmp.Chmod(0o644); err != nil {
 		return err
 	}
 	if err = tmp.Sync(); err != nil {

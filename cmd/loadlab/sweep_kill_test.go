@@ -12,16 +12,11 @@ import (
 	"time"
 )
 
-// sweepBinary builds the command into a temporary folder of t and
-// returns its path (the build cache makes every build after the first
-// one a link).
+// sweepBinary returns the command built once for the package's tests
+// (TestMain).
 func sweepBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "loadlab")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return binary
 }
 
 // sweepRecords returns the run indices of the complete records of a shard
