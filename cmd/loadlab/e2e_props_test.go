@@ -209,3 +209,25 @@ func tdPath(t *testing.T, name string) string {
 	}
 	return p
 }
+
+// TestAllocateSums: both splits give min{x, R} in all (spec §7), no
+// client more than it asks, and the fair split's level t solves
+// Σ min{r_j, t} = x.
+func TestAllocateSums(t *testing.T) {
+	for _, limit := range []string{"60", "500"} {
+		_, rows := csvRows(t, mustRun(t, "throttler", "allocate", "--requests", "clients.csv", "--column", "rate", "--limit", limit, "--csv"))
+		x := num(t, limit)
+		var total, su, sf float64
+		for _, r := range rows {
+			req, u, f := num(t, r[1]), num(t, r[2]), num(t, r[3])
+			total, su, sf = total+req, su+u, sf+f
+			if u > req*(1+1e-15) || f > req {
+				t.Errorf("limit %s, client %s: requests %v, uniform %v, fair %v", limit, r[0], req, u, f)
+			}
+		}
+		want := math.Min(x, total)
+		if math.Abs(su-want) > 1e-12*want || math.Abs(sf-want) > 1e-12*want {
+			t.Errorf("limit %s: sums %v and %v, want %v", limit, su, sf, want)
+		}
+	}
+}

@@ -133,6 +133,7 @@ func TestGolden(t *testing.T) {
 		{"anycast-greedy.txt", []string{"anycast", "greedy", "--network", "cdn3.json", "--starts", "5"}},
 		{"anycast-check.json", []string{"anycast", "check", "--network", "cdn3.json", "--json"}},
 		{"cache-compare.txt", []string{"cache", "compare", "--n", "64,256", "--runs", "4"}},
+		{"throttler-allocate.txt", []string{"throttler", "allocate", "--requests", "clients.csv", "--column", "rate", "--limit", "60"}},
 		{"nomadic-compare.txt", []string{"nomadic", "compare", "--costs", "hold.csv", "--setup", "2"}},
 	}
 	for _, c := range cases {
