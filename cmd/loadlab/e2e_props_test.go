@@ -231,3 +231,19 @@ func TestAllocateSums(t *testing.T) {
 		}
 	}
 }
+
+// TestAdversaryBound: against the cruel adversary every deterministic
+// algorithm's ratio is at least k(C + (T−1)ε)/(kC + (T−1)ε) (spec §6.1).
+func TestAdversaryBound(t *testing.T) {
+	out := mustRun(t, "nomadic", "adversary", "--k", "4", "--slots", "200", "--setup", "1", "--eps", "0.01", "--csv")
+	_, rows := csvRows(t, out)
+	bound := 4 * (1 + 199*0.01) / (4 + 199*0.01)
+	if len(rows) != 5 {
+		t.Fatalf("%d algorithms, want 5", len(rows))
+	}
+	for _, r := range rows {
+		if got := num(t, r[1]); got < bound*(1-1e-12) {
+			t.Errorf("%s: ratio %v below the bound %v", r[0], got, bound)
+		}
+	}
+}

@@ -22,7 +22,7 @@ hold cost there and a setup cost C for each migration (spec nomadic.md
 §2). "compare" runs the online algorithms on a table of hold costs and
 compares each with the offline optimum.`,
 	}
-	c.AddCommand(a.nomadicCompareCommand())
+	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand())
 	return c
 }
 
@@ -111,3 +111,4 @@ func (a *app) nomadicCompare(in *competitive.Instance) (*answer, error) {
 	}
 	return &answer{tables: []*table{t}, draw: draw}, nil
 }
+
