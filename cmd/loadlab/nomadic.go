@@ -111,4 +111,3 @@ func (a *app) nomadicCompare(in *competitive.Instance) (*answer, error) {
 	}
 	return &answer{tables: []*table{t}, draw: draw}, nil
 }
-
