@@ -106,15 +106,21 @@ func TestParseShard(t *testing.T) {
 	for _, ok := range []struct {
 		spec string
 		want Shard
-	}{{"0/1", Shard{0, 1}}, {"3/4", Shard{3, 4}}, {" 2/10 ", Shard{2, 10}}} {
+	}{{"0/1", Shard{0, 1}}, {"3/4", Shard{3, 4}}, {"2/10", Shard{2, 10}}, {"9/12", Shard{9, 12}}} {
 		got, err := ParseShard(ok.spec)
 		if err != nil || got != ok.want {
 			t.Errorf("ParseShard(%q) = %v, %v; want %v", ok.spec, got, err, ok.want)
 		}
 	}
-	for _, bad := range []string{"4/4", "5/4", "0/0", "-1/4", "1/-2", "1", "a/b", "1/2/3", "", "1.0/2"} {
-		if _, err := ParseShard(bad); !errors.Is(err, loadlab.ErrInvalid) {
+	for _, bad := range []string{"4/4", "5/4", "0/0", "-1/4", "1/-2", "1", "a/b", "1/2/3", "", "1.0/2",
+		// Sloppy forms are refused, not tidied: a blank, a sign, a
+		// leading zero, a blank around the slash, a second line.
+		" 0/2", "0/2 ", "\t0/2", "0 /2", "0/ 2", "+0/2", "0/+2", "00/2", "0/02", "0/2\n", "0/2\n1/2", "０/2", "-0/2", "--1/2", "1/99999999999999999999"} {
+		_, err := ParseShard(bad)
+		if !errors.Is(err, loadlab.ErrInvalid) {
 			t.Errorf("ParseShard(%q): err = %v, want ErrInvalid", bad, err)
+		} else if !strings.Contains(err.Error(), fmt.Sprintf("%q", bad)) {
+			t.Errorf("ParseShard(%q): error %q does not name the spec", bad, err)
 		}
 	}
 }
