@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -331,5 +332,81 @@ func TestMergePlan(t *testing.T) {
 	// A shard resumed under a plan with other seed paths is refused.
 	if _, err := RunShard(q, Shard{0, 2}, files[0], run, nil); !errors.Is(err, loadlab.ErrInvalid) {
 		t.Errorf("resume with other seed paths: %v", err)
+	}
+}
+
+// TestMergeRefusesEditedRecord edits one value of one record of a
+// finished shard (a changed digit, as a hand edit or a flipped bit
+// would leave it): Merge and a resume refuse the file, naming the file,
+// the line and the run. An edited header is refused the same way.
+func TestMergeRefusesEditedRecord(t *testing.T) {
+	p := testPlan(10)
+	paths := runAll(t, p, 2, t.TempDir())
+	data, err := os.ReadFile(paths[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	// line 3 of shard 1/2 is its second record: run 3
+	first := regexp.MustCompile(`"values":\[[^,]+,`)
+	edited := first.ReplaceAllString(lines[2], `"values":[0.5,`)
+	if edited == lines[2] || !strings.HasPrefix(lines[2], `{"run":3,`) {
+		t.Fatalf("line 3 %q was not edited", lines[2])
+	}
+	lines[2] = edited
+	if err := os.WriteFile(paths[1], []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{paths[1], "line 3", "run 3", "checksum"}
+	_, err = Merge(paths...)
+	mustName(t, "Merge", err, want)
+	_, err = RunShard(p, Shard{1, 2}, paths[1], runOf(p), nil)
+	mustName(t, "RunShard", err, want)
+
+	header := regexp.MustCompile(`"seed":7,`)
+	lines = strings.SplitAfter(string(data), "\n")
+	lines[0] = header.ReplaceAllString(lines[0], `"seed":8,`)
+	if err := os.WriteFile(paths[1], []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Merge(paths[1])
+	mustName(t, "Merge of an edited header", err, []string{paths[1], "line 1", "checksum"})
+}
+
+// TestMergeRefusesUnsealed: a file whose lines carry no checksum (the
+// format before checksums) is refused with a message that says so,
+// by Merge and by a resume; nothing is accepted unverified.
+func TestMergeRefusesUnsealed(t *testing.T) {
+	p := testPlan(4)
+	path := runAll(t, p, 1, t.TempDir())[0]
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := regexp.MustCompile(`,"crc32c":"[0-9a-f]{8}"`).ReplaceAllString(string(data), "")
+	if old == string(data) {
+		t.Fatal("no checksum was removed")
+	}
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{path, "line 1", "no checksum"}
+	_, err = Merge(path)
+	mustName(t, "Merge", err, want)
+	_, err = RunShard(p, Whole, path, runOf(p), nil)
+	mustName(t, "RunShard", err, want)
+}
+
+// mustName fails unless err wraps loadlab.ErrInvalid and its message
+// holds each of want.
+func mustName(t *testing.T, what string, err error, want []string) {
+	t.Helper()
+	if !errors.Is(err, loadlab.ErrInvalid) {
+		t.Fatalf("%s: err = %v, want ErrInvalid", what, err)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%s: error %q does not name %q", what, err, w)
+		}
 	}
 }
