@@ -19,7 +19,7 @@ func TestReadTable(t *testing.T) {
 		"tsv":        "1\t2\t3\n4\t5\t6\n",
 		"blanks":     "# trace\n1 2  3\n\n4 5 6\n",
 	} {
-		tb, err := ReadTable(strings.NewReader(src))
+		tb, err := ReadTable(strings.NewReader(src), nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -41,7 +41,7 @@ func TestReadTable(t *testing.T) {
 		"empty":     {"1,2\n3,\n", 2, "column 2", ""},
 		"Inf":       {"1,2\n3,-Inf\n", 2, "column 2", "-Inf"},
 	} {
-		_, err := ReadTable(strings.NewReader(c.src))
+		_, err := ReadTable(strings.NewReader(c.src), nil)
 		var pe *graphio.ParseError
 		if !errors.As(err, &pe) || !errors.Is(err, loadlab.ErrInvalid) || pe.Line != c.line || pe.Field != c.field || pe.Value != c.want {
 			t.Errorf("%s: got %v", name, err)
@@ -51,7 +51,7 @@ func TestReadTable(t *testing.T) {
 			t.Errorf("%s: message %q does not start with \"dataio: \"", name, err)
 		}
 	}
-	if _, err := ReadTable(strings.NewReader("# nothing\n")); !errors.Is(err, loadlab.ErrInvalid) {
+	if _, err := ReadTable(strings.NewReader("# nothing\n"), nil); !errors.Is(err, loadlab.ErrInvalid) {
 		t.Errorf("empty table: %v", err)
 	}
 }
@@ -62,7 +62,7 @@ func TestTableRoundTrip(t *testing.T) {
 	if err := WriteTable(&b, []string{"x", "y", "z"}, rows); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := ReadTable(&b)
+	tb, err := ReadTable(&b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestTableRoundTrip(t *testing.T) {
 }
 
 func TestReadTrace(t *testing.T) {
-	d, err := ReadTrace(strings.NewReader("1,2\n3,4\n5,6\n"))
+	d, err := ReadTrace(strings.NewReader("1,2\n3,4\n5,6\n"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,14 +90,14 @@ func TestReadTrace(t *testing.T) {
 }
 
 func TestReadInstance(t *testing.T) {
-	in, err := ReadInstance(strings.NewReader("0,5\n5,0\n0,5\n"), 2)
+	in, err := ReadInstance(strings.NewReader("0,5\n5,0\n0,5\n"), 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if in.Slots() != 3 || in.Servers() != 2 {
 		t.Errorf("instance %d × %d", in.Slots(), in.Servers())
 	}
-	if _, err := ReadInstance(strings.NewReader("0,-5\n"), 2); err == nil {
+	if _, err := ReadInstance(strings.NewReader("0,-5\n"), 2, nil); err == nil {
 		t.Error("negative hold cost accepted")
 	}
 }
@@ -117,15 +117,19 @@ func TestNetworkJSON(t *testing.T) {
 	if err := WriteNetworkJSON(&b, nw); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadNetworkJSON(&b)
+	nd, err := ReadNetworkJSON(&b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := nd.Network
 	if !mat.Equal(got.C, nw.C) || got.A[0] != 2 || got.T[1] != 1.2 {
 		t.Errorf("round trip changed the network")
 	}
 	sparse := `{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 0, 0.5], [1, 1, 0.5]]}`
-	got, err = ReadNetworkJSON(strings.NewReader(sparse))
+	nd, err = ReadNetworkJSON(strings.NewReader(sparse), nil)
+	if err == nil {
+		got = nd.Network
+	}
 	if err != nil || got.Sparse == nil || got.C != nil || got.At(1, 0) != 0.5 || got.At(0, 1) != 0 {
 		t.Errorf("triplets: want a sparse C with C[1][0] = 0.5: %v", err)
 	}
@@ -139,7 +143,7 @@ func TestNetworkJSON(t *testing.T) {
 		"both":          `{"A": [1], "T": [1], "C": [[1]], "C_triplets": [[0, 0, 1]]}`,
 		"not JSON":      `{"A": [1`,
 	} {
-		if _, err := ReadNetworkJSON(strings.NewReader(src)); err == nil {
+		if _, err := ReadNetworkJSON(strings.NewReader(src), nil); err == nil {
 			t.Errorf("%s accepted", name)
 		}
 	}
@@ -151,10 +155,11 @@ func TestNetworkCSV(t *testing.T) {
 		"dense":    "0.7,0.3\n0,1\n",
 		"triplets": "i,j,c\n0,0,0.7\n0,1,0.3\n1,1,1\n",
 	} {
-		nw, err := ReadNetworkCSV(strings.NewReader(nodes), strings.NewReader(corr))
+		nd, err := ReadNetworkCSV(strings.NewReader(nodes), strings.NewReader(corr), nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		nw := nd.Network
 		if !mat.Equal(mat.DenseCopyOf(netC(nw)), twoNode(t).C) {
 			t.Errorf("%s: C = %v", name, mat.Formatted(netC(nw)))
 		}
@@ -162,10 +167,10 @@ func TestNetworkCSV(t *testing.T) {
 			t.Errorf("%s: Sparse = %v, want sparse C exactly for triplets", name, nw.Sparse != nil)
 		}
 	}
-	if _, err := ReadNetworkCSV(strings.NewReader("A,X\n1,1\n"), strings.NewReader("1\n")); !errors.Is(err, loadlab.ErrInvalid) {
+	if _, err := ReadNetworkCSV(strings.NewReader("A,X\n1,1\n"), strings.NewReader("1\n"), nil); !errors.Is(err, loadlab.ErrInvalid) {
 		t.Errorf("missing column T: %v", err)
 	}
-	if _, err := ReadNetworkCSV(strings.NewReader(nodes), strings.NewReader("1,0,0\n0,1,0\n")); !errors.Is(err, loadlab.ErrInvalid) {
+	if _, err := ReadNetworkCSV(strings.NewReader(nodes), strings.NewReader("1,0,0\n0,1,0\n"), nil); !errors.Is(err, loadlab.ErrInvalid) {
 		t.Errorf("wrong shape: %v", err)
 	}
 }
@@ -173,12 +178,12 @@ func TestNetworkCSV(t *testing.T) {
 // Trailing white space after a network object is not data (trailing data
 // is an error: validate_test.go).
 func TestNetworkJSONTrailingSpace(t *testing.T) {
-	nw, err := ReadNetworkJSON(strings.NewReader("{\"A\":[1],\"T\":[2],\"C\":[[1]]}\n\n"))
+	nw, err := ReadNetworkJSON(strings.NewReader("{\"A\":[1],\"T\":[2],\"C\":[[1]]}\n\n"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(nw.A) != 1 || nw.A[0] != 1 {
-		t.Errorf("A = %v, want [1]", nw.A)
+	if len(nw.Network.A) != 1 || nw.Network.A[0] != 1 {
+		t.Errorf("A = %v, want [1]", nw.Network.A)
 	}
 }
 
@@ -189,7 +194,7 @@ func TestWriteTableHeaderReadsBack(t *testing.T) {
 	if err := WriteTable(&b, []string{"t", "load_mean"}, [][]float64{{0, 1.5}, {1, 2.25}}); err != nil {
 		t.Fatal(err)
 	}
-	tab, err := ReadTable(&b)
+	tab, err := ReadTable(&b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,5 +203,32 @@ func TestWriteTableHeaderReadsBack(t *testing.T) {
 	}
 	if len(tab.Rows) != 2 || tab.Rows[0][0] != 0 || tab.Rows[0][1] != 1.5 || tab.Rows[1][0] != 1 || tab.Rows[1][1] != 2.25 {
 		t.Errorf("rows %v", tab.Rows)
+	}
+}
+
+// A first line is a header only when none of its fields reads as a
+// number: a first row with an empty, overflowing or mistyped cell is
+// an error naming line 1, the column and the cell, never a header that
+// drops r(0). Each case is read as a table, a trace and an instance.
+func TestFirstRowNotHeader(t *testing.T) {
+	for name, c := range map[string]struct {
+		src         string
+		field, want string
+	}{
+		"empty cell":   {"1,,3\n4,5,6\n", "column 2", ""},
+		"1e999":        {"1e999,2\n3,4\n", "column 1", "1e999"},
+		"-1e999":       {"1 -1e999\n3 4\n", "column 2", "-1e999"},
+		"typo":         {"1,x\n3,4\n", "column 2", "x"},
+		"NaN":          {"NaN,2\n3,4\n", "column 1", "NaN"},
+		"one line":     {"5,\n", "column 2", ""},
+		"Inf and name": {"Inf,b\n1,2\n", "column 1", "Inf"},
+	} {
+		for reader, read := range tableReaders {
+			err := read(c.src)
+			var pe *graphio.ParseError
+			if !errors.As(err, &pe) || !errors.Is(err, loadlab.ErrInvalid) || pe.Line != 1 || pe.Field != c.field || pe.Value != c.want {
+				t.Errorf("%s: %s: got %v, want line 1, %s = %q", reader, name, err, c.field, c.want)
+			}
+		}
 	}
 }

@@ -2,28 +2,24 @@ package dataio
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
-
-	"gonum.org/v1/gonum/mat"
+	"strconv"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/competitive"
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/graphio"
-	"github.com/loadlab/loadlab/internal/size"
 )
 
 // ReadTrace reads a T × n demand trace (row k is the demand r(k) of the
-// n servers) for the consensus simulation. Errors are ReadTable's; it
-// panics if r is nil.
-func ReadTrace(r io.Reader) (consensus.TraceDemand, error) {
+// n servers) for the consensus simulation, with ReadTable and opts.
+// Errors are ReadTable's; it panics if r is nil.
+func ReadTrace(r io.Reader, opts *TableOptions) (consensus.TraceDemand, error) {
 	mustIO("ReadTrace", "r", r)
-	t, err := ReadTable(r)
+	t, err := ReadTable(r, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -31,14 +27,23 @@ func ReadTrace(r io.Reader) (consensus.TraceDemand, error) {
 }
 
 // ReadInstance reads hold costs as a T × k table (row t, column i: the
-// cost of serving slot t from server i) and returns the nomadic instance
-// with setup cost c (spec nomadic §2). The instance constructor checks
-// the values (finite, non-negative) and c. It panics if r is nil.
-func ReadInstance(r io.Reader, c float64) (*competitive.Instance, error) {
+// cost of serving slot t from server i), with ReadTable and opts, and
+// returns the nomadic instance with setup cost c (spec nomadic §2). A
+// negative hold cost is a *graphio.ParseError naming its line and
+// column; the instance constructor checks c and the totals. It panics
+// if r is nil.
+func ReadInstance(r io.Reader, c float64, opts *TableOptions) (*competitive.Instance, error) {
 	mustIO("ReadInstance", "r", r)
-	t, err := ReadTable(r)
+	t, err := ReadTable(r, opts)
 	if err != nil {
 		return nil, err
+	}
+	for k, row := range t.Rows {
+		for i, v := range row {
+			if v < 0 {
+				return nil, &graphio.ParseError{Pkg: pkgName, Line: t.Lines[k], Field: t.field(i), Value: num(v), Msg: "hold cost < 0, want ≥ 0", Err: loadlab.ErrInvalid}
+			}
+		}
 	}
 	hold, err := t.flat()
 	if err != nil {
@@ -47,110 +52,38 @@ func ReadInstance(r io.Reader, c float64) (*competitive.Instance, error) {
 	return competitive.NewInstanceFlat(len(t.Rows), len(t.Rows[0]), hold, c)
 }
 
+// num formats v as the shortest decimal that reads back as v.
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// field names column c of t in an error: by its header name, or its
+// column of the file.
+func (t *Table) field(c int) string {
+	if t.Columns != nil && t.Columns[c] != "" {
+		return fmt.Sprintf("column %q", t.Columns[c])
+	}
+	return fmt.Sprintf("column %d", t.FileColumns[c])
+}
+
+// NetworkData is what a network reader read: the model, and how far the
+// rows of C were from summing to 1.
+type NetworkData struct {
+	Network *anycast.Network
+	// RowSumDev is max_j |Σ_i C_ji − 1| over the rows of C as read
+	// (before NetworkOptions.Normalize), and RowSumDevRow the first row
+	// j where it is reached.
+	RowSumDev    float64
+	RowSumDevRow int
+	// Normalized reports that each row of C was divided by its sum
+	// (NetworkOptions.Normalize).
+	Normalized bool
+}
+
 // networkJSON is the JSON form of an anycast network.
 type networkJSON struct {
 	A         []float64    `json:"A"`
 	T         []float64    `json:"T"`
 	C         [][]float64  `json:"C,omitempty"`
 	CTriplets [][3]float64 `json:"C_triplets,omitempty"`
-}
-
-// ReadNetworkJSON reads an anycast network (spec anycast-cdn §2) from
-// JSON: demand "A" and capacities "T" (length N), and either the dense
-// correlation matrix "C" (N rows of N), which gives a network with dense
-// C (Network.C), or its nonzero entries as "C_triplets" [[i, j, c], …]
-// with 0-based indices, which gives a network with sparse C
-// (Network.Sparse, built by anycast.NewSparseC: O(nnz) memory, no N × N
-// matrix at any point). anycast validates the model. Unknown fields and
-// data after the object are errors. It panics if r is nil.
-func ReadNetworkJSON(r io.Reader) (*anycast.Network, error) {
-	mustIO("ReadNetworkJSON", "r", r)
-	var nj networkJSON
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&nj); err != nil {
-		return nil, &graphio.ParseError{Pkg: pkgName, Msg: "JSON: " + err.Error(), Err: loadlab.ErrInvalid}
-	}
-	// One document per file: anything after it is a damaged or
-	// concatenated file, not something to ignore.
-	if tok, err := dec.Token(); err != io.EOF {
-		return nil, &graphio.ParseError{Pkg: pkgName, Field: "trailing data", Value: fmt.Sprint(tok), Msg: "JSON: data after the network object", Err: loadlab.ErrInvalid}
-	}
-	c, err := nj.matrix()
-	if err != nil {
-		return nil, err
-	}
-	return anycast.NewNetwork(nj.A, c, nj.T)
-}
-
-func (nj *networkJSON) matrix() (mat.Matrix, error) {
-	n := len(nj.A)
-	switch {
-	case n == 0:
-		return nil, &graphio.ParseError{Pkg: pkgName, Field: "A", Value: "[]", Msg: "no nodes", Err: loadlab.ErrInvalid}
-	case nj.C != nil && nj.CTriplets != nil:
-		return nil, &graphio.ParseError{Pkg: pkgName, Field: "C", Msg: "give C or C_triplets, not both", Err: loadlab.ErrInvalid}
-	case nj.C == nil && nj.CTriplets == nil:
-		return nil, &graphio.ParseError{Pkg: pkgName, Field: "C", Msg: "missing: give the dense C or C_triplets", Err: loadlab.ErrInvalid}
-	case nj.C == nil:
-		return triplets("C_triplets", n, nj.CTriplets)
-	}
-	if len(nj.C) != n {
-		return nil, &graphio.ParseError{Pkg: pkgName, Field: "C", Value: fmt.Sprint(len(nj.C)), Msg: fmt.Sprintf("%d rows, want N = %d", len(nj.C), n), Err: loadlab.ErrInvalid}
-	}
-	if err := size.Check("dataio", "N", n*n, 8); err != nil || n > 1<<15 {
-		return nil, loadlab.TooLarge("dataio", "dense C with N = %d; use C_triplets", n)
-	}
-	c := mat.NewDense(n, n, nil)
-	for i, row := range nj.C {
-		if len(row) != n {
-			return nil, &graphio.ParseError{Pkg: pkgName, Field: fmt.Sprintf("C[%d]", i), Value: fmt.Sprint(len(row)), Msg: fmt.Sprintf("row has %d entries, want N = %d", len(row), n), Err: loadlab.ErrInvalid}
-		}
-		c.SetRow(i, row)
-	}
-	return c, nil
-}
-
-// triplets builds the sparse n × n correlation matrix from (i, j, c)
-// entries with anycast.NewSparseC. An index that is not an integer in
-// [0, n) and a duplicate (i, j) are *graphio.ParseError naming the
-// entry (field is "C_triplets" or the CSV's "triplet"); a bad value, an
-// empty row or a row not summing to 1 is anycast's *EntryError.
-func triplets(field string, n int, ts [][3]float64) (*anycast.SparseC, error) {
-	if err := size.Check("dataio", "N", n, 16); err != nil {
-		return nil, err
-	}
-	rows, cols := make([]int, len(ts)), make([]int, len(ts))
-	vals := make([]float64, len(ts))
-	for k, t := range ts {
-		i, j := int(t[0]), int(t[1])
-		if float64(i) != t[0] || float64(j) != t[1] || i < 0 || j < 0 || i >= n || j >= n {
-			return nil, &graphio.ParseError{Pkg: pkgName, Field: fmt.Sprintf("%s[%d]", field, k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("indices must be integers in [0, %d)", n), Err: loadlab.ErrInvalid}
-		}
-		rows[k], cols[k], vals[k] = i, j, t[2]
-	}
-	c, err := anycast.NewSparseC(n, rows, cols, vals)
-	var ee *anycast.EntryError
-	if errors.As(err, &ee) && ee.Col >= 0 && strings.Contains(ee.Msg, "duplicate") {
-		return nil, duplicate(field, ts, ee.Row, ee.Col)
-	}
-	return c, err
-}
-
-// duplicate names the first two triplets at (i, j), which NewSparseC
-// reported as a duplicate (an O(nnz) scan on the error path only).
-func duplicate(field string, ts [][3]float64, i, j int) error {
-	first := -1
-	for k, t := range ts {
-		if int(t[0]) != i || int(t[1]) != j {
-			continue
-		}
-		if first >= 0 {
-			return &graphio.ParseError{Pkg: pkgName, Field: fmt.Sprintf("%s[%d]", field, k), Value: fmt.Sprint(t), Msg: fmt.Sprintf("duplicate entry (%d, %d), first at %s[%d]", i, j, field, first), Err: loadlab.ErrInvalid}
-		}
-		first = k
-	}
-	return &graphio.ParseError{Pkg: pkgName, Field: field, Msg: fmt.Sprintf("duplicate entry (%d, %d)", i, j), Err: loadlab.ErrInvalid}
 }
 
 // WriteNetworkJSON writes nw in the form ReadNetworkJSON reads, keeping
@@ -200,106 +133,131 @@ func WriteNetworkJSON(w io.Writer, nw *anycast.Network) error {
 	return enc.Encode(nj)
 }
 
-// ReadNetworkCSV reads an anycast network from a node table with columns
-// A and T (one row per node, in node order) and a correlation table: the
-// dense N × N matrix (no header, or any header), which gives dense C, or
-// triplets with a header naming columns i, j and c, which give sparse C
-// (anycast.NewSparseC), as in ReadNetworkJSON. It panics if nodes or
-// corr is nil.
-func ReadNetworkCSV(nodes, corr io.Reader) (*anycast.Network, error) {
+// ReadNetworkCSV reads an anycast network (spec anycast-cdn §1) from a
+// node table with columns named A and T (one row per node, in node
+// order; other columns are not read) and a correlation table: the dense
+// N × N matrix (no header, or any header), which gives dense C, or
+// triplets with a header naming exactly the columns i, j and c, which
+// give sparse C (anycast.NewSparseC), as in ReadNetworkJSON. The rows of
+// C are checked, and normalised if asked, as opts says (NetworkOptions).
+// Errors are *graphio.ParseError values naming the line and the column
+// (a triplet as "triplet[k]", a row of C as "row j of C"), those of
+// opts.Validate, and anycast's for the model. It panics if nodes or corr
+// is nil.
+func ReadNetworkCSV(nodes, corr io.Reader, opts *NetworkOptions) (*NetworkData, error) {
 	mustIO("ReadNetworkCSV", "nodes", nodes)
 	mustIO("ReadNetworkCSV", "corr", corr)
-	nt, err := ReadTable(nodes)
-	if err != nil {
-		return nil, err
-	}
-	a, t, err := nodeColumns(nt)
-	if err != nil {
-		return nil, err
-	}
-	ct, err := ReadTable(corr)
-	if err != nil {
-		return nil, err
-	}
-	c, err := corrMatrix(ct, len(a))
-	if err != nil {
-		return nil, err
-	}
-	return anycast.NewNetwork(a, c, t)
+	return readNetworkCSV(nodes, corr, opts, "", "")
 }
 
-func nodeColumns(nt *Table) (a, t []float64, err error) {
-	ia, err := nt.Column("A")
+// ReadNetworkCSVFiles is ReadNetworkCSV on the named files; each error
+// names the file it is about.
+func ReadNetworkCSVFiles(nodes, corr string, opts *NetworkOptions) (*NetworkData, error) {
+	fn, err := os.Open(nodes)
+	if err != nil {
+		return nil, err
+	}
+	defer fn.Close()
+	fc, err := os.Open(corr)
+	if err != nil {
+		return nil, err
+	}
+	defer fc.Close()
+	return readNetworkCSV(fn, fc, opts, nodes, corr)
+}
+
+func readNetworkCSV(nodes, corr io.Reader, opts *NetworkOptions, nodesName, corrName string) (*NetworkData, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	var o NetworkOptions
+	if opts != nil {
+		o = *opts
+	}
+	a, t, err := readNodes(nodes)
+	if err != nil {
+		return nil, inFile(err, nodesName)
+	}
+	tr := newTableReader(&o.Corr)
+	tr.screen = false // a column of C may well read 0, 1, 0, …
+	ct, err := tr.read(corr)
+	if err != nil {
+		return nil, inFile(err, corrName)
+	}
+	c, st, err := corrMatrix(ct, len(a), o)
+	if err != nil {
+		return nil, inFile(err, corrName)
+	}
+	nw, err := anycast.NewNetwork(a, c, t)
+	if err != nil && nodesName != "" {
+		return nil, fmt.Errorf("%s, %s: %w", nodesName, corrName, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &NetworkData{Network: nw, RowSumDev: st.dev, RowSumDevRow: st.row, Normalized: o.Normalize}, nil
+}
+
+// readNodes reads the node table: columns A ≥ 0 and T > 0.
+func readNodes(r io.Reader) (a, t []float64, err error) {
+	nt, err := ReadTable(r, &TableOptions{Columns: []string{"A", "T"}})
 	if err != nil {
 		return nil, nil, err
 	}
-	it, err := nt.Column("T")
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, r := range nt.Rows {
-		a = append(a, r[ia])
-		t = append(t, r[it])
+	for k, row := range nt.Rows {
+		switch {
+		case row[0] < 0:
+			return nil, nil, &graphio.ParseError{Pkg: pkgName, Line: nt.Lines[k], Field: nt.field(0), Value: num(row[0]), Msg: "demand A < 0, want ≥ 0", Err: loadlab.ErrInvalid}
+		case row[1] <= 0:
+			return nil, nil, &graphio.ParseError{Pkg: pkgName, Line: nt.Lines[k], Field: nt.field(1), Value: num(row[1]), Msg: "capacity T ≤ 0, want > 0", Err: loadlab.ErrInvalid}
+		}
+		a = append(a, row[0])
+		t = append(t, row[1])
 	}
 	return a, t, nil
 }
 
-func corrMatrix(ct *Table, n int) (mat.Matrix, error) {
-	if ct.Columns != nil && len(ct.Columns) == 3 {
-		if _, err := ct.Column("i"); err == nil {
-			ts := make([][3]float64, len(ct.Rows))
-			ij := [3]int{}
-			for k, name := range []string{"i", "j", "c"} {
-				if ij[k], err = ct.Column(name); err != nil {
-					return nil, err
-				}
-			}
-			for k, r := range ct.Rows {
-				ts[k] = [3]float64{r[ij[0]], r[ij[1]], r[ij[2]]}
-			}
-			return triplets("triplet", n, ts)
-		}
-	}
-	if len(ct.Rows) != n || len(ct.Rows[0]) != n {
-		return nil, &graphio.ParseError{Pkg: pkgName, Field: "C", Value: fmt.Sprintf("%d × %d", len(ct.Rows), len(ct.Rows[0])), Msg: fmt.Sprintf("want the dense %d × %d matrix or triplets with columns i, j, c", n, n), Err: loadlab.ErrInvalid}
-	}
-	flat, err := ct.flat()
-	if err != nil {
-		return nil, err
-	}
-	return mat.NewDense(n, n, flat), nil
-}
-
-// ReadTraceFile, ReadInstanceFile and ReadNetworkJSONFile are the readers
-// on a named file; their errors carry the file name.
-func ReadTraceFile(path string) (consensus.TraceDemand, error) {
+// ReadTraceFile, ReadInstanceFile, ReadTableFile and ReadNetworkJSONFile
+// are the readers on a named file; their errors carry the file name.
+func ReadTraceFile(path string, opts *TableOptions) (consensus.TraceDemand, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	d, err := ReadTrace(f)
+	d, err := ReadTrace(f, opts)
 	return d, inFile(err, path)
 }
 
 // ReadInstanceFile: see ReadTraceFile.
-func ReadInstanceFile(path string, c float64) (*competitive.Instance, error) {
+func ReadInstanceFile(path string, c float64, opts *TableOptions) (*competitive.Instance, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	in, err := ReadInstance(f, c)
+	in, err := ReadInstance(f, c, opts)
 	return in, inFile(err, path)
 }
 
-// ReadNetworkJSONFile: see ReadTraceFile.
-func ReadNetworkJSONFile(path string) (*anycast.Network, error) {
+// ReadTableFile: see ReadTraceFile.
+func ReadTableFile(path string, opts *TableOptions) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	nw, err := ReadNetworkJSON(f)
-	return nw, inFile(err, path)
+	t, err := ReadTable(f, opts)
+	return t, inFile(err, path)
+}
+
+// ReadNetworkJSONFile: see ReadTraceFile.
+func ReadNetworkJSONFile(path string, opts *NetworkOptions) (*NetworkData, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	nd, err := ReadNetworkJSON(f, opts)
+	return nd, inFile(err, path)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -16,6 +17,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/codedload"
 	"github.com/loadlab/loadlab/competitive/mobility"
@@ -175,8 +177,13 @@ func TestResultsTidy(t *testing.T) {
 	if err := WriteColumns(&b, rs["consensus.Trajectory"], "step"); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := ReadTable(&b)
-	if err != nil || len(tb.Rows) != 5 {
+	written := b.String()
+	// The step column counts 0, 1, 2, …: an index, refused unless skipped.
+	if _, err := ReadTable(strings.NewReader(written), nil); !errors.Is(err, loadlab.ErrInvalid) || !strings.Contains(err.Error(), `column "step"`) {
+		t.Errorf("step column read as data: %v", err)
+	}
+	tb, err := ReadTable(strings.NewReader(written), &TableOptions{Skip: []string{"step"}})
+	if err != nil || len(tb.Rows) != 5 || tb.Columns[0] == "step" {
 		t.Fatalf("trajectory columns: %v", err)
 	}
 	if c, err := tb.Column("l_total"); err != nil || math.Abs(tb.Rows[4][c]-tb.Rows[0][c]) > 1e-12 {

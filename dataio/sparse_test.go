@@ -38,10 +38,11 @@ func TestNetworkJSONSparseRoundTrip(t *testing.T) {
 	if !strings.Contains(b.String(), `"C_triplets"`) || strings.Contains(b.String(), `"C":`) {
 		t.Errorf("a sparse network written without C_triplets or with a dense C")
 	}
-	back, err := ReadNetworkJSON(&b)
+	bd, err := ReadNetworkJSON(&b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	back := bd.Network
 	if back.Sparse == nil || back.C != nil {
 		t.Fatalf("triplets must give a sparse C, and no dense one")
 	}
@@ -68,10 +69,11 @@ func TestNetworkJSONSparseRoundTrip(t *testing.T) {
 	if err := WriteNetworkJSON(&b, de); err != nil {
 		t.Fatal(err)
 	}
-	back, err = ReadNetworkJSON(&b)
+	bd, err = ReadNetworkJSON(&b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	back = bd.Network
 	if back.C == nil || back.Sparse != nil {
 		t.Fatalf("a dense C must read back dense")
 	}
@@ -80,11 +82,12 @@ func TestNetworkJSONSparseRoundTrip(t *testing.T) {
 	}
 }
 
-// Bad triplets: an index error or a duplicate names the triplet (a
-// *graphio.ParseError); a bad value or row is anycast's *EntryError with
-// its row and column; all wrap loadlab.ErrInvalid.
+// Bad triplets: an index error, a duplicate, a bad value or a row whose
+// sum misses 1 is a *graphio.ParseError naming the triplet (a row by
+// its first triplet, or alone when it has none); all wrap
+// loadlab.ErrInvalid.
 func TestReadTripletsErrors(t *testing.T) {
-	_, err := ReadNetworkJSON(strings.NewReader(`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 1, 0.5], [1, 1, 0.5]]}`))
+	_, err := ReadNetworkJSON(strings.NewReader(`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 1, 0.5], [1, 1, 0.5]]}`), nil)
 	var pe *graphio.ParseError
 	if !errors.As(err, &pe) || !errors.Is(err, loadlab.ErrInvalid) {
 		t.Fatalf("duplicate triplet: %v, want a *graphio.ParseError wrapping ErrInvalid", err)
@@ -92,22 +95,21 @@ func TestReadTripletsErrors(t *testing.T) {
 	if pe.Field != "C_triplets[2]" || !strings.Contains(pe.Msg, "first at C_triplets[1]") {
 		t.Errorf("duplicate triplet: field %q, msg %q", pe.Field, pe.Msg)
 	}
-	for src, want := range map[string][2]int{
-		`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 0, -0.5], [1, 1, 1.5]]}`: {1, 0},  // negative
-		`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 0, 0.5], [1, 1, 0.4]]}`:  {1, -1}, // row sum
-		`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1]]}`:                            {1, -1}, // empty row
+	for src, want := range map[string]string{
+		`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 0, -0.5], [1, 1, 1.5]]}`: "C_triplets[1]",                   // negative
+		`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1], [1, 0, 0.5], [1, 1, 0.4]]}`:  "row 1 of C (from C_triplets[1])", // row sum
+		`{"A": [1, 1], "T": [1, 1], "C_triplets": [[0, 0, 1]]}`:                            "row 1 of C",                      // empty row
 	} {
-		_, err := ReadNetworkJSON(strings.NewReader(src))
-		var ee *anycast.EntryError
-		if !errors.As(err, &ee) || !errors.Is(err, loadlab.ErrInvalid) {
-			t.Fatalf("%s: %v, want an *anycast.EntryError wrapping ErrInvalid", src, err)
+		_, err := ReadNetworkJSON(strings.NewReader(src), nil)
+		if !errors.As(err, &pe) || !errors.Is(err, loadlab.ErrInvalid) {
+			t.Fatalf("%s: %v, want a *graphio.ParseError wrapping ErrInvalid", src, err)
 		}
-		if got := [2]int{ee.Row, ee.Col}; got != want {
-			t.Errorf("%s: entry %v, want %v", src, got, want)
+		if pe.Field != want {
+			t.Errorf("%s: field %q, want %q (%v)", src, pe.Field, want, err)
 		}
 	}
 	// CSV triplets: the same checks, the field named "triplet".
-	_, err = ReadNetworkCSV(strings.NewReader("A,T\n1,1\n"), strings.NewReader("i,j,c\n0,0,0.5\n0,0,0.5\n"))
+	_, err = ReadNetworkCSV(strings.NewReader("A,T\n1,1\n"), strings.NewReader("i,j,c\n0,0,0.5\n0,0,0.5\n"), nil)
 	if !errors.As(err, &pe) || pe.Field != "triplet[1]" {
 		t.Errorf("CSV duplicate triplet: %v, want field triplet[1]", err)
 	}
@@ -117,7 +119,7 @@ func TestReadTripletsErrors(t *testing.T) {
 // empty triplet list reported as "row 0 of C: empty row", an error about
 // a matrix the file never gave).
 func TestReadNetworkJSONMissingC(t *testing.T) {
-	_, err := ReadNetworkJSON(strings.NewReader(`{"A": [1, 2], "T": [1, 1]}`))
+	_, err := ReadNetworkJSON(strings.NewReader(`{"A": [1, 2], "T": [1, 1]}`), nil)
 	var pe *graphio.ParseError
 	if !errors.As(err, &pe) || !errors.Is(err, loadlab.ErrInvalid) {
 		t.Fatalf("%v, want a *graphio.ParseError wrapping ErrInvalid", err)

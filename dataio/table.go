@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,8 +20,15 @@ const pkgName = "dataio"
 
 // Table is a numeric table: Rows[r][c] is row r, column c.
 type Table struct {
-	Columns []string // the header's names, or nil if the file has none
+	Columns []string // the header's names of the columns read, or nil if the file has none
 	Rows    [][]float64
+	// Lines[r] is the 1-based line of the file that holds row r.
+	Lines []int
+	// FileColumns[c] is the 1-based column of the file that column c
+	// was read from (TableOptions.Columns and Skip choose them).
+	FileColumns []int
+
+	headerLine int // the header's line, 0 if none
 }
 
 // maxCells bounds a table (2^28 cells, 2 GiB of float64); a larger one
@@ -29,15 +37,39 @@ const maxCells = 1 << 28
 
 // ReadTable reads a numeric table. The separator is detected from the
 // first line (comma, else semicolon, else tab, else blanks); lines
-// starting with '#' and blank lines are skipped; the first line is a
-// header when any of its fields is not a number. Every row must have the
-// width of the first and every cell must be a finite number. It panics
-// if r is nil.
-func ReadTable(r io.Reader) (*Table, error) {
+// starting with '#' and blank lines are skipped. The first line is a
+// header as opts.Header says (by default: when none of its fields reads
+// as a number or a date or time, and one at least is not empty); a first
+// line with both is an error naming its first cell that is not a number.
+// Every row must have the width of the first line and every cell read
+// must be a finite number. opts chooses the columns; the columns read
+// without being chosen are screened for an index or a timestamp, which
+// is an error (see the package comment). Errors are *graphio.ParseError
+// values naming the line, the column and the cell, or the errors of
+// opts.Validate. It panics if r is nil.
+func ReadTable(r io.Reader, opts *TableOptions) (*Table, error) {
 	mustIO("ReadTable", "r", r)
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	tr := newTableReader(opts)
+	return tr.read(r)
+}
+
+// newTableReader returns a reader of one table with options opts
+// (validated), screening the columns it reads unless opts chooses them.
+func newTableReader(opts *TableOptions) *tableReader {
+	tr := &tableReader{width: -1, screen: true}
+	if opts != nil {
+		tr.opts = *opts
+		tr.screen = opts.Columns == nil
+	}
+	return tr
+}
+
+func (tr *tableReader) read(r io.Reader) (*Table, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<26)
-	tr := tableReader{width: -1}
 	for sc.Scan() {
 		tr.line++
 		if err := tr.add(sc.Text()); err != nil {
@@ -50,57 +82,143 @@ func ReadTable(r io.Reader) (*Table, error) {
 	if len(tr.t.Rows) == 0 {
 		return nil, &graphio.ParseError{Pkg: pkgName, Line: tr.line, Msg: "table has no data rows", Err: loadlab.ErrInvalid}
 	}
+	if tr.screen {
+		if err := tr.screenColumns(); err != nil {
+			return nil, err
+		}
+	}
 	return &tr.t, nil
 }
 
 type tableReader struct {
-	t     Table
-	line  int
-	sep   string // "" for blanks
-	width int
-	cells int
+	opts   TableOptions
+	screen bool // screen the columns read for an index or a timestamp
+	t      Table
+	line   int
+	sep    string   // "" for blanks
+	width  int      // fields per line, −1 before the first line
+	names  []string // the header's fields, all columns; nil if none
+	keep   []int    // the 0-based file columns read, in order
+	first  []string // the first data row's cells read, as written
+	cells  int
 }
 
 func (tr *tableReader) add(text string) error {
+	if tr.line == 1 {
+		// A byte-order mark (spreadsheets write one) is an encoding
+		// marker, not part of the first name or number.
+		text = strings.TrimPrefix(text, "\ufeff")
+	}
 	s := strings.TrimSpace(text)
 	if s == "" || s[0] == '#' {
 		return nil
 	}
 	if tr.width < 0 {
 		tr.sep = detect(s)
-	}
-	f := fields(s, tr.sep)
-	if tr.width < 0 {
+		f := fields(s, tr.sep)
 		tr.width = len(f)
-		if isHeader(f) {
-			tr.t.Columns = f
-			return tr.checkHeader()
+		if tr.isHeader(f) {
+			tr.names = f
+			tr.t.headerLine = tr.line
+			if err := tr.checkHeader(); err != nil {
+				return err
+			}
+			return tr.resolve()
 		}
+		if err := tr.resolve(); err != nil {
+			return err
+		}
+		return tr.row(f, s)
 	}
+	return tr.row(fields(s, tr.sep), s)
+}
+
+func (tr *tableReader) isHeader(f []string) bool {
+	switch tr.opts.Header {
+	case graphio.HeaderYes:
+		return true
+	case graphio.HeaderNo:
+		return false
+	}
+	return allNames(f)
+}
+
+// allNames reports whether f is a header: no field reads as a number (a
+// finite, overflowing or non-finite one) or as an ISO 8601 date or time,
+// and at least one is not empty. Anything else is a data row, so a
+// mistyped, empty or overflowing cell in the first row is an error, not
+// a header that drops the row.
+func allNames(f []string) bool {
+	named := false
+	for _, x := range f {
+		if x == "" {
+			continue
+		}
+		if numeric(x) || timestamp(x) {
+			return false
+		}
+		named = true
+	}
+	return named
+}
+
+// numeric reports whether x reads as a float64, or would but for its
+// magnitude (1e999).
+func numeric(x string) bool {
+	_, err := strconv.ParseFloat(x, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// row parses the data line s, split into f.
+func (tr *tableReader) row(f []string, s string) error {
 	if len(f) != tr.width {
 		return &graphio.ParseError{Pkg: pkgName, Line: tr.line, Field: "row", Value: s, Msg: fmt.Sprintf("%d fields, want %d as in the first line", len(f), tr.width), Err: loadlab.ErrInvalid}
 	}
-	tr.cells += len(f)
+	tr.cells += len(tr.keep)
 	if tr.cells > maxCells {
 		return &graphio.ParseError{Pkg: pkgName, Line: tr.line, Msg: fmt.Sprintf("more than %d cells", maxCells), Err: loadlab.ErrTooLarge}
 	}
-	row := make([]float64, len(f))
-	for c, x := range f {
+	row := make([]float64, len(tr.keep))
+	for c, fc := range tr.keep {
+		x := f[fc]
 		v, err := strconv.ParseFloat(x, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return &graphio.ParseError{Pkg: pkgName, Line: tr.line, Field: tr.column(c), Value: x, Msg: "not a finite number", Err: loadlab.ErrInvalid}
+			return &graphio.ParseError{Pkg: pkgName, Line: tr.line, Field: tr.column(fc), Value: x, Msg: tr.notNumber(x, err), Err: loadlab.ErrInvalid}
 		}
 		row[c] = v
 	}
+	if tr.first == nil {
+		tr.first = make([]string, len(tr.keep))
+		for c, fc := range tr.keep {
+			tr.first[c] = f[fc]
+		}
+	}
 	tr.t.Rows = append(tr.t.Rows, row)
+	tr.t.Lines = append(tr.t.Lines, tr.line)
 	return nil
 }
+
+// notNumber says why cell x (err from strconv.ParseFloat) is refused.
+func (tr *tableReader) notNumber(x string, err error) string {
+	switch {
+	case timestamp(x):
+		return "an ISO 8601 date or time, not a number: a timestamp column; " + remedy
+	case err == nil || errors.Is(err, strconv.ErrRange):
+		return "not a finite number"
+	case tr.names == nil && len(tr.t.Rows) == 0 && tr.opts.Header == graphio.HeaderDetect:
+		return "not a number (the first line is not a header: a header has a name, and no number, in every column)"
+	}
+	return "not a number"
+}
+
+// remedy says how to read a table whose column is not data.
+const remedy = "skip the column (TableOptions.Skip) or choose the columns to read (TableOptions.Columns)"
 
 // checkHeader rejects a header that names a column twice (Column
 // matches names case-insensitively, so it could only ever find the first).
 func (tr *tableReader) checkHeader() error {
-	seen := make(map[string]int, len(tr.t.Columns))
-	for c, name := range tr.t.Columns {
+	seen := make(map[string]int, len(tr.names))
+	for c, name := range tr.names {
 		key := strings.ToLower(name)
 		if first, dup := seen[key]; dup && name != "" {
 			return &graphio.ParseError{Pkg: pkgName, Line: tr.line, Field: fmt.Sprintf("column %d", c+1), Value: name,
@@ -111,23 +229,96 @@ func (tr *tableReader) checkHeader() error {
 	return nil
 }
 
+// resolve sets the file columns to read from the options and the header.
+func (tr *tableReader) resolve() error {
+	if tr.opts.Columns != nil {
+		for k, spec := range tr.opts.Columns {
+			c, err := tr.find("Columns", k, spec)
+			if err != nil {
+				return err
+			}
+			if i := slices.Index(tr.keep, c); i >= 0 {
+				return tr.optionError("Columns", k, spec, fmt.Sprintf("column %d is already read as TableOptions.Columns[%d]", c+1, i))
+			}
+			tr.keep = append(tr.keep, c)
+		}
+	} else {
+		skip := make(map[int]bool, len(tr.opts.Skip))
+		for k, spec := range tr.opts.Skip {
+			c, err := tr.find("Skip", k, spec)
+			if err != nil {
+				return err
+			}
+			skip[c] = true
+		}
+		for c := range tr.width {
+			if !skip[c] {
+				tr.keep = append(tr.keep, c)
+			}
+		}
+		if len(tr.keep) == 0 {
+			return tr.optionError("Skip", 0, tr.opts.Skip[0], "every column is skipped")
+		}
+	}
+	for _, c := range tr.keep {
+		tr.t.FileColumns = append(tr.t.FileColumns, c+1)
+		if tr.names != nil {
+			tr.t.Columns = append(tr.t.Columns, tr.names[c])
+		}
+	}
+	return nil
+}
+
+// find returns the 0-based file column that spec (TableOptions.field[k])
+// names.
+func (tr *tableReader) find(field string, k int, spec string) (int, error) {
+	if n, ok := columnNumber(spec); ok {
+		if n > tr.width {
+			return -1, tr.optionError(field, k, spec, fmt.Sprintf("the table has %d columns", tr.width))
+		}
+		return n - 1, nil
+	}
+	if tr.names == nil {
+		return -1, tr.optionError(field, k, spec, "the table has no header line: choose columns by number")
+	}
+	for c, name := range tr.names {
+		if strings.EqualFold(name, spec) {
+			return c, nil
+		}
+	}
+	return -1, tr.optionError(field, k, spec, fmt.Sprintf("no such column in the header %q", strings.Join(tr.names, string(sepOrBlank(tr.sep)))))
+}
+
+// optionError is a ParseError at the current line about TableOptions.field[k].
+func (tr *tableReader) optionError(field string, k int, spec, msg string) error {
+	return &graphio.ParseError{Pkg: pkgName, Line: tr.line, Field: fmt.Sprintf("TableOptions.%s[%d]", field, k), Value: spec, Msg: msg, Err: loadlab.ErrInvalid}
+}
+
+func sepOrBlank(sep string) string {
+	if sep == "" {
+		return " "
+	}
+	return sep
+}
+
 // checkNames returns an error wrapping loadlab.ErrInvalid, naming the
 // function and the column, unless the names read back as the header of a
 // comma-separated table: no separator, quote or line break, not a number
-// (a header of numbers would be read as a data row), no repeats, at least
-// one name.
+// or a date or time (a header of such would be read as a data row), no
+// repeats, no blank in a single name (it would split), at least one name.
 func checkNames(fn string, names []string) error {
 	if len(names) == 0 {
 		return loadlab.Invalid("dataio", "%s: no columns", fn)
 	}
 	seen := make(map[string]bool, len(names))
 	for i, s := range names {
-		_, numErr := strconv.ParseFloat(s, 64)
 		switch {
 		case s == "" || s != strings.TrimSpace(s) || strings.ContainsAny(s, ",;\t\"\n\r") || s[0] == '#':
 			return loadlab.Invalid("dataio", "%s: column %d = %q, want a name without separators, quotes, line breaks or edge blanks, not starting with '#'", fn, i, s)
-		case numErr == nil:
-			return loadlab.Invalid("dataio", "%s: column %d = %q is a number; a reader would take the header for a data row", fn, i, s)
+		case len(names) == 1 && strings.ContainsAny(s, " \v\f"):
+			return loadlab.Invalid("dataio", "%s: column %d = %q: the only column's name cannot hold a blank (a reader would split it)", fn, i, s)
+		case numeric(s) || timestamp(s):
+			return loadlab.Invalid("dataio", "%s: column %d = %q is a number or a date; a reader would take the header for a data row", fn, i, s)
 		case seen[strings.ToLower(s)]:
 			return loadlab.Invalid("dataio", "%s: column %d = %q repeats an earlier column name", fn, i, s)
 		}
@@ -136,9 +327,11 @@ func checkNames(fn string, names []string) error {
 	return nil
 }
 
+// column names the 0-based file column c: by its header name, or its
+// 1-based number.
 func (tr *tableReader) column(c int) string {
-	if tr.t.Columns != nil {
-		return fmt.Sprintf("column %q", tr.t.Columns[c])
+	if tr.names != nil && tr.names[c] != "" {
+		return fmt.Sprintf("column %q", tr.names[c])
 	}
 	return fmt.Sprintf("column %d", c+1)
 }
@@ -163,15 +356,6 @@ func fields(s, sep string) []string {
 	return f
 }
 
-func isHeader(f []string) bool {
-	for _, x := range f {
-		if _, err := strconv.ParseFloat(x, 64); err != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // Column returns the index of the column named name (case-insensitive),
 // or an error naming the missing column.
 func (t *Table) Column(name string) (int, error) {
@@ -180,7 +364,7 @@ func (t *Table) Column(name string) (int, error) {
 			return i, nil
 		}
 	}
-	return -1, &graphio.ParseError{Pkg: pkgName, Line: 1, Field: "header", Value: strings.Join(t.Columns, ","), Msg: fmt.Sprintf("no column named %q", name), Err: loadlab.ErrInvalid}
+	return -1, &graphio.ParseError{Pkg: pkgName, Line: t.headerLine, Field: "header", Value: strings.Join(t.Columns, ","), Msg: fmt.Sprintf("no column named %q", name), Err: loadlab.ErrInvalid}
 }
 
 // WriteTable writes a tidy CSV: the header, then one line per row, each
@@ -232,6 +416,9 @@ func (t *Table) flat() ([]float64, error) {
 
 // inFile adds the file name to a ParseError, or wraps another error with it.
 func inFile(err error, file string) error {
+	if err == nil || file == "" {
+		return err
+	}
 	var pe *graphio.ParseError
 	if errors.As(err, &pe) {
 		if pe.File == "" {
@@ -239,10 +426,7 @@ func inFile(err error, file string) error {
 		}
 		return err
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	return nil
+	return fmt.Errorf("%s: %w", file, err)
 }
 
 // mustIO panics, naming the function and the argument, if x (an

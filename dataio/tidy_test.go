@@ -63,7 +63,7 @@ func TestWriteColumns(t *testing.T) {
 	if want := "step,r_total,over\n0,10,0\n1,11,0.5\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
-	tb, err := ReadTable(&b)
+	tb, err := ReadTable(&b, nil)
 	if err != nil || tb.Rows[1][2] != 0.5 {
 		t.Errorf("tidy CSV does not read back: %v", err)
 	}

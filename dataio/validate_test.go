@@ -24,9 +24,24 @@ var (
 
 // tableReaders are the readers of a numeric table, on a string.
 var tableReaders = map[string]func(src string) error{
-	"ReadTable":    func(s string) error { _, err := ReadTable(strings.NewReader(s)); return err },
-	"ReadTrace":    func(s string) error { _, err := ReadTrace(strings.NewReader(s)); return err },
-	"ReadInstance": func(s string) error { _, err := ReadInstance(strings.NewReader(s), 1); return err },
+	"ReadTable":    func(s string) error { _, err := ReadTable(strings.NewReader(s), nil); return err },
+	"ReadTrace":    func(s string) error { _, err := ReadTrace(strings.NewReader(s), nil); return err },
+	"ReadInstance": func(s string) error { _, err := ReadInstance(strings.NewReader(s), 1, nil); return err },
+}
+
+// tableReadersWith are the table readers with options.
+var tableReadersWith = map[string]func(src string, o *TableOptions) error{
+	"ReadTable":    func(s string, o *TableOptions) error { _, err := ReadTable(strings.NewReader(s), o); return err },
+	"ReadTrace":    func(s string, o *TableOptions) error { _, err := ReadTrace(strings.NewReader(s), o); return err },
+	"ReadInstance": func(s string, o *TableOptions) error { _, err := ReadInstance(strings.NewReader(s), 1, o); return err },
+}
+
+// badTableOptions are options each naming the field at fault.
+var badTableOptions = map[string]TableOptions{
+	"TableOptions.Header = 7":         {Header: 7},
+	"TableOptions.Columns[0] = \"0\"": {Columns: []string{"0"}},
+	"TableOptions.Skip[1]":            {Skip: []string{"a", "A"}},
+	"both set":                        {Columns: []string{"a"}, Skip: []string{"b"}},
 }
 
 // readerCases probes the table readers with a cell that is NaN, ±Inf
@@ -51,13 +66,45 @@ func readerCases() []badarg.Case {
 			// reading A from column 1 and never seeing column 2).
 			p.Fails("a repeated header name", "column 2", func() error { return read("A,a,T\n1,2,3\n") }),
 			p.Panics("r = nil", "dataio: "+name+": r is nil", func() { _ = readNil(name) }),
+			// A timestamp column is not a server (guards: read as one).
+			p.Fails("a Unix-time column", "Unix time", func() error { return read("1704067200,1\n1704070800,2\n") }),
+			p.Fails("an index column", "an index", func() error { return read("0,5\n1,5\n2,5\n") }),
+			p.Fails("an empty first-row cell", "column 2", func() error { return read("1,,3\n4,5,6\n") }),
 		)
+		for want, o := range badTableOptions {
+			p := badarg.Probe{Func: name, Err: inv, Text: want}
+			cs = append(cs, p.Fails(want, want, func() error { return tableReadersWith[name]("1,2\n", &o) }))
+		}
+	}
+	for want, o := range badTableOptions {
+		p := badarg.Probe{Func: "TableOptions.Validate", Err: inv, Text: want}
+		cs = append(cs, p.Fails(want, want, o.Validate))
+	}
+	for want, o := range map[string]NetworkOptions{
+		"RowSumTol = -1":    {RowSumTol: -1},
+		"RowSumTol = NaN":   {RowSumTol: nan, Normalize: true},
+		"RowSumTol = +Inf":  {RowSumTol: inf, Normalize: true},
+		"without Normalize": {RowSumTol: 0.01},
+		"NetworkOptions.Corr: dataio: TableOptions.Header = 4": {Corr: TableOptions{Header: 4}},
+	} {
+		p := badarg.Probe{Func: "NetworkOptions.Validate", Err: inv}
+		cs = append(cs, p.Fails(want, want, o.Validate))
+		p.Func = "ReadNetworkJSON"
+		cs = append(cs, p.Fails(want, want, func() error {
+			_, err := ReadNetworkJSON(strings.NewReader(`{"A":[1],"T":[1],"C":[[1]]}`), &o)
+			return err
+		}))
+		p.Func = "ReadNetworkCSV"
+		cs = append(cs, p.Fails(want, want, func() error {
+			_, err := ReadNetworkCSV(strings.NewReader("A,T\n1,1\n"), strings.NewReader("1\n"), &o)
+			return err
+		}))
 	}
 	// c is the instance's setup cost C, and named so.
 	p := badarg.Probe{Func: "ReadInstance", Err: inv, Text: "setup cost C = %v"}
-	cs = append(cs, p.Scalar("c", badarg.NonNegative, func(c float64) error { _, err := ReadInstance(strings.NewReader("1,2\n"), c); return err })...)
+	cs = append(cs, p.Scalar("c", badarg.NonNegative, func(c float64) error { _, err := ReadInstance(strings.NewReader("1,2\n"), c, nil); return err })...)
 	p = badarg.Probe{Func: "Table.Column", Err: inv}
-	tab := must(ReadTable(strings.NewReader("A,T\n1,2\n")))
+	tab := must(ReadTable(strings.NewReader("A,T\n1,2\n"), nil))
 	return append(cs, p.Fails("no such column", `"x"`, func() error { _, err := tab.Column("x"); return err }))
 }
 
@@ -66,11 +113,11 @@ func readNil(name string) error {
 	var err error
 	switch name {
 	case "ReadTable":
-		_, err = ReadTable(nil)
+		_, err = ReadTable(nil, nil)
 	case "ReadTrace":
-		_, err = ReadTrace(nil)
+		_, err = ReadTrace(nil, nil)
 	default:
-		_, err = ReadInstance(nil, 1)
+		_, err = ReadInstance(nil, 1, nil)
 	}
 	return err
 }
@@ -81,7 +128,7 @@ func readNil(name string) error {
 func networkCases() []badarg.Case {
 	var cs []badarg.Case
 	p := badarg.Probe{Func: "ReadNetworkJSON", Err: inv}
-	readJSON := func(s string) error { _, err := ReadNetworkJSON(strings.NewReader(s)); return err }
+	readJSON := func(s string) error { _, err := ReadNetworkJSON(strings.NewReader(s), nil); return err }
 	// JSON has no NaN or Inf: a bad value is a negative one, or the
 	// wrong shape.
 	cs = append(cs,
@@ -89,16 +136,16 @@ func networkCases() []badarg.Case {
 		p.Fails("T[0] = 0", "T[0] = 0", func() error { return readJSON(`{"A":[1],"T":[0],"C":[[1]]}`) }),
 		p.Fails("C row sums to 0.5", "row 0", func() error { return readJSON(`{"A":[1],"T":[2],"C":[[0.5]]}`) }),
 		p.Fails("len(T) = 2", "len(T) = 2", func() error { return readJSON(`{"A":[1],"T":[2,2],"C":[[1]]}`) }),
-		p.Fails("an unknown field", "unknown field", func() error { return readJSON(`{"A":[1],"T":[2],"C":[[1]],"X":1}`) }),
+		p.Fails("an unknown field", "unknown key", func() error { return readJSON(`{"A":[1],"T":[2],"C":[[1]],"X":1}`) }),
 		// Data after the object is a damaged or concatenated file (guards:
 		// ignored, the first object returned).
 		p.Fails("trailing garbage", "", func() error { return readJSON(`{"A":[1],"T":[2],"C":[[1]]} garbage`) }),
 		p.Fails("two objects", "", func() error { return readJSON(`{"A":[1],"T":[2],"C":[[1]]}{"A":[2],"T":[2],"C":[[1]]}`) }),
-		p.Panics("r = nil", "dataio: ReadNetworkJSON: r is nil", func() { _, _ = ReadNetworkJSON(nil) }),
+		p.Panics("r = nil", "dataio: ReadNetworkJSON: r is nil", func() { _, _ = ReadNetworkJSON(nil, nil) }),
 	)
 	p = badarg.Probe{Func: "ReadNetworkCSV", Err: inv}
 	readCSV := func(nodes, corr string) error {
-		_, err := ReadNetworkCSV(strings.NewReader(nodes), strings.NewReader(corr))
+		_, err := ReadNetworkCSV(strings.NewReader(nodes), strings.NewReader(corr), nil)
 		return err
 	}
 	p.Text = "%v"
@@ -109,8 +156,8 @@ func networkCases() []badarg.Case {
 	cs = append(cs,
 		p.Fails("no column T", "T", func() error { return readCSV("A,X\n1,1\n", "1\n") }),
 		p.Fails("C 1×2", "", func() error { return readCSV("A,T\n1,1\n", "0.5,0.5\n") }),
-		p.Panics("nodes = nil", "dataio: ReadNetworkCSV: nodes is nil", func() { _, _ = ReadNetworkCSV(nil, strings.NewReader("1\n")) }),
-		p.Panics("corr = nil", "dataio: ReadNetworkCSV: corr is nil", func() { _, _ = ReadNetworkCSV(strings.NewReader("A,T\n1,1\n"), nil) }),
+		p.Panics("nodes = nil", "dataio: ReadNetworkCSV: nodes is nil", func() { _, _ = ReadNetworkCSV(nil, strings.NewReader("1\n"), nil) }),
+		p.Panics("corr = nil", "dataio: ReadNetworkCSV: corr is nil", func() { _, _ = ReadNetworkCSV(strings.NewReader("A,T\n1,1\n"), nil, nil) }),
 	)
 	// WriteNetworkJSON validates the network: JSON has no NaN, and the
 	// reader would refuse the file (guards: an unnamed encoding error).
@@ -197,10 +244,14 @@ func fileCases(t *testing.T) []badarg.Case {
 	badJSON := write("bad.json", `{"A":[-1],"T":[2],"C":[[1]]}`)
 	missing := filepath.Join(dir, "missing.csv")
 	var cs []badarg.Case
+	nodes := write("nodes.csv", "A,T\n1,1\n")
 	for name, f := range map[string]func(path string) error{
-		"ReadTraceFile":       func(p string) error { _, err := ReadTraceFile(p); return err },
-		"ReadInstanceFile":    func(p string) error { _, err := ReadInstanceFile(p, 1); return err },
-		"ReadNetworkJSONFile": func(p string) error { _, err := ReadNetworkJSONFile(p); return err },
+		"ReadTraceFile":       func(p string) error { _, err := ReadTraceFile(p, nil); return err },
+		"ReadInstanceFile":    func(p string) error { _, err := ReadInstanceFile(p, 1, nil); return err },
+		"ReadTableFile":       func(p string) error { _, err := ReadTableFile(p, nil); return err },
+		"ReadNetworkJSONFile": func(p string) error { _, err := ReadNetworkJSONFile(p, nil); return err },
+		// the node table is good: the correlation table at p is read
+		"ReadNetworkCSVFiles": func(p string) error { _, err := ReadNetworkCSVFiles(nodes, p, nil); return err },
 	} {
 		path := bad
 		if name == "ReadNetworkJSONFile" {
@@ -212,7 +263,12 @@ func fileCases(t *testing.T) []badarg.Case {
 		)
 	}
 	p := badarg.Probe{Func: "ReadInstanceFile", Err: inv, Text: "setup cost C = %v"}
-	return append(cs, p.Scalar("c", badarg.NonNegative, func(c float64) error { _, err := ReadInstanceFile(good, c); return err })...)
+	cs = append(cs, p.Scalar("c", badarg.NonNegative, func(c float64) error { _, err := ReadInstanceFile(good, c, nil); return err })...)
+	p = badarg.Probe{Func: "ReadNetworkCSVFiles", Err: fs.ErrNotExist}
+	return append(cs,
+		p.Fails("missing node file", "missing.csv", func() error { _, err := ReadNetworkCSVFiles(missing, good, nil); return err }),
+		badarg.Probe{Func: "ReadNetworkCSVFiles", Err: inv}.Fails("bad node file", "bad.csv", func() error { _, err := ReadNetworkCSVFiles(bad, good, nil); return err }),
+	)
 }
 
 // TestValidate drives every exported entry point of the package with

@@ -13,7 +13,8 @@
 // (run j of point i of a sweep with seed s draws from Stream(s, i, j)).
 // Its result is a vector of float64 values that depends on the seed
 // path and the configuration only. Shard i of N (written "i/N",
-// 0 ≤ i < N) holds the runs r with r mod N = i, in increasing order.
+// 0 ≤ i < N, digits only: ParseShard refuses " 0/2", "+1/2" or "01/2")
+// holds the runs r with r mod N = i, in increasing order.
 //
 // # The partial-result file
 //
@@ -22,8 +23,14 @@
 // runs), then one Record per completed run (run index, seed path,
 // values). Values are written in Go's shortest round-trip decimal form,
 // so reading them back gives the same bits; NaN and ±Inf are written
-// as the strings "NaN", "+Inf", "-Inf". Each record is one write(2) of
-// a whole line, so a crash leaves at most a truncated last line.
+// as the strings "NaN", "+Inf", "-Inf". Every line ends with its
+// checksum "crc32c": the CRC-32C (eight hex digits) of the line's
+// fields re-encoded as written, so a value edited by hand or a flipped
+// bit is an error naming the file, the line and the run, in Merge and
+// in a resume. A file without checksums (written before they existed)
+// is refused with a message saying so: its values cannot be verified,
+// and the shard must be run again. Each line is one write(2), so a
+// crash leaves at most a truncated last line.
 //
 // # Resume
 //
@@ -67,7 +74,8 @@
 //
 // Errors. Bad input (a malformed shard spec, a plan without a name or
 // runs, a file of another sweep, configuration or seed, duplicated or
-// missing runs, a truncated or corrupt line given to Merge) gives an
+// missing runs, a line whose checksum is missing or does not match, a
+// truncated or corrupt line given to Merge) gives an
 // error wrapping loadlab.ErrInvalid that names the file, line or value;
 // a file header claiming more runs than the memory budget holds is an
 // error wrapping loadlab.ErrTooLarge (Merge), and a plan of any number of

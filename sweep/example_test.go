@@ -40,5 +40,5 @@ func Example() {
 	// 2 [1 2] [4]
 	// 3 [1 3] [9]
 	// 4 [1 4] [16]
-	// sweep: shard 2/2: i = 2, want i < N = 2: invalid argument
+	// sweep: shard spec "2/2": i = 2, want i < N = 2: invalid argument
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"slices"
 
@@ -35,11 +36,57 @@ func decodeStrict(line []byte, v any) error {
 	return nil
 }
 
+// castagnoli is the CRC-32C table of the lines' checksums.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// sealedHeader and sealedRecord are the lines of a partial-result file:
+// the Header or Record, then the CRC-32C of its canonical JSON (its
+// fields encoded by encoding/json in order, values in shortest form),
+// eight lower-case hex digits.
+type sealedHeader struct {
+	Header
+	CRC string `json:"crc32c"`
+}
+
+type sealedRecord struct {
+	Record
+	CRC string `json:"crc32c"`
+}
+
+// checksum returns the CRC-32C of the canonical JSON of v.
+func checksum(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%08x", crc32.Checksum(b, castagnoli)), nil
+}
+
+// verify checks the checksum crc of line n of file path, which holds v
+// (what names v in an error: "header", "run 3").
+func verify(path string, n int, what string, v any, crc string) error {
+	if crc == "" {
+		return loadlab.Invalid(pkg, "%s: line %d: %s has no checksum (crc32c): the file was written before sweep lines carried checksums, or edited, and its values cannot be verified; run the shard again into a new file", path, n, what)
+	}
+	got, err := checksum(v)
+	if err != nil {
+		return loadlab.Invalid(pkg, "%s: line %d: %s: %v", path, n, what, err)
+	}
+	if got != crc {
+		return loadlab.Invalid(pkg, "%s: line %d: %s: checksum crc32c %q, but the line's content gives %q: the line was changed after it was written", path, n, what, crc, got)
+	}
+	return nil
+}
+
 // parseHeader reads the header line of file path.
 func parseHeader(path string, line []byte) (Header, Shard, error) {
-	var h Header
-	if err := decodeStrict(line, &h); err != nil {
+	var sh sealedHeader
+	if err := decodeStrict(line, &sh); err != nil {
 		return Header{}, Shard{}, loadlab.Invalid(pkg, "%s: line 1: not a sweep header: %v", path, err)
+	}
+	h := sh.Header
+	if err := verify(path, 1, "header", h, sh.CRC); err != nil {
+		return Header{}, Shard{}, err
 	}
 	s, err := ParseShard(h.Shard)
 	if err != nil {
@@ -54,9 +101,13 @@ func parseHeader(path string, line []byte) (Header, Shard, error) {
 // parseRecord reads record line n of file path, written by shard s of
 // a sweep with header h.
 func parseRecord(path string, n int, line []byte, h Header, s Shard) (Record, error) {
-	var r Record
-	if err := decodeStrict(line, &r); err != nil {
+	var sr sealedRecord
+	if err := decodeStrict(line, &sr); err != nil {
 		return Record{}, loadlab.Invalid(pkg, "%s: line %d: not a run record: %v", path, n, err)
+	}
+	r := sr.Record
+	if err := verify(path, n, fmt.Sprintf("run %d", r.Run), r, sr.CRC); err != nil {
+		return Record{}, err
 	}
 	switch {
 	case r.Run < 0 || r.Run >= h.Runs:
@@ -110,12 +161,16 @@ func checkSeedPaths(path string, p Plan, rs []Record) error {
 	return nil
 }
 
-// writeLine writes v as one JSON line with a single write.
+// writeLine writes v (a Header or a Record) as one JSON line with its
+// checksum, in a single write: the line sealedHeader or sealedRecord
+// reads.
 func writeLine(f *os.File, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(append(b, '\n'))
+	crc := crc32.Checksum(b, castagnoli)
+	b = fmt.Appendf(b[:len(b)-1], `,"crc32c":"%08x"}`+"\n", crc)
+	_, err = f.Write(b)
 	return err
 }

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -17,38 +18,63 @@ type Shard struct {
 // Whole is the single shard holding every run.
 var Whole = Shard{0, 1}
 
-// ParseShard parses a shard spec "i/N" with integers 0 ≤ i < N. A
-// malformed spec, N ≤ 0, i < 0 or i ≥ N gives an error wrapping
-// loadlab.ErrInvalid naming the spec.
+// ParseShard parses a shard spec "i/N": two decimal integers 0 ≤ i < N
+// written with digits only — no sign, blank, leading zero or other
+// character, so that a spec built by a script that went wrong (" 0/2",
+// "+1/2", "01/2") is refused rather than tidied. A malformed spec, N ≤ 0
+// or i ≥ N gives an error wrapping loadlab.ErrInvalid naming the spec.
 func ParseShard(spec string) (Shard, error) {
-	a, b, ok := strings.Cut(strings.TrimSpace(spec), "/")
-	if !ok {
-		return Shard{}, loadlab.Invalid(pkg, "shard spec %q, want i/N", spec)
-	}
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if err1 != nil || err2 != nil {
-		return Shard{}, loadlab.Invalid(pkg, "shard spec %q, want i/N with integers i and N", spec)
+	a, b, ok := strings.Cut(spec, "/")
+	i, okI := decimal(a)
+	n, okN := decimal(b)
+	if !ok || !okI || !okN {
+		return Shard{}, loadlab.Invalid(pkg, "shard spec %q, want i/N with decimal integers 0 ≤ i < N (digits only: no sign, blank or leading zero)", spec)
 	}
 	s := Shard{i, n}
-	if err := s.Validate(); err != nil {
-		return Shard{}, err
+	if why := s.fault(); why != "" {
+		return Shard{}, loadlab.Invalid(pkg, "shard spec %q: %s", spec, why)
 	}
 	return s, nil
+}
+
+// decimal parses s, an integer in canonical decimal form ("0", or
+// digits not starting with 0, negative ones after a '-' so that the
+// error can say i = −1), reporting false for anything else, including a
+// value that overflows int.
+func decimal(s string) (int, bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || len(digits) > 1 && digits[0] == '0' || digits == "0" && s != digits {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	v, err := strconv.Atoi(s)
+	return v, err == nil
 }
 
 // Validate returns an error wrapping loadlab.ErrInvalid unless
 // Count ≥ 1 and 0 ≤ Index < Count.
 func (s Shard) Validate() error {
-	switch {
-	case s.Count < 1:
-		return loadlab.Invalid(pkg, "shard %d/%d: N = %d, want N ≥ 1", s.Index, s.Count, s.Count)
-	case s.Index < 0:
-		return loadlab.Invalid(pkg, "shard %d/%d: i = %d, want i ≥ 0", s.Index, s.Count, s.Index)
-	case s.Index >= s.Count:
-		return loadlab.Invalid(pkg, "shard %d/%d: i = %d, want i < N = %d", s.Index, s.Count, s.Index, s.Count)
+	if why := s.fault(); why != "" {
+		return loadlab.Invalid(pkg, "shard %d/%d: %s", s.Index, s.Count, why)
 	}
 	return nil
+}
+
+// fault says what is wrong with s, or "" if it is valid.
+func (s Shard) fault() string {
+	switch {
+	case s.Count < 1:
+		return fmt.Sprintf("N = %d, want N ≥ 1", s.Count)
+	case s.Index < 0:
+		return fmt.Sprintf("i = %d, want i ≥ 0", s.Index)
+	case s.Index >= s.Count:
+		return fmt.Sprintf("i = %d, want i < N = %d", s.Index, s.Count)
+	}
+	return ""
 }
 
 // String returns the spec "i/N".

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -106,15 +107,21 @@ func TestParseShard(t *testing.T) {
 	for _, ok := range []struct {
 		spec string
 		want Shard
-	}{{"0/1", Shard{0, 1}}, {"3/4", Shard{3, 4}}, {" 2/10 ", Shard{2, 10}}} {
+	}{{"0/1", Shard{0, 1}}, {"3/4", Shard{3, 4}}, {"2/10", Shard{2, 10}}, {"9/12", Shard{9, 12}}} {
 		got, err := ParseShard(ok.spec)
 		if err != nil || got != ok.want {
 			t.Errorf("ParseShard(%q) = %v, %v; want %v", ok.spec, got, err, ok.want)
 		}
 	}
-	for _, bad := range []string{"4/4", "5/4", "0/0", "-1/4", "1/-2", "1", "a/b", "1/2/3", "", "1.0/2"} {
-		if _, err := ParseShard(bad); !errors.Is(err, loadlab.ErrInvalid) {
+	for _, bad := range []string{"4/4", "5/4", "0/0", "-1/4", "1/-2", "1", "a/b", "1/2/3", "", "1.0/2",
+		// Sloppy forms are refused, not tidied: a blank, a sign, a
+		// leading zero, a blank around the slash, a second line.
+		" 0/2", "0/2 ", "\t0/2", "0 /2", "0/ 2", "+0/2", "0/+2", "00/2", "0/02", "0/2\n", "0/2\n1/2", "０/2", "-0/2", "--1/2", "1/99999999999999999999"} {
+		_, err := ParseShard(bad)
+		if !errors.Is(err, loadlab.ErrInvalid) {
 			t.Errorf("ParseShard(%q): err = %v, want ErrInvalid", bad, err)
+		} else if !strings.Contains(err.Error(), fmt.Sprintf("%q", bad)) {
+			t.Errorf("ParseShard(%q): error %q does not name the spec", bad, err)
 		}
 	}
 }
@@ -325,5 +332,81 @@ func TestMergePlan(t *testing.T) {
 	// A shard resumed under a plan with other seed paths is refused.
 	if _, err := RunShard(q, Shard{0, 2}, files[0], run, nil); !errors.Is(err, loadlab.ErrInvalid) {
 		t.Errorf("resume with other seed paths: %v", err)
+	}
+}
+
+// TestMergeRefusesEditedRecord edits one value of one record of a
+// finished shard (a changed digit, as a hand edit or a flipped bit
+// would leave it): Merge and a resume refuse the file, naming the file,
+// the line and the run. An edited header is refused the same way.
+func TestMergeRefusesEditedRecord(t *testing.T) {
+	p := testPlan(10)
+	paths := runAll(t, p, 2, t.TempDir())
+	data, err := os.ReadFile(paths[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	// line 3 of shard 1/2 is its second record: run 3
+	first := regexp.MustCompile(`"values":\[[^,]+,`)
+	edited := first.ReplaceAllString(lines[2], `"values":[0.5,`)
+	if edited == lines[2] || !strings.HasPrefix(lines[2], `{"run":3,`) {
+		t.Fatalf("line 3 %q was not edited", lines[2])
+	}
+	lines[2] = edited
+	if err := os.WriteFile(paths[1], []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{paths[1], "line 3", "run 3", "checksum"}
+	_, err = Merge(paths...)
+	mustName(t, "Merge", err, want)
+	_, err = RunShard(p, Shard{1, 2}, paths[1], runOf(p), nil)
+	mustName(t, "RunShard", err, want)
+
+	header := regexp.MustCompile(`"seed":7,`)
+	lines = strings.SplitAfter(string(data), "\n")
+	lines[0] = header.ReplaceAllString(lines[0], `"seed":8,`)
+	if err := os.WriteFile(paths[1], []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Merge(paths[1])
+	mustName(t, "Merge of an edited header", err, []string{paths[1], "line 1", "checksum"})
+}
+
+// TestMergeRefusesUnsealed: a file whose lines carry no checksum (the
+// format before checksums) is refused with a message that says so,
+// by Merge and by a resume; nothing is accepted unverified.
+func TestMergeRefusesUnsealed(t *testing.T) {
+	p := testPlan(4)
+	path := runAll(t, p, 1, t.TempDir())[0]
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := regexp.MustCompile(`,"crc32c":"[0-9a-f]{8}"`).ReplaceAllString(string(data), "")
+	if old == string(data) {
+		t.Fatal("no checksum was removed")
+	}
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{path, "line 1", "no checksum"}
+	_, err = Merge(path)
+	mustName(t, "Merge", err, want)
+	_, err = RunShard(p, Whole, path, runOf(p), nil)
+	mustName(t, "RunShard", err, want)
+}
+
+// mustName fails unless err wraps loadlab.ErrInvalid and its message
+// holds each of want.
+func mustName(t *testing.T, what string, err error, want []string) {
+	t.Helper()
+	if !errors.Is(err, loadlab.ErrInvalid) {
+		t.Fatalf("%s: err = %v, want ErrInvalid", what, err)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%s: error %q does not name %q", what, err, w)
+		}
 	}
 }
