@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,7 +10,6 @@ import (
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/dataio"
 	"github.com/loadlab/loadlab/dual"
-	"github.com/loadlab/loadlab/graphio"
 	"github.com/loadlab/loadlab/plots"
 	"github.com/loadlab/loadlab/stability"
 )
@@ -37,49 +34,55 @@ triplets i, j, c).`,
 // networkInput is the anycast network of a subcommand.
 type networkInput struct {
 	json, nodes, corr string
+	normalize         bool
+	rowSumTol         float64
+	corrSkip          []string
+	// read is what the reader did to C, for the answer's notes.
+	read *dataio.NetworkData
 }
 
 func (in *networkInput) register(c *cobra.Command) {
 	c.Flags().StringVar(&in.json, "network", "", "anycast network `FILE`.json")
 	c.Flags().StringVar(&in.nodes, "nodes", "", "node table `FILE`.csv with columns A and T (with --corr)")
 	c.Flags().StringVar(&in.corr, "corr", "", "correlation matrix `FILE`.csv: N × N, or triplets i, j, c (with --nodes)")
+	c.Flags().BoolVar(&in.normalize, "normalize", false, "divide each row of C by its sum (a measured C whose rows sum to 1 only within measurement error)")
+	c.Flags().Float64Var(&in.rowSumTol, "row-sum-tol", 0, "largest |row sum of C − 1| accepted as read; 0 means 1e-9, or no bound with --normalize")
+	c.Flags().StringSliceVar(&in.corrSkip, "corr-skip", nil, "columns of --corr not to read (row labels), by header name or 1-based number")
+}
+
+// note says how far the rows of C were from summing to 1, and whether
+// they were normalised.
+func (in *networkInput) note() string {
+	if in.read == nil {
+		return ""
+	}
+	s := fmt.Sprintf("Rows of C as read: max |Σ_i C_ji − 1| = %.3g (row %d)", in.read.RowSumDev, in.read.RowSumDevRow)
+	if in.read.Normalized {
+		return s + "; every row was divided by its sum (--normalize)."
+	}
+	return s + "."
 }
 
 // load reads the network.
 func (in *networkInput) load() (*anycast.Network, error) {
+	opts := &dataio.NetworkOptions{Normalize: in.normalize, RowSumTol: in.rowSumTol, Corr: dataio.TableOptions{Skip: in.corrSkip}}
+	var err error
 	switch {
 	case in.json != "" && (in.nodes != "" || in.corr != ""):
 		return nil, usagef("--network excludes --nodes and --corr")
+	case in.json != "" && len(in.corrSkip) > 0:
+		return nil, usagef("--corr-skip applies to --corr, not to --network")
 	case in.json != "":
-		return dataio.ReadNetworkJSONFile(in.json)
+		in.read, err = dataio.ReadNetworkJSONFile(in.json, opts)
 	case in.nodes == "" || in.corr == "":
 		return nil, usagef("no network: give --network FILE.json, or --nodes FILE.csv with --corr FILE.csv")
+	default:
+		in.read, err = dataio.ReadNetworkCSVFiles(in.nodes, in.corr, opts)
 	}
-	nf, err := os.Open(in.nodes)
 	if err != nil {
 		return nil, err
 	}
-	defer nf.Close()
-	cf, err := os.Open(in.corr)
-	if err != nil {
-		return nil, err
-	}
-	defer cf.Close()
-	nw, err := dataio.ReadNetworkCSV(nf, cf)
-	return nw, nameFiles(err, in.nodes+" / "+in.corr)
-}
-
-// nameFiles adds the file names to a parse error that lacks them.
-func nameFiles(err error, files string) error {
-	var pe *graphio.ParseError
-	if errors.As(err, &pe) && pe.File == "" {
-		pe.File = files
-		return err
-	}
-	if err != nil && !strings.Contains(err.Error(), files) {
-		return fmt.Errorf("%s: %w", files, err)
-	}
-	return err
+	return in.read.Network, nil
 }
 
 func (a *app) anycastOptimizeCommand() *cobra.Command {
@@ -117,7 +120,7 @@ code 1).`,
 			if res == nil {
 				return err
 			}
-			if eerr := a.emit(optimizeAnswer(nw, res)); eerr != nil {
+			if eerr := a.emit(withNote(optimizeAnswer(nw, res), in.note())); eerr != nil {
 				return eerr
 			}
 			return err
@@ -193,7 +196,7 @@ overloads (nodes at x_i = 0 still overloaded, spec §5.3 (26)).`,
 			if err != nil {
 				return err
 			}
-			return a.emit(attractorsAnswer(found, unresolved, starts))
+			return a.emit(withNote(attractorsAnswer(found, unresolved, starts), in.note()))
 		},
 	}
 	in.register(c)
@@ -256,7 +259,7 @@ whatever its own region does.`,
 			if err != nil {
 				return err
 			}
-			return a.emit(slackAnswer(nw, slack))
+			return a.emit(withNote(slackAnswer(nw, slack), in.note()))
 		},
 	}
 	in.register(c)
@@ -285,4 +288,12 @@ func negate(xs []float64) []float64 {
 		out[i] = -x
 	}
 	return out
+}
+
+// withNote adds a note (if any) under an answer's tables.
+func withNote(ans *answer, note string) *answer {
+	if note != "" {
+		ans.notes = append(ans.notes, note)
+	}
+	return ans
 }

@@ -85,27 +85,27 @@ var overheadCases = []struct {
 		return err
 	}},
 	{"anycast-optimize-cdn3", []string{"anycast", "optimize", "--network", "cdn3.json"}, func() error {
-		nw, err := dataio.ReadNetworkJSONFile("cdn3.json")
+		nd, err := dataio.ReadNetworkJSONFile("cdn3.json", nil)
 		if err != nil {
 			return err
 		}
-		p, err := dual.Quadratic(nw, 1, 1)
+		p, err := dual.Quadratic(nd.Network, 1, 1)
 		if err == nil {
 			_, err = dual.Solve(p, &dual.Settings{Tol: 1e-6})
 		}
 		return err
 	}},
 	{"anycast-check-cdn3", []string{"anycast", "check", "--network", "cdn3.json"}, func() error {
-		nw, err := dataio.ReadNetworkJSONFile("cdn3.json")
+		nd, err := dataio.ReadNetworkJSONFile("cdn3.json", nil)
 		if err == nil {
-			_, err = stability.PolytopeSlack(nw)
+			_, err = stability.PolytopeSlack(nd.Network)
 		}
 		return err
 	}},
 	{"anycast-greedy-cdn3", []string{"anycast", "greedy", "--network", "cdn3.json"}, func() error {
-		nw, err := dataio.ReadNetworkJSONFile("cdn3.json")
+		nd, err := dataio.ReadNetworkJSONFile("cdn3.json", nil)
 		if err == nil {
-			_, _, err = (&stability.Law{Net: nw, Sensitivity: 1}).Attractors(20, 1000, 1, nil)
+			_, _, err = (&stability.Law{Net: nd.Network, Sensitivity: 1}).Attractors(20, 1000, 1, nil)
 		}
 		return err
 	}},
@@ -118,7 +118,7 @@ var overheadCases = []struct {
 		return err
 	}},
 	{"nomadic-compare-hold", []string{"nomadic", "compare", "--costs", "hold.csv"}, func() error {
-		in, err := dataio.ReadInstanceFile("hold.csv", 1)
+		in, err := dataio.ReadInstanceFile("hold.csv", 1, nil)
 		if err != nil {
 			return err
 		}

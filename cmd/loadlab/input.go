@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/loadlab/loadlab/dataio"
 	"github.com/loadlab/loadlab/datasets"
 	"github.com/loadlab/loadlab/graphio"
 )
@@ -107,4 +108,33 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// tableInput is how a subcommand reads a numeric table (a trace, hold
+// costs, requests): which columns, and whether the first line is a
+// header. The reader refuses an index or time-stamp column unless it is
+// skipped or the columns are chosen.
+type tableInput struct {
+	prefix  string // flag name prefix, e.g. "trace-"
+	columns []string
+	skip    []string
+	header  *choice
+}
+
+// register adds --PREFIXcolumns, --PREFIXskip and --PREFIXheader.
+func (in *tableInput) register(fs *pflag.FlagSet, prefix, what string) {
+	in.prefix = prefix
+	in.header = newChoice("detect", "detect", "yes", "no")
+	fs.StringSliceVar(&in.columns, prefix+"columns", nil, "columns of the "+what+" to read, by header name or 1-based number (default: all)")
+	fs.StringSliceVar(&in.skip, prefix+"skip", nil, "columns of the "+what+" not to read (an index, a time stamp, row labels)")
+	fs.Var(in.header, prefix+"header", "whether the "+what+"'s first line is a header: detect, yes or no")
+}
+
+// options returns the dataio options the flags describe.
+func (in *tableInput) options() *dataio.TableOptions {
+	return &dataio.TableOptions{
+		Columns: in.columns,
+		Skip:    in.skip,
+		Header:  map[string]graphio.Header{"detect": graphio.HeaderDetect, "yes": graphio.HeaderYes, "no": graphio.HeaderNo}[in.header.val],
+	}
 }

@@ -47,11 +47,13 @@ func onlineAlgorithms(src func() rand.Source) []struct {
 func (a *app) nomadicCompareCommand() *cobra.Command {
 	var costs string
 	var setup float64
+	var tab tableInput
 	c := &cobra.Command{
 		Use:   "compare",
 		Short: "Cost of each online algorithm and its ratio to the offline optimum",
 		Long: `Reads the hold costs from --costs FILE (a CSV: one row per slot, one
-column per server) and the setup cost --setup C, computes the offline
+column per server; --skip a time-stamp column, or choose the servers'
+columns with --columns) and the setup cost --setup C, computes the offline
 optimum (spec §3) and runs DTrack (round-robin, forward, backward; spec
 §4), CTrack (spec §5), the work function algorithm and the randomised
 marking algorithm, reporting each cost, its ratio to the optimum and its
@@ -64,7 +66,7 @@ number of migrations.`,
 			if costs == "" {
 				return usagef("give the hold costs with --costs FILE")
 			}
-			in, err := dataio.ReadInstanceFile(costs, setup)
+			in, err := dataio.ReadInstanceFile(costs, setup, tab.options())
 			if err != nil {
 				return err
 			}
@@ -77,6 +79,7 @@ number of migrations.`,
 	}
 	c.Flags().StringVar(&costs, "costs", "", "hold-cost `FILE` (CSV: one row per slot, one column per server)")
 	c.Flags().Float64Var(&setup, "setup", 1, "setup cost C of a migration")
+	tab.register(c.Flags(), "", "hold-cost table")
 	return c
 }
 

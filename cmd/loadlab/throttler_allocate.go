@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"os"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot/vg"
@@ -15,6 +14,7 @@ import (
 func (a *app) throttlerAllocateCommand() *cobra.Command {
 	var requests, column string
 	var limit float64
+	var tab tableInput
 	c := &cobra.Command{
 		Use:   "allocate",
 		Short: "Split one server's limit among its clients (uniform ratio and max–min fair)",
@@ -31,7 +31,7 @@ in full, the others get the level).`,
 			if requests == "" {
 				return usagef("give the clients' requests with --requests FILE")
 			}
-			r, err := readColumn(requests, column)
+			r, err := readColumn(requests, column, tab.options())
 			if err != nil {
 				return err
 			}
@@ -49,33 +49,29 @@ in full, the others get the level).`,
 	c.Flags().StringVar(&requests, "requests", "", "`FILE` of the clients' requests (CSV, one row per client)")
 	c.Flags().StringVar(&column, "column", "", "the column of requests in a headed file with several columns")
 	c.Flags().Float64Var(&limit, "limit", 0, "the server's limit x (requests per time unit)")
+	tab.register(c.Flags(), "", "requests table")
 	return c
 }
 
 // readColumn reads one column of a numeric table: the one named name, or
 // the only one.
-func readColumn(path, name string) ([]float64, error) {
-	f, err := os.Open(path)
+func readColumn(path, name string, opts *dataio.TableOptions) ([]float64, error) {
+	if name != "" {
+		if len(opts.Columns) > 0 {
+			return nil, usagef("--column and --columns exclude each other")
+		}
+		opts.Columns = []string{name}
+	}
+	t, err := dataio.ReadTableFile(path, opts)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	t, err := dataio.ReadTable(f)
-	if err != nil {
-		return nil, nameFiles(err, path)
-	}
-	j := 0
-	switch {
-	case name != "":
-		if j, err = t.Column(name); err != nil {
-			return nil, nameFiles(err, path)
-		}
-	case len(t.Rows) > 0 && len(t.Rows[0]) != 1:
+	if len(t.Rows) > 0 && len(t.Rows[0]) != 1 {
 		return nil, usagef("%s has %d columns: choose one with --column", path, len(t.Rows[0]))
 	}
 	col := make([]float64, len(t.Rows))
 	for i, row := range t.Rows {
-		col[i] = row[j]
+		col[i] = row[0]
 	}
 	return col, nil
 }

@@ -18,13 +18,17 @@ func (a *app) throttlerSimulateCommand() *cobra.Command {
 	var steps int
 	var trace string
 	var limit float64
+	var tab tableInput
+	var byPosition bool
 	c := &cobra.Command{
 		Use:   "simulate",
 		Short: "Run the throttler on a demand trace or a random walk",
 		Long: `Runs the throttler (spec §3.1) for --steps update cycles at --gamma
 (default γ*_H2) with the limits starting equal (total --limit, default one
 per server) and the demand read from --trace FILE (a CSV, one row per
-step, one column per server in the graph's node order) or, without it, a
+step, one column per server: matched to the servers by the header's
+names, which must be the graph's node labels; without a header, in the
+graph's node order, as with --trace-by-position) or, without it, a
 random walk from one per server with step σ (spec §4.2, Case 2). Prints
 the totals of every step: demand, limit, admitted, over-throttling and the
 dispersion whose mean is ρ (spec §3.2, §4.3).`,
@@ -45,7 +49,7 @@ dispersion whose mean is ρ (spec §3.2, §4.3).`,
 			if err != nil {
 				return err
 			}
-			dem, n, err := a.demand(g.Order(), trace, f.sigma)
+			dem, n, err := a.demand(d.Labels, trace, tab.options(), byPosition, f.sigma)
 			if err != nil {
 				return err
 			}
@@ -76,6 +80,8 @@ dispersion whose mean is ρ (spec §3.2, §4.3).`,
 	c.Flags().IntVar(&steps, "steps", 0, "update cycles to run; 0 means the trace's length, or 1000 for the random walk")
 	c.Flags().StringVar(&trace, "trace", "", "demand trace `FILE` (CSV: one row per step, one column per server)")
 	c.Flags().Float64Var(&limit, "limit", 0, "total limit shared by the servers; 0 means one per server")
+	tab.register(c.Flags(), "trace-", "trace")
+	c.Flags().BoolVar(&byPosition, "trace-by-position", false, "take the trace's columns in the graph's node order, whatever their names")
 	return c
 }
 
@@ -93,22 +99,58 @@ func simulateThrottler(g *wgraph.Graph, f throttlerFlags) (*consensus.Throttler,
 
 // demand returns the demand of "simulate" and its natural length (0 for
 // the random walk's default).
-func (a *app) demand(n int, trace string, sigma float64) (consensus.Demand, int, error) {
+func (a *app) demand(labels []string, trace string, opts *dataio.TableOptions, byPosition bool, sigma float64) (consensus.Demand, int, error) {
+	n := len(labels)
 	if trace != "" {
-		td, err := dataio.ReadTraceFile(trace)
+		t, err := dataio.ReadTableFile(trace, opts)
 		if err != nil {
 			return nil, 0, err
 		}
-		if len(td) > 0 && len(td[0]) != n {
-			return nil, 0, usagef("--trace %s has %d columns, the graph %d servers", trace, len(td[0]), n)
-		}
-		return td, len(td), nil
+		td, err := traceByLabel(t, labels, trace, byPosition)
+		return td, len(td), err
 	}
 	start := make([]float64, n)
 	for i := range start {
 		start[i] = 1
 	}
 	return &consensus.RandomWalkDemand{Start: start, Sigma: sigma, Src: rand.NewPCG(a.seed, 3)}, 1000, nil
+}
+
+// traceByLabel orders the columns of a trace as the graph's nodes: by
+// the header's names, which must then be the node labels, or by position
+// (the graph's node order: the order in which its file first names each
+// node) for a file without a header or with byPosition.
+func traceByLabel(t *dataio.Table, labels []string, path string, byPosition bool) (consensus.TraceDemand, error) {
+	width := len(t.Columns)
+	if len(t.Rows) > 0 {
+		width = len(t.Rows[0])
+	}
+	if width != len(labels) {
+		return nil, usagef("--trace %s has %d columns, the graph %d servers", path, width, len(labels))
+	}
+	perm := make([]int, len(labels)) // perm[node] = column
+	for i := range perm {
+		perm[i] = i
+	}
+	if t.Columns != nil && !byPosition {
+		byName := labelIndex(t.Columns)
+		for i, l := range labels {
+			j, ok := byName[l]
+			if !ok {
+				return nil, usagef("--trace %s: no column is named after server %q; name the columns by the graph's node labels, or give --trace-by-position to take them in the graph's node order", path, l)
+			}
+			perm[i] = j
+		}
+	}
+	td := make(consensus.TraceDemand, len(t.Rows))
+	for k, row := range t.Rows {
+		r := make([]float64, len(labels))
+		for i, j := range perm {
+			r[i] = row[j]
+		}
+		td[k] = r
+	}
+	return td, nil
 }
 
 // trajectoryAnswer is the table of the totals of every step and their
