@@ -46,7 +46,7 @@ func ReadEdgeList(r io.Reader, opts *Options) (*Data, error) {
 		return nil, &ParseError{Line: line + 1, Msg: err.Error(), Err: errInvalid}
 	}
 	if er.pending != nil {
-		er.noHeader(er.pendingLine)
+		er.noHeader(er.pendingLine, true)
 		if err := er.record(er.pendingLine, er.pending); err != nil {
 			return nil, err
 		}
@@ -82,7 +82,7 @@ type edgeReader struct {
 	ignored               []string
 	ignoredUpTo           int      // columns below this are already in ignored
 	header                []string // the header's names; nil without one
-	firstData             int      // the first line, when detection read it as data
+	firstData             int      // the first line, when detection read its names as data
 }
 
 func (er *edgeReader) line(n int, b []byte) error {

@@ -60,7 +60,7 @@ func (er *edgeReader) first(n int, f []string) error {
 	case isHeader:
 		return er.readHeader(n, f)
 	case isData:
-		er.noHeader(n)
+		er.noHeader(n, false)
 		return er.record(n, f)
 	}
 	er.pending, er.pendingLine = slices.Clone(f), n
@@ -77,7 +77,7 @@ func (er *edgeReader) second(n int, f []string) error {
 			return err
 		}
 	} else {
-		er.noHeader(pn)
+		er.noHeader(pn, true)
 		if err := er.record(pn, p); err != nil {
 			return err
 		}
@@ -86,11 +86,12 @@ func (er *edgeReader) second(n int, f []string) error {
 }
 
 // noHeader sets the columns of a file without a header; n is its first
-// data line.
-func (er *edgeReader) noHeader(n int) {
+// data line, and names says its endpoints were names, so that it might
+// have been meant as a header.
+func (er *edgeReader) noHeader(n int, names bool) {
 	er.cols = [3]int{0, 1, 2}
 	er.names = [3]string{"column 1", "column 2", "column 3"}
-	if er.opts.Header == HeaderDetect {
+	if names {
 		er.firstData = n
 	}
 }

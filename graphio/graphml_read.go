@@ -19,9 +19,9 @@ const MaxDepth = 256
 // maxText bounds the text of one <data> or <default> element (1 MiB).
 const maxText = maxLine
 
-// graphmlNS is the GraphML namespace; elements in another namespace (a
-// drawing tool's) are skipped.
-const graphmlNS = "http://graphml.graphdrawing.org/xmlns"
+// graphmlNS prefixes the GraphML namespace (older files add /graphml);
+// elements in another namespace (a drawing tool's) are skipped.
+const graphmlNS = "http://graphml.graphdrawing.org/"
 
 // ReadGraphML reads the <graph> of a GraphML document (a second one is
 // an error). The weight of an edge is its <data> value for the <key>
@@ -153,7 +153,7 @@ func (gr *graphmlReader) open(t xml.StartElement) error {
 	}
 	parent := gr.top()
 	name := t.Name.Local
-	if t.Name.Space != "" && t.Name.Space != graphmlNS {
+	if t.Name.Space != "" && !strings.HasPrefix(t.Name.Space, graphmlNS) {
 		name = "" // a drawing tool's element: not GraphML
 	}
 	gr.stack = append(gr.stack, name)

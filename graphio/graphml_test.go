@@ -128,9 +128,11 @@ func TestGraphMLForeignElements(t *testing.T) {
 <node id="b"/>
 <edge source="a" target="b"><data key="d0">2</data></edge>
 </graph></graphml>`
-	d := mustRead(t, graphML, src, nil)
-	if d.Graph.Order() != 2 || d.Graph.Weight(0, 1) != 2 {
-		t.Errorf("order %d, weight %v; want 2, 2", d.Graph.Order(), d.Graph.Weight(0, 1))
+	for _, ns := range []string{"http://graphml.graphdrawing.org/xmlns", "http://graphml.graphdrawing.org/xmlns/graphml"} {
+		d := mustRead(t, graphML, strings.Replace(src, "http://graphml.graphdrawing.org/xmlns", ns, 1), nil)
+		if d.Graph.Order() != 2 || d.Graph.Weight(0, 1) != 2 {
+			t.Errorf("namespace %s: order %d, weight %v; want 2, 2", ns, d.Graph.Order(), d.Graph.Weight(0, 1))
+		}
 	}
 }
 
