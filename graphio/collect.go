@@ -1,8 +1,11 @@
 package graphio
 
 import (
+	"errors"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/loadlab/loadlab/wgraph"
 )
@@ -19,6 +22,20 @@ type Data struct {
 	// Merged counts duplicate edges summed or dropped (SumDuplicates,
 	// KeepFirst); SelfLoops counts self-loops dropped (DropSelfLoops).
 	Merged, SelfLoops int
+	// Defaulted counts the edges whose weight is Options.DefaultWeight
+	// because the file gives them none.
+	Defaulted int
+	// Unweighted reports a file that gives no edge a weight: every weight
+	// is then Options.DefaultWeight, or 1 when that is 0 and the format
+	// has no weights (an edge list without a weight column, a pattern
+	// Matrix Market file).
+	Unweighted bool
+	// Ignored names the edge list columns read but not used: header
+	// names, or "column k" (1-based) in a file without a header.
+	Ignored []string
+	// Zeros counts the explicit zero entries of a Matrix Market file,
+	// which are not edges.
+	Zeros int
 }
 
 // collector accumulates labelled edges. Self-loops and directedness are
@@ -33,10 +50,18 @@ type collector struct {
 	edges  []wgraph.Edge
 	lines  []int32 // line of each edge, for error messages
 	data   Data
+	// display, if not nil, replaces labels in the result (node labels
+	// taken from an attribute; errors keep naming the file's ids).
+	display []string
+	// labelBytes is the length of the labels, and cost the reader's
+	// memory per node and edge, for the memory guard.
+	labelBytes int
+	cost       readCost
+	base       int // memory held before the first node (a DOT document)
 }
 
-func newCollector(o Options) *collector {
-	return &collector{opts: o, index: map[string]int32{}}
+func newCollector(o Options, cost readCost) *collector {
+	return &collector{opts: o, index: map[string]int32{}, cost: cost}
 }
 
 // node returns the index of label, adding it if new. Labels that are
@@ -55,16 +80,30 @@ func (c *collector) node(line int, label string) (int32, error) {
 	if len(c.labels) >= math.MaxInt32 {
 		return 0, &ParseError{Line: line, Field: "node", Value: label, Msg: "more than 2^31 − 1 nodes", Err: errTooLarge}
 	}
+	// The label may point into the line it was read from: keep a copy
+	// of its own, so memory follows the labels and not the lines.
+	label = strings.Clone(label)
+	c.labelBytes += len(label)
+	if err := c.checkMemory(line, len(c.labels)+1, len(c.edges)); err != nil {
+		return 0, err
+	}
 	i := int32(len(c.labels))
 	if isInt {
-		for len(c.intIdx) <= k {
-			c.intIdx = append(c.intIdx, -1)
+		if k >= len(c.intIdx) {
+			// Double (append grows large slices by a quarter, which
+			// allocates five times the final size on the way).
+			grown := make([]int32, max(k+1, 2*len(c.intIdx)))
+			copy(grown, c.intIdx)
+			for j := len(c.intIdx); j < len(grown); j++ {
+				grown[j] = -1
+			}
+			c.intIdx = grown
 		}
 		c.intIdx[k] = i
 	} else {
 		c.index[label] = i
 	}
-	c.labels = append(c.labels, label)
+	c.labels = push(c.labels, label)
 	return i, nil
 }
 
@@ -97,13 +136,13 @@ func (c *collector) smallInt(s string) (int, bool) {
 	return k, true
 }
 
-// weight parses a weight field; "" means 1.
+// weight parses a weight field, which must not be empty.
 func weight(line int, field, s string) (float64, error) {
-	if s == "" {
-		return 1, nil
-	}
 	w, err := strconv.ParseFloat(s, 64)
 	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, bad(line, field, s, "weight out of the float64 range; must be positive and finite, within [2^-500, 2^500]")
+		}
 		return 0, bad(line, field, s, "not a number")
 	}
 	if !(w >= wgraph.MinWeight && w <= wgraph.MaxWeight) {
@@ -141,8 +180,11 @@ func (c *collector) addIndex(line int, a, b int32, w float64) error {
 	if a > b {
 		a, b = b, a
 	}
-	c.edges = append(c.edges, wgraph.Edge{U: int(a), V: int(b), W: w})
-	c.lines = append(c.lines, int32(min(line, math.MaxInt32)))
+	if err := c.checkMemory(line, len(c.labels), len(c.edges)+1); err != nil {
+		return err
+	}
+	c.edges = push(c.edges, wgraph.Edge{U: int(a), V: int(b), W: w})
+	c.lines = push(c.lines, int32(min(line, math.MaxInt32)))
 	return nil
 }
 
@@ -197,13 +239,27 @@ func (c *collector) finish() (*Data, error) {
 	}
 	d := c.data
 	d.Labels = c.labels
+	if c.display != nil {
+		d.Labels = c.display
+	}
 	d.Graph = g
 	comps := components(g)
-	for _, cm := range comps {
-		d.Components = append(d.Components, len(cm))
+	d.Components = make([]int, len(comps))
+	for i, cm := range comps {
+		d.Components[i] = len(cm)
 	}
 	if c.opts.Largest && len(comps) > 1 {
-		d.Graph, d.Labels = keep(g, c.labels, comps[0])
+		d.Graph, d.Labels = keep(g, d.Labels, comps[0])
 	}
 	return &d, nil
+}
+
+// push appends v to s, doubling the capacity when s is full: append
+// grows a large slice by a quarter, which allocates about five times the
+// final size on the way, twice what doubling does.
+func push[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(len(s), 8))
+	}
+	return append(s, v)
 }

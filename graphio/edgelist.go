@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/wgraph"
 )
 
@@ -24,32 +25,64 @@ func ReadEdgeList(r io.Reader, opts *Options) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	er := &edgeReader{opts: o, c: newCollector(o), cols: [3]int{0, 1, 2}}
+	er := &edgeReader{opts: o, c: newCollector(o, costEdgeList), weightNamed: opts != nil && opts.Weight != ""}
+	if er.weightNamed && o.Header == HeaderNo {
+		return nil, loadlab.Invalid("graphio", "ReadEdgeList: Options.Weight = %q names a header column, but Options.Header = HeaderNo", o.Weight)
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	line := 0
 	for sc.Scan() {
 		line++
-		if err := er.line(line, sc.Bytes()); err != nil {
+		b := sc.Bytes()
+		if line == 1 {
+			b = bytes.TrimPrefix(b, utf8BOM) // encoding metadata, not data
+		}
+		if err := er.line(line, b); err != nil {
 			return nil, err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &ParseError{Line: line + 1, Msg: err.Error(), Err: errInvalid}
 	}
+	if er.pending != nil {
+		er.noHeader(er.pendingLine, true)
+		if err := er.record(er.pendingLine, er.pending); err != nil {
+			return nil, err
+		}
+	}
+	er.c.data.Unweighted = !er.sawWeight
+	er.c.data.Ignored = er.ignored
 	return er.c.finish()
 }
 
+var utf8BOM = []byte("\ufeff")
+
 // edgeReader is the state of ReadEdgeList between lines.
 type edgeReader struct {
-	opts    Options
-	c       *collector
-	delim   rune   // resolved delimiter, 0 until the first data line
-	cols    [3]int // source, target, weight column; weight −1 if absent
-	names   [3]string
-	started bool // the first data line (or header) has been seen
-	headed  bool // a header line resolved the columns
-	fields  []string
+	opts        Options
+	weightNamed bool // Options.Weight was given, not defaulted
+	c           *collector
+	delim       rune   // resolved delimiter, 0 until the first data line
+	cols        [3]int // source, target, weight column; weight −1 if absent
+	names       [3]string
+	width       int  // fields of the header; 0 without one
+	started     bool // the first data line (or header) has been seen
+	fields      []string
+	// pending holds a first line whose endpoints are names that are not
+	// usual column names, until the next line says whether it is a header.
+	pending     []string
+	pendingLine int
+	// Weights: the first line that gives one (or the header line naming
+	// the weight column), the first line without one, and whether any
+	// line gave one.
+	weightedAt, missingAt int
+	sawWeight             bool
+	weightByHeader        bool
+	ignored               []string
+	ignoredUpTo           int      // columns below this are already in ignored
+	header                []string // the header's names; nil without one
+	firstData             int      // the first line, when detection read its names as data
 }
 
 func (er *edgeReader) line(n int, b []byte) error {
@@ -62,12 +95,17 @@ func (er *edgeReader) line(n int, b []byte) error {
 		er.delim = detectDelim(s, er.opts.Delimiter)
 	}
 	er.fields = split(er.fields[:0], s, er.delim)
+	for k, f := range er.fields {
+		if strings.HasPrefix(f, `"`) {
+			return bad(n, fmt.Sprintf("column %d", k+1), f, "quoted fields are not supported (a quoted label may hide the delimiter); remove the quotes")
+		}
+	}
 	if !er.started {
 		er.started = true
-		if er.isHeader(er.fields) {
-			return er.header(n, er.fields)
-		}
-		er.names = [3]string{"column 1", "column 2", "column 3"}
+		return er.first(n, er.fields)
+	}
+	if er.pending != nil {
+		return er.second(n, er.fields)
 	}
 	return er.record(n, er.fields)
 }
@@ -103,87 +141,9 @@ func split(dst []string, s string, d rune) []string {
 	}
 }
 
-var headerNames = map[string]bool{
-	"source": true, "target": true, "weight": true, "u": true, "v": true, "w": true,
-	"from": true, "to": true, "node1": true, "node2": true, "src": true, "dst": true,
-	"i": true, "j": true, "head": true, "tail": true, "capacity": true, "conductance": true,
-}
-
-func (er *edgeReader) isHeader(f []string) bool {
-	switch er.opts.Header {
-	case HeaderYes:
-		return true
-	case HeaderNo:
-		return false
-	}
-	if er.opts.Source != "" || er.opts.Target != "" {
-		return true
-	}
-	if len(f) >= 3 {
-		if _, err := strconv.ParseFloat(f[2], 64); err != nil {
-			return true
-		}
-	}
-	return len(f) >= 2 && headerNames[strings.ToLower(f[0])] && headerNames[strings.ToLower(f[1])]
-}
-
-// header resolves the columns from a header line.
-func (er *edgeReader) header(n int, f []string) error {
-	find := func(name string, def int) (int, error) {
-		if name == "" {
-			if def < len(f) {
-				return def, nil
-			}
-			return -1, nil
-		}
-		for i, h := range f {
-			if strings.EqualFold(h, name) {
-				return i, nil
-			}
-		}
-		return -1, bad(n, "header", strings.Join(f, string(er.delim)), "no column named %q", name)
-	}
-	var err error
-	if er.cols[0], err = find(er.opts.Source, 0); err != nil {
-		return err
-	}
-	if er.cols[1], err = find(er.opts.Target, 1); err != nil {
-		return err
-	}
-	if er.cols[0] < 0 || er.cols[1] < 0 {
-		return bad(n, "header", strings.Join(f, string(er.delim)), "want at least two columns")
-	}
-	er.cols[2] = er.weightColumn(f)
-	er.headed = true
-	if er.opts.Weight != "weight" && er.cols[2] < 0 {
-		return bad(n, "header", strings.Join(f, string(er.delim)), "no column named %q", er.opts.Weight)
-	}
-	for k, c := range er.cols {
-		if c >= 0 {
-			er.names[k] = fmt.Sprintf("column %q", f[c])
-		}
-	}
-	return nil
-}
-
-// weightColumn finds the weight column of a header: the one named by
-// Options.Weight, else the third column if the header has one.
-func (er *edgeReader) weightColumn(f []string) int {
-	for i, h := range f {
-		if strings.EqualFold(h, er.opts.Weight) {
-			return i
-		}
-	}
-	if er.opts.Weight == "weight" && len(f) >= 3 && er.opts.Source == "" && er.opts.Target == "" {
-		return 2
-	}
-	return -1
-}
-
 func (er *edgeReader) record(n int, f []string) error {
-	need := max(er.cols[0], er.cols[1]) + 1
-	if len(f) < need {
-		return bad(n, er.names[1], strings.Join(f, string(er.delim)), "missing column: want at least %d fields, have %d", need, len(f))
+	if err := er.checkWidth(n, f); err != nil {
+		return err
 	}
 	u, v := f[er.cols[0]], f[er.cols[1]]
 	if u == "" {
@@ -192,23 +152,102 @@ func (er *edgeReader) record(n int, f []string) error {
 	if v == "" {
 		return bad(n, er.names[1], v, "empty node label")
 	}
-	ws := ""
-	if c := er.cols[2]; c >= len(f) && er.headed {
-		// A header that names a weight column makes it required:
-		// a short row is a missing value, not a weight of 1.
-		return bad(n, er.names[2], strings.Join(f, string(er.delim)), "missing weight: want %d fields, have %d", c+1, len(f))
+	ws, has := "", false
+	if c := er.cols[2]; c >= 0 && c < len(f) && f[c] != "" {
+		ws, has = f[c], true
 	}
-	if c := er.cols[2]; c >= 0 && c < len(f) {
-		ws = f[c]
-		if ws == "" {
-			return bad(n, er.names[2], ws, "empty weight")
-		}
-	}
-	w, err := weight(n, er.names[2], ws)
+	w, err := er.weight(n, ws, has)
 	if err != nil {
 		return err
 	}
 	return er.c.add(n, u, v, w, false)
+}
+
+// checkWidth checks the number of fields of a data line: at least the
+// columns read, and no more than three (no header) or the header's,
+// unless Options.ExtraColumns = IgnoreExtra.
+func (er *edgeReader) checkWidth(n int, f []string) error {
+	if er.header == nil {
+		switch {
+		case len(f) < 2:
+			return bad(n, "column 2", strings.Join(f, string(er.delim)), "missing column: want at least 2 fields, have %d", len(f))
+		case len(f) > 3 && er.opts.ExtraColumns == RejectExtra:
+			return bad(n, "column 4", f[3], "extra column: a line without a header has at most three fields (source, target, weight); set Options.ExtraColumns = IgnoreExtra to skip the rest")
+		}
+		er.ignore(f, 3)
+		return nil
+	}
+	switch {
+	case len(f) < er.width:
+		return bad(n, er.columnName(len(f)), strings.Join(f, string(er.delim)), "missing field: the header has %d columns, this line %d", er.width, len(f))
+	case len(f) > er.width && er.opts.ExtraColumns == RejectExtra:
+		return bad(n, er.columnName(er.width), f[er.width], "extra field: the header has %d columns; set Options.ExtraColumns = IgnoreExtra to skip fields beyond them", er.width)
+	}
+	er.ignore(f, er.width)
+	return nil
+}
+
+// ignore names in Data.Ignored the fields of f from column from on
+// that no earlier line had.
+func (er *edgeReader) ignore(f []string, from int) {
+	for k := max(from, er.ignoredUpTo); k < len(f); k++ {
+		er.ignored = append(er.ignored, er.columnName(k))
+	}
+	er.ignoredUpTo = max(er.ignoredUpTo, len(f))
+}
+
+// columnName names the column k (0-based): by its header name when it has
+// one, else by position.
+func (er *edgeReader) columnName(k int) string {
+	if k < len(er.header) && er.header[k] != "" {
+		return fmt.Sprintf("column %q", er.header[k])
+	}
+	return fmt.Sprintf("column %d", k+1)
+}
+
+// weight returns the weight of the edge on line n: its field ws if has,
+// else Options.DefaultWeight, else 1 while no line gives a weight. An
+// edge without a weight in a file where other edges have one is an
+// error naming the first line of the two that lacks it.
+func (er *edgeReader) weight(n int, ws string, has bool) (float64, error) {
+	if has {
+		w, err := weight(n, er.names[2], ws)
+		if err != nil {
+			if n == er.firstData {
+				err.(*ParseError).Msg += fmt.Sprintf("; if line %d is a header, set Options.Header = HeaderYes", n)
+			}
+			return 0, err
+		}
+		er.sawWeight = true
+		if er.weightedAt == 0 {
+			er.weightedAt = n
+		}
+		if er.missingAt > 0 {
+			return 0, er.missing(er.missingAt)
+		}
+		return w, nil
+	}
+	if d := er.opts.DefaultWeight; d > 0 {
+		er.c.data.Defaulted++
+		return d, nil
+	}
+	if er.weightedAt > 0 {
+		return 0, er.missing(n)
+	}
+	if er.missingAt == 0 {
+		er.missingAt = n
+	}
+	return 1, nil
+}
+
+// missing is the error of line n, which lacks a weight while the file
+// gives others one.
+func (er *edgeReader) missing(n int) error {
+	why := fmt.Sprintf("line %d gives one", er.weightedAt)
+	if er.weightByHeader {
+		why = fmt.Sprintf("the header on line %d names a weight column", er.weightedAt)
+	}
+	return bad(n, er.names[2], "", "missing weight, while %s; set Options.DefaultWeight to weigh the edges that have none", why)
 }
 
 // WriteEdgeList writes g as a comma-separated edge list with the header

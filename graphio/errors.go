@@ -15,7 +15,7 @@ type ParseError struct {
 	Pkg   string // package reporting the error; "" means graphio
 	File  string // file name, if known
 	Line  int    // 1-based line, or 0 if unknown
-	Elem  string // XML element (GraphML), if any
+	Elem  string // element (GraphML, DOT) with its id or endpoints, if any: edge source="a" target="b"
 	Field string // the column, attribute or entry at fault
 	Value string // the offending text
 	Msg   string // what is wrong with it

@@ -44,6 +44,35 @@ func ExampleParseError() {
 	// graphio: 2: column 3 = "-2": weight must be positive and finite, within [2^-500, 2^500]: invalid argument
 }
 
+// A Topology Zoo style file: labels from the "label" attribute, the
+// link speed as the weight, and one link without a speed, which the
+// reader refuses unless a default weight is given.
+func ExampleReadGraphML() {
+	src := `<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key id="d0" for="node" attr.name="label" attr.type="string"/>
+  <key id="d1" for="edge" attr.name="LinkSpeed" attr.type="double"/>
+  <graph edgedefault="undirected">
+    <node id="0"><data key="d0">Paris</data></node>
+    <node id="1"><data key="d0">London</data></node>
+    <node id="2"><data key="d0">Berlin</data></node>
+    <edge source="0" target="1"><data key="d1">10</data></edge>
+    <edge source="1" target="2"/>
+  </graph>
+</graphml>`
+	o := &graphio.Options{Label: "label", Weight: "LinkSpeed"}
+	_, err := graphio.ReadGraphML(strings.NewReader(src), o)
+	fmt.Println(err)
+	o.DefaultWeight = 1
+	d, err := graphio.ReadGraphML(strings.NewReader(src), o)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(d.Labels, d.Graph.Edges(), "defaulted:", d.Defaulted)
+	// Output:
+	// graphio: 9: <edge source="1" target="2"> LinkSpeed = "": no <data key="d1"> for the weight; set Options.DefaultWeight to weigh the edges that have none: invalid argument
+	// [Paris London Berlin] [{0 1 10} {1 2 1}] defaulted: 1
+}
+
 func ExampleWriteGraphML() {
 	g, err := wgraph.FromEdges(3, []wgraph.Edge{{U: 0, V: 1, W: 2}, {U: 1, V: 2, W: 0.5}})
 	if err != nil {

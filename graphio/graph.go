@@ -6,11 +6,6 @@ import (
 	"github.com/loadlab/loadlab/wgraph"
 )
 
-// bytesPerNode bounds the memory a reader spends per node (label string
-// and header, index entries, CSR offset, component label and list entry,
-// Matrix Market diagonal), for size checks of declared node counts.
-const bytesPerNode = 96
-
 // mustGraph panics, naming the writer, if g is nil (a programmer error,
 // docs/conventions.md §2).
 func mustGraph(fn string, g *wgraph.Graph) {
@@ -29,7 +24,20 @@ func build(n int, es []wgraph.Edge) (*wgraph.Graph, error) {
 // increasing node order.
 func components(g *wgraph.Graph) [][]int {
 	count, comp := wgraph.Components(g)
+	// One backing array for all the lists: a graph of many isolated
+	// nodes would otherwise pay an allocation per node.
+	start := make([]int, count+1)
+	for _, c := range comp {
+		start[c+1]++
+	}
+	for c := range count {
+		start[c+1] += start[c]
+	}
+	nodes := make([]int, len(comp))
 	out := make([][]int, count)
+	for c := range out {
+		out[c] = nodes[start[c]:start[c]:start[c+1]]
+	}
 	for u, c := range comp {
 		out[c] = append(out[c], u)
 	}

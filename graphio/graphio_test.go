@@ -53,10 +53,17 @@ func TestEdgeListFormats(t *testing.T) {
 		"extra field": "from,to,weight,colour\na,b,2,red\nb,c,1,red\na,c,0.5,blue\nc,d,1,red\n",
 	} {
 		o := &Options{}
-		if name == "named cols" {
+		switch name {
+		case "named cols":
 			o = &Options{Source: "from", Target: "to", Weight: "w"}
+		case "blanks":
+			// "c d" has no weight while the other lines have one.
+			o = &Options{DefaultWeight: 1}
 		}
 		d := mustRead(t, edgeList, src, o)
+		if wantDef := map[bool]int{true: 1}[name == "blanks"]; d.Defaulted != wantDef {
+			t.Errorf("%s: Defaulted = %d, want %d", name, d.Defaulted, wantDef)
+		}
 		got := labelled(d)
 		if name == "header u v" {
 			for k := range want {
@@ -111,6 +118,34 @@ func TestEdgeListErrors(t *testing.T) {
 		{"self-loop", "a,b,1\nc,c,1\n", nil, 2, "edge", "c c", loadlab.ErrInvalid},
 		{"no such column", "p,q,r\na,b,1\n", &Options{Source: "s"}, 1, "header", "p,q,r", loadlab.ErrInvalid},
 		{"sum overflow", "a,b,1e150\nb,a,3e150\n", &Options{Duplicates: SumDuplicates}, 2, "weight", "3e+150", loadlab.ErrInvalid},
+		// A first line whose endpoints are numbers is data, never a header
+		// (guards: an overflowing or mistyped weight made line 1 a header
+		// and its edge vanished; alone, it gave an empty graph).
+		{"overflow on line 1", "0 1 1e309\n1 2 1\n", nil, 1, "column 3", "1e309", loadlab.ErrInvalid},
+		{"overflow alone", "0 1 1e309\n", nil, 1, "column 3", "1e309", loadlab.ErrInvalid},
+		{"typo on line 1", "0 1 x\n1 2 1\n", nil, 1, "column 3", "x", loadlab.ErrInvalid},
+		{"typo alone", "0,1,x\n", nil, 1, "column 3", "x", loadlab.ErrInvalid},
+		{"inf", "0 1 2\n1 2 inf\n", nil, 2, "column 3", "inf", loadlab.ErrInvalid},
+		{"nan", "0 1 nan\n", nil, 1, "column 3", "nan", loadlab.ErrInvalid},
+		{"underflow", "a b 1e-400\n", nil, 1, "column 3", "1e-400", loadlab.ErrInvalid},
+		// Names over names: line 1 is data, and its weight is not a number.
+		{"names over names", "src_host,dst_host,latency\nweb,db,3\n", nil, 1, "column 3", "latency", loadlab.ErrInvalid},
+		// A fourth field is an error, not dropped (guards: ignored).
+		{"fourth column", "a b 1\nb c 2 7\n", nil, 2, "column 4", "7", loadlab.ErrInvalid},
+		{"extra beyond header", "u,v,w\na,b,1,red\n", nil, 2, "column 4", "red", loadlab.ErrInvalid},
+		{"short of header", "u,v,w,colour\na,b,1\n", nil, 2, `column "colour"`, "a,b,1", loadlab.ErrInvalid},
+		// A third header column without a weight name is not taken as the
+		// weight (guards: timestamps read as weights).
+		{"unnamed third column", "source,target,timestamp\na,b,1700000000\n", nil, 1, "column 3", "timestamp", loadlab.ErrInvalid},
+		{"two weight names", "u,v,w,weight\na,b,1,2\n", nil, 1, "header", "u,v,w,weight", loadlab.ErrInvalid},
+		{"weight is an endpoint", "weight,source,target\n1,a,b\n", nil, 1, "header", "weight,source,target", loadlab.ErrInvalid},
+		// An edge without a weight beside edges with one (guards: weight 1).
+		{"missing weight", "a b 2\nb c\n", nil, 2, "column 3", "", loadlab.ErrInvalid},
+		{"missing weight first", "a b\nb c 2\n", nil, 1, "column 3", "", loadlab.ErrInvalid},
+		{"empty weight cell", "a,b,1\nb,c,\n", nil, 2, "column 3", "", loadlab.ErrInvalid},
+		{"quoted label", "\"a,b\",c,1\n", nil, 1, "column 1", `"a`, loadlab.ErrInvalid},
+		// A named weight column needs a header: line 1 is read as one.
+		{"named weight, no header", "0 1 2\n", &Options{Weight: "latency"}, 1, "header", "0 1 2", loadlab.ErrInvalid},
 	} {
 		_, err := ReadEdgeList(strings.NewReader(c.src), c.opts)
 		var pe *ParseError
@@ -169,8 +204,11 @@ const sampleGraphML = `<?xml version="1.0" encoding="UTF-8"?>
   </graph>
 </graphml>`
 
+// The Berlin–London edge has no weight <data>, the Berlin–Paris edge no
+// LinkSpeed: both need Options.DefaultWeight (graphml_test.go tests the
+// errors without it).
 func TestGraphML(t *testing.T) {
-	d := mustRead(t, graphML, sampleGraphML, nil)
+	d := mustRead(t, graphML, sampleGraphML, &Options{DefaultWeight: 1})
 	if strings.Join(d.Labels, " ") != "Paris London Berlin Oslo" {
 		t.Errorf("labels %v", d.Labels)
 	}
@@ -181,8 +219,11 @@ func TestGraphML(t *testing.T) {
 	if len(d.Components) != 2 || d.Components[1] != 1 {
 		t.Errorf("components %v, want [3 1] (Oslo isolated)", d.Components)
 	}
-	d = mustRead(t, graphML, sampleGraphML, &Options{Weight: "LinkSpeed"})
-	if got := labelled(d); got[[2]string{"London", "Paris"}] != 10 || got[[2]string{"Berlin", "Paris"}] != 1 {
+	if d.Defaulted != 1 || d.Unweighted {
+		t.Errorf("Defaulted = %d, Unweighted = %v, want 1, false", d.Defaulted, d.Unweighted)
+	}
+	d = mustRead(t, graphML, sampleGraphML, &Options{Weight: "LinkSpeed", DefaultWeight: 3})
+	if got := labelled(d); got[[2]string{"London", "Paris"}] != 10 || got[[2]string{"Berlin", "Paris"}] != 3 {
 		t.Errorf("LinkSpeed weights %v", got)
 	}
 }
@@ -194,13 +235,13 @@ func TestGraphMLErrors(t *testing.T) {
 		line      int
 		elem      string
 	}{
-		{"unknown node", strings.Replace(sampleGraphML, `target="Paris"`, `target="Rome"`, 1), 12, "edge"},
-		{"bad weight", strings.Replace(sampleGraphML, ">0.25<", ">-1<", 1), 12, "edge"},
-		{"directed", directed, 10, "edge"},
+		{"unknown node", strings.Replace(sampleGraphML, `target="Paris"`, `target="Rome"`, 1), 12, `edge source="Berlin" target="Rome"`},
+		{"bad weight", strings.Replace(sampleGraphML, ">0.25<", ">-1<", 1), 12, `edge source="Berlin" target="Paris"`},
+		{"directed", directed, 10, `edge source="Paris" target="London"`},
 		{"malformed", strings.Replace(sampleGraphML, "</graph>", "</grph>", 1), 13, ""},
-		{"twice", strings.Replace(sampleGraphML, `<node id="Oslo"/>`, `<node id="Paris"/>`, 1), 9, "node"},
+		{"twice", strings.Replace(sampleGraphML, `<node id="Oslo"/>`, `<node id="Paris"/>`, 1), 9, `node id="Paris"`},
 	} {
-		_, err := ReadGraphML(strings.NewReader(c.src), nil)
+		_, err := ReadGraphML(strings.NewReader(c.src), &Options{DefaultWeight: 1})
 		var pe *ParseError
 		if !errors.As(err, &pe) || !errors.Is(err, loadlab.ErrInvalid) {
 			t.Errorf("%s: got %v", c.name, err)
@@ -210,7 +251,7 @@ func TestGraphMLErrors(t *testing.T) {
 			t.Errorf("%s: line %d elem %q, want %d %q (%v)", c.name, pe.Line, pe.Elem, c.line, c.elem, err)
 		}
 	}
-	d, err := ReadGraphML(strings.NewReader(directed), &Options{Directed: Symmetrize})
+	d, err := ReadGraphML(strings.NewReader(directed), &Options{Directed: Symmetrize, DefaultWeight: 1})
 	if err != nil || d.Graph.Size() != 3 {
 		t.Errorf("symmetrised directed GraphML: %v", err)
 	}
@@ -232,36 +273,43 @@ func TestGraphMLKeyDefault(t *testing.T) {
 	}
 }
 
-// A file without a header keeps "u v" lines of weight 1, as documented;
-// with a header naming only the endpoints every edge has weight 1 (a
-// header naming a weight column makes it required: validate_test.go).
+// A file without weights ("u v" lines, or a header naming only the
+// endpoints) has weight 1 everywhere, reported as Unweighted; an edge
+// without a weight beside others with one takes Options.DefaultWeight,
+// counted, and is otherwise an error (TestEdgeListErrors).
 func TestEdgeListDefaultWeight(t *testing.T) {
-	d := mustRead(t, edgeList, "a b 2\nb c\n", nil)
-	if got, want := labelled(d), map[[2]string]float64{{"a", "b"}: 2, {"b", "c"}: 1}; !sameEdges(got, want) {
-		t.Errorf("weights %v, want %v", got, want)
+	d := mustRead(t, edgeList, "a b 2\nb c\n", &Options{DefaultWeight: 3})
+	if got, want := labelled(d), map[[2]string]float64{{"a", "b"}: 2, {"b", "c"}: 3}; !sameEdges(got, want) || d.Defaulted != 1 || d.Unweighted {
+		t.Errorf("weights %v, Defaulted %d, Unweighted %v; want %v, 1, false", got, d.Defaulted, d.Unweighted, want)
 	}
-	d = mustRead(t, edgeList, "source,target\na,b\n", nil)
-	if d.Graph.Size() != 1 {
-		t.Errorf("%d edges, want 1", d.Graph.Size())
+	for _, src := range []string{"source,target\na,b\nb,c\n", "a b\nb c\n"} {
+		d = mustRead(t, edgeList, src, nil)
+		if got, want := labelled(d), map[[2]string]float64{{"a", "b"}: 1, {"b", "c"}: 1}; !sameEdges(got, want) || !d.Unweighted || d.Defaulted != 0 {
+			t.Errorf("%q: weights %v, Unweighted %v, Defaulted %d; want %v, true, 0", src, got, d.Unweighted, d.Defaulted, want)
+		}
+	}
+	d = mustRead(t, edgeList, "a b\nb c\n", &Options{DefaultWeight: 0.5})
+	if got := labelled(d); got[[2]string{"a", "b"}] != 0.5 || d.Defaulted != 2 || !d.Unweighted {
+		t.Errorf("unweighted file with DefaultWeight 0.5: %v, Defaulted %d", got, d.Defaulted)
 	}
 }
 
 func TestDOT(t *testing.T) {
 	src := `graph G { a -- b [weight=2]; b -- c; c -- a [weight="0.5"]; d }`
-	d := mustRead(t, dotRead, src, nil)
+	d := mustRead(t, dotRead, src, &Options{DefaultWeight: 1})
 	got := labelled(d)
-	if strings.Join(d.Labels, " ") != "a b c d" || got[[2]string{"a", "b"}] != 2 || got[[2]string{"b", "c"}] != 1 || got[[2]string{"a", "c"}] != 0.5 {
-		t.Errorf("labels %v weights %v", d.Labels, got)
+	if strings.Join(d.Labels, " ") != "a b c d" || got[[2]string{"a", "b"}] != 2 || got[[2]string{"b", "c"}] != 1 || got[[2]string{"a", "c"}] != 0.5 || d.Defaulted != 1 {
+		t.Errorf("labels %v weights %v Defaulted %d", d.Labels, got, d.Defaulted)
 	}
-	if _, err := ReadDOT(strings.NewReader(`digraph { a -> b; b -> a }`), nil); !errors.Is(err, loadlab.ErrInvalid) {
+	if _, err := ReadDOT(strings.NewReader(`digraph { a -> b; b -> a }`), &Options{DefaultWeight: 1}); !errors.Is(err, loadlab.ErrInvalid) {
 		t.Errorf("digraph accepted: %v", err)
 	}
-	d, err := ReadDOT(strings.NewReader(`digraph { a -> b; b -> a }`), &Options{Directed: Symmetrize, Duplicates: KeepFirst})
+	d, err := ReadDOT(strings.NewReader(`digraph { a -> b; b -> a }`), &Options{Directed: Symmetrize, Duplicates: KeepFirst, DefaultWeight: 1})
 	if err != nil || d.Graph.Size() != 1 || d.Merged != 1 {
 		t.Errorf("symmetrised digraph: %v", err)
 	}
 	for _, bad := range []string{`graph { a -- b [weight=-1] }`, `graph { a -- b [weight=x] }`, `graph { a -- `, `graph { a -- b; a -- b }`} {
-		if _, err := ReadDOT(strings.NewReader(bad), nil); !errors.Is(err, loadlab.ErrInvalid) {
+		if _, err := ReadDOT(strings.NewReader(bad), &Options{DefaultWeight: 1}); !errors.Is(err, loadlab.ErrInvalid) {
 			t.Errorf("%q: got %v", bad, err)
 		}
 	}

@@ -2,6 +2,7 @@ package graphio
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -15,19 +16,23 @@ import (
 // ReadMatrixMarket reads a square sparse matrix in Matrix Market
 // coordinate format (real, integer or pattern; general or symmetric) as a
 // graph on nodes 1..n (labels "1".."n", indices 0..n−1), so isolated
-// nodes are kept. With Options.Matrix = Adjacency (the default) entry
-// (i, j) is the weight of {i, j}; with Laplacian it is −w_ij and the
-// diagonal must equal the weighted degree. A general matrix must be
-// symmetric (a_ij = a_ji) unless Options.Directed = Symmetrize, which
-// reads each entry as an arc. Zero entries are skipped. It panics if r is
-// nil.
+// nodes are kept (at most Options.MaxIsolated of them). With
+// Options.Matrix = Adjacency (the default) entry (i, j) is the weight of
+// {i, j}; with Laplacian it is −w_ij and the diagonal must equal the
+// weighted degree. A general matrix must be symmetric (a_ij = a_ji)
+// unless Options.Directed = Symmetrize, which reads each entry as an
+// arc. An entry given twice follows Options.Duplicates. Zero entries are
+// not edges (counted in Data.Zeros). A pattern matrix gives every edge
+// Options.DefaultWeight, or 1. Nothing is allocated for the sizes the
+// size line declares until the entries are read and checked against them.
+// It panics if r is nil.
 func ReadMatrixMarket(r io.Reader, opts *Options) (*Data, error) {
 	mustIO("ReadMatrixMarket", "r", r)
 	o, err := settings(opts)
 	if err != nil {
 		return nil, err
 	}
-	mr := &mtxReader{sc: bufio.NewScanner(r), opts: o}
+	mr := &mtxReader{sc: bufio.NewScanner(r), opts: o, index: map[[2]int32]int32{}}
 	mr.sc.Buffer(make([]byte, 64<<10), maxLine)
 	if err := mr.header(); err != nil {
 		return nil, err
@@ -39,16 +44,22 @@ func ReadMatrixMarket(r io.Reader, opts *Options) (*Data, error) {
 }
 
 type mtxReader struct {
-	sc        *bufio.Scanner
-	opts      Options
-	line      int
-	pattern   bool
-	symmetric bool
-	n, nnz    int
-	arcs      map[[2]int32]float64 // general storage: (i, j) → value
-	order     [][2]int32           // arcs in file order
-	diag      []float64
-	lines     map[[2]int32]int
+	sc                          *bufio.Scanner
+	opts                        Options
+	line                        int
+	pattern, integer, symmetric bool
+	n, nnz                      int
+	sizeLine                    int                // line of the size line
+	index                       map[[2]int32]int32 // (i, j) → its entry in ents
+	ents                        []mtxEntry         // distinct (i, j) in file order
+	merged, zeros               int
+}
+
+// mtxEntry is an entry (i, j) (0-based) with its value and first line.
+type mtxEntry struct {
+	ij   [2]int32
+	v    float64
+	line int32
 }
 
 func (mr *mtxReader) next() (string, bool) {
@@ -72,9 +83,14 @@ func (mr *mtxReader) header() error {
 		return bad(1, "header", mr.sc.Text(), "want %%%%MatrixMarket matrix coordinate <field> <symmetry>")
 	}
 	switch f[3] {
-	case "real", "integer", "double":
+	case "real", "double":
+	case "integer":
+		mr.integer = true
 	case "pattern":
 		mr.pattern = true
+		if mr.opts.Matrix == Laplacian {
+			return bad(1, "field", f[3], "a pattern matrix has no values, so it cannot be a Laplacian (Options.Matrix = Laplacian)")
+		}
 	default:
 		return bad(1, "field", f[3], "want real, integer or pattern")
 	}
@@ -85,10 +101,10 @@ func (mr *mtxReader) header() error {
 	default:
 		return bad(1, "symmetry", f[4], "want general or symmetric")
 	}
-	return mr.sizeLine()
+	return mr.readSize()
 }
 
-func (mr *mtxReader) sizeLine() error {
+func (mr *mtxReader) readSize() error {
 	s, ok := mr.next()
 	if !ok {
 		return bad(mr.line+1, "size line", "", "missing")
@@ -101,6 +117,9 @@ func (mr *mtxReader) sizeLine() error {
 	for k := range f {
 		x, err := strconv.Atoi(f[k])
 		if err != nil || x < 0 {
+			if errors.Is(err, strconv.ErrRange) {
+				return &ParseError{Line: mr.line, Field: "size line", Value: s, Msg: "count out of the int range", Err: errTooLarge}
+			}
 			return bad(mr.line, "size line", s, "not a non-negative integer")
 		}
 		v[k] = x
@@ -108,20 +127,31 @@ func (mr *mtxReader) sizeLine() error {
 	if v[0] != v[1] {
 		return bad(mr.line, "size line", s, "matrix is %d × %d, want square", v[0], v[1])
 	}
-	if v[0] > math.MaxInt32 || v[0] > 1<<28 {
-		return &ParseError{Line: mr.line, Field: "rows", Value: f[0], Msg: "more nodes than the reader supports (2^28)", Err: errTooLarge}
+	mr.n, mr.nnz, mr.sizeLine = v[0], v[2], mr.line
+	return mr.checkSize(f)
+}
+
+// checkSize refuses, before anything is allocated, a size line whose
+// counts would exceed the memory budget or declare more isolated nodes
+// than Options.MaxIsolated: three lines of text can declare 2^31 nodes.
+func (mr *mtxReader) checkSize(f []string) error {
+	n, nnz := mr.n, mr.nnz
+	tooLarge := func(field, value, format string, args ...any) error {
+		return &ParseError{Line: mr.line, Field: field, Value: value, Msg: fmt.Sprintf(format, args...), Err: errTooLarge}
 	}
-	// Every node, isolated or not, costs its label, its diagonal entry,
-	// its CSR offset and component bookkeeping: check them against the
-	// memory budget before the first allocation, since three lines of
-	// text can declare 2^28 nodes.
-	if _, ok := size.Mul(v[0], bytesPerNode); !ok || v[0]*bytesPerNode > size.MaxBytes {
-		return &ParseError{Line: mr.line, Field: "rows", Value: f[0], Msg: fmt.Sprintf("%d nodes need more than the %d GiB memory budget", v[0], size.MaxBytes>>30), Err: errTooLarge}
+	if n > wgraph.MaxOrder {
+		return tooLarge("rows", f[0], "more nodes than a graph holds (2^31 − 1)")
 	}
-	mr.n, mr.nnz = v[0], v[2]
-	mr.diag = make([]float64, mr.n)
-	mr.arcs = map[[2]int32]float64{}
-	mr.lines = map[[2]int32]int{}
+	// Each entry touches at most two nodes, so at least n − 2·nnz nodes
+	// are isolated whatever the entries say.
+	if nnz < n/2 && n-2*nnz > mr.opts.MaxIsolated {
+		return tooLarge("rows", f[0], "%d nodes and %d entries leave at least %d nodes isolated, more than Options.MaxIsolated = %d", n, nnz, n-2*nnz, mr.opts.MaxIsolated)
+	}
+	nodes, ok1 := size.Mul(n, costMatrixMarket.node+labelDigits)
+	ents, ok2 := size.Mul(nnz, costMatrixMarket.edge)
+	if !ok1 || !ok2 || nodes > budget || ents > budget-nodes-costFixed {
+		return tooLarge("size line", strings.Join(f, " "), "%s nodes and %s entries need more than the %s memory budget", f[0], f[2], bytesText(budget))
+	}
 	return nil
 }
 
@@ -150,7 +180,8 @@ func (mr *mtxReader) entries() error {
 }
 
 func (mr *mtxReader) entry(s string) error {
-	f := strings.Fields(s)
+	var buf [4]string
+	f := fields(buf[:0], s)
 	want := 3
 	if mr.pattern {
 		want = 2
@@ -166,119 +197,64 @@ func (mr *mtxReader) entry(s string) error {
 		}
 		ij[k] = int32(x - 1)
 	}
-	v := 1.0
-	if !mr.pattern {
-		var err error
-		if v, err = strconv.ParseFloat(f[2], 64); err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return bad(mr.line, "value", f[2], "not a finite number")
-		}
-	}
-	if ij[0] == ij[1] {
-		mr.diag[ij[0]] += v
-		return nil
+	v, err := mr.value(f)
+	if err != nil {
+		return err
 	}
 	if mr.symmetric && ij[0] < ij[1] {
 		return bad(mr.line, "entry", s, "symmetric storage holds the lower triangle only (row ≥ column)")
 	}
-	if _, dup := mr.arcs[ij]; dup && mr.opts.Duplicates == RejectDuplicates {
-		return bad(mr.line, "entry", s, "duplicate entry (first on line %d)", mr.lines[ij])
+	k, dup := mr.index[ij]
+	if !dup {
+		mr.index[ij] = int32(len(mr.ents))
+		mr.ents = push(mr.ents, mtxEntry{ij: ij, v: v, line: int32(min(mr.line, math.MaxInt32))})
+		return nil
 	}
-	mr.arcs[ij] += v
-	if _, seen := mr.lines[ij]; !seen {
-		mr.lines[ij] = mr.line
-		mr.order = append(mr.order, ij)
+	e := &mr.ents[k]
+	switch mr.opts.Duplicates {
+	case SumDuplicates:
+		e.v += v
+	case KeepFirst:
+	default:
+		return bad(mr.line, "entry", s, "duplicate entry (first on line %d); set Options.Duplicates to SumDuplicates or KeepFirst", e.line)
 	}
+	mr.merged++
 	return nil
 }
 
+// value parses the value of an entry: 1 in a pattern matrix (which has
+// none), else a finite number, an integer in an integer matrix.
+func (mr *mtxReader) value(f []string) (float64, error) {
+	if mr.pattern {
+		return 1, nil
+	}
+	v, err := strconv.ParseFloat(f[2], 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, bad(mr.line, "value", f[2], "not a finite number")
+	}
+	if mr.integer && v != math.Trunc(v) {
+		return 0, bad(mr.line, "value", f[2], "not an integer, in a matrix whose field is integer")
+	}
+	return v, nil
+}
+
 // edgeWeight converts a matrix value to a weight, by Options.Matrix.
-func (mr *mtxReader) edgeWeight(ij [2]int32, v float64) (float64, error) {
+func (mr *mtxReader) edgeWeight(e mtxEntry, v float64) (float64, error) {
+	if mr.pattern && mr.opts.DefaultWeight > 0 {
+		return mr.opts.DefaultWeight, nil
+	}
 	if mr.opts.Matrix == Laplacian {
 		v = -v
 	}
-	line := mr.lines[ij]
 	val := strconv.FormatFloat(v, 'g', -1, 64)
 	if !(v >= wgraph.MinWeight && v <= wgraph.MaxWeight) {
 		what := "weight"
 		if mr.opts.Matrix == Laplacian {
 			what = "−L_ij"
 		}
-		return 0, bad(line, fmt.Sprintf("entry (%d, %d)", ij[0]+1, ij[1]+1), val, "%s must be positive and finite, within [2^-500, 2^500]", what)
+		return 0, bad(int(e.line), fmt.Sprintf("entry (%d, %d)", e.ij[0]+1, e.ij[1]+1), val, "%s must be positive and finite, within [2^-500, 2^500]", what)
 	}
 	return v, nil
-}
-
-func (mr *mtxReader) finish() (*Data, error) {
-	c := newCollector(mr.opts)
-	for i := 0; i < mr.n; i++ {
-		c.labels = append(c.labels, strconv.Itoa(i+1))
-	}
-	for _, ij := range mr.order {
-		if err := mr.addArc(c, ij); err != nil {
-			return nil, err
-		}
-	}
-	if err := mr.checkDiagonal(c); err != nil {
-		return nil, err
-	}
-	return c.finish()
-}
-
-func (mr *mtxReader) addArc(c *collector, ij [2]int32) error {
-	v := mr.arcs[ij]
-	if v == 0 {
-		return nil
-	}
-	w, err := mr.edgeWeight(ij, v)
-	if err != nil {
-		return err
-	}
-	line := mr.lines[ij]
-	if mr.symmetric {
-		return c.addIndex(line, ij[0], ij[1], w)
-	}
-	rev, ok := mr.arcs[[2]int32{ij[1], ij[0]}]
-	if mr.opts.Directed == Symmetrize {
-		return c.addIndex(line, ij[0], ij[1], w)
-	}
-	if !ok || rev != v {
-		return bad(line, fmt.Sprintf("entry (%d, %d)", ij[0]+1, ij[1]+1), strconv.FormatFloat(v, 'g', -1, 64),
-			"general matrix is not symmetric (entry (%d, %d) = %v); set Options.Directed = Symmetrize to read entries as arcs", ij[1]+1, ij[0]+1, rev)
-	}
-	if ij[0] > ij[1] {
-		return nil // the mirror entry (i < j) adds the edge
-	}
-	return c.addIndex(line, ij[0], ij[1], w)
-}
-
-// checkDiagonal handles the diagonal: self-loops of an adjacency matrix,
-// the weighted degrees of a Laplacian.
-func (mr *mtxReader) checkDiagonal(c *collector) error {
-	if mr.opts.Matrix == Adjacency {
-		for i, v := range mr.diag {
-			if v != 0 {
-				if err := c.addIndex(0, int32(i), int32(i), v); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	if err := c.dedupe(); err != nil {
-		return err
-	}
-	deg := make([]float64, mr.n)
-	for _, e := range c.edges {
-		deg[e.U] += e.W
-		deg[e.V] += e.W
-	}
-	for i, d := range deg {
-		if math.Abs(mr.diag[i]-d) > 1e-9*math.Max(1, d) {
-			return bad(0, fmt.Sprintf("entry (%d, %d)", i+1, i+1), strconv.FormatFloat(mr.diag[i], 'g', -1, 64),
-				"Laplacian diagonal must equal the weighted degree %v", d)
-		}
-	}
-	return nil
 }
 
 // WriteMatrixMarket writes the weighted adjacency matrix of g in Matrix
@@ -301,4 +277,25 @@ func WriteMatrixMarket(w io.Writer, g *wgraph.Graph) error {
 		bw.Write(buf)
 	}
 	return bw.Flush()
+}
+
+// fields appends the blank-separated fields of s to dst, at most
+// cap(dst): the rest of s, if any, is one more field, so that a line
+// with too many fields is seen to have them (strings.Fields without an
+// allocation a line).
+func fields(dst []string, s string) []string {
+	for {
+		s = strings.TrimLeft(s, " \t")
+		if s == "" {
+			return dst
+		}
+		if len(dst) == cap(dst)-1 {
+			return append(dst, s)
+		}
+		i := strings.IndexAny(s, " \t")
+		if i < 0 {
+			return append(dst, s)
+		}
+		dst, s = append(dst, s[:i]), s[i:]
+	}
 }

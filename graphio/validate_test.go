@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,6 +92,14 @@ func optionCases(fn string, call func(*Options) error) []badarg.Case {
 		{Options{Matrix: 2}, "Options.Matrix = 2"},
 		{Options{Header: 3}, "Options.Header = 3"},
 		{Options{Delimiter: 'x'}, "Options.Delimiter = 'x'"},
+		{Options{ExtraColumns: 2}, "Options.ExtraColumns = 2"},
+		{Options{ExtraColumns: -1}, "Options.ExtraColumns = -1"},
+		{Options{DefaultWeight: math.NaN()}, "Options.DefaultWeight = NaN"},
+		{Options{DefaultWeight: math.Inf(1)}, "Options.DefaultWeight = +Inf"},
+		{Options{DefaultWeight: -1}, "Options.DefaultWeight = -1"},
+		{Options{DefaultWeight: 1e-300}, "Options.DefaultWeight = 1e-300"},
+		{Options{MaxIsolated: -1}, "Options.MaxIsolated = -1"},
+		{Options{Source: "u", Header: HeaderNo}, `Options.Source = "u"`},
 	} {
 		cs = append(cs, p.Fails(c.text, c.text, func() error { return call(&c.o) }))
 	}
@@ -166,6 +175,31 @@ func contentCases() []badarg.Case {
 		// short row is an error naming the line (guards: read as weight 1).
 		badarg.Probe{Func: "ReadEdgeList", Err: inv}.Fails("a missing weight cell", "3:", func() error {
 			return readers["ReadEdgeList"]("u,v,w\na,b,2\nb,c\n", nil)
+		}),
+		// A header that claims 5·10⁷ nodes fails before allocating them
+		// (guards: 89 s, then out of memory).
+		badarg.Probe{Func: "ReadMatrixMarket", Err: loadlab.ErrTooLarge}.Fails("5·10⁷ declared nodes", `rows = "50000000"`, func() error {
+			return readers["ReadMatrixMarket"]("%%MatrixMarket matrix coordinate real symmetric\n50000000 50000000 0\n", nil)
+		}),
+		// An overflowing weight on line 1 is data, not a header (guards:
+		// the edge vanished).
+		badarg.Probe{Func: "ReadEdgeList", Err: inv}.Fails("1e309 on line 1", `1: column 3 = "1e309"`, func() error {
+			return readers["ReadEdgeList"]("0 1 1e309\n", nil)
+		}),
+		// A fourth column is an error (guards: ignored).
+		badarg.Probe{Func: "ReadEdgeList", Err: inv}.Fails("a fourth column", `1: column 4 = "9"`, func() error {
+			return readers["ReadEdgeList"]("0 1 2 9\n", nil)
+		}),
+		// A named weight column needs a header.
+		badarg.Probe{Func: "ReadEdgeList", Err: inv}.Fails("Options.Weight with HeaderNo", `Options.Weight = "w"`, func() error {
+			return readers["ReadEdgeList"]("a b 1\n", &Options{Weight: "w", Header: HeaderNo})
+		}),
+		// The weight attribute the file does not declare (guards: weight 1).
+		badarg.Probe{Func: "ReadGraphML", Err: inv}.Fails("no weight key", `attr.name = "weight"`, func() error {
+			return readers["ReadGraphML"](`<graphml><graph><node id="a"/><node id="b"/><edge source="a" target="b"/></graph></graphml>`, nil)
+		}),
+		badarg.Probe{Func: "ReadDOT", Err: inv}.Fails("no weight attribute", `weight = ""`, func() error {
+			return readers["ReadDOT"](`graph { a -- b }`, nil)
 		}),
 	}
 }
