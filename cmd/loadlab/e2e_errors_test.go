@@ -23,6 +23,8 @@ func TestBadInput(t *testing.T) {
 	disconnected := write("two.csv", "u v\n0 1\n2 3\n")
 	badCosts := write("costs.csv", "a,b\n1,2\n3,-1\n")
 	badNet := write("net.json", `{"A": [1], "T": [1], "C": [[0.5]]}`)
+	badTrace := write("trace.csv", "a,b,c,d,e,f,g,h\n1,1,1,1,1,1,1,1\n")
+	stamped := write("stamped.csv", "time,s1,s2\n2026-03-02T08:00:00Z,1,2\n2026-03-02T08:01:00Z,2,1\n")
 	cases := []struct {
 		name string
 		args []string
@@ -40,6 +42,11 @@ func TestBadInput(t *testing.T) {
 		{"unknown pair label", []string{"graph", "resistance", "--graph", "path5.csv", "--pair", "a,z"}, []string{`"z"`}},
 		{"unstable gamma", []string{"throttler", "simulate", "--graph", "cycle8.txt", "--gamma", "10", "--steps", "5"}, []string{"unstable"}},
 		{"negative hold cost", []string{"nomadic", "compare", "--costs", badCosts}, []string{"costs.csv", "-1"}},
+		{"GraphML weight key missing", []string{"graph", "info", "--graph", "noweight.graphml"}, []string{"noweight.graphml:9", "LinkSpeed", "--weight"}},
+		{"GraphML edge without weight", []string{"graph", "info", "--graph", "noweight.graphml", "--weight", "LinkSpeed"}, []string{"noweight.graphml:10", `source="n1"`, "--default-weight"}},
+		{"reader flag with dataset", []string{"graph", "info", "--dataset", "karate", "--largest"}, []string{"--largest"}},
+		{"trace names not labels", []string{"throttler", "simulate", "--graph", "cycle8.txt", "--trace", badTrace}, []string{"trace.csv", "--trace-by-position"}},
+		{"time stamp column", []string{"nomadic", "compare", "--costs", stamped}, []string{"stamped.csv", "time"}},
 		{"C not stochastic", []string{"anycast", "check", "--network", badNet}, []string{"net.json"}},
 		{"bad strategy", []string{"cache", "compare", "--strategy", "magic"}, []string{"magic"}},
 		{"plot format", []string{"graph", "spectrum", "--graph", "cycle8.txt", "--plot", filepath.Join(dir, "x.pdf")}, []string{".png or .svg"}},
@@ -67,7 +74,7 @@ func TestBadInput(t *testing.T) {
 	leftovers, _ := filepath.Glob(filepath.Join(dir, "*"))
 	for _, f := range leftovers {
 		switch filepath.Base(f) {
-		case "bad.csv", "two.csv", "costs.csv", "net.json":
+		case "bad.csv", "two.csv", "costs.csv", "net.json", "trace.csv", "stamped.csv":
 		default:
 			t.Errorf("left behind: %s", f)
 		}

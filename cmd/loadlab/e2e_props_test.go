@@ -247,3 +247,25 @@ func TestAdversaryBound(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderOptions: what a reader does to the data is said: a GraphML
+// edge without a weight gets --default-weight only when asked, node
+// labels come from --label, and the notes count the defaulted edges. In
+// the triangle London–Paris (10), Paris–Berlin (20, defaulted),
+// Berlin–London (40), R(London, Berlin) = 1/(40 + 1/(1/10 + 1/20)).
+func TestReaderOptions(t *testing.T) {
+	out := mustRun(t, "graph", "resistance", "--graph", "noweight.graphml", "--weight", "LinkSpeed", "--default-weight", "20", "--label", "label", "--pair", "London,Berlin", "--csv")
+	_, rows := csvRows(t, out)
+	want := 1 / (40 + 1/(1.0/10+1.0/20))
+	if got := num(t, rows[0][2]); math.Abs(got-want) > 1e-15 {
+		t.Errorf("R = %v, want %v", got, want)
+	}
+	info := mustRun(t, "graph", "info", "--graph", "noweight.graphml", "--weight", "LinkSpeed", "--default-weight", "20")
+	if !strings.Contains(info, "1 edges without a weight given --default-weight") {
+		t.Errorf("no note of the defaulted edge:\n%s", info)
+	}
+	// The stamped hold costs read once the time column is skipped.
+	if out := mustRun(t, "nomadic", "compare", "--costs", "../../../examples/data/hold-costs.csv", "--skip", "time", "--setup", "2"); !strings.Contains(out, "offline optimum") {
+		t.Errorf("hold costs with --skip time:\n%s", out)
+	}
+}

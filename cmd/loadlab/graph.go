@@ -82,7 +82,7 @@ func (a *app) graphInfo(d *graphio.Data, name string) (*answer, error) {
 	t.add("degree mean", dmean, nil, nil, "", "")
 	t.add("degree max", dmax, nil, nil, "", "")
 	t.add("total weight", wsum, nil, nil, "", "")
-	ans := &answer{tables: []*table{t}}
+	ans := &answer{tables: []*table{t}, notes: readerNotes(d)}
 	if len(d.Components) != 1 || g.Order() < 2 {
 		ans.notes = append(ans.notes, "The network is not connected (or has one node): the spectral rows need a connected network (--largest keeps the largest component).")
 		return ans, nil

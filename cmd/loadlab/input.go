@@ -47,8 +47,12 @@ type graphInput struct {
 	weight, source, target string
 	duplicates, selfLoops  *choice
 	directed, header       *choice
-	delimiter              *choice
+	delimiter, extra       *choice
 	largest                bool
+	defaultWeight          float64
+	label                  string
+	maxIsolated            int
+	fs                     *pflag.FlagSet
 }
 
 // register adds the graph flags to fs.
@@ -58,6 +62,8 @@ func (in *graphInput) register(fs *pflag.FlagSet) {
 	in.directed = newChoice("reject", "reject", "symmetrize")
 	in.header = newChoice("detect", "detect", "yes", "no")
 	in.delimiter = newChoice("detect", "detect", "comma", "tab", "space", "semicolon")
+	in.extra = newChoice("reject", "reject", "ignore")
+	in.fs = fs
 	fs.StringVarP(&in.path, "graph", "g", "", "graph `FILE`: edge list (.csv .tsv .txt .edges), GraphML (.graphml .xml), DOT (.dot .gv) or Matrix Market (.mtx)")
 	fs.StringVar(&in.dataset, "dataset", "", "a shipped network instead of a file: "+strings.Join(sortedKeys(shipped), ", "))
 	fs.StringVar(&in.weight, "weight", "", "weight column (headed edge list), GraphML attr.name or DOT attribute (default \"weight\")")
@@ -69,7 +75,14 @@ func (in *graphInput) register(fs *pflag.FlagSet) {
 	fs.Var(in.header, "header", "edge list header line: detect, yes or no")
 	fs.Var(in.delimiter, "delimiter", "edge list delimiter")
 	fs.BoolVar(&in.largest, "largest", false, "keep only the largest connected component")
+	fs.Float64Var(&in.defaultWeight, "default-weight", 0, "weight of an edge the file gives none (0: such an edge is an error)")
+	fs.StringVar(&in.label, "label", "", "GraphML or DOT node attribute to take node labels from (default the node id)")
+	fs.Var(in.extra, "extra-columns", "edge list columns beyond source, target and weight: reject or ignore")
+	fs.IntVar(&in.maxIsolated, "max-isolated", 0, "Matrix Market: most declared nodes no entry touches (0: 2^20)")
 }
+
+// readerFlags are the flags that tune the file reader.
+var readerFlags = []string{"weight", "source", "target", "duplicates", "self-loops", "directed", "header", "delimiter", "largest", "default-weight", "label", "extra-columns", "max-isolated"}
 
 // options returns the graphio options the flags describe.
 func (in *graphInput) options() *graphio.Options {
@@ -79,6 +92,8 @@ func (in *graphInput) options() *graphio.Options {
 	o.Directed = map[string]graphio.Directed{"reject": graphio.RejectDirected, "symmetrize": graphio.Symmetrize}[in.directed.val]
 	o.Header = map[string]graphio.Header{"detect": graphio.HeaderDetect, "yes": graphio.HeaderYes, "no": graphio.HeaderNo}[in.header.val]
 	o.Delimiter = map[string]rune{"detect": 0, "comma": ',', "tab": '\t', "space": ' ', "semicolon": ';'}[in.delimiter.val]
+	o.ExtraColumns = map[string]graphio.ExtraColumns{"reject": graphio.RejectExtra, "ignore": graphio.IgnoreExtra}[in.extra.val]
+	o.DefaultWeight, o.Label, o.MaxIsolated = in.defaultWeight, in.label, in.maxIsolated
 	return o
 }
 
@@ -90,6 +105,11 @@ func (in *graphInput) load() (*graphio.Data, string, error) {
 	case in.path != "" && in.dataset != "":
 		return nil, "", usagef("--graph and --dataset exclude each other")
 	case in.dataset != "":
+		for _, name := range readerFlags {
+			if in.fs != nil && in.fs.Changed(name) {
+				return nil, "", usagef("--%s tunes the reader of --graph files: the shipped --dataset networks are read as they are", name)
+			}
+		}
 		f, ok := shipped[in.dataset]
 		if !ok {
 			return nil, "", usagef("--dataset %q: want one of %s", in.dataset, strings.Join(sortedKeys(shipped), ", "))
@@ -137,4 +157,26 @@ func (in *tableInput) options() *dataio.TableOptions {
 		Skip:    in.skip,
 		Header:  map[string]graphio.Header{"detect": graphio.HeaderDetect, "yes": graphio.HeaderYes, "no": graphio.HeaderNo}[in.header.val],
 	}
+}
+
+// readerNotes says what the reader did to the data, for the answer's
+// notes.
+func readerNotes(d *graphio.Data) []string {
+	var notes []string
+	if d.Merged > 0 {
+		notes = append(notes, fmt.Sprintf("Reader: %d duplicate edges merged (--duplicates).", d.Merged))
+	}
+	if d.SelfLoops > 0 {
+		notes = append(notes, fmt.Sprintf("Reader: %d self-loops dropped (--self-loops drop).", d.SelfLoops))
+	}
+	if d.Defaulted > 0 {
+		notes = append(notes, fmt.Sprintf("Reader: %d edges without a weight given --default-weight.", d.Defaulted))
+	}
+	if d.Unweighted {
+		notes = append(notes, "Reader: the file gives no weights; every edge has weight 1.")
+	}
+	if len(d.Ignored) > 0 {
+		notes = append(notes, "Reader: ignored "+strings.Join(d.Ignored, ", ")+" (--extra-columns ignore).")
+	}
+	return notes
 }
