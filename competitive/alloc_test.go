@@ -12,12 +12,13 @@ import (
 func TestStepAllocs(t *testing.T) {
 	in := randomInstance(newRand(8), realCost, 70, 64, 3, 10)
 	algs := map[string]Online{
-		"DTrack-RR": NewDTrack(RoundRobin),
-		"DTrack-F":  NewDTrack(Forward),
-		"DTrack-B":  &DTrack{Policy: Backward, Alpha: 1},
-		"CTrack":    NewCTrack(),
-		"WFA":       &WFA{},
-		"Lookahead": &Lookahead{Window: 5, Forecaster: Oracle{in}},
+		"DTrack-RR":    NewDTrack(RoundRobin),
+		"DTrack-F":     NewDTrack(Forward),
+		"DTrack-B":     &DTrack{Policy: Backward, Alpha: 1},
+		"CTrack":       NewCTrack(),
+		"WFA":          &WFA{},
+		"Lookahead":    &Lookahead{Window: 5, Forecaster: Oracle{in}},
+		"NeverMigrate": &NeverMigrate{},
 	}
 	for name, alg := range algs {
 		_, err := RunCost(alg, in) // warm up the workspaces

@@ -46,6 +46,9 @@
 //   - Lookahead (spec §7) plans with the warm-start optimum over Window
 //     slots predicted by a Forecaster and falls back to DTrack-RR; the
 //     mesh and chat-room forecasters are in package competitive/mobility.
+//   - Baselines that never migrate (spec §12.7): StaticBest, the best
+//     single server in hindsight (OPT ≤ StaticBest), and NeverMigrate,
+//     the online policy that stays on the first slot's cheapest server.
 //   - Cruel, the adaptive adversary of spec §6.1, forces every
 //     deterministic algorithm towards ratio k (WFA to 2k − 1); Trap (spec
 //     §6.4) makes DTrack-F and DTrack-B(β = α) pay (2n+1)C against
@@ -99,6 +102,6 @@
 // Instance.Cost, Optimal.Schedule without trace, Optimal.Push or an
 // Online.Step before a successful Reset, Oracle.Forecast with a nil In
 // (Lookahead.Reset reports it first), a nil instance or algorithm given
-// to Optimum, OptimumCost, CountOptimal, Run, RunCost, Cruel or
+// to Optimum, OptimumCost, CountOptimal, StaticBest, Run, RunCost, Cruel or
 // CruelRatio, and a negative server id given to Setups.
 package competitive

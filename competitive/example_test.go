@@ -258,3 +258,32 @@ func ExampleMarking() {
 	// Output:
 	// mean ratio 2.26, 2H_3 = 3.67
 }
+
+// The never-migrate baselines of spec §12.7 beside the optimum and two
+// migrating algorithms, on a trace whose cheapest server changes only
+// briefly. The static best in hindsight (server 1) is optimal here; the
+// online NeverMigrate stays on the first slot's cheapest server, 0, and
+// pays one unit more; DTrack-RR chases the change and pays for it.
+func ExampleStaticBest() {
+	in, err := competitive.NewInstance([][]float64{
+		{1, 2, 3}, {1, 2, 3}, {3, 0, 3}, {3, 0, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3},
+	}, 4)
+	if err != nil {
+		panic(err)
+	}
+	opt := competitive.OptimumCost(in)
+	static, server := competitive.StaticBest(in)
+	fmt.Printf("OPT %.4g, static best %.4g on server %d\n", opt, static, server)
+	for _, alg := range []competitive.Online{&competitive.NeverMigrate{}, competitive.NewDTrack(competitive.RoundRobin), &competitive.WFA{}} {
+		r, err := competitive.Ratio(alg, in)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%T ratio %.3f\n", alg, r)
+	}
+	// Output:
+	// OPT 14, static best 14 on server 1
+	// *competitive.NeverMigrate ratio 1.071
+	// *competitive.DTrack ratio 1.357
+	// *competitive.WFA ratio 1.071
+}

@@ -21,11 +21,12 @@ var (
 // with valid fields, by the name of its type.
 func algorithms(in *Instance) map[string]func() Online {
 	return map[string]func() Online{
-		"DTrack":    func() Online { return NewDTrack(Backward) },
-		"CTrack":    func() Online { return NewCTrack() },
-		"WFA":       func() Online { return &WFA{} },
-		"Marking":   func() Online { return &Marking{Src: newRand(9)} },
-		"Lookahead": func() Online { return &Lookahead{Window: 2, Forecaster: Oracle{in}} },
+		"DTrack":       func() Online { return NewDTrack(Backward) },
+		"CTrack":       func() Online { return NewCTrack() },
+		"WFA":          func() Online { return &WFA{} },
+		"Marking":      func() Online { return &Marking{Src: newRand(9)} },
+		"Lookahead":    func() Online { return &Lookahead{Window: 2, Forecaster: Oracle{in}} },
+		"NeverMigrate": func() Online { return &NeverMigrate{} },
 	}
 }
 
@@ -233,6 +234,7 @@ func solverCases(in *Instance) []badarg.Case {
 		"Optimum":      func(x *Instance) { _, _, _ = Optimum(x) },
 		"OptimumCost":  func(x *Instance) { OptimumCost(x) },
 		"CountOptimal": func(x *Instance) { CountOptimal(x) },
+		"StaticBest":   func(x *Instance) { StaticBest(x) },
 		"Run":          func(x *Instance) { _, _ = Run(&WFA{}, x) },
 		"RunCost":      func(x *Instance) { _, _ = RunCost(&WFA{}, x) },
 		"Ratio":        func(x *Instance) { _, _ = Ratio(&WFA{}, x) },

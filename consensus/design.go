@@ -310,6 +310,7 @@ func (p WeightProblem) builder() *wgraph.Builder {
 // Problem A on dense n×n matrices.
 type evaluator struct {
 	p      WeightProblem
+	base   *mat.SymDense // the Laplacian of the links held fixed (ReweightLinks), or nil
 	n      int
 	l      *mat.SymDense
 	a      *mat.SymDense
@@ -333,10 +334,14 @@ func newEvaluator(p WeightProblem) *evaluator {
 		grad: make([]float64, len(p.Links)), bgrad: make([]float64, len(p.Links))}
 }
 
-// laplacian fills e.l with L(w).
+// laplacian fills e.l with L(w), plus the fixed links' Laplacian.
 func (e *evaluator) laplacian(w []float64) {
 	raw := e.l.RawSymmetric()
-	clear(raw.Data)
+	if e.base != nil {
+		copy(raw.Data, e.base.RawSymmetric().Data)
+	} else {
+		clear(raw.Data)
+	}
 	for i, lk := range e.p.Links {
 		u, v := min(lk.U, lk.V), max(lk.U, lk.V)
 		raw.Data[u*raw.Stride+u] += w[i]

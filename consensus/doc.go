@@ -50,7 +50,13 @@
 // Spectral.GammaH2 minimises ρ₂ over γ (§5.1, Problem B) and
 // Spectral.GammaTradeoff the trade-off ρ₂T + c/γ; DesignWeights chooses
 // link weights under a budget (Problem A) with a duality-gap certificate;
-// GreedyLinks adds links one at a time (Problem C).
+// GreedyLinks adds links one at a time (Problem C). Decision helpers
+// (§13.11): Spectral.GammaMargin (EstimateGammaMargin above
+// spectral.DenseMaxNodes) picks γ*_H2 or the cycle a stated margin below
+// the certified stability limit, with the H2 price of the margin;
+// Spectral.GammaWorstServer minimises the worst server's ρ₂,j;
+// ReweightLinks reweights at most k links, certified against the full
+// design.
 //
 // # Per-server throttling
 //

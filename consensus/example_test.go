@@ -209,3 +209,121 @@ func ExampleEstimateGammaH2() {
 	// γ*_H2 ≈ 0.1490, 95 % interval [0.1484, 0.1496]
 	// ρ₂ ≈ 6062 ± 20
 }
+
+// A cycle with a 10 % safety margin below the certified stability limit
+// (spec §13.11). On the star, a hub-heavy graph, γ*_H2 sits 5 % below
+// the limit, so the margin binds and costs a little ρ₂; on the cycle
+// γ*_H2 keeps 14.5 % and is chosen as it is.
+func ExampleSpectral_GammaMargin() {
+	for _, name := range []string{"star", "cycle"} {
+		var g *wgraph.Graph
+		var err error
+		if name == "star" {
+			g, err = gen.Star(20)
+		} else {
+			g, err = gen.Cycle(20)
+		}
+		if err != nil {
+			panic(err)
+		}
+		s, err := consensus.NewSpectral(g)
+		if err != nil {
+			panic(err)
+		}
+		m, err := s.GammaMargin(0.1, 1)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s: limit %.4g, γ*_H2 %.4g, chosen %.4g (H2-optimal %v), margin ≥ %.3g, price %.2f %%\n",
+			name, m.Limit, m.GammaH2, m.Gamma, m.H2Optimal, m.AchievedLo, 100*m.Price)
+	}
+	// Output:
+	// star: limit 0.1, γ*_H2 0.09499, chosen 0.09 (H2-optimal false), margin ≥ 0.1, price 2.64 %
+	// cycle: limit 0.5, γ*_H2 0.4277, chosen 0.4277 (H2-optimal true), margin ≥ 0.145, price 0.00 %
+}
+
+// The same choice above spectral.DenseMaxNodes, from the estimators: the
+// chosen cycle keeps the margin whatever the estimate's error, and the
+// price comes with its interval.
+func ExampleEstimateGammaMargin() {
+	g, err := gen.RandomRegular(3000, 4, rand.NewPCG(1, 2))
+	if err != nil {
+		panic(err)
+	}
+	m, err := consensus.EstimateGammaMargin(g, 0.3, 1, nil, rand.NewPCG(3, 4))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("limit %.4f, γ*_H2 ≈ %.4f, chosen %.4f\n", m.Limit, m.GammaH2.Gamma.Mean, m.Gamma)
+	fmt.Printf("price %.1f %%, 95 %% interval [%.1f, %.1f] %%\n", 100*m.Price.Mean, 100*m.Price.Lo, 100*m.Price.Hi)
+	// Output:
+	// limit 0.2681, γ*_H2 ≈ 0.2172, chosen 0.1876
+	// price 3.3 %, 95 % interval [3.1, 3.5] %
+}
+
+// The worst server changes with γ (spec §13.11): on a path with a
+// pendant star the cycle best for the worst server is not γ*_H2.
+func ExampleSpectral_GammaWorstServer() {
+	b, err := wgraph.NewBuilder(10)
+	if err != nil {
+		panic(err)
+	}
+	for u := range 6 { // path 0–1–…–6
+		if err := b.SetEdge(u, u+1, 1); err != nil {
+			panic(err)
+		}
+	}
+	for _, v := range []int{7, 8, 9} { // three leaves on node 3
+		if err := b.SetEdge(3, v, 1); err != nil {
+			panic(err)
+		}
+	}
+	s, err := consensus.NewSpectral(b.Build())
+	if err != nil {
+		panic(err)
+	}
+	w, err := s.GammaWorstServer(1)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("γ*_H2 = %.4g: worst server %d, ρ₂,j = %.4g (total %.4g)\n", w.GammaH2, w.WorstH2, w.WorstRhoH2, w.Rho2H2)
+	fmt.Printf("γ = %.4g: worst servers %v, ρ₂,j = %.4g (total %.4g)\n", w.Gamma, w.Worst, w.WorstRho, w.Rho2)
+	// Output:
+	// γ*_H2 = 0.2923: worst server 0, ρ₂,j = 3.889 (total 25.36)
+	// γ = 0.307: worst servers [0 3 6], ρ₂,j = 3.72 (total 26.12)
+}
+
+// Reweighting two links of a path whose middle link is a hundred times
+// weaker than the others, within the same total weight (spec §13.11):
+// the weak link gains what a strong one gives up, and the certificate
+// says how far any reweighting of all links could still go.
+func ExampleReweightLinks() {
+	b, err := wgraph.NewBuilder(8)
+	if err != nil {
+		panic(err)
+	}
+	total := 0.0
+	for u := range 7 {
+		w := 1.0
+		if u == 3 {
+			w = 0.01
+		}
+		total += w
+		if err := b.SetEdge(u, u+1, w); err != nil {
+			panic(err)
+		}
+	}
+	th := &consensus.Throttler{Graph: b.Build(), Gamma: 0.2}
+	r, err := consensus.ReweightLinks(th, 2, total, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range r.Changed {
+		fmt.Printf("link %d–%d: weight %.3f\n", e.U, e.V, e.W)
+	}
+	fmt.Printf("ρ₂ %.4g → %.4g; any reweighting ≥ %.4g\n", r.Rho2[0], r.Rho2[len(r.Rho2)-1], r.Lower)
+	// Output:
+	// link 3–4: weight 0.608
+	// link 6–7: weight 0.402
+	// ρ₂ 523.4 → 34.89; any reweighting ≥ 32.02
+}

@@ -150,26 +150,34 @@ func EstimateGammaH2(g *wgraph.Graph, sigma float64, set *estimate.TraceSettings
 // estimateGammaH2 is EstimateGammaH2; solveA forces the resistance term
 // to solves (for the tests).
 func estimateGammaH2(g *wgraph.Graph, set *estimate.TraceSettings, src rand.Source, solveA bool) (GammaH2Estimate, error) {
+	out, _, err := gammaH2Sampler(g, set, src, solveA)
+	return out, err
+}
+
+// gammaH2Sampler is estimateGammaH2, also returning the sampler with its
+// probes (nil when it failed before drawing any), whose quadratures
+// evaluate ρ₂ at every γ up to the cap (EstimateGammaMargin).
+func gammaH2Sampler(g *wgraph.Graph, set *estimate.TraceSettings, src rand.Source, solveA bool) (GammaH2Estimate, *h2Sampler, error) {
 	var out GammaH2Estimate
 	if err := set.Validate(); err != nil {
-		return out, err
+		return out, nil, err
 	}
 	if g.Order() < 2 {
-		return out, loadlab.Invalid("consensus", "EstimateGammaH2: graph has %d nodes, want ≥ 2", g.Order())
+		return out, nil, loadlab.Invalid("consensus", "EstimateGammaH2: graph has %d nodes, want ≥ 2", g.Order())
 	}
 	ts, solverSet := set.Resolved()
 	if err := solverSet.Validate(); err != nil {
-		return out, err
+		return out, nil, err
 	}
 	mat, err := lapmat.New(g)
 	if err != nil || mat == nil {
-		return out, cmpErr(err, wgraph.CheckConnected(g))
+		return out, nil, cmpErr(err, wgraph.CheckConnected(g))
 	}
 	// Only the upper end λ_n⁺ is used (the search range and the cap):
 	// the deterministic bounds first, the Lanczos bracket only when the
 	// root lies beyond their cap (refineBracket).
 	if out.LambdaMax, err = spectral.LambdaMaxBounds(g); err != nil {
-		return out, err
+		return out, nil, err
 	}
 	// The solver's seed is drawn first and the probes' after it, so a
 	// seed gives the same probes whatever the number of workers.
@@ -179,7 +187,7 @@ func estimateGammaH2(g *wgraph.Graph, set *estimate.TraceSettings, src rand.Sour
 	out.LambdaMax = hs.br
 	out.Probes, out.Iterations, out.MatVecs, out.Solves = len(hs.probes), hs.iters, hs.matvecs, hs.solves
 	hs.ritzEstimate(&out.LambdaMax)
-	return out, err
+	return out, hs, err
 }
 
 // cmpErr returns err if it is non-nil, else alt.

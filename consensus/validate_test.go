@@ -11,6 +11,7 @@ import (
 	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/internal/badarg"
 	"github.com/loadlab/loadlab/laplacian"
+	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
 	"github.com/loadlab/loadlab/wgraph/gen"
 	"gonum.org/v1/gonum/mat"
@@ -55,12 +56,13 @@ var throttlerFuncs = map[string]func(th *Throttler) error{
 	},
 	"Throttler.Step":     func(th *Throttler) error { return th.Step(make([]float64, 5), make([]float64, 5), make([]float64, 5)) },
 	"Throttler.Validate": func(th *Throttler) error { return th.Validate() },
+	"ReweightLinks":      func(th *Throttler) error { _, err := ReweightLinks(th, 1, 10, nil); return err },
 }
 
 // linear are the entry points whose closed forms need Measure = Amount;
 // stable those that refuse an unstable γ.
 var (
-	linear = []string{"Rho", "NodalRho", "Covariance", "EstimateRho", "SimulateRho", "GreedyLinks", "EstimateH2", "EstimateNodalH2"}
+	linear = []string{"Rho", "NodalRho", "Covariance", "EstimateRho", "SimulateRho", "GreedyLinks", "EstimateH2", "EstimateNodalH2", "ReweightLinks"}
 	stable = append(slices.Clone(linear), "Simulate")
 )
 
@@ -231,7 +233,7 @@ func estimatorCases() []badarg.Case {
 // arguments: each gives the documented error, naming the input, or the
 // documented panic.
 func TestValidate(t *testing.T) {
-	cs := slices.Concat(throttlerCases(), argumentCases(), estimatorCases(), spectralCases(), simulateCases(), demandCases(), designCases(), perServerCases())
+	cs := slices.Concat(throttlerCases(), argumentCases(), estimatorCases(), spectralCases(), simulateCases(), demandCases(), designCases(), perServerCases(), decisionCases())
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"Spectral.Factor": "returns NaN for γ not finite and positive, as documented (no error result)",
@@ -501,4 +503,79 @@ func perServerCases() []badarg.Case {
 		})...)
 	}
 	return cs
+}
+
+// decisionCases probes the decision helpers: GammaMargin and
+// EstimateGammaMargin (the margin, σ, the settings, a single node, nil
+// arguments), GammaWorstServer (σ, no eigenvectors, one node, n above
+// spectral.DenseMaxNodes) and ReweightLinks beyond the throttler's
+// fields (k, the budget, the settings, n above DenseMaxNodes).
+func decisionCases() []badarg.Case {
+	s, err := NewSpectral(path5())
+	must(err)
+	one, err := SpectralFrom([]float64{0})
+	must(err)
+	margins := []float64{nan, inf, -inf, -1, 0, 1, 1.5}
+	var cs []badarg.Case
+	pm := badarg.Probe{Func: "Spectral.GammaMargin", Err: inv}
+	pe := badarg.Probe{Func: "EstimateGammaMargin", Err: inv}
+	em := func(g *wgraph.Graph, m, sg float64, set *estimate.TraceSettings) error {
+		_, err := EstimateGammaMargin(g, m, sg, set, rand.NewPCG(1, 1))
+		return err
+	}
+	for _, m := range margins {
+		label := fmt.Sprintf("margin m = %v", m)
+		cs = append(cs,
+			pm.Fails(label, label, func() error { _, err := s.GammaMargin(m, 1); return err }),
+			pe.Fails(label, label, func() error { return em(path5(), m, 1, nil) }))
+	}
+	cs = append(cs, pm.Scalar("sigma", badarg.NonNegative, func(sg float64) error { _, err := s.GammaMargin(0.1, sg); return err })...)
+	cs = append(cs, pe.Scalar("sigma", badarg.NonNegative, func(sg float64) error { return em(path5(), 0.1, sg, nil) })...)
+	cs = append(cs, badarg.Fields(pe, estimate.TraceSettings{}, badarg.NonNegative, func(set *estimate.TraceSettings) error { return em(path5(), 0.1, 1, set) }, "RelAcc", "MinProbes", "MaxProbes")...)
+	cs = append(cs,
+		pm.Fails("one node", "single node", func() error { _, err := one.GammaMargin(0.1, 1); return err }),
+		pe.Fails("one node", "graph has 1 nodes", func() error { return em(mustGraph(gen.Path(1)), 0.1, 1, nil) }),
+		badarg.Probe{Func: "EstimateGammaMargin", Err: loadlab.ErrDisconnected}.Fails("two components", "", func() error { return em(twoComponents(), 0.1, 1, nil) }),
+		pe.Panics("g = nil", "consensus: EstimateGammaMargin: nil graph", func() { _ = em(nil, 0.1, 1, nil) }),
+		pe.Panics("src = nil", "consensus: EstimateGammaMargin: nil graph or rand.Source", func() { _, _ = EstimateGammaMargin(path5(), 0.1, 1, nil, nil) }),
+	)
+	return append(cs, worstAndReweightCases(s)...)
+}
+
+// worstAndReweightCases probes GammaWorstServer and ReweightLinks.
+func worstAndReweightCases(s *Spectral) []badarg.Case {
+	pw := badarg.Probe{Func: "Spectral.GammaWorstServer", Err: inv}
+	cs := pw.Scalar("sigma", badarg.NonNegative, func(sg float64) error { _, err := s.GammaWorstServer(sg); return err })
+	sf, err := SpectralFrom(s.Values())
+	must(err)
+	big := make([]float64, spectral.DenseMaxNodes+1)
+	for i := 1; i < len(big); i++ {
+		big[i] = 1
+	}
+	sb, err := SpectralFrom(big)
+	must(err)
+	one1, err := NewSpectral(mustGraph(gen.Path(1)))
+	must(err)
+	cs = append(cs,
+		pw.Fails("from SpectralFrom", "has no eigenvectors", func() error { _, err := sf.GammaWorstServer(1); return err }),
+		pw.Fails("one node", "single node", func() error { _, err := one1.GammaWorstServer(1); return err }),
+		badarg.Probe{Func: "Spectral.GammaWorstServer", Err: tooLarge}.Fails("n = DenseMaxNodes + 1", "EstimateNodalH2", func() error { _, err := sb.GammaWorstServer(1); return err }),
+	)
+	th := &Throttler{Graph: path5(), Gamma: 0.2}
+	rw := func(k int, budget float64, set *DesignSettings) error {
+		_, err := ReweightLinks(th, k, budget, set)
+		return err
+	}
+	pr := badarg.Probe{Func: "ReweightLinks", Err: inv}
+	cs = append(cs, badarg.Probe{Func: "ReweightLinks", Err: inv, Text: "ReweightLinks: k = %v"}.Int("k", badarg.NonNegative, func(k int) error { return rw(k, 10, nil) })...)
+	cs = append(cs, badarg.Probe{Func: "ReweightLinks", Err: inv, Text: "ReweightLinks: budget = %v"}.Scalar("budget", badarg.Positive, func(b float64) error { return rw(1, b, nil) })...)
+	cs = append(cs, badarg.Fields(pr, DesignSettings{}, badarg.NonNegative, func(set *DesignSettings) error { return rw(1, 10, set) }, "Tol", "MaxIter")...)
+	return append(cs,
+		// The path's four unit links weigh 4 in all.
+		pr.Fails("budget below the total weight", "budget = 3, want finite and ≥ the current total weight 4", func() error { return rw(1, 3, nil) }),
+		badarg.Probe{Func: "ReweightLinks", Err: tooLarge}.Fails("n = 3000", "ReweightLinks: n = 3000", func() error {
+			_, err := ReweightLinks(&Throttler{Graph: mustGraph(gen.Path(3000)), Gamma: 0.1}, 1, 1e4, nil)
+			return err
+		}),
+	)
 }

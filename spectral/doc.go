@@ -13,6 +13,7 @@
 //	r, err := spectral.EffectiveResistance(g, u, v)     // R_uv
 //	kf, err := spectral.KirchhoffIndex(g)               // K_f = Σ_{u<v} R_uv = n tr L†
 //	res, err := spectral.NewResistance(g)               // one factorisation, many queries
+//	top, err := spectral.TopResistances(g, 10)          // the 10 largest R_uv, exact (§12.10)
 //	kf, err = spectral.TorusKirchhoff(1000, 1000)       // closed forms, spec §9
 //
 // # Exact means exact

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/loadlab/loadlab/datasets"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
 	"github.com/loadlab/loadlab/wgraph/gen"
@@ -126,4 +127,23 @@ func ExampleLambdaMaxBracket() {
 	// Output:
 	// λ_max ≈ 4.000000, bracket holds 4: true
 	// λ_max < 5 decided by the edge bound: true (Hi = 4)
+}
+
+// The three pairs of members of Zachary's karate club farthest apart in
+// effective resistance (spec throttlers.md §12.10): exact, from the
+// dense resistance matrix at this size, from pivots and bounds above
+// spectral.DenseMaxNodes.
+func ExampleTopResistances() {
+	g := datasets.Karate().Graph
+	top, err := spectral.TopResistances(g, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range top {
+		fmt.Printf("%2d–%2d  R = %.4f\n", p.U, p.V, p.R)
+	}
+	// Output:
+	// 11–16  R = 1.8333
+	// 11–26  R = 1.8112
+	// 11–14  R = 1.7408
 }

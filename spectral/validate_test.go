@@ -40,6 +40,7 @@ var graphFuncs = map[string]func(g *wgraph.Graph) error{
 	"LambdaMaxBracket":      func(g *wgraph.Graph) error { _, err := LambdaMaxBracket(g, nil); return err },
 	"Lambda2Bracket":        func(g *wgraph.Graph) error { _, err := Lambda2Bracket(g, nil); return err },
 	"LambdaMaxBounds":       func(g *wgraph.Graph) error { _, err := LambdaMaxBounds(g); return err },
+	"TopResistances":        func(g *wgraph.Graph) error { _, err := TopResistances(g, 3); return err },
 }
 
 // graphCases probes the functions that take a graph: a nil graph panics
@@ -57,6 +58,11 @@ func graphCases() []badarg.Case {
 		case "LambdaMaxBracket", "Lambda2Bracket", "LambdaMaxBounds", "AlgebraicConnectivity":
 			// A disconnected graph has λ₂ = 0 and a λ_max: no error.
 		case "EffectiveResistance", "Spectrum", "LiftedLaplacian":
+		case "TopResistances": // no dense work above DenseMaxNodes: topResistanceCases
+			cs = append(cs,
+				badarg.Probe{Func: name, Err: loadlab.ErrDisconnected}.Fails("two components", "not reachable", func() error { return f(twoComponents()) }),
+				badarg.Probe{Func: name, Err: inv}.Fails("no nodes", "no nodes", func() error { return f(&wgraph.Graph{}) }),
+			)
 		default:
 			cs = append(cs,
 				badarg.Probe{Func: name, Err: loadlab.ErrDisconnected}.Fails("two components", "not reachable", func() error { return f(twoComponents()) }),
@@ -259,7 +265,7 @@ func resistanceCases() []badarg.Case {
 // matrices, nodes and destinations: each gives the documented error,
 // naming the input, or the documented panic.
 func TestValidate(t *testing.T) {
-	cs := slices.Concat(graphCases(), settingsCases(), closedFormCases(), resistanceCases())
+	cs := slices.Concat(graphCases(), settingsCases(), closedFormCases(), resistanceCases(), topResistanceCases())
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"Bracket.Contains": "a query that accepts every float64: NaN lies in no bracket",
@@ -273,4 +279,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// topResistanceCases probes k of TopResistances: not positive, and so
+// many pairs that the result would exceed the memory budget (a path of
+// 2^21 nodes has 2^41 pairs; 2^40 of them need 24 TiB).
+func topResistanceCases() []badarg.Case {
+	top := func(g *wgraph.Graph, k int) error { _, err := TopResistances(g, k); return err }
+	cs := badarg.Probe{Func: "TopResistances", Err: inv}.Int("k", badarg.Positive, func(k int) error { return top(connectedPath(4), k) })
+	return append(cs, badarg.Probe{Func: "TopResistances", Err: tooLarge}.Fails("k = 2^40", "TopResistances: k", func() error { return top(connectedPath(1<<21), 1<<40) }))
 }
