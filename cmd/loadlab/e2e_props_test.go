@@ -51,6 +51,14 @@ func TestResistancePath(t *testing.T) {
 			t.Errorf("R(%s, %s) = %v, want %v", rows[i][0], rows[i][1], got, want)
 		}
 	}
+	// The largest resistances of the path: the ends (4), then the two
+	// pairs three hops apart (3), ties in label order.
+	_, rows = csvRows(t, mustRun(t, "graph", "resistance", "--graph", "path5.csv", "--top", "3", "--csv"))
+	for i, want := range [][3]string{{"a", "e", "4"}, {"a", "d", "3"}, {"b", "e", "3"}} {
+		if rows[i][1] != want[0] || rows[i][2] != want[1] || math.Abs(num(t, rows[i][3])-num(t, want[2])) > 1e-13 {
+			t.Errorf("top %d: %v, want %v", i+1, rows[i], want)
+		}
+	}
 	_, rows = csvRows(t, mustRun(t, "graph", "resistance", "--graph", "path5.csv", "--edges", "--csv"))
 	for _, r := range rows {
 		if got := num(t, r[3]); math.Abs(got-1) > 1e-13 {
@@ -111,13 +119,20 @@ func TestSimulateConservation(t *testing.T) {
 }
 
 // TestNomadicRatios: the offline optimum is a lower bound of every
-// online cost (spec nomadic §3), so every ratio is ≥ 1.
+// online cost and of the best static server (spec nomadic §3, §12.7), so
+// every ratio is ≥ 1, and the static server and never migrating pay one
+// setup.
 func TestNomadicRatios(t *testing.T) {
 	_, rows := csvRows(t, mustRun(t, "nomadic", "compare", "--costs", "hold.csv", "--setup", "2", "--csv"))
 	opt := num(t, rows[0][1])
 	for _, r := range rows[1:] {
 		if c, ratio := num(t, r[1]), num(t, r[2]); c < opt || math.Abs(ratio-c/opt) > 1e-12 || ratio < 1 {
 			t.Errorf("%s: cost %v, ratio %v, optimum %v", r[0], c, ratio, opt)
+		}
+		if strings.HasPrefix(r[0], "static") || r[0] == "never migrate" {
+			if r[3] != "1" {
+				t.Errorf("%s: %s setups, want 1", r[0], r[3])
+			}
 		}
 	}
 }
@@ -238,8 +253,8 @@ func TestAdversaryBound(t *testing.T) {
 	out := mustRun(t, "nomadic", "adversary", "--k", "4", "--slots", "200", "--setup", "1", "--eps", "0.01", "--csv")
 	_, rows := csvRows(t, out)
 	bound := 4 * (1 + 199*0.01) / (4 + 199*0.01)
-	if len(rows) != 5 {
-		t.Fatalf("%d algorithms, want 5", len(rows))
+	if len(rows) != 6 {
+		t.Fatalf("%d algorithms, want 6", len(rows))
 	}
 	for _, r := range rows {
 		if got := num(t, r[1]); got < bound*(1-1e-12) {

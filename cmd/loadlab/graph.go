@@ -244,11 +244,13 @@ func (a *app) graphResistanceCommand() *cobra.Command {
 	var pairs []string
 	var edges bool
 	var eps float64
+	var top int
 	c := &cobra.Command{
 		Use:   "resistance",
 		Short: "Effective resistances: of given pairs, or of every edge",
 		Long: `Effective resistance R_uv between the nodes of each --pair U,V (node
-labels as in the file), exact to working precision at any size; or, with
+labels as in the file), exact to working precision at any size; the --top K
+pairs of largest resistance, exact (spec throttlers.md §12.10); or, with
 --edges, of every edge: exact up to 2048 nodes, and above that an
 estimate within 1 ± --eps of each value with probability 95 % (random
 projections).`,
@@ -257,14 +259,17 @@ projections).`,
 			if err := a.checkOutputs(); err != nil {
 				return err
 			}
-			if len(pairs) == 0 && !edges {
-				return usagef("give --pair U,V (repeatable) or --edges")
+			if len(pairs) == 0 && !edges && top == 0 {
+				return usagef("give --pair U,V (repeatable), --top K or --edges")
+			}
+			if top < 0 {
+				return usagef("--top = %d: want ≥ 1", top)
 			}
 			d, _, err := in.load()
 			if err != nil {
 				return err
 			}
-			ans, err := a.resistances(d, pairs, edges, eps)
+			ans, err := a.resistances(d, pairs, top, edges, eps)
 			if err != nil {
 				return err
 			}
@@ -273,13 +278,14 @@ projections).`,
 	}
 	in.register(c.Flags())
 	c.Flags().StringArrayVar(&pairs, "pair", nil, "a pair of node labels `U,V` (repeatable)")
+	c.Flags().IntVar(&top, "top", 0, "the `K` pairs of largest resistance (exact, without an all-pairs scan above 2048 nodes)")
 	c.Flags().BoolVar(&edges, "edges", false, "the resistance of every edge")
 	c.Flags().Float64Var(&eps, "eps", 0.1, "with --edges above 2048 nodes: relative accuracy of each estimate, in (0, 1)")
 	return c
 }
 
 // resistances answers "graph resistance".
-func (a *app) resistances(d *graphio.Data, pairs []string, edges bool, eps float64) (*answer, error) {
+func (a *app) resistances(d *graphio.Data, pairs []string, top int, edges bool, eps float64) (*answer, error) {
 	g := d.Graph
 	if err := wgraph.CheckConnected(g); err != nil {
 		return nil, err
@@ -298,6 +304,19 @@ func (a *app) resistances(d *graphio.Data, pairs []string, edges bool, eps float
 				return nil, err
 			}
 			t.add(d.Labels[u], d.Labels[v], r)
+		}
+		ans.tables = append(ans.tables, t)
+	}
+	if top > 0 {
+		p := a.startProgress(-1, "largest resistances")
+		tp, err := spectral.TopResistances(g, top)
+		p.done()
+		if err != nil {
+			return nil, err
+		}
+		t := &table{name: "top", cols: []string{"rank", "u", "v", "resistance"}}
+		for i, pr := range tp {
+			t.add(i+1, d.Labels[pr.U], d.Labels[pr.V], pr.R)
 		}
 		ans.tables = append(ans.tables, t)
 	}

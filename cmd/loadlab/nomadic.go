@@ -41,6 +41,7 @@ func onlineAlgorithms(src func() rand.Source) []struct {
 		{"CTrack", competitive.NewCTrack()},
 		{"WFA", &competitive.WFA{}},
 		{"Marking (randomised)", &competitive.Marking{Src: src()}},
+		{"never migrate", &competitive.NeverMigrate{}},
 	}
 }
 
@@ -55,9 +56,11 @@ func (a *app) nomadicCompareCommand() *cobra.Command {
 column per server; --skip a time-stamp column, or choose the servers'
 columns with --columns) and the setup cost --setup C, computes the offline
 optimum (spec §3) and runs DTrack (round-robin, forward, backward; spec
-§4), CTrack (spec §5), the work function algorithm and the randomised
-marking algorithm, reporting each cost, its ratio to the optimum and its
-number of migrations.`,
+§4), CTrack (spec §5), the work function algorithm, the randomised
+marking algorithm and the never-migrate baseline (stay on the first
+slot's cheapest server), beside the best single server in hindsight
+(spec §12.7), reporting each cost, its ratio to the optimum and its
+number of setups.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -91,8 +94,14 @@ func (a *app) nomadicCompare(in *competitive.Instance) (*answer, error) {
 	}
 	t := &table{cols: []string{"algorithm", "cost", "ratio to optimum", "setups"}}
 	t.add("offline optimum", opt, 1.0, competitive.Setups(sched))
-	names := []string{"optimum"}
-	ratios := []float64{1}
+	static, _ := competitive.StaticBest(in)
+	sr, err := competitive.PerformanceRatio(static, opt)
+	if err != nil {
+		return nil, err
+	}
+	t.add("static best server (offline)", static, sr, 1)
+	names := []string{"optimum", "static best"}
+	ratios := []float64{1, sr}
 	for _, al := range onlineAlgorithms(func() rand.Source { return rand.NewPCG(a.seed, 4) }) {
 		s, err := competitive.Run(al.alg, in)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"math/rand/v2"
 
 	"github.com/spf13/cobra"
@@ -36,9 +37,10 @@ throttler on a demand trace or a random walk.`,
 
 // throttlerFlags are the model flags every throttler subcommand shares.
 type throttlerFlags struct {
-	in    graphInput
-	gamma float64
-	sigma float64
+	in     graphInput
+	gamma  float64
+	sigma  float64
+	margin float64 // analyze: the safety margin below the stability limit; 0 none
 }
 
 func (f *throttlerFlags) register(c *cobra.Command) {
@@ -56,8 +58,11 @@ func (a *app) throttlerAnalyzeCommand() *cobra.Command {
 		Long: `For a throttler graph: the stability limit 2/λ_n, the H2-optimal update
 cycle γ*_H2 (spec §5.1), the fastest-converging cycle and its rate, and at
 the chosen γ (--gamma, default γ*_H2) the H2 measures ρ₁, ρ₂, ρ₂T (spec
-§4.3–4.4) and the --worst servers by nodal ρ₂. Exact (dense) up to 2048
-servers; above, stochastic estimates with 95 % intervals.`,
+§4.3–4.4) and the --worst servers by nodal ρ₂, and the γ that minimises
+the worst server's ρ₂ (spec §13.11). With --margin m, the best cycle that
+stays (1 − m) below the certified stability limit and its H2 price
+ρ₂(γ)/ρ₂(γ*_H2) − 1 (spec §13.11). Exact (dense) up to 2048 servers; above, stochastic estimates
+with 95 % intervals.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -86,6 +91,7 @@ servers; above, stochastic estimates with 95 % intervals.`,
 	}
 	f.register(c)
 	c.Flags().IntVar(&worst, "worst", 5, "number of worst servers (by nodal ρ₂) to list")
+	c.Flags().Float64Var(&f.margin, "margin", 0, "safety margin m in (0, 1): also give the best γ at most (1 − m) times the certified stability limit, and its H2 price")
 	return c
 }
 
@@ -111,6 +117,9 @@ func (a *app) analyzeDense(d *graphio.Data, f throttlerFlags, worst int) (*answe
 	t := quantityTable("summary")
 	t.add("stability limit 2/λ_n", sp.StabilityBound(), nil, nil, "time", "exact")
 	t.add("γ*_H2", gstar, nil, nil, "time", "exact")
+	if err := addDecisionRows(t, sp, f, d.Labels); err != nil {
+		return nil, err
+	}
 	gc, fc := sp.GammaConv()
 	t.add("fastest-converging γ", gc, nil, nil, "time", "exact")
 	t.add("its contraction factor", fc, nil, nil, "per cycle", "exact")
@@ -129,6 +138,37 @@ func (a *app) analyzeDense(d *graphio.Data, f throttlerFlags, worst int) (*answe
 	}
 	draw := func() (plots.Drawer, vg.Length, vg.Length, error) { return rhoCurve(sp, gamma, gstar, f.sigma) }
 	return &answer{tables: []*table{t, ws}, draw: draw}, nil
+}
+
+// addDecisionRows adds the cycle that minimises the worst server's ρ₂
+// and, with --margin, the best cycle with that safety margin and its H2
+// price (spec throttlers.md §13.11).
+func addDecisionRows(t *table, sp *consensus.Spectral, f throttlerFlags, labels []string) error {
+	ws, err := sp.GammaWorstServer(f.sigma)
+	if err != nil {
+		return err
+	}
+	worst := make([]string, len(ws.Worst))
+	for i, j := range ws.Worst {
+		worst[i] = labels[j]
+	}
+	t.add("γ minimising the worst server's ρ₂", ws.Gamma, ws.Lo, ws.Hi, "time",
+		fmt.Sprintf("exact: worst %s at ρ₂,j = %.6g (at γ*_H2: %s at %.6g)", strings.Join(worst, ", "), ws.WorstRho, labels[ws.WorstH2], ws.WorstRhoH2))
+	if f.margin == 0 {
+		return nil
+	}
+	mc, err := sp.GammaMargin(f.margin, f.sigma)
+	if err != nil {
+		return err
+	}
+	how := "exact: (1 − m)·certified limit"
+	if mc.H2Optimal {
+		how = "exact: γ*_H2 already keeps the margin"
+	}
+	t.add(fmt.Sprintf("γ with margin %g", f.margin), mc.Gamma, nil, nil, "time", how)
+	t.add("margin kept below 2/λ_n", mc.AchievedLo, mc.AchievedLo, mc.AchievedHi, "", "certified")
+	t.add("H2 price of the margin", mc.Price, nil, nil, "ρ₂/ρ₂(γ*_H2) − 1", "exact")
+	return nil
 }
 
 // rhoName names the H2 measure of a traffic case.
@@ -200,6 +240,15 @@ func (a *app) analyzeLarge(d *graphio.Data, f throttlerFlags) (*answer, error) {
 			return ans, err
 		}
 		gamma = ge.Gamma.Mean
+	}
+	if f.margin != 0 {
+		me, err := consensus.EstimateGammaMargin(g, f.margin, f.sigma, nil, rand.NewPCG(a.seed, 1))
+		if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
+			return nil, err
+		}
+		t.add(fmt.Sprintf("γ with margin %g", f.margin), me.Gamma, nil, nil, "time", "keeps the margin whatever the estimate's error")
+		t.add("margin kept below 2/λ_n", me.AchievedLo, me.AchievedLo, me.AchievedHi, "", "certified")
+		t.add("H2 price of the margin", me.Price.Mean, me.Price.Lo, me.Price.Hi, "ρ₂/ρ₂(γ*_H2) − 1", "estimate, 95 % interval")
 	}
 	th := &consensus.Throttler{Graph: g, Gamma: gamma}
 	h, err := consensus.EstimateH2(th, f.sigma, nil, rand.NewPCG(a.seed, 2))

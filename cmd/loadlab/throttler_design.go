@@ -22,6 +22,7 @@ func (a *app) throttlerDesignCommand() *cobra.Command {
 	var candidates string
 	var linkWeight float64
 	var weights bool
+	var reweight int
 	var budget float64
 	c := &cobra.Command{
 		Use:   "design",
@@ -32,14 +33,23 @@ link on graphs of at most 400 servers when no list is given), each with
 weight --link-weight. --weights: choose the weight of every existing link
 under a total weight --budget (default: the current total) to minimise ρ₂
 (spec §5.2, Problem A), with a certified lower bound on the optimum.
+--reweight K: change the weights of at most K links under the same
+budget (spec §13.11), with the exact ρ₂ after each link and the certified
+distance to the best reweighting of all links.
 Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
 				return err
 			}
-			if (add > 0) == weights {
-				return usagef("give one of --add K or --weights")
+			modes := 0
+			for _, on := range []bool{add > 0, weights, reweight > 0} {
+				if on {
+					modes++
+				}
+			}
+			if modes != 1 || add < 0 || reweight < 0 {
+				return usagef("give one of --add K, --reweight K or --weights")
 			}
 			d, _, err := f.in.load()
 			if err != nil {
@@ -50,9 +60,12 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 				return err
 			}
 			var ans *answer
-			if add > 0 {
+			switch {
+			case add > 0:
 				ans, err = a.designAdd(d, th, add, candidates, linkWeight)
-			} else {
+			case reweight > 0:
+				ans, err = a.designReweight(d, th, reweight, budget)
+			default:
 				ans, err = a.designWeights(d, th, budget)
 			}
 			if ans != nil {
@@ -68,6 +81,7 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 	c.Flags().StringVar(&candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
 	c.Flags().Float64Var(&linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")
 	c.Flags().BoolVar(&weights, "weights", false, "design every link weight under --budget")
+	c.Flags().IntVar(&reweight, "reweight", 0, "change the weights of at most `K` links under --budget")
 	c.Flags().Float64Var(&budget, "budget", 0, "total link weight for --weights; 0 means the graph's current total")
 	return c
 }
@@ -178,4 +192,27 @@ func (a *app) designWeights(d *graphio.Data, th *consensus.Throttler, budget flo
 	s.add("duality gap", wd.Gap, nil, nil, "load²", wd.Status.String())
 	s.add("budget", budget, nil, nil, "weight", "")
 	return &answer{tables: []*table{t, s}, value: wd}, err
+}
+
+// designReweight answers "design --reweight".
+func (a *app) designReweight(d *graphio.Data, th *consensus.Throttler, k int, budget float64) (*answer, error) {
+	if budget == 0 {
+		_, _, _, budget = degreeStats(th.Graph)
+	}
+	p := a.startProgress(-1, "reweighting")
+	rw, err := consensus.ReweightLinks(th, k, budget, nil)
+	p.done()
+	if rw == nil {
+		return nil, err
+	}
+	t := &table{name: "changed links", cols: []string{"step", "u", "v", "weight before", "weight after", "ρ₂ after"}}
+	for i, e := range rw.Changed {
+		t.add(i+1, d.Labels[e.U], d.Labels[e.V], th.Graph.Weight(e.U, e.V), e.W, rw.Rho2[min(i+1, len(rw.Rho2)-1)])
+	}
+	s := quantityTable("certificate")
+	s.add("ρ₂ before", rw.Rho2[0], nil, nil, "load²", "exact")
+	s.add("ρ₂ after", rw.Rho2[len(rw.Rho2)-1], nil, nil, "load²", "exact")
+	s.add("best ρ₂ of any reweighting", rw.Lower, rw.Lower, nil, "load²", "certified lower bound (all links free)")
+	s.add("gap to it", rw.Gap, nil, nil, "load²", rw.Status.String())
+	return &answer{tables: []*table{t, s}, value: rw}, err
 }
