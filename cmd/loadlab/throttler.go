@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot/vg"
