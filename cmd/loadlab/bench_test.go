@@ -55,6 +55,10 @@ var overheadCases = []struct {
 		}
 		return err
 	}},
+	{"graph-resistance-top10-power-grid", []string{"graph", "resistance", "--dataset", "power-grid", "--top", "10"}, func() error {
+		_, err := spectral.TopResistances(datasets.PowerGrid().Graph, 10)
+		return err
+	}},
 	{"throttler-analyze-karate", []string{"throttler", "analyze", "--dataset", "karate"}, func() error {
 		sp, err := consensus.NewSpectral(datasets.Karate().Graph)
 		if err != nil {
