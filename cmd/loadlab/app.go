@@ -56,11 +56,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
 	}
-	msg := flagNames.Replace(err.Error())
+	msg := flagNames(cmd).Replace(err.Error())
 	if !strings.HasPrefix(msg, "loadlab") {
 		msg = "loadlab: " + msg
 	}
@@ -73,28 +73,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // flagNames rewrites the library's option names in reader errors ("set
-// Options.DefaultWeight to …") as the flags that set them.
-var flagNames = strings.NewReplacer(
-	"NetworkOptions.Normalize", "--normalize",
-	"NetworkOptions.RowSumTol", "--row-sum-tol",
-	"NetworkOptions.Corr", "--corr-skip",
-	"TableOptions.Columns", "--columns (--trace-columns for a trace)",
-	"TableOptions.Skip", "--skip (--trace-skip for a trace)",
-	"TableOptions.Header", "--header (--trace-header for a trace)",
-	"Options.DefaultWeight", "--default-weight",
-	"Options.Weight", "--weight",
-	"Options.Label", "--label",
-	"Options.MaxIsolated", "--max-isolated",
-	"Options.ExtraColumns", "--extra-columns",
-	"Options.Header", "--header",
-	"Options.Duplicates", "--duplicates",
-	"Options.SelfLoops", "--self-loops",
-	"Options.Directed", "--directed",
-	"Options.Source", "--source",
-	"Options.Target", "--target",
-	"Options.Largest", "--largest",
-	"Options.Delimiter", "--delimiter",
-)
+// Options.DefaultWeight to …") as the flags of cmd that set them.
+func flagNames(cmd *cobra.Command) *strings.Replacer {
+	table := ""
+	if cmd != nil && cmd.Flags().Lookup("trace-skip") != nil {
+		table = "trace-"
+	}
+	return strings.NewReplacer(
+		"NetworkOptions.Normalize", "--normalize",
+		"NetworkOptions.RowSumTol", "--row-sum-tol",
+		"NetworkOptions.Corr", "--corr-skip",
+		"TableOptions.Columns", "--"+table+"columns",
+		"TableOptions.Skip", "--"+table+"skip",
+		"TableOptions.Header", "--"+table+"header",
+		"Options.DefaultWeight", "--default-weight",
+		"Options.Weight", "--weight",
+		"Options.Label", "--label",
+		"Options.MaxIsolated", "--max-isolated",
+		"Options.ExtraColumns", "--extra-columns",
+		"Options.Header", "--header",
+		"Options.Duplicates", "--duplicates",
+		"Options.SelfLoops", "--self-loops",
+		"Options.Directed", "--directed",
+		"Options.Source", "--source",
+		"Options.Target", "--target",
+		"Options.Largest", "--largest",
+		"Options.Delimiter", "--delimiter",
+	)
+}
 
 // exitCode classifies an error: bad usage and bad input give 2, a
 // failed computation 1.
