@@ -126,11 +126,8 @@ func degreeStats(g *wgraph.Graph) (dmin int, dmean float64, dmax int, wsum float
 	for u := range n {
 		k := g.Degree(u)
 		dmin, dmax = min(dmin, k), max(dmax, k)
-		for _, w := range g.Weights(u) {
-			wsum += w
-		}
 	}
-	return dmin, 2 * float64(g.Size()) / float64(n), dmax, wsum / 2
+	return dmin, 2 * float64(g.Size()) / float64(n), dmax, totalWeight(g)
 }
 
 // addSpectralRows adds λ₂ and λ_n: exact from the dense spectrum up to

@@ -197,7 +197,7 @@ func (a *app) designWeights(d *graphio.Data, th *consensus.Throttler, budget flo
 // designReweight answers "design --reweight".
 func (a *app) designReweight(d *graphio.Data, th *consensus.Throttler, k int, budget float64) (*answer, error) {
 	if budget == 0 {
-		_, _, _, budget = degreeStats(th.Graph)
+		budget = totalWeight(th.Graph)
 	}
 	p := a.startProgress(-1, "reweighting")
 	rw, err := consensus.ReweightLinks(th, k, budget, nil)
@@ -215,4 +215,15 @@ func (a *app) designReweight(d *graphio.Data, th *consensus.Throttler, k int, bu
 	s.add("best ρ₂ of any reweighting", rw.Lower, rw.Lower, nil, "load²", "certified lower bound (all links free)")
 	s.add("gap to it", rw.Gap, nil, nil, "load²", rw.Status.String())
 	return &answer{tables: []*table{t, s}, value: rw}, err
+}
+
+// totalWeight is Σ_e w_e summed over g.Edges() in order, as the design
+// functions sum it, so that a budget of exactly the current total is
+// accepted to the last bit.
+func totalWeight(g *wgraph.Graph) float64 {
+	var total float64
+	for _, e := range g.Edges() {
+		total += e.W
+	}
+	return total
 }
