@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -218,7 +219,16 @@ func attractorsAnswer(found []stability.Attractor, unresolved, starts int) *answ
 		t.add(i+1, at.Starts, at.Class.String(), mean, len(at.Overloaded), intList(at.Overloaded, 10))
 	}
 	notes := []string{fmt.Sprintf("%d of %d starts reached an equilibrium; %d did not settle within --t1.", starts-unresolved, starts, unresolved)}
-	return &answer{tables: []*table{t}, value: map[string]any{"attractors": found, "unresolved": unresolved}, notes: notes}
+	var ss []series
+	for i, at := range found {
+		ss = append(ss, series{name: fmt.Sprintf("attractor %d (%d starts)", i+1, at.Starts), xs: ranks(len(at.X)), ys: at.X})
+	}
+	draw := pointsPicture("Equilibria of the greedy law", "node (1-based)", "fraction x served by anycast", true, ss...)
+	ans := &answer{tables: []*table{t}, value: map[string]any{"attractors": found, "unresolved": unresolved}, notes: notes}
+	if len(ss) > 0 {
+		ans.draw = draw
+	}
+	return ans
 }
 
 // intList prints up to k integers.
@@ -277,8 +287,15 @@ func slackAnswer(nw *anycast.Network, slack []float64) *answer {
 			neg++
 		}
 	}
+	ys := make([]float64, len(slack))
+	for i := range slack {
+		ys[i] = slack[i] / nw.T[i]
+	}
+	slices.Sort(ys)
+	draw := pointsPicture("Slack of the demand in the stability polytope", "proxy, by slack/T", "slack / capacity T", false,
+		series{name: "slack/T of a proxy (negative: can be overloaded)", xs: ranks(len(ys)), ys: ys}, series{name: "zero", xs: []float64{1, float64(max(len(ys), 2))}, ys: []float64{0, 0}, line: true})
 	note := fmt.Sprintf("%d of %d proxies have negative slack: the demand is %s Π_C.", neg, len(slack), map[bool]string{true: "inside", false: "outside"}[neg == 0])
-	return &answer{tables: []*table{t}, value: map[string]any{"slack": slack, "negative": neg}, notes: []string{note}}
+	return &answer{tables: []*table{t}, value: map[string]any{"slack": slack, "negative": neg}, notes: []string{note}, draw: draw}
 }
 
 // negate returns −xs.

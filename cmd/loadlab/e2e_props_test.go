@@ -179,6 +179,13 @@ func TestPlots(t *testing.T) {
 		{"anycast", "optimize", "--network", tdPath(t, "cdn3.json")},
 		{"cache", "compare", "--n", "64,144", "--runs", "3"},
 		{"nomadic", "compare", "--costs", tdPath(t, "hold.csv")},
+		{"graph", "info", "--dataset", "karate"},
+		{"graph", "resistance", "--dataset", "karate", "--top", "10"},
+		{"throttler", "design", "--dataset", "karate", "--reweight", "2"},
+		{"throttler", "allocate", "--requests", tdPath(t, "clients.csv"), "--column", "rate", "--limit", "60"},
+		{"anycast", "greedy", "--network", tdPath(t, "cdn3.json"), "--starts", "5"},
+		{"anycast", "check", "--network", tdPath(t, "cdn3.json")},
+		{"nomadic", "adversary", "--k", "4", "--slots", "100"},
 	} {
 		name := strings.Join(c[:2], "-")
 		for _, ext := range []string{".png", ".svg"} {
@@ -190,8 +197,8 @@ func TestPlots(t *testing.T) {
 		}
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 12 {
-		t.Errorf("%d files in the folder, want the 12 pictures", len(entries))
+	if len(entries) != 26 {
+		t.Errorf("%d files in the folder, want the 26 pictures", len(entries))
 	}
 }
 

@@ -83,6 +83,7 @@ func (a *app) graphInfo(d *graphio.Data, name string) (*answer, error) {
 	t.add("degree max", dmax, nil, nil, "", "")
 	t.add("total weight", wsum, nil, nil, "", "")
 	ans := &answer{tables: []*table{t}, notes: readerNotes(d)}
+	ans.draw = degreePicture(g)
 	if len(d.Components) != 1 || g.Order() < 2 {
 		ans.notes = append(ans.notes, "The network is not connected (or has one node): the spectral rows need a connected network (--largest keeps the largest component).")
 		return ans, nil
@@ -96,6 +97,21 @@ func (a *app) graphInfo(d *graphio.Data, name string) (*answer, error) {
 		return ans, err
 	}
 	return ans, nil
+}
+
+// degreePicture draws the number of nodes of each degree.
+func degreePicture(g *wgraph.Graph) func() (plots.Drawer, vg.Length, vg.Length, error) {
+	count := map[int]int{}
+	for u := range g.Order() {
+		count[g.Degree(u)]++
+	}
+	var xs, ys []float64
+	for k := range g.Order() {
+		if c := count[k]; c > 0 {
+			xs, ys = append(xs, float64(k)), append(ys, float64(c))
+		}
+	}
+	return pointsPicture("Degree distribution", "degree (links)", "nodes", true, series{name: "nodes of each degree", xs: xs, ys: ys})
 }
 
 // componentSizes describes the component sizes, largest first (the
@@ -312,10 +328,13 @@ func (a *app) resistances(d *graphio.Data, pairs []string, top int, edges bool, 
 			return nil, err
 		}
 		t := &table{name: "top", cols: []string{"rank", "u", "v", "resistance"}}
+		rs := make([]float64, len(tp))
 		for i, pr := range tp {
 			t.add(i+1, d.Labels[pr.U], d.Labels[pr.V], pr.R)
+			rs[i] = pr.R
 		}
 		ans.tables = append(ans.tables, t)
+		ans.draw = pointsPicture("Largest effective resistances", "rank", "effective resistance (1/weight)", true, series{name: "R_uv", xs: ranks(len(rs)), ys: rs})
 	}
 	if edges {
 		t, note, err := a.edgeResistances(d, eps)
@@ -324,6 +343,9 @@ func (a *app) resistances(d *graphio.Data, pairs []string, top int, edges bool, 
 		}
 		ans.tables = append(ans.tables, t)
 		ans.notes = append(ans.notes, note)
+		if ans.draw == nil {
+			ans.draw = edgePicture(t)
+		}
 	}
 	return ans, nil
 }
@@ -400,4 +422,18 @@ func sortedDesc(xs []float64) []int {
 		return 0
 	})
 	return idx
+}
+
+// edgePicture draws the edges' resistances in decreasing order.
+func edgePicture(t *table) func() (plots.Drawer, vg.Length, vg.Length, error) {
+	rs := make([]float64, len(t.rows))
+	for i, r := range t.rows {
+		rs[i] = r[3].(float64)
+	}
+	order := sortedDesc(rs)
+	ys := make([]float64, len(rs))
+	for i, j := range order {
+		ys[i] = rs[j]
+	}
+	return pointsPicture("Edge resistances, largest first", "rank", "effective resistance (1/weight)", true, series{name: "R_e", xs: ranks(len(ys)), ys: ys, line: true})
 }

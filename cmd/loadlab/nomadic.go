@@ -27,22 +27,23 @@ compares each with the offline optimum.`,
 }
 
 // onlineAlgorithms are the algorithms "nomadic compare" runs, by name.
-func onlineAlgorithms(src func() rand.Source) []struct {
-	name string
-	alg  competitive.Online
-} {
-	return []struct {
-		name string
-		alg  competitive.Online
-	}{
-		{"DTrack-RR", competitive.NewDTrack(competitive.RoundRobin)},
-		{"DTrack-F", competitive.NewDTrack(competitive.Forward)},
-		{"DTrack-B", competitive.NewDTrack(competitive.Backward)},
-		{"CTrack", competitive.NewCTrack()},
-		{"WFA", &competitive.WFA{}},
-		{"Marking (randomised)", &competitive.Marking{Src: src()}},
-		{"never migrate", &competitive.NeverMigrate{}},
+func onlineAlgorithms(src func() rand.Source) []onlineAlg {
+	return []onlineAlg{
+		{"DTrack-RR", "DT-RR", competitive.NewDTrack(competitive.RoundRobin)},
+		{"DTrack-F", "DT-F", competitive.NewDTrack(competitive.Forward)},
+		{"DTrack-B", "DT-B", competitive.NewDTrack(competitive.Backward)},
+		{"CTrack", "CTrack", competitive.NewCTrack()},
+		{"WFA", "WFA", &competitive.WFA{}},
+		{"Marking (randomised)", "Marking", &competitive.Marking{Src: src()}},
+		{"never migrate", "never", &competitive.NeverMigrate{}},
 	}
+}
+
+// onlineAlg is an online algorithm with its name in tables and in
+// pictures.
+type onlineAlg struct {
+	name, short string
+	alg         competitive.Online
 }
 
 func (a *app) nomadicCompareCommand() *cobra.Command {
@@ -100,7 +101,7 @@ func (a *app) nomadicCompare(in *competitive.Instance) (*answer, error) {
 		return nil, err
 	}
 	t.add("static best server (offline)", static, sr, 1)
-	names := []string{"optimum", "static best"}
+	names := []string{"OPT", "static"}
 	ratios := []float64{1, sr}
 	for _, al := range onlineAlgorithms(func() rand.Source { return rand.NewPCG(a.seed, 4) }) {
 		s, err := competitive.Run(al.alg, in)
@@ -113,7 +114,7 @@ func (a *app) nomadicCompare(in *competitive.Instance) (*answer, error) {
 			return nil, err
 		}
 		t.add(al.name, cost, r, competitive.Setups(s))
-		names, ratios = append(names, al.name), append(ratios, r)
+		names, ratios = append(names, al.short), append(ratios, r)
 	}
 	draw := func() (plots.Drawer, vg.Length, vg.Length, error) {
 		p := plots.New("Online algorithms against the offline optimum", "algorithm", "cost / optimal cost")

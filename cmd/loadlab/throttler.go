@@ -192,27 +192,29 @@ func worstServers(sp *consensus.Spectral, labels []string, gamma, sigma float64,
 	return t, nil
 }
 
-// rhoCurve draws ρ₂(γ) over the stable range with γ*_H2 and the γ used.
+// rhoCurve draws ρ₂(γ) near its minimum, with γ*_H2, the γ used and the
+// stability limit.
 func rhoCurve(sp *consensus.Spectral, gamma, gstar, sigma float64) (plots.Drawer, vg.Length, vg.Length, error) {
-	gs, rs, err := sp.Curve(consensus.Case2, sigma, 200)
+	gs, rs, err := sp.Curve(consensus.Case2, sigma, 400)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	// Keep the curve within 20× its minimum: ρ₂ grows without bound at
-	// both ends of the stable range.
+	// ρ₂ grows without bound at both ends of the stable range: keep the
+	// part within 3× the minimum, where the choice of γ is made.
 	rmin := math.Inf(1)
 	for _, r := range rs {
 		rmin = min(rmin, r)
 	}
 	var xs, ys []float64
 	for i := range gs {
-		if rs[i] <= 20*rmin {
+		if rs[i] <= 3*rmin {
 			xs, ys = append(xs, gs[i]), append(ys, rs[i])
 		}
 	}
 	p := plots.New("H2 measure against the update cycle", "update cycle γ (time units)", "ρ₂ (load²)")
-	plots.AddLine(p, 0, "ρ₂(γ)", xs, ys)
-	plots.AddVLine(p, 1, fmt.Sprintf("γ*_H2 = %.4g", gstar), gstar)
+	plots.AddCurve(p, 0, "ρ₂(γ)", xs, ys)
+	plots.AddVLine(p, 1, fmt.Sprintf("γ* (H2-optimal) = %.4g", gstar), gstar)
+	plots.AddVLine(p, 3, fmt.Sprintf("stability limit 2/λn = %.4g", sp.StabilityBound()), sp.StabilityBound())
 	if gamma != gstar {
 		plots.AddVLine(p, 2, fmt.Sprintf("γ used = %.4g", gamma), gamma)
 	}

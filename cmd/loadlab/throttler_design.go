@@ -125,7 +125,8 @@ func (a *app) designAdd(d *graphio.Data, th *consensus.Throttler, k int, path st
 		t.add(i+1, d.Labels[e.U], d.Labels[e.V], e.W, gr.Rho[i+1])
 	}
 	notes := []string{fmt.Sprintf("ρ₂ before: %.6g at γ = %.6g (σ = 1). ρ₂ can rise when a link is added (spec §5.1): stop where the column is least.", gr.Rho[0], th.Gamma)}
-	return &answer{tables: []*table{t}, value: gr, notes: notes}, nil
+	draw := pointsPicture("ρ₂ as links are added", "links added", "ρ₂ (load²)", true, series{name: "ρ₂", xs: steps(len(gr.Rho)), ys: gr.Rho, line: true})
+	return &answer{tables: []*table{t}, value: gr, notes: notes, draw: draw}, nil
 }
 
 // candidateLinks reads the candidate links, or lists every missing link
@@ -191,7 +192,12 @@ func (a *app) designWeights(d *graphio.Data, th *consensus.Throttler, budget flo
 	s.add("ρ₂ at the design", wd.Value, wd.Lower, wd.Value, "load²", "certified: optimum ≥ lo")
 	s.add("duality gap", wd.Gap, nil, nil, "load²", wd.Status.String())
 	s.add("budget", budget, nil, nil, "weight", "")
-	return &answer{tables: []*table{t, s}, value: wd}, err
+	before := make([]float64, len(edges))
+	for i, e := range edges {
+		before[i] = e.W
+	}
+	draw := pointsPicture("Link weights before and after the design", "weight before", "weight after", false, series{name: "links", xs: before, ys: wd.Weights})
+	return &answer{tables: []*table{t, s}, value: wd, draw: draw}, err
 }
 
 // designReweight answers "design --reweight".
@@ -214,7 +220,10 @@ func (a *app) designReweight(d *graphio.Data, th *consensus.Throttler, k int, bu
 	s.add("ρ₂ after", rw.Rho2[len(rw.Rho2)-1], nil, nil, "load²", "exact")
 	s.add("best ρ₂ of any reweighting", rw.Lower, rw.Lower, nil, "load²", "certified lower bound (all links free)")
 	s.add("gap to it", rw.Gap, nil, nil, "load²", rw.Status.String())
-	return &answer{tables: []*table{t, s}, value: rw}, err
+	draw := pointsPicture("ρ₂ as links are reweighted", "links changed", "ρ₂ (load²)", true,
+		series{name: "ρ₂", xs: steps(len(rw.Rho2)), ys: rw.Rho2, line: true},
+		series{name: "certified bound for all links", xs: []float64{0, float64(max(len(rw.Rho2)-1, 1))}, ys: []float64{rw.Lower, rw.Lower}, line: true})
+	return &answer{tables: []*table{t, s}, value: rw, draw: draw}, err
 }
 
 // totalWeight is Σ_e w_e summed over g.Edges() in order, as the design
@@ -226,4 +235,13 @@ func totalWeight(g *wgraph.Graph) float64 {
 		total += e.W
 	}
 	return total
+}
+
+// steps returns 0, 1, …, n−1 as floats.
+func steps(n int) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i)
+	}
+	return xs
 }
