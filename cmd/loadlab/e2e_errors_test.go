@@ -52,7 +52,7 @@ func TestBadInput(t *testing.T) {
 		{"plot format", []string{"graph", "spectrum", "--graph", "cycle8.txt", "--plot", filepath.Join(dir, "x.pdf")}, []string{".png or .svg"}},
 		{"plot folder", []string{"graph", "spectrum", "--graph", "cycle8.txt", "--plot", filepath.Join(dir, "no", "x.png")}, []string{"folder"}},
 		{"out folder", []string{"graph", "info", "--dataset", "karate", "--out", filepath.Join(dir, "no", "x.txt")}, []string{"folder"}},
-		{"no picture", []string{"graph", "info", "--dataset", "karate", "--plot", filepath.Join(dir, "info.png")}, []string{"no picture"}},
+		{"no picture", []string{"graph", "resistance", "--graph", "path5.csv", "--pair", "a,e", "--plot", filepath.Join(dir, "pair.png")}, []string{"no picture"}},
 		{"table without csv", []string{"graph", "info", "--dataset", "karate", "--table", "x"}, []string{"--table"}},
 	}
 	for _, c := range cases {

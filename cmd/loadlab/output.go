@@ -47,7 +47,7 @@ func (t *table) add(cells ...any) { t.rows = append(t.rows, cells) }
 // written when rendering fails.
 func (a *app) emit(ans *answer) error {
 	if a.plotPath != "" && ans.draw == nil {
-		return usagef("this subcommand draws no picture: drop --plot")
+		return usagef("this answer has no picture: drop --plot")
 	}
 	var buf bytes.Buffer
 	if err := a.render(&buf, ans); err != nil {
