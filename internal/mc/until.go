@@ -37,7 +37,11 @@ type Outcome struct {
 	// Est holds the estimate of each watched quantity over the Runs
 	// runs (Estimate of the values in run order).
 	Est []loadlab.Estimate
-	Err error
+	// Short is, with Status IterationLimit, the first watched quantity
+	// that fails the rule at the cap (too few values off its mode, or
+	// its half-width); −1 otherwise.
+	Short int
+	Err   error
 }
 
 // Until runs series independent sequences of runs to the precision of
@@ -113,9 +117,12 @@ func Until[T any](series int, p Plan, run func(s, r int) (T, []float64, error)) 
 	for s, sq := range ss {
 		out[s], oc[s] = sq.out, sq.oc
 		oc[s].Runs = len(sq.out)
-		oc[s].Est = make([]loadlab.Estimate, len(sq.vals))
+		oc[s].Est, oc[s].Short = make([]loadlab.Estimate, len(sq.vals)), -1
 		for q, v := range sq.vals {
 			oc[s].Est[q] = Estimate(v)
+			if sq.oc.Status == loadlab.IterationLimit && oc[s].Short < 0 && !(sq.tr[q].off && p.Precision.Met(oc[s].Est[q])) {
+				oc[s].Short = q
+			}
 		}
 	}
 	return out, oc

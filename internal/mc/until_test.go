@@ -190,6 +190,7 @@ func TestUntilCap(t *testing.T) {
 		assert.Equal(t, 50, o.Runs)
 		assert.Len(t, out[s], 50)
 		assert.Equal(t, Estimate(out[s]), o.Est[0])
+		assert.Equal(t, 0, o.Short, "the only quantity is short")
 	}
 	assert.Equal(t, 0.0, oc[0].Est[0].HalfWidth())
 }
@@ -229,6 +230,7 @@ func TestUntilRoundAndQuantities(t *testing.T) {
 			return 0, []float64{100 + rng.NormFloat64(), 10 + rng.NormFloat64()}, nil
 		})
 	require.Equal(t, loadlab.Success, oc[0].Status)
+	assert.Equal(t, -1, oc[0].Short)
 	assert.Equal(t, oc[0].Runs, last)
 	assert.Greater(t, rounds, 1)
 	assert.True(t, p.Met(oc[0].Est[0]) && p.Met(oc[0].Est[1]))
