@@ -29,5 +29,8 @@
 // StepLimit, Stagnated, Failure) with the work it did; when it stops
 // short it returns its partial result, a Status other than Success, and
 // an error wrapping ErrNotConverged. A Monte Carlo or stochastic result
-// is an Estimate: its mean, 95 % interval, standard error and count.
+// is an Estimate: its mean, 95 % interval, standard error and count. A
+// Monte Carlo entry point given a Precision (a relative or absolute 95 %
+// half-width) runs until its estimates meet it, reporting the runs used
+// (docs/specs/monte-carlo.md).
 package loadlab

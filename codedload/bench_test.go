@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/internal/par"
 )
@@ -150,4 +152,35 @@ func BenchmarkRun_Regular6_n16384_TwoChoiceGlobal(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchRun(b, Config{Topology: w, Files: 100, Cache: 2, Strategy: TwoChoiceGlobal{}})
+}
+
+// BenchmarkCompare_Torus_n1e4_Rel1pct is `cache compare --n 10000 --rel
+// 0.01`: the four strategies of the main comparison (nearest replica,
+// two choices (a) with r = 16 and (b), coded with ℓ = ⌈ln n⌉) on the
+// 100×100 torus (K = 100, M = 2), each until its maximum load and cost
+// are known to ±1 % at 95 %, from a 10-run pilot. Target ≤ 30 s. It
+// reports the CPU time beside the wall time and the runs used per
+// strategy.
+func BenchmarkCompare_Torus_n1e4_Rel1pct(b *testing.B) {
+	base := Config{Files: 100, Cache: 2}
+	with := func(s Strategy) Config { c := base; c.Strategy = s; return c }
+	variants := []Variant{
+		{Name: "NR", Config: with(NearestReplica{})},
+		{Name: "2C-a", Config: with(TwoChoice{}), Radius: func(Topology) int { return 16 }},
+		{Name: "2C-b", Config: with(TwoChoiceGlobal{})},
+		{Name: "coded", Config: with(Coded{}), Ell: LogEll},
+	}
+	set := &SweepSettings{Precision: loadlab.Precision{Rel: 0.01}}
+	var curves []Curve
+	c0 := cputime.Process()
+	for b.Loop() {
+		var err error
+		if curves, err = CompareSizes([]int{10000}, TorusFamily, variants, func(int) int { return 10 }, 1, set); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	for _, c := range curves {
+		b.ReportMetric(float64(len(c.Points[0].Runs)), "runs-"+c.Name)
+	}
 }

@@ -39,17 +39,21 @@ type Curve struct {
 // at their sizes, in variant-major order, each point's Config being
 // Variant.At(n, topology) and its Runs runs(n), grouped into one Curve
 // per variant. All (variant, size, run) triples share one parallel loop;
-// the results do not depend on the number of workers. It returns an
-// error if a topology cannot be built, runs(n) < 1, a variant's MaxN is
-// negative or its configuration is invalid. It panics if fam or runs is
-// nil.
+// the results do not depend on the number of workers. With
+// set.Precision not zero, runs(n) is the pilot at size n and every
+// (variant, size) point runs until its MaxLoad and Cost meet the
+// precision (Sweep); when some point reaches the cap first, the curves
+// come back whole with Sweep's error wrapping loadlab.ErrNotConverged.
+// It returns an error if a topology cannot be built, runs(n) < 1, a
+// variant's MaxN is negative or its configuration is invalid. It panics
+// if fam or runs is nil.
 func CompareSizes(ns []int, fam Family, variants []Variant, runs func(n int) int, seed uint64, set *SweepSettings) ([]Curve, error) {
 	pts, owner, err := comparePoints(ns, fam, variants, runs, seed)
 	if err != nil {
 		return nil, err
 	}
 	res, err := Sweep(pts, 1, seed, set)
-	if err != nil {
+	if res == nil {
 		return nil, err
 	}
 	curves := make([]Curve, len(variants))
@@ -59,7 +63,7 @@ func CompareSizes(ns []int, fam Family, variants []Variant, runs func(n int) int
 	for j, r := range res {
 		curves[owner[j]].Points = append(curves[owner[j]].Points, r)
 	}
-	return curves, nil
+	return curves, err
 }
 
 // comparePoints returns the points CompareSizes sweeps, with owner[j]

@@ -53,7 +53,10 @@
 // Run is a pure function of (Config, seed). Sweep runs (point, run) pairs
 // on all cores with results independent of the number of workers, and
 // CompareSizes runs Variants over network sizes, one topology per size; PointResult summarises
-// each metric as a loadlab.Estimate (spec §10.6). The exact formulas of
+// each metric as a loadlab.Estimate (spec §10.6); with
+// SweepSettings.Precision the runs given are a pilot, and each point runs
+// until its MaxLoad and Cost meet that 95 % half-width (len(Runs) runs;
+// docs/specs/monte-carlo.md). The exact formulas of
 // spec §6.3 (FileCost, Cost, Outage, with Torus.Balls, Hypercube.Balls or
 // nil for the infinite grid), MaxPoissonMean, MaxBinomialMean and
 // DecodeProb serve as test oracles (spec §10.4).
@@ -86,6 +89,8 @@
 //     grid of 2^31 nodes, the total runs of a sweep), and a series of the
 //     exact formulas that would need more than 10⁸ terms.
 //   - loadlab.ErrDisconnected: FromGraph on a disconnected graph.
+//   - loadlab.ErrNotConverged: a point of Sweep or CompareSizes at its
+//     Precision.MaxRuns short of its precision (results come with it).
 //
 // A nil *SweepSettings, a zero field (Workers, Point.Runs, Variant.MaxN,
 // Coded.ChunkCap) or a nil Strategy means the default stated on the

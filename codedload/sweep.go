@@ -54,6 +54,10 @@ type PointResult struct {
 	X                     float64
 	MaxLoad, Cost, Outage loadlab.Estimate
 	Runs                  []*Result
+	// Status is Success for fixed runs and for a point that met
+	// SweepSettings.Precision, IterationLimit for one stopped by its
+	// cap (see SweepPrecise).
+	Status loadlab.Status
 }
 
 // SweepSettings tunes Sweep; a nil *SweepSettings means the defaults.
@@ -61,16 +65,27 @@ type SweepSettings struct {
 	// Workers is the number of goroutines; 0 means GOMAXPROCS. Results
 	// do not depend on it. Negative values are an error.
 	Workers int
-	// Logf, if not nil, receives progress lines (about ten per sweep).
-	// It is called from one goroutine at a time.
+	// Logf, if not nil, receives progress lines (about ten per sweep,
+	// one per round with a Precision). It is called from one goroutine
+	// at a time.
 	Logf func(format string, args ...any)
+	// Precision, if not zero, runs every point until its MaxLoad and
+	// Cost both meet it, Sweep's runs (or Point.Runs) being the pilot
+	// (see Sweep); zero means the fixed runs.
+	Precision loadlab.Precision
 }
 
-// Validate returns an error naming the field if Workers is negative. A nil
-// *SweepSettings is valid (the defaults).
+// Validate returns an error naming the field if Workers is negative or
+// Precision is invalid. A nil *SweepSettings is valid (the defaults).
 func (s *SweepSettings) Validate() error {
-	if s != nil && s.Workers < 0 {
+	if s == nil {
+		return nil
+	}
+	if s.Workers < 0 {
 		return loadlab.Invalid(pkg, "SweepSettings.Workers = %d, want ≥ 0 (0: GOMAXPROCS)", s.Workers)
+	}
+	if err := s.Precision.Validate(); err != nil {
+		return fmt.Errorf("%s: SweepSettings: %w", pkg, err)
 	}
 	return nil
 }
@@ -84,12 +99,30 @@ func (s *SweepSettings) Validate() error {
 // configuration, a failing Build, or a total number of runs too large
 // to hold (loadlab.ErrTooLarge). A panic in Build or Run is re-raised on
 // the caller's goroutine.
+//
+// With set.Precision not zero, each point's runs (runs or Point.Runs)
+// are its pilot, and its runs go on until its MaxLoad and Cost both have
+// a 95 % half-width ≤ Abs or ≤ Rel·|mean| with at least
+// loadlab.MinOffMode values off their most frequent value (the rule of
+// docs/specs/monte-carlo.md §2; Outage is summarised but not watched, as
+// it is 0 in every run of most configurations). Run r of point i is the
+// same run as above, so a point that stops after N runs has the result
+// of a fixed sweep with N runs, whatever the workers and
+// Precision.Batch; len(Runs) and each Estimate's N are the runs used.
+// Points whose cap (Precision.MaxRuns) comes first have Status
+// IterationLimit, and Sweep returns every point's result with an error
+// wrapping loadlab.ErrNotConverged that names them. A pilot above the
+// cap is an error wrapping loadlab.ErrInvalid, and points·MaxRuns runs
+// too many to hold one wrapping loadlab.ErrTooLarge.
 func Sweep(points []Point, runs int, seed uint64, set *SweepSettings) ([]PointResult, error) {
 	if err := set.Validate(); err != nil {
 		return nil, err
 	}
 	if set == nil {
 		set = &SweepSettings{}
+	}
+	if !set.Precision.IsZero() {
+		return sweepPrecise(points, runs, seed, set)
 	}
 	start, err := sweepPlan(points, runs)
 	if err != nil {
@@ -202,7 +235,7 @@ func summarise(x float64, rs []*Result) PointResult {
 	for i, r := range rs {
 		ml[i], co[i], ou[i] = r.MaxLoad, r.Cost, r.Outage
 	}
-	return PointResult{X: x, MaxLoad: stat(ml), Cost: stat(co), Outage: stat(ou), Runs: rs}
+	return PointResult{X: x, MaxLoad: stat(ml), Cost: stat(co), Outage: stat(ou), Runs: rs, Status: loadlab.Success}
 }
 
 func stat(xs []float64) loadlab.Estimate {

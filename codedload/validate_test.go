@@ -278,7 +278,33 @@ func sweepCases() []badarg.Case {
 			}
 			return s.Validate()
 		}, "Workers")...)
+		// A bad Precision field is named through SweepSettings.
+		cs = append(cs, badarg.Fields(badarg.Probe{Func: fn, Err: inv}, loadlab.Precision{Rel: 0.1}, badarg.NonNegative, func(p *loadlab.Precision) error {
+			s := &SweepSettings{Precision: *p}
+			if fn == "Sweep" {
+				_, err := Sweep(pts, 2, 1, s)
+				return err
+			}
+			return s.Validate()
+		}, "Rel", "Abs", "MaxRuns", "Batch")...)
 	}
+	// The pilot is the point's runs: above the cap it is refused, and a
+	// cap whose runs over all points would not fit is too large.
+	cs = append(cs,
+		sw.Fails("pilot above MaxRuns", "Sweep: pilot of point 0 = 30 runs, above Precision.MaxRuns = 20", func() error {
+			_, err := Sweep(pts, 30, 1, &SweepSettings{Precision: loadlab.Precision{Rel: 0.1, MaxRuns: 20}})
+			return err
+		}),
+		badarg.Probe{Func: "Sweep", Err: tooLarge}.Fails("points·MaxRuns", "Sweep: points·Precision.MaxRuns", func() error {
+			_, err := Sweep(append(pts, pts...), 2, 1, &SweepSettings{Precision: loadlab.Precision{Rel: 0.1, MaxRuns: math.MaxInt / 2}})
+			return err
+		}),
+		badarg.Probe{Func: "CompareSizes", Err: inv}.Fails("Precision.Abs = -1", "Precision.Abs = -1", func() error {
+			_, err := CompareSizes([]int{16}, TorusFamily, []Variant{{Name: "nr", Config: pts[0].Config}}, func(int) int { return 2 }, 1,
+				&SweepSettings{Precision: loadlab.Precision{Abs: -1}})
+			return err
+		}),
+	)
 	p := badarg.Probe{Func: "Point.Run", Err: inv}
 	cs = append(cs, p.Fails("Config.Files = 0", "Config.Files = 0", func() error { _, err := bad[0].Run(1, 0, 0); return err }))
 	runs := func(int) int { return 2 }

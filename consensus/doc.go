@@ -43,7 +43,8 @@
 //     ρ₂T by Lanczos quadrature with Rademacher probes), EstimateNodalH2
 //     (per-node intervals), EstimateGammaH2 (γ*_H2 and ρ₂ there), all
 //     taking estimate.TraceSettings and a rand.Source; EstimateRho by
-//     Monte Carlo simulation.
+//     Monte Carlo simulation, over MonteCarlo.Runs runs or until a
+//     MonteCarlo.Precision is met (docs/specs/monte-carlo.md).
 //
 // # Design
 //

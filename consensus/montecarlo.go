@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -17,15 +18,31 @@ type MonteCarlo struct {
 	Burn    int    // steps discarded at the start of each run, ≥ 0
 	Seed    uint64 // root seed; run i is SimulateRho on the stream loadlab.Stream(Seed, i)
 	Workers int    // goroutines; ≤ 0 means GOMAXPROCS (par.Workers)
+	// Precision, if not zero, makes Runs the pilot: runs are added until
+	// ρ's 95 % half-width is ≤ Abs or ≤ Rel·ρ̂ (docs/specs/monte-carlo.md
+	// §2), at most Precision.MaxRuns, which must be ≥ Runs. Zero: Runs
+	// runs.
+	Precision loadlab.Precision
 }
 
 // EstimateRho's result is the shared loadlab.Estimate: the mean over runs
 // with its 95 % Student-t interval, standard error and N = Runs.
 
 // Validate checks the settings: Runs ≥ 2 (and within the memory
-// budget), Steps ≥ 1, Burn ≥ 0, and Burn + Steps without overflow. Errors wrap loadlab.ErrInvalid and name
-// the field.
+// budget), Steps ≥ 1, Burn ≥ 0, Burn + Steps without overflow, and a
+// valid Precision whose cap is at least Runs (and within the memory
+// budget). Errors wrap loadlab.ErrInvalid and name the field.
 func (m MonteCarlo) Validate() error {
+	if err := m.Precision.Validate(); err != nil {
+		return fmt.Errorf("consensus: MonteCarlo: %w", err)
+	}
+	runs, what := m.Runs, "MonteCarlo.Runs"
+	if !m.Precision.IsZero() {
+		if m.Runs > m.Precision.Cap() {
+			return loadlab.Invalid("consensus", "MonteCarlo.Runs = %d (the pilot), above Precision.MaxRuns = %d", m.Runs, m.Precision.Cap())
+		}
+		runs, what = m.Precision.Cap(), "MonteCarlo.Precision.MaxRuns"
+	}
 	switch {
 	case m.Runs < 2:
 		return loadlab.Invalid("consensus", "MonteCarlo.Runs = %d, want ≥ 2", m.Runs)
@@ -36,7 +53,7 @@ func (m MonteCarlo) Validate() error {
 	case m.Burn > math.MaxInt-m.Steps:
 		return loadlab.TooLarge("consensus", "MonteCarlo.Burn + Steps = %d + %d overflows int", m.Burn, m.Steps)
 	}
-	return size.Check("consensus", "MonteCarlo.Runs", m.Runs, 8+16) // a mean and an error per run
+	return size.Check("consensus", what, runs, 8+16) // a mean and an error per run
 }
 
 // EstimateRho estimates the H2 measure ρ of traffic t (spec §4.3) by
@@ -48,6 +65,15 @@ func (m MonteCarlo) Validate() error {
 // to the bias of an unfinished burn-in, which decays like ς(γ)^{2·Burn}).
 // Results do not depend on Workers. The closed forms hold for the linear
 // measure, so th.Measure must be Amount.
+//
+// With m.Precision not zero, m.Runs is the pilot and runs m.Runs, m.Runs
+// + 1, … are added, looked at one by one in run order, until the
+// interval's half-width is ≤ Abs or ≤ Rel·|mean| with at least
+// loadlab.MinOffMode run means off the most frequent one (the rule of
+// docs/specs/monte-carlo.md §2); N is the runs used, and the estimate is
+// the fixed one with Runs = N, whatever the workers or Precision.Batch.
+// At Precision.MaxRuns it returns the estimate over those runs with an
+// error wrapping loadlab.ErrNotConverged.
 //
 // Errors: those of Throttler.Validate and Rho (Measure must be Amount),
 // of MonteCarlo.Validate, an error wrapping loadlab.ErrTooLarge when
@@ -64,9 +90,16 @@ func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab
 	if err := m.Validate(); err != nil {
 		return loadlab.Estimate{}, err
 	}
-	workers := min(par.Workers(m.Workers), m.Runs)
+	inFlight := m.Runs
+	if !m.Precision.IsZero() {
+		inFlight = m.Precision.Cap()
+	}
+	workers := min(par.Workers(m.Workers), inFlight)
 	if err := size.Check("consensus", "EstimateRho: MonteCarlo.Burn + Steps", m.Burn+m.Steps, trajectoryBytes*workers); err != nil {
 		return loadlab.Estimate{}, err
+	}
+	if !m.Precision.IsZero() {
+		return estimateRhoPrecise(th, t, sigma, m)
 	}
 	means := make([]float64, m.Runs)
 	errs := make([]error, m.Runs)
@@ -79,6 +112,25 @@ func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab
 		}
 	}
 	return mc.Estimate(means), nil
+}
+
+// estimateRhoPrecise is EstimateRho with m.Precision not zero: one
+// series of mc.Until watching ρ.
+func estimateRhoPrecise(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab.Estimate, error) {
+	plan := mc.Plan{Precision: m.Precision, Workers: m.Workers, Pilot: func(int) int { return m.Runs }}
+	_, oc := mc.Until(1, plan, func(_, i int) (struct{}, []float64, error) {
+		x, err := simulateRho(th, t, sigma, m.Steps, m.Burn, loadlab.Stream(m.Seed, uint64(i)))
+		return struct{}{}, []float64{x}, err
+	})
+	switch o := oc[0]; o.Status {
+	case loadlab.Failure:
+		return loadlab.Estimate{}, o.Err
+	case loadlab.IterationLimit:
+		e := o.Est[0]
+		return e, loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "EstimateRho: ρ = %.6g ± %.3g after Precision.MaxRuns = %d runs, short of Precision (Rel = %g, Abs = %g)",
+			e.Mean, e.HalfWidth(), o.Runs, m.Precision.Rel, m.Precision.Abs)
+	}
+	return oc[0].Est[0], nil
 }
 
 // SimulateRho is one run of EstimateRho: it simulates th from x = 0

@@ -166,6 +166,18 @@ func argumentCases() []badarg.Case {
 			badarg.Probe{Func: name, Err: tooLarge}.Fails("Burn + Steps overflows", "MonteCarlo.Burn + Steps", func() error { return f(MonteCarlo{Runs: 2, Steps: 5, Burn: math.MaxInt - 1}) }),
 			badarg.Probe{Func: name, Err: tooLarge}.Fails("Runs = 2^40", "MonteCarlo.Runs", func() error { return f(MonteCarlo{Runs: 1 << 40, Steps: 1}) }),
 		)
+		// Precision: each field named; the pilot Runs above the cap; a
+		// cap beyond the memory budget.
+		withPrec := func(q *loadlab.Precision) error { m := mcs; m.Precision = *q; return f(m) }
+		cs = append(cs, badarg.Fields(p, loadlab.Precision{Rel: 0.1}, badarg.NonNegative, withPrec, "Rel", "Abs", "MaxRuns", "Batch")...)
+		cs = append(cs,
+			p.Fails("Runs above MaxRuns", "MonteCarlo.Runs = 30 (the pilot), above Precision.MaxRuns = 20", func() error {
+				return f(MonteCarlo{Runs: 30, Steps: 5, Precision: loadlab.Precision{Rel: 0.1, MaxRuns: 20}})
+			}),
+			badarg.Probe{Func: name, Err: tooLarge}.Fails("MaxRuns = 2^40", "MonteCarlo.Precision.MaxRuns", func() error {
+				return f(MonteCarlo{Runs: 2, Steps: 1, Precision: loadlab.Precision{Rel: 0.1, MaxRuns: 1 << 40}})
+			}),
+		)
 	}
 	return append(cs, denseTooLargeCases()...)
 }

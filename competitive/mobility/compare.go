@@ -152,30 +152,7 @@ type Result struct {
 // caller's goroutine, if sc is nil (a programmer error), and re-raises there any panic of a scenario or
 // contender in a worker goroutine.
 func Compare(sc Scenario, cs []Contender, runs int, seed, point uint64) ([]Result, error) {
-	if err := validateCompare("Compare", sc, cs, runs); err != nil {
-		return nil, err
-	}
-	cost := make([][]float64, len(cs)+1) // [0] is OPT
-	ratio := make([][]float64, len(cs)+1)
-	for i := range cost {
-		cost[i] = make([]float64, runs)
-		ratio[i] = make([]float64, runs)
-	}
-	errs := make([]error, runs)
-	mc.For(runs, 0, func(r int) {
-		errs[r] = play(sc, cs, r, seed, point, cost, ratio)
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	out := make([]Result, len(cs)+1)
-	out[0] = Result{"OPT", estimate(cost[0]), estimate(ratio[0])}
-	for i, c := range cs {
-		out[i+1] = Result{c.Name, estimate(cost[i+1]), estimate(ratio[i+1])}
-	}
-	return out, nil
+	return compare("Compare", sc, cs, runs, seed, point, nil)
 }
 
 // validateCompare checks the arguments of Compare or Play (fn) on the
@@ -190,13 +167,13 @@ func validateCompare(fn string, sc Scenario, cs []Contender, runs int) error {
 		}
 	}
 	if runs < 1 {
-		return loadlab.Invalid(pkg, "Compare: runs = %d, want ≥ 1", runs)
+		return loadlab.Invalid(pkg, "%s: runs = %d, want ≥ 1", fn, runs)
 	}
 	n, ok := size.Mul(runs, len(cs)+1)
 	if !ok {
-		return loadlab.TooLarge(pkg, "Compare: runs·(contenders+1) = %d·%d overflows int", runs, len(cs)+1)
+		return loadlab.TooLarge(pkg, "%s: runs·(contenders+1) = %d·%d overflows int", fn, runs, len(cs)+1)
 	}
-	return size.Check(pkg, "Compare: runs·(contenders+1) results", n, 2*8+16)
+	return size.Check(pkg, fn+": runs·(contenders+1) results", n, 2*8+16)
 }
 
 // play samples run r and plays OPT and every contender on it, writing

@@ -41,7 +41,10 @@
 // Play(sc, cs, seed, point, r), which draws its scene from
 // loadlab.Stream(seed, point, r) and contender i its noise from
 // loadlab.Stream(seed, point, r, 1+i), so results depend only on the
-// arguments (spec §13.4).
+// arguments (spec §13.4). CompareWith adds CompareSettings: Workers, and
+// a Precision that makes runs a pilot and plays on until every mean cost
+// and ratio meets a 95 % half-width (docs/specs/monte-carlo.md; the runs
+// used are each Estimate's N).
 // In the mesh at C = 50 m the opportunistic DTrack versions come within
 // 8–12 % of OPT (the slides' 20–50 % band appears near C = 200 m) and the
 // motion-aware algorithms within 1–2 %, flat in the number of routers
@@ -69,7 +72,9 @@
 //     Slots·Grid² hold costs beyond size.MaxBytes, a walk whose T
 //     positions or about T·speed/(0.52·side) way-points do not fit, and a
 //     chat room whose expected number of users Users·(1 + Slots/Stay)
-//     exceeds 10⁸ or whose Users·Grid²·Slots distances exceed 10¹¹.
+//     exceeds 10⁸ or whose Users·Grid²·Slots distances exceed 10¹¹;
+//   - loadlab.ErrNotConverged: CompareWith at Precision.MaxRuns short of
+//     its precision, with the results over those runs.
 //
 // Panics are for programmer errors, each documented on its function: a
 // nil rand.Source (RandomWaypoint, Sample, the forecasts), a nil scenario

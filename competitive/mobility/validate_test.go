@@ -125,10 +125,14 @@ func compareCases() []badarg.Case {
 	good := Baselines()[:1]
 	none := Contender{"none", func(*Scene, rand.Source) competitive.Online { return nil }}
 	var cs []badarg.Case
-	for _, name := range []string{"Compare", "Play"} {
+	for _, name := range []string{"Compare", "CompareWith", "Play"} {
 		run := func(sc Scenario, c []Contender) error {
-			if name == "Compare" {
+			switch name {
+			case "Compare":
 				_, err := Compare(sc, c, 4, 1, 0)
+				return err
+			case "CompareWith":
+				_, err := CompareWith(sc, c, 4, 1, 0, &CompareSettings{Precision: loadlab.Precision{Rel: 0.1}})
 				return err
 			}
 			_, _, err := Play(sc, c, 1, 0, 0)
@@ -147,6 +151,41 @@ func compareCases() []badarg.Case {
 	cs = append(cs, p.Int("runs", badarg.Positive, func(n int) error { _, err := Compare(mesh, good, n, 1, 0); return err })...)
 	cs = append(cs, badarg.Probe{Func: "Compare", Err: tooLarge}.Fails("runs = MaxInt", "", func() error { _, err := Compare(mesh, good, math.MaxInt, 1, 0); return err }))
 	cs = append(cs, badarg.Probe{Func: "Compare"}.Panics("sc = nil", "mobility: Compare: scenario sc is nil", func() { _, _ = Compare(nil, good, 4, 1, 0) }))
+	return append(cs, compareWithCases(mesh, good)...)
+}
+
+// compareWithCases probes CompareWith's runs and settings: a bad
+// Workers or Precision field named through CompareSettings, a pilot
+// above the cap, a cap too large to hold.
+func compareWithCases(mesh Mesh, good []Contender) []badarg.Case {
+	prec := &CompareSettings{Precision: loadlab.Precision{Rel: 0.1}}
+	p := badarg.Probe{Func: "CompareWith", Err: inv}
+	cs := p.Int("runs", badarg.Positive, func(n int) error { _, err := CompareWith(mesh, good, n, 1, 0, prec); return err })
+	cs = append(cs,
+		p.Fails("pilot above MaxRuns", "CompareWith: runs = 30 (the pilot), above Precision.MaxRuns = 20", func() error {
+			_, err := CompareWith(mesh, good, 30, 1, 0, &CompareSettings{Precision: loadlab.Precision{Rel: 0.1, MaxRuns: 20}})
+			return err
+		}),
+		badarg.Probe{Func: "CompareWith", Err: tooLarge}.Fails("MaxRuns = MaxInt", "CompareWith: runs·(contenders+1)", func() error {
+			_, err := CompareWith(mesh, good, 4, 1, 0, &CompareSettings{Precision: loadlab.Precision{Rel: 0.1, MaxRuns: math.MaxInt}})
+			return err
+		}),
+		badarg.Probe{Func: "CompareWith"}.Panics("sc = nil", "mobility: CompareWith: scenario sc is nil", func() { _, _ = CompareWith(nil, good, 4, 1, 0, nil) }),
+	)
+	for _, fn := range []string{"CompareSettings.Validate", "CompareWith"} {
+		call := func(s *CompareSettings) error {
+			if fn == "CompareWith" {
+				_, err := CompareWith(mesh, good, 4, 1, 0, s)
+				return err
+			}
+			return s.Validate()
+		}
+		p := badarg.Probe{Func: fn, Err: inv}
+		cs = append(cs, badarg.Fields(p, CompareSettings{}, badarg.NonNegative, call, "Workers")...)
+		cs = append(cs, badarg.Fields(p, loadlab.Precision{Rel: 0.1}, badarg.NonNegative, func(q *loadlab.Precision) error {
+			return call(&CompareSettings{Precision: *q})
+		}, "Rel", "Abs", "MaxRuns", "Batch")...)
+	}
 	return cs
 }
 

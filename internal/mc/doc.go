@@ -8,7 +8,10 @@
 // goroutines (GOMAXPROCS for workers ≤ 0) through internal/par. Summarize gives a sample's mean with
 // its Student-t 95 % interval (Estimate as a loadlab.Estimate), Rademacher
 // draws the ±1 probe vectors of the stochastic estimators, and SumIndependent the Welch–Satterthwaite
-// interval of a sum of independent estimates.
+// interval of a sum of independent estimates. Until runs series of runs
+// in parallel rounds until each meets a loadlab.Precision, by the
+// stopping rule of docs/specs/monte-carlo.md §2 (looks run by run in run
+// order, so the result is independent of workers and batches).
 //
 // Nothing here returns an error: with fewer than two values an interval
 // is NaN. A panic in a worker of For is re-raised on the caller's
