@@ -99,6 +99,9 @@ func flagNames(cmd *cobra.Command) *strings.Replacer {
 		"Options.Target", "--target",
 		"Options.Largest", "--largest",
 		"Options.Delimiter", "--delimiter",
+		"Precision.Rel", "--rel",
+		"Precision.Abs", "--abs",
+		"Precision.MaxRuns", "--max-runs",
 	)
 }
 

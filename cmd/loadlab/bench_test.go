@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/codedload"
 	"github.com/loadlab/loadlab/competitive"
 	"github.com/loadlab/loadlab/consensus"
@@ -118,6 +119,15 @@ var overheadCases = []struct {
 		fam, vs, err := f.model()
 		if err == nil {
 			_, err = codedload.CompareSizes([]int{1024}, fam, vs, func(int) int { return 10 }, 1, nil)
+		}
+		return err
+	}},
+	{"cache-compare-1e4-rel1pct", []string{"cache", "compare", "--n", "10000", "--rel", "0.01"}, func() error {
+		f := cacheFlags{sizes: []int{10000}, topology: newChoice("torus", "torus"), files: 100, cache: 2, strategies: []string{"nearest", "two-choice", "coded-log"}, ball: 545}
+		fam, vs, err := f.model()
+		if err == nil {
+			set := &codedload.SweepSettings{Precision: loadlab.Precision{Rel: 0.01}}
+			_, err = codedload.CompareSizes([]int{10000}, fam, vs, func(int) int { return 10 }, 1, set)
 		}
 		return err
 	}},

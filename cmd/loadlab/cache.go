@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/codedload"
 	"github.com/loadlab/loadlab/plots"
 )
@@ -37,6 +38,7 @@ type cacheFlags struct {
 	strategies []string
 	ball       int
 	runs       int
+	precision  loadlab.Precision
 }
 
 func (a *app) cacheCompareCommand() *cobra.Command {
@@ -49,7 +51,14 @@ reports the mean maximum load, communication cost (hops per request) and
 outage with their 95 % intervals over --runs runs (spec coded-load.md §7).
 Strategies: nearest (nearest replica), two-choice (power of two choices
 among holders within a ball of --ball servers), two-choice-global,
-coded-log (coded delivery with ℓ = ⌈ln n⌉ pieces) and coded:L (ℓ = L).`,
+coded-log (coded delivery with ℓ = ⌈ln n⌉ pieces) and coded:L (ℓ = L).
+
+With --rel or --abs, --runs is the pilot and each strategy and size runs
+on until the 95 % half-widths of maximum load and cost are within ±rel of
+the mean or ±abs (spec monte-carlo.md), at most --max-runs runs; the
+"runs" column says how many it took. A point short of the target at
+--max-runs is marked in the "met" column and the command exits 1 after
+printing the table.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -62,18 +71,20 @@ coded-log (coded delivery with ℓ = ⌈ln n⌉ pieces) and coded:L (ℓ = L).`,
 			if f.runs < 1 {
 				return usagef("--runs = %d: want ≥ 1", f.runs)
 			}
-			total := 0
-			for range variants {
-				total += len(f.sizes) * f.runs
+			p := a.startProgress(-1, fmt.Sprintf("%d runs", len(variants)*len(f.sizes)*f.runs))
+			set := &codedload.SweepSettings{Precision: f.precision}
+			if !f.precision.IsZero() {
+				set.Logf = func(format string, args ...any) { p.describe(fmt.Sprintf(format, args...)) }
 			}
-			p := a.startProgress(-1, fmt.Sprintf("%d runs", total))
-			set := &codedload.SweepSettings{}
 			curves, err := codedload.CompareSizes(f.sizes, fam, variants, func(int) int { return f.runs }, a.seed, set)
 			p.done()
-			if err != nil {
+			if curves == nil {
 				return err
 			}
-			return a.emit(compareAnswer(curves))
+			if eerr := a.emit(compareAnswer(curves, f.precision)); eerr != nil {
+				return eerr
+			}
+			return err
 		},
 	}
 	fl := c.Flags()
@@ -85,7 +96,10 @@ coded-log (coded delivery with ℓ = ⌈ln n⌉ pieces) and coded:L (ℓ = L).`,
 	fl.Float64Var(&f.zipf, "zipf", 0, "Zipf exponent γ of file popularity (0: uniform)")
 	fl.StringSliceVar(&f.strategies, "strategy", []string{"nearest", "two-choice", "coded-log"}, "strategies to compare")
 	fl.IntVar(&f.ball, "ball", 545, "least number of servers in the ball of two-choice")
-	fl.IntVar(&f.runs, "runs", 10, "runs per strategy and size")
+	fl.IntVar(&f.runs, "runs", 10, "runs per strategy and size (with --rel or --abs: the pilot)")
+	fl.Float64Var(&f.precision.Rel, "rel", 0, "run until each 95 % half-width is ≤ rel·|mean| (0.01: ±1 %)")
+	fl.Float64Var(&f.precision.Abs, "abs", 0, "run until each 95 % half-width is ≤ abs (requests per server; hops)")
+	fl.IntVar(&f.precision.MaxRuns, "max-runs", 0, "with --rel or --abs: runs per strategy and size at most (0: 10000)")
 	return c
 }
 
@@ -143,12 +157,30 @@ func (f *cacheFlags) variant(s string, base codedload.Config) (codedload.Variant
 }
 
 // compareAnswer is the table of every strategy at every size.
-func compareAnswer(curves []codedload.Curve) *answer {
-	t := &table{name: "", cols: []string{"strategy", "n", "runs", "max load", "max load lo", "max load hi", "cost", "cost lo", "cost hi", "outage"}}
+// With a precision, a "met" column says whether each point met it.
+func compareAnswer(curves []codedload.Curve, prec loadlab.Precision) *answer {
+	cols := []string{"strategy", "n", "runs", "max load", "max load lo", "max load hi", "cost", "cost lo", "cost hi", "outage"}
+	if !prec.IsZero() {
+		cols = append(cols, "met")
+	}
+	t := &table{name: "", cols: cols}
+	short := 0
 	for _, c := range curves {
 		for _, p := range c.Points {
-			t.add(c.Name, int(p.X), p.MaxLoad.N, p.MaxLoad.Mean, p.MaxLoad.Lo, p.MaxLoad.Hi, p.Cost.Mean, p.Cost.Lo, p.Cost.Hi, p.Outage.Mean)
+			row := []any{c.Name, int(p.X), p.MaxLoad.N, p.MaxLoad.Mean, p.MaxLoad.Lo, p.MaxLoad.Hi, p.Cost.Mean, p.Cost.Lo, p.Cost.Hi, p.Outage.Mean}
+			if !prec.IsZero() {
+				met := p.Status == loadlab.Success
+				if !met {
+					short++
+				}
+				row = append(row, met)
+			}
+			t.add(row...)
 		}
+	}
+	var notes []string
+	if !prec.IsZero() {
+		notes = append(notes, precisionNote(prec, short))
 	}
 	draw := func() (plots.Drawer, vg.Length, vg.Length, error) {
 		p := plots.New("Maximum load by strategy", "servers n", "maximum load (requests per server)")
@@ -162,7 +194,24 @@ func compareAnswer(curves []codedload.Curve) *answer {
 		}
 		return p, 0, 0, nil
 	}
-	return &answer{tables: []*table{t}, value: summaryCurves(curves), draw: draw}
+	return &answer{tables: []*table{t}, notes: notes, value: summaryCurves(curves), draw: draw}
+}
+
+// precisionNote states the target the runs were driven to and how many
+// points fell short of it.
+func precisionNote(p loadlab.Precision, short int) string {
+	var target []string
+	if p.Rel > 0 {
+		target = append(target, fmt.Sprintf("±%g %% of the mean", 100*p.Rel))
+	}
+	if p.Abs > 0 {
+		target = append(target, fmt.Sprintf("±%g", p.Abs))
+	}
+	s := fmt.Sprintf("runs until the 95 %% half-widths of max load and cost are within %s, at most %d runs", strings.Join(target, " or "), p.Cap())
+	if short > 0 {
+		s += fmt.Sprintf("; %d of the points stopped at the cap short of the target (met: false)", short)
+	}
+	return s
 }
 
 // summaryCurves drops the per-run results from the JSON answer.
@@ -170,11 +219,14 @@ func summaryCurves(curves []codedload.Curve) any {
 	type point struct {
 		N                     int
 		MaxLoad, Cost, Outage any
+		// Status is "success", or "iteration limit" for a point that
+		// stopped at --max-runs short of --rel/--abs.
+		Status string
 	}
 	out := map[string][]point{}
 	for _, c := range curves {
 		for _, p := range c.Points {
-			out[c.Name] = append(out[c.Name], point{int(p.X), p.MaxLoad, p.Cost, p.Outage})
+			out[c.Name] = append(out[c.Name], point{int(p.X), p.MaxLoad, p.Cost, p.Outage, p.Status.String()})
 		}
 	}
 	return out

@@ -158,6 +158,46 @@ func TestCacheCompareIntervals(t *testing.T) {
 	}
 }
 
+// TestCachePrecision: with --rel every point meets the half-width it
+// was asked for and says how many runs it took; those runs, asked for as
+// a fixed count, give the same numbers to the last digit (the precision
+// mode only chooses where to stop); a cap that comes first exits 1 with
+// the whole table, its points marked short.
+func TestCachePrecision(t *testing.T) {
+	const rel = 0.03
+	args := []string{"cache", "compare", "--n", "64", "--strategy", "nearest", "--rel", "0.03", "--csv"}
+	cols, rows := csvRows(t, mustRun(t, args...))
+	if len(rows) != 1 || cols[len(cols)-1] != "met" || rows[0][len(cols)-1] != "true" {
+		t.Fatalf("%v %v", cols, rows)
+	}
+	r := rows[0]
+	for _, i := range []int{3, 6} { // max load, cost: mean, lo, hi
+		m, lo, hi := num(t, r[i]), num(t, r[i+1]), num(t, r[i+2])
+		if (hi-lo)/2 > rel*m*(1+1e-12) {
+			t.Errorf("%s: half-width %v above %v·%v", cols[i], (hi-lo)/2, rel, m)
+		}
+	}
+	runs := r[2]
+	if num(t, runs) < 11 {
+		t.Errorf("stopped after %s runs, before the %d off-mode runs the rule needs", runs, 10)
+	}
+	_, fixed := csvRows(t, mustRun(t, "cache", "compare", "--n", "64", "--strategy", "nearest", "--runs", runs, "--csv"))
+	if got, want := strings.Join(fixed[0], ","), strings.Join(r[:len(r)-1], ","); got != want {
+		t.Errorf("fixed %s runs: %s\nprecision mode: %s", runs, got, want)
+	}
+
+	res := runCmd(t, "", "cache", "compare", "--n", "64", "--rel", "1e-4", "--max-runs", "20", "--csv")
+	if res.code != exitFailed || !strings.Contains(res.stderr, "not converged") {
+		t.Fatalf("exit %d, stderr %s", res.code, res.stderr)
+	}
+	_, rows = csvRows(t, res.stdout)
+	for _, r := range rows {
+		if r[2] != "20" || r[len(r)-1] != "false" {
+			t.Errorf("capped row %v: want 20 runs and met false", r)
+		}
+	}
+}
+
 // TestAnycastCertificate: the optimum lies in the certified bracket and
 // the run stopped at the requested relative gap.
 func TestAnycastCertificate(t *testing.T) {

@@ -31,12 +31,13 @@ type progress struct {
 	bar   *progressbar.ProgressBar
 	count int64
 	ended bool
+	desc  string
 }
 
 // startProgress begins a progress display of total steps (−1: unknown)
 // described by desc.
 func (a *app) startProgress(total int64, desc string) *progress {
-	p := &progress{}
+	p := &progress{desc: desc}
 	if a.quiet || !a.stderrTTY {
 		return p
 	}
@@ -49,7 +50,7 @@ func (a *app) startProgress(total int64, desc string) *progress {
 		}
 		p.bar = progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(w),
-			progressbar.OptionSetDescription(desc),
+			progressbar.OptionSetDescription(p.desc),
 			progressbar.OptionShowCount(),
 			progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionSetPredictTime(total > 0),
@@ -72,6 +73,19 @@ func (p *progress) add(n int) {
 	p.count += int64(n)
 	if p.bar != nil {
 		p.bar.Set64(p.count)
+	}
+}
+
+// describe replaces the description beside the display.
+func (p *progress) describe(desc string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.desc = desc
+	if p.bar != nil {
+		p.bar.Describe(desc)
 	}
 }
 
