@@ -79,7 +79,7 @@ awk -F'|' -v conf="$conf" '
 			if (f == "") f = "-"
 			line = line (i > 1 ? "\t" : "") f
 		}
-		if ($1 !~ /^[ \t]*(graphs|anycast|coded|nomadic)[ \t]*$/) { printf "%s:%d: unknown area\n", conf, NR > "/dev/stderr"; bad = 1 }
+		if ($1 !~ /^[ \t]*(graphs|anycast|coded|nomadic|command)[ \t]*$/) { printf "%s:%d: unknown area\n", conf, NR > "/dev/stderr"; bad = 1 }
 		label = $2; gsub(/^[ \t]+|[ \t]+$/, "", label)
 		if (label in seen) { printf "%s:%d: label repeated\n", conf, NR > "/dev/stderr"; bad = 1 }
 		seen[label] = 1
@@ -109,6 +109,7 @@ stats() {
 	function sup(e,   d, r, i) { split("⁰ ¹ ² ³ ⁴ ⁵ ⁶ ⁷ ⁸ ⁹", d, " "); r = ""; if (e < 0) { r = "⁻"; e = -e }
 		e = sprintf("%d", e); for (i = 1; i <= length(e); i++) r = r d[substr(e, i, 1) + 1]; return r }
 	function val(v,   e, m) {
+		if (v < 0) return "−" val(-v)
 		if (v == int(v) && v < 1e5 && v > -1e5) return sprintf("%d", v)
 		if (v != 0 && (v >= 1e5 || v < 1e-3)) { e = int(log(v) / log(10)); if (10 ^ e > v) e--; m = v / 10 ^ e; return sprintf("%.2g", m) "·10" sup(e) }
 		return sprintf("%.3g", v)
@@ -278,8 +279,8 @@ tables() {
 	}
 	END {
 		if (!only) exit
-		split("graphs anycast coded nomadic", areas, " ")
-		for (i = 1; i <= 4; i++)
+		split("graphs anycast coded nomadic command", areas, " ")
+		for (i = 1; i <= 5; i++)
 			if (areas[i] in ran) printf "<!-- bench:%s -->\n%s<!-- /bench:%s -->\n\n", areas[i], block(areas[i]), areas[i]
 	}' "$work/rows.tsv" "$work/results" "$1"
 }
