@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/sweep"
 )
 
@@ -20,6 +22,8 @@ type sweepOptions struct {
 	files                  []string // the shard files of --merge
 
 	shard sweep.Shard // --shard, parsed
+
+	precision loadlab.Precision // --rel, --abs, --max-runs (with --direct)
 }
 
 // sweepCommand is "loadlab sweep": a named Monte Carlo sweep run as
@@ -60,6 +64,9 @@ func (a *app) sweepCommand() *cobra.Command {
 	fl.StringVarP(&o.out, "out", "o", "", "the shard's partial-result `FILE`; with --merge or --direct, the BASE of BASE.csv and BASE.json (required)")
 	fl.BoolVar(&o.merge, "merge", false, "merge the shard files given as arguments into BASE.csv and BASE.json")
 	fl.BoolVar(&o.direct, "direct", false, "compute the result in this process with the library's own function")
+	fl.Float64Var(&o.precision.Rel, "rel", 0, "with --direct: run until each 95 % half-width is ≤ rel·|mean| (the configuration's runs are the pilot)")
+	fl.Float64Var(&o.precision.Abs, "abs", 0, "with --direct: run until each 95 % half-width is ≤ abs")
+	fl.IntVar(&o.precision.MaxRuns, "max-runs", 0, "with --rel or --abs: runs at most (0: 10000)")
 	fl.BoolVar(&o.list, "list", false, "list the registered sweeps")
 	return c
 }
@@ -84,6 +91,14 @@ configuration's: --seed does not apply, nor do --json, --csv, --plot and
                            and files of another configuration or seed, are
                            refused
   --direct --out BASE      the library's one-process result, same bytes
+  --direct --rel R         consensus, mobility and the codedload sweeps: run
+                           until every 95 % half-width is ≤ R·|mean| (or
+                           --abs A), the configuration's runs being the
+                           pilot, at most --max-runs; the column n gives the
+                           runs used, and the result equals the fixed-runs
+                           result with that many runs. A precision decides
+                           the count as the runs come in, so it does not
+                           shard.
 
 Every check (flags, shard spec, configuration, output folder) is made
 before the first run. Result files are written whole or not at all. On a
@@ -117,6 +132,8 @@ func (a *app) sweepCheckFlags(cmd *cobra.Command, o *sweepOptions) error {
 		return usagef("sweep: --merge and --direct exclude each other")
 	case (o.merge || o.direct) && cmd.Flags().Changed("shard"):
 		return usagef("sweep: --shard does not apply to --merge or --direct")
+	case !o.direct && slices.ContainsFunc([]string{"rel", "abs", "max-runs"}, cmd.Flags().Changed):
+		return usagef("sweep: --rel, --abs and --max-runs go with --direct (a precision decides the run count as the runs come in, which shards cannot share)")
 	case o.merge && len(o.files) == 0:
 		return usagef("sweep: --merge needs the shard files as arguments")
 	case !o.merge && len(o.files) > 0:
@@ -292,15 +309,33 @@ func (a *app) sweepMerge(o *sweepOptions, p sweep.Plan, j sweepJob) error {
 
 // sweepDirect computes the result in this process and writes it.
 func (a *app) sweepDirect(o *sweepOptions, p sweep.Plan, j sweepJob) error {
-	bar := a.startProgress(-1, fmt.Sprintf("sweep %s: %d runs in one process", p.Name, p.Runs))
-	t, err := j.Direct()
-	bar.done()
-	if err != nil {
-		return sweepFailed(err)
-	}
-	if err := sweepWriteResult(o.out, p, t); err != nil {
+	if err := o.precision.Validate(); err != nil {
 		return err
 	}
-	a.sweepLogf("sweep %s: %d runs in one process, written to %s.csv and %s.json", p.Name, p.Runs, sweepResultBase(o.out), sweepResultBase(o.out))
-	return nil
+	var t sweepTable
+	var err error
+	bar := a.startProgress(-1, fmt.Sprintf("sweep %s: %d runs in one process", p.Name, p.Runs))
+	if pj, ok := j.(sweepPrecise); ok && !o.precision.IsZero() {
+		t, err = pj.DirectPrecise(o.precision)
+	} else if !o.precision.IsZero() {
+		err = usagef("sweep: %s has no precision mode (--rel, --abs): give its runs", p.Name)
+	} else {
+		t, err = j.Direct()
+	}
+	bar.done()
+	switch {
+	case err != nil && isUsage(err):
+		return err
+	case err != nil && !(errors.Is(err, loadlab.ErrNotConverged) && len(t.Rows) > 0):
+		return sweepFailed(err)
+	}
+	if werr := sweepWriteResult(o.out, p, t); werr != nil {
+		return werr
+	}
+	runs := fmt.Sprintf("%d runs", p.Runs)
+	if !o.precision.IsZero() {
+		runs = "runs to the precision (column n)"
+	}
+	a.sweepLogf("sweep %s: %s in one process, written to %s.csv and %s.json", p.Name, runs, sweepResultBase(o.out), sweepResultBase(o.out))
+	return sweepFailed(err)
 }

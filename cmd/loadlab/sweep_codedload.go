@@ -133,7 +133,7 @@ type sweepCodedloadJob struct {
 	start  []int // run j of the plan is run j − start[i] of point i
 	// direct computes the in-process result; table writes the points'
 	// results.
-	direct func() (sweepTable, error)
+	direct func(p loadlab.Precision) (sweepTable, error)
 	table  func(res []codedload.PointResult) sweepTable
 }
 
@@ -223,7 +223,12 @@ func (j *sweepCodedloadJob) Summarize(values [][]float64) (sweepTable, error) {
 	return j.table(res), nil
 }
 
-func (j *sweepCodedloadJob) Direct() (sweepTable, error) { return j.direct() }
+func (j *sweepCodedloadJob) Direct() (sweepTable, error) { return j.direct(loadlab.Precision{}) }
+
+// DirectPrecise is the library's loop with SweepSettings.Precision = p.
+func (j *sweepCodedloadJob) DirectPrecise(p loadlab.Precision) (sweepTable, error) {
+	return j.direct(p)
+}
 
 // sweepPointTable writes the sweep: point, x, metric and its estimate.
 func sweepPointTable(res []codedload.PointResult) sweepTable {
@@ -246,12 +251,12 @@ func sweepPointRows(key []any, p codedload.PointResult) [][]any {
 }
 
 // sweepDirect is the in-process codedload.Sweep of j's points.
-func (j *sweepCodedloadJob) sweepDirect() (sweepTable, error) {
-	res, err := codedload.Sweep(j.points, j.runs, j.seed, nil)
-	if err != nil {
+func (j *sweepCodedloadJob) sweepDirect(p loadlab.Precision) (sweepTable, error) {
+	res, err := codedload.Sweep(j.points, j.runs, j.seed, &codedload.SweepSettings{Precision: p})
+	if res == nil {
 		return sweepTable{}, err
 	}
-	return sweepPointTable(res), nil
+	return sweepPointTable(res), err
 }
 
 // sweepCodedPoint is one point of the "codedload" sweep.

@@ -85,8 +85,11 @@ func newSweepCodedloadCompare(params json.RawMessage, seed uint64, runs int) (sw
 	j.table = func(res []codedload.PointResult) sweepTable {
 		return sweepCurveTable(sweepCompareCurves(vs, owner, res))
 	}
-	j.direct = func() (sweepTable, error) {
-		cs, err := codedload.CompareSizes(p.Ns, fam, vs, runsAt, seed, nil)
+	j.direct = func(prec loadlab.Precision) (sweepTable, error) {
+		cs, err := codedload.CompareSizes(p.Ns, fam, vs, runsAt, seed, &codedload.SweepSettings{Precision: prec})
+		if cs == nil {
+			return sweepTable{}, err
+		}
 		return sweepCurveTable(cs), err
 	}
 	return j, j.setPoints(pts)

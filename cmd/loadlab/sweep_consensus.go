@@ -92,9 +92,12 @@ func (j *sweepConsensusJob) Summarize(values [][]float64) (sweepTable, error) {
 	return sweepEstimateTable([]sweepRow{{"rho", sweepEstimate(sweepColumn(values, 0))}}), nil
 }
 
-func (j *sweepConsensusJob) Direct() (sweepTable, error) {
+func (j *sweepConsensusJob) Direct() (sweepTable, error) { return j.DirectPrecise(loadlab.Precision{}) }
+
+// DirectPrecise is EstimateRho with MonteCarlo.Precision = p.
+func (j *sweepConsensusJob) DirectPrecise(p loadlab.Precision) (sweepTable, error) {
 	m := j.m
-	m.Workers = 0
+	m.Workers, m.Precision = 0, p
 	e, err := consensus.EstimateRho(j.th, j.t, j.sigma, m)
 	return sweepEstimateTable([]sweepRow{{"rho", e}}), err
 }

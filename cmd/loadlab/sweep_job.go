@@ -33,6 +33,16 @@ type sweepJob interface {
 	Direct() (sweepTable, error)
 }
 
+// sweepPrecise is a job whose one-process result can be asked for a
+// precision instead of a run count (loadlab.Precision; the
+// configuration's runs are the pilot). The result at the runs used is
+// the fixed-runs result with that many runs; short of the precision at
+// the cap, the result comes with an error wrapping
+// loadlab.ErrNotConverged.
+type sweepPrecise interface {
+	DirectPrecise(p loadlab.Precision) (sweepTable, error)
+}
+
 // sweepPathed is a job whose seed paths are not Seed, Prefix..., r (see
 // sweep.Plan.Path).
 type sweepPathed interface {

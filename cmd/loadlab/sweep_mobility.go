@@ -87,14 +87,17 @@ func (j *sweepMobilityJob) Summarize(values [][]float64) (sweepTable, error) {
 	return sweepEstimateTable(rows), nil
 }
 
-func (j *sweepMobilityJob) Direct() (sweepTable, error) {
-	res, err := mobility.Compare(j.sc, j.cs, j.runs, j.seed, j.point)
-	if err != nil {
+func (j *sweepMobilityJob) Direct() (sweepTable, error) { return j.DirectPrecise(loadlab.Precision{}) }
+
+// DirectPrecise is CompareWith with CompareSettings.Precision = p.
+func (j *sweepMobilityJob) DirectPrecise(p loadlab.Precision) (sweepTable, error) {
+	res, err := mobility.CompareWith(j.sc, j.cs, j.runs, j.seed, j.point, &mobility.CompareSettings{Precision: p})
+	if res == nil {
 		return sweepTable{}, err
 	}
 	var rows []sweepRow
 	for _, r := range res {
 		rows = append(rows, sweepRow{r.Name + " cost", r.Cost}, sweepRow{r.Name + " ratio", r.Ratio})
 	}
-	return sweepEstimateTable(rows), nil
+	return sweepEstimateTable(rows), err
 }
