@@ -129,4 +129,3 @@ func parse(t *testing.T, s string) float64 {
 	}
 	return x
 }
-
