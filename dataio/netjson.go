@@ -60,23 +60,41 @@ type networkDoc struct {
 	hasTrip   bool
 }
 
-// cell is a JSON number that must be there: null (which encoding/json
-// would leave as 0 in a float64) and a number that overflows float64
-// are errors naming the literal.
-type cell float64
+// cells is a JSON array of numbers that must be there: null (which
+// encoding/json would leave as 0 in a float64) and a number that
+// overflows float64 are errors naming the element's index and literal.
+type cells []float64
 
-func (c *cell) UnmarshalJSON(b []byte) error {
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || math.IsInf(v, 0) {
-		return &cellError{string(b)}
+func (c *cells) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*c = nil
+		return nil
 	}
-	*c = cell(v)
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	out := make([]float64, len(raw))
+	for i, r := range raw {
+		v, err := strconv.ParseFloat(string(r), 64)
+		if err != nil || math.IsInf(v, 0) {
+			return &cellError{literal: string(r), index: i}
+		}
+		out[i] = v
+	}
+	*c = out
 	return nil
 }
 
-type cellError struct{ literal string }
+// cellError is an element of an array that is not a finite number.
+type cellError struct {
+	literal string
+	index   int
+}
 
-func (e *cellError) Error() string { return fmt.Sprintf("%s is not a finite number", e.literal) }
+func (e *cellError) Error() string {
+	return fmt.Sprintf("element %d = %s is not a finite number", e.index, e.literal)
+}
 
 // decodeNetwork reads the one JSON object of r key by key, so that a
 // repeated key (which encoding/json would overwrite silently) and a key
@@ -145,14 +163,14 @@ func delim(dec *json.Decoder, want json.Delim, what string) error {
 
 // decodeVector decodes the array of numbers at key into dst.
 func decodeVector(dec *json.Decoder, key string, dst *[]float64) error {
-	var v []cell
+	var v cells
 	if err := dec.Decode(&v); err != nil {
 		return jsonError(dec, key, err)
 	}
 	if v == nil {
 		return &graphio.ParseError{Pkg: pkgName, Field: key, Value: "null", Msg: "want an array of numbers", Err: loadlab.ErrInvalid}
 	}
-	*dst = floats(v)
+	*dst = v
 	return nil
 }
 
@@ -165,25 +183,17 @@ func decodeRows(dec *json.Decoder, key string, dst *[][]float64) error {
 	rows := [][]float64{}
 	for j := 0; dec.More(); j++ {
 		path := fmt.Sprintf("%s[%d]", key, j)
-		var v []cell
+		var v cells
 		if err := dec.Decode(&v); err != nil {
 			return jsonError(dec, path, err)
 		}
 		if v == nil {
 			return &graphio.ParseError{Pkg: pkgName, Field: path, Value: "null", Msg: "want an array of numbers", Err: loadlab.ErrInvalid}
 		}
-		rows = append(rows, floats(v))
+		rows = append(rows, v)
 	}
 	*dst = rows
 	return delim(dec, ']', key)
-}
-
-func floats(v []cell) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = float64(x)
-	}
-	return out
 }
 
 // jsonError turns an error of the decoder at path into a ParseError.
@@ -192,7 +202,7 @@ func jsonError(dec *json.Decoder, path string, err error) error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &ce):
-		return &graphio.ParseError{Pkg: pkgName, Field: path, Value: ce.literal, Msg: "not a finite number", Err: loadlab.ErrInvalid}
+		return &graphio.ParseError{Pkg: pkgName, Field: fmt.Sprintf("%s[%d]", path, ce.index), Value: ce.literal, Msg: "not a finite number", Err: loadlab.ErrInvalid}
 	case errors.As(err, &se):
 		return &graphio.ParseError{Pkg: pkgName, Field: path, Msg: fmt.Sprintf("JSON syntax error at byte %d: %v", se.Offset, err), Err: loadlab.ErrInvalid}
 	case err == io.EOF || err == io.ErrUnexpectedEOF:

@@ -218,17 +218,17 @@ func TestNetworkOptionsValidate(t *testing.T) {
 // an error naming the JSON path.
 func TestNetworkJSONStrict(t *testing.T) {
 	for name, c := range map[string]struct{ src, field, value, msg string }{
-		"null in A":     {`{"A":[1,null],"T":[1,1],"C":[[1,0],[0,1]]}`, "A", "null", "not a finite number"},
+		"null in A":     {`{"A":[1,null],"T":[1,1],"C":[[1,0],[0,1]]}`, "A[1]", "null", "not a finite number"},
 		"A null":        {`{"A":null,"T":[1],"C":[[1]]}`, "A", "null", "array"},
-		"1e999 in C":    {`{"A":[1,1],"T":[1,1],"C":[[1,0],[1e999,1]]}`, "C[1]", "1e999", "not a finite number"},
-		"-1e999 in T":   {`{"A":[1],"T":[-1e999],"C":[[1]]}`, "T", "-1e999", "not a finite number"},
+		"1e999 in C":    {`{"A":[1,1],"T":[1,1],"C":[[1,0],[1e999,1]]}`, "C[1][0]", "1e999", "not a finite number"},
+		"-1e999 in T":   {`{"A":[1],"T":[-1e999],"C":[[1]]}`, "T[0]", "-1e999", "not a finite number"},
 		"NaN literal":   {`{"A":[NaN],"T":[1],"C":[[1]]}`, "A", "", "syntax"},
 		"short triplet": {`{"A":[1,1],"T":[1,1],"C_triplets":[[0,0,1],[1,1]]}`, "C_triplets[1]", "[1 1]", "want [i, j, c]"},
 		"long triplet":  {`{"A":[1,1],"T":[1,1],"C_triplets":[[0,0,1],[1,1,1,7]]}`, "C_triplets[1]", "[1 1 1 7]", "want [i, j, c]"},
 		"key twice":     {`{"A":[1],"T":[1],"C":[[1]],"T":[5]}`, "key", "T", "twice"},
 		"key in lower":  {`{"A":[5],"a":[1],"T":[1],"C":[[1]]}`, "key", "a", "unknown key"},
 		"not an object": {`[1,2]`, "the network", "[", `want "{"`},
-		"string in C":   {`{"A":[1],"T":[1],"C":[["1"]]}`, "C[0]", `"1"`, "not a finite number"},
+		"string in C":   {`{"A":[1],"T":[1],"C":[["1"]]}`, "C[0][0]", `"1"`, "not a finite number"},
 		"cut short":     {`{"A":[1],"T":[1],"C":[[1]`, "C", "", "end of input"},
 	} {
 		_, err := ReadNetworkJSON(strings.NewReader(c.src), nil)
