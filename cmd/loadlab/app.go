@@ -165,7 +165,7 @@ func (a *app) rootCommand() *cobra.Command {
 	for _, c := range []*cobra.Command{a.graphCommand(), a.throttlerCommand(), a.anycastCommand(), a.cacheCommand(), a.nomadicCommand()} {
 		root.AddCommand(group(c))
 	}
-	root.AddCommand(a.sweepCommand())
+	root.AddCommand(a.sweepCommand(), a.docsCommand())
 	return root
 }
 
