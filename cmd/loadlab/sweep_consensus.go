@@ -71,6 +71,19 @@ func newSweepConsensus(params json.RawMessage, seed uint64, runs int) (sweepJob,
 	if err := j.th.Validate(); err != nil {
 		return nil, err
 	}
+	// An unstable γ is bad input: refuse it before any shard file exists,
+	// by the family's closed-form spectrum (spec throttlers.md §4.1).
+	ev, err := f.Spectrum(p.Size)
+	if err != nil {
+		return nil, fmt.Errorf("params.size: %w", err)
+	}
+	sp, err := consensus.SpectralFrom(ev)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := sp.Rho(j.t, p.Gamma, p.Sigma); err != nil {
+		return nil, fmt.Errorf("params.gamma: %w", err)
+	}
 	if err := j.m.Validate(); err != nil {
 		return nil, err
 	}

@@ -186,7 +186,7 @@ func TestSweepResumeKilledShard(t *testing.T) {
 // configuration that fail validation, each with a word the error must
 // contain.
 var sweepInvalid = map[string][]struct{ old, new, want string }{
-	"consensus":         {{`"gamma":0.3`, `"gamma":-1`, "Gamma"}, {`"cycle"`, `"ring"`, "family"}, {`"runs":9`, `"runs":1`, "Runs"}},
+	"consensus":         {{`"gamma":0.3`, `"gamma":-1`, "Gamma"}, {`"cycle"`, `"ring"`, "family"}, {`"runs":9`, `"runs":1`, "Runs"}, {`"gamma":0.3`, `"gamma":0.6`, "unstable"}},
 	"mobility":          {{`"mesh",`, `"ring",`, "scenario"}, {`"Slots":120`, `"Slots":-1`, "Slots"}, {`"window":4`, `"window":-4`, "window"}},
 	"codedload":         {{`"files":30`, `"files":0`, "Files"}, {`"kind":"coded"`, `"kind":"codd"`, "strategy kind"}, {`"ell":3`, `"ell":3,"radius":2`, "radius"}, {`"n":64`, `"n":50`, "torus"}, {`"ties":"lowest"`, `"ties":"low"`, "ties"}},
 	"codedload-sizes":   {{`"ns":[64,256]`, `"ns":[64,100]`, "hypercube"}, {`"placement":"uniform"`, `"placement":"even"`, "placement"}, {`"cache":2`, `"cache":-2`, "Cache"}},
