@@ -225,8 +225,14 @@ func SimulateCentral(c *Central, d Demand, x0 []float64, steps int, s *Settings)
 	if err != nil {
 		return nil, err
 	}
+	return c.run(d, x0, ltotal, steps, s != nil && s.States, nil)
+}
+
+// run is the loop of SimulateCentral (see there) after its checks, with
+// l_total = Σ x0; visit, if not nil, sees the demand and the limits in
+// force of every cycle after its totals are recorded.
+func (c *Central) run(d Demand, x0 []float64, ltotal float64, steps int, states bool, visit func(r, x []float64)) (*Trajectory, error) {
 	n := len(x0)
-	states := s != nil && s.States
 	tr := newTrajectory(steps)
 	// ring[k mod (d+1)] holds the decision computed from r(k), in force
 	// at cycle k + d.
@@ -259,6 +265,9 @@ func SimulateCentral(c *Central, d Demand, x0 []float64, steps int, s *Settings)
 		}
 		if states {
 			tr.keep(zero, r, x, p)
+		}
+		if visit != nil {
+			visit(r, x)
 		}
 		tr.Steps++
 	}
@@ -298,15 +307,21 @@ func validateCentralRun(c *Central, d Demand, x0 []float64, steps int, s *Settin
 	if err := s.Validate(); err != nil {
 		return 0, err
 	}
-	if c.Delay == math.MaxInt {
-		return 0, loadlab.TooLarge("consensus", "SimulateCentral: Central.Delay = %d overflows the decision record", c.Delay)
-	}
-	per, ok := size.Product(len(x0), 8)
-	if !ok {
-		return 0, loadlab.TooLarge("consensus", "SimulateCentral: %d servers overflow the decision record", len(x0))
-	}
-	if err := size.Check("consensus", "SimulateCentral: Central.Delay + 1 decisions", c.Delay+1, per); err != nil {
+	if err := c.validateRecord(len(x0)); err != nil {
 		return 0, err
 	}
 	return ltotal, validateTrajectorySize(len(x0), steps, s != nil && s.States)
+}
+
+// validateRecord refuses, before anything is allocated, a delay whose
+// record of d + 1 decisions of n limits exceeds the memory budget.
+func (c *Central) validateRecord(n int) error {
+	if c.Delay == math.MaxInt {
+		return loadlab.TooLarge("consensus", "Central.Delay = %d overflows the decision record", c.Delay)
+	}
+	per, ok := size.Product(n, 8)
+	if !ok {
+		return loadlab.TooLarge("consensus", "Central: %d servers overflow the decision record", n)
+	}
+	return size.Check("consensus", "Central.Delay + 1 decisions", c.Delay+1, per)
 }
