@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
 )
 
@@ -56,7 +57,9 @@ type OverEstimate struct {
 // averaging O(k) and O_i(k) over m.Steps cycles after m.Burn in each of
 // m.Runs independent runs; run i is SimulateOver on the stream
 // loadlab.Stream(m.Seed, i), so the result does not depend on
-// m.Workers. The interval is over run means, valid up to the bias of an
+// m.Workers. Each run records the states of max{16, 2¹⁸/n} cycles at a
+// time (8 MiB up to 16384 servers, 512 bytes per server above), which
+// suits the sizes at which per-server values are read. The interval is over run means, valid up to the bias of an
 // unfinished burn-in (spec deployed §4.1). It applies to every Measure;
 // for Amount, ExpectedOver(th, Case1, g.Sigma, Σ g.Mean − g.LTotal) is
 // its exact value.
@@ -71,12 +74,20 @@ type OverEstimate struct {
 // MonteCarlo.Validate, an error wrapping loadlab.ErrInvalid when
 // len(g.Mean) ≠ n, one wrapping loadlab.ErrTooLarge when the per-server
 // record of the runs exceeds the memory budget, and the first error of
-// a run. It panics if th is nil.
+// a run. ErrTooLarge covers the recorded states of the concurrent runs
+// too. It panics if th is nil.
 func EstimateOver(th *Throttler, g Regime, m MonteCarlo) (OverEstimate, error) {
 	if err := validateOverThrottler(th, g); err != nil {
 		return OverEstimate{}, err
 	}
 	if err := validateOverMC(len(g.Mean), m); err != nil {
+		return OverEstimate{}, err
+	}
+	inFlight := m.Runs
+	if !m.Precision.IsZero() {
+		inFlight = m.Precision.Cap()
+	}
+	if err := validateSegments("EstimateOver", len(g.Mean), min(par.Workers(m.Workers), inFlight)); err != nil {
 		return OverEstimate{}, err
 	}
 	return estimateOver(m, func(steps, burn int, src rand.Source) (float64, []float64, error) {
@@ -118,6 +129,9 @@ func SimulateOver(th *Throttler, g Regime, steps, burn int, src rand.Source) (fl
 		return 0, nil, err
 	}
 	if err := validateOverRun("SimulateOver", steps, burn); err != nil {
+		return 0, nil, err
+	}
+	if err := validateSegments("SimulateOver", len(g.Mean), 1); err != nil {
 		return 0, nil, err
 	}
 	return simulateOver(th, g, steps, burn, src)
@@ -253,10 +267,27 @@ func summariseOver(totals []float64, outs [][]float64) OverEstimate {
 	return est
 }
 
+// overStateBytes is the memory of the states SimulateOver records at a
+// time (a variable so that the tests can make segments short).
+var overStateBytes = 1 << 23
+
 // overSegment is the number of cycles SimulateOver records at a time
-// (Settings.States) for n servers: about 2 MiB of states, at least 64
-// cycles.
-func overSegment(n int) int { return max(64, (1<<16)/n) }
+// (Settings.States, four vectors of n values per cycle) for n servers:
+// overStateBytes of states, and at least 16 cycles, so that the set-up
+// of each Simulate call (the stability check) stays a small part of a
+// segment.
+func overSegment(n int) int { return max(16, overStateBytes/(32*n)) }
+
+// validateSegments refuses, before anything is allocated, the recorded
+// states of the segments of workers concurrent DST runs on n servers
+// beyond the memory budget.
+func validateSegments(fn string, n, workers int) error {
+	per, ok := size.Product(4, n, overSegment(n), 8)
+	if !ok {
+		return loadlab.TooLarge("consensus", "%s: %d servers overflow the recorded states", fn, n)
+	}
+	return size.Check("consensus", fn+": the recorded states of concurrent runs", workers, per)
+}
 
 // overAccumulator sums O(k) and O_i(k) over the cycles after burn.
 type overAccumulator struct {

@@ -225,6 +225,13 @@ func TestEstimateOverDeterministic(t *testing.T) {
 	fixed, err := EstimateOver(th, g, MonteCarlo{Runs: p.Total.N, Steps: 80, Burn: 10, Seed: 4})
 	require.NoError(t, err)
 	require.Equal(t, fixed, p)
+	m.Precision = loadlab.Precision{Rel: 1e-6, MaxRuns: 12}
+	p, err = EstimateOver(th, g, m)
+	require.ErrorIs(t, err, loadlab.ErrNotConverged)
+	require.ErrorContains(t, err, "after Precision.MaxRuns = 12 runs")
+	fixed, err = EstimateOver(th, g, MonteCarlo{Runs: 12, Steps: 80, Burn: 10, Seed: 4})
+	require.NoError(t, err)
+	require.Equal(t, fixed, p, "the partial estimate is that of the 12 runs")
 	c := &Central{Rule: MaxMinFair, Delay: 1}
 	ce, err := EstimateCentralOver(c, g, MonteCarlo{Runs: 3, Steps: 50, Seed: 9})
 	require.NoError(t, err)
@@ -280,4 +287,41 @@ func TestGammaOver(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSimulateOverSegments: a run cut into segments of 16 cycles gives
+// the per-server means of one Simulate over all cycles, up to the
+// rounding dropped at each boundary (the low parts of the limits, about
+// u·|x| per boundary, times 25 boundaries: 1e-12 relative holds with
+// room).
+func TestSimulateOverSegments(t *testing.T) {
+	th := overGraph(t)
+	g := Regime{Mean: []float64{10, 12, 8, 9, 15, 11, 10, 7}, Sigma: 1.3, LTotal: 81}
+	const steps, burn = 300, 100
+	save := overStateBytes
+	overStateBytes = 1 // segments of 16 cycles
+	defer func() { overStateBytes = save }()
+	require.Equal(t, 16, overSegment(8))
+	tot, srv, err := SimulateOver(th, g, steps, burn, loadlab.Stream(3, 0))
+	require.NoError(t, err)
+
+	x0, err := Equilibrium(Amount, g.Mean, g.LTotal)
+	require.NoError(t, err)
+	d := &StationaryDemand{Mean: g.Mean, Sigma: g.Sigma, Src: loadlab.Stream(3, 0)}
+	tr, err := Simulate(th, d, x0, burn+steps, &Settings{States: true})
+	require.NoError(t, err)
+	want := make([]float64, 8)
+	var wantTot float64
+	for k := burn; k < burn+steps; k++ {
+		share := max(tr.RTotal[k]-tr.LTotal[k], 0) / 8
+		for i := range want {
+			o := max(tr.R[k][i]-tr.X[k][i], 0) - share
+			want[i] += o / steps
+		}
+		wantTot += tr.Over[k] / steps
+	}
+	for i := range want {
+		assert.InDelta(t, want[i], srv[i], 1e-12*15, "server %d", i)
+	}
+	assert.InDelta(t, wantTot, tot, 1e-12*100)
 }
