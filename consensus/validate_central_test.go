@@ -251,5 +251,26 @@ func overClosedCases() []badarg.Case {
 	gp := badarg.Probe{Func: "Spectral.GammaOver", Err: inv}
 	cs = append(cs, badarg.Probe{Func: "Spectral.GammaOver", Err: inv, Text: "GammaOver: sigma = %v"}.Scalar("sigma", badarg.Positive, func(sg float64) error { _, _, err := s.GammaOver(sg, 0); return err })...)
 	cs = append(cs, gp.Scalar("excess", badarg.Finite, func(e float64) error { _, _, err := s.GammaOver(1, e); return err })...)
-	return append(cs, gp.Fails("from SpectralFrom", "no eigenvectors", func() error { _, _, err := sf.GammaOver(1, 0); return err }))
+	cs = append(cs, gp.Fails("from SpectralFrom", "no eigenvectors", func() error { _, _, err := sf.GammaOver(1, 0); return err }))
+	return append(cs, designOverCases()...)
+}
+
+// designOverCases probes DesignOverWeights: its own arguments, and the
+// problem and settings checks it shares with DesignWeights.
+func designOverCases() []badarg.Case {
+	base := WeightProblem{Nodes: 4, Links: []Link{{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 0, 1}}, Gamma: 0.1, Budget: 4}
+	p := badarg.Probe{Func: "DesignOverWeights", Err: inv}
+	cs := p.Scalar("sigma", badarg.Positive, func(sg float64) error { _, err := DesignOverWeights(base, sg, 0, nil); return err })
+	cs = append(cs, p.Scalar("excess", badarg.Finite, func(e float64) error { _, err := DesignOverWeights(base, 1, e, nil); return err })...)
+	cs = append(cs, badarg.Fields(p, base, badarg.Positive, func(q *WeightProblem) error { _, err := DesignOverWeights(*q, 1, 0, nil); return err }, "Nodes", "Gamma", "Budget")...)
+	cs = append(cs, badarg.Fields(p, DesignSettings{}, badarg.NonNegative, func(s *DesignSettings) error { _, err := DesignOverWeights(base, 1, 0, s); return err }, "Tol", "MaxIter")...)
+	return append(cs,
+		p.Fails("Floor = 0.5", "WeightProblem.Floor = 0.5, want 0", func() error { q := base; q.Floor = 0.5; _, err := DesignOverWeights(q, 1, 0, nil); return err }),
+		badarg.Probe{Func: "DesignOverWeights", Err: loadlab.ErrDisconnected}.Fails("links that do not connect", "do not connect", func() error {
+			q := base
+			q.Links = []Link{{0, 1, 1}, {2, 3, 1}}
+			_, err := DesignOverWeights(q, 1, 0, nil)
+			return err
+		}),
+	)
 }
