@@ -168,20 +168,21 @@ func (c *Central) limits(dst, r []float64, ltotal float64) {
 // deployed §3.1) into dst for demand r, total limit ltotal and positive
 // demand total rpos (+Inf when it overflows).
 func waterFillCentral(dst, r []float64, ltotal, rpos float64) {
-	for i, ri := range r {
-		dst[i] = max(ri, 0)
-	}
 	if rpos <= ltotal {
 		spare := (ltotal - rpos) / float64(len(r))
-		for i := range dst {
-			dst[i] += spare
+		for i, ri := range r {
+			dst[i] = max(ri, 0) + spare
 		}
 		return
+	}
+	req := make([]float64, len(r))
+	for i, ri := range r {
+		req[i] = max(ri, 0)
 	}
 	// The demands are finite and non-negative and ltotal is finite and
 	// non-negative: WaterFill cannot fail (an overflowing Σ r⁺ only
 	// makes it take the water-filling branch).
-	if _, _, err := WaterFill(dst, dst, ltotal); err != nil {
+	if _, _, err := WaterFill(dst, req, ltotal); err != nil {
 		panic(fmt.Sprintf("consensus: Central: water-filling failed: %v", err))
 	}
 }

@@ -58,11 +58,11 @@ type OverEstimate struct {
 // m.Runs independent runs; run i is SimulateOver on the stream
 // loadlab.Stream(m.Seed, i), so the result does not depend on
 // m.Workers. Each run records the states of max{16, 2¹⁸/n} cycles at a
-// time (8 MiB up to 16384 servers, 512 bytes per server above), which
-// suits the sizes at which per-server values are read. The interval is over run means, valid up to the bias of an
-// unfinished burn-in (spec deployed §4.1). It applies to every Measure;
-// for Amount, ExpectedOver(th, Case1, g.Sigma, Σ g.Mean − g.LTotal) is
-// its exact value.
+// time (8 MiB up to 16384 servers, 512 bytes per server above). The
+// interval is over run means, valid up to the bias of an unfinished
+// burn-in (spec deployed §4.1). It applies to every Measure; for
+// Amount, ExpectedOver(th, Case1, g.Sigma, Σ g.Mean − g.LTotal) is its
+// exact value.
 //
 // With m.Precision not zero, m.Runs is the pilot and runs are added
 // until the 95 % half-width of Total meets it (the rule of
@@ -73,9 +73,9 @@ type OverEstimate struct {
 // Errors: those of Throttler.Validate, Regime.Validate and
 // MonteCarlo.Validate, an error wrapping loadlab.ErrInvalid when
 // len(g.Mean) ≠ n, one wrapping loadlab.ErrTooLarge when the per-server
-// record of the runs exceeds the memory budget, and the first error of
-// a run. ErrTooLarge covers the recorded states of the concurrent runs
-// too. It panics if th is nil.
+// record of the runs or the recorded states of the concurrent runs
+// exceed the memory budget, and the first error of a run. It panics if
+// th is nil.
 func EstimateOver(th *Throttler, g Regime, m MonteCarlo) (OverEstimate, error) {
 	if err := validateOverThrottler(th, g); err != nil {
 		return OverEstimate{}, err
