@@ -321,6 +321,7 @@ type evaluator struct {
 	grad   []float64
 	bgrad  []float64
 	logdet float64
+	over   *overObjective // the over-throttling objective instead (design_over.go), or nil
 }
 
 type evalResult struct {
@@ -380,6 +381,9 @@ func normB(x *mat.SymDense, u, v int) (sq, quad float64) {
 // value evaluates the objective and gradient at w; nil means w is
 // outside the domain (disconnected or unstable).
 func (e *evaluator) value(w []float64) *evalResult {
+	if e.over != nil {
+		return e.overValue(w)
+	}
 	gamma := e.p.Gamma
 	e.laplacian(w)
 	// Q = (2I − γL)⁻¹; positive definite iff stable.
