@@ -1,0 +1,64 @@
+package consensus
+
+import (
+	"github.com/loadlab/loadlab/internal/badarg"
+	"github.com/loadlab/loadlab/wgraph/gen"
+)
+
+// The delayed H2 functions (spec deployed §2) join the throttler probes:
+// each is called with τ = 1 (a*(1) = 1, so γ = 0.2 on path5 is stable,
+// γλ_n ≈ 0.72, and γ = 0.6 is not).
+func init() {
+	for name, f := range map[string]func(th *Throttler) error{
+		"DelayStability": func(th *Throttler) error { _, err := DelayStability(th, 1); return err },
+		"RhoDelay":       func(th *Throttler) error { _, err := RhoDelay(th, Case2, 1, 1); return err },
+	} {
+		throttlerFuncs[name] = f
+		linear = append(linear, name)
+		stable = append(stable, name)
+	}
+}
+
+// delayCases probes the delay τ, σ, the traffic case and the sizes of the
+// delayed H2 functions beyond the throttler's fields.
+func delayCases() []badarg.Case {
+	th := func() *Throttler { return &Throttler{Graph: path5(), Gamma: 0.2} }
+	s, err := NewSpectral(path5())
+	must(err)
+	withTau := map[string]func(tau int) error{
+		"DelayLimit":                   func(tau int) error { _, err := DelayLimit(tau); return err },
+		"DelayStability":               func(tau int) error { _, err := DelayStability(th(), tau); return err },
+		"RhoDelay":                     func(tau int) error { _, err := RhoDelay(th(), Case2, tau, 1); return err },
+		"Spectral.RhoDelay":            func(tau int) error { _, err := s.RhoDelay(Case2, tau, 0.2, 1); return err },
+		"Spectral.GammaH2Delay":        func(tau int) error { _, _, err := s.GammaH2Delay(tau, 1); return err },
+		"Spectral.DelayStabilityBound": func(tau int) error { _, err := s.DelayStabilityBound(tau); return err },
+	}
+	var cs []badarg.Case
+	for _, name := range sortedKeys(withTau) {
+		f := withTau[name]
+		cs = append(cs,
+			badarg.Probe{Func: name, Err: inv, Text: "delay tau = %v"}.Int("tau", badarg.NonNegative, f)...)
+		cs = append(cs, badarg.Probe{Func: name, Err: tooLarge}.Fails("tau = MaxDelay + 1", "delay tau = 1025 > MaxDelay", func() error { return f(MaxDelay + 1) }))
+	}
+	h2 := map[string]func(t Traffic, sigma float64) error{
+		"RhoDelay":          func(t Traffic, sg float64) error { _, err := RhoDelay(th(), t, 1, sg); return err },
+		"Spectral.RhoDelay": func(t Traffic, sg float64) error { _, err := s.RhoDelay(t, 1, 0.2, sg); return err },
+	}
+	for _, name := range sortedKeys(h2) {
+		f := h2[name]
+		p := badarg.Probe{Func: name, Err: inv}
+		cs = append(cs, p.Scalar("sigma", badarg.NonNegative, func(sg float64) error { return f(Case2, sg) })...)
+		cs = append(cs, p.Fails("Traffic(7)", "Traffic = 7", func() error { return f(Traffic(7), 1) }))
+	}
+	sp := badarg.Probe{Func: "Spectral.RhoDelay", Err: inv, Text: "Gamma = %v"}
+	cs = append(cs, sp.Scalar("gamma", badarg.Positive, func(g float64) error { _, err := s.RhoDelay(Case2, 1, g, 1); return err })...)
+	cs = append(cs,
+		badarg.Probe{Func: "Spectral.RhoDelay", Err: ErrUnstable}.Fails("γ = 0.3, τ = 1", "a*(τ)/λ_n", func() error { _, err := s.RhoDelay(Case2, 1, 0.3, 1); return err }),
+		badarg.Probe{Func: "RhoDelay", Err: tooLarge}.Fails("n = 2^17", "EstimateH2Delay", func() error {
+			_, err := RhoDelay(&Throttler{Graph: mustGraph(gen.Path(1 << 17)), Gamma: 0.1}, Case2, 1, 1)
+			return err
+		}),
+	)
+	cs = append(cs, badarg.Probe{Func: "Spectral.GammaH2Delay", Err: inv, Text: "GammaH2Delay: sigma = %v"}.Scalar("sigma", badarg.NonNegative, func(sg float64) error { _, _, err := s.GammaH2Delay(1, sg); return err })...)
+	return cs
+}
