@@ -1,6 +1,9 @@
 package consensus
 
 import (
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/internal/badarg"
 	"github.com/loadlab/loadlab/wgraph/gen"
 )
@@ -12,6 +15,10 @@ func init() {
 	for name, f := range map[string]func(th *Throttler) error{
 		"DelayStability": func(th *Throttler) error { _, err := DelayStability(th, 1); return err },
 		"RhoDelay":       func(th *Throttler) error { _, err := RhoDelay(th, Case2, 1, 1); return err },
+		"EstimateH2Delay": func(th *Throttler) error {
+			_, err := EstimateH2Delay(th, 1, 1, nil, rand.NewPCG(1, 1))
+			return err
+		},
 	} {
 		throttlerFuncs[name] = f
 		linear = append(linear, name)
@@ -60,5 +67,21 @@ func delayCases() []badarg.Case {
 		}),
 	)
 	cs = append(cs, badarg.Probe{Func: "Spectral.GammaH2Delay", Err: inv, Text: "GammaH2Delay: sigma = %v"}.Scalar("sigma", badarg.NonNegative, func(sg float64) error { _, _, err := s.GammaH2Delay(1, sg); return err })...)
-	return cs
+	return append(cs, delayEstimatorCases()...)
+}
+
+// delayEstimatorCases probes EstimateH2Delay beyond the throttler's
+// fields: τ, σ, the settings and a nil source.
+func delayEstimatorCases() []badarg.Case {
+	th := func() *Throttler { return &Throttler{Graph: path5(), Gamma: 0.2} }
+	f := func(tau int, sg float64, set *estimate.TraceSettings) error {
+		_, err := EstimateH2Delay(th(), tau, sg, set, rand.NewPCG(1, 1))
+		return err
+	}
+	p := badarg.Probe{Func: "EstimateH2Delay", Err: inv}
+	cs := badarg.Probe{Func: "EstimateH2Delay", Err: inv, Text: "delay tau = %v"}.Int("tau", badarg.NonNegative, func(tau int) error { return f(tau, 1, nil) })
+	cs = append(cs, badarg.Probe{Func: "EstimateH2Delay", Err: tooLarge}.Fails("tau = MaxDelay + 1", "MaxDelay", func() error { return f(MaxDelay+1, 1, nil) }))
+	cs = append(cs, p.Scalar("sigma", badarg.NonNegative, func(sg float64) error { return f(1, sg, nil) })...)
+	cs = append(cs, badarg.Fields(p, estimate.TraceSettings{}, badarg.NonNegative, func(set *estimate.TraceSettings) error { return f(1, 1, set) }, "RelAcc", "MinProbes", "MaxProbes")...)
+	return append(cs, p.Panics("src = nil", "nil", func() { _, _ = EstimateH2Delay(th(), 1, 1, nil, nil) }))
 }
