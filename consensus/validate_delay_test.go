@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab/estimate"
@@ -15,6 +16,10 @@ func init() {
 	for name, f := range map[string]func(th *Throttler) error{
 		"DelayStability": func(th *Throttler) error { _, err := DelayStability(th, 1); return err },
 		"RhoDelay":       func(th *Throttler) error { _, err := RhoDelay(th, Case2, 1, 1); return err },
+		"SecondMomentRho": func(th *Throttler) error {
+			_, err := SecondMomentRho(th, Case2, 1, 1, 0.1, 0.9)
+			return err
+		},
 		"EstimateH2Delay": func(th *Throttler) error {
 			_, err := EstimateH2Delay(th, 1, 1, nil, rand.NewPCG(1, 1))
 			return err
@@ -67,7 +72,8 @@ func delayCases() []badarg.Case {
 		}),
 	)
 	cs = append(cs, badarg.Probe{Func: "Spectral.GammaH2Delay", Err: inv, Text: "GammaH2Delay: sigma = %v"}.Scalar("sigma", badarg.NonNegative, func(sg float64) error { _, _, err := s.GammaH2Delay(1, sg); return err })...)
-	return append(cs, delayEstimatorCases()...)
+	cs = append(cs, delayEstimatorCases()...)
+	return append(cs, secondMomentCases()...)
 }
 
 // delayEstimatorCases probes EstimateH2Delay beyond the throttler's
@@ -84,4 +90,37 @@ func delayEstimatorCases() []badarg.Case {
 	cs = append(cs, p.Scalar("sigma", badarg.NonNegative, func(sg float64) error { return f(1, sg, nil) })...)
 	cs = append(cs, badarg.Fields(p, estimate.TraceSettings{}, badarg.NonNegative, func(set *estimate.TraceSettings) error { return f(1, 1, set) }, "RelAcc", "MinProbes", "MaxProbes")...)
 	return append(cs, p.Panics("src = nil", "nil", func() { _, _ = EstimateH2Delay(th(), 1, 1, nil, nil) }))
+}
+
+// secondMomentCases probes SecondMomentRho beyond the throttler's fields:
+// τ, σ, the traffic case, the loss and tick probabilities, and a graph
+// above SecondMomentMaxNodes.
+func secondMomentCases() []badarg.Case {
+	th := func() *Throttler { return &Throttler{Graph: path5(), Gamma: 0.2} }
+	f := func(t Traffic, tau int, sg, q, pi float64) error {
+		_, err := SecondMomentRho(th(), t, tau, sg, q, pi)
+		return err
+	}
+	p := badarg.Probe{Func: "SecondMomentRho", Err: inv}
+	cs := badarg.Probe{Func: "SecondMomentRho", Err: inv, Text: "delay tau = %v"}.Int("tau", badarg.NonNegative, func(tau int) error { return f(Case2, tau, 1, 0.1, 0.9) })
+	cs = append(cs, p.Scalar("sigma", badarg.NonNegative, func(sg float64) error { return f(Case2, 1, sg, 0.1, 0.9) })...)
+	cs = append(cs, p.Fails("Traffic(7)", "Traffic = 7", func() error { return f(Traffic(7), 1, 1, 0.1, 0.9) }))
+	for _, q := range []float64{nan, inf, -inf, -0.1, 1, 1.5} {
+		cs = append(cs, p.Fails(fmt.Sprintf("loss = %v", q), fmt.Sprintf("loss q = %v", q), func() error { return f(Case2, 1, 1, q, 0.9) }))
+	}
+	for _, pi := range []float64{nan, inf, -inf, -0.1, 0, 1.5} {
+		cs = append(cs, p.Fails(fmt.Sprintf("tick = %v", pi), fmt.Sprintf("tick π = %v", pi), func() error { return f(Case2, 1, 1, 0.1, pi) }))
+	}
+	return append(cs,
+		badarg.Probe{Func: "SecondMomentRho", Err: tooLarge}.Fails("tau = MaxDelay + 1", "MaxDelay", func() error { return f(Case2, MaxDelay+1, 1, 0.1, 0.9) }),
+		badarg.Probe{Func: "SecondMomentRho", Err: tooLarge}.Fails("n = 257", "SecondMomentMaxNodes", func() error {
+			_, err := SecondMomentRho(&Throttler{Graph: mustGraph(gen.Path(257)), Gamma: 0.1}, Case2, 1, 1, 0.1, 0.9)
+			return err
+		}),
+		// γ m λ_n ≈ 0.3 · 3.618 ≥ a*(1) = 1: the mean dynamics are unstable.
+		badarg.Probe{Func: "SecondMomentRho", Err: ErrUnstable}.Fails("γ = 0.3, τ = 1", "mean dynamics", func() error {
+			_, err := SecondMomentRho(&Throttler{Graph: path5(), Gamma: 0.3}, Case2, 1, 1, 0, 1)
+			return err
+		}),
+	)
 }
