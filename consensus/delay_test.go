@@ -101,8 +101,8 @@ func TestDelayLimitCompanion(t *testing.T) {
 
 // TestDelayLimitScalar checks a*(τ) against the roots of the scalar
 // characteristic polynomial z^{τ+1} − z^τ + a (its companion matrix) on
-// both sides, for τ = 0..12, and that no a in (0, a*) on a grid is
-// unstable (the limit is the first crossing, spec deployed §2.2).
+// both sides, for τ = 0..12, and on grids that every a in (0, a*) is
+// stable and every a in (a*, 4] unstable (spec deployed §2.2).
 func TestDelayLimitScalar(t *testing.T) {
 	radius := func(a float64, tau int) float64 {
 		k := tau + 1
@@ -121,6 +121,9 @@ func TestDelayLimitScalar(t *testing.T) {
 		require.Greater(t, radius(lim*(1+1e-4), tau), 1.0, "τ=%d", tau)
 		for i := 1; i < 50; i++ {
 			require.Less(t, radius(lim*float64(i)/50, tau), 1.0, "τ=%d a=%v", tau, lim*float64(i)/50)
+			// Past the limit no root comes back inside: unstable up to a = 4.
+			a := lim + (4-lim)*float64(i)/50
+			require.Greater(t, radius(a, tau), 1.0, "τ=%d a=%v", tau, a)
 		}
 	}
 	require.InDelta(t, 2, delayLimit(0), 1e-15)
