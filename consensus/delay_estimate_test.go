@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
 	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
@@ -14,29 +15,45 @@ import (
 )
 
 // TestEstimateH2DelayCoverage checks EstimateH2Delay (spec deployed §2.5)
-// against the exact sums of RhoDelay on graphs of 2000 nodes: a sparse
-// random weighted graph (well conditioned, a by Lanczos) at τ = 4 and a
-// 40 × 50 torus (κ(L) ≈ 10³, so the resistance term goes to solves) at
-// τ = 2, both at 80 % of the delayed stability limit, over 100 seeds at
-// RelAcc 5 %. Every interval meets RelAcc, and each of ρ₁, ρ₂ is covered
-// at a rate ≥ 95 % − 3 binomial sd (2.2 %); a quadrature bias of the
-// order of the half-width would show as a coverage far below that.
+// against the exact sums of Spectral.RhoDelay: on the 2¹¹-node hypercube
+// (closed-form spectrum, well conditioned, a by Lanczos) at τ = 4, the
+// 40 × 50 torus (closed-form product spectrum; κ(L) ≈ 10³, so the
+// resistance term goes to solves) at τ = 2, and a 500-node sparse random
+// weighted graph (dense spectrum) at τ = 3, all at 80 % of the delayed
+// stability limit, over 100 seeds at RelAcc 5 %. Every interval meets
+// RelAcc, and each of ρ₁, ρ₂ is covered at a rate ≥ 95 % − 3 binomial sd
+// (2.2 %); a quadrature bias of the order of the half-width would show
+// as a coverage far below that.
 func TestEstimateH2DelayCoverage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("dense spectra of 2000 nodes")
-	}
+	hyper, err := spectral.HypercubeSpectrum(11)
+	require.NoError(t, err)
+	c40, err := spectral.CycleSpectrum(40)
+	require.NoError(t, err)
+	c50, err := spectral.CycleSpectrum(50)
+	require.NoError(t, err)
+	torus, err := spectral.ProductSpectrum(c40, c50)
+	require.NoError(t, err)
+	random := sparseRandom(500, 6, rand.NewPCG(7, 8))
 	cases := []struct {
 		name string
 		g    *wgraph.Graph
+		ev   []float64 // nil: the dense spectrum
 		tau  int
 	}{
-		{"sparse random", sparseRandom(2000, 6, rand.NewPCG(7, 8)), 4},
-		{"torus 40×50", mustGraph(gen.Torus(40, 50)), 2},
+		{"hypercube 2^11", mustGraph(gen.Hypercube(11)), hyper, 4},
+		{"torus 40×50", mustGraph(gen.Torus(40, 50)), torus, 2},
+		{"sparse random 500", random, nil, 3},
 	}
 	const seeds = 100
 	low := 0.95 - 3*math.Sqrt(0.95*0.05/seeds)
 	for _, c := range cases {
-		s := spectralOf(t, c.g)
+		var s *Spectral
+		if c.ev == nil {
+			s = spectralOf(t, c.g)
+		} else {
+			s, err = SpectralFrom(c.ev)
+			require.NoError(t, err)
+		}
 		lim, err := s.DelayStabilityBound(c.tau)
 		require.NoError(t, err)
 		th := &Throttler{Graph: c.g, Gamma: 0.8 * lim}
