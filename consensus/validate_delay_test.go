@@ -2,6 +2,8 @@ package consensus
 
 import (
 	"fmt"
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/wgraph"
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab/estimate"
@@ -73,6 +75,7 @@ func delayCases() []badarg.Case {
 	)
 	cs = append(cs, badarg.Probe{Func: "Spectral.GammaH2Delay", Err: inv, Text: "GammaH2Delay: sigma = %v"}.Scalar("sigma", badarg.NonNegative, func(sg float64) error { _, _, err := s.GammaH2Delay(1, sg); return err })...)
 	cs = append(cs, delayEstimatorCases()...)
+	cs = append(cs, gammaDelayCases()...)
 	return append(cs, secondMomentCases()...)
 }
 
@@ -122,5 +125,25 @@ func secondMomentCases() []badarg.Case {
 			_, err := SecondMomentRho(&Throttler{Graph: path5(), Gamma: 0.3}, Case2, 1, 1, 0, 1)
 			return err
 		}),
+	)
+}
+
+// gammaDelayCases probes EstimateGammaH2Delay: τ, σ, the settings, one
+// node, a disconnected graph and nil arguments.
+func gammaDelayCases() []badarg.Case {
+	f := func(g *wgraph.Graph, tau int, sg float64, set *estimate.TraceSettings) error {
+		_, err := EstimateGammaH2Delay(g, tau, sg, set, rand.NewPCG(1, 1))
+		return err
+	}
+	p := badarg.Probe{Func: "EstimateGammaH2Delay", Err: inv}
+	cs := badarg.Probe{Func: "EstimateGammaH2Delay", Err: inv, Text: "delay tau = %v"}.Int("tau", badarg.NonNegative, func(tau int) error { return f(path5(), tau, 1, nil) })
+	cs = append(cs, badarg.Probe{Func: "EstimateGammaH2Delay", Err: inv, Text: "EstimateGammaH2Delay: sigma = %v"}.Scalar("sigma", badarg.NonNegative, func(sg float64) error { return f(path5(), 1, sg, nil) })...)
+	cs = append(cs, badarg.Fields(p, estimate.TraceSettings{}, badarg.NonNegative, func(set *estimate.TraceSettings) error { return f(path5(), 1, 1, set) }, "RelAcc", "MinProbes", "MaxProbes")...)
+	return append(cs,
+		badarg.Probe{Func: "EstimateGammaH2Delay", Err: tooLarge}.Fails("tau = MaxDelay + 1", "MaxDelay", func() error { return f(path5(), MaxDelay+1, 1, nil) }),
+		p.Fails("one node", "graph has 1 nodes, want ≥ 2", func() error { return f(mustGraph(gen.Path(1)), 1, 1, nil) }),
+		badarg.Probe{Func: "EstimateGammaH2Delay", Err: loadlab.ErrDisconnected}.Fails("two components", "", func() error { return f(twoComponents(), 1, 1, nil) }),
+		p.Panics("g = nil", "consensus: EstimateGammaH2Delay: nil graph", func() { _ = f(nil, 1, 1, nil) }),
+		p.Panics("src = nil", "nil graph or rand.Source", func() { _, _ = EstimateGammaH2Delay(path5(), 1, 1, nil, nil) }),
 	)
 }
