@@ -389,3 +389,52 @@ func RhoDelay(th *Throttler, t Traffic, tau int, sigma float64) (float64, error)
 	}
 	return s.RhoDelay(t, tau, th.Gamma, sigma)
 }
+
+// NodalRhoDelay returns the nodal H2 measures ρ_j = lim E (p_j − p̄)² of
+// traffic t under the uniform delay τ (spec deployed §2.3) in dst
+// (allocated if nil), from the eigenvectors v_i of L:
+// ρ_j = σ² Σ_{i≥2} f_τ(λ_i) v_ij², f_τ the term of RhoDelay; Σ_j ρ_j is
+// RhoDelay. The eigenvectors are computed once, as for NodalRho. It
+// returns the errors of RhoDelay, and an error wrapping
+// loadlab.ErrInvalid for a Spectral made by SpectralFrom (no
+// eigenvectors). It panics if dst is non-nil with a length other than n.
+func (s *Spectral) NodalRhoDelay(dst []float64, t Traffic, tau int, gamma, sigma float64) ([]float64, error) {
+	if err := validateRhoArgs(t, gamma, sigma); err != nil {
+		return nil, err
+	}
+	if err := validateDelay(tau); err != nil {
+		return nil, err
+	}
+	n := len(s.lambda)
+	dst = allocDst(dst, n, "Spectral.NodalRhoDelay")
+	if s.g == nil {
+		return nil, loadlab.Invalid("consensus", "Spectral.NodalRhoDelay: a Spectral from SpectralFrom has no eigenvectors (use NewSpectral)")
+	}
+	if err := s.unstableDelay(gamma, tau); err != nil {
+		return nil, err
+	}
+	s.once.Do(s.vectors)
+	if s.verr != nil {
+		return nil, s.verr
+	}
+	w := newModeWork(tau)
+	f := make([]float64, n)
+	for i := 1; i < n; i++ {
+		v, ok := w.delayTerm(t, gamma, s.lambda[i])
+		if !ok {
+			return nil, loadlab.Wrap(ErrUnstable, "consensus", "γ = %v, delay τ = %d: the variance system of the mode λ = %v is singular to rounding (spec deployed §2.3)", gamma, tau, s.lambda[i])
+		}
+		f[i] = v
+	}
+	raw := s.vecs.RawMatrix()
+	v := sigma * sigma
+	for j := range n {
+		row := raw.Data[j*raw.Stride : j*raw.Stride+n]
+		var sum dense.CompensatedSum
+		for i := 1; i < n; i++ {
+			sum.Add(f[i] * row[i] * row[i])
+		}
+		dst[j] = v * sum.Value()
+	}
+	return dst, nil
+}

@@ -389,3 +389,51 @@ func TestRhoDelayErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrUnstable)
 	require.True(t, math.IsInf(r, 1))
 }
+
+// TestNodalRhoDelay checks the nodal values under delay (spec deployed
+// §2.3) against the diagonal of the augmented Lyapunov solution's newest
+// block (Case 2, τ = 2; 1e-8 as TestRhoDelayLyapunov), their sum against
+// RhoDelay (1e-12), and τ = 0 against Spectral.NodalRho (1e-12).
+func TestNodalRhoDelay(t *testing.T) {
+	for name, g := range delayGraphs() {
+		if g.Order() > 6 {
+			continue
+		}
+		s := spectralOf(t, g)
+		lim, _ := s.DelayStabilityBound(2)
+		gamma := 0.6 * lim
+		nod, err := s.NodalRhoDelay(nil, Case2, 2, gamma, 1)
+		require.NoError(t, err)
+		n := g.Order()
+		a := delayedCompanion(g, gamma, 2)
+		q := mat.NewSymDense(n*3, nil)
+		for i := range n {
+			for j := i; j < n; j++ {
+				m := -1 / float64(n)
+				if i == j {
+					m++
+				}
+				q.SetSym(i, j, m)
+			}
+		}
+		sl, err := Lyapunov(a, q)
+		require.NoError(t, err)
+		var sum float64
+		for j := range n {
+			require.InEpsilon(t, sl.At(j, j), nod[j], 1e-8, "%s node %d", name, j)
+			sum += nod[j]
+		}
+		rho, err := s.RhoDelay(Case2, 2, gamma, 1)
+		require.NoError(t, err)
+		require.InEpsilon(t, rho, sum, 1e-12, name)
+		for _, tr := range []Traffic{Case1, Case2, Case2T} {
+			want, err := s.NodalRho(nil, tr, gamma, 1)
+			require.NoError(t, err)
+			got, err := s.NodalRhoDelay(nil, tr, 0, gamma, 1)
+			require.NoError(t, err)
+			for j := range want {
+				require.InEpsilon(t, want[j], got[j], 1e-12, "%s %v node %d", name, tr, j)
+			}
+		}
+	}
+}

@@ -46,6 +46,7 @@ func delayCases() []badarg.Case {
 		"Spectral.RhoDelay":            func(tau int) error { _, err := s.RhoDelay(Case2, tau, 0.2, 1); return err },
 		"Spectral.GammaH2Delay":        func(tau int) error { _, _, err := s.GammaH2Delay(tau, 1); return err },
 		"Spectral.DelayStabilityBound": func(tau int) error { _, err := s.DelayStabilityBound(tau); return err },
+		"Spectral.NodalRhoDelay":       func(tau int) error { _, err := s.NodalRhoDelay(nil, Case2, tau, 0.2, 1); return err },
 	}
 	var cs []badarg.Case
 	for _, name := range sortedKeys(withTau) {
@@ -55,8 +56,9 @@ func delayCases() []badarg.Case {
 		cs = append(cs, badarg.Probe{Func: name, Err: tooLarge}.Fails("tau = MaxDelay + 1", "delay tau = 1025 > MaxDelay", func() error { return f(MaxDelay + 1) }))
 	}
 	h2 := map[string]func(t Traffic, sigma float64) error{
-		"RhoDelay":          func(t Traffic, sg float64) error { _, err := RhoDelay(th(), t, 1, sg); return err },
-		"Spectral.RhoDelay": func(t Traffic, sg float64) error { _, err := s.RhoDelay(t, 1, 0.2, sg); return err },
+		"RhoDelay":               func(t Traffic, sg float64) error { _, err := RhoDelay(th(), t, 1, sg); return err },
+		"Spectral.RhoDelay":      func(t Traffic, sg float64) error { _, err := s.RhoDelay(t, 1, 0.2, sg); return err },
+		"Spectral.NodalRhoDelay": func(t Traffic, sg float64) error { _, err := s.NodalRhoDelay(nil, t, 1, 0.2, sg); return err },
 	}
 	for _, name := range sortedKeys(h2) {
 		f := h2[name]
@@ -73,6 +75,14 @@ func delayCases() []badarg.Case {
 			return err
 		}),
 	)
+	sf, err := SpectralFrom(s.Values())
+	must(err)
+	cs = append(cs,
+		badarg.Probe{Func: "Spectral.NodalRhoDelay", Err: inv}.Fails("from SpectralFrom", "has no eigenvectors", func() error { _, err := sf.NodalRhoDelay(nil, Case2, 1, 0.2, 1); return err }),
+		badarg.Probe{Func: "Spectral.NodalRhoDelay"}.Panics("len(dst) = 4", "Spectral.NodalRhoDelay: len(dst) = 4, want 5", func() { _, _ = s.NodalRhoDelay(make([]float64, 4), Case2, 1, 0.2, 1) }),
+		badarg.Probe{Func: "Spectral.NodalRhoDelay", Err: ErrUnstable}.Fails("γ = 0.3, τ = 1", "a*(τ)/λ_n", func() error { _, err := s.NodalRhoDelay(nil, Case2, 1, 0.3, 1); return err }),
+	)
+	cs = append(cs, badarg.Probe{Func: "Spectral.NodalRhoDelay", Err: inv, Text: "Gamma = %v"}.Scalar("gamma", badarg.Positive, func(g float64) error { _, err := s.NodalRhoDelay(nil, Case2, 1, g, 1); return err })...)
 	cs = append(cs, badarg.Probe{Func: "Spectral.GammaH2Delay", Err: inv, Text: "GammaH2Delay: sigma = %v"}.Scalar("sigma", badarg.NonNegative, func(sg float64) error { _, _, err := s.GammaH2Delay(1, sg); return err })...)
 	cs = append(cs, delayEstimatorCases()...)
 	cs = append(cs, gammaDelayCases()...)
