@@ -1,0 +1,181 @@
+package consensus
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/internal/lanczos"
+	"github.com/loadlab/loadlab/internal/lapmat"
+	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/wgraph"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+// EstimateH2Delay estimates the H2 measures ρ₁, ρ₂ and ρ₂T of the
+// throttler th at noise level σ when every measure arrives τ cycles late
+// (spec deployed §2.5), with a 95 % interval each, on graphs of any
+// size. With V_τ(a) = 1/(2a) + R_τ(a) the stationary variance of a
+// mode (spec deployed §2.3),
+//
+//	ρ₂ = σ² [tr L†/(2γ) + tr_{1⊥} R_τ(γL)],   ρ₂T = γ ρ₂,
+//	ρ₁ = σ² tr_{1⊥} (I + γL/2 + γ²L² R_τ(γL)),
+//
+// each probe q giving a = qᵀL†q and the Gauss quadratures of the smooth
+// functions R_τ(γλ) and 1 + γλ/2 + (γλ)² R_τ(γλ) on the Lanczos
+// tridiagonal of L from Pq (stochastic Lanczos quadrature), exactly as
+// EstimateH2 does for τ = 0: the same probes in blocks of eight, the
+// recurrences run until the quadrature of 1/(2 − γ'λ) with
+// γ' = 2γ/a*(τ) has settled (its pole a*(τ)/γ is the real pole of
+// R_τ(γλ), so both converge alike; spec deployed §2.5), the resistance
+// term by Lanczos or, when that is slow, tr L† once by Hutch++ with
+// preconditioned solves. Probes are added until ρ₁ and ρ₂ have relative
+// half-width ≤ set.RelAcc (default 1 %). Stability is decided first
+// (DelayStability): γ ≥ a*(τ)/λ_n is an error wrapping ErrUnstable, a γ
+// the certified bracket cannot place one wrapping ErrIllConditioned.
+// RhoDelay computes the same measures exactly on graphs of up to
+// spectral.DenseMaxNodes nodes. Errors: ErrInvalid for an invalid
+// throttler (see Throttler.Validate; Measure must be Amount), σ
+// negative or not finite, τ < 0, or bad settings; ErrTooLarge for
+// τ > MaxDelay or past the memory budget; ErrDisconnected; the partial
+// estimates with loadlab.ErrNotConverged at MaxProbes. It panics if th
+// or src is nil.
+func EstimateH2Delay(th *Throttler, tau int, sigma float64, set *estimate.TraceSettings, src rand.Source) (H2Estimate, error) {
+	if th == nil || src == nil {
+		panic("consensus: EstimateH2Delay: nil throttler or rand.Source")
+	}
+	if err := th.validateLinear("EstimateH2Delay"); err != nil {
+		return H2Estimate{}, err
+	}
+	if err := validateRhoArgs(Case2, th.Gamma, sigma); err != nil {
+		return H2Estimate{}, err
+	}
+	if err := validateDelay(tau); err != nil {
+		return H2Estimate{}, err
+	}
+	e, err := estimateH2Delay(th, tau, set, src)
+	v := sigma * sigma
+	e.Rho1, e.Rho2, e.Rho2T = scaleEst(e.Rho1, v), scaleEst(e.Rho2, v), scaleEst(e.Rho2T, v)
+	return e, err
+}
+
+// estimateH2Delay is EstimateH2Delay at σ = 1 after the checks.
+func estimateH2Delay(th *Throttler, tau int, set *estimate.TraceSettings, src rand.Source) (H2Estimate, error) {
+	var out H2Estimate
+	if err := set.Validate(); err != nil {
+		return out, err
+	}
+	ts, solverSet := set.Resolved()
+	if err := solverSet.Validate(); err != nil {
+		return out, err
+	}
+	g, gamma := th.Graph, th.Gamma
+	m, err := lapmat.New(g)
+	if err != nil || m == nil {
+		return out, cmpErr(err, wgraph.CheckConnected(g))
+	}
+	if out.LambdaMax, err = delayStable(th, tau); err != nil {
+		return out, err
+	}
+	hs := newH2Sampler(g, m, solverSet, src.Uint64(), out.LambdaMax, ts)
+	hs.fixed = 2 * gamma / delayLimit(tau)
+	dq := &delayQuad{w: newModeWork(tau), gamma: gamma}
+	err = hs.estimateDelay(&out, dq, ts, rand.New(src))
+	out.Probes, out.Iterations, out.MatVecs, out.Solves = len(hs.probes), hs.iters, hs.matvecs, hs.solves
+	return out, err
+}
+
+// estimateDelay adds probes until ρ₁ and ρ₂ under delay meet ts.RelAcc
+// or MaxProbes are used, as estimateH2 does at τ = 0.
+func (hs *h2Sampler) estimateDelay(out *H2Estimate, dq *delayQuad, ts estimate.TraceSettings, rng *rand.Rand) error {
+	gamma := dq.gamma
+	next := ts.MinProbes
+	for {
+		err := hs.addFixed(next-len(hs.probes), rng)
+		var r1, r2 []float64
+		for _, p := range hs.probes {
+			rho2, rho1 := dq.sample(p, &hs.qw)
+			r1, r2 = append(r1, rho1), append(r2, rho2)
+		}
+		out.Rho1, out.Rho2 = mc.Estimate(r1), hs.res.add(mc.Estimate(r2), traceWeight(gamma, sampleRho2))
+		out.Rho2T = scaleEst(out.Rho2, gamma)
+		switch {
+		case err != nil:
+			out.Status = failStatus(err)
+			return err
+		case dq.singular:
+			out.Status = loadlab.Failure
+			return loadlab.Wrap(ErrIllConditioned, "consensus", "EstimateH2Delay: γ = %v, delay τ = %d: a Ritz value of L makes the mode's variance system singular (γθ within rounding of a*(τ))", gamma, dq.w.tau)
+		case out.Rho1.RelHalfWidth() <= ts.RelAcc && out.Rho2.RelHalfWidth() <= ts.RelAcc:
+			out.Status = loadlab.Success
+			return nil
+		}
+		refined, err := hs.refineTrace([2]float64{out.Rho2.RelHalfWidth(), hs.res.share(mc.Estimate(r2), traceWeight(gamma, sampleRho2))})
+		switch {
+		case err != nil:
+			out.Status = failStatus(err)
+			return err
+		case refined:
+			next = len(hs.probes)
+			continue
+		case len(hs.probes) >= ts.MaxProbes:
+			out.Status = loadlab.IterationLimit
+			return loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "EstimateH2Delay: relative half-widths %.3g (ρ₁), %.3g (ρ₂) > RelAcc = %.3g after %d probes", out.Rho1.RelHalfWidth(), out.Rho2.RelHalfWidth(), ts.RelAcc, len(hs.probes))
+		}
+		next = min(ts.MaxProbes, max(len(hs.probes)+1, len(hs.probes)*5/4))
+	}
+}
+
+// delayQuad evaluates one probe's Gauss quadratures of the delayed H2
+// functions from its Lanczos tridiagonal T (spec deployed §2.5).
+type delayQuad struct {
+	w        *modeWork
+	gamma    float64
+	singular bool // a node γθ made the mode system singular
+	d, e, z  []float64
+	work     []float64
+}
+
+// sample returns the probe's values of ρ₂ = a/(2γ) + (Pq)ᵀR_τ(γL)(Pq)
+// and ρ₁ = (Pq)ᵀ(I + γL/2 + γ²L²R_τ(γL))(Pq) at σ = 1: with T = ZΘZᵀ,
+// (Pq)ᵀf(L)(Pq) ≈ ‖Pq‖² Σ_j Z_{0j}² f(θ_j). ‖Pq‖² is 2·Shifted(0), since
+// e₁ᵀ(2I)⁻¹e₁ = ½ exactly.
+func (dq *delayQuad) sample(p *lanczos.Probe, qw *lanczos.QuadWork) (rho2, rho1 float64) {
+	rho2 = p.A / (2 * dq.gamma)
+	k := len(p.Alpha)
+	if k == 0 {
+		return rho2, 0
+	}
+	b0, _ := p.Shifted(0, qw)
+	nrm2 := 2 * b0
+	dq.d = append(dq.d[:0], p.Alpha...)
+	dq.e = append(dq.e[:0], p.Beta[:k-1]...)
+	if cap(dq.z) < k*k {
+		dq.z = make([]float64, k*k)
+		dq.work = make([]float64, max(1, 2*k-2))
+	}
+	z := dq.z[:k*k]
+	clear(z)
+	for i := range k {
+		z[i*k+i] = 1
+	}
+	if !(gonum.Implementation{}).Dsteqr(lapack.EVTridiag, k, dq.d, dq.e, z, k, dq.work[:max(1, 2*k-2)]) {
+		dq.singular = true
+		return math.NaN(), math.NaN()
+	}
+	var s2, s1 float64
+	for j, theta := range dq.d {
+		wj := z[j] * z[j] // first row of Z: the first components of the eigenvectors
+		a := dq.gamma * theta
+		r, _, ok := dq.w.r(a)
+		if !ok {
+			dq.singular = true
+			return math.NaN(), math.NaN()
+		}
+		s2 += wj * r
+		s1 += wj * (1 + a/2 + a*a*r)
+	}
+	return rho2 + nrm2*s2, nrm2 * s1
+}

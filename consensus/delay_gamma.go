@@ -1,0 +1,259 @@
+package consensus
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/internal/lapmat"
+	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+// delayCaps are the successive search caps of EstimateGammaH2Delay, as
+// fractions of the certified limit a*(τ)/λ_n⁺: each cap raises the
+// Lanczos work (the quadratures must settle nearer the pole).
+var delayCaps = []float64{0.9, 0.99, 0.999, 0.9999}
+
+// EstimateGammaH2Delay estimates the update cycle γ*_H2(τ) that
+// minimises ρ₂ when every measure arrives τ cycles late, and ρ₂ there at
+// noise level σ (spec deployed §2.4, §2.5), on graphs of any size, with
+// 95 % intervals. The probes of EstimateH2Delay are shared by every γ
+// (common random numbers): each gives ρ₂ and its derivative
+//
+//	dρ₂/dγ = −tr L†/(2γ²) + tr_{1⊥} L R'_τ(γL)
+//
+// as functions of γ from one Lanczos tridiagonal, so the estimated
+// derivative is a smooth function of γ; γ̂ is its root and [Lo, Hi] the
+// γ where its 95 % interval holds 0 (test inversion), as in
+// EstimateGammaH2. The search runs below a cap, 90 % of a*(τ)/λ_n⁺ with
+// λ_n⁺ the deterministic upper bound of λ_n (spectral.LambdaMaxBounds),
+// raised to 99 %, 99.9 % and 99.99 % while the root's interval reaches
+// it, so every γ examined is certified stable. Probes are added until
+// both intervals have relative half-width ≤ set.RelAcc. τ = 0 is
+// EstimateGammaH2 (its finer cap moves and bracket refinement). Spectral.GammaH2Delay computes the same
+// exactly on graphs of up to spectral.DenseMaxNodes nodes.
+//
+// Errors: ErrInvalid for σ negative or not finite, τ < 0, bad settings
+// or fewer than 2 nodes; ErrTooLarge for τ > MaxDelay or past the memory
+// budget; ErrDisconnected; ErrIllConditioned when the root lies within
+// 10⁻⁴ of the limit a*(τ)/λ_n⁺ (the bounds cannot certify it); the
+// partial estimates with loadlab.ErrNotConverged at MaxProbes. It
+// panics if g or src is nil.
+func EstimateGammaH2Delay(g *wgraph.Graph, tau int, sigma float64, set *estimate.TraceSettings, src rand.Source) (GammaH2Estimate, error) {
+	if g == nil || src == nil {
+		panic("consensus: EstimateGammaH2Delay: nil graph or rand.Source")
+	}
+	var out GammaH2Estimate
+	if !(sigma >= 0) || math.IsInf(sigma, 1) {
+		return out, loadlab.Invalid("consensus", "EstimateGammaH2Delay: sigma = %v, want finite and ≥ 0", sigma)
+	}
+	if err := validateDelay(tau); err != nil {
+		return out, err
+	}
+	if err := set.Validate(); err != nil {
+		return out, err
+	}
+	if g.Order() < 2 {
+		return out, loadlab.Invalid("consensus", "EstimateGammaH2Delay: graph has %d nodes, want ≥ 2", g.Order())
+	}
+	if tau == 0 {
+		return EstimateGammaH2(g, sigma, set, src)
+	}
+	ts, solverSet := set.Resolved()
+	if err := solverSet.Validate(); err != nil {
+		return out, err
+	}
+	m, err := lapmat.New(g)
+	if err != nil || m == nil {
+		return out, cmpErr(err, wgraph.CheckConnected(g))
+	}
+	if out.LambdaMax, err = spectral.LambdaMaxBounds(g); err != nil {
+		return out, err
+	}
+	hs := newH2Sampler(g, m, solverSet, src.Uint64(), out.LambdaMax, ts)
+	ds := &delaySearch{hs: hs, dq: &delayQuad{w: newModeWork(tau)}, lim: delayLimit(tau) / out.LambdaMax.Hi}
+	err = ds.estimate(&out, ts, rand.New(src))
+	out.Probes, out.Iterations, out.MatVecs, out.Solves = len(hs.probes), hs.iters, hs.matvecs, hs.solves
+	v := sigma * sigma
+	out.Rho2 = scaleEst(out.Rho2, v)
+	return out, err
+}
+
+// delaySearch holds the probes' quadrature nodes for the search of
+// γ*_H2(τ).
+type delaySearch struct {
+	hs    *h2Sampler
+	dq    *delayQuad
+	lim   float64 // a*(τ)/λ_n⁺
+	cap   int     // index into delayCaps
+	nodes [][]float64
+	wts   [][]float64 // ‖Pq‖² × squared first components
+	buf   []float64
+}
+
+// gcap returns the current cap on γ.
+func (ds *delaySearch) gcap() float64 { return delayCaps[ds.cap] * ds.lim }
+
+// settleAt sets the sampler's settle point for the current cap: the
+// quadrature of 1/(2 − γ'λ), γ' = 2γ_cap/a*(τ), whose pole is that of
+// R_τ(γ_cap λ) (spec deployed §2.5).
+func (ds *delaySearch) settleAt() {
+	ds.hs.fixed = 2 * delayCaps[ds.cap] / ds.hs.lmax
+}
+
+// refresh recomputes the Gauss nodes and weights of every probe.
+func (ds *delaySearch) refresh() bool {
+	ds.nodes, ds.wts = ds.nodes[:0], ds.wts[:0]
+	for _, p := range ds.hs.probes {
+		k := len(p.Alpha)
+		if k == 0 {
+			ds.nodes, ds.wts = append(ds.nodes, nil), append(ds.wts, nil)
+			continue
+		}
+		b0, _ := p.Shifted(0, &ds.hs.qw)
+		d := append([]float64(nil), p.Alpha...)
+		e := append([]float64(nil), p.Beta[:k-1]...)
+		z := make([]float64, k*k)
+		for i := range k {
+			z[i*k+i] = 1
+		}
+		if !(gonum.Implementation{}).Dsteqr(lapack.EVTridiag, k, d, e, z, k, make([]float64, max(1, 2*k-2))) {
+			return false
+		}
+		w := make([]float64, k)
+		for j := range k {
+			w[j] = 2 * b0 * z[j] * z[j]
+		}
+		ds.nodes, ds.wts = append(ds.nodes, d), append(ds.wts, w)
+	}
+	return true
+}
+
+// summary returns the estimate of ρ₂ (deriv false) or dρ₂/dγ at γ, at
+// σ = 1, with the resistance term when it is estimated apart.
+func (ds *delaySearch) summary(gamma float64, deriv bool) loadlab.Estimate {
+	return ds.hs.res.add(ds.probeSummary(gamma, deriv), ds.traceWeight(gamma, deriv))
+}
+
+// traceWeight is the weight of tr L† in ρ₂ (1/(2γ)) or its derivative
+// (−1/(2γ²)).
+func (ds *delaySearch) traceWeight(gamma float64, deriv bool) float64 {
+	if deriv {
+		return -1 / (2 * gamma * gamma)
+	}
+	return 1 / (2 * gamma)
+}
+
+// probeSummary is summary without a separately estimated resistance
+// term.
+func (ds *delaySearch) probeSummary(gamma float64, deriv bool) loadlab.Estimate {
+	ds.buf = ds.buf[:0]
+	w := ds.dq.w
+	for k, p := range ds.hs.probes {
+		var s float64
+		for j, th := range ds.nodes[k] {
+			r, dr, ok := w.r(gamma * th)
+			if !ok {
+				r, dr = math.Inf(1), math.Inf(1)
+			}
+			if deriv {
+				s += ds.wts[k][j] * th * dr
+			} else {
+				s += ds.wts[k][j] * r
+			}
+		}
+		if deriv {
+			s -= p.A / (2 * gamma * gamma)
+		} else {
+			s += p.A / (2 * gamma)
+		}
+		ds.buf = append(ds.buf, s)
+	}
+	return mc.Estimate(ds.buf)
+}
+
+// root locates γ̂ and its interval below the cap; atCap reports that the
+// root or the interval's upper end reaches the cap.
+func (ds *delaySearch) root() (gam, rho2 loadlab.Estimate, atCap bool) {
+	gc := ds.gcap()
+	lo := 1e-3 * gc
+	mean := func(x float64) float64 { return -ds.summary(x, true).Mean }
+	upper := func(x float64) float64 { return -ds.summary(x, true).Lo }
+	lower := func(x float64) float64 { return -ds.summary(x, true).Hi }
+	if mean(gc) >= 0 {
+		return gam, rho2, true
+	}
+	gh := bisect(mean, lo, gc)
+	gam = loadlab.Estimate{Mean: gh, Lo: lo, Hi: gc, N: len(ds.hs.probes)}
+	if lower(lo) >= 0 {
+		gam.Lo = bisect(lower, lo, gh)
+	}
+	if upper(gc) >= 0 {
+		atCap = true
+	} else {
+		gam.Hi = bisect(upper, gh, gc)
+	}
+	h := 1e-6 * gh
+	slope := (ds.summary(gh+h, true).Mean - ds.summary(gh-h, true).Mean) / (2 * h)
+	gam.StdErr = ds.summary(gh, true).StdErr / math.Abs(slope)
+	return gam, ds.summary(gh, false), atCap
+}
+
+// estimate adds probes, raising the cap while the root's interval
+// reaches it, until both intervals meet ts.RelAcc or MaxProbes are used.
+func (ds *delaySearch) estimate(out *GammaH2Estimate, ts estimate.TraceSettings, rng *rand.Rand) error {
+	hs := ds.hs
+	ds.settleAt()
+	next := ts.MinProbes
+	for {
+		if err := hs.addFixed(next-len(hs.probes), rng); err != nil {
+			out.Status = failStatus(err)
+			return err
+		}
+		if !ds.refresh() {
+			out.Status = loadlab.Failure
+			return loadlab.Wrap(ErrIllConditioned, "consensus", "EstimateGammaH2Delay: a Lanczos tridiagonal's eigenvalues did not converge")
+		}
+		gam, rho2, atCap := ds.root()
+		if atCap {
+			if ds.cap == len(delayCaps)-1 {
+				out.Status = loadlab.Failure
+				return loadlab.Wrap(ErrIllConditioned, "consensus", "EstimateGammaH2Delay: γ*_H2(τ) lies within %.3g of the certified limit a*(τ)/λ_n⁺ = %g (λ_n ≤ %g)", 1-delayCaps[ds.cap], ds.lim, hs.lmax)
+			}
+			ds.cap++
+			ds.settleAt()
+			if err := hs.runAll(hs.probes, false); err != nil {
+				out.Status = failStatus(err)
+				return err
+			}
+			next = len(hs.probes)
+			continue
+		}
+		out.Gamma, out.Rho2 = gam, rho2
+		if gam.HalfWidth() <= ts.RelAcc*gam.Mean && rho2.RelHalfWidth() <= ts.RelAcc {
+			out.Status = loadlab.Success
+			return nil
+		}
+		gh := gam.Mean
+		refined, err := hs.refineTrace(
+			[2]float64{gam.HalfWidth() / gh, hs.res.share(ds.probeSummary(gh, true), ds.traceWeight(gh, true))},
+			[2]float64{rho2.RelHalfWidth(), hs.res.share(ds.probeSummary(gh, false), ds.traceWeight(gh, false))})
+		switch {
+		case err != nil:
+			out.Status = failStatus(err)
+			return err
+		case refined:
+			next = len(hs.probes)
+			continue
+		case len(hs.probes) >= ts.MaxProbes:
+			out.Status = loadlab.IterationLimit
+			return loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "EstimateGammaH2Delay: relative half-widths %.3g (γ*_H2), %.3g (ρ₂) > RelAcc = %.3g after %d probes", gam.HalfWidth()/gam.Mean, rho2.RelHalfWidth(), ts.RelAcc, len(hs.probes))
+		}
+		next = min(ts.MaxProbes, max(len(hs.probes)+1, len(hs.probes)*5/4))
+	}
+}
