@@ -159,7 +159,24 @@ func SimulateClients(th *Throttler, cl *Clients, d ClientDemand, x0 []float64, s
 		workers = defaultWorkers(n)
 	}
 	cr := newClientRun(th, f, cl.Split, d, off, idx, x0, steps, s, workers)
+	// As in Simulate, a second goroutine draws the clients' requests a
+	// few cycles ahead, in order, from the one stream (see Simulate).
+	if drawAhead(d, len(idx), steps) {
+		cr.pf = newPrefetcher(d, len(idx), steps)
+		defer cr.pf.stop()
+	}
 	return cr.run(steps)
+}
+
+// drawAhead reports whether SimulateClients draws the demand d of c
+// clients on a second goroutine: on the terms of Simulate (c clients as
+// its n servers), and never for a recorded trace, which is only copied.
+func drawAhead(d ClientDemand, c, steps int) bool {
+	switch d.(type) {
+	case ClientTrace, TraceDemand:
+		return false
+	}
+	return c >= parallelNodes && steps > 1 && par.Workers(0) > 1
 }
 
 // group validates the layout of cl for n servers and returns it grouped
@@ -218,6 +235,7 @@ type clientRun struct {
 	f       *flows
 	split   Split
 	d       ClientDemand
+	pf      *prefetcher // the demand drawn ahead, or nil
 	off     []int
 	idx     []int
 	x0      []float64
@@ -226,10 +244,9 @@ type clientRun struct {
 	rc      []float64
 	rs, as  []float64
 	sj      []float64 // J_i(k)
-	qsum    []float64 // Σ_j q_i⁽ʲ⁾ and Σ_j (q_i⁽ʲ⁾)² per server
-	qsq     []float64
-	qcnt    []int   // active clients per server
+	st      []serverStats
 	errs    []error // per piece of the split
+	order   [][]int // per piece: the scratch of WaterFill's sort
 	states  bool
 	series  bool
 	workers int
@@ -262,8 +279,8 @@ func newClientRun(th *Throttler, f *flows, split Split, d ClientDemand, off, idx
 		hi: append([]float64(nil), x0...), lo: make([]float64, n),
 		p: make([]float64, n), r: make([]float64, n),
 		rc: make([]float64, c), rs: make([]float64, c), as: make([]float64, c),
-		sj: make([]float64, n), qsum: make([]float64, n), qsq: make([]float64, n), qcnt: make([]int, n),
-		errs:   make([]error, passChunks),
+		sj: make([]float64, n), st: make([]serverStats, n),
+		errs: make([]error, passChunks), order: make([][]int, passChunks),
 		states: s.States, series: s.Series, workers: workers,
 		tr: tr, out: out,
 	}
@@ -303,11 +320,21 @@ func (cr *clientRun) run(steps int) (*ClientTrajectory, error) {
 // the cycle and, with States, its vectors), the clients' record and the
 // update x(k+1) = x(k) + γ L p(k) of Simulate.
 func (cr *clientRun) cycle(k int) error {
-	if err := cr.d.Next(k, cr.rc); err != nil {
+	rc := cr.rc
+	var err error
+	if cr.pf != nil {
+		rc, err = cr.pf.next()
+	} else {
+		err = cr.d.Next(k, rc)
+	}
+	if err != nil {
 		return err
 	}
-	if err := cr.aggregate(); err != nil {
+	if err := cr.aggregate(rc); err != nil {
 		return err
+	}
+	if cr.pf != nil {
+		cr.pf.release() // rs holds the requests now
 	}
 	if k == 0 {
 		cr.lambda, cr.unstable = stability(cr.th.Graph, cr.th.Gamma, scaling(cr.th.Measure, cr.r, cr.x0))
@@ -327,11 +354,11 @@ func (cr *clientRun) cycle(k int) error {
 	return nil
 }
 
-// aggregate checks the clients' requests, groups them by server into rs
+// aggregate checks the clients' requests rc, groups them by server into rs
 // and sums them in that order: r_i = Σ_j r_i⁽ʲ⁾ (spec deployed §5.1).
-func (cr *clientRun) aggregate() error {
+func (cr *clientRun) aggregate(rc []float64) error {
 	for q, j := range cr.idx {
-		v := cr.rc[j]
+		v := rc[j]
 		if !(v >= 0) || math.IsInf(v, 1) {
 			return loadlab.Invalid("consensus", "client %d (server %d) requests r = %v, want finite and ≥ 0", j, serverOf(cr.off, q), v)
 		}
@@ -372,7 +399,7 @@ func (cr *clientRun) splitAll() error {
 	par.For(passChunks, workers, func(c int) {
 		a, b := par.Bounds(n, passChunks, c)
 		for i := a; i < b; i++ {
-			if err := cr.splitServer(i); err != nil {
+			if err := cr.splitServer(i, c); err != nil {
 				cr.errs[c] = err
 				return
 			}
@@ -386,9 +413,9 @@ func (cr *clientRun) splitAll() error {
 	return nil
 }
 
-// splitServer splits the limit of server i among its clients and sums
-// their ratios.
-func (cr *clientRun) splitServer(i int) error {
+// splitServer splits the limit of server i among its clients, on piece
+// piece of splitAll, and sums their ratios and grants.
+func (cr *clientRun) splitServer(i, piece int) error {
 	x := cr.hi[i] + cr.lo[i]
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		if cr.unstable != nil {
@@ -398,29 +425,58 @@ func (cr *clientRun) splitServer(i int) error {
 	}
 	a, b := cr.off[i], cr.off[i+1]
 	req, dst := cr.rs[a:b], cr.as[a:b]
-	var err error
-	// A negative limit admits nothing (spec deployed §5.2).
+	// A negative limit admits nothing (spec deployed §5.2). The
+	// requests were checked by aggregate and the limit above: WaterFill
+	// runs without its checks, on the piece's scratch for its sort.
 	if cr.split == WaterFillSplit {
-		_, _, err = WaterFill(dst, req, max(x, 0))
-	} else {
-		_, err = UniformRatio(dst, req, max(x, 0))
-	}
-	if err != nil {
+		_, cr.order[piece] = waterFill(dst, req, max(x, 0), cr.order[piece])
+	} else if _, err := UniformRatio(dst, req, max(x, 0)); err != nil {
 		return err
 	}
-	var s1, s2 float64
-	active := 0
-	for j, r := range req {
+	cr.st[i] = cr.tally(a, b)
+	cr.sj[i] = jain(cr.st[i].qsum, cr.st[i].qsq, cr.st[i].active)
+	return nil
+}
+
+// serverStats are the sums of one server's clients in a cycle, which
+// record reduces over the servers in order: the active clients' ratios
+// (count, Σq, Σq², min q) and the grants (Σa, the largest a = m and
+// Σ(a/m)², scaled so that no square overflows).
+type serverStats struct {
+	active          int
+	qsum, qsq, qmin float64
+	asum, amax, asq float64
+}
+
+// tally returns the sums of the clients a, …, b−1 in server order, and
+// adds their requests and grants to the clients' totals of the run:
+// each client belongs to one server, so servers on different
+// goroutines touch different totals.
+func (cr *clientRun) tally(a, b int) serverStats {
+	st := serverStats{qmin: 1}
+	req, dst := cr.rs[a:b], cr.as[a:b]
+	for q, r := range req {
+		g := dst[q]
+		j := cr.idx[a+q]
+		cr.out.Requested[j] += r
+		cr.out.Granted[j] += g
+		st.asum += g
+		st.amax = max(st.amax, g)
 		if r > 0 {
-			q := ratio(dst[j], r)
-			s1 += q
-			s2 += q * q
-			active++
+			v := ratio(g, r)
+			st.qsum += v
+			st.qsq += v * v
+			st.qmin = min(st.qmin, v)
+			st.active++
 		}
 	}
-	cr.qsum[i], cr.qsq[i], cr.qcnt[i] = s1, s2, active
-	cr.sj[i] = jain(s1, s2, active)
-	return nil
+	if st.amax > 0 {
+		for _, g := range dst {
+			g /= st.amax
+			st.asq += g * g
+		}
+	}
+	return st
 }
 
 // ratio is the accepted/requested ratio q = a/r of an active client,
@@ -443,34 +499,41 @@ func jain(s1, s2 float64, c int) float64 {
 }
 
 // record appends the clients' quantities of the cycle: the network-wide
-// indices, the per-server index statistics, the per-client totals and,
-// with Series, the per-client and per-server vectors.
+// indices from the servers' sums, in server order, the per-server index
+// statistics and, with Series, the per-client and per-server vectors.
+// For the amount index, Σa² / M² = Σ_i Σ(a/m_i)² (m_i/M)² with M the
+// largest grant.
 func (cr *clientRun) record() {
 	out := cr.out
-	var rsum, rsq, acc, amax float64
-	minq := 1.0
+	var top float64
+	for i := range cr.st {
+		top = max(top, cr.st[i].amax)
+	}
+	var qsum, qsq, asum, asq float64
+	qmin := 1.0
 	active := 0
-	for i := range cr.sj {
-		rsum += cr.qsum[i]
-		rsq += cr.qsq[i]
-		active += cr.qcnt[i]
+	for i := range cr.st {
+		st := &cr.st[i]
+		qsum += st.qsum
+		qsq += st.qsq
+		qmin = min(qmin, st.qmin)
+		active += st.active
+		asum += st.asum
+		if st.amax > 0 {
+			f := st.amax / top
+			asq += st.asq * f * f
+		}
 		out.ServerJainMean[i] += cr.sj[i]
 		out.ServerJainMin[i] = min(out.ServerJainMin[i], cr.sj[i])
 	}
-	for q, j := range cr.idx {
-		a := cr.as[q]
-		acc += a
-		amax = max(amax, a)
-		if cr.rs[q] > 0 {
-			minq = min(minq, ratio(a, cr.rs[q]))
-		}
-		out.Requested[j] += cr.rs[q]
-		out.Granted[j] += a
+	out.Accepted = append(out.Accepted, asum)
+	out.JainRatio = append(out.JainRatio, jain(qsum, qsq, active))
+	ja := 1.0
+	if top > 0 {
+		ja = jain(asum/top, asq, len(cr.idx))
 	}
-	out.Accepted = append(out.Accepted, acc)
-	out.JainRatio = append(out.JainRatio, jain(rsum, rsq, active))
-	out.JainAmount = append(out.JainAmount, jainScaled(cr.as, amax))
-	out.MinRatio = append(out.MinRatio, minq)
+	out.JainAmount = append(out.JainAmount, ja)
+	out.MinRatio = append(out.MinRatio, qmin)
 	if cr.series {
 		cr.keepSeries()
 	}

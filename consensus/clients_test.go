@@ -450,3 +450,42 @@ func TestClientsErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrUnstable)
 	assert.Equal(t, 30, ct.Servers.Steps)
 }
+
+// TestClientsEquilibriumFairness checks the fairness at the equilibria
+// of throttlers §3.4 under constant demand (spec deployed §5.3): with
+// Algorithm 1, Ratio equalises the servers' ratios x*_i/r_i = l/r, so
+// the network ratio index is 1; Amount equalises the throttled amounts
+// r_i − x*_i = (r_total − l_total)/n, and the index is that of the
+// hand-computed ratios. Servers 0, 1, 2 of a path ask 2 (1+1), 4 and
+// 6 (3+2+1); l_total = 9.
+func TestClientsEquilibriumFairness(t *testing.T) {
+	cl := &Clients{Server: []int{0, 0, 1, 2, 2, 2}}
+	d := &ClientStationary{Mean: []float64{1, 1, 4, 3, 2, 1}}
+	x0 := []float64{3, 3, 3}
+	// Amount: x* = r − 1 = (1, 3, 5): ratios 1/2, 1/2, 3/4, 5/6, 5/6,
+	// 5/6, Σq = 17/4, Σq² = 151/48, J = (17/4)²/(6·151/48) = 289/302.
+	// Ratio: x* = 3r/4, every ratio 3/4, J = 1.
+	for _, c := range []struct {
+		m      Measure
+		steps  int
+		jratio float64
+		grants []float64 // a⁽ʲ⁾ at the equilibrium
+	}{
+		{Amount, 300, 289.0 / 302, []float64{0.5, 0.5, 3, 2.5, 5.0 / 3, 5.0 / 6}},
+		{Ratio, 1000, 1, []float64{0.75, 0.75, 3, 2.25, 1.5, 0.75}},
+	} {
+		th := &Throttler{Graph: mustGraph(gen.Path(3)), Gamma: 0.2, Measure: c.m}
+		ct, err := SimulateClients(th, cl, d, x0, c.steps, nil)
+		require.NoError(t, err)
+		k := c.steps - 1
+		// The slowest mode contracts by 0.8 a cycle for Amount (γλ₂ =
+		// 0.2) and by 0.943 for Ratio (γμ₂, μ₂ ≈ 0.283 the least positive
+		// eigenvalue of R⁻¹L at r = (2, 4, 6)): 0.8³⁰⁰ and 0.943¹⁰⁰⁰ are
+		// below 1e-25 of the initial distance.
+		assert.InDelta(t, c.jratio, ct.JainRatio[k], 1e-12, "%v", c.m)
+		ja, err := JainIndex(c.grants)
+		require.NoError(t, err)
+		assert.InDelta(t, ja, ct.JainAmount[k], 1e-12, "%v", c.m)
+		assert.InDelta(t, 1, ct.ServerJainMin[2], 1e-14, "Algorithm 1: J_i = 1 on every cycle")
+	}
+}

@@ -89,17 +89,25 @@ func WaterFill(dst, requests []float64, limit float64) ([]float64, float64, erro
 	if err := validateClients(requests, limit); err != nil {
 		return nil, math.NaN(), err
 	}
+	dst = allocDst(dst, len(requests), "WaterFill")
+	level, _ := waterFill(dst, requests, limit, nil)
+	return dst, level, nil
+}
+
+// waterFill is WaterFill on valid input with dst of the right length,
+// sorting in the scratch order (grown if short), which it returns for
+// reuse.
+func waterFill(dst, requests []float64, limit float64, order []int) (float64, []int) {
 	c := len(requests)
-	dst = allocDst(dst, c, "WaterFill")
 	var total float64
 	for _, r := range requests {
 		total += r
 	}
 	if total <= limit {
 		copy(dst, requests)
-		return dst, math.Inf(1), nil
+		return math.Inf(1), order
 	}
-	order := make([]int, c)
+	order = slices.Grow(order[:0], c)[:c]
 	for j := range order {
 		order[j] = j
 	}
@@ -123,5 +131,5 @@ func WaterFill(dst, requests []float64, limit float64) ([]float64, float64, erro
 		}
 		break
 	}
-	return dst, level, nil
+	return level, order
 }
