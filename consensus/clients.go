@@ -93,7 +93,8 @@ type ClientTrajectory struct {
 	Accepted, JainRatio, JainAmount, MinRatio []float64
 
 	// Per server over the run: the mean and the least over the cycles
-	// of Jain's index J_i(k) of the ratios of its active clients.
+	// of Jain's index J_i(k) of the ratios of its active clients (0
+	// when no cycle ran).
 	ServerJainMean, ServerJainMin []float64
 
 	// Per client over the run: Requested[j] = Σ_k r⁽ʲ⁾(k) and

@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -179,9 +180,47 @@ func TestClientsMatchSimulateBlocked(t *testing.T) {
 		assertSameTrajectory(t, tr, ct.Servers, "blocked")
 		if first == nil {
 			first = ct
+			// The same requests replayed by a Demand (a row a cycle),
+			// drawn on the caller's goroutine: the same record.
+			replay, err := SimulateClients(th, cl, TraceDemand(rd.rows), x0, 4, nil)
+			require.NoError(t, err)
+			assert.Equal(t, ct, replay)
 			continue
 		}
 		assert.Equal(t, first, ct, "workers = %d", w)
+	}
+}
+
+// failing is a client demand that fails from cycle at on.
+type failing struct {
+	ClientDemand
+	at int
+}
+
+func (f failing) Next(k int, r []float64) error {
+	if k >= f.at {
+		return errors.New("no data")
+	}
+	return f.ClientDemand.Next(k, r)
+}
+
+// TestClientsDrawAheadError checks that a demand error at cycle 2 ends
+// the run there, with the record of cycles 0 and 1, whether the
+// requests are drawn ahead (4096 clients) or not.
+func TestClientsDrawAheadError(t *testing.T) {
+	th := &Throttler{Graph: mustGraph(gen.Path(8)), Gamma: 0.2}
+	for _, c := range []int{8, parallelNodes} {
+		server := make([]int, c)
+		mean := make([]float64, c)
+		for j := range server {
+			server[j] = j % 8
+			mean[j] = 1
+		}
+		d := failing{&ClientStationary{Mean: mean, Sigma: mean, Src: rand.NewPCG(1, 1)}, 2}
+		ct, err := SimulateClients(th, &Clients{Server: server}, d, make([]float64, 8), 5, nil)
+		require.ErrorContains(t, err, "step 2: no data")
+		assert.Equal(t, 2, ct.Servers.Steps)
+		assert.Len(t, ct.JainAmount, 2)
 	}
 }
 
