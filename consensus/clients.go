@@ -462,6 +462,7 @@ func (cr *clientRun) tally(a, b int) serverStats {
 		cr.out.Requested[j] += r
 		cr.out.Granted[j] += g
 		st.asum += g
+		st.asq += g * g
 		st.amax = max(st.amax, g)
 		if r > 0 {
 			v := ratio(g, r)
@@ -471,11 +472,15 @@ func (cr *clientRun) tally(a, b int) serverStats {
 			st.active++
 		}
 	}
-	if st.amax > 0 {
+	// Σ(a/m)² = Σa²/m² unless a square overflowed or underflowed.
+	if m := st.amax; m > 0 && (m > 0x1p500 || m < 0x1p-500 || math.IsInf(st.asq, 1)) {
+		st.asq = 0
 		for _, g := range dst {
-			g /= st.amax
+			g /= m
 			st.asq += g * g
 		}
+	} else if m > 0 {
+		st.asq /= m * m
 	}
 	return st
 }

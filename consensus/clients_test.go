@@ -528,3 +528,21 @@ func TestClientsEquilibriumFairness(t *testing.T) {
 		assert.InDelta(t, 1, ct.ServerJainMin[2], 1e-14, "Algorithm 1: J_i = 1 on every cycle")
 	}
 }
+
+// TestClientsExtremeGrants checks the amount index where the squares of
+// the grants overflow (1e300) or underflow (1e-300): it equals
+// JainIndex of the grants, which scales by the largest first.
+func TestClientsExtremeGrants(t *testing.T) {
+	th := &Throttler{Graph: mustGraph(gen.Path(2)), Gamma: 0.2}
+	cl := &Clients{Server: []int{0, 0, 1}}
+	for _, scale := range []float64{1e300, 1e-300, 1} {
+		d := ClientTrace{{scale}, {3 * scale}, {2 * scale}}
+		x0 := []float64{2 * scale, 2 * scale} // grants: scale/2, 3·scale/2, 2·scale
+		ct, err := SimulateClients(th, cl, d, x0, 1, &ClientSettings{Series: true})
+		require.NoError(t, err)
+		want, err := JainIndex(ct.A[0])
+		require.NoError(t, err)
+		assert.InDelta(t, want, ct.JainAmount[0], 16*unit, "scale %v", scale) // a few roundings of values ≤ 3
+		assert.InDelta(t, 16.0/(3*6.5), ct.JainAmount[0], 16*unit, "(0.5+1.5+2)²/(3(0.25+2.25+4))")
+	}
+}

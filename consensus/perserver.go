@@ -111,7 +111,7 @@ func waterFill(dst, requests []float64, limit float64, order []int) (float64, []
 	for j := range order {
 		order[j] = j
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(requests[a], requests[b]) })
+	sortByRequest(order, requests)
 	rem := limit
 	// Rounding can serve every client with Σ r slightly above the limit;
 	// the level is then the largest request.
@@ -132,4 +132,22 @@ func waterFill(dst, requests []float64, limit float64, order []int) (float64, []
 		break
 	}
 	return level, order
+}
+
+// sortByRequest sorts the client indices order by request, stably: by
+// insertion for the few clients a server usually has, where it is
+// several times faster than the general sort, which takes the others.
+func sortByRequest(order []int, requests []float64) {
+	if len(order) > 16 {
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(requests[a], requests[b]) })
+		return
+	}
+	for q := 1; q < len(order); q++ {
+		j := order[q]
+		p := q
+		for ; p > 0 && requests[order[p-1]] > requests[j]; p-- {
+			order[p] = order[p-1]
+		}
+		order[p] = j
+	}
 }
