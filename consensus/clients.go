@@ -455,12 +455,13 @@ type serverStats struct {
 // goroutines touch different totals.
 func (cr *clientRun) tally(a, b int) serverStats {
 	st := serverStats{qmin: 1}
-	req, dst := cr.rs[a:b], cr.as[a:b]
+	req, dst, idx := cr.rs[a:b], cr.as[a:b:b], cr.idx[a:b:b]
+	reqTot, grTot := cr.out.Requested, cr.out.Granted
 	for q, r := range req {
 		g := dst[q]
-		j := cr.idx[a+q]
-		cr.out.Requested[j] += r
-		cr.out.Granted[j] += g
+		j := idx[q]
+		reqTot[j] += r
+		grTot[j] += g
 		st.asum += g
 		st.asq += g * g
 		st.amax = max(st.amax, g)
