@@ -79,7 +79,12 @@ func flagNames(cmd *cobra.Command) *strings.Replacer {
 	if cmd != nil && cmd.Flags().Lookup("trace-skip") != nil {
 		table = "trace-"
 	}
-	return strings.NewReplacer(
+	var model []string // the library's names of the model flags of this subcommand
+	if cmd != nil && cmd.Name() == "over" {
+		model = []string{"Regime.Mean", "--mean", "Regime.Sigma", "--sigma", "Regime.LTotal", "--limit",
+			"MonteCarlo.Runs", "--runs", "MonteCarlo.Steps", "--steps", "MonteCarlo.Burn", "--burn"}
+	}
+	return strings.NewReplacer(append(model,
 		"NetworkOptions.Normalize", "--normalize",
 		"NetworkOptions.RowSumTol", "--row-sum-tol",
 		"NetworkOptions.Corr", "--corr-skip",
@@ -99,10 +104,12 @@ func flagNames(cmd *cobra.Command) *strings.Replacer {
 		"Options.Target", "--target",
 		"Options.Largest", "--largest",
 		"Options.Delimiter", "--delimiter",
+		"Central.Delay", "--central-delay",
+		"Central.Floor", "--floor",
 		"Precision.Rel", "--rel",
 		"Precision.Abs", "--abs",
 		"Precision.MaxRuns", "--max-runs",
-	)
+	)...)
 }
 
 // exitCode classifies an error: bad usage and bad input give 2, a

@@ -28,10 +28,13 @@ func (a *app) throttlerCommand() *cobra.Command {
 load every update cycle γ so that a global limit is shared by demand
 (spec throttlers.md). "analyze" gives the H2-optimal cycle γ*_H2, the
 stability limit 2/λ_n, the H2 measures ρ₁, ρ₂, ρ₂T and the worst
-servers; "design" adds links or sets link weights; "simulate" runs the
-throttler on a demand trace or a random walk.`,
+servers, and with --delay, --loss, --tick and --excess the throttler as
+deployed; "design" adds links or sets link weights; "simulate" runs the
+throttler (or, with --central, the centralized baseline) on a demand
+trace or a random walk; "over" estimates the over-throttling of both;
+"allocate" splits one server's limit among its clients.`,
 	}
-	c.AddCommand(a.throttlerAnalyzeCommand(), a.throttlerDesignCommand(), a.throttlerSimulateCommand(), a.throttlerAllocateCommand())
+	c.AddCommand(a.throttlerAnalyzeCommand(), a.throttlerDesignCommand(), a.throttlerSimulateCommand(), a.throttlerAllocateCommand(), a.throttlerOverCommand())
 	return c
 }
 
@@ -51,6 +54,7 @@ func (f *throttlerFlags) register(c *cobra.Command) {
 
 func (a *app) throttlerAnalyzeCommand() *cobra.Command {
 	var f throttlerFlags
+	var df deployedFlags
 	var worst int
 	c := &cobra.Command{
 		Use:   "analyze",
@@ -62,7 +66,15 @@ the chosen γ (--gamma, default γ*_H2) the H2 measures ρ₁, ρ₂, ρ₂T (sp
 the worst server's ρ₂ (spec §13.11). With --margin m, the best cycle that
 stays (1 − m) below the certified stability limit and its H2 price
 ρ₂(γ)/ρ₂(γ*_H2) − 1 (spec §13.11). Exact (dense) up to 2048 servers; above, stochastic estimates
-with 95 % intervals.`,
+with 95 % intervals.
+
+The network as deployed (spec throttlers-deployed.md): --delay τ gives the
+stability limit a*(τ)/λ_n when every exchange arrives τ cycles late, the
+H2-optimal cycle γ*_H2(τ) and ρ₁ ρ₂ ρ₂T under that delay at the γ used;
+--loss q and --tick π add the expected ρ₂ when exchanges are lost and
+servers update at random (at most 256 servers); --excess E gives the
+expected over-throttling E O for a mean excess demand E = r̄_total − l_total
+and the cycle that minimises it (at most 2048 servers).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -75,11 +87,14 @@ with 95 % intervals.`,
 			if err := wgraph.CheckConnected(d.Graph); err != nil {
 				return err
 			}
+			if err := df.read(cmd, d.Graph.Order()); err != nil {
+				return err
+			}
 			var ans *answer
 			if d.Graph.Order() <= spectral.DenseMaxNodes {
-				ans, err = a.analyzeDense(d, f, worst)
+				ans, err = a.analyzeDense(d, f, df, worst)
 			} else {
-				ans, err = a.analyzeLarge(d, f)
+				ans, err = a.analyzeLarge(d, f, df)
 			}
 			if ans != nil {
 				if eerr := a.emit(ans); eerr != nil {
@@ -90,13 +105,14 @@ with 95 % intervals.`,
 		},
 	}
 	f.register(c)
+	df.register(c)
 	c.Flags().IntVar(&worst, "worst", 5, "number of worst servers (by nodal ρ₂) to list")
 	c.Flags().Float64Var(&f.margin, "margin", 0, "safety margin m in (0, 1): also give the best γ at most (1 − m) times the certified stability limit, and its H2 price")
 	return c
 }
 
 // analyzeDense answers "throttler analyze" from the dense spectrum.
-func (a *app) analyzeDense(d *graphio.Data, f throttlerFlags, worst int) (*answer, error) {
+func (a *app) analyzeDense(d *graphio.Data, f throttlerFlags, df deployedFlags, worst int) (*answer, error) {
 	if worst < 0 {
 		return nil, usagef("--worst = %d: want ≥ 0", worst)
 	}
@@ -136,8 +152,23 @@ func (a *app) analyzeDense(d *graphio.Data, f throttlerFlags, worst int) (*answe
 	if err != nil {
 		return nil, err
 	}
+	tables := []*table{t, ws}
+	if df.delay > 0 || df.lossy {
+		dt, err := delayTableDense(sp, d.Graph, f.gamma, f.sigma, df)
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, dt)
+	}
+	if df.over {
+		ot, err := overTable(sp, gamma, f.sigma, df.excess)
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, ot)
+	}
 	draw := func() (plots.Drawer, vg.Length, vg.Length, error) { return rhoCurve(sp, gamma, gstar, f.sigma) }
-	return &answer{tables: []*table{t, ws}, draw: draw}, nil
+	return &answer{tables: tables, draw: draw}, nil
 }
 
 // addDecisionRows adds the cycle that minimises the worst server's ρ₂
@@ -223,7 +254,7 @@ func rhoCurve(sp *consensus.Spectral, gamma, gstar, sigma float64) (plots.Drawer
 
 // analyzeLarge answers "throttler analyze" above the dense size with the
 // stochastic estimators (spec throttlers.md §12.9).
-func (a *app) analyzeLarge(d *graphio.Data, f throttlerFlags) (*answer, error) {
+func (a *app) analyzeLarge(d *graphio.Data, f throttlerFlags, df deployedFlags) (*answer, error) {
 	g := d.Graph
 	t := quantityTable("summary")
 	ans := &answer{tables: []*table{t}, notes: []string{
@@ -261,6 +292,14 @@ func (a *app) analyzeLarge(d *graphio.Data, f throttlerFlags) (*answer, error) {
 	for _, tr := range []consensus.Traffic{consensus.Case1, consensus.Case2, consensus.Case2T} {
 		e := h.Of(tr)
 		t.add(rhoName(tr), e.Mean, e.Lo, e.Hi, "load²", "estimate, 95 % interval")
+	}
+	if df.any() {
+		dt, derr := a.delayTableLarge(g, gamma, f.sigma, df)
+		if dt == nil {
+			return ans, derr
+		}
+		ans.tables = append(ans.tables, dt)
+		err = errors.Join(err, derr)
 	}
 	return ans, err
 }

@@ -20,6 +20,7 @@ func (a *app) throttlerSimulateCommand() *cobra.Command {
 	var limit float64
 	var tab tableInput
 	var byPosition bool
+	cst := centralFlags{rule: newChoice("", "proportional", "equal", "max-min-fair", "proportional-floor")}
 	c := &cobra.Command{
 		Use:   "simulate",
 		Short: "Run the throttler on a demand trace or a random walk",
@@ -31,7 +32,14 @@ names, which must be the graph's node labels; without a header, in the
 graph's node order, as with --trace-by-position) or, without it, a
 random walk from one per server with step σ (spec §4.2, Case 2). Prints
 the totals of every step: demand, limit, admitted, over-throttling and the
-dispersion whose mean is ρ (spec §3.2, §4.3).`,
+dispersion whose mean is ρ (spec §3.2, §4.3).
+
+--central RULE runs the centralized baseline instead (spec
+throttlers-deployed.md §3): every cycle one decision maker sets every limit
+from all demands by RULE (proportional, equal, max-min-fair,
+proportional-floor with --floor f), taking effect --central-delay cycles
+late, on the same demand and with the same totals, so that the two
+throttlers can be compared run for run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -67,8 +75,16 @@ dispersion whose mean is ρ (spec §3.2, §4.3).`,
 			for i := range x0 {
 				x0[i] = per
 			}
+			if cst.rule.val == "" && (cmd.Flags().Changed("central-delay") || cmd.Flags().Changed("floor")) {
+				return usagef("--central-delay and --floor go with --central RULE")
+			}
 			p := a.startProgress(-1, "simulate")
-			tr, err := consensus.Simulate(th, dem, x0, steps, nil)
+			var tr *consensus.Trajectory
+			if cst.rule.val != "" {
+				tr, err = cst.simulate(dem, x0, steps)
+			} else {
+				tr, err = consensus.Simulate(th, dem, x0, steps, nil)
+			}
 			p.done()
 			if err != nil {
 				return err
@@ -82,7 +98,32 @@ dispersion whose mean is ρ (spec §3.2, §4.3).`,
 	c.Flags().Float64Var(&limit, "limit", 0, "total limit shared by the servers; 0 means one per server")
 	tab.register(c.Flags(), "trace-", "trace")
 	c.Flags().BoolVar(&byPosition, "trace-by-position", false, "take the trace's columns in the graph's node order, whatever their names")
+	cst.register(c)
 	return c
+}
+
+// centralFlags select the centralized baseline of "simulate".
+type centralFlags struct {
+	rule  *choice
+	delay int
+	floor float64
+}
+
+func (f *centralFlags) register(c *cobra.Command) {
+	c.Flags().Var(f.rule, "central", "run the centralized throttler with this rule instead of the distributed one")
+	c.Flags().IntVar(&f.delay, "central-delay", 0, "cycles before the centralized decisions take effect")
+	c.Flags().Float64Var(&f.floor, "floor", 0, "with --central proportional-floor: the share f in [0, 1] of the limit split equally")
+}
+
+// simulate runs the centralized throttler (spec deployed §3).
+func (f *centralFlags) simulate(d consensus.Demand, x0 []float64, steps int) (*consensus.Trajectory, error) {
+	rules := map[string]consensus.Rule{"proportional": consensus.Proportional, "equal": consensus.Equal,
+		"max-min-fair": consensus.MaxMinFair, "proportional-floor": consensus.ProportionalFloor}
+	c := &consensus.Central{Rule: rules[f.rule.val], Delay: f.delay, Floor: f.floor}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return consensus.SimulateCentral(c, d, x0, steps, nil)
 }
 
 // simulateThrottler is the throttler at --gamma, or at γ*_H2 (dense
