@@ -31,7 +31,7 @@ stability limit 2/λ_n, the H2 measures ρ₁, ρ₂, ρ₂T and the worst
 servers; "design" adds links or sets link weights; "simulate" runs the
 throttler on a demand trace or a random walk.`,
 	}
-	c.AddCommand(a.throttlerAnalyzeCommand(), a.throttlerDesignCommand(), a.throttlerSimulateCommand(), a.throttlerAllocateCommand())
+	c.AddCommand(a.throttlerAnalyzeCommand(), a.throttlerDesignCommand(), a.throttlerSimulateCommand(), a.throttlerAllocateCommand(), a.throttlerClientsCommand())
 	return c
 }
 
