@@ -371,7 +371,7 @@ func (cs *clientSet) checkServers(path string, labels []string) error {
 		count[i]++
 	}
 	if i := slices.Index(count, 0); i >= 0 {
-		return usagef("%s: server %q has no clients; every server of the graph needs at least one", path, labels[i])
+		return loadlab.Invalid("loadlab", "%s: server %q has no clients; every server of the graph needs at least one", path, labels[i])
 	}
 	return nil
 }
