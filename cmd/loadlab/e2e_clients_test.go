@@ -293,3 +293,25 @@ func TestClientsOutputs(t *testing.T) {
 		t.Errorf("%s: %v", png, err)
 	}
 }
+
+// TestClientsSeparators: a clients file separated by semicolons, tabs or
+// blanks reads as the comma-separated one (the names are split as dataio
+// splits the numbers).
+func TestClientsSeparators(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "clients8.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"throttler", "clients", "--graph", "cycle8.txt", "--limit", "25", "--steps", "20", "--csv", "--table", "cycles"}
+	want := mustRun(t, append(args, "--clients", "clients8.csv")...)
+	dir := t.TempDir()
+	for _, sep := range []string{";", "\t", " "} {
+		p := filepath.Join(dir, "clients.csv")
+		if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(b), ",", sep)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustRun(t, append(args, "--clients", p)...); got != want {
+			t.Errorf("separator %q: the run differs from the comma-separated file's", sep)
+		}
+	}
+}

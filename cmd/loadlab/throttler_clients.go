@@ -311,10 +311,14 @@ type clientRow struct {
 	client, server string
 }
 
-// clientError is a ParseError of a clients file.
+// clientError is a ParseError of a clients file about the cell value of
+// column (none when "") at line.
 func clientError(path string, line int, column, value, format string, args ...any) error {
-	return &graphio.ParseError{Pkg: "loadlab", File: path, Line: line, Field: fmt.Sprintf("column %q", column), Value: value,
-		Msg: fmt.Sprintf(format, args...), Err: loadlab.ErrInvalid}
+	pe := &graphio.ParseError{Pkg: "loadlab", File: path, Line: line, Value: value, Msg: fmt.Sprintf(format, args...), Err: loadlab.ErrInvalid}
+	if column != "" {
+		pe.Field = fmt.Sprintf("column %q", column)
+	}
+	return pe
 }
 
 // fill sets the clients from the numbers t and the names text.
@@ -413,7 +417,7 @@ func readClientText(path string) (clientsHeader, []clientRow, error) {
 		return hdr, nil, fmt.Errorf("loadlab: %s:%d: %w", path, line+1, err)
 	}
 	if !named {
-		return hdr, nil, clientError(path, line, "header", "", "the file has no lines; want a header client,server,mean[,sigma] and a row per client")
+		return hdr, nil, clientError(path, line, "", "", "no header and no rows; want a header client,server,mean[,sigma] and a row per client")
 	}
 	return hdr, rows, nil
 }
