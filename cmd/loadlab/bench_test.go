@@ -89,6 +89,29 @@ var overheadCases = []struct {
 		_, err = consensus.Simulate(&consensus.Throttler{Graph: d.Graph, Gamma: g}, dem, x0, 1000, nil)
 		return err
 	}},
+	{"throttler-clients-cycle", []string{"throttler", "clients", "--graph", "cycle8.txt", "--clients-per-server", "2", "--mean", "1", "--cv", "0.3", "--steps", "1000"}, func() error {
+		d, err := graphio.ReadFile("cycle8.txt", nil)
+		if err != nil {
+			return err
+		}
+		sp, err := consensus.NewSpectral(d.Graph)
+		if err != nil {
+			return err
+		}
+		g, _, err := sp.GammaH2(1)
+		if err != nil {
+			return err
+		}
+		mean, sigma := make([]float64, 16), make([]float64, 16)
+		cl := &consensus.Clients{Server: make([]int, 16)}
+		for j := range mean {
+			mean[j], sigma[j], cl.Server[j] = 1, 0.3, j/2
+		}
+		dem := &consensus.ClientStationary{Mean: mean, Sigma: sigma, Src: rand.NewPCG(1, 4)}
+		x0 := []float64{2, 2, 2, 2, 2, 2, 2, 2}
+		_, err = consensus.SimulateClients(&consensus.Throttler{Graph: d.Graph, Gamma: g}, cl, dem, x0, 1000, nil)
+		return err
+	}},
 	{"anycast-optimize-cdn3", []string{"anycast", "optimize", "--network", "cdn3.json"}, func() error {
 		nd, err := dataio.ReadNetworkJSONFile("cdn3.json", nil)
 		if err != nil {

@@ -32,9 +32,10 @@ servers, and with --delay, --loss, --tick and --excess the throttler as
 deployed; "design" adds links or sets link weights; "simulate" runs the
 throttler (or, with --central, the centralized baseline) on a demand
 trace or a random walk; "over" estimates the over-throttling of both;
-"allocate" splits one server's limit among its clients.`,
+"allocate" splits one server's limit among its clients, and "clients"
+runs every server's split of its limit among its clients inside the loop.`,
 	}
-	c.AddCommand(a.throttlerAnalyzeCommand(), a.throttlerDesignCommand(), a.throttlerSimulateCommand(), a.throttlerAllocateCommand(), a.throttlerOverCommand())
+	c.AddCommand(a.throttlerAnalyzeCommand(), a.throttlerDesignCommand(), a.throttlerSimulateCommand(), a.throttlerAllocateCommand(), a.throttlerOverCommand(), a.throttlerClientsCommand())
 	return c
 }
 
