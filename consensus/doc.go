@@ -62,7 +62,25 @@
 // # Per-server throttling
 //
 // UniformRatio (Algorithm 1) and WaterFill (Algorithm 2, max–min fair)
-// split a server's limit among its clients (§7).
+// split a server's limit among its clients (§7). SimulateClients runs
+// that split inside the loop for every server (ClientStationary,
+// ClientRandomWalk, ClientTrace; Clients.Split) and records Jain's index
+// (JainIndex) of the clients' shares; the servers' record is Simulate's,
+// bit for bit.
+//
+// # The throttler as deployed
+//
+// docs/specs/throttlers-deployed.md ("spec deployed"). Delay: with every
+// measure τ cycles late the throttler is stable iff γλ_n < a*(τ) =
+// 2 sin(π/(2(2τ+1))) (DelayLimit, DelayStability); RhoDelay,
+// Spectral.RhoDelay and Spectral.GammaH2Delay are exact, EstimateH2Delay
+// and EstimateGammaH2Delay estimate at any size; SecondMomentRho adds lost
+// exchanges and random ticking (n ≤ 256). The centralized baseline
+// Central (a Rule, decisions Delay cycles late) runs in SimulateCentral.
+// Over-throttling a_ideal − a_total: exact in the Gaussian stationary
+// regime (ExpectedOver, Spectral.Over, Spectral.GammaOver,
+// DesignOverWeights), estimated with intervals for both throttlers
+// (EstimateOver, EstimateCentralOver).
 //
 // # Errors and panics
 //
