@@ -53,9 +53,10 @@ type exchanger struct {
 	due, lost            [passChunks]int
 }
 
-// newExchanger prepares the update of th on nw (validated, lengths
-// checked) from the ideal update f, which it changes: the steps γ_e w_e per entry when nw.Gammas is set, the
-// per-entry directions and delays, and the ring of measures.
+// newExchanger prepares the update of th on nw (validated, lengths and
+// memory checked) from the ideal update f, which it changes: the steps
+// γ_e w_e per entry when nw.Gammas is set, the per-entry directions,
+// delays and loss channels, and the ring of measures.
 func newExchanger(th *Throttler, nw *Network, f *flows, workers int) *exchanger {
 	g := th.Graph
 	n := g.Order()

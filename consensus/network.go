@@ -240,10 +240,33 @@ func (nw *Network) validateFor(g *wgraph.Graph) error {
 	if err := size.Check("consensus", "Simulate: Settings.Network delay ring (τ_max + 1 measure vectors)", nw.ringSize(), 8*n); err != nil {
 		return err
 	}
+	if err := size.Check("consensus", "Simulate: Settings.Network state per adjacency entry", 2*m, nw.entryBytes()); err != nil {
+		return err
+	}
 	if nw.Directed != nil && !stronglyConnected(g, nw.Directed) {
 		return loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "Settings.Network.Directed: the oriented graph is not strongly connected, so some server's measure never reaches some other (spec deployed §1)")
 	}
 	return nil
+}
+
+// entryBytes is the memory the network keeps per adjacency entry: the
+// steps γ_e w_e, the delays, the directions and the loss channels, each
+// only when asked for.
+func (nw *Network) entryBytes() int {
+	b := 0
+	if nw.Gammas != nil {
+		b += 8
+	}
+	if nw.LinkDelay != nil {
+		b += 4
+	}
+	if nw.Directed != nil {
+		b++
+	}
+	if nw.Loss > 0 {
+		b += 5
+	}
+	return b
 }
 
 // ringSize is the number of past measure vectors kept: τ_max + 1.

@@ -122,7 +122,9 @@ type Trajectory struct {
 // steps < 0; a failure at step k (a demand error, a NaN or
 // infinite r_i or an overflowing r_total, r_i ≤ 0 for Ratio or LogRatio,
 // x_i ≤ 0 for LogRatio) returns the trajectory up to step k together
-// with the error. It panics if th or d is nil.
+// with the error. It panics if th or d is nil. With Settings.Network the
+// exchanges are delayed, lost, asynchronous or one-way as described there
+// (spec deployed §1).
 func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*Trajectory, error) {
 	if err := validateRun(th, d, x0, steps, s); err != nil {
 		return nil, err
