@@ -12,6 +12,7 @@ import (
 	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 )
 
 // exactSum returns Σv rounded once to float64: the sum is formed
@@ -432,4 +433,47 @@ func TestDelayedLimit(t *testing.T) {
 		assert.Less(t, radius(c*0.98, tau), 1.0, "τ = %d", tau)
 		assert.Greater(t, radius(c*1.02, tau), 1.0, "τ = %d", tau)
 	}
+}
+
+// TestNetworkDirectedLimit checks the closed form of spec deployed §1.4
+// (D1) for one-way links: on the 6-cycle 0→1→…→5→0 with the one-way
+// chord 0→3, constant demand, the weighted total νᵀx is conserved, ν the
+// left null vector of L_in (computed here by a dense solve), so the
+// limits converge to r − c1 with c = νᵀ(r − x(0))/νᵀ1 and the total
+// limit to r_total − nc, not to l_total(0).
+func TestNetworkDirectedLimit(t *testing.T) {
+	g := mustGraph(wgraph.FromEdges(6, []wgraph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 2, V: 3, W: 1}, {U: 3, V: 4, W: 1}, {U: 4, V: 5, W: 1}, {U: 0, V: 5, W: 1}, {U: 0, V: 3, W: 1}}))
+	dir := []Direction{Forward, Forward, Backward, Forward, Forward, Forward, Forward}
+	arcs := [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 0}, {0, 3}}
+	// L_in: row h has d_in(h) on the diagonal and −w at column t, t → h.
+	lin := mat.NewDense(6, 6, nil)
+	for _, a := range arcs {
+		lin.Set(a[1], a[1], lin.At(a[1], a[1])+1)
+		lin.Set(a[1], a[0], lin.At(a[1], a[0])-1)
+	}
+	// νᵀ L_in = 0, Σν = 1: L_inᵀ ν = 0 with its last row replaced by 1ᵀ.
+	m := mat.DenseCopyOf(lin.T())
+	for j := range 6 {
+		m.Set(5, j, 1)
+	}
+	var nu mat.VecDense
+	require.NoError(t, nu.SolveVec(m, mat.NewVecDense(6, []float64{0, 0, 0, 0, 0, 1})))
+	r := []float64{10, 50, 20, 80, 30, 60}
+	x0 := []float64{40, 40, 40, 40, 40, 40}
+	var c, rt float64
+	for i := range 6 {
+		c += nu.AtVec(i) * (r[i] - x0[i]) // Σν = 1
+		rt += r[i]
+	}
+	th := &Throttler{Graph: g, Gamma: 0.1}
+	tr, err := Simulate(th, constant(r, 3000), x0, 3000, &Settings{Network: &Network{Directed: dir}})
+	require.NoError(t, err)
+	// The slowest mode of I − γL_in contracts by about 1 − 0.1·0.5 per
+	// cycle: after 3000 cycles the limits are at their fixed point to
+	// rounding.
+	for i, x := range tr.Final {
+		assert.InDelta(t, r[i]-c, x, 1e-9, "server %d", i)
+	}
+	assert.InDelta(t, rt-6*c, exactSum(tr.Final), 1e-9)
+	assert.Greater(t, math.Abs(rt-6*c-240), 1.0) // the total did move
 }
