@@ -36,17 +36,14 @@ type exchanger struct {
 	tau   int
 	ring  [][]float64 // ring[k mod len(ring)] = p(k)
 	q     float64     // loss probability
-	// The loss channel of each entry (see flip): the next cycle (mod
-	// 2^32) at which it changes state, its state (bit 0: bad, bit 1: the
-	// change only redraws the sojourn), and the probability p of leaving
-	// the good and the bad state per cycle, with log(1 − p).
-	next  []uint32
-	state []uint8
-	leave [2]float64
-	logq  [2]float64
-	tick  []bool // ticks of the cycle; nil: every server ticks
-	nw    *Network
-	key   uint64
+	// The loss channel of each entry (see chanBad), and the probability
+	// p of leaving the good and the bad state per cycle, with log(1 − p).
+	channel []uint32
+	leave   [2]float64
+	logq    [2]float64
+	tick    []bool // ticks of the cycle; nil: every server ticks
+	nw      *Network
+	key     uint64
 	// Per-cycle state: the cycle, its stream keys, the per-chunk counts.
 	k                    int
 	ckLoss, ckDel, ckTik uint64
@@ -176,11 +173,11 @@ func (x *exchanger) linkID(u int, v int32) uint64 {
 // probability p_gb and the bad one with p_bg per cycle. Bursts of mean
 // length B have p_bg = 1/B, p_gb = q/((1 − q)B); independent losses
 // are the chain with p_gb = q, p_bg = 1 − q. The sojourns are
-// geometric, so each channel is stored as its state and the cycle of
-// its next change, drawn only at the changes: a check of one word per
-// exchange instead of a draw. Every entry starts with a redraw at cycle
-// 0 (the residual sojourn of a stationary geometric chain is again
-// geometric).
+// geometric, so each channel is stored as one word, its state and the
+// cycle of its next change (see chanBad), drawn only at the changes: a
+// check of four bytes per exchange instead of a draw. Every entry
+// starts with a redraw at cycle 0 (the residual sojourn of a stationary
+// geometric chain is again geometric).
 func (x *exchanger) channels(nw *Network, workers int) {
 	q, pgb, pbg := nw.Loss, nw.Loss, 1-nw.Loss
 	if nw.Burst != 0 {
@@ -189,62 +186,71 @@ func (x *exchanger) channels(nw *Network, workers int) {
 	}
 	x.leave = [2]float64{pgb, pbg}
 	x.logq = [2]float64{math.Log1p(-pgb), math.Log1p(-pbg)}
-	m := len(x.f.adj)
-	x.next = make([]uint32, m)
-	x.state = make([]uint8, m)
+	x.channel = make([]uint32, len(x.f.adj))
 	ck := cycleKey(x.key, streamLossStart, 0)
 	n := len(x.f.off) - 1
 	par.For(passChunks, workers, func(c int) {
 		a, b := par.Bounds(n, passChunks, c)
 		for u := a; u < b; u++ {
 			for e := x.f.off[u]; e < x.f.off[u+1]; e++ {
-				st := uint8(2) // redraw at cycle 0 (next = 0)
+				w := uint32(chanRedraw) // at cycle 0
 				if uniform(ck, x.linkID(u, x.f.adj[e])) < q {
-					st |= 1
+					w |= chanBad
 				}
-				x.state[e] = st
+				x.channel[e] = w
 			}
 		}
 	})
 }
 
-// maxSojourn caps a drawn sojourn so that the cycle of the next change
-// fits the 32-bit counter; a longer one is continued by a redraw, exact
-// since geometric sojourns are memoryless.
-const maxSojourn = 1 << 30
+// The word of a loss channel: bit 31 the bad state, bit 30 "the next
+// change only redraws the sojourn", bits 0–29 the cycle of the next
+// change modulo 2^30. A sojourn is capped at maxSojourn < 2^30 cycles
+// and continued by a redraw, exact since geometric sojourns are
+// memoryless.
+const (
+	chanBad    = 1 << 31
+	chanRedraw = 1 << 30
+	chanCycle  = chanRedraw - 1
+	maxSojourn = 1 << 29
+)
 
 // flip changes the state of the channel of entry e (link id) at the
-// current cycle, or only redraws its sojourn, and draws the length of
-// the new sojourn, 1 + ⌊log(1 − U)/log(1 − p)⌋ for the probability p of
-// leaving the state (spec deployed §1.2), which is 1 exactly when U < p. Both ends of a link under
-// Joint draw the same numbers, so their channels agree.
-func (x *exchanger) flip(e int, id uint64) {
-	st := x.state[e]
-	if st&2 == 0 {
-		st ^= 1
+// current cycle, or only redraws its sojourn, draws the length of the
+// new sojourn, 1 + ⌊log(1 − U)/log(1 − p)⌋ for the probability p of
+// leaving the state (spec deployed §1.2; 1 exactly when U < p), and
+// returns the new word. Both ends of a link under Joint draw the same
+// numbers, so their channels agree.
+func (x *exchanger) flip(e int, id uint64) uint32 {
+	bad := x.channel[e] & chanBad
+	if x.channel[e]&chanRedraw == 0 {
+		bad ^= chanBad
 	}
-	st &^= 2
+	s := bad >> 31
 	u := uniform(x.ckLoss, id)
 	l := 1.0
-	if u >= x.leave[st&1] { // else a sojourn of one cycle, without a logarithm
-		l += math.Floor(math.Log(1-u) / x.logq[st&1])
+	if u >= x.leave[s] { // else a sojourn of one cycle, without a logarithm
+		l += math.Floor(math.Log(1-u) / x.logq[s])
 	}
+	w := bad
 	if !(l < maxSojourn) { // also p → 0: log(1 − p) = 0 gives +Inf or NaN
 		l = maxSojourn
-		st |= 2
+		w |= chanRedraw
 	}
-	x.next[e] = uint32(x.k) + uint32(l)
-	x.state[e] = st
+	w |= (uint32(x.k) + uint32(l)) & chanCycle
+	x.channel[e] = w
+	return w
 }
 
 // lose moves the channel of entry e (link id) to the current cycle and
 // reports whether its exchange is lost. It must be called for every
 // entry in every cycle (the changes are found by equality).
 func (x *exchanger) lose(e int, id uint64) bool {
-	if x.next[e] == uint32(x.k) {
-		x.flip(e, id)
+	w := x.channel[e]
+	if w&chanCycle == uint32(x.k)&chanCycle {
+		w = x.flip(e, id)
 	}
-	return x.state[e]&1 != 0
+	return w&chanBad != 0
 }
 
 // delayOf returns the delay of entry e (link id) in the current cycle.
@@ -292,8 +298,13 @@ func (x *exchanger) counts(e, u int, v int32) int {
 // addition, exactly as flows.applyDirect and flows.updateChunk do. With
 // pass non-nil, p_v(k−τ) comes from the blocked gather's staged values
 // (see flows.updateChunk) and pass tracks its cursors. The checks of
-// loss and clocks are hoisted out of the loop when there are none.
-func (x *exchanger) chunkUniform(hi, lo []float64, from, to, c int, pass *[maxBlocks]int) {
+// loss and clocks are hoisted out of the loop when there are none. With
+// next = r(k+1) (staged, linear measure, k ≥ τ) it also renormalises
+// x_u(k+1) and writes p_u(k+1) = r_u(k+1) − x_u(k+1) into the ring, as
+// flows.updateChunk does: the slot of p(k+1) may be that of p(k−τ), but
+// p_u(k−τ) is read only by u's own update, before, and the others read
+// the staged copy.
+func (x *exchanger) chunkUniform(hi, lo, next []float64, from, to, c int, pass *[maxBlocks]int) {
 	k := x.k
 	x.due[c], x.lost[c] = 0, 0
 	if k < x.tau { // no measure has arrived yet: only the channels move
@@ -312,7 +323,12 @@ func (x *exchanger) chunkUniform(hi, lo []float64, from, to, c int, pass *[maxBl
 	lossy := x.q > 0
 	gated := x.ed != nil || x.tick != nil
 	plain := x.plain()
-	next, state, kk := x.next, x.state, uint32(k)
+	channel, kk := x.channel, uint32(k)&chanCycle
+	joint, ed := x.joint, x.ed
+	var pn []float64 // p(k+1), formed here when next = r(k+1) is given
+	if next != nil {
+		pn = x.ring[(k+1)%len(x.ring)]
+	}
 	var due, lost int
 	for u := from; u < to; u++ {
 		pu, h, l := ps[u], hi[u], lo[u]
@@ -329,15 +345,19 @@ func (x *exchanger) chunkUniform(hi, lo []float64, from, to, c int, pass *[maxBl
 			if !plain {
 				var gone bool
 				if lossy {
-					if next[e] == kk {
-						x.flip(e, x.linkID(u, v))
+					w := channel[e]
+					if w&chanCycle == kk {
+						w = x.flip(e, x.linkID(u, v))
 					}
-					gone = state[e]&1 != 0
+					gone = w&chanBad != 0
 				}
 				if gated && x.waits(e, u, v) {
 					continue
 				}
-				c := x.counts(e, u, v)
+				c := 1 // as counts, inlined
+				if joint && (ed == nil || ed[e] == Both) {
+					c = int(uint64(int64(u)-int64(v)) >> 63)
+				}
 				due += c
 				if gone {
 					lost += c
@@ -351,6 +371,12 @@ func (x *exchanger) chunkUniform(hi, lo []float64, from, to, c int, pass *[maxBl
 			bb := s - h
 			l += (h - (s - bb)) + (fl - bb)
 			h = s
+		}
+		if next != nil { // as renormAmount, see flows.updateChunk
+			xu := h + l
+			l -= xu - h
+			h = xu
+			pn[u] = next[u] - xu
 		}
 		hi[u], lo[u] = h, l
 	}
@@ -414,7 +440,7 @@ func (x *exchanger) chunkGeneral(hi, lo []float64, from, to, c int) {
 // and channel states, and every draw is a function of (key, link,
 // cycle), so the result does not depend on workers. When staged, the
 // delayed measures must have been gathered (see stage).
-func (x *exchanger) update(hi, lo []float64, workers int) (due, lost int) {
+func (x *exchanger) update(hi, lo, next []float64, workers int) (due, lost int) {
 	n := len(hi)
 	if n < parallelNodes {
 		workers = 1
@@ -425,12 +451,12 @@ func (x *exchanger) update(hi, lo []float64, workers int) (due, lost int) {
 		par.For(passChunks, workers, func(c int) {
 			var cur [maxBlocks]int
 			copy(cur[:bk.nb], bk.cursor[c*bk.nb:])
-			x.chunkUniform(hi, lo, bk.chunk[c], bk.chunk[c+1], c, &cur)
+			x.chunkUniform(hi, lo, next, bk.chunk[c], bk.chunk[c+1], c, &cur)
 		})
 	case x.delay == nil && x.cum == nil:
 		par.For(passChunks, workers, func(c int) {
 			a, b := par.Bounds(n, passChunks, c)
-			x.chunkUniform(hi, lo, a, b, c, nil)
+			x.chunkUniform(hi, lo, nil, a, b, c, nil)
 		})
 	default:
 		par.For(passChunks, workers, func(c int) {
@@ -451,6 +477,13 @@ func (x *exchanger) update(hi, lo []float64, workers int) (due, lost int) {
 	return due, lost
 }
 
+// fuses reports whether the update of the current cycle also does the
+// per-node part of the next cycle's step (see chunkUniform): on a staged
+// graph, for the linear measure, once the delayed measures exist.
+func (x *exchanger) fuses(th *Throttler) bool {
+	return x.staged() && th.Measure == Amount && x.k >= x.tau
+}
+
 // plain reports whether every exchange is due and none is lost once the
 // delayed measures exist: no loss, no clocks, two-way links, one delay.
 // The update then does not count exchanges one by one.
@@ -461,10 +494,11 @@ func (x *exchanger) plain() bool {
 // stage is Trajectory.step of cycle k followed, when staged, by pass 1
 // of the blocked gather of the delayed measures p(k − τ). For the linear
 // measure on a staged graph it runs as stepGather does: the limits
-// renormalised and p(k) formed on node ranges in parallel, then the
-// totals on one goroutine while the others gather; the arithmetic is
-// that of step, so the trajectory is the same bit for bit.
-func (x *exchanger) stage(tr *Trajectory, th *Throttler, r, hi, lo []float64, workers int) error {
+// renormalised and p(k) formed on node ranges in parallel (unless fused:
+// the previous update did it), then the totals on one goroutine while
+// the others gather; the arithmetic is that of step, so the trajectory
+// is the same bit for bit.
+func (x *exchanger) stage(tr *Trajectory, th *Throttler, r, hi, lo []float64, workers int, fused bool) error {
 	k := x.k
 	p := x.ring[k%len(x.ring)]
 	if !x.staged() {
@@ -480,10 +514,12 @@ func (x *exchanger) stage(tr *Trajectory, th *Throttler, r, hi, lo []float64, wo
 		par.For(passChunks, workers, func(c int) { x.f.gather(ps, c) })
 		return nil
 	}
-	par.For(passChunks, workers, func(c int) {
-		a, b := par.Bounds(n, passChunks, c)
-		renormAmount(r[a:b], p[a:b], hi[a:b], lo[a:b])
-	})
+	if !fused {
+		par.For(passChunks, workers, func(c int) {
+			a, b := par.Bounds(n, passChunks, c)
+			renormAmount(r[a:b], p[a:b], hi[a:b], lo[a:b])
+		})
+	}
 	var err error
 	par.For(1+passChunks, workers, func(c int) {
 		if c == 0 { // claimed first: the longest piece
@@ -506,20 +542,24 @@ func (x *exchanger) stage(tr *Trajectory, th *Throttler, r, hi, lo []float64, wo
 func runNetwork(th *Throttler, nw *Network, f *flows, d Demand, pf *prefetcher, x0 []float64, steps int, states bool, workers int) (*Trajectory, error) {
 	x := newExchanger(th, nw, f, workers)
 	n := len(x0)
-	var err error
 	tr := newTrajectory(steps)
 	tr.Exchanges = &Exchanges{Due: make([]int, 0, steps), Lost: make([]int, 0, steps)}
 	hi := append([]float64(nil), x0...)
 	lo := make([]float64, n)
 	r := make([]float64, n)
-	var unstable error
-	for k := 0; k < steps; k++ {
+	fetch := func(k int) ([]float64, error) {
 		if pf != nil {
-			r, err = pf.next()
-		} else {
-			err = d.Next(k, r)
+			return pf.next()
 		}
-		if err != nil {
+		return r, d.Next(k, r)
+	}
+	var unstable, err error
+	var ahead []float64 // r(k), drawn by cycle k − 1 for its fused update
+	for k := 0; k < steps; k++ {
+		fused := ahead != nil
+		if fused {
+			r, ahead = ahead, nil
+		} else if r, err = fetch(k); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
@@ -527,7 +567,7 @@ func runNetwork(th *Throttler, nw *Network, f *flows, d Demand, pf *prefetcher, 
 			tr.LambdaMax, unstable = networkStability(th, nw, scaling(th.Measure, r, x0))
 		}
 		x.begin(k, workers)
-		if err = x.stage(tr, th, r, hi, lo, workers); err != nil {
+		if err = x.stage(tr, th, r, hi, lo, workers, fused); err != nil {
 			err = fmt.Errorf("consensus: step %d: %w", k, err)
 			break
 		}
@@ -535,12 +575,24 @@ func runNetwork(th *Throttler, nw *Network, f *flows, d Demand, pf *prefetcher, 
 			tr.keep(th, r, hi, x.ring[k%len(x.ring)])
 		}
 		if pf != nil {
-			pf.release()
+			pf.release() // r(k) is no longer needed
 		}
-		due, lost := x.update(hi, lo, workers)
+		// As in run: the staged update of the linear measure forms
+		// p(k+1) as it goes, so r(k+1) is drawn first.
+		if x.fuses(th) && k+1 < steps {
+			ahead, err = fetch(k + 1)
+			if err != nil {
+				ahead = nil
+			}
+		}
+		due, lost := x.update(hi, lo, ahead, workers)
 		tr.Exchanges.Due = append(tr.Exchanges.Due, due)
 		tr.Exchanges.Lost = append(tr.Exchanges.Lost, lost)
 		tr.Steps++
+		if err != nil {
+			err = fmt.Errorf("consensus: step %d: %w", k+1, err)
+			break
+		}
 	}
 	tr.Final = make([]float64, n)
 	for i := range hi {

@@ -264,7 +264,7 @@ func (nw *Network) entryBytes() int {
 		b++
 	}
 	if nw.Loss > 0 {
-		b += 5
+		b += 4
 	}
 	return b
 }

@@ -173,7 +173,12 @@ func TestNetworkConservation(t *testing.T) {
 			mean[i] = 60 + 80*rnd.Float64()
 			x0[i] = 60 + 80*rnd.Float64()
 		}
-		for name, nw := range conservingNetworks(n, g.Size(), rnd, mc.Source(41, seed)) {
+		nets := conservingNetworks(n, g.Size(), rnd, mc.Source(41, seed))
+		for i, name := range sortedKeys(nets) {
+			nw := nets[name]
+			if nw.Src != nil { // its own stream, whatever the order of the runs
+				nw.Src = mc.Source(41, seed, uint64(i))
+			}
 			// λ_n < 2 d_max ≲ 20 here: γλ_n ≲ 0.4 would be unstable under
 			// delay 3 (limit 2 sin(π/14) ≈ 0.445); γ = 0.02 keeps every
 			// network stable.
@@ -476,4 +481,44 @@ func TestNetworkDirectedLimit(t *testing.T) {
 	}
 	assert.InDelta(t, rt-6*c, exactSum(tr.Final), 1e-9)
 	assert.Greater(t, math.Abs(rt-6*c-240), 1.0) // the total did move
+}
+
+// TestNetworkFusedDemandError checks the fused update of large graphs
+// on a Network (it draws r(k+1) before it finishes cycle k): a demand
+// that fails at step 5 of 9 ends the run with the error of step 5 after
+// 5 cycles, with the limits and totals bitwise those of a run of 5
+// cycles, inline and with the prefetcher, for the ideal network and a
+// delay of 2 with loss.
+func TestNetworkFusedDemandError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("65 636 nodes")
+	}
+	n := gatherNodes + 100
+	g := sparseRandom(n, 4, mc.Source(18))
+	start := make([]float64, n)
+	for i := range start {
+		start[i] = 20 + float64(i%11)
+	}
+	th := &Throttler{Graph: g, Gamma: 0.02}
+	walk := func() Demand { return &RandomWalkDemand{Start: start, Sigma: 1, Src: mc.Source(19)} }
+	for _, mk := range []func() *Network{
+		func() *Network { return &Network{} },
+		func() *Network { return &Network{Delay: 2, Loss: 0.1, Src: mc.Source(20)} },
+	} {
+		want, err := Simulate(th, walk(), start, 5, &Settings{States: true, Network: mk()})
+		require.NoError(t, err)
+		for _, procs := range []int{1, 2} {
+			func() {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				tr, err := Simulate(th, failingDemand{walk(), 5}, start, 9, &Settings{States: true, Network: mk()})
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "step 5: demand feed lost", "GOMAXPROCS %d", procs)
+				assert.Equal(t, 5, tr.Steps)
+				assert.Equal(t, want.Final, tr.Final, "GOMAXPROCS %d: limits after the failed step", procs)
+				assert.Equal(t, want.LTotal, tr.LTotal)
+				assert.Equal(t, want.X, tr.X)
+				assert.Equal(t, want.Exchanges, tr.Exchanges)
+			}()
+		}
+	}
 }
