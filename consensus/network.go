@@ -36,7 +36,9 @@ type Network struct {
 	// mean burst 1/(1−q)).
 	Burst float64
 	// Gammas, if non-nil, are the servers' own update cycles γ_i > 0
-	// (len n), in place of Throttler.Gamma.
+	// (len n), in place of Throttler.Gamma (which must still be valid):
+	// a link's step is min(γ_u, γ_v) under Joint, γ_u at end u under
+	// Separate.
 	Gammas []float64
 	// Tick, if non-nil, gives each server's probability π_i ∈ (0, 1] of
 	// updating in a cycle, independently across servers and cycles.
