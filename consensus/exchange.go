@@ -445,7 +445,10 @@ func (x *exchanger) update(hi, lo, next []float64, workers int) (due, lost int) 
 	if n < parallelNodes {
 		workers = 1
 	}
+	lossOnly := x.q > 0 && x.ed == nil && x.tick == nil && x.k >= x.tau
 	switch {
+	case x.staged() && lossOnly:
+		par.For(passChunks, workers, func(c int) { x.chunkStagedLoss(hi, lo, next, c) })
 	case x.staged():
 		bk := x.f.blk
 		par.For(passChunks, workers, func(c int) {
@@ -468,13 +471,65 @@ func (x *exchanger) update(hi, lo, next []float64, workers int) (due, lost int) 
 		due += x.due[c]
 		lost += x.lost[c]
 	}
-	if x.plain() && x.k >= x.tau { // every link exchanges (see chunkUniform)
+	if x.staged() && lossOnly && x.joint {
+		lost /= 2 // chunkStagedLoss counts entries; a link's two may lie in different chunks
+	}
+	if (x.plain() || x.staged() && lossOnly) && x.k >= x.tau { // every link is due
 		due = len(x.f.adj)
 		if x.joint {
 			due /= 2
 		}
 	}
 	return due, lost
+}
+
+// chunkStagedLoss is chunkUniform on a staged graph with loss as the
+// only imperfection besides the delay (k ≥ τ): every exchange is due,
+// so it reads neither the adjacency nor the clocks, and counts the lost
+// entries (each lost link twice under Joint, once at each end, as both
+// ends' channels agree). Its arithmetic is that of chunkUniform.
+func (x *exchanger) chunkStagedLoss(hi, lo, next []float64, c int) {
+	f, bk := x.f, x.f.blk
+	var cur [maxBlocks]int
+	copy(cur[:bk.nb], bk.cursor[c*bk.nb:])
+	off, gw, mask, val, bid := f.off, f.gw, f.mask, bk.val, bk.bid
+	k, R := x.k, len(x.ring)
+	ps := x.ring[(k-x.tau)%R]
+	var pn []float64
+	if next != nil {
+		pn = x.ring[(k+1)%R]
+	}
+	channel, kk := x.channel, uint32(k)&chanCycle
+	lost := 0
+	for u := bk.chunk[c]; u < bk.chunk[c+1]; u++ {
+		pu, h, l := ps[u], hi[u], lo[u]
+		for e := off[u]; e < off[u+1]; e++ {
+			b := bid[e]
+			pv := val[cur[b]]
+			cur[b]++
+			w := channel[e]
+			if w&chanCycle == kk {
+				w = x.flip(e, x.linkID(u, f.adj[e]))
+			}
+			if w&chanBad != 0 {
+				lost++
+				continue
+			}
+			fl := float64(gw[e&mask] * float64(pu-pv)) // as in chunkUniform
+			s := h + fl
+			bb := s - h
+			l += (h - (s - bb)) + (fl - bb)
+			h = s
+		}
+		if next != nil { // as in chunkUniform
+			xu := h + l
+			l -= xu - h
+			h = xu
+			pn[u] = next[u] - xu
+		}
+		hi[u], lo[u] = h, l
+	}
+	x.due[c], x.lost[c] = 0, lost // halved by update under Joint
 }
 
 // fuses reports whether the update of the current cycle also does the

@@ -522,3 +522,35 @@ func TestNetworkFusedDemandError(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkStagedLossKernel checks the update of large graphs with
+// loss as the only imperfection (chunkStagedLoss, which counts lost
+// entries and reads no adjacency) against the general staged update
+// (chunkUniform), reached by adding clocks that always tick: the same
+// limits, totals and counts, bit for bit, for Joint and Separate.
+func TestNetworkStagedLossKernel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("65 636 nodes")
+	}
+	n := gatherNodes + 100
+	g := sparseRandom(n, 5, mc.Source(90))
+	start := make([]float64, n)
+	for i := range start {
+		start[i] = 30 + float64(i%13)
+	}
+	th := &Throttler{Graph: g, Gamma: 0.02}
+	for _, prot := range []Protocol{Joint, Separate} {
+		run := func(tick []float64) *Trajectory {
+			d := &StationaryDemand{Mean: start, Sigma: 2, Src: mc.Source(91)}
+			nw := &Network{Delay: 2, Loss: 0.05, Burst: 3, Tick: tick, Protocol: prot, Src: mc.Source(92)}
+			tr, err := Simulate(th, d, start, 10, &Settings{Network: nw})
+			require.NoError(t, err)
+			return tr
+		}
+		a, b := run(nil), run(ones(n, 1))
+		assert.Equal(t, a.Final, b.Final, "%v", prot)
+		assert.Equal(t, a.LTotal, b.LTotal)
+		assert.Equal(t, a.Exchanges, b.Exchanges)
+		assert.Positive(t, a.Exchanges.Lost[5])
+	}
+}
