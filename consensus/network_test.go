@@ -207,7 +207,8 @@ func TestNetworkConservation(t *testing.T) {
 // Σ_arcs t→h γ w (p_h − p_t) per cycle (τ = 0, nothing lost), zero on a
 // weight-balanced orientation up to rounding; Separate under loss,
 // asynchrony or unequal cycles drifts, each cycle by at most
-// Σ_links γ_max w |p_u − p_v| (spec deployed §1.4 (D2)).
+// Σ_links γ_max w |p_u − p_v| (spec deployed §1.4 (D2)), and with
+// random delays.
 func TestNetworkDrift(t *testing.T) {
 	// The unit cycle 0→1→…→5→0 plus the chord {0, 3} both ways is
 	// weight-balanced and strongly connected; with the chord one-way
@@ -263,6 +264,15 @@ func TestNetworkDrift(t *testing.T) {
 		}
 		assert.Greater(t, worst, 1e-3, name)
 	}
+	// Separate with random delays: each message draws its own delay, so
+	// the two ends use measures of different stamps and the total moves
+	// (under Joint it does not: TestNetworkConservation).
+	tr = run(&Network{Protocol: Separate, DelayLaw: []float64{0.5, 0.5}, Src: mc.Source(53)})
+	drift = 0
+	for k := range tr.Steps {
+		drift = max(drift, math.Abs(exactSum(tr.X[k])-240))
+	}
+	assert.Greater(t, drift, 1e-3, "Separate, random delays")
 }
 
 // TestNetworkLossRate checks spec deployed §1.2: the observed fraction
