@@ -669,25 +669,32 @@ func delayedLimit(tau int) float64 {
 	return 2 * math.Sin(math.Pi/float64(2*(2*tau+1)))
 }
 
-// networkStability decides the stability of a deterministic network
-// (Network.deterministic) like stability does for the ideal one, for the
-// operator L_Γ of the link steps γ_e w_e (Joint) or Γ L (Separate),
-// against the limit delayedLimit(τ) of the uniform delay (spec deployed
-// §1.5). Other networks are not decided here: it returns a zero bracket
-// and nil.
+// networkStability decides the stability of a Network at its first
+// cycle (spec deployed §1.5), like stability for the ideal network,
+// against the limit delayedLimit(τ) of the uniform delay:
+//
+//   - a deterministic network (Network.deterministic) exactly, for the
+//     operator L_Γ of the link steps γ_e w_e (Joint) or Γ L (Separate);
+//   - a random one decided in the mean (Network.inMean) by the mean
+//     update, the Laplacian of the expected steps (1 − q) π_u π_v γ_e w_e:
+//     when it fails, the expected limits diverge (an error wrapping
+//     ErrUnstable); when it holds, only the mean is certified.
+//
+// Other networks are not decided here: it returns a zero bracket and nil.
 func networkStability(th *Throttler, nw *Network, q []float64) (spectral.Bracket, error) {
 	g := th.Graph
-	if !nw.deterministic(g.Size()) {
+	det := nw.deterministic()
+	if !det && !nw.inMean(th.Measure) {
 		return spectral.Bracket{}, nil
 	}
 	tau := nw.uniformDelay()
 	c := delayedLimit(tau)
-	gamma := th.Gamma
-	if nw.Gammas != nil {
+	gamma := th.Gamma * (1 - nw.Loss) // the expected step of every link
+	if nw.Gammas != nil || nw.Tick != nil {
 		gamma = 1
 		if nw.Protocol == Joint {
 			var err error
-			if g, err = scaleLinks(g, nw.Gammas); err != nil {
+			if g, err = scaleLinks(g, nw, th.Gamma); err != nil {
 				return spectral.Bracket{}, err
 			}
 		} else {
@@ -695,24 +702,36 @@ func networkStability(th *Throttler, nw *Network, q []float64) (spectral.Bracket
 		}
 	}
 	b, err := stability(g, gamma*2/c, q)
-	if err == nil || tau == 0 && nw.Gammas == nil {
+	if err == nil || det && tau == 0 && nw.Gammas == nil {
 		return b, err
 	}
 	sentinel := loadlab.ErrIllConditioned
 	if errors.Is(err, ErrUnstable) {
 		sentinel = ErrUnstable
 	}
+	if !det {
+		return b, loadlab.Wrap(sentinel, "consensus", "Settings.Network: the mean update, with link steps (1 − Loss) π_u π_v γ_e w_e and delay τ = %d, has μ_n ∈ %v, stable iff μ_n < 2 sin(π/(2(2τ+1))) = %.6g: the expected limits diverge (spec deployed §1.5)", tau, b, c)
+	}
 	return b, loadlab.Wrap(sentinel, "consensus", "Settings.Network: with cycles γ = %v (scaled by Gammas when set) and delay τ = %d the update operator has μ_n ∈ %v, stable iff γμ_n < 2 sin(π/(2(2τ+1))) = %.6g (spec deployed §1.5)", gamma, tau, b, c)
 }
 
-// scaleLinks returns g with weights min(γ_u, γ_v) w_uv, or an error
-// naming the link whose product is not a positive finite number.
-func scaleLinks(g *wgraph.Graph, gammas []float64) (*wgraph.Graph, error) {
+// scaleLinks returns g with the expected link steps of nw as weights,
+// (1 − q) π_u π_v γ_e w_uv with γ_e = min(γ_u, γ_v) (gamma without
+// Gammas, π = 1 without Tick), or an error naming the link whose step is
+// not a positive finite number.
+func scaleLinks(g *wgraph.Graph, nw *Network, gamma float64) (*wgraph.Graph, error) {
 	es := g.Edges()
 	for i, e := range es {
-		w := e.W * min(gammas[e.U], gammas[e.V])
+		ge := gamma
+		if nw.Gammas != nil {
+			ge = min(nw.Gammas[e.U], nw.Gammas[e.V])
+		}
+		w := e.W * ge * (1 - nw.Loss)
+		if nw.Tick != nil {
+			w *= nw.Tick[e.U] * nw.Tick[e.V]
+		}
 		if !(w > 0) || math.IsInf(w, 1) {
-			return nil, invalidNet("Gammas: the step min(γ_u, γ_v) w_uv = %v of link {%d, %d}, want finite and > 0", w, e.U, e.V)
+			return nil, loadlab.Invalid("consensus", "Settings.Network: the expected link step (1 − Loss) π_u π_v γ_e w_uv = %v of link {%d, %d}, want finite and > 0", w, e.U, e.V)
 		}
 		es[i].W = w
 	}

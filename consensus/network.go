@@ -15,7 +15,11 @@ import (
 // non-nil; the zero Network is the ideal network, and reproduces the
 // nil case bit for bit. Per-link slices follow the order of
 // wgraph.Graph.Edges (U < V, sorted by (U, V)); per-server slices the
-// nodes.
+// nodes. Simulate decides stability at the first cycle for a network
+// without randomness exactly, and for independent loss and ticks under
+// Joint by the mean update (an error wrapping ErrUnstable when the
+// expected limits diverge); other networks are not decided and leave
+// Trajectory.LambdaMax zero (spec deployed §1.5).
 type Network struct {
 	// Delay is the delay τ ≥ 0 of every link, in cycles: the transfer
 	// of cycle k is computed from the measures of cycle k − τ.
@@ -371,10 +375,22 @@ func searchEntry(s []int32, x int32) (int, bool) {
 // every exchange happens in every cycle, after a delay that is the same
 // on every link, on two-way links. Its stability is then decided as on
 // the ideal network (spec deployed §1.5).
-func (nw *Network) deterministic(m int) bool {
-	if nw.random() || nw.Period != nil {
-		return false
-	}
+func (nw *Network) deterministic() bool {
+	return !nw.random() && nw.Period == nil && nw.twoWayUniform()
+}
+
+// inMean reports whether nw is random but decided by its mean dynamics
+// (spec deployed §1.5): Joint on two-way links with one delay, loss and
+// ticks independent from cycle to cycle (no bursts, random delays or
+// periodic clocks), and the linear measure m = Amount.
+func (nw *Network) inMean(m Measure) bool {
+	return nw.random() && nw.Protocol == Joint && m == Amount && nw.Burst == 0 &&
+		nw.DelayLaw == nil && nw.Period == nil && nw.twoWayUniform()
+}
+
+// twoWayUniform reports whether every link is two-way with the same
+// delay.
+func (nw *Network) twoWayUniform() bool {
 	for _, d := range nw.Directed {
 		if d != Both {
 			return false

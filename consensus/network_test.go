@@ -409,8 +409,30 @@ func TestNetworkStability(t *testing.T) {
 	// of its start.
 	assert.Less(t, tr2.Dispersion[tr2.Steps-1], 1e-6*tr2.Dispersion[0])
 	assert.Less(t, tr.Dispersion[tr.Steps-1], 1e-6*tr.Dispersion[0])
-	// Random networks are not decided: no error, no bracket.
-	tr, err = run(0.3, &Network{Delay: 1, Loss: 0.1, Src: mc.Source(80)})
+	// Independent loss and ticks are decided in the mean: the expected
+	// steps (1 − q)π_uπ_v γ. At γ = 0.7 (γλ_n ≈ 2.53) loss 0.1 gives
+	// 2.28 ≥ 2 and ticks π = 0.9 give 0.81·2.53 = 2.05 ≥ 2: unstable,
+	// and the runs diverge; under delay 1, loss 0.2 at γ = 0.4 gives
+	// 0.8·1.447 = 1.16 ≥ 1 (unstable, diverging) and at γ = 0.3 gives
+	// 0.87 < 1 (the mean is stable: no error).
+	for _, c := range []struct {
+		gamma float64
+		nw    *Network
+	}{
+		{0.7, &Network{Loss: 0.1, Src: mc.Source(80)}},
+		{0.7, &Network{Tick: ones(5, 0.9), Src: mc.Source(81)}},
+		{0.4, &Network{Delay: 1, Loss: 0.2, Src: mc.Source(82)}},
+	} {
+		tr, err = run(c.gamma, c.nw)
+		assert.ErrorIs(t, err, ErrUnstable, "%+v", c.nw)
+		assert.Contains(t, err.Error(), "the expected limits diverge")
+		assert.True(t, grows(tr), "%+v", c.nw)
+	}
+	tr, err = run(0.3, &Network{Delay: 1, Loss: 0.2, Src: mc.Source(83)})
+	assert.NoError(t, err)
+	assert.Positive(t, tr.LambdaMax.Hi)
+	// Bursts are not decided: no error, no bracket.
+	tr, err = run(0.4, &Network{Delay: 1, Loss: 0.2, Burst: 3, Src: mc.Source(84)})
 	assert.NoError(t, err)
 	assert.Zero(t, tr.LambdaMax)
 }
