@@ -620,6 +620,9 @@ func runNetwork(th *Throttler, nw *Network, f *flows, d Demand, pf *prefetcher, 
 		}
 		if k == 0 {
 			tr.LambdaMax, unstable = networkStability(th, nw, scaling(th.Measure, r, x0))
+			if errors.Is(unstable, loadlab.ErrInvalid) { // steps the check cannot take
+				return nil, unstable
+			}
 		}
 		x.begin(k, workers)
 		if err = x.stage(tr, th, r, hi, lo, workers, fused); err != nil {
@@ -695,6 +698,9 @@ func networkStability(th *Throttler, nw *Network, q []float64) (spectral.Bracket
 		if nw.Protocol == Joint {
 			var err error
 			if g, err = scaleLinks(g, nw, th.Gamma); err != nil {
+				if !det { // an expected step outside the range of weights: not decided
+					return spectral.Bracket{}, nil
+				}
 				return spectral.Bracket{}, err
 			}
 		} else {
@@ -718,7 +724,7 @@ func networkStability(th *Throttler, nw *Network, q []float64) (spectral.Bracket
 // scaleLinks returns g with the expected link steps of nw as weights,
 // (1 − q) π_u π_v γ_e w_uv with γ_e = min(γ_u, γ_v) (gamma without
 // Gammas, π = 1 without Tick), or an error naming the link whose step is
-// not a positive finite number.
+// outside the weights of a wgraph.Graph.
 func scaleLinks(g *wgraph.Graph, nw *Network, gamma float64) (*wgraph.Graph, error) {
 	es := g.Edges()
 	for i, e := range es {
@@ -730,8 +736,8 @@ func scaleLinks(g *wgraph.Graph, nw *Network, gamma float64) (*wgraph.Graph, err
 		if nw.Tick != nil {
 			w *= nw.Tick[e.U] * nw.Tick[e.V]
 		}
-		if !(w > 0) || math.IsInf(w, 1) {
-			return nil, loadlab.Invalid("consensus", "Settings.Network: the expected link step (1 − Loss) π_u π_v γ_e w_uv = %v of link {%d, %d}, want finite and > 0", w, e.U, e.V)
+		if !(w >= wgraph.MinWeight && w <= wgraph.MaxWeight) {
+			return nil, loadlab.Invalid("consensus", "Settings.Network: the expected link step (1 − Loss) π_u π_v γ_e w_uv = %v of link {%d, %d} is outside [2^-500, 2^500], where stability can be decided", w, e.U, e.V)
 		}
 		es[i].W = w
 	}

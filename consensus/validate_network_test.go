@@ -4,6 +4,7 @@ import (
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/badarg"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/wgraph"
 )
 
 // networkCases probes Network.Validate field by field and Simulate with
@@ -74,5 +75,13 @@ func networkSimulateCases() []badarg.Case {
 		// (limit γλ_n < 1).
 		badarg.Probe{Func: "Simulate", Err: ErrUnstable}.Fails("Gammas = 0.6", "Settings.Network", func() error { return sim(0.2, &Network{Gammas: []float64{0.6, 0.6, 0.6, 0.6, 0.6}}) }),
 		badarg.Probe{Func: "Simulate", Err: ErrUnstable}.Fails("Delay = 1 at γ = 0.3", "delay τ = 1", func() error { return sim(0.3, &Network{Delay: 1}) }),
+		// The mean update: (1 − 0.1)·0.7·3.618 ≈ 2.28 ≥ 2.
+		badarg.Probe{Func: "Simulate", Err: ErrUnstable}.Fails("Loss = 0.1 at γ = 0.7", "the expected limits diverge", func() error { return sim(0.7, &Network{Loss: 0.1, Src: mc.Source(1)}) }),
+		// γ_e w_e = 1e200·1e100 lies beyond the weights of a graph (2^500).
+		p.Fails("Gammas = 1e200 on weight 1e100", "expected link step", func() error {
+			g := mustGraph(wgraph.FromEdges(2, []wgraph.Edge{{U: 0, V: 1, W: 1e100}}))
+			_, err := Simulate(&Throttler{Graph: g, Gamma: 0.1}, constant([]float64{1, 1}, 2), []float64{1, 1}, 2, &Settings{Network: &Network{Gammas: []float64{1e200, 1e200}}})
+			return err
+		}),
 	}
 }
