@@ -70,7 +70,13 @@
 //
 // # The throttler as deployed
 //
-// docs/specs/throttlers-deployed.md ("spec deployed"). Delay: with every
+// docs/specs/throttlers-deployed.md ("spec deployed"). Settings.Network
+// runs Simulate on an imperfect Network: link delays (uniform, per link,
+// random), exchanges lost independently or in bursts, per-server cycles,
+// servers ticking on their own clocks, one-way links. Under the default
+// Joint protocol a transfer is applied by both ends or by neither, so the
+// total limit stays conserved to the last bit under every imperfection
+// but one-way links (§1.4). Delay: with every
 // measure τ cycles late the throttler is stable iff γλ_n < a*(τ) =
 // 2 sin(π/(2(2τ+1))) (DelayLimit, DelayStability); RhoDelay,
 // Spectral.RhoDelay and Spectral.GammaH2Delay are exact, EstimateH2Delay

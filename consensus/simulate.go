@@ -25,6 +25,10 @@ type Settings struct {
 	// is drawn ahead on one extra goroutine when GOMAXPROCS > 1 (see
 	// Demand), unless it is a TraceDemand.
 	Workers int
+	// Network, if non-nil, is the imperfect network of the run (spec
+	// deployed §1): delays, loss, asynchrony, per-server cycles, one-way
+	// links. Nil is the ideal network.
+	Network *Network
 }
 
 // Validate checks the settings: Workers ≥ 0 (0 means the default). The error
@@ -32,6 +36,9 @@ type Settings struct {
 func (s *Settings) Validate() error {
 	if s != nil && s.Workers < 0 {
 		return loadlab.Invalid("consensus", "Settings.Workers = %d, want ≥ 0", s.Workers)
+	}
+	if s != nil {
+		return s.Network.Validate()
 	}
 	return nil
 }
@@ -83,6 +90,10 @@ type Trajectory struct {
 	// LogRatio that of X*⁻¹L, at the first step's demand r(0) (spec §8).
 	// Zero when no step was taken.
 	LambdaMax spectral.Bracket
+
+	// Exchanges counts the exchanges due and lost per cycle on a
+	// Settings.Network; nil on the ideal network.
+	Exchanges *Exchanges
 }
 
 // Simulate runs the throttler th for steps steps from the limits x0
@@ -111,7 +122,9 @@ type Trajectory struct {
 // steps < 0; a failure at step k (a demand error, a NaN or
 // infinite r_i or an overflowing r_total, r_i ≤ 0 for Ratio or LogRatio,
 // x_i ≤ 0 for LogRatio) returns the trajectory up to step k together
-// with the error. It panics if th or d is nil.
+// with the error. It panics if th or d is nil. With Settings.Network the
+// exchanges are delayed, lost, asynchronous or one-way as described there
+// (spec deployed §1).
 func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*Trajectory, error) {
 	if err := validateRun(th, d, x0, steps, s); err != nil {
 		return nil, err
@@ -139,6 +152,9 @@ func Simulate(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) (*T
 	if n >= parallelNodes && steps > 1 && !replay && par.Workers(0) > 1 {
 		pf = newPrefetcher(d, n, steps)
 		defer pf.stop()
+	}
+	if s.Network != nil {
+		return runNetwork(th, s.Network, f, d, pf, x0, steps, s.States, workers)
 	}
 	return run(th, f, d, pf, x0, steps, s.States, workers)
 }
@@ -290,6 +306,11 @@ func validateRun(th *Throttler, d Demand, x0 []float64, steps int, s *Settings) 
 	}
 	if err := s.Validate(); err != nil {
 		return err
+	}
+	if s != nil && s.Network != nil {
+		if err := s.Network.validateFor(th.Graph); err != nil {
+			return err
+		}
 	}
 	return validateTrajectorySize(n, steps, s != nil && s.States)
 }
