@@ -104,6 +104,11 @@ func flagNames(cmd *cobra.Command) *strings.Replacer {
 		"Options.Target", "--target",
 		"Options.Largest", "--largest",
 		"Options.Delimiter", "--delimiter",
+		"Settings.Network.DelayLaw", "--delay-law", // before its prefix Delay: the first match wins
+		"Settings.Network.Delay", "--delay",
+		"Settings.Network.Loss", "--loss",
+		"Settings.Network.Burst", "--burst",
+		"Settings.Network.Tick", "--tick",
 		"Central.Delay", "--central-delay",
 		"Central.Floor", "--floor",
 		"Precision.Rel", "--rel",

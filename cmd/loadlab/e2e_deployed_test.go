@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,6 +23,7 @@ func TestGoldenDeployed(t *testing.T) {
 	}{
 		{"throttler-analyze-deployed.txt", []string{"throttler", "analyze", "--graph", "cycle8.txt", "--delay", "2", "--loss", "0.1", "--tick", "0.9", "--excess", "1"}},
 		{"throttler-simulate-central.csv", []string{"throttler", "simulate", "--graph", "cycle8.txt", "--steps", "20", "--central", "proportional", "--central-delay", "2", "--csv"}},
+		{"throttler-simulate-network.csv", []string{"throttler", "simulate", "--graph", "cycle8.txt", "--steps", "20", "--delay", "1", "--loss", "0.2", "--tick", "0.9", "--csv"}},
 		{"throttler-over.txt", []string{"throttler", "over", "--graph", "cycle8.txt", "--mean", "5", "--limit", "38", "--central", "equal"}},
 		{"throttler-over.json", []string{"throttler", "over", "--graph", "cycle8.txt", "--mean", "5", "--limit", "38", "--json"}},
 	} {
@@ -149,6 +151,46 @@ func TestOverEstimateCoversExact(t *testing.T) {
 	}
 }
 
+// TestNetworkConservation: under the joint protocol the total limit is
+// conserved (Theorem 1 of spec deployed §1.4) with delay, random delay,
+// loss in bursts and random ticks: the printed total, a floating-point
+// sum of the eight limits, stays within 1e-12 of the first (its rounding
+// is about 1e-14 here, as on the ideal network), where the separate
+// protocol drifts by whole units; the lost exchanges are about q of those
+// due.
+func TestNetworkConservation(t *testing.T) {
+	base := []string{"throttler", "simulate", "--graph", "cycle8.txt", "--steps", "2000", "--gamma", "0.05", "--csv"}
+	for _, net := range [][]string{
+		{"--delay", "2", "--loss", "0.3"},
+		{"--delay-law", "0.5,0.3,0.2", "--tick", "0.7"},
+		{"--loss", "0.3", "--burst", "4"},
+	} {
+		_, rows := csvRows(t, mustRun(t, append(base, net...)...))
+		due, lost := 0.0, 0.0
+		for _, r := range rows {
+			if math.Abs(num(t, r[3])-num(t, rows[0][3])) > 1e-12 {
+				t.Fatalf("%v: step %s: limit %s, first %s", net, r[0], r[3], rows[0][3])
+			}
+			due, lost = due+num(t, r[7]), lost+num(t, r[8])
+		}
+		if slices.Contains(net, "--loss") {
+			// q = 0.3: the fraction lost is 0.3 ± 4 binomial standard errors
+			// (bursts correlate the losses: a wider band).
+			q, se := 0.3, math.Sqrt(0.3*0.7/due)
+			if slices.Contains(net, "--burst") {
+				se *= 4
+			}
+			if f := lost / due; math.Abs(f-q) > 4*se {
+				t.Errorf("%v: %v of %v exchanges lost, want about %v", net, lost, due, q)
+			}
+		}
+	}
+	_, rows := csvRows(t, mustRun(t, append(base, "--tick", "0.7", "--protocol", "separate")...))
+	if d := math.Abs(num(t, rows[len(rows)-1][3]) - num(t, rows[0][3])); d < 1e-3 {
+		t.Errorf("separate protocol with random ticks: the total limit moved by %v only", d)
+	}
+}
+
 // TestDeployedBadInput: bad flags of the deployed-network questions exit
 // 2 naming the flag.
 func TestDeployedBadInput(t *testing.T) {
@@ -165,6 +207,12 @@ func TestDeployedBadInput(t *testing.T) {
 		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--central", "equal", "--central-delay", "-1"}, "--central-delay = -1"},
 		{[]string{"throttler", "over", "--graph", "cycle8.txt", "--means", "clients.csv", "--mean", "2"}, "exclude"},
 		{[]string{"throttler", "over", "--graph", "cycle8.txt", "--runs", "1"}, "--runs = 1"},
+		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--loss", "1.5"}, "--loss = 1.5"},
+		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--delay", "-2"}, "--delay = -2"},
+		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--tick", "0"}, "--tick"},
+		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--delay-law", "0.5,0.2"}, "--delay-law"},
+		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--protocol", "both"}, "--protocol"},
+		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--central", "equal", "--loss", "0.1"}, "do not apply"},
 		{[]string{"throttler", "over", "--graph", "cycle8.txt", "--limit", "-3"}, "--limit = -3"},
 	} {
 		r := runCmd(t, "", c.args...)

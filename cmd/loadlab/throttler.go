@@ -45,6 +45,7 @@ type throttlerFlags struct {
 	gamma  float64
 	sigma  float64
 	margin float64 // analyze: the safety margin below the stability limit; 0 none
+	delay  int     // simulate: a uniform delay τ, whose γ*_H2(τ) is the default cycle
 }
 
 func (f *throttlerFlags) register(c *cobra.Command) {

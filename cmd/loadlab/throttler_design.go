@@ -101,7 +101,12 @@ func designThrottler(g *wgraph.Graph, f throttlerFlags) (*consensus.Throttler, e
 		if err != nil {
 			return nil, err
 		}
-		if gamma, _, err = sp.GammaH2(f.sigma); err != nil {
+		if f.delay > 0 {
+			gamma, _, err = sp.GammaH2Delay(f.delay, f.sigma)
+		} else {
+			gamma, _, err = sp.GammaH2(f.sigma)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

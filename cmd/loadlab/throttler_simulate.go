@@ -21,11 +21,12 @@ func (a *app) throttlerSimulateCommand() *cobra.Command {
 	var tab tableInput
 	var byPosition bool
 	cst := centralFlags{rule: newChoice("", "proportional", "equal", "max-min-fair", "proportional-floor")}
+	net := networkFlags{protocol: newChoice("joint", "joint", "separate")}
 	c := &cobra.Command{
 		Use:   "simulate",
 		Short: "Run the throttler on a demand trace or a random walk",
 		Long: `Runs the throttler (spec §3.1) for --steps update cycles at --gamma
-(default γ*_H2) with the limits starting equal (total --limit, default one
+(default γ*_H2, or γ*_H2(τ) with --delay τ) with the limits starting equal (total --limit, default one
 per server) and the demand read from --trace FILE (a CSV, one row per
 step, one column per server: matched to the servers by the header's
 names, which must be the graph's node labels; without a header, in the
@@ -39,7 +40,14 @@ throttlers-deployed.md §3): every cycle one decision maker sets every limit
 from all demands by RULE (proportional, equal, max-min-fair,
 proportional-floor with --floor f), taking effect --central-delay cycles
 late, on the same demand and with the same totals, so that the two
-throttlers can be compared run for run.`,
+throttlers can be compared run for run.
+
+The network as deployed (spec throttlers-deployed.md §1): --delay τ (or a
+random delay by --delay-law), --loss q (in bursts of mean length --burst),
+--tick π (each server updates in a cycle with probability π). Under
+--protocol joint (the default) a transfer is applied by both ends of a
+link or by neither, so the total limit is conserved to the last bit; the
+table then counts the exchanges due and lost in each cycle.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -53,7 +61,7 @@ throttlers can be compared run for run.`,
 			if err := wgraph.CheckConnected(g); err != nil {
 				return err
 			}
-			th, err := simulateThrottler(g, f)
+			th, err := simulateThrottler(g, net.withDelay(f))
 			if err != nil {
 				return err
 			}
@@ -80,10 +88,14 @@ throttlers can be compared run for run.`,
 			}
 			p := a.startProgress(-1, "simulate")
 			var tr *consensus.Trajectory
-			if cst.rule.val != "" {
+			nw := net.network(cmd, g.Order(), a.seed)
+			switch {
+			case cst.rule.val != "" && nw != nil:
+				err = usagef("--central runs the centralized throttler: the network flags (--delay, --loss, …) do not apply")
+			case cst.rule.val != "":
 				tr, err = cst.simulate(dem, x0, steps)
-			} else {
-				tr, err = consensus.Simulate(th, dem, x0, steps, nil)
+			default:
+				tr, err = consensus.Simulate(th, dem, x0, steps, &consensus.Settings{Network: nw})
 			}
 			p.done()
 			if err != nil {
@@ -99,6 +111,7 @@ throttlers can be compared run for run.`,
 	tab.register(c.Flags(), "trace-", "trace")
 	c.Flags().BoolVar(&byPosition, "trace-by-position", false, "take the trace's columns in the graph's node order, whatever their names")
 	cst.register(c)
+	net.register(c)
 	return c
 }
 
@@ -197,11 +210,19 @@ func traceByLabel(t *dataio.Table, labels []string, path string, byPosition bool
 // trajectoryAnswer is the table of the totals of every step and their
 // picture.
 func trajectoryAnswer(tr *consensus.Trajectory, gamma float64) *answer {
-	t := &table{name: "steps", cols: []string{"step", "time", "demand", "limit", "admitted", "over-throttled", "dispersion"}}
+	cols := []string{"step", "time", "demand", "limit", "admitted", "over-throttled", "dispersion"}
+	if tr.Exchanges != nil {
+		cols = append(cols, "exchanges due", "exchanges lost")
+	}
+	t := &table{name: "steps", cols: cols}
 	xs := make([]float64, tr.Steps)
 	for k := range tr.Steps {
 		xs[k] = float64(k) * gamma
-		t.add(k, xs[k], tr.RTotal[k], tr.LTotal[k], tr.ATotal[k], tr.Over[k], tr.Dispersion[k])
+		row := []any{k, xs[k], tr.RTotal[k], tr.LTotal[k], tr.ATotal[k], tr.Over[k], tr.Dispersion[k]}
+		if tr.Exchanges != nil {
+			row = append(row, tr.Exchanges.Due[k], tr.Exchanges.Lost[k])
+		}
+		t.add(row...)
 	}
 	draw := func() (plots.Drawer, vg.Length, vg.Length, error) {
 		p := plots.New("Throttler simulation", "time (time units)", "load (requests per time unit)")
