@@ -58,5 +58,5 @@ func ExampleSecondMomentRho() {
 	}
 	fmt.Printf("ρ₂ = %.4g; with loss and ticking: %.4g (exchange rate %.3g, fluctuation radius %.2g)\n", rho, lossy.Rho, lossy.MeanRate, lossy.Radius)
 	// Output:
-	// ρ₂ = 27.58; with loss and ticking: 33.41 (exchange rate 0.768, fluctuation radius 0.043)
+	// ρ₂ = 27.58; with loss and ticking: 46.76 (exchange rate 0.512, fluctuation radius 0.083)
 }

@@ -18,6 +18,13 @@ type MonteCarlo struct {
 	Burn    int    // steps discarded at the start of each run, ≥ 0
 	Seed    uint64 // root seed; run i is SimulateRho on the stream loadlab.Stream(Seed, i)
 	Workers int    // goroutines; ≤ 0 means GOMAXPROCS (par.Workers)
+	// Network, if not nil, runs every run on that imperfect network
+	// (SimulateRhoNetwork; spec deployed §1): the estimate of the
+	// expected ρ under delay, loss and asynchrony at any size, where
+	// SecondMomentRho stops (spec deployed §2.6). Its Src is not used:
+	// each run draws the network's randomness from its own stream. Nil:
+	// the ideal network.
+	Network *Network
 	// Precision, if not zero, makes Runs the pilot: runs are added until
 	// ρ's 95 % half-width is ≤ Abs or ≤ Rel·ρ̂ (docs/specs/monte-carlo.md
 	// §2), at most Precision.MaxRuns, which must be ≥ Runs. Zero: Runs
@@ -53,7 +60,23 @@ func (m MonteCarlo) Validate() error {
 	case m.Burn > math.MaxInt-m.Steps:
 		return loadlab.TooLarge("consensus", "MonteCarlo.Burn + Steps = %d + %d overflows int", m.Burn, m.Steps)
 	}
+	if err := validateRunNetwork(m.Network); err != nil {
+		return fmt.Errorf("consensus: MonteCarlo: %w", err)
+	}
 	return size.Check("consensus", what, runs, 8+16) // a mean and an error per run
+}
+
+// validateRunNetwork validates a network whose randomness each run draws
+// from its own stream: its Src, unused, may be nil.
+func validateRunNetwork(nw *Network) error {
+	if nw == nil {
+		return nil
+	}
+	own := *nw
+	if own.Src == nil {
+		own.Src = rand.NewPCG(0, 0)
+	}
+	return own.Validate()
 }
 
 // EstimateRho estimates the H2 measure ρ of traffic t (spec §4.3) by
@@ -104,7 +127,7 @@ func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab
 	means := make([]float64, m.Runs)
 	errs := make([]error, m.Runs)
 	mc.For(m.Runs, m.Workers, func(i int) {
-		means[i], errs[i] = simulateRho(th, t, sigma, m.Steps, m.Burn, loadlab.Stream(m.Seed, uint64(i)))
+		means[i], errs[i] = simulateRho(th, t, sigma, m.Steps, m.Burn, m.Network, loadlab.Stream(m.Seed, uint64(i)))
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -119,7 +142,7 @@ func EstimateRho(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab
 func estimateRhoPrecise(th *Throttler, t Traffic, sigma float64, m MonteCarlo) (loadlab.Estimate, error) {
 	plan := mc.Plan{Precision: m.Precision, Workers: m.Workers, Pilot: func(int) int { return m.Runs }}
 	_, oc := mc.Until(1, plan, func(_, i int) (struct{}, []float64, error) {
-		x, err := simulateRho(th, t, sigma, m.Steps, m.Burn, loadlab.Stream(m.Seed, uint64(i)))
+		x, err := simulateRho(th, t, sigma, m.Steps, m.Burn, m.Network, loadlab.Stream(m.Seed, uint64(i)))
 		return struct{}{}, []float64{x}, err
 	})
 	switch o := oc[0]; o.Status {
@@ -167,13 +190,55 @@ func SimulateRho(th *Throttler, t Traffic, sigma float64, steps, burn int, src r
 	if err := size.Check("consensus", "SimulateRho: burn + steps", burn+steps, trajectoryBytes); err != nil {
 		return 0, err
 	}
-	return simulateRho(th, t, sigma, steps, burn, src)
+	return simulateRho(th, t, sigma, steps, burn, nil, src)
 }
 
-// simulateRho is SimulateRho after its checks.
-func simulateRho(th *Throttler, t Traffic, sigma float64, steps, burn int, src rand.Source) (float64, error) {
+// SimulateRhoNetwork is SimulateRho on the imperfect network nw (spec
+// deployed §1): run r of EstimateRho with MonteCarlo.Network = nw. The
+// network's randomness comes from src too (its first draw keys a stream
+// of its own; nw.Src is not used), so a run is a function of src alone.
+// A nil nw is the ideal network: SimulateRho. Errors: SimulateRho's and
+// Network.Validate's; it panics as SimulateRho does.
+func SimulateRhoNetwork(th *Throttler, t Traffic, sigma float64, steps, burn int, nw *Network, src rand.Source) (float64, error) {
+	if src == nil {
+		panic("consensus: SimulateRhoNetwork: nil rand.Source src")
+	}
+	if nw == nil {
+		return SimulateRho(th, t, sigma, steps, burn, src)
+	}
+	if err := validateRunNetwork(nw); err != nil {
+		return 0, err
+	}
+	if err := th.validateLinear("SimulateRhoNetwork"); err != nil {
+		return 0, err
+	}
+	if err := validateRhoArgs(t, th.Gamma, sigma); err != nil {
+		return 0, err
+	}
+	switch {
+	case steps < 1:
+		return 0, loadlab.Invalid("consensus", "SimulateRhoNetwork: steps = %d, want ≥ 1", steps)
+	case burn < 0:
+		return 0, loadlab.Invalid("consensus", "SimulateRhoNetwork: burn = %d, want ≥ 0", burn)
+	case burn > math.MaxInt-steps:
+		return 0, loadlab.TooLarge("consensus", "SimulateRhoNetwork: burn + steps = %d + %d overflows int", burn, steps)
+	}
+	if err := size.Check("consensus", "SimulateRhoNetwork: burn + steps", burn+steps, trajectoryBytes); err != nil {
+		return 0, err
+	}
+	return simulateRho(th, t, sigma, steps, burn, nw, src)
+}
+
+// simulateRho is SimulateRho (on the network nw, nil: ideal) after its
+// checks.
+func simulateRho(th *Throttler, t Traffic, sigma float64, steps, burn int, nw *Network, src rand.Source) (float64, error) {
 	n := th.Graph.Order()
 	zero := make([]float64, n)
+	if nw != nil {
+		own := *nw
+		own.Src = rand.NewPCG(src.Uint64(), 0x5eed)
+		nw = &own
+	}
 	var d Demand
 	switch t {
 	case Case1:
@@ -183,7 +248,7 @@ func simulateRho(th *Throttler, t Traffic, sigma float64, steps, burn int, src r
 	case Case2T:
 		d = &RandomWalkDemand{Start: zero, Sigma: sigma, Dt: th.Gamma, Src: src}
 	}
-	tr, err := Simulate(th, d, zero, burn+steps, &Settings{Workers: 1})
+	tr, err := Simulate(th, d, zero, burn+steps, &Settings{Workers: 1, Network: nw})
 	if err != nil {
 		return 0, err
 	}

@@ -24,7 +24,7 @@ type SecondMoment struct {
 	// Rho is the expected stationary dispersion E‖M_n p‖² of the traffic
 	// case under delay, loss and asynchrony.
 	Rho float64
-	// MeanRate is m = (1 − q)(1 − (1 − π)²), the probability that a link's
+	// MeanRate is m = (1 − q)π², the probability that a link's
 	// exchange is applied in a step; the mean dynamics are the delayed
 	// throttler with cycle γm.
 	MeanRate float64
@@ -45,7 +45,8 @@ type SecondMoment struct {
 // probability loss = q, and each server ticks in a step with
 // probability tick = π, all independently (spec deployed §2.6): link
 // {u, v} applies its transfer γ w_uv (p_u(k−τ) − p_v(k−τ)) at step k, at
-// both ends, iff it is not lost and u or v ticks. The limits obey
+// both ends, iff it is not lost and both u and v tick (the Joint
+// protocol of Simulate on a Network, spec deployed §1). The limits obey
 // x(k+1) = x(k) + γ L(ξ(k)) p(k−τ) with the random Laplacian
 // L(ξ) = Σ_e ξ_e w_e b_e b_eᵀ, and the stationary covariance of the
 // augmented dispersion (n(τ+1) values) solves the second-moment
@@ -73,7 +74,7 @@ func SecondMomentRho(th *Throttler, t Traffic, tau int, sigma, loss, tick float6
 		return SecondMoment{Rho: math.NaN()}, err
 	}
 	g, gamma := th.Graph, th.Gamma
-	out := SecondMoment{MeanRate: (1 - loss) * tick * (2 - tick)}
+	out := SecondMoment{MeanRate: (1 - loss) * tick * tick}
 	lap, err := g.Laplacian()
 	if err != nil {
 		return out, err
@@ -143,10 +144,10 @@ type secondMoments struct {
 func newSecondMoments(g *wgraph.Graph, u *mat.Dense, lambda []float64, gamma float64, tau int, q, pi float64) *secondMoments {
 	n := g.Order()
 	keep := 1 - q
-	m := keep * pi * (2 - pi)
-	// Both links {u,v}, {u,w} run iff u ticks, or neither u ticks and
-	// both v and w do: π + (1 − π)π².
-	both := keep * keep * (pi + (1-pi)*pi*pi)
+	m := keep * pi * pi
+	// Both links {u,v}, {u,w} run iff both are delivered and u, v and w
+	// all tick: (1 − q)²π³.
+	both := keep * keep * pi * pi * pi
 	return &secondMoments{g: g, u: u, lambda: lambda, gamma: gamma, tau: tau,
 		m: m, cSelf: m * (1 - m), cAdj: both - m*m,
 		h: mat.NewDense(n, n, nil), p: mat.NewDense(n, n, nil), d: mat.NewDense(n, n, nil),

@@ -55,7 +55,7 @@ func TestCrossCovarianceDiagonal(t *testing.T) {
 // lossyOutcomes enumerates every outcome of one step of the lossy,
 // asynchronous exchange (spec deployed §2.6) on g: each link delivered
 // with probability 1 − q, each server ticking with probability π, a
-// link applied iff delivered and one of its ends ticks. It returns the
+// link applied iff delivered and both its ends tick. It returns the
 // random Laplacians with their probabilities (2^{m+n} outcomes).
 func lossyOutcomes(g *wgraph.Graph, q, pi float64) ([]*mat.Dense, []float64) {
 	n, edges := g.Order(), g.Edges()
@@ -80,7 +80,7 @@ func lossyOutcomes(g *wgraph.Graph, q, pi float64) ([]*mat.Dense, []float64) {
 			} else {
 				p *= q
 			}
-			if del && (tick(e.U) || tick(e.V)) {
+			if del && tick(e.U) && tick(e.V) {
 				l.Set(e.U, e.U, l.At(e.U, e.U)+e.W)
 				l.Set(e.V, e.V, l.At(e.V, e.V)+e.W)
 				l.Set(e.U, e.V, l.At(e.U, e.V)-e.W)
@@ -271,7 +271,7 @@ func simulateLossy(g *wgraph.Graph, tr Traffic, gamma float64, tau int, q, pi fl
 			sign = 1
 		}
 		for _, e := range edges {
-			if rng.Float64() < q || !(tick[e.U] || tick[e.V]) {
+			if rng.Float64() < q || !(tick[e.U] && tick[e.V]) {
 				continue
 			}
 			f := sign * gamma * e.W * (delayed[e.U] - delayed[e.V])

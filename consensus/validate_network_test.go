@@ -47,7 +47,32 @@ func networkCases() []badarg.Case {
 		tick := []float64{1, v}
 		cs = append(cs, p.Fails("Tick entry", "Network.Tick[1] = ", func() error { return val(&Network{Tick: tick, Src: src}) }))
 	}
+	cs = append(cs, rhoNetworkCases()...)
 	return append(cs, networkSimulateCases()...)
+}
+
+// rhoNetworkCases probes SimulateRhoNetwork (the run of EstimateRho with
+// MonteCarlo.Network) and MonteCarlo.Validate's check of the network.
+func rhoNetworkCases() []badarg.Case {
+	p := badarg.Probe{Func: "SimulateRhoNetwork", Err: inv}
+	run := func(th *Throttler, t Traffic, sigma float64, steps, burn int, nw *Network) func() error {
+		return func() error {
+			_, err := SimulateRhoNetwork(th, t, sigma, steps, burn, nw, mc.Source(1))
+			return err
+		}
+	}
+	good := &Throttler{Graph: path5(), Gamma: 0.2}
+	nw := &Network{Delay: 1, Loss: 0.1}
+	m := badarg.Probe{Func: "MonteCarlo.Validate", Err: inv}
+	return []badarg.Case{
+		p.Fails("steps = 0", "steps = 0", run(good, Case2, 1, 0, 0, nw)),
+		p.Fails("burn = -1", "burn = -1", run(good, Case2, 1, 5, -1, nw)),
+		p.Fails("sigma = -1", "sigma = -1", run(good, Case2, -1, 5, 0, nw)),
+		p.Fails("gamma = 0", "Gamma = 0", run(&Throttler{Graph: path5()}, Case2, 1, 5, 0, nw)),
+		p.Fails("Loss = 1", "Network.Loss = 1", run(good, Case2, 1, 5, 0, &Network{Loss: 1})),
+		p.Fails("Delay = -1", "Network.Delay = -1", run(good, Case2, 1, 5, 0, &Network{Delay: -1})),
+		m.Fails("Network.Loss = 2", "Network.Loss = 2", func() error { return MonteCarlo{Runs: 2, Steps: 1, Network: &Network{Loss: 2}}.Validate() }),
+	}
 }
 
 // networkSimulateCases probes what Simulate checks of a Network against

@@ -42,7 +42,7 @@ func (f *deployedFlags) read(cmd *cobra.Command, n int) error {
 	case f.delay < 0:
 		return usagef("--delay = %d: want ≥ 0 cycles", f.delay)
 	case f.lossy && n > consensus.SecondMomentMaxNodes:
-		return usagef("--loss and --tick work on at most %d servers (the second-moment recursion), the graph has %d", consensus.SecondMomentMaxNodes, n)
+		return usagef("--loss and --tick work on at most %d servers (the exact second-moment recursion), the graph has %d; above, simulate: throttler simulate --loss --tick, or consensus.EstimateRho with MonteCarlo.Network", consensus.SecondMomentMaxNodes, n)
 	case f.over && n > spectral.DenseMaxNodes:
 		return usagef("--excess works on the dense spectrum: at most %d servers, the graph has %d", spectral.DenseMaxNodes, n)
 	}
