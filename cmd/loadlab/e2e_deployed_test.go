@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/consensus"
+	"github.com/loadlab/loadlab/datasets"
 	"github.com/loadlab/loadlab/graphio"
 )
 
@@ -191,6 +192,22 @@ func TestNetworkConservation(t *testing.T) {
 	}
 }
 
+// TestDesignOver: the weights that minimise the expected over-throttling
+// do at least as well on it as the graph's own weights at the same γ
+// (the design starts from the ρ₂ optimum and only descends).
+func TestDesignOver(t *testing.T) {
+	_, rows := csvRows(t, mustRun(t, "throttler", "design", "--dataset", "karate", "--weights", "--excess", "2", "--gamma", "0.05", "--csv", "--table", "certificate"))
+	got := quantity(t, rows, "E O at the design")
+	before, err := consensus.ExpectedOver(&consensus.Throttler{Graph: datasets.Karate().Graph, Gamma: 0.05}, consensus.Case2, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("E O: %v with the karate club's weights, %v designed", before.Total, got)
+	if !(got < before.Total) {
+		t.Errorf("E O at the design %v, with the graph's weights %v", got, before.Total)
+	}
+}
+
 // TestDeployedBadInput: bad flags of the deployed-network questions exit
 // 2 naming the flag.
 func TestDeployedBadInput(t *testing.T) {
@@ -208,6 +225,7 @@ func TestDeployedBadInput(t *testing.T) {
 		{[]string{"throttler", "over", "--graph", "cycle8.txt", "--means", "clients.csv", "--mean", "2"}, "exclude"},
 		{[]string{"throttler", "over", "--graph", "cycle8.txt", "--runs", "1"}, "--runs = 1"},
 		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--loss", "1.5"}, "--loss = 1.5"},
+		{[]string{"throttler", "design", "--graph", "cycle8.txt", "--add", "1", "--excess", "1"}, "--excess goes with --weights"},
 		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--delay", "-2"}, "--delay = -2"},
 		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--tick", "0"}, "--tick"},
 		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--delay-law", "0.5,0.2"}, "--delay-law"},

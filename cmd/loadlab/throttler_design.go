@@ -24,6 +24,7 @@ func (a *app) throttlerDesignCommand() *cobra.Command {
 	var weights bool
 	var reweight int
 	var budget float64
+	var excess float64
 	c := &cobra.Command{
 		Use:   "design",
 		Short: "Add k links greedily, or design every link weight with a certificate",
@@ -32,6 +33,9 @@ func (a *app) throttlerDesignCommand() *cobra.Command {
 link on graphs of at most 400 servers when no list is given), each with
 weight --link-weight. --weights: choose the weight of every existing link
 under a total weight --budget (default: the current total) to minimise ρ₂
+(or, with --excess E, the expected over-throttling at the mean excess demand
+E, spec throttlers-deployed.md §4.4: a local minimum started from the ρ₂
+design, with its stationarity gap)
 (spec §5.2, Problem A), with a certified lower bound on the optimum.
 --reweight K: change the weights of at most K links under the same
 budget (spec §13.11), with the exact ρ₂ after each link and the certified
@@ -51,6 +55,9 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 			if modes != 1 || add < 0 || reweight < 0 {
 				return usagef("give one of --add K, --reweight K or --weights")
 			}
+			if cmd.Flags().Changed("excess") && !weights {
+				return usagef("--excess goes with --weights")
+			}
 			d, _, err := f.in.load()
 			if err != nil {
 				return err
@@ -66,7 +73,11 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 			case reweight > 0:
 				ans, err = a.designReweight(d, th, reweight, budget)
 			default:
-				ans, err = a.designWeights(d, th, budget)
+				var over *float64
+				if cmd.Flags().Changed("excess") {
+					over = &excess
+				}
+				ans, err = a.designWeights(d, th, budget, over, f.sigma)
 			}
 			if ans != nil {
 				if eerr := a.emit(ans); eerr != nil {
@@ -83,6 +94,7 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 	c.Flags().BoolVar(&weights, "weights", false, "design every link weight under --budget")
 	c.Flags().IntVar(&reweight, "reweight", 0, "change the weights of at most `K` links under --budget")
 	c.Flags().Float64Var(&budget, "budget", 0, "total link weight for --weights; 0 means the graph's current total")
+	c.Flags().Float64Var(&excess, "excess", 0, "with --weights: minimise the expected over-throttling at this mean excess demand r_total − l_total (load) instead of ρ₂")
 	return c
 }
 
@@ -171,7 +183,7 @@ func candidateLinks(d *graphio.Data, path string, w float64) ([]wgraph.Edge, err
 }
 
 // designWeights answers "design --weights".
-func (a *app) designWeights(d *graphio.Data, th *consensus.Throttler, budget float64) (*answer, error) {
+func (a *app) designWeights(d *graphio.Data, th *consensus.Throttler, budget float64, excess *float64, sigma float64) (*answer, error) {
 	g := th.Graph
 	edges := g.Edges()
 	links := make([]consensus.Link, len(edges))
@@ -184,7 +196,14 @@ func (a *app) designWeights(d *graphio.Data, th *consensus.Throttler, budget flo
 		budget = total
 	}
 	p := a.startProgress(-1, "weight design")
-	wd, err := consensus.DesignWeights(consensus.WeightProblem{Nodes: g.Order(), Links: links, Gamma: th.Gamma, Budget: budget}, nil)
+	prob := consensus.WeightProblem{Nodes: g.Order(), Links: links, Gamma: th.Gamma, Budget: budget}
+	var wd *consensus.WeightDesign
+	var err error
+	if excess != nil {
+		wd, err = consensus.DesignOverWeights(prob, sigma, *excess, nil)
+	} else {
+		wd, err = consensus.DesignWeights(prob, nil)
+	}
 	p.done()
 	if wd == nil {
 		return nil, err
@@ -194,8 +213,13 @@ func (a *app) designWeights(d *graphio.Data, th *consensus.Throttler, budget flo
 		t.add(d.Labels[e.U], d.Labels[e.V], e.W, wd.Weights[i])
 	}
 	s := quantityTable("certificate")
-	s.add("ρ₂ at the design", wd.Value, wd.Lower, wd.Value, "load²", "certified: optimum ≥ lo")
-	s.add("duality gap", wd.Gap, nil, nil, "load²", wd.Status.String())
+	if excess != nil {
+		s.add("E O at the design", wd.Value, nil, nil, "load per cycle", "local minimum (the objective is not convex): no bound")
+		s.add("stationarity gap", wd.Gap, nil, nil, "load per cycle", wd.Status.String())
+	} else {
+		s.add("ρ₂ at the design", wd.Value, wd.Lower, wd.Value, "load²", "certified: optimum ≥ lo")
+		s.add("duality gap", wd.Gap, nil, nil, "load²", wd.Status.String())
+	}
 	s.add("budget", budget, nil, nil, "weight", "")
 	before := make([]float64, len(edges))
 	for i, e := range edges {
