@@ -32,6 +32,12 @@ type TableOptions struct {
 	// timestamp, a row label. Their cells are not parsed and may hold
 	// any text. Columns and Skip cannot both be set.
 	Skip []string
+
+	// Text names columns to read as text, as Columns does: labels,
+	// names. Their cells come back as written (trimmed) in Table.Text,
+	// are not parsed and not screened, and are not among the numeric
+	// columns (with Columns set, a column cannot be in both).
+	Text []string
 }
 
 // Validate returns an error wrapping loadlab.ErrInvalid naming the first
@@ -51,6 +57,9 @@ func (o *TableOptions) Validate() error {
 		return loadlab.Invalid(pkgName, "TableOptions.Columns is empty, want nil (every column) or at least one column")
 	}
 	if err := checkSpecs("Columns", o.Columns); err != nil {
+		return err
+	}
+	if err := checkSpecs("Text", o.Text); err != nil {
 		return err
 	}
 	return checkSpecs("Skip", o.Skip)

@@ -27,6 +27,14 @@ type Table struct {
 	// FileColumns[c] is the 1-based column of the file that column c
 	// was read from (TableOptions.Columns and Skip choose them).
 	FileColumns []int
+	// Text[r][j] is the cell of row r in the j-th column of
+	// TableOptions.Text, as written; TextColumns are those columns'
+	// header names (nil without a header). Nil without TableOptions.Text.
+	Text        [][]string
+	TextColumns []string
+	// Header holds the header line's names of every column of the file,
+	// read or not, or nil if it has none.
+	Header []string
 
 	headerLine int // the header's line, 0 if none
 }
@@ -99,6 +107,7 @@ type tableReader struct {
 	width  int      // fields per line, −1 before the first line
 	names  []string // the header's fields, all columns; nil if none
 	keep   []int    // the 0-based file columns read, in order
+	text   []int    // the 0-based file columns read as text, in order
 	first  []string // the first data row's cells read, as written
 	cells  int
 }
@@ -119,6 +128,7 @@ func (tr *tableReader) add(text string) error {
 		tr.width = len(f)
 		if tr.isHeader(f) {
 			tr.names = f
+			tr.t.Header = f
 			tr.t.headerLine = tr.line
 			if err := tr.checkHeader(); err != nil {
 				return err
@@ -195,6 +205,13 @@ func (tr *tableReader) row(f []string, s string) error {
 	}
 	tr.t.Rows = append(tr.t.Rows, row)
 	tr.t.Lines = append(tr.t.Lines, tr.line)
+	if tr.text != nil {
+		cells := make([]string, len(tr.text))
+		for j, fc := range tr.text {
+			cells[j] = f[fc]
+		}
+		tr.t.Text = append(tr.t.Text, cells)
+	}
 	return nil
 }
 
@@ -231,6 +248,9 @@ func (tr *tableReader) checkHeader() error {
 
 // resolve sets the file columns to read from the options and the header.
 func (tr *tableReader) resolve() error {
+	if err := tr.resolveText(); err != nil {
+		return err
+	}
 	if tr.opts.Columns != nil {
 		for k, spec := range tr.opts.Columns {
 			c, err := tr.find("Columns", k, spec)
@@ -239,6 +259,9 @@ func (tr *tableReader) resolve() error {
 			}
 			if i := slices.Index(tr.keep, c); i >= 0 {
 				return tr.optionError("Columns", k, spec, fmt.Sprintf("column %d is already read as TableOptions.Columns[%d]", c+1, i))
+			}
+			if i := slices.Index(tr.text, c); i >= 0 {
+				return tr.optionError("Columns", k, spec, fmt.Sprintf("column %d is read as text (TableOptions.Text[%d])", c+1, i))
 			}
 			tr.keep = append(tr.keep, c)
 		}
@@ -252,11 +275,11 @@ func (tr *tableReader) resolve() error {
 			skip[c] = true
 		}
 		for c := range tr.width {
-			if !skip[c] {
+			if !skip[c] && !slices.Contains(tr.text, c) {
 				tr.keep = append(tr.keep, c)
 			}
 		}
-		if len(tr.keep) == 0 {
+		if len(tr.keep) == 0 && len(tr.opts.Skip) > 0 {
 			return tr.optionError("Skip", 0, tr.opts.Skip[0], "every column is skipped")
 		}
 	}
@@ -264,6 +287,24 @@ func (tr *tableReader) resolve() error {
 		tr.t.FileColumns = append(tr.t.FileColumns, c+1)
 		if tr.names != nil {
 			tr.t.Columns = append(tr.t.Columns, tr.names[c])
+		}
+	}
+	return nil
+}
+
+// resolveText sets the file columns read as text.
+func (tr *tableReader) resolveText() error {
+	for k, spec := range tr.opts.Text {
+		c, err := tr.find("Text", k, spec)
+		if err != nil {
+			return err
+		}
+		if i := slices.Index(tr.text, c); i >= 0 {
+			return tr.optionError("Text", k, spec, fmt.Sprintf("column %d is already read as TableOptions.Text[%d]", c+1, i))
+		}
+		tr.text = append(tr.text, c)
+		if tr.names != nil {
+			tr.t.TextColumns = append(tr.t.TextColumns, tr.names[c])
 		}
 	}
 	return nil

@@ -235,7 +235,7 @@ func TestClientsBadInput(t *testing.T) {
 		{"mean not a number", []string{"--clients", p("word.csv")}, []string{"word.csv:5", `"lots"`}},
 		{"repeated client", []string{"--clients", p("repeat.csv")}, []string{"repeat.csv:6", `"c1"`, "line 3"}},
 		{"server without clients", []string{"--clients", p("empty.csv")}, []string{"empty.csv", `server "6"`}},
-		{"header without mean", []string{"--clients", p("header.csv")}, []string{"header.csv:1", `"rate"`}},
+		{"header without mean", []string{"--clients", p("header.csv")}, []string{"header.csv:1", "mean", `client,server,rate`}},
 		{"sigma column and --cv", []string{"--clients", p("sigma.csv"), "--cv", "0.2"}, []string{"--cv", "sigma"}},
 		{"missing clients file", []string{"--clients", p("missing.csv")}, []string{"missing.csv"}},
 		{"negative --mean", []string{"--clients-per-server", "2", "--mean", "-1"}, []string{"--mean = -1"}},

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 
@@ -266,43 +265,57 @@ func (cs *clientSet) meanTotal(kind string) float64 {
 	return t
 }
 
-// clientsHeader is where the columns of a clients file are: 0-based
-// file columns, sigma −1 when absent.
-type clientsHeader struct {
-	client, server, mean, sigma int
-}
-
 // readClients reads a clients file: a header naming the columns client,
 // server, mean and optionally sigma (any order, case-insensitive), then
-// one row per client. The numbers are read by dataio (errors name the
-// file, line, column and value); the names are read here from the same
-// lines, split as dataio splits them. A server named by no label of the
-// graph, a repeated or empty client name, a negative mean or sigma and a
-// server without clients are errors naming the file and line.
+// one row per client, all through dataio (the names as text columns), so
+// that errors name the file, line, column and value. A column of another
+// name, a server named by no label of the graph, a repeated or empty
+// client name, a negative mean or sigma and a server without clients are
+// errors naming the file (and the line).
 func readClients(path string, labels []string) (*clientSet, error) {
-	hdr, text, err := readClientText(path)
+	opts := &dataio.TableOptions{Header: graphio.HeaderYes, Text: []string{"client", "server"}, Columns: []string{"mean"}}
+	t, err := dataio.ReadTableFile(path, opts)
+	var pe *graphio.ParseError
+	if errors.As(err, &pe) && strings.HasPrefix(pe.Field, "TableOptions.") {
+		// The options are the command's, not the user's: say what the
+		// header must name.
+		return nil, clientError(path, pe.Line, "", pe.Value, "want a header naming the columns client, server, mean and optionally sigma (%s)", pe.Msg)
+	}
 	if err != nil {
 		return nil, err
 	}
-	cols := []string{"mean"}
-	if hdr.sigma >= 0 {
-		cols = append(cols, "sigma")
-	}
-	t, err := dataio.ReadTableFile(path, &dataio.TableOptions{Header: graphio.HeaderYes, Columns: cols})
-	if err != nil {
+	if err := checkClientHeader(path, t.Header); err != nil {
 		return nil, err
 	}
-	if len(t.Rows) != len(text) {
-		return nil, fmt.Errorf("loadlab: %s: %d rows of names for %d rows of numbers", path, len(text), len(t.Rows))
+	if slices.ContainsFunc(t.Header, func(h string) bool { return strings.EqualFold(h, "sigma") }) {
+		opts.Columns = []string{"mean", "sigma"}
+		if t, err = dataio.ReadTableFile(path, opts); err != nil {
+			return nil, err
+		}
+	}
+	text := make([]clientRow, len(t.Rows))
+	for r, cells := range t.Text {
+		text[r] = clientRow{line: t.Lines[r], client: cells[0], server: cells[1]}
 	}
 	cs := &clientSet{names: make([]string, len(text)), server: make([]int, len(text)), mean: make([]float64, len(text))}
-	if hdr.sigma >= 0 {
+	if len(opts.Columns) == 2 {
 		cs.sigma = make([]float64, len(text))
 	}
 	if err := cs.fill(path, labels, t, text); err != nil {
 		return nil, err
 	}
 	return cs, cs.checkServers(path, labels)
+}
+
+// checkClientHeader refuses a column of a clients file other than
+// client, server, mean and sigma: nothing is left unread without a word.
+func checkClientHeader(path string, header []string) error {
+	for c, name := range header {
+		if !slices.Contains([]string{"client", "server", "mean", "sigma"}, strings.ToLower(name)) {
+			return clientError(path, 1, fmt.Sprint(c+1), name, "want a header naming the columns client, server, mean and optionally sigma")
+		}
+	}
+	return nil
 }
 
 // clientRow is the text of one client row: its line and its names.
@@ -326,9 +339,6 @@ func (cs *clientSet) fill(path string, labels []string, t *dataio.Table, text []
 	node := labelIndex(labels)
 	seen := make(map[string]int, len(text))
 	for r, row := range text {
-		if t.Lines[r] != row.line {
-			return fmt.Errorf("loadlab: %s: row %d read at line %d and %d", path, r, row.line, t.Lines[r])
-		}
 		if row.client == "" {
 			return clientError(path, row.line, "client", "", "a client needs a name")
 		}
@@ -378,107 +388,6 @@ func (cs *clientSet) checkServers(path string, labels []string) error {
 		return loadlab.Invalid("loadlab", "%s: server %q has no clients; every server of the graph needs at least one", path, labels[i])
 	}
 	return nil
-}
-
-// readClientText reads the header and the client and server names of a
-// clients file, line by line as dataio reads a table: a byte-order mark
-// dropped, blank lines and lines starting with '#' skipped, the fields
-// split at the first line's separator (comma, else semicolon, else tab,
-// else blanks) and trimmed.
-func readClientText(path string) (clientsHeader, []clientRow, error) {
-	var hdr clientsHeader
-	fh, err := os.Open(path)
-	if err != nil {
-		return hdr, nil, err
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 64<<10), 1<<26)
-	var rows []clientRow
-	sep, line, named := "", 0, false
-	for sc.Scan() {
-		line++
-		s := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\ufeff"))
-		if s == "" || s[0] == '#' {
-			continue
-		}
-		if !named {
-			sep = separator(s)
-			if hdr, err = clientColumns(path, line, splitFields(s, sep)); err != nil {
-				return hdr, nil, err
-			}
-			named = true
-			continue
-		}
-		f := splitFields(s, sep)
-		rows = append(rows, clientRow{line: line, client: field(f, hdr.client), server: field(f, hdr.server)})
-	}
-	if err := sc.Err(); err != nil {
-		return hdr, nil, fmt.Errorf("loadlab: %s:%d: %w", path, line+1, err)
-	}
-	if !named {
-		return hdr, nil, clientError(path, line, "", "", "no header and no rows; want a header client,server,mean[,sigma] and a row per client")
-	}
-	return hdr, rows, nil
-}
-
-// field returns f[i], or "" past its end (a short row, which dataio
-// refuses).
-func field(f []string, i int) string {
-	if i < len(f) {
-		return f[i]
-	}
-	return ""
-}
-
-// separator is dataio's: comma, else semicolon, else tab, else blanks ("").
-func separator(s string) string {
-	for _, sep := range []string{",", ";", "\t"} {
-		if strings.Contains(s, sep) {
-			return sep
-		}
-	}
-	return ""
-}
-
-// splitFields splits a line as dataio does.
-func splitFields(s, sep string) []string {
-	if sep == "" {
-		return strings.Fields(s)
-	}
-	f := strings.Split(s, sep)
-	for i := range f {
-		f[i] = strings.TrimSpace(f[i])
-	}
-	return f
-}
-
-// clientColumns finds the columns of a clients file in its header line.
-func clientColumns(path string, line int, names []string) (clientsHeader, error) {
-	h := clientsHeader{-1, -1, -1, -1}
-	for c, name := range names {
-		var at *int
-		switch strings.ToLower(name) {
-		case "client":
-			at = &h.client
-		case "server":
-			at = &h.server
-		case "mean":
-			at = &h.mean
-		case "sigma":
-			at = &h.sigma
-		default:
-			return h, clientError(path, line, fmt.Sprint(c+1), name, "want a header naming the columns client, server, mean and optionally sigma")
-		}
-		if *at >= 0 {
-			return h, clientError(path, line, fmt.Sprint(c+1), name, "repeats column %d", *at+1)
-		}
-		*at = c
-	}
-	if h.client < 0 || h.server < 0 || h.mean < 0 {
-		return h, clientError(path, line, "header", strings.Join(names, ","), "want the columns client, server, mean and optionally sigma")
-	}
-	return h, nil
 }
 
 // clientsRun is a finished run and what the answer needs to present it.
