@@ -173,21 +173,7 @@ func SimulateRho(th *Throttler, t Traffic, sigma float64, steps, burn int, src r
 	if src == nil {
 		panic("consensus: SimulateRho: nil rand.Source src")
 	}
-	if err := th.validateLinear("SimulateRho"); err != nil {
-		return 0, err
-	}
-	if err := validateRhoArgs(t, th.Gamma, sigma); err != nil {
-		return 0, err
-	}
-	switch {
-	case steps < 1:
-		return 0, loadlab.Invalid("consensus", "SimulateRho: steps = %d, want ≥ 1", steps)
-	case burn < 0:
-		return 0, loadlab.Invalid("consensus", "SimulateRho: burn = %d, want ≥ 0", burn)
-	case burn > math.MaxInt-steps:
-		return 0, loadlab.TooLarge("consensus", "SimulateRho: burn + steps = %d + %d overflows int", burn, steps)
-	}
-	if err := size.Check("consensus", "SimulateRho: burn + steps", burn+steps, trajectoryBytes); err != nil {
+	if err := checkRhoRun("SimulateRho", th, t, sigma, steps, burn); err != nil {
 		return 0, err
 	}
 	return simulateRho(th, t, sigma, steps, burn, nil, src)
@@ -203,30 +189,34 @@ func SimulateRhoNetwork(th *Throttler, t Traffic, sigma float64, steps, burn int
 	if src == nil {
 		panic("consensus: SimulateRhoNetwork: nil rand.Source src")
 	}
-	if nw == nil {
-		return SimulateRho(th, t, sigma, steps, burn, src)
-	}
 	if err := validateRunNetwork(nw); err != nil {
 		return 0, err
 	}
-	if err := th.validateLinear("SimulateRhoNetwork"); err != nil {
-		return 0, err
-	}
-	if err := validateRhoArgs(t, th.Gamma, sigma); err != nil {
-		return 0, err
-	}
-	switch {
-	case steps < 1:
-		return 0, loadlab.Invalid("consensus", "SimulateRhoNetwork: steps = %d, want ≥ 1", steps)
-	case burn < 0:
-		return 0, loadlab.Invalid("consensus", "SimulateRhoNetwork: burn = %d, want ≥ 0", burn)
-	case burn > math.MaxInt-steps:
-		return 0, loadlab.TooLarge("consensus", "SimulateRhoNetwork: burn + steps = %d + %d overflows int", burn, steps)
-	}
-	if err := size.Check("consensus", "SimulateRhoNetwork: burn + steps", burn+steps, trajectoryBytes); err != nil {
+	if err := checkRhoRun("SimulateRhoNetwork", th, t, sigma, steps, burn); err != nil {
 		return 0, err
 	}
 	return simulateRho(th, t, sigma, steps, burn, nw, src)
+}
+
+// checkRhoRun checks the arguments of one run of EstimateRho (function
+// fn): a linear throttler, the traffic case and σ, steps ≥ 1, burn ≥ 0,
+// and the run's record within the memory budget.
+func checkRhoRun(fn string, th *Throttler, t Traffic, sigma float64, steps, burn int) error {
+	if err := th.validateLinear(fn); err != nil {
+		return err
+	}
+	if err := validateRhoArgs(t, th.Gamma, sigma); err != nil {
+		return err
+	}
+	switch {
+	case steps < 1:
+		return loadlab.Invalid("consensus", "%s: steps = %d, want ≥ 1", fn, steps)
+	case burn < 0:
+		return loadlab.Invalid("consensus", "%s: burn = %d, want ≥ 0", fn, burn)
+	case burn > math.MaxInt-steps:
+		return loadlab.TooLarge("consensus", "%s: burn + steps = %d + %d overflows int", fn, burn, steps)
+	}
+	return size.Check("consensus", fn+": burn + steps", burn+steps, trajectoryBytes)
 }
 
 // simulateRho is SimulateRho (on the network nw, nil: ideal) after its

@@ -33,10 +33,10 @@ func (a *app) throttlerDesignCommand() *cobra.Command {
 link on graphs of at most 400 servers when no list is given), each with
 weight --link-weight. --weights: choose the weight of every existing link
 under a total weight --budget (default: the current total) to minimise ρ₂
-(or, with --excess E, the expected over-throttling at the mean excess demand
-E, spec throttlers-deployed.md §4.4: a local minimum started from the ρ₂
-design, with its stationarity gap)
-(spec §5.2, Problem A), with a certified lower bound on the optimum.
+(spec §5.2, Problem A), with a certified lower bound on the optimum; with
+--excess E, to minimise instead the expected over-throttling at the mean
+excess demand E (spec throttlers-deployed.md §4.4: a local minimum
+started from the ρ₂ design, with its stationarity gap).
 --reweight K: change the weights of at most K links under the same
 budget (spec §13.11), with the exact ρ₂ after each link and the certified
 distance to the best reweighting of all links.
@@ -46,17 +46,8 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 			if err := a.checkOutputs(); err != nil {
 				return err
 			}
-			modes := 0
-			for _, on := range []bool{add > 0, weights, reweight > 0} {
-				if on {
-					modes++
-				}
-			}
-			if modes != 1 || add < 0 || reweight < 0 {
-				return usagef("give one of --add K, --reweight K or --weights")
-			}
-			if cmd.Flags().Changed("excess") && !weights {
-				return usagef("--excess goes with --weights")
+			if err := designMode(add, reweight, weights, cmd.Flags().Changed("excess")); err != nil {
+				return err
 			}
 			d, _, err := f.in.load()
 			if err != nil {
@@ -96,6 +87,24 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 	c.Flags().Float64Var(&budget, "budget", 0, "total link weight for --weights; 0 means the graph's current total")
 	c.Flags().Float64Var(&excess, "excess", 0, "with --weights: minimise the expected over-throttling at this mean excess demand r_total − l_total (load) instead of ρ₂")
 	return c
+}
+
+// designMode checks that the flags ask for one design: --add K,
+// --reweight K or --weights (with --excess only there).
+func designMode(add, reweight int, weights, excess bool) error {
+	modes := 0
+	for _, on := range []bool{add > 0, weights, reweight > 0} {
+		if on {
+			modes++
+		}
+	}
+	switch {
+	case modes != 1 || add < 0 || reweight < 0:
+		return usagef("give one of --add K, --reweight K or --weights")
+	case excess && !weights:
+		return usagef("--excess goes with --weights")
+	}
+	return nil
 }
 
 // designThrottler is the throttler of the design commands: the input

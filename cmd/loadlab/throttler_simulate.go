@@ -13,15 +13,23 @@ import (
 	"github.com/loadlab/loadlab/wgraph"
 )
 
+// simulateFlags are the flags of "throttler simulate".
+type simulateFlags struct {
+	f          throttlerFlags
+	steps      int
+	trace      string
+	limit      float64
+	tab        tableInput
+	byPosition bool
+	cst        centralFlags
+	net        networkFlags
+}
+
 func (a *app) throttlerSimulateCommand() *cobra.Command {
-	var f throttlerFlags
-	var steps int
-	var trace string
-	var limit float64
-	var tab tableInput
-	var byPosition bool
-	cst := centralFlags{rule: newChoice("", "proportional", "equal", "max-min-fair", "proportional-floor")}
-	net := networkFlags{protocol: newChoice("joint", "joint", "separate")}
+	o := &simulateFlags{
+		cst: centralFlags{rule: newChoice("", "proportional", "equal", "max-min-fair", "proportional-floor")},
+		net: networkFlags{protocol: newChoice("joint", "joint", "separate")},
+	}
 	c := &cobra.Command{
 		Use:   "simulate",
 		Short: "Run the throttler on a demand trace or a random walk",
@@ -53,66 +61,72 @@ table then counts the exchanges due and lost in each cycle.`,
 			if err := a.checkOutputs(); err != nil {
 				return err
 			}
-			d, _, err := f.in.load()
-			if err != nil {
-				return err
-			}
-			g := d.Graph
-			if err := wgraph.CheckConnected(g); err != nil {
-				return err
-			}
-			th, err := simulateThrottler(g, net.withDelay(f))
-			if err != nil {
-				return err
-			}
-			dem, n, err := a.demand(d.Labels, trace, tab.options(), byPosition, f.sigma)
-			if err != nil {
-				return err
-			}
-			if steps == 0 {
-				steps = n
-			}
-			if limit < 0 {
-				return usagef("--limit = %v: want > 0, or 0 for one per server", limit)
-			}
-			per := 1.0
-			if limit > 0 {
-				per = limit / float64(g.Order())
-			}
-			x0 := make([]float64, g.Order())
-			for i := range x0 {
-				x0[i] = per
-			}
-			if cst.rule.val == "" && (cmd.Flags().Changed("central-delay") || cmd.Flags().Changed("floor")) {
-				return usagef("--central-delay and --floor go with --central RULE")
-			}
-			p := a.startProgress(-1, "simulate")
-			var tr *consensus.Trajectory
-			nw := net.network(cmd, g.Order(), a.seed)
-			switch {
-			case cst.rule.val != "" && nw != nil:
-				err = usagef("--central runs the centralized throttler: the network flags (--delay, --loss, …) do not apply")
-			case cst.rule.val != "":
-				tr, err = cst.simulate(dem, x0, steps)
-			default:
-				tr, err = consensus.Simulate(th, dem, x0, steps, &consensus.Settings{Network: nw})
-			}
-			p.done()
-			if err != nil {
-				return err
-			}
-			return a.emit(trajectoryAnswer(tr, th.Gamma))
+			return a.runSimulate(cmd, o)
 		},
 	}
-	f.register(c)
-	c.Flags().IntVar(&steps, "steps", 0, "update cycles to run; 0 means the trace's length, or 1000 for the random walk")
-	c.Flags().StringVar(&trace, "trace", "", "demand trace `FILE` (CSV: one row per step, one column per server)")
-	c.Flags().Float64Var(&limit, "limit", 0, "total limit shared by the servers; 0 means one per server")
-	tab.register(c.Flags(), "trace-", "trace")
-	c.Flags().BoolVar(&byPosition, "trace-by-position", false, "take the trace's columns in the graph's node order, whatever their names")
-	cst.register(c)
-	net.register(c)
+	o.f.register(c)
+	c.Flags().IntVar(&o.steps, "steps", 0, "update cycles to run; 0 means the trace's length, or 1000 for the random walk")
+	c.Flags().StringVar(&o.trace, "trace", "", "demand trace `FILE` (CSV: one row per step, one column per server)")
+	c.Flags().Float64Var(&o.limit, "limit", 0, "total limit shared by the servers; 0 means one per server")
+	o.tab.register(c.Flags(), "trace-", "trace")
+	c.Flags().BoolVar(&o.byPosition, "trace-by-position", false, "take the trace's columns in the graph's node order, whatever their names")
+	o.cst.register(c)
+	o.net.register(c)
 	return c
+}
+
+// runSimulate answers "throttler simulate".
+func (a *app) runSimulate(cmd *cobra.Command, o *simulateFlags) error {
+	d, _, err := o.f.in.load()
+	if err != nil {
+		return err
+	}
+	g := d.Graph
+	if err := wgraph.CheckConnected(g); err != nil {
+		return err
+	}
+	th, err := simulateThrottler(g, o.net.withDelay(o.f))
+	if err != nil {
+		return err
+	}
+	dem, n, err := a.demand(d.Labels, o.trace, o.tab.options(), o.byPosition, o.f.sigma)
+	if err != nil {
+		return err
+	}
+	steps := o.steps
+	if steps == 0 {
+		steps = n
+	}
+	if o.limit < 0 {
+		return usagef("--limit = %v: want > 0, or 0 for one per server", o.limit)
+	}
+	per := 1.0
+	if o.limit > 0 {
+		per = o.limit / float64(g.Order())
+	}
+	x0 := make([]float64, g.Order())
+	for i := range x0 {
+		x0[i] = per
+	}
+	nw := o.net.network(cmd, g.Order(), a.seed)
+	switch {
+	case o.cst.rule.val == "" && (cmd.Flags().Changed("central-delay") || cmd.Flags().Changed("floor")):
+		return usagef("--central-delay and --floor go with --central RULE")
+	case o.cst.rule.val != "" && nw != nil:
+		return usagef("--central runs the centralized throttler: the network flags (--delay, --loss, …) do not apply")
+	}
+	p := a.startProgress(-1, "simulate")
+	var tr *consensus.Trajectory
+	if o.cst.rule.val != "" {
+		tr, err = o.cst.simulate(dem, x0, steps)
+	} else {
+		tr, err = consensus.Simulate(th, dem, x0, steps, &consensus.Settings{Network: nw})
+	}
+	p.done()
+	if err != nil {
+		return err
+	}
+	return a.emit(trajectoryAnswer(tr, th.Gamma))
 }
 
 // centralFlags select the centralized baseline of "simulate".
