@@ -29,15 +29,15 @@ func init() {
 	register(
 		plots.Figure{
 			Name:    "deployed-rho-vs-gamma",
-			Caption: "A 6×6 torus throttler whose measures arrive τ cycles late (spec deployed §2): top, ρ₂ (random-walk demand, σ = 1) against the update cycle γ for τ = 0, 1, 2, 4, the exact sums over Laplacian modes as lines over (0, a*(τ)/λₙ) with the stability limits dashed and γ*_H2(τ) circled, and simulations of the delayed network (EstimateRho with MonteCarlo.Network) as markers with 95 % intervals, each from as many runs of 4000 cycles as its ±2 % precision took (N per marker in the CSV; most intervals are narrower than their markers); bottom, the expected over-throttling E O without delay in the Gaussian stationary regime (Case 1, σ = 10, l_total = mean total demand), closed form as a line and EstimateOver as markers with 95 % intervals (runs of 2000 cycles until ±1 %).",
+			Caption: "A 6×6 torus throttler whose measures arrive τ cycles late (spec deployed §2): top, ρ₂ (random-walk demand, σ = 1) against the update cycle γ for τ = 0, 1, 2, 4, the exact sums over Laplacian modes as lines over (0, a*(τ)/λₙ) with the stability limits dashed and γ*_H2(τ) circled, and simulations of the delayed network (EstimateRho with MonteCarlo.Network) as markers with 95 % intervals, each from runs of 4000 cycles until its half-width is ≤ 0.5 % (N per marker in the CSV; the intervals are narrower than the markers); bottom, the expected over-throttling E O without delay in the Gaussian stationary regime (Case 1, σ = 10, l_total = mean total demand), closed form as a line and EstimateOver as markers with 95 % intervals (runs of 2000 cycles until ±0.5 %).",
 			Make:    threeSteps(rhoDelayPreset, rhoDelayCompute, rhoDelayDraw),
-			Seconds: 8,
+			Seconds: 5,
 		},
 		plots.Figure{
 			Name:    "deployed-dst-vs-cst",
-			Caption: "Over-throttling per cycle of the distributed throttler (6×6 torus at γ*_H2) against the centralized one as the CST's decision delay d grows, on the same Gaussian demand draws (Regime: heterogeneous means, σ = 10, l_total = mean total demand; common random numbers): the DST as a band (its 95 % interval) around its exact value (dashed), the CST with the proportional and the equal rule as markers with 95 % intervals (runs of 2000 cycles until ±1 %; N in the CSV), the equal rule's closed form and the proportional rule's first-order value dashed; the lower panel zooms on the DST and the proportional CST. With demand noise independent from cycle to cycle a decision of any past cycle is as stale as one of the last, so the proportional CST jumps from 0 at d = 0 to a level it keeps for every d ≥ 1 — here just below the DST at γ*_H2, so the two do not cross (for this demand the DST's over-throttling falls with smaller γ, spec deployed §4.3).",
+			Caption: "Over-throttling per cycle of the distributed throttler (6×6 torus at γ*_H2) against the centralized one as the CST's decision delay d grows, on the same Gaussian demand draws (Regime: heterogeneous means, σ = 10, l_total = mean total demand; common random numbers): the DST as a band (its 95 % interval) around its exact value (dashed), the CST with the proportional and the equal rule as markers with 95 % intervals (runs of 2000 cycles until ±0.5 %; N in the CSV), the equal rule's closed form and the proportional rule's first-order value dashed; the lower panel zooms on the DST and the proportional CST. With demand noise independent from cycle to cycle a decision of any past cycle is as stale as one of the last, so the proportional CST jumps from 0 at d = 0 to a level it keeps for every d ≥ 1 — here just below the DST at γ*_H2, so the two do not cross (for this demand the DST's over-throttling falls with smaller γ, spec deployed §4.3).",
 			Make:    threeSteps(dstCstPreset, dstCstCompute, dstCstDraw),
-			Seconds: 6,
+			Seconds: 2,
 		},
 		plots.Figure{
 			Name:    "deployed-conservation",
@@ -49,7 +49,7 @@ func init() {
 			Name:    "deployed-client-fairness",
 			Caption: "One day (1440 one-minute cycles) of a throttler with clients inside the loop (SimulateClients, one run per algorithm): 400 servers on a random 4-regular graph at γ*_H2, about 10 clients each whose diurnal demand (peak-to-mean 1.6, three time zones, log-normal noise) is a ClientTrace, and l_total = 80 % of the day's peak; top, requested, limit and accepted totals; bottom, Jain's index of the active clients' accepted ratios over the network for Algorithm 1 (uniform ratio) and Algorithm 2 (water-filling).",
 			Make:    threeSteps(fairnessPreset, fairnessCompute, fairnessDraw),
-			Seconds: 3,
+			Seconds: 2,
 		},
 	)
 }
@@ -121,8 +121,8 @@ type rhoDelayParams struct {
 }
 
 func rhoDelayPreset(quick bool) rhoDelayParams {
-	p := rhoDelayParams{side: 6, taus: []int{0, 1, 2, 4}, points: 300, steps: 4000, burn: 1000, pilot: 10, rel: 0.02,
-		sigmaO: 10, overSteps: 2000, overBurn: 200, overRel: 0.01, overFracs: []float64{0.15, 0.35, 0.55, 0.75, 0.9},
+	p := rhoDelayParams{side: 6, taus: []int{0, 1, 2, 4}, points: 300, steps: 4000, burn: 1000, pilot: 10, rel: 0.005,
+		sigmaO: 10, overSteps: 2000, overBurn: 200, overRel: 0.005, overFracs: []float64{0.15, 0.35, 0.55, 0.75, 0.9},
 		maxRuns: 400, overMaxRuns: 400}
 	if quick {
 		p.points, p.steps, p.burn, p.rel, p.overRel = 120, 1500, 600, 0.08, 0.05
@@ -351,7 +351,7 @@ func dstCstPreset(quick bool) dstCstParams {
 	if quick {
 		return dstCstParams{side: 6, sigma: 10, dmax: 8, steps: 800, burn: 200, pilot: 10, rel: 0.06, maxRuns: 200}
 	}
-	return dstCstParams{side: 6, sigma: 10, dmax: 8, steps: 2000, burn: 200, pilot: 10, rel: 0.01, maxRuns: 400}
+	return dstCstParams{side: 6, sigma: 10, dmax: 8, steps: 2000, burn: 200, pilot: 10, rel: 0.005, maxRuns: 400}
 }
 
 // cstRules are the CST rules drawn, with their series numbers.
