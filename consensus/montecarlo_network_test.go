@@ -82,3 +82,53 @@ func TestMonteCarloNetworkErrors(t *testing.T) {
 		t.Errorf("steps 0: %v", err)
 	}
 }
+
+// TestEstimateOverDelayCoversExact: over-throttling of the delayed
+// throttler (spec deployed §4.2 with the delayed nodal ρ): EstimateOver
+// on a network with a uniform delay covers Spectral.OverDelay in most of
+// 30 seeds (at least 25: P ≈ 0.002 of fewer under 95 % coverage), and
+// the delay costs (the closed form at τ = 2 exceeds the one at τ = 0 by
+// far more than the intervals' width).
+func TestEstimateOverDelayCoversExact(t *testing.T) {
+	g, err := gen.Cycle(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := NewSpectral(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tau, gamma, sigma = 2, 0.1, 2.0
+	mean := []float64{5, 6, 7, 8, 9, 8, 7, 6}
+	reg := Regime{Mean: mean, Sigma: sigma, LTotal: 56}
+	exact, err := sp.OverDelay(Case1, tau, gamma, sigma, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	undelayed, err := sp.Over(Case1, gamma, sigma, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := &Throttler{Graph: g, Gamma: gamma}
+	covered := 0
+	var hw float64
+	for seed := range uint64(30) {
+		e, err := EstimateOver(th, reg, MonteCarlo{Runs: 10, Steps: 1500, Burn: 300, Seed: seed, Network: &Network{Delay: tau}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Total.Contains(exact.Total) {
+			covered++
+		}
+		hw = max(hw, e.Total.HalfWidth())
+	}
+	if covered < 25 {
+		t.Errorf("%d of 30 intervals cover E O = %v under delay %d", covered, exact.Total, tau)
+	}
+	if !(exact.Total-undelayed.Total > 4*hw) {
+		t.Errorf("E O %v with delay, %v without: the delay should cost more than the intervals' width %v", exact.Total, undelayed.Total, hw)
+	}
+	if _, err := EstimateCentralOver(&Central{}, reg, MonteCarlo{Runs: 2, Steps: 5, Network: &Network{Delay: 1}}); !errors.Is(err, loadlab.ErrInvalid) {
+		t.Errorf("a network for the centralized throttler: %v", err)
+	}
+}

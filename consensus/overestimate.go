@@ -64,6 +64,10 @@ type OverEstimate struct {
 // Amount, ExpectedOver(th, Case1, g.Sigma, Σ g.Mean − g.LTotal) is its
 // exact value.
 //
+// With m.Network set, every run simulates that imperfect network (spec
+// deployed §1) in one segment, its randomness keyed by the run's stream;
+// for a uniform delay, Spectral.OverDelay is the exact value.
+//
 // With m.Precision not zero, m.Runs is the pilot and runs are added
 // until the 95 % half-width of Total meets it (the rule of
 // docs/specs/monte-carlo.md §2, as EstimateRho); at Precision.MaxRuns
@@ -87,11 +91,15 @@ func EstimateOver(th *Throttler, g Regime, m MonteCarlo) (OverEstimate, error) {
 	if !m.Precision.IsZero() {
 		inFlight = m.Precision.Cap()
 	}
-	if err := validateSegments("EstimateOver", len(g.Mean), min(par.Workers(m.Workers), inFlight)); err != nil {
+	seg := overSegment(len(g.Mean))
+	if m.Network != nil {
+		seg = m.Burn + m.Steps // one segment: a segment boundary would restart the delays
+	}
+	if err := validateSegments("EstimateOver", len(g.Mean), seg, min(par.Workers(m.Workers), inFlight)); err != nil {
 		return OverEstimate{}, err
 	}
 	return estimateOver(m, func(steps, burn int, src rand.Source) (float64, []float64, error) {
-		return simulateOver(th, g, steps, burn, src)
+		return simulateOver(th, g, steps, burn, m.Network, src)
 	})
 }
 
@@ -105,6 +113,9 @@ func EstimateOver(th *Throttler, g Regime, m MonteCarlo) (OverEstimate, error) {
 func EstimateCentralOver(c *Central, g Regime, m MonteCarlo) (OverEstimate, error) {
 	if err := validateOverCentral(c, g); err != nil {
 		return OverEstimate{}, err
+	}
+	if m.Network != nil {
+		return OverEstimate{}, loadlab.Invalid("consensus", "EstimateCentralOver: MonteCarlo.Network is set: the centralized throttler exchanges nothing between servers (its lateness is Central.Delay)")
 	}
 	if err := validateOverMC(len(g.Mean), m); err != nil {
 		return OverEstimate{}, err
@@ -131,10 +142,10 @@ func SimulateOver(th *Throttler, g Regime, steps, burn int, src rand.Source) (fl
 	if err := validateOverRun("SimulateOver", steps, burn); err != nil {
 		return 0, nil, err
 	}
-	if err := validateSegments("SimulateOver", len(g.Mean), 1); err != nil {
+	if err := validateSegments("SimulateOver", len(g.Mean), overSegment(len(g.Mean)), 1); err != nil {
 		return 0, nil, err
 	}
-	return simulateOver(th, g, steps, burn, src)
+	return simulateOver(th, g, steps, burn, nil, src)
 }
 
 // SimulateCentralOver is one run of EstimateCentralOver: SimulateOver
@@ -281,8 +292,8 @@ func overSegment(n int) int { return max(16, overStateBytes/(32*n)) }
 // validateSegments refuses, before anything is allocated, the recorded
 // states of the segments of workers concurrent DST runs on n servers
 // beyond the memory budget.
-func validateSegments(fn string, n, workers int) error {
-	per, ok := size.Product(4, n, overSegment(n), 8)
+func validateSegments(fn string, n, seg, workers int) error {
+	per, ok := size.Product(4, n, seg, 8)
 	if !ok {
 		return loadlab.TooLarge("consensus", "%s: %d servers overflow the recorded states", fn, n)
 	}
@@ -336,19 +347,26 @@ type offsetDemand struct {
 func (o offsetDemand) Next(k int, r []float64) error { return o.d.Next(k+o.off, r) }
 
 // simulateOver is SimulateOver after its checks: Simulate in segments
-// of overSegment cycles, each continuing from the last one's limits.
-func simulateOver(th *Throttler, g Regime, steps, burn int, src rand.Source) (float64, []float64, error) {
+// of overSegment cycles, each continuing from the last one's limits; on
+// the imperfect network nw (nil: ideal) in one segment, the network's
+// randomness keyed by the first draw of src (nw.Src is not used).
+func simulateOver(th *Throttler, g Regime, steps, burn int, nw *Network, src rand.Source) (float64, []float64, error) {
 	n := len(g.Mean)
 	x, err := Equilibrium(Amount, g.Mean, g.LTotal)
 	if err != nil {
 		return 0, nil, err
 	}
+	total, seg := burn+steps, overSegment(n)
+	if nw != nil {
+		own := *nw
+		own.Src = rand.NewPCG(src.Uint64(), 0x5eed)
+		nw, seg = &own, total
+	}
 	d := &StationaryDemand{Mean: g.Mean, Sigma: g.Sigma, Src: src}
 	acc := &overAccumulator{burn: burn, server: make([]float64, n)}
-	total, seg := burn+steps, overSegment(n)
 	for start := 0; start < total; start += seg {
 		cnt := min(seg, total-start)
-		tr, err := Simulate(th, offsetDemand{d, start}, x, cnt, &Settings{States: true, Workers: 1})
+		tr, err := Simulate(th, offsetDemand{d, start}, x, cnt, &Settings{States: true, Workers: 1, Network: nw})
 		if err != nil {
 			return 0, nil, fmt.Errorf("consensus: SimulateOver: cycles from %d: %w", start, err)
 		}

@@ -87,6 +87,24 @@ func (s *Spectral) Over(t Traffic, gamma, sigma, excess float64) (Overthrottling
 	return overFrom(rho, t, sigma, excess), nil
 }
 
+// OverDelay is Spectral.Over when every measure arrives τ cycles late
+// (spec deployed §2.1, §4.2): the closed form holds unchanged with the
+// nodal dispersions ρ_j of the delayed throttler (Spectral.NodalRhoDelay),
+// since the dispersion stays independent of the aggregate excess — L 1 =
+// 0 keeps the mean mode out of the delayed recursion as out of the
+// undelayed one. Errors: those of Spectral.Over and of NodalRhoDelay
+// (ErrUnstable at or beyond a*(τ)/λ_n). τ = 0 is Over.
+func (s *Spectral) OverDelay(t Traffic, tau int, gamma, sigma, excess float64) (Overthrottling, error) {
+	if err := validateExcess(excess); err != nil {
+		return Overthrottling{}, err
+	}
+	rho, err := s.NodalRhoDelay(nil, t, tau, gamma, sigma)
+	if err != nil {
+		return Overthrottling{}, err
+	}
+	return overFrom(rho, t, sigma, excess), nil
+}
+
 // overFrom is the closed form of spec deployed §4.2 from the nodal
 // dispersions ρ_j of traffic t.
 func overFrom(rho []float64, t Traffic, sigma, excess float64) Overthrottling {

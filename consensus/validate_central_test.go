@@ -228,6 +228,10 @@ func overClosedCases() []badarg.Case {
 			_, err := s.Over(t, g, sg, e)
 			return err
 		},
+		"Spectral.OverDelay": func(t Traffic, g, sg, e float64) error {
+			_, err := s.OverDelay(t, 1, g, sg, e)
+			return err
+		},
 	}
 	var cs []badarg.Case
 	for _, name := range sortedKeys(closed) {
@@ -242,6 +246,8 @@ func overClosedCases() []badarg.Case {
 	cs = append(cs,
 		badarg.Probe{Func: "Spectral.Over", Err: ErrUnstable}.Fails("γ = 0.6", "2/λ_n", func() error { _, err := s.Over(Case2, 0.6, 1, 0); return err }),
 		sp.Fails("from SpectralFrom", "no eigenvectors", func() error { _, err := sf.Over(Case2, 0.2, 1, 0); return err }),
+		badarg.Probe{Func: "Spectral.OverDelay", Err: ErrUnstable}.Fails("γ = 0.2 at τ = 4", "unstable", func() error { _, err := s.OverDelay(Case2, 4, 0.2, 1, 0); return err }),
+		badarg.Probe{Func: "Spectral.OverDelay", Err: inv}.Fails("τ = -1", "-1", func() error { _, err := s.OverDelay(Case2, -1, 0.05, 1, 0); return err }),
 		badarg.Probe{Func: "ExpectedOver", Err: tooLarge}.Fails("n = 2^17", "EstimateOver", func() error {
 			big := &Throttler{Graph: mustGraph(gen.Path(1 << 17)), Gamma: 0.1}
 			_, err := ExpectedOver(big, Case1, 1, 0)
