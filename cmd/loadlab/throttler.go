@@ -163,7 +163,7 @@ func (a *app) analyzeDense(d *graphio.Data, f throttlerFlags, df deployedFlags, 
 		tables = append(tables, dt)
 	}
 	if df.over {
-		ot, err := overTable(sp, gamma, f.sigma, df.excess)
+		ot, err := overTable(sp, gamma, f.sigma, df.excess, df.delay)
 		if err != nil {
 			return nil, err
 		}

@@ -117,7 +117,7 @@ func addSecondMomentRows(t *table, th *consensus.Throttler, sigma float64, f dep
 // overTable is the expected over-throttling at the γ used and the cycle
 // that minimises it (spec deployed §4.2, §4.3), for the mean excess
 // demand --excess.
-func overTable(sp *consensus.Spectral, gamma, sigma, excess float64) (*table, error) {
+func overTable(sp *consensus.Spectral, gamma, sigma, excess float64, tau int) (*table, error) {
 	t := quantityTable("over-throttling")
 	t.add("mean excess demand", excess, nil, nil, "load", "r̄_total − l_total (--excess)")
 	for _, tr := range []consensus.Traffic{consensus.Case1, consensus.Case2} {
@@ -127,6 +127,17 @@ func overTable(sp *consensus.Spectral, gamma, sigma, excess float64) (*table, er
 		}
 		t.add(fmt.Sprintf("E O at γ used, %s", tr), o.Total, nil, nil, "load per cycle", "exact (Gaussian stationary regime)")
 		t.add(fmt.Sprintf("E (r_total − l_total)₊, %s", tr), o.Unavoidable, nil, nil, "load per cycle", "rejected by the ideal throttler too (not in E O)")
+	}
+	if tau > 0 {
+		o, err := sp.OverDelay(consensus.Case1, tau, gamma, sigma, excess)
+		switch {
+		case errors.Is(err, loadlab.ErrUnstable):
+			t.add(fmt.Sprintf("E O at γ used, case 1, delay %d", tau), "unstable", nil, nil, "load per cycle", "γ used is beyond a*(τ)/λ_n")
+		case err != nil:
+			return nil, err
+		default:
+			t.add(fmt.Sprintf("E O at γ used, case 1, delay %d", tau), o.Total, nil, nil, "load per cycle", "exact (the delayed nodal ρ, spec deployed §4.2)")
+		}
 	}
 	g, o, err := sp.GammaOver(sigma, excess)
 	if err != nil {
