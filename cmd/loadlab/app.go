@@ -109,6 +109,7 @@ func flagNames(cmd *cobra.Command) *strings.Replacer {
 		"Settings.Network.Loss", "--loss",
 		"Settings.Network.Burst", "--burst",
 		"Settings.Network.Tick", "--tick",
+		"Settings.Network.Gammas", "--gammas",
 		"Central.Delay", "--central-delay",
 		"Central.Floor", "--floor",
 		"Precision.Rel", "--rel",

@@ -208,6 +208,39 @@ func TestDesignOver(t *testing.T) {
 	}
 }
 
+// TestGammasFile: servers' own cycles all equal to --gamma give the
+// ideal run's totals to the last digit printed; differing cycles give
+// another run, still conserving the total limit.
+func TestGammasFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, g []string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(strings.Join(g, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	same := write("same.csv", slices.Repeat([]string{"0.2"}, 8))
+	mixed := write("mixed.csv", []string{"0.1", "0.3", "0.1", "0.3", "0.1", "0.3", "0.1", "0.3"})
+	base := []string{"throttler", "simulate", "--graph", "cycle8.txt", "--steps", "200", "--gamma", "0.2", "--csv"}
+	_, ideal := csvRows(t, mustRun(t, base...))
+	_, eq := csvRows(t, mustRun(t, append(base, "--gammas", same)...))
+	_, mix := csvRows(t, mustRun(t, append(base, "--gammas", mixed)...))
+	differ := false
+	for k := range ideal {
+		if !slices.Equal(ideal[k][:7], eq[k][:7]) {
+			t.Fatalf("step %d: ideal %v, equal γ_i %v", k, ideal[k][:7], eq[k][:7])
+		}
+		differ = differ || mix[k][6] != ideal[k][6]
+		if math.Abs(num(t, mix[k][3])-num(t, ideal[0][3])) > 1e-12 {
+			t.Fatalf("step %d: total limit %s with mixed γ_i", k, mix[k][3])
+		}
+	}
+	if !differ {
+		t.Error("mixed γ_i gave the ideal run's dispersion")
+	}
+}
+
 // TestDeployedBadInput: bad flags of the deployed-network questions exit
 // 2 naming the flag.
 func TestDeployedBadInput(t *testing.T) {
@@ -227,6 +260,7 @@ func TestDeployedBadInput(t *testing.T) {
 		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--loss", "1.5"}, "--loss = 1.5"},
 		{[]string{"throttler", "design", "--graph", "cycle8.txt", "--add", "1", "--excess", "1"}, "--excess goes with --weights"},
 		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--delay", "-2"}, "--delay = -2"},
+		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--gammas", "clients.csv"}, "clients.csv"},
 		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--tick", "0"}, "--tick"},
 		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--delay-law", "0.5,0.2"}, "--delay-law"},
 		{[]string{"throttler", "simulate", "--graph", "cycle8.txt", "--protocol", "both"}, "--protocol"},

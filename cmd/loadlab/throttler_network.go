@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/loadlab/loadlab/consensus"
+	"github.com/loadlab/loadlab/dataio"
 )
 
 // networkFlags are the flags of "throttler simulate" for an imperfect
@@ -17,6 +18,7 @@ type networkFlags struct {
 	burst    float64
 	tick     float64
 	protocol *choice
+	gammas   string // a file of per-server cycles γ_i, one row per server in node order
 }
 
 func (f *networkFlags) register(c *cobra.Command) {
@@ -27,16 +29,17 @@ func (f *networkFlags) register(c *cobra.Command) {
 	fl.Float64Var(&f.burst, "burst", 0, "mean length of a burst of losses (0: independent losses)")
 	fl.Float64Var(&f.tick, "tick", 1, "probability π in (0, 1] that a server updates in a cycle")
 	fl.Var(f.protocol, "protocol", "joint: a transfer is applied by both ends or by neither (conserves the total limit); separate: each end applies its own")
+	fl.StringVar(&f.gammas, "gammas", "", "`FILE` of the servers' own update cycles γ_i (one row per server, in the graph's node order)")
 }
 
 // network is the Network the flags describe, or nil for the ideal one.
-func (f *networkFlags) network(cmd *cobra.Command, n int, seed uint64) *consensus.Network {
+func (f *networkFlags) network(cmd *cobra.Command, n int, seed uint64) (*consensus.Network, error) {
 	changed := false
-	for _, name := range []string{"delay", "delay-law", "loss", "burst", "tick", "protocol"} {
+	for _, name := range []string{"delay", "delay-law", "loss", "burst", "tick", "protocol", "gammas"} {
 		changed = changed || cmd.Flags().Changed(name)
 	}
 	if !changed {
-		return nil
+		return nil, nil
 	}
 	nw := &consensus.Network{Delay: f.delay, DelayLaw: f.delayLaw, Loss: f.loss, Burst: f.burst, Src: rand.NewPCG(seed, 6)}
 	if f.protocol.val == "separate" {
@@ -48,7 +51,17 @@ func (f *networkFlags) network(cmd *cobra.Command, n int, seed uint64) *consensu
 			nw.Tick[i] = f.tick
 		}
 	}
-	return nw
+	if f.gammas != "" {
+		g, err := readColumn(f.gammas, "", &dataio.TableOptions{})
+		if err != nil {
+			return nil, err
+		}
+		if len(g) != n {
+			return nil, usagef("--gammas %s has %d rows, the graph %d servers", f.gammas, len(g), n)
+		}
+		nw.Gammas = g
+	}
+	return nw, nil
 }
 
 // withDelay returns the throttler flags with --gamma set to γ*_H2(τ)

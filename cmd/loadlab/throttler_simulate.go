@@ -52,7 +52,8 @@ throttlers can be compared run for run.
 
 The network as deployed (spec throttlers-deployed.md §1): --delay τ (or a
 random delay by --delay-law), --loss q (in bursts of mean length --burst),
---tick π (each server updates in a cycle with probability π). Under
+--tick π (each server updates in a cycle with probability π), --gammas
+FILE (each server's own cycle γ_i; a link steps by the smaller). Under
 --protocol joint (the default) a transfer is applied by both ends of a
 link or by neither, so the total limit is conserved to the last bit; the
 table then counts the exchanges due and lost in each cycle.`,
@@ -108,7 +109,10 @@ func (a *app) runSimulate(cmd *cobra.Command, o *simulateFlags) error {
 	for i := range x0 {
 		x0[i] = per
 	}
-	nw := o.net.network(cmd, g.Order(), a.seed)
+	nw, err := o.net.network(cmd, g.Order(), a.seed)
+	if err != nil {
+		return err
+	}
 	switch {
 	case o.cst.rule.val == "" && (cmd.Flags().Changed("central-delay") || cmd.Flags().Changed("floor")):
 		return usagef("--central-delay and --floor go with --central RULE")
