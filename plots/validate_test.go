@@ -43,6 +43,7 @@ func seriesCases() []badarg.Case {
 		"AddErrorBars": func(p *plot.Plot, xs, ys []float64) {
 			AddErrorBars(p, 0, "a", xs, ys, ys, ys)
 		},
+		"AddIntervals": func(p *plot.Plot, xs, ys []float64) { AddIntervals(p, 0, "a", xs, ys, ys, ys) },
 	} {
 		pp.Text = name
 		add(name, pp.Panics("p = nil", "plots: "+name+": p is nil", func() { f(nil, xs, ys) }))
@@ -53,6 +54,13 @@ func seriesCases() []badarg.Case {
 	// The band's and the bars' bounds are checked too.
 	add("AddBand", pp.Panics("lo[0] = NaN", "AddBand", func() { AddBand(p, 0, "", xs, []float64{nan, 1}, ys, ys) }))
 	add("AddBand", pp.Panics("len(hi) = 1", "AddBand", func() { AddBand(p, 0, "", xs, ys, ys, ys[:1]) }))
+	// A point without an interval has both ends NaN; one NaN end or an
+	// infinite one is a programmer error.
+	add("AddIntervals", pp.Panics("lo[0] = NaN alone", "AddIntervals", func() { AddIntervals(p, 0, "", xs, []float64{nan, 1}, ys, ys) }))
+	add("AddIntervals", pp.Panics("hi[1] = +Inf", "AddIntervals", func() { AddIntervals(p, 0, "", xs, ys, ys, []float64{1, inf}) }))
+	add("AddIntervals", pp.Panics("len(lo) = 1", "AddIntervals", func() { AddIntervals(p, 0, "", xs, ys[:1], ys, ys) }))
+	pp.Text = "AddNoIntervalKey"
+	add("AddNoIntervalKey", pp.Panics("p = nil", "plots: AddNoIntervalKey: p is nil", func() { AddNoIntervalKey(nil, "k") }))
 	add("AddErrorBars", pp.Panics("hi[1] = +Inf", "AddErrorBars", func() { AddErrorBars(p, 0, "", xs, ys, ys, []float64{1, inf}) }))
 	for name, f := range map[string]func(p *plot.Plot, v float64){
 		"AddVLine": func(p *plot.Plot, v float64) { AddVLine(p, 0, "r", v) },
@@ -170,6 +178,7 @@ func TestValidate(t *testing.T) {
 		"Color":            "series indices cycle: " + anyValue,
 		"Translucent":      "series indices cycle, any alpha: " + anyValue,
 		"Glyph":            "series indices cycle: " + anyValue,
+		"NoIntervalGlyph":  "series indices cycle (negative: black): " + anyValue,
 		"Dashes":           "series indices cycle: " + anyValue,
 		"XRange":           "sets the axis range as given; gonum draws what the range shows",
 		"YRange":           "sets the axis range as given; gonum draws what the range shows",

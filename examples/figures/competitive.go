@@ -75,8 +75,8 @@ func addEstimates(p *plot.Plot, xs []float64, res [][]mobility.Result, ratio, sk
 				e = res[i][a].Ratio
 			}
 			mean[i], lo[i], hi[i] = e.Mean, e.Lo, e.Hi
-			if a == 0 && ratio { // OPT's ratio is exactly 1
-				lo[i], hi[i] = 1, 1
+			if a == 0 && ratio { // OPT's ratio is exactly 1: no interval
+				lo[i], hi[i] = math.NaN(), math.NaN()
 			}
 			tab.Add(panel, xs[i], res[i][a].Name, mean[i], lo[i], hi[i], e.N)
 		}
