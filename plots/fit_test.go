@@ -50,3 +50,21 @@ func TestAxisEndsNarrowSpan(t *testing.T) {
 		assert.Equal(t, a.Max, hi, "%v", r)
 	}
 }
+
+// TestPointLabelsApart: labels of points closer than a label's size are
+// placed without overlapping each other (gonum's fixed offset put all
+// of these on top of one another).
+func TestPointLabelsApart(t *testing.T) {
+	p := New("t", "x", "y")
+	xs := []float64{1, 1.01, 1.02, 1.0, 2, 0, 3}
+	ys := []float64{1, 1.01, 0.99, 1.02, 2, 0, 3}
+	AddPoints(p, 0, "", xs, ys)
+	var l PointLabels
+	l.Add(0, xs, ys, []string{"r=1", "r=2", "r=4", "ℓ=1", "α=0", "a", "b"})
+	l.AvoidBars(xs[:1], []float64{0.9}, []float64{1.1})
+	p.Add(&l)
+	require.NoError(t, Save(p, DefaultWidth, DefaultHeight, filepath.Join(t.TempDir(), "l.png")))
+	require.Len(t, l.Boxes(), 7)
+	i, j := Overlaps(l.Boxes())
+	assert.Equal(t, [2]int{-1, -1}, [2]int{i, j}, "labels %d and %d overlap", i, j)
+}

@@ -10,10 +10,6 @@ import (
 	"sync"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/codedload"
@@ -431,6 +427,7 @@ type tradeoffGroup struct {
 type tradeoffData struct {
 	groups []tradeoffGroup
 	tab    *plots.Table
+	labels *plots.PointLabels // the points' r, α and ℓ, set by tradeoffDraw
 }
 
 func tradeoffGroups(p tradeoffParams, tor *codedload.Torus) []tradeoffGroup {
@@ -493,37 +490,13 @@ func tradeoffCompute(cfg plots.Config, p tradeoffParams) (*tradeoffData, error) 
 	return d, nil
 }
 
-// addPointLabels writes a label beside each point, in the colour of
-// series i.
-func addPointLabels(p *plot.Plot, i int, xs, ys []float64, labels []string) {
-	xys := make(plotter.XYs, len(xs))
-	for k := range xs {
-		xys[k] = plotter.XY{X: xs[k], Y: ys[k]}
-	}
-	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-	if err != nil {
-		panic(err) // finite points, one label each
-	}
-	for k := range l.TextStyle {
-		l.TextStyle[k].Color = plots.Color(i)
-		l.TextStyle[k].Font.Size = plots.TickSize - 1
-		l.TextStyle[k].Handler = plots.Text{Plain: text.Plain{Fonts: font.DefaultCache}}
-	}
-	// Beside the marker, above and to the right, alternating sides for
-	// series 1 so that neighbouring groups' labels do not collide.
-	l.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(3)}
-	if i == 1 {
-		l.Offset = vg.Point{X: vg.Points(4), Y: -vg.Points(10)}
-	}
-	p.Add(l)
-}
-
 func tradeoffDraw(p tradeoffParams, d *tradeoffData) *plots.Result {
 	var all []codedload.Curve
 	for _, g := range d.groups {
 		all = append(all, codedload.Curve{Points: g.res})
 	}
 	pl := plots.New(fmt.Sprintf("Load–cost trade-off, torus n = %d (K = 100, M = 2)\n%s", p.n, clRunsLine(all...)), "cost (hops per request, log scale)", "maximum load (files)", plots.LogX())
+	d.labels = &plots.PointLabels{}
 	for i, g := range d.groups {
 		var xs, ys, lo, hi []float64
 		var labels []string
@@ -537,10 +510,12 @@ func tradeoffDraw(p tradeoffParams, d *tradeoffData) *plots.Result {
 			plots.AddPoints(pl, i, g.name, xs, ys)
 		} else {
 			plots.AddLine(pl, i, g.name, xs, ys)
-			addPointLabels(pl, i, xs, ys, labels)
+			d.labels.Add(i, xs, ys, labels)
+			d.labels.AvoidBars(xs, lo, hi)
 		}
 		addBarsOrRings(pl, i, xs, ys, lo, hi)
 	}
+	pl.Add(d.labels)
 	clNoIntervalKey(pl, clMax, all...)
 	// Pad the cost range so the outermost markers and labels fit.
 	pl.X.Min, pl.X.Max = pl.X.Min/1.05, pl.X.Max*1.15

@@ -200,3 +200,22 @@ func TestReadmeGallery(t *testing.T) {
 		assert.True(t, found, "%s: no gallery section", f.Name)
 	}
 }
+
+// TestTradeoffLabelsApart measures the boxes of the point labels of
+// codedload-tradeoff, the one figure whose code places text beside data
+// points, after drawing: no two overlap (gonum's fixed offsets stacked
+// r=1, r=2, ℓ=1 and α=0 on one another where the curves meet).
+func TestTradeoffLabelsApart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a quick figure run, skipped with -short")
+	}
+	p := tradeoffPreset(true)
+	d, err := tradeoffCompute(plots.Config{Quick: true, Seed: 1}, p)
+	require.NoError(t, err)
+	res := tradeoffDraw(p, d)
+	require.NoError(t, write(t.TempDir(), "codedload-tradeoff", res))
+	boxes := d.labels.Boxes()
+	require.NotEmpty(t, boxes)
+	i, j := plots.Overlaps(boxes)
+	assert.Equal(t, -1, i, "labels %d and %d overlap", i, j)
+}
