@@ -20,7 +20,7 @@ func init() {
 	register(
 		plots.Figure{
 			Name:    "codedload-maxload-vs-n",
-			Caption: "Maximum load against the number of servers n on the torus (K = 100 files, cache M = 2, uniform popularity): nearest replica grows like log n, two choices (b) like log log n (3 to 4), two choices (a) with the fixed radius r = 16 drifts up (its ball holds about 11 replicas, short of the log² n the analysis asks for), coded delivery with ℓ = ⌈ln n⌉ chunks stays flat (spec §1, §6.2, §7.3); means with 95% confidence bands: each point runs until its mean is within ±5% (95%) with at least 10 runs off its most frequent value (the precision mode, docs/specs/monte-carlo.md §2), from 20 runs (at most 300) up to n = 6400, 10 (at most 40) up to 102 400 and 3 (at most 20) beyond, the title giving the runs taken; a ring marks a point whose runs are too alike for an interval (the CSV gives the binomial interval of the chance of another value); and the black curve E max of n Po(1), the load when every request is served where it arrives.",
+			Caption: "Maximum load against the number of servers n on the torus (K = 100 files, cache M = 2, uniform popularity): nearest replica grows like log n, two choices (b) like log log n (3 to 4), two choices (a) with the fixed radius r = 16 drifts up (its ball holds about 11 replicas, short of the log² n the analysis asks for), coded delivery with ℓ = ⌈ln n⌉ chunks stays flat (spec §1, §6.2, §7.3); means with 95% confidence bands: each point runs until its mean is within ±5% (95%) with at least 10 runs off its most frequent value (the precision mode, docs/specs/monte-carlo.md §2), from 20 runs (at most 300) up to n = 6400, 10 (at most 40) up to 102 400 and 3 (at most 16) beyond, the title giving the runs taken; a ring marks a point whose runs are too alike for an interval (the CSV gives the binomial interval of the chance of another value); and the black curve E max of n Po(1), the load when every request is served where it arrives.",
 			Make:    threeSteps(sizesPreset, sizesCompute, maxLoadDraw),
 			Seconds: 1,
 		},
@@ -46,7 +46,7 @@ func init() {
 		},
 		plots.Figure{
 			Name:    "codedload-topologies",
-			Caption: "The main figure (codedload-maxload-vs-n) on four topologies: maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, γ = 0, one graph per n; means with 95% confidence bands: each point runs until its mean is within ±5% (95%) with at least 10 runs off its most frequent value (the precision mode, docs/specs/monte-carlo.md §2), from 10 runs (at most 100) up to n = 4096, 6 (at most 30) at 16384 and 4 (at most 20) at 65536, each panel's title giving the runs taken; a ring: runs too alike for an interval): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (on the random graphs the far holder's distance comes from a bidirectional BFS), and coded with ℓ = ⌈ln n⌉ and with ℓ = 10. Every panel stops at n = 2¹⁶ = 65536, so that the figure takes about a minute and a half of CPU time (the main figure, codedload-maxload-vs-n, reaches 10⁶ on the torus; on the random graphs every search is a BFS). The two-choice curves stop earlier where one run would take several seconds: (a), whose ball search visits ≥ 545 nodes per request, at 2¹⁴ on the 6-regular graph and 2¹² on the random geometric graph; (b) at 2¹⁴ on the random geometric graph, where the far holder lies about √(n/ln n) hops away and a run costs about n² work.",
+			Caption: "The main figure (codedload-maxload-vs-n) on four topologies: maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, γ = 0, one graph per n; means with 95% confidence bands: each point runs until its mean is within ±5% (95%) with at least 10 runs off its most frequent value (the precision mode, docs/specs/monte-carlo.md §2), from 10 runs (at most 100) up to n = 4096, 6 (at most 20) at 16384 and 4 (at most 12) at 65536, each panel's title giving the runs taken; a ring: runs too alike for an interval): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (on the random graphs the far holder's distance comes from a bidirectional BFS), and coded with ℓ = ⌈ln n⌉ and with ℓ = 10. Every panel stops at n = 2¹⁶ = 65536, so that the figure takes about a minute and a half of CPU time (the main figure, codedload-maxload-vs-n, reaches 10⁶ on the torus; on the random graphs every search is a BFS). The two-choice curves stop earlier where one run would take several seconds: (a), whose ball search visits ≥ 545 nodes per request, at 2¹⁴ on the 6-regular graph and 2¹² on the random geometric graph; (b) at 2¹⁴ on the random geometric graph, where the far holder lies about √(n/ln n) hops away and a run costs about n² work.",
 			Make:    threeSteps(topoPreset, topoCompute, topoDraw),
 			Seconds: 72,
 		},
@@ -296,7 +296,7 @@ func sizesPreset(quick bool) sizesParams {
 	// A run at n = 10⁶ takes seconds (codedload's benchmarks), one at
 	// n ≤ 6400 milliseconds: the caps keep the figure near five CPU-minutes.
 	return sizesParams{ns: []int{100, 400, 1600, 6400, 25600, 102400, 409600, 1000000},
-		runs: clRuns{upTo: []int{6400, 102400}, pilot: []int{20, 10, 3}, caps: []int{300, 40, 20}}}
+		runs: clRuns{upTo: []int{6400, 102400}, pilot: []int{20, 10, 3}, caps: []int{300, 40, 16}}}
 }
 
 type sizesData struct {
@@ -379,11 +379,8 @@ func costDraw(p sizesParams, d *sizesData) *plots.Result {
 		}
 		plots.AddLine(rel, i+1, "", xs, ys)
 	}
-	plots.AddHLine(rel, 4, "", c10/c1)
-	rel.Legend.Add("dashed: exact ratio")
-	rel.Legend.Add(fmt.Sprintf("ℓ = 10 / ℓ = 1 = %.4f", c10/c1))
-	plots.AddHLine(rel, -1, "", 1)
-	rel.Legend.Add("grey: nearest replica (= 1)")
+	plots.AddHLine(rel, 4, fmt.Sprintf("exact ratio, ℓ = 10 / ℓ = 1: %.4f", c10/c1), c10/c1)
+	plots.AddHLine(rel, -1, "nearest replica (= 1)", 1)
 	rel.X.Scale, rel.X.Tick.Marker = plot.LogScale{}, plots.Ticker{Kind: plots.Log}
 	for _, n := range p.ns {
 		clRefRow(tab, "torus", "exact cost §6.3, ℓ = 1", float64(n), math.NaN(), c1)
@@ -730,7 +727,7 @@ func topoPreset(quick bool) topoParams {
 	// keep every run under about two seconds on one core.
 	p := topoParams{
 		ns:   []int{256, 1024, 4096, 16384, 65536},
-		runs: clRuns{upTo: []int{4096, 16384}, pilot: []int{10, 6, 4}, caps: []int{100, 30, 20}},
+		runs: clRuns{upTo: []int{4096, 16384}, pilot: []int{10, 6, 4}, caps: []int{100, 20, 12}},
 		fams: []topoFamily{
 			{title: "torus", fam: codedload.TorusFamily, maxN: 65536},
 			{title: "random geometric graph", fam: codedload.RGGFamily, maxN: 65536, maxA: 4096, maxB: 16384},
