@@ -2,6 +2,7 @@ package plots
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 )
@@ -41,7 +42,32 @@ func fitAxis(a *plot.Axis) {
 			return
 		}
 		step := labelStep(ts)
-		if _, log := a.Scale.(plot.LogScale); log || step == 0 {
+		if _, log := a.Scale.(plot.LogScale); log && a.Min > 0 {
+			// The next label of the same pattern (decades, 1-2-5, …):
+			// a wider range would choose a sparser one.
+			// If that is no label of the new range (labels on every
+			// second decade), widen as for other axes.
+			ms := labelMantissas(ts)
+			switch {
+			case len(ms) > 3: // every integer multiple is labelled
+				ms = []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}
+			case slices.Contains(ms, 2) || slices.Contains(ms, 5):
+				ms = []float64{1, 2, 5}
+			}
+			min0, max0 := a.Min, a.Max
+			if lo > a.Min+eps {
+				if a.Min = logLabelBeyond(ms, a.Min, -1); a.Min == min0 {
+					a.Min = nextLabel(t, a, a.Min, -1)
+				}
+			}
+			if hi < a.Max-eps {
+				if a.Max = logLabelBeyond(ms, a.Max, +1); a.Max == max0 {
+					a.Max = nextLabel(t, a, a.Max, +1)
+				}
+			}
+			continue
+		}
+		if step == 0 {
 			if lo > a.Min+eps {
 				a.Min = nextLabel(t, a, a.Min, -1)
 			}
@@ -124,4 +150,39 @@ func nearestLabel(ts []plot.Tick, v float64, dir int) (best float64, ok bool) {
 		}
 	}
 	return best, ok
+}
+
+// labelMantissas returns the mantissas m (1–9) of the labelled ticks
+// m × 10^e of a log axis.
+func labelMantissas(ts []plot.Tick) []float64 {
+	seen := map[float64]bool{}
+	var ms []float64
+	for _, tk := range ts {
+		if tk.Label == "" || !(tk.Value > 0) {
+			continue
+		}
+		m := math.Round(tk.Value / math.Pow(10, math.Floor(math.Log10(tk.Value)+1e-9)))
+		if !seen[m] {
+			seen[m] = true
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+// logLabelBeyond returns the nearest m × 10^e beyond v (dir −1: at or
+// below, +1: at or above) with m among ms; v if ms is empty.
+func logLabelBeyond(ms []float64, v float64, dir int) float64 {
+	best := v
+	found := false
+	e0 := math.Floor(math.Log10(v))
+	for de := -2.0; de <= 2; de++ {
+		for _, m := range ms {
+			c := m * math.Pow10(int(e0+de))
+			if dir < 0 && c <= v && (!found || c > best) || dir > 0 && c >= v && (!found || c < best) {
+				best, found = c, true
+			}
+		}
+	}
+	return best
 }

@@ -68,3 +68,20 @@ func TestPointLabelsApart(t *testing.T) {
 	i, j := Overlaps(l.Boxes())
 	assert.Equal(t, [2]int{-1, -1}, [2]int{i, j}, "labels %d and %d overlap", i, j)
 }
+
+// TestLogUnderADecade: under a decade a log axis labels 1, 2 and 5 × 10ᵏ
+// where they give two labels (every multiple, 300 400 … 900 1000, crowded
+// a narrow panel), and every multiple only where they do not.
+func TestLogUnderADecade(t *testing.T) {
+	labels := func(lo, hi float64) []string {
+		var out []string
+		for _, tk := range (Ticker{Kind: Log}).Ticks(lo, hi) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	assert.Equal(t, []string{"500", "1000"}, labels(256, 1024))
+	assert.Equal(t, []string{"3", "4", "5", "6", "7", "8", "9"}, labels(3, 9))
+}

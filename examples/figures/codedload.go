@@ -10,6 +10,9 @@ import (
 	"sync"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/codedload"
@@ -30,25 +33,25 @@ func init() {
 			// The size sweep is shared with codedload-maxload-vs-n and made
 			// by whichever of the two runs first (this one, by name).
 			Make:    threeSteps(sizesPreset, sizesCompute, costDraw),
-			Seconds: 50,
+			Seconds: 180,
 		},
 		plots.Figure{
 			Name:    "codedload-tradeoff",
 			Caption: "Load–cost trade-off on the torus: maximum load against cost as the radius r of two choices (a), the stretch α of two choices (c) or the chunk count ℓ of coded delivery varies (K = 100, M = 2); every point is labelled with its r, α or ℓ; error bars are 95% intervals, each point runs until its mean is within ±5% (95%) with at least 10 runs off its most frequent value (the precision mode, docs/specs/monte-carlo.md §2) (10 to 100 runs, the title gives the range; a ring: runs too alike for an interval).",
 			Make:    threeSteps(tradeoffPreset, tradeoffCompute, tradeoffDraw),
-			Seconds: 9,
+			Seconds: 50,
 		},
 		plots.Figure{
 			Name:    "codedload-params",
 			Caption: "Maximum load and cost against the Zipf exponent γ, the cache size M and the chunk count ℓ on the torus (K = 100), with the exact cost of spec §6.3; the per-server cap chnk_max = 1 keeps coded load flat for γ > 1 (spec §8 J). At γ = 2 the uncapped coded load is about 4.9, as the spec's erratum to §8 J gives (4.904 ± 0.009; the printed 5.25 is not reproduced by the model); the capped 2.17 agrees. Bands are 95% intervals: each point runs until its mean is within ±5% (95%) with at least 10 runs off its most frequent value (the precision mode, docs/specs/monte-carlo.md §2) (10 to 100 runs; each row's title gives the range; a ring: runs too alike for an interval).",
 			Make:    threeSteps(paramsPreset, paramsCompute, paramsDraw),
-			Seconds: 9,
+			Seconds: 12,
 		},
 		plots.Figure{
 			Name:    "codedload-topologies",
-			Caption: "The main figure (codedload-maxload-vs-n) on four topologies: maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, γ = 0, one graph per n; means with 95% confidence bands: each point runs until its mean is within ±5% (95%) with at least 10 runs off its most frequent value (the precision mode, docs/specs/monte-carlo.md §2), from 10 runs (at most 100) up to n = 4096, 6 (at most 20) at 16384 and 4 (at most 12) at 65536, each panel's title giving the runs taken; a ring: runs too alike for an interval): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (on the random graphs the far holder's distance comes from a bidirectional BFS), and coded with ℓ = ⌈ln n⌉ and with ℓ = 10. Every panel stops at n = 2¹⁶ = 65536, so that the figure takes about a minute and a half of CPU time (the main figure, codedload-maxload-vs-n, reaches 10⁶ on the torus; on the random graphs every search is a BFS). The two-choice curves stop earlier where one run would take several seconds: (a), whose ball search visits ≥ 545 nodes per request, at 2¹⁴ on the 6-regular graph and 2¹² on the random geometric graph; (b) at 2¹⁴ on the random geometric graph, where the far holder lies about √(n/ln n) hops away and a run costs about n² work.",
+			Caption: "The main figure (codedload-maxload-vs-n) on four topologies: maximum load against n on the torus, a random geometric graph (r_n = √(1.25 ln n/n)), a random 6-regular graph and the hypercube (K = 100, M = 2, γ = 0, one graph per n; means with 95% confidence bands: each point runs until its mean is within ±5% (95%) with at least 10 runs off its most frequent value (the precision mode, docs/specs/monte-carlo.md §2), from 10 runs (at most 100) up to n = 4096, 6 (at most 20) at 16384 and 4 (at most 12) at 65536, each panel's title giving the runs taken; a ring: runs too alike for an interval): nearest replica, two choices (a) with a ball of at least 545 nodes (r = 16 on the torus), two choices (b) (on the random graphs the far holder's distance comes from a bidirectional BFS), and coded with ℓ = ⌈ln n⌉ and with ℓ = 10. Every panel stops at n = 2¹⁶ = 65536, so that the figure takes about three CPU-minutes (the main figure, codedload-maxload-vs-n, reaches 10⁶ on the torus; on the random graphs every search is a BFS). The two-choice curves stop earlier where one run would take several seconds: (a), whose ball search visits ≥ 545 nodes per request, at 2¹⁴ on the 6-regular graph and 2¹² on the random geometric graph; (b) at 2¹⁴ on the random geometric graph, where the far holder lies about √(n/ln n) hops away and a run costs about n² work.",
 			Make:    threeSteps(topoPreset, topoCompute, topoDraw),
-			Seconds: 72,
+			Seconds: 100,
 		},
 	)
 }
@@ -649,20 +652,28 @@ func paramsDraw(p paramsParams, d *paramsData) *plots.Result {
 		return plots.New(title, xlabel, ylabel)
 	}
 	rows := map[string][2]*plot.Plot{
-		"gamma": {mk(fmt.Sprintf("Max load vs γ (n = %d, M = 2)", p.nG), "Zipf exponent γ", "maximum load (files)", false),
-			mk(fmt.Sprintf("Cost vs γ (n = %d, M = 2)", p.nG), "Zipf exponent γ", "cost (hops per request)", false)},
-		"cache": {mk(fmt.Sprintf("Max load vs M (n = %d, γ = 0)", p.nM), "cache size M (files)", "maximum load (files)", true),
-			mk(fmt.Sprintf("Cost vs M (n = %d, γ = 0)", p.nM), "cache size M (files)", "cost (hops per request)", true)},
+		"gamma": {mk(fmt.Sprintf("Max load vs γ (n = %d, M = 2, ℓ = 10)", p.nG), "Zipf exponent γ", "maximum load (files)", false),
+			mk(fmt.Sprintf("Cost vs γ (n = %d, M = 2, ℓ = 10)", p.nG), "Zipf exponent γ", "cost (hops per request)", false)},
+		"cache": {mk(fmt.Sprintf("Max load vs M (n = %d, γ = 0, ℓ = 10)", p.nM), "cache size M (files)", "maximum load (files)", true),
+			mk(fmt.Sprintf("Cost vs M (n = %d, γ = 0, ℓ = 10)", p.nM), "cache size M (files)", "cost (hops per request)", true)},
 		"ell": {mk(fmt.Sprintf("Max load vs ℓ (n = %d, M = 2, γ = 0)", p.nL), "chunks per file ℓ", "maximum load (files)", true),
 			mk(fmt.Sprintf("Cost vs ℓ (n = %d, M = 2, γ = 0)", p.nL), "chunks per file ℓ", "cost (hops per request)", true)},
 	}
+	// One legend for the figure, on the first row: the rows share their
+	// series' colours and styles.
+	legendName := map[int]string{0: "nearest replica", 1: "coded, no cap", 2: "coded, chnk_{max} = 1"}
 	for _, s := range d.series {
 		pp := rows[s.panel]
 		xs, lo, mean, hi := clSeries(s.res, clMax)
-		plots.AddIntervals(pp[0], s.colour, s.name, xs, lo, mean, hi)
+		name := ""
+		if s.panel == "gamma" {
+			name = legendName[s.colour]
+		}
+		plots.AddIntervals(pp[0], s.colour, name, xs, lo, mean, hi)
 		xs, lo, mean, hi = clSeries(s.res, clCost)
 		plots.AddIntervals(pp[1], s.colour, "", xs, lo, mean, hi)
 	}
+	var all []codedload.Curve
 	for k, pp := range rows {
 		var cs []codedload.Curve
 		for _, s := range d.series {
@@ -670,17 +681,28 @@ func paramsDraw(p paramsParams, d *paramsData) *plots.Result {
 				cs = append(cs, codedload.Curve{Points: s.res})
 			}
 		}
+		all = append(all, cs...)
 		lo, hi := clRunsRange(cs...)
 		pp[0].Title.Text += fmt.Sprintf("\n%d–%d runs per point", lo, hi)
-		clNoIntervalKey(pp[0], clMax, cs...)
 	}
 	plots.AddCurve(rows["ell"][1], 7, "", d.exactL[0], d.exactL[1])
-	rows["ell"][0].Legend.Add("black: exact cost, spec §6.3")
 	plots.AddCurve(rows["gamma"][1], 7, "", d.exactG[0], d.exactG[1])
-	rows["gamma"][0].Legend.Add("black: exact NR cost, spec §6.3")
+	exactKey(rows["gamma"][0], "exact cost, spec §6.3\n(NR in the γ row, coded in the ℓ row)")
+	// The key explains rings on the load and on the cost panels.
+	either := func(pt codedload.PointResult) (float64, float64, float64) {
+		m, lo, hi := clMax(pt)
+		if _, clo, _ := clCost(pt); math.IsNaN(clo) {
+			lo = clo
+		}
+		return m, lo, hi
+	}
+	clNoIntervalKey(rows["gamma"][0], either, all...)
 	var cells []plots.Drawer
-	for _, k := range []string{"gamma", "cache", "ell"} {
+	for i, k := range []string{"gamma", "cache", "ell"} {
 		ax, leg := plots.SplitLegend(rows[k][0])
+		if i > 0 {
+			leg = nil
+		}
 		cells = append(cells, ax, rows[k][1], leg)
 	}
 	grid := plots.NewPanels(3, 3, cells...)
@@ -793,27 +815,24 @@ func topoDraw(p topoParams, d *topoData) *plots.Result {
 		axes = append(axes, a)
 	}
 	grid := plots.NewPanels(2, 3, axes[0], axes[1], legend, axes[2], axes[3], nil)
-	grid.ColWeights = []float64{1, 1, 0.62}
+	grid.ColWeights = []float64{1, 1, 0.75} // the widest legend entry fits
 	return &plots.Result{Plot: grid, Width: 26 * cm, Height: 18 * cm, Data: d.tab, Headlines: heads}
 }
 
 // topoSharedAxes gives every panel the same axes, so that the panels
 // compare at a glance and show where the shorter curves stop, with whole
-// loads on the vertical axis: labels every 2, ticks every 1.
+// loads labelled on the vertical axis.
 func topoSharedAxes(cells []*plot.Plot) {
 	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, p := range cells {
 		x0, x1, y0, y1 = min(x0, p.X.Min), max(x1, p.X.Max), min(y0, p.Y.Min), max(y1, p.Y.Max)
 	}
-	// Labelled ticks at both ends: the range runs between even loads.
-	y0, y1 = 2*math.Floor(y0/2), 2*math.Ceil(y1/2)
+	// Labelled ticks at both ends: the range runs between whole loads,
+	// every one labelled.
+	y0, y1 = math.Floor(y0), math.Ceil(y1)
 	var yt []plot.Tick
 	for v := y0; v <= y1; v++ {
-		t := plot.Tick{Value: v}
-		if int(v)%2 == 0 {
-			t.Label = strconv.Itoa(int(v))
-		}
-		yt = append(yt, t)
+		yt = append(yt, plot.Tick{Value: v, Label: strconv.Itoa(int(v))})
 	}
 	for _, p := range cells {
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
@@ -827,7 +846,7 @@ func clNoIntervalKey(p *plot.Plot, get clMetric, curves ...codedload.Curve) {
 	for _, c := range curves {
 		for _, pt := range c.Points {
 			if _, lo, _ := get(pt); math.IsNaN(lo) {
-				plots.AddNoIntervalKey(p, fmt.Sprintf("ring: no interval, < %d runs off the most frequent value", loadlab.MinOffMode))
+				plots.AddNoIntervalKey(p, fmt.Sprintf("ring: no interval (fewer than %d\nruns off the most frequent value)", loadlab.MinOffMode))
 				return
 			}
 		}
@@ -855,4 +874,15 @@ func addBarsOrRings(p *plot.Plot, i int, xs, ys, lo, hi []float64) {
 			plots.AddIntervals(p, i, "", rx[k:k+1], nan, ry[k:k+1], nan)
 		}
 	}
+}
+
+// exactKey adds the legend entry of the black exact curves drawn with
+// plots.AddCurve(…, 7, …) on other panels.
+func exactKey(p *plot.Plot, name string) {
+	l, err := plotter.NewLine(plotter.XYs{{}, {X: 1}})
+	if err != nil {
+		panic(err) // two finite points
+	}
+	l.LineStyle = draw.LineStyle{Color: plots.Color(7), Width: vg.Points(1.4), Dashes: plots.Dashes(7)}
+	p.Legend.Add(name, l)
 }
