@@ -313,32 +313,40 @@ func scaleDraw(p scaleParams, d *scaleData) *plots.Result {
 		{"the H2-optimal update cycle", "update cycle γ*_{H2} (time units)", []plots.Option{plots.LogX()},
 			func(pt scalePoint) (float64, float64, float64) { return pt.gamma.Mean, pt.gamma.Lo, pt.gamma.Hi }},
 	}
-	var cells []plots.Drawer
+	// One legend: the first panel names every series; the second adds
+	// only its bound.
+	var pls []*plot.Plot
 	for k, pan := range panels {
 		pl := plots.New(pan.title, "servers n", pan.ylabel, pan.opts...)
+		name := func(s string) string {
+			if k > 0 {
+				return ""
+			}
+			return s
+		}
 		if k == 1 {
 			plots.AddHLine(pl, 7, "complete graph (the lower bound)", 1)
 		}
 		xs, ys, _, _ := scaleXY(d.torusLine.pts, pan.y)
-		plots.AddCurve(pl, 2, d.torusLine.name, xs, ys)
+		plots.AddCurve(pl, 2, name(d.torusLine.name), xs, ys)
 		for i := range d.est {
 			if len(d.est[i].pts) > 0 { // none when every size was skipped
 				xs, ys, lo, hi := scaleXY(d.est[i].pts, pan.y)
-				plots.AddErrorBars(pl, i, d.est[i].name, xs, ys, lo, hi)
+				plots.AddErrorBars(pl, i, name(d.est[i].name), xs, ys, lo, hi)
 			}
 			if len(d.exact[i].pts) > 0 {
 				xs, ys, _, _ := scaleXY(d.exact[i].pts, pan.y)
-				addExact(pl, i, d.exact[i].name, xs, ys)
+				addExact(pl, i, name(d.exact[i].name), xs, ys)
 			}
 		}
-		if d.grid != nil {
-			xs, ys, lo, hi := scaleXY([]scalePoint{*d.grid}, pan.y)
-			plots.AddErrorBars(pl, 3, fmt.Sprintf("US power grid (n = %d), dense exact", d.gridN), xs, ys, lo, hi)
+		if d.grid != nil { // exact: a marker, no interval
+			xs, ys, _, _ := scaleXY([]scalePoint{*d.grid}, pan.y)
+			plots.AddPoints(pl, 3, name(fmt.Sprintf("US power grid (n = %d), dense exact", d.gridN)), xs, ys)
 		}
-		cells = append(cells, plots.LegendOutside(pl))
+		pls = append(pls, pl)
 	}
 	return &plots.Result{
-		Plot: plots.NewPanels(3, 1, cells...), Width: 18 * cm, Height: 27 * cm, Data: d.tab,
+		Plot: plots.NewStack(pls...), Width: 18 * cm, Height: 27 * cm, Data: d.tab,
 		Headlines: scaleHeadlines(p, d),
 	}
 }
@@ -374,7 +382,8 @@ func scaleXY(pts []scalePoint, f scaleY) (xs, ys, lo, hi []float64) {
 }
 
 // addExact draws exact values of family i as large crosses in the
-// family's colour, over its estimates.
+// family's colour, over its estimates, with a legend entry if name is
+// not empty.
 func addExact(pl *plot.Plot, i int, name string, xs, ys []float64) {
 	pts := make(plotter.XYs, len(xs))
 	for k := range xs {
@@ -386,5 +395,7 @@ func addExact(pl *plot.Plot, i int, name string, xs, ys []float64) {
 	}
 	s.GlyphStyle = draw.GlyphStyle{Color: plots.Color(i), Radius: vg.Points(5), Shape: draw.CrossGlyph{}}
 	pl.Add(s)
-	pl.Legend.Add(name, s)
+	if name != "" {
+		pl.Legend.Add(name, s)
+	}
 }
