@@ -196,7 +196,7 @@ func convDraw(p convParams, d *convData) *plots.Result {
 	for s, run := range d.runs {
 		plots.AddCurve(left, s, fmt.Sprintf("α = %s = %.3g", p.names[s], run.alpha), run.ks, run.ds)
 		if len(run.gk) > 0 {
-			plots.AddCurve(right, s, fmt.Sprintf("α = %s", p.names[s]), run.gk, run.gaps)
+			plots.AddCurve(right, s, "", run.gk, run.gaps) // named in the top legend
 		}
 		if err := addEnvelope(right, s, run.ks, run.env); err != nil {
 			panic(err) // finite bounds
@@ -276,7 +276,7 @@ func trajDraw(p trajParams, d *trajData) *plots.Result {
 		}
 		last := ks[n-1]
 		plots.AddCurve(left, i, fmt.Sprintf("node %d", i+1), ks, mu)
-		plots.AddCurve(right, i, fmt.Sprintf("node %d", i+1), ks, so)
+		plots.AddCurve(right, i, "", ks, so) // named in the top legend
 		if addEnvelope(left, i, []float64{0, last}, []float64{d.ref.Mu[i], d.ref.Mu[i]}) != nil ||
 			addEnvelope(right, i, []float64{0, last}, []float64{d.prob.Net.T[i], d.prob.Net.T[i]}) != nil {
 			panic("figures: non-finite reference level") // finite by construction
@@ -368,7 +368,7 @@ func fastDraw(p fastParams, d *fastData) *plots.Result {
 		}
 		name := fmt.Sprintf("loss %.0f%%", 100*loss)
 		plots.AddBand(left, li, name, ws, glo, gap, ghi)
-		plots.AddLine(right, li, name, ws, be)
+		plots.AddLine(right, li, "", ws, be) // named in the top legend
 		if err := addEnvelope(right, li, ws, pred); err != nil {
 			panic(err) // finite predictions
 		}

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/loadlab/loadlab/anycast"
@@ -139,15 +140,15 @@ func greedyDraw(p greedyParams, d *greedyData) *plots.Result {
 	var heads []plots.Headline
 	for i, g := range d.greedy {
 		name := fmt.Sprintf("greedy (24), β = %g/h", p.betas[i])
-		plots.AddCurve(top, 2*i, name, g.T, g.Second)
-		plots.AddCurve(bot, 2*i, name, g.T, g.Excess)
+		plots.AddCurve(top, 2*i, name, g.T, g.Second) // one legend, on the top panel
+		plots.AddCurve(bot, 2*i, "", g.T, g.Excess)
 		heads = append(heads, plots.Within(fmt.Sprintf("greedy β=%g/h: P1 cost over the day / optimal", p.betas[i]), g.CostTotal/o.CostTotal, 1-1e-9, math.Inf(1), "≥ 1: Algorithm 1 minimises the P1 cost (spec §4)"))
 	}
 	plots.AddCurve(top, 1, "optimal (dual, Algorithm 1)", o.T, o.Second)
 	plots.AddCurve(top, 7, "total DNS demand", o.T, d.demandTotal)
-	plots.AddCurve(bot, 1, "optimal (dual, Algorithm 1)", o.T, o.Excess)
+	plots.AddCurve(bot, 1, "", o.T, o.Excess)
 	for _, pl := range []*plot.Plot{top, bot} {
-		pl.X.Min, pl.X.Max = 0, 24
+		dayAxis(pl)
 	}
 	return &plots.Result{Plot: plots.NewStack(top, bot), Width: 20 * cm, Height: 16 * cm, Data: d.tab, Headlines: heads}
 }
@@ -555,3 +556,17 @@ func (r cellRaster) Plot(c draw.Canvas, p *plot.Plot) {
 
 // DataRange implements plot.DataRanger.
 func (r cellRaster) DataRange() (xmin, xmax, ymin, ymax float64) { return r.x0, r.x1, r.y0, r.y1 }
+
+// dayAxis shows one day on p's x axis, labelled every 6 hours.
+func dayAxis(p *plot.Plot) {
+	p.X.Min, p.X.Max = 0, 24
+	var ts []plot.Tick
+	for h := 0; h <= 24; h += 2 {
+		t := plot.Tick{Value: float64(h)}
+		if h%6 == 0 {
+			t.Label = strconv.Itoa(h)
+		}
+		ts = append(ts, t)
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ts)
+}
