@@ -113,7 +113,7 @@ func ExampleLogY() {
 	}
 	fmt.Println("y ticks:", labels(p.Y))
 	// Output:
-	// y ticks: [10^{2} 10^{4} 10^{6} 10^{8} 10^{10}]
+	// y ticks: [10^{0} 10^{2} 10^{4} 10^{6} 10^{8} 10^{10} 10^{12}]
 }
 
 // ExampleAddErrorBars shows measured points with 95% error bars against

@@ -151,8 +151,13 @@ func (s *Stack) Draw(c draw.Canvas) {
 	var lw vg.Length
 	for _, p := range s.Plots {
 		if hasLegend(p, c) {
+			// pad/2 before the column and some spare after it: the
+			// last glyph of an entry may overhang its advance width.
 			lw = max(lw, p.Legend.Rectangle(c).Size().X+pad)
 		}
+	}
+	if lw > 0 {
+		lw += pad
 	}
 	pc := c
 	pc.Max.X -= lw

@@ -40,6 +40,7 @@ func withoutLogLabels(p *plot.Plot, c draw.Canvas, f func(draw.Canvas)) {
 
 // drawPlot draws p on c, drawing the labels of log axes itself.
 func drawPlot(p *plot.Plot, c draw.Canvas) {
+	fitTicks(p)
 	lx, ly := logLabels(p)
 	if !lx && !ly {
 		p.Draw(c)
@@ -66,6 +67,7 @@ func drawPlot(p *plot.Plot, c draw.Canvas) {
 
 // dataCanvas returns the data area drawPlot gives p on c.
 func dataCanvas(p *plot.Plot, c draw.Canvas) draw.Canvas {
+	fitTicks(p)
 	var data draw.Canvas
 	withoutLogLabels(p, c, func(pc draw.Canvas) { data = p.DataCanvas(pc) })
 	return data

@@ -18,9 +18,10 @@ const (
 	// about five of them labelled. New puts them on both axes.
 	Linear TickKind = iota
 	// Log chooses for a log axis by the span of the data: Decades over
-	// more than two decades, OneTwoFive over one to two, every integer
-	// multiple of a power of ten over less, and Linear ticks when even
-	// that gives fewer than two labels. LogX and LogY put it on the axis.
+	// more than two decades, OneTwoFive over less, every integer
+	// multiple of a power of ten where that gives fewer than two labels,
+	// and Linear ticks when even that does. LogX and LogY put it on the
+	// axis.
 	Log
 	// Decades labels the powers of ten (every second or third one when
 	// the axis spans more than seven decades), with unlabelled minor
@@ -155,10 +156,13 @@ func autoLogTicks(min, max float64) []decTick {
 	switch {
 	case span > 2:
 		ds = logTicks(min, max, decadeLabels)
-	case span >= 1.1:
-		ds = logTicks(min, max, oneTwoFiveLabels)
 	default:
-		ds = logTicks(min, max, everyLabel)
+		// 1, 2 and 5 × 10ᵏ; every integer multiple only when that
+		// gives fewer than two labels, as their labels crowd a narrow
+		// panel (600700800900 between 500 and 1000).
+		if ds = logTicks(min, max, oneTwoFiveLabels); countLabels(ds) < 2 {
+			ds = logTicks(min, max, everyLabel)
+		}
 	}
 	if countLabels(ds) < 2 {
 		return linearTicks(min, max)

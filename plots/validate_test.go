@@ -43,6 +43,7 @@ func seriesCases() []badarg.Case {
 		"AddErrorBars": func(p *plot.Plot, xs, ys []float64) {
 			AddErrorBars(p, 0, "a", xs, ys, ys, ys)
 		},
+		"AddIntervals": func(p *plot.Plot, xs, ys []float64) { AddIntervals(p, 0, "a", xs, ys, ys, ys) },
 	} {
 		pp.Text = name
 		add(name, pp.Panics("p = nil", "plots: "+name+": p is nil", func() { f(nil, xs, ys) }))
@@ -53,6 +54,19 @@ func seriesCases() []badarg.Case {
 	// The band's and the bars' bounds are checked too.
 	add("AddBand", pp.Panics("lo[0] = NaN", "AddBand", func() { AddBand(p, 0, "", xs, []float64{nan, 1}, ys, ys) }))
 	add("AddBand", pp.Panics("len(hi) = 1", "AddBand", func() { AddBand(p, 0, "", xs, ys, ys, ys[:1]) }))
+	// A point without an interval has both ends NaN; one NaN end or an
+	// infinite one is a programmer error.
+	add("AddIntervals", pp.Panics("lo[0] = NaN alone", "AddIntervals", func() { AddIntervals(p, 0, "", xs, []float64{nan, 1}, ys, ys) }))
+	add("AddIntervals", pp.Panics("hi[1] = +Inf", "AddIntervals", func() { AddIntervals(p, 0, "", xs, ys, ys, []float64{1, inf}) }))
+	add("AddIntervals", pp.Panics("len(lo) = 1", "AddIntervals", func() { AddIntervals(p, 0, "", xs, ys[:1], ys, ys) }))
+	var pl PointLabels
+	pp.Text = "PointLabels.Add"
+	add("PointLabels.Add", pp.Panics("len(labels) = 1", "PointLabels.Add", func() { pl.Add(0, xs, ys, []string{"a"}) }))
+	add("PointLabels.Add", pp.Panics("ys[0] = NaN", "PointLabels.Add", func() { pl.Add(0, xs, []float64{nan, 1}, []string{"a", "b"}) }))
+	pp.Text = "PointLabels.AvoidBars"
+	add("PointLabels.AvoidBars", pp.Panics("len(hi) = 1", "PointLabels.AvoidBars", func() { pl.AvoidBars(xs, ys, ys[:1]) }))
+	pp.Text = "AddNoIntervalKey"
+	add("AddNoIntervalKey", pp.Panics("p = nil", "plots: AddNoIntervalKey: p is nil", func() { AddNoIntervalKey(nil, "k") }))
 	add("AddErrorBars", pp.Panics("hi[1] = +Inf", "AddErrorBars", func() { AddErrorBars(p, 0, "", xs, ys, ys, []float64{1, inf}) }))
 	for name, f := range map[string]func(p *plot.Plot, v float64){
 		"AddVLine": func(p *plot.Plot, v float64) { AddVLine(p, 0, "r", v) },
@@ -159,27 +173,31 @@ func TestValidate(t *testing.T) {
 	badarg.Run(t, cs)
 	anyValue := "any value is valid"
 	badarg.Coverage(t, ".", cs, map[string]string{
-		"Config.Logf":      "a progress line: any format and arguments",
-		"Near":             "a headline holds any value; a NaN never agrees (Headline.Lo, Hi)",
-		"Within":           "a headline holds any value; a NaN never agrees (Headline.Lo, Hi)",
-		"FormatValue":      "formats any float64 (%.4g)",
-		"NewTable":         "any column names",
-		"PanelSize":        "a size computed from any counts; Save refuses a size that is not positive",
-		"NewStack":         "any plots; a plot with an empty legend leaves its part blank",
-		"PlotsOf":          "any Drawer: one this package did not make contributes no plot",
-		"Color":            "series indices cycle: " + anyValue,
-		"Translucent":      "series indices cycle, any alpha: " + anyValue,
-		"Glyph":            "series indices cycle: " + anyValue,
-		"Dashes":           "series indices cycle: " + anyValue,
-		"XRange":           "sets the axis range as given; gonum draws what the range shows",
-		"YRange":           "sets the axis range as given; gonum draws what the range shows",
-		"LegendAt":         "two booleans: " + anyValue,
-		"New":              "any title, labels and options",
-		"Text.Box":         "measures any text (text.Handler)",
-		"Text.Draw":        "draws any text (text.Handler)",
-		"PlainText":        "any string",
-		"Categories.Ticks": "labels the integer positions of any range",
-		"CheckTickLabels":  "any Drawer: one this package did not make has no labels to check",
+		"Config.Logf":       "a progress line: any format and arguments",
+		"Near":              "a headline holds any value; a NaN never agrees (Headline.Lo, Hi)",
+		"Within":            "a headline holds any value; a NaN never agrees (Headline.Lo, Hi)",
+		"FormatValue":       "formats any float64 (%.4g)",
+		"NewTable":          "any column names",
+		"PanelSize":         "a size computed from any counts; Save refuses a size that is not positive",
+		"NewStack":          "any plots; a plot with an empty legend leaves its part blank",
+		"PlotsOf":           "any Drawer: one this package did not make contributes no plot",
+		"Color":             "series indices cycle: " + anyValue,
+		"Translucent":       "series indices cycle, any alpha: " + anyValue,
+		"Glyph":             "series indices cycle: " + anyValue,
+		"NoIntervalGlyph":   "series indices cycle (negative: black): " + anyValue,
+		"PointLabels.Boxes": "reads the boxes of the last drawing",
+		"PointLabels.Plot":  "a plot.Plotter called by gonum while drawing",
+		"Overlaps":          "any boxes",
+		"Dashes":            "series indices cycle: " + anyValue,
+		"XRange":            "sets the axis range as given; gonum draws what the range shows",
+		"YRange":            "sets the axis range as given; gonum draws what the range shows",
+		"LegendAt":          "two booleans: " + anyValue,
+		"New":               "any title, labels and options",
+		"Text.Box":          "measures any text (text.Handler)",
+		"Text.Draw":         "draws any text (text.Handler)",
+		"PlainText":         "any string",
+		"Categories.Ticks":  "labels the integer positions of any range",
+		"CheckTickLabels":   "any Drawer: one this package did not make has no labels to check",
 	})
 }
 

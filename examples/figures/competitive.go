@@ -18,13 +18,13 @@ func init() {
 	register(
 		plots.Figure{
 			Name:    "competitive-mesh-scale",
-			Caption: "Wireless mesh (spec §8.1, our reconstruction): average total cost and performance ratio (cost/OPT) against the number of routers at constant density (100 routers per km², random way-point at 10 m/s, hold = distance in m, C = 50 m), with 95% intervals over walks. Ratios are flat in the network size and the motion-aware algorithms stay within 1% of OPT, as the slides report; Marking and CTrack make the same moves here and their curves coincide (the figure says so); the opportunistic DTrack versions are only 8–12% above OPT here, below the slides' 20–50%, a band this setup reaches near C = 200 m (competitive-ratio-vs-setup).",
+			Caption: "Wireless mesh (spec §8.1, our reconstruction): average total cost and performance ratio (cost/OPT) against the number of routers at constant density (100 routers per km², random way-point at 10 m/s, hold = distance in m, C = 50 m), with 95% Student-t intervals over 16 walks per point (4 in quick mode). Ratios are flat in the network size and the motion-aware algorithms stay within 1% of OPT, as the slides report; Marking and CTrack make the same moves here and their curves coincide (the figure says so); the opportunistic DTrack versions are only 8–12% above OPT here, below the slides' 20–50%, a band this setup reaches near C = 200 m (competitive-ratio-vs-setup).",
 			Make:    threeSteps(meshPreset, meshCompute, meshDraw),
 			Seconds: 47,
 		},
 		plots.Figure{
 			Name:    "competitive-ratio-vs-setup",
-			Caption: "Mesh with 100 routers (spec §8.1, our reconstruction): performance ratio against the setup cost C for every online algorithm (top), the same zoomed on ratios 1–1.6 for C ≤ 200 m (middle), and against the look-ahead window of the motion-aware algorithms at C = 200 m, exact and with 100 m target noise (bottom); 95% intervals over walks. The slides' 20–50% band for the opportunistic DTrack versions, reported at C = 50 in the paper's unknown units, appears here near C = 200 m (two router spacings).",
+			Caption: "Mesh with 100 routers (spec §8.1, our reconstruction): performance ratio against the setup cost C for every online algorithm (top), the same zoomed on ratios 1–1.6 for C ≤ 200 m (middle), and against the look-ahead window of the motion-aware algorithms at C = 200 m, exact and with 100 m target noise (bottom); 95% Student-t intervals over 16 walks per point (4 in quick mode). The slides' 20–50% band for the opportunistic DTrack versions, reported at C = 50 in the paper's unknown units, appears here near C = 200 m (two router spacings).",
 			Make:    threeSteps(setupPreset, setupCompute, setupDraw),
 			Seconds: 17,
 		},
@@ -36,7 +36,7 @@ func init() {
 		},
 		plots.Figure{
 			Name:    "competitive-chatroom",
-			Caption: "Wide-area chat room (spec §8.2, our reconstruction: 3 users on average, Poisson arrivals, hold = sum of distances, C = 10): average total cost and performance ratio against the number of servers, with 95% intervals over runs.",
+			Caption: "Wide-area chat room (spec §8.2, our reconstruction: 3 users on average, Poisson arrivals, hold = sum of distances, C = 10): average total cost and performance ratio against the number of servers, with 95% Student-t intervals over 32 runs per point (6 in quick mode).",
 			Make:    threeSteps(chatPreset, chatCompute, chatDraw),
 			Seconds: 4,
 		},
@@ -63,7 +63,7 @@ func compSweep(cfg plots.Config, what string, n int, scen func(i int) mobility.S
 // instead of the cost, legend whether names enter the legend. OPT
 // (algorithm 0) is a black reference line unless skipOPT. Every value is
 // recorded in tab.
-func addEstimates(p *plot.Plot, xs []float64, res [][]mobility.Result, ratio, skipOPT, legend bool, tab *plots.Table, panel string) {
+func addEstimates(p *plot.Plot, xs []float64, res [][]mobility.Result, ratio, skipOPT bool, legend func(string) string, tab *plots.Table, panel string) {
 	for a := range res[0] {
 		if skipOPT && a == 0 {
 			continue
@@ -75,14 +75,14 @@ func addEstimates(p *plot.Plot, xs []float64, res [][]mobility.Result, ratio, sk
 				e = res[i][a].Ratio
 			}
 			mean[i], lo[i], hi[i] = e.Mean, e.Lo, e.Hi
-			if a == 0 && ratio { // OPT's ratio is exactly 1
-				lo[i], hi[i] = 1, 1
+			if a == 0 && ratio { // OPT's ratio is exactly 1: no interval
+				lo[i], hi[i] = math.NaN(), math.NaN()
 			}
 			tab.Add(panel, xs[i], res[i][a].Name, mean[i], lo[i], hi[i], e.N)
 		}
-		name := res[0][a].Name
-		if !legend {
-			name = ""
+		name := ""
+		if legend != nil {
+			name = legend(res[0][a].Name)
 		}
 		if a == 0 {
 			refLine(p, name, xs, mean, 0)
@@ -168,24 +168,24 @@ func meshDraw(p meshParams, res [][]mobility.Result) *plots.Result {
 	return out
 }
 
-// coincident returns notes naming the pairs of algorithms whose means are
-// equal in every cell of the sweep, whose curves hide each other.
-func coincident(res [][]mobility.Result) []string {
-	var notes []string
+// coincident maps the name of each algorithm whose means equal those of
+// an earlier one in every cell of the sweep (so that its curve hides
+// the other's) to that earlier algorithm's name.
+func coincident(res [][]mobility.Result) map[string]string {
+	same := map[string]string{}
 	for a := 1; a < len(res[0]); a++ {
 		for b := a + 1; b < len(res[0]); b++ {
-			same := true
+			equal := true
 			for _, r := range res {
 				ca, cb := r[a].Cost.Mean, r[b].Cost.Mean
-				same = same && math.Abs(ca-cb) <= 1e-12*math.Abs(ca)
+				equal = equal && math.Abs(ca-cb) <= 1e-12*math.Abs(ca)
 			}
-			if same {
-				notes = append(notes, fmt.Sprintf("%s = %s in all %d points:", res[0][a].Name, res[0][b].Name, len(res)),
-					"their curves coincide")
+			if equal {
+				same[res[0][b].Name] = res[0][a].Name
 			}
 		}
 	}
-	return notes
+	return same
 }
 
 // ---- competitive-ratio-vs-setup ----
@@ -243,7 +243,7 @@ func setupCompute(cfg plots.Config, p setupParams) (*setupData, error) {
 func setupDraw(p setupParams, d *setupData) *plots.Result {
 	tab := newCompTable()
 	full := plots.New(fmt.Sprintf("Ratio against setup cost (95%% intervals over %d walks)", p.runs), "setup cost C (m)", "cost / OPT", plots.LogX())
-	addEstimates(full, p.setups, d.res, true, true, true, tab, "setup")
+	addEstimates(full, p.setups, d.res, true, true, asIs, tab, "setup")
 	// The zoom: C ≤ p.zoom, ratios 1–1.6, where the slides' band lives.
 	var zx []float64
 	var zres [][]mobility.Result
@@ -254,14 +254,16 @@ func setupDraw(p setupParams, d *setupData) *plots.Result {
 	}
 	zoom := plots.New(fmt.Sprintf("Zoom: C ≤ %g m, the slides' 20–50%% band shaded", p.zoom), "setup cost C (m)", "cost / OPT", plots.LogX(), plots.YRange(1, 1.6))
 	addBandRegion(zoom, zx[0], zx[len(zx)-1], 1.2, 1.5)
-	addEstimates(zoom, zx, zres, true, true, false, plots.NewTable("panel", "x", "algorithm", "mean", "lo95", "hi95", "runs"), "zoom")
-	zoom.Y.Min, zoom.Y.Max = 1, 1.6
+	addEstimates(zoom, zx, zres, true, true, nil, plots.NewTable("panel", "x", "algorithm", "mean", "lo95", "hi95", "runs"), "zoom")
+	// Curves that leave the zoom may cross its top, but no error bar of a
+	// point inside it is cut: the top rises to the highest such bar.
+	zoom.Y.Min, zoom.Y.Max = 1, zoomTop(zres, 1.6)
 	wx := make([]float64, len(p.windows))
 	for i, w := range p.windows {
 		wx[i] = float64(w)
 	}
 	win := plots.New(fmt.Sprintf("Look-ahead (C = %g m)", p.wC), "look-ahead window W (slots of 1 s)", "cost / OPT")
-	addEstimates(win, wx, d.wres, true, true, true, tab, "window")
+	addEstimates(win, wx, d.wres, true, true, asIs, tab, "window")
 	at := func(i int, name string) mobility.Result { return find(d.res[i], name) }
 	iC, iBand := len(p.setups)-1, indexOfFloat(p.setups, 200)
 	band := func(name string) plots.Headline {
@@ -476,11 +478,31 @@ func costRatioFigure(grids []int, res [][]mobility.Result, xlabel, costLabel str
 	}
 	tab := newCompTable()
 	cost := plots.New(fmt.Sprintf("Average total cost (95%% intervals over %d runs)", runs), xlabel, costLabel)
-	addEstimates(cost, xs, res, false, false, true, tab, "cost")
-	for _, note := range coincident(res) {
-		cost.Legend.Add(note)
-	}
+	same := coincident(res)
+	addEstimates(cost, xs, res, false, false, func(name string) string {
+		if other, ok := same[name]; ok {
+			return name + " (= " + other + ": curves coincide)"
+		}
+		return name
+	}, tab, "cost")
 	ratio := plots.New("Performance ratio", xlabel, "cost / OPT")
-	addEstimates(ratio, xs, res, true, false, false, tab, "ratio")
+	addEstimates(ratio, xs, res, true, false, nil, tab, "ratio")
 	return &plots.Result{Plot: plots.NewStack(cost, ratio), Width: 18 * cm, Height: 20 * cm, Data: tab}
+}
+
+// asIs names a legend entry by the algorithm's name.
+func asIs(name string) string { return name }
+
+// zoomTop returns the top of a zoomed ratio axis: top, or the highest
+// upper 95 % bound of a point whose mean ratio lies below top.
+func zoomTop(res [][]mobility.Result, top float64) float64 {
+	hi := top
+	for _, row := range res {
+		for _, r := range row {
+			if r.Ratio.Mean <= top && r.Ratio.Hi > hi {
+				hi = r.Ratio.Hi
+			}
+		}
+	}
+	return hi
 }

@@ -471,8 +471,8 @@ func perServerCompute(cfg plots.Config, p perServerParams) (*perServerData, erro
 }
 
 // perServerBars draws allowed and throttled requests of each client as
-// stacked bars.
-func perServerBars(title, xlabel string, requests, allowed []float64) *plot.Plot {
+// stacked bars, named in the legend if legend is set.
+func perServerBars(title, xlabel string, requests, allowed []float64, legend bool) *plot.Plot {
 	p := plots.New(title, xlabel, "requests per step")
 	thr := make(plotter.Values, len(requests))
 	ok := make(plotter.Values, len(requests))
@@ -496,8 +496,10 @@ func perServerBars(title, xlabel string, requests, allowed []float64) *plot.Plot
 	b2.LineStyle.Width = 0
 	b2.StackOn(b1)
 	p.Add(b1, b2)
-	p.Legend.Add("allowed", b1)
-	p.Legend.Add("throttled", b2)
+	if legend {
+		p.Legend.Add("allowed", b1)
+		p.Legend.Add("throttled", b2)
+	}
 	plots.NominalX(p, names...)
 	p.Y.Min = 0
 	return p
@@ -505,8 +507,8 @@ func perServerBars(title, xlabel string, requests, allowed []float64) *plot.Plot
 
 func perServerDraw(p perServerParams, d *perServerData) *plots.Result {
 	xlabel := fmt.Sprintf("client, sorted by request (server limit %g of %g)", p.limit, d.total)
-	left := perServerBars(fmt.Sprintf("Algorithm 1: uniform ratio (%.0f%% throttled each)", 100*(1-p.limit/d.total)), xlabel, p.requests, d.alg1)
-	right := perServerBars(fmt.Sprintf("Algorithm 2: water-filling, level t = %.3g", d.level), xlabel, p.requests, d.alg2)
+	left := perServerBars(fmt.Sprintf("Algorithm 1: uniform ratio (%.0f%% throttled each)", 100*(1-p.limit/d.total)), xlabel, p.requests, d.alg1, true)
+	right := perServerBars(fmt.Sprintf("Algorithm 2: water-filling, level t = %.3g", d.level), xlabel, p.requests, d.alg2, false)
 	plots.AddHLine(right, 7, "water level t", d.level)
 	var served float64
 	for _, r := range p.requests {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"math/rand/v2"
 
@@ -32,7 +33,7 @@ func init() {
 		},
 		plots.Figure{
 			Name:    "dual-fastcontrol",
-			Caption: "FastControl (19)–(20) on spec item 23's network: steady-state gap P* − D and relative error of the measured β against the measurement window W (γ = 10), without and with 10% packet loss; wide pale lines: the Poisson prediction of the β error.",
+			Caption: "FastControl (19)–(20) on spec item 23's network: steady-state gap P* − D and relative error of the measured β against the measurement window W (γ = 10), without and with 10% packet loss, means of 20 runs per point (6 in quick mode) with 95% Student-t bands; wide pale lines: the Poisson prediction of the β error.",
 			Make:    threeSteps(fastPreset, fastCompute, fastDraw),
 			Seconds: 10,
 		},
@@ -195,7 +196,7 @@ func convDraw(p convParams, d *convData) *plots.Result {
 	for s, run := range d.runs {
 		plots.AddCurve(left, s, fmt.Sprintf("α = %s = %.3g", p.names[s], run.alpha), run.ks, run.ds)
 		if len(run.gk) > 0 {
-			plots.AddCurve(right, s, fmt.Sprintf("α = %s", p.names[s]), run.gk, run.gaps)
+			plots.AddCurve(right, s, "", run.gk, run.gaps) // named in the top legend
 		}
 		if err := addEnvelope(right, s, run.ks, run.env); err != nil {
 			panic(err) // finite bounds
@@ -205,7 +206,7 @@ func convDraw(p convParams, d *convData) *plots.Result {
 			"[0, Theorem III.3 bound R²/(2αk) + αG²/2]; |gap| < 1e-12·P* (rounding) shown as 0"))
 	}
 	plots.AddHLine(left, -1, "P*", d.pstar)
-	right.Legend.Add("wide pale: bound")
+	envelopeKey(right, "bound (wide pale line)")
 	heads = append(heads, plots.Within(fmt.Sprintf("P* − certified lower bound (N = %d)", p.n), belowRounding(d.certified, d.pstar), 0, 1e-9*d.pstar, "reference primal solver's certificate, 1e-9 relative; |gap| < 1e-12·P* (rounding) shown as 0"))
 	return &plots.Result{Plot: plots.NewStack(left, right), Width: 18 * cm, Height: 20 * cm, Data: d.tab, Headlines: heads}
 }
@@ -275,14 +276,14 @@ func trajDraw(p trajParams, d *trajData) *plots.Result {
 		}
 		last := ks[n-1]
 		plots.AddCurve(left, i, fmt.Sprintf("node %d", i+1), ks, mu)
-		plots.AddCurve(right, i, fmt.Sprintf("node %d", i+1), ks, so)
+		plots.AddCurve(right, i, "", ks, so) // named in the top legend
 		if addEnvelope(left, i, []float64{0, last}, []float64{d.ref.Mu[i], d.ref.Mu[i]}) != nil ||
 			addEnvelope(right, i, []float64{0, last}, []float64{d.prob.Net.T[i], d.prob.Net.T[i]}) != nil {
 			panic("figures: non-finite reference level") // finite by construction
 		}
 	}
-	left.Legend.Add("wide pale: μ*_{i}")
-	right.Legend.Add("wide pale: T_{i}")
+	envelopeKey(left, "μ*_{i} (wide pale line)")
+	envelopeKey(right, "T_{i} (wide pale line)")
 	gap := belowRounding(d.ref.Value-d.res.Best, d.ref.Value) // D above P* by rounding
 	return &plots.Result{
 		Plot: plots.NewStack(left, right), Width: 16 * cm, Height: 18 * cm, Data: d.tab,
@@ -367,7 +368,7 @@ func fastDraw(p fastParams, d *fastData) *plots.Result {
 		}
 		name := fmt.Sprintf("loss %.0f%%", 100*loss)
 		plots.AddBand(left, li, name, ws, glo, gap, ghi)
-		plots.AddLine(right, li, name, ws, be)
+		plots.AddLine(right, li, "", ws, be) // named in the top legend
 		if err := addEnvelope(right, li, ws, pred); err != nil {
 			panic(err) // finite predictions
 		}
@@ -379,7 +380,7 @@ func fastDraw(p fastParams, d *fastData) *plots.Result {
 				"exact β gives gap 0 (spec item 23): the gap falls ≥ 1000-fold as W grows"))
 		}
 	}
-	right.Legend.Add("wide pale: Poisson prediction")
+	envelopeKey(right, "Poisson prediction (wide pale line)")
 	return &plots.Result{Plot: plots.NewStack(left, right), Width: 16 * cm, Height: 18 * cm, Data: d.tab, Headlines: heads}
 }
 
@@ -399,4 +400,16 @@ func addEnvelope(p *plot.Plot, i int, xs, ys []float64) error {
 	l.LineStyle.Width = vg.Points(5)
 	p.Add(l)
 	return nil
+}
+
+// envelopeKey adds the legend entry of addEnvelope's lines: a wide pale
+// grey swatch, as the lines are drawn in each series' colour.
+func envelopeKey(p *plot.Plot, name string) {
+	l, err := plotter.NewLine(plotter.XYs{{}, {X: 1}})
+	if err != nil {
+		panic(err) // two finite points
+	}
+	l.LineStyle.Color = color.Gray{Y: 0xb0}
+	l.LineStyle.Width = vg.Points(5)
+	p.Legend.Add(name, l)
 }

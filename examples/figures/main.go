@@ -11,6 +11,13 @@
 //	go run ./examples/figures -quick          # small sizes into figures-quick/ (ignored by git)
 //	go run ./examples/figures -list           # names and captions
 //	go run ./examples/figures -only graphs-kirchhoff,consensus-totals
+//	go run ./examples/figures -check          # regenerate into a temporary folder, compare with figures/
+//
+// With -check the figures are made into a temporary folder and every CSV
+// (and, for a complete full run, summary.txt) is compared with the one
+// in the output folder: text and integers exactly, other numbers to a
+// relative 1e-6 (compare.go says why); the exit status is 1 if any
+// differs. examples/figures/check.sh runs it on the full set.
 //
 // Each figure is made in three steps: a preset of parameters (full or
 // quick, defined here in the driver), a computation that returns the
@@ -47,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	quick := fs.Bool("quick", false, "small sizes: the whole run in under a minute, into figures-quick/")
 	seed := fs.Uint64("seed", 1, "root random seed")
 	galleryFlag := fs.Bool("gallery", false, "print the README's figure gallery (Markdown) and exit")
+	check := fs.Bool("check", false, "make the figures in a temporary folder and compare their CSVs and summary.txt with the output folder's")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./examples/figures [flags]\n\nRegenerates loadlab's figures as PNG, SVG and CSV.\n\n")
 		fs.PrintDefaults()
@@ -85,30 +93,82 @@ func run(args []string, stdout, stderr io.Writer) int {
 		tw.Flush()
 		return 0
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		fmt.Fprintln(stderr, "figures:", err)
-		return 1
-	}
-
 	cfg := plots.Config{Quick: *quick, Seed: *seed, Progress: stderr}
 	if !*quick {
 		fmt.Fprintf(stderr, "figures: full mode, about %s on two quiet cores (-quick: well under a minute)\n", expectedTime(figs))
 	}
-	heads, failed, elapsed := makeAll(figs, cfg, *out, stderr)
+	if *check {
+		return checkFigures(figs, cfg, *out, stdout, stderr)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintln(stderr, "figures:", err)
+		return 1
+	}
+	if failed := generate(figs, cfg, *out, stdout, stderr); failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// complete reports whether figs is a full-mode run of every figure,
+// which writes summary.txt.
+func complete(figs []plots.Figure, cfg plots.Config) bool {
+	return len(figs) == len(registry) && !cfg.Quick
+}
+
+// generate makes figs into out, prints the summary table on stdout and
+// the progress on stderr, and returns the number of figures that failed.
+func generate(figs []plots.Figure, cfg plots.Config, out string, stdout, stderr io.Writer) int {
+	heads, failed, elapsed := makeAll(figs, cfg, out, stderr)
 	printSummary(stdout, heads)
-	if len(heads) > 0 && len(figs) == len(registry) && !*quick {
+	if len(heads) > 0 && complete(figs, cfg) {
 		// A complete full run also leaves its summary beside the figures.
-		if f, err := os.Create(filepath.Join(*out, "summary.txt")); err == nil {
+		if f, err := os.Create(filepath.Join(out, "summary.txt")); err == nil {
 			printSummary(f, heads)
 			f.Close()
 		}
 	}
-	fmt.Fprintf(stderr, "%d figures in %s, written to %s/ in %.1fs (CPU %.1fs)\n", len(figs)-failed, modeName(*quick), *out, elapsed.Seconds(), cputime.Process().Seconds())
+	fmt.Fprintf(stderr, "%d figures in %s, written to %s/ in %.1fs (CPU %.1fs)\n", len(figs)-failed, modeName(cfg.Quick), out, elapsed.Seconds(), cputime.Process().Seconds())
 	reportOutside(stderr, heads)
 	if failed > 0 {
 		fmt.Fprintf(stderr, "figures: %d of %d figures failed\n", failed, len(figs))
+	}
+	return failed
+}
+
+// checkFigures makes figs into a temporary folder and compares their
+// data with the folder want (compareDirs). It returns the exit status:
+// 0 when every file agrees, 1 otherwise.
+func checkFigures(figs []plots.Figure, cfg plots.Config, want string, stdout, stderr io.Writer) int {
+	tmp, err := os.MkdirTemp("", "figures-check-")
+	if err != nil {
+		fmt.Fprintln(stderr, "figures:", err)
 		return 1
 	}
+	defer os.RemoveAll(tmp)
+	if failed := generate(figs, cfg, tmp, stdout, stderr); failed > 0 {
+		return 1
+	}
+	var names []string
+	for _, f := range figs {
+		names = append(names, f.Name+".csv")
+	}
+	if complete(figs, cfg) {
+		names = append(names, "summary.txt")
+	}
+	diffs, err := compareDirs(want, tmp, names)
+	if err != nil {
+		fmt.Fprintln(stderr, "figures:", err)
+		return 1
+	}
+	for _, d := range diffs {
+		fmt.Fprintln(stderr, "figures: DIFFERS:", d)
+	}
+	if len(diffs) > 0 {
+		fmt.Fprintf(stderr, "figures: %d differences between %s/ and the figures the code makes\n", len(diffs), want)
+		return 1
+	}
+	fmt.Fprintf(stderr, "figures: the %d data files of %s/ are the ones the code makes\n", len(names), want)
 	return 0
 }
 

@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"flag"
+	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +14,7 @@ import (
 	"github.com/loadlab/loadlab/plots"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/plot"
 )
 
 func TestFlags(t *testing.T) {
@@ -77,12 +81,22 @@ func TestQuickDefaults(t *testing.T) {
 // 900 px wide, and text must stay legible at that scale.
 const maxPNGWidth = 1600
 
+// update rewrites the quick references: go test ./examples/figures -update.
+var update = flag.Bool("update", false, "rewrite the quick-mode references in testdata/quick")
+
+// quickRefs holds the CSVs a quick run makes, committed as references.
+const quickRefs = "testdata/quick"
+
 // TestQuickRun makes every registered figure in quick mode, as
 // `go run ./examples/figures -quick` does, so that no generator rots, and
 // checks what a reader relies on: every tick label is its tick's value,
-// every PNG is at most maxPNGWidth pixels wide, every headline has a
-// range to agree with. FIGURES=name,name limits it to some figures.
-// It takes about half a minute; -short skips it.
+// every axis has a label at or beyond each end, no interval has zero
+// width from few runs, every PNG is at most maxPNGWidth pixels wide,
+// every headline has a range to agree with; and that each figure's data
+// are the committed quick references (compareFiles: text and integers
+// exactly, other numbers to relTol; -update rewrites them).
+// FIGURES=name,name limits it to some figures. It takes about a minute;
+// -short skips it.
 func TestQuickRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("quick figure run skipped with -short")
@@ -97,19 +111,77 @@ func TestQuickRun(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, write(dir, f.Name, res))
 			assert.NoError(t, plots.CheckTickLabels(res.Plot))
-			fh, err := os.Open(filepath.Join(dir, f.Name+".png"))
-			require.NoError(t, err)
-			defer fh.Close()
-			img, err := png.DecodeConfig(fh)
-			require.NoError(t, err)
-			assert.LessOrEqual(t, img.Width, maxPNGWidth, "PNG width")
+			assert.NoError(t, checkAxisEnds(res.Plot))
+			checkPNG(t, filepath.Join(dir, f.Name+".png"))
 			assert.NotEmpty(t, res.Headlines)
 			for _, h := range res.Headlines {
 				assert.LessOrEqual(t, h.Lo, h.Hi, "%s: empty range", h.Name)
 				assert.False(t, h.Lo == 0 && h.Hi == 0 && !strings.Contains(h.Reference, "0"), "%s: no range given", h.Name)
 			}
+			csvPath := filepath.Join(dir, f.Name+".csv")
+			bad, err := zeroWidthIntervals(csvPath)
+			require.NoError(t, err)
+			assert.Empty(t, bad, "zero-width intervals")
+			checkQuickReference(t, csvPath)
 		})
 	}
+}
+
+// checkPNG checks that the PNG at path is at most maxPNGWidth wide.
+func checkPNG(t *testing.T, path string) {
+	fh, err := os.Open(path)
+	require.NoError(t, err)
+	defer fh.Close()
+	img, err := png.DecodeConfig(fh)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, img.Width, maxPNGWidth, "PNG width")
+}
+
+// checkQuickReference compares the CSV at path with its reference in
+// quickRefs, or with -update writes it there.
+func checkQuickReference(t *testing.T, path string) {
+	ref := filepath.Join(quickRefs, filepath.Base(path))
+	if *update {
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(quickRefs, 0o755))
+		require.NoError(t, os.WriteFile(ref, b, 0o644))
+		return
+	}
+	diffs, err := compareFiles(ref, path)
+	require.NoError(t, err, "no quick reference: go test ./examples/figures -run TestQuickRun -update")
+	assert.Empty(t, diffs, "%s differs from the code's (go test ./examples/figures -run TestQuickRun -update after an intended change)", ref)
+}
+
+// checkAxisEnds reports the first axis drawn by d whose range reaches
+// past its lowest or highest tick label: a reader could not tell where
+// the data end.
+func checkAxisEnds(d plots.Drawer) error {
+	for i, p := range plots.PlotsOf(d) {
+		for _, ax := range []struct {
+			name string
+			a    *plot.Axis
+		}{{"x", &p.X}, {"y", &p.Y}} {
+			if _, cat := ax.a.Tick.Marker.(plots.Categories); cat || ax.a.Tick.Marker == nil {
+				continue
+			}
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, tk := range ax.a.Tick.Marker.Ticks(ax.a.Min, ax.a.Max) {
+				if tk.Label != "" {
+					lo, hi = min(lo, tk.Value), max(hi, tk.Value)
+				}
+			}
+			if math.IsInf(lo, 1) {
+				continue // a hidden axis (a graph drawing) has no labels
+			}
+			// 1e-9 of the span forgives a label that misses an end by rounding.
+			eps := 1e-9 * (ax.a.Max - ax.a.Min)
+			if lo > ax.a.Min+eps || hi < ax.a.Max-eps {
+				return fmt.Errorf("plot %d (%q), %s axis: range [%g, %g], labels from %g to %g", i, p.Title.Text, ax.name, ax.a.Min, ax.a.Max, lo, hi)
+			}
+		}
+	}
+	return nil
 }
 
 // TestReadmeGallery checks that the README shows every figure with its
@@ -127,4 +199,23 @@ func TestReadmeGallery(t *testing.T) {
 		}
 		assert.True(t, found, "%s: no gallery section", f.Name)
 	}
+}
+
+// TestTradeoffLabelsApart measures the boxes of the point labels of
+// codedload-tradeoff, the one figure whose code places text beside data
+// points, after drawing: no two overlap (gonum's fixed offsets stacked
+// r=1, r=2, ℓ=1 and α=0 on one another where the curves meet).
+func TestTradeoffLabelsApart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a quick figure run, skipped with -short")
+	}
+	p := tradeoffPreset(true)
+	d, err := tradeoffCompute(plots.Config{Quick: true, Seed: 1}, p)
+	require.NoError(t, err)
+	res := tradeoffDraw(p, d)
+	require.NoError(t, write(t.TempDir(), "codedload-tradeoff", res))
+	boxes := d.labels.Boxes()
+	require.NotEmpty(t, boxes)
+	i, j := plots.Overlaps(boxes)
+	assert.Equal(t, -1, i, "labels %d and %d overlap", i, j)
 }

@@ -104,7 +104,7 @@ func (d *scaleData) compare(at string, est, exact scalePoint) {
 var nan = math.NaN()
 
 func scaleCompute(cfg plots.Config, p scaleParams) (*scaleData, error) {
-	d := &scaleData{tab: plots.NewTable("family", "n", "method", "gamma_H2", "gamma_lo", "gamma_hi", "rho2", "rho2_lo", "rho2_hi", "probes", "solves", "seconds")}
+	d := &scaleData{tab: plots.NewTable("family", "n", "method", "gamma_H2", "gamma_lo", "gamma_hi", "rho2", "rho2_lo", "rho2_hi", "probes", "solves")}
 	d.torusLine.name = "torus, closed form"
 	for _, side := range p.lineSides {
 		pt, err := torusClosed(side)
@@ -112,7 +112,7 @@ func scaleCompute(cfg plots.Config, p scaleParams) (*scaleData, error) {
 			return nil, err
 		}
 		d.torusLine.pts = append(d.torusLine.pts, pt)
-		d.tab.Add("torus", pt.n, "closed form", pt.gamma.Mean, pt.gamma.Lo, pt.gamma.Hi, pt.rho.Mean, pt.rho.Lo, pt.rho.Hi, 0, 0, 0.0)
+		d.tab.Add("torus", pt.n, "closed form", pt.gamma.Mean, nan, nan, pt.rho.Mean, nan, nan, 0, 0) // exact: no interval
 	}
 	cfg.Logf("consensus-rho2-at-scale: torus closed forms up to n = %d", d.torusLine.pts[len(d.torusLine.pts)-1].n)
 	fams := []struct {
@@ -168,9 +168,9 @@ func (d *scaleData) measure(cfg plots.Config, p scaleParams, name string, g *wgr
 	if errors.Is(err, loadlab.ErrIllConditioned) {
 		// The certified bracket of λ_n is too wide to decide stability
 		// near γ*_H2: listed, not drawn.
-		d.tab.Add(name, n, "skipped: "+err.Error(), nan, nan, nan, nan, nan, nan, r.Probes, r.Solves, secs)
+		d.tab.Add(name, n, "skipped: "+err.Error(), nan, nan, nan, nan, nan, nan, r.Probes, r.Solves)
 		d.skipped = append(d.skipped, fmt.Sprintf("%s n=%d", name, n))
-		cfg.Logf("consensus-rho2-at-scale: %s n = %d skipped: %v", name, n, err)
+		cfg.Logf("consensus-rho2-at-scale: %s n = %d skipped after %.1f s: %v", name, n, secs, err)
 		return nil
 	}
 	if err != nil {
@@ -178,7 +178,7 @@ func (d *scaleData) measure(cfg plots.Config, p scaleParams, name string, g *wgr
 	}
 	pt := scalePoint{n: n, gamma: r.Gamma, rho: r.Rho2}
 	est.pts = append(est.pts, pt)
-	d.tab.Add(name, n, "stochastic", r.Gamma.Mean, r.Gamma.Lo, r.Gamma.Hi, r.Rho2.Mean, r.Rho2.Lo, r.Rho2.Hi, r.Probes, r.Solves, secs)
+	d.tab.Add(name, n, "stochastic", r.Gamma.Mean, r.Gamma.Lo, r.Gamma.Hi, r.Rho2.Mean, r.Rho2.Lo, r.Rho2.Hi, r.Probes, r.Solves)
 	cfg.Logf("consensus-rho2-at-scale: %s n = %d: ρ₂ = %.6g [%.6g, %.6g], %d probes, %d solves, %.1f s", name, n, r.Rho2.Mean, r.Rho2.Lo, r.Rho2.Hi, r.Probes, r.Solves, secs)
 	if n > p.denseMax || name == "torus" { // the torus has its closed form
 		return nil
@@ -189,7 +189,9 @@ func (d *scaleData) measure(cfg plots.Config, p scaleParams, name string, g *wgr
 		return fmt.Errorf("%s, n = %d, dense: %w", name, n, err)
 	}
 	exact.pts = append(exact.pts, x)
-	d.tab.Add(name, n, "dense", x.gamma.Mean, x.gamma.Lo, x.gamma.Hi, x.rho.Mean, x.rho.Lo, x.rho.Hi, 0, 0, time.Since(start).Seconds())
+	// Times go to the progress log, never to the committed data.
+	cfg.Logf("consensus-rho2-at-scale: %s n = %d: dense, %.1f s", name, n, time.Since(start).Seconds())
+	d.tab.Add(name, n, "dense", x.gamma.Mean, nan, nan, x.rho.Mean, nan, nan, 0, 0) // exact: no interval
 	d.compare(fmt.Sprintf("%s n=%d, dense", name, n), pt, x)
 	return nil
 }
@@ -206,7 +208,8 @@ func (d *scaleData) measureGrid(cfg plots.Config) error {
 		return fmt.Errorf("power grid: %w", err)
 	}
 	d.grid, d.gridN = &x, g.Order()
-	d.tab.Add("US power grid", g.Order(), "dense", x.gamma.Mean, x.gamma.Lo, x.gamma.Hi, x.rho.Mean, x.rho.Lo, x.rho.Hi, 0, 0, time.Since(start).Seconds())
+	cfg.Logf("consensus-rho2-at-scale: US power grid: dense, %.1f s", time.Since(start).Seconds())
+	d.tab.Add("US power grid", g.Order(), "dense", x.gamma.Mean, nan, nan, x.rho.Mean, nan, nan, 0, 0) // exact: no interval
 	return nil
 }
 
@@ -310,32 +313,40 @@ func scaleDraw(p scaleParams, d *scaleData) *plots.Result {
 		{"the H2-optimal update cycle", "update cycle γ*_{H2} (time units)", []plots.Option{plots.LogX()},
 			func(pt scalePoint) (float64, float64, float64) { return pt.gamma.Mean, pt.gamma.Lo, pt.gamma.Hi }},
 	}
-	var cells []plots.Drawer
+	// One legend: the first panel names every series; the second adds
+	// only its bound.
+	var pls []*plot.Plot
 	for k, pan := range panels {
 		pl := plots.New(pan.title, "servers n", pan.ylabel, pan.opts...)
+		name := func(s string) string {
+			if k > 0 {
+				return ""
+			}
+			return s
+		}
 		if k == 1 {
 			plots.AddHLine(pl, 7, "complete graph (the lower bound)", 1)
 		}
 		xs, ys, _, _ := scaleXY(d.torusLine.pts, pan.y)
-		plots.AddCurve(pl, 2, d.torusLine.name, xs, ys)
+		plots.AddCurve(pl, 2, name(d.torusLine.name), xs, ys)
 		for i := range d.est {
 			if len(d.est[i].pts) > 0 { // none when every size was skipped
 				xs, ys, lo, hi := scaleXY(d.est[i].pts, pan.y)
-				plots.AddErrorBars(pl, i, d.est[i].name, xs, ys, lo, hi)
+				plots.AddErrorBars(pl, i, name(d.est[i].name), xs, ys, lo, hi)
 			}
 			if len(d.exact[i].pts) > 0 {
 				xs, ys, _, _ := scaleXY(d.exact[i].pts, pan.y)
-				addExact(pl, i, d.exact[i].name, xs, ys)
+				addExact(pl, i, name(d.exact[i].name), xs, ys)
 			}
 		}
-		if d.grid != nil {
-			xs, ys, lo, hi := scaleXY([]scalePoint{*d.grid}, pan.y)
-			plots.AddErrorBars(pl, 3, fmt.Sprintf("US power grid (n = %d), dense exact", d.gridN), xs, ys, lo, hi)
+		if d.grid != nil { // exact: a marker, no interval
+			xs, ys, _, _ := scaleXY([]scalePoint{*d.grid}, pan.y)
+			plots.AddPoints(pl, 3, name(fmt.Sprintf("US power grid (n = %d), dense exact", d.gridN)), xs, ys)
 		}
-		cells = append(cells, plots.LegendOutside(pl))
+		pls = append(pls, pl)
 	}
 	return &plots.Result{
-		Plot: plots.NewPanels(3, 1, cells...), Width: 18 * cm, Height: 27 * cm, Data: d.tab,
+		Plot: plots.NewStack(pls...), Width: 18 * cm, Height: 27 * cm, Data: d.tab,
 		Headlines: scaleHeadlines(p, d),
 	}
 }
@@ -371,7 +382,8 @@ func scaleXY(pts []scalePoint, f scaleY) (xs, ys, lo, hi []float64) {
 }
 
 // addExact draws exact values of family i as large crosses in the
-// family's colour, over its estimates.
+// family's colour, over its estimates, with a legend entry if name is
+// not empty.
 func addExact(pl *plot.Plot, i int, name string, xs, ys []float64) {
 	pts := make(plotter.XYs, len(xs))
 	for k := range xs {
@@ -383,5 +395,7 @@ func addExact(pl *plot.Plot, i int, name string, xs, ys []float64) {
 	}
 	s.GlyphStyle = draw.GlyphStyle{Color: plots.Color(i), Radius: vg.Points(5), Shape: draw.CrossGlyph{}}
 	pl.Add(s)
-	pl.Legend.Add(name, s)
+	if name != "" {
+		pl.Legend.Add(name, s)
+	}
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"image"
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/loadlab/loadlab/anycast"
@@ -138,15 +140,15 @@ func greedyDraw(p greedyParams, d *greedyData) *plots.Result {
 	var heads []plots.Headline
 	for i, g := range d.greedy {
 		name := fmt.Sprintf("greedy (24), β = %g/h", p.betas[i])
-		plots.AddCurve(top, 2*i, name, g.T, g.Second)
-		plots.AddCurve(bot, 2*i, name, g.T, g.Excess)
+		plots.AddCurve(top, 2*i, name, g.T, g.Second) // one legend, on the top panel
+		plots.AddCurve(bot, 2*i, "", g.T, g.Excess)
 		heads = append(heads, plots.Within(fmt.Sprintf("greedy β=%g/h: P1 cost over the day / optimal", p.betas[i]), g.CostTotal/o.CostTotal, 1-1e-9, math.Inf(1), "≥ 1: Algorithm 1 minimises the P1 cost (spec §4)"))
 	}
 	plots.AddCurve(top, 1, "optimal (dual, Algorithm 1)", o.T, o.Second)
 	plots.AddCurve(top, 7, "total DNS demand", o.T, d.demandTotal)
-	plots.AddCurve(bot, 1, "optimal (dual, Algorithm 1)", o.T, o.Excess)
+	plots.AddCurve(bot, 1, "", o.T, o.Excess)
 	for _, pl := range []*plot.Plot{top, bot} {
-		pl.X.Min, pl.X.Max = 0, 24
+		dayAxis(pl)
 	}
 	return &plots.Result{Plot: plots.NewStack(top, bot), Width: 20 * cm, Height: 16 * cm, Data: d.tab, Headlines: heads}
 }
@@ -304,8 +306,8 @@ func legendRight(left, right *plot.Plot) plots.Drawer {
 // ---- stability-map ----
 
 type mapParams struct {
-	n      int // grid points per axis
-	lo, hi float64
+	n      int     // grid cells per axis
+	lo, hi float64 // the outer edges of the grid's cells
 	cbas   []float64
 	t      []float64
 }
@@ -319,8 +321,20 @@ func mapPreset(quick bool) mapParams {
 }
 
 type mapPanel struct {
-	cat                  [3][2][]float64 // cells by category: controlled, possible, reached
+	cat                  [][]int // cat[row][col]: 0 controlled, 1 possible, 2 reached
 	inconsistent, inside int
+}
+
+// mapCells returns the centres of n cells whose edges are spaced evenly
+// in log from lo to hi, so that the cells fill [lo, hi] exactly on the
+// log axes of the map.
+func mapCells(n int, lo, hi float64) []float64 {
+	edges := floats.LogSpan(make([]float64, n+1), lo, hi)
+	cs := make([]float64, n)
+	for i := range cs {
+		cs[i] = math.Sqrt(edges[i] * edges[i+1])
+	}
+	return cs
 }
 
 type mapData struct {
@@ -329,7 +343,11 @@ type mapData struct {
 }
 
 func mapCompute(cfg plots.Config, p mapParams) (*mapData, error) {
-	grid := floats.LogSpan(make([]float64, p.n), p.lo, p.hi)
+	grid := mapCells(p.n, p.lo, p.hi)
+	at := map[float64]int{}
+	for i, v := range grid {
+		at[v] = i
+	}
 	d := &mapData{tab: plots.NewTable("C_ba", "A_a", "A_b", "in_Pi_C", "in_Pi_C_ext", "uncontrollable_possible", "uncontrollable_reached", "x_a", "x_b", "overload", "Pi_C_A_a_max", "Pi_C_A_b_max", "Pi_C_ext_A_a_max", "Pi_C_ext_A_b_max")}
 	for pi, cba := range p.cbas {
 		nw, err := anycast.NewNetwork([]float64{1, 1}, mat.NewDense(2, 2, []float64{0.1, 0.9, cba, 1 - cba}), p.t)
@@ -340,7 +358,10 @@ func mapCompute(cfg plots.Config, p mapParams) (*mapData, error) {
 		if err != nil {
 			return nil, err
 		}
-		var mp mapPanel
+		mp := mapPanel{cat: make([][]int, p.n)}
+		for i := range mp.cat {
+			mp.cat[i] = make([]int, p.n)
+		}
 		for _, o := range out {
 			k := 0
 			switch {
@@ -355,8 +376,7 @@ func mapCompute(cfg plots.Config, p mapParams) (*mapData, error) {
 			if o.InExtended && (o.Reached || o.Possible) {
 				mp.inside++
 			}
-			mp.cat[k][0] = append(mp.cat[k][0], o.A[0])
-			mp.cat[k][1] = append(mp.cat[k][1], o.A[1])
+			mp.cat[at[o.A[1]]][at[o.A[0]]] = k
 			bx := mapBoxes(p.t, cba)
 			d.tab.Add(cba, o.A[0], o.A[1], b2i(o.InPolytope), b2i(o.InExtended), b2i(o.Possible), b2i(o.Reached), o.Final[0], o.Final[1], o.Excess, bx[0], bx[1], bx[2], bx[3])
 		}
@@ -369,19 +389,30 @@ func mapCompute(cfg plots.Config, p mapParams) (*mapData, error) {
 // mapPlot draws one panel: cells by category and the two regions.
 func mapPlot(p mapParams, cba float64, mp mapPanel) *plot.Plot {
 	lo, hi, t := p.lo, p.hi, p.t
-	pl := plots.New(fmt.Sprintf("C_{aa} = 0.1, C_{ba} = %g, T = (0.7, 0.7)", cba), "A_{a} (DNS demand at node a)", "A_{b} (DNS demand at node b)", plots.LogX(), plots.LogY(), plots.XRange(0.9*lo, 1.1*hi), plots.YRange(0.9*lo, 1.1*hi))
+	pl := plots.New(fmt.Sprintf("C_{aa} = 0.1, C_{ba} = %g, T = (0.7, 0.7)", cba), "A_{a} (DNS demand at node a)", "A_{b} (DNS demand at node b)", plots.LogX(), plots.LogY(), plots.XRange(lo, hi), plots.YRange(lo, hi))
 	names := []string{"controlled", "stable uncontrollable state exists,\nnot reached from x = (0.5, 0.5)", "greedy from x = (0.5, 0.5)\nends uncontrolled"}
-	for k := range mp.cat {
-		if len(mp.cat[k][0]) == 0 {
-			continue
+	colours := []color.Color{plots.Color(2), plots.Color(1), plots.Color(5)}
+	// One raster image, px×px pixels per cell: cells drawn one by one
+	// leave antialiased hairline seams between neighbours, and the
+	// image's scaling to the page blurs only a pixel at each cell edge.
+	const px = 16
+	img := image.NewRGBA(image.Rect(0, 0, px*p.n, px*p.n))
+	seen := [3]bool{}
+	for r, row := range mp.cat {
+		for c, k := range row {
+			seen[k] = true
+			for i := range px * px {
+				img.Set(px*c+i%px, px*(p.n-1-r)+i/px, colours[k])
+			}
 		}
-		s, err := plotter.NewScatter(xyOf(mp.cat[k][0], mp.cat[k][1]))
-		if err != nil {
-			panic(err)
+	}
+	pl.Add(cellRaster{img: img, x0: lo, x1: hi, y0: lo, y1: hi})
+	for k, name := range names {
+		if seen[k] {
+			sw, _ := plotter.NewPolygon(plotter.XYs{{}, {}, {}})
+			sw.Color, sw.LineStyle.Width = colours[k], 0
+			pl.Legend.Add(name, sw)
 		}
-		s.GlyphStyle = draw.GlyphStyle{Color: []color.Color{plots.Color(2), plots.Color(1), plots.Color(5)}[k], Radius: vg.Points(140 / float64(p.n)), Shape: draw.BoxGlyph{}}
-		pl.Add(s)
-		pl.Legend.Add(names[k], s)
 	}
 	bx := mapBoxes(t, cba)
 	addBox(pl, color.Black, []vg.Length{vg.Points(6), vg.Points(3)}, "Π_{C} (28)", bx[0], bx[1], lo, hi)
@@ -507,4 +538,35 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// cellRaster draws an image over the data rectangle [x0, x1]×[y0, y1]
+// without resampling per axis scale: each pixel is one cell of a grid
+// evenly spaced on the plot's axes (log-spaced cells on log axes).
+type cellRaster struct {
+	img            image.Image
+	x0, x1, y0, y1 float64
+}
+
+// Plot implements plot.Plotter.
+func (r cellRaster) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	c.DrawImage(vg.Rectangle{Min: vg.Point{X: trX(r.x0), Y: trY(r.y0)}, Max: vg.Point{X: trX(r.x1), Y: trY(r.y1)}}, r.img)
+}
+
+// DataRange implements plot.DataRanger.
+func (r cellRaster) DataRange() (xmin, xmax, ymin, ymax float64) { return r.x0, r.x1, r.y0, r.y1 }
+
+// dayAxis shows one day on p's x axis, labelled every 6 hours.
+func dayAxis(p *plot.Plot) {
+	p.X.Min, p.X.Max = 0, 24
+	var ts []plot.Tick
+	for h := 0; h <= 24; h += 2 {
+		t := plot.Tick{Value: float64(h)}
+		if h%6 == 0 {
+			t.Label = strconv.Itoa(h)
+		}
+		ts = append(ts, t)
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ts)
 }

@@ -89,16 +89,16 @@ func cdnDraw(p cdnParams, d *greedyData) *plots.Result {
 	var heads []plots.Headline
 	for i, g := range d.greedy {
 		name := fmt.Sprintf("greedy (24), β = %g/h", p.betas[i])
-		plots.AddCurve(top, 2*i, name, g.T, g.Second)
-		plots.AddCurve(mid, 2*i, name, g.T, g.Excess)
-		plots.AddCurve(bot, 2*i, name, g.T, counts(g.Overloaded))
+		plots.AddCurve(top, 2*i, name, g.T, g.Second) // one legend, on the top panel
+		plots.AddCurve(mid, 2*i, "", g.T, g.Excess)
+		plots.AddCurve(bot, 2*i, "", g.T, counts(g.Overloaded))
 		heads = append(heads, plots.Within(fmt.Sprintf("CDN N=%d greedy β=%g/h: P1 cost over the day / optimal", p.n, p.betas[i]), g.CostTotal/o.CostTotal, 1-1e-9, math.Inf(1), "≥ 1: Algorithm 1 minimises the P1 cost (spec §4)"))
 	}
 	plots.AddCurve(top, 1, "optimal (dual, Algorithm 1)", o.T, o.Second)
-	plots.AddCurve(mid, 1, "optimal (dual, Algorithm 1)", o.T, o.Excess)
-	plots.AddCurve(bot, 1, "optimal (dual, Algorithm 1)", o.T, counts(o.Overloaded))
+	plots.AddCurve(mid, 1, "", o.T, o.Excess)
+	plots.AddCurve(bot, 1, "", o.T, counts(o.Overloaded))
 	for _, pl := range []*plot.Plot{top, mid, bot} {
-		pl.X.Min, pl.X.Max = 0, 24
+		dayAxis(pl)
 	}
 	return &plots.Result{Plot: plots.NewStack(top, mid, bot), Width: 20 * cm, Height: 21 * cm, Data: d.tab, Headlines: heads}
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"path/filepath"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/loadlab/loadlab/plots"
@@ -94,14 +93,17 @@ func (p *printer) f(format string, args ...any) {
 // minimum) and the greedy gains into dir, as PNG, SVG and the CSV of
 // everything drawn.
 func (r *Report) WriteFigures(dir string) error {
-	full := plots.New("ρ_{2} over the stable range 0 < γ < 2/λ_{n}", "update cycle γ (time per step)", "ρ_{2} (requests², σ = 1)", plots.LogY())
+	// The units of ρ₂ and γ are those of examples/figures (σ = 1).
+	const ylabel = "ρ_{2} (requests² per step², σ = 1)"
+	full := plots.New("ρ_{2} over the stable range 0 < γ < 2/λ_{n}", "update cycle γ (time units)", ylabel, plots.LogY())
 	plots.AddCurve(full, 0, "ρ_{2}(γ)", r.Curve[0], r.Curve[1])
-	zoom := plots.New("near the minimum", "update cycle γ (time per step)", "ρ_{2} (requests², σ = 1)")
+	plots.AddVLine(full, 1, fmt.Sprintf("γ*_{H2} = %.5g", r.GammaH2), r.GammaH2)
+	plots.AddVLine(full, 2, fmt.Sprintf("γ_{conv} = %.5g", r.GammaConv), r.GammaConv)
+	// The zoom shows how close the minimum lies to the stability limit.
+	zoom := plots.New("near the minimum", "update cycle γ (time units)", ylabel)
 	plots.AddCurve(zoom, 0, "ρ_{2}(γ)", r.Zoom[0], r.Zoom[1])
-	for _, p := range []*plot.Plot{full, zoom} {
-		plots.AddVLine(p, 1, fmt.Sprintf("γ*_{H2} = %.5g", r.GammaH2), r.GammaH2)
-		plots.AddVLine(p, 2, fmt.Sprintf("γ_{conv} = %.5g", r.GammaConv), r.GammaConv)
-	}
+	plots.AddVLine(zoom, 1, fmt.Sprintf("γ*_{H2} = %.5g", r.GammaH2), r.GammaH2)
+	plots.AddVLine(zoom, 3, fmt.Sprintf("stability limit 2/λ_{n} = %.5g", 2/r.LambdaN.Est), 2/r.LambdaN.Est)
 	tab := plots.NewTable("panel", "gamma", "rho2", "gamma_h2", "gamma_conv")
 	for k, c := range [][2][]float64{r.Curve, r.Zoom} {
 		for i := range c[0] {
@@ -111,7 +113,7 @@ func (r *Report) WriteFigures(dir string) error {
 	if err := write(dir, "powergrid-rho2", plots.NewStack(full, zoom), 2, tab); err != nil {
 		return err
 	}
-	gr := plots.New("ρ_{2} as greedy links are added (γ = γ*_{H2})", "links added", "ρ_{2} (requests², σ = 1)")
+	gr := plots.New("ρ_{2} as greedy links are added (γ = γ*_{H2})", "links added", ylabel)
 	xs := make([]float64, len(r.Greedy.Rho))
 	for i := range xs {
 		xs[i] = float64(i)
