@@ -33,8 +33,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/plots"
@@ -86,11 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if *list {
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		for _, f := range figs {
-			fmt.Fprintf(tw, "%s\t%s\n", f.Name, f.Caption)
-		}
-		tw.Flush()
+		listFigures(stdout, figs)
 		return 0
 	}
 	cfg := plots.Config{Quick: *quick, Seed: *seed, Progress: stderr}
@@ -327,11 +323,57 @@ func printSummary(w io.Writer, rows []row) {
 	if len(rows) == 0 {
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "figure\tquantity\tvalue\treference range\tstatus\treference")
-	fmt.Fprintln(tw, "------\t--------\t-----\t---------------\t------\t---------")
+	// One block per figure, the reference wrapped under its row, so that
+	// the table reads in a terminal of about 120 columns.
+	wn, wv, wr := len("quantity"), len("value"), len("reference range")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.figure, r.Name, r.FormattedValue(), r.Range(), r.Status(), r.Reference)
+		wn = max(wn, utf8.RuneCountInString(r.Name))
+		wv = max(wv, utf8.RuneCountInString(r.FormattedValue()))
+		wr = max(wr, utf8.RuneCountInString(r.Range()))
 	}
-	tw.Flush()
+	pad := func(s string, n int) string { return s + strings.Repeat(" ", n-utf8.RuneCountInString(s)) }
+	fmt.Fprintf(w, "  %s  %s  %s  status\n", pad("quantity", wn), pad("value", wv), pad("reference range", wr))
+	for k, r := range rows {
+		if k == 0 || rows[k-1].figure != r.figure {
+			fmt.Fprintf(w, "\n%s\n", r.figure)
+		}
+		fmt.Fprintf(w, "  %s  %s  %s  %s\n", pad(r.Name, wn), pad(r.FormattedValue(), wv), pad(r.Range(), wr), r.Status())
+		for _, l := range wrap(r.Reference, 90) {
+			fmt.Fprintf(w, "      %s\n", l)
+		}
+	}
+}
+
+// listFigures prints each figure's name and expected time, then its
+// caption wrapped under it.
+func listFigures(w io.Writer, figs []plots.Figure) {
+	for _, f := range figs {
+		fmt.Fprintf(w, "%s (about %ds in full mode)\n", f.Name, int(math.Max(1, f.Seconds)))
+		for _, l := range wrap(f.Caption, 96) {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
+}
+
+// wrap splits s into lines of at most width runes, at blanks (a word
+// longer than width stands alone).
+func wrap(s string, width int) []string {
+	var lines []string
+	var cur []string
+	n := 0
+	for _, word := range strings.Fields(s) {
+		k := utf8.RuneCountInString(word)
+		if n > 0 && n+1+k > width {
+			lines = append(lines, strings.Join(cur, " "))
+			cur, n = nil, 0
+		}
+		if n > 0 {
+			n++
+		}
+		cur, n = append(cur, word), n+k
+	}
+	if len(cur) > 0 {
+		lines = append(lines, strings.Join(cur, " "))
+	}
+	return lines
 }
