@@ -8,7 +8,6 @@ import (
 	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/internal/lanczos"
 	"github.com/loadlab/loadlab/internal/lapmat"
-	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/wgraph"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
@@ -90,42 +89,14 @@ func estimateH2Delay(th *Throttler, tau int, set *estimate.TraceSettings, src ra
 // estimateDelay adds probes until ρ₁ and ρ₂ under delay meet ts.RelAcc
 // or MaxProbes are used, as estimateH2 does at τ = 0.
 func (hs *h2Sampler) estimateDelay(out *H2Estimate, dq *delayQuad, ts estimate.TraceSettings, rng *rand.Rand) error {
-	gamma := dq.gamma
-	next := ts.MinProbes
-	for {
-		err := hs.addFixed(next-len(hs.probes), rng)
-		var r1, r2 []float64
-		for _, p := range hs.probes {
-			rho2, rho1 := dq.sample(p, &hs.qw)
-			r1, r2 = append(r1, rho1), append(r2, rho2)
-		}
-		out.Rho1, out.Rho2 = mc.Estimate(r1), hs.res.add(mc.Estimate(r2), traceWeight(gamma, sampleRho2))
-		out.Rho2T = scaleEst(out.Rho2, gamma)
-		switch {
-		case err != nil:
-			out.Status = failStatus(err)
-			return err
-		case dq.singular:
-			out.Status = loadlab.Failure
-			return loadlab.Wrap(ErrIllConditioned, "consensus", "EstimateH2Delay: γ = %v, delay τ = %d: a Ritz value of L makes the mode's variance system singular (γθ within rounding of a*(τ))", gamma, dq.w.tau)
-		case out.Rho1.RelHalfWidth() <= ts.RelAcc && out.Rho2.RelHalfWidth() <= ts.RelAcc:
-			out.Status = loadlab.Success
+	sample := func(p *lanczos.Probe) (rho2, rho1 float64) { return dq.sample(p, &hs.qw) }
+	singular := func() error {
+		if !dq.singular {
 			return nil
 		}
-		refined, err := hs.refineTrace([2]float64{out.Rho2.RelHalfWidth(), hs.res.share(mc.Estimate(r2), traceWeight(gamma, sampleRho2))})
-		switch {
-		case err != nil:
-			out.Status = failStatus(err)
-			return err
-		case refined:
-			next = len(hs.probes)
-			continue
-		case len(hs.probes) >= ts.MaxProbes:
-			out.Status = loadlab.IterationLimit
-			return loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "EstimateH2Delay: relative half-widths %.3g (ρ₁), %.3g (ρ₂) > RelAcc = %.3g after %d probes", out.Rho1.RelHalfWidth(), out.Rho2.RelHalfWidth(), ts.RelAcc, len(hs.probes))
-		}
-		next = min(ts.MaxProbes, max(len(hs.probes)+1, len(hs.probes)*5/4))
+		return loadlab.Wrap(ErrIllConditioned, "consensus", "EstimateH2Delay: γ = %v, delay τ = %d: a Ritz value of L makes the mode's variance system singular (γθ within rounding of a*(τ))", dq.gamma, dq.w.tau)
 	}
+	return hs.probeLoop("EstimateH2Delay", out, dq.gamma, ts, rng, sample, singular)
 }
 
 // delayQuad evaluates one probe's Gauss quadratures of the delayed H2

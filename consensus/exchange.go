@@ -561,32 +561,18 @@ func (x *exchanger) stage(tr *Trajectory, th *Throttler, r, hi, lo []float64, wo
 	}
 	ready := k >= x.tau
 	ps := x.ring[(k-x.tau+len(x.ring))%len(x.ring)]
-	n := len(r)
+	gather := func(c int) { x.f.gather(ps, c) }
 	if th.Measure != Amount {
 		if err := tr.step(th, r, p, hi, lo); err != nil || !ready {
 			return err
 		}
-		par.For(passChunks, workers, func(c int) { x.f.gather(ps, c) })
+		par.For(passChunks, workers, gather)
 		return nil
 	}
-	if !fused {
-		par.For(passChunks, workers, func(c int) {
-			a, b := par.Bounds(n, passChunks, c)
-			renormAmount(r[a:b], p[a:b], hi[a:b], lo[a:b])
-		})
+	if !ready {
+		gather = nil
 	}
-	var err error
-	par.For(1+passChunks, workers, func(c int) {
-		if c == 0 { // claimed first: the longest piece
-			rt, lt, at, psum := sumTotals(r, hi, p)
-			err = tr.record(r, p, rt, lt, at, psum)
-			return
-		}
-		if ready {
-			x.f.gather(ps, c-1)
-		}
-	})
-	return err
+	return tr.stepGather(gather, r, p, hi, lo, workers, fused)
 }
 
 // runNetwork is the loop of Simulate on a Network (spec deployed §1):

@@ -120,16 +120,37 @@ func estimateH2(g *wgraph.Graph, gamma float64, set *estimate.TraceSettings, src
 // or MaxProbes are used, and fills out's estimates (the partial ones on
 // an error).
 func (hs *h2Sampler) estimateH2(out *H2Estimate, gamma float64, ts estimate.TraceSettings, rng *rand.Rand) error {
+	sample := func(p *lanczos.Probe) (rho2, rho1 float64) {
+		rho2, rho1, _ = sampleH2(p, gamma, &hs.qw)
+		return rho2, rho1
+	}
+	return hs.probeLoop("EstimateH2", out, gamma, ts, rng, sample, nil)
+}
+
+// probeLoop adds probes at hs.fixed until the estimates of ρ₁ and ρ₂
+// that sample gives meet ts.RelAcc or MaxProbes are used, refining the
+// trace of the resistance term when it dominates, and fills out's
+// estimates (the partial ones on an error; fn names the caller in its
+// errors). check, if not nil, is asked after each round for an error
+// that ends the loop with Status Failure.
+func (hs *h2Sampler) probeLoop(fn string, out *H2Estimate, gamma float64, ts estimate.TraceSettings, rng *rand.Rand,
+	sample func(p *lanczos.Probe) (rho2, rho1 float64), check func() error) error {
 	next := ts.MinProbes
 	for {
 		err := hs.addFixed(next-len(hs.probes), rng)
 		var r1, r2 []float64
 		for _, p := range hs.probes {
-			rho2, rho1, _ := sampleH2(p, gamma, &hs.qw)
+			rho2, rho1 := sample(p)
 			r1, r2 = append(r1, rho1), append(r2, rho2)
 		}
 		out.Rho1, out.Rho2 = mc.Estimate(r1), hs.res.add(mc.Estimate(r2), traceWeight(gamma, sampleRho2))
 		out.Rho2T = scaleEst(out.Rho2, gamma)
+		if err == nil && check != nil {
+			if err = check(); err != nil {
+				out.Status = loadlab.Failure
+				return err
+			}
+		}
 		switch {
 		case err != nil:
 			out.Status = failStatus(err)
@@ -148,7 +169,7 @@ func (hs *h2Sampler) estimateH2(out *H2Estimate, gamma float64, ts estimate.Trac
 			continue
 		case len(hs.probes) >= ts.MaxProbes:
 			out.Status = loadlab.IterationLimit
-			return loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "EstimateH2: relative half-widths %.3g (ρ₁), %.3g (ρ₂) > RelAcc = %.3g after %d probes", out.Rho1.RelHalfWidth(), out.Rho2.RelHalfWidth(), ts.RelAcc, len(hs.probes))
+			return loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "%s: relative half-widths %.3g (ρ₁), %.3g (ρ₂) > RelAcc = %.3g after %d probes", fn, out.Rho1.RelHalfWidth(), out.Rho2.RelHalfWidth(), ts.RelAcc, len(hs.probes))
 		}
 		next = min(ts.MaxProbes, max(len(hs.probes)+1, len(hs.probes)*5/4))
 	}

@@ -196,7 +196,7 @@ func run(th *Throttler, f *flows, d Demand, pf *prefetcher, x0 []float64, steps 
 			lambda, unstable = stability(th.Graph, th.Gamma, scaling(th.Measure, r, x0))
 		}
 		if split {
-			err = tr.stepGather(f, r, p, hi, lo, workers, fused)
+			err = tr.stepGather(func(c int) { f.gather(p, c) }, r, p, hi, lo, workers, fused)
 		} else {
 			err = tr.step(th, r, p, hi, lo)
 		}
@@ -422,9 +422,10 @@ func sumTotals(r, x, p []float64) (rt, lt, at, psum float64) {
 // sums run over the nodes in order on one goroutine as in step, while
 // the others gather p into the staging array: both only read p and x.
 // The arithmetic and its order are those of step and apply, so the
-// trajectory is bitwise the same. The caller finishes the step with
+// trajectory is bitwise the same. gather(c) gathers node chunk c (nil:
+// nothing to gather this step). The caller finishes the step with
 // flows.update.
-func (tr *Trajectory) stepGather(f *flows, r, p, hi, lo []float64, workers int, fused bool) error {
+func (tr *Trajectory) stepGather(gather func(c int), r, p, hi, lo []float64, workers int, fused bool) error {
 	n := len(r)
 	if !fused {
 		par.For(passChunks, workers, func(c int) {
@@ -439,7 +440,9 @@ func (tr *Trajectory) stepGather(f *flows, r, p, hi, lo []float64, workers int, 
 			err = tr.record(r, p, rt, lt, at, psum)
 			return
 		}
-		f.gather(p, c-1)
+		if gather != nil {
+			gather(c - 1)
+		}
 	})
 	return err
 }

@@ -29,7 +29,7 @@ type overFlags struct {
 }
 
 func (a *app) throttlerOverCommand() *cobra.Command {
-	o := overFlags{cst: centralFlags{rule: newChoice("", "proportional", "equal", "max-min-fair", "proportional-floor")}}
+	o := overFlags{cst: newCentralFlags()}
 	c := &cobra.Command{
 		Use:   "over",
 		Short: "Over-throttling in the Gaussian stationary regime: estimate with its interval, and the exact value",
@@ -128,9 +128,10 @@ func (a *app) runOver(cmd *cobra.Command, o *overFlags) error {
 
 // addCentral adds the centralized baseline's estimate on the same draws.
 func (o *overFlags) addCentral(t *table, reg consensus.Regime, m consensus.MonteCarlo) error {
-	rules := map[string]consensus.Rule{"proportional": consensus.Proportional, "equal": consensus.Equal,
-		"max-min-fair": consensus.MaxMinFair, "proportional-floor": consensus.ProportionalFloor}
-	c := &consensus.Central{Rule: rules[o.cst.rule.val], Delay: o.cst.delay, Floor: o.cst.floor}
+	c, err := o.cst.central()
+	if err != nil {
+		return err
+	}
 	est, err := consensus.EstimateCentralOver(c, reg, m)
 	if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
 		return err

@@ -27,7 +27,7 @@ type simulateFlags struct {
 
 func (a *app) throttlerSimulateCommand() *cobra.Command {
 	o := &simulateFlags{
-		cst: centralFlags{rule: newChoice("", "proportional", "equal", "max-min-fair", "proportional-floor")},
+		cst: newCentralFlags(),
 		net: networkFlags{protocol: newChoice("joint", "joint", "separate")},
 	}
 	c := &cobra.Command{
@@ -140,18 +140,31 @@ type centralFlags struct {
 	floor float64
 }
 
+// newCentralFlags returns the flags with no rule chosen (the distributed
+// throttler runs).
+func newCentralFlags() centralFlags {
+	return centralFlags{rule: newChoice("", "proportional", "equal", "max-min-fair", "proportional-floor")}
+}
+
 func (f *centralFlags) register(c *cobra.Command) {
 	c.Flags().Var(f.rule, "central", "run the centralized throttler with this rule instead of the distributed one")
 	c.Flags().IntVar(&f.delay, "central-delay", 0, "cycles before the centralized decisions take effect")
 	c.Flags().Float64Var(&f.floor, "floor", 0, "with --central proportional-floor: the share f in [0, 1] of the limit split equally")
 }
 
-// simulate runs the centralized throttler (spec deployed §3).
-func (f *centralFlags) simulate(d consensus.Demand, x0 []float64, steps int) (*consensus.Trajectory, error) {
+// central is the centralized throttler the flags describe (spec
+// deployed §3), validated.
+func (f *centralFlags) central() (*consensus.Central, error) {
 	rules := map[string]consensus.Rule{"proportional": consensus.Proportional, "equal": consensus.Equal,
 		"max-min-fair": consensus.MaxMinFair, "proportional-floor": consensus.ProportionalFloor}
 	c := &consensus.Central{Rule: rules[f.rule.val], Delay: f.delay, Floor: f.floor}
-	if err := c.Validate(); err != nil {
+	return c, c.Validate()
+}
+
+// simulate runs the centralized throttler.
+func (f *centralFlags) simulate(d consensus.Demand, x0 []float64, steps int) (*consensus.Trajectory, error) {
+	c, err := f.central()
+	if err != nil {
 		return nil, err
 	}
 	return consensus.SimulateCentral(c, d, x0, steps, nil)
