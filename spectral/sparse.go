@@ -58,11 +58,75 @@ func choosePath(g *wgraph.Graph) (*groundedAnalysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	nf := float64(n)
-	if n > DenseMaxNodes || sparseSpeedFactor*ga.sym.Report().Flops < 2*nf*nf*nf/3 {
+	if sparseWins(n, ga.sym.Report()) {
 		return ga, nil
 	}
 	return nil, nil
+}
+
+// sparseWins reports whether the sparse path should run for a graph of
+// n nodes whose factor rep predicts.
+func sparseWins(n int, rep cholesky.Report) bool {
+	nf := float64(n)
+	return n > DenseMaxNodes || sparseSpeedFactor*rep.Flops < 2*nf*nf*nf/3
+}
+
+// ShiftedLaplacian factors c I + s L for the Laplacian L of one graph and
+// any (c, s) that make it positive definite — 2I − γL for the
+// throttlers' H2 measures — from one symbolic analysis of L's pattern.
+// It is safe for concurrent use.
+type ShiftedLaplacian struct {
+	g    *wgraph.Graph
+	sym  *cholesky.Symbolic
+	path Path
+}
+
+// NewShiftedLaplacian analyses the pattern of the Laplacian of g with
+// the settings set (nil for cholesky's defaults). Path
+// reports whether the sparse factorisation beats the dense path by the
+// rule NewResistance uses; where the graph is too dense for the sparse
+// path to pay (more than n²/8 edges, at most DenseMaxNodes nodes) no
+// analysis is made and Path is Dense. It returns an error wrapping
+// loadlab.ErrInvalid for a graph with no nodes and one wrapping
+// loadlab.ErrTooLarge when the factor would exceed cholesky's default
+// limits, and an error naming a bad settings field. It panics if g is
+// nil.
+func NewShiftedLaplacian(g *wgraph.Graph, set *cholesky.Settings) (*ShiftedLaplacian, error) {
+	if g == nil {
+		panic("spectral: NewShiftedLaplacian: nil graph g")
+	}
+	n := g.Order()
+	if n == 0 {
+		return nil, loadlab.Invalid("spectral", "NewShiftedLaplacian: the graph has no nodes")
+	}
+	sl := &ShiftedLaplacian{g: g, path: Dense}
+	if n <= DenseMaxNodes && 8*g.Size() > n*n {
+		return sl, nil
+	}
+	sym, err := cholesky.Analyze(laplacianMatrix(g, 1, 0, -1), set)
+	if err != nil {
+		return nil, err
+	}
+	sl.sym = sym
+	if sparseWins(n, sym.Report()) {
+		sl.path = Sparse
+	}
+	return sl, nil
+}
+
+// Path returns the path the exact values of the graph should take.
+func (sl *ShiftedLaplacian) Path() Path { return sl.path }
+
+// Factor returns the sparse Cholesky factor of c I + s L. Its errors are
+// cholesky's: loadlab.ErrIllConditioned when the matrix is not
+// numerically positive definite or its condition estimate exceeds
+// cholesky.MaxCondition, loadlab.ErrInvalid for c or s not finite. It
+// panics on the dense path (Path() == Dense with no analysis made).
+func (sl *ShiftedLaplacian) Factor(c, s float64) (*cholesky.Factor, error) {
+	if sl.sym == nil {
+		panic("spectral: ShiftedLaplacian.Factor: the graph is dense; no sparse analysis was made")
+	}
+	return sl.sym.Factor(laplacianMatrix(sl.g, c, s, -1))
 }
 
 // groundedAnalysis is the symbolic analysis of the Laplacian of g with
