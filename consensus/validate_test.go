@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
-	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/cholesky"
+	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/internal/badarg"
 	"github.com/loadlab/loadlab/laplacian"
 	"github.com/loadlab/loadlab/spectral"
@@ -196,7 +196,9 @@ func denseTooLargeCases() []badarg.Case {
 		// A path factors without fill at any size: the sparse path's
 		// refusal is reached by lowering its flops limit.
 		tl("Rho", func() error { return withSparseLimit(func() error { _, err := Rho(th, Case2, 1); return err }) }),
-		tl("NodalRho", func() error { return withSparseLimit(func() error { _, err := NodalRho(nil, th, Case1, 1); return err }) }),
+		tl("NodalRho", func() error {
+			return withSparseLimit(func() error { _, err := NodalRho(nil, th, Case1, 1); return err })
+		}),
 		tl("GammaH2", func() error { return withSparseLimit(func() error { _, _, err := GammaH2(big, 1); return err }) }),
 		tl("NewSpectral", func() error { _, err := NewSpectral(big); return err }),
 		tl("GreedyLinks", func() error { _, err := GreedyLinks(th, nil, 1); return err }),
