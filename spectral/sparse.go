@@ -3,6 +3,7 @@ package spectral
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/cholesky"
@@ -205,11 +206,18 @@ func laplacianMatrix(g *wgraph.Graph, c, s float64, ground int) *cholesky.Matrix
 //	L†_uu = X̂_uu − 2 y_u/n + s/n²,   y = X̂ 1,  s = 1ᵀ X̂ 1,
 //	R_uv  = X̂_uu + X̂_vv − 2 X̂_uv,    K_f = n tr X̂ − s.
 type sparsePinv struct {
-	ga *groundedAnalysis
-	f  *cholesky.Factor
-	z  *cholesky.Inverse
-	y  []float64 // X̂ 1, zero at r
-	s  float64
+	ga   *groundedAnalysis
+	f    *cholesky.Factor
+	once sync.Once
+	zinv *cholesky.Inverse // on first use
+	y    []float64         // X̂ 1, zero at r
+	s    float64
+}
+
+// z returns the selected inverse, computing it on first use.
+func (sp *sparsePinv) z() *cholesky.Inverse {
+	sp.once.Do(func() { sp.zinv = sp.f.Inverse() })
+	return sp.zinv
 }
 
 // newSparsePinv factors the grounded Laplacian and inverts it on the
@@ -224,7 +232,7 @@ func newSparsePinv(ga *groundedAnalysis) (*sparsePinv, error) {
 		}
 		return nil, err
 	}
-	sp := &sparsePinv{ga: ga, f: f, z: f.Inverse()}
+	sp := &sparsePinv{ga: ga, f: f}
 	n := ga.g.Order()
 	ones := make([]float64, n-1)
 	for i := range ones {
@@ -262,12 +270,12 @@ func (sp *sparsePinv) x(u, v int) (float64, bool) {
 	if a < 0 || b < 0 {
 		return 0, true
 	}
-	return sp.z.At(a, b)
+	return sp.z().At(a, b)
 }
 
 // diagX returns the diagonal of X̂.
 func (sp *sparsePinv) diagX() []float64 {
-	return sp.pad(sp.z.Diag(nil))
+	return sp.pad(sp.z().Diag(nil))
 }
 
 // pinvDiag writes diag L† into dst.
@@ -297,6 +305,11 @@ func (sp *sparsePinv) between(u, v int) float64 {
 		xvv, _ := sp.x(v, v)
 		return xuu + xvv - 2*xuv
 	}
+	return sp.solveBetween(u, v)
+}
+
+// solveBetween returns R_uv = (e_u − e_v)ᵀ X̂ (e_u − e_v) by one solve.
+func (sp *sparsePinv) solveBetween(u, v int) float64 {
 	b := make([]float64, len(sp.y)-1)
 	if a := sp.sub(u); a >= 0 {
 		b[a] = 1
