@@ -426,4 +426,3 @@ func KirchhoffIndex(g *wgraph.Graph) (float64, error) {
 // factor-and-invert pass (2n³/3 ≈ 5.7·10⁹ flops, 32 MB per matrix) takes
 // a fraction of a second; its cost grows as n³, eightfold per doubling.
 const DenseMaxNodes = 2048
-
