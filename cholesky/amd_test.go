@@ -173,14 +173,6 @@ func completeEdges(n int) [][2]int {
 	return e
 }
 
-func identity(n int) []int {
-	p := make([]int, n)
-	for i := range p {
-		p[i] = i
-	}
-	return p
-}
-
 func checkPerm(t *testing.T, name string, n int, perm []int) {
 	t.Helper()
 	if len(perm) != n {

@@ -1,3 +1,441 @@
 package cholesky
 
-func orderND(n int, ptr, adj []int) []int { return orderAMD(n, ptr, adj) }
+import "container/heap"
+
+// Nested dissection ordering, spec sparse-cholesky.md §Orderings.
+
+const (
+	// ndLeaf is the largest part ordered by orderAMD instead of being
+	// bisected: below it a separator saves less fill than minimum degree
+	// finds inside the part.
+	ndLeaf = 128
+	// ndBalance bounds the larger side after refinement to this fraction
+	// of the part (unless the initial separator was already less
+	// balanced): smaller separators are worth some imbalance, but a very
+	// lopsided split wastes a recursion level.
+	ndBalance = 0.6
+	// ndPasses bounds the refinement passes per separator.
+	ndPasses = 8
+	// ndPatience is the number of moves a refinement pass makes past its
+	// best state (plus the initial separator's size) before giving up.
+	ndPatience = 64
+)
+
+// Sides of a bisection.
+const (
+	ndA = 0
+	ndB = 1
+	ndS = 2
+)
+
+// nd holds the graph and the scratch arrays of the nested dissection.
+// Parts are node lists reordered in place as they are split, so the
+// recursion allocates nothing per part but the induced subgraph's
+// scratch, which every part reuses.
+type nd struct {
+	ptr, adj []int
+	in, loc  []int // membership stamp and local index of a global node
+	stamp    int
+	// The induced subgraph of the current part, local indices.
+	sptr, sadj []int
+	// Local scratch.
+	part, level, queue, buf []int
+	cnt                     [2][]int
+	locked                  []int
+	lockStamp               int
+	h                       ndHeap
+	log, logStart           []int
+	perm                    []int
+}
+
+// orderND returns a nested dissection ordering of the symmetric graph
+// whose node i has neighbours adj[ptr[i]:ptr[i+1]] (no self-loops,
+// symmetric): perm[k] is the node eliminated k-th. Each connected part
+// larger than ndLeaf is split by a vertex separator into two halves that
+// are ordered recursively before it; smaller parts are ordered by
+// orderAMD. The ordering is deterministic.
+func orderND(n int, ptr, adj []int) []int {
+	d := &nd{
+		ptr: ptr, adj: adj, in: make([]int, n), loc: make([]int, n),
+		part: make([]int, n), level: make([]int, n), queue: make([]int, n), buf: make([]int, n),
+		cnt: [2][]int{make([]int, n), make([]int, n)}, locked: make([]int, n),
+		perm: make([]int, 0, n),
+	}
+	d.dissect(identity(n))
+	return d.perm
+}
+
+// identity returns 0, 1, …, n−1.
+func identity(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// dissect appends the ordering of the part nodes (global indices) to
+// d.perm, reordering nodes in place.
+func (d *nd) dissect(nodes []int) {
+	if len(nodes) <= ndLeaf {
+		d.leaf(nodes)
+		return
+	}
+	d.induce(nodes)
+	if bounds := d.components(nodes); len(bounds) > 2 {
+		for k := 0; k+1 < len(bounds); k++ {
+			d.dissect(nodes[bounds[k]:bounds[k+1]])
+		}
+		return
+	}
+	na, nb, ok := d.separate(nodes)
+	if !ok {
+		d.leaf(nodes)
+		return
+	}
+	d.dissect(nodes[:na])
+	d.dissect(nodes[na : na+nb])
+	d.perm = append(d.perm, nodes[na+nb:]...)
+}
+
+// leaf orders a part by minimum degree on its induced subgraph.
+func (d *nd) leaf(nodes []int) {
+	d.induce(nodes)
+	for _, k := range orderAMD(len(nodes), d.sptr, d.sadj) {
+		d.perm = append(d.perm, nodes[k])
+	}
+}
+
+// induce builds the subgraph induced by nodes in d.sptr, d.sadj, node k
+// of the subgraph being nodes[k].
+func (d *nd) induce(nodes []int) {
+	d.stamp++
+	for k, g := range nodes {
+		d.in[g], d.loc[g] = d.stamp, k
+	}
+	d.sptr = append(d.sptr[:0], 0)
+	d.sadj = d.sadj[:0]
+	for _, g := range nodes {
+		for _, h := range d.adj[d.ptr[g]:d.ptr[g+1]] {
+			if d.in[h] == d.stamp {
+				d.sadj = append(d.sadj, d.loc[h])
+			}
+		}
+		d.sptr = append(d.sptr, len(d.sadj))
+	}
+}
+
+// components labels the connected components of the induced subgraph
+// (in order of their first node), groups nodes by component (stably) and
+// returns the component boundaries in nodes.
+func (d *nd) components(nodes []int) []int {
+	m := len(nodes)
+	lab := d.part[:m]
+	for k := range lab {
+		lab[k] = -1
+	}
+	nc := 0
+	for s := range m {
+		if lab[s] >= 0 {
+			continue
+		}
+		d.bfs(s, lab, nc)
+		nc++
+	}
+	if nc == 1 {
+		return nil
+	}
+	return d.group(nodes, lab, nc)
+}
+
+// bfs labels with c every unlabelled (negative) node reached from s,
+// sets d.level to the distance from s, leaves the nodes in d.queue in
+// order of distance and returns their count and the position in d.queue
+// of the first node of the last level.
+func (d *nd) bfs(s int, lab []int, c int) (count, first int) {
+	q := d.queue
+	q[0], lab[s], d.level[s] = s, c, 0
+	head, tail := 0, 1
+	for head < tail {
+		u := q[head]
+		head++
+		if d.level[u] != d.level[q[first]] {
+			first = head - 1
+		}
+		for _, v := range d.sadj[d.sptr[u]:d.sptr[u+1]] {
+			if lab[v] >= 0 {
+				continue
+			}
+			lab[v], d.level[v] = c, d.level[u]+1
+			q[tail] = v
+			tail++
+		}
+	}
+	return tail, first
+}
+
+// group reorders nodes stably by label (0..nl−1) and returns the
+// boundaries of the groups.
+func (d *nd) group(nodes, lab []int, nl int) []int {
+	bounds := make([]int, nl+1)
+	for _, c := range lab {
+		bounds[c+1]++
+	}
+	for c := range nl {
+		bounds[c+1] += bounds[c]
+	}
+	pos := append([]int(nil), bounds[:nl]...)
+	buf := d.buf[:len(nodes)]
+	for k, g := range nodes {
+		buf[pos[lab[k]]] = g
+		pos[lab[k]]++
+	}
+	copy(nodes, buf)
+	return bounds
+}
+
+// separate finds a vertex separator of the connected induced subgraph:
+// the middle of a level structure rooted at a pseudo-peripheral node,
+// then refined. It reorders nodes as A, B, S and returns |A| and |B|;
+// ok is false when no separator leaves both sides non-empty.
+func (d *nd) separate(nodes []int) (na, nb int, ok bool) {
+	m := len(nodes)
+	part := d.part[:m]
+	depth := d.levels(m)
+	if depth < 2 {
+		return 0, 0, false
+	}
+	s := d.cutLevel(m, depth)
+	for k := range m {
+		part[k] = ndA
+		if d.level[k] > s {
+			part[k] = ndB
+		} else if d.level[k] == s {
+			part[k] = ndS
+		}
+	}
+	var w [3]int
+	for k := range m {
+		if part[k] == ndS && !d.touches(k, ndB) {
+			part[k] = ndA
+		}
+		w[part[k]]++
+	}
+	maxW := max(int(ndBalance*float64(m)), w[ndA], w[ndB])
+	for range ndPasses {
+		if !d.refine(m, &w, maxW) {
+			break
+		}
+	}
+	if w[ndA] == 0 || w[ndB] == 0 {
+		return 0, 0, false
+	}
+	d.group(nodes, part, 3)
+	return w[ndA], w[ndB], true
+}
+
+// touches reports whether local node k has a neighbour on side x.
+func (d *nd) touches(k, x int) bool {
+	for _, v := range d.sadj[d.sptr[k]:d.sptr[k+1]] {
+		if d.part[v] == x {
+			return true
+		}
+	}
+	return false
+}
+
+// levels builds the level structure (d.level) of the connected induced
+// subgraph of m nodes rooted at a pseudo-peripheral node, found by
+// repeated breadth-first searches from a node of least degree in the
+// last level, and returns its depth.
+func (d *nd) levels(m int) int {
+	lab := d.part[:m]
+	root, ecc := 0, -1
+	for range 8 {
+		for k := range lab {
+			lab[k] = -1
+		}
+		count, first := d.bfs(root, lab, 0)
+		e := d.level[d.queue[count-1]]
+		if e <= ecc {
+			break
+		}
+		ecc = e
+		next := d.queue[first]
+		for _, v := range d.queue[first:count] {
+			if d.sptr[v+1]-d.sptr[v] < d.sptr[next+1]-d.sptr[next] {
+				next = v
+			}
+		}
+		root = next
+	}
+	for k := range lab { // the level structure of the last root
+		lab[k] = -1
+	}
+	d.bfs(root, lab, 0)
+	return ecc
+}
+
+// cutLevel chooses the separating level: the smallest level whose sides
+// both hold at least a third of the nodes, or failing that (a star, a
+// lopsided tree) the level of least size per node of the smaller side.
+func (d *nd) cutLevel(m, depth int) int {
+	size := d.buf[:depth+1]
+	clear(size)
+	for k := range m {
+		size[d.level[k]]++
+	}
+	best, bestCost := 1, -1.0
+	below := size[0]
+	for s := 1; s < depth; s++ {
+		above := m - below - size[s]
+		cost := float64(size[s])
+		if 3*min(below, above) < m {
+			cost = float64(m) * float64(size[s]) / float64(min(below, above))
+		}
+		if bestCost < 0 || cost < bestCost {
+			best, bestCost = s, cost
+		}
+		below += size[s]
+	}
+	return best
+}
+
+// ndMove is a candidate move of separator node v to side to with the
+// given gain (the decrease of |S|).
+type ndMove struct{ gain, v, to int }
+
+// ndHeap orders moves by gain, then node, then side, so that the
+// refinement is deterministic.
+type ndHeap []ndMove
+
+func (h ndHeap) Len() int { return len(h) }
+func (h ndHeap) Less(i, j int) bool {
+	if h[i].gain != h[j].gain {
+		return h[i].gain > h[j].gain
+	}
+	if h[i].v != h[j].v {
+		return h[i].v < h[j].v
+	}
+	return h[i].to < h[j].to
+}
+func (h ndHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *ndHeap) Push(x any)   { *h = append(*h, x.(ndMove)) }
+func (h *ndHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// push records the current gain of moving separator node v to side to:
+// its neighbours on the other side join the separator.
+func (d *nd) push(v, to int) {
+	heap.Push(&d.h, ndMove{1 - d.cnt[1-to][v], v, to})
+}
+
+// count sets d.cnt of local node v: its neighbours on sides A and B.
+func (d *nd) count(v int) {
+	d.cnt[ndA][v], d.cnt[ndB][v] = 0, 0
+	for _, u := range d.sadj[d.sptr[v]:d.sptr[v+1]] {
+		if p := d.part[u]; p != ndS {
+			d.cnt[p][v]++
+		}
+	}
+}
+
+// refine makes one Fiduccia–Mattheyses pass over the separator: it moves
+// separator nodes to a side (pulling their neighbours on the other side
+// into the separator) by largest gain, each node at most once, keeping
+// both sides at most maxW, and rolls back to the smallest separator seen
+// (ties to the better balance). It reports whether the separator shrank
+// or became better balanced.
+func (d *nd) refine(m int, w *[3]int, maxW int) bool {
+	d.h = d.h[:0]
+	for v := range m {
+		if d.part[v] == ndS {
+			d.count(v)
+			d.push(v, ndA)
+			d.push(v, ndB)
+		}
+	}
+	d.lockStamp++
+	d.log, d.logStart = d.log[:0], d.logStart[:0]
+	bestS, bestImb, bestLen := w[ndS], abs(w[ndA]-w[ndB]), 0
+	patience := ndPatience + w[ndS]
+	for bad := 0; d.h.Len() > 0 && bad < patience; {
+		mv := heap.Pop(&d.h).(ndMove)
+		v, to := mv.v, mv.to
+		if d.part[v] != ndS || d.locked[v] == d.lockStamp || mv.gain != 1-d.cnt[1-to][v] || w[to]+1 > maxW {
+			continue
+		}
+		d.move(v, to, w)
+		if imb := abs(w[ndA] - w[ndB]); w[ndS] < bestS || (w[ndS] == bestS && imb < bestImb) {
+			bestS, bestImb, bestLen, bad = w[ndS], imb, len(d.logStart), 0
+		} else {
+			bad++
+		}
+	}
+	improved := bestLen > 0
+	d.undo(bestLen, w)
+	return improved
+}
+
+// move moves separator node v to side to, pulls its neighbours on the
+// other side into the separator and updates the counts and gains.
+func (d *nd) move(v, to int, w *[3]int) {
+	other := 1 - to
+	d.part[v] = to
+	d.locked[v] = d.lockStamp
+	w[ndS]--
+	w[to]++
+	d.logStart = append(d.logStart, len(d.log))
+	d.log = append(d.log, v, to)
+	for _, u := range d.sadj[d.sptr[v]:d.sptr[v+1]] {
+		switch d.part[u] {
+		case ndS:
+			d.cnt[to][u]++
+			d.push(u, other)
+		case other:
+			d.part[u] = ndS
+			w[other]--
+			w[ndS]++
+			d.log = append(d.log, u)
+			for _, x := range d.sadj[d.sptr[u]:d.sptr[u+1]] {
+				if d.part[x] == ndS && x != u {
+					d.cnt[other][x]--
+					d.push(x, to)
+				}
+			}
+			d.count(u)
+			d.push(u, ndA)
+			d.push(u, ndB)
+		}
+	}
+}
+
+// undo takes back the moves after the first keep ones, newest first.
+func (d *nd) undo(keep int, w *[3]int) {
+	for k := len(d.logStart) - 1; k >= keep; k-- {
+		rec := d.log[d.logStart[k]:]
+		if k+1 < len(d.logStart) {
+			rec = d.log[d.logStart[k]:d.logStart[k+1]]
+		}
+		v, to := rec[0], rec[1]
+		for _, u := range rec[2:] {
+			d.part[u] = 1 - to
+			w[1-to]++
+			w[ndS]--
+		}
+		d.part[v] = ndS
+		w[to]--
+		w[ndS]++
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
