@@ -1,7 +1,5 @@
 package cholesky
 
-import "container/heap"
-
 // Nested dissection ordering, spec sparse-cholesky.md §Orderings.
 
 const (
@@ -16,6 +14,13 @@ const (
 	ndBalance = 0.6
 	// ndPasses bounds the refinement passes per separator.
 	ndPasses = 8
+	// A separator is rejected, and the part ordered by orderAMD, when its
+	// smaller side holds less than 1/ndMinSide of the part or the
+	// separator more than 1/ndMaxSep: such a split (a scale-free graph's
+	// hubs, a dense core) removes little fill and would make the
+	// recursion deep, each level costing a pass over the part.
+	ndMinSide = 10
+	ndMaxSep  = 4
 	// ndPatience is the number of moves a refinement pass makes past its
 	// best state (plus the initial separator's size) before giving up.
 	ndPatience = 64
@@ -59,7 +64,7 @@ func orderND(n int, ptr, adj []int) []int {
 		ptr: ptr, adj: adj, in: make([]int, n), loc: make([]int, n),
 		part: make([]int, n), level: make([]int, n), queue: make([]int, n), buf: make([]int, n),
 		cnt: [2][]int{make([]int, n), make([]int, n)}, locked: make([]int, n),
-		perm: make([]int, 0, n),
+		perm: make([]int, 0, n), sptr: make([]int, 0, n+1), sadj: make([]int, 0, len(adj)),
 	}
 	d.dissect(identity(n))
 	return d.perm
@@ -77,18 +82,24 @@ func identity(n int) []int {
 // dissect appends the ordering of the part nodes (global indices) to
 // d.perm, reordering nodes in place.
 func (d *nd) dissect(nodes []int) {
-	if len(nodes) <= ndLeaf {
+	m := len(nodes)
+	if m <= ndLeaf {
 		d.leaf(nodes)
 		return
 	}
 	d.induce(nodes)
-	if bounds := d.components(nodes); len(bounds) > 2 {
-		for k := 0; k+1 < len(bounds); k++ {
-			d.dissect(nodes[bounds[k]:bounds[k+1]])
+	lab := d.part[:m]
+	for k := range lab {
+		lab[k] = -1
+	}
+	count, first := d.bfs(0, lab, 0)
+	if count < m {
+		for _, b := range d.components(nodes) {
+			d.dissect(b)
 		}
 		return
 	}
-	na, nb, ok := d.separate(nodes)
+	na, nb, ok := d.separate(nodes, first)
 	if !ok {
 		d.leaf(nodes)
 		return
@@ -126,26 +137,23 @@ func (d *nd) induce(nodes []int) {
 }
 
 // components labels the connected components of the induced subgraph
-// (in order of their first node), groups nodes by component (stably) and
-// returns the component boundaries in nodes.
-func (d *nd) components(nodes []int) []int {
-	m := len(nodes)
-	lab := d.part[:m]
-	for k := range lab {
-		lab[k] = -1
-	}
-	nc := 0
-	for s := range m {
-		if lab[s] >= 0 {
-			continue
+// not yet labelled (the first one is) in order of their first node,
+// groups nodes by component (stably) and returns the groups.
+func (d *nd) components(nodes []int) [][]int {
+	lab := d.part[:len(nodes)]
+	nc := 1
+	for s := range lab {
+		if lab[s] < 0 {
+			d.bfs(s, lab, nc)
+			nc++
 		}
-		d.bfs(s, lab, nc)
-		nc++
 	}
-	if nc == 1 {
-		return nil
+	bounds := d.group(nodes, lab, nc)
+	parts := make([][]int, nc)
+	for c := range parts {
+		parts[c] = nodes[bounds[c]:bounds[c+1]]
 	}
-	return d.group(nodes, lab, nc)
+	return parts
 }
 
 // bfs labels with c every unlabelled (negative) node reached from s,
@@ -198,10 +206,10 @@ func (d *nd) group(nodes, lab []int, nl int) []int {
 // the middle of a level structure rooted at a pseudo-peripheral node,
 // then refined. It reorders nodes as A, B, S and returns |A| and |B|;
 // ok is false when no separator leaves both sides non-empty.
-func (d *nd) separate(nodes []int) (na, nb int, ok bool) {
+func (d *nd) separate(nodes []int, first int) (na, nb int, ok bool) {
 	m := len(nodes)
 	part := d.part[:m]
-	depth := d.levels(m)
+	depth := d.levels(m, first)
 	if depth < 2 {
 		return 0, 0, false
 	}
@@ -227,7 +235,7 @@ func (d *nd) separate(nodes []int) (na, nb int, ok bool) {
 			break
 		}
 	}
-	if w[ndA] == 0 || w[ndB] == 0 {
+	if ndMinSide*min(w[ndA], w[ndB]) < m || ndMaxSep*w[ndS] > m {
 		return 0, 0, false
 	}
 	d.group(nodes, part, 3)
@@ -245,35 +253,31 @@ func (d *nd) touches(k, x int) bool {
 }
 
 // levels builds the level structure (d.level) of the connected induced
-// subgraph of m nodes rooted at a pseudo-peripheral node, found by
-// repeated breadth-first searches from a node of least degree in the
-// last level, and returns its depth.
-func (d *nd) levels(m int) int {
+// subgraph of m nodes rooted at a pseudo-peripheral node and returns its
+// depth. It starts from the breadth-first search from local node 0 whose
+// last level begins at d.queue[first], and searches again from a node of
+// least degree in the last level while that deepens the structure.
+func (d *nd) levels(m, first int) int {
 	lab := d.part[:m]
-	root, ecc := 0, -1
+	depth := d.level[d.queue[m-1]]
 	for range 8 {
+		root := d.queue[first]
+		for _, v := range d.queue[first:m] {
+			if d.sptr[v+1]-d.sptr[v] < d.sptr[root+1]-d.sptr[root] {
+				root = v
+			}
+		}
 		for k := range lab {
 			lab[k] = -1
 		}
-		count, first := d.bfs(root, lab, 0)
-		e := d.level[d.queue[count-1]]
-		if e <= ecc {
-			break
+		_, first = d.bfs(root, lab, 0)
+		e := d.level[d.queue[m-1]]
+		if e <= depth {
+			return e
 		}
-		ecc = e
-		next := d.queue[first]
-		for _, v := range d.queue[first:count] {
-			if d.sptr[v+1]-d.sptr[v] < d.sptr[next+1]-d.sptr[next] {
-				next = v
-			}
-		}
-		root = next
+		depth = e
 	}
-	for k := range lab { // the level structure of the last root
-		lab[k] = -1
-	}
-	d.bfs(root, lab, 0)
-	return ecc
+	return depth
 }
 
 // cutLevel chooses the separating level: the smallest level whose sides
@@ -305,33 +309,61 @@ func (d *nd) cutLevel(m, depth int) int {
 // given gain (the decrease of |S|).
 type ndMove struct{ gain, v, to int }
 
-// ndHeap orders moves by gain, then node, then side, so that the
-// refinement is deterministic.
+// ndHeap is a binary max-heap of moves by gain, then node, then side,
+// so that the refinement is deterministic.
 type ndHeap []ndMove
 
-func (h ndHeap) Len() int { return len(h) }
-func (h ndHeap) Less(i, j int) bool {
-	if h[i].gain != h[j].gain {
-		return h[i].gain > h[j].gain
+func (m ndMove) before(o ndMove) bool {
+	if m.gain != o.gain {
+		return m.gain > o.gain
 	}
-	if h[i].v != h[j].v {
-		return h[i].v < h[j].v
+	if m.v != o.v {
+		return m.v < o.v
 	}
-	return h[i].to < h[j].to
+	return m.to < o.to
 }
-func (h ndHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *ndHeap) Push(x any)   { *h = append(*h, x.(ndMove)) }
-func (h *ndHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *ndHeap) push(m ndMove) {
+	*h = append(*h, m)
+	q := *h
+	for k := len(q) - 1; k > 0; {
+		p := (k - 1) / 2
+		if !q[k].before(q[p]) {
+			break
+		}
+		q[k], q[p] = q[p], q[k]
+		k = p
+	}
+}
+
+func (h *ndHeap) pop() ndMove {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for k := 0; ; {
+		c := 2*k + 1
+		if c >= last {
+			break
+		}
+		if c+1 < last && q[c+1].before(q[c]) {
+			c++
+		}
+		if !q[c].before(q[k]) {
+			break
+		}
+		q[k], q[c] = q[c], q[k]
+		k = c
+	}
+	*h = q
+	return top
 }
 
 // push records the current gain of moving separator node v to side to:
 // its neighbours on the other side join the separator.
 func (d *nd) push(v, to int) {
-	heap.Push(&d.h, ndMove{1 - d.cnt[1-to][v], v, to})
+	d.h.push(ndMove{1 - d.cnt[1-to][v], v, to})
 }
 
 // count sets d.cnt of local node v: its neighbours on sides A and B.
@@ -363,8 +395,8 @@ func (d *nd) refine(m int, w *[3]int, maxW int) bool {
 	d.log, d.logStart = d.log[:0], d.logStart[:0]
 	bestS, bestImb, bestLen := w[ndS], abs(w[ndA]-w[ndB]), 0
 	patience := ndPatience + w[ndS]
-	for bad := 0; d.h.Len() > 0 && bad < patience; {
-		mv := heap.Pop(&d.h).(ndMove)
+	for bad := 0; len(d.h) > 0 && bad < patience; {
+		mv := d.h.pop()
 		v, to := mv.v, mv.to
 		if d.part[v] != ndS || d.locked[v] == d.lockStamp || mv.gain != 1-d.cnt[1-to][v] || w[to]+1 > maxW {
 			continue

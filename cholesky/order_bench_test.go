@@ -33,4 +33,4 @@ func benchmarkOrder(b *testing.B, order func(int, []int, []int) []int, names ...
 
 func BenchmarkOrderAMD(b *testing.B) { benchmarkOrder(b, orderAMD, "power", "as", "grid316") }
 
-func BenchmarkOrderND(b *testing.B) { benchmarkOrder(b, orderND, "grid316") }
+func BenchmarkOrderND(b *testing.B) { benchmarkOrder(b, orderND, "power", "as", "grid316") }
