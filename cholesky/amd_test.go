@@ -313,6 +313,29 @@ func TestAMDTree(t *testing.T) {
 	}
 }
 
+// TestAMDDense checks that nodes of degree above the dense threshold come
+// last, in ascending order, and that the rest is ordered as without them.
+func TestAMDDense(t *testing.T) {
+	side := 40
+	n := side*side + 2
+	e := gridEdges(side, side, false)
+	for _, hub := range []int{n - 2, n - 1} {
+		for i := range side * side / 2 {
+			e = append(e, [2]int{hub, 2*i + hub%2})
+		}
+	}
+	ptr, adj := csrFromEdges(n, e)
+	perm := orderAMD(n, ptr, adj)
+	checkPerm(t, "hubs", n, perm)
+	if perm[n-2] != n-2 || perm[n-1] != n-1 {
+		t.Errorf("hubs ordered at %v, want last", perm[n-2:])
+	}
+	gptr, gadj := csrFromEdges(side*side, gridEdges(side, side, false))
+	if want := orderAMD(side*side, gptr, gadj); !slices.Equal(perm[:n-2], want) {
+		t.Errorf("the grid with hubs is not ordered as the grid alone")
+	}
+}
+
 // TestAMDQuality compares AMD's fill on the grounded Laplacian pattern
 // with CHOLMOD 5.12's AMD on the same pattern (reference numbers from
 // SuiteSparse, spec sparse-cholesky.md §Orderings). Both implement the

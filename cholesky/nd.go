@@ -60,14 +60,18 @@ type nd struct {
 // are ordered recursively before it; smaller parts are ordered by
 // orderAMD. The ordering is deterministic.
 func orderND(n int, ptr, adj []int) []int {
-	d := &nd{
+	d := newND(n, ptr, adj)
+	d.dissect(identity(n))
+	return d.perm
+}
+
+func newND(n int, ptr, adj []int) *nd {
+	return &nd{
 		ptr: ptr, adj: adj, in: make([]int, n), loc: make([]int, n),
 		part: make([]int, n), level: make([]int, n), queue: make([]int, n), buf: make([]int, n),
 		cnt: [2][]int{make([]int, n), make([]int, n)}, locked: make([]int, n),
 		perm: make([]int, 0, n), sptr: make([]int, 0, n+1), sadj: make([]int, 0, len(adj)),
 	}
-	d.dissect(identity(n))
-	return d.perm
 }
 
 // identity returns 0, 1, …, n−1.
@@ -293,10 +297,7 @@ func (d *nd) cutLevel(m, depth int) int {
 	below := size[0]
 	for s := 1; s < depth; s++ {
 		above := m - below - size[s]
-		cost := float64(size[s])
-		if 3*min(below, above) < m {
-			cost = float64(m) * float64(size[s]) / float64(min(below, above))
-		}
+		cost := float64(size[s]) * float64(m) * float64(m) / (4 * float64(max(below, 1)) * float64(max(above, 1)))
 		if bestCost < 0 || cost < bestCost {
 			best, bestCost = s, cost
 		}
