@@ -153,6 +153,22 @@ func randomEdges(n, m int, src *rand.Rand) [][2]int {
 	return e
 }
 
+func shift(e [][2]int, by int) [][2]int {
+	out := make([][2]int, len(e))
+	for k, x := range e {
+		out[k] = [2]int{x[0] + by, x[1] + by}
+	}
+	return out
+}
+
+func relabel(e [][2]int, p []int) [][2]int {
+	out := make([][2]int, len(e))
+	for k, x := range e {
+		out[k] = [2]int{p[x[0]], p[x[1]]}
+	}
+	return out
+}
+
 func starEdges(n, centre int) [][2]int {
 	var e [][2]int
 	for i := range n {
@@ -270,6 +286,14 @@ func TestOrderPermutation(t *testing.T) {
 		{"path", 500, gridEdges(1, 500, false)}, {"grid", 900, gridEdges(30, 30, false)},
 		{"torus", 400, gridEdges(20, 20, true)},
 	}
+	// Two grids and ten isolated nodes, interleaved by a relabelling.
+	two := append(gridEdges(30, 30, false), shift(gridEdges(20, 40, false), 900)...)
+	graphs = append(graphs, graph{"two grids", 1710, relabel(two, src.Perm(1710))})
+	var tree [][2]int
+	for i := 1; i < 2000; i++ {
+		tree = append(tree, [2]int{i, src.IntN(i)})
+	}
+	graphs = append(graphs, graph{"tree", 2000, tree})
 	for k := range 20 {
 		n := 1 + src.IntN(600)
 		graphs = append(graphs, graph{fmt.Sprint("random", k), n, randomEdges(n, src.IntN(4*n), src)})
