@@ -57,6 +57,9 @@ type amd struct {
 	// variables it represents.
 	mnext, mtail []int
 	nel          int // variables eliminated or set aside
+	// Nodes hstart..n−1 form a halo: they count in the degrees but are
+	// never eliminated; left counts the other variables not yet ordered.
+	hstart, left int
 	nvpiv        int // size of the current pivot, mass-eliminated variables included
 	lp           []int
 	perm         []int
@@ -67,16 +70,33 @@ type amd struct {
 // self-loops, symmetric): perm[k] is the node eliminated k-th. Dense nodes
 // (degree above max(amdDenseMin, amdDenseFactor·√n)) come last, in
 // ascending index order. The ordering is deterministic.
-func orderAMD(n int, ptr, adj []int) []int {
+func orderAMD(n int, ptr, adj []int) []int { return orderHaloAMD(n, 0, ptr, adj) }
+
+// orderHaloAMD is orderAMD on a graph whose last nh nodes form a halo:
+// nodes eliminated after all the others (the separators around a part
+// of a nested dissection). They count in the degrees of their neighbours
+// but are not ordered: the result holds the n − nh other nodes.
+func orderHaloAMD(n, nh int, ptr, adj []int) []int {
 	if n == 0 {
 		return []int{}
 	}
 	a := newAMD(n, ptr, adj)
-	for a.nel < n {
+	a.hstart = n - nh
+	for i := range a.hstart {
+		if a.status[i] != amdDense {
+			a.left++
+		}
+	}
+	for i := a.hstart; i < n; i++ {
+		if a.status[i] != amdDense {
+			a.remove(i)
+		}
+	}
+	for a.left > 0 {
 		p := a.pivot()
 		a.eliminate(p)
 	}
-	for i := range n {
+	for i := range a.hstart {
 		if a.status[i] == amdDense {
 			a.perm = append(a.perm, i)
 		}
@@ -166,6 +186,7 @@ func (a *amd) pivot() int {
 func (a *amd) eliminate(p int) {
 	a.nvpiv = a.nv[p]
 	a.nel += a.nvpiv
+	a.left -= a.nvpiv
 	a.nv[p] = -a.nvpiv
 	degp := a.buildElement(p)
 	a.scanElements()
@@ -208,7 +229,9 @@ func (a *amd) take(j int) int {
 	}
 	nvj := a.nv[j]
 	a.nv[j] = -nvj
-	a.remove(j)
+	if j < a.hstart { // a halo node is in no degree list
+		a.remove(j)
+	}
 	a.lp = append(a.lp, j)
 	return nvj
 }
@@ -260,6 +283,9 @@ func (a *amd) updateVariables(p, degp int) int {
 			degp -= nvi
 			a.nvpiv += nvi
 			a.nel += nvi
+			if i < a.hstart {
+				a.left -= nvi
+			}
 			a.join(p, i)
 			continue
 		}
@@ -342,7 +368,7 @@ func (a *amd) mergeBucket(i int) {
 	}
 	prev := i
 	for j := a.hnext[i]; j >= 0; j = a.hnext[j] {
-		if a.ln[j] != l || a.elen[j] != a.elen[i] || !a.sameList(j) {
+		if a.ln[j] != l || a.elen[j] != a.elen[i] || (i < a.hstart) != (j < a.hstart) || !a.sameList(j) {
 			prev = j
 			continue
 		}
@@ -377,7 +403,9 @@ func (a *amd) finish(p, degp int) {
 		nvi := -a.nv[i]
 		a.nv[i] = nvi
 		a.deg[i] = max(0, min(a.deg[i]+degp-nvi, nleft-nvi))
-		a.insert(i)
+		if i < a.hstart {
+			a.insert(i)
+		}
 		a.lp[k] = i
 		k++
 	}
@@ -393,7 +421,9 @@ func (a *amd) finish(p, degp int) {
 		a.status[p] = amdDead
 	}
 	for x := p; x >= 0; x = a.mnext[x] {
-		a.perm = append(a.perm, x)
+		if x < a.hstart {
+			a.perm = append(a.perm, x)
+		}
 	}
 	if a.wflg > math.MaxInt-2*(a.n+1) {
 		clear(a.w)

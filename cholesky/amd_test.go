@@ -308,6 +308,9 @@ func TestOrderPermutation(t *testing.T) {
 				t.Errorf("%s %s: two runs differ", o.name, g.name)
 			}
 		}
+		// With its last fifth as a halo, AMD orders exactly the others.
+		nh := g.n / 5
+		checkPerm(t, "halo AMD "+g.name, g.n-nh, orderHaloAMD(g.n, nh, ptr, adj))
 	}
 }
 
