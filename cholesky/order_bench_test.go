@@ -35,6 +35,8 @@ func benchmarkOrder(b *testing.B, order func(int, []int, []int) []int, names ...
 	}
 }
 
-func BenchmarkOrderAMD(b *testing.B) { benchmarkOrder(b, orderAMD, "power", "as", "grid316", "grid1000") }
+func BenchmarkOrderAMD(b *testing.B) {
+	benchmarkOrder(b, orderAMD, "power", "as", "grid316", "grid1000")
+}
 
 func BenchmarkOrderND(b *testing.B) { benchmarkOrder(b, orderND, "power", "as", "grid316", "grid1000") }
