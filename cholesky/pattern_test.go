@@ -8,10 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// bruteFill returns the factor's pattern by eliminating a dense boolean
+// bruteFactorPattern returns the factor's pattern by eliminating a dense boolean
 // copy of the permuted pattern: eliminating k joins every pair of its
 // later neighbours.
-func bruteFill(a *Matrix, perm []int) [][]bool {
+func bruteFactorPattern(a *Matrix, perm []int) [][]bool {
 	n := a.N
 	pinv := make([]int, n)
 	for k, i := range perm {
@@ -52,7 +52,7 @@ func TestPatternIsTheFill(t *testing.T) {
 			a, _ := randomSPD(rng, n, 2.5)
 			sym, err := Analyze(a, &Settings{Ordering: o})
 			require.NoError(t, err)
-			b := bruteFill(a, sym.perm)
+			b := bruteFactorPattern(a, sym.perm)
 			count, flops := 0, 0.0
 			for j := range n {
 				col := 0

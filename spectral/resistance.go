@@ -341,6 +341,9 @@ func EffectiveResistance(g *wgraph.Graph, u, v int) (float64, error) {
 	if u == v {
 		return 0, nil
 	}
+	if r.sp != nil {
+		return r.sp.solveBetween(u, v), nil
+	}
 	x := make([]float64, r.n)
 	x[u], x[v] = 1, -1
 	r.f.SolveVec(x, x)
