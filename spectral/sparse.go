@@ -379,3 +379,12 @@ func (r *Resistance) EdgeResistances(dst []float64) []float64 {
 	}
 	return dst
 }
+
+// Report returns the predicted size and cost of the sparse factor, and
+// the zero Report where no analysis was made (a dense graph).
+func (sl *ShiftedLaplacian) Report() cholesky.Report {
+	if sl.sym == nil {
+		return cholesky.Report{}
+	}
+	return sl.sym.Report()
+}
