@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/cholesky"
 	"github.com/loadlab/loadlab/internal/badarg"
 	"github.com/loadlab/loadlab/internal/graphtest"
 	"github.com/loadlab/loadlab/wgraph"
@@ -58,6 +59,18 @@ func graphCases() []badarg.Case {
 		case "LambdaMaxBracket", "Lambda2Bracket", "LambdaMaxBounds", "AlgebraicConnectivity":
 			// A disconnected graph has λ₂ = 0 and a λ_max: no error.
 		case "EffectiveResistance", "Spectrum", "LiftedLaplacian":
+		case "KirchhoffIndex", "NewResistance":
+			// A path factors without fill at any size: the sparse path's
+			// refusal is reached by lowering its flops limit.
+			cs = append(cs,
+				badarg.Probe{Func: name, Err: loadlab.ErrDisconnected}.Fails("two components", "not reachable", func() error { return f(twoComponents()) }),
+				badarg.Probe{Func: name, Err: inv}.Fails("no nodes", "no nodes", func() error { return f(&wgraph.Graph{}) }),
+				badarg.Probe{Func: name, Err: tooLarge}.Fails("400×400 grid, sparse factor over the flops limit", "Settings.MaxFlops", func() error {
+					sparseSettings = &cholesky.Settings{MaxFlops: 1e3}
+					defer func() { sparseSettings = nil }()
+					return f(graphtest.Must(gen.Grid(400, 400)))
+				}),
+			)
 		case "TopResistances": // no dense work above DenseMaxNodes: topResistanceCases
 			cs = append(cs,
 				badarg.Probe{Func: name, Err: loadlab.ErrDisconnected}.Fails("two components", "not reachable", func() error { return f(twoComponents()) }),
@@ -91,7 +104,7 @@ func graphCases() []badarg.Case {
 // nilGraphPanic is the panic of name on a nil graph.
 func nilGraphPanic(name string) string {
 	switch name {
-	case "NewResistance", "PseudoInverse", "ResistanceMatrix":
+	case "NewResistance":
 		return "nil graph g" // from wgraph.CheckConnected
 	case "LambdaMaxBracket", "LambdaMaxBounds":
 		return "spectral: LambdaMaxBracket: g is nil"
@@ -246,6 +259,13 @@ func resistanceCases() []badarg.Case {
 		r.PseudoInverseDiag(dst)
 		return nil
 	})...)
+	cs = append(cs, badarg.Probe{Func: "Resistance.EdgeResistances", Panic: true, Text: "EdgeResistances: len(dst)"}.Lengths("dst", []float64{1, 2}, func(dst []float64) error {
+		if dst == nil {
+			dst = []float64{}
+		}
+		r.EdgeResistances(dst)
+		return nil
+	})...)
 	for name, f := range map[string]func(dst *mat.SymDense){
 		"Resistance.PseudoInverseTo": r.PseudoInverseTo,
 		"Resistance.MatrixTo":        r.MatrixTo,
@@ -265,7 +285,7 @@ func resistanceCases() []badarg.Case {
 // matrices, nodes and destinations: each gives the documented error,
 // naming the input, or the documented panic.
 func TestValidate(t *testing.T) {
-	cs := slices.Concat(graphCases(), settingsCases(), closedFormCases(), resistanceCases(), topResistanceCases())
+	cs := slices.Concat(graphCases(), settingsCases(), closedFormCases(), resistanceCases(), topResistanceCases(), shiftedCases())
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"Bracket.Contains": "a query that accepts every float64: NaN lies in no bracket",
@@ -288,4 +308,26 @@ func topResistanceCases() []badarg.Case {
 	top := func(g *wgraph.Graph, k int) error { _, err := TopResistances(g, k); return err }
 	cs := badarg.Probe{Func: "TopResistances", Err: inv}.Int("k", badarg.Positive, func(k int) error { return top(connectedPath(4), k) })
 	return append(cs, badarg.Probe{Func: "TopResistances", Err: tooLarge}.Fails("k = 2^40", "TopResistances: k", func() error { return top(connectedPath(1<<21), 1<<40) }))
+}
+
+// shiftedCases probes NewShiftedLaplacian and its Factor.
+func shiftedCases() []badarg.Case {
+	p := badarg.Probe{Func: "NewShiftedLaplacian"}
+	sl := graphtest.Must(NewShiftedLaplacian(graphtest.Must(gen.Grid(60, 60)), nil))
+	dense := graphtest.Must(NewShiftedLaplacian(graphtest.Must(gen.Complete(10)), nil))
+	cs := []badarg.Case{
+		p.Panics("g = nil", "spectral: NewShiftedLaplacian: nil graph g", func() { _, _ = NewShiftedLaplacian(nil, nil) }),
+		badarg.Probe{Func: "NewShiftedLaplacian", Err: inv}.Fails("no nodes", "no nodes", func() error { _, err := NewShiftedLaplacian(&wgraph.Graph{}, nil); return err }),
+		badarg.Probe{Func: "NewShiftedLaplacian", Err: inv}.Fails("Ordering = 9", "Settings.Ordering = 9", func() error {
+			_, err := NewShiftedLaplacian(graphtest.Must(gen.Grid(60, 60)), &cholesky.Settings{Ordering: 9})
+			return err
+		}),
+		badarg.Probe{Func: "NewShiftedLaplacian", Err: tooLarge}.Fails("MaxFlops = 10", "Settings.MaxFlops", func() error {
+			_, err := NewShiftedLaplacian(graphtest.Must(gen.Grid(60, 60)), &cholesky.Settings{MaxFlops: 10})
+			return err
+		}),
+		badarg.Probe{Func: "ShiftedLaplacian.Factor"}.Panics("dense graph", "the graph is dense", func() { _, _ = dense.Factor(2, -0.1) }),
+		badarg.Probe{Func: "ShiftedLaplacian.Factor", Err: loadlab.ErrIllConditioned}.Fails("2I − L, unstable", "not numerically positive definite", func() error { _, err := sl.Factor(2, -1); return err }),
+	}
+	return append(cs, badarg.Probe{Func: "ShiftedLaplacian.Factor", Err: inv, Text: "= %v"}.Scalar("c", badarg.Finite, func(c float64) error { _, err := sl.Factor(c, -0.1); return err })...)
 }
