@@ -3,7 +3,7 @@ package cholesky
 import "math"
 
 // Approximate minimum degree ordering (Amestoy, Davis and Duff 1996),
-// spec sparse-cholesky.md §Orderings.
+// spec sparse-cholesky.md §6.
 
 // A node whose degree exceeds max(amdDenseMin, amdDenseFactor·√n) is dense:
 // it is taken out of the graph before the ordering starts and ordered

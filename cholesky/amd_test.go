@@ -399,7 +399,7 @@ func TestAMDDense(t *testing.T) {
 
 // TestAMDQuality compares AMD's fill on the grounded Laplacian pattern
 // with CHOLMOD 5.12's AMD on the same pattern (reference numbers from
-// SuiteSparse, spec sparse-cholesky.md §Orderings). Both implement the
+// SuiteSparse, spec sparse-cholesky.md §6). Both implement the
 // same heuristic but break ties and order dense rows differently, and
 // CHOLMOD postorders; 15 % covers those differences, while a defect in
 // the degree update or absorption costs far more.

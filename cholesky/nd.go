@@ -1,6 +1,6 @@
 package cholesky
 
-// Nested dissection ordering, spec sparse-cholesky.md §Orderings.
+// Nested dissection ordering, spec sparse-cholesky.md §6.
 
 const (
 	// ndLeaf is the largest part ordered by minimum degree (with its
