@@ -3,7 +3,7 @@ package cholesky
 import "math"
 
 // Approximate minimum degree ordering (Amestoy, Davis and Duff 1996),
-// spec sparse-cholesky.md §Orderings.
+// spec sparse-cholesky.md §6.
 
 // A node whose degree exceeds max(amdDenseMin, amdDenseFactor·√n) is dense:
 // it is taken out of the graph before the ordering starts and ordered
@@ -49,10 +49,13 @@ type amd struct {
 	// Degree lists: head[d] is the first variable of degree d.
 	head, next, prev []int
 	mindeg           int
-	// Hash buckets of the supervariable detection.
-	hhead, hnext, hash []int
-	mark               []int
-	stamp              int
+	// Hash buckets of the supervariable detection: hhead[h] heads the
+	// bucket of hash h. A variable of Lp is out of the degree lists while
+	// the step runs, so its next chains its bucket and its prev holds its
+	// hash meanwhile.
+	hhead []int
+	mark  []int
+	stamp int
 	// Member lists: a principal variable heads the chain of the
 	// variables it represents.
 	mnext, mtail []int
@@ -112,8 +115,8 @@ func newAMD(n int, ptr, adj []int) *amd {
 		nv: make([]int, n), status: make([]int8, n), deg: make([]int, n),
 		w: make([]int, n), wflg: 1,
 		head: make([]int, n+1), next: make([]int, n), prev: make([]int, n),
-		hhead: make([]int, n), hnext: make([]int, n), hash: make([]int, n),
-		mark: make([]int, n), mnext: make([]int, n), mtail: make([]int, n),
+		hhead: make([]int, n),
+		mark:  make([]int, n), mnext: make([]int, n), mtail: make([]int, n),
 		perm: make([]int, 0, n),
 	}
 	dense := max(amdDenseMin, int(amdDenseFactor*math.Sqrt(float64(n))))
@@ -300,8 +303,8 @@ func (a *amd) updateVariables(p, degp int) int {
 		a.iw[s] = p
 		a.elen[i], a.ln[i] = na+1, na+nb+1
 		key := (h + p) % a.n
-		a.hash[i] = key
-		a.hnext[i] = a.hhead[key]
+		a.prev[i] = key
+		a.next[i] = a.hhead[key]
 		a.hhead[key] = i
 	}
 	return degp
@@ -343,13 +346,13 @@ func (a *amd) findSupervariables() {
 		if a.nv[i] == 0 {
 			continue
 		}
-		key := a.hash[i]
+		key := a.prev[i]
 		b := a.hhead[key]
 		if b < 0 {
 			continue
 		}
 		a.hhead[key] = -1
-		for ; b >= 0; b = a.hnext[b] {
+		for ; b >= 0; b = a.next[b] {
 			a.mergeBucket(b)
 		}
 	}
@@ -358,7 +361,7 @@ func (a *amd) findSupervariables() {
 // mergeBucket merges into i every later variable of its bucket chain with
 // the same list.
 func (a *amd) mergeBucket(i int) {
-	if a.hnext[i] < 0 {
+	if a.next[i] < 0 {
 		return
 	}
 	a.stamp++
@@ -366,16 +369,16 @@ func (a *amd) mergeBucket(i int) {
 	for _, x := range a.iw[s : s+l] {
 		a.mark[x] = a.stamp
 	}
-	prev := i
-	for j := a.hnext[i]; j >= 0; j = a.hnext[j] {
+	last := i
+	for j := a.next[i]; j >= 0; j = a.next[j] {
 		if a.ln[j] != l || a.elen[j] != a.elen[i] || (i < a.hstart) != (j < a.hstart) || !a.sameList(j) {
-			prev = j
+			last = j
 			continue
 		}
 		a.nv[i] += a.nv[j] // both negated
 		a.nv[j], a.status[j] = 0, amdDead
 		a.join(i, j)
-		a.hnext[prev] = a.hnext[j]
+		a.next[last] = a.next[j]
 	}
 }
 

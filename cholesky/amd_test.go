@@ -2,6 +2,7 @@ package cholesky
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -340,6 +341,39 @@ func TestAMDTree(t *testing.T) {
 	}
 }
 
+// TestAMDBipartite checks AMD on complete bipartite graphs K_{a,b},
+// a < b, against the count its rule implies. The b side, of degree a, is
+// eliminated first; the first elimination makes the a side one
+// supervariable whose external degree is the number k of b nodes left, so
+// it goes when k falls to a (a tie) or a − 1. Then nnz(L) =
+// (b−k)(a+1) + a(a+1)/2 + ak + k(k+1)/2 (CHOLMOD's AMD gives k = a on
+// K_{3,10} and K_{20,50}: 49 and 1450). When b exceeds the dense threshold
+// the a nodes are set aside, the b nodes are isolated, and nnz(L) =
+// b(a+1) + a(a+1)/2.
+func TestAMDBipartite(t *testing.T) {
+	for _, ab := range [][2]int{{1, 2}, {3, 10}, {20, 50}, {40, 300}, {5, 4000}} {
+		a, b := ab[0], ab[1]
+		var e [][2]int
+		for i := range a {
+			for j := range b {
+				e = append(e, [2]int{i, a + j})
+			}
+		}
+		n := a + b
+		ptr, adj := csrFromEdges(n, relabel(e, rand.New(rand.NewPCG(uint64(a), uint64(b))).Perm(n)))
+		perm := orderAMD(n, ptr, adj)
+		checkPerm(t, "bipartite", n, perm)
+		count := func(k int) int { return (b-k)*(a+1) + a*(a+1)/2 + a*k + k*(k+1)/2 }
+		want := []int{count(a - 1), count(a)}
+		if float64(b) > max(amdDenseMin, amdDenseFactor*math.Sqrt(float64(n))) {
+			want = []int{b*(a+1) + a*(a+1)/2}
+		}
+		if nnz, _ := testFill(n, ptr, adj, perm); !slices.Contains(want, nnz) {
+			t.Errorf("K_{%d,%d}: nnz(L) = %d, want one of %v", a, b, nnz, want)
+		}
+	}
+}
+
 // TestAMDDense checks that nodes of degree above the dense threshold come
 // last, in ascending order, and that the rest is ordered as without them.
 func TestAMDDense(t *testing.T) {
@@ -365,7 +399,7 @@ func TestAMDDense(t *testing.T) {
 
 // TestAMDQuality compares AMD's fill on the grounded Laplacian pattern
 // with CHOLMOD 5.12's AMD on the same pattern (reference numbers from
-// SuiteSparse, spec sparse-cholesky.md §Orderings). Both implement the
+// SuiteSparse, spec sparse-cholesky.md §6). Both implement the
 // same heuristic but break ties and order dense rows differently, and
 // CHOLMOD postorders; 15 % covers those differences, while a defect in
 // the degree update or absorption costs far more.

@@ -1,6 +1,6 @@
 package cholesky
 
-// Nested dissection ordering, spec sparse-cholesky.md §Orderings.
+// Nested dissection ordering, spec sparse-cholesky.md §6.
 
 const (
 	// ndLeaf is the largest part ordered by minimum degree (with its
@@ -189,7 +189,7 @@ func (d *nd) induce(nodes []int) {
 
 // components labels the connected components of the induced subgraph
 // not yet labelled (the first one is) in order of their first node,
-// groups nodes by component (stably) and returns the groups.
+// groups nodes by component (stably) and returns the parts to order.
 func (d *nd) components(nodes []int) [][]int {
 	lab := d.part[:len(nodes)]
 	nc := 1
@@ -200,9 +200,18 @@ func (d *nd) components(nodes []int) [][]int {
 		}
 	}
 	bounds := d.group(nodes, lab, nc)
-	parts := make([][]int, nc)
-	for c := range parts {
-		parts[c] = nodes[bounds[c]:bounds[c+1]]
+	// Consecutive small components share a part of at most ndLeaf nodes,
+	// which minimum degree orders at once: a graph of many tiny
+	// components then costs one ordering per ndLeaf nodes, not one per
+	// component.
+	var parts [][]int
+	for lo := 0; lo < nc; {
+		hi := lo + 1
+		for hi < nc && bounds[hi+1]-bounds[lo] <= ndLeaf {
+			hi++
+		}
+		parts = append(parts, nodes[bounds[lo]:bounds[hi]])
+		lo = hi
 	}
 	return parts
 }

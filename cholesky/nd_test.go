@@ -74,7 +74,7 @@ func TestNDSeparator(t *testing.T) {
 // TestNDBeatsAMD checks that nested dissection needs fewer flops than
 // minimum degree on 2-D grids and tori, where its O(n^1.5) flops beat
 // the larger constant of minimum degree (spec sparse-cholesky.md
-// §Orderings).
+// §6).
 func TestNDBeatsAMD(t *testing.T) {
 	sides := []int{100}
 	if !testing.Short() {
@@ -98,7 +98,7 @@ func TestNDBeatsAMD(t *testing.T) {
 
 // TestNDGrowth checks that ND's nnz(L) on k×k grids grows like n log n
 // (the nested dissection bound of George 1973, spec sparse-cholesky.md
-// §Orderings): between n = 10⁴ and 9·10⁴ nnz(L)/(n log n) changes by
+// §6): between n = 10⁴ and 9·10⁴ nnz(L)/(n log n) changes by
 // less than 25 %, while n^1.5 growth would triple it.
 func TestNDGrowth(t *testing.T) {
 	ratio := func(side int) float64 {
@@ -136,7 +136,7 @@ func perturbedGrid(rows, cols int, src *rand.Rand) [][2]int {
 
 // TestNDQuality compares ND's fill on the grounded grid and torus
 // patterns (316×316) with CHOLMOD 5.12's METIS nested dissection on the
-// same patterns (spec sparse-cholesky.md §Orderings). The separators
+// same patterns (spec sparse-cholesky.md §6). The separators
 // differ (level structures refined by vertex moves here, multilevel
 // bisection in METIS), so the factors differ by a few per cent either
 // way; 15 % is a margin no defect in the separators or the recursion
