@@ -2,6 +2,7 @@ package cholesky
 
 import (
 	"math"
+	"sync"
 
 	"github.com/loadlab/loadlab"
 	lapackgo "gonum.org/v1/gonum/lapack/gonum"
@@ -57,45 +58,74 @@ func (s *Symbolic) Factor(a *Matrix) (*Factor, error) {
 // j, subtracts L_jk times column k's rows ≥ j for every k on row j's
 // subtree, and scales by the pivot. next[k] points at the first entry of
 // column k not yet used, which is row j when k is on row j's subtree
-// because rows are visited in ascending order. It returns the failing
-// pivot and false if a pivot is not positive.
+// because a column's ancestors are visited in ascending order (spec
+// sparse-cholesky.md §3). Independent subtrees run side by side. It
+// returns the first failing pivot and false if a pivot is not positive.
 func (f *Factor) numeric(val []float64) (int, bool) {
 	s := f.sym
-	n, lp, li, lx := s.n, s.lp, s.li, f.lx
-	x := make([]float64, n)
+	n := s.n
 	next := make([]int, n)
-	mark := make([]int, n)
-	for j := range n {
-		for p := s.lowp[j]; p < s.lowp[j+1]; p++ {
-			x[s.lowi[p]] = val[s.src[p]]
+	var mu sync.Mutex
+	bad := n
+	newWork := func() any { return &colWork{x: make([]float64, n), mark: make([]int, n)} }
+	s.tree.run(n, false, newWork, func(j int, w any) {
+		if !f.column(j, val, next, w.(*colWork)) {
+			mu.Lock()
+			bad = min(bad, j)
+			mu.Unlock()
 		}
-		mark[j] = j + 1
-		for p := s.upp[j]; p < s.upp[j+1]; p++ {
-			for k := s.upi[p]; mark[k] != j+1; k = s.parent[k] {
-				mark[k] = j + 1
-				q := next[k]
-				ljk := lx[q]
-				for ; q < lp[k+1]; q++ {
-					x[li[q]] -= lx[q] * ljk
-				}
-				next[k]++
-			}
-		}
-		d := x[j]
-		if !(d > 0) || math.IsInf(d, 1) {
-			return j, false
-		}
-		d = math.Sqrt(d)
-		lx[lp[j]] = d
-		x[j] = 0
-		for p := lp[j] + 1; p < lp[j+1]; p++ {
-			i := li[p]
-			lx[p] = x[i] / d
-			x[i] = 0
-		}
-		next[j] = lp[j] + 1
+	})
+	return bad, bad == n
+}
+
+// colWork is one goroutine's workspace of the factorisation: the dense
+// column x (zero between columns) and the subtree marks.
+type colWork struct {
+	x    []float64
+	mark []int
+}
+
+// column computes column j of L; it reports false for a pivot that is
+// not positive (the column is then left zero, and so are those after it
+// that depend on it, harmlessly: the factorisation is refused).
+func (f *Factor) column(j int, val []float64, next []int, w *colWork) bool {
+	s := f.sym
+	lp, li, lx, x, mark := s.lp, s.li, f.lx, w.x, w.mark
+	for p := s.lowp[j]; p < s.lowp[j+1]; p++ {
+		x[s.lowi[p]] = val[s.src[p]]
 	}
-	return 0, true
+	mark[j] = j + 1
+	for p := s.upp[j]; p < s.upp[j+1]; p++ {
+		for k := s.upi[p]; mark[k] != j+1; k = s.parent[k] {
+			mark[k] = j + 1
+			q := next[k]
+			ljk := lx[q]
+			for ; q < lp[k+1]; q++ {
+				x[li[q]] -= lx[q] * ljk
+			}
+			next[k]++
+		}
+	}
+	d := x[j]
+	ok := d > 0 && !math.IsInf(d, 1)
+	if ok {
+		d = math.Sqrt(d)
+	}
+	x[j] = 0
+	for p := lp[j] + 1; p < lp[j+1]; p++ {
+		i := li[p]
+		if ok {
+			lx[p] = x[i] / d
+		}
+		x[i] = 0
+	}
+	if ok {
+		lx[lp[j]] = d
+	} else {
+		lx[lp[j]] = math.NaN()
+	}
+	next[j] = lp[j] + 1
+	return ok
 }
 
 // Report returns the factor's size and cost.

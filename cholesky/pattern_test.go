@@ -2,6 +2,7 @@ package cholesky
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -95,4 +96,56 @@ func TestDeterministic(t *testing.T) {
 	f2, err := s2.Factor(a)
 	require.NoError(t, err)
 	assert.Equal(t, f1.Inverse().Diag(nil), f2.Inverse().Diag(nil))
+}
+
+// gridMatrix returns the Laplacian of the side×side grid plus the
+// identity.
+func gridMatrix(side int) *Matrix {
+	n := side * side
+	a := &Matrix{N: n, Ptr: make([]int, n+1)}
+	for i := range n {
+		r, c := i/side, i%side
+		add := func(j int, v float64) { a.Ind, a.Val = append(a.Ind, j), append(a.Val, v) }
+		deg := 0.0
+		for _, ok := range []bool{r > 0, c > 0, c < side-1, r < side-1} {
+			if ok {
+				deg++
+			}
+		}
+		if r > 0 {
+			add(i-side, -1)
+		}
+		if c > 0 {
+			add(i-1, -1)
+		}
+		add(i, 1+deg)
+		if c < side-1 {
+			add(i+1, -1)
+		}
+		if r < side-1 {
+			add(i+side, -1)
+		}
+		a.Ptr[i+1] = len(a.Ind)
+	}
+	return a
+}
+
+// TestSameBitsAnyWorkers: the subtrees run side by side, and the factor
+// and the selected inverse have the same bits on one goroutine as on
+// several.
+func TestSameBitsAnyWorkers(t *testing.T) {
+	a := gridMatrix(120)
+	sym, err := Analyze(a, nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, sym.tree.pieces, "the grid's tree should split")
+	run := func(procs int) ([]float64, []float64) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		f, err := sym.Factor(a)
+		require.NoError(t, err)
+		return f.lx, f.Inverse().zx
+	}
+	l1, z1 := run(1)
+	l4, z4 := run(4)
+	assert.Equal(t, l1, l4)
+	assert.Equal(t, z1, z4)
 }

@@ -24,41 +24,52 @@ type Inverse struct {
 // columns after j, already computed.
 func (f *Factor) Inverse() *Inverse {
 	s := f.sym
-	n, lp, li, lx := s.n, s.lp, s.li, f.lx
-	zx := make([]float64, len(lx))
-	pos := make([]int, n) // pos[i] = 1 + index of row i in S, or 0
-	l := make([]float64, 0, 64)
-	y := make([]float64, 0, 64)
-	for j := n - 1; j >= 0; j-- {
-		d := lx[lp[j]]
-		rows := li[lp[j]+1 : lp[j+1]]
-		l, y = l[:0], y[:0]
-		for a, i := range rows {
-			pos[i] = a + 1
-			l = append(l, lx[lp[j]+1+a]/d)
-			y = append(y, 0)
-		}
-		for a, k := range rows {
-			// Column k of Z below its diagonal holds Z_ik for every i in S
-			// after k (S ∩ (k, n) ⊆ pattern of column k).
-			y[a] += zx[lp[k]] * l[a]
-			for p := lp[k] + 1; p < lp[k+1]; p++ {
-				if b := pos[li[p]]; b != 0 {
-					z := zx[p]
-					y[b-1] += z * l[a]
-					y[a] += z * l[b-1]
-				}
+	n := s.n
+	z := &Inverse{f: f, zx: make([]float64, len(f.lx))}
+	newWork := func() any { return &invWork{pos: make([]int, n)} }
+	s.tree.run(n, true, newWork, func(j int, w any) { z.column(j, w.(*invWork)) })
+	return z
+}
+
+// invWork is one goroutine's workspace of the selected inversion:
+// pos[i] = 1 + the index of row i in the current column's pattern, or 0.
+type invWork struct {
+	pos  []int
+	l, y []float64
+}
+
+// column computes column j of Z from the columns after it.
+func (z *Inverse) column(j int, w *invWork) {
+	s := z.f.sym
+	lp, li, lx, zx, pos := s.lp, s.li, z.f.lx, z.zx, w.pos
+	d := lx[lp[j]]
+	rows := li[lp[j]+1 : lp[j+1]]
+	l, y := w.l[:0], w.y[:0]
+	for a, i := range rows {
+		pos[i] = a + 1
+		l = append(l, lx[lp[j]+1+a]/d)
+		y = append(y, 0)
+	}
+	for a, k := range rows {
+		// Column k of Z below its diagonal holds Z_ik for every i in S
+		// after k (S ∩ (k, n) ⊆ pattern of column k).
+		y[a] += zx[lp[k]] * l[a]
+		for p := lp[k] + 1; p < lp[k+1]; p++ {
+			if b := pos[li[p]]; b != 0 {
+				zp := zx[p]
+				y[b-1] += zp * l[a]
+				y[a] += zp * l[b-1]
 			}
 		}
-		diag := 1 / (d * d)
-		for a, i := range rows {
-			zx[lp[j]+1+a] = -y[a]
-			diag += l[a] * y[a]
-			pos[i] = 0
-		}
-		zx[lp[j]] = diag
 	}
-	return &Inverse{f: f, zx: zx}
+	diag := 1 / (d * d)
+	for a, i := range rows {
+		zx[lp[j]+1+a] = -y[a]
+		diag += l[a] * y[a]
+		pos[i] = 0
+	}
+	zx[lp[j]] = diag
+	w.l, w.y = l, y
 }
 
 // Diag returns the diagonal of A⁻¹ in dst (allocated if nil), in the

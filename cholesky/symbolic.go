@@ -123,6 +123,7 @@ type Symbolic struct {
 	// position in a.Val.
 	lowp, lowi, src []int
 	upp, upi        []int
+	tree            subtrees // independent subtrees for the parallel loops
 	rep             Report
 }
 
@@ -158,6 +159,7 @@ func Analyze(a *Matrix, set *Settings) (*Symbolic, error) {
 	sym.permute()
 	sym.parent = perm.parent
 	sym.pattern(counts)
+	sym.tree = splitTree(sym.parent, counts)
 	sym.rep = Report{N: a.N, Ordering: perm.ordering, NonZeros: (len(a.Ind) + countDiagonal(a)) / 2,
 		Factor: sym.lp[a.N], Flops: flopsOf(counts), Bytes: sym.lp[a.N] * bytesPerEntry}
 	return sym, nil
