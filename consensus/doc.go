@@ -35,10 +35,13 @@
 // Case1 (white noise, ρ₁), Case2 (random walk, ρ₂), Case2T (random walk
 // scaled by γ, ρ₂T = γρ₂); the nodal values ρ_j sum to ρ.
 //
-//   - Exact: Rho and NodalRho by dense Cholesky factorisations, and
-//     Spectral from one eigendecomposition, up to spectral.DenseMaxNodes
-//     nodes (ErrTooLarge above, naming the estimator); Covariance by the
-//     Lyapunov equation, an independent oracle for small graphs.
+//   - Exact: Rho, NodalRho and GammaH2 by Cholesky factorisations —
+//     sparse ones with selected inversion on sparse graphs at any size
+//     where the factor fits (seconds for the Internet AS graph), dense
+//     ones up to spectral.DenseMaxNodes nodes, ErrTooLarge naming the
+//     estimator beyond (spec sparse-cholesky.md §5); Spectral from one
+//     eigendecomposition; Covariance by the Lyapunov equation, an
+//     independent oracle for small graphs.
 //   - Estimates with 95 % intervals, at any size: EstimateH2 (ρ₁, ρ₂,
 //     ρ₂T by Lanczos quadrature with Rademacher probes), EstimateNodalH2
 //     (per-node intervals), EstimateGammaH2 (γ*_H2 and ρ₂ there), all
@@ -48,7 +51,8 @@
 //
 // # Design
 //
-// Spectral.GammaH2 minimises ρ₂ over γ (§5.1, Problem B) and
+// GammaH2 and Spectral.GammaH2 minimise ρ₂ over γ (§5.1, Problem B),
+// and
 // Spectral.GammaTradeoff the trade-off ρ₂T + c/γ; DesignWeights chooses
 // link weights under a budget (Problem A) with a duality-gap certificate;
 // GreedyLinks adds links one at a time (Problem C). Decision helpers
