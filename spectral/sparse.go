@@ -39,11 +39,15 @@ func (p Path) String() string {
 // defaults; tests lower them to reach the refusals on small graphs.
 var sparseSettings *cholesky.Settings
 
-// sparseSpeedFactor is how many sparse flops cost as much as one flop of
-// the dense path: the dense path runs blocked BLAS, the sparse one
-// indirect scatters, and the selected inversion costs about twice the
-// factorisation.
-const sparseSpeedFactor = 8
+// sparseSpeedFactor is how many flops of the dense path cost as much
+// time as one predicted flop (Σ c_j²) of the sparse path, measured on
+// Erdős–Rényi graphs of 2000 nodes whose factors fill in (both cores):
+// the sparse factorisation and selected inversion together run about
+// three times the predicted flops at about 1 Gflop/s of indirect
+// addressing, the dense factor-and-invert passes at 7–8 Gflop/s of
+// blocked BLAS. The two paths broke even at mean degree 8 (predicted
+// 2.3e8 flops against 2n³/3 = 5.3e9).
+const sparseSpeedFactor = 24
 
 // choosePath returns the sparse analysis of the grounded Laplacian of g
 // when the sparse path should run: always when it fits the limits above
