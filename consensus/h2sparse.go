@@ -8,6 +8,7 @@ import (
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/cholesky"
 	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/internal/solve"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
 )
@@ -163,33 +164,11 @@ func gammaH2Sparse(g *wgraph.Graph, sl *spectral.ShiftedLaplacian, sigma float64
 		}
 		return trL/gm + dense.Sum(q)
 	}
-	gamma, fmin := goldenMin(f, 1/br.Hi, 2/br.Lo, 1e-10)
+	hi := 2 / br.Lo
+	_, _, gamma, fmin := solve.Golden(f, 1/br.Hi, hi, 1e-10*hi)
 	if math.IsInf(fmin, 1) {
 		return math.NaN(), math.NaN(), loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "GammaH2: 2I − γL is not safely positive definite anywhere in [1/λ_n, 2/λ_n) = [%v, %v)", 1/br.Hi, 2/br.Lo)
 	}
 	return gamma, sigma * sigma / 2 * (fmin - 0.5), nil
 }
 
-// goldenMin minimises a unimodal f on [a, b] by golden-section search
-// until the bracket is below tol relative to its upper end, and returns
-// the best point found and its value.
-func goldenMin(f func(float64) float64, a, b, tol float64) (float64, float64) {
-	const r = 0.6180339887498949 // (√5 − 1)/2
-	c, d := b-r*(b-a), a+r*(b-a)
-	fc, fd := f(c), f(d)
-	for b-a > tol*b {
-		if fc <= fd {
-			b, d, fd = d, c, fc
-			c = b - r*(b-a)
-			fc = f(c)
-		} else {
-			a, c, fc = c, d, fd
-			d = a + r*(b-a)
-			fd = f(d)
-		}
-	}
-	if fc <= fd {
-		return c, fc
-	}
-	return d, fd
-}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/loadlab/loadlab/internal/solve"
+
 	"github.com/loadlab/loadlab"
 )
 
@@ -330,24 +332,8 @@ func (c Func) bisect(lambda, lo, hi float64) float64 {
 
 // golden is golden-section search on the unimodal F(z) − λ z.
 func (c Func) golden(lambda, lo, hi float64) float64 {
-	const invPhi = 0.6180339887498949 // (√5 − 1)/2
 	obj := func(z float64) float64 { return c.F(z) - lambda*z }
-	a, b := lo, hi
-	x1 := b - invPhi*(b-a)
-	x2 := a + invPhi*(b-a)
-	f1, f2 := obj(x1), obj(x2)
-	tol := 1e-9 * (hi - lo)
-	for b-a > tol {
-		if f1 <= f2 {
-			b, x2, f2 = x2, x1, f1
-			x1 = b - invPhi*(b-a)
-			f1 = obj(x1)
-		} else {
-			a, x1, f1 = x1, x2, f2
-			x2 = a + invPhi*(b-a)
-			f2 = obj(x2)
-		}
-	}
+	a, b, _, _ := solve.Golden(obj, lo, hi, 1e-9*(hi-lo))
 	z := a + 0.5*(b-a)
 	// The ends are candidates too: a convex function may be minimised there.
 	best, fb := z, obj(z)

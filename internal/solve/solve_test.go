@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/stretchr/testify/assert"
 )
 
 // quadRay is f(x) = ½x² searched along d = −f'(x0) from x0: the Armijo
@@ -147,4 +148,28 @@ func TestRecord(t *testing.T) {
 	if !strings.HasPrefix(Record{Status: loadlab.Failure}.Err("p", "").Error(), "p: Failure after 0 iterations") {
 		t.Error("Failure text")
 	}
+}
+
+// TestGolden: golden-section search finds the minimiser of a convex
+// function to its tolerance, stops at the last bit with tol = 0, and
+// steps over +Inf outside the domain.
+func TestGolden(t *testing.T) {
+	f := func(x float64) float64 { return (x - 0.3) * (x - 0.3) }
+	lo, hi, x, fx := Golden(f, -1, 2, 1e-8)
+	assert.LessOrEqual(t, hi-lo, 1e-8)
+	assert.True(t, lo <= 0.3 && 0.3 <= hi, "[%v, %v]", lo, hi)
+	assert.InDelta(t, 0.3, x, 1e-8)
+	assert.Equal(t, f(x), fx)
+	_, _, x, _ = Golden(f, -1, 2, 0)
+	assert.InDelta(t, 0.3, x, 1e-7) // √ε: the parabola's rounding hides the slope
+	g := func(x float64) float64 {
+		if x >= 1 {
+			return math.Inf(1)
+		}
+		return 1/x + 1/(1-x)
+	}
+	_, _, x, _ = Golden(g, 0.01, 3, 1e-10)
+	assert.InDelta(t, 0.5, x, 1e-6)
+	lo, hi, _, _ = Golden(f, 0.5, 0.5, 0)
+	assert.Equal(t, [2]float64{0.5, 0.5}, [2]float64{lo, hi})
 }

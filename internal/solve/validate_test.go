@@ -21,6 +21,10 @@ func TestValidate(t *testing.T) {
 	} {
 		cs = append(cs, badarg.Probe{Func: "Armijo.Search"}.Panics(fmt.Sprintf("%+v", a), "", func() { a.Search(1, trial) }))
 	}
+	f := func(x float64) float64 { return x * x }
+	for _, c := range [][3]float64{{1, 0, 1e-3}, {0, 1, -1}, {0, math.Inf(1), 1}, {math.NaN(), 1, 1}, {0, 1, math.NaN()}} {
+		cs = append(cs, badarg.Probe{Func: "Golden"}.Panics(fmt.Sprintf("%v", c), "solve: Golden", func() { Golden(f, c[0], c[1], c[2]) }))
+	}
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"Record.Stop": "any status: the first one recorded is kept",
