@@ -77,6 +77,9 @@ func tooLargeForDense(th *Throttler, fn, instead string) error {
 // estimator its ErrTooLarge names: the sparse path where it pays, else
 // the dense one.
 func nodalRho(dst []float64, th *Throttler, t Traffic, sigma float64, fn, instead string) ([]float64, error) {
+	if err := validateRho(th, t, sigma, fn); err != nil {
+		return nil, err
+	}
 	sl, err := sparsePath(th, fn, instead)
 	if err != nil {
 		return nil, err
@@ -109,15 +112,21 @@ func NodalRho(dst []float64, th *Throttler, t Traffic, sigma float64) ([]float64
 	return nodalRho(dst, th, t, sigma, "NodalRho", "EstimateNodalH2")
 }
 
+// validateRho checks the arguments of the exact H2 measures; fn names
+// the caller.
+func validateRho(th *Throttler, t Traffic, sigma float64, fn string) error {
+	if err := th.validateLinear(fn); err != nil {
+		return err
+	}
+	return validateRhoArgs(t, th.Gamma, sigma)
+}
+
 // nodalRhoDense is NodalRho's dense path; fn names the caller in errors.
 func nodalRhoDense(dst []float64, th *Throttler, t Traffic, sigma float64, fn string) ([]float64, error) {
-	if err := th.validateLinear(fn); err != nil {
+	if err := validateRho(th, t, sigma, fn); err != nil {
 		return nil, err
 	}
 	g, gamma := th.Graph, th.Gamma
-	if err := validateRhoArgs(t, gamma, sigma); err != nil {
-		return nil, err
-	}
 	n := g.Order()
 	// Case 2 runs two passes side by side: two matrices and two factors.
 	if err := size.CheckDense("consensus", "consensus: NodalRho", n, 4); err != nil {

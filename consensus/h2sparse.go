@@ -61,15 +61,10 @@ func stationaryDiagSparse(sl *spectral.ShiftedLaplacian, n int, gamma float64) (
 
 // nodalRhoSparse is NodalRho's sparse path (spec §4.4 with the diagonals
 // of spec sparse-cholesky.md §5): Q's diagonal from the selected inverse
-// of 2I − γL, L†'s from that of the grounded Laplacian.
+// of 2I − γL, L†'s from that of the grounded Laplacian. The arguments
+// are already validated (validateRho).
 func nodalRhoSparse(dst []float64, th *Throttler, t Traffic, sigma float64, sl *spectral.ShiftedLaplacian, fn string) ([]float64, error) {
-	if err := th.validateLinear(fn); err != nil {
-		return nil, err
-	}
 	g, gamma := th.Graph, th.Gamma
-	if err := validateRhoArgs(t, gamma, sigma); err != nil {
-		return nil, err
-	}
 	n := g.Order()
 	dst = allocDst(dst, n, fn)
 	q, err := stationaryDiagSparse(sl, n, gamma)
