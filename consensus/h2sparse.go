@@ -166,4 +166,3 @@ func gammaH2Sparse(g *wgraph.Graph, sl *spectral.ShiftedLaplacian, sigma float64
 	}
 	return gamma, sigma * sigma / 2 * (fmin - 0.5), nil
 }
-
