@@ -1,6 +1,7 @@
 package spectral
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -33,11 +34,18 @@ import (
 //	K_f = n tr L† = n (‖V‖_F² − 1/α)
 //
 // V is computed once, on first use, in n³/3 flops.
+//
+// On sparse graphs NewResistance takes the sparse path instead (Path
+// reports which ran): a sparse Cholesky factorisation of the grounded
+// Laplacian and its selected inverse (package cholesky; spec
+// sparse-cholesky.md §5), at about the factor's flops.
 type Resistance struct {
 	n     int
 	alpha float64
 	f     dense.SPDFactor
 	mu    sync.Mutex // guards the first inversion of f
+	g     *wgraph.Graph
+	sp    *sparsePinv // non-nil on the sparse path
 }
 
 // MaxCondition is the largest 1-norm condition number estimate of
@@ -48,22 +56,43 @@ type Resistance struct {
 // sooner.
 const MaxCondition = dense.MaxCondition
 
-// NewResistance factors the Laplacian of g. It returns an error if g is
+// NewResistance factors the Laplacian of g, by the sparse path when the
+// graph is sparse enough for its predicted cost to beat the dense path's
+// (always above DenseMaxNodes when the factor fits cholesky's default
+// limits), else by the dense path. It returns an error if g is
 // disconnected or has no nodes, an error wrapping loadlab.ErrTooLarge if
-// two dense n×n matrices exceed the memory budget, or an error wrapping
-// loadlab.ErrIllConditioned if A = L + αJ/n is too ill conditioned for
-// its inverse to be trusted (not numerically positive definite, or a
-// condition estimate above MaxCondition). The cost is one dense
-// Cholesky, n³/3 flops, and an O(n²) condition estimate.
+// neither path fits the memory budget (and the flops limit, for the
+// sparse one), or an error wrapping loadlab.ErrIllConditioned if the
+// factored matrix is too ill conditioned for its inverse to be trusted
+// (not numerically positive definite, or a condition estimate above
+// MaxCondition). The dense cost is one Cholesky, n³/3 flops, and an
+// O(n²) condition estimate; the sparse cost is reported by Report.
 func NewResistance(g *wgraph.Graph) (*Resistance, error) {
 	if err := wgraph.CheckConnected(g); err != nil {
 		return nil, err
 	}
+	ga, aerr := choosePath(g)
+	if ga != nil {
+		sp, err := newSparsePinv(ga)
+		if err != nil {
+			return nil, err
+		}
+		return &Resistance{n: g.Order(), g: g, sp: sp}, nil
+	}
+	r, err := newDenseResistance(g)
+	if err != nil && aerr != nil && errors.Is(err, loadlab.ErrTooLarge) {
+		return nil, fmt.Errorf("%w (the sparse path: %v)", err, aerr)
+	}
+	return r, err
+}
+
+// newDenseResistance is NewResistance's dense path.
+func newDenseResistance(g *wgraph.Graph) (*Resistance, error) {
 	if err := size.CheckDense("spectral", "NewResistance", g.Order(), 2); err != nil {
 		return nil, err
 	}
 	a, alpha := liftedLaplacian(g)
-	r := &Resistance{n: g.Order(), alpha: alpha}
+	r := &Resistance{n: g.Order(), alpha: alpha, g: g}
 	if err := r.f.FactorizeChecked(a, "L + αJ/n"); err != nil {
 		return nil, err
 	}
@@ -122,6 +151,9 @@ func (r *Resistance) Between(u, v int) float64 {
 	if u == v {
 		return 0
 	}
+	if r.sp != nil {
+		return r.sp.between(u, v)
+	}
 	vd := r.inverseFactor()
 	// Rows of upper-triangular V: row u is zero before column u.
 	if u > v {
@@ -148,6 +180,10 @@ func (r *Resistance) PseudoInverseDiag(dst []float64) []float64 {
 	} else if len(dst) != r.n {
 		panic(fmt.Sprintf("spectral: len(dst) = %d, want %d", len(dst), r.n))
 	}
+	if r.sp != nil {
+		r.sp.pinvDiag(dst)
+		return dst
+	}
 	r.inverseFactor()
 	r.f.InverseDiag(dst)
 	c := 1 / (r.alpha * float64(r.n))
@@ -163,11 +199,15 @@ func (r *Resistance) Kirchhoff() float64 {
 	if r.n == 1 {
 		return 0
 	}
+	if r.sp != nil {
+		return r.sp.kirchhoff()
+	}
 	return float64(r.n) * dense.Sum(r.PseudoInverseDiag(nil))
 }
 
 // PseudoInverse returns L† = A⁻¹ − J/(α n), with A⁻¹ = V Vᵀ formed from
-// the inverse factor by LAPACK's Dlauum (n³/3 flops beyond those of V).
+// the inverse factor by LAPACK's Dlauum (n³/3 flops beyond those of V);
+// on the sparse path, column by column from n solves with the factor.
 func (r *Resistance) PseudoInverse() *mat.SymDense {
 	p := mat.NewSymDense(r.n, nil)
 	r.PseudoInverseTo(p)
@@ -179,6 +219,12 @@ func (r *Resistance) PseudoInverse() *mat.SymDense {
 // panics if dst is nil or has another size.
 func (r *Resistance) PseudoInverseTo(dst *mat.SymDense) {
 	out := r.reuse(dst)
+	if r.sp != nil {
+		for j := range r.n {
+			r.sp.column(out.Data[j*out.Stride:j*out.Stride+r.n], j)
+		}
+		return
+	}
 	r.inverseFactor()
 	r.f.InverseTo(dst)
 	c := 1 / (r.alpha * float64(r.n))
@@ -230,6 +276,13 @@ func (r *Resistance) MatrixTo(dst *mat.SymDense) {
 // of g, L† = (L + J/n)⁻¹ − J/n (spec throttlers.md §2). It returns an
 // error if g is disconnected or empty.
 func PseudoInverse(g *wgraph.Graph) (*mat.SymDense, error) {
+	if g == nil {
+		panic("spectral: PseudoInverse: nil graph g")
+	}
+	// The answer is n×n whichever path factors L.
+	if err := size.CheckDense("spectral", "PseudoInverse", g.Order(), 1); err != nil {
+		return nil, err
+	}
 	r, err := NewResistance(g)
 	if err != nil {
 		return nil, err
@@ -306,6 +359,13 @@ func resistanceSparse(g *wgraph.Graph, u, v int) (float64, error) {
 // ResistanceMatrix returns all effective resistances of g. It returns an
 // error if g is disconnected or empty.
 func ResistanceMatrix(g *wgraph.Graph) (*mat.SymDense, error) {
+	if g == nil {
+		panic("spectral: ResistanceMatrix: nil graph g")
+	}
+	// The answer is n×n whichever path factors L.
+	if err := size.CheckDense("spectral", "ResistanceMatrix", g.Order(), 1); err != nil {
+		return nil, err
+	}
 	r, err := NewResistance(g)
 	if err != nil {
 		return nil, err
@@ -314,20 +374,36 @@ func ResistanceMatrix(g *wgraph.Graph) (*mat.SymDense, error) {
 }
 
 // KirchhoffIndex returns K_f(g) = Σ_{u<v} R_uv = n Σ_{i≥2} 1/λ_i (spec
-// throttlers.md §2), exact to rounding, from one Cholesky and one
-// triangular inverse (2n³/3 flops) rather than an eigendecomposition. It
-// returns an error if g is disconnected or empty, and one wrapping
-// loadlab.ErrTooLarge above DenseMaxNodes nodes, where the dense
-// computation costs seconds to minutes: NewResistance(g).Kirchhoff()
-// runs it at any size that fits in memory, and estimate.Kirchhoff
-// estimates K_f with a 95 % interval in about O(m) per probe. It panics
-// if g is nil.
+// throttlers.md §2), exact to rounding, rather than from an
+// eigendecomposition: on sparse graphs by the sparse path (a sparse
+// Cholesky factorisation of the grounded Laplacian and its selected
+// inverse, at any size where the factor fits cholesky's default memory
+// and flops limits), else by the dense path (one Cholesky and one
+// triangular inverse, 2n³/3 flops) up to DenseMaxNodes nodes;
+// NewResistance(g).Path() tells which. It returns an error if g is
+// disconnected or empty, one wrapping loadlab.ErrIllConditioned if the
+// factored matrix is too ill conditioned, and one wrapping
+// loadlab.ErrTooLarge when neither path applies (a large graph whose
+// factor fills in, such as an expander): estimate.Kirchhoff estimates
+// K_f with a 95 % interval in about O(m) per probe. It panics if g is
+// nil.
 func KirchhoffIndex(g *wgraph.Graph) (float64, error) {
 	if g == nil {
 		panic("spectral: KirchhoffIndex: nil graph g")
 	}
+	if err := wgraph.CheckConnected(g); err != nil {
+		return math.NaN(), err
+	}
+	ga, aerr := choosePath(g)
+	if ga != nil {
+		sp, err := newSparsePinv(ga)
+		if err != nil {
+			return math.NaN(), err
+		}
+		return sp.kirchhoff(), nil
+	}
 	if n := g.Order(); n > DenseMaxNodes {
-		return math.NaN(), loadlab.TooLarge("spectral", "KirchhoffIndex: n = %d nodes > DenseMaxNodes = %d (the dense O(n³) path); use NewResistance(g).Kirchhoff() for the exact value at any size, or estimate.Kirchhoff for an estimate with its interval", n, DenseMaxNodes)
+		return math.NaN(), loadlab.TooLarge("spectral", "KirchhoffIndex: n = %d nodes > DenseMaxNodes = %d (the dense O(n³) path) and the sparse path is refused (%v); estimate.Kirchhoff estimates K_f with its interval", n, DenseMaxNodes, aerr)
 	}
 	return kirchhoffDense(g)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/cholesky"
 	"github.com/loadlab/loadlab/internal/badarg"
 	"github.com/loadlab/loadlab/internal/graphtest"
 	"github.com/loadlab/loadlab/wgraph"
@@ -58,6 +59,18 @@ func graphCases() []badarg.Case {
 		case "LambdaMaxBracket", "Lambda2Bracket", "LambdaMaxBounds", "AlgebraicConnectivity":
 			// A disconnected graph has λ₂ = 0 and a λ_max: no error.
 		case "EffectiveResistance", "Spectrum", "LiftedLaplacian":
+		case "KirchhoffIndex", "NewResistance":
+			// A path factors without fill at any size: the sparse path's
+			// refusal is reached by lowering its flops limit.
+			cs = append(cs,
+				badarg.Probe{Func: name, Err: loadlab.ErrDisconnected}.Fails("two components", "not reachable", func() error { return f(twoComponents()) }),
+				badarg.Probe{Func: name, Err: inv}.Fails("no nodes", "no nodes", func() error { return f(&wgraph.Graph{}) }),
+				badarg.Probe{Func: name, Err: tooLarge}.Fails("400×400 grid, sparse factor over the flops limit", "Settings.MaxFlops", func() error {
+					sparseSettings = &cholesky.Settings{MaxFlops: 1e3}
+					defer func() { sparseSettings = nil }()
+					return f(graphtest.Must(gen.Grid(400, 400)))
+				}),
+			)
 		case "TopResistances": // no dense work above DenseMaxNodes: topResistanceCases
 			cs = append(cs,
 				badarg.Probe{Func: name, Err: loadlab.ErrDisconnected}.Fails("two components", "not reachable", func() error { return f(twoComponents()) }),
@@ -91,7 +104,7 @@ func graphCases() []badarg.Case {
 // nilGraphPanic is the panic of name on a nil graph.
 func nilGraphPanic(name string) string {
 	switch name {
-	case "NewResistance", "PseudoInverse", "ResistanceMatrix":
+	case "NewResistance":
 		return "nil graph g" // from wgraph.CheckConnected
 	case "LambdaMaxBracket", "LambdaMaxBounds":
 		return "spectral: LambdaMaxBracket: g is nil"
@@ -244,6 +257,13 @@ func resistanceCases() []badarg.Case {
 			dst = []float64{} // nil dst is allocated: probe an empty one
 		}
 		r.PseudoInverseDiag(dst)
+		return nil
+	})...)
+	cs = append(cs, badarg.Probe{Func: "Resistance.EdgeResistances", Panic: true, Text: "EdgeResistances: len(dst)"}.Lengths("dst", []float64{1, 2}, func(dst []float64) error {
+		if dst == nil {
+			dst = []float64{}
+		}
+		r.EdgeResistances(dst)
 		return nil
 	})...)
 	for name, f := range map[string]func(dst *mat.SymDense){

@@ -1,0 +1,35 @@
+// Package cholesky factors sparse symmetric positive definite matrices
+// and computes selected entries of their inverses, so that exact values
+// on large sparse graphs — the diagonal of L†, every edge's effective
+// resistance, tr (2I − γL)⁻¹ — cost about as much as one factorisation
+// (spec sparse-cholesky.md).
+//
+// # Use
+//
+// A Matrix holds both triangles in compressed sparse row form. Analyze
+// orders the pattern (Settings.Ordering: AMD, nested dissection, or Auto,
+// which counts both and keeps the cheaper), builds the elimination tree
+// and the factor's pattern, and reports the predicted entries, flops and
+// memory (Symbolic.Report) before any numeric work; a factor that would
+// exceed Settings.MaxBytes or Settings.MaxFlops is refused then. One
+// Symbolic serves every matrix with the same pattern:
+//
+//	sym, err := cholesky.Analyze(a, nil)
+//	f, err := sym.Factor(a)      // P A Pᵀ = L Lᵀ
+//	x := f.Solve(nil, b)         // A x = b
+//	z := f.Inverse()             // A⁻¹ on the factor's pattern
+//	d := z.Diag(nil)             // diag A⁻¹
+//	v, ok := z.At(i, j)          // (A⁻¹)_ij for every stored A_ij
+//
+// The ordering is deterministic, so results are bit-identical across
+// runs and core counts.
+//
+// # Errors
+//
+// Malformed or asymmetric input, and bad settings, return errors wrapping
+// loadlab.ErrInvalid that name the field or entry. A factor beyond the
+// budget returns loadlab.ErrTooLarge before allocating it. A matrix that
+// is not numerically positive definite (a pivot ≤ 0), or whose condition
+// estimate exceeds MaxCondition, returns loadlab.ErrIllConditioned: its
+// inverse would have no correct digits.
+package cholesky

@@ -1,0 +1,304 @@
+package spectral
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/cholesky"
+	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/wgraph"
+)
+
+// Path names the computation behind an exact value.
+type Path int
+
+const (
+	// Dense is the dense Cholesky factorisation of L + αJ/n and its
+	// triangular inverse, 2n³/3 flops.
+	Dense Path = iota + 1
+	// Sparse is the sparse Cholesky factorisation of the grounded
+	// Laplacian with a fill-reducing ordering and selected inversion
+	// (package cholesky), about the factor's flops.
+	Sparse
+)
+
+// String returns the path's name.
+func (p Path) String() string {
+	switch p {
+	case Dense:
+		return "dense"
+	case Sparse:
+		return "sparse"
+	}
+	return fmt.Sprintf("Path(%d)", int(p))
+}
+
+// sparseSettings are the sparse path's limits: nil, cholesky's
+// defaults; tests lower them to reach the refusals on small graphs.
+var sparseSettings *cholesky.Settings
+
+// sparseSpeedFactor is how many sparse flops cost as much as one flop of
+// the dense path: the dense path runs blocked BLAS, the sparse one
+// indirect scatters, and the selected inversion costs about twice the
+// factorisation.
+const sparseSpeedFactor = 8
+
+// choosePath returns the sparse analysis of the grounded Laplacian of g
+// when the sparse path should run: always when it fits the limits above
+// DenseMaxNodes, and below when its predicted cost is under the dense
+// path's 2n³/3 flops. Otherwise it returns nil and, if the analysis was
+// refused, the reason.
+func choosePath(g *wgraph.Graph) (*groundedAnalysis, error) {
+	n, m := g.Order(), g.Size()
+	if n <= DenseMaxNodes && 8*m > n*n {
+		return nil, nil // a dense graph: the dense path wins
+	}
+	ga, err := analyzeGrounded(g)
+	if err != nil {
+		return nil, err
+	}
+	nf := float64(n)
+	if n > DenseMaxNodes || sparseSpeedFactor*ga.sym.Report().Flops < 2*nf*nf*nf/3 {
+		return ga, nil
+	}
+	return nil, nil
+}
+
+// groundedAnalysis is the symbolic analysis of the Laplacian of g with
+// node r's row and column deleted (spec sparse-cholesky.md §5).
+type groundedAnalysis struct {
+	g   *wgraph.Graph
+	r   int
+	sym *cholesky.Symbolic
+}
+
+// analyzeGrounded chooses the ground r, the node of largest weighted
+// degree (lowest index among ties): removing a hub removes the most
+// fill, and its row is the best conditioned to drop.
+func analyzeGrounded(g *wgraph.Graph) (*groundedAnalysis, error) {
+	r, best := 0, -1.0
+	for u := range g.Order() {
+		if d := g.WeightedDegree(u); d > best {
+			r, best = u, d
+		}
+	}
+	a := laplacianMatrix(g, 0, 1, r)
+	sym, err := cholesky.Analyze(a, sparseSettings)
+	if err != nil {
+		return nil, err
+	}
+	return &groundedAnalysis{g: g, r: r, sym: sym}, nil
+}
+
+// laplacianMatrix returns c I + s L for the Laplacian L of g as a
+// cholesky.Matrix, with node ground's row and column deleted (ground < 0
+// keeps every node); nodes after ground shift down by one.
+func laplacianMatrix(g *wgraph.Graph, c, s float64, ground int) *cholesky.Matrix {
+	n := g.Order()
+	idx := func(u int) int {
+		if ground >= 0 && u > ground {
+			return u - 1
+		}
+		return u
+	}
+	nn := n
+	if ground >= 0 {
+		nn--
+	}
+	a := &cholesky.Matrix{N: nn, Ptr: make([]int, nn+1)}
+	a.Ind = make([]int, 0, nn+2*g.Size())
+	a.Val = make([]float64, 0, nn+2*g.Size())
+	for u := range n {
+		if u == ground {
+			continue
+		}
+		diag := c + s*g.WeightedDegree(u)
+		placed := false
+		ws := g.Weights(u)
+		for i, v := range g.Neighbors(u) {
+			v := int(v)
+			if !placed && v > u {
+				a.Ind, a.Val, placed = append(a.Ind, idx(u)), append(a.Val, diag), true
+			}
+			if v != ground {
+				a.Ind, a.Val = append(a.Ind, idx(v)), append(a.Val, -s*ws[i])
+			}
+		}
+		if !placed {
+			a.Ind, a.Val = append(a.Ind, idx(u)), append(a.Val, diag)
+		}
+		a.Ptr[idx(u)+1] = len(a.Ind)
+	}
+	return a
+}
+
+// sparsePinv holds the selected inverse X of the grounded Laplacian and
+// the two numbers that turn it into L† (spec sparse-cholesky.md §5):
+// with P = I − J/n, L† = P X̂ P for X̂ = X padded with a zero row and
+// column at r, so
+//
+//	L†_uu = X̂_uu − 2 y_u/n + s/n²,   y = X̂ 1,  s = 1ᵀ X̂ 1,
+//	R_uv  = X̂_uu + X̂_vv − 2 X̂_uv,    K_f = n tr X̂ − s.
+type sparsePinv struct {
+	ga *groundedAnalysis
+	f  *cholesky.Factor
+	z  *cholesky.Inverse
+	y  []float64 // X̂ 1, zero at r
+	s  float64
+}
+
+// newSparsePinv factors the grounded Laplacian and inverts it on the
+// factor's pattern. A refusal of the factorisation (not positive
+// definite, or condition estimate above MaxCondition) wraps
+// loadlab.ErrIllConditioned, as the dense path's does.
+func newSparsePinv(ga *groundedAnalysis) (*sparsePinv, error) {
+	f, err := ga.sym.Factor(laplacianMatrix(ga.g, 0, 1, ga.r))
+	if err != nil {
+		if errors.Is(err, loadlab.ErrIllConditioned) {
+			return nil, fmt.Errorf("spectral: the grounded Laplacian (L without row and column %d): %w", ga.r, err)
+		}
+		return nil, err
+	}
+	sp := &sparsePinv{ga: ga, f: f, z: f.Inverse()}
+	n := ga.g.Order()
+	ones := make([]float64, n-1)
+	for i := range ones {
+		ones[i] = 1
+	}
+	sp.y = sp.pad(f.Solve(nil, ones))
+	sp.s = dense.Sum(sp.y)
+	return sp, nil
+}
+
+// pad returns x (indexed without r) as a vector over all nodes with a
+// zero at r.
+func (sp *sparsePinv) pad(x []float64) []float64 {
+	r := sp.ga.r
+	out := make([]float64, len(x)+1)
+	copy(out, x[:r])
+	copy(out[r+1:], x[r:])
+	return out
+}
+
+// sub returns node u's index in the grounded matrix (-1 for r).
+func (sp *sparsePinv) sub(u int) int {
+	switch r := sp.ga.r; {
+	case u == r:
+		return -1
+	case u > r:
+		return u - 1
+	}
+	return u
+}
+
+// x returns X̂_uv and whether it was on the factor's pattern.
+func (sp *sparsePinv) x(u, v int) (float64, bool) {
+	a, b := sp.sub(u), sp.sub(v)
+	if a < 0 || b < 0 {
+		return 0, true
+	}
+	return sp.z.At(a, b)
+}
+
+// diagX returns the diagonal of X̂.
+func (sp *sparsePinv) diagX() []float64 {
+	return sp.pad(sp.z.Diag(nil))
+}
+
+// pinvDiag writes diag L† into dst.
+func (sp *sparsePinv) pinvDiag(dst []float64) {
+	nf := float64(len(dst))
+	d := sp.diagX()
+	c := sp.s / (nf * nf)
+	for u := range dst {
+		dst[u] = d[u] - 2*sp.y[u]/nf + c
+	}
+}
+
+// kirchhoff returns K_f = n tr X̂ − s.
+func (sp *sparsePinv) kirchhoff() float64 {
+	return float64(len(sp.y))*dense.Sum(sp.diagX()) - sp.s
+}
+
+// between returns R_uv: from the selected inverse when (u, v) is on the
+// factor's pattern (every edge is), else by one solve with the factor.
+func (sp *sparsePinv) between(u, v int) float64 {
+	if u == v {
+		return 0
+	}
+	xuv, ok := sp.x(u, v)
+	if ok {
+		xuu, _ := sp.x(u, u)
+		xvv, _ := sp.x(v, v)
+		return xuu + xvv - 2*xuv
+	}
+	b := make([]float64, len(sp.y)-1)
+	if a := sp.sub(u); a >= 0 {
+		b[a] = 1
+	}
+	if a := sp.sub(v); a >= 0 {
+		b[a] = -1
+	}
+	x := sp.pad(sp.f.Solve(b, b))
+	return x[u] - x[v]
+}
+
+// column writes column j of L† into dst by one solve: with x = X̂ e_j,
+// L† e_j = P X̂ (e_j − 1/n) = x − y/n − (y_j/n − s/n²) 1, since
+// 1ᵀx = y_j.
+func (sp *sparsePinv) column(dst []float64, j int) {
+	n := len(sp.y)
+	b := make([]float64, n-1)
+	if a := sp.sub(j); a >= 0 {
+		b[a] = 1
+	}
+	x := sp.pad(sp.f.Solve(b, b))
+	nf := float64(n)
+	c := sp.s/(nf*nf) - sp.y[j]/nf
+	for i := range dst {
+		dst[i] = x[i] - sp.y[i]/nf + c
+	}
+}
+
+// Path returns the computation NewResistance chose.
+func (r *Resistance) Path() Path {
+	if r.sp != nil {
+		return Sparse
+	}
+	return Dense
+}
+
+// Report returns the sparse factorisation's size and cost on the sparse
+// path, and the zero Report on the dense path.
+func (r *Resistance) Report() cholesky.Report {
+	if r.sp != nil {
+		return r.sp.f.Report()
+	}
+	return cholesky.Report{}
+}
+
+// EdgeResistances returns the effective resistance of every edge of the
+// graph, in the order of its Edges method, in dst (allocated if nil).
+// On the sparse path each is read off the selected inverse; on the dense
+// one it costs O(n) per edge. It panics if a non-nil dst does not have
+// one entry per edge.
+func (r *Resistance) EdgeResistances(dst []float64) []float64 {
+	m := r.g.Size()
+	if dst == nil {
+		dst = make([]float64, m)
+	}
+	if len(dst) != m {
+		panic(fmt.Sprintf("spectral: EdgeResistances: len(dst) = %d, want %d edges", len(dst), m))
+	}
+	k := 0
+	for u := range r.n {
+		for _, v := range r.g.Neighbors(u) {
+			if u < int(v) {
+				dst[k] = r.Between(u, int(v))
+				k++
+			}
+		}
+	}
+	return dst
+}
