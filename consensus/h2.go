@@ -46,15 +46,21 @@ import (
 // unknown t; ErrTooLarge when the dense n×n work exceeds the memory
 // budget. It panics if th is nil.
 //
-// The value is exact to rounding. Above spectral.DenseMaxNodes nodes,
-// where the dense work costs seconds to minutes, Rho returns an error
+// The value is exact to rounding. On sparse graphs (where
+// spectral.NewShiftedLaplacian's Path is Sparse) the traces come instead
+// from sparse Cholesky factorisations of 2I − γL and of the grounded
+// Laplacian and their selected inverses (spec sparse-cholesky.md §5), at
+// any size where the factors fit cholesky's default limits. Above
+// spectral.DenseMaxNodes nodes, where the factor does not fit (graphs
+// whose factor fills in, such as large expanders), Rho returns an error
 // wrapping loadlab.ErrTooLarge: EstimateH2 estimates ρ with a 95 %
 // interval at about O(m) per probe.
 func Rho(th *Throttler, t Traffic, sigma float64) (float64, error) {
-	if err := tooLargeForDense(th, "Rho", "EstimateH2"); err != nil {
+	d, err := nodalRho(nil, th, t, sigma, "Rho", "EstimateH2")
+	if err != nil {
 		return math.Inf(1), err
 	}
-	return rhoDense(th, t, sigma)
+	return dense.Sum(d), nil
 }
 
 // tooLargeForDense returns an error wrapping loadlab.ErrTooLarge, naming
@@ -67,13 +73,18 @@ func tooLargeForDense(th *Throttler, fn, instead string) error {
 	return nil
 }
 
-// rhoDense is Rho's dense path.
-func rhoDense(th *Throttler, t Traffic, sigma float64) (float64, error) {
-	d, err := nodalRhoDense(nil, th, t, sigma, "Rho")
+// nodalRho is NodalRho with fn naming the caller and instead the
+// estimator its ErrTooLarge names: the sparse path where it pays, else
+// the dense one.
+func nodalRho(dst []float64, th *Throttler, t Traffic, sigma float64, fn, instead string) ([]float64, error) {
+	sl, err := sparsePath(th, fn, instead)
 	if err != nil {
-		return math.Inf(1), err
+		return nil, err
 	}
-	return dense.Sum(d), nil
+	if sl != nil {
+		return nodalRhoSparse(dst, th, t, sigma, sl, fn)
+	}
+	return nodalRhoDense(dst, th, t, sigma, fn)
 }
 
 // NodalRho returns the nodal H2 measures ρ_j = lim E (p_j − p̄)² of
@@ -89,14 +100,13 @@ func rhoDense(th *Throttler, t Traffic, sigma float64) (float64, error) {
 // panics if th is nil or dst is non-nil with a length other than the
 // number of nodes.
 //
-// The values are exact to rounding. Above spectral.DenseMaxNodes nodes
-// NodalRho returns an error wrapping loadlab.ErrTooLarge:
-// EstimateNodalH2 estimates the ρ_j with per-node 95 % intervals.
+// The values are exact to rounding, by the sparse path on sparse graphs
+// as for Rho. Above spectral.DenseMaxNodes nodes, where the sparse
+// factor does not fit, NodalRho returns an error wrapping
+// loadlab.ErrTooLarge: EstimateNodalH2 estimates the ρ_j with per-node
+// 95 % intervals.
 func NodalRho(dst []float64, th *Throttler, t Traffic, sigma float64) ([]float64, error) {
-	if err := tooLargeForDense(th, "NodalRho", "EstimateNodalH2"); err != nil {
-		return nil, err
-	}
-	return nodalRhoDense(dst, th, t, sigma, "NodalRho")
+	return nodalRho(dst, th, t, sigma, "NodalRho", "EstimateNodalH2")
 }
 
 // nodalRhoDense is NodalRho's dense path; fn names the caller in errors.

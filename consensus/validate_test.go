@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/cholesky"
 	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/internal/badarg"
 	"github.com/loadlab/loadlab/laplacian"
@@ -192,8 +193,13 @@ func denseTooLargeCases() []badarg.Case {
 		return badarg.Probe{Func: name, Err: tooLarge}.Fails("n = 2^17", "", f)
 	}
 	return []badarg.Case{
-		tl("Rho", func() error { _, err := Rho(th, Case2, 1); return err }),
-		tl("NodalRho", func() error { _, err := NodalRho(nil, th, Case1, 1); return err }),
+		// A path factors without fill at any size: the sparse path's
+		// refusal is reached by lowering its flops limit.
+		tl("Rho", func() error { return withSparseLimit(func() error { _, err := Rho(th, Case2, 1); return err }) }),
+		tl("NodalRho", func() error {
+			return withSparseLimit(func() error { _, err := NodalRho(nil, th, Case1, 1); return err })
+		}),
+		tl("GammaH2", func() error { return withSparseLimit(func() error { _, _, err := GammaH2(big, 1); return err }) }),
 		tl("NewSpectral", func() error { _, err := NewSpectral(big); return err }),
 		tl("GreedyLinks", func() error { _, err := GreedyLinks(th, nil, 1); return err }),
 		// The system is 300²×300²: 65 GB.
@@ -245,7 +251,7 @@ func estimatorCases() []badarg.Case {
 // arguments: each gives the documented error, naming the input, or the
 // documented panic.
 func TestValidate(t *testing.T) {
-	cs := slices.Concat(throttlerCases(), argumentCases(), estimatorCases(), spectralCases(), simulateCases(), demandCases(), designCases(), perServerCases(), decisionCases(), centralCases(), delayCases(), clientsCases(), networkCases())
+	cs := slices.Concat(throttlerCases(), argumentCases(), estimatorCases(), spectralCases(), simulateCases(), demandCases(), designCases(), perServerCases(), decisionCases(), centralCases(), delayCases(), clientsCases(), networkCases(), exactSparseCases())
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"Spectral.Factor": "returns NaN for γ not finite and positive, as documented (no error result)",
@@ -590,4 +596,11 @@ func worstAndReweightCases(s *Spectral) []badarg.Case {
 			return err
 		}),
 	)
+}
+
+// withSparseLimit runs f with the sparse path's flops limit at 10³.
+func withSparseLimit(f func() error) error {
+	sparseSettings = &cholesky.Settings{MaxFlops: 1e3}
+	defer func() { sparseSettings = nil }()
+	return f()
 }

@@ -13,23 +13,37 @@
 //	r, err := spectral.EffectiveResistance(g, u, v)     // R_uv
 //	kf, err := spectral.KirchhoffIndex(g)               // K_f = Σ_{u<v} R_uv = n tr L†
 //	res, err := spectral.NewResistance(g)               // one factorisation, many queries
+//	rs := res.EdgeResistances(nil)                      // every edge's R_uv, exact
 //	top, err := spectral.TopResistances(g, 10)          // the 10 largest R_uv, exact (§12.10)
 //	kf, err = spectral.TorusKirchhoff(1000, 1000)       // closed forms, spec §9
 //
 // # Exact means exact
 //
 // Every function here returns its number to near working precision, or
-// an error. Spectrum, PseudoInverse, ResistanceMatrix, NewResistance and
-// KirchhoffIndex are dense (O(n³) time, O(n²) memory); KirchhoffIndex
-// refuses graphs above DenseMaxNodes = 2048 nodes with an error wrapping
-// loadlab.ErrTooLarge (NewResistance(g).Kirchhoff() runs the dense path
-// at any size that fits; estimate.Kirchhoff estimates K_f with an
-// interval). AlgebraicConnectivity and EffectiveResistance are dense up
+// an error. Spectrum, PseudoInverse and ResistanceMatrix are dense (O(n³)
+// time, O(n²) memory). NewResistance and KirchhoffIndex choose their
+// path (Resistance.Path): on sparse graphs a sparse Cholesky
+// factorisation of the grounded Laplacian with a fill-reducing ordering
+// and its selected inverse (package cholesky; spec sparse-cholesky.md),
+// which gives diag L†, K_f and every edge's resistance (EdgeResistances)
+// exactly at about the factor's cost — seconds for the 22 963-node
+// Internet AS graph or a 10⁵-node grid; on dense graphs the dense path up
+// to DenseMaxNodes = 2048 nodes. Where neither applies (a large graph
+// whose factor fills in, such as an expander) they return an error
+// wrapping loadlab.ErrTooLarge, and estimate.Kirchhoff estimates K_f with
+// an interval. ShiftedLaplacian factors c I + s L (2I − γL for the H2
+// measures of consensus) from one analysis. AlgebraicConnectivity and
+// EffectiveResistance are dense up
 // to DenseMaxNodes and certified iterative above: λ₂ as the Rayleigh
 // quotient of a refined Fiedler vector with a Kato–Temple bound of 1e-12
 // relative (an error for a multiple λ₂), R_uv from a Laplacian solve to a
 // relative residual of 1e-12 whose quadratic form errs by at most
 // 1e-24 κ(L).
+//
+// The fast dense route is the build with -tags openblas (cgo and
+// Debian's libopenblas-dev), at parity with SciPy on the dense 2000-node
+// Kirchhoff index; the default pure-Go build is several times slower
+// there (docs/benchmarks.md).
 //
 // A Bracket [Lo, Hi] comes with the certificate behind it (Cert: the
 // deterministic bounds, the dense eigensolver, a Cholesky inertia test,

@@ -1,7 +1,6 @@
 package spectral
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -56,18 +55,27 @@ type Resistance struct {
 // sooner.
 const MaxCondition = dense.MaxCondition
 
-// NewResistance factors the Laplacian of g, by the sparse path when the
+// NewResistance factors the Laplacian of g: by the sparse path when the
 // graph is sparse enough for its predicted cost to beat the dense path's
-// (always above DenseMaxNodes when the factor fits cholesky's default
-// limits), else by the dense path. It returns an error if g is
-// disconnected or has no nodes, an error wrapping loadlab.ErrTooLarge if
-// neither path fits the memory budget (and the flops limit, for the
-// sparse one), or an error wrapping loadlab.ErrIllConditioned if the
-// factored matrix is too ill conditioned for its inverse to be trusted
-// (not numerically positive definite, or a condition estimate above
-// MaxCondition). The dense cost is one Cholesky, n³/3 flops, and an
-// O(n²) condition estimate; the sparse cost is reported by Report.
+// (above DenseMaxNodes, whenever the factor fits cholesky's default
+// memory and flops limits), else by the dense path up to DenseMaxNodes
+// nodes; Path reports which ran. It returns an error if g is
+// disconnected or has no nodes, an error wrapping loadlab.ErrTooLarge
+// above DenseMaxNodes when the sparse factor does not fit (a large graph
+// whose factor fills in, such as an expander: the estimate package
+// answers there with intervals), or an error wrapping
+// loadlab.ErrIllConditioned if the factored matrix is too ill
+// conditioned for its inverse to be trusted (not numerically positive
+// definite, or a condition estimate above MaxCondition). The dense cost
+// is one Cholesky, n³/3 flops, and an O(n²) condition estimate; the
+// sparse cost is reported by Report. It panics if g is nil.
 func NewResistance(g *wgraph.Graph) (*Resistance, error) {
+	return newResistance(g, "NewResistance", "the estimate package")
+}
+
+// newResistance is NewResistance with fn naming the caller and instead
+// the estimator its ErrTooLarge names.
+func newResistance(g *wgraph.Graph, fn, instead string) (*Resistance, error) {
 	if err := wgraph.CheckConnected(g); err != nil {
 		return nil, err
 	}
@@ -79,11 +87,10 @@ func NewResistance(g *wgraph.Graph) (*Resistance, error) {
 		}
 		return &Resistance{n: g.Order(), g: g, sp: sp}, nil
 	}
-	r, err := newDenseResistance(g)
-	if err != nil && aerr != nil && errors.Is(err, loadlab.ErrTooLarge) {
-		return nil, fmt.Errorf("%w (the sparse path: %v)", err, aerr)
+	if n := g.Order(); n > DenseMaxNodes {
+		return nil, loadlab.TooLarge("spectral", "%s: n = %d nodes > DenseMaxNodes = %d (the dense O(n³) path) and the sparse path is refused (%v); %s estimates with 95 %% intervals", fn, n, DenseMaxNodes, aerr, instead)
 	}
-	return r, err
+	return newDenseResistance(g)
 }
 
 // newDenseResistance is NewResistance's dense path.
@@ -293,7 +300,9 @@ func PseudoInverse(g *wgraph.Graph) (*mat.SymDense, error) {
 // EffectiveResistance returns R_uv = (e_u − e_v)ᵀ L† (e_u − e_v) (spec
 // throttlers.md §2 eq. (2)) to near working precision: up to
 // DenseMaxNodes nodes with one factorisation and one solve (for many
-// queries on one graph, use NewResistance), above by one preconditioned
+// queries on one graph, use NewResistance); above, on graphs whose
+// sparse Cholesky factor fits, with one sparse factorisation of the
+// grounded Laplacian and one solve; else by one preconditioned
 // Laplacian solve to a
 // relative residual of 1e-12 and the second-order quadratic form
 // 2bᵀx − xᵀLx, whose relative error is at most 1e-24 κ(L) (spec
@@ -313,6 +322,16 @@ func EffectiveResistance(g *wgraph.Graph, u, v int) (float64, error) {
 		}
 	}
 	if g.Order() > DenseMaxNodes {
+		if err := wgraph.CheckConnected(g); err != nil {
+			return math.NaN(), err
+		}
+		if ga, _ := choosePath(g); ga != nil {
+			sp, err := newSparsePinv(ga)
+			if err != nil {
+				return math.NaN(), err
+			}
+			return sp.solveBetween(u, v), nil
+		}
 		return resistanceSparse(g, u, v)
 	}
 	r, err := NewResistance(g)
@@ -321,6 +340,9 @@ func EffectiveResistance(g *wgraph.Graph, u, v int) (float64, error) {
 	}
 	if u == v {
 		return 0, nil
+	}
+	if r.sp != nil {
+		return r.sp.solveBetween(u, v), nil
 	}
 	x := make([]float64, r.n)
 	x[u], x[v] = 1, -1
@@ -391,21 +413,11 @@ func KirchhoffIndex(g *wgraph.Graph) (float64, error) {
 	if g == nil {
 		panic("spectral: KirchhoffIndex: nil graph g")
 	}
-	if err := wgraph.CheckConnected(g); err != nil {
+	r, err := newResistance(g, "KirchhoffIndex", "estimate.Kirchhoff")
+	if err != nil {
 		return math.NaN(), err
 	}
-	ga, aerr := choosePath(g)
-	if ga != nil {
-		sp, err := newSparsePinv(ga)
-		if err != nil {
-			return math.NaN(), err
-		}
-		return sp.kirchhoff(), nil
-	}
-	if n := g.Order(); n > DenseMaxNodes {
-		return math.NaN(), loadlab.TooLarge("spectral", "KirchhoffIndex: n = %d nodes > DenseMaxNodes = %d (the dense O(n³) path) and the sparse path is refused (%v); estimate.Kirchhoff estimates K_f with its interval", n, DenseMaxNodes, aerr)
-	}
-	return kirchhoffDense(g)
+	return r.Kirchhoff(), nil
 }
 
 // DenseMaxNodes is the largest order at which the functions that return a
@@ -417,12 +429,3 @@ func KirchhoffIndex(g *wgraph.Graph) (float64, error) {
 // factor-and-invert pass (2n³/3 ≈ 5.7·10⁹ flops, 32 MB per matrix) takes
 // a fraction of a second; its cost grows as n³, eightfold per doubling.
 const DenseMaxNodes = 2048
-
-// kirchhoffDense is KirchhoffIndex's dense path.
-func kirchhoffDense(g *wgraph.Graph) (float64, error) {
-	r, err := NewResistance(g)
-	if err != nil {
-		return math.NaN(), err
-	}
-	return r.Kirchhoff(), nil
-}

@@ -3,6 +3,7 @@ package spectral
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/cholesky"
@@ -58,11 +59,75 @@ func choosePath(g *wgraph.Graph) (*groundedAnalysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	nf := float64(n)
-	if n > DenseMaxNodes || sparseSpeedFactor*ga.sym.Report().Flops < 2*nf*nf*nf/3 {
+	if sparseWins(n, ga.sym.Report()) {
 		return ga, nil
 	}
 	return nil, nil
+}
+
+// sparseWins reports whether the sparse path should run for a graph of
+// n nodes whose factor rep predicts.
+func sparseWins(n int, rep cholesky.Report) bool {
+	nf := float64(n)
+	return n > DenseMaxNodes || sparseSpeedFactor*rep.Flops < 2*nf*nf*nf/3
+}
+
+// ShiftedLaplacian factors c I + s L for the Laplacian L of one graph and
+// any (c, s) that make it positive definite — 2I − γL for the
+// throttlers' H2 measures — from one symbolic analysis of L's pattern.
+// It is safe for concurrent use.
+type ShiftedLaplacian struct {
+	g    *wgraph.Graph
+	sym  *cholesky.Symbolic
+	path Path
+}
+
+// NewShiftedLaplacian analyses the pattern of the Laplacian of g with
+// the settings set (nil for cholesky's defaults). Path
+// reports whether the sparse factorisation beats the dense path by the
+// rule NewResistance uses; where the graph is too dense for the sparse
+// path to pay (more than n²/8 edges, at most DenseMaxNodes nodes) no
+// analysis is made and Path is Dense. It returns an error wrapping
+// loadlab.ErrInvalid for a graph with no nodes and one wrapping
+// loadlab.ErrTooLarge when the factor would exceed cholesky's default
+// limits, and an error naming a bad settings field. It panics if g is
+// nil.
+func NewShiftedLaplacian(g *wgraph.Graph, set *cholesky.Settings) (*ShiftedLaplacian, error) {
+	if g == nil {
+		panic("spectral: NewShiftedLaplacian: nil graph g")
+	}
+	n := g.Order()
+	if n == 0 {
+		return nil, loadlab.Invalid("spectral", "NewShiftedLaplacian: the graph has no nodes")
+	}
+	sl := &ShiftedLaplacian{g: g, path: Dense}
+	if n <= DenseMaxNodes && 8*g.Size() > n*n {
+		return sl, nil
+	}
+	sym, err := cholesky.Analyze(laplacianMatrix(g, 1, 0, -1), set)
+	if err != nil {
+		return nil, err
+	}
+	sl.sym = sym
+	if sparseWins(n, sym.Report()) {
+		sl.path = Sparse
+	}
+	return sl, nil
+}
+
+// Path returns the path the exact values of the graph should take.
+func (sl *ShiftedLaplacian) Path() Path { return sl.path }
+
+// Factor returns the sparse Cholesky factor of c I + s L. Its errors are
+// cholesky's: loadlab.ErrIllConditioned when the matrix is not
+// numerically positive definite or its condition estimate exceeds
+// cholesky.MaxCondition, loadlab.ErrInvalid for c or s not finite. It
+// panics on the dense path (Path() == Dense with no analysis made).
+func (sl *ShiftedLaplacian) Factor(c, s float64) (*cholesky.Factor, error) {
+	if sl.sym == nil {
+		panic("spectral: ShiftedLaplacian.Factor: the graph is dense; no sparse analysis was made")
+	}
+	return sl.sym.Factor(laplacianMatrix(sl.g, c, s, -1))
 }
 
 // groundedAnalysis is the symbolic analysis of the Laplacian of g with
@@ -141,11 +206,18 @@ func laplacianMatrix(g *wgraph.Graph, c, s float64, ground int) *cholesky.Matrix
 //	L†_uu = X̂_uu − 2 y_u/n + s/n²,   y = X̂ 1,  s = 1ᵀ X̂ 1,
 //	R_uv  = X̂_uu + X̂_vv − 2 X̂_uv,    K_f = n tr X̂ − s.
 type sparsePinv struct {
-	ga *groundedAnalysis
-	f  *cholesky.Factor
-	z  *cholesky.Inverse
-	y  []float64 // X̂ 1, zero at r
-	s  float64
+	ga   *groundedAnalysis
+	f    *cholesky.Factor
+	once sync.Once
+	zinv *cholesky.Inverse // on first use
+	y    []float64         // X̂ 1, zero at r
+	s    float64
+}
+
+// z returns the selected inverse, computing it on first use.
+func (sp *sparsePinv) z() *cholesky.Inverse {
+	sp.once.Do(func() { sp.zinv = sp.f.Inverse() })
+	return sp.zinv
 }
 
 // newSparsePinv factors the grounded Laplacian and inverts it on the
@@ -160,7 +232,7 @@ func newSparsePinv(ga *groundedAnalysis) (*sparsePinv, error) {
 		}
 		return nil, err
 	}
-	sp := &sparsePinv{ga: ga, f: f, z: f.Inverse()}
+	sp := &sparsePinv{ga: ga, f: f}
 	n := ga.g.Order()
 	ones := make([]float64, n-1)
 	for i := range ones {
@@ -198,12 +270,12 @@ func (sp *sparsePinv) x(u, v int) (float64, bool) {
 	if a < 0 || b < 0 {
 		return 0, true
 	}
-	return sp.z.At(a, b)
+	return sp.z().At(a, b)
 }
 
 // diagX returns the diagonal of X̂.
 func (sp *sparsePinv) diagX() []float64 {
-	return sp.pad(sp.z.Diag(nil))
+	return sp.pad(sp.z().Diag(nil))
 }
 
 // pinvDiag writes diag L† into dst.
@@ -233,6 +305,11 @@ func (sp *sparsePinv) between(u, v int) float64 {
 		xvv, _ := sp.x(v, v)
 		return xuu + xvv - 2*xuv
 	}
+	return sp.solveBetween(u, v)
+}
+
+// solveBetween returns R_uv = (e_u − e_v)ᵀ X̂ (e_u − e_v) by one solve.
+func (sp *sparsePinv) solveBetween(u, v int) float64 {
 	b := make([]float64, len(sp.y)-1)
 	if a := sp.sub(u); a >= 0 {
 		b[a] = 1
@@ -301,4 +378,13 @@ func (r *Resistance) EdgeResistances(dst []float64) []float64 {
 		}
 	}
 	return dst
+}
+
+// Report returns the predicted size and cost of the sparse factor, and
+// the zero Report where no analysis was made (a dense graph).
+func (sl *ShiftedLaplacian) Report() cholesky.Report {
+	if sl.sym == nil {
+		return cholesky.Report{}
+	}
+	return sl.sym.Report()
 }

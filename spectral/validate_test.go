@@ -285,7 +285,7 @@ func resistanceCases() []badarg.Case {
 // matrices, nodes and destinations: each gives the documented error,
 // naming the input, or the documented panic.
 func TestValidate(t *testing.T) {
-	cs := slices.Concat(graphCases(), settingsCases(), closedFormCases(), resistanceCases(), topResistanceCases())
+	cs := slices.Concat(graphCases(), settingsCases(), closedFormCases(), resistanceCases(), topResistanceCases(), shiftedCases())
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"Bracket.Contains": "a query that accepts every float64: NaN lies in no bracket",
@@ -308,4 +308,26 @@ func topResistanceCases() []badarg.Case {
 	top := func(g *wgraph.Graph, k int) error { _, err := TopResistances(g, k); return err }
 	cs := badarg.Probe{Func: "TopResistances", Err: inv}.Int("k", badarg.Positive, func(k int) error { return top(connectedPath(4), k) })
 	return append(cs, badarg.Probe{Func: "TopResistances", Err: tooLarge}.Fails("k = 2^40", "TopResistances: k", func() error { return top(connectedPath(1<<21), 1<<40) }))
+}
+
+// shiftedCases probes NewShiftedLaplacian and its Factor.
+func shiftedCases() []badarg.Case {
+	p := badarg.Probe{Func: "NewShiftedLaplacian"}
+	sl := graphtest.Must(NewShiftedLaplacian(graphtest.Must(gen.Grid(60, 60)), nil))
+	dense := graphtest.Must(NewShiftedLaplacian(graphtest.Must(gen.Complete(10)), nil))
+	cs := []badarg.Case{
+		p.Panics("g = nil", "spectral: NewShiftedLaplacian: nil graph g", func() { _, _ = NewShiftedLaplacian(nil, nil) }),
+		badarg.Probe{Func: "NewShiftedLaplacian", Err: inv}.Fails("no nodes", "no nodes", func() error { _, err := NewShiftedLaplacian(&wgraph.Graph{}, nil); return err }),
+		badarg.Probe{Func: "NewShiftedLaplacian", Err: inv}.Fails("Ordering = 9", "Settings.Ordering = 9", func() error {
+			_, err := NewShiftedLaplacian(graphtest.Must(gen.Grid(60, 60)), &cholesky.Settings{Ordering: 9})
+			return err
+		}),
+		badarg.Probe{Func: "NewShiftedLaplacian", Err: tooLarge}.Fails("MaxFlops = 10", "Settings.MaxFlops", func() error {
+			_, err := NewShiftedLaplacian(graphtest.Must(gen.Grid(60, 60)), &cholesky.Settings{MaxFlops: 10})
+			return err
+		}),
+		badarg.Probe{Func: "ShiftedLaplacian.Factor"}.Panics("dense graph", "the graph is dense", func() { _, _ = dense.Factor(2, -0.1) }),
+		badarg.Probe{Func: "ShiftedLaplacian.Factor", Err: loadlab.ErrIllConditioned}.Fails("2I − L, unstable", "not numerically positive definite", func() error { _, err := sl.Factor(2, -1); return err }),
+	}
+	return append(cs, badarg.Probe{Func: "ShiftedLaplacian.Factor", Err: inv, Text: "= %v"}.Scalar("c", badarg.Finite, func(c float64) error { _, err := sl.Factor(c, -0.1); return err })...)
 }

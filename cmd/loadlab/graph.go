@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -47,7 +48,9 @@ func (a *app) graphInfoCommand() *cobra.Command {
 connected network, λ₂ (algebraic connectivity) and λ_n of its Laplacian
 and its Kirchhoff index K_f = n Σ 1/λ_k. λ₂ and λ_n are exact (dense
 eigensolver) up to 2048 nodes and certified brackets above; K_f is exact
-up to 2048 nodes and a stochastic estimate with its 95 % interval above.`,
+(dense up to 2048 nodes, by sparse Cholesky with selected inversion where
+the graph's factor fits) and otherwise a stochastic estimate with its
+95 % interval.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -175,21 +178,30 @@ func addSpectralRows(t *table, g *wgraph.Graph) error {
 	return nil
 }
 
-// addKirchhoffRow adds K_f: exact up to DenseMaxNodes, else the
+// addKirchhoffRow adds K_f: exact where NewResistance runs (dense up to
+// DenseMaxNodes, sparse Cholesky where the factor fits), else the
 // stochastic estimate with its 95 % interval (spec throttlers.md §12.9).
 func (a *app) addKirchhoffRow(t *table, g *wgraph.Graph) error {
-	if g.Order() <= spectral.DenseMaxNodes {
-		kf, err := spectral.KirchhoffIndex(g)
-		if err != nil {
-			return err
-		}
-		t.add("Kirchhoff index", kf, nil, nil, "1/weight", "dense (exact)")
+	r, err := spectral.NewResistance(g)
+	if err == nil {
+		t.add("Kirchhoff index", r.Kirchhoff(), nil, nil, "1/weight", exactHow(r))
 		return nil
 	}
-	r, err := estimate.Kirchhoff(g, nil, rand.NewPCG(a.seed, 0))
-	e := r.Estimate
-	t.add("Kirchhoff index", e.Mean, e.Lo, e.Hi, "1/weight", fmt.Sprintf("estimate, 95 %% interval (%v, %d probes)", r.Estimator, r.Probes))
+	if !errors.Is(err, loadlab.ErrTooLarge) {
+		return err
+	}
+	e2, err := estimate.Kirchhoff(g, nil, rand.NewPCG(a.seed, 0))
+	e := e2.Estimate
+	t.add("Kirchhoff index", e.Mean, e.Lo, e.Hi, "1/weight", fmt.Sprintf("estimate, 95 %% interval (%v, %d probes)", e2.Estimator, e2.Probes))
 	return err
+}
+
+// exactHow names the exact path r took.
+func exactHow(r *spectral.Resistance) string {
+	if r.Path() == spectral.Sparse {
+		return fmt.Sprintf("exact (sparse Cholesky, %s ordering, fill %.2g)", r.Report().Ordering, r.Report().Fill())
+	}
+	return "dense (exact)"
 }
 
 func (a *app) graphSpectrumCommand() *cobra.Command {
@@ -264,9 +276,10 @@ func (a *app) graphResistanceCommand() *cobra.Command {
 		Long: `Effective resistance R_uv between the nodes of each --pair U,V (node
 labels as in the file), exact to working precision at any size; the --top K
 pairs of largest resistance, exact (spec throttlers.md §12.10); or, with
---edges, of every edge: exact up to 2048 nodes, and above that an
-estimate within 1 ± --eps of each value with probability 95 % (random
-projections).`,
+--edges, of every edge: exact (dense up to 2048 nodes, sparse Cholesky
+with selected inversion where the graph's factor fits, in seconds on
+networks of 10⁵ nodes), and where it does not an estimate within
+1 ± --eps of each value with probability 95 % (random projections).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -293,7 +306,7 @@ projections).`,
 	c.Flags().StringArrayVar(&pairs, "pair", nil, "a pair of node labels `U,V` (repeatable)")
 	c.Flags().IntVar(&top, "top", 0, "the `K` pairs of largest resistance (exact, without an all-pairs scan above 2048 nodes)")
 	c.Flags().BoolVar(&edges, "edges", false, "the resistance of every edge")
-	c.Flags().Float64Var(&eps, "eps", 0.1, "with --edges above 2048 nodes: relative accuracy of each estimate, in (0, 1)")
+	c.Flags().Float64Var(&eps, "eps", 0.1, "with --edges where the exact path does not fit: relative accuracy of each estimate, in (0, 1)")
 	return c
 }
 
@@ -354,21 +367,22 @@ func (a *app) resistances(d *graphio.Data, pairs []string, top int, edges bool, 
 func (a *app) edgeResistances(d *graphio.Data, eps float64) (*table, string, error) {
 	g := d.Graph
 	t := &table{name: "edges", cols: []string{"u", "v", "weight", "resistance"}}
-	if g.Order() <= spectral.DenseMaxNodes {
-		r, err := spectral.NewResistance(g)
-		if err != nil {
-			return nil, "", err
-		}
-		for _, e := range g.Edges() {
-			t.add(d.Labels[e.U], d.Labels[e.V], e.W, r.Between(e.U, e.V))
-		}
-		return t, "Edge resistances exact (dense pseudoinverse); Foster: Σ w_e R_e = n − 1.", nil
-	}
 	if !(eps > 0 && eps < 1) {
 		return nil, "", usagef("--eps = %v: want a value in (0, 1)", eps)
 	}
 	p := a.startProgress(-1, "edge resistances")
 	defer p.done()
+	r, err := spectral.NewResistance(g)
+	if err == nil {
+		rs := r.EdgeResistances(nil)
+		for i, e := range g.Edges() {
+			t.add(d.Labels[e.U], d.Labels[e.V], e.W, rs[i])
+		}
+		return t, fmt.Sprintf("Edge resistances %s; Foster: Σ w_e R_e = n − 1.", exactHow(r)), nil
+	}
+	if !errors.Is(err, loadlab.ErrTooLarge) {
+		return nil, "", err
+	}
 	er, err := estimate.EdgeResistances(g, &estimate.SketchSettings{Eps: eps}, rand.NewPCG(a.seed, 0))
 	if err != nil {
 		return nil, "", err

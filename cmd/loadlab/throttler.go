@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/loadlab/loadlab"
@@ -67,7 +68,9 @@ the chosen γ (--gamma, default γ*_H2) the H2 measures ρ₁, ρ₂, ρ₂T (sp
 §4.3–4.4) and the --worst servers by nodal ρ₂, and the γ that minimises
 the worst server's ρ₂ (spec §13.11). With --margin m, the best cycle that
 stays (1 − m) below the certified stability limit and its H2 price
-ρ₂(γ)/ρ₂(γ*_H2) − 1 (spec §13.11). Exact (dense) up to 2048 servers; above, stochastic estimates
+ρ₂(γ)/ρ₂(γ*_H2) − 1 (spec §13.11). Exact (dense) up to 2048 servers; above,
+exact by sparse Cholesky factorisations where the graph's factor fits
+(road-like, grid-like and hub-heavy networks), else stochastic estimates
 with 95 % intervals.
 
 The network as deployed (spec throttlers-deployed.md): --delay τ gives the
@@ -96,7 +99,7 @@ and the cycle that minimises it (at most 2048 servers).`,
 			if d.Graph.Order() <= spectral.DenseMaxNodes {
 				ans, err = a.analyzeDense(d, f, df, worst)
 			} else {
-				ans, err = a.analyzeLarge(d, f, df)
+				ans, err = a.analyzeLarge(d, f, df, worst)
 			}
 			if ans != nil {
 				if eerr := a.emit(ans); eerr != nil {
@@ -254,46 +257,42 @@ func rhoCurve(sp *consensus.Spectral, gamma, gstar, sigma float64) (plots.Drawer
 	return p, 0, 0, nil
 }
 
-// analyzeLarge answers "throttler analyze" above the dense size with the
-// stochastic estimators (spec throttlers.md §12.9).
-func (a *app) analyzeLarge(d *graphio.Data, f throttlerFlags, df deployedFlags) (*answer, error) {
+// analyzeLarge answers "throttler analyze" above the dense size: exactly
+// by the sparse Cholesky path where the graph's factor fits (spec
+// sparse-cholesky.md §5), else with the stochastic estimators (spec
+// throttlers.md §12.9).
+func (a *app) analyzeLarge(d *graphio.Data, f throttlerFlags, df deployedFlags, worst int) (*answer, error) {
+	if worst < 0 {
+		return nil, usagef("--worst = %d: want ≥ 0", worst)
+	}
 	g := d.Graph
 	t := quantityTable("summary")
-	ans := &answer{tables: []*table{t}, notes: []string{
-		fmt.Sprintf("Above %d servers the H2 values are stochastic estimates with 95 %% intervals; nodal values are not computed.", spectral.DenseMaxNodes)}}
+	ans := &answer{tables: []*table{t}}
 	p := a.startProgress(-1, "γ*_H2")
 	defer p.done()
-	gamma := f.gamma
-	if gamma == 0 {
-		ge, err := consensus.EstimateGammaH2(g, f.sigma, nil, rand.NewPCG(a.seed, 1))
-		if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
-			return nil, err
-		}
-		t.add("λ_n", ge.LambdaMax.Est, ge.LambdaMax.Lo, ge.LambdaMax.Hi, "1/time", "certified bracket ("+ge.LambdaMax.Cert.String()+")")
-		t.add("γ*_H2", ge.Gamma.Mean, ge.Gamma.Lo, ge.Gamma.Hi, "time", "estimate, 95 % interval")
-		if err != nil {
-			return ans, err
-		}
-		gamma = ge.Gamma.Mean
+	sl, serr := spectral.NewShiftedLaplacian(g, nil)
+	exact := serr == nil && sl.Path() == spectral.Sparse
+	if exact {
+		ans.notes = append(ans.notes, fmt.Sprintf("Above %d servers the H2 values are exact from sparse Cholesky factorisations (%s ordering); λ_n is a certified bracket.", spectral.DenseMaxNodes, sl.Report().Ordering))
+	} else {
+		ans.notes = append(ans.notes, fmt.Sprintf("Above %d servers, where the sparse factor does not fit, the H2 values are stochastic estimates with 95 %% intervals; nodal values are not computed.", spectral.DenseMaxNodes))
 	}
-	if f.margin != 0 {
-		me, err := consensus.EstimateGammaMargin(g, f.margin, f.sigma, nil, rand.NewPCG(a.seed, 1))
-		if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
-			return nil, err
-		}
-		t.add(fmt.Sprintf("γ with margin %g", f.margin), me.Gamma, nil, nil, "time", "keeps the margin whatever the estimate's error")
-		t.add("margin kept below 2/λ_n", me.AchievedLo, me.AchievedLo, me.AchievedHi, "", "certified")
-		t.add("H2 price of the margin", me.Price.Mean, me.Price.Lo, me.Price.Hi, "ρ₂/ρ₂(γ*_H2) − 1", "estimate, 95 % interval")
+	gamma, err := a.largeGamma(t, g, f, exact)
+	if err != nil {
+		return ans, err
 	}
-	th := &consensus.Throttler{Graph: g, Gamma: gamma}
-	h, err := consensus.EstimateH2(th, f.sigma, nil, rand.NewPCG(a.seed, 2))
-	if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
+	if err := a.largeMargin(t, g, f); err != nil {
 		return nil, err
 	}
+	th := &consensus.Throttler{Graph: g, Gamma: gamma}
 	t.add("γ used", gamma, nil, nil, "time", "")
-	for _, tr := range []consensus.Traffic{consensus.Case1, consensus.Case2, consensus.Case2T} {
-		e := h.Of(tr)
-		t.add(rhoName(tr), e.Mean, e.Lo, e.Hi, "load²", "estimate, 95 % interval")
+	if exact {
+		err = addExactRho(ans, th, f.sigma, d.Labels, worst)
+	} else {
+		err = a.addEstimatedRho(t, th, f.sigma)
+	}
+	if err != nil {
+		return ans, err
 	}
 	if df.any() {
 		dt, derr := a.delayTableLarge(g, gamma, f.sigma, df)
@@ -304,4 +303,88 @@ func (a *app) analyzeLarge(d *graphio.Data, f throttlerFlags, df deployedFlags) 
 		err = errors.Join(err, derr)
 	}
 	return ans, err
+}
+
+// largeGamma adds λ_n and γ*_H2 (exact or estimated) unless --gamma is
+// given, and returns the γ to use.
+func (a *app) largeGamma(t *table, g *wgraph.Graph, f throttlerFlags, exact bool) (float64, error) {
+	if f.gamma != 0 {
+		return f.gamma, nil
+	}
+	if exact {
+		br, err := spectral.LambdaMaxBracket(g, nil)
+		if err != nil {
+			return 0, err
+		}
+		t.add("λ_n", br.Est, br.Lo, br.Hi, "1/time", "certified bracket ("+br.Cert.String()+")")
+		gstar, _, err := consensus.GammaH2(g, f.sigma)
+		if err != nil {
+			return 0, err
+		}
+		t.add("γ*_H2", gstar, nil, nil, "time", "exact (sparse Cholesky; about 8 digits: ρ₂ is flat at its minimum)")
+		return gstar, nil
+	}
+	ge, err := consensus.EstimateGammaH2(g, f.sigma, nil, rand.NewPCG(a.seed, 1))
+	if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
+		return 0, err
+	}
+	t.add("λ_n", ge.LambdaMax.Est, ge.LambdaMax.Lo, ge.LambdaMax.Hi, "1/time", "certified bracket ("+ge.LambdaMax.Cert.String()+")")
+	t.add("γ*_H2", ge.Gamma.Mean, ge.Gamma.Lo, ge.Gamma.Hi, "time", "estimate, 95 % interval")
+	return ge.Gamma.Mean, err
+}
+
+// largeMargin adds the --margin rows above the dense size.
+func (a *app) largeMargin(t *table, g *wgraph.Graph, f throttlerFlags) error {
+	if f.margin == 0 {
+		return nil
+	}
+	me, err := consensus.EstimateGammaMargin(g, f.margin, f.sigma, nil, rand.NewPCG(a.seed, 1))
+	if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
+		return err
+	}
+	t.add(fmt.Sprintf("γ with margin %g", f.margin), me.Gamma, nil, nil, "time", "keeps the margin whatever the estimate's error")
+	t.add("margin kept below 2/λ_n", me.AchievedLo, me.AchievedLo, me.AchievedHi, "", "certified")
+	t.add("H2 price of the margin", me.Price.Mean, me.Price.Lo, me.Price.Hi, "ρ₂/ρ₂(γ*_H2) − 1", "estimate, 95 % interval")
+	return nil
+}
+
+// addExactRho adds ρ₁, ρ₂, ρ₂T and the worst servers by nodal ρ₂ from
+// the sparse exact path.
+func addExactRho(ans *answer, th *consensus.Throttler, sigma float64, labels []string, worst int) error {
+	t := ans.tables[0]
+	var nodal2 []float64
+	for _, tr := range []consensus.Traffic{consensus.Case1, consensus.Case2, consensus.Case2T} {
+		nodal, err := consensus.NodalRho(nil, th, tr, sigma)
+		if err != nil {
+			return err
+		}
+		if tr == consensus.Case2 {
+			nodal2 = nodal
+		}
+		t.add(rhoName(tr), floats.Sum(nodal), nil, nil, "load²", "exact (sparse Cholesky)")
+	}
+	if worst > 0 {
+		wt := &table{name: "worst servers", cols: []string{"rank", "server", "nodal ρ₂"}}
+		for i, j := range sortedDesc(nodal2) {
+			if i == worst {
+				break
+			}
+			wt.add(i+1, labels[j], nodal2[j])
+		}
+		ans.tables = append(ans.tables, wt)
+	}
+	return nil
+}
+
+// addEstimatedRho adds the estimates of ρ₁, ρ₂, ρ₂T with their intervals.
+func (a *app) addEstimatedRho(t *table, th *consensus.Throttler, sigma float64) error {
+	h, err := consensus.EstimateH2(th, sigma, nil, rand.NewPCG(a.seed, 2))
+	if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
+		return err
+	}
+	for _, tr := range []consensus.Traffic{consensus.Case1, consensus.Case2, consensus.Case2T} {
+		e := h.Of(tr)
+		t.add(rhoName(tr), e.Mean, e.Lo, e.Hi, "load²", "estimate, 95 % interval")
+	}
+	return err
 }

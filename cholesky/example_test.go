@@ -1,0 +1,42 @@
+package cholesky_test
+
+import (
+	"fmt"
+
+	"github.com/loadlab/loadlab/cholesky"
+)
+
+// The grounded Laplacian of the path 0–1–2–3 (node 3 removed): its
+// inverse's diagonal holds each node's effective resistance to node 3,
+// and its (i, j) entry the length of the common part of their paths to
+// it.
+func Example() {
+	a := &cholesky.Matrix{
+		N:   3,
+		Ptr: []int{0, 2, 5, 7},
+		Ind: []int{0, 1, 0, 1, 2, 1, 2},
+		Val: []float64{1, -1, -1, 2, -1, -1, 2},
+	}
+	sym, err := cholesky.Analyze(a, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, err := sym.Factor(a)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	z := f.Inverse()
+	fmt.Printf("resistances to node 3: %.4g\n", z.Diag(nil))
+	x01, _ := z.At(0, 1)
+	fmt.Printf("(A⁻¹)₀₁ = %.4g\n", x01)
+	fmt.Printf("solve A x = (1, 0, 0): %.4g\n", f.Solve(nil, []float64{1, 0, 0}))
+	rep := f.Report()
+	fmt.Printf("factor entries %d, A's lower triangle %d\n", rep.Factor, rep.NonZeros)
+	// Output:
+	// resistances to node 3: [3 2 1]
+	// (A⁻¹)₀₁ = 2
+	// solve A x = (1, 0, 0): [3 2 1]
+	// factor entries 5, A's lower triangle 5
+}
