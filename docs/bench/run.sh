@@ -21,7 +21,8 @@
 #   -o FILE     the file whose tables are regenerated [docs/benchmarks.md]
 #   -n          print the tables, write nothing
 #   -conf FILE  the row list [docs/bench/rows.conf]
-# Needs Go and /usr/bin/time (GNU time); the peers need python3-scipy.
+# Needs Go and /usr/bin/time (GNU time); the peers need python3-scipy, and
+# CHOLMOD's a C compiler and libsuitesparse-dev (docs/bench/cholmod).
 # Run it on an idle machine: the full list takes about half an hour and
 # several rows hold 1–2 GB.
 set -eu
@@ -79,7 +80,7 @@ awk -F'|' -v conf="$conf" '
 			if (f == "") f = "-"
 			line = line (i > 1 ? "\t" : "") f
 		}
-		if ($1 !~ /^[ \t]*(graphs|anycast|coded|nomadic|command)[ \t]*$/) { printf "%s:%d: unknown area\n", conf, NR > "/dev/stderr"; bad = 1 }
+		if ($1 !~ /^[ \t]*(graphs|exact|anycast|coded|nomadic|command)[ \t]*$/) { printf "%s:%d: unknown area\n", conf, NR > "/dev/stderr"; bad = 1 }
 		label = $2; gsub(/^[ \t]+|[ \t]+$/, "", label)
 		if (label in seen) { printf "%s:%d: label repeated\n", conf, NR > "/dev/stderr"; bad = 1 }
 		seen[label] = 1
@@ -279,8 +280,8 @@ tables() {
 	}
 	END {
 		if (!only) exit
-		split("graphs anycast coded nomadic command", areas, " ")
-		for (i = 1; i <= 5; i++)
+		na = split("graphs exact anycast coded nomadic command", areas, " ")
+		for (i = 1; i <= na; i++)
 			if (areas[i] in ran) printf "<!-- bench:%s -->\n%s<!-- /bench:%s -->\n\n", areas[i], block(areas[i]), areas[i]
 	}' "$work/rows.tsv" "$work/results" "$1"
 }

@@ -1,0 +1,81 @@
+package spectral_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/loadlab/loadlab/cholesky"
+	"github.com/loadlab/loadlab/datasets"
+	"github.com/loadlab/loadlab/internal/cputime"
+	"github.com/loadlab/loadlab/internal/graphtest"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
+)
+
+// BenchmarkExactResistance times the exact sparse path on three real-size
+// graphs: NewResistance (ordering, factorisation and selected inversion),
+// the Kirchhoff index and the resistance of every edge. Targets
+// (docs/benchmarks.md, table "exact"): power grid ≤ 0.5 s, Internet AS
+// graph ≤ 10 s and 316 × 316 grid ≤ 30 s, both within 4 GiB. Each case
+// exports its graph through graphtest.WriteForSciPy as exact_<name> for
+// the peers (CHOLMOD's factorisation, SciPy's dense route), and checks
+// Foster's theorem, Σ_e w_e R_e = n − 1 on a connected graph, so that the
+// timed work is known to have produced the resistances.
+func BenchmarkExactResistance(b *testing.B) {
+	cases := []struct {
+		name  string
+		graph func() *wgraph.Graph
+	}{
+		{"power", func() *wgraph.Graph { return datasets.PowerGrid().Graph }},
+		{"as", func() *wgraph.Graph { return datasets.InternetAS().Graph }},
+		{"grid316", func() *wgraph.Graph { return graphtest.Must(gen.Grid(316, 316)) }},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			g := c.graph()
+			graphtest.WriteForSciPy(b, "exact_"+c.name, g, graphtest.BenchRHS(g.Order()))
+			var (
+				kf  float64
+				r   []float64
+				rep cholesky.Report
+			)
+			c0 := cputime.Process()
+			for b.Loop() {
+				res, err := spectral.NewResistance(g)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if p := res.Path(); p != spectral.Sparse {
+					b.Fatalf("NewResistance took path %v, want the sparse path", p)
+				}
+				kf = res.Kirchhoff()
+				r = res.EdgeResistances(r)
+				rep = res.Report()
+			}
+			b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric(kf, "kirchhoff")
+			b.ReportMetric(float64(rep.Factor), "nnzL")
+			b.ReportMetric(float64(rep.Bytes)/(1<<20), "factor-MiB")
+			checkFoster(b, g, r)
+		})
+	}
+}
+
+// checkFoster fails the benchmark unless Σ_e w_e R_e = n − 1 (Foster's
+// theorem) to 1e-9 relative: each term is in (0, 1], so the sum carries
+// at most m rounding errors of its terms.
+func checkFoster(b *testing.B, g *wgraph.Graph, r []float64) {
+	b.Helper()
+	es := g.Edges()
+	if len(r) != len(es) {
+		b.Fatalf("EdgeResistances returned %d values for %d edges", len(r), len(es))
+	}
+	var s float64
+	for i, e := range es {
+		s += e.W * r[i]
+	}
+	if want := float64(g.Order() - 1); math.Abs(s-want) > 1e-9*want {
+		b.Fatalf("Σ w_e R_e = %.15g, want n − 1 = %g (Foster)", s, want)
+	}
+}
