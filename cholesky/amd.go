@@ -66,6 +66,10 @@ type amd struct {
 	nvpiv        int // size of the current pivot, mass-eliminated variables included
 	lp           []int
 	perm         []int
+	// flops is Σ c_j² over the columns of L eliminated so far, counted
+	// from each pivot's element (dense nodes not included, so a lower
+	// bound); the ordering stops once it exceeds maxFlops (0: no limit).
+	flops, maxFlops float64
 }
 
 // orderAMD returns an approximate minimum degree ordering of the symmetric
@@ -75,15 +79,27 @@ type amd struct {
 // ascending index order. The ordering is deterministic.
 func orderAMD(n int, ptr, adj []int) []int { return orderHaloAMD(n, 0, ptr, adj) }
 
+// orderAMDLimited is orderAMD that gives up, returning nil, as soon as
+// the factor's flops counted so far exceed maxFlops: on an expander the
+// ordering itself costs about as much as the fill it predicts, and a
+// factor that is refused anyway need not be ordered to the end.
+func orderAMDLimited(n int, ptr, adj []int, maxFlops float64) []int {
+	return orderAMD1(n, 0, ptr, adj, maxFlops)
+}
+
 // orderHaloAMD is orderAMD on a graph whose last nh nodes form a halo:
 // nodes eliminated after all the others (the separators around a part
 // of a nested dissection). They count in the degrees of their neighbours
 // but are not ordered: the result holds the n − nh other nodes.
-func orderHaloAMD(n, nh int, ptr, adj []int) []int {
+func orderHaloAMD(n, nh int, ptr, adj []int) []int { return orderAMD1(n, nh, ptr, adj, 0) }
+
+// orderAMD1 is orderHaloAMD with the flops limit of orderAMDLimited.
+func orderAMD1(n, nh int, ptr, adj []int, maxFlops float64) []int {
 	if n == 0 {
 		return []int{}
 	}
 	a := newAMD(n, ptr, adj)
+	a.maxFlops = maxFlops
 	a.hstart = n - nh
 	for i := range a.hstart {
 		if a.status[i] != amdDense {
@@ -98,6 +114,9 @@ func orderHaloAMD(n, nh int, ptr, adj []int) []int {
 	for a.left > 0 {
 		p := a.pivot()
 		a.eliminate(p)
+		if a.tally(p) {
+			return nil
+		}
 	}
 	for i := range a.hstart {
 		if a.status[i] == amdDense {
@@ -461,4 +480,15 @@ func (a *amd) compact(need int) {
 // alive reports whether node i owns a list.
 func (a *amd) alive(i int) bool {
 	return a.status[i] == amdElem || (a.status[i] == amdVar && a.nv[i] != 0)
+}
+
+// tally adds the columns of the pivot p just eliminated to the flops
+// count and reports whether it exceeds the limit. The s = nvpiv
+// variables of p are eliminated consecutively with the element's d other
+// rows below them: their columns hold d + s, d + s − 1, …, d + 1 entries
+// (spec sparse-cholesky.md §6), so Σ c² = s d² + d s(s+1) + s(s+1)(2s+1)/6.
+func (a *amd) tally(p int) bool {
+	s, d := float64(a.nvpiv), float64(a.deg[p])
+	a.flops += s*d*d + d*s*(s+1) + s*(s+1)*(2*s+1)/6
+	return a.maxFlops > 0 && a.flops > a.maxFlops
 }

@@ -227,17 +227,12 @@ func chooseOrdering(n int, ptr, adj []int, s Settings) (ordered, []int, error) {
 	var bestCounts []int
 	var firstErr error
 	for _, o := range cands {
-		var perm []int
-		switch o {
-		case AMD:
-			perm = orderAMD(n, ptr, adj)
-		case NestedDissection:
-			perm = orderND(n, ptr, adj)
-		default:
-			perm = make([]int, n)
-			for i := range perm {
-				perm[i] = i
-			}
+		perm := orderBy(o, n, ptr, adj, s)
+		if perm == nil {
+			// AMD's own count passed twice the flops limit: no ordering
+			// will bring such a factor within it (nested dissection saves
+			// a third at best on grids), so none is tried.
+			return best, nil, loadlab.TooLarge("cholesky", "Analyze: the factor of the %d×%d matrix needs more than %.3g flops (counted while ordering by AMD) > Settings.MaxFlops = %.3g", n, n, 2*s.MaxFlops, s.MaxFlops)
 		}
 		parent, counts, err := countFactor(n, ptr, adj, perm, s)
 		if err != nil {
@@ -254,6 +249,22 @@ func chooseOrdering(n int, ptr, adj []int, s Settings) (ordered, []int, error) {
 		return best, nil, firstErr
 	}
 	return best, bestCounts, nil
+}
+
+// orderBy returns the ordering o of the pattern, or nil when AMD gives
+// up past twice the flops limit.
+func orderBy(o Ordering, n int, ptr, adj []int, s Settings) []int {
+	switch o {
+	case AMD:
+		return orderAMDLimited(n, ptr, adj, 2*s.MaxFlops)
+	case NestedDissection:
+		return orderND(n, ptr, adj)
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	return perm
 }
 
 // countFactor returns the elimination tree and the column counts
