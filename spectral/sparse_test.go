@@ -155,3 +155,23 @@ func TestSparseDeterministic(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 }
+
+// TestSparseBridge1e12: two 200-node paths joined by a bridge of weight
+// 1e-12 have λ₂ ≈ 1e-14 against λ_n ≈ 4, a condition number near 4e14:
+// both paths refuse, naming the condition.
+func TestSparseBridge1e12(t *testing.T) {
+	var es []wgraph.Edge
+	for i := range 199 {
+		es = append(es, wgraph.Edge{U: i, V: i + 1, W: 1}, wgraph.Edge{U: 200 + i, V: 201 + i, W: 1})
+	}
+	g := graphtest.Must(wgraph.FromEdges(400, append(es, wgraph.Edge{U: 199, V: 200, W: 1e-12})))
+	ga, err := analyzeGrounded(g)
+	require.NoError(t, err)
+	_, es1 := newSparsePinv(ga)
+	_, ed := newDenseResistance(g)
+	assert.ErrorIs(t, es1, loadlab.ErrIllConditioned)
+	assert.ErrorContains(t, es1, "condition number")
+	assert.ErrorIs(t, ed, loadlab.ErrIllConditioned)
+	_, err = KirchhoffIndex(g)
+	assert.ErrorIs(t, err, loadlab.ErrIllConditioned)
+}
