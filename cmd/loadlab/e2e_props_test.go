@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/datasets"
+	"github.com/loadlab/loadlab/spectral"
 )
 
 // TestSpectrumCycle: the spectrum of the 8-cycle is 2 − 2cos(2πk/8)
@@ -63,6 +65,17 @@ func TestResistancePath(t *testing.T) {
 	for _, r := range rows {
 		if got := num(t, r[3]); math.Abs(got-1) > 1e-13 {
 			t.Errorf("edge %s–%s: R = %v, want 1", r[0], r[1], got)
+		}
+	}
+	// Nodal: Σ_v R_uv = Σ_v |u − v| = 10, 7, 6, 7, 10 and tr L† = K_f/n
+	// = 20/5, so L†_uu = (Σ_v R_uv − 4)/5 = 1.2, 0.6, 0.4, 0.6, 1.2.
+	_, rows = csvRows(t, mustRun(t, "graph", "resistance", "--graph", "path5.csv", "--nodal", "--csv"))
+	for i, want := range [][2]float64{{1.2, 10}, {0.6, 7}, {0.4, 6}, {0.6, 7}, {1.2, 10}} {
+		if got := num(t, rows[i][1]); math.Abs(got-want[0]) > 1e-13 {
+			t.Errorf("node %s: L†_uu = %v, want %v", rows[i][0], got, want[0])
+		}
+		if got := num(t, rows[i][4]); math.Abs(got-want[1]) > 1e-12 {
+			t.Errorf("node %s: Σ_v R_uv = %v, want %v", rows[i][0], got, want[1])
 		}
 	}
 }
@@ -329,5 +342,47 @@ func TestReaderOptions(t *testing.T) {
 	// The stamped hold costs read once the time column is skipped.
 	if out := mustRun(t, "nomadic", "compare", "--costs", "../../../examples/data/hold-costs.csv", "--skip", "time", "--setup", "2"); !strings.Contains(out, "offline optimum") {
 		t.Errorf("hold costs with --skip time:\n%s", out)
+	}
+}
+
+// TestNodalEstimatedBeyondTheFactor: on the hypercube of 2¹⁵ nodes the
+// sparse factor fills in past cholesky's flops limit, so --nodal falls
+// back to estimates with 95 % intervals, and says so; every node has
+// L†_uu = K_f/n² (vertex transitivity), which nearly every interval
+// holds (at least 90 %: each covers with probability 95 %).
+func TestNodalEstimatedBeyondTheFactor(t *testing.T) {
+	const d = 15
+	n := 1 << d
+	var b strings.Builder
+	b.WriteString("u,v\n")
+	for u := range n {
+		for k := range d {
+			if v := u ^ 1<<k; u < v {
+				fmt.Fprintf(&b, "%d,%d\n", u, v)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "hypercube15.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kf, err := spectral.HypercubeKirchhoff(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := kf / float64(n) / float64(n)
+	out := mustRun(t, "graph", "resistance", "--graph", path, "--nodal")
+	if !strings.Contains(out, "ESTIMATED") {
+		t.Errorf("the answer does not say it is estimated:\n%s", out[len(out)-300:])
+	}
+	_, rows := csvRows(t, mustRun(t, "graph", "resistance", "--graph", path, "--nodal", "--csv"))
+	in := 0
+	for _, r := range rows {
+		if num(t, r[2]) <= want && want <= num(t, r[3]) {
+			in++
+		}
+	}
+	if frac := float64(in) / float64(len(rows)); len(rows) != n || frac < 0.9 {
+		t.Errorf("%d rows, %.3f of the intervals hold L†_uu = %v", len(rows), frac, want)
 	}
 }

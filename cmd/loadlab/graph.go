@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/loadlab/loadlab"
@@ -266,36 +267,37 @@ func (a *app) graphSpectrum(g *wgraph.Graph) (*answer, error) {
 
 func (a *app) graphResistanceCommand() *cobra.Command {
 	var in graphInput
-	var pairs []string
-	var edges bool
-	var eps float64
-	var top int
+	var q resistanceQuery
 	c := &cobra.Command{
 		Use:   "resistance",
-		Short: "Effective resistances: of given pairs, or of every edge",
+		Short: "Effective resistances: of given pairs, of every edge, or each node's",
 		Long: `Effective resistance R_uv between the nodes of each --pair U,V (node
 labels as in the file), exact to working precision at any size; the --top K
 pairs of largest resistance, exact (spec throttlers.md §12.10); or, with
 --edges, of every edge: exact (dense up to 2048 nodes, sparse Cholesky
 with selected inversion where the graph's factor fits, in seconds on
 networks of 10⁵ nodes), and where it does not an estimate within
-1 ± --eps of each value with probability 95 % (random projections).`,
+1 ± --eps of each value with probability 95 % (random projections); or,
+with --nodal, each node's L†_uu (its resistance to the network as a
+whole: Σ_v R_uv = n L†_uu + tr L†, and its share of the throttlers' H2
+measures), exact by the same paths and otherwise estimated with 95 %
+intervals.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
 				return err
 			}
-			if len(pairs) == 0 && !edges && top == 0 {
-				return usagef("give --pair U,V (repeatable), --top K or --edges")
+			if len(q.pairs) == 0 && !q.edges && q.top == 0 && !q.nodal {
+				return usagef("give --pair U,V (repeatable), --top K, --edges or --nodal")
 			}
-			if top < 0 {
-				return usagef("--top = %d: want ≥ 1", top)
+			if q.top < 0 {
+				return usagef("--top = %d: want ≥ 1", q.top)
 			}
 			d, _, err := in.load()
 			if err != nil {
 				return err
 			}
-			ans, err := a.resistances(d, pairs, top, edges, eps)
+			ans, err := a.resistances(d, q)
 			if err != nil {
 				return err
 			}
@@ -303,15 +305,25 @@ networks of 10⁵ nodes), and where it does not an estimate within
 		},
 	}
 	in.register(c.Flags())
-	c.Flags().StringArrayVar(&pairs, "pair", nil, "a pair of node labels `U,V` (repeatable)")
-	c.Flags().IntVar(&top, "top", 0, "the `K` pairs of largest resistance (exact, without an all-pairs scan above 2048 nodes)")
-	c.Flags().BoolVar(&edges, "edges", false, "the resistance of every edge")
-	c.Flags().Float64Var(&eps, "eps", 0.1, "with --edges where the exact path does not fit: relative accuracy of each estimate, in (0, 1)")
+	c.Flags().StringArrayVar(&q.pairs, "pair", nil, "a pair of node labels `U,V` (repeatable)")
+	c.Flags().IntVar(&q.top, "top", 0, "the `K` pairs of largest resistance (exact, without an all-pairs scan above 2048 nodes)")
+	c.Flags().BoolVar(&q.edges, "edges", false, "the resistance of every edge")
+	c.Flags().BoolVar(&q.nodal, "nodal", false, "each node's L†_uu and resistance sum Σ_v R_uv")
+	c.Flags().Float64Var(&q.eps, "eps", 0.1, "with --edges where the exact path does not fit: relative accuracy of each estimate, in (0, 1)")
 	return c
 }
 
+// resistanceQuery holds the flags of "graph resistance".
+type resistanceQuery struct {
+	pairs        []string
+	top          int
+	edges, nodal bool
+	eps          float64
+}
+
 // resistances answers "graph resistance".
-func (a *app) resistances(d *graphio.Data, pairs []string, top int, edges bool, eps float64) (*answer, error) {
+func (a *app) resistances(d *graphio.Data, q resistanceQuery) (*answer, error) {
+	pairs, top, edges, eps := q.pairs, q.top, q.edges, q.eps
 	g := d.Graph
 	if err := wgraph.CheckConnected(g); err != nil {
 		return nil, err
@@ -348,6 +360,17 @@ func (a *app) resistances(d *graphio.Data, pairs []string, top int, edges bool, 
 		}
 		ans.tables = append(ans.tables, t)
 		ans.draw = pointsPicture("Largest effective resistances", "rank", "effective resistance (1/weight)", true, series{name: "R_uv", xs: ranks(len(rs)), ys: rs})
+	}
+	if q.nodal {
+		t, note, err := a.nodalResistances(d)
+		if err != nil {
+			return nil, err
+		}
+		ans.tables = append(ans.tables, t)
+		ans.notes = append(ans.notes, note)
+		if ans.draw == nil {
+			ans.draw = nodalPicture(t)
+		}
 	}
 	if edges {
 		t, note, err := a.edgeResistances(d, eps)
@@ -450,4 +473,51 @@ func edgePicture(t *table) func() (plots.Drawer, vg.Length, vg.Length, error) {
 		ys[i] = rs[j]
 	}
 	return pointsPicture("Edge resistances, largest first", "rank", "effective resistance (1/weight)", true, series{name: "R_e", xs: ranks(len(ys)), ys: ys, line: true})
+}
+
+// nodalResistances is the table of each node's L†_uu and resistance sum
+// Σ_v R_uv = n L†_uu + tr L† (spec throttlers.md §2): exact where
+// NewResistance runs, else estimated (estimate.PinvDiag, 95 % intervals;
+// the sum is then not given).
+func (a *app) nodalResistances(d *graphio.Data) (*table, string, error) {
+	g := d.Graph
+	if err := wgraph.CheckConnected(g); err != nil {
+		return nil, "", err
+	}
+	t := &table{name: "nodes", cols: []string{"node", "pinv_diag", "lo", "hi", "resistance_sum"}}
+	p := a.startProgress(-1, "nodal resistances")
+	defer p.done()
+	r, err := spectral.NewResistance(g)
+	if err == nil {
+		diag := r.PseudoInverseDiag(nil)
+		n, tr := float64(g.Order()), floats.Sum(diag)
+		for u, x := range diag {
+			t.add(d.Labels[u], x, nil, nil, n*x+tr)
+		}
+		return t, fmt.Sprintf("L†_uu %s; Σ_u L†_uu = K_f/n.", exactHow(r)), nil
+	}
+	if !errors.Is(err, loadlab.ErrTooLarge) {
+		return nil, "", err
+	}
+	e, err := estimate.PinvDiag(g, nil, rand.NewPCG(a.seed, 0))
+	if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
+		return nil, "", err
+	}
+	for u, x := range e.Diag {
+		t.add(d.Labels[u], x.Mean, x.Lo, x.Hi, nil)
+	}
+	return t, fmt.Sprintf("L†_uu ESTIMATED with 95 %% intervals (%d probes; largest relative half-width %.3g); the resistance sums need the exact path.", e.Probes, e.MaxRelHW), err
+}
+
+// nodalPicture draws the nodes' L†_uu in decreasing order.
+func nodalPicture(t *table) func() (plots.Drawer, vg.Length, vg.Length, error) {
+	xs := make([]float64, len(t.rows))
+	for i, r := range t.rows {
+		xs[i] = r[1].(float64)
+	}
+	ys := make([]float64, len(xs))
+	for i, j := range sortedDesc(xs) {
+		ys[i] = xs[j]
+	}
+	return pointsPicture("Nodal resistances", "rank", "L†_uu (1/weight)", true, series{name: "L†_uu", xs: ranks(len(ys)), ys: ys})
 }
