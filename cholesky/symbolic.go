@@ -3,6 +3,7 @@ package cholesky
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/size"
@@ -151,7 +152,8 @@ func Analyze(a *Matrix, set *Settings) (*Symbolic, error) {
 	if err != nil {
 		return nil, err
 	}
-	sym := &Symbolic{n: a.N, a: Matrix{N: a.N, Ptr: a.Ptr, Ind: a.Ind}, perm: perm.perm}
+	// The pattern is copied: a caller may reuse its slices for the next matrix.
+	sym := &Symbolic{n: a.N, a: Matrix{N: a.N, Ptr: slices.Clone(a.Ptr), Ind: slices.Clone(a.Ind)}, perm: perm.perm}
 	sym.pinv = make([]int, a.N)
 	for k, i := range sym.perm {
 		sym.pinv[i] = k
