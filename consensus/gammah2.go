@@ -297,9 +297,11 @@ func (hs *h2Sampler) moveCap() (bool, error) {
 		hs.gap = max(hs.gap/capShrink, capMinGap)
 		return true, nil
 	}
+	// The bounds may already be narrower than 1 % (a hub: λ_n ≈ d_max + 1
+	// within 0.5 %), and a bracket no narrower than them moves no cap.
 	width := 0.01
-	if hs.br.Cert != spectral.CertBounds {
-		width = hs.br.Width() / hs.br.Lo / 16
+	if hs.br.Cert != spectral.CertBounds || hs.br.Width() < 0.01*hs.br.Lo {
+		width = min(width, hs.br.Width()/hs.br.Lo/16)
 	}
 	if width < capMinWidth {
 		return false, nil
