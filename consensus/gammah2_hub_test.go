@@ -9,7 +9,9 @@ import (
 	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/internal/graphtest"
+	"github.com/loadlab/loadlab/internal/largetest"
 	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -130,4 +132,35 @@ func BenchmarkEstimateGammaH2_AS(b *testing.B) {
 	b.ReportMetric(res.Gamma.HalfWidth()/res.Gamma.Mean, "gamma-relhw")
 	b.ReportMetric(res.Rho2.RelHalfWidth(), "rho2-relhw")
 	b.ReportMetric(math.Abs(res.Gamma.Mean/gs-1), "gamma-relerr")
+}
+
+// TestLargeGammaH2Star4e6: on the star of n = 4·10⁶ nodes (eigenvalues
+// 0, 1 with multiplicity n − 2, and n) the root γ*_H2 λ_n = 2 − x with
+// x ≈ 2/n = 5e-7 lies closer to the limit than the 2⁻²⁰ the search once
+// stopped at; it must be found, its interval hold the closed-form
+// γ*_H2 and the λ_n bracket hold n. ρ₂(γ̂) is checked to the
+// quadratures' stopping tolerance 10⁻³ RelAcc = 1e-5 relative rather
+// than to its interval: on a star a Rademacher probe is exact on the
+// eigenvalue-1 bulk (f(1)·I), so the sample's spread, 4e-8 relative,
+// is below the quadrature bias the interval does not hold.
+func TestLargeGammaH2Star4e6(t *testing.T) {
+	largetest.Require(t)
+	const n = 4_000_000
+	g := graphtest.Must(gen.Star(n))
+	e, err := EstimateGammaH2(g, 1, nil, rand.NewPCG(1, 2))
+	require.NoError(t, err)
+	t.Logf("%+v; 2 − γ̂λ_n = %.4g", e, 2-e.Gamma.Mean*n)
+	ev := make([]float64, n)
+	for i := 1; i < n-1; i++ {
+		ev[i] = 1
+	}
+	ev[n-1] = n
+	gs, _ := exactGammaH2(ev)
+	var r2 float64 // ρ₂(γ̂) = Σ_{i≥2} 1/(γλ_i(2 − γλ_i)), σ = 1
+	for _, l := range ev[1:] {
+		r2 += 1 / (e.Gamma.Mean * l * (2 - e.Gamma.Mean*l))
+	}
+	assert.True(t, e.Gamma.Contains(gs), "exact γ*_H2 = %.10g, interval %+v", gs, e.Gamma)
+	assert.InEpsilon(t, r2, e.Rho2.Mean, 1e-3*estimate.DefaultTraceRelAcc, "ρ₂(γ̂), interval %+v", e.Rho2)
+	assert.True(t, e.LambdaMax.Contains(n) && e.Gamma.Hi < 2/e.LambdaMax.Hi, "bracket %v, γ interval %+v", e.LambdaMax, e.Gamma)
 }
