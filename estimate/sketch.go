@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/gonum/mathext"
 
@@ -122,13 +123,13 @@ func SketchProjections(n int, set *SketchSettings) (int, error) {
 	// The normal approximation k ≈ 2 (z_{δ/2}/ε)² screens out hopeless
 	// requests before any incomplete gamma function of huge order.
 	if z2 := normalQuantileSq(logMiss); 2*z2/(eps*eps) > 2*MaxSketchProjections {
-		return 0, loadlab.TooLarge("estimate", "SketchProjections: about %.3g projections for ε = %v, δ = e^%.4g, want ≤ %d", 2*z2/(eps*eps), eps, logMiss, MaxSketchProjections)
+		return 0, loadlab.TooLarge("estimate", "SketchProjections: about %.3g projections for ε = %v, δ = %s, want ≤ %d", 2*z2/(eps*eps), eps, fmtLog(logMiss), MaxSketchProjections)
 	}
 	// The tail decreases in k: double, then bisect.
 	hi := 1
 	for logSketchMiss(hi, eps) > logMiss {
 		if hi >= MaxSketchProjections {
-			return 0, loadlab.TooLarge("estimate", "SketchProjections: more than %d projections for ε = %v, δ = e^%.4g", MaxSketchProjections, eps, logMiss)
+			return 0, loadlab.TooLarge("estimate", "SketchProjections: more than %d projections for ε = %v, δ = %s", MaxSketchProjections, eps, fmtLog(logMiss))
 		}
 		hi = min(2*hi, MaxSketchProjections)
 	}
@@ -155,6 +156,14 @@ func (s *SketchSettings) logMiss(n int) (eps, logMiss float64) {
 		logMiss -= math.Log(float64(n)) + math.Log(float64(n-1)) - math.Ln2
 	}
 	return eps, logMiss
+}
+
+// fmtLog formats e^l: as a float where that is normal, else as e^l.
+func fmtLog(l float64) string {
+	if l > math.Log(0x1p-1022) {
+		return strconv.FormatFloat(math.Exp(l), 'g', 3, 64)
+	}
+	return "e^" + strconv.FormatFloat(l, 'g', 5, 64)
 }
 
 // normalQuantileSq returns z² for the two-sided normal tail
