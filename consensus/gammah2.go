@@ -34,7 +34,7 @@ type GammaH2Estimate struct {
 	// LambdaMax is the proven bracket of λ_n behind the search: every γ
 	// examined is < 2/LambdaMax.Hi. It is the deterministic bounds
 	// (CertBounds, δ = 0, no Lanczos) when the root lies under their cap,
-	// else the Lanczos bracket of 1 % relative width.
+	// else the Lanczos bracket narrowed as far as the root needed.
 	LambdaMax  spectral.Bracket
 	Probes     int            // Rademacher probes
 	Iterations int            // conjugate-gradient iterations of the Laplacian solves (0 when every a came from Lanczos)
@@ -51,10 +51,10 @@ type GammaH2Estimate struct {
 const (
 	capFirstGap = 0.25
 	capShrink   = 8
-	capMinGap   = 0x1p-20
+	capMinGap   = 0x1p-36
 	// capMinWidth is the narrowest relative width asked of the λ_n
 	// bracket.
-	capMinWidth = 1e-7
+	capMinWidth = 1e-12
 )
 
 // EstimateGammaH2 estimates γ*_H2 and ρ₂(γ*_H2) at noise level σ on
@@ -108,9 +108,13 @@ const (
 // bounds, O(m), or the dense eigenvalues up to 400 nodes), which proves
 // γ < 2/λ_n with δ = 0 for every γ under its cap; only when the root lies
 // beyond the cap at the smallest gap is λ_n bracketed by Lanczos
-// (LambdaMaxBracket, 1 % relative width, δ = 1e-10) and the search
-// restarted under the new cap, the bracket narrowed 16-fold each time the
-// root reaches the cap again (down to 1e-7 relative). On a random d-regular graph the bound 2d
+// (LambdaMaxBracket, 1 % relative width or 1/16 of the bounds' width if
+// that is narrower, δ = 1e-10) and the search restarted under the new
+// cap, the bracket narrowed 16-fold each time the root reaches the cap
+// again (down to capMinWidth = 1e-12 relative). A hub makes the bounds
+// narrow (λ_n ≈ d_max + 1) and puts γ*_H2 λ_n close to 2: 1.99967 on
+// the Internet AS graph (a bracket of 10⁻⁵ suffices), about 2 − 2/n on
+// a star of n nodes. On a random d-regular graph the bound 2d
 // suffices: γ*_H2 λ_n ≈ 1.56 for d = 6 while λ_n/2d ≈ 0.87.
 //
 // Probes are added (checks at about every 25 % more) until both the
@@ -130,8 +134,9 @@ const (
 // Errors: ErrDisconnected, ErrTooLarge (the Laplacian's copy, the 3·8
 // n-vectors of a block, or the solver's), ErrInvalid for σ negative or not finite, bad settings
 // (TraceSettings and its Solver), ErrInvalid for a graph with fewer than 2
-// nodes, ErrIllConditioned when γ*_H2 lies within 2⁻²⁰ λ_n⁺ of the
-// stability limit 2/λ_n⁺, and ErrNotConverged with the partial estimate
+// nodes, ErrIllConditioned when γ*_H2 lies within 2⁻³⁶/λ_n⁺ of the
+// stability limit 2/λ_n⁺ (where 2 − γλ_n keeps fewer than 5 of its
+// digits), and ErrNotConverged with the partial estimate
 // when MaxProbes are reached, a solve stops short or a quadrature has
 // not settled in Solver.MaxIter Lanczos steps. It panics if g or
 // src is nil.
@@ -297,9 +302,11 @@ func (hs *h2Sampler) moveCap() (bool, error) {
 		hs.gap = max(hs.gap/capShrink, capMinGap)
 		return true, nil
 	}
+	// The bounds may already be narrower than 1 % (a hub: λ_n ≈ d_max + 1
+	// within 0.5 %), and a bracket no narrower than them moves no cap.
 	width := 0.01
-	if hs.br.Cert != spectral.CertBounds {
-		width = hs.br.Width() / hs.br.Lo / 16
+	if hs.br.Cert != spectral.CertBounds || hs.br.Width() < 0.01*hs.br.Lo {
+		width = min(width, hs.br.Width()/hs.br.Lo/16)
 	}
 	if width < capMinWidth {
 		return false, nil

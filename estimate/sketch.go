@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/gonum/mathext"
 
@@ -105,9 +106,12 @@ func sketchMiss(k int, eps float64) float64 {
 
 // SketchProjections returns the number k of projections the settings ask
 // for on n nodes: the least k with SketchMiss(k, ε) ≤ δ (δ divided by the
-// n(n − 1)/2 pairs for AllPairs). It returns an error wrapping
-// loadlab.ErrInvalid for n < 1 or invalid settings, and one wrapping
-// loadlab.ErrTooLarge when k would exceed MaxSketchProjections.
+// n(n − 1)/2 pairs for AllPairs). The search runs on logarithms of δ and
+// of the tail (logSketchMiss), so a per-pair δ far below the smallest
+// float64 (all pairs of 10⁹ nodes at δ = 1e-300) still gets its count.
+// It returns an error wrapping loadlab.ErrInvalid for n < 1 or invalid
+// settings, and one wrapping loadlab.ErrTooLarge when k would exceed
+// MaxSketchProjections.
 func SketchProjections(n int, set *SketchSettings) (int, error) {
 	if n < 1 {
 		return 0, loadlab.Invalid("estimate", "SketchProjections: n = %d, want ≥ 1", n)
@@ -115,29 +119,159 @@ func SketchProjections(n int, set *SketchSettings) (int, error) {
 	if err := set.Validate(); err != nil {
 		return 0, err
 	}
-	eps, miss, _ := set.resolved(n)
+	eps, logMiss := set.logMiss(n)
 	// The normal approximation k ≈ 2 (z_{δ/2}/ε)² screens out hopeless
 	// requests before any incomplete gamma function of huge order.
-	if z := math.Sqrt2 * math.Erfcinv(miss); 2*(z/eps)*(z/eps) > 2*MaxSketchProjections {
-		return 0, loadlab.TooLarge("estimate", "SketchProjections: about %.3g projections for ε = %v, δ = %v, want ≤ %d", 2*(z/eps)*(z/eps), eps, miss, MaxSketchProjections)
+	if z2 := normalQuantileSq(logMiss); 2*z2/(eps*eps) > 2*MaxSketchProjections {
+		return 0, loadlab.TooLarge("estimate", "SketchProjections: about %.3g projections for ε = %v, δ = %s, want ≤ %d", 2*z2/(eps*eps), eps, fmtLog(logMiss), MaxSketchProjections)
 	}
 	// The tail decreases in k: double, then bisect.
 	hi := 1
-	for sketchMiss(hi, eps) > miss {
+	for logSketchMiss(hi, eps) > logMiss {
 		if hi >= MaxSketchProjections {
-			return 0, loadlab.TooLarge("estimate", "SketchProjections: more than %d projections for ε = %v, δ = %v", MaxSketchProjections, eps, miss)
+			return 0, loadlab.TooLarge("estimate", "SketchProjections: more than %d projections for ε = %v, δ = %s", MaxSketchProjections, eps, fmtLog(logMiss))
 		}
 		hi = min(2*hi, MaxSketchProjections)
 	}
 	lo := hi / 2 // SketchMiss(lo) > miss, or lo = 0
 	for hi-lo > 1 {
-		if mid := lo + (hi-lo)/2; sketchMiss(mid, eps) <= miss {
+		if mid := lo + (hi-lo)/2; logSketchMiss(mid, eps) <= logMiss {
 			hi = mid
 		} else {
 			lo = mid
 		}
 	}
 	return max(hi, 2), nil
+}
+
+// logMiss returns ε and ln of the per-pair miss probability (resolved's
+// miss, in logarithms: δ/(n(n − 1)/2) underflows for tiny δ and large n).
+func (s *SketchSettings) logMiss(n int) (eps, logMiss float64) {
+	eps, _, _ = s.resolved(n)
+	logMiss = math.Log(DefaultSketchMiss)
+	if s != nil && s.Miss != 0 {
+		logMiss = math.Log(s.Miss)
+	}
+	if s != nil && s.AllPairs && n > 1 {
+		logMiss -= math.Log(float64(n)) + math.Log(float64(n-1)) - math.Ln2
+	}
+	return eps, logMiss
+}
+
+// fmtLog formats e^l: as a float where that is normal, else as e^l.
+func fmtLog(l float64) string {
+	if l > math.Log(0x1p-1022) {
+		return strconv.FormatFloat(math.Exp(l), 'g', 3, 64)
+	}
+	return "e^" + strconv.FormatFloat(l, 'g', 5, 64)
+}
+
+// normalQuantileSq returns z² for the two-sided normal tail
+// erfc(z/√2) = δ given ln δ: by Erfcinv while δ ≥ 1e-15 (where 1 − δ
+// still holds its digits), else from the asymptotic tail
+// erfc(z/√2) ≈ √(2/π) e^{−z²/2}/z, solved by two fixed-point steps of
+// z² = −2 ln δ − ln(πz²/2) (relative error below 1 % there).
+func normalQuantileSq(logMiss float64) float64 {
+	if logMiss >= math.Log(1e-15) {
+		z := math.Sqrt2 * math.Erfcinv(math.Exp(logMiss))
+		return z * z
+	}
+	z2 := -2 * logMiss
+	for range 2 {
+		z2 = -2*logMiss - math.Log(math.Pi*z2/2)
+	}
+	return z2
+}
+
+// logTailFloor is the tail below which logSketchMiss leaves
+// mathext's regularised incomplete gamma functions (their values near
+// the float64 underflow lose digits, and vanish below it) for the
+// logarithmic series and continued fraction.
+const logTailFloor = 1e-290
+
+// logSketchMiss returns ln SketchMiss(k, ε): the logarithm of sketchMiss
+// where that is ≥ logTailFloor, else ln(P(a, a(1 − ε)) + Q(a, a(1 + ε)))
+// (a = k/2, the regularised incomplete gamma functions of χ²_k/k's two
+// tails; spec throttlers.md §12.9) summed from the logarithms of each.
+func logSketchMiss(k int, eps float64) float64 {
+	if v := sketchMiss(k, eps); v >= logTailFloor {
+		return math.Log(v)
+	}
+	a := float64(k) / 2
+	lp, lq := logGammaIncLower(a, eps), logGammaIncUpper(a, eps)
+	hi, lo := max(lp, lq), min(lp, lq)
+	return hi + math.Log1p(math.Exp(lo-hi))
+}
+
+// logGammaPrefix returns ln(x^a e^{−x}/Γ(a)) at x = a(1 + t):
+// a(ln(1 + t) − t) + ½ ln(a/(2π)) − s(a), with s(a) = ln Γ(a) − (a − ½) ln a
+// + a − ½ ln 2π Stirling's remainder, so that no terms of size a ln a
+// cancel.
+func logGammaPrefix(a, t float64) float64 {
+	return a*(math.Log1p(t)-t) + 0.5*math.Log(a/(2*math.Pi)) - stirlingRem(a)
+}
+
+// stirlingRem returns ln Γ(a) − ((a − ½) ln a − a + ½ ln 2π): its
+// asymptotic series for a ≥ 10 (error below the next term, 1/(1188 a⁹)
+// ≤ 1e-12), else from math.Lgamma.
+func stirlingRem(a float64) float64 {
+	if a < 10 {
+		lg, _ := math.Lgamma(a)
+		return lg - ((a-0.5)*math.Log(a) - a + 0.5*math.Log(2*math.Pi))
+	}
+	b := 1 / (a * a)
+	return (1.0/12 - b*(1.0/360-b*(1.0/1260-b/1680))) / a
+}
+
+// tailTerms bounds the terms of the series and continued fraction of
+// the incomplete gamma functions (the count the screen of
+// SketchProjections lets through converges within a few thousand).
+const tailTerms = 1 << 20
+
+// logGammaIncLower returns ln P(a, a(1 − ε)), the lower regularised
+// incomplete gamma function, from its series
+// P(a, x) = x^a e^{−x}/Γ(a + 1) · Σ_{j≥0} x^j/((a + 1)⋯(a + j)), whose
+// terms fall at least by the factor x/(a + 1) < 1 − ε.
+func logGammaIncLower(a, eps float64) float64 {
+	x := a * (1 - eps)
+	sum, term := 1.0, 1.0
+	for j := 1; j <= tailTerms; j++ {
+		term *= x / (a + float64(j))
+		sum += term
+		if term <= 1e-17*sum {
+			break
+		}
+	}
+	return logGammaPrefix(a, -eps) - math.Log(a) + math.Log(sum)
+}
+
+// logGammaIncUpper returns ln Q(a, a(1 + ε)), the upper regularised
+// incomplete gamma function, from its continued fraction
+// Q(a, x) = x^a e^{−x}/Γ(a) · 1/(x + 1 − a − 1(1 − a)/(x + 3 − a − 2(2 − a)/(x + 5 − a − ⋯)))
+// evaluated by the modified Lentz method (it converges for x > a).
+func logGammaIncUpper(a, eps float64) float64 {
+	const tiny = 1e-300
+	x := a * (1 + eps)
+	b := x + 1 - a
+	c, d := 1/tiny, 1/b
+	h := d
+	for i := 1; i <= tailTerms; i++ {
+		an := -float64(i) * (float64(i) - a)
+		b += 2
+		if d = an*d + b; math.Abs(d) < tiny {
+			d = tiny
+		}
+		if c = b + an/c; math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		del := d * c
+		h *= del
+		if math.Abs(del-1) <= 1e-16 {
+			break
+		}
+	}
+	return logGammaPrefix(a, eps) + math.Log(h)
 }
 
 // MaxSketchProjections bounds the projections k of SketchProjections:
