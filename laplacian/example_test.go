@@ -48,5 +48,5 @@ func ExampleSolver_Solve() {
 	}
 	fmt.Printf("x₀ − x₉₉₉ = %.9f after %d iterations (%v)\n", x[0]-x[999], res.Iterations, res.Status)
 	// Output:
-	// x₀ − x₉₉₉ = 999.000000000 after 51 iterations (Success)
+	// x₀ − x₉₉₉ = 999.000000000 after 1 iterations (Success)
 }

@@ -16,13 +16,15 @@ import (
 type Preconditioner int
 
 const (
-	// Auto, the default, starts with Jacobi and switches to
-	// ApproxCholesky, continuing from the current iterate, when Jacobi has
-	// not converged within AutoJacobiIters iterations; the factor is then
-	// kept for later solves. Expanders (κ(L) a small constant) finish in
-	// the Jacobi phase and never pay for the factorisation; meshes and
-	// graphs with widely spread weights pay at most AutoJacobiIters cheap
-	// iterations more than ApproxCholesky alone.
+	// Auto, the default, chooses per solve from a probe of the graph
+	// made by NewSolver (a lower bound on κ(D⁻¹L) from test vectors over
+	// breadth-first levels) and a cost model: it factors at once when
+	// Jacobi is predicted to cost more than the factorisation and its
+	// iterations (meshes), and otherwise runs Jacobi, switching to
+	// ApproxCholesky from the current iterate once Jacobi has run the
+	// break-even number of iterations (graphs the probe misjudges, such
+	// as widely spread weights). The factor, once built, is kept for
+	// later solves.
 	Auto Preconditioner = iota
 	// ApproxCholesky is the randomized approximate Cholesky factorisation
 	// of Kyng and Sachdeva (spec throttlers.md §12.9): O(m log n) setup, an
@@ -51,10 +53,6 @@ func (p Preconditioner) String() string {
 // DefaultSolveTol is the relative residual a Solver solves to
 // when Settings.Tol is zero.
 const DefaultSolveTol = 1e-10
-
-// AutoJacobiIters is the number of Jacobi iterations after which the Auto
-// preconditioner switches to approximate Cholesky.
-const AutoJacobiIters = 50
 
 // DefaultSolveMaxIter is the iteration budget when Settings.MaxIter
 // is zero.
@@ -126,6 +124,7 @@ type Solver struct {
 	set  Settings
 	ac   *approxChol // in mat's numbering; built by NewSolver, or by the first Auto solve that needs it
 	seed uint64      // of the factorisation's sampling
+	auto autoProbe   // Auto's probe of the graph
 	w    pcgWork
 	bw   *blockWork // SolveBlock's workspace, allocated on first use
 }
@@ -173,6 +172,9 @@ func NewSolver(g *wgraph.Graph, settings *Settings, src rand.Source) (*Solver, e
 		}
 	} else {
 		inv = mat.InvDegrees()
+	}
+	if set.Preconditioner == Auto {
+		s.auto = autoProbe{kappaLo: probeKappa(mat), n: mat.N}
 	}
 	s.w.init(s, inv)
 	return s, nil

@@ -264,21 +264,25 @@ func (w *blockWork) solve() ([]SolveResult, error) {
 	if w.s.ac == nil {
 		budget := set.MaxIter
 		if set.Preconditioner == Auto {
-			budget = min(budget, AutoJacobiIters)
+			budget = min(budget, w.s.auto.autoJacobiBudget(set.Tol))
 		}
 		w.useAC = false
-		w.iterate(cols, budget)
-		if set.Preconditioner == Jacobi {
-			return w.finish(), nil
-		}
-		cols = w.unconverged(cols)
-		if len(cols) == 0 {
-			return w.finish(), nil
+		if budget > 0 {
+			w.iterate(cols, budget)
+			if set.Preconditioner == Jacobi {
+				return w.finish(), nil
+			}
+			cols = w.unconverged(cols)
+			if len(cols) == 0 {
+				return w.finish(), nil
+			}
 		}
 		if err := w.s.factor(); err != nil {
 			return w.finish(), err
 		}
-		w.run(bkResidual, cols)
+		if budget > 0 {
+			w.run(bkResidual, cols)
+		}
 	}
 	w.useAC = true
 	w.iterate(cols, set.MaxIter)

@@ -209,18 +209,22 @@ func (w *pcgWork) pcgInternal() (SolveResult, error) {
 	if w.s.ac == nil {
 		budget := set.MaxIter
 		if set.Preconditioner == Auto {
-			budget = min(budget, AutoJacobiIters)
+			budget = min(budget, w.s.auto.autoJacobiBudget(set.Tol))
 		}
 		w.useAC = false
 		copy(w.r, w.b) // x = 0
-		done = w.iterate(tol, budget)
-		if done.Status == loadlab.Success || set.Preconditioner == Jacobi || done.Iterations == set.MaxIter {
-			return w.finish(done, bnorm), nil
+		if budget > 0 {
+			done = w.iterate(tol, budget)
+			if done.Status == loadlab.Success || set.Preconditioner == Jacobi || done.Iterations == set.MaxIter {
+				return w.finish(done, bnorm), nil
+			}
 		}
 		if err := w.s.factor(); err != nil {
 			return done, err
 		}
-		w.run(kResidual, 0)
+		if budget > 0 {
+			w.run(kResidual, 0)
+		}
 	} else {
 		copy(w.r, w.b)
 	}
