@@ -417,8 +417,9 @@ func (sk *sketch) projectColumns(lo, hi int) {
 }
 
 // solveColumn solves column c of y alone into column c of x. Under Auto
-// the first solve settles the preconditioner for all (Jacobi on an
-// expander, the factor once Jacobi has needed AutoJacobiIters).
+// the first solve settles the preconditioner for all (Jacobi where the
+// solver's probe predicts it cheaper, the factor otherwise or once
+// Jacobi has spent what the factor costs).
 func (sk *sketch) solveColumn(c int) error {
 	n := sk.m.N
 	res, err := sk.s.SolveOrdered(sk.x[c*n:(c+1)*n], sk.y[c*n:(c+1)*n])
