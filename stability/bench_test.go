@@ -272,3 +272,35 @@ func BenchmarkIntegrateDense_N1000_Parts(b *testing.B) {
 		}
 	})
 }
+
+// Target (issue 29, docs/benchmarks.md): one simulated day of the
+// discrete greedy controller (Controller, spec §13.8) at N = 10⁴ with
+// 1-minute periods, ≤ 60 s: GenerateCDN(N, K = 10), a diurnal demand
+// trace sampled hourly (held for each hour), β = 20/(hour·load), loads
+// measured from Poisson counts at 3.6·10⁶ requests per unit load per hour
+// (1000 per second).
+func BenchmarkControllerDay_N1e4(b *testing.B) {
+	const n = 10_000
+	nw, err := anycast.GenerateCDN(rand.NewPCG(13, 1), &anycast.CDNSettings{N: n, K: 10})
+	if err != nil {
+		b.Fatal(err)
+	}
+	times := hourGrid(24, 1)
+	dem, err := Diurnal(nw.A, times, nil, rand.NewPCG(5, 5))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &Controller{Law: mustLaw(nw, 20), Period: 1.0 / 60, Rate: 3.6e6}
+	x0 := make([]float64, n)
+	for i := range x0 {
+		x0[i] = 0.5
+	}
+	for b.Loop() {
+		run, err := c.Run(x0, 24*60, &Trace{Times: times, A: dem}, rand.NewPCG(7, 7))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(run.ExcessTotal, "overload·h")
+		b.ReportMetric(float64(run.Overshoot), "overshoots")
+	}
+}

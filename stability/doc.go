@@ -50,6 +50,13 @@
 //     PolytopeSlack, InPolytope, and the larger region Π′_C of ExtendedSlack
 //     and InExtended; for two nodes Favorable, TwoNodeInterior and
 //     TwoNodeMap.
+//   - The greedy heuristic as deployed (spec §13.8): Controller runs
+//     Algorithm 2 as a discrete controller with a measurement period,
+//     loads measured from Poisson request counts (Controller.Rate) and x
+//     clamped into [Guard, 1 − Guard], over a demand Trace; the run counts
+//     clamps and overshoots (the steps Iterate refuses) and scores every
+//     period. Law.PeriodLimit is the longest period for which an
+//     equilibrium stays stable for the controller, min −2 Re λ/|λ|².
 //   - Greedy against optimal (spec §13.6): Compare on a demand trace such
 //     as Diurnal's, scored on traffic to the second layer, overload, time
 //     uncontrollable and the P1 cost of dual.Quadratic.

@@ -2,6 +2,7 @@ package stability_test
 
 import (
 	"fmt"
+	"log"
 	"reflect"
 
 	"github.com/loadlab/loadlab"
@@ -169,4 +170,39 @@ func ExampleLaw_Attract() {
 	// Output:
 	// [1 0] 6 true 0
 	// same as Attractors: true
+}
+
+// The greedy heuristic as a deployment runs it: two proxies, each
+// overloaded by its own region at x = 1, updated every 0.5 time units
+// from exact load measurements. The longest stable period at the
+// interior equilibrium x = (½, ½) is 2/0.5 = 4.
+func ExampleController() {
+	nw, err := anycast.NewNetwork([]float64{2, 2}, mat.NewDense(2, 2, []float64{0.9, 0.1, 0.1, 0.9}), []float64{1, 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	law, err := stability.NewLaw(nw, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	c := &stability.Controller{Law: law, Period: 0.5}
+	run, err := c.Run([]float64{0.9, 0.2}, 60, nil, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("final x = (%.4f, %.4f)\n", run.Final[0], run.Final[1])
+	fmt.Printf("overloaded for %.1f of %.0f time units\n", run.OverloadTime, 60*c.Period)
+	eq, err := law.Linearize([]float64{0.5, 0.5})
+	if err != nil {
+		log.Fatal(err)
+	}
+	lim, err := law.PeriodLimit(eq)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("longest stable period %.3g\n", lim)
+	// Output:
+	// final x = (0.5000, 0.5000)
+	// overloaded for 11.0 of 30 time units
+	// longest stable period 4
 }

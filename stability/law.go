@@ -201,7 +201,11 @@ func (l *Law) euler(dst, x, s []float64, dt float64) error {
 // k·dt). It returns an error wrapping loadlab.ErrInvalid for a bad law,
 // x0, dt or steps, or as EulerStep if a step could leave [0, 1]^N (then
 // with the iterates so far), and one wrapping loadlab.ErrTooLarge, before
-// allocating, if the steps+1 states would not fit in memory.
+// allocating, if the steps+1 states would not fit in memory. On such an
+// error the trajectory holds only the iterates before the refused step
+// (Status Failure): read the error, not the trajectory. The controller a
+// deployment runs, which clamps instead of refusing and measures noisy
+// loads, is Controller (spec §13.8).
 func (l *Law) Iterate(x0 []float64, dt float64, steps int) (*Trajectory, error) {
 	if err := l.Validate(); err != nil {
 		return nil, err

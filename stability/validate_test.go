@@ -372,7 +372,7 @@ func diurnalSettingsCases(fn string, call func(*DiurnalSettings) error) []badarg
 
 // validateCases gathers the cases of every entry point.
 func validateCases() []badarg.Case {
-	cs := slices.Concat(netCases(), lawCases(), hotLoopCases(), stateCases(), searchCases(), polytopeCases(), compareCases())
+	cs := slices.Concat(netCases(), lawCases(), hotLoopCases(), stateCases(), searchCases(), polytopeCases(), compareCases(), controllerCases())
 	// Each settings type's Validate sees the same fields.
 	cs = append(cs, settingsCases("Settings.Validate", func(s *Settings) error { return s.Validate() })...)
 	cs = append(cs, mapSettingsCases("MapSettings.Validate", func(s *MapSettings) error { return s.Validate() })...)
@@ -414,4 +414,55 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// controllerCases probes Controller's fields, Run's arguments and
+// Law.PeriodLimit.
+func controllerCases() []badarg.Case {
+	l := mustLaw(seedNet(0.3), 1)
+	var cs []badarg.Case
+	add := func(c ...badarg.Case) { cs = append(cs, c...) }
+	for _, fn := range []string{"Controller.Validate", "Controller.Run"} {
+		p := badarg.Probe{Func: fn, Err: inv}
+		call := func(c *Controller) error {
+			if fn == "Controller.Validate" {
+				return c.Validate()
+			}
+			_, err := c.Run(half, 2, nil, src1())
+			return err
+		}
+		base := Controller{Law: l, Period: 0.1}
+		add(badarg.Fields(p, base, badarg.Positive, call, "Period")...)
+		add(badarg.Fields(p, base, badarg.NonNegative, call, "Rate", "Threshold", "Every")...)
+		add(p.Fails("Guard = 0.5", "Controller.Guard = 0.5", func() error { return call(&Controller{Law: l, Period: 0.1, Guard: 0.5}) }))
+		add(p.Fails("Law = nil", "Controller.Law is nil", func() error { return call(&Controller{Period: 0.1}) }))
+	}
+	c := &Controller{Law: l, Period: 0.1}
+	p := badarg.Probe{Func: "Controller.Run", Err: inv}
+	add(p.Slice("x0", half, 1, badarg.Unit, func(x []float64) error { _, err := c.Run(x, 2, nil, nil); return err })...)
+	add(p.Int("steps", badarg.NonNegative, func(n int) error { _, err := c.Run(half, n, nil, nil); return err })...)
+	tr := func(times []float64, a [][]float64) error {
+		_, err := c.Run(half, 2, &Trace{Times: times, A: a}, nil)
+		return err
+	}
+	add(p.Entries("Trace.Times", []float64{0, 1}, 1, badarg.Finite, func(ts []float64) error { return tr(ts, [][]float64{half, half}) })...)
+	add(p.Entries("Trace.A[1]", []float64{1, 1}, 0, badarg.NonNegative, func(a []float64) error { return tr([]float64{0, 1}, [][]float64{half, a}) })...)
+	add(p.Fails("Trace.Times not increasing", "strictly increasing", func() error { return tr([]float64{1, 1}, [][]float64{half, half}) }))
+	add(p.Fails("len(Trace.A) = 1", "want equal counts", func() error { return tr([]float64{0, 1}, [][]float64{half}) }))
+	add(p.Fails("len(Trace.A[0]) = 1", "len(Trace.A[0]) = 1", func() error { return tr([]float64{0}, [][]float64{{1}}) }))
+	add(p.Panics("src = nil with Rate > 0", "stability: Controller.Run: src is nil", func() {
+		_, _ = (&Controller{Law: l, Period: 0.1, Rate: 1}).Run(half, 2, nil, nil)
+	}))
+	add(badarg.Probe{Func: "Controller.Run", Err: loadlab.ErrTooLarge}.Fails("steps = MaxInt", "steps", func() error {
+		_, err := c.Run(half, math.MaxInt, nil, nil)
+		return err
+	}))
+	pl := badarg.Probe{Func: "Law.PeriodLimit", Err: inv}
+	add(pl.Panics("e = nil", "stability: PeriodLimit: e is nil", func() { _, _ = l.PeriodLimit(nil) }))
+	add(pl.Fails("len(e.X) = 1", "len(e.X) = 1", func() error { _, err := l.PeriodLimit(&Equilibrium{X: []float64{0}}); return err }))
+	add(pl.Fails("Law.Sensitivity = 0", "Law.Sensitivity = 0", func() error {
+		_, err := (&Law{Net: l.Net}).PeriodLimit(&Equilibrium{X: half})
+		return err
+	}))
+	return cs
 }

@@ -238,6 +238,7 @@ func TestPlots(t *testing.T) {
 		{"throttler", "allocate", "--requests", tdPath(t, "clients.csv"), "--column", "rate", "--limit", "60"},
 		{"anycast", "greedy", "--network", tdPath(t, "cdn3.json"), "--starts", "5"},
 		{"anycast", "check", "--network", tdPath(t, "cdn3.json")},
+		{"anycast", "control", "--network", tdPath(t, "cdn3.json"), "--steps", "50"},
 		{"nomadic", "adversary", "--k", "4", "--slots", "100"},
 	} {
 		name := strings.Join(c[:2], "-")
@@ -250,8 +251,8 @@ func TestPlots(t *testing.T) {
 		}
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 26 {
-		t.Errorf("%d files in the folder, want the 26 pictures", len(entries))
+	if len(entries) != 28 {
+		t.Errorf("%d files in the folder, want the 28 pictures", len(entries))
 	}
 }
 
