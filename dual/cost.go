@@ -365,17 +365,23 @@ func (e *paramError) Unwrap() error { return loadlab.ErrInvalid }
 // of the closed-form costs (typed, so that validation does not allocate).
 func param(kind, name string, v float64, domain int) error {
 	ok := !math.IsNaN(v) && !math.IsInf(v, 0)
+	switch domain {
+	case positiveFinite:
+		ok = ok && v > 0
+	case nonNegativeFinite:
+		ok = ok && v >= 0
+	}
+	if ok {
+		return nil // the hot path of every Problem.Validate: no string work
+	}
 	want := "a finite value"
 	switch domain {
 	case positiveFinite:
-		ok, want = ok && v > 0, want+" > 0"
+		want += " > 0"
 	case nonNegativeFinite:
-		ok, want = ok && v >= 0, want+" ≥ 0"
+		want += " ≥ 0"
 	}
-	if !ok {
-		return &paramError{fmt.Sprintf("%s.%s = %v, want %s", kind, name, v, want)}
-	}
-	return nil
+	return &paramError{fmt.Sprintf("%s.%s = %v, want %s", kind, name, v, want)}
 }
 
 // params returns the first error of param over the pairs.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/dual"
 	"github.com/loadlab/loadlab/internal/asm"
 	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/internal/par"
@@ -302,5 +303,37 @@ func BenchmarkControllerDay_N1e4(b *testing.B) {
 		}
 		b.ReportMetric(run.ExcessTotal, "overload·h")
 		b.ReportMetric(float64(run.Overshoot), "overshoots")
+	}
+}
+
+// Target (issue 29, docs/benchmarks.md): one simulated day of the
+// FastControl agents (Algorithm 1 learning β from packets with loss and
+// delay) at N = 10⁴ with 1-minute periods, ≤ 60 s. Compare runs them
+// beside the exact-β dual algorithm and the greedy law on the same
+// demand: GenerateCDN(N, K = 10), a diurnal trace sampled every minute,
+// two dual steps a period, FastControl with γ = 10⁴ packets per hour per
+// unit of μ, a 30-second window, 1 % loss and one step of delay; the
+// pairs that packets cannot reach (C_ij > 0 = C_ji) report directly.
+func BenchmarkCompareFastControlDay_N1e4(b *testing.B) {
+	const n = 10_000
+	nw, err := anycast.GenerateCDN(rand.NewPCG(13, 1), &anycast.CDNSettings{N: n, K: 10})
+	if err != nil {
+		b.Fatal(err)
+	}
+	times := hourGrid(24, 60)
+	dem, err := Diurnal(nw.A, times, nil, rand.NewPCG(5, 5))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		set := &CompareSettings{Sub: 1, DualSteps: 2,
+			FastControl: &dual.FastControl{Gamma: 1e4, Window: 1.0 / 120, Loss: 0.01, Delay: 1, Unreachable: dual.Direct, Src: rand.NewPCG(8, 8)}}
+		cmp, err := Compare(nw, times, dem, set)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// One unit of load stands for 1000 HTTP requests per second.
+		b.ReportMetric(cmp.FastControl.Overhead(3.6e6), "packets/request")
+		b.ReportMetric(cmp.FastControl.CostTotal/cmp.Optimal.CostTotal, "cost-ratio")
 	}
 }

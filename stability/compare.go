@@ -45,6 +45,13 @@ type CompareSettings struct {
 	// 1/(max_i (CᵀA)_i/W + 1/Penalty) for each period's demand, the
 	// reciprocal of a Lipschitz bound of the dual gradient.
 	DualStep float64
+	// FastControl, when not nil, adds a third policy (Comparison.FastControl):
+	// the dual algorithm whose nodes learn the coupling β only through
+	// FastControl packets, with the loss, delay and Poisson measurement
+	// window it sets (dual.FastControl, spec §4.7–4.8), warm-started from
+	// its own prices; its control traffic is counted (Policy.ControlPackets,
+	// spec §13.6). Its Src is drawn from in period order.
+	FastControl *dual.FastControl
 
 	// Threshold: a node counts as overloaded when S_i > (1 + Threshold)·T_i
 	// (default 0.01).
@@ -72,13 +79,39 @@ type Policy struct {
 	// locally-uncontrollable condition (27) by more than Threshold·T_i:
 	// it would stay overloaded even after shedding all its own demand.
 	UncontrolledHours float64
+	// ServedLoad is ∫ Σ_i S_i dt (load·hours), the HTTP traffic the
+	// policy steers to the first layer.
+	ServedLoad float64
+	// ControlPackets is the number of FastControl packets sent over the
+	// trace, ∫ γ Σ_i μ_i Σ_j C_ji/C_ij dt at the prices run in each period
+	// (dual.Overhead, spec §4.7; γ in packets per hour per unit of μ);
+	// zero for the other policies.
+	ControlPackets float64
+	// DirectReports counts the unicast reports of the pairs FastControl
+	// cannot reach by packets (dual.FastControl.Unreachable = Direct:
+	// C_ij > 0 = C_ji), one per such pair and dual step.
+	DirectReports float64
+}
+
+// Overhead returns the control messages per HTTP request,
+// (ControlPackets + DirectReports) / (requestsPerLoadHour · ServedLoad), with
+// requestsPerLoadHour the HTTP requests per hour that one unit of load
+// stands for. It is NaN when nothing was served.
+func (pol *Policy) Overhead(requestsPerLoadHour float64) float64 {
+	if pol.ServedLoad == 0 {
+		return math.NaN()
+	}
+	return (pol.ControlPackets + pol.DirectReports) / (requestsPerLoadHour * pol.ServedLoad)
 }
 
 // Comparison holds the greedy heuristic and the optimal dual algorithm on
 // the same demand.
 type Comparison struct {
 	Greedy, Optimal Policy
-	DemandTotal     float64 // ∫ Σ_j A_j dt
+	// FastControl is the dual algorithm on FastControl-measured β, when
+	// CompareSettings.FastControl is set (nil otherwise).
+	FastControl *Policy
+	DemandTotal float64 // ∫ Σ_j A_j dt
 }
 
 // Validate returns an error wrapping loadlab.ErrInvalid, naming the field,
@@ -102,6 +135,9 @@ func (s *CompareSettings) Validate() error {
 		return loadlab.Invalid("stability", "CompareSettings.Sub = %d, want ≥ 1 (0 for the default)", s.Sub)
 	case s.DualSteps < 0:
 		return loadlab.Invalid("stability", "CompareSettings.DualSteps = %d, want ≥ 1 (0 for the default)", s.DualSteps)
+	}
+	if s.FastControl != nil {
+		return s.FastControl.Validate()
 	}
 	return nil
 }
@@ -174,6 +210,9 @@ func Compare(nw *anycast.Network, times []float64, demand [][]float64, s *Compar
 	}
 	r := &compareRun{set: &set, times: times, nets: nets,
 		cmp: &Comparison{Greedy: Policy{Name: "greedy (24)"}, Optimal: Policy{Name: "dual (Algorithm 1)"}}}
+	if set.FastControl != nil {
+		r.cmp.FastControl = &Policy{Name: "dual with FastControl"}
+	}
 	if err := r.steadyStates(); err != nil {
 		return nil, err
 	}
@@ -230,6 +269,7 @@ type compareRun struct {
 	law   *Law
 	xg    []float64 // greedy state
 	mu    []float64 // dual prices
+	muFC  []float64 // prices of the FastControl policy
 }
 
 // steadyStates brings both policies to their steady state for demand[0]:
@@ -259,6 +299,9 @@ func (r *compareRun) steadyStates() error {
 		return err
 	}
 	r.mu = r0.Mu
+	if r.set.FastControl != nil {
+		r.muFC = append([]float64(nil), r0.Mu...)
+	}
 	return nil
 }
 
@@ -296,7 +339,7 @@ func (r *compareRun) period(k int) error {
 			return fmt.Errorf("period %d: greedy: %w", k, err)
 		}
 	}
-	x, err := r.optimalPeriod(nw, p)
+	x, _, err := r.optimalPeriod(nw, p, &r.mu, nil)
 	if err != nil {
 		return fmt.Errorf("period %d: dual: %w", k, err)
 	}
@@ -304,6 +347,9 @@ func (r *compareRun) period(k int) error {
 		if err := r.cmp.Optimal.add(times[k]+sub[m], h, nw, x, p, r.set); err != nil {
 			return fmt.Errorf("period %d: dual: %w", k, err)
 		}
+	}
+	if err := r.fastControlPeriod(k, nw, p, dt, sub); err != nil {
+		return fmt.Errorf("period %d: FastControl: %w", k, err)
 	}
 	for _, a := range nw.A {
 		r.cmp.DemandTotal += a * dt
@@ -324,19 +370,47 @@ func (r *compareRun) greedyPeriod(nw *anycast.Network, dt float64, sub []float64
 	return tr.X[:len(sub)], nil
 }
 
-// optimalPeriod takes DualSteps warm-started iterations and returns the
-// x*(μ) held for the period.
-func (r *compareRun) optimalPeriod(nw *anycast.Network, p *dual.Problem) ([]float64, error) {
-	res, err := dual.Solve(p, &dual.Settings{Mu0: r.mu, Step: dualStep(nw, r.set), MaxIter: r.set.DualSteps, Fixed: true})
+// optimalPeriod takes DualSteps iterations warm-started from *mu, with β
+// measured by fc when it is not nil, stores the new prices in *mu and
+// returns the x*(μ) held for the period.
+func (r *compareRun) optimalPeriod(nw *anycast.Network, p *dual.Problem, mu *[]float64, fc *dual.FastControl) ([]float64, *dual.Result, error) {
+	res, err := dual.Solve(p, &dual.Settings{Mu0: *mu, Step: dualStep(nw, r.set), MaxIter: r.set.DualSteps, Fixed: true, FastControl: fc})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	r.mu = res.Mu
-	pt, err := p.Eval(r.mu)
+	*mu = res.Mu
+	pt, err := p.Eval(*mu)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return pt.X, nil
+	return pt.X, res, nil
+}
+
+// fastControlPeriod runs the FastControl policy, if any, through period
+// k and counts its packets: the agents emit at the rate of (19) for the
+// prices they run, γ Σ_i μ_i Σ_j C_ji/C_ij (dual.Overhead), for the period.
+func (r *compareRun) fastControlPeriod(k int, nw *anycast.Network, p *dual.Problem, dt float64, sub []float64) error {
+	pol := r.cmp.FastControl
+	if pol == nil {
+		return nil
+	}
+	x, res, err := r.optimalPeriod(nw, p, &r.muFC, r.set.FastControl)
+	if err != nil {
+		return err
+	}
+	pol.DirectReports += res.Direct * float64(res.Iter)
+	h := dt / float64(len(sub))
+	for m := range sub {
+		if err := pol.add(r.times[k]+sub[m], h, nw, x, p, r.set); err != nil {
+			return err
+		}
+	}
+	rate, err := dual.Overhead(nw, r.muFC, r.set.FastControl.Gamma)
+	if err != nil {
+		return err
+	}
+	pol.ControlPackets += rate * dt
+	return nil
 }
 
 // dualStep is Settings.DualStep or its default (which assumes the
@@ -366,9 +440,10 @@ func guard(x []float64, g float64) {
 // add records the state x held for a sub-interval of length h at time t.
 func (pol *Policy) add(t, h float64, nw *anycast.Network, x []float64, p *dual.Problem, set *CompareSettings) error {
 	s := nw.Loads(nil, x) // spec §1.3 eq. (21)
-	var second, excess float64
+	var second, excess, served float64
 	over, unc := 0, false
 	for i := range s {
+		served += s[i]
 		second += nw.A[i] * (1 - x[i])
 		excess += math.Max(s[i]-nw.T[i], 0)
 		if s[i] > (1+set.Threshold)*nw.T[i] {
@@ -390,6 +465,7 @@ func (pol *Policy) add(t, h float64, nw *anycast.Network, x []float64, p *dual.P
 	pol.SecondTotal += second * h
 	pol.ExcessTotal += excess * h
 	pol.CostTotal += cost * h
+	pol.ServedLoad += served * h
 	if over > 0 {
 		pol.OverloadHours += h
 	}

@@ -59,7 +59,10 @@
 //     equilibrium stays stable for the controller, min −2 Re λ/|λ|².
 //   - Greedy against optimal (spec §13.6): Compare on a demand trace such
 //     as Diurnal's, scored on traffic to the second layer, overload, time
-//     uncontrollable and the P1 cost of dual.Quadratic.
+//     uncontrollable and the P1 cost of dual.Quadratic; with
+//     CompareSettings.FastControl also the dual algorithm learning β from
+//     FastControl packets under loss and delay, with its control messages
+//     per HTTP request (Policy.Overhead).
 //
 // The readings chosen on the spec's open questions are listed in spec
 // §13.7.

@@ -355,6 +355,10 @@ func compareCases() []badarg.Case {
 func compareSettingsCases(fn string, call func(*CompareSettings) error) []badarg.Case {
 	p := badarg.Probe{Func: fn, Err: inv}
 	cs := badarg.Fields(p, CompareSettings{}, badarg.NonNegative, call, "Sensitivity", "Guard", "Sub", "W", "Penalty", "DualSteps", "DualStep", "Threshold")
+	cs = append(cs, p.Fails("FastControl.Loss = 1", "FastControl.Loss = 1", func() error {
+		return call(&CompareSettings{FastControl: &dual.FastControl{Gamma: 1, Loss: 1}})
+	}))
+	cs = append(cs, p.Fails("FastControl.Gamma = 0", "FastControl.Gamma = 0", func() error { return call(&CompareSettings{FastControl: &dual.FastControl{}}) }))
 	return append(cs, p.Fails("Guard = 0.7", "CompareSettings.Guard = 0.7", func() error { return call(&CompareSettings{Guard: 0.7}) }))
 }
 
@@ -391,6 +395,7 @@ func TestValidate(t *testing.T) {
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"GroupAttractors": "no invalid input: a nil entry is a start that reached no equilibrium",
+		"Policy.Overhead": "no error result: a ratio of the policy's own totals (NaN when nothing was served)",
 	})
 }
 

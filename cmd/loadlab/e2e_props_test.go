@@ -239,6 +239,7 @@ func TestPlots(t *testing.T) {
 		{"anycast", "greedy", "--network", tdPath(t, "cdn3.json"), "--starts", "5"},
 		{"anycast", "check", "--network", tdPath(t, "cdn3.json")},
 		{"anycast", "control", "--network", tdPath(t, "cdn3.json"), "--steps", "50"},
+		{"anycast", "day", "--network", tdPath(t, "cdn3-heavy.json"), "--hours", "2", "--fastcontrol"},
 		{"nomadic", "adversary", "--k", "4", "--slots", "100"},
 	} {
 		name := strings.Join(c[:2], "-")
@@ -251,8 +252,8 @@ func TestPlots(t *testing.T) {
 		}
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 28 {
-		t.Errorf("%d files in the folder, want the 28 pictures", len(entries))
+	if len(entries) != 30 {
+		t.Errorf("%d files in the folder, want the 30 pictures", len(entries))
 	}
 }
 
