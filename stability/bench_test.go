@@ -337,3 +337,21 @@ func BenchmarkCompareFastControlDay_N1e4(b *testing.B) {
 		b.ReportMetric(cmp.FastControl.CostTotal/cmp.Optimal.CostTotal, "cost-ratio")
 	}
 }
+
+// Target (issue 29, docs/benchmarks.md): the headline study (spec §13.9)
+// at N = 10³ over 100 instances × 20 load levels (u = 0.1 … 2.0,
+// self-correlation as generated), ≤ 10 min on 2 cores: one op is the
+// whole Study.
+func BenchmarkStudy_N1e3_100x20(b *testing.B) {
+	points := make([]StudyPoint, 20)
+	for k := range points {
+		points[k] = StudyPoint{N: 1000, Load: 0.1 * float64(k+1)}
+	}
+	for b.Loop() {
+		sum, err := Study(points, 100, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(sum[len(sum)-1].CostRatio.Mean, "cost-ratio@2")
+	}
+}

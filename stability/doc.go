@@ -63,6 +63,12 @@
 //     CompareSettings.FastControl also the dual algorithm learning β from
 //     FastControl packets under loss and delay, with its control messages
 //     per HTTP request (Policy.Overhead).
+//   - The headline evaluation (spec §13.9): Study runs StudyPoint (N, load
+//     level, self-correlation) over random CDNs, each instance
+//     StudyPoint.Run on its stream, and summarises the greedy/optimal
+//     cost ratio, overload and L2 shares with 95 % intervals over the
+//     instances and the share of instances left in an uncontrollable
+//     overload with its exact binomial interval.
 //
 // The readings chosen on the spec's open questions are listed in spec
 // §13.7.

@@ -376,7 +376,7 @@ func diurnalSettingsCases(fn string, call func(*DiurnalSettings) error) []badarg
 
 // validateCases gathers the cases of every entry point.
 func validateCases() []badarg.Case {
-	cs := slices.Concat(netCases(), lawCases(), hotLoopCases(), stateCases(), searchCases(), polytopeCases(), compareCases(), controllerCases())
+	cs := slices.Concat(netCases(), lawCases(), hotLoopCases(), stateCases(), searchCases(), polytopeCases(), compareCases(), controllerCases(), studyCases())
 	// Each settings type's Validate sees the same fields.
 	cs = append(cs, settingsCases("Settings.Validate", func(s *Settings) error { return s.Validate() })...)
 	cs = append(cs, mapSettingsCases("MapSettings.Validate", func(s *MapSettings) error { return s.Validate() })...)
@@ -396,6 +396,7 @@ func TestValidate(t *testing.T) {
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"GroupAttractors": "no invalid input: a nil entry is a start that reached no equilibrium",
 		"Policy.Overhead": "no error result: a ratio of the policy's own totals (NaN when nothing was served)",
+		"SummarizeGaps":   "no error result: the summary of runs that StudyPoint.Run returned",
 	})
 }
 
@@ -469,5 +470,45 @@ func controllerCases() []badarg.Case {
 		_, err := (&Law{Net: l.Net}).PeriodLimit(&Equilibrium{X: half})
 		return err
 	}))
+	return cs
+}
+
+// studyCases probes StudyPoint's fields through Run, Network and Study,
+// and Study's run count.
+func studyCases() []badarg.Case {
+	var cs []badarg.Case
+	for _, fn := range []string{"StudyPoint.Run", "StudyPoint.Network", "StudyPoint.Validate", "Study"} {
+		p := badarg.Probe{Func: fn, Err: inv}
+		call := func(sp *StudyPoint) error {
+			var err error
+			switch fn {
+			case "StudyPoint.Run":
+				_, err = sp.Run(src1())
+			case "StudyPoint.Network":
+				_, err = sp.Network(src1())
+			case "StudyPoint.Validate":
+				err = sp.Validate()
+			default:
+				_, err = Study([]StudyPoint{*sp}, 2, 1)
+			}
+			return err
+		}
+		base := StudyPoint{N: 20}
+		cs = append(cs, badarg.Fields(p, base, badarg.NonNegative, call, "Load", "Sensitivity", "T1", "W", "Penalty", "K")...)
+		cs = append(cs, p.Fails("N = -1", "StudyPoint.N = -1", func() error { return call(&StudyPoint{N: -1}) }))
+		cs = append(cs, badarg.Fields(p, base, badarg.Unit, call, "SelfCorr")...)
+		cs = append(cs, p.Fails("SelfCorr = 1", "StudyPoint.SelfCorr = 1", func() error { return call(&StudyPoint{N: 20, SelfCorr: 1}) }))
+	}
+	p := badarg.Probe{Func: "Study", Err: inv}
+	cs = append(cs, p.Int("runs", badarg.Positive, func(r int) error {
+		if r == 1 {
+			r = 1 // one instance gives no interval: refused like 0
+		}
+		_, err := Study([]StudyPoint{{N: 20}}, r, 1)
+		return err
+	})...)
+	cs = append(cs, p.Fails("runs = 1", "runs = 1", func() error { _, err := Study([]StudyPoint{{N: 20}}, 1, 1); return err }))
+	cs = append(cs, badarg.Probe{Func: "StudyPoint.Run"}.Panics("src = nil", "stability: StudyPoint.Run: src is nil", func() { _, _ = StudyPoint{}.Run(nil) }))
+	cs = append(cs, badarg.Probe{Func: "StudyPoint.Network"}.Panics("src = nil", "stability: StudyPoint.Network: src is nil", func() { _, _ = StudyPoint{}.Network(nil) }))
 	return cs
 }

@@ -52,6 +52,8 @@ func TestBadInput(t *testing.T) {
 		{"control rate", []string{"anycast", "control", "--network", "cdn3.json", "--rate", "-1"}, []string{"Controller.Rate = -1"}},
 		{"day period", []string{"anycast", "day", "--network", "cdn3.json", "--period", "0"}, []string{"--period = 0"}},
 		{"day loss", []string{"anycast", "day", "--network", "cdn3.json", "--fastcontrol", "--loss", "1"}, []string{"FastControl.Loss = 1"}},
+		{"study self-corr", []string{"anycast", "study", "--n", "20", "--self-corr", "1"}, []string{"SelfCorr = 1"}},
+		{"study runs", []string{"anycast", "study", "--n", "20", "--runs", "1"}, []string{"runs = 1"}},
 		{"bad strategy", []string{"cache", "compare", "--strategy", "magic"}, []string{"magic"}},
 		{"cap without target", []string{"cache", "compare", "--max-runs", "50"}, []string{"--max-runs = 50", "without a target"}},
 		{"negative precision", []string{"cache", "compare", "--rel", "-0.1"}, []string{"--rel = -0.1"}},

@@ -240,6 +240,7 @@ func TestPlots(t *testing.T) {
 		{"anycast", "check", "--network", tdPath(t, "cdn3.json")},
 		{"anycast", "control", "--network", tdPath(t, "cdn3.json"), "--steps", "50"},
 		{"anycast", "day", "--network", tdPath(t, "cdn3-heavy.json"), "--hours", "2", "--fastcontrol"},
+		{"anycast", "study", "--n", "30", "--runs", "3", "--loads", "0.5,1,2"},
 		{"nomadic", "adversary", "--k", "4", "--slots", "100"},
 	} {
 		name := strings.Join(c[:2], "-")
@@ -252,8 +253,8 @@ func TestPlots(t *testing.T) {
 		}
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 30 {
-		t.Errorf("%d files in the folder, want the 30 pictures", len(entries))
+	if len(entries) != 32 {
+		t.Errorf("%d files in the folder, want the 32 pictures", len(entries))
 	}
 }
 

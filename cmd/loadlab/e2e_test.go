@@ -136,6 +136,7 @@ func TestGolden(t *testing.T) {
 		{"anycast-greedy.txt", []string{"anycast", "greedy", "--network", "cdn3.json", "--starts", "5"}},
 		{"anycast-control.txt", []string{"anycast", "control", "--network", "cdn3.json", "--beta", "5", "--period", "0.2", "--steps", "1000", "--rows", "5"}},
 		{"anycast-day.txt", []string{"anycast", "day", "--network", "cdn3-heavy.json", "--hours", "6", "--fastcontrol", "--loss", "0.1", "--delay", "1"}},
+		{"anycast-study.txt", []string{"anycast", "study", "--n", "40", "--runs", "4", "--loads", "0.5,2", "--self-corr", "0,0.9"}},
 		{"anycast-check.json", []string{"anycast", "check", "--network", "cdn3.json", "--json"}},
 		{"cache-compare.txt", []string{"cache", "compare", "--n", "64,256", "--runs", "4"}},
 		{"throttler-allocate.txt", []string{"throttler", "allocate", "--requests", "clients.csv", "--column", "rate", "--limit", "60"}},

@@ -75,6 +75,7 @@ var sweepJobs = map[string]func(params json.RawMessage, seed uint64, runs int) (
 	"codedload-compare":    newSweepCodedloadCompare,
 	"stability-attractors": newSweepAttractors,
 	"stability-map":        newSweepTwoNodeMap,
+	"stability-study":      newSweepStudy,
 	"dual":                 newSweepDual,
 }
 

@@ -40,6 +40,7 @@ const sweepAttractorsCfg = `{"sweep":"stability-attractors","seed":3,"runs":10,"
 	`"t":[0.2955508223568711,0.3984377093905935,0.8905986025332755,0.8675025868936399]},"sensitivity":1,"t1":200}}`
 
 // The seed network of spec §2 with C_ba = 0.3 on a 3×2 grid of demands.
+const sweepStudyCfg = `{"sweep":"stability-study","seed":5,"runs":3,"params":{"n":30,"loads":[0.5,1.5],"self_corrs":[0,0.8]}}`
 const sweepMapCfg = `{"sweep":"stability-map","runs":6,"params":{"network":{"c":[[0.1,0.9],[0.3,0.7]],"t":[0.7,0.7]},"aa":[0.3,1,3],"ab":[0.5,2],"sensitivity":2}}`
 
 // FastControl's trade-off on the three-node network of spec §8 item 13.
@@ -64,6 +65,7 @@ var sweepConfigs = map[string]string{
 	"codedload-compare":    sweepCompareCfg,
 	"stability-attractors": sweepAttractorsCfg,
 	"stability-map":        sweepMapCfg,
+	"stability-study":      sweepStudyCfg,
 	"dual":                 sweepDualCfg,
 }
 
@@ -193,8 +195,9 @@ var sweepInvalid = map[string][]struct{ old, new, want string }{
 	"codedload-compare": {{`"max_n":100`, `"max_n":-1`, "MaxN"}, {`"size_runs":[3,2]`, `"size_runs":[3]`, "size_runs"}, {`"size_runs":[3,2]`, `"size_runs":[3,0]`, "runs(300) = 0"}, {`"ball_size":25`, `"ball_size":-1`, "ball_size"}},
 	"stability-attractors": {{`"t1":200`, `"t1":0`, "t1"}, {`"sensitivity":1`, `"sensitivity":-1`, "Sensitivity"},
 		{`"t":[0.2955508223568711`, `"t":[-1`, "T"}, {`"params":{`, `"params":{"settings":{"rel_tol":-1},`, "RelTol"}},
-	"stability-map": {{`"runs":6`, `"runs":5`, "cells"}, {`"aa":[0.3`, `"aa":[-0.3`, "aa[0]"}, {`"sensitivity":2`, `"sensitivity":-2`, "Sensitivity"}, {`"t":[0.7,0.7]`, `"t":[0.7,0.7,0.7]`, "T"}},
-	"dual":          {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
+	"stability-map":   {{`"runs":6`, `"runs":5`, "cells"}, {`"aa":[0.3`, `"aa":[-0.3`, "aa[0]"}, {`"sensitivity":2`, `"sensitivity":-2`, "Sensitivity"}, {`"t":[0.7,0.7]`, `"t":[0.7,0.7,0.7]`, "T"}},
+	"stability-study": {{`"loads":[0.5,1.5]`, `"loads":[]`, "loads"}, {`"self_corrs":[0,0.8]`, `"self_corrs":[0,1]`, "SelfCorr"}, {`"runs":3`, `"runs":1`, "runs = 1"}, {`"n":30`, `"n":-3`, "StudyPoint.N"}},
+	"dual":            {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
 }
 
 // TestSweepErrorsBeforeAnyRun checks that bad input fails with exit code

@@ -3,9 +3,8 @@ package main
 import (
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/mc"
 )
 
 // A figure shows the Student-t 95 % interval of a Monte Carlo mean only
@@ -46,27 +45,9 @@ func newModeStats(xs []float64) modeStats {
 		}
 	}
 	m.off = n - best
-	m.pLo, m.pHi = clopperPearson(m.off, n)
+	m.pLo, m.pHi = mc.ClopperPearson(m.off, n)
 	m.trustsMean = m.off >= loadlab.MinOffMode
 	return m
-}
-
-// clopperPearson returns the exact two-sided 95 % interval of a binomial
-// probability from k successes in n trials: the quantiles 0.025 of
-// Beta(k, n−k+1) and 0.975 of Beta(k+1, n−k), with 0 and 1 at the ends
-// (Clopper and Pearson, Biometrika 26, 1934). With n = 0 it is [0, 1].
-func clopperPearson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	lo, hi = 0, 1
-	if k > 0 {
-		lo = distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}.Quantile(0.025)
-	}
-	if k < n {
-		hi = distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(0.975)
-	}
-	return lo, hi
 }
 
 // shownInterval returns the interval of e that a figure may show: e's
