@@ -111,22 +111,44 @@ func minPlus(next, v, dt, h []float64, back []int32) {
 	k := len(v)
 	for s := range next {
 		col := dt[s*k : (s+1)*k]
-		col = col[:len(v)]
-		best, bj := v[s], s
+		best := minSum(v, col)
+		next[s] = best + h[s]
 		if back == nil {
+			continue
+		}
+		// The minimum is one of the sums v(j) + d(j, s), computed alike
+		// here: the first j that reaches it, after s itself.
+		bj := s
+		if v[s] != best {
+			col = col[:len(v)]
 			for j, x := range v {
-				best = min(best, x+col[j])
-			}
-		} else {
-			for j, x := range v {
-				if y := x + col[j]; y < best {
-					best, bj = y, j
+				if x+col[j] == best {
+					bj = j
+					break
 				}
 			}
-			back[s] = int32(bj)
 		}
-		next[s] = best + h[s]
+		back[s] = int32(bj)
 	}
+}
+
+// minSum returns min_j (v(j) + c(j)) for len(c) ≥ len(v) ≥ 1, in four
+// independent running minima so that the additions overlap (min is
+// exact, so the order does not change the result).
+func minSum(v, c []float64) float64 {
+	c = c[:len(v)]
+	m0, m1, m2, m3 := v[0]+c[0], v[0]+c[0], v[0]+c[0], v[0]+c[0]
+	j := 0
+	for ; j+4 <= len(v); j += 4 {
+		m0 = min(m0, v[j]+c[j])
+		m1 = min(m1, v[j+1]+c[j+1])
+		m2 = min(m2, v[j+2]+c[j+2])
+		m3 = min(m3, v[j+3]+c[j+3])
+	}
+	for ; j < len(v); j++ {
+		m0 = min(m0, v[j]+c[j])
+	}
+	return min(min(m0, m1), min(m2, m3))
 }
 
 // StaticBestMetric is StaticBest with first-placement costs: the server
