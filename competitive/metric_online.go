@@ -94,10 +94,10 @@ func firstServer(m *Metric, hold []float64) int {
 // min_x (V_t(x) + d(x, y)) is supported; the first slot takes the
 // minimiser of V_1(y) + a(y). On a metric it pays at most
 //
-//	(2k − 1)·OPT + (2k − 1)·D − 2(k − 1)·min_s a(s),   D = max d,
+//	(2k − 1)·OPT + 2(k − 1)·(D − min_s a(s)),   D = max d,
 //
-// (spec §14.4), and on a uniform metric it is WFA, (2k − 1)-competitive
-// without additive constant. Each slot costs O(k²) (O(k) on a uniform
+// (spec §14.4), and on a uniform metric (D = a = C) it is WFA,
+// (2k − 1)-competitive without additive constant. Each slot costs O(k²) (O(k) on a uniform
 // metric). Reset refuses costs that are asymmetric, break the triangle
 // inequality or have |a(i) − a(j)| > d(i, j), with the error of
 // Metric.Violation (wrapping ErrNotMetric). Its zero value is ready for

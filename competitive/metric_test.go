@@ -203,7 +203,7 @@ func (a metricOnline) Step(hold []float64) (int, error) { return a.alg.Step(hold
 // wfaBound is the bound of spec §14.4.
 func wfaBound(m *Metric, opt float64) float64 {
 	k := float64(m.Servers())
-	return (2*k-1)*opt + (2*k-1)*m.Diameter() - 2*(k-1)*m.initMin
+	return (2*k-1)*opt + 2*(k-1)*(m.Diameter()-m.initMin)
 }
 
 // dtrackBound is the bound of spec §14.3 for MetricDTrack with α.
@@ -266,6 +266,11 @@ func TestMetricBounds(t *testing.T) {
 	for name, w := range worst {
 		t.Logf("%s: max cost/bound %.4f", name, w)
 	}
+	// Deterministic inputs: the measured maxima (WFA 0.996, DTrack 0.75
+	// to 0.86), not statistical thresholds. WFA's bound is nearly
+	// attained, so a constant factor of 0.95 taken off it would fail.
+	assert.Greater(t, worst["WFA"], 0.95)
+	assert.Greater(t, worst["DTrack α=1"], 0.8)
 }
 
 // TestMetricWFAUniformTight: on the uniform metric the adversary drives
