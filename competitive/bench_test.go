@@ -167,3 +167,26 @@ func BenchmarkMetricWFA_k100_T1e4(b *testing.B) {
 	}
 	b.ReportMetric(float64(in.Slots())*float64(b.N)/b.Elapsed().Seconds(), "slots/s")
 }
+
+// BenchmarkMetricOptimumLine_k100_T1e5: the same input on a line metric
+// (100 random positions in [0, 10)), where the min-plus step is two O(k)
+// passes (spec §14.2).
+func BenchmarkMetricOptimumLine_k100_T1e5(b *testing.B) {
+	const k, T = 100, 100_000
+	in := randomInstance(newRand(80), realCost, k, T, 0, 10)
+	rng := newRand(82)
+	pos := make([]float64, k)
+	for s := range pos {
+		pos[s] = 10 * rng.Float64()
+	}
+	m, err := LineMetric(pos, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, sched, err := MetricOptimum(in, m); err != nil || len(sched) != T {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(k*T)*float64(b.N)/b.Elapsed().Seconds(), "cells/s")
+}

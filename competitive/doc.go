@@ -64,17 +64,18 @@
 // that cost(σ) = a(σ_1) + Σ_t d(σ_{t−1}, σ_t) + Σ_t h_t(σ_t); the setup
 // cost of the Instance is then not used. Constructors: UniformMetric (d
 // ≡ a ≡ C, today's model), NewMetric (any matrix, such as one read from
-// a CSV file by package dataio) and ShortestPathMetric (hop counts or
-// delays of a network of links, all-pairs shortest paths). What each
-// function needs of the costs, and what it costs:
+// a CSV file by package dataio), ShortestPathMetric (hop counts or
+// delays of a network of links, all-pairs shortest paths), TreeMetric
+// (distances along a weighted tree) and LineMetric (points on a line).
+// What each function needs of the costs, and what it costs:
 //
-//	MetricOptimum, MetricOptimumCost  any valid costs   O(k²T) time; O(kT) on a uniform metric
-//	MetricWFA                         a metric (Violation() == nil)   O(k²) per slot
+//	MetricOptimum, MetricOptimumCost  any valid costs   O(k²T) time; O(kT) on a uniform, tree or line metric
+//	MetricWFA                         a metric (Violation() == nil)   O(k²) per slot; O(k) on those
 //	MetricDTrack                      any valid costs   O(k) per slot
 //	MetricNeverMigrate, StaticBestMetric  any valid costs   O(1) / O(kT)
 //
 // MetricOptimum keeps one int32 back-pointer per slot and server (38 MiB
-// for k = 100, T = 10⁵, solved in about 2 s). On a uniform metric every
+// for k = 100, T = 10⁵, solved in about 2 s; 0.2 s on a line metric). On a uniform metric every
 // metric function gives exactly the result of its uniform counterpart
 // (Optimum, WFA, DTrack-RR, NeverMigrate, StaticBest). The bounds (spec
 // §14.3, §14.4): MetricWFA pays at most (2k − 1)·OPT + 2(k − 1)·(D −

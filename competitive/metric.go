@@ -45,6 +45,8 @@ type Metric struct {
 	once      sync.Once
 	violation error // nil, or the first property of a metric that fails (found once, on demand)
 
+	tree *treeShape // set by TreeMetric and LineMetric: the O(k) min-plus step
+
 	diam, minOff float64 // max and min of d(i, j) over i ≠ j (0, +Inf for k = 1)
 	initMin      float64
 	initMax      float64

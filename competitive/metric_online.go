@@ -97,16 +97,17 @@ func firstServer(m *Metric, hold []float64) int {
 //	(2k − 1)·OPT + 2(k − 1)·(D − min_s a(s)),   D = max d,
 //
 // (spec §14.4), and on a uniform metric (D = a = C) it is WFA,
-// (2k − 1)-competitive without additive constant. Each slot costs O(k²) (O(k) on a uniform
-// metric). Reset refuses costs that are asymmetric, break the triangle
-// inequality or have |a(i) − a(j)| > d(i, j), with the error of
-// Metric.Violation (wrapping ErrNotMetric). Its zero value is ready for
-// Reset.
+// (2k − 1)-competitive without additive constant. Each slot costs
+// O(k²) (O(k) on a uniform, tree or line metric). Reset refuses costs
+// that are asymmetric, break the triangle inequality or have |a(i) −
+// a(j)| > d(i, j), with the error of Metric.Violation (wrapping
+// ErrNotMetric). Its zero value is ready for Reset.
 type MetricWFA struct {
 	m       *Metric
 	uni     WFA
 	k, s    int
 	v, next []float64 // V_t − min_s V_t, and the next row's buffer
+	ws      stepSpace
 }
 
 // Reset implements MetricOnline. It panics if m is nil.
@@ -143,7 +144,7 @@ func (w *MetricWFA) Step(hold []float64) (int, error) {
 		}
 		w.s = firstServer(m, w.v)
 	} else {
-		minPlus(w.next, w.v, m.dt, hold, nil)
+		m.step(w.next, w.v, hold, nil, &w.ws)
 		w.v, w.next = w.next, w.v
 		p := w.s
 		dp := m.d[p*k : (p+1)*k] // d(p, y) = d(y, p): the costs are symmetric

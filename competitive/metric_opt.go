@@ -15,12 +15,15 @@ import (
 //
 // in O(k²T) time and O(kT) memory (one int32 back-pointer per slot and
 // server). On a uniform metric (Metric.Uniform) it is Optimum, in O(kT)
-// time and O(kT) bits, with the same cost and schedule. The costs need
+// time and O(kT) bits, with the same cost and schedule; on a tree or line
+// metric (TreeMetric, LineMetric) each slot is two O(k) passes over the
+// tree, O(kT) time in all. The costs need
 // no property beyond being valid: asymmetric costs and costs that break
 // the triangle inequality are optimised exactly. Ties: the last slot
 // takes the lowest-id minimiser, and backwards the schedule stays
 // whenever staying is optimal, else comes from the lowest-id best
-// server (spec §3's rule).
+// server (spec §3's rule; on a tree metric, the lowest id among those the
+// passes compare).
 //
 // It returns an error wrapping loadlab.ErrInvalid if the costs can
 // overflow float64 (max a + (T − 1)·max d + Σ_t max_s h_t(s) = +Inf),
@@ -43,7 +46,7 @@ func MetricOptimum(in *Instance, m *Metric) (float64, []int, error) {
 }
 
 // MetricOptimumCost is MetricOptimum without the schedule: O(k²T) time
-// (O(kT) on a uniform metric) and O(k) memory. Errors and panics are
+// (O(kT) on a uniform, tree or line metric) and O(k) memory. Errors and panics are
 // MetricOptimum's, without ErrTooLarge.
 func MetricOptimumCost(in *Instance, m *Metric) (float64, error) {
 	checkMetricArgs("MetricOptimumCost", in, m)
@@ -80,12 +83,13 @@ func metricDP(in *Instance, m *Metric, trace bool) (float64, []int, error) {
 	for s, h := range in.Row(0) {
 		v[s] = m.init[s] + h
 	}
+	var ws stepSpace
 	for t := 1; t < T; t++ {
 		var bt []int32
 		if trace {
 			bt = back[t*k : (t+1)*k]
 		}
-		minPlus(next, v, m.dt, in.Row(t), bt)
+		m.step(next, v, in.Row(t), bt, &ws)
 		v, next = next, v
 	}
 	last := argmin(v)
@@ -101,6 +105,27 @@ func metricDP(in *Instance, m *Metric, trace bool) (float64, []int, error) {
 		}
 	}
 	return v[last], sched, nil
+}
+
+// stepSpace is the workspace of the tree form of the min-plus step,
+// allocated at its first use.
+type stepSpace struct {
+	up []float64
+	at []int32
+}
+
+// step sets next(s) = h(s) + min_j (v(j) + d(j, s)) with back-pointers
+// as minPlus, by the O(k) passes of a tree metric where m has one and
+// the O(k²) product otherwise.
+func (m *Metric) step(next, v, h []float64, back []int32, ws *stepSpace) {
+	if m.tree == nil {
+		minPlus(next, v, m.dt, h, back)
+		return
+	}
+	if len(ws.up) != m.k {
+		ws.up, ws.at = make([]float64, m.k), make([]int32, m.k)
+	}
+	m.tree.minPlus(next, v, h, back, ws.up, ws.at)
 }
 
 // minPlus sets next(s) = h(s) + min_j (v(j) + d(j, s)), dt holding the
