@@ -148,7 +148,8 @@ func NewMetric(dist [][]float64, initial []float64) (*Metric, error) {
 //
 // It returns an error wrapping loadlab.ErrInvalid, naming the entry, if
 // length is empty or not square, if a link length is negative, NaN or
-// −Inf, if a diagonal entry is not 0, or if len(initial) ≠ k or an
+// −Inf, if a diagonal entry is not 0, if the finite lengths sum to
+// +Inf (a path length could overflow), or if len(initial) ≠ k or an
 // initial cost is bad; one wrapping loadlab.ErrDisconnected, naming a
 // pair, if some server cannot reach another; and one wrapping
 // loadlab.ErrTooLarge if the k×k costs do not fit in memory.
@@ -161,6 +162,7 @@ func ShortestPathMetric(length [][]float64, initial []float64) (*Metric, error) 
 		return nil, err
 	}
 	d := make([][]float64, k)
+	total := 0.0 // Σ of the finite link lengths: a bound on every shortest path
 	for i, row := range length {
 		if len(row) != k {
 			return nil, loadlab.Invalid(pkg, "ShortestPathMetric: row %d has %d link lengths, want k = %d (a square matrix)", i, len(row), k)
@@ -171,9 +173,14 @@ func ShortestPathMetric(length [][]float64, initial []float64) (*Metric, error) 
 				return nil, loadlab.Invalid(pkg, "ShortestPathMetric: link length(%d, %d) = %v, want ≥ 0 or +Inf (no link)", i, j, x)
 			case i == j && x != 0:
 				return nil, loadlab.Invalid(pkg, "ShortestPathMetric: link length(%d, %d) = %v on the diagonal, want 0", i, j, x)
+			case !math.IsInf(x, 1):
+				total += x
 			}
 		}
 		d[i] = append([]float64(nil), row...)
+	}
+	if math.IsInf(total, 1) {
+		return nil, loadlab.Invalid(pkg, "ShortestPathMetric: the finite link lengths sum to +Inf: a path length could overflow float64")
 	}
 	floydWarshall(d)
 	for i, row := range d {

@@ -64,6 +64,11 @@ func metricCases(in *Instance) []badarg.Case {
 		}))
 	}
 	inf := math.Inf(1)
+	top := math.MaxFloat64
+	add(badarg.Probe{Func: "ShortestPathMetric", Err: inv}.Fails("lengths overflow", "sum to +Inf", func() error {
+		_, err := ShortestPathMetric([][]float64{{0, top, inf}, {top, 0, top}, {inf, top, 0}}, nil)
+		return err
+	}))
 	add(badarg.Probe{Func: "ShortestPathMetric", Err: loadlab.ErrDisconnected}.Fails("no path", "no path from server 0 to server 2", func() error {
 		_, err := ShortestPathMetric([][]float64{{0, 1, inf}, {1, 0, inf}, {inf, inf, 0}}, nil)
 		return err
