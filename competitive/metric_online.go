@@ -169,7 +169,8 @@ func (w *MetricWFA) Step(hold []float64) (int, error) {
 // h_t(s) − h_t(j)) and moves when some D(j) > α·d(s, j) (rent or buy per
 // destination), to the first server j after s in cyclic order with
 // h_t(j) − min_i h_t(i) ≤ α·d(s, j), restarting the deficits with the
-// slot included; the first slot takes the minimiser of a(s) + h_1(s).
+// slot included, each capped at its new threshold α·d(s_new, j); the
+// first slot takes the minimiser of a(s) + h_1(s).
 // On a uniform metric it is DTrack-RR with the same α, bit for bit. Its
 // bound (spec §14.3, with Δ = max d / min d over distinct servers) is
 //
@@ -251,9 +252,12 @@ func (a *MetricDTrack) Step(hold []float64) (int, error) {
 	if ns < 0 { // unreachable: the cheapest server is admissible and is not s
 		ns = cyc(s+1, k)
 	}
-	hn := hold[ns]
+	// Restart with the slot included, each deficit capped at its new
+	// threshold α·d(ns, j) (spec §14.3; never binding on a uniform
+	// metric, where admissibility keeps it below αC).
+	hn, rn := hold[ns], a.m.d[ns*k:(ns+1)*k]
 	for j, h := range hold {
-		a.d[j] = max(0, hn-h)
+		a.d[j] = min(max(0, hn-h), a.alpha*rn[j])
 	}
 	a.d[ns] = 0
 	a.s = ns

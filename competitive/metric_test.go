@@ -336,3 +336,20 @@ func TestShortestPathMetric(t *testing.T) {
 	assert.Equal(t, []int{0, 2}, sched)
 	assert.Equal(t, opt, MetricCost(in, bad, sched))
 }
+
+// TestMetricDTrackCap: after a move the deficits are capped at the new
+// server's thresholds (spec §14.3). Servers 0, 1, 2 with d(0, 1) =
+// d(0, 2) = 10 and d(1, 2) = 1: slot 2 moves 0 → 1 (admissible: h(1) −
+// min h = 5 ≤ d(0, 1)), where the uncapped deficit of server 2 would
+// start at 5 > d(1, 2); then in slot 3, with server 1 the cheapest, it
+// would fire and, no server being admissible, move to server 2 for no
+// gain. Capped, the session stays on server 1 (hand computation).
+func TestMetricDTrackCap(t *testing.T) {
+	m, err := NewMetric([][]float64{{0, 10, 10}, {10, 0, 1}, {10, 1, 0}}, nil)
+	require.NoError(t, err)
+	in, err := NewInstance([][]float64{{0, 5, 5}, {20, 5, 0}, {11, 0, 2}}, 0)
+	require.NoError(t, err)
+	sched, err := RunMetric(NewMetricDTrack(), in, m)
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 1, 1}, sched)
+}
