@@ -1,10 +1,12 @@
 package dataio
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,4 +83,43 @@ func TestReadMetricParseError(t *testing.T) {
 	assert.Equal(t, 3, pe.Line)
 	assert.Equal(t, `column "b"`, pe.Field)
 	assert.Equal(t, "-2", pe.Value)
+}
+
+// FuzzReadMetric: any input gives a metric or a named error, never a
+// panic; a metric read has a zero diagonal and non-negative costs, cell
+// for cell those of the table ReadTable reads from the same input.
+func FuzzReadMetric(f *testing.F) {
+	for _, s := range []string{
+		"0,1\n1,0\n", "a,b\n0,2\n3,0\n", "0 1 2\n1 0 1\n2 1 0\n", "0,1\n-1,0\n", "0,1\n1,2\n",
+		"0,1,2\n1,0,1\n", "0,NaN\n1,0\n", "x\n0\n", "0\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		m, err := ReadMetric(bytes.NewReader(src), 1, nil)
+		if err != nil {
+			namedErr(t, err)
+			return
+		}
+		tb, err := ReadTable(bytes.NewReader(src), &TableOptions{Columns: columnsOf(m.Servers())})
+		if err != nil {
+			t.Fatalf("ReadMetric took what ReadTable with the columns chosen refuses: %v", err)
+		}
+		for i, row := range tb.Rows {
+			for j, x := range row {
+				if m.Dist(i, j) != x || x < 0 || i == j && x != 0 {
+					t.Fatalf("d(%d, %d) = %v, cell %v", i, j, m.Dist(i, j), x)
+				}
+			}
+		}
+	})
+}
+
+// columnsOf chooses the columns 1..k by number.
+func columnsOf(k int) []string {
+	cs := make([]string, k)
+	for i := range cs {
+		cs[i] = strconv.Itoa(i + 1)
+	}
+	return cs
 }
