@@ -113,3 +113,44 @@ func TestNomadicMetricBadInput(t *testing.T) {
 		t.Errorf("a matrix that breaks the triangle inequality:\n%s", out)
 	}
 }
+
+// TestNomadicMigrationGraph: the hop counts of a path of three routers
+// given as a graph (testdata/routers3.csv, nodes named as the hold-cost
+// columns, listed out of order) are the matrix of migration3.csv, so the
+// table is the same; --migration-delays takes the weights (2 and 0.5) as
+// link delays instead.
+func TestNomadicMigrationGraph(t *testing.T) {
+	table := func(out string) string { return out[:strings.Index(out, "Migration costs from")] }
+	byMatrix := mustRun(t, "nomadic", "compare", "--costs", "hold.csv", "--setup", "2", "--migration-costs", "migration3.csv")
+	byGraph := mustRun(t, "nomadic", "compare", "--costs", "hold.csv", "--setup", "2", "--migration-graph", "routers3.csv")
+	if table(byGraph) != table(byMatrix) {
+		t.Errorf("hop counts of the graph:\n%s\nthe matrix:\n%s", byGraph, byMatrix)
+	}
+	out := mustRun(t, "nomadic", "compare", "--costs", "hold.csv", "--setup", "2", "--migration-graph", "routers3.csv", "--migration-delays")
+	if !strings.Contains(out, "from 0.5 to 2.5 between distinct servers") {
+		t.Errorf("delays 2 (s0–s1) and 0.5 (s1–s2):\n%s", out)
+	}
+	dir := t.TempDir()
+	noHeader := filepath.Join(dir, "hold.csv")
+	if err := os.WriteFile(noHeader, []byte("1,5,3\n6,1,3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.csv")
+	if err := os.WriteFile(other, []byte("source,target\ns0,s1\ns1,x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--costs", noHeader, "--migration-graph", "routers3.csv"}, "has no header"},
+		{[]string{"--costs", "hold.csv", "--migration-graph", other}, `server "s2" of the hold-cost table is no node`},
+		{[]string{"--costs", "hold.csv", "--migration-graph", "routers3.csv", "--migration-costs", "migration3.csv"}, "exclude each other"},
+		{[]string{"--costs", "hold.csv", "--migration-delays"}, "--migration-delays needs --migration-graph"},
+	} {
+		r := runCmd(t, "", append([]string{"nomadic", "compare"}, c.args...)...)
+		if r.code != exitBadInput || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %d and %q", c.args, r.code, r.stderr, exitBadInput, c.want)
+		}
+	}
+}

@@ -47,7 +47,8 @@ type onlineAlg struct {
 }
 
 func (a *app) nomadicCompareCommand() *cobra.Command {
-	var costs, migration string
+	var costs string
+	var migration migrationFlags
 	var setup float64
 	var tab tableInput
 	c := &cobra.Command{
@@ -70,7 +71,11 @@ says and the first placement costs --setup C (spec §14). The command
 then reports the optimum of that metrical task system (spec §14.2), the
 work function algorithm on it (§14.4; left out, with the reason, when
 the matrix is not a metric), DTrack with a threshold per destination
-(§14.3), never migrate and the best single server.`,
+(§14.3), never migrate and the best single server. --migration-graph FILE
+gives the migration costs as shortest paths on a network of the servers
+instead (a graph file whose node labels are the hold-cost table's column
+names): hop counts, or with --migration-delays the edge weights as link
+delays.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -83,19 +88,16 @@ the matrix is not a metric), DTrack with a threshold per destination
 			if err != nil {
 				return err
 			}
-			var ans *answer
-			if migration != "" {
-				m, err := dataio.ReadMetricFile(migration, setup, nil)
-				if err != nil {
-					return err
-				}
-				ans, err = a.nomadicCompareMetric(in, m, migration)
-				if err != nil {
-					return err
-				}
-				return a.emit(ans)
+			m, from, err := migration.metric(costs, &tab, setup)
+			if err != nil {
+				return err
 			}
-			ans, err = a.nomadicCompare(in)
+			var ans *answer
+			if m != nil {
+				ans, err = a.nomadicCompareMetric(in, m, from)
+			} else {
+				ans, err = a.nomadicCompare(in)
+			}
 			if err != nil {
 				return err
 			}
@@ -104,7 +106,9 @@ the matrix is not a metric), DTrack with a threshold per destination
 	}
 	c.Flags().StringVar(&costs, "costs", "", "hold-cost `FILE` (CSV: one row per slot, one column per server)")
 	c.Flags().Float64Var(&setup, "setup", 1, "setup cost C of a migration (with --migration-costs: of the first placement)")
-	c.Flags().StringVar(&migration, "migration-costs", "", "migration-cost `FILE` (CSV k × k matrix: row = from, column = to)")
+	c.Flags().StringVar(&migration.costs, "migration-costs", "", "migration-cost `FILE` (CSV k × k matrix: row = from, column = to)")
+	c.Flags().StringVar(&migration.graph, "migration-graph", "", "network `FILE` of the servers (a graph file; nodes named as the hold-cost columns): a migration costs the hop count of a shortest path")
+	c.Flags().BoolVar(&migration.delays, "migration-delays", false, "with --migration-graph: the edge weights are link delays, and a migration costs the delay of a shortest path")
 	tab.register(c.Flags(), "", "hold-cost table")
 	return c
 }
