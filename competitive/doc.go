@@ -63,7 +63,7 @@
 // migration costs (zero diagonal) and first-placement costs a(s) ≥ 0, so
 // that cost(σ) = a(σ_1) + Σ_t d(σ_{t−1}, σ_t) + Σ_t h_t(σ_t); the setup
 // cost of the Instance is then not used. Constructors: UniformMetric (d
-// ≡ a ≡ C, today's model), NewMetric (any matrix, such as one read from
+// ≡ a ≡ C, the model of spec §2), NewMetric (any matrix, such as one read from
 // a CSV file by package dataio), ShortestPathMetric (hop counts or
 // delays of a network of links, all-pairs shortest paths), TreeMetric
 // (distances along a weighted tree) and LineMetric (points on a line).

@@ -28,8 +28,8 @@ const metricTol = 1e-12
 // placement on server s (the distance from a virtual origin). It is
 // immutable once built.
 //
-// The properties the algorithms need are found when the metric is built:
-// the offline optimum needs none; WFA needs symmetry, the triangle
+// The properties the algorithms need are checked on first demand
+// (Violation): the offline optimum needs none; WFA needs symmetry, the triangle
 // inequality and |a(i) − a(j)| ≤ d(i, j) (Violation); MetricDTrack and
 // MetricNeverMigrate need none, though DTrack's bound degrades with the
 // ratio Δ = max d / min d over distinct servers.
@@ -52,7 +52,7 @@ type Metric struct {
 	initMax      float64
 }
 
-// UniformMetric returns the metric of today's model (spec §2.5): every
+// UniformMetric returns the metric of the model of spec §2 (§2.5): every
 // migration and the first placement cost C. On it the metric functions
 // give the results of the uniform ones (MetricOptimum those of Optimum,
 // MetricWFA those of WFA, MetricDTrack those of DTrack-RR). It returns

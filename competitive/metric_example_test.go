@@ -64,7 +64,7 @@ func ExampleMetric_Violation() {
 	// true
 }
 
-// On the uniform metric the metric functions are today's (spec §14.2).
+// On the uniform metric the metric functions are the uniform ones (spec §14.2).
 func ExampleUniformMetric() {
 	in, err := competitive.NewInstance([][]float64{{0, 5}, {0, 5}, {5, 0}, {5, 0}, {5, 0}}, 3)
 	if err != nil {

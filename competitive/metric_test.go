@@ -145,11 +145,11 @@ func constSched(T, s int) []int {
 	return sched
 }
 
-// TestMetricUniformIsToday: on the uniform metric every metric function
-// gives exactly today's result, both by the uniform fast path and by the
-// O(k²) general path (integer and real costs: the two compute the same
-// floating-point operations, spec §14.2).
-func TestMetricUniformIsToday(t *testing.T) {
+// TestMetricUniformIsUniform: on the uniform metric every metric
+// function gives exactly the result of its uniform counterpart, both by
+// the fast path and by the O(k²) general path (integer and real costs:
+// the two compute the same floating-point operations, spec §14.2).
+func TestMetricUniformIsUniform(t *testing.T) {
 	rng := newRand(32)
 	for i := range 2000 {
 		k, T := 1+rng.IntN(5), 1+rng.IntN(40)

@@ -18,7 +18,7 @@ func TestNomadicMetricGolden(t *testing.T) {
 }
 
 // TestNomadicMetricUniform: a matrix whose every migration costs C, with
-// --setup C, is today's model (spec nomadic §14.2): the optimum, WFA,
+// --setup C, is the uniform model (spec nomadic §14.2): the optimum, WFA,
 // DTrack-RR, never migrate and the static best server cost what the
 // uniform "nomadic compare" reports.
 func TestNomadicMetricUniform(t *testing.T) {
