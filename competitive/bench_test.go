@@ -1,6 +1,7 @@
 package competitive
 
 import (
+	"math"
 	"runtime"
 	"testing"
 )
@@ -104,4 +105,88 @@ func BenchmarkLookahead_k100_W10_T1e4(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(in.Slots())*float64(b.N)/b.Elapsed().Seconds(), "slots/s")
+}
+
+// euclidMetric is the metric of k random points in a 10 × 10 square,
+// every first placement costing 5.
+func euclidMetric(b *testing.B, k int) *Metric {
+	rng := newRand(79)
+	x, y := make([]float64, k), make([]float64, k)
+	for i := range x {
+		x[i], y[i] = 10*rng.Float64(), 10*rng.Float64()
+	}
+	d := make([][]float64, k)
+	init := make([]float64, k)
+	for i := range d {
+		d[i] = make([]float64, k)
+		for j := range d[i] {
+			d[i][j] = math.Hypot(x[i]-x[j], y[i]-y[j])
+		}
+		init[i] = 5
+	}
+	m, err := NewMetric(d, init)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkMetricOptimum_k100_T1e5 is the target for the
+// offline optimum on a general metric (spec §14.2): k²T = 10⁹ min-plus
+// steps with the schedule in ≤ 10 s. MiB/solve is the growth of
+// runtime.MemStats.TotalAlloc per solve (T·k int32 back-pointers, 38 MiB,
+// the DP rows and the schedule).
+func BenchmarkMetricOptimum_k100_T1e5(b *testing.B) {
+	const k, T = 100, 100_000
+	in := randomInstance(newRand(80), realCost, k, T, 0, 10)
+	m := euclidMetric(b, k)
+	var ms0, ms1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms0)
+	n := 0
+	for b.Loop() {
+		if _, sched, err := MetricOptimum(in, m); err != nil || len(sched) != T {
+			b.Fatal(err)
+		}
+		n++
+	}
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(k*k*T)*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(n)/(1<<20), "MiB/solve")
+}
+
+// BenchmarkMetricWFA_k100_T1e4: O(k²) per slot.
+func BenchmarkMetricWFA_k100_T1e4(b *testing.B) {
+	in := randomInstance(newRand(81), realCost, 100, 10_000, 0, 10)
+	m := euclidMetric(b, 100)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := RunMetricCost(&MetricWFA{}, in, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(in.Slots())*float64(b.N)/b.Elapsed().Seconds(), "slots/s")
+}
+
+// BenchmarkMetricOptimumLine_k100_T1e5: the same input on a line metric
+// (100 random positions in [0, 10)), where the min-plus step is two O(k)
+// passes (spec §14.2).
+func BenchmarkMetricOptimumLine_k100_T1e5(b *testing.B) {
+	const k, T = 100, 100_000
+	in := randomInstance(newRand(80), realCost, k, T, 0, 10)
+	rng := newRand(82)
+	pos := make([]float64, k)
+	for s := range pos {
+		pos[s] = 10 * rng.Float64()
+	}
+	m, err := LineMetric(pos, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, sched, err := MetricOptimum(in, m); err != nil || len(sched) != T {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(k*T)*float64(b.N)/b.Elapsed().Seconds(), "cells/s")
 }

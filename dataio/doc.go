@@ -36,6 +36,12 @@
 //   - ReadInstance: hold costs as a T × k table (row t, column i is the
 //     cost ≥ 0 of holding server i in slot t) and the setup cost C — a
 //     competitive.Instance (spec nomadic §2).
+//   - ReadMetric: migration costs as a k × k table (row i, column j is the
+//     cost ≥ 0 of moving from server i to server j, 0 on the diagonal) and
+//     one first-placement cost — a competitive.Metric (spec nomadic
+//     §14.1). Its columns are not screened (a column of hop counts counts
+//     0, 1, 2, …); a stray index or label column makes the table not
+//     square, which is an error.
 //
 // # The anycast network
 //

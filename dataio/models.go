@@ -217,8 +217,9 @@ func readNodes(r io.Reader) (a, t []float64, err error) {
 	return a, t, nil
 }
 
-// ReadTraceFile, ReadInstanceFile, ReadTableFile and ReadNetworkJSONFile
-// are the readers on a named file; their errors carry the file name.
+// ReadTraceFile, ReadInstanceFile, ReadTableFile, ReadNetworkJSONFile and
+// ReadMetricFile are the readers on a named file; their errors carry the
+// file name.
 func ReadTraceFile(path string, opts *TableOptions) (consensus.TraceDemand, error) {
 	f, err := os.Open(path)
 	if err != nil {

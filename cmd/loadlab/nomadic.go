@@ -48,6 +48,7 @@ type onlineAlg struct {
 
 func (a *app) nomadicCompareCommand() *cobra.Command {
 	var costs string
+	var migration migrationFlags
 	var setup float64
 	var tab tableInput
 	c := &cobra.Command{
@@ -61,7 +62,20 @@ optimum (spec §3) and runs DTrack (round-robin, forward, backward; spec
 marking algorithm and the never-migrate baseline (stay on the first
 slot's cheapest server), beside the best single server in hindsight
 (spec §12.7), reporting each cost, its ratio to the optimum and its
-number of setups.`,
+number of setups.
+
+With --migration-costs FILE (a CSV k × k matrix: row i, column j is the
+cost of moving the session from server i to server j, 0 on the diagonal;
+an optional header of server names) a migration costs what the matrix
+says and the first placement costs --setup C (spec §14). The command
+then reports the optimum of that metrical task system (spec §14.2), the
+work function algorithm on it (§14.4; left out, with the reason, when
+the matrix is not a metric), DTrack with a threshold per destination
+(§14.3), never migrate and the best single server. --migration-graph FILE
+gives the migration costs as shortest paths on a network of the servers
+instead (a graph file whose node labels are the hold-cost table's column
+names): hop counts, or with --migration-delays the edge weights as link
+delays.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -74,7 +88,16 @@ number of setups.`,
 			if err != nil {
 				return err
 			}
-			ans, err := a.nomadicCompare(in)
+			m, from, err := migration.metric(costs, &tab, setup)
+			if err != nil {
+				return err
+			}
+			var ans *answer
+			if m != nil {
+				ans, err = a.nomadicCompareMetric(in, m, from)
+			} else {
+				ans, err = a.nomadicCompare(in)
+			}
 			if err != nil {
 				return err
 			}
@@ -82,7 +105,10 @@ number of setups.`,
 		},
 	}
 	c.Flags().StringVar(&costs, "costs", "", "hold-cost `FILE` (CSV: one row per slot, one column per server)")
-	c.Flags().Float64Var(&setup, "setup", 1, "setup cost C of a migration")
+	c.Flags().Float64Var(&setup, "setup", 1, "setup cost C of a migration (with --migration-costs: of the first placement)")
+	c.Flags().StringVar(&migration.costs, "migration-costs", "", "migration-cost `FILE` (CSV k × k matrix: row = from, column = to)")
+	c.Flags().StringVar(&migration.graph, "migration-graph", "", "network `FILE` of the servers (a graph file; nodes named as the hold-cost columns): a migration costs the hop count of a shortest path")
+	c.Flags().BoolVar(&migration.delays, "migration-delays", false, "with --migration-graph: the edge weights are link delays, and a migration costs the delay of a shortest path")
 	tab.register(c.Flags(), "", "hold-cost table")
 	return c
 }

@@ -1,8 +1,8 @@
 // Command recipedata writes the sample files of docs/recipes.md into
 // examples/data: a 200-server rate-limiter graph with its demand trace, a
 // measured anycast CDN whose correlation rows sum to 1 only within
-// measurement error, and a mobile user's hold costs with a timestamp
-// column. Every file is a pure function of the seeds below.
+// measurement error, a mobile user's hold costs with a timestamp
+// column, and the migration costs between those edge servers. Every file is a pure function of the seeds below.
 //
 //	go run ./examples/recipedata            # rewrites examples/data
 //	go run ./examples/recipedata -out DIR
@@ -29,11 +29,12 @@ func main() {
 	out := flag.String("out", filepath.Join("examples", "data"), "folder of the files")
 	flag.Parse()
 	for name, write := range map[string]func(io.Writer) error{
-		"servers200.csv": servers,
-		"demand200.csv":  demand,
-		"cdn-nodes.csv":  func(w io.Writer) error { return cdn(w, nil) },
-		"cdn-corr.csv":   func(w io.Writer) error { return cdn(nil, w) },
-		"hold-costs.csv": holdCosts,
+		"servers200.csv":      servers,
+		"demand200.csv":       demand,
+		"cdn-nodes.csv":       func(w io.Writer) error { return cdn(w, nil) },
+		"cdn-corr.csv":        func(w io.Writer) error { return cdn(nil, w) },
+		"hold-costs.csv":      holdCosts,
+		"migration-costs.csv": migrationCosts,
 	} {
 		if err := writeFile(filepath.Join(*out, name), write); err != nil {
 			fmt.Fprintln(os.Stderr, "recipedata:", err)
@@ -144,11 +145,9 @@ func holdCosts(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rng := rand.New(rand.NewPCG(8, 2))
-	sites := make([]mobility.Point, 8)
+	sites := edgeSites()
 	head := []string{"time"}
 	for i := range sites {
-		sites[i] = mobility.Point{X: 2000 * rng.Float64(), Y: 2000 * rng.Float64()}
 		head = append(head, fmt.Sprintf("edge-%d", i+1))
 	}
 	cw := csv.NewWriter(w)
@@ -158,6 +157,43 @@ func holdCosts(w io.Writer) error {
 		row := []string{t0.Add(time.Duration(t) * time.Minute).Format(time.RFC3339)}
 		for _, s := range sites {
 			row = append(row, fmt.Sprintf("%.3f", math.Hypot(p.X-s.X, p.Y-s.Y)/1000))
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// edgeSites are the places of the 8 edge servers of hold-costs.csv, in
+// metres in a 2 km square.
+func edgeSites() []mobility.Point {
+	rng := rand.New(rand.NewPCG(8, 2))
+	sites := make([]mobility.Point, 8)
+	for i := range sites {
+		sites[i] = mobility.Point{X: 2000 * rng.Float64(), Y: 2000 * rng.Float64()}
+	}
+	return sites
+}
+
+// migrationCosts is the cost of moving the session's state between the
+// 8 edge servers of hold-costs.csv: a fixed hand-over cost of 1 plus the
+// distance between the two servers in km (a metric), 0 on the diagonal.
+func migrationCosts(w io.Writer) error {
+	sites := edgeSites()
+	cw := csv.NewWriter(w)
+	var head []string
+	for i := range sites {
+		head = append(head, fmt.Sprintf("edge-%d", i+1))
+	}
+	cw.Write(head)
+	for _, p := range sites {
+		var row []string
+		for _, q := range sites {
+			d := 0.0
+			if p != q {
+				d = (1000 + math.Round(math.Hypot(p.X-q.X, p.Y-q.Y))) / 1000
+			}
+			row = append(row, strconv.FormatFloat(d, 'f', -1, 64))
 		}
 		cw.Write(row)
 	}
