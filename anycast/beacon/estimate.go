@@ -7,6 +7,7 @@ import (
 	"github.com/loadlab/loadlab/anycast"
 	"github.com/loadlab/loadlab/internal/par"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -79,30 +80,66 @@ func (b *Box) Row(j int) (proxies []int, lo, hi []float64, zeroHi float64) {
 }
 
 // Contains reports whether the row-stochastic matrix c (regions ×
-// proxies, as dense or anycast.SparseC) lies in the box: every entry
-// within its bounds, up to tol. The simplex part holds for any
-// row-stochastic c. It panics if the dimensions differ.
-func (b *Box) Contains(c interface {
-	Dims() (int, int)
-	At(i, j int) float64
-}, tol float64) bool {
+// proxies, dense or *anycast.SparseC) lies in the box: every entry within
+// its bounds, up to tol. The simplex part holds for any row-stochastic c.
+// A *anycast.SparseC is read by rows in O(nnz), any other matrix entry
+// by entry. It panics if the dimensions differ.
+func (b *Box) Contains(c mat.Matrix, tol float64) bool {
 	r, p := c.Dims()
 	if rr, pp := b.Counts.Dims(); r != rr || p != pp {
 		panic("beacon: Box.Contains: dimensions differ")
 	}
+	sc, sparse := c.(*anycast.SparseC)
 	for j := 0; j < r; j++ {
-		cols, lo, hi, z := b.Row(j)
-		k := 0
-		for i := 0; i < p; i++ {
-			v := c.At(j, i)
-			if k < len(cols) && cols[k] == i {
-				if v < lo[k]-tol || v > hi[k]+tol {
-					return false
-				}
-				k++
-			} else if v > z+tol {
+		var ti []int
+		var tv []float64
+		if sparse {
+			ti, tv = sc.Row(j)
+		} else {
+			ti, tv = denseRow(c, j, p)
+		}
+		if !b.rowContains(j, ti, tv, tol) {
+			return false
+		}
+	}
+	return true
+}
+
+// denseRow returns the nonzero entries of row j of c.
+func denseRow(c mat.Matrix, j, p int) ([]int, []float64) {
+	var idx []int
+	var val []float64
+	for i := 0; i < p; i++ {
+		if v := c.At(j, i); v != 0 {
+			idx, val = append(idx, i), append(val, v)
+		}
+	}
+	return idx, val
+}
+
+// rowContains checks row j given its nonzero entries (ti, tv), merging
+// them with the observed pattern: an observed pair absent from ti has
+// the value 0.
+func (b *Box) rowContains(j int, ti []int, tv []float64, tol float64) bool {
+	cols, lo, hi, z := b.Row(j)
+	a, k := 0, 0
+	for a < len(ti) || k < len(cols) {
+		switch {
+		case k == len(cols) || (a < len(ti) && ti[a] < cols[k]): // unseen pair
+			if !(tv[a] <= z+tol) {
 				return false
 			}
+			a++
+		case a == len(ti) || cols[k] < ti[a]: // observed pair with C_ji = 0
+			if lo[k] > tol {
+				return false
+			}
+			k++
+		default:
+			if !(tv[a] >= lo[k]-tol && tv[a] <= hi[k]+tol) {
+				return false
+			}
+			a, k = a+1, k+1
 		}
 	}
 	return true
