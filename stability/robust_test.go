@@ -202,9 +202,12 @@ func robustCases() []badarg.Case {
 	good := []float64{1, 0}
 	for _, fn := range []string{"RobustSlack", "InRobustPolytope", "RobustUncontrollable"} {
 		call := map[string]func(*anycast.Network, *beacon.Box) error{
-			"RobustSlack":          func(nw *anycast.Network, b *beacon.Box) error { _, err := RobustSlack(nw, b); return err },
-			"InRobustPolytope":     func(nw *anycast.Network, b *beacon.Box) error { _, err := InRobustPolytope(nw, b); return err },
-			"RobustUncontrollable": func(nw *anycast.Network, b *beacon.Box) error { _, _, err := RobustUncontrollable(nw, b, good, 0); return err },
+			"RobustSlack":      func(nw *anycast.Network, b *beacon.Box) error { _, err := RobustSlack(nw, b); return err },
+			"InRobustPolytope": func(nw *anycast.Network, b *beacon.Box) error { _, err := InRobustPolytope(nw, b); return err },
+			"RobustUncontrollable": func(nw *anycast.Network, b *beacon.Box) error {
+				_, _, err := RobustUncontrollable(nw, b, good, 0)
+				return err
+			},
 		}[fn]
 		p := badarg.Probe{Func: fn, Err: inv}
 		add(p.Fails("3 × 3 set, N = 2", "want N × N", func() error { return call(nw, three.Set) }),
@@ -226,7 +229,10 @@ func robustCases() []badarg.Case {
 	add(p.Fails("Runs = 1", "RobustSettings.Runs = 1", func() error { return rs(&RobustSettings{Runs: 1}) }),
 		p.Fails("Dual.Tol = NaN", "Settings.Tol = NaN", func() error { return rs(&RobustSettings{Dual: &dual.Settings{Tol: nan}}) }),
 		p.Fails("Beacons.Alpha = 2", "Settings.Alpha = 2", func() error { return rs(&RobustSettings{Beacons: &beacon.Settings{Alpha: 2}}) }),
-		p.Fails("T[1] = 0", "T[1] = 0", func() error { _, err := NewRobustness(changed(func(n *anycast.Network) { n.T[1] = 0 }), nil); return err }),
+		p.Fails("T[1] = 0", "T[1] = 0", func() error {
+			_, err := NewRobustness(changed(func(n *anycast.Network) { n.T[1] = 0 }), nil)
+			return err
+		}),
 		p.Panics("nil nw", "nw is nil", func() { _, _ = NewRobustness(nil, nil) }))
 	add(badarg.Fields(badarg.Probe{Func: "RobustSettings.Validate", Err: inv}, RobustSettings{}, badarg.NonNegative,
 		func(s *RobustSettings) error { return s.Validate() }, "W", "Penalty", "Runs")...)
