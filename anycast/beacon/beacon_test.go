@@ -205,3 +205,17 @@ func TestDeterministic(t *testing.T) {
 
 // setProcs sets GOMAXPROCS and returns the previous value.
 func setProcs(n int) int { return runtime.GOMAXPROCS(n) }
+
+// TestSupportFull: with Support = K a row with K observed proxies has
+// its unseen pairs at zero; a row with fewer keeps the Clopper–Pearson
+// bound.
+func TestSupportFull(t *testing.T) {
+	cnt := must(NewCounts(2, 4, []int{0, 0, 1}, []int{0, 2, 3}, []int64{5, 5, 10}))
+	h := must(EstimateC(cnt, &Settings{Support: 2}))
+	_, _, _, z0 := h.Set.Row(0)
+	_, _, _, z1 := h.Set.Row(1)
+	assert.Equal(t, 0.0, z0)
+	_, want := ClopperPearson(0, 10, 0.05/4)
+	assert.Equal(t, want, z1)
+	assert.Equal(t, 0.0, h.Estimate(0, 1).Hi)
+}

@@ -32,9 +32,11 @@ type Settings struct {
 	// with C_ji > 0 in any row j (a fact of the routing, such as "each
 	// region's traffic lands at its 10 nearest proxies"). The Bonferroni
 	// correction of the set then runs over R·K entries instead of R·P
-	// (spec §15.3). Zero means no such bound (K = P). A Support below a
-	// row's number of observed proxies contradicts the data and is an
-	// error naming the row.
+	// (spec §15.3), and a row whose K proxies have all been observed has
+	// its unseen pairs known to be zero (their bound is 0 in both
+	// boxes). Zero means no such bound (K = P). A Support below a row's
+	// number of observed proxies contradicts the data and is an error
+	// naming the row.
 	Support int
 }
 
@@ -283,8 +285,12 @@ func (h *CHat) fillRow(j int) {
 			b.Lo[k], b.Hi[k] = ClopperPearson(c.cnt[k], n, b.EntryAlpha)
 		}
 	}
+	full := h.Support < c.proxies && c.ptr[j+1]-c.ptr[j] == h.Support
 	for _, b := range [2]*Box{h.Entry, h.Set} {
 		_, b.ZeroHi[j] = ClopperPearson(0, n, b.EntryAlpha)
+		if full {
+			b.ZeroHi[j] = 0 // all K proxies with C_ji > 0 are observed (spec §15.3)
+		}
 	}
 }
 
