@@ -219,3 +219,24 @@ func TestSupportFull(t *testing.T) {
 	assert.Equal(t, want, z1)
 	assert.Equal(t, 0.0, h.Estimate(0, 1).Hi)
 }
+
+// TestPrior: a region below MinCount takes its prior row with [0, 1]
+// intervals; the others are estimated; the set still contains C.
+func TestPrior(t *testing.T) {
+	c := knownC()
+	cnt := must(Draw(c, []int64{500, 3, 0, 500}, loadlab.Stream(8)))
+	_, err := EstimateC(cnt, &Settings{MinCount: 10})
+	assert.ErrorIs(t, err, loadlab.ErrInvalid) // region 1 (3 beacons): no prior, an error
+	h := must(EstimateC(cnt, &Settings{MinCount: 10, Prior: c}))
+	assert.Equal(t, []int{1, 2}, h.Prior)
+	chat := must(h.Matrix())
+	for i := 0; i < 4; i++ {
+		assert.Equal(t, c.At(2, i), chat.At(2, i))
+		assert.Equal(t, c.At(1, i), chat.At(1, i))
+		e := h.Estimate(1, i)
+		assert.Equal(t, [2]float64{0, 1}, [2]float64{e.Lo, e.Hi})
+		assert.Equal(t, c.At(1, i), e.Mean)
+	}
+	assert.True(t, h.Set.Contains(c, 0))
+	assert.InDelta(t, float64(cnt.At(0, 0))/500, h.Estimate(0, 0).Mean, 1e-15)
+}

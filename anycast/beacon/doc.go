@@ -23,7 +23,9 @@
 // dataio.ReadCountsCSV reads a counts table (region,proxy,count).
 //
 // Rows with few beacons are never guessed: a region with no beacons, or
-// fewer than Settings.MinCount, is an error naming the region.
+// fewer than Settings.MinCount, is an error naming the region — unless a
+// prior C is stated (Settings.Prior): the region then takes the prior's
+// row, with the interval [0, 1] on every pair, and CHat.Prior lists it.
 //
 // # Cost
 //

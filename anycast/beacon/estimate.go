@@ -24,6 +24,14 @@ type Settings struct {
 	// shrink like 1/√n_j, so a study that wants rows known to ±δ sets
 	// MinCount ≈ 1/δ².
 	MinCount int64
+	// Prior, when not nil, is a stated prior C (an earlier campaign, the
+	// routing's design): a region with fewer than MinCount beacons (none
+	// included) then takes its row of Prior as its estimate instead of
+	// being an error, and every pair of that row gets the interval
+	// [0, 1] in both boxes — the campaign vouches for nothing there
+	// (spec §15.2). CHat.Prior lists those regions. It must be
+	// regions × proxies (a square table).
+	Prior *anycast.SparseC
 	// Alpha is the probability that the simultaneous confidence set
 	// (CHat.Set) misses the true C (default 0.05: a 95 % set). It must
 	// lie in (0, 1).
@@ -151,7 +159,8 @@ func (b *Box) rowContains(j int, ti []int, tv []float64, tol float64) bool {
 type CHat struct {
 	Counts *Counts
 	// Freq holds Ĉ_ji = n_ji/n_j for the observed pairs, aligned with
-	// Counts; every unseen pair has Ĉ_ji = 0.
+	// Counts; every unseen pair has Ĉ_ji = 0 (a region of Prior: the
+	// prior's values, and its unseen pairs too).
 	Freq []float64
 	// Entry holds the per-entry 95 % Clopper–Pearson intervals (spec
 	// §15.2): each covers its C_ji with probability ≥ 95 %.
@@ -163,11 +172,19 @@ type CHat struct {
 	// Alpha and Support are the settings used (Support = K).
 	Alpha   float64
 	Support int
+	// Prior lists the regions whose row is Settings.Prior's (too few
+	// beacons), increasing; their Freq entries are the prior's values.
+	Prior []int
+
+	prior     *anycast.SparseC
+	fromPrior []bool
 }
 
 // Estimate returns Ĉ_ji with its 95 % interval as a loadlab.Estimate:
 // Mean Ĉ_ji, [Lo, Hi] the Clopper–Pearson interval, StdErr the binomial
-// √(Ĉ(1 − Ĉ)/n_j) and N = n_j. It panics if j or i is out of range.
+// √(Ĉ(1 − Ĉ)/n_j) and N = n_j; for a region of Prior, Mean is the
+// prior's C_ji, [Lo, Hi] = [0, 1] and StdErr NaN. It panics if j or i
+// is out of range.
 func (h *CHat) Estimate(j, i int) loadlab.Estimate {
 	c := h.Counts
 	n := c.Total(j)
@@ -175,6 +192,10 @@ func (h *CHat) Estimate(j, i int) loadlab.Estimate {
 	e := loadlab.Estimate{Lo: 0, Hi: z, N: int(n)}
 	if i < 0 || i >= c.proxies {
 		panic("beacon: CHat.Estimate: proxy index out of range")
+	}
+	if h.fromPrior[j] {
+		e.Mean, e.Hi, e.StdErr = h.prior.At(j, i), 1, math.NaN()
+		return e
 	}
 	for k, col := range cols {
 		if col == i {
@@ -194,13 +215,19 @@ func (h *CHat) Matrix() (*anycast.SparseC, error) {
 	if r != p {
 		return nil, loadlab.Invalid("beacon", "Ĉ is %d regions × %d proxies, want a square table for the anycast model", r, p)
 	}
-	rows := make([]int, len(h.Freq))
+	var rows, cols []int
+	var vals []float64
 	for j := 0; j < r; j++ {
-		for k := h.Counts.ptr[j]; k < h.Counts.ptr[j+1]; k++ {
-			rows[k] = j
+		ci, _ := h.Counts.Row(j)
+		cv := h.Freq[h.Counts.ptr[j]:h.Counts.ptr[j+1]]
+		if h.fromPrior[j] {
+			ci, cv = h.prior.Row(j)
+		}
+		for k, i := range ci {
+			rows, cols, vals = append(rows, j), append(cols, i), append(vals, cv[k])
 		}
 	}
-	return anycast.NewSparseC(r, rows, h.Counts.col, h.Freq)
+	return anycast.NewSparseC(r, rows, cols, vals)
 }
 
 // EstimateC estimates the correlation matrix from beacon counts (spec
@@ -212,7 +239,8 @@ func (h *CHat) Matrix() (*anycast.SparseC, error) {
 //
 // It returns an error wrapping loadlab.ErrInvalid for invalid settings,
 // for a region with no beacons or fewer than Settings.MinCount (naming
-// the region), and for a Support below a row's observed proxies. It
+// the region) unless Settings.Prior is given, for a Prior of other
+// dimensions, and for a Support below a row's observed proxies. It
 // panics if c is nil.
 func EstimateC(c *Counts, s *Settings) (*CHat, error) {
 	if c == nil {
@@ -229,11 +257,20 @@ func EstimateC(c *Counts, s *Settings) (*CHat, error) {
 			set.Support = min(s.Support, c.proxies)
 		}
 	}
-	if err := checkRows(c, set); err != nil {
+	if s != nil {
+		set.Prior = s.Prior
+	}
+	fromPrior, err := checkRows(c, set)
+	if err != nil {
 		return nil, err
 	}
 	m := c.NNZ()
-	h := &CHat{Counts: c, Freq: make([]float64, m), Alpha: set.Alpha, Support: set.Support}
+	h := &CHat{Counts: c, Freq: make([]float64, m), Alpha: set.Alpha, Support: set.Support, prior: set.Prior, fromPrior: fromPrior}
+	for j, p := range fromPrior {
+		if p {
+			h.Prior = append(h.Prior, j)
+		}
+	}
 	h.Entry = newBox(c, 1-Level)
 	h.Set = newBox(c, set.Alpha/(float64(c.regions)*float64(set.Support)))
 	par.Range(c.regions, 64, 256, par.Workers(0), func(lo, hi int) {
@@ -252,21 +289,29 @@ func cmpDefault(v, d float64) float64 {
 	return v
 }
 
-// checkRows refuses a region with fewer than MinCount beacons and one
-// with more observed proxies than Support.
-func checkRows(c *Counts, set Settings) error {
-	for j := 0; j < c.regions; j++ {
-		switch n := c.tot[j]; {
-		case n == 0:
-			return loadlab.Invalid("beacon", "region %d has no beacons, want at least %d: its row of C cannot be estimated", j, set.MinCount)
-		case n < set.MinCount:
-			return loadlab.Invalid("beacon", "region %d has %d beacons, want at least Settings.MinCount = %d", j, n, set.MinCount)
-		}
-		if k := c.ptr[j+1] - c.ptr[j]; k > set.Support {
-			return loadlab.Invalid("beacon", "region %d reached %d proxies, above Settings.Support = %d", j, k, set.Support)
+// checkRows refuses a region with fewer than MinCount beacons (or marks
+// it for the prior) and one with more observed proxies than Support.
+func checkRows(c *Counts, set Settings) ([]bool, error) {
+	if p := set.Prior; p != nil {
+		if n, _ := p.Dims(); n != c.regions || n != c.proxies {
+			return nil, loadlab.Invalid("beacon", "Settings.Prior is %d × %d, want the table's %d × %d", n, n, c.regions, c.proxies)
 		}
 	}
-	return nil
+	fromPrior := make([]bool, c.regions)
+	for j := 0; j < c.regions; j++ {
+		switch n := c.tot[j]; {
+		case n < set.MinCount && set.Prior != nil:
+			fromPrior[j] = true
+		case n == 0:
+			return nil, loadlab.Invalid("beacon", "region %d has no beacons, want at least %d: its row of C cannot be estimated (or give Settings.Prior)", j, set.MinCount)
+		case n < set.MinCount:
+			return nil, loadlab.Invalid("beacon", "region %d has %d beacons, want at least Settings.MinCount = %d", j, n, set.MinCount)
+		}
+		if k := c.ptr[j+1] - c.ptr[j]; k > set.Support {
+			return nil, loadlab.Invalid("beacon", "region %d reached %d proxies, above Settings.Support = %d", j, k, set.Support)
+		}
+	}
+	return fromPrior, nil
 }
 
 // newBox allocates a box on c's pattern with per-entry miss probability a.
@@ -279,6 +324,14 @@ func newBox(c *Counts, a float64) *Box {
 func (h *CHat) fillRow(j int) {
 	c := h.Counts
 	n := c.tot[j]
+	if h.fromPrior[j] {
+		for k := c.ptr[j]; k < c.ptr[j+1]; k++ {
+			h.Freq[k] = h.prior.At(j, c.col[k])
+			h.Entry.Hi[k], h.Set.Hi[k] = 1, 1 // Lo stays 0
+		}
+		h.Entry.ZeroHi[j], h.Set.ZeroHi[j] = 1, 1
+		return
+	}
 	for k := c.ptr[j]; k < c.ptr[j+1]; k++ {
 		h.Freq[k] = float64(c.cnt[k]) / float64(n) // spec §15.1
 		for _, b := range [2]*Box{h.Entry, h.Set} {

@@ -36,6 +36,8 @@ func TestBadInput(t *testing.T) {
 		est.Fails("below MinCount", "region 0 has 3 beacons", ec(good, &Settings{MinCount: 4})),
 		est.Fails("support contradicted", "Settings.Support = 1", ec(must(NewCounts(1, 2, []int{0, 0}, []int{0, 1}, []int64{1, 1})), &Settings{Support: 1})),
 		est.Panics("nil counts", "nil", func() { _, _ = EstimateC(nil, nil) }),
+		est.Fails("Prior of other size", "Settings.Prior is 4 × 4", ec(good, &Settings{Prior: c4})),
+		est.Fails("MinCount without prior", "region 0 has 3 beacons", ec(good, &Settings{MinCount: 4})),
 		{Func: "ClopperPearson", Name: "k > n", Panic: true, Text: "0 ≤ k ≤ n", Call: func() error { ClopperPearson(3, 2, 0.05); return nil }},
 		{Func: "ClopperPearson", Name: "a = NaN", Panic: true, Text: "0 < a < 1", Call: func() error { ClopperPearson(1, 2, math.NaN()); return nil }},
 		{Func: "Draw", Name: "len(beacons)", Err: inv, Text: "len(beacons) = 1", Call: func() error { _, err := Draw(c4, []int64{1}, loadlab.Stream(1)); return err }},

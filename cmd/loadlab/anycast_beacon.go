@@ -17,6 +17,7 @@ func (a *app) anycastBeaconCommand() *cobra.Command {
 	var in networkInput
 	var counts string
 	var set beacon.Settings
+	var priorNet bool
 	c := &cobra.Command{
 		Use:   "beacon",
 		Short: "C estimated from beacon counts, with 95% intervals and a confidence set; the robust Π_C verdict",
@@ -28,7 +29,9 @@ Clopper–Pearson interval, and the simultaneous confidence set (level
 proxies, intersected with the simplex per row; Bonferroni). An unseen pair
 is not taken as zero: its interval is [0, 1 − 0.025^(1/n_j)] (table
 "unseen"). A region with no beacons, or fewer than --min-count, is an
-error naming it.
+error naming it; with --prior-from-network it takes its row of the
+network's C instead, with the interval [0, 1] on every pair (listed in a
+note).
 
 With a network (--network, or --nodes with --corr), the answer adds per
 node the slack of Π_C (spec §5.3) on the network's own C, on Ĉ, and the
@@ -58,6 +61,16 @@ uncontrollable overload whatever C in the set is true.`,
 			if err != nil {
 				return err
 			}
+			if priorNet {
+				if nw == nil {
+					return usagef("--prior-from-network needs a network (--network, or --nodes with --corr)")
+				}
+				sp, err := nw.AsSparse()
+				if err != nil {
+					return err
+				}
+				set.Prior = sp.Sparse
+			}
 			h, err := beacon.EstimateC(n, &set)
 			if err != nil {
 				return err
@@ -76,6 +89,7 @@ uncontrollable overload whatever C in the set is true.`,
 	c.Flags().Float64Var(&set.Alpha, "alpha", 0.05, "miss probability of the simultaneous confidence set, in (0, 1)")
 	c.Flags().IntVar(&set.Support, "support", 0, "at most this many proxies with C_ji > 0 per region (sharpens the set); 0: no bound")
 	c.Flags().Int64Var(&set.MinCount, "min-count", 1, "fewest beacons a region may have")
+	c.Flags().BoolVar(&priorNet, "prior-from-network", false, "a region below --min-count takes its row of the network's C, with intervals [0, 1], instead of being an error")
 	return c
 }
 
@@ -85,6 +99,7 @@ type beaconValue struct {
 	Support int            `json:"support"`
 	Entries []beaconEntry  `json:"entries"`
 	Unseen  []beaconUnseen `json:"unseen"`
+	Prior   []int          `json:"prior_regions,omitempty"`
 	Robust  *robustValue   `json:"robust,omitempty"`
 }
 
@@ -136,7 +151,12 @@ func beaconAnswer(h *beacon.CHat) *answer {
 	}
 	note := fmt.Sprintf("Intervals: 95%% Clopper–Pearson per entry (lo, hi); simultaneous set at level %g (set_lo, set_hi: per entry at α/(R·K) = %.3g, with rows on the simplex; spec §15.3). Unseen pairs: C_ji in [0, hi].",
 		1-h.Alpha, h.Set.EntryAlpha)
-	return &answer{tables: []*table{t, u}, value: v, notes: []string{note}}
+	notes := []string{note}
+	if len(h.Prior) > 0 {
+		v.Prior = h.Prior
+		notes = append(notes, fmt.Sprintf("%d regions below --min-count take their row of the network's C, with intervals [0, 1]: %v.", len(h.Prior), h.Prior))
+	}
+	return &answer{tables: []*table{t, u}, value: v, notes: notes}
 }
 
 // robustAnswer adds the Π_C slacks on the network's C, on Ĉ and over the

@@ -89,3 +89,21 @@ func TestAnycastBeaconBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestAnycastBeaconPrior: a region with too few beacons takes the
+// network's row with --prior-from-network, and is an error without it.
+func TestAnycastBeaconPrior(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "few.csv")
+	if err := os.WriteFile(p, []byte("region,proxy,count\n0,0,50\n0,1,50\n1,1,3\n2,2,100\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"anycast", "beacon", "--counts", p, "--network", "cdn3.json", "--min-count", "10"}
+	if r := runCmd(t, "", args...); r.code != exitBadInput || !strings.Contains(r.stderr, "region 1 has 3 beacons") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	out := mustRun(t, append(args, "--prior-from-network")...)
+	if !strings.Contains(out, "1 regions below --min-count take their row of the network's C") {
+		t.Fatalf("no prior note in\n%s", out)
+	}
+}
