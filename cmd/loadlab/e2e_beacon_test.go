@@ -107,3 +107,40 @@ func TestAnycastBeaconPrior(t *testing.T) {
 		t.Fatalf("no prior note in\n%s", out)
 	}
 }
+
+// TestAnycastRobust: the beacon-budget and drift studies on cdn3.json;
+// a stale C loses nothing on day 0 (beyond the solver's certificate) and
+// more after 30 days; bad settings exit with 2.
+func TestAnycastRobust(t *testing.T) {
+	out := mustRun(t, "anycast", "robust", "--network", "cdn3.json", "--runs", "3", "--budgets", "50,5000",
+		"--drift-to", "cdn3-drift.json", "--days", "0,30", "--csv", "--table", "drift")
+	_, rows := csvRows(t, out)
+	if len(rows) != 2 || rows[0][0] != "0" || rows[1][0] != "30" {
+		t.Fatalf("drift table %v", rows)
+	}
+	var v struct {
+		Budgets []struct {
+			Beacons int64
+			Loss    struct{ Mean float64 }
+		} `json:"budgets"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "anycast", "robust", "--network", "cdn3.json", "--runs", "3", "--budgets", "50,5000", "--json")), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Budgets) != 2 || v.Budgets[1].Loss.Mean >= v.Budgets[0].Loss.Mean {
+		t.Fatalf("the loss does not fall with the budget: %+v", v)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--runs", "1"}, "RobustSettings.Runs = 1"},
+		{[]string{"--budgets", "0"}, "budgets[0] = 0"},
+		{[]string{"--drift-to", "cdn3-drift.json", "--eps", "2"}, "ε = 2"},
+	} {
+		r := runCmd(t, "", append([]string{"anycast", "robust", "--network", "cdn3.json"}, c.args...)...)
+		if r.code != exitBadInput || r.stdout != "" || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", c.args, r.code, r.stdout, r.stderr)
+		}
+	}
+}
