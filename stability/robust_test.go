@@ -2,6 +2,7 @@ package stability
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/loadlab/loadlab"
@@ -242,6 +243,24 @@ func robustCases() []badarg.Case {
 	p = badarg.Probe{Func: "Robustness.Beacon", Err: inv}
 	add(p.Fails("beacons = 0", "beacons = 0", func() error { _, err := r.Beacon(0, src1()); return err }),
 		p.Panics("nil src", "src is nil", func() { _, _ = r.Beacon(10, nil) }))
+	changedR := func(edit func(*Robustness)) *Robustness {
+		c := *r
+		c.Net = &anycast.Network{A: slices.Clone(r.Net.A), Sparse: r.Net.Sparse, T: slices.Clone(r.Net.T)}
+		edit(&c)
+		return &c
+	}
+	add(p.Fails("Net.T[0] = NaN", "T[0] = NaN", func() error {
+		_, err := changedR(func(c *Robustness) { c.Net.T[0] = nan }).Beacon(10, src1())
+		return err
+	}),
+		badarg.Probe{Func: "Robustness.Decide", Err: inv}.Fails("Net.Sparse = nil", "Net (with a sparse C)", func() error {
+			_, err := changedR(func(c *Robustness) { c.Net.Sparse = nil }).Decide(sc)
+			return err
+		}),
+		badarg.Probe{Func: "Robustness.DriftStudy", Err: inv}.Fails("Opt = nil", "Opt must be set", func() error {
+			_, err := changedR(func(c *Robustness) { c.Opt = nil }).DriftStudy(sc, 0.1, []int{1})
+			return err
+		}))
 	p = badarg.Probe{Func: "Robustness.BeaconStudy", Err: inv}
 	add(p.Fails("no budgets", "no budgets", func() error { _, err := r.BeaconStudy(nil, 1); return err }),
 		p.Fails("budgets[1] = -3", "budgets[1] = -3", func() error { _, err := r.BeaconStudy([]int64{5, -3}, 1); return err }))

@@ -55,7 +55,9 @@ func (s *RobustSettings) Validate() error {
 }
 
 // Robustness holds a true network and its optimum, against which
-// decisions taken on a wrong C are scored (spec §15.5).
+// decisions taken on a wrong C are scored (spec §15.5). Build it with
+// NewRobustness; the fields are for reading, and every method validates
+// Net again (a changed network is an error, not a wrong score).
 type Robustness struct {
 	Net    *anycast.Network // the truth: A, T and the true C (sparse)
 	Opt    *dual.Result     // the optimum of P1 on the true C
@@ -130,6 +132,21 @@ func (r *Robustness) solve(c *anycast.SparseC) (*dual.Result, error) {
 	return dual.Solve(p, r.set.Dual)
 }
 
+// check validates the truth before a method uses it: Net valid with a
+// sparse C (as NewRobustness stores it) and Opt of its size.
+func (r *Robustness) check(fn string) error {
+	if r.Net == nil || r.Net.Sparse == nil || r.Opt == nil {
+		return loadlab.Invalid("stability", "Robustness.%s: Net (with a sparse C) and Opt must be set, as NewRobustness does", fn)
+	}
+	if err := r.Net.Validate(); err != nil {
+		return err
+	}
+	if len(r.Opt.X) != r.Net.N() {
+		return loadlab.Invalid("stability", "Robustness.%s: len(Opt.X) = %d, want N = %d", fn, len(r.Opt.X), r.Net.N())
+	}
+	return nil
+}
+
 // excess returns Σ_i (S_i(x) − T_i)₊ on nw.
 func excess(nw *anycast.Network, x []float64) float64 {
 	var e float64
@@ -147,6 +164,9 @@ func excess(nw *anycast.Network, x []float64) float64 {
 func (r *Robustness) Decide(c *anycast.SparseC) (*Decision, error) {
 	if c == nil {
 		panic("stability: Robustness.Decide: c is nil")
+	}
+	if err := r.check("Decide"); err != nil {
+		return nil, err
 	}
 	if n, _ := c.Dims(); n != r.Net.N() {
 		return nil, loadlab.Invalid("stability", "Robustness.Decide: C is %d × %d, want N = %d", n, n, r.Net.N())
@@ -178,6 +198,9 @@ func (r *Robustness) Beacon(beacons int64, src rand.Source) (*Decision, error) {
 	}
 	if beacons < 1 {
 		return nil, loadlab.Invalid("stability", "Robustness.Beacon: beacons = %d, want ≥ 1 per region", beacons)
+	}
+	if err := r.check("Beacon"); err != nil {
+		return nil, err
 	}
 	b := make([]int64, r.Net.N())
 	for j := range b {
@@ -224,6 +247,9 @@ type BeaconPoint struct {
 func (r *Robustness) BeaconStudy(budgets []int64, seed uint64) ([]BeaconPoint, error) {
 	if len(budgets) == 0 {
 		return nil, loadlab.Invalid("stability", "BeaconStudy: no budgets")
+	}
+	if err := r.check("BeaconStudy"); err != nil {
+		return nil, err
 	}
 	for k, b := range budgets {
 		if b < 1 {
@@ -290,6 +316,9 @@ func (r *Robustness) DriftStudy(c1 *anycast.SparseC, eps float64, days []int) ([
 	}
 	if len(days) == 0 {
 		return nil, loadlab.Invalid("stability", "DriftStudy: no days")
+	}
+	if err := r.check("DriftStudy"); err != nil {
+		return nil, err
 	}
 	s0, err := PolytopeSlack(r.Net)
 	if err != nil {
