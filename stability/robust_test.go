@@ -97,7 +97,16 @@ func bruteForce(t *testing.T, set *beacon.Box, a, tcap, x []float64) (slack, sum
 // per-entry and simultaneous. Both sides sum three products of numbers
 // ≤ 2: 1e-12 covers their rounding.
 func TestRobustBruteForce(t *testing.T) {
-	c := mat.NewDense(3, 3, []float64{0.6, 0.4, 0, 0.1, 0.8, 0.1, 0, 0.3, 0.7})
+	// the second matrix has an unseen diagonal pair (C_11 = 0)
+	for _, c := range []*mat.Dense{
+		mat.NewDense(3, 3, []float64{0.6, 0.4, 0, 0.1, 0.8, 0.1, 0, 0.3, 0.7}),
+		mat.NewDense(3, 3, []float64{0.5, 0.5, 0, 0.7, 0, 0.3, 0.2, 0.2, 0.6}),
+	} {
+		robustBruteForce(t, c)
+	}
+}
+
+func robustBruteForce(t *testing.T, c *mat.Dense) {
 	sc, err := anycast.SparseOf(c)
 	require.NoError(t, err)
 	a, tcap := []float64{1, 2, 1.5}, []float64{0.9, 1.2, 0.8}
