@@ -51,6 +51,10 @@ const sweepDualCfg = `{"sweep":"dual","seed":7,"runs":3,"params":{"network":{"a"
 const sweepDualNoLossCfg = `{"sweep":"dual","seed":8,"runs":2,"params":{"network":{"a":[2,1.5,1],"c":[[0.6,0.3,0.1],[0.2,0.5,0.3],[0.1,0.2,0.7]],"t":[0.8,0.9,0.7]},` +
 	`"w":1,"c":4,"gamma":10,"delay":2,"windows":[0.1,1,10],"step":0.05,"max_iter":300}}`
 
+// Beacon campaigns on the three-node network at two budgets.
+const sweepBeaconCfg = `{"sweep":"anycast-beacon","seed":9,"runs":3,"params":{"network":{"a":[2,1.5,1],"c":[[0.6,0.3,0.1],[0.2,0.5,0.3],[0.1,0.2,0.7]],"t":[0.8,0.9,0.7]},` +
+	`"w":1,"penalty":100,"budgets":[20,500],"support":3}}`
+
 // sweepMoreConfigs are further cases of registered sweeps for the
 // comparison with the library's result.
 var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg}
@@ -65,6 +69,7 @@ var sweepConfigs = map[string]string{
 	"stability-attractors": sweepAttractorsCfg,
 	"stability-map":        sweepMapCfg,
 	"dual":                 sweepDualCfg,
+	"anycast-beacon":       sweepBeaconCfg,
 }
 
 func sweepWrite(t *testing.T, dir, name, s string) string {
@@ -193,8 +198,9 @@ var sweepInvalid = map[string][]struct{ old, new, want string }{
 	"codedload-compare": {{`"max_n":100`, `"max_n":-1`, "MaxN"}, {`"size_runs":[3,2]`, `"size_runs":[3]`, "size_runs"}, {`"size_runs":[3,2]`, `"size_runs":[3,0]`, "runs(300) = 0"}, {`"ball_size":25`, `"ball_size":-1`, "ball_size"}},
 	"stability-attractors": {{`"t1":200`, `"t1":0`, "t1"}, {`"sensitivity":1`, `"sensitivity":-1`, "Sensitivity"},
 		{`"t":[0.2955508223568711`, `"t":[-1`, "T"}, {`"params":{`, `"params":{"settings":{"rel_tol":-1},`, "RelTol"}},
-	"stability-map": {{`"runs":6`, `"runs":5`, "cells"}, {`"aa":[0.3`, `"aa":[-0.3`, "aa[0]"}, {`"sensitivity":2`, `"sensitivity":-2`, "Sensitivity"}, {`"t":[0.7,0.7]`, `"t":[0.7,0.7,0.7]`, "T"}},
-	"dual":          {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
+	"stability-map":  {{`"runs":6`, `"runs":5`, "cells"}, {`"aa":[0.3`, `"aa":[-0.3`, "aa[0]"}, {`"sensitivity":2`, `"sensitivity":-2`, "Sensitivity"}, {`"t":[0.7,0.7]`, `"t":[0.7,0.7,0.7]`, "T"}},
+	"dual":           {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
+	"anycast-beacon": {{`"budgets":[20,500]`, `"budgets":[20,0]`, "budgets[1] = 0"}, {`"penalty":100`, `"penalty":-1`, "Penalty = -1"}, {`"support":3`, `"support":-2`, "Support = -2"}},
 }
 
 // TestSweepErrorsBeforeAnyRun checks that bad input fails with exit code
