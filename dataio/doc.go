@@ -68,6 +68,16 @@
 // bound). The result, a NetworkData, holds the network, RowSumDev = max_j
 // |Σ_i C_ji − 1| of the rows as read, its row RowSumDevRow, and Normalized.
 //
+// # Beacon counts
+//
+// ReadCountsCSV (and ReadCountsCSVFile) reads the beacon counts behind an
+// estimate of C (package anycast/beacon, spec anycast-cdn §15): a table
+// with the header region,proxy,count (any order, no other column), one
+// line per pair, 0-based integer indices and integer counts ≥ 0; repeated
+// pairs add. The dimensions are 1 + the largest index read (square) unless
+// CountsOptions gives them. A region without beacons is refused by
+// beacon.EstimateC, which names it.
+//
 // # Results out
 //
 // MarshalJSON writes any result as JSON with stable field names,

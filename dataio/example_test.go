@@ -5,6 +5,7 @@ import (
 	"log"
 	"strings"
 
+	"github.com/loadlab/loadlab/anycast/beacon"
 	"github.com/loadlab/loadlab/dataio"
 )
 
@@ -63,4 +64,22 @@ func ExampleReadNetworkCSV() {
 	// Output:
 	// dataio: 1: row 0 of C = "1.0003": row 0 sums to 1.0003: |sum − 1| = 0.0003 exceeds the tolerance 1e-09 (set NetworkOptions.Normalize to divide each row by its sum, with NetworkOptions.RowSumTol bounding |sum − 1|): invalid argument
 	// max |row sum − 1| = 0.0003 (row 0); C[0] = 0.7000 0.3000
+}
+
+// Beacon counts of two regions (spec anycast-cdn §15.1), and Ĉ with its
+// 95 % interval.
+func ExampleReadCountsCSV() {
+	src := "region,proxy,count\n0,0,90\n0,1,10\n1,1,100\n"
+	n, err := dataio.ReadCountsCSV(strings.NewReader(src), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h, err := beacon.EstimateC(n, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	e := h.Estimate(0, 1)
+	fmt.Printf("C[0][1] = %.2f in [%.3f, %.3f] from %d beacons\n", e.Mean, e.Lo, e.Hi, e.N)
+	// Output:
+	// C[0][1] = 0.10 in [0.049, 0.176] from 100 beacons
 }

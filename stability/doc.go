@@ -57,6 +57,16 @@
 //     clamps and overshoots (the steps Iterate refuses) and scores every
 //     period. Law.PeriodLimit is the longest period for which an
 //     equilibrium stays stable for the controller, min −2 Re λ/|λ|².
+//   - Decisions robust to a wrong C (spec §15.4–§15.5): RobustSlack and
+//     InRobustPolytope check A ∈ Π_C for every C of a confidence set of
+//     package anycast/beacon (per-entry intervals ∩ simplex, the worst
+//     case per node in O(nnz + N)); RobustUncontrollable is (27) over the
+//     set (nodes possibly and certainly uncontrollable). Robustness scores
+//     the optimum computed on a wrong C against the true one: Decide,
+//     Beacon (one campaign, Ĉ, the decision, the robust verdict) and
+//     BeaconStudy (loss of optimality and overload against the beacon
+//     budget, with intervals over campaigns), DriftStudy (a stale C under
+//     the drift model of beacon.Drift).
 //   - Greedy against optimal (spec §13.6): Compare on a demand trace such
 //     as Diurnal's, scored on traffic to the second layer, overload, time
 //     uncontrollable and the P1 cost of dual.Quadratic; with
@@ -112,6 +122,7 @@
 // function: a nil network argument (NewLaw and the functions above; a
 // Law whose Net field is nil is an ErrInvalid error naming Law.Net, and a
 // panic in Rate, Jacobian and JacobianOp), a nil rand.Source (Diurnal,
-// SearchCorners, Attract), a slice of the wrong length in the hot-loop
+// SearchCorners, Attract, Robustness.Beacon), a nil confidence set or
+// matrix (the robust checks, Robustness.Decide and DriftStudy), a slice of the wrong length in the hot-loop
 // methods. The message names the argument.
 package stability

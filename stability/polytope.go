@@ -3,7 +3,6 @@ package stability
 import (
 	"math"
 
-	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/anycast"
 )
 
@@ -134,16 +133,8 @@ func Uncontrollable(nw *anycast.Network, x []float64, tol float64) ([]int, error
 	if err := validNetwork("Uncontrollable", nw); err != nil {
 		return nil, err
 	}
-	if !(tol >= 0) || math.IsInf(tol, 1) {
-		return nil, loadlab.Invalid("stability", "tol = %v, want a finite value ≥ 0", tol)
-	}
-	if len(x) != nw.N() {
-		return nil, loadlab.Invalid("stability", "len(x) = %d, want N = %d", len(x), nw.N())
-	}
-	for i, v := range x {
-		if !(v >= 0 && v <= 1) {
-			return nil, loadlab.Invalid("stability", "x[%d] = %v, want a value in [0, 1]", i, v)
-		}
+	if err := checkState(nw, x, tol); err != nil {
+		return nil, err
 	}
 	s := nw.Loads(nil, x)
 	out := []int{}

@@ -376,7 +376,7 @@ func diurnalSettingsCases(fn string, call func(*DiurnalSettings) error) []badarg
 
 // validateCases gathers the cases of every entry point.
 func validateCases() []badarg.Case {
-	cs := slices.Concat(netCases(), lawCases(), hotLoopCases(), stateCases(), searchCases(), polytopeCases(), compareCases(), controllerCases(), studyCases())
+	cs := slices.Concat(netCases(), lawCases(), hotLoopCases(), stateCases(), searchCases(), polytopeCases(), compareCases(), controllerCases(), studyCases(), robustCases())
 	// Each settings type's Validate sees the same fields.
 	cs = append(cs, settingsCases("Settings.Validate", func(s *Settings) error { return s.Validate() })...)
 	cs = append(cs, mapSettingsCases("MapSettings.Validate", func(s *MapSettings) error { return s.Validate() })...)

@@ -28,7 +28,7 @@ where region j's anycast traffic lands). Give it as --network FILE.json
 FILE.csv (columns A, T) with --corr FILE.csv (the N × N matrix, or
 triplets i, j, c).`,
 	}
-	c.AddCommand(a.anycastOptimizeCommand(), a.anycastGreedyCommand(), a.anycastControlCommand(), a.anycastDayCommand(), a.anycastStudyCommand(), a.anycastCheckCommand())
+	c.AddCommand(a.anycastOptimizeCommand(), a.anycastGreedyCommand(), a.anycastControlCommand(), a.anycastDayCommand(), a.anycastStudyCommand(), a.anycastCheckCommand(), a.anycastBeaconCommand(), a.anycastRobustCommand())
 	return c
 }
 

@@ -78,7 +78,7 @@ shell loop) and merge into exactly the one-process result, bit for bit.
 The configuration is {"sweep": NAME, "seed": S, "runs": R, "params": {…}};
 --list names the sweeps, and the README's section "Running a sweep on a
 cluster" has a sample of each one's params. Unknown keys are errors. For
-sweeps of points (codedload, dual) R is the number of runs per point; for
+sweeps of points (codedload, dual, anycast-beacon) R is the number of runs per point; for
 stability-map it is the number of grid cells. The seed is the
 configuration's: --seed does not apply, nor do --json, --csv, --plot and
 --table (the result is always BASE.csv and BASE.json).

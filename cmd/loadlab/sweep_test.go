@@ -52,6 +52,10 @@ const sweepDualCfg = `{"sweep":"dual","seed":7,"runs":3,"params":{"network":{"a"
 const sweepDualNoLossCfg = `{"sweep":"dual","seed":8,"runs":2,"params":{"network":{"a":[2,1.5,1],"c":[[0.6,0.3,0.1],[0.2,0.5,0.3],[0.1,0.2,0.7]],"t":[0.8,0.9,0.7]},` +
 	`"w":1,"c":4,"gamma":10,"delay":2,"windows":[0.1,1,10],"step":0.05,"max_iter":300}}`
 
+// Beacon campaigns on the three-node network at two budgets.
+const sweepBeaconCfg = `{"sweep":"anycast-beacon","seed":9,"runs":3,"params":{"network":{"a":[2,1.5,1],"c":[[0.6,0.3,0.1],[0.2,0.5,0.3],[0.1,0.2,0.7]],"t":[0.8,0.9,0.7]},` +
+	`"w":1,"penalty":100,"budgets":[20,500],"support":3}}`
+
 // sweepMoreConfigs are further cases of registered sweeps for the
 // comparison with the library's result.
 var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg}
@@ -67,6 +71,7 @@ var sweepConfigs = map[string]string{
 	"stability-map":        sweepMapCfg,
 	"stability-study":      sweepStudyCfg,
 	"dual":                 sweepDualCfg,
+	"anycast-beacon":       sweepBeaconCfg,
 }
 
 func sweepWrite(t *testing.T, dir, name, s string) string {
@@ -198,6 +203,7 @@ var sweepInvalid = map[string][]struct{ old, new, want string }{
 	"stability-map":   {{`"runs":6`, `"runs":5`, "cells"}, {`"aa":[0.3`, `"aa":[-0.3`, "aa[0]"}, {`"sensitivity":2`, `"sensitivity":-2`, "Sensitivity"}, {`"t":[0.7,0.7]`, `"t":[0.7,0.7,0.7]`, "T"}},
 	"stability-study": {{`"loads":[0.5,1.5]`, `"loads":[]`, "loads"}, {`"self_corrs":[0,0.8]`, `"self_corrs":[0,1]`, "SelfCorr"}, {`"runs":3`, `"runs":1`, "runs = 1"}, {`"n":30`, `"n":-3`, "StudyPoint.N"}},
 	"dual":            {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
+	"anycast-beacon":  {{`"budgets":[20,500]`, `"budgets":[20,0]`, "budgets[1] = 0"}, {`"penalty":100`, `"penalty":-1`, "Penalty = -1"}, {`"support":3`, `"support":-2`, "Support = -2"}},
 }
 
 // TestSweepErrorsBeforeAnyRun checks that bad input fails with exit code

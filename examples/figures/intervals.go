@@ -45,7 +45,10 @@ func newModeStats(xs []float64) modeStats {
 		}
 	}
 	m.off = n - best
-	m.pLo, m.pHi = mc.ClopperPearson(m.off, n)
+	m.pLo, m.pHi = 0, 1 // no runs: nothing known
+	if n > 0 {
+		m.pLo, m.pHi = mc.ClopperPearson(int64(m.off), int64(n), 0.05)
+	}
 	m.trustsMean = m.off >= loadlab.MinOffMode
 	return m
 }

@@ -1,7 +1,7 @@
 // Command recipedata writes the sample files of docs/recipes.md into
 // examples/data: a 200-server rate-limiter graph with its demand trace, a
 // measured anycast CDN whose correlation rows sum to 1 only within
-// measurement error, a mobile user's hold costs with a timestamp
+// measurement error with a beacon campaign on it, a mobile user's hold costs with a timestamp
 // column, and the migration costs between those edge servers. Every file is a pure function of the seeds below.
 //
 //	go run ./examples/recipedata            # rewrites examples/data
@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/loadlab/loadlab/anycast"
+	"github.com/loadlab/loadlab/anycast/beacon"
 	"github.com/loadlab/loadlab/competitive/mobility"
 	"github.com/loadlab/loadlab/wgraph/gen"
 )
@@ -33,6 +34,7 @@ func main() {
 		"demand200.csv":       demand,
 		"cdn-nodes.csv":       func(w io.Writer) error { return cdn(w, nil) },
 		"cdn-corr.csv":        func(w io.Writer) error { return cdn(nil, w) },
+		"cdn-beacons.csv":     cdnBeacons,
 		"hold-costs.csv":      holdCosts,
 		"migration-costs.csv": migrationCosts,
 	} {
@@ -130,6 +132,33 @@ func cdn(nodes, corr io.Writer) error {
 			row[i] = strconv.FormatFloat(math.Round(c*1e6)/1e6, 'f', -1, 64)
 		}
 		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// cdnBeacons writes a beacon campaign on the same CDN's true C: 2000
+// beacons per region (beacon.Draw), as the table region,proxy,count.
+func cdnBeacons(w io.Writer) error {
+	nw, err := anycast.GenerateCDN(rand.NewPCG(60, 1), &anycast.CDNSettings{N: 60, K: 5})
+	if err != nil {
+		return err
+	}
+	b := make([]int64, nw.N())
+	for j := range b {
+		b[j] = 2000
+	}
+	cnt, err := beacon.Draw(nw.Sparse, b, rand.NewPCG(60, 3))
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"region", "proxy", "count"})
+	for j := range b {
+		proxies, counts := cnt.Row(j)
+		for k, i := range proxies {
+			cw.Write([]string{strconv.Itoa(j), strconv.Itoa(i), strconv.FormatInt(counts[k], 10)})
+		}
 	}
 	cw.Flush()
 	return cw.Error()

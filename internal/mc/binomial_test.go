@@ -12,15 +12,15 @@ import (
 // the lower end solves p^n = 0.025; the interval of k = 5 of 10 is
 // symmetric about ½ and equals the published [0.1871, 0.8129].
 func TestClopperPearsonByHand(t *testing.T) {
-	_, hi := ClopperPearson(0, 20)
+	_, hi := ClopperPearson(0, 20, 0.05)
 	if want := 1 - math.Pow(0.025, 1.0/20); math.Abs(hi-want) > 1e-12 {
 		t.Errorf("k = 0: hi = %v, want %v", hi, want)
 	}
-	lo, _ := ClopperPearson(20, 20)
+	lo, _ := ClopperPearson(20, 20, 0.05)
 	if want := math.Pow(0.025, 1.0/20); math.Abs(lo-want) > 1e-12 {
 		t.Errorf("k = n: lo = %v, want %v", lo, want)
 	}
-	lo, hi = ClopperPearson(5, 10)
+	lo, hi = ClopperPearson(5, 10, 0.05)
 	if math.Abs(lo+hi-1) > 1e-12 || math.Abs(lo-0.187086) > 1e-6 {
 		t.Errorf("5 of 10: [%v, %v], want [0.187086, 0.812914]", lo, hi)
 	}
@@ -36,7 +36,7 @@ func TestClopperPearsonCoverage(t *testing.T) {
 		b := distuv.Binomial{N: float64(n), P: p}
 		var cover float64
 		for k := 0; k <= n; k++ {
-			if lo, hi := ClopperPearson(k, n); lo <= p && p <= hi {
+			if lo, hi := ClopperPearson(int64(k), int64(n), 0.05); lo <= p && p <= hi {
 				cover += b.Prob(float64(k))
 			}
 		}

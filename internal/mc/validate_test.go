@@ -18,9 +18,10 @@ func TestValidate(t *testing.T) {
 		badarg.Probe{Func: "For"}.Panics("fn = nil, n = 0", "mc: For: fn is nil", func() { For(0, 1, nil) }),
 		badarg.Probe{Func: "Seed"}.Panics("src = nil", "mc: Seed: src is nil", func() { Seed(nil) }),
 		badarg.Probe{Func: "Rademacher"}.Panics("rng = nil", "", func() { Rademacher(make([]float64, 3), nil) }),
-		badarg.Probe{Func: "ClopperPearson"}.Panics("k > n", "mc: ClopperPearson: want 0 ≤ k ≤ n", func() { ClopperPearson(3, 2) }),
-		badarg.Probe{Func: "ClopperPearson"}.Panics("k < 0", "mc: ClopperPearson: want 0 ≤ k ≤ n", func() { ClopperPearson(-1, 2) }),
-		badarg.Probe{Func: "Binomial"}.Panics("n = 0", "mc: Binomial: n < 1", func() { Binomial(0, 0) }),
+		badarg.Probe{Func: "ClopperPearson"}.Panics("k > n", "mc: ClopperPearson: want 0 ≤ k ≤ n", func() { ClopperPearson(3, 2, 0.05) }),
+		badarg.Probe{Func: "ClopperPearson"}.Panics("k < 0", "mc: ClopperPearson: want 0 ≤ k ≤ n", func() { ClopperPearson(-1, 2, 0.05) }),
+		badarg.Probe{Func: "ClopperPearson"}.Panics("a = 1", "0 < a < 1", func() { ClopperPearson(1, 2, 1) }),
+		badarg.Probe{Func: "Binomial"}.Panics("n = 0", "mc: Binomial: want 0 ≤ k ≤ n and n ≥ 1", func() { Binomial(0, 0) }),
 	}
 	// Until's arguments come from the entry points, which validate the
 	// user's precision and pilots first: anything else is a programmer
