@@ -437,22 +437,36 @@ func guard(x []float64, g float64) {
 	}
 }
 
-// add records the state x held for a sub-interval of length h at time t.
-func (pol *Policy) add(t, h float64, nw *anycast.Network, x []float64, p *dual.Problem, set *CompareSettings) error {
-	s := nw.Loads(nil, x) // spec §1.3 eq. (21)
-	var second, excess, served float64
-	over, unc := 0, false
-	for i := range s {
-		served += s[i]
-		second += nw.A[i] * (1 - x[i])
-		excess += math.Max(s[i]-nw.T[i], 0)
-		if s[i] > (1+set.Threshold)*nw.T[i] {
-			over++
+// score is a state's measures under a demand (spec §13.6, §13.8): the
+// demand answered with L2, the total overload, the L1 load served, the
+// nodes loaded beyond thr·T_i and those whose load from other regions
+// alone exceeds thr·T_i (spec §5.3 eq. (27)).
+type score struct {
+	second, excess, served float64
+	over, unc              int
+}
+
+// scoreLoads scores the state x under demand a with loads s = Cᵀ(a∘x).
+func scoreLoads(nw *anycast.Network, a, x, s []float64, thr float64) score {
+	var sc score
+	for i, si := range s {
+		sc.served += si
+		sc.second += a[i] * (1 - x[i])
+		sc.excess += max(si-nw.T[i], 0)
+		if si > thr*nw.T[i] {
+			sc.over++
 		}
-		if s[i]-nw.At(i, i)*nw.A[i]*x[i] > (1+set.Threshold)*nw.T[i] { // spec §5.3 eq. (27)
-			unc = true
+		if si-nw.At(i, i)*a[i]*x[i] > thr*nw.T[i] { // spec §5.3 eq. (27)
+			sc.unc++
 		}
 	}
+	return sc
+}
+
+// add records the state x held for a sub-interval of length h at time t.
+func (pol *Policy) add(t, h float64, nw *anycast.Network, x []float64, p *dual.Problem, set *CompareSettings) error {
+	sc := scoreLoads(nw, nw.A, x, nw.Loads(nil, x), 1+set.Threshold) // loads: spec §1.3 eq. (21)
+	second, excess, served, over, unc := sc.second, sc.excess, sc.served, sc.over, sc.unc > 0
 	cost, err := p.Reduced(x) // validates x: a NaN state is an error, not a NaN cost
 	if err != nil {
 		return err

@@ -291,19 +291,9 @@ func (r *controllerRun) measure(s, dt float64) float64 {
 
 // summarise records period k's summaries from the true loads r.s.
 func (r *controllerRun) summarise(t, dt float64) {
-	nw, o := r.nw, r.out
-	var second, excess float64
-	over, unc := 0, 0
-	for i, s := range r.s {
-		second += r.a[i] * (1 - r.x[i])
-		excess += max(s-nw.T[i], 0)
-		if s > r.thr*nw.T[i] {
-			over++
-		}
-		if s-nw.At(i, i)*r.y[i] > r.thr*nw.T[i] { // spec §5.3 eq. (27)
-			unc++
-		}
-	}
+	o := r.out
+	sc := scoreLoads(r.nw, r.a, r.x, r.s, r.thr)
+	second, excess, over, unc := sc.second, sc.excess, sc.over, sc.unc
 	o.T = append(o.T, t)
 	o.Second = append(o.Second, second)
 	o.Excess = append(o.Excess, excess)
