@@ -1,0 +1,223 @@
+package coding
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/size"
+)
+
+// DecodeProb returns the probability that ℓ + δ coded chunks whose
+// coefficient vectors are independent and uniform over GF(q)^ℓ decode,
+// that is that an m×ℓ uniform random matrix over GF(q), m = ℓ + δ, has
+// rank ℓ (spec coded-load.md §11.3):
+//
+//	P(ℓ, δ) = ∏_{i=0}^{ℓ−1} (1 − q^{i−m}) = ∏_{j=δ+1}^{ℓ+δ} (1 − q^{−j}),
+//
+// each factor formed as −expm1(−j ln q), so the result has a relative
+// error of a few units of the last place. ℓ = 0 gives 1. It needs a field
+// size q ≥ 2 (q = +Inf gives 1), ℓ ≥ 0 and δ ≥ 0, else an error wrapping
+// loadlab.ErrInvalid.
+func DecodeProb(q float64, ell, extra int) (float64, error) {
+	if !(q >= 2) || ell < 0 || extra < 0 {
+		return 0, loadlab.Invalid(pkg, "DecodeProb(q = %v, ℓ = %d, δ = %d): want q ≥ 2, ℓ ≥ 0 and δ ≥ 0", q, ell, extra)
+	}
+	lq := math.Log(q)
+	p := 1.0
+	for j := extra + 1; j <= extra+ell && j > 0; j++ { // j > 0: stop if j overflows
+		f := -math.Expm1(-float64(j) * lq)
+		if f == 1 {
+			break // every later factor rounds to 1 too
+		}
+		p *= f
+	}
+	return p, nil
+}
+
+// ExpectedExtra returns the mean and the variance of the number of
+// chunks beyond ℓ that a receiver of uniform random coefficient vectors
+// over GF(q)^ℓ needs to reach rank ℓ (spec coded-load.md §11.3): at rank
+// i the next chunk is innovative with probability 1 − q^{i−ℓ}, so the
+// extra count is a sum of ℓ independent geometric overshoots and
+//
+//	E = Σ_{j=1}^{ℓ} 1/(q^j − 1),  Var = Σ_{j=1}^{ℓ} q^j/(q^j − 1)²,
+//
+// which also equals Σ_{δ≥0} (1 − DecodeProb(q, ℓ, δ)). Terms below 2^−60
+// of the sum are dropped (they halve at least at every step), so the
+// result is exact to a few units of the last place. It needs q ≥ 2
+// (q = +Inf gives 0, 0) and ℓ ≥ 0, else an error wrapping
+// loadlab.ErrInvalid.
+func ExpectedExtra(q float64, ell int) (mean, variance float64, err error) {
+	if !(q >= 2) || ell < 0 {
+		return 0, 0, loadlab.Invalid(pkg, "ExpectedExtra(q = %v, ℓ = %d): want q ≥ 2 and ℓ ≥ 0", q, ell)
+	}
+	lq := math.Log(q)
+	for j := 1; j <= ell; j++ {
+		d := math.Expm1(float64(j) * lq) // q^j − 1
+		m, v := 1/d, (d+1)/(d*d)
+		if m < 0x1p-60*mean && v < 0x1p-60*variance || math.IsInf(d, 1) {
+			break
+		}
+		mean += m
+		variance += v
+	}
+	return mean, variance, nil
+}
+
+// Fields are the field sizes q of EstimateReception and ChunksToDecode:
+// GF(2⁸) and its subfields GF(2), GF(4) and GF(16), whose elements are
+// 0 and the powers of 2^{255/(q−1)} in GF(2⁸). A matrix with entries in a
+// subfield has the same rank over it as over GF(2⁸).
+var Fields = []int{2, 4, 16, 256}
+
+// subfield returns the elements of GF(q) ⊂ GF(2⁸) in a fixed order, or
+// nil when q is not one of Fields.
+func subfield(q int) []byte {
+	switch q {
+	case 2, 4, 16, 256:
+	default:
+		return nil
+	}
+	el := make([]byte, q)
+	if q == 256 {
+		for k := range el {
+			el[k] = byte(k)
+		}
+		return el
+	}
+	step := 255 / (q - 1)
+	for k := 1; k < q; k++ {
+		el[k] = expTab[(k-1)*step]
+	}
+	return el
+}
+
+// MonteCarlo are the settings of EstimateReception. A nil pointer means
+// the defaults.
+type MonteCarlo struct {
+	// Workers is the number of goroutines (0: GOMAXPROCS); the results
+	// do not depend on it.
+	Workers int
+}
+
+// Validate reports a negative Workers as an error wrapping
+// loadlab.ErrInvalid.
+func (s *MonteCarlo) Validate() error {
+	if s != nil && s.Workers < 0 {
+		return loadlab.Invalid(pkg, "MonteCarlo.Workers = %d, want ≥ 0", s.Workers)
+	}
+	return nil
+}
+
+// Reception is the measured reception overhead of random linear coding.
+type Reception struct {
+	Q, Ell, Runs int
+	// Decode[δ] is the measured probability that ℓ + δ chunks decode,
+	// δ = 0, …, maxExtra, with its exact (Clopper–Pearson) 95 % interval.
+	Decode []loadlab.Estimate
+	// Extra is the mean number of chunks beyond ℓ needed, with its 95 %
+	// Student-t interval.
+	Extra loadlab.Estimate
+	// Needed[r] is the number of chunks run r needed (ChunksToDecode).
+	Needed []int
+}
+
+// EstimateReception measures, over runs independent receivers, the
+// probability that ℓ + δ uniform random chunks over GF(q) decode
+// (δ = 0, …, maxExtra) and the mean number of chunks beyond ℓ needed, to
+// be set beside DecodeProb and ExpectedExtra (spec coded-load.md §11.3).
+// Run r is ChunksToDecode(q, ℓ, loadlab.Stream(seed, r)); the result does
+// not depend on the number of workers. A field size not in Fields, ℓ < 1,
+// maxExtra < 0, runs < 2 or a bad setting is an error wrapping
+// loadlab.ErrInvalid; runs beyond the memory budget, one wrapping
+// loadlab.ErrTooLarge; a run that does not decode (a broken stream), the
+// error of ChunksToDecode.
+func EstimateReception(q, ell, maxExtra, runs int, seed uint64, set *MonteCarlo) (*Reception, error) {
+	if err := set.Validate(); err != nil {
+		return nil, err
+	}
+	if subfield(q) == nil || ell < 1 || maxExtra < 0 || runs < 2 {
+		return nil, loadlab.Invalid(pkg, "EstimateReception: q, ℓ, maxExtra, runs = %d, %d, %d, %d: want q in %v, ℓ ≥ 1, maxExtra ≥ 0, runs ≥ 2", q, ell, maxExtra, runs, Fields)
+	}
+	if err := size.Check(pkg, "EstimateReception: runs", runs, 16); err != nil {
+		return nil, err
+	}
+	if err := size.Check(pkg, "EstimateReception: maxExtra", maxExtra, 64); err != nil {
+		return nil, err
+	}
+	workers := 0
+	if set != nil {
+		workers = set.Workers
+	}
+	needed, errs := make([]int, runs), make([]error, runs)
+	mc.For(runs, workers, func(r int) {
+		needed[r], errs[r] = ChunksToDecode(q, ell, loadlab.Stream(seed, uint64(r)))
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	res := &Reception{Q: q, Ell: ell, Runs: runs, Needed: needed, Decode: make([]loadlab.Estimate, maxExtra+1)}
+	extra := make([]float64, runs)
+	within := make([]int, maxExtra+1) // within[δ]: runs that needed exactly ℓ + δ
+	for r, n := range needed {
+		extra[r] = float64(n - ell)
+		if n-ell <= maxExtra {
+			within[n-ell]++
+		}
+	}
+	k := 0
+	for d := range res.Decode {
+		k += within[d]
+		res.Decode[d] = mc.Binomial(k, runs)
+	}
+	res.Extra = mc.Estimate(extra)
+	return res, nil
+}
+
+// ChunksToDecode draws coefficient vectors uniformly from GF(q)^ℓ, for q
+// in Fields, until they span it and returns how many it drew: ℓ plus the
+// extra chunks a receiver of random linear combinations needs (spec
+// coded-load.md §11.3). It is the per-run function of EstimateReception.
+// Each coefficient takes one byte of src (eight from each Uint64; its
+// low log₂ q bits pick the element), so at q = 256 the vectors are those
+// Encoder.Random draws from the same source. It draws at most
+// ℓ + MaxExtraDraws vectors: a source that gives no full rank by then
+// (probability at most 2·q^−MaxExtraDraws for a uniform one: the vectors
+// would all lie in one of the (q^ℓ−1)/(q−1) hyperplanes; so in practice a
+// broken source) is an error wrapping loadlab.ErrNotConverged, with
+// the count drawn. A q not in Fields or ℓ < 1 is an error wrapping
+// loadlab.ErrInvalid; an ℓ×ℓ basis beyond the memory budget, one
+// wrapping loadlab.ErrTooLarge. It panics if src is nil.
+func ChunksToDecode(q, ell int, src rand.Source) (int, error) {
+	if src == nil {
+		panic("coding: ChunksToDecode: src is nil")
+	}
+	el := subfield(q)
+	if el == nil || ell < 1 {
+		return 0, loadlab.Invalid(pkg, "ChunksToDecode: q, ℓ = %d, %d: want q in %v and ℓ ≥ 1", q, ell, Fields)
+	}
+	if err := size.Check(pkg, "ChunksToDecode: ℓ·ℓ", ell, ell); err != nil {
+		return 0, err
+	}
+	var b basis
+	b.reset(ell, ell)
+	v := make([]byte, ell)
+	mask := byte(q - 1)
+	for n := 1; n <= ell+MaxExtraDraws; n++ {
+		drawCoeffs(src, v)
+		for i, c := range v {
+			v[i] = el[c&mask]
+		}
+		if b.insert(v) && b.rank() == ell {
+			return n, nil
+		}
+	}
+	return ell + MaxExtraDraws, loadlab.Wrap(loadlab.ErrNotConverged, pkg, "ChunksToDecode: rank %d < ℓ = %d after ℓ + %d draws: is the source uniform?", b.rank(), ell, MaxExtraDraws)
+}
+
+// MaxExtraDraws bounds the draws of ChunksToDecode beyond ℓ.
+const MaxExtraDraws = 1000
