@@ -18,6 +18,8 @@ func TestValidate(t *testing.T) {
 		badarg.Probe{Func: "For"}.Panics("fn = nil, n = 0", "mc: For: fn is nil", func() { For(0, 1, nil) }),
 		badarg.Probe{Func: "Seed"}.Panics("src = nil", "mc: Seed: src is nil", func() { Seed(nil) }),
 		badarg.Probe{Func: "Rademacher"}.Panics("rng = nil", "", func() { Rademacher(make([]float64, 3), nil) }),
+		badarg.Probe{Func: "Binomial"}.Panics("k > n", "mc: Binomial: want 0 ≤ k ≤ n", func() { Binomial(3, 2) }),
+		badarg.Probe{Func: "Binomial"}.Panics("k = -1", "mc: Binomial: want 0 ≤ k ≤ n", func() { Binomial(-1, 2) }),
 	}
 	// Until's arguments come from the entry points, which validate the
 	// user's precision and pilots first: anything else is a programmer
