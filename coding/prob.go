@@ -36,6 +36,28 @@ func DecodeProb(q float64, ell, extra int) (float64, error) {
 	return p, nil
 }
 
+// FailProb returns 1 − DecodeProb(q, ℓ, δ), the probability that ℓ + δ
+// uniform random chunks over GF(q) do not decode, to a few units of
+// rounding relative to itself even when it is tiny (spec coded-load.md
+// §11.3): −expm1(Σ_{j=δ+1}^{ℓ+δ} log1p(−q^{−j})), the sum cut once its
+// terms fall below 2^−60 of it. Its arguments are those of DecodeProb,
+// with the same errors.
+func FailProb(q float64, ell, extra int) (float64, error) {
+	if !(q >= 2) || ell < 0 || extra < 0 {
+		return 0, loadlab.Invalid(pkg, "FailProb(q = %v, ℓ = %d, δ = %d): want q ≥ 2, ℓ ≥ 0 and δ ≥ 0", q, ell, extra)
+	}
+	lq := math.Log(q)
+	s := 0.0
+	for j := extra + 1; j <= extra+ell && j > 0; j++ {
+		t := math.Log1p(-math.Exp(-float64(j) * lq))
+		if t == 0 || math.Abs(t) < 0x1p-60*math.Abs(s) {
+			break // the terms at least halve from here on
+		}
+		s += t
+	}
+	return -math.Expm1(s), nil
+}
+
 // ExpectedExtra returns the mean and the variance of the number of
 // chunks beyond ℓ that a receiver of uniform random coefficient vectors
 // over GF(q)^ℓ needs to reach rank ℓ (spec coded-load.md §11.3): at rank

@@ -134,3 +134,31 @@ func TestReceptionWorkers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 }
+
+// TestFailProb: 1 − P computed without cancellation. Where P is far from
+// 1 it must equal 1 − DecodeProb to rounding (1e-15); far in the tail it
+// must match the leading terms of the expansion 1 − ∏(1 − x_j) =
+// Σ x_j − Σ_{i<j} x_i x_j + … (x_j = q^{−j}), to 1e-12 relative.
+func TestFailProb(t *testing.T) {
+	for _, c := range [][3]int{{2, 1, 0}, {2, 10, 0}, {4, 3, 1}, {16, 5, 0}} {
+		p, _ := DecodeProb(float64(c[0]), c[1], c[2])
+		f, err := FailProb(float64(c[0]), c[1], c[2])
+		require.NoError(t, err)
+		assert.InDelta(t, 1-p, f, 1e-15, "%v", c)
+	}
+	f, _ := FailProb(256, 14, 3) // x_j = 256^−j, j = 4 … 17; third-order terms are 1e-19 of f
+	s1, s2 := 0.0, 0.0
+	for i := 4; i <= 17; i++ {
+		s1 += math.Pow(256, float64(-i))
+		for j := i + 1; j <= 17; j++ {
+			s2 += math.Pow(256, float64(-i-j))
+		}
+	}
+	assert.InDelta(t, s1-s2, f, 1e-14*f)
+	f, _ = FailProb(256, 1, 99) // 256^−100 ≈ 2.6e-241: far below 1 − DecodeProb's reach
+	assert.InDelta(t, math.Pow(256, -100), f, 1e-12*f)
+	f, _ = FailProb(2, 0, 0)
+	assert.Zero(t, f)
+	f, _ = FailProb(math.Inf(1), 4, 0)
+	assert.Zero(t, f)
+}

@@ -95,6 +95,13 @@ func probCases() []badarg.Case {
 	}
 	add(p.Int("ℓ", badarg.NonNegative, func(l int) error { _, err := DecodeProb(2, l, 0); return err })...)
 	add(p.Int("δ", badarg.NonNegative, func(d int) error { _, err := DecodeProb(2, 3, d); return err })...)
+	p = badarg.Probe{Func: "FailProb", Err: inv}
+	for _, q := range []float64{math.NaN(), 1} {
+		label := fmt.Sprintf("q = %v", q)
+		add(p.Fails(label, label, func() error { _, err := FailProb(q, 3, 0); return err }))
+	}
+	add(p.Int("ℓ", badarg.NonNegative, func(l int) error { _, err := FailProb(2, l, 0); return err })...)
+	add(p.Int("δ", badarg.NonNegative, func(d int) error { _, err := FailProb(2, 3, d); return err })...)
 	p = badarg.Probe{Func: "ExpectedExtra", Err: inv}
 	for _, q := range []float64{math.NaN(), 1} {
 		label := fmt.Sprintf("q = %v", q)

@@ -21,9 +21,12 @@ func (a *app) cacheCommand() *cobra.Command {
 		Short: "Cache networks: delivery strategies compared on maximum load and cost",
 		Long: `A cache network (spec coded-load.md): n servers on a topology, each caching
 M of K files, requests for Zipf-popular files served by a delivery
-strategy. "compare" runs the strategies side by side.`,
+strategy. "compare" runs the strategies side by side; "code" gives the
+decoding probability of the random linear chunks the coded strategy
+stands for (spec §11).`,
 	}
 	c.AddCommand(a.cacheCompareCommand())
+	c.AddCommand(a.cacheCodeCommand())
 	return c
 }
 

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/loadlab/loadlab/coding"
+)
+
+// TestCacheCodeGolden: the exact table and a small simulated one against
+// golden files reviewed by hand (each exact value is also checked against
+// the library below, and the library's values against brute force).
+func TestCacheCodeGolden(t *testing.T) {
+	golden(t, "cache-code.txt", mustRun(t, "cache", "code", "--extra", "2"))
+	golden(t, "cache-code-gf2.json", mustRun(t, "cache", "code", "--field", "2", "--ell", "8", "--extra", "2", "--runs", "2000", "--json"))
+}
+
+// TestCacheCodeMatchesLibrary: the CSV's exact columns are the library's
+// DecodeProb and FailProb (printed with 17 significant digits, so 1e-15
+// relative), each measured value lies in its interval, the same seed
+// gives the same answer and another seed another one.
+func TestCacheCodeMatchesLibrary(t *testing.T) {
+	args := []string{"cache", "code", "--field", "16", "--ell", "5", "--extra", "3", "--runs", "500", "--csv"}
+	out := mustRun(t, args...)
+	head, rows := csvRows(t, out)
+	if len(rows) != 4 || head[2] != "P(decode) exact" {
+		t.Fatalf("header %v, %d rows", head, len(rows))
+	}
+	for d, r := range rows {
+		p, _ := coding.DecodeProb(16, 5, d)
+		f, _ := coding.FailProb(16, 5, d)
+		if math.Abs(num(t, r[2])-p) > 1e-15 || math.Abs(num(t, r[3])-f) > 1e-15*f {
+			t.Errorf("δ = %d: %v, want P = %v, fail %v", d, r, p, f)
+		}
+		m, lo, hi := num(t, r[4]), num(t, r[5]), num(t, r[6])
+		if !(lo <= m && m <= hi) {
+			t.Errorf("δ = %d: measured %v outside [%v, %v]", d, m, lo, hi)
+		}
+	}
+	if again := mustRun(t, args...); again != out {
+		t.Error("same seed, different answers")
+	}
+	if other := mustRun(t, append(args, "--seed", "2")...); other == out {
+		t.Error("--seed 2 gave the answer of seed 1")
+	}
+}
+
+// TestCacheCodeThroughput: --throughput adds a table of four positive
+// speeds (their values depend on the machine).
+func TestCacheCodeThroughput(t *testing.T) {
+	out := mustRun(t, "cache", "code", "--ell", "4", "--chunk-kib", "4", "--throughput", "--csv", "--table", "throughput (one core, wall time)")
+	_, rows := csvRows(t, out)
+	if len(rows) != 4 {
+		t.Fatalf("%d rows:\n%s", len(rows), out)
+	}
+	for _, r := range rows {
+		if num(t, r[1]) <= 0 {
+			t.Errorf("%v", r)
+		}
+	}
+}
+
+// TestCacheCodeBadInput: bad flags exit 2 naming the flag, before any
+// work.
+func TestCacheCodeBadInput(t *testing.T) {
+	for _, c := range []struct{ args, want []string }{
+		{[]string{"--ell", "0"}, []string{"--ell = 0"}},
+		{[]string{"--runs", "1"}, []string{"--runs = 1"}},
+		{[]string{"--extra", "-1"}, []string{"--extra = -1"}},
+		{[]string{"--field", "8"}, []string{"--field", `"8"`}},
+		{[]string{"--chunk-kib", "0"}, []string{"--chunk-kib = 0"}},
+		{[]string{"--ell", "200", "--throughput"}, []string{"--ell = 200"}},
+	} {
+		r := runCmd(t, "", append([]string{"cache", "code"}, c.args...)...)
+		if r.code != 2 {
+			t.Errorf("%v: exit %d, want 2", c.args, r.code)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(r.stderr, w) {
+				t.Errorf("%v: stderr %q lacks %q", c.args, r.stderr, w)
+			}
+		}
+	}
+}
