@@ -61,9 +61,12 @@
 // subfields GF(2), GF(4), GF(16) (Fields): run r is
 // ChunksToDecode(q, ℓ, loadlab.Stream(seed, r)); the decode
 // probabilities come with their exact (Clopper–Pearson) 95 % intervals,
-// the mean extra count with a Student-t interval. At q = 256 only about
-// one run in 255 needs an extra chunk, so that mean needs many thousand
-// runs before its interval means anything.
+// the mean extra count with a Student-t interval. With
+// MonteCarlo.Precision the runs given are a pilot and the study runs on
+// until the mean extra count meets it (docs/specs/monte-carlo.md), with
+// the fixed-runs result at the runs used. At q = 256 only about one run
+// in 255 needs an extra chunk, so that mean needs many thousand runs
+// before its interval means anything.
 //
 // # Errors and panics
 //
@@ -72,14 +75,17 @@
 //   - loadlab.ErrInvalid: ℓ < 1, chunk sizes 0 or different, a coefficient
 //     vector or chunk of the wrong length, n outside [ℓ, 256] for NewMDS,
 //     q < 2 (or not a subfield size where one is drawn), negative δ, runs
-//     < 2, MonteCarlo.Workers < 0, rows of different lengths for Rank.
+//     < 2, MonteCarlo.Workers < 0, an invalid MonteCarlo.Precision or a
+//     pilot above its cap, rows of different lengths for Rank.
 //   - loadlab.ErrTooLarge: ℓ·chunkSize, ℓ² or a chunk or run count beyond
 //     the memory budget of internal/size, checked before allocating.
 //   - ErrRankDeficient (this package): Decoder.Decode below rank ℓ, and
 //     MDS.Decode with fewer than ℓ chunks present; more chunks are needed.
-//   - loadlab.ErrNotConverged: ChunksToDecode (and EstimateReception)
-//     when a source gives no full rank within ℓ + MaxExtraDraws draws, a
-//     broken source rather than bad luck.
+//   - loadlab.ErrNotConverged: EstimateReception at Precision.MaxRuns
+//     short of its precision (the partial result comes with it), and
+//     ChunksToDecode (and EstimateReception) when a source gives no full
+//     rank within ℓ + MaxExtraDraws draws, a broken source rather than
+//     bad luck.
 //
 // A nil *MonteCarlo means the defaults. Panics are for programmer errors,
 // documented on each function: a nil rand.Source (Encoder.Random,

@@ -122,15 +122,23 @@ type MonteCarlo struct {
 	// Workers is the number of goroutines (0: GOMAXPROCS); the results
 	// do not depend on it.
 	Workers int
+	// Precision, if not zero, makes the runs given a pilot and runs on
+	// until the mean extra count meets it (docs/specs/monte-carlo.md §2:
+	// 95 % half-width ≤ Abs or ≤ Rel·mean, and at least
+	// loadlab.MinOffMode runs that needed an extra chunk).
+	Precision loadlab.Precision
 }
 
-// Validate reports a negative Workers as an error wrapping
-// loadlab.ErrInvalid.
+// Validate reports a negative Workers or an invalid Precision as an
+// error wrapping loadlab.ErrInvalid.
 func (s *MonteCarlo) Validate() error {
-	if s != nil && s.Workers < 0 {
+	if s == nil {
+		return nil
+	}
+	if s.Workers < 0 {
 		return loadlab.Invalid(pkg, "MonteCarlo.Workers = %d, want ≥ 0", s.Workers)
 	}
-	return nil
+	return s.Precision.Validate()
 }
 
 // Reception is the measured reception overhead of random linear coding.
@@ -144,6 +152,9 @@ type Reception struct {
 	Extra loadlab.Estimate
 	// Needed[r] is the number of chunks run r needed (ChunksToDecode).
 	Needed []int
+	// Status is Success, or IterationLimit when a Precision was not met
+	// by its MaxRuns.
+	Status loadlab.Status
 }
 
 // EstimateReception measures, over runs independent receivers, the
@@ -151,8 +162,13 @@ type Reception struct {
 // (δ = 0, …, maxExtra) and the mean number of chunks beyond ℓ needed, to
 // be set beside DecodeProb and ExpectedExtra (spec coded-load.md §11.3).
 // Run r is ChunksToDecode(q, ℓ, loadlab.Stream(seed, r)); the result does
-// not depend on the number of workers. A field size not in Fields, ℓ < 1,
-// maxExtra < 0, runs < 2 or a bad setting is an error wrapping
+// not depend on the number of workers. With set.Precision not zero, runs
+// is the pilot and the runs go on, looking after every run in run order,
+// until the mean extra count meets the precision; the result is then the
+// fixed-runs result at the runs used, and at Precision.MaxRuns it comes
+// with an error wrapping loadlab.ErrNotConverged (Status
+// IterationLimit). A field size not in Fields, ℓ < 1, maxExtra < 0,
+// runs < 2, a pilot above the cap or a bad setting is an error wrapping
 // loadlab.ErrInvalid; runs beyond the memory budget, one wrapping
 // loadlab.ErrTooLarge; a run that does not decode (a broken stream), the
 // error of ChunksToDecode.
@@ -160,28 +176,60 @@ func EstimateReception(q, ell, maxExtra, runs int, seed uint64, set *MonteCarlo)
 	if err := set.Validate(); err != nil {
 		return nil, err
 	}
+	if set == nil {
+		set = &MonteCarlo{}
+	}
 	if subfield(q) == nil || ell < 1 || maxExtra < 0 || runs < 2 {
 		return nil, loadlab.Invalid(pkg, "EstimateReception: q, ℓ, maxExtra, runs = %d, %d, %d, %d: want q in %v, ℓ ≥ 1, maxExtra ≥ 0, runs ≥ 2", q, ell, maxExtra, runs, Fields)
 	}
-	if err := size.Check(pkg, "EstimateReception: runs", runs, 16); err != nil {
+	prec := set.Precision
+	if !prec.IsZero() && runs > prec.Cap() {
+		return nil, loadlab.Invalid(pkg, "EstimateReception: runs = %d (the pilot) above Precision.MaxRuns = %d", runs, prec.Cap())
+	}
+	total := runs
+	if !prec.IsZero() {
+		total = prec.Cap()
+	}
+	if err := size.Check(pkg, "EstimateReception: runs", total, 16); err != nil {
 		return nil, err
 	}
 	if err := size.Check(pkg, "EstimateReception: maxExtra", maxExtra, 64); err != nil {
 		return nil, err
 	}
-	workers := 0
-	if set != nil {
-		workers = set.Workers
-	}
-	needed, errs := make([]int, runs), make([]error, runs)
-	mc.For(runs, workers, func(r int) {
-		needed[r], errs[r] = ChunksToDecode(q, ell, loadlab.Stream(seed, uint64(r)))
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	run := func(r int) (int, error) { return ChunksToDecode(q, ell, loadlab.Stream(seed, uint64(r))) }
+	var needed []int
+	status := loadlab.Success
+	if prec.IsZero() {
+		needed = make([]int, runs)
+		errs := make([]error, runs)
+		mc.For(runs, set.Workers, func(r int) { needed[r], errs[r] = run(r) })
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
 		}
+	} else {
+		plan := mc.Plan{Precision: prec, Pilot: func(int) int { return runs }, Workers: set.Workers}
+		outs, oc := mc.Until(1, plan, func(_, r int) (int, []float64, error) {
+			n, err := run(r)
+			return n, []float64{float64(n - ell)}, err
+		})
+		if oc[0].Status == loadlab.Failure {
+			return nil, oc[0].Err
+		}
+		needed, status = outs[0], oc[0].Status
 	}
+	res := reception(q, ell, maxExtra, needed)
+	res.Status = status
+	if status != loadlab.Success {
+		return res, loadlab.Wrap(loadlab.ErrNotConverged, pkg, "EstimateReception: mean extra chunks short of the precision after Precision.MaxRuns = %d runs (mean %v, half-width %v)", prec.Cap(), res.Extra.Mean, res.Extra.HalfWidth())
+	}
+	return res, nil
+}
+
+// reception summarises the chunks each run needed.
+func reception(q, ell, maxExtra int, needed []int) *Reception {
+	runs := len(needed)
 	res := &Reception{Q: q, Ell: ell, Runs: runs, Needed: needed, Decode: make([]loadlab.Estimate, maxExtra+1)}
 	extra := make([]float64, runs)
 	within := make([]int, maxExtra+1) // within[δ]: runs that needed exactly ℓ + δ
@@ -197,7 +245,7 @@ func EstimateReception(q, ell, maxExtra, runs int, seed uint64, set *MonteCarlo)
 		res.Decode[d] = mc.Binomial(k, runs)
 	}
 	res.Extra = mc.Estimate(extra)
-	return res, nil
+	return res
 }
 
 // ChunksToDecode draws coefficient vectors uniformly from GF(q)^ℓ, for q

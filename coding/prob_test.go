@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loadlab/loadlab"
 )
 
 // TestDecodeProbHand checks DecodeProb against products worked by hand
@@ -161,4 +163,27 @@ func TestFailProb(t *testing.T) {
 	assert.Zero(t, f)
 	f, _ = FailProb(math.Inf(1), 4, 0)
 	assert.Zero(t, f)
+}
+
+// TestReceptionPrecision: with a Precision the study stops at the first
+// run count whose mean extra count meets it, and its result is the
+// fixed-runs result at that count bit for bit; a cap that comes first
+// returns the partial result with ErrNotConverged.
+func TestReceptionPrecision(t *testing.T) {
+	set := &MonteCarlo{Precision: loadlab.Precision{Rel: 0.1}}
+	a, err := EstimateReception(2, 6, 2, 20, 5, set)
+	require.NoError(t, err)
+	assert.Equal(t, loadlab.Success, a.Status)
+	assert.LessOrEqual(t, a.Extra.HalfWidth(), 0.1*a.Extra.Mean)
+	b, err := EstimateReception(2, 6, 2, a.Runs, 5, nil)
+	require.NoError(t, err)
+	b.Status = a.Status
+	assert.Equal(t, b, a)
+	// One run in 255 needs an extra chunk at q = 256: ±1 % needs about
+	// 10⁷ runs, far beyond a cap of 200.
+	c, err := EstimateReception(256, 6, 1, 20, 5, &MonteCarlo{Precision: loadlab.Precision{Rel: 0.01, MaxRuns: 200}})
+	assert.ErrorIs(t, err, loadlab.ErrNotConverged)
+	require.NotNil(t, c)
+	assert.Equal(t, 200, c.Runs)
+	assert.Equal(t, loadlab.IterationLimit, c.Status)
 }

@@ -120,6 +120,8 @@ func probCases() []badarg.Case {
 		p.Fails("maxExtra = -1", "q, ℓ, maxExtra, runs = 2, 3, -1, 10", est(2, 3, -1, 10, nil)),
 		p.Fails("runs = 1", "q, ℓ, maxExtra, runs = 2, 3, 1, 1", est(2, 3, 1, 1, nil)),
 		p.Fails("Workers = -1", "MonteCarlo.Workers = -1", est(2, 3, 1, 10, &MonteCarlo{Workers: -1})),
+		p.Fails("Precision.Rel = -1", "Precision.Rel = -1", est(2, 3, 1, 10, &MonteCarlo{Precision: loadlab.Precision{Rel: -1}})),
+		p.Fails("pilot above the cap", "runs = 100 (the pilot) above Precision.MaxRuns = 50", est(2, 3, 1, 100, &MonteCarlo{Precision: loadlab.Precision{Rel: 0.1, MaxRuns: 50}})),
 		badarg.Probe{Func: "EstimateReception", Err: tooLarge}.Fails("runs = 2^62", "runs", est(2, 3, 1, 1<<62, nil)),
 		badarg.Probe{Func: "EstimateReception", Err: tooLarge}.Fails("maxExtra = 2^62", "maxExtra", est(2, 3, 1<<62, 10, nil)),
 	)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ type codeFlags struct {
 	ell, extra, runs, chunkKiB int
 	field                      *choice
 	throughput                 bool
+	precision                  loadlab.Precision
 }
 
 func (a *app) cacheCodeCommand() *cobra.Command {
@@ -36,7 +38,11 @@ request that collects ℓ + δ chunks decodes with probability
 With --runs R ≥ 2, R receivers are simulated (run r on the stream of
 --seed and r) and the measured probabilities are printed beside the exact
 ones with their exact (Clopper–Pearson) 95 % intervals, and the mean extra
-count with its Student-t interval. With --throughput the encode and decode
+count with its Student-t interval. With --rel or --abs, --runs is the
+pilot and the receivers go on until the mean extra count's 95 % half-width
+is within ±rel of the mean or ±abs (spec monte-carlo.md), at most
+--max-runs; short of it the table is printed and the exit code is 1.
+With --throughput the encode and decode
 speed of random linear coding (ℓ chunks of --chunk-kib KiB, one core, GF(2⁸))
 and of the Reed–Solomon reference is measured (wall time; varies by machine).`,
 		Args: cobra.NoArgs,
@@ -49,13 +55,13 @@ and of the Reed–Solomon reference is measured (wall time; varies by machine).`
 			}
 			q, _ := strconv.Atoi(f.field.val)
 			var rec *coding.Reception
+			var recErr error
 			if f.runs > 0 {
 				p := a.startProgress(-1, fmt.Sprintf("%d receivers", f.runs))
-				var err error
-				rec, err = coding.EstimateReception(q, f.ell, f.extra, f.runs, a.seed, nil)
+				rec, recErr = coding.EstimateReception(q, f.ell, f.extra, f.runs, a.seed, &coding.MonteCarlo{Precision: f.precision})
 				p.done()
-				if err != nil {
-					return err
+				if rec == nil {
+					return recErr
 				}
 			}
 			var speed []codeSpeed
@@ -69,14 +75,23 @@ and of the Reed–Solomon reference is measured (wall time; varies by machine).`
 			if err != nil {
 				return err
 			}
-			return a.emit(ans)
+			if rec != nil && !f.precision.IsZero() {
+				ans.notes = append(ans.notes, codePrecisionNote(f.precision, rec))
+			}
+			if err := a.emit(ans); err != nil {
+				return err
+			}
+			return recErr // a precision short at --max-runs: the table, then exit 1
 		},
 	}
 	fl := c.Flags()
 	fl.IntVar(&f.ell, "ell", 14, "pieces ℓ of a file (chunks needed by an ideal code)")
 	fl.IntVar(&f.extra, "extra", 3, "largest number δ of chunks beyond ℓ to tabulate")
 	fl.Var(f.field, "field", "field size q of the coefficients")
-	fl.IntVar(&f.runs, "runs", 0, "simulated receivers (0: exact values only; else ≥ 2)")
+	fl.IntVar(&f.runs, "runs", 0, "simulated receivers (0: exact values only; else ≥ 2; with --rel or --abs: the pilot)")
+	fl.Float64Var(&f.precision.Rel, "rel", 0, "run until the mean extra count's 95 % half-width is ≤ rel·mean (0.05: ±5 %)")
+	fl.Float64Var(&f.precision.Abs, "abs", 0, "run until the mean extra count's 95 % half-width is ≤ abs (chunks)")
+	fl.IntVar(&f.precision.MaxRuns, "max-runs", 0, "with --rel or --abs: receivers at most (0: 10000)")
 	fl.BoolVar(&f.throughput, "throughput", false, "also measure encode and decode speed (GF(2⁸), one core)")
 	fl.IntVar(&f.chunkKiB, "chunk-kib", 64, "with --throughput: chunk size in KiB")
 	return c
@@ -90,6 +105,8 @@ func (f *codeFlags) validate() error {
 		return usagef("--extra = %d: want 0 … 1000", f.extra)
 	case f.runs < 0 || f.runs == 1:
 		return usagef("--runs = %d: want 0 or ≥ 2", f.runs)
+	case !f.precision.IsZero() && f.runs == 0:
+		return usagef("--rel or --abs without --runs: want the pilot --runs ≥ 2")
 	case f.chunkKiB < 1 || f.chunkKiB > 1<<20:
 		return usagef("--chunk-kib = %d: want 1 … %d", f.chunkKiB, 1<<20)
 	case f.throughput && f.ell > 128:
@@ -246,4 +263,21 @@ func measureCoding(ell, sz int, seed uint64) ([]codeSpeed, error) {
 		out = append(out, codeSpeed{op.name, bytes * float64(n) / time.Since(start).Seconds() / 1e6})
 	}
 	return out, nil
+}
+
+// codePrecisionNote states the target the receivers were run to and
+// whether it was met.
+func codePrecisionNote(p loadlab.Precision, rec *coding.Reception) string {
+	var target []string
+	if p.Rel > 0 {
+		target = append(target, fmt.Sprintf("±%g %% of the mean", 100*p.Rel))
+	}
+	if p.Abs > 0 {
+		target = append(target, fmt.Sprintf("±%g chunks", p.Abs))
+	}
+	s := fmt.Sprintf("receivers until the 95 %% half-width of the mean extra count is within %s, at most %d: %d runs", strings.Join(target, " or "), p.Cap(), rec.Runs)
+	if rec.Status != loadlab.Success {
+		s += "; short of the target at the cap"
+	}
+	return s
 }

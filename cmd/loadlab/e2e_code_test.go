@@ -71,6 +71,9 @@ func TestCacheCodeBadInput(t *testing.T) {
 		{[]string{"--field", "8"}, []string{"--field", `"8"`}},
 		{[]string{"--chunk-kib", "0"}, []string{"--chunk-kib = 0"}},
 		{[]string{"--ell", "200", "--throughput"}, []string{"--ell = 200"}},
+		{[]string{"--rel", "0.1"}, []string{"without --runs"}},
+		{[]string{"--runs", "10", "--rel", "-1"}, []string{"--rel = -1"}},
+		{[]string{"--runs", "100", "--rel", "0.1", "--max-runs", "50"}, []string{"runs = 100 (the pilot)", "--max-runs = 50"}},
 	} {
 		r := runCmd(t, "", append([]string{"cache", "code"}, c.args...)...)
 		if r.code != 2 {
@@ -81,5 +84,26 @@ func TestCacheCodeBadInput(t *testing.T) {
 				t.Errorf("%v: stderr %q lacks %q", c.args, r.stderr, w)
 			}
 		}
+	}
+}
+
+// TestCacheCodePrecision: with --rel the receivers stop once the mean
+// extra count meets it, and those runs asked for as a fixed count give
+// the same table to the last digit; a cap that comes first exits 1
+// after printing the table.
+func TestCacheCodePrecision(t *testing.T) {
+	args := []string{"cache", "code", "--field", "4", "--ell", "6", "--extra", "1", "--csv", "--table", "chunks beyond ℓ needed"}
+	out := mustRun(t, append(args, "--runs", "100", "--rel", "0.05")...)
+	_, rows := csvRows(t, out)
+	m, lo, hi, runs := num(t, rows[0][3]), num(t, rows[0][4]), num(t, rows[0][5]), rows[0][6]
+	if (hi-lo)/2 > 0.05*m {
+		t.Errorf("half-width %v above 5 %% of %v", (hi-lo)/2, m)
+	}
+	if fixed := mustRun(t, append(args, "--runs", runs)...); fixed != out {
+		t.Errorf("--runs %s gave\n%s\nthe precision run\n%s", runs, fixed, out)
+	}
+	r := runCmd(t, "", "cache", "code", "--runs", "20", "--rel", "0.01", "--max-runs", "200")
+	if r.code != 1 || !strings.Contains(r.stdout, "short of the target") || !strings.Contains(r.stderr, "not converged") {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
