@@ -32,6 +32,7 @@ func init() {
 			mulTab[a][b] = expTab[logTab[a]+logTab[b]]
 		}
 	}
+	subfields = makeSubfields()
 }
 
 // Add returns a + b in GF(2⁸): the bitwise exclusive or (subtraction is

@@ -2,6 +2,7 @@ package coding
 
 import (
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
 )
 
 // Rank returns the rank over GF(2⁸) of the matrix whose rows are rows
@@ -135,3 +136,46 @@ func invert(a [][]byte) ([][]byte, bool) {
 	}
 	return inv, true
 }
+
+// Span tracks the span of coefficient vectors of length ℓ added one at a
+// time: the innovation test of Decoder without the data, for simulators
+// that follow which chunks a receiver can use (spec coded-load.md §11.2).
+type Span struct {
+	b basis
+	v []byte
+}
+
+// NewSpan returns an empty span of vectors with ℓ = ell entries. ell < 1
+// is an error wrapping loadlab.ErrInvalid; an ℓ×ℓ basis beyond the memory
+// budget, one wrapping loadlab.ErrTooLarge.
+func NewSpan(ell int) (*Span, error) {
+	if ell < 1 {
+		return nil, loadlab.Invalid(pkg, "NewSpan: ℓ = %d, want ≥ 1", ell)
+	}
+	if err := size.Check(pkg, "NewSpan: ℓ·ℓ", ell, ell+1); err != nil {
+		return nil, err
+	}
+	s := &Span{v: make([]byte, ell)}
+	s.b.reset(ell, ell)
+	return s, nil
+}
+
+// Add adds the vector v (not modified) and reports whether it was
+// innovative, raising the rank. A vector of length other than ℓ is an
+// error wrapping loadlab.ErrInvalid.
+func (s *Span) Add(v []byte) (bool, error) {
+	if len(v) != len(s.v) {
+		return false, loadlab.Invalid(pkg, "Span.Add: len(v) = %d, want ℓ = %d", len(v), len(s.v))
+	}
+	copy(s.v, v)
+	return s.b.insert(s.v), nil
+}
+
+// Rank returns the dimension of the span.
+func (s *Span) Rank() int { return s.b.rank() }
+
+// Full reports whether the rank is ℓ.
+func (s *Span) Full() bool { return s.b.rank() == len(s.v) }
+
+// Reset empties the span, keeping its storage.
+func (s *Span) Reset() { s.b.reset(len(s.v), len(s.v)) }

@@ -94,26 +94,66 @@ func ExpectedExtra(q float64, ell int) (mean, variance float64, err error) {
 // subfield has the same rank over it as over GF(2⁸).
 var Fields = []int{2, 4, 16, 256}
 
-// subfield returns the elements of GF(q) ⊂ GF(2⁸) in a fixed order, or
-// nil when q is not one of Fields.
+// subfield returns the elements of GF(q) ⊂ GF(2⁸) in a fixed order (at
+// q = 256 the identity), or nil when q is not one of Fields. The tables
+// are shared: callers must not modify them.
 func subfield(q int) []byte {
 	switch q {
-	case 2, 4, 16, 256:
-	default:
-		return nil
+	case 2:
+		return subfields[0]
+	case 4:
+		return subfields[1]
+	case 16:
+		return subfields[2]
+	case 256:
+		return subfields[3]
 	}
-	el := make([]byte, q)
-	if q == 256 {
+	return nil
+}
+
+// subfields holds the elements of GF(2), GF(4), GF(16) and GF(2⁸):
+// 0, then the powers of 2^{255/(q−1)}; GF(2⁸) in byte order. It is built
+// by the init of gf.go, after the field's tables.
+var subfields [4][]byte
+
+// makeSubfields returns the tables of subfields.
+func makeSubfields() [4][]byte {
+	var out [4][]byte
+	for i, q := range []int{2, 4, 16, 256} {
+		el := make([]byte, q)
 		for k := range el {
-			el[k] = byte(k)
+			if q == 256 {
+				el[k] = byte(k)
+			} else if k > 0 {
+				el[k] = Exp((k - 1) * (255 / (q - 1)))
+			}
 		}
-		return el
+		out[i] = el
 	}
-	step := 255 / (q - 1)
-	for k := 1; k < q; k++ {
-		el[k] = expTab[(k-1)*step]
+	return out
+}
+
+// DrawCoeffs fills v with a coefficient vector drawn uniformly from
+// GF(q)^len(v), q in Fields, as ChunksToDecode and Encoder.Random draw
+// them: one byte of src per coefficient, eight from each Uint64, its low
+// log₂ q bits picking the element. A q not in Fields is an error wrapping
+// loadlab.ErrInvalid. It panics if src is nil.
+func DrawCoeffs(q int, v []byte, src rand.Source) error {
+	if src == nil {
+		panic("coding: DrawCoeffs: src is nil")
 	}
-	return el
+	el := subfield(q)
+	if el == nil {
+		return loadlab.Invalid(pkg, "DrawCoeffs: q = %d, want one of %v", q, Fields)
+	}
+	drawCoeffs(src, v)
+	if q != 256 {
+		mask := byte(q - 1)
+		for i, c := range v {
+			v[i] = el[c&mask]
+		}
+	}
+	return nil
 }
 
 // MonteCarlo are the settings of EstimateReception. A nil pointer means
@@ -276,12 +316,8 @@ func ChunksToDecode(q, ell int, src rand.Source) (int, error) {
 	var b basis
 	b.reset(ell, ell)
 	v := make([]byte, ell)
-	mask := byte(q - 1)
 	for n := 1; n <= ell+MaxExtraDraws; n++ {
-		drawCoeffs(src, v)
-		for i, c := range v {
-			v[i] = el[c&mask]
-		}
+		_ = DrawCoeffs(q, v, src) // q was checked
 		if b.insert(v) && b.rank() == ell {
 			return n, nil
 		}

@@ -206,3 +206,39 @@ func TestChunksToDecodeBrokenSource(t *testing.T) {
 type zeroSource struct{}
 
 func (zeroSource) Uint64() uint64 { return 0 }
+
+// TestSpanMatchesRank: Span's rank after each added vector is Rank of
+// the vectors so far, over random vectors from every field; Add leaves
+// its argument unchanged; Reset empties it. DrawCoeffs at q = 256 gives
+// the bytes of the source in order.
+func TestSpanMatchesRank(t *testing.T) {
+	src := rand.NewPCG(31, 32)
+	for _, q := range Fields {
+		sp, err := NewSpan(4)
+		require.NoError(t, err)
+		var seen [][]byte
+		for range 12 {
+			v := make([]byte, 4)
+			require.NoError(t, DrawCoeffs(q, v, src))
+			keep := append([]byte(nil), v...)
+			before := sp.Rank()
+			ok, err := sp.Add(v)
+			require.NoError(t, err)
+			require.Equal(t, keep, v)
+			seen = append(seen, v)
+			r, _ := Rank(seen)
+			require.Equal(t, r, sp.Rank(), "q = %d", q)
+			require.Equal(t, ok, r == before+1)
+			require.Equal(t, r == 4, sp.Full())
+		}
+		sp.Reset()
+		assert.Equal(t, 0, sp.Rank())
+	}
+	a, b := rand.NewPCG(1, 2), rand.NewPCG(1, 2)
+	v := make([]byte, 9)
+	require.NoError(t, DrawCoeffs(256, v, a))
+	w0, w1 := b.Uint64(), b.Uint64()
+	assert.Equal(t, byte(w0), v[0])
+	assert.Equal(t, byte(w0>>56), v[7])
+	assert.Equal(t, byte(w1), v[8])
+}

@@ -136,6 +136,13 @@ func probCases() []badarg.Case {
 	)
 	add(badarg.Probe{Func: "ChunksToDecode", Panic: true}.Panics("src = nil", "src is nil", func() { _, _ = ChunksToDecode(2, 2, nil) }))
 
+	add(badarg.Probe{Func: "DrawCoeffs", Err: inv}.Fails("q = 8", "q = 8", func() error { return DrawCoeffs(8, make([]byte, 3), src) }))
+	add(badarg.Probe{Func: "DrawCoeffs", Panic: true}.Panics("src = nil", "src is nil", func() { _ = DrawCoeffs(2, make([]byte, 3), nil) }))
+	p = badarg.Probe{Func: "NewSpan", Err: inv}
+	add(p.Int("ℓ", badarg.Positive, func(l int) error { _, err := NewSpan(l); return err })...)
+	add(badarg.Probe{Func: "NewSpan", Err: tooLarge}.Fails("ℓ = 2^40", "ℓ·ℓ", func() error { _, err := NewSpan(1 << 40); return err }))
+	sp, _ := NewSpan(3)
+	add(badarg.Probe{Func: "Span.Add", Err: inv}.Fails("len(v) = 2", "len(v) = 2, want ℓ = 3", func() error { _, err := sp.Add([]byte{1, 2}); return err }))
 	p = badarg.Probe{Func: "Inv", Panic: true}
 	add(p.Panics("a = 0", "Inv(0)", func() { Inv(0) }))
 	add(badarg.Probe{Func: "Div", Panic: true}.Panics("b = 0", "division by zero", func() { Div(1, 0) }))
