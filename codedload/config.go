@@ -118,7 +118,7 @@ const (
 	maxSlots     = 1 << 24   // Cache·Ell per server
 	maxDraws     = 1 << 34   // n·Cache·Ell placement draws per run
 	entryBytes   = 4 + 4 + 4 // per (server, file) entry: file, count, holder list
-	perFileBytes = 8 + 8 + 8 + 4
+	perFileBytes = 8 + 8 + 8 + 4 + 1 // + Coded.Field: whether the file's copies span
 )
 
 // Validate returns an error naming the first invalid field of c, or nil.
@@ -186,6 +186,11 @@ func (c *Config) validateSizes() error {
 	}
 	if err := size.Check(pkg, "cache entries n·min(Cache·Ell, Files)", n*min(slots, c.Files), entryBytes); err != nil {
 		return err
+	}
+	if sp.field != 0 {
+		if err := size.Check(pkg, "Coded.Field: the ℓ×ℓ decoding basis, Ell", sp.ell, 2*sp.ell); err != nil {
+			return err // Ell < 2^24: ℓ·2ℓ fits an int
+		}
 	}
 	if c.Placement != Uniform {
 		return nil
