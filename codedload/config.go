@@ -114,10 +114,10 @@ func (c *Config) strategy() strategySpec {
 // Limits on the sizes of one run, checked by Config.Validate: node and file
 // indices are int32, and one server's slots are drawn into one buffer.
 const (
-	maxIndex     = 1<<31 - 1 // nodes, files
-	maxSlots     = 1 << 24   // Cache·Ell per server
-	maxDraws     = 1 << 34   // n·Cache·Ell placement draws per run
-	entryBytes   = 4 + 4 + 4 // per (server, file) entry: file, count, holder list
+	maxIndex     = 1<<31 - 1         // nodes, files
+	maxSlots     = 1 << 24           // Cache·Ell per server
+	maxDraws     = 1 << 34           // n·Cache·Ell placement draws per run
+	entryBytes   = 4 + 4 + 4         // per (server, file) entry: file, count, holder list
 	perFileBytes = 8 + 8 + 8 + 4 + 1 // + Coded.Field: whether the file's copies span
 )
 
