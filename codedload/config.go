@@ -188,8 +188,10 @@ func (c *Config) validateSizes() error {
 		return err
 	}
 	if sp.field != 0 {
-		if err := size.Check(pkg, "Coded.Field: the ℓ×ℓ decoding basis, Ell", sp.ell, 2*sp.ell); err != nil {
-			return err // Ell < 2^24: ℓ·2ℓ fits an int
+		// Real decoding: an ℓ×ℓ basis per file while the run finds the
+		// files whose copies span, and one per request.
+		if b, ok := size.Product(c.Files+1, sp.ell, sp.ell+1); !ok || b > size.MaxBytes {
+			return loadlab.TooLarge(pkg, "Coded.Field: the decoding bases (Files + 1)·ℓ·(ℓ+1) = %d·%d·%d bytes, want ≤ %d GiB", c.Files+1, sp.ell, sp.ell+1, size.MaxBytes>>30)
 		}
 	}
 	if c.Placement != Uniform {

@@ -225,9 +225,9 @@ func configCases() []badarg.Case {
 			p.Fails("Strategy a nil *Coded", "Config.Strategy is a nil", with(func(c *Config) { var s *Coded; c.Strategy = s })),
 			p.Fails("Coded.Ell = 0", "Coded.Ell = 0", with(func(c *Config) { c.Strategy = Coded{} })),
 			p.Fails("Coded.Field = 3", "Coded.Field = 3", with(func(c *Config) { c.Strategy = Coded{Ell: 2, Field: 3} })),
-			// The ℓ×ℓ basis of real decoding is checked before anything
-			// is allocated: ℓ = 2^23 would need 2^47 bytes.
-			badarg.Probe{Func: fn, Err: tooLarge}.Fails("Coded.Field with ℓ = 2^23", "decoding basis", with(func(c *Config) {
+			// The ℓ×ℓ bases of real decoding are checked before anything
+			// is allocated: ℓ = 2^23 would need 2^47 bytes per file.
+			badarg.Probe{Func: fn, Err: tooLarge}.Fails("Coded.Field with ℓ = 2^23", "decoding bases", with(func(c *Config) {
 				c.Topology, c.Cache, c.Strategy = &Torus{Side: 2}, 1, Coded{Ell: 1 << 23, Field: 256}
 			})),
 			p.Fails("Placement = 9", "Config.Placement = 9", with(func(c *Config) { c.Placement = 9 })),
