@@ -107,3 +107,42 @@ func TestCacheCodePrecision(t *testing.T) {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestCacheCompareRLNC: rlnc:L runs coded delivery with real decoding
+// beside the ideal coded:L on the same placements and requests: over
+// GF(2) a request needs 1.5 chunks beyond ℓ = 4 on average (spec §11.3),
+// so the cost rises by about 1.5/4 of a chunk's hops and the load with
+// it; over GF(2⁸) the two agree within the runs' noise.
+func TestCacheCompareRLNC(t *testing.T) {
+	row := func(field string) map[string][]float64 {
+		out := mustRun(t, "cache", "compare", "--n", "256", "--runs", "5", "--files", "10", "--strategy", "coded:4,rlnc:4", "--field", field, "--csv")
+		_, rows := csvRows(t, out)
+		m := map[string][]float64{}
+		for _, r := range rows {
+			m[r[0]] = []float64{num(t, r[3]), num(t, r[6])} // max load, cost
+		}
+		return m
+	}
+	gf2 := row("2")
+	if !(gf2["rlnc:4"][1] > 1.3*gf2["coded:4"][1] && gf2["rlnc:4"][0] > gf2["coded:4"][0]) {
+		t.Errorf("GF(2): rlnc %v against ideal %v", gf2["rlnc:4"], gf2["coded:4"])
+	}
+	gf256 := row("256")
+	if math.Abs(gf256["rlnc:4"][1]-gf256["coded:4"][1]) > 0.05*gf256["coded:4"][1] {
+		t.Errorf("GF(2⁸): rlnc %v against ideal %v", gf256["rlnc:4"], gf256["coded:4"])
+	}
+	for _, c := range []struct{ args, want []string }{
+		{[]string{"--strategy", "rlnc:0"}, []string{"rlnc:L"}},
+		{[]string{"--strategy", "rlnc-log", "--field", "8"}, []string{"--field", `"8"`}},
+	} {
+		r := runCmd(t, "", append([]string{"cache", "compare", "--n", "64", "--runs", "2"}, c.args...)...)
+		if r.code != 2 {
+			t.Errorf("%v: exit %d, want 2", c.args, r.code)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(r.stderr, w) {
+				t.Errorf("%v: stderr %q lacks %q", c.args, r.stderr, w)
+			}
+		}
+	}
+}
