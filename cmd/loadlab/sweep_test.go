@@ -53,7 +53,12 @@ const sweepDualNoLossCfg = `{"sweep":"dual","seed":8,"runs":2,"params":{"network
 
 // sweepMoreConfigs are further cases of registered sweeps for the
 // comparison with the library's result.
-var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg}
+var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg, "codedload with real decoding": sweepRLNCCfg}
+
+// A server sweep with real decoding of random linear chunks over GF(2)
+// (Coded.Field), beside nothing: its merge must equal the library's too.
+const sweepRLNCCfg = `{"sweep":"codedload-sizes","seed":6,"runs":3,"params":{"ns":[64,144],"topology":{"family":"torus"},"log_ell":true,` +
+	`"model":{"files":20,"cache":2,"strategy":{"kind":"coded","field":2}}}}`
 
 // sweepConfigs holds one configuration of every registered sweep.
 var sweepConfigs = map[string]string{
@@ -188,7 +193,7 @@ func TestSweepResumeKilledShard(t *testing.T) {
 var sweepInvalid = map[string][]struct{ old, new, want string }{
 	"consensus":         {{`"gamma":0.3`, `"gamma":-1`, "Gamma"}, {`"cycle"`, `"ring"`, "family"}, {`"runs":9`, `"runs":1`, "Runs"}, {`"gamma":0.3`, `"gamma":0.6`, "unstable"}},
 	"mobility":          {{`"mesh",`, `"ring",`, "scenario"}, {`"Slots":120`, `"Slots":-1`, "Slots"}, {`"window":4`, `"window":-4`, "window"}},
-	"codedload":         {{`"files":30`, `"files":0`, "Files"}, {`"kind":"coded"`, `"kind":"codd"`, "strategy kind"}, {`"ell":3`, `"ell":3,"radius":2`, "radius"}, {`"n":64`, `"n":50`, "torus"}, {`"ties":"lowest"`, `"ties":"low"`, "ties"}},
+	"codedload":         {{`"files":30`, `"files":0`, "Files"}, {`"kind":"coded"`, `"kind":"codd"`, "strategy kind"}, {`"ell":3`, `"ell":3,"radius":2`, "radius"}, {`"ell":3`, `"ell":3,"field":3`, "Coded.Field = 3"}, {`"n":64`, `"n":50`, "torus"}, {`"ties":"lowest"`, `"ties":"low"`, "ties"}},
 	"codedload-sizes":   {{`"ns":[64,256]`, `"ns":[64,100]`, "hypercube"}, {`"placement":"uniform"`, `"placement":"even"`, "placement"}, {`"cache":2`, `"cache":-2`, "Cache"}},
 	"codedload-compare": {{`"max_n":100`, `"max_n":-1`, "MaxN"}, {`"size_runs":[3,2]`, `"size_runs":[3]`, "size_runs"}, {`"size_runs":[3,2]`, `"size_runs":[3,0]`, "runs(300) = 0"}, {`"ball_size":25`, `"ball_size":-1`, "ball_size"}},
 	"stability-attractors": {{`"t1":200`, `"t1":0`, "t1"}, {`"sensitivity":1`, `"sensitivity":-1`, "Sensitivity"},
