@@ -3,6 +3,7 @@ package codedload
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -108,6 +109,123 @@ func TestDecodingAccounting(t *testing.T) {
 			// (0.08 % of the 5 chunks per request on average) and the tie
 			// draws differ: 5 % of the cost is far above either effect.
 			assert.LessOrEqual(t, math.Abs(real.Cost-ideal.Cost), 0.05*ideal.Cost)
+		}
+	}
+}
+
+// bruteReal is an independent simulator of coded delivery with real
+// decoding on the side×side torus (spec §11.6), written plainly: iid
+// placement of m·ℓ copies per server by inverse-CDF sampling of the
+// uniform law, a uniform vector over GF(q) per copy (q = 2 or 4, as
+// {0, 1} or {0, 1, x, x+1} = {0, 1, 2^85, 2^170} in GF(2⁸)), exactly n
+// requests, each taking every copy of its file in order of distance
+// (random among equidistant ones) until the vectors taken have rank ℓ by
+// a Gaussian elimination of its own; a file whose copies never reach
+// rank ℓ is in outage. It returns the maximum load, the mean extra
+// chunks per served request and the outage fraction.
+func bruteReal(side, files, m, ell, q int, rnd *rand.Rand) (maxLoad, extra, outage float64) {
+	n := side * side
+	el := []byte{0, 1, coding.Exp(85), coding.Exp(170)}[:q]
+	type cp struct {
+		s   int
+		vec []byte
+	}
+	copies := make([][]cp, files)
+	for s := range n {
+		for range m * ell {
+			f := rnd.IntN(files)
+			v := make([]byte, ell)
+			for i := range v {
+				v[i] = el[rnd.IntN(q)]
+			}
+			copies[f] = append(copies[f], cp{s, v})
+		}
+	}
+	rank := func(rows [][]byte) int { // plain Gaussian elimination over GF(2⁸)
+		a := make([][]byte, len(rows))
+		for i := range rows {
+			a[i] = slices.Clone(rows[i])
+		}
+		r := 0
+		for c := 0; c < ell && r < len(a); c++ {
+			p := slices.IndexFunc(a[r:], func(x []byte) bool { return x[c] != 0 })
+			if p < 0 {
+				continue
+			}
+			a[r], a[r+p] = a[r+p], a[r]
+			for i := r + 1; i < len(a); i++ {
+				f := coding.Div(a[i][c], a[r][c])
+				for j := range a[i] {
+					a[i][j] ^= coding.Mul(f, a[r][j])
+				}
+			}
+			r++
+		}
+		return r
+	}
+	wrap := func(x int) int { x = max(x, -x); return min(x, side-x) }
+	load := make([]int, n)
+	served, extras, out := 0, 0, 0
+	for range n {
+		u, k := rnd.IntN(n), rnd.IntN(files)
+		all := make([][]byte, len(copies[k]))
+		for i, c := range copies[k] {
+			all[i] = c.vec
+		}
+		if len(all) < ell || rank(all) < ell {
+			out++
+			continue
+		}
+		dist := func(s int) int { return wrap(u/side-s/side) + wrap(u%side-s%side) }
+		order := slices.Clone(copies[k])
+		rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		slices.SortStableFunc(order, func(a, b cp) int { return dist(a.s) - dist(b.s) })
+		var taken [][]byte
+		for _, c := range order {
+			load[c.s]++
+			if taken = append(taken, c.vec); len(taken) >= ell && rank(taken) == ell {
+				break
+			}
+		}
+		served++
+		extras += len(taken) - ell
+	}
+	return float64(slices.Max(load)) / float64(ell), float64(extras) / float64(served), float64(out) / float64(n)
+}
+
+// TestDecodingMatchesBruteForce: Run with Coded.Field and the
+// independent simulator bruteReal have the same law, so their means over
+// independent runs (maximum load, extra chunks per served request,
+// outage) differ by at most z = 4 standard errors of the difference. On
+// a 12×12 torus with ℓ = 4 and q = 2 or 4: with 20 files (about 29 copies
+// each) extra chunks are common; with 100 files (about 6 copies each)
+// so are files with fewer than ℓ copies or copies that do not span.
+func TestDecodingMatchesBruteForce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("brute-force simulator: a few seconds")
+	}
+	const side, ell, R = 12, 4, 120
+	tor := &Torus{Side: side}
+	rnd := rand.New(rand.NewPCG(41, 42))
+	for _, files := range []int{20, 100} {
+		for _, q := range []int{2, 4} {
+			cfg := Config{Topology: tor, Files: files, Cache: 1, Strategy: Coded{Ell: ell, Field: q}}
+			rs := runs(t, cfg, uint64(50+q+files), R)
+			got := [3]mc.Summary{
+				mean(rs, maxLoad),
+				mean(rs, func(r *Result) float64 { return float64(r.ExtraChunks) / float64(r.Served) }),
+				mean(rs, func(r *Result) float64 { return r.Outage }),
+			}
+			var xs [3][]float64
+			for range R {
+				a, b, c := bruteReal(side, files, 1, ell, q, rnd)
+				xs[0], xs[1], xs[2] = append(xs[0], a), append(xs[1], b), append(xs[2], c)
+			}
+			for i, name := range []string{"max load", "extra chunks", "outage"} {
+				want := mc.Summarize(xs[i])
+				assert.InDelta(t, want.Mean, got[i].Mean, z*math.Hypot(want.StdErr, got[i].StdErr), "K = %d, q = %d, %s", files, q, name)
+				t.Logf("K = %d, q = %d, %s: Run %.4f ± %.4f, brute %.4f ± %.4f", files, q, name, got[i].Mean, got[i].StdErr, want.Mean, want.StdErr)
+			}
 		}
 	}
 }

@@ -74,8 +74,10 @@ type Coded struct {
 	// the paper's ideal code: any ℓ copies decode (an MDS code). 2, 4, 16
 	// or 256 makes every stored copy a random linear combination of the
 	// file's pieces with uniform coefficients over GF(Field) (package
-	// coding); a request takes copies nearest first, by the same rule,
-	// until their coefficient vectors span GF(Field)^ℓ, each copy beyond
+	// coding); a request takes copies nearest first (equidistant ones in
+	// random order under TieRandom, by server index under TieLowest and
+	// TieListOrder) until their coefficient vectors span GF(Field)^ℓ,
+	// each copy beyond
 	// the ℓ-th adding to load and cost like the others
 	// (Result.ExtraChunks), and a file whose copies do not span is in
 	// outage (Result.Undecodable).
