@@ -78,7 +78,8 @@
 //     < 2, MonteCarlo.Workers < 0, an invalid MonteCarlo.Precision or a
 //     pilot above its cap, rows of different lengths for Rank.
 //   - loadlab.ErrTooLarge: ℓ·chunkSize, ℓ² or a chunk or run count beyond
-//     the memory budget of internal/size, checked before allocating.
+//     the memory budget of internal/size, checked before allocating, and
+//     ℓ > MaxStudyEll for the Monte Carlo study (its cost grows as ℓ³).
 //   - ErrRankDeficient (this package): Decoder.Decode below rank ℓ, and
 //     MDS.Decode with fewer than ℓ chunks present; more chunks are needed.
 //   - loadlab.ErrNotConverged: EstimateReception at Precision.MaxRuns

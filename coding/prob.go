@@ -209,8 +209,8 @@ type Reception struct {
 // with an error wrapping loadlab.ErrNotConverged (Status
 // IterationLimit). A field size not in Fields, ℓ < 1, maxExtra < 0,
 // runs < 2, a pilot above the cap or a bad setting is an error wrapping
-// loadlab.ErrInvalid; runs beyond the memory budget, one wrapping
-// loadlab.ErrTooLarge; a run that does not decode (a broken stream), the
+// loadlab.ErrInvalid; ℓ > MaxStudyEll or runs beyond the memory budget,
+// one wrapping loadlab.ErrTooLarge; a run that does not decode (a broken stream), the
 // error of ChunksToDecode.
 func EstimateReception(q, ell, maxExtra, runs int, seed uint64, set *MonteCarlo) (*Reception, error) {
 	if err := set.Validate(); err != nil {
@@ -221,6 +221,9 @@ func EstimateReception(q, ell, maxExtra, runs int, seed uint64, set *MonteCarlo)
 	}
 	if subfield(q) == nil || ell < 1 || maxExtra < 0 || runs < 2 {
 		return nil, loadlab.Invalid(pkg, "EstimateReception: q, ℓ, maxExtra, runs = %d, %d, %d, %d: want q in %v, ℓ ≥ 1, maxExtra ≥ 0, runs ≥ 2", q, ell, maxExtra, runs, Fields)
+	}
+	if ell > MaxStudyEll {
+		return nil, loadlab.TooLarge(pkg, "EstimateReception: ℓ = %d, want ≤ MaxStudyEll = %d (a receiver costs about ℓ³ byte operations)", ell, MaxStudyEll)
 	}
 	prec := set.Precision
 	if !prec.IsZero() && runs > prec.Cap() {
@@ -300,8 +303,8 @@ func reception(q, ell, maxExtra int, needed []int) *Reception {
 // would all lie in one of the (q^ℓ−1)/(q−1) hyperplanes; so in practice a
 // broken source) is an error wrapping loadlab.ErrNotConverged, with
 // the count drawn. A q not in Fields or ℓ < 1 is an error wrapping
-// loadlab.ErrInvalid; an ℓ×ℓ basis beyond the memory budget, one
-// wrapping loadlab.ErrTooLarge. It panics if src is nil.
+// loadlab.ErrInvalid; ℓ > MaxStudyEll, one wrapping loadlab.ErrTooLarge.
+// It panics if src is nil.
 func ChunksToDecode(q, ell int, src rand.Source) (int, error) {
 	if src == nil {
 		panic("coding: ChunksToDecode: src is nil")
@@ -310,8 +313,8 @@ func ChunksToDecode(q, ell int, src rand.Source) (int, error) {
 	if el == nil || ell < 1 {
 		return 0, loadlab.Invalid(pkg, "ChunksToDecode: q, ℓ = %d, %d: want q in %v and ℓ ≥ 1", q, ell, Fields)
 	}
-	if err := size.Check(pkg, "ChunksToDecode: ℓ·ℓ", ell, ell); err != nil {
-		return 0, err
+	if ell > MaxStudyEll {
+		return 0, loadlab.TooLarge(pkg, "ChunksToDecode: ℓ = %d, want ≤ MaxStudyEll = %d (a receiver costs about ℓ³ byte operations)", ell, MaxStudyEll)
 	}
 	var b basis
 	b.reset(ell, ell)
@@ -327,3 +330,8 @@ func ChunksToDecode(q, ell int, src rand.Source) (int, error) {
 
 // MaxExtraDraws bounds the draws of ChunksToDecode beyond ℓ.
 const MaxExtraDraws = 1000
+
+// MaxStudyEll is the largest ℓ of ChunksToDecode and EstimateReception:
+// a simulated receiver reduces about ℓ vectors against up to ℓ basis rows
+// of ℓ bytes, about ℓ³ byte operations (a few seconds at ℓ = 4096).
+const MaxStudyEll = 1 << 12

@@ -123,6 +123,7 @@ func probCases() []badarg.Case {
 		p.Fails("Precision.Rel = -1", "Precision.Rel = -1", est(2, 3, 1, 10, &MonteCarlo{Precision: loadlab.Precision{Rel: -1}})),
 		p.Fails("pilot above the cap", "runs = 100 (the pilot) above Precision.MaxRuns = 50", est(2, 3, 1, 100, &MonteCarlo{Precision: loadlab.Precision{Rel: 0.1, MaxRuns: 50}})),
 		badarg.Probe{Func: "EstimateReception", Err: tooLarge}.Fails("runs = 2^62", "runs", est(2, 3, 1, 1<<62, nil)),
+		badarg.Probe{Func: "EstimateReception", Err: tooLarge}.Fails("ℓ = 10^5", "ℓ = 100000, want ≤ MaxStudyEll", est(2, 100000, 1, 10, nil)),
 		badarg.Probe{Func: "EstimateReception", Err: tooLarge}.Fails("maxExtra = 2^62", "maxExtra", est(2, 3, 1<<62, 10, nil)),
 	)
 	add(badarg.Fields(badarg.Probe{Func: "MonteCarlo.Validate", Err: inv}, MonteCarlo{}, badarg.NonNegative, func(s *MonteCarlo) error { return s.Validate() }, "Workers")...)
@@ -132,7 +133,8 @@ func probCases() []badarg.Case {
 	add(
 		p.Fails("q = 3", "q, ℓ = 3, 2", func() error { _, err := ChunksToDecode(3, 2, src); return err }),
 		p.Fails("ℓ = 0", "q, ℓ = 2, 0", func() error { _, err := ChunksToDecode(2, 0, src); return err }),
-		badarg.Probe{Func: "ChunksToDecode", Err: tooLarge}.Fails("ℓ = 2^40", "ℓ·ℓ", func() error { _, err := ChunksToDecode(2, 1<<40, src); return err }),
+		badarg.Probe{Func: "ChunksToDecode", Err: tooLarge}.Fails("ℓ = 2^40", "ℓ = 1099511627776, want ≤ MaxStudyEll", func() error { _, err := ChunksToDecode(2, 1<<40, src); return err }),
+		badarg.Probe{Func: "ChunksToDecode", Err: tooLarge}.Fails("ℓ = MaxStudyEll + 1", "ℓ = 4097", func() error { _, err := ChunksToDecode(2, MaxStudyEll+1, src); return err }),
 	)
 	add(badarg.Probe{Func: "ChunksToDecode", Panic: true}.Panics("src = nil", "src is nil", func() { _, _ = ChunksToDecode(2, 2, nil) }))
 

@@ -72,6 +72,7 @@ func TestCacheCodeBadInput(t *testing.T) {
 		{[]string{"--chunk-kib", "0"}, []string{"--chunk-kib = 0"}},
 		{[]string{"--ell", "200", "--throughput"}, []string{"--ell = 200"}},
 		{[]string{"--rel", "0.1"}, []string{"without --runs"}},
+		{[]string{"--ell", "5000", "--runs", "10"}, []string{"ℓ = 5000", "MaxStudyEll"}},
 		{[]string{"--runs", "10", "--rel", "-1"}, []string{"--rel = -1"}},
 		{[]string{"--runs", "100", "--rel", "0.1", "--max-runs", "50"}, []string{"runs = 100 (the pilot)", "--max-runs = 50"}},
 	} {
