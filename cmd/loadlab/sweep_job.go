@@ -76,6 +76,7 @@ var sweepJobs = map[string]func(params json.RawMessage, seed uint64, runs int) (
 	"stability-attractors": newSweepAttractors,
 	"stability-map":        newSweepTwoNodeMap,
 	"dual":                 newSweepDual,
+	"coding-reception":     newSweepReception,
 }
 
 // sweepLoad reads and validates the configuration file.

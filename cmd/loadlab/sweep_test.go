@@ -60,8 +60,12 @@ var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossC
 const sweepRLNCCfg = `{"sweep":"codedload-sizes","seed":6,"runs":3,"params":{"ns":[64,144],"topology":{"family":"torus"},"log_ell":true,` +
 	`"model":{"files":20,"cache":2,"strategy":{"kind":"coded","field":2}}}}`
 
+// The receivers of random linear coding over GF(4), ℓ = 5.
+const sweepReceptionCfg = `{"sweep":"coding-reception","seed":8,"runs":40,"params":{"q":4,"ell":5,"max_extra":2}}`
+
 // sweepConfigs holds one configuration of every registered sweep.
 var sweepConfigs = map[string]string{
+	"coding-reception":     sweepReceptionCfg,
 	"consensus":            sweepConsensusCfg,
 	"mobility":             sweepMobilityCfg,
 	"codedload":            sweepCodedloadCfg,
@@ -198,8 +202,9 @@ var sweepInvalid = map[string][]struct{ old, new, want string }{
 	"codedload-compare": {{`"max_n":100`, `"max_n":-1`, "MaxN"}, {`"size_runs":[3,2]`, `"size_runs":[3]`, "size_runs"}, {`"size_runs":[3,2]`, `"size_runs":[3,0]`, "runs(300) = 0"}, {`"ball_size":25`, `"ball_size":-1`, "ball_size"}},
 	"stability-attractors": {{`"t1":200`, `"t1":0`, "t1"}, {`"sensitivity":1`, `"sensitivity":-1`, "Sensitivity"},
 		{`"t":[0.2955508223568711`, `"t":[-1`, "T"}, {`"params":{`, `"params":{"settings":{"rel_tol":-1},`, "RelTol"}},
-	"stability-map": {{`"runs":6`, `"runs":5`, "cells"}, {`"aa":[0.3`, `"aa":[-0.3`, "aa[0]"}, {`"sensitivity":2`, `"sensitivity":-2`, "Sensitivity"}, {`"t":[0.7,0.7]`, `"t":[0.7,0.7,0.7]`, "T"}},
-	"dual":          {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
+	"stability-map":    {{`"runs":6`, `"runs":5`, "cells"}, {`"aa":[0.3`, `"aa":[-0.3`, "aa[0]"}, {`"sensitivity":2`, `"sensitivity":-2`, "Sensitivity"}, {`"t":[0.7,0.7]`, `"t":[0.7,0.7,0.7]`, "T"}},
+	"coding-reception": {{`"q":4`, `"q":8`, "params.q = 8"}, {`"ell":5`, `"ell":0`, "params.ell = 0"}, {`"ell":5`, `"ell":5000`, "params.ell = 5000"}, {`"max_extra":2`, `"max_extra":-1`, "params.max_extra = -1"}, {`"runs":40`, `"runs":1`, "runs = 1"}},
+	"dual":             {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
 }
 
 // TestSweepErrorsBeforeAnyRun checks that bad input fails with exit code
