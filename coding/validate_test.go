@@ -152,8 +152,61 @@ func probCases() []badarg.Case {
 	return cs
 }
 
+// ltCases probes the LT code.
+func ltCases() []badarg.Case {
+	var cs []badarg.Case
+	add := func(c ...badarg.Case) { cs = append(cs, c...) }
+	src := rand.NewPCG(3, 4)
+	p := badarg.Probe{Func: "NewLT", Err: inv}
+	add(p.Int("k", badarg.Positive, func(k int) error { _, err := NewLT(k, 0.1, 0.5); return err })...)
+	add(p.Fails("k = MaxLTChunks + 1", "k = 1048577", func() error { _, err := NewLT(MaxLTChunks+1, 0.1, 0.5); return err }))
+	add(p.Scalar("c", badarg.Positive, func(c float64) error { _, err := NewLT(5, c, 0.5); return err })...)
+	p.Text = "δ = %v"
+	add(p.Scalar("δ", badarg.Unit, func(d float64) error { _, err := NewLT(5, 0.1, d); return err })...)
+	for _, d := range []float64{0, 1} {
+		add(p.Fails(fmt.Sprintf("δ = %v", d), fmt.Sprintf("δ = %v", d), func() error { _, err := NewLT(5, 0.1, d); return err }))
+	}
+	l, _ := NewLT(3, 0.1, 0.5)
+	p = badarg.Probe{Func: "LT.Encode", Err: inv}
+	add(
+		p.Fails("two chunks", "len(source) = 2, want k = 3", func() error { _, err := l.Encode([][]byte{{1}, {2}}, src); return err }),
+		p.Fails("lengths differ", "len(source[2]) = 2, want 1", func() error { _, err := l.Encode([][]byte{{1}, {2}, {3, 4}}, src); return err }),
+	)
+	add(badarg.Probe{Func: "LT.Encode", Panic: true}.Panics("src = nil", "src is nil", func() { _, _ = l.Encode([][]byte{{1}, {2}, {3}}, nil) }))
+	add(badarg.Probe{Func: "LT.Neighbours", Panic: true}.Panics("src = nil", "src is nil", func() { l.Neighbours(nil) }))
+	p = badarg.Probe{Func: "NewLTDecoder", Err: inv}
+	add(
+		p.Fails("k = 0", "k, chunkSize = 0, 4", func() error { _, err := NewLTDecoder(0, 4); return err }),
+		p.Fails("chunkSize = -1", "k, chunkSize = 3, -1", func() error { _, err := NewLTDecoder(3, -1); return err }),
+		badarg.Probe{Func: "NewLTDecoder", Err: tooLarge}.Fails("k·chunkSize = 2^60", "NewLTDecoder", func() error { _, err := NewLTDecoder(1<<30, 1<<30); return err }),
+	)
+	d, _ := NewLTDecoder(3, 2)
+	p = badarg.Probe{Func: "LTDecoder.Add", Err: inv}
+	add(
+		p.Fails("no neighbours", "0 neighbours", func() error { return d.Add(LTSymbol{Data: []byte{1, 2}}) }),
+		p.Fails("neighbour 3", "neighbour 3 out of [0, 3)", func() error { return d.Add(LTSymbol{Neighbours: []int{3}, Data: []byte{1, 2}}) }),
+		p.Fails("neighbour repeated", "neighbour 1 out of [0, 3) or repeated", func() error { return d.Add(LTSymbol{Neighbours: []int{1, 1}, Data: []byte{1, 2}}) }),
+		p.Fails("data short", "len(LTSymbol.Data) = 1, want chunkSize = 2", func() error { return d.Add(LTSymbol{Neighbours: []int{0}, Data: []byte{1}}) }),
+	)
+	add(badarg.Probe{Func: "LTDecoder.Decode", Err: ErrRankDeficient}.Fails("nothing revealed", "0 of k = 3 chunks revealed", func() error { _, err := d.Decode(); return err }))
+	add(badarg.Probe{Func: "LTSymbolsToDecode", Panic: true}.Panics("src = nil", "nil LT or source", func() { _, _ = LTSymbolsToDecode(l, nil) }))
+	add(badarg.Probe{Func: "LTSymbolsToDecode", Panic: true}.Panics("l = nil", "nil LT or source", func() { _, _ = LTSymbolsToDecode(nil, src) }))
+	p = badarg.Probe{Func: "EstimateLTReception", Err: inv}
+	add(
+		p.Fails("runs = 1", "runs = 1", func() error { _, err := EstimateLTReception(l, 1, 1, nil); return err }),
+		p.Fails("a precision", "want runs ≥ 2 and no precision", func() error {
+			_, err := EstimateLTReception(l, 10, 1, &MonteCarlo{Precision: loadlab.Precision{Rel: 0.1}})
+			return err
+		}),
+		p.Fails("Workers = -1", "MonteCarlo.Workers = -1", func() error { _, err := EstimateLTReception(l, 10, 1, &MonteCarlo{Workers: -1}); return err }),
+		badarg.Probe{Func: "EstimateLTReception", Err: tooLarge}.Fails("runs = 2^62", "runs", func() error { _, err := EstimateLTReception(l, 1<<62, 1, nil); return err }),
+	)
+	add(badarg.Probe{Func: "EstimateLTReception", Panic: true}.Panics("l = nil", "l is nil", func() { _, _ = EstimateLTReception(nil, 10, 1, nil) }))
+	return cs
+}
+
 func TestValidation(t *testing.T) {
-	cs := append(codecCases(), probCases()...)
+	cs := append(append(codecCases(), probCases()...), ltCases()...)
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"Add": "every pair of bytes is a pair of field elements",
