@@ -20,6 +20,7 @@ type codeFlags struct {
 	field                      *choice
 	throughput                 bool
 	precision                  loadlab.Precision
+	ltC, ltDelta               float64
 }
 
 func (a *app) cacheCodeCommand() *cobra.Command {
@@ -44,7 +45,13 @@ is within ±rel of the mean or ±abs (spec monte-carlo.md), at most
 --max-runs; short of it the table is printed and the exit code is 1.
 With --throughput the encode and decode
 speed of random linear coding (ℓ chunks of --chunk-kib KiB, one core, GF(2⁸))
-and of the Reed–Solomon reference is measured (wall time; varies by machine).`,
+and of the Reed–Solomon reference is measured (wall time; varies by machine).
+
+With --lt-c C and --runs R, R receivers of an LT fountain code over k = ℓ
+chunks (robust soliton law with c = C and δ = --lt-delta; spec §11.7) are
+simulated too: their reception overhead (symbols needed over k, minus 1)
+and the fraction that needed more than kβ symbols, at most δ by Luby's
+theorem for c large enough.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -71,7 +78,11 @@ and of the Reed–Solomon reference is measured (wall time; varies by machine).`
 					return err
 				}
 			}
-			ans, err := codeAnswer(q, f.ell, f.extra, rec, speed)
+			lt, err := f.ltStudy(a.seed)
+			if err != nil {
+				return err
+			}
+			ans, err := codeAnswer(q, f.ell, f.extra, rec, speed, lt)
 			if err != nil {
 				return err
 			}
@@ -94,6 +105,8 @@ and of the Reed–Solomon reference is measured (wall time; varies by machine).`
 	fl.IntVar(&f.precision.MaxRuns, "max-runs", 0, "with --rel or --abs: receivers at most (0: 10000)")
 	fl.BoolVar(&f.throughput, "throughput", false, "also measure encode and decode speed (GF(2⁸), one core)")
 	fl.IntVar(&f.chunkKiB, "chunk-kib", 64, "with --throughput: chunk size in KiB")
+	fl.Float64Var(&f.ltC, "lt-c", 0, "with --runs: also simulate an LT code with robust soliton constant c (0: none)")
+	fl.Float64Var(&f.ltDelta, "lt-delta", 0.5, "with --lt-c: the robust soliton's δ")
 	return c
 }
 
@@ -109,6 +122,8 @@ func (f *codeFlags) validate() error {
 		return usagef("--rel or --abs without --runs: want the pilot --runs ≥ 2")
 	case f.chunkKiB < 1 || f.chunkKiB > 1<<20:
 		return usagef("--chunk-kib = %d: want 1 … %d", f.chunkKiB, 1<<20)
+	case f.ltC != 0 && f.runs == 0:
+		return usagef("--lt-c without --runs: want --runs ≥ 2 receivers")
 	case f.throughput && f.ell > 128:
 		return usagef("--throughput with --ell = %d: want ℓ ≤ 128 (the Reed–Solomon reference has ≤ 256 chunks)", f.ell)
 	}
@@ -123,7 +138,7 @@ type codeSpeed struct {
 
 // codeAnswer is the table of exact (and measured) decode probabilities,
 // the extra chunks, and the throughputs.
-func codeAnswer(q, ell, extra int, rec *coding.Reception, speed []codeSpeed) (*answer, error) {
+func codeAnswer(q, ell, extra int, rec *coding.Reception, speed []codeSpeed, lt *ltStudy) (*answer, error) {
 	type row struct {
 		Extra, Chunks int
 		Exact, Fail   float64
@@ -176,12 +191,16 @@ func codeAnswer(q, ell, extra int, rec *coding.Reception, speed []codeSpeed) (*a
 		}
 		tables = append(tables, s)
 	}
+	if lt != nil {
+		tables = append(tables, lt.table())
+	}
 	value := struct {
 		Q, Ell     int
 		Decode     []row
 		Extra      any
 		Throughput []codeSpeed `json:",omitempty"`
-	}{q, ell, rows, map[string]any{"mean": mean, "variance": variance, "measured": recExtra(rec)}, speed}
+		LT         *ltStudy    `json:",omitempty"`
+	}{q, ell, rows, map[string]any{"mean": mean, "variance": variance, "measured": recExtra(rec)}, speed, lt}
 	return &answer{tables: tables, value: value}, nil
 }
 
@@ -280,4 +299,37 @@ func codePrecisionNote(p loadlab.Precision, rec *coding.Reception) string {
 		s += "; short of the target at the cap"
 	}
 	return s
+}
+
+// ltStudy is the measured reception of an LT code (--lt-c).
+type ltStudy struct {
+	K          int
+	C, Delta   float64
+	Beta       float64
+	Overhead   loadlab.Estimate
+	FailAtBeta loadlab.Estimate
+}
+
+// ltStudy runs the LT receivers of --lt-c, or returns nil without it.
+func (f *codeFlags) ltStudy(seed uint64) (*ltStudy, error) {
+	if f.ltC == 0 {
+		return nil, nil
+	}
+	l, err := coding.NewLT(f.ell, f.ltC, f.ltDelta)
+	if err != nil {
+		return nil, err
+	}
+	res, err := coding.EstimateLTReception(l, f.runs, seed, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &ltStudy{K: f.ell, C: f.ltC, Delta: f.ltDelta, Beta: l.Beta(), Overhead: res.Overhead, FailAtBeta: res.FailAtBeta}, nil
+}
+
+// table is the LT study as rows of estimates.
+func (s *ltStudy) table() *table {
+	t := &table{name: fmt.Sprintf("LT code, k = %d, robust soliton c = %g, δ = %g (β = %.4g)", s.K, s.C, s.Delta, s.Beta), cols: []string{"quantity", "measured", "lo", "hi", "runs"}}
+	t.add("reception overhead (symbols/k − 1)", s.Overhead.Mean, s.Overhead.Lo, s.Overhead.Hi, s.Overhead.N)
+	t.add("P(more than kβ symbols), ≤ δ by Luby", s.FailAtBeta.Mean, s.FailAtBeta.Lo, s.FailAtBeta.Hi, s.FailAtBeta.N)
+	return t
 }

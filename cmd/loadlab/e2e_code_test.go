@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -145,5 +146,36 @@ func TestCacheCompareRLNC(t *testing.T) {
 				t.Errorf("%v: stderr %q lacks %q", c.args, r.stderr, w)
 			}
 		}
+	}
+}
+
+// TestCacheCodeLT: --lt-c adds the LT study, whose numbers are those of
+// coding.EstimateLTReception on the same seed (the JSON carries them to
+// the last digit); without --runs it is a usage error.
+func TestCacheCodeLT(t *testing.T) {
+	out := mustRun(t, "cache", "code", "--ell", "50", "--runs", "100", "--lt-c", "0.5", "--json")
+	var v struct {
+		LT struct {
+			Beta       float64
+			Overhead   struct{ Mean float64 }
+			FailAtBeta struct{ Mean float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	l, err := coding.NewLT(50, 0.5, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := coding.EstimateLTReception(l, 100, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.LT.Beta != l.Beta() || v.LT.Overhead.Mean != want.Overhead.Mean || v.LT.FailAtBeta.Mean != want.FailAtBeta.Mean {
+		t.Errorf("LT %+v, want β %v, overhead %v, fail %v", v.LT, l.Beta(), want.Overhead.Mean, want.FailAtBeta.Mean)
+	}
+	if r := runCmd(t, "", "cache", "code", "--lt-c", "0.5"); r.code != 2 || !strings.Contains(r.stderr, "--lt-c without --runs") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
