@@ -28,31 +28,8 @@ func (a *app) cacheCodeCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "code",
 		Short: "Decoding probability and extra chunks of random linear coding over GF(q)",
-		Long: `The coding layer under coded caching (spec coded-load.md §11). A file in
-ℓ = --ell pieces is stored as random linear combinations with uniform
-coefficients over GF(q), q = --field (GF(2⁸) or one of its subfields); a
-request that collects ℓ + δ chunks decodes with probability
-∏_{j=δ+1}^{ℓ+δ}(1 − q^{−j}) (spec §11.3), for δ = 0, …, --extra, and needs
-Σ_{j=1}^{ℓ} 1/(q^j − 1) chunks beyond ℓ on average. The ideal model of
-"cache compare" (an MDS code) decodes from any ℓ.
-
-With --runs R ≥ 2, R receivers are simulated (run r on the stream of
---seed and r) and the measured probabilities are printed beside the exact
-ones with their exact (Clopper–Pearson) 95 % intervals, and the mean extra
-count with its Student-t interval. With --rel or --abs, --runs is the
-pilot and the receivers go on until the mean extra count's 95 % half-width
-is within ±rel of the mean or ±abs (spec monte-carlo.md), at most
---max-runs; short of it the table is printed and the exit code is 1.
-With --throughput the encode and decode
-speed of random linear coding (ℓ chunks of --chunk-kib KiB, one core, GF(2⁸))
-and of the Reed–Solomon reference is measured (wall time; varies by machine).
-
-With --lt-c C and --runs R, R receivers of an LT fountain code over k = ℓ
-chunks (robust soliton law with c = C and δ = --lt-delta; spec §11.7) are
-simulated too: their reception overhead (symbols needed over k, minus 1)
-and the fraction that needed more than kβ symbols, at most δ by Luby's
-theorem for c large enough.`,
-		Args: cobra.NoArgs,
+		Long:  cacheCodeLong,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
 				return err
@@ -333,3 +310,29 @@ func (s *ltStudy) table() *table {
 	t.add("P(more than kβ symbols), ≤ δ by Luby", s.FailAtBeta.Mean, s.FailAtBeta.Lo, s.FailAtBeta.Hi, s.FailAtBeta.N)
 	return t
 }
+
+// cacheCodeLong is the help of "cache code".
+const cacheCodeLong = `The coding layer under coded caching (spec coded-load.md §11). A file in
+ℓ = --ell pieces is stored as random linear combinations with uniform
+coefficients over GF(q), q = --field (GF(2⁸) or one of its subfields); a
+request that collects ℓ + δ chunks decodes with probability
+∏_{j=δ+1}^{ℓ+δ}(1 − q^{−j}) (spec §11.3), for δ = 0, …, --extra, and needs
+Σ_{j=1}^{ℓ} 1/(q^j − 1) chunks beyond ℓ on average. The ideal model of
+"cache compare" (an MDS code) decodes from any ℓ.
+
+With --runs R ≥ 2, R receivers are simulated (run r on the stream of
+--seed and r) and the measured probabilities are printed beside the exact
+ones with their exact (Clopper–Pearson) 95 % intervals, and the mean extra
+count with its Student-t interval. With --rel or --abs, --runs is the
+pilot and the receivers go on until the mean extra count's 95 % half-width
+is within ±rel of the mean or ±abs (spec monte-carlo.md), at most
+--max-runs; short of it the table is printed and the exit code is 1.
+With --throughput the encode and decode
+speed of random linear coding (ℓ chunks of --chunk-kib KiB, one core, GF(2⁸))
+and of the Reed–Solomon reference is measured (wall time; varies by machine).
+
+With --lt-c C and --runs R, R receivers of an LT fountain code over k = ℓ
+chunks (robust soliton law with c = C and δ = --lt-delta; spec §11.7) are
+simulated too: their reception overhead (symbols needed over k, minus 1)
+and the fraction that needed more than kβ symbols, at most δ by Luby's
+theorem for c large enough.`
