@@ -114,11 +114,11 @@ func (c *Config) strategy() strategySpec {
 // Limits on the sizes of one run, checked by Config.Validate: node and file
 // indices are int32, and one server's slots are drawn into one buffer.
 const (
-	maxIndex     = 1<<31 - 1 // nodes, files
-	maxSlots     = 1 << 24   // Cache·Ell per server
-	maxDraws     = 1 << 34   // n·Cache·Ell placement draws per run
-	entryBytes   = 4 + 4 + 4 // per (server, file) entry: file, count, holder list
-	perFileBytes = 8 + 8 + 8 + 4
+	maxIndex     = 1<<31 - 1         // nodes, files
+	maxSlots     = 1 << 24           // Cache·Ell per server
+	maxDraws     = 1 << 34           // n·Cache·Ell placement draws per run
+	entryBytes   = 4 + 4 + 4         // per (server, file) entry: file, count, holder list
+	perFileBytes = 8 + 8 + 8 + 4 + 1 // + Coded.Field: whether the file's copies span
 )
 
 // Validate returns an error naming the first invalid field of c, or nil.
@@ -186,6 +186,13 @@ func (c *Config) validateSizes() error {
 	}
 	if err := size.Check(pkg, "cache entries n·min(Cache·Ell, Files)", n*min(slots, c.Files), entryBytes); err != nil {
 		return err
+	}
+	if sp.field != 0 {
+		// Real decoding: an ℓ×ℓ basis per file while the run finds the
+		// files whose copies span, and one per request.
+		if b, ok := size.Product(c.Files+1, sp.ell, sp.ell+1); !ok || b > size.MaxBytes {
+			return loadlab.TooLarge(pkg, "Coded.Field: the decoding bases (Files + 1)·ℓ·(ℓ+1) = %d·%d·%d bytes, want ≤ %d GiB", c.Files+1, sp.ell, sp.ell+1, size.MaxBytes>>30)
+		}
 	}
 	if c.Placement != Uniform {
 		return nil

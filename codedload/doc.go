@@ -19,7 +19,8 @@
 // caches M files' worth: uncoded, the files of M draws from the law (spec
 // §4.1); coded, Mℓ slots each holding a fresh coded chunk of a drawn file,
 // any ℓ distinct chunks of a file decoding it (spec §4.2; DecodeProb
-// quantifies that assumption for random linear codes). In one block
+// quantifies that assumption for random linear codes, and Coded.Field
+// replaces it by real decoding). In one block
 // exactly n requests arrive (or Po(n), Poissonized), each at a uniform
 // server for a file drawn from the law (spec §3.3).
 //
@@ -31,7 +32,12 @@
 //     holder serves (load +1, cost +dist).
 //   - Coded{Ell: ℓ, ChunkCap: chnk_max}: the ℓ nearest chunk copies are
 //     sent, each adding 1/ℓ to its sender's load and dist/ℓ to the cost;
-//     ChunkCap ≥ 1 bounds the chunks one server sends per request.
+//     ChunkCap ≥ 1 bounds the chunks one server sends per request. With
+//     Field: q (2, 4, 16 or 256) decoding is real instead of ideal (spec
+//     §11.6): every stored copy is a random linear combination over
+//     GF(q) (package coding), a request takes copies nearest first until
+//     they span, and Result.ExtraChunks and Result.Undecodable count the
+//     chunks beyond ℓ and the requests whose file's copies do not decode.
 //   - TwoChoice{Radius: r} (a): two holders drawn with replacement within
 //     r hops, the less loaded serves; with none in the ball, nearest
 //     replica (counted in Result.Fallbacks).

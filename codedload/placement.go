@@ -153,6 +153,20 @@ func (p *placement) listKey(v, k int32) int {
 	return len(p.dealt) + int(v)
 }
 
+// eachEntry calls fn(k, c) for every file k that server v caches, with
+// its (capped) copies c, in file order.
+func (p *placement) eachEntry(v int32, fn func(k, c int32)) {
+	if p.full > 0 {
+		for k := range int32(p.k) {
+			fn(k, p.full)
+		}
+		return
+	}
+	for i := p.off[v]; i < p.off[v+1]; i++ {
+		fn(p.file[i], p.cnt[i])
+	}
+}
+
 // count returns the number of (capped) copies of file k at server v.
 func (p *placement) count(v, k int32) int32 {
 	if p.full > 0 {

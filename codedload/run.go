@@ -18,7 +18,8 @@ type Result struct {
 	// Requests is the number of requests, Served the number not in outage.
 	Requests, Served int
 	// Outage is the fraction of requests whose file has fewer than Ell
-	// copies (one copy uncoded) in the network; they add no load and no cost.
+	// copies (one copy uncoded) in the network, or with Coded.Field
+	// copies that do not decode it; they add no load and no cost.
 	Outage float64
 	// MaxLoad is L = max_s L_s, in files (spec §3.5 Definition 3).
 	MaxLoad float64
@@ -38,6 +39,14 @@ type Result struct {
 	// Loads[s] is the number of chunks server s sent (load Loads[s]/Ell);
 	// set only with Config.KeepLoads.
 	Loads []int32
+	// ExtraChunks is, with Coded.Field set, the number of chunks sent
+	// beyond ℓ (copies that did not raise the rank, or were needed after
+	// one that did not), summed over the served requests.
+	ExtraChunks int64
+	// Undecodable is, with Coded.Field set, the number of requests (in
+	// outage) for a file with at least ℓ copies whose coefficient
+	// vectors do not span GF(Field)^ℓ.
+	Undecodable int
 }
 
 // Run simulates one time block (spec §7.1: place, draw requests, serve) and
@@ -68,6 +77,9 @@ func Run(cfg Config, src rand.Source) (*Result, error) {
 	tieRnd := rand.New(mc.Source(seed, 3))
 
 	s := newSim(&cfg, place(&cfg, zipf, placeRnd), tieRnd)
+	if s.sp.field != 0 {
+		s.startDecoding(mc.Source(seed, 4).Uint64())
+	}
 	nreq := s.n
 	if cfg.Requests == Poissonized {
 		nreq = int(distuv.Poisson{Lambda: float64(s.n), Src: reqSrc}.Rand())
@@ -89,10 +101,17 @@ func (s *sim) serveAll(nreq int, zipf *Alias, reqRnd *rand.Rand) *Result {
 		if s.pl.total[k] < s.need {
 			continue // outage (spec §3.5)
 		}
+		if s.dec != nil && !s.dec.spans[k] {
+			res.Undecodable++
+			continue // outage: the copies do not decode the file (spec §11.6)
+		}
 		res.Served++
 		res.ChunkHops += s.serve(u, k)
 	}
 	res.Fallbacks = s.fallbacks
+	if s.dec != nil {
+		res.ExtraChunks = s.dec.extra
+	}
 	maxc := slices.Max(s.load)
 	res.Hist = make([]int, maxc+1)
 	for _, x := range s.load {
@@ -145,6 +164,7 @@ type sim struct {
 	buf       []cand
 	keyed     []keyedCand // TieListOrder scratch
 	fallbacks int
+	dec       *decoding // with Coded.Field: real decoding, else nil
 }
 
 // serve delivers one request for file k at origin u and returns the chunk
@@ -157,6 +177,9 @@ func (s *sim) serve(u, k int32) int64 {
 		return s.twoGlobal(u, k)
 	case kindTwoStretch:
 		return s.twoStretch(u, k)
+	}
+	if s.dec != nil {
+		return s.nearestDecoding(u, k)
 	}
 	return s.nearest(u, k)
 }

@@ -1,9 +1,12 @@
 package codedload
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/coding"
 )
 
 // Strategy is a delivery strategy of spec §5 together with its own
@@ -35,6 +38,7 @@ type strategySpec struct {
 	kind   kind
 	ell    int     // pieces per file; 1 for uncoded strategies
 	cap    int     // Coded: chnk_max, 0 = no cap
+	field  int     // Coded: 0 ideal decoding, else RLNC over GF(field)
 	radius int     // TwoChoice
 	alpha  float64 // TwoChoiceStretch
 }
@@ -66,10 +70,22 @@ type Coded struct {
 	// §5.2): a value ≥ 1 is the cap, and 0 means no cap (the paper's
 	// description; chnk_max = 1 forces ℓ distinct senders).
 	ChunkCap int
+	// Field selects the decoding model (spec §11.6). 0, the default, is
+	// the paper's ideal code: any ℓ copies decode (an MDS code). 2, 4, 16
+	// or 256 makes every stored copy a random linear combination of the
+	// file's pieces with uniform coefficients over GF(Field) (package
+	// coding); a request takes copies nearest first (equidistant ones in
+	// random order under TieRandom, by server index under TieLowest and
+	// TieListOrder) until their coefficient vectors span GF(Field)^ℓ,
+	// each copy beyond
+	// the ℓ-th adding to load and cost like the others
+	// (Result.ExtraChunks), and a file whose copies do not span is in
+	// outage (Result.Undecodable).
+	Field int
 }
 
-// Validate returns an error wrapping loadlab.ErrInvalid unless Ell ≥ 1 and
-// ChunkCap ≥ 0. Sizes (Cache·Ell slots per server) are checked by
+// Validate returns an error wrapping loadlab.ErrInvalid unless Ell ≥ 1,
+// ChunkCap ≥ 0 and Field is 0 or one of coding.Fields. Sizes (Cache·Ell slots per server) are checked by
 // Config.Validate.
 func (s Coded) Validate() error {
 	switch {
@@ -77,14 +93,23 @@ func (s Coded) Validate() error {
 		return loadlab.Invalid(pkg, "Coded.Ell = %d, want ≥ 1", s.Ell)
 	case s.ChunkCap < 0:
 		return loadlab.Invalid(pkg, "Coded.ChunkCap (chnk_max) = %d, want ≥ 1, or 0 for no cap", s.ChunkCap)
+	case s.Field != 0 && !slices.Contains(coding.Fields, s.Field):
+		return loadlab.Invalid(pkg, "Coded.Field = %d, want 0 (ideal decoding) or one of %v", s.Field, coding.Fields)
 	}
 	return nil
 }
 
-// String returns "coded".
-func (Coded) String() string { return "coded" }
+// String returns "coded", or "coded, RLNC over GF(q)" with a Field.
+func (s Coded) String() string {
+	if s.Field != 0 {
+		return fmt.Sprintf("coded, RLNC over GF(%d)", s.Field)
+	}
+	return "coded"
+}
 
-func (s Coded) spec() strategySpec { return strategySpec{kind: kindCoded, ell: s.Ell, cap: s.ChunkCap} }
+func (s Coded) spec() strategySpec {
+	return strategySpec{kind: kindCoded, ell: s.Ell, cap: s.ChunkCap, field: s.Field}
+}
 
 // TwoChoice is proximity-aware power of two choices, variant (a) of spec
 // §5.3: two servers drawn uniformly with replacement from the holders within

@@ -224,6 +224,12 @@ func configCases() []badarg.Case {
 			p.Fails("Topology.Side = 0", "Torus.Side = 0", with(func(c *Config) { c.Topology = &Torus{} })),
 			p.Fails("Strategy a nil *Coded", "Config.Strategy is a nil", with(func(c *Config) { var s *Coded; c.Strategy = s })),
 			p.Fails("Coded.Ell = 0", "Coded.Ell = 0", with(func(c *Config) { c.Strategy = Coded{} })),
+			p.Fails("Coded.Field = 3", "Coded.Field = 3", with(func(c *Config) { c.Strategy = Coded{Ell: 2, Field: 3} })),
+			// The ℓ×ℓ bases of real decoding are checked before anything
+			// is allocated: ℓ = 2^23 would need 2^47 bytes per file.
+			badarg.Probe{Func: fn, Err: tooLarge}.Fails("Coded.Field with ℓ = 2^23", "decoding bases", with(func(c *Config) {
+				c.Topology, c.Cache, c.Strategy = &Torus{Side: 2}, 1, Coded{Ell: 1 << 23, Field: 256}
+			})),
 			p.Fails("Placement = 9", "Config.Placement = 9", with(func(c *Config) { c.Placement = 9 })),
 			p.Fails("Requests = 9", "Config.Requests = 9", with(func(c *Config) { c.Requests = 9 })),
 			p.Fails("Ties = 9", "Config.Ties = 9", with(func(c *Config) { c.Ties = 9 })),
@@ -254,6 +260,7 @@ func configCases() []badarg.Case {
 	} {
 		cs = append(cs, badarg.Probe{Func: name, Err: inv}.Fails(fmt.Sprintf("%+v", s), "", s.Validate))
 	}
+	cs = append(cs, badarg.Probe{Func: "Coded.Validate", Err: inv}.Fails("Field = 8", "Coded.Field = 8", Coded{Ell: 1, Field: 8}.Validate))
 	cs = append(cs, badarg.Probe{Func: "Coded.Validate", Err: inv}.Int("Ell", badarg.Positive, func(l int) error { return Coded{Ell: l}.Validate() })...)
 	return append(cs, badarg.Fields(badarg.Probe{Func: "TwoChoiceStretch.Validate", Err: inv}, TwoChoiceStretch{}, badarg.NonNegative,
 		func(s *TwoChoiceStretch) error { return s.Validate() }, "Alpha")...)

@@ -21,9 +21,12 @@ func (a *app) cacheCommand() *cobra.Command {
 		Short: "Cache networks: delivery strategies compared on maximum load and cost",
 		Long: `A cache network (spec coded-load.md): n servers on a topology, each caching
 M of K files, requests for Zipf-popular files served by a delivery
-strategy. "compare" runs the strategies side by side.`,
+strategy. "compare" runs the strategies side by side; "code" gives the
+decoding probability of the random linear chunks the coded strategy
+stands for (spec §11).`,
 	}
 	c.AddCommand(a.cacheCompareCommand())
+	c.AddCommand(a.cacheCodeCommand())
 	return c
 }
 
@@ -37,12 +40,13 @@ type cacheFlags struct {
 	zipf       float64
 	strategies []string
 	ball       int
+	field      *choice
 	runs       int
 	precision  loadlab.Precision
 }
 
 func (a *app) cacheCompareCommand() *cobra.Command {
-	f := cacheFlags{topology: newChoice("torus", "torus", "hypercube", "rgg", "regular")}
+	f := cacheFlags{topology: newChoice("torus", "torus", "hypercube", "rgg", "regular"), field: newChoice("256", "2", "4", "16", "256")}
 	c := &cobra.Command{
 		Use:   "compare",
 		Short: "Maximum load and cost of each strategy at each size, with 95 % intervals",
@@ -51,7 +55,12 @@ reports the mean maximum load, communication cost (hops per request) and
 outage with their 95 % intervals over --runs runs (spec coded-load.md §7).
 Strategies: nearest (nearest replica), two-choice (power of two choices
 among holders within a ball of --ball servers), two-choice-global,
-coded-log (coded delivery with ℓ = ⌈ln n⌉ pieces) and coded:L (ℓ = L).
+coded-log (coded delivery with ℓ = ⌈ln n⌉ pieces) and coded:L (ℓ = L),
+which assume that any ℓ chunks decode (an ideal MDS code), and rlnc-log and
+rlnc:L, the same with real decoding of random linear chunks over GF(q),
+q = --field (spec coded-load.md §11.6): a request takes chunks nearest
+first until they decode, and a file whose chunks do not decode is in
+outage.
 
 With --rel or --abs, --runs is the pilot and each strategy and size runs
 on until the 95 % half-widths of maximum load and cost are within ±rel of
@@ -96,6 +105,7 @@ printing the table.`,
 	fl.Float64Var(&f.zipf, "zipf", 0, "Zipf exponent γ of file popularity (0: uniform)")
 	fl.StringSliceVar(&f.strategies, "strategy", []string{"nearest", "two-choice", "coded-log"}, "strategies to compare")
 	fl.IntVar(&f.ball, "ball", 545, "least number of servers in the ball of two-choice")
+	fl.Var(f.field, "field", "field size q of rlnc-log and rlnc:L")
 	fl.IntVar(&f.runs, "runs", 10, "runs per strategy and size (with --rel or --abs: the pilot)")
 	fl.Float64Var(&f.precision.Rel, "rel", 0, "run until each 95 % half-width is ≤ rel·|mean| (0.01: ±1 %)")
 	fl.Float64Var(&f.precision.Abs, "abs", 0, "run until each 95 % half-width is ≤ abs (requests per server; hops)")
@@ -146,14 +156,22 @@ func (f *cacheFlags) variant(s string, base codedload.Config) (codedload.Variant
 		return codedload.Variant{Name: s, Config: with(codedload.TwoChoiceGlobal{})}, nil
 	case s == "coded-log":
 		return codedload.Variant{Name: s, Config: with(codedload.Coded{}), Ell: codedload.LogEll}, nil
-	case strings.HasPrefix(s, "coded:"):
-		ell, err := strconv.Atoi(strings.TrimPrefix(s, "coded:"))
+	case s == "rlnc-log":
+		q, _ := strconv.Atoi(f.field.val) // one of the choices
+		return codedload.Variant{Name: s, Config: with(codedload.Coded{Field: q}), Ell: codedload.LogEll}, nil
+	case strings.HasPrefix(s, "coded:"), strings.HasPrefix(s, "rlnc:"):
+		word, num, _ := strings.Cut(s, ":")
+		ell, err := strconv.Atoi(num)
 		if err != nil || ell < 1 {
-			return codedload.Variant{}, usagef("--strategy %q: want coded:L with an integer L ≥ 1", s)
+			return codedload.Variant{}, usagef("--strategy %q: want %s:L with an integer L ≥ 1", s, word)
 		}
-		return codedload.Variant{Name: s, Config: with(codedload.Coded{Ell: ell})}, nil
+		q := 0
+		if word == "rlnc" {
+			q, _ = strconv.Atoi(f.field.val)
+		}
+		return codedload.Variant{Name: s, Config: with(codedload.Coded{Ell: ell, Field: q})}, nil
 	}
-	return codedload.Variant{}, usagef("--strategy %q: want nearest, two-choice, two-choice-global, coded-log or coded:L", s)
+	return codedload.Variant{}, usagef("--strategy %q: want nearest, two-choice, two-choice-global, coded-log, coded:L, rlnc-log or rlnc:L", s)
 }
 
 // compareAnswer is the table of every strategy at every size.

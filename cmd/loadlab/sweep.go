@@ -91,8 +91,9 @@ configuration's: --seed does not apply, nor do --json, --csv, --plot and
                            and files of another configuration or seed, are
                            refused
   --direct --out BASE      the library's one-process result, same bytes
-  --direct --rel R         consensus, mobility and the codedload sweeps: run
-                           until every 95 % half-width is ≤ R·|mean| (or
+  --direct --rel R         consensus, mobility, coding-reception and the
+                           codedload sweeps: run until every 95 %
+                           half-width is ≤ R·|mean| (or
                            --abs A), the configuration's runs being the
                            pilot, at most --max-runs; the column n gives the
                            runs used, and the result equals the fixed-runs

@@ -39,6 +39,9 @@ type sweepCodedStrategy struct {
 	ChunkCap int     `json:"chunk_cap"`
 	Radius   int     `json:"radius"`
 	Alpha    float64 `json:"alpha"`
+	// Field is Coded.Field: 0 (ideal decoding) or 2, 4, 16, 256 (real
+	// decoding of random linear chunks over GF(Field)).
+	Field int `json:"field,omitempty"`
 }
 
 // sweepCodedFamily is a topology family; with N, one topology of it.
@@ -59,15 +62,15 @@ func (s sweepCodedStrategy) strategy() (codedload.Strategy, error) {
 	var err error
 	switch s.Kind {
 	case "", "nearest":
-		st, err = codedload.NearestReplica{}, unused("ell, chunk_cap, radius or alpha", s != sweepCodedStrategy{Kind: s.Kind})
+		st, err = codedload.NearestReplica{}, unused("ell, chunk_cap, field, radius or alpha", s != sweepCodedStrategy{Kind: s.Kind})
 	case "coded":
-		st, err = codedload.Coded{Ell: s.Ell, ChunkCap: s.ChunkCap}, unused("radius or alpha", s.Radius != 0 || s.Alpha != 0)
+		st, err = codedload.Coded{Ell: s.Ell, ChunkCap: s.ChunkCap, Field: s.Field}, unused("radius or alpha", s.Radius != 0 || s.Alpha != 0)
 	case "two-choice":
-		st, err = codedload.TwoChoice{Radius: s.Radius}, unused("ell, chunk_cap or alpha", s.Ell != 0 || s.ChunkCap != 0 || s.Alpha != 0)
+		st, err = codedload.TwoChoice{Radius: s.Radius}, unused("ell, chunk_cap, field or alpha", s.Ell != 0 || s.ChunkCap != 0 || s.Field != 0 || s.Alpha != 0)
 	case "two-choice-global":
-		st, err = codedload.TwoChoiceGlobal{}, unused("ell, chunk_cap, radius or alpha", s != sweepCodedStrategy{Kind: s.Kind})
+		st, err = codedload.TwoChoiceGlobal{}, unused("ell, chunk_cap, field, radius or alpha", s != sweepCodedStrategy{Kind: s.Kind})
 	case "two-choice-stretch":
-		st, err = codedload.TwoChoiceStretch{Alpha: s.Alpha}, unused("ell, chunk_cap or radius", s.Ell != 0 || s.ChunkCap != 0 || s.Radius != 0)
+		st, err = codedload.TwoChoiceStretch{Alpha: s.Alpha}, unused("ell, chunk_cap, field or radius", s.Ell != 0 || s.ChunkCap != 0 || s.Field != 0 || s.Radius != 0)
 	default:
 		return nil, loadlab.Invalid("sweep", "params: strategy kind %q, want nearest, coded, two-choice, two-choice-global or two-choice-stretch", s.Kind)
 	}

@@ -78,6 +78,7 @@ var sweepJobs = map[string]func(params json.RawMessage, seed uint64, runs int) (
 	"stability-study":      newSweepStudy,
 	"dual":                 newSweepDual,
 	"anycast-beacon":       newSweepBeacon,
+	"coding-reception":     newSweepReception,
 }
 
 // sweepLoad reads and validates the configuration file.

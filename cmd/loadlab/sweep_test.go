@@ -58,10 +58,19 @@ const sweepBeaconCfg = `{"sweep":"anycast-beacon","seed":9,"runs":3,"params":{"n
 
 // sweepMoreConfigs are further cases of registered sweeps for the
 // comparison with the library's result.
-var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg}
+var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg, "codedload with real decoding": sweepRLNCCfg}
+
+// A server sweep with real decoding of random linear chunks over GF(2)
+// (Coded.Field), beside nothing: its merge must equal the library's too.
+const sweepRLNCCfg = `{"sweep":"codedload-sizes","seed":6,"runs":3,"params":{"ns":[64,144],"topology":{"family":"torus"},"log_ell":true,` +
+	`"model":{"files":20,"cache":2,"strategy":{"kind":"coded","field":2}}}}`
+
+// The receivers of random linear coding over GF(4), ℓ = 5.
+const sweepReceptionCfg = `{"sweep":"coding-reception","seed":8,"runs":40,"params":{"q":4,"ell":5,"max_extra":2}}`
 
 // sweepConfigs holds one configuration of every registered sweep.
 var sweepConfigs = map[string]string{
+	"coding-reception":     sweepReceptionCfg,
 	"consensus":            sweepConsensusCfg,
 	"mobility":             sweepMobilityCfg,
 	"codedload":            sweepCodedloadCfg,
@@ -195,15 +204,16 @@ func TestSweepResumeKilledShard(t *testing.T) {
 var sweepInvalid = map[string][]struct{ old, new, want string }{
 	"consensus":         {{`"gamma":0.3`, `"gamma":-1`, "Gamma"}, {`"cycle"`, `"ring"`, "family"}, {`"runs":9`, `"runs":1`, "Runs"}, {`"gamma":0.3`, `"gamma":0.6`, "unstable"}},
 	"mobility":          {{`"mesh",`, `"ring",`, "scenario"}, {`"Slots":120`, `"Slots":-1`, "Slots"}, {`"window":4`, `"window":-4`, "window"}},
-	"codedload":         {{`"files":30`, `"files":0`, "Files"}, {`"kind":"coded"`, `"kind":"codd"`, "strategy kind"}, {`"ell":3`, `"ell":3,"radius":2`, "radius"}, {`"n":64`, `"n":50`, "torus"}, {`"ties":"lowest"`, `"ties":"low"`, "ties"}},
+	"codedload":         {{`"files":30`, `"files":0`, "Files"}, {`"kind":"coded"`, `"kind":"codd"`, "strategy kind"}, {`"ell":3`, `"ell":3,"radius":2`, "radius"}, {`"ell":3`, `"ell":3,"field":3`, "Coded.Field = 3"}, {`"n":64`, `"n":50`, "torus"}, {`"ties":"lowest"`, `"ties":"low"`, "ties"}},
 	"codedload-sizes":   {{`"ns":[64,256]`, `"ns":[64,100]`, "hypercube"}, {`"placement":"uniform"`, `"placement":"even"`, "placement"}, {`"cache":2`, `"cache":-2`, "Cache"}},
 	"codedload-compare": {{`"max_n":100`, `"max_n":-1`, "MaxN"}, {`"size_runs":[3,2]`, `"size_runs":[3]`, "size_runs"}, {`"size_runs":[3,2]`, `"size_runs":[3,0]`, "runs(300) = 0"}, {`"ball_size":25`, `"ball_size":-1`, "ball_size"}},
 	"stability-attractors": {{`"t1":200`, `"t1":0`, "t1"}, {`"sensitivity":1`, `"sensitivity":-1`, "Sensitivity"},
 		{`"t":[0.2955508223568711`, `"t":[-1`, "T"}, {`"params":{`, `"params":{"settings":{"rel_tol":-1},`, "RelTol"}},
-	"stability-map":   {{`"runs":6`, `"runs":5`, "cells"}, {`"aa":[0.3`, `"aa":[-0.3`, "aa[0]"}, {`"sensitivity":2`, `"sensitivity":-2`, "Sensitivity"}, {`"t":[0.7,0.7]`, `"t":[0.7,0.7,0.7]`, "T"}},
-	"stability-study": {{`"loads":[0.5,1.5]`, `"loads":[]`, "loads"}, {`"self_corrs":[0,0.8]`, `"self_corrs":[0,1]`, "SelfCorr"}, {`"runs":3`, `"runs":1`, "runs = 1"}, {`"n":30`, `"n":-3`, "StudyPoint.N"}},
-	"dual":            {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
-	"anycast-beacon":  {{`"budgets":[20,500]`, `"budgets":[20,0]`, "budgets[1] = 0"}, {`"penalty":100`, `"penalty":-1`, "Penalty = -1"}, {`"support":3`, `"support":-2`, "Support = -2"}},
+	"stability-map":    {{`"runs":6`, `"runs":5`, "cells"}, {`"aa":[0.3`, `"aa":[-0.3`, "aa[0]"}, {`"sensitivity":2`, `"sensitivity":-2`, "Sensitivity"}, {`"t":[0.7,0.7]`, `"t":[0.7,0.7,0.7]`, "T"}},
+	"stability-study":  {{`"loads":[0.5,1.5]`, `"loads":[]`, "loads"}, {`"self_corrs":[0,0.8]`, `"self_corrs":[0,1]`, "SelfCorr"}, {`"runs":3`, `"runs":1`, "runs = 1"}, {`"n":30`, `"n":-3`, "StudyPoint.N"}},
+	"dual":             {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
+	"anycast-beacon":   {{`"budgets":[20,500]`, `"budgets":[20,0]`, "budgets[1] = 0"}, {`"penalty":100`, `"penalty":-1`, "Penalty = -1"}, {`"support":3`, `"support":-2`, "Support = -2"}},
+	"coding-reception": {{`"q":4`, `"q":8`, "params.q = 8"}, {`"ell":5`, `"ell":0`, "params.ell = 0"}, {`"ell":5`, `"ell":5000`, "params.ell = 5000"}, {`"max_extra":2`, `"max_extra":-1`, "params.max_extra = -1"}, {`"runs":40`, `"runs":1`, "runs = 1"}},
 }
 
 // TestSweepErrorsBeforeAnyRun checks that bad input fails with exit code

@@ -49,12 +49,18 @@ func ClopperPearson(k, n int64, a float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// Binomial returns the proportion k/n with its Clopper–Pearson 95 %
-// 95 % interval as an Estimate (StdErr is the plug-in √(p̂(1−p̂)/n); N = n).
-// It panics unless 0 ≤ k ≤ n and n ≥ 1.
+// Binomial returns the estimate of a probability from k successes in n
+// independent trials: the mean k/n, its ClopperPearson 95 % interval
+// (coverage at least 95 % at every probability) and the standard error
+// √(p̂(1−p̂)/n), with N = n. With n = 0 every field but N is NaN. It
+// panics unless 0 ≤ k ≤ n.
 func Binomial(k, n int) loadlab.Estimate {
-	if n < 1 || k < 0 || k > n {
-		panic("mc: Binomial: want 0 ≤ k ≤ n and n ≥ 1")
+	if k < 0 || k > n {
+		panic("mc: Binomial: want 0 ≤ k ≤ n")
+	}
+	if n == 0 {
+		nan := math.NaN()
+		return loadlab.Estimate{Mean: nan, Lo: nan, Hi: nan, StdErr: nan}
 	}
 	lo, hi := ClopperPearson(int64(k), int64(n), 0.05)
 	p := float64(k) / float64(n)

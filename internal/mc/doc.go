@@ -7,7 +7,9 @@
 // which worker computes it; For runs the indices on a given number of
 // goroutines (GOMAXPROCS for workers ≤ 0) through internal/par. Summarize gives a sample's mean with
 // its Student-t 95 % interval (Estimate as a loadlab.Estimate), Rademacher
-// draws the ±1 probe vectors of the stochastic estimators, and SumIndependent the Welch–Satterthwaite
+// draws the ±1 probe vectors of the stochastic estimators, Binomial the exact
+// (Clopper–Pearson) 95 % interval of a probability from k successes in n
+// runs, and SumIndependent the Welch–Satterthwaite
 // interval of a sum of independent estimates. Until runs series of runs
 // in parallel rounds until each meets a loadlab.Precision, by the
 // stopping rule of docs/specs/monte-carlo.md §2 (looks run by run in run

@@ -99,3 +99,42 @@ func TestSummarizeOverflow(t *testing.T) {
 	assert.InEpsilon(t, math.Sqrt2*1e308, s.Std, 1e-15)
 	assert.True(t, math.IsInf(Summarize([]float64{math.Inf(1), 1}).Mean, 1), "a real infinity stays")
 }
+
+// TestBinomialClopperPearson checks the exact interval against its
+// definition through the identity P[Beta(k, n−k+1) ≤ p] = P[Bin(n, p) ≥ k]:
+// at Lo the binomial upper tail P[Bin(n, Lo) ≥ k] is 0.025, at Hi the
+// lower tail P[Bin(n, Hi) ≤ k] is 0.025, both summed term by term here.
+// The 1e-9 tolerance on a tail probability is far above the rounding of
+// a sum of at most 101 terms (~1e-15) and of gonum's Beta quantile
+// (~1e-12 relative), and a wrong quantile (a wrong shape parameter)
+// moves a tail by more than 1e-3. Closed forms: at k = 0, Hi solves
+// (1−p)^n = 0.025; at k = n, Lo solves p^n = 0.025.
+func TestBinomialClopperPearson(t *testing.T) {
+	tail := func(n, lo, hi int, p float64) float64 { // P[lo ≤ Bin(n, p) ≤ hi]
+		s := 0.0
+		for j := lo; j <= hi; j++ {
+			lg, _ := math.Lgamma(float64(n + 1))
+			la, _ := math.Lgamma(float64(j + 1))
+			lb, _ := math.Lgamma(float64(n - j + 1))
+			s += math.Exp(lg - la - lb + float64(j)*math.Log(p) + float64(n-j)*math.Log1p(-p))
+		}
+		return s
+	}
+	for _, c := range [][2]int{{1, 10}, {3, 10}, {9, 10}, {50, 100}, {2, 1000}} {
+		k, n := c[0], c[1]
+		e := Binomial(k, n)
+		assert.InDelta(t, 0.025, tail(n, k, n, e.Lo), 1e-9, "k, n = %d, %d: Lo", k, n)
+		assert.InDelta(t, 0.025, tail(n, 0, k, e.Hi), 1e-9, "k, n = %d, %d: Hi", k, n)
+		assert.Equal(t, float64(k)/float64(n), e.Mean)
+		assert.Equal(t, n, e.N)
+	}
+	e := Binomial(0, 10)
+	assert.Equal(t, 0.0, e.Lo)
+	assert.InDelta(t, 1-math.Pow(0.025, 0.1), e.Hi, 1e-12)
+	e = Binomial(10, 10)
+	assert.Equal(t, 1.0, e.Hi)
+	assert.InDelta(t, math.Pow(0.025, 0.1), e.Lo, 1e-12)
+	assert.True(t, math.IsNaN(Binomial(0, 0).Mean))
+	assert.Panics(t, func() { Binomial(3, 2) })
+	assert.Panics(t, func() { Binomial(-1, 2) })
+}

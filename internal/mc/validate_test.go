@@ -21,7 +21,8 @@ func TestValidate(t *testing.T) {
 		badarg.Probe{Func: "ClopperPearson"}.Panics("k > n", "mc: ClopperPearson: want 0 ≤ k ≤ n", func() { ClopperPearson(3, 2, 0.05) }),
 		badarg.Probe{Func: "ClopperPearson"}.Panics("k < 0", "mc: ClopperPearson: want 0 ≤ k ≤ n", func() { ClopperPearson(-1, 2, 0.05) }),
 		badarg.Probe{Func: "ClopperPearson"}.Panics("a = 1", "0 < a < 1", func() { ClopperPearson(1, 2, 1) }),
-		badarg.Probe{Func: "Binomial"}.Panics("n = 0", "mc: Binomial: want 0 ≤ k ≤ n and n ≥ 1", func() { Binomial(0, 0) }),
+		badarg.Probe{Func: "Binomial"}.Panics("k > n", "mc: Binomial: want 0 ≤ k ≤ n", func() { Binomial(3, 2) }),
+		badarg.Probe{Func: "Binomial"}.Panics("k = -1", "mc: Binomial: want 0 ≤ k ≤ n", func() { Binomial(-1, 2) }),
 	}
 	// Until's arguments come from the entry points, which validate the
 	// user's precision and pilots first: anything else is a programmer
