@@ -18,7 +18,7 @@
 // spec §3.2), sampled in O(1) per draw with an alias table. Each server
 // caches M files' worth: uncoded, the files of M draws from the law (spec
 // §4.1); coded, Mℓ slots each holding a fresh coded chunk of a drawn file,
-// any ℓ distinct chunks of a file decoding it (spec §4.2; DecodeProb
+// any ℓ distinct chunks of a file decoding it (spec §4.2; coding.DecodeProb
 // quantifies that assumption for random linear codes, and Coded.Field
 // replaces it by real decoding). In one block
 // exactly n requests arrive (or Po(n), Poissonized), each at a uniform
@@ -64,8 +64,8 @@
 // until its MaxLoad and Cost meet that 95 % half-width (len(Runs) runs;
 // docs/specs/monte-carlo.md). The exact formulas of
 // spec §6.3 (FileCost, Cost, Outage, with Torus.Balls, Hypercube.Balls or
-// nil for the infinite grid), MaxPoissonMean, MaxBinomialMean and
-// DecodeProb serve as test oracles (spec §10.4).
+// nil for the infinite grid), MaxPoissonMean and MaxBinomialMean serve
+// as test oracles (spec §10.4).
 //
 // The readings chosen on the spec's open questions (§9) are listed in
 // spec §10.7.

@@ -398,25 +398,3 @@ func MaxBinomialMean(n int) (float64, error) {
 	}
 	return sum, nil
 }
-
-// DecodeProb returns Π_{j=1}^{ℓ} (1 − q^{−j}), the probability that ℓ coded
-// chunks with coefficient vectors uniform over GF(q)^ℓ decode the file
-// (spec §4.2, random linear network coding); ℓ = 0 gives 1. Run assumes
-// decoding always succeeds, as the paper does; this quantifies that
-// assumption. The product stops once its factors round to 1 or it reaches
-// 0, so any ℓ costs at most about 60/log₂ q factors. It returns an error
-// wrapping loadlab.ErrInvalid unless q > 1 (+Inf allowed) and ell ≥ 0.
-func DecodeProb(q float64, ell int) (float64, error) {
-	if !(q > 1) || ell < 0 {
-		return 0, loadlab.Invalid(pkg, "DecodeProb(q = %v, ell = %d): want q > 1 and ell ≥ 0", q, ell)
-	}
-	prob := 1.0
-	for j := 1; j <= ell; j++ {
-		f := -math.Expm1(-float64(j) * math.Log(q))
-		if f == 1 || prob == 0 {
-			break // every later factor is 1 too, or the product is 0
-		}
-		prob *= f
-	}
-	return prob, nil
-}

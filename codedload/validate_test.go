@@ -21,7 +21,7 @@ var (
 )
 
 // exactCases probes the closed forms of spec §6: FileCost, Cost, Outage,
-// the maxima of Poisson and binomial counts, DecodeProb, Harmonic,
+// the maxima of Poisson and binomial counts, Harmonic,
 // ZipfPMF and the alias table.
 func exactCases() []badarg.Case {
 	var cs []badarg.Case
@@ -65,13 +65,6 @@ func exactCases() []badarg.Case {
 		// Guards: MaxPoissonMean(-1) returning −2.19.
 		add(badarg.Probe{Func: name, Err: inv}.Int("n", badarg.Positive, func(n int) error { _, err := f(n); return err })...)
 	}
-	p = badarg.Probe{Func: "DecodeProb", Err: inv}
-	// q > 1, +Inf allowed.
-	for _, q := range []float64{nan, math.Inf(-1), -1, 0, 1} {
-		label := fmt.Sprintf("q = %v", q)
-		add(p.Fails(label, label, func() error { _, err := DecodeProb(q, 3); return err }))
-	}
-	add(p.Int("ell", badarg.NonNegative, func(l int) error { _, err := DecodeProb(2, l); return err })...)
 	for name, f := range map[string]func(int, float64) error{
 		"Harmonic": func(k int, g float64) error { _, err := Harmonic(k, g); return err },
 		"ZipfPMF":  func(k int, g float64) error { _, err := ZipfPMF(k, g); return err },

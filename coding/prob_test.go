@@ -187,3 +187,23 @@ func TestReceptionPrecision(t *testing.T) {
 	assert.Equal(t, 200, c.Runs)
 	assert.Equal(t, loadlab.IterationLimit, c.Status)
 }
+
+// TestDecodeProbTableK checks the values of coded-load spec §8 K
+// (printed to 6 decimals, so 5e-7 is their rounding; the first two are
+// exact: 1/2 and 3/8), and that a huge ℓ costs nothing: the product
+// stops once its factors round to 1 (after j = 54 at q = 2).
+func TestDecodeProbTableK(t *testing.T) {
+	for _, c := range []struct {
+		q    float64
+		ell  int
+		want float64
+		tol  float64
+	}{{2, 1, 0.5, 1e-15}, {2, 2, 0.375, 1e-15}, {2, 10, 0.289070, 5e-7}, {2, 200, 0.288788, 5e-7},
+		{16, 5, 0.933595, 5e-7}, {256, 1, 0.996094, 5e-7}, {256, 5, 0.996078, 5e-7}, {1 << 16, 3, 0.999985, 5e-7},
+		{2, 1 << 40, 0.288788, 5e-7}, {math.Inf(1), 5, 1, 0}, {2, 0, 1, 0}} {
+		p, err := DecodeProb(c.q, c.ell, 0)
+		if err != nil || math.Abs(p-c.want) > c.tol {
+			t.Errorf("DecodeProb(%v, %d, 0) = %v, %v; want %v", c.q, c.ell, p, err, c.want)
+		}
+	}
+}
