@@ -15,7 +15,7 @@ func init() {
 	register(
 		plots.Figure{
 			Name:    "anycast-robust-beacons",
-			Caption: "What a measured C costs (stability.Robustness.BeaconStudy, spec §15.5): on a 40-node synthetic CDN (anycast.GenerateCDN, 4 proxies per region, demand 1.3 times the generated one, optimal P1 cost P* = 1.53) the optimal split computed on Ĉ from a beacon campaign and applied to the true C loses optimality about in proportion to 1/(beacons per region) from 1000 beacons on (fitted slope −0.90 on log–log axes; a loss of second order in Ĉ − C predicts −1), and overloads the proxies 2 to 25 times more than the true optimum; means over 40 campaigns per budget with 95 % Student intervals (every campaign's simultaneous confidence set held the true C).",
+			Caption: "What a measured C costs (stability.Robustness.BeaconStudy, spec §15.5): on a 40-node synthetic CDN (anycast.GenerateCDN, 4 proxies per region, demand 1.3 times the generated one, optimal P1 cost P* = 1.53) the optimal split computed on Ĉ from a beacon campaign and applied to the true C loses optimality about in proportion to 1/(beacons per region) from 1000 beacons on (fitted slope −0.90 on log–log axes; a loss of second order in Ĉ − C predicts −1), and overloads the proxies 2 to 27 times more than the true optimum; means over 40 campaigns per budget with 95 % Student intervals (every campaign's simultaneous confidence set held the true C).",
 			Make:    threeSteps(beaconPreset, beaconCompute, beaconDraw),
 			Seconds: 5,
 		},
