@@ -229,6 +229,7 @@ var areas = []struct{ prefix, title string }{
 	{"consensus", "Distributed system throttlers"},
 	{"dual", "Anycast CDN: the dual algorithm"},
 	{"stability", "Anycast CDN: the greedy heuristic"},
+	{"anycast", "Anycast CDN as deployed: measured C, discrete control, FastControl, the headline study"},
 	{"codedload", "Coded load balancing"},
 	{"competitive", "Nomadic service points"},
 }
