@@ -139,8 +139,8 @@ type ScaleWeightDesign struct {
 	Weights []float64
 	// Graph has the links with positive weight.
 	Graph *wgraph.Graph
-	// Value is tr L(w)† at Weights: exact (Lo = Hi = Mean) on the dense
-	// path, else a 95 % Student-t interval from the certificate's
+	// Value is tr L(w)† at Weights: exact (Lo = Hi = Mean, N = 0) on the
+	// dense path, else a 95 % Student-t interval from the certificate's
 	// sketch columns.
 	Value loadlab.Estimate
 	// Lower is a lower bound on min tr L(w)† over the feasible set, and
@@ -278,6 +278,9 @@ func DesignWeightsAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand
 	} else {
 		if src == nil {
 			panic("consensus: DesignWeightsAtScale: nil rand.Source")
+		}
+		if err := size.Check("consensus", "ScaleDesignSettings.Probes × Nodes (warm starts)", set.Probes*p.Nodes, 8); err != nil {
+			return nil, err
 		}
 		seed = rand.New(src).Uint64()
 		o = newSketchTraceOracle(p, set, seed)

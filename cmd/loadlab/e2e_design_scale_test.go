@@ -73,6 +73,25 @@ func TestDesignWeightsResistance(t *testing.T) {
 	}
 }
 
+// TestDesignWeightsResistanceUsage: flag combinations that make no
+// sense exit with code 2 and say why.
+func TestDesignWeightsResistanceUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--add", "1", "--resistance"}, "--resistance goes with --weights"},
+		{[]string{"--weights", "--resistance", "--excess", "1"}, "two objectives"},
+		{[]string{"--weights", "--resistance", "--min-weight", "2", "--max-weight", "1"}, "--min-weight ≤ --max-weight"},
+		{[]string{"--weights", "--resistance", "--gap-tol", "0"}, "--gap-tol"},
+	} {
+		r := runCmd(t, "", append([]string{"throttler", "design", "--graph", "cycle8.txt"}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}
+
 // close6 compares to the 6 significant digits the tables print.
 func close6(a, b float64) bool {
 	d := a - b

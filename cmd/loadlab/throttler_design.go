@@ -56,6 +56,9 @@ printed probability).`,
 			if err := designMode(add, reweight, weights, cmd.Flags().Changed("excess")); err != nil {
 				return err
 			}
+			if err := sf.mode(weights, cmd.Flags().Changed("excess")); err != nil {
+				return err
+			}
 			d, _, err := f.in.load()
 			if err != nil {
 				return err

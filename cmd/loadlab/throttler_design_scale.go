@@ -24,6 +24,17 @@ func (f *scaleDesignFlags) scalable(n int) bool {
 	return f.resistance || n > spectral.DenseMaxNodes
 }
 
+// mode checks that --resistance goes with --weights and not --excess.
+func (f *scaleDesignFlags) mode(weights, excess bool) error {
+	switch {
+	case f.resistance && !weights:
+		return usagef("--resistance goes with --weights")
+	case f.resistance && excess:
+		return usagef("--resistance and --excess are two objectives: give one")
+	}
+	return nil
+}
+
 // designWeightsAtScale answers "design --weights" on the scalable path:
 // every existing link a candidate of unit cost, the budget (default the
 // current total) and uniform per-link bounds --min-weight/--max-weight.
