@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/spf13/cobra"
 
@@ -43,11 +42,9 @@ started from the ρ₂ design, with its stationarity gap).
 budget (spec §13.11), with the exact ρ₂ after each link and the certified
 distance to the best reweighting of all links.
 Both at the update cycle --gamma (default γ*_H2 of the input graph).
---weights --resistance (taken on graphs above 2048 servers): minimise
-tr L(w)† instead, the resistance term of ρ₂, at any size, with per-link
-bounds --min-weight/--max-weight and a certified gap (spec §13.12: exact
-up to 1000 servers, above from a sketch, the bound then holding at the
-printed probability).`,
+--weights --resistance (taken above 2048 servers): minimise tr L(w)†, ρ₂'s
+resistance term, at any size within --min-weight/--max-weight, with a
+certified gap (spec §13.12; above 1000 servers at the printed probability).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -56,20 +53,11 @@ printed probability).`,
 			if err := designMode(add, reweight, weights, cmd.Flags().Changed("excess")); err != nil {
 				return err
 			}
-			if err := sf.mode(weights, cmd.Flags().Changed("excess")); err != nil {
-				return err
-			}
 			d, _, err := f.in.load()
 			if err != nil {
 				return err
 			}
-			if weights && !cmd.Flags().Changed("excess") && sf.scalable(d.Graph.Order()) {
-				ans, err := a.designWeightsAtScale(d, budget, sf)
-				if ans != nil {
-					if eerr := a.emit(ans); eerr != nil {
-						return eerr
-					}
-				}
+			if done, err := a.designAtScale(d, budget, weights, cmd.Flags().Changed("excess"), sf); done {
 				return err
 			}
 			th, err := designThrottler(d.Graph, f)
@@ -105,11 +93,7 @@ printed probability).`,
 	c.Flags().IntVar(&reweight, "reweight", 0, "change the weights of at most `K` links under --budget")
 	c.Flags().Float64Var(&budget, "budget", 0, "total link weight for --weights; 0 means the graph's current total")
 	c.Flags().Float64Var(&excess, "excess", 0, "with --weights: minimise the expected over-throttling at this mean excess demand r_total − l_total (load) instead of ρ₂")
-	c.Flags().BoolVar(&sf.resistance, "resistance", false, "with --weights: minimise tr L(w)† at any size (spec §13.12)")
-	c.Flags().Float64Var(&sf.minW, "min-weight", 0, "with --resistance: lower bound on every link weight")
-	c.Flags().Float64Var(&sf.maxW, "max-weight", math.Inf(1), "with --resistance: upper bound on every link weight")
-	c.Flags().Float64Var(&sf.tol, "gap-tol", 0.01, "with --resistance: relative certified gap to aim at")
-	c.Flags().Float64Var(&sf.eps, "sketch-eps", 0.2, "with --resistance above 1000 servers: the certificate's sketch accuracy ε")
+	sf.register(c)
 	return c
 }
 

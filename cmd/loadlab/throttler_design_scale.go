@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/spf13/cobra"
+
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/graphio"
 	"github.com/loadlab/loadlab/spectral"
@@ -18,10 +20,36 @@ type scaleDesignFlags struct {
 	eps             float64
 }
 
-// scalable reports whether "design --weights" takes the scalable path:
-// asked for with --resistance, or a graph above the dense limit.
-func (f *scaleDesignFlags) scalable(n int) bool {
-	return f.resistance || n > spectral.DenseMaxNodes
+func (f *scaleDesignFlags) register(c *cobra.Command) {
+	c.Flags().BoolVar(&f.resistance, "resistance", false, "with --weights: minimise tr L(w)† at any size (spec §13.12)")
+	c.Flags().Float64Var(&f.minW, "min-weight", 0, "with --resistance: lower bound on every link weight")
+	c.Flags().Float64Var(&f.maxW, "max-weight", math.Inf(1), "with --resistance: upper bound on every link weight")
+	c.Flags().Float64Var(&f.tol, "gap-tol", 0.01, "with --resistance: relative certified gap to aim at")
+	c.Flags().Float64Var(&f.eps, "sketch-eps", 0.2, "with --resistance above 1000 servers: the certificate's sketch accuracy ε")
+}
+
+// emitOrErr emits an answer (when there is one) and returns err.
+func (a *app) emitOrErr(ans *answer, err error) error {
+	if ans != nil {
+		if eerr := a.emit(ans); eerr != nil {
+			return eerr
+		}
+	}
+	return err
+}
+
+// designAtScale answers "design --weights" on the scalable path when it
+// applies (done): asked for with --resistance, or --weights without
+// --excess on a graph above the dense limit. It refuses --resistance
+// without --weights or with --excess.
+func (a *app) designAtScale(d *graphio.Data, budget float64, weights, excess bool, f scaleDesignFlags) (done bool, err error) {
+	if err := f.mode(weights, excess); err != nil {
+		return true, err
+	}
+	if !weights || excess || !(f.resistance || d.Graph.Order() > spectral.DenseMaxNodes) {
+		return false, nil
+	}
+	return true, a.emitOrErr(a.designWeightsAtScale(d, budget, f))
 }
 
 // mode checks that --resistance goes with --weights and not --excess.
