@@ -154,7 +154,10 @@ type ScaleWeightDesign struct {
 	// certificate's columns k.
 	Iterations, Evals, Solves, SketchColumns int
 	// Status is Success when Gap ≤ Tol · Value.Hi, else IterationLimit,
-	// StepLimit or Stagnated (with ErrNotConverged).
+	// StepLimit or Stagnated (with ErrNotConverged). On the sketched path
+	// IterationLimit also reports a design whose optimisation converged
+	// but whose certificate is looser than Tol, as the sketch's envelope
+	// makes it for Tol below about 2ε (spec §13.12).
 	Status loadlab.Status
 }
 
