@@ -8,8 +8,10 @@ import (
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/internal/solve"
 	"github.com/loadlab/loadlab/laplacian"
+	"gonum.org/v1/gonum/mat"
 )
 
 // project writes the Euclidean projection of y onto the feasible set
@@ -226,6 +228,9 @@ func certify(p TraceWeightProblem, o traceOracle, w []float64, set ScaleDesignSe
 	if err != nil {
 		return err
 	}
+	if err := size.Check("consensus", "certificate sketch blocks (2·16 columns × Nodes)", 2*laplacian.MaxBlockCols*p.Nodes, 8); err != nil {
+		return err
+	}
 	solver := set.solverSettings()
 	sv, err := laplacian.NewSolver(d.Graph, &solver, loadlab.Stream(seed, 4))
 	if err != nil {
@@ -234,13 +239,11 @@ func certify(p TraceWeightProblem, o traceOracle, w []float64, set ScaleDesignSe
 	s := make([]float64, m)
 	vals := make([]float64, k)
 	q, x := make([]float64, p.Nodes), make([]float64, p.Nodes)
-	for j := range k {
-		gaussian(q, seed, 3, j)
-		if _, err := sv.Solve(x, q); err != nil {
-			return err
-		}
+	if err := sketchColumns(sv, k, seed, q, x, func(j int) {
 		vals[j] = dot(q, x)
 		accumulateEdges(s, p.Links, x)
+	}); err != nil {
+		return err
 	}
 	for i := range s {
 		s[i] /= float64(k) * (1 - set.Eps) // the upper envelope
@@ -278,6 +281,34 @@ func (p TraceWeightProblem) refine(sv interface {
 			return err
 		}
 		s[i] = dot(x, x) * (1 + 1e-4) // the solve's error: relative ≤ κ·Tol = 1e-4 for κ ≤ 10⁴ at Tol 1e-8
+	}
+	return nil
+}
+
+// sketchColumns solves L x_j = q_j for the k Gaussian columns q_j of
+// the stream (seed, 3, j), in blocks of laplacian.MaxBlockCols columns
+// (SolveBlock: the same solutions as column by column), and calls
+// visit(j) with q and x holding q_j and x_j.
+func sketchColumns(sv *laplacian.Solver, k int, seed uint64, q, x []float64, visit func(j int)) error {
+	n := len(q)
+	var b, xs *mat.Dense
+	for c0 := 0; c0 < k; c0 += laplacian.MaxBlockCols {
+		c := min(laplacian.MaxBlockCols, k-c0)
+		if b == nil || b.RawMatrix().Cols != c {
+			b, xs = mat.NewDense(n, c, nil), mat.NewDense(n, c, nil)
+		}
+		for j := range c {
+			gaussian(q, seed, 3, c0+j)
+			b.SetCol(j, q)
+		}
+		if _, err := sv.SolveBlock(xs, b); err != nil {
+			return err
+		}
+		for j := range c {
+			mat.Col(q, j, b)
+			mat.Col(x, j, xs)
+			visit(c0 + j)
+		}
 	}
 	return nil
 }
