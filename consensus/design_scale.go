@@ -282,7 +282,7 @@ func DesignWeightsAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand
 		if src == nil {
 			panic("consensus: DesignWeightsAtScale: nil rand.Source")
 		}
-		if err := size.Check("consensus", "ScaleDesignSettings.Probes × Nodes (warm starts)", set.Probes*p.Nodes, 8); err != nil {
+		if err := size.Check("consensus", "(ScaleDesignSettings.Probes + 48) × Nodes (warm starts and blocks)", (set.Probes+3*laplacian.MaxBlockCols)*p.Nodes, 8); err != nil {
 			return nil, err
 		}
 		seed = rand.New(src).Uint64()

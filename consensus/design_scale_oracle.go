@@ -67,14 +67,15 @@ func (o *denseTraceOracle) eval(w []float64) (float64, []float64, bool, error) {
 // Gaussian columns q_j (drawn from the seed, never stored), each solve
 // warm-started from the column's solution at the previous evaluation.
 type sketchTraceOracle struct {
-	p       TraceWeightProblem
-	solver  laplacian.Settings
-	seed    uint64
-	x       [][]float64 // the columns' last solutions L† q_j
-	q, r, d []float64
-	s       []float64
-	nsolve  int
-	evals   uint64
+	p          TraceWeightProblem
+	solver     laplacian.Settings
+	seed       uint64
+	x          [][]float64 // the columns' last solutions L† q_j
+	q, r, d    []float64
+	qb, rb, db *mat.Dense // a block of columns, residuals and corrections
+	s          []float64
+	nsolve     int
+	evals      uint64
 }
 
 func newSketchTraceOracle(p TraceWeightProblem, set ScaleDesignSettings, seed uint64) *sketchTraceOracle {
@@ -110,13 +111,16 @@ func (o *sketchTraceOracle) eval(w []float64) (float64, []float64, bool, error) 
 	}
 	clear(o.s)
 	var f float64
-	for j, x := range o.x {
-		gaussian(o.q, o.seed, 1, j)
-		if err := o.warmSolve(sv, x); err != nil {
+	for c0 := 0; c0 < len(o.x); c0 += laplacian.MaxBlockCols {
+		cols := o.x[c0:min(c0+laplacian.MaxBlockCols, len(o.x))]
+		if err := o.warmBlock(sv, c0, cols); err != nil {
 			return 0, nil, false, err
 		}
-		f += dot(o.q, x)
-		accumulateEdges(o.s, o.p.Links, x)
+		for j, x := range cols {
+			mat.Col(o.q, j, o.qb)
+			f += dot(o.q, x)
+			accumulateEdges(o.s, o.p.Links, x)
+		}
 	}
 	k := float64(len(o.x))
 	for i := range o.s {
@@ -125,34 +129,55 @@ func (o *sketchTraceOracle) eval(w []float64) (float64, []float64, bool, error) 
 	return f / k, o.s, true, nil
 }
 
-// warmSolve updates x to L† q (q in o.q) from its current value: it
-// solves L d = q − L x to the relative residual that makes the sum's
-// residual the solver's tolerance relative to ‖q‖, and centres x.
-func (o *sketchTraceOracle) warmSolve(sv *laplacian.Solver, x []float64) error {
-	sv.Operator().Apply(o.r, x)
-	for i := range o.r {
-		o.r[i] = o.q[i] - o.r[i]
+// warmBlock updates the columns x_j (j = c0, c0 + 1, …) to L† q_j from
+// their current values, leaving q_j in o.qb: it solves L d_j = q_j − L x_j
+// for all of them in one block (SolveBlock) to the relative residual
+// min_j Tol·‖q_j‖/‖q_j − L x_j‖ (so that every x_j + d_j meets Tol relative
+// to q_j; a column that already does gets a zero right-hand side), adds
+// d_j and centres x_j.
+func (o *sketchTraceOracle) warmBlock(sv *laplacian.Solver, c0 int, cols [][]float64) error {
+	c := len(cols)
+	if o.qb == nil || o.qb.RawMatrix().Cols != c {
+		n := o.p.Nodes
+		o.qb, o.rb, o.db = mat.NewDense(n, c, nil), mat.NewDense(n, c, nil), mat.NewDense(n, c, nil)
 	}
-	qn, rn := centredNorm(o.q), centredNorm(o.r)
-	tol := o.solver.Tol * qn / rn
-	if !(tol < 1) {
-		return nil // x already solves to the tolerance
+	tol, active := 1.0, 0
+	for j, x := range cols {
+		gaussian(o.q, o.seed, 1, c0+j)
+		o.qb.SetCol(j, o.q)
+		sv.Operator().Apply(o.r, x)
+		for i := range o.r {
+			o.r[i] = o.q[i] - o.r[i]
+		}
+		if t := o.solver.Tol * centredNorm(o.q) / centredNorm(o.r); t < 1 {
+			tol = min(tol, t)
+			active++
+		} else {
+			clear(o.r) // x_j already solves to the tolerance
+		}
+		o.rb.SetCol(j, o.r)
+	}
+	if active == 0 {
+		return nil
 	}
 	if err := sv.SetTol(max(tol, 1e-15)); err != nil {
 		return err
 	}
-	if _, err := sv.Solve(o.d, o.r); err != nil {
+	if _, err := sv.SolveBlock(o.db, o.rb); err != nil {
 		return err
 	}
-	o.nsolve++
-	var mean float64
-	for i := range x {
-		x[i] += o.d[i]
-		mean += x[i]
-	}
-	mean /= float64(len(x))
-	for i := range x {
-		x[i] -= mean
+	o.nsolve += active
+	for j, x := range cols {
+		mat.Col(o.d, j, o.db)
+		var mean float64
+		for i := range x {
+			x[i] += o.d[i]
+			mean += x[i]
+		}
+		mean /= float64(len(x))
+		for i := range x {
+			x[i] -= mean
+		}
 	}
 	return nil
 }
