@@ -61,7 +61,12 @@
 // the certified stability limit, with the H2 price of the margin;
 // Spectral.GammaWorstServer minimises the worst server's ρ₂,j;
 // ReweightLinks reweights at most k links, certified against the full
-// design.
+// design. DesignWeightsAtScale (§13.12) minimises tr L(w)† under a
+// budget and per-link bounds at any size: exactly up to 1000 nodes,
+// above by projected gradient on a sketch with warm-started solves, its
+// lower bound f(w)²/max_v Σ v_e‖L†b_e‖² then holding at a stated
+// confidence (the sketch's envelope limits the certified gap to about
+// 2ε).
 //
 // # Per-server throttling
 //

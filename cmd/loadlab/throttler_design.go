@@ -25,6 +25,7 @@ func (a *app) throttlerDesignCommand() *cobra.Command {
 	var reweight int
 	var budget float64
 	var excess float64
+	var sf scaleDesignFlags
 	c := &cobra.Command{
 		Use:   "design",
 		Short: "Add k links greedily, or design every link weight with a certificate",
@@ -40,7 +41,10 @@ started from the ρ₂ design, with its stationarity gap).
 --reweight K: change the weights of at most K links under the same
 budget (spec §13.11), with the exact ρ₂ after each link and the certified
 distance to the best reweighting of all links.
-Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
+Both at the update cycle --gamma (default γ*_H2 of the input graph).
+--weights --resistance (taken above 2048 servers): minimise tr L(w)†, ρ₂'s
+resistance term, at any size within --min-weight/--max-weight, with a
+certified gap (spec §13.12; above 1000 servers at the printed probability).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
@@ -51,6 +55,9 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 			}
 			d, _, err := f.in.load()
 			if err != nil {
+				return err
+			}
+			if done, err := a.designAtScale(d, budget, weights, cmd.Flags().Changed("excess"), sf); done {
 				return err
 			}
 			th, err := designThrottler(d.Graph, f)
@@ -86,6 +93,7 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 	c.Flags().IntVar(&reweight, "reweight", 0, "change the weights of at most `K` links under --budget")
 	c.Flags().Float64Var(&budget, "budget", 0, "total link weight for --weights; 0 means the graph's current total")
 	c.Flags().Float64Var(&excess, "excess", 0, "with --weights: minimise the expected over-throttling at this mean excess demand r_total − l_total (load) instead of ρ₂")
+	sf.register(c)
 	return c
 }
 
