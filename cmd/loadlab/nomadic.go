@@ -20,9 +20,12 @@ func (a *app) nomadicCommand() *cobra.Command {
 		Long: `A session is held on one of k servers in each time slot, paying the slot's
 hold cost there and a setup cost C for each migration (spec nomadic.md
 §2). "compare" runs the online algorithms on a table of hold costs and
-compares each with the offline optimum.`,
+compares each with the offline optimum; "adversary" runs each against the
+adaptive adversary built for it; "alpha" studies DTrack's threshold α
+(and DTrack-B's β) against the adversary and on random workloads, beside
+its bound (spec §15).`,
 	}
-	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand())
+	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand(), a.nomadicAlphaCommand())
 	return c
 }
 
