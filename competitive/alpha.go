@@ -233,8 +233,14 @@ func (p AlphaPoint) Instance(src rand.Source) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	rng := rand.New(src)
-	k, T, top := q.Servers, q.Slots, q.Spread*q.Setup
+	return drawInstance(rand.New(src), q.Servers, q.Slots, q.Setup, q.Workload, q.Spread, q.Persist)
+}
+
+// drawInstance draws an instance of workload wl (spec §15.6): k servers,
+// T slots, setup C, costs on [0, spread·C), a Sticky free server lasting
+// persist slots on average.
+func drawInstance(rng *rand.Rand, k, T int, C float64, wl Workload, spread, persist float64) (*Instance, error) {
+	top := spread * C
 	h := make([]float64, T*k)
 	free := rng.IntN(k)
 	for t := range T {
@@ -242,14 +248,14 @@ func (p AlphaPoint) Instance(src rand.Source) (*Instance, error) {
 		for s := range row {
 			row[s] = rng.Float64() * top
 		}
-		if q.Workload == Sticky {
-			if t > 0 && rng.Float64()*q.Persist < 1 {
+		if wl == Sticky {
+			if t > 0 && rng.Float64()*persist < 1 {
 				free = rng.IntN(k)
 			}
 			row[free] = 0
 		}
 	}
-	return NewInstanceFlat(T, k, h, q.Setup)
+	return NewInstanceFlat(T, k, h, C)
 }
 
 // AlphaRun is one random instance of an AlphaPoint: DTrack's and the

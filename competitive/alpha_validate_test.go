@@ -62,3 +62,78 @@ func alphaCases() []badarg.Case {
 	add(badarg.Probe{Func: "SummarizeAlpha"}.Panics("a bad point", "AlphaPoint.Servers = 0", func() { SummarizeAlpha(AlphaPoint{}, 1, nil) }))
 	return cs
 }
+
+// predictionCases probes Guarded's fields, NoisyOracle and the
+// prediction study (spec §16).
+func predictionCases(in *Instance) []badarg.Case {
+	var cs []badarg.Case
+	add := func(c ...badarg.Case) { cs = append(cs, c...) }
+	good := func() *Guarded {
+		return &Guarded{Predicted: &Lookahead{Window: 2, Forecaster: Oracle{in}}, Fallback: &WFA{}}
+	}
+	for _, fn := range []string{"Guarded.Validate", "Guarded.Reset"} {
+		call := func(g *Guarded) error {
+			if fn == "Guarded.Validate" {
+				return g.Validate()
+			}
+			return g.Reset(2, 1)
+		}
+		p := badarg.Probe{Func: fn, Err: inv}
+		add(badarg.Fields(p, *good(), badarg.NonNegative, call, "Lambda")...)
+		add(p.Fails("Predicted = nil", "Guarded.Predicted is nil", func() error { g := good(); g.Predicted = nil; return call(g) }))
+		add(p.Fails("Fallback = nil", "Guarded.Fallback is nil", func() error { g := good(); g.Fallback = nil; return call(g) }))
+		add(p.Fails("a bad inner field", "Guarded.Fallback: competitive: DTrack.Alpha = -1", func() error {
+			g := good()
+			g.Fallback = &DTrack{Alpha: -1}
+			return call(g)
+		}))
+	}
+	add(badarg.Probe{Func: "Guarded.Step", Err: inv}.Fails("an inner algorithm out of range", "chose server 2 of 2", func() error {
+		g := &Guarded{Predicted: &wild{}, Fallback: &WFA{}}
+		if err := g.Reset(2, 1); err != nil {
+			return err
+		}
+		_, err := g.Step([]float64{1, 2})
+		return err
+	}))
+	p := badarg.Probe{Func: "NoisyOracle.Validate", Err: inv}
+	add(p.Fails("In = nil", "NoisyOracle.In is nil", func() error { return NoisyOracle{}.Validate() }))
+	add(p.Scalar("Sigma", badarg.NonNegative, func(x float64) error { return NoisyOracle{In: in, Sigma: x, Src: newRand(1)}.Validate() })...)
+	add(p.Fails("Src = nil", "NoisyOracle.Src is nil", func() error { return NoisyOracle{In: in, Sigma: 1}.Validate() }))
+	add(badarg.Probe{Func: "Lookahead.Reset", Err: inv}.Fails("NoisyOracle.Src = nil", "NoisyOracle.Src is nil", func() error {
+		return (&Lookahead{Window: 2, Forecaster: NoisyOracle{In: in, Sigma: 1}}).Reset(2, 1)
+	}))
+	p = badarg.Probe{Func: "NoisyOracle.Forecast"}
+	add(p.Panics("Src = nil", "NoisyOracle.Src is nil", func() { NoisyOracle{In: in, Sigma: 1}.Forecast(make([]float64, 4), 0, 2) }))
+	add(p.Panics("In = nil", "Oracle.In is nil", func() { NoisyOracle{}.Forecast(make([]float64, 4), 0, 2) }))
+
+	methods := map[string]func(PredictionPoint) error{
+		"PredictionPoint.Validate": PredictionPoint.Validate,
+		"PredictionPoint.Run":      func(q PredictionPoint) error { _, err := q.Run(newRand(1)); return err },
+		"PredictionStudy":          func(q PredictionPoint) error { _, err := PredictionStudy([]PredictionPoint{q}, 2, 1); return err },
+	}
+	base := PredictionPoint{Servers: 2, Slots: 3}
+	for _, fn := range sortedKeys(methods) {
+		call := func(q *PredictionPoint) error { return methods[fn](*q) }
+		p := badarg.Probe{Func: fn, Err: inv}
+		add(badarg.Fields(p, base, badarg.NonNegative, call, "Setup", "Slots", "Spread", "Persist", "Window", "Noise", "Lambda")...)
+		add(badarg.Fields(p, base, badarg.Positive, call, "Servers")...)
+		fail := func(pr badarg.Probe, label, text string, q PredictionPoint) {
+			add(pr.Fails(label, text, func() error { return call(&q) }))
+		}
+		with := func(f func(*PredictionPoint)) PredictionPoint { q := base; f(&q); return q }
+		fail(p, "Servers = 1", "PredictionPoint.Servers = 1", with(func(q *PredictionPoint) { q.Servers = 1 }))
+		fail(p, "Persist = 0.5", "PredictionPoint.Persist = 0.5", with(func(q *PredictionPoint) { q.Persist = 0.5 }))
+		fail(p, "Workload = 4", "PredictionPoint.Workload = 4", with(func(q *PredictionPoint) { q.Workload = 4 }))
+		tl := badarg.Probe{Func: fn, Err: tooLarge}
+		fail(tl, "Slots beyond memory", "", with(func(q *PredictionPoint) { q.Slots = 1 << 40 }))
+		fail(tl, "Window beyond memory", "", with(func(q *PredictionPoint) { q.Window = 1 << 40 }))
+	}
+	p = badarg.Probe{Func: "PredictionStudy", Err: inv}
+	add(p.Int("runs", badarg.Positive, func(n int) error { _, err := PredictionStudy([]PredictionPoint{base}, n, 1); return err })...)
+	add(p.Fails("runs = 1", "runs = 1", func() error { _, err := PredictionStudy([]PredictionPoint{base}, 1, 1); return err }))
+	add(p.Fails("points[1] bad", "points[1]", func() error { _, err := PredictionStudy([]PredictionPoint{base, {}}, 2, 1); return err }))
+	add(badarg.Probe{Func: "PredictionPoint.Run"}.Panics("src = nil", "src is nil", func() { _, _ = base.Run(nil) }))
+	add(badarg.Probe{Func: "SummarizePredictions"}.Panics("a bad point", "PredictionPoint.Servers = 0", func() { SummarizePredictions(PredictionPoint{}, nil) }))
+	return cs
+}

@@ -98,6 +98,17 @@
 //	out, err := competitive.AlphaStudy([]competitive.AlphaPoint{{Servers: 3, Alpha: 1.2}}, 100, seed)
 //	// out[0].Bound, out[0].Limit, out[0].Adversary, out[0].Random (mean ratio, 95 % interval)
 //
+// # Predictions (spec §16)
+//
+// Lookahead trusts its forecaster and has no bound when the forecasts
+// are bad; NoisyOracle is the perfect Oracle plus N(0, σ²) errors.
+// Guarded follows a prediction-based algorithm while its cost stays
+// within (1 + Lambda)·(the fallback's cost) + C, and the fallback (WFA)
+// for good afterwards: it pays OPT when the forecasts are exact over the
+// whole horizon and at most ((1 + Lambda)(2k − 1) + 2)·OPT whatever they
+// are. PredictionStudy measures the trade-off against the prediction
+// error, beside WFA, DTrack-RR and never migrate.
+//
 // # Choices on the spec's open questions (§10)
 //
 // The trigger is strict (max D′ > αC) by default (Q1); ties go to the
@@ -137,6 +148,9 @@
 //   - loadlab.ErrInvalid also: k < 2 or α not positive and finite given
 //     to DTrackBound, DTrackCruelLimit or BestAlpha, an AlphaPoint field
 //     out of its domain (named AlphaPoint.Field), runs < 2 in AlphaStudy;
+//     likewise for PredictionPoint and PredictionStudy; a nil
+//     Guarded.Predicted or Fallback, a bad Guarded.Lambda, a bad
+//     NoisyOracle.Sigma or a nil NoisyOracle.Src with Sigma > 0;
 //   - loadlab.ErrDisconnected: a network given to ShortestPathMetric in
 //     which a server cannot reach another;
 //   - loadlab.ErrTooLarge: a size whose product overflows int or whose
@@ -165,6 +179,8 @@
 // metric of different numbers of servers, a bad schedule given to
 // MetricCost, an index out of range given to Metric.Dist or
 // Metric.Initial, and a Step before a successful Reset; a nil source
-// given to AlphaPoint.Run or AlphaPoint.Instance, and an invalid point
-// given to SummarizeAlpha.
+// given to AlphaPoint.Run, AlphaPoint.Instance or PredictionPoint.Run,
+// an invalid point given to SummarizeAlpha or SummarizePredictions,
+// Guarded.Step before Reset, and NoisyOracle.Forecast where
+// Oracle.Forecast panics or without a Src while Sigma > 0.
 package competitive
