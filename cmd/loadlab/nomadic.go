@@ -23,9 +23,10 @@ hold cost there and a setup cost C for each migration (spec nomadic.md
 compares each with the offline optimum; "adversary" runs each against the
 adaptive adversary built for it; "alpha" studies DTrack's threshold α
 (and DTrack-B's β) against the adversary and on random workloads, beside
-its bound (spec §15).`,
+its bound (spec §15); "predict" measures algorithms that use predicted
+hold costs against the prediction error (spec §16).`,
 	}
-	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand(), a.nomadicAlphaCommand())
+	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand(), a.nomadicAlphaCommand(), a.nomadicPredictCommand())
 	return c
 }
 
