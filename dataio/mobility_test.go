@@ -127,7 +127,7 @@ func mobilityCases(t *testing.T) []badarg.Case {
 	p = badarg.Probe{Func: "Mobility.Validate", Err: inv}
 	for _, c := range []struct {
 		name, want string
-		m      Mobility
+		m          Mobility
 	}{
 		{"no users", "0 users", Mobility{}},
 		{"ids out of order", "Mobility.Users[1] = 1", Mobility{Users: []int{2, 1}, Samples: [][]MobilitySample{{{}}, {{}}}}},
