@@ -24,9 +24,10 @@ compares each with the offline optimum; "adversary" runs each against the
 adaptive adversary built for it; "alpha" studies DTrack's threshold α
 (and DTrack-B's β) against the adversary and on random workloads, beside
 its bound (spec §15); "predict" measures algorithms that use predicted
-hold costs against the prediction error (spec §16).`,
+hold costs against the prediction error (spec §16); "trace" makes the hold
+costs from a mobility trace and router positions (spec §17).`,
 	}
-	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand(), a.nomadicAlphaCommand(), a.nomadicPredictCommand())
+	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand(), a.nomadicAlphaCommand(), a.nomadicPredictCommand(), a.nomadicTraceCommand())
 	return c
 }
 
