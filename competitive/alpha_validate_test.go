@@ -137,3 +137,54 @@ func predictionCases(in *Instance) []badarg.Case {
 	add(badarg.Probe{Func: "SummarizePredictions"}.Panics("a bad point", "PredictionPoint.Servers = 0", func() { SummarizePredictions(PredictionPoint{}, nil) }))
 	return cs
 }
+
+// sessionsCases probes the multi-session model (spec §17.4).
+func sessionsCases(in *Instance) []badarg.Case {
+	var cs []badarg.Case
+	add := func(c ...badarg.Case) { cs = append(cs, c...) }
+	other, _ := NewInstance([][]float64{{1, 2, 3}}, 1)
+	good := func() *Sessions { return &Sessions{In: []*Instance{in, in}, Capacity: []int{1, 1}} }
+	calls := map[string]func(*Sessions) error{
+		"Sessions.Validate": func(s *Sessions) error { return s.Validate() },
+		"Sessions.Cost": func(s *Sessions) error {
+			_, err := s.Cost([][]int{make([]int, in.Slots()), make([]int, in.Slots())})
+			return err
+		},
+		"SessionsOptimum":    func(s *Sessions) error { _, _, err := SessionsOptimum(s); return err },
+		"SessionsSequential": func(s *Sessions) error { _, _, err := SessionsSequential(s); return err },
+	}
+	for _, fn := range sortedKeys(calls) {
+		call := calls[fn]
+		p := badarg.Probe{Func: fn, Err: inv}
+		for _, c := range []struct {
+			name, want string
+			mod        func(*Sessions)
+		}{
+			{"no session", "Sessions.In is empty", func(s *Sessions) { s.In = nil }},
+			{"a nil session", "Sessions.In[1] is nil", func(s *Sessions) { s.In[1] = nil }},
+			{"another shape", "Sessions.In[1] has T = 1, k = 3", func(s *Sessions) { s.In[1] = other }},
+			{"capacity of the wrong length", "Sessions.Capacity has 1 entries", func(s *Sessions) { s.Capacity = []int{2} }},
+			{"negative capacity", "Sessions.Capacity[0] = -1", func(s *Sessions) { s.Capacity = []int{-1, 3} }},
+			{"too little capacity", "Sessions.Capacity sums to 1", func(s *Sessions) { s.Capacity = []int{1, 0} }},
+		} {
+			add(p.Fails(c.name, c.want, func() error { s := good(); c.mod(s); return call(s) }))
+		}
+	}
+	add(badarg.Probe{Func: "Sessions.Cost", Err: inv}.Fails("over capacity", "server 0 holds more than its capacity 1", func() error {
+		_, err := good().Cost([][]int{make([]int, in.Slots()), make([]int, in.Slots())})
+		return err
+	}))
+	p := badarg.Probe{Func: "Sessions.Cost"}
+	add(p.Panics("one schedule for two sessions", "1 schedules for 2 sessions", func() { _, _ = (&Sessions{In: []*Instance{in, in}, Capacity: []int{2, 2}}).Cost([][]int{{0}}) }))
+	big := &Sessions{Capacity: make([]int, 40)}
+	for range 5 {
+		row := make([]float64, 40)
+		b, _ := NewInstance([][]float64{row}, 1)
+		big.In = append(big.In, b)
+	}
+	for s := range big.Capacity {
+		big.Capacity[s] = 5
+	}
+	add(badarg.Probe{Func: "SessionsOptimum", Err: tooLarge}.Fails("k^m beyond 10⁶", "use SessionsSequential", func() error { _, _, err := SessionsOptimum(big); return err }))
+	return cs
+}

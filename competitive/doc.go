@@ -109,6 +109,16 @@
 // are. PredictionStudy measures the trade-off against the prediction
 // error, beside WFA, DTrack-RR and never migrate.
 //
+// # Several sessions sharing servers (spec §17.4)
+//
+// Sessions holds m instances (same T, k, C) and a capacity per server;
+// SessionsOptimum is the exact dynamic program over the joint states
+// within the capacities, O(T·S²·m) for S ≤ k^m states (small sizes
+// only: ErrTooLarge beyond k^m = 10⁶ or T·S²·m = 2·10⁹), and
+// SessionsSequential the heuristic that gives each session in turn its
+// optimum on the capacity left, checked against the exact program and
+// brute force on small instances.
+//
 // # Choices on the spec's open questions (§10)
 //
 // The trigger is strict (max D′ > αC) by default (Q1); ties go to the
@@ -150,7 +160,10 @@
 //     out of its domain (named AlphaPoint.Field), runs < 2 in AlphaStudy;
 //     likewise for PredictionPoint and PredictionStudy; a nil
 //     Guarded.Predicted or Fallback, a bad Guarded.Lambda, a bad
-//     NoisyOracle.Sigma or a nil NoisyOracle.Src with Sigma > 0;
+//     NoisyOracle.Sigma or a nil NoisyOracle.Src with Sigma > 0; Sessions
+//     without sessions, with a nil or mismatched instance, capacities
+//     that are negative, not one per server or short of m, and a joint
+//     schedule over capacity given to Sessions.Cost;
 //   - loadlab.ErrDisconnected: a network given to ShortestPathMetric in
 //     which a server cannot reach another;
 //   - loadlab.ErrTooLarge: a size whose product overflows int or whose
@@ -181,6 +194,7 @@
 // Metric.Initial, and a Step before a successful Reset; a nil source
 // given to AlphaPoint.Run, AlphaPoint.Instance or PredictionPoint.Run,
 // an invalid point given to SummarizeAlpha or SummarizePredictions,
-// Guarded.Step before Reset, and NoisyOracle.Forecast where
+// Guarded.Step before Reset, Sessions.Cost with a schedule per session
+// missing or out of range, and NoisyOracle.Forecast where
 // Oracle.Forecast panics or without a Src while Sigma > 0.
 package competitive

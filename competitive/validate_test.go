@@ -312,7 +312,7 @@ func adversaryCases() []badarg.Case {
 // panic.
 func TestValidate(t *testing.T) {
 	in := fixtureByName(t, "A")
-	cs := slices.Concat(onlineCases(in), fieldCases(in), instanceCases(in), solverCases(in), adversaryCases(), metricCases(in), treeCases(), alphaCases(), predictionCases(in))
+	cs := slices.Concat(onlineCases(in), fieldCases(in), instanceCases(in), solverCases(in), adversaryCases(), metricCases(in), treeCases(), alphaCases(), predictionCases(in), sessionsCases(in))
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, nil)
 }
