@@ -25,9 +25,10 @@ adaptive adversary built for it; "alpha" studies DTrack's threshold α
 (and DTrack-B's β) against the adversary and on random workloads, beside
 its bound (spec §15); "predict" measures algorithms that use predicted
 hold costs against the prediction error (spec §16); "trace" makes the hold
-costs from a mobility trace and router positions (spec §17).`,
+costs from a mobility trace and router positions (spec §17); "sessions"
+puts several sessions on servers with capacities (spec §17.4).`,
 	}
-	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand(), a.nomadicAlphaCommand(), a.nomadicPredictCommand(), a.nomadicTraceCommand())
+	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand(), a.nomadicAlphaCommand(), a.nomadicPredictCommand(), a.nomadicTraceCommand(), a.nomadicSessionsCommand())
 	return c
 }
 
