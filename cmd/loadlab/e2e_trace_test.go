@@ -52,7 +52,7 @@ func TestNomadicTraceErrors(t *testing.T) {
 		{"unknown user", []string{"--trace", "walk.csv", "--routers", "routers2.csv", "--users", "9"}, "user 9 is not in the trace"},
 		{"bad slot", []string{"--trace", "walk.csv", "--routers", "routers2.csv", "--slot", "-1"}, "MobilityOptions.Slot = -1"},
 		{"delays without graph", []string{"--trace", "walk.csv", "--routers", "routers2.csv", "--router-delays"}, "--router-graph"},
-		{"graph of another size", []string{"--trace", "walk.csv", "--routers", three, "--router-graph", "routers2.edges"}, "routers2.edges has 2 nodes"},
+		{"graph of another size", []string{"--trace", "walk.csv", "--routers", three, "--router-graph", "routers2.edges"}, "--router-graph routers2.edges has 2 nodes, the routers file 3 servers"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runCmd(t, "", append([]string{"nomadic", "trace"}, c.args...)...)

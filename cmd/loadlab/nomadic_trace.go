@@ -87,7 +87,7 @@ func traceInstance(trace, routers, graph string, delays bool, setup float64, opt
 		for i := range names {
 			names[i] = strconv.Itoa(i)
 		}
-		met, err := migrationGraphMetric(graph, delays, names, 1)
+		met, err := migrationGraphMetric("--router-graph", "the routers file", graph, delays, names, 1)
 		if err != nil {
 			return nil, "", err
 		}
