@@ -35,7 +35,8 @@ DTrack-RR (and DTrack-B with β = -inf), the bound U(α) = max{k(1 + 1/α),
 (k − 1)α + k} and the adversary's limit L(α) = max{k(1 + 1/α),
 (k − 1)(1 + α)}. U is least at α* = √(k/(k − 1)), not at α = 1, where
 the ratio is exactly 2k (spec §15.4). Run r of point i draws from
-loadlab.Stream(--seed, i, r).`,
+loadlab.Stream(--seed, i, r); shard large studies with "loadlab sweep"
+(sweep "nomadic-alpha").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
