@@ -28,7 +28,8 @@ WFA plus C and then WFA for good, and the baselines without predictions
 its 95 % interval, and the guard's bound ((1 + λ)(2k − 1) + 2)·OPT, which
 holds whatever the predictions (the look-ahead alone has none). Exact
 predictions over the whole horizon give OPT. Run r of point i draws from
-loadlab.Stream(--seed, i, r).`,
+loadlab.Stream(--seed, i, r); shard large studies with "loadlab sweep"
+(sweep "nomadic-predict").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {

@@ -64,7 +64,7 @@ type sweepCounted interface {
 // gives that run: dual.Solve (measured by Result.SteadyGap),
 // codedload's Point.Run, stability's Law.Attract and a 1×1 TwoNodeMap,
 // mobility.Play, consensus.SimulateRho, stability's Robustness.Beacon,
-// competitive's AlphaPoint.Run. Summarize treats the runs in
+// competitive's AlphaPoint.Run and PredictionPoint.Run. Summarize treats the runs in
 // run order as the library's loop does, so a merge equals --direct bit
 // for bit. The adapters are the files sweep_*.go, one per area; their
 // params structs document the parameters.
@@ -80,6 +80,7 @@ var sweepJobs = map[string]func(params json.RawMessage, seed uint64, runs int) (
 	"dual":                 newSweepDual,
 	"anycast-beacon":       newSweepBeacon,
 	"nomadic-alpha":        newSweepAlpha,
+	"nomadic-predict":      newSweepPredict,
 }
 
 // sweepLoad reads and validates the configuration file.
