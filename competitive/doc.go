@@ -84,6 +84,41 @@
 // Run the metric algorithms with RunMetric and RunMetricCost and price
 // schedules with MetricCost.
 //
+// # The threshold α and DTrack-B's β (spec §15)
+//
+// DTrackBound(k, α) is DTrack-RR's bound U(α) = max{k(1 + 1/α), (k − 1)α
+// + k}; BestAlpha gives its minimiser α* = √(k/(k − 1)) and U(α*) = k +
+// √(k(k − 1)) < 2k − ½, so α = 1 (U = 2k) is not the best threshold.
+// DTrackCruelLimit(k, α) = max{k(1 + 1/α), (k − 1)(1 + α)} is the ratio
+// the adversary Cruel forces as ε → 0, a proved lower bound: DTrack-RR's
+// ratio is exactly 2k at α = 1. AlphaStudy measures DTrack (any policy,
+// α, β) against the adversary and on random workloads (Sticky, Uniform;
+// AlphaPoint), with the never-migrate baseline, over seeds:
+//
+//	out, err := competitive.AlphaStudy([]competitive.AlphaPoint{{Servers: 3, Alpha: 1.2}}, 100, seed)
+//	// out[0].Bound, out[0].Limit, out[0].Adversary, out[0].Random (mean ratio, 95 % interval)
+//
+// # Predictions (spec §16)
+//
+// Lookahead trusts its forecaster and has no bound when the forecasts
+// are bad; NoisyOracle is the perfect Oracle plus N(0, σ²) errors.
+// Guarded follows a prediction-based algorithm while its cost stays
+// within (1 + Lambda)·(the fallback's cost) + C, and the fallback (WFA)
+// for good afterwards: it pays OPT when the forecasts are exact over the
+// whole horizon and at most ((1 + Lambda)(2k − 1) + 2)·OPT whatever they
+// are. PredictionStudy measures the trade-off against the prediction
+// error, beside WFA, DTrack-RR and never migrate.
+//
+// # Several sessions sharing servers (spec §17.4)
+//
+// Sessions holds m instances (same T, k, C) and a capacity per server;
+// SessionsOptimum is the exact dynamic program over the joint states
+// within the capacities, O(T·S²·m) for S ≤ k^m states (small sizes
+// only: ErrTooLarge beyond k^m = 10⁶ or T·S²·m = 2·10⁹), and
+// SessionsSequential the heuristic that gives each session in turn its
+// optimum on the capacity left, checked against the exact program and
+// brute force on small instances.
+//
 // # Choices on the spec's open questions (§10)
 //
 // The trigger is strict (max D′ > αC) by default (Q1); ties go to the
@@ -120,13 +155,24 @@
 //     negative, NaN or infinite, a non-zero diagonal, a matrix that is not
 //     square, a MetricDTrack.Alpha out of range, costs whose schedules
 //     overflow float64 (max a + (T − 1)·max d + Σ_t max_s h_t(s));
+//   - loadlab.ErrInvalid also: k < 2 or α not positive and finite given
+//     to DTrackBound, DTrackCruelLimit or BestAlpha, an AlphaPoint field
+//     out of its domain (named AlphaPoint.Field), runs < 2 in AlphaStudy;
+//     likewise for PredictionPoint and PredictionStudy; a nil
+//     Guarded.Predicted or Fallback, a bad Guarded.Lambda, a bad
+//     NoisyOracle.Sigma or a nil NoisyOracle.Src with Sigma > 0; Sessions
+//     without sessions, with a nil or mismatched instance, capacities
+//     that are negative, not one per server or short of m, and a joint
+//     schedule over capacity given to Sessions.Cost;
 //   - loadlab.ErrDisconnected: a network given to ShortestPathMetric in
 //     which a server cannot reach another;
 //   - loadlab.ErrTooLarge: a size whose product overflows int or whose
 //     memory exceeds size.MaxBytes (T·k hold costs, Trap's and Cruel's
 //     3T and T·(k+1) values, Lookahead's Window·k forecast, Optimal's
 //     back-pointers, a Metric's k×k costs, MetricOptimum's T·k
-//     back-pointers), reported before anything is allocated.
+//     back-pointers, an AlphaPoint's instance and adversary, and its
+//     default adversary horizon beyond 10⁷ slots), reported before
+//     anything is allocated.
 //
 // The streaming APIs validate as they go: Optimal.Reset and Push and
 // every Online.Step check their input and leave the state unchanged when
@@ -145,5 +191,10 @@
 // functions, a nil instance, metric or algorithm, an instance and a
 // metric of different numbers of servers, a bad schedule given to
 // MetricCost, an index out of range given to Metric.Dist or
-// Metric.Initial, and a Step before a successful Reset.
+// Metric.Initial, and a Step before a successful Reset; a nil source
+// given to AlphaPoint.Run, AlphaPoint.Instance or PredictionPoint.Run,
+// an invalid point given to SummarizeAlpha or SummarizePredictions,
+// Guarded.Step before Reset, Sessions.Cost with a schedule per session
+// missing or out of range, and NoisyOracle.Forecast where
+// Oracle.Forecast panics or without a Src while Sigma > 0.
 package competitive

@@ -27,6 +27,9 @@ func algorithms(in *Instance) map[string]func() Online {
 		"Marking":      func() Online { return &Marking{Src: newRand(9)} },
 		"Lookahead":    func() Online { return &Lookahead{Window: 2, Forecaster: Oracle{in}} },
 		"NeverMigrate": func() Online { return &NeverMigrate{} },
+		"Guarded": func() Online {
+			return &Guarded{Predicted: &Lookahead{Window: 2, Forecaster: Oracle{in}}, Fallback: &WFA{}}
+		},
 	}
 }
 
@@ -309,7 +312,7 @@ func adversaryCases() []badarg.Case {
 // panic.
 func TestValidate(t *testing.T) {
 	in := fixtureByName(t, "A")
-	cs := slices.Concat(onlineCases(in), fieldCases(in), instanceCases(in), solverCases(in), adversaryCases(), metricCases(in), treeCases())
+	cs := slices.Concat(onlineCases(in), fieldCases(in), instanceCases(in), solverCases(in), adversaryCases(), metricCases(in), treeCases(), alphaCases(), predictionCases(in), sessionsCases(in))
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, nil)
 }

@@ -42,6 +42,13 @@
 //     §14.1). Its columns are not screened (a column of hop counts counts
 //     0, 1, 2, …); a stray index or label column makes the table not
 //     square, which is an error.
+//   - ReadMobility: a mobility trace, the columns time, user, x, y (a
+//     header naming them), one line per sample, each user's times
+//     increasing — a Mobility; MobilityInstance turns it into a
+//     competitive.Instance on a set of routers (Euclidean distance, or
+//     hop counts from the nearest router with MobilityOptions.Hops; the
+//     users of a session add), one slot per MobilityOptions.Slot, the
+//     positions linear between samples (spec nomadic §17.1).
 //
 // # The anycast network
 //

@@ -276,7 +276,7 @@ func fileCases(t *testing.T) []badarg.Case {
 // nil readers, writers and networks: each gives the documented error,
 // naming the input, or the documented panic.
 func TestValidate(t *testing.T) {
-	cs := slices.Concat(readerCases(), networkCases(), writerCases(), fileCases(t), metricCases(t), countsCases(t))
+	cs := slices.Concat(readerCases(), networkCases(), writerCases(), fileCases(t), metricCases(t), countsCases(t), mobilityCases(t))
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, nil)
 }

@@ -20,9 +20,15 @@ func (a *app) nomadicCommand() *cobra.Command {
 		Long: `A session is held on one of k servers in each time slot, paying the slot's
 hold cost there and a setup cost C for each migration (spec nomadic.md
 §2). "compare" runs the online algorithms on a table of hold costs and
-compares each with the offline optimum.`,
+compares each with the offline optimum; "adversary" runs each against the
+adaptive adversary built for it; "alpha" studies DTrack's threshold α
+(and DTrack-B's β) against the adversary and on random workloads, beside
+its bound (spec §15); "predict" measures algorithms that use predicted
+hold costs against the prediction error (spec §16); "trace" makes the hold
+costs from a mobility trace and router positions (spec §17); "sessions"
+puts several sessions on servers with capacities (spec §17.4).`,
 	}
-	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand())
+	c.AddCommand(a.nomadicCompareCommand(), a.nomadicAdversaryCommand(), a.nomadicAlphaCommand(), a.nomadicPredictCommand(), a.nomadicTraceCommand(), a.nomadicSessionsCommand())
 	return c
 }
 

@@ -32,7 +32,7 @@ func (f *migrationFlags) metric(costs string, tab *tableInput, setup float64) (*
 		if err != nil {
 			return nil, "", err
 		}
-		m, err := migrationGraphMetric(f.graph, f.delays, t.Columns, setup)
+		m, err := migrationGraphMetric("--migration-graph", "the hold-cost table", f.graph, f.delays, t.Columns, setup)
 		return m, f.graph, err
 	}
 	return nil, "", nil
@@ -97,17 +97,18 @@ func (a *app) nomadicCompareMetric(in *competitive.Instance, m *competitive.Metr
 // delays the edge weights as link delays. The servers are the hold-cost
 // table's columns, matched to the graph's nodes by name (names: the
 // table's header); every first placement costs setup.
-func migrationGraphMetric(path string, delays bool, names []string, setup float64) (*competitive.Metric, error) {
+// flag and what name the flag and the table of servers in messages.
+func migrationGraphMetric(flag, what, path string, delays bool, names []string, setup float64) (*competitive.Metric, error) {
 	d, err := graphio.ReadFile(path, nil)
 	if err != nil {
 		return nil, err
 	}
 	if names == nil {
-		return nil, usagef("--migration-graph: the hold-cost table has no header; name its columns by the node labels of %s", path)
+		return nil, usagef("%s: %s has no header; name its columns by the node labels of %s", flag, what, path)
 	}
 	g, k := d.Graph, len(names)
 	if g.Order() != k {
-		return nil, usagef("--migration-graph %s has %d nodes, the hold-cost table %d servers", path, g.Order(), k)
+		return nil, usagef("%s %s has %d nodes, %s %d servers", flag, path, g.Order(), what, k)
 	}
 	node := make(map[string]int, k)
 	for u, l := range d.Labels {
@@ -117,7 +118,7 @@ func migrationGraphMetric(path string, delays bool, names []string, setup float6
 	for s, name := range names {
 		u, ok := node[name]
 		if !ok {
-			return nil, usagef("--migration-graph: server %q of the hold-cost table is no node of %s", name, path)
+			return nil, usagef("%s: server %q of %s is no node of %s", flag, name, what, path)
 		}
 		server[u] = s
 	}
@@ -147,7 +148,7 @@ func migrationGraphMetric(path string, delays bool, names []string, setup float6
 	}
 	m, err := competitive.ShortestPathMetric(length, initial)
 	if err != nil {
-		return nil, fmt.Errorf("--migration-graph %s: %w", path, err)
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
 	}
 	return m, nil
 }

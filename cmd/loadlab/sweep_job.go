@@ -63,7 +63,8 @@ type sweepCounted interface {
 // on the stream loadlab.Stream(s, k, r), the one the library's loop
 // gives that run: dual.Solve (measured by Result.SteadyGap),
 // codedload's Point.Run, stability's Law.Attract and a 1×1 TwoNodeMap,
-// mobility.Play, consensus.SimulateRho, stability's Robustness.Beacon. Summarize treats the runs in
+// mobility.Play, consensus.SimulateRho, stability's Robustness.Beacon,
+// competitive's AlphaPoint.Run and PredictionPoint.Run. Summarize treats the runs in
 // run order as the library's loop does, so a merge equals --direct bit
 // for bit. The adapters are the files sweep_*.go, one per area; their
 // params structs document the parameters.
@@ -79,6 +80,8 @@ var sweepJobs = map[string]func(params json.RawMessage, seed uint64, runs int) (
 	"dual":                 newSweepDual,
 	"anycast-beacon":       newSweepBeacon,
 	"coding-reception":     newSweepReception,
+	"nomadic-alpha":        newSweepAlpha,
+	"nomadic-predict":      newSweepPredict,
 }
 
 // sweepLoad reads and validates the configuration file.

@@ -81,7 +81,13 @@ var sweepConfigs = map[string]string{
 	"stability-study":      sweepStudyCfg,
 	"dual":                 sweepDualCfg,
 	"anycast-beacon":       sweepBeaconCfg,
+	"nomadic-alpha":        sweepAlphaCfg,
+	"nomadic-predict":      sweepPredictCfg,
 }
+
+const sweepPredictCfg = `{"sweep":"nomadic-predict","seed":4,"runs":3,"params":{"k":3,"noises":[0,2],"window":5,"lambda":0.5,"slots":30}}`
+
+const sweepAlphaCfg = `{"sweep":"nomadic-alpha","seed":3,"runs":4,"params":{"ks":[2,3],"alphas":[0.5,1.5],"policy":"B","betas":[0,0.5],"slots":30,"adversary_slots":200}}`
 
 func sweepWrite(t *testing.T, dir, name, s string) string {
 	t.Helper()
@@ -214,6 +220,8 @@ var sweepInvalid = map[string][]struct{ old, new, want string }{
 	"dual":             {{`"losses":[0,0.2]`, `"losses":[0,1]`, "losses[1]"}, {`"gamma":10`, `"gamma":0`, "Gamma"}, {`"w":1`, `"w":0`, "w ="}, {`"max_iter":400`, `"max_iter":-4`, "MaxIter"}, {`"windows":[0.1,10]`, `"windows":[]`, "windows"}},
 	"anycast-beacon":   {{`"budgets":[20,500]`, `"budgets":[20,0]`, "budgets[1] = 0"}, {`"penalty":100`, `"penalty":-1`, "Penalty = -1"}, {`"support":3`, `"support":-2`, "Support = -2"}},
 	"coding-reception": {{`"q":4`, `"q":8`, "params.q = 8"}, {`"ell":5`, `"ell":0`, "params.ell = 0"}, {`"ell":5`, `"ell":5000`, "params.ell = 5000"}, {`"max_extra":2`, `"max_extra":-1`, "params.max_extra = -1"}, {`"runs":40`, `"runs":1`, "runs = 1"}},
+	"nomadic-alpha":    {{`"ks":[2,3]`, `"ks":[1,3]`, "AlphaPoint.Servers = 1"}, {`"alphas":[0.5,1.5]`, `"alphas":[-0.5,1.5]`, "AlphaPoint.Alpha = -0.5"}, {`"policy":"B"`, `"policy":"Q"`, "policy"}, {`"runs":4`, `"runs":1`, "runs = 1"}},
+	"nomadic-predict":  {{`"k":3`, `"k":1`, "PredictionPoint.Servers = 1"}, {`"noises":[0,2]`, `"noises":[0,-2]`, "PredictionPoint.Noise = -2"}, {`"noises":[0,2]`, `"noises":[]`, "noises"}, {`"runs":3`, `"runs":1`, "runs = 1"}},
 }
 
 // TestSweepErrorsBeforeAnyRun checks that bad input fails with exit code

@@ -2,7 +2,8 @@
 // examples/data: a 200-server rate-limiter graph with its demand trace, a
 // measured anycast CDN whose correlation rows sum to 1 only within
 // measurement error with a beacon campaign on it, a mobile user's hold costs with a timestamp
-// column, and the migration costs between those edge servers. Every file is a pure function of the seeds below.
+// column, and the migration costs between those edge servers, and a
+// mobility trace of two users in a 1 km² mesh with its routers. Every file is a pure function of the seeds below.
 //
 //	go run ./examples/recipedata            # rewrites examples/data
 //	go run ./examples/recipedata -out DIR
@@ -37,6 +38,8 @@ func main() {
 		"cdn-beacons.csv":     cdnBeacons,
 		"hold-costs.csv":      holdCosts,
 		"migration-costs.csv": migrationCosts,
+		"mobility-trace.csv":  mobilityTrace,
+		"mesh-routers.csv":    meshRouters,
 	} {
 		if err := writeFile(filepath.Join(*out, name), write); err != nil {
 			fmt.Fprintln(os.Stderr, "recipedata:", err)
@@ -225,6 +228,44 @@ func migrationCosts(w io.Writer) error {
 			row = append(row, strconv.FormatFloat(d, 'f', -1, 64))
 		}
 		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// mobilityTrace is two users walking by random way-point at 10 m/s in a
+// 1 km square for an hour, each position sampled every 10 s and rounded
+// to the metre: columns time (s), user, x, y (m).
+func mobilityTrace(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"time", "user", "x", "y"})
+	walks := make([]*mobility.Walk, 2)
+	for u := range walks {
+		wk, err := mobility.RandomWaypoint(1000, 10, 3601, rand.NewPCG(11, uint64(u)))
+		if err != nil {
+			return err
+		}
+		walks[u] = wk
+	}
+	for t := 0; t <= 3600; t += 10 {
+		for u, wk := range walks {
+			p := wk.Pos[t]
+			cw.Write([]string{strconv.Itoa(t), strconv.Itoa(u + 1), strconv.Itoa(int(math.Round(p.X))), strconv.Itoa(int(math.Round(p.Y)))})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// meshRouters is the 100 routers of that mesh, 100 m apart at the cell
+// centres of a 10 × 10 grid: columns x, y (m); router i is row i.
+func meshRouters(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"x", "y"})
+	for i := range 10 {
+		for j := range 10 {
+			cw.Write([]string{strconv.Itoa(100*j + 50), strconv.Itoa(100*i + 50)})
+		}
 	}
 	cw.Flush()
 	return cw.Error()
