@@ -1,0 +1,62 @@
+package codedload_test
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/codedload"
+)
+
+// The tail of the maximum load of coded delivery with ℓ = ⌈ln n⌉ against
+// n: P[L_max > c] with its exact binomial 95 % interval over 200 runs.
+func ExampleTailStudy() {
+	pts, err := codedload.SizePoints([]int{100, 400}, codedload.Config{Files: 100, Cache: 2, Strategy: codedload.Coded{}},
+		codedload.TorusFamily, false, codedload.LogEll)
+	if err != nil {
+		panic(err)
+	}
+	tails, err := codedload.TailStudy(pts, 200, []float64{2.5, 3}, 1, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range tails {
+		fmt.Printf("n=%g ℓ=%d: E[L]=%.2f  P[L>2.5]=%.3f [%.3f, %.3f]  P[L>3]=%.3f [%.3f, %.3f]\n", t.X, t.Ell, t.MaxLoad.Mean,
+			t.Tail[0].Mean, t.Tail[0].Lo, t.Tail[0].Hi, t.Tail[1].Mean, t.Tail[1].Lo, t.Tail[1].Hi)
+	}
+	// Output:
+	// n=100 ℓ=5: E[L]=2.27  P[L>2.5]=0.150 [0.104, 0.207]  P[L>3]=0.010 [0.001, 0.036]
+	// n=400 ℓ=6: E[L]=2.47  P[L>2.5]=0.230 [0.174, 0.295]  P[L>3]=0.010 [0.001, 0.036]
+}
+
+// A straight line through means with their standard errors: the slope
+// with its 95 % interval.
+func ExampleFitLine() {
+	xs := []float64{math.Log(100), math.Log(1000), math.Log(10000)}
+	ys := []loadlab.Estimate{{Mean: 2.42, StdErr: 0.03, N: 100}, {Mean: 2.57, StdErr: 0.03, N: 100}, {Mean: 2.64, StdErr: 0.03, N: 100}}
+	f, err := codedload.FitLine(xs, ys)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("slope %.4f [%.4f, %.4f] per unit of ln n\n", f.Slope.Mean, f.Slope.Lo, f.Slope.Hi)
+	// Output:
+	// slope 0.0478 [0.0297, 0.0658] per unit of ln n
+}
+
+// Proximity-aware two choices in its analysed regime (K = n, M = √n,
+// r = n^0.4) against n, with the fitted slope against ln ln n.
+func ExampleRegimeStudy() {
+	res, err := codedload.RegimeStudy([]int{64, 256, 1024}, codedload.Regime{Alpha: 0.5, Beta: 0.4}, func(int) int { return 20 }, 1, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range res.Points {
+		fmt.Printf("n=%g: E[L]=%.2f\n", p.X, p.MaxLoad.Mean)
+	}
+	fmt.Printf("slope against ln ln n: %.2f [%.2f, %.2f]\n", res.LogLog.Slope.Mean, res.LogLog.Slope.Lo, res.LogLog.Slope.Hi)
+	// Output:
+	// n=64: E[L]=3.00
+	// n=256: E[L]=3.15
+	// n=1024: E[L]=3.35
+	// slope against ln ln n: 0.68 [-0.08, 1.44]
+}
