@@ -21,9 +21,10 @@ func (a *app) cacheCommand() *cobra.Command {
 		Short: "Cache networks: delivery strategies compared on maximum load and cost",
 		Long: `A cache network (spec coded-load.md): n servers on a topology, each caching
 M of K files, requests for Zipf-popular files served by a delivery
-strategy. "compare" runs the strategies side by side.`,
+strategy. "compare" runs the strategies side by side; "tail", "slope" and
+"regime" check the papers' asymptotic claims numerically (spec §11).`,
 	}
-	c.AddCommand(a.cacheCompareCommand())
+	c.AddCommand(a.cacheCompareCommand(), a.cacheTailCommand(), a.cacheSlopeCommand(), a.cacheRegimeCommand())
 	return c
 }
 

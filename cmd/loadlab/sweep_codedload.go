@@ -256,7 +256,7 @@ func (j *sweepCodedloadJob) sweepDirect(p loadlab.Precision) (sweepTable, error)
 	if res == nil {
 		return sweepTable{}, err
 	}
-	return sweepPointTable(res), err
+	return j.table(res), err
 }
 
 // sweepCodedPoint is one point of the "codedload" sweep.
@@ -316,6 +316,9 @@ func newSweepCodedloadSizes(params json.RawMessage, seed uint64, runs int) (swee
 		Random   bool             `json:"random"`
 		LogEll   bool             `json:"log_ell"` // Coded.Ell = ⌈ln n⌉ (codedload.LogEll)
 		Model    sweepCodedModel  `json:"model"`
+		// Thresholds adds rows "P[max load > c]" (codedload.Tails) for
+		// each c.
+		Thresholds []float64 `json:"thresholds"`
 	}
 	if err := sweepStrictParams(params, &p); err != nil {
 		return nil, err
@@ -340,6 +343,27 @@ func newSweepCodedloadSizes(params json.RawMessage, seed uint64, runs int) (swee
 		return nil, err
 	}
 	j := &sweepCodedloadJob{runs: runs, seed: seed, table: sweepPointTable}
+	if p.Thresholds != nil {
+		if _, err := codedload.Tails(codedload.PointResult{Runs: []*codedload.Result{{}}}, p.Thresholds); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+		j.table = func(res []codedload.PointResult) sweepTable { return sweepTailTable(res, p.Thresholds) }
+	}
 	j.direct = j.sweepDirect
 	return j, j.setPoints(pts)
+}
+
+// sweepTailTable is sweepPointTable with, per point, one row
+// "P[max load > c]" per threshold c (codedload.Tails: Clopper–Pearson
+// intervals; stderr is the plug-in one).
+func sweepTailTable(res []codedload.PointResult, cs []float64) sweepTable {
+	t := sweepPointTable(nil)
+	for i, p := range res {
+		t.Rows = append(t.Rows, sweepPointRows([]any{i, p.X}, p)...)
+		tails, _ := codedload.Tails(p, cs) // cs checked, every point has runs
+		for k, c := range cs {
+			t.Rows = append(t.Rows, append([]any{i, p.X, fmt.Sprintf("P[max load > %g]", c)}, sweepCells(tails[k])...))
+		}
+	}
+	return t
 }

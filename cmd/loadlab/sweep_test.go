@@ -58,7 +58,11 @@ const sweepBeaconCfg = `{"sweep":"anycast-beacon","seed":9,"runs":3,"params":{"n
 
 // sweepMoreConfigs are further cases of registered sweeps for the
 // comparison with the library's result.
-var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg}
+var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg, "codedload-sizes with tails": sweepTailsCfg}
+
+// A server sweep with tail rows P[max load > c] (codedload.Tails).
+const sweepTailsCfg = `{"sweep":"codedload-sizes","seed":6,"runs":5,"params":{"ns":[16,64],"topology":{"family":"torus"},"log_ell":true,` +
+	`"thresholds":[1.5,2.5],"model":{"files":10,"cache":2,"strategy":{"kind":"coded"}}}}`
 
 // sweepConfigs holds one configuration of every registered sweep.
 var sweepConfigs = map[string]string{

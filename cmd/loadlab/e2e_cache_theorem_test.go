@@ -1,0 +1,51 @@
+package main
+
+import (
+	"math"
+	"strconv"
+	"testing"
+)
+
+// TestCacheTail: "cache tail" gives, per strategy, size and threshold, the
+// share of runs above the threshold inside its Clopper–Pearson interval,
+// falling with the threshold; nearest replica's tail at c = 2.5 lies
+// above the coded one's (its maximum load is about twice as large, spec
+// §7.3, so the ordering holds with a wide margin at 30 runs).
+func TestCacheTail(t *testing.T) {
+	head, rows := csvRows(t, mustRun(t, "cache", "tail", "--n", "100", "--runs", "30", "--c", "2.5,4", "--csv"))
+	if len(head) != 9 || len(rows) != 4 {
+		t.Fatalf("columns %v, %d rows, want 9 columns and 4 rows", head, len(rows))
+	}
+	f := func(r []string, i int) float64 { x, _ := strconv.ParseFloat(r[i], 64); return x }
+	for _, r := range rows {
+		if p := f(r, 6); p < f(r, 7) || p > f(r, 8) || r[3] != "30" {
+			t.Errorf("row %v: share outside its interval or runs ≠ 30", r)
+		}
+	}
+	if f(rows[0], 6) < f(rows[1], 6) || f(rows[2], 6) < f(rows[3], 6) {
+		t.Errorf("tail rises with c: %v", rows)
+	}
+	if f(rows[0], 6) <= f(rows[2], 6) {
+		t.Errorf("nearest replica's P[L > 2.5] = %v not above coded's %v", f(rows[0], 6), f(rows[2], 6))
+	}
+}
+
+// TestCacheSlopeRegime: "cache slope" fits every curve (its slope inside
+// its interval), nearest replica's slope above the coded one's at c = 1
+// (spec §11.2: about 0.76 against 0.10 per unit of ln n at these sizes);
+// "cache regime" reports both fits.
+func TestCacheSlopeRegime(t *testing.T) {
+	out := mustRun(t, "cache", "slope", "--n", "100,400,1600", "--runs", "10", "--c", "1", "--csv", "--table", "slope of the mean max load against ln n")
+	_, rows := csvRows(t, out)
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(rows))
+	}
+	s := func(i int) float64 { x, _ := strconv.ParseFloat(rows[i][1], 64); return x }
+	if !(s(0) > s(1)) || math.IsNaN(s(1)) {
+		t.Errorf("slopes nearest %v, coded %v: want nearest's larger", s(0), s(1))
+	}
+	_, rows = csvRows(t, mustRun(t, "cache", "regime", "--n", "64,256", "--runs", "4", "--csv", "--table", "fits of the mean max load"))
+	if len(rows) != 2 || rows[0][0] != "ln ln n" || rows[1][0] != "ln n" {
+		t.Errorf("regime fits %v", rows)
+	}
+}
