@@ -60,3 +60,42 @@ func ExampleRegimeStudy() {
 	// n=1024: E[L]=3.35
 	// slope against ln ln n: 0.68 [-0.08, 1.44]
 }
+
+// The authors' toy chunk experiment (Main_ChnkSzVar.py), rerun as a
+// preset with 10 runs per point.
+func ExampleRunPreset() {
+	p, err := codedload.LookupPreset("chunk")
+	if err != nil {
+		panic(err)
+	}
+	curves, err := codedload.RunPreset(p, 0, 1, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, pt := range curves[0].Points[:3] {
+		fmt.Printf("%s = %g: max load %.2f, cost %.2f\n", p.X, pt.X, pt.MaxLoad.Mean, pt.Cost.Mean)
+	}
+	// Output:
+	// ℓ = 1: max load 4.30, cost 1.85
+	// ℓ = 2: max load 3.05, cost 1.62
+	// ℓ = 3: max load 2.50, cost 1.57
+}
+
+// The cheapest ℓ and chunk cap whose mean maximum load is at most 3 (upper
+// end of its 95 % interval) on the 20×20 torus, each chunk priced at 0.05
+// hops.
+func ExampleDesignCoded() {
+	tor, err := codedload.NewTorus(400)
+	if err != nil {
+		panic(err)
+	}
+	d := codedload.Design{Target: 3, Ells: []int{2, 4, 6, 8, 10}, ChunkPrice: 0.05, Runs: 40}
+	r, err := codedload.DesignCoded(codedload.Config{Topology: tor, Files: 100, Cache: 2}, d, 1, nil)
+	if err != nil {
+		panic(err)
+	}
+	b := r.Candidates[r.Best]
+	fmt.Printf("ℓ = %d, cap %d: max load %.2f (≤ %.2f), cost %.3f hops, price %.3f\n", b.Ell, b.ChunkCap, b.MaxLoad.Mean, b.MaxLoad.Hi, b.ExactCost, b.Price)
+	// Output:
+	// ℓ = 4, cap 0: max load 2.89 (≤ 2.98), cost 3.584 hops, price 3.784
+}

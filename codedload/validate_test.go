@@ -354,6 +354,8 @@ func TestValidate(t *testing.T) {
 		"TwoChoiceGlobal.Validate": "no parameters: always valid",
 		"LogEll":                   "defined for every int: 1 below n = 3",
 		"Variant.At":               "arithmetic on a valid variant: the configuration it returns is validated by the Run that uses it",
+		"Presets":                  "no arguments: a fixed list",
+		"Preset.Curves":            "no arguments: the preset's fixed points",
 	})
 }
 
@@ -445,5 +447,30 @@ func theoremCases() []badarg.Case {
 		}),
 		p.Fails("one size", "1 points", func() error { _, err := RegimeStudy([]int{16}, reg, runs, 1, nil); return err }),
 		p.Panics("runs = nil", "nil runs", func() { _, _ = RegimeStudy([]int{16}, reg, nil, 1, nil) }))
+	add(badarg.Probe{Func: "LookupPreset", Err: inv}.Fails("unknown name", `preset "nope"`, func() error { _, err := LookupPreset("nope"); return err }))
+	p = badarg.Probe{Func: "RunPreset", Err: inv}
+	add(p.Fails("runs = -1", "runs = -1", func() error { _, err := RunPreset(must(LookupPreset("chunk")), -1, 1, nil); return err }),
+		p.Fails("zero preset", `preset ""`, func() error { _, err := RunPreset(Preset{}, 1, 1, nil); return err }),
+		p.Fails("Precision.Rel = -1", "Precision.Rel = -1", func() error {
+			_, err := RunPreset(must(LookupPreset("chunk")), 1, 1, &SweepSettings{Precision: loadlab.Precision{Rel: -1}})
+			return err
+		}))
+	good := Design{Target: 3}
+	p = badarg.Probe{Func: "Design.Validate", Err: inv}
+	add(badarg.Fields(p, good, badarg.Positive, func(d *Design) error { return d.Validate() }, "Target")...)
+	add(badarg.Fields(p, good, badarg.NonNegative, func(d *Design) error { return d.Validate() }, "ChunkPrice", "Runs")...)
+	add(p.Fails("Runs = 1", "Design.Runs = 1", func() error { d := good; d.Runs = 1; return d.Validate() }),
+		p.Fails("Ells empty", "Design.Ells = []", func() error { d := good; d.Ells = []int{}; return d.Validate() }),
+		p.Fails("Caps empty", "Design.Caps = []", func() error { d := good; d.Caps = []int{}; return d.Validate() }),
+		p.Fails("Ells[1] = 0", "Design.Ells[1] = 0", func() error { d := good; d.Ells = []int{2, 0}; return d.Validate() }),
+		p.Fails("Caps[0] = -1", "Design.Caps[0] = -1", func() error { d := good; d.Caps = []int{-1}; return d.Validate() }))
+	p = badarg.Probe{Func: "DesignCoded", Err: inv}
+	tor := must(NewTorus(16))
+	add(p.Fails("Design.Target = 0", "Design.Target = 0", func() error {
+		_, err := DesignCoded(Config{Topology: tor, Files: 4, Cache: 1}, Design{}, 1, nil)
+		return err
+	}),
+		p.Fails("no topology", "Config.Topology is nil", func() error { _, err := DesignCoded(Config{Files: 4, Cache: 1}, good, 1, nil); return err }),
+		p.Fails("Config.Cache = 0", "Config.Cache = 0", func() error { _, err := DesignCoded(Config{Topology: tor, Files: 4}, good, 1, nil); return err }))
 	return cs
 }
