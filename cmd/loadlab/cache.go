@@ -22,9 +22,11 @@ func (a *app) cacheCommand() *cobra.Command {
 		Long: `A cache network (spec coded-load.md): n servers on a topology, each caching
 M of K files, requests for Zipf-popular files served by a delivery
 strategy. "compare" runs the strategies side by side; "tail", "slope" and
-"regime" check the papers' asymptotic claims numerically (spec §11).`,
+"regime" check the papers' asymptotic claims numerically (spec §11);
+"preset" reruns the authors' experiments and "design" chooses ℓ and the
+chunk cap for a target maximum load.`,
 	}
-	c.AddCommand(a.cacheCompareCommand(), a.cacheTailCommand(), a.cacheSlopeCommand(), a.cacheRegimeCommand())
+	c.AddCommand(a.cacheCompareCommand(), a.cacheTailCommand(), a.cacheSlopeCommand(), a.cacheRegimeCommand(), a.cachePresetCommand(), a.cacheDesignCommand())
 	return c
 }
 

@@ -305,3 +305,174 @@ func regimeAnswer(res *codedload.RegimeResult) *answer {
 	value := map[string]any{"regime": res.Regime, "loglog": res.LogLog, "log": res.Log}
 	return &answer{tables: []*table{fits, pts}, value: value, draw: draw}
 }
+
+// cachePresetCommand is "loadlab cache preset": the authors' experiments
+// (codedload.Presets, spec §11.4).
+func (a *app) cachePresetCommand() *cobra.Command {
+	var list bool
+	var runs int
+	c := &cobra.Command{
+		Use:   "preset [NAME]",
+		Short: "Rerun one of the authors' experiments (--list names them)",
+		Long: `Runs one of the reference simulators' experiments (spec coded-load.md §7.1,
+§11.4) with the authors' runs per point (or --runs): every curve at every
+point, with the mean maximum load, cost and outage and their 95 % intervals.
+--list names the presets and what each varies. The same experiments shard
+with "loadlab sweep" (codedload-preset).`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			if list || len(args) == 0 {
+				return a.emit(presetList())
+			}
+			p, err := codedload.LookupPreset(args[0])
+			if err != nil {
+				return usagef("%v", err)
+			}
+			if runs < 0 {
+				return usagef("--runs = %d: want ≥ 1, or 0 for the preset's", runs)
+			}
+			pr := a.startProgress(-1, "preset "+p.Name)
+			curves, err := codedload.RunPreset(p, runs, a.seed, nil)
+			pr.done()
+			if err != nil {
+				return err
+			}
+			return a.emit(presetAnswer(p, curves))
+		},
+	}
+	c.Flags().BoolVar(&list, "list", false, "list the presets")
+	c.Flags().IntVar(&runs, "runs", 0, "runs per point (0: the authors')")
+	return c
+}
+
+func presetList() *answer {
+	t := &table{cols: []string{"preset", "x", "runs", "curves", "description"}}
+	type row struct {
+		Name, X, Description string
+		Runs                 int
+	}
+	var rows []row
+	for _, p := range codedload.Presets() {
+		var names []string
+		for _, c := range p.Curves() {
+			names = append(names, c.Name)
+		}
+		t.add(p.Name, p.X, p.Runs, fmt.Sprint(names), p.Description)
+		rows = append(rows, row{p.Name, p.X, p.Description, p.Runs})
+	}
+	return &answer{tables: []*table{t}, value: rows}
+}
+
+func presetAnswer(p codedload.Preset, curves []codedload.Curve) *answer {
+	t := &table{cols: []string{"curve", p.X, "runs", "max load", "max load lo", "max load hi", "cost", "cost lo", "cost hi", "outage"}}
+	type point struct {
+		X                     float64
+		MaxLoad, Cost, Outage loadlab.Estimate
+	}
+	out := map[string][]point{}
+	for _, c := range curves {
+		for _, q := range c.Points {
+			t.add(c.Name, q.X, q.MaxLoad.N, q.MaxLoad.Mean, q.MaxLoad.Lo, q.MaxLoad.Hi, q.Cost.Mean, q.Cost.Lo, q.Cost.Hi, q.Outage.Mean)
+			out[c.Name] = append(out[c.Name], point{q.X, q.MaxLoad, q.Cost, q.Outage})
+		}
+	}
+	draw := func() (plots.Drawer, vg.Length, vg.Length, error) {
+		pl := plots.New("Preset "+p.Name, p.X, "maximum load (requests per server)")
+		for i, c := range curves {
+			var xs, ys, lo, hi []float64
+			for _, q := range c.Points {
+				xs, ys = append(xs, q.X), append(ys, q.MaxLoad.Mean)
+				lo, hi = append(lo, q.MaxLoad.Lo), append(hi, q.MaxLoad.Hi)
+			}
+			plots.AddErrorBars(pl, i, c.Name, xs, ys, lo, hi)
+		}
+		return pl, 0, 0, nil
+	}
+	return &answer{tables: []*table{t}, value: out, draw: draw}
+}
+
+// cacheDesignCommand is "loadlab cache design": the cheapest ℓ and chunk
+// cap meeting a target maximum load (codedload.DesignCoded, spec §11.5).
+func (a *app) cacheDesignCommand() *cobra.Command {
+	f := cacheFlags{topology: newChoice("torus", "torus", "hypercube", "rgg", "regular")}
+	var n int
+	var d codedload.Design
+	c := &cobra.Command{
+		Use:   "design",
+		Short: "Cheapest ℓ and chunk cap whose maximum load meets a target",
+		Long: `Tries every ℓ of --ell and every chunk cap of --caps (0: no cap) on one
+topology of --n servers, --runs runs each, and chooses the candidate of
+least price, cost + --chunk-price·ℓ, among those whose mean maximum load
+has the upper end of its 95 % interval at most --target (spec coded-load.md
+§11.5). The cost is exact (spec §6.3) where that formula applies (no cap,
+torus or hypercube). Exit code 1 when no candidate meets the target.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			if err := d.Validate(); err != nil {
+				return usagef("%v", err)
+			}
+			f.sizes = []int{n}
+			fam, _, err := f.model()
+			if err != nil {
+				return err
+			}
+			top, err := fam(n, loadlab.Stream(a.seed, 1<<40, uint64(n)))
+			if err != nil {
+				return usagef("--n %d: %v", n, err)
+			}
+			base := codedload.Config{Topology: top, Files: f.files, Cache: f.cache, Gamma: f.zipf}
+			p := a.startProgress(-1, "design grid")
+			r, err := codedload.DesignCoded(base, d, a.seed, nil)
+			p.done()
+			if err != nil {
+				return err
+			}
+			if err := a.emit(designAnswer(r, d)); err != nil {
+				return err
+			}
+			if r.Best < 0 {
+				return fmt.Errorf("no candidate meets --target %g", d.Target)
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.IntVar(&n, "n", 1024, "network size n")
+	fl.Var(f.topology, "topology", "topology family")
+	fl.IntVar(&f.degree, "degree", 6, "degree of the random regular topology")
+	fl.IntVar(&f.files, "files", 100, "library size K")
+	fl.IntVar(&f.cache, "cache", 2, "cache size M of each server, in files")
+	fl.Float64Var(&f.zipf, "zipf", 0, "Zipf exponent γ of file popularity (0: uniform)")
+	fl.Float64Var(&d.Target, "target", 3, "target maximum load (files per server)")
+	fl.IntSliceVar(&d.Ells, "ell", []int{2, 4, 6, 8, 10, 12, 14, 16}, "candidate piece counts ℓ")
+	fl.IntSliceVar(&d.Caps, "caps", []int{0, 1}, "candidate chunk caps (0: no cap)")
+	fl.Float64Var(&d.ChunkPrice, "chunk-price", 0.05, "price of one chunk fetched, in hops")
+	fl.IntVar(&d.Runs, "runs", 20, "runs per candidate")
+	return c
+}
+
+func designAnswer(r *codedload.DesignResult, d codedload.Design) *answer {
+	t := &table{cols: []string{"ℓ", "cap", "max load", "lo", "hi", "cost", "exact cost", "price", "meets", "chosen"}}
+	for i, c := range r.Candidates {
+		var exact any
+		if !math.IsNaN(c.ExactCost) {
+			exact = c.ExactCost
+		}
+		t.add(c.Ell, c.ChunkCap, c.MaxLoad.Mean, c.MaxLoad.Lo, c.MaxLoad.Hi, c.Cost.Mean, exact, c.Price, c.Meets, i == r.Best)
+	}
+	var notes []string
+	if r.Best >= 0 {
+		b := r.Candidates[r.Best]
+		notes = append(notes, fmt.Sprintf("chosen: ℓ = %d, chunk cap %d (max load %.3g ≤ %.3g, price %.4g hops)", b.Ell, b.ChunkCap, b.MaxLoad.Mean, b.MaxLoad.Hi, b.Price))
+	} else {
+		notes = append(notes, fmt.Sprintf("no candidate meets the target %g: try larger ℓ or a cap", d.Target))
+	}
+	value := map[string]any{"candidates": r.Candidates, "best": r.Best}
+	return &answer{tables: []*table{t}, notes: notes, value: value}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +48,43 @@ func TestCacheSlopeRegime(t *testing.T) {
 	_, rows = csvRows(t, mustRun(t, "cache", "regime", "--n", "64,256", "--runs", "4", "--csv", "--table", "fits of the mean max load"))
 	if len(rows) != 2 || rows[0][0] != "ln ln n" || rows[1][0] != "ln n" {
 		t.Errorf("regime fits %v", rows)
+	}
+}
+
+// TestCachePresetDesign: "cache preset --list" names the five presets;
+// "cache preset chunk" runs the authors' toy experiment (10 values of ℓ,
+// no outage under uniform placement); "cache design" marks exactly one
+// chosen candidate, one that meets the target, and exits 1 with the
+// table printed when none can.
+func TestCachePresetDesign(t *testing.T) {
+	_, rows := csvRows(t, mustRun(t, "cache", "preset", "--list", "--csv"))
+	if len(rows) != 5 || rows[0][0] != "cache-size" || rows[4][0] != "zipf" {
+		t.Errorf("presets %v", rows)
+	}
+	_, rows = csvRows(t, mustRun(t, "cache", "preset", "chunk", "--runs", "3", "--csv"))
+	if len(rows) != 10 {
+		t.Fatalf("%d rows, want 10", len(rows))
+	}
+	for _, r := range rows {
+		if r[2] != "3" || r[9] != "0" {
+			t.Errorf("row %v: want 3 runs and no outage", r)
+		}
+	}
+	_, rows = csvRows(t, mustRun(t, "cache", "design", "--n", "400", "--runs", "6", "--ell", "2,6", "--csv"))
+	chosen := 0
+	for _, r := range rows {
+		if r[9] == "true" {
+			chosen++
+			if r[8] != "true" {
+				t.Errorf("chosen row %v does not meet the target", r)
+			}
+		}
+	}
+	if len(rows) != 4 || chosen != 1 {
+		t.Errorf("%d rows, %d chosen: want 4 and 1", len(rows), chosen)
+	}
+	r := runCmd(t, "", "cache", "design", "--n", "100", "--runs", "4", "--ell", "2", "--target", "0.5")
+	if r.code != exitFailed || !strings.Contains(r.stdout, "no candidate") {
+		t.Errorf("exit %d, stdout %q: want 1 and the table", r.code, r.stdout)
 	}
 }

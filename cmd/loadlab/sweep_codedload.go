@@ -367,3 +367,46 @@ func sweepTailTable(res []codedload.PointResult, cs []float64) sweepTable {
 	}
 	return t
 }
+
+// newSweepCodedloadPreset is "codedload-preset": one of the authors'
+// experiments (codedload.RunPreset), its curves' points in order.
+func newSweepCodedloadPreset(params json.RawMessage, seed uint64, runs int) (sweepJob, error) {
+	var p struct {
+		Preset string `json:"preset"`
+	}
+	if err := sweepStrictParams(params, &p); err != nil {
+		return nil, err
+	}
+	pre, err := codedload.LookupPreset(p.Preset)
+	if err != nil {
+		return nil, fmt.Errorf("params: %w", err)
+	}
+	var pts []codedload.Point
+	var names []string
+	for _, c := range pre.Curves() {
+		for _, q := range c.Points {
+			pts = append(pts, q)
+			names = append(names, c.Name)
+		}
+	}
+	j := &sweepCodedloadJob{runs: runs, seed: seed}
+	j.table = func(res []codedload.PointResult) sweepTable {
+		t := sweepTable{Columns: append([]string{"curve", "point", "x", "metric"}, sweepEstimateColumns...)}
+		for i, r := range res {
+			t.Rows = append(t.Rows, sweepPointRows([]any{names[i], i, r.X}, r)...)
+		}
+		return t
+	}
+	j.direct = func(prec loadlab.Precision) (sweepTable, error) {
+		cs, err := codedload.RunPreset(pre, runs, seed, &codedload.SweepSettings{Precision: prec})
+		if cs == nil {
+			return sweepTable{}, err
+		}
+		var res []codedload.PointResult
+		for _, c := range cs {
+			res = append(res, c.Points...)
+		}
+		return j.table(res), err
+	}
+	return j, j.setPoints(pts)
+}

@@ -60,6 +60,9 @@ const sweepBeaconCfg = `{"sweep":"anycast-beacon","seed":9,"runs":3,"params":{"n
 // comparison with the library's result.
 var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg, "codedload-sizes with tails": sweepTailsCfg}
 
+// The authors' toy chunk experiment (codedload.RunPreset).
+const sweepPresetCfg = `{"sweep":"codedload-preset","seed":7,"runs":3,"params":{"preset":"chunk"}}`
+
 // A server sweep with tail rows P[max load > c] (codedload.Tails).
 const sweepTailsCfg = `{"sweep":"codedload-sizes","seed":6,"runs":5,"params":{"ns":[16,64],"topology":{"family":"torus"},"log_ell":true,` +
 	`"thresholds":[1.5,2.5],"model":{"files":10,"cache":2,"strategy":{"kind":"coded"}}}}`
@@ -70,6 +73,7 @@ var sweepConfigs = map[string]string{
 	"mobility":             sweepMobilityCfg,
 	"codedload":            sweepCodedloadCfg,
 	"codedload-sizes":      sweepSizesCfg,
+	"codedload-preset":     sweepPresetCfg,
 	"codedload-compare":    sweepCompareCfg,
 	"stability-attractors": sweepAttractorsCfg,
 	"stability-map":        sweepMapCfg,
@@ -201,6 +205,7 @@ var sweepInvalid = map[string][]struct{ old, new, want string }{
 	"mobility":          {{`"mesh",`, `"ring",`, "scenario"}, {`"Slots":120`, `"Slots":-1`, "Slots"}, {`"window":4`, `"window":-4`, "window"}},
 	"codedload":         {{`"files":30`, `"files":0`, "Files"}, {`"kind":"coded"`, `"kind":"codd"`, "strategy kind"}, {`"ell":3`, `"ell":3,"radius":2`, "radius"}, {`"n":64`, `"n":50`, "torus"}, {`"ties":"lowest"`, `"ties":"low"`, "ties"}},
 	"codedload-sizes":   {{`"ns":[64,256]`, `"ns":[64,100]`, "hypercube"}, {`"placement":"uniform"`, `"placement":"even"`, "placement"}, {`"cache":2`, `"cache":-2`, "Cache"}},
+	"codedload-preset":  {{`"preset":"chunk"`, `"preset":"chunks"`, `preset "chunks"`}, {`"params":{`, `"params":{"ell":3,`, "ell"}},
 	"codedload-compare": {{`"max_n":100`, `"max_n":-1`, "MaxN"}, {`"size_runs":[3,2]`, `"size_runs":[3]`, "size_runs"}, {`"size_runs":[3,2]`, `"size_runs":[3,0]`, "runs(300) = 0"}, {`"ball_size":25`, `"ball_size":-1`, "ball_size"}},
 	"stability-attractors": {{`"t1":200`, `"t1":0`, "t1"}, {`"sensitivity":1`, `"sensitivity":-1`, "Sensitivity"},
 		{`"t":[0.2955508223568711`, `"t":[-1`, "T"}, {`"params":{`, `"params":{"settings":{"rel_tol":-1},`, "RelTol"}},
