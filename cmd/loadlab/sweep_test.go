@@ -382,3 +382,17 @@ func TestSweepRunsOutOfOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepExampleConfigs: every configuration shipped in
+// examples/sweeps is valid.
+func TestSweepExampleConfigs(t *testing.T) {
+	files, err := filepath.Glob("../../examples/sweeps/*.json")
+	if err != nil || len(files) < 6 {
+		t.Fatalf("%d example configurations (%v), want ≥ 6", len(files), err)
+	}
+	for _, f := range files {
+		if _, _, err := sweepLoad(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
