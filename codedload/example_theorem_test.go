@@ -99,3 +99,35 @@ func ExampleDesignCoded() {
 	// Output:
 	// ℓ = 4, cap 0: max load 2.89 (≤ 2.98), cost 3.584 hops, price 3.784
 }
+
+// The slope of the mean maximum load against ln n for coded delivery with
+// ℓ = round(c·ln n), beside nearest replica, on the torus.
+func ExampleSlopeStudy() {
+	base := codedload.Config{Files: 100, Cache: 2, Strategy: codedload.Coded{}}
+	nr := codedload.Variant{Name: "nearest replica", Config: codedload.Config{Files: 100, Cache: 2}}
+	curves, err := codedload.SlopeStudy([]int{100, 400, 1600}, codedload.TorusFamily, base, []float64{1}, []codedload.Variant{nr},
+		func(int) int { return 20 }, 1, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range curves {
+		s := c.Fit.Slope
+		fmt.Printf("%s: slope %.2f [%.2f, %.2f] per unit of ln n\n", c.Name, s.Mean, s.Lo, s.Hi)
+	}
+	// Output:
+	// nearest replica: slope 0.76 [0.56, 0.95] per unit of ln n
+	// coded c=1: slope 0.10 [0.04, 0.17] per unit of ln n
+}
+
+// The authors' experiments by name.
+func ExamplePresets() {
+	for _, p := range codedload.Presets() {
+		fmt.Printf("%s: %d curve(s) against %s, %d runs\n", p.Name, len(p.Curves()), p.X, p.Runs)
+	}
+	// Output:
+	// cache-size: 2 curve(s) against M, 4 runs
+	// chunk: 1 curve(s) against ℓ, 10 runs
+	// server-count: 2 curve(s) against n, 10 runs
+	// tradeoff: 1 curve(s) against α, 10 runs
+	// zipf: 2 curve(s) against γ, 10 runs
+}
