@@ -70,6 +70,20 @@
 // The readings chosen on the spec's open questions (§9) are listed in
 // spec §10.7.
 //
+// # Theorem-shaped checks, presets and design
+//
+// The papers' asymptotic claims are checked numerically (spec §12):
+// TailStudy (and Tails on any PointResult, e.g. a sharded sweep's)
+// estimates P[L_max > c] with exact Clopper–Pearson intervals;
+// SlopeStudy fits the mean maximum load against ln n with
+// ℓ = ScaledEll(c, n) = round(c·ln n) beside baselines (FitLine: least
+// squares over the runs, interval from the per-point errors); Regime and
+// RegimeStudy run proximity-aware two choices with K = n, M = n^α,
+// radius n^β and fit against ln ln n. Presets, LookupPreset and
+// RunPreset rerun the authors' experiments of spec §7.1; DesignCoded
+// chooses ℓ and the chunk cap of least price meeting a target maximum
+// load (spec §12.5).
+//
 // # Cost
 //
 // Nothing is quadratic in n: a request searches outward one distance shell

@@ -347,13 +347,15 @@ func sweepCases() []badarg.Case {
 // each gives the documented error, naming the input, or the documented
 // panic.
 func TestValidate(t *testing.T) {
-	cs := slices.Concat(exactCases(), topologyCases(), configCases(), sweepCases())
+	cs := slices.Concat(exactCases(), topologyCases(), configCases(), sweepCases(), theoremCases())
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"NearestReplica.Validate":  "no parameters: always valid",
 		"TwoChoiceGlobal.Validate": "no parameters: always valid",
 		"LogEll":                   "defined for every int: 1 below n = 3",
 		"Variant.At":               "arithmetic on a valid variant: the configuration it returns is validated by the Run that uses it",
+		"Presets":                  "no arguments: a fixed list",
+		"Preset.Curves":            "no arguments: the preset's fixed points",
 	})
 }
 
@@ -361,4 +363,114 @@ func TestValidate(t *testing.T) {
 func TestValidateNilSettings(t *testing.T) {
 	var s *SweepSettings
 	assert.NoError(t, s.Validate())
+}
+
+// theoremCases probes the theorem-shaped checks of spec §12: Tails,
+// TailStudy, FitLine, ScaledEll, SlopeStudy, Regime and RegimeStudy.
+func theoremCases() []badarg.Case {
+	var cs []badarg.Case
+	add := func(c ...badarg.Case) { cs = append(cs, c...) }
+	one := PointResult{Runs: []*Result{{MaxLoad: 1}}}
+	p := badarg.Probe{Func: "Tails", Err: inv}
+	add(p.Entries("thresholds", []float64{1, 2}, 1, badarg.Finite, func(x []float64) error { _, err := Tails(one, x); return err })...)
+	add(p.Fails("thresholds = []", "thresholds = []", func() error { _, err := Tails(one, nil); return err }),
+		p.Fails("no runs", "no runs", func() error { _, err := Tails(PointResult{}, []float64{1}); return err }))
+	pts := must(SizePoints([]int{16}, Config{Files: 4, Cache: 1}, TorusFamily, false, nil))
+	p = badarg.Probe{Func: "TailStudy", Err: inv}
+	add(p.Entries("thresholds", []float64{1}, 0, badarg.Finite, func(x []float64) error { _, err := TailStudy(pts, 2, x, 1, nil); return err })...)
+	add(p.Fails("runs = 0", "runs = 0", func() error { _, err := TailStudy(pts, 0, []float64{1}, 1, nil); return err }),
+		p.Fails("Config.Files = 0", "Config.Files = 0", func() error {
+			_, err := TailStudy([]Point{{Config: Config{Topology: pts[0].Config.Topology, Cache: 1}}}, 2, []float64{1}, 1, nil)
+			return err
+		}))
+	est := loadlab.Estimate{Mean: 1, StdErr: 0.1, N: 5}
+	xs, ys := []float64{1, 2}, []loadlab.Estimate{est, est}
+	p = badarg.Probe{Func: "FitLine", Err: inv}
+	add(p.Entries("xs", xs, 1, badarg.Finite, func(x []float64) error { _, err := FitLine(x, ys); return err })...)
+	add(p.Scalar("ys[1].Mean", badarg.Finite, func(x float64) error {
+		_, err := FitLine(xs, []loadlab.Estimate{est, {Mean: x, StdErr: 0.1, N: 5}})
+		return err
+	})...)
+	for _, v := range badarg.NonNegative.Floats() {
+		add(p.Fails(fmt.Sprintf("StdErr = %v", v), fmt.Sprintf("ys[1].StdErr = %v", v), func() error {
+			_, err := FitLine(xs, []loadlab.Estimate{est, {Mean: 1, StdErr: v, N: 5}})
+			return err
+		}))
+	}
+	add(p.Int("ys[1].N", badarg.Positive, func(n int) error {
+		_, err := FitLine(xs, []loadlab.Estimate{est, {Mean: 1, StdErr: 0.1, N: n}})
+		return err
+	})...)
+	add(p.Fails("lengths differ", "len(xs) = 1", func() error { _, err := FitLine(xs[:1], ys); return err }),
+		p.Fails("one point", "1 points", func() error { _, err := FitLine(xs[:1], ys[:1]); return err }),
+		p.Fails("equal xs", "two different values", func() error { _, err := FitLine([]float64{1, 1}, ys); return err }))
+	p = badarg.Probe{Func: "ScaledEll", Err: inv}
+	add(p.Scalar("c", badarg.Positive, func(c float64) error { _, err := ScaledEll(c, 10); return err })...)
+	add(p.Int("n", badarg.Positive, func(n int) error { _, err := ScaledEll(1, n); return err })...)
+	add(badarg.Probe{Func: "ScaledEll", Err: tooLarge}.Fails("c = 1e9", "c·ln n", func() error { _, err := ScaledEll(1e9, 10); return err }))
+	coded := Config{Files: 4, Cache: 1, Strategy: Coded{}}
+	runs := func(int) int { return 2 }
+	p = badarg.Probe{Func: "SlopeStudy", Err: inv}
+	slope := func(base Config, cs []float64, vs []Variant) error {
+		_, err := SlopeStudy([]int{16, 64}, TorusFamily, base, cs, vs, runs, 1, nil)
+		return err
+	}
+	add(p.Entries("cs", []float64{1}, 0, badarg.Positive, func(x []float64) error { return slope(coded, x, nil) })...)
+	add(p.Fails("base not coded", "want a Coded", func() error { return slope(Config{Files: 4, Cache: 1}, []float64{1}, nil) }),
+		p.Fails("no curves", "no cs and no variants", func() error { return slope(coded, nil, nil) }),
+		p.Fails("variant Config.Files = 0", "Config.Files = 0", func() error {
+			return slope(coded, nil, []Variant{{Name: "nr", Config: Config{Cache: 1}}})
+		}),
+		p.Panics("fam = nil", "", func() { _, _ = SlopeStudy([]int{16}, nil, coded, []float64{1}, nil, runs, 1, nil) }))
+	p = badarg.Probe{Func: "Regime.Validate", Err: inv}
+	add(badarg.Fields(p, Regime{Alpha: 0.5, Beta: 0.25}, badarg.Unit, func(r *Regime) error { return r.Validate() }, "Alpha")...)
+	for _, b := range []float64{nan, inf, -inf, -0.1, 0.6} {
+		label := fmt.Sprintf("Regime.Beta = %v", b)
+		add(p.Fails(label, label, func() error { return Regime{Alpha: 1, Beta: b}.Validate() }))
+	}
+	add(p.Fails("α + 2β < 1", "Regime.Alpha + 2·Regime.Beta", func() error { return Regime{Alpha: 0.5, Beta: 0.2}.Validate() }))
+	p = badarg.Probe{Func: "Regime.Config", Err: inv}
+	add(p.Fails("Regime.Alpha = -1", "Regime.Alpha = -1", func() error { _, err := Regime{Alpha: -1, Beta: 0.5}.Config(16); return err }),
+		p.Fails("n = 10", "10", func() error { _, err := Regime{Alpha: 1, Beta: 0.5}.Config(10); return err }))
+	add(badarg.Probe{Func: "Regime.Config", Err: tooLarge}.Fails("n·M entries", "codedload: ", func() error {
+		_, err := Regime{Alpha: 1, Beta: 0.5}.Config(1 << 30)
+		return err
+	}))
+	p = badarg.Probe{Func: "RegimeStudy", Err: inv}
+	reg := Regime{Alpha: 0.5, Beta: 0.25}
+	add(p.Fails("n = 9", "ns[1] = 9", func() error { _, err := RegimeStudy([]int{16, 9}, reg, runs, 1, nil); return err }),
+		p.Fails("runs(n) = 1", "runs(16) = 1", func() error { _, err := RegimeStudy([]int{16}, reg, func(int) int { return 1 }, 1, nil); return err }),
+		p.Fails("n = 20", "size 20", func() error { _, err := RegimeStudy([]int{20}, reg, runs, 1, nil); return err }),
+		p.Fails("Regime.Beta = 0.1", "Regime.Alpha + 2·Regime.Beta", func() error {
+			_, err := RegimeStudy([]int{16}, Regime{Alpha: 0.5, Beta: 0.1}, runs, 1, nil)
+			return err
+		}),
+		p.Fails("one size", "1 points", func() error { _, err := RegimeStudy([]int{16}, reg, runs, 1, nil); return err }),
+		p.Panics("runs = nil", "nil runs", func() { _, _ = RegimeStudy([]int{16}, reg, nil, 1, nil) }))
+	add(badarg.Probe{Func: "LookupPreset", Err: inv}.Fails("unknown name", `preset "nope"`, func() error { _, err := LookupPreset("nope"); return err }))
+	p = badarg.Probe{Func: "RunPreset", Err: inv}
+	add(p.Fails("runs = -1", "runs = -1", func() error { _, err := RunPreset(must(LookupPreset("chunk")), -1, 1, nil); return err }),
+		p.Fails("zero preset", `preset ""`, func() error { _, err := RunPreset(Preset{}, 1, 1, nil); return err }),
+		p.Fails("Precision.Rel = -1", "Precision.Rel = -1", func() error {
+			_, err := RunPreset(must(LookupPreset("chunk")), 1, 1, &SweepSettings{Precision: loadlab.Precision{Rel: -1}})
+			return err
+		}))
+	good := Design{Target: 3}
+	p = badarg.Probe{Func: "Design.Validate", Err: inv}
+	add(badarg.Fields(p, good, badarg.Positive, func(d *Design) error { return d.Validate() }, "Target")...)
+	add(badarg.Fields(p, good, badarg.NonNegative, func(d *Design) error { return d.Validate() }, "ChunkPrice", "Runs")...)
+	add(p.Fails("Runs = 1", "Design.Runs = 1", func() error { d := good; d.Runs = 1; return d.Validate() }),
+		p.Fails("Ells empty", "Design.Ells = []", func() error { d := good; d.Ells = []int{}; return d.Validate() }),
+		p.Fails("Caps empty", "Design.Caps = []", func() error { d := good; d.Caps = []int{}; return d.Validate() }),
+		p.Fails("Ells[1] = 0", "Design.Ells[1] = 0", func() error { d := good; d.Ells = []int{2, 0}; return d.Validate() }),
+		p.Fails("Caps[0] = -1", "Design.Caps[0] = -1", func() error { d := good; d.Caps = []int{-1}; return d.Validate() }))
+	p = badarg.Probe{Func: "DesignCoded", Err: inv}
+	tor := must(NewTorus(16))
+	add(p.Fails("Design.Target = 0", "Design.Target = 0", func() error {
+		_, err := DesignCoded(Config{Topology: tor, Files: 4, Cache: 1}, Design{}, 1, nil)
+		return err
+	}),
+		p.Fails("no topology", "Config.Topology is nil", func() error { _, err := DesignCoded(Config{Files: 4, Cache: 1}, good, 1, nil); return err }),
+		p.Fails("Config.Cache = 0", "Config.Cache = 0", func() error { _, err := DesignCoded(Config{Topology: tor, Files: 4}, good, 1, nil); return err }))
+	return cs
 }

@@ -23,10 +23,12 @@ func (a *app) cacheCommand() *cobra.Command {
 M of K files, requests for Zipf-popular files served by a delivery
 strategy. "compare" runs the strategies side by side; "code" gives the
 decoding probability of the random linear chunks the coded strategy
-stands for (spec §11).`,
+stands for (spec §11); "tail", "slope" and "regime" check the papers'
+asymptotic claims numerically (spec §12); "preset" reruns the authors'
+experiments and "design" chooses ℓ and the chunk cap for a target
+maximum load.`,
 	}
-	c.AddCommand(a.cacheCompareCommand())
-	c.AddCommand(a.cacheCodeCommand())
+	c.AddCommand(a.cacheCompareCommand(), a.cacheCodeCommand(), a.cacheTailCommand(), a.cacheSlopeCommand(), a.cacheRegimeCommand(), a.cachePresetCommand(), a.cacheDesignCommand())
 	return c
 }
 

@@ -259,7 +259,7 @@ func (j *sweepCodedloadJob) sweepDirect(p loadlab.Precision) (sweepTable, error)
 	if res == nil {
 		return sweepTable{}, err
 	}
-	return sweepPointTable(res), err
+	return j.table(res), err
 }
 
 // sweepCodedPoint is one point of the "codedload" sweep.
@@ -319,6 +319,9 @@ func newSweepCodedloadSizes(params json.RawMessage, seed uint64, runs int) (swee
 		Random   bool             `json:"random"`
 		LogEll   bool             `json:"log_ell"` // Coded.Ell = ⌈ln n⌉ (codedload.LogEll)
 		Model    sweepCodedModel  `json:"model"`
+		// Thresholds adds rows "P[max load > c]" (codedload.Tails) for
+		// each c.
+		Thresholds []float64 `json:"thresholds"`
 	}
 	if err := sweepStrictParams(params, &p); err != nil {
 		return nil, err
@@ -343,6 +346,70 @@ func newSweepCodedloadSizes(params json.RawMessage, seed uint64, runs int) (swee
 		return nil, err
 	}
 	j := &sweepCodedloadJob{runs: runs, seed: seed, table: sweepPointTable}
+	if p.Thresholds != nil {
+		if _, err := codedload.Tails(codedload.PointResult{Runs: []*codedload.Result{{}}}, p.Thresholds); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+		j.table = func(res []codedload.PointResult) sweepTable { return sweepTailTable(res, p.Thresholds) }
+	}
 	j.direct = j.sweepDirect
+	return j, j.setPoints(pts)
+}
+
+// sweepTailTable is sweepPointTable with, per point, one row
+// "P[max load > c]" per threshold c (codedload.Tails: Clopper–Pearson
+// intervals; stderr is the plug-in one).
+func sweepTailTable(res []codedload.PointResult, cs []float64) sweepTable {
+	t := sweepPointTable(nil)
+	for i, p := range res {
+		t.Rows = append(t.Rows, sweepPointRows([]any{i, p.X}, p)...)
+		tails, _ := codedload.Tails(p, cs) // cs checked, every point has runs
+		for k, c := range cs {
+			t.Rows = append(t.Rows, append([]any{i, p.X, fmt.Sprintf("P[max load > %g]", c)}, sweepCells(tails[k])...))
+		}
+	}
+	return t
+}
+
+// newSweepCodedloadPreset is "codedload-preset": one of the authors'
+// experiments (codedload.RunPreset), its curves' points in order.
+func newSweepCodedloadPreset(params json.RawMessage, seed uint64, runs int) (sweepJob, error) {
+	var p struct {
+		Preset string `json:"preset"`
+	}
+	if err := sweepStrictParams(params, &p); err != nil {
+		return nil, err
+	}
+	pre, err := codedload.LookupPreset(p.Preset)
+	if err != nil {
+		return nil, fmt.Errorf("params: %w", err)
+	}
+	var pts []codedload.Point
+	var names []string
+	for _, c := range pre.Curves() {
+		for _, q := range c.Points {
+			pts = append(pts, q)
+			names = append(names, c.Name)
+		}
+	}
+	j := &sweepCodedloadJob{runs: runs, seed: seed}
+	j.table = func(res []codedload.PointResult) sweepTable {
+		t := sweepTable{Columns: append([]string{"curve", "point", "x", "metric"}, sweepEstimateColumns...)}
+		for i, r := range res {
+			t.Rows = append(t.Rows, sweepPointRows([]any{names[i], i, r.X}, r)...)
+		}
+		return t
+	}
+	j.direct = func(prec loadlab.Precision) (sweepTable, error) {
+		cs, err := codedload.RunPreset(pre, runs, seed, &codedload.SweepSettings{Precision: prec})
+		if cs == nil {
+			return sweepTable{}, err
+		}
+		var res []codedload.PointResult
+		for _, c := range cs {
+			res = append(res, c.Points...)
+		}
+		return j.table(res), err
+	}
 	return j, j.setPoints(pts)
 }

@@ -73,6 +73,7 @@ var sweepJobs = map[string]func(params json.RawMessage, seed uint64, runs int) (
 	"mobility":             newSweepMobility,
 	"codedload":            newSweepCodedload,
 	"codedload-sizes":      newSweepCodedloadSizes,
+	"codedload-preset":     newSweepCodedloadPreset,
 	"codedload-compare":    newSweepCodedloadCompare,
 	"stability-attractors": newSweepAttractors,
 	"stability-map":        newSweepTwoNodeMap,

@@ -58,7 +58,7 @@ const sweepBeaconCfg = `{"sweep":"anycast-beacon","seed":9,"runs":3,"params":{"n
 
 // sweepMoreConfigs are further cases of registered sweeps for the
 // comparison with the library's result.
-var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg, "codedload with real decoding": sweepRLNCCfg}
+var sweepMoreConfigs = map[string]string{"dual without losses": sweepDualNoLossCfg, "codedload with real decoding": sweepRLNCCfg, "codedload-sizes with tails": sweepTailsCfg}
 
 // A server sweep with real decoding of random linear chunks over GF(2)
 // (Coded.Field), beside nothing: its merge must equal the library's too.
@@ -68,6 +68,13 @@ const sweepRLNCCfg = `{"sweep":"codedload-sizes","seed":6,"runs":3,"params":{"ns
 // The receivers of random linear coding over GF(4), ℓ = 5.
 const sweepReceptionCfg = `{"sweep":"coding-reception","seed":8,"runs":40,"params":{"q":4,"ell":5,"max_extra":2}}`
 
+// The authors' toy chunk experiment (codedload.RunPreset).
+const sweepPresetCfg = `{"sweep":"codedload-preset","seed":7,"runs":3,"params":{"preset":"chunk"}}`
+
+// A server sweep with tail rows P[max load > c] (codedload.Tails).
+const sweepTailsCfg = `{"sweep":"codedload-sizes","seed":6,"runs":5,"params":{"ns":[16,64],"topology":{"family":"torus"},"log_ell":true,` +
+	`"thresholds":[1.5,2.5],"model":{"files":10,"cache":2,"strategy":{"kind":"coded"}}}}`
+
 // sweepConfigs holds one configuration of every registered sweep.
 var sweepConfigs = map[string]string{
 	"coding-reception":     sweepReceptionCfg,
@@ -75,6 +82,7 @@ var sweepConfigs = map[string]string{
 	"mobility":             sweepMobilityCfg,
 	"codedload":            sweepCodedloadCfg,
 	"codedload-sizes":      sweepSizesCfg,
+	"codedload-preset":     sweepPresetCfg,
 	"codedload-compare":    sweepCompareCfg,
 	"stability-attractors": sweepAttractorsCfg,
 	"stability-map":        sweepMapCfg,
@@ -212,6 +220,7 @@ var sweepInvalid = map[string][]struct{ old, new, want string }{
 	"mobility":          {{`"mesh",`, `"ring",`, "scenario"}, {`"Slots":120`, `"Slots":-1`, "Slots"}, {`"window":4`, `"window":-4`, "window"}},
 	"codedload":         {{`"files":30`, `"files":0`, "Files"}, {`"kind":"coded"`, `"kind":"codd"`, "strategy kind"}, {`"ell":3`, `"ell":3,"radius":2`, "radius"}, {`"ell":3`, `"ell":3,"field":3`, "Coded.Field = 3"}, {`"n":64`, `"n":50`, "torus"}, {`"ties":"lowest"`, `"ties":"low"`, "ties"}},
 	"codedload-sizes":   {{`"ns":[64,256]`, `"ns":[64,100]`, "hypercube"}, {`"placement":"uniform"`, `"placement":"even"`, "placement"}, {`"cache":2`, `"cache":-2`, "Cache"}},
+	"codedload-preset":  {{`"preset":"chunk"`, `"preset":"chunks"`, `preset "chunks"`}, {`"params":{`, `"params":{"ell":3,`, "ell"}},
 	"codedload-compare": {{`"max_n":100`, `"max_n":-1`, "MaxN"}, {`"size_runs":[3,2]`, `"size_runs":[3]`, "size_runs"}, {`"size_runs":[3,2]`, `"size_runs":[3,0]`, "runs(300) = 0"}, {`"ball_size":25`, `"ball_size":-1`, "ball_size"}},
 	"stability-attractors": {{`"t1":200`, `"t1":0`, "t1"}, {`"sensitivity":1`, `"sensitivity":-1`, "Sensitivity"},
 		{`"t":[0.2955508223568711`, `"t":[-1`, "T"}, {`"params":{`, `"params":{"settings":{"rel_tol":-1},`, "RelTol"}},
@@ -388,6 +397,20 @@ func TestSweepRunsOutOfOrder(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(want[r]) {
 				t.Errorf("%s run %d in reverse: %v, in order: %v", name, r, got, want[r])
 			}
+		}
+	}
+}
+
+// TestSweepExampleConfigs: every configuration shipped in
+// examples/sweeps is valid.
+func TestSweepExampleConfigs(t *testing.T) {
+	files, err := filepath.Glob("../../examples/sweeps/*.json")
+	if err != nil || len(files) < 6 {
+		t.Fatalf("%d example configurations (%v), want ≥ 6", len(files), err)
+	}
+	for _, f := range files {
+		if _, _, err := sweepLoad(f); err != nil {
+			t.Errorf("%s: %v", f, err)
 		}
 	}
 }
