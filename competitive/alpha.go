@@ -353,30 +353,19 @@ func AlphaStudy(points []AlphaPoint, runs int, seed uint64) ([]AlphaSummary, err
 		}
 		full[i] = q
 	}
-	res := make([]AlphaRun, len(points)*runs)
-	errs := make([]error, len(res))
+	res, err := mc.Grid(len(points), runs, seed, func(i int, src rand.Source) (AlphaRun, error) { return full[i].Run(src) })
+	if err != nil {
+		return nil, err
+	}
 	adv := make([]float64, len(points))
 	advErr := make([]error, len(points))
-	mc.For(len(res)+len(points), 0, func(j int) {
-		if j >= len(res) {
-			i := j - len(res)
-			adv[i], advErr[i] = full[i].Adversary()
-			return
-		}
-		i, r := j/runs, j%runs
-		res[j], errs[j] = full[i].Run(loadlab.Stream(seed, uint64(i), uint64(r)))
-	})
+	mc.For(len(points), 0, func(i int) { adv[i], advErr[i] = full[i].Adversary() })
 	out := make([]AlphaSummary, len(points))
 	for i, q := range full {
-		for _, err := range errs[i*runs : (i+1)*runs] {
-			if err != nil {
-				return nil, err
-			}
-		}
 		if advErr[i] != nil {
 			return nil, advErr[i]
 		}
-		out[i] = SummarizeAlpha(q, adv[i], res[i*runs:(i+1)*runs])
+		out[i] = SummarizeAlpha(q, adv[i], res[i])
 	}
 	return out, nil
 }

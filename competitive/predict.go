@@ -347,20 +347,13 @@ func PredictionStudy(points []PredictionPoint, runs int, seed uint64) ([]Predict
 		}
 		full[i] = q
 	}
-	res := make([]PredictionRun, len(points)*runs)
-	errs := make([]error, len(res))
-	mc.For(len(res), 0, func(j int) {
-		i, r := j/runs, j%runs
-		res[j], errs[j] = full[i].Run(loadlab.Stream(seed, uint64(i), uint64(r)))
-	})
+	res, err := mc.Grid(len(points), runs, seed, func(i int, src rand.Source) (PredictionRun, error) { return full[i].Run(src) })
+	if err != nil {
+		return nil, err
+	}
 	out := make([]PredictionSummary, len(points))
 	for i, q := range full {
-		for _, err := range errs[i*runs : (i+1)*runs] {
-			if err != nil {
-				return nil, err
-			}
-		}
-		out[i] = SummarizePredictions(q, res[i*runs:(i+1)*runs])
+		out[i] = SummarizePredictions(q, res[i])
 	}
 	return out, nil
 }

@@ -247,22 +247,12 @@ func Study(points []StudyPoint, runs int, seed uint64) ([]StudySummary, error) {
 			return nil, loadlab.Invalid("stability", "points[%d]: %v", k, err)
 		}
 	}
-	gaps := make([][]*Gap, len(points))
-	errs := make([][]error, len(points))
-	for k := range points {
-		gaps[k], errs[k] = make([]*Gap, runs), make([]error, runs)
+	gaps, err := mc.Grid(len(points), runs, seed, func(k int, src rand.Source) (*Gap, error) { return points[k].Run(src) })
+	if err != nil {
+		return nil, err
 	}
-	mc.For(len(points)*runs, 0, func(i int) {
-		k, r := i/runs, i%runs
-		gaps[k][r], errs[k][r] = points[k].Run(loadlab.Stream(seed, uint64(k), uint64(r)))
-	})
 	out := make([]StudySummary, len(points))
 	for k, p := range points {
-		for _, err := range errs[k] {
-			if err != nil {
-				return nil, err
-			}
-		}
 		out[k] = SummarizeGaps(p, gaps[k])
 	}
 	return out, nil

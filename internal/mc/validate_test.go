@@ -21,6 +21,7 @@ func TestValidate(t *testing.T) {
 		badarg.Probe{Func: "ClopperPearson"}.Panics("k > n", "mc: ClopperPearson: want 0 ≤ k ≤ n", func() { ClopperPearson(3, 2, 0.05) }),
 		badarg.Probe{Func: "ClopperPearson"}.Panics("k < 0", "mc: ClopperPearson: want 0 ≤ k ≤ n", func() { ClopperPearson(-1, 2, 0.05) }),
 		badarg.Probe{Func: "ClopperPearson"}.Panics("a = 1", "0 < a < 1", func() { ClopperPearson(1, 2, 1) }),
+		badarg.Probe{Func: "Grid"}.Panics("run = nil", "mc: Grid: run is nil", func() { Grid[int](1, 1, 0, nil) }),
 		badarg.Probe{Func: "Binomial"}.Panics("k > n", "mc: Binomial: want 0 ≤ k ≤ n", func() { Binomial(3, 2) }),
 		badarg.Probe{Func: "Binomial"}.Panics("k = -1", "mc: Binomial: want 0 ≤ k ≤ n", func() { Binomial(-1, 2) }),
 	}
