@@ -548,10 +548,9 @@ func (e *evaluator) spg(w []float64, set DesignSettings, d *WeightDesign) solve.
 
 // spgState is the state of the spectral projected gradient method.
 type spgState struct {
-	e             *evaluator
-	w, g          []float64 // iterate (the caller's slice) and gradient
-	f, alpha      float64   // value and BB step
-	hist          []float64 // last values, for the non-monotone search
+	e    *evaluator
+	w, g []float64 // iterate (the caller's slice) and gradient
+	spgStep
 	y, dir, trial []float64
 	idx           []int
 	stalls        int
@@ -561,10 +560,34 @@ type spgState struct {
 // with.
 const spgMemory = 10
 
+// spgStep is the value, the Barzilai–Borwein step and the memory of the
+// non-monotone search, shared by the dense and the sketched weight
+// designs' spectral projected gradient methods.
+type spgStep struct {
+	f, alpha float64   // value and BB step
+	hist     []float64 // last values, for the non-monotone search
+}
+
+// advance keeps the accepted value f and sets the BB step ss/sy from the
+// step s and the gradient change y (ss = sᵀs, sy = sᵀy), within
+// [1e-30, 1e30]; without positive curvature the step grows tenfold.
+func (p *spgStep) advance(f, ss, sy float64) {
+	p.f = f
+	p.hist = append(p.hist, f)
+	if len(p.hist) > spgMemory {
+		p.hist = p.hist[1:]
+	}
+	if sy > 0 {
+		p.alpha = min(max(ss/sy, 1e-30), 1e30)
+	} else {
+		p.alpha = min(p.alpha*10, 1e30)
+	}
+}
+
 func newSPGState(e *evaluator, w []float64) *spgState {
 	m := len(w)
 	r := e.value(w)
-	st := &spgState{e: e, w: w, g: slices.Clone(r.grad), f: r.f, hist: []float64{r.f},
+	st := &spgState{e: e, w: w, g: slices.Clone(r.grad), spgStep: spgStep{f: r.f, hist: []float64{r.f}},
 		y: make([]float64, m), dir: make([]float64, m), trial: make([]float64, m), idx: make([]int, 0, m)}
 	// Initial step: unit projected-gradient step scaled to the weights.
 	st.alpha = 1
@@ -611,16 +634,7 @@ func (st *spgState) accept(f float64, grad []float64) {
 		st.w[i] = st.trial[i]
 		st.g[i] = grad[i]
 	}
-	st.f = f
-	st.hist = append(st.hist, f)
-	if len(st.hist) > spgMemory {
-		st.hist = st.hist[1:]
-	}
-	if sy > 0 {
-		st.alpha = min(max(ss/sy, 1e-30), 1e30)
-	} else {
-		st.alpha = min(st.alpha*10, 1e30)
-	}
+	st.advance(f, ss, sy)
 }
 
 // mustSet adds a validated edge; an error is a bug in this package.

@@ -91,11 +91,10 @@ func (p TraceWeightProblem) lmo(s []float64) float64 {
 // traceState is the state of the projected gradient on the oracle's
 // objective.
 type traceState struct {
-	p              TraceWeightProblem
-	o              traceOracle
-	w, s           []float64 // iterate (the caller's slice) and negative gradient
-	f, alpha       float64
-	hist           []float64
+	p    TraceWeightProblem
+	o    traceOracle
+	w, s []float64 // iterate (the caller's slice) and negative gradient
+	spgStep
 	y, dir, trial  []float64
 	stalls, nostep int
 }
@@ -116,7 +115,7 @@ func traceSPG(p TraceWeightProblem, o traceOracle, w []float64, set ScaleDesignS
 		return rec, loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "DesignWeightsAtScale: the starting weights leave the nodes disconnected")
 	}
 	m := len(w)
-	st := &traceState{p: p, o: o, w: w, s: slices.Clone(s), f: f, hist: []float64{f},
+	st := &traceState{p: p, o: o, w: w, s: slices.Clone(s), spgStep: spgStep{f: f, hist: []float64{f}},
 		y: make([]float64, m), dir: make([]float64, m), trial: make([]float64, m)}
 	st.alpha = 0.1 * slices.Max(w) / max(slices.Max(st.s), math.SmallestNonzeroFloat64)
 	tol := set.Tol
@@ -195,16 +194,7 @@ func (st *traceState) accept(f float64, s []float64) {
 		st.w[i] = st.trial[i]
 		st.s[i] = s[i]
 	}
-	st.f = f
-	st.hist = append(st.hist, f)
-	if len(st.hist) > spgMemory {
-		st.hist = st.hist[1:]
-	}
-	if sy > 0 {
-		st.alpha = min(max(ss/sy, 1e-30), 1e30)
-	} else {
-		st.alpha = min(st.alpha*10, 1e30)
-	}
+	st.advance(f, ss, sy)
 }
 
 // certify fills d's value and certificate at w (spec §13.12): exactly
