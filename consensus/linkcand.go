@@ -143,8 +143,16 @@ func LinkStability(th *Throttler, cands []wgraph.Edge, weight float64) ([]LinkEf
 		}
 		return out, nil
 	}
+	stabilityBounds(th, cands, weight, out)
+	return out, nil
+}
+
+// stabilityBounds fills out by the Gershgorin and Rayleigh bounds of
+// LinkStability.
+func stabilityBounds(th *Throttler, cands []wgraph.Edge, weight float64, out []LinkEffect) {
+	g := th.Graph
 	gersh := 0.0
-	for u := range n {
+	for u := range g.Order() {
 		gersh = max(gersh, 2*g.WeightedDegree(u))
 	}
 	for i, c := range cands {
@@ -161,7 +169,6 @@ func LinkStability(th *Throttler, cands []wgraph.Edge, weight float64) ([]LinkEf
 			out[i] = LinkUndecided
 		}
 	}
-	return out, nil
 }
 
 func linkW(c wgraph.Edge, w float64) float64 {

@@ -36,10 +36,10 @@ type LinkSettings struct {
 	// Method is LinkAuto (the zero value), LinkExact or LinkSketch.
 	Method LinkMethod
 	// Sketch is the number of rows of each screening sketch (of ‖L†b‖²
-	// and of R_uv); 0 means 32.
+	// and of R_uv); 0 means 64.
 	Sketch int
 	// Pool is the number of best-screened candidates confirmed by exact
-	// solves at each step; 0 means 8.
+	// solves at each step; 0 means 16.
 	Pool int
 	// CertSketch is the number of Gaussian rows of the certificate's
 	// sketch; 0 means 256.
@@ -47,6 +47,10 @@ type LinkSettings struct {
 	// Confirm is the number of candidates, beyond the chosen ones, whose
 	// certificate gradient is computed by solves; 0 means k + 16.
 	Confirm int
+	// FrankWolfe is the number of Frank–Wolfe iterations on the
+	// relaxation that tighten the bound of LinkExact (each a dense
+	// pseudo-inverse); 0 means 20.
+	FrankWolfe int
 	// Miss is the probability that the sketched certificate fails, in
 	// (0, 1); 0 means 0.05.
 	Miss float64
@@ -76,6 +80,8 @@ func (s *LinkSettings) Validate() error {
 		return loadlab.Invalid("consensus", "LinkSettings.CertSketch = %d, want ≥ 0", s.CertSketch)
 	case s.Confirm < 0:
 		return loadlab.Invalid("consensus", "LinkSettings.Confirm = %d, want ≥ 0", s.Confirm)
+	case s.FrankWolfe < 0:
+		return loadlab.Invalid("consensus", "LinkSettings.FrankWolfe = %d, want ≥ 0", s.FrankWolfe)
 	case s.Miss != 0 && !(s.Miss > 0 && s.Miss < 1):
 		return loadlab.Invalid("consensus", "LinkSettings.Miss = %v, want 0 (default) or in (0, 1)", s.Miss)
 	}
@@ -88,7 +94,7 @@ func (s *LinkSettings) Validate() error {
 // resolved returns the settings with defaults filled in for k links on n
 // nodes.
 func (s *LinkSettings) resolved(n, k int) LinkSettings {
-	r := LinkSettings{Weight: 1, Sketch: 32, Pool: 8, CertSketch: 256, Confirm: k + 16, Miss: 0.05}
+	r := LinkSettings{Weight: 1, Sketch: 64, Pool: 16, CertSketch: 256, Confirm: k + 16, FrankWolfe: 20, Miss: 0.05}
 	var sol laplacian.Settings
 	if s != nil {
 		r.Method, r.Trace = s.Method, s.Trace
@@ -97,6 +103,7 @@ func (s *LinkSettings) resolved(n, k int) LinkSettings {
 		setIfInt(&r.Pool, s.Pool)
 		setIfInt(&r.CertSketch, s.CertSketch)
 		setIfInt(&r.Confirm, s.Confirm)
+		setIfInt(&r.FrankWolfe, s.FrankWolfe)
 		setIf(&r.Miss, s.Miss)
 		if s.Solver != nil {
 			sol = *s.Solver
