@@ -18,7 +18,8 @@ const maxAllPairsCandidates = 400
 
 func (a *app) throttlerDesignCommand() *cobra.Command {
 	var f throttlerFlags
-	var add int
+	var add, hops int
+	var objective string
 	var candidates string
 	var linkWeight float64
 	var weights bool
@@ -29,9 +30,15 @@ func (a *app) throttlerDesignCommand() *cobra.Command {
 		Use:   "design",
 		Short: "Add k links greedily, or design every link weight with a certificate",
 		Long: `--add K: add K links one by one, each the candidate that lowers ρ₂ most
-(spec §5.2, Problem C), from the --candidates edge list (every missing
-link on graphs of at most 400 servers when no list is given), each with
-weight --link-weight. --weights: choose the weight of every existing link
+(spec §5.2, Problem C), from the --candidates edge list, or the missing
+links between servers at most --hops H apart (every missing link on
+graphs of at most 400 servers when neither is given), each with weight
+--link-weight. With --objective kirchhoff (the default above 2048
+servers) the links lower the Kirchhoff index K_f = n tr L† instead, at
+any size (exact up to 1000 servers, sketches and solves above, spec
+§13.12): each step's gain and K_f with 95 % intervals, a certified lower
+bound on the best K_f of any K candidates and the gap to it; with
+--gamma, whether each chosen link alone keeps the throttler stable. --weights: choose the weight of every existing link
 under a total weight --budget (default: the current total) to minimise ρ₂
 (spec §5.2, Problem A), with a certified lower bound on the optimum; with
 --excess E, to minimise instead the expected over-throttling at the mean
@@ -53,6 +60,19 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 			if err != nil {
 				return err
 			}
+			kirchhoff, err := kirchhoffObjective(objective, d.Graph.Order())
+			if err != nil {
+				return err
+			}
+			if add > 0 && kirchhoff {
+				ans, err := a.designAddKirchhoff(d, f.gamma, add, hops, candidates, linkWeight)
+				if ans != nil {
+					if eerr := a.emit(ans); eerr != nil {
+						return eerr
+					}
+				}
+				return err
+			}
 			th, err := designThrottler(d.Graph, f)
 			if err != nil {
 				return err
@@ -60,7 +80,7 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 			var ans *answer
 			switch {
 			case add > 0:
-				ans, err = a.designAdd(d, th, add, candidates, linkWeight)
+				ans, err = a.designAdd(d, th, add, candidates, linkWeight, hops)
 			case reweight > 0:
 				ans, err = a.designReweight(d, th, reweight, budget)
 			default:
@@ -80,6 +100,8 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 	}
 	f.register(c)
 	c.Flags().IntVar(&add, "add", 0, "number of links to add greedily")
+	c.Flags().IntVar(&hops, "hops", 0, "with --add: the candidates are the missing links between servers at most `H` hops apart")
+	c.Flags().StringVar(&objective, "objective", "", "with --add: rho2 or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above")
 	c.Flags().StringVar(&candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
 	c.Flags().Float64Var(&linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")
 	c.Flags().BoolVar(&weights, "weights", false, "design every link weight under --budget")
@@ -135,8 +157,8 @@ func designThrottler(g *wgraph.Graph, f throttlerFlags) (*consensus.Throttler, e
 }
 
 // designAdd answers "design --add".
-func (a *app) designAdd(d *graphio.Data, th *consensus.Throttler, k int, path string, w float64) (*answer, error) {
-	cands, err := candidateLinks(d, path, w)
+func (a *app) designAdd(d *graphio.Data, th *consensus.Throttler, k int, path string, w float64, hops int) (*answer, error) {
+	cands, err := candidateLinks(d, path, w, hops)
 	if err != nil {
 		return nil, err
 	}
@@ -155,10 +177,23 @@ func (a *app) designAdd(d *graphio.Data, th *consensus.Throttler, k int, path st
 	return &answer{tables: []*table{t}, value: gr, notes: notes, draw: draw}, nil
 }
 
-// candidateLinks reads the candidate links, or lists every missing link
-// of a small graph.
-func candidateLinks(d *graphio.Data, path string, w float64) ([]wgraph.Edge, error) {
+// candidateLinks reads the candidate links, lists the missing links
+// within hops hops (hops > 0), or lists every missing link of a small
+// graph.
+func candidateLinks(d *graphio.Data, path string, w float64, hops int) ([]wgraph.Edge, error) {
 	g := d.Graph
+	switch {
+	case hops < 0:
+		return nil, usagef("--hops %d: want ≥ 1", hops)
+	case hops > 0 && path != "":
+		return nil, usagef("give --hops H or --candidates FILE, not both")
+	case hops > 0:
+		cs, err := consensus.Candidates(g, hops)
+		for i := range cs {
+			cs[i].W = w
+		}
+		return cs, err
+	}
 	if path == "" {
 		if g.Order() > maxAllPairsCandidates {
 			return nil, usagef("the graph has %d servers: give the candidate links with --candidates FILE (every missing link is tried only up to %d servers)", g.Order(), maxAllPairsCandidates)
