@@ -38,9 +38,10 @@ servers) the links lower the Kirchhoff index K_f = n tr L† instead, at
 any size (exact up to 1000 servers, sketches and solves above, spec
 §13.12): each step's gain and K_f with 95 % intervals, a certified lower
 bound on the best K_f of any K candidates and the gap to it; with
---gamma, whether each chosen link alone keeps the throttler stable. --weights: choose the weight of every existing link
-under a total weight --budget (default: the current total) to minimise ρ₂
-(spec §5.2, Problem A), with a certified lower bound on the optimum; with
+--gamma, whether each chosen link alone keeps the throttler stable.
+--weights: choose the weight of every existing link under a total weight
+--budget (default: the current total) to minimise ρ₂ (spec §5.2,
+Problem A), with a certified lower bound on the optimum; with
 --excess E, to minimise instead the expected over-throttling at the mean
 excess demand E (spec throttlers-deployed.md §4.4: a local minimum
 started from the ρ₂ design, with its stationarity gap).
