@@ -185,27 +185,15 @@ func (r *linkRun) certSketch() ([]float64, error) {
 	for j0 := 0; j0 < mc; j0 += chunk {
 		cols := min(chunk, mc-j0)
 		g := mat.NewDense(n, cols, nil)
-		for i := range n {
-			for j := range cols {
-				g.Set(i, j, s*r.rng.NormFloat64())
-			}
+		gd := g.RawMatrix().Data
+		for i := range gd {
+			gd[i] = s * r.rng.NormFloat64()
 		}
 		zt, err := r.blockSolve(g)
 		if err != nil {
 			return nil, err
 		}
-		for t, xt := range r.xs { // product form, spec §13.12
-			for j := range cols {
-				a := 0.0
-				for i := range n {
-					a += xt[i] * g.At(i, j)
-				}
-				a *= r.cs[t]
-				for i := range n {
-					zt[i*cols+j] -= a * xt[i]
-				}
-			}
-		}
+		r.productForm(zt, gd, cols)
 		par.Range(len(r.cands), 4096, 256, 0, func(lo, hi int) {
 			for e := lo; e < hi; e++ {
 				c := r.cands[e]
@@ -217,4 +205,28 @@ func (r *linkRun) certSketch() ([]float64, error) {
 		})
 	}
 	return acc, nil
+}
+
+// productForm turns the node-major columns zt = L† g (cols of them) into
+// L_k† g by the product form of spec §13.12.
+func (r *linkRun) productForm(zt, gd []float64, cols int) {
+	a := make([]float64, cols)
+	for t, xt := range r.xs {
+		clear(a)
+		for i, x := range xt {
+			row := gd[i*cols : (i+1)*cols]
+			for j := range cols {
+				a[j] += x * row[j]
+			}
+		}
+		for j := range a {
+			a[j] *= r.cs[t]
+		}
+		for i, x := range xt {
+			row := zt[i*cols : (i+1)*cols]
+			for j := range cols {
+				row[j] -= a[j] * x
+			}
+		}
+	}
 }

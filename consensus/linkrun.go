@@ -98,11 +98,10 @@ func (r *linkRun) startSketch(src rand.Source) error {
 	m, n := r.set.Sketch, r.n
 	r.m, r.my = m, m
 	q := mat.NewDense(n, m, nil) // Qᵀ: Rademacher/√m
+	qd := q.RawMatrix().Data
 	s := 1 / math.Sqrt(float64(m))
-	for i := range n {
-		for j := range m {
-			q.Set(i, j, s*rademacher(r.rng))
-		}
+	for i := range qd {
+		qd[i] = s * rademacher(r.rng)
 	}
 	if r.zt, err = r.blockSolve(q); err != nil {
 		return err
@@ -110,10 +109,11 @@ func (r *linkRun) startSketch(src rand.Source) error {
 	q.Zero() // Bᵀ W^{1/2} Q'ᵀ, one Rademacher entry per edge and row
 	for _, e := range r.g.Edges() {
 		sw := math.Sqrt(e.W) * s
+		ru, rv := qd[e.U*m:(e.U+1)*m], qd[e.V*m:(e.V+1)*m]
 		for j := range m {
 			v := sw * rademacher(r.rng)
-			q.Set(e.U, j, q.At(e.U, j)+v)
-			q.Set(e.V, j, q.At(e.V, j)-v)
+			ru[j] += v
+			rv[j] -= v
 		}
 	}
 	r.yt, err = r.blockSolve(q)
