@@ -6,40 +6,53 @@ import (
 
 	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// certify sets Gap, the linearisation gap of the relaxation at the
-// chosen links (spec §13.12): n (Σ of the k largest w_e‖L_k†b_e‖² −
-// Σ over the chosen of w_e‖L_k†b_e‖²).
+// certify raises r.lower to the relaxation's bounds of spec §13.12:
+// exactly at the chosen links and then along Frank–Wolfe iterates
+// (LinkExact), or with a Gaussian sketch at no links and at the chosen
+// links (LinkSketch).
 func (r *linkRun) certify() error {
 	if r.k == 0 {
+		r.lower = r.out.After.Lo
 		return nil
 	}
 	if r.exact {
-		grad := make([]float64, len(r.cands))
-		zb := make([]float64, r.m)
-		chosen := 0.0
-		for i, c := range r.cands {
-			w := r.linkWeight(c)
-			for j := range r.m {
-				zb[j] = r.zt[c.U*r.m+j] - r.zt[c.V*r.m+j]
-			}
-			grad[i] = w * dot(zb, zb)
-			if r.added[i] {
-				chosen += grad[i]
-			}
-		}
-		r.out.Gap = float64(r.n) * max(topSum(grad, r.k)-chosen, 0)
+		r.lower = max(r.lower, r.out.After.Mean-r.linTerm())
 		return r.frankWolfe()
 	}
 	return r.certifySketch()
 }
 
+// linTerm returns n (Σ of the k largest g_e − Σ over the chosen g_e),
+// g_e = W_e‖L†b_e‖² from the dense L† of the current graph (LinkExact).
+func (r *linkRun) linTerm() float64 {
+	grad := make([]float64, len(r.cands))
+	chosen := 0.0
+	par.Range(len(r.cands), 1024, 256, 0, func(lo, hi int) {
+		zb := make([]float64, r.m)
+		for i := lo; i < hi; i++ {
+			c := r.cands[i]
+			for j := range r.m {
+				zb[j] = r.zt[c.U*r.m+j] - r.zt[c.V*r.m+j]
+			}
+			grad[i] = r.linkWeight(c) * dot(zb, zb)
+		}
+	})
+	for i := range grad {
+		if r.added[i] {
+			chosen += grad[i]
+		}
+	}
+	return float64(r.n) * max(topSum(grad, r.k)-chosen, 0)
+}
+
 // frankWolfe runs FrankWolfe iterations of the Frank–Wolfe method on the
-// relaxation from the chosen links (exact path) and lowers Gap to
-// After − the best bound f(w_t) − gap(w_t) met (spec §13.12).
+// relaxation from the chosen links (exact path) and raises r.lower to
+// the best bound f(w_t) − gap(w_t) met (spec §13.12).
 func (r *linkRun) frankWolfe() error {
 	w := make([]float64, len(r.cands))
 	for i := range w {
@@ -47,7 +60,7 @@ func (r *linkRun) frankWolfe() error {
 			w[i] = 1
 		}
 	}
-	n, best := float64(r.n), r.out.After.Mean-r.out.Gap
+	n, best := float64(r.n), r.lower
 	grad, top := make([]float64, len(w)), make([]int, 0, r.k)
 	for t := range r.set.FrankWolfe {
 		add := map[[2]int]float64{} // a repeated candidate adds its weights
@@ -88,7 +101,7 @@ func (r *linkRun) frankWolfe() error {
 			w[i] += eta
 		}
 	}
-	r.out.Gap = r.out.After.Mean - best
+	r.lower = best
 	return nil
 }
 
@@ -124,24 +137,43 @@ func cmpDesc(a, b float64) int {
 	return 0
 }
 
-// certifySketch bounds every candidate's gradient from above with a
-// fresh Gaussian sketch (simultaneously, with probability 1 − Miss),
-// replaces the bounds of the chosen candidates and of the Confirm
-// largest others by solves, and sets Gap from them.
+// certifySketch bounds every candidate's gradient from above, at no
+// links and at the chosen links, with one fresh Gaussian sketch (all 2|C|
+// bounds at once with probability 1 − Miss), replaces the bounds of the
+// chosen candidates and of the Confirm largest others by solves, and
+// sets r.lower to the better of the two relaxation bounds.
 func (r *linkRun) certifySketch() error {
-	acc, err := r.certSketch()
+	acc0, acck, err := r.certSketch()
 	if err != nil {
 		return err
 	}
 	mc, nc := r.set.CertSketch, len(r.cands)
-	q := distuv.ChiSquared{K: float64(mc)}.Quantile(r.set.Miss/float64(nc)) / float64(mc)
-	ucb := make([]float64, nc)
+	q := distuv.ChiSquared{K: float64(mc)}.Quantile(r.set.Miss/float64(2*nc)) / float64(mc)
+	n := float64(r.n)
+	d0, err := r.sketchTerm(acc0, q, false)
+	if err != nil {
+		return err
+	}
+	dk, err := r.sketchTerm(acck, q, true)
+	if err != nil {
+		return err
+	}
+	bf := r.out.Before
+	r.lower = max(bf.Lo-n*d0, r.out.After.Lo-n*dk)
+	r.out.Confidence = 1 - r.set.Miss
+	return nil
+}
+
+// sketchTerm returns Σ of the k largest upper bounds of g_e (from the
+// sketch sums acc and the quantile q, replaced by solves for the Confirm
+// largest and, at the chosen links, for the chosen) minus a lower bound
+// of Σ over the chosen g_e (none at no links).
+func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, error) {
+	ucb := make([]float64, len(r.cands))
+	order := make([]int, 0, len(r.cands))
 	for i, c := range r.cands {
 		ucb[i] = r.linkWeight(c) * acc[i] / q
-	}
-	order := make([]int, 0, nc)
-	for i := range r.cands {
-		if !r.added[i] {
+		if !atChosen || !r.added[i] {
 			order = append(order, i)
 		}
 	}
@@ -151,36 +183,53 @@ func (r *linkRun) certifySketch() error {
 		}
 		return a - b
 	})
-	check := order[:min(r.set.Confirm, len(order))]
-	chosen := 0.0
+	check := slices.Clone(order[:min(r.set.Confirm, len(order))])
 	for i := range r.cands {
-		if r.added[i] {
+		if atChosen && r.added[i] {
 			check = append(check, i)
 		}
 	}
+	chosen := 0.0
 	for _, i := range check {
 		c := r.cands[i]
-		x, err := r.exactX(c)
+		x, e, err := r.certX(c, atChosen)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		nx, e, w := math.Sqrt(dot(x, x)), r.xErr(), r.linkWeight(c)
+		nx, w := math.Sqrt(dot(x, x)), r.linkWeight(c)
 		ucb[i] = min(ucb[i], w*(nx+e)*(nx+e))
-		if r.added[i] {
+		if atChosen && r.added[i] {
 			chosen += w * max(nx-e, 0) * max(nx-e, 0)
 		}
 	}
-	r.out.Gap = float64(r.n) * max(topSum(ucb, r.k)-chosen, 0)
-	r.out.Confidence = 1 - r.set.Miss
-	return nil
+	return max(topSum(ucb, r.k)-chosen, 0), nil
 }
 
-// certSketch returns ‖G L_k† b_e‖² for every candidate e, G a fresh
-// CertSketch × n Gaussian matrix with entries of variance 1/CertSketch.
-func (r *linkRun) certSketch() ([]float64, error) {
+// certX returns x = L_k†b (atChosen) or L†b of the input graph, and its
+// error bound.
+func (r *linkRun) certX(c wgraph.Edge, atChosen bool) ([]float64, float64, error) {
+	if atChosen {
+		x, err := r.exactX(c)
+		return x, r.xErr(), err
+	}
+	x := make([]float64, r.n)
+	b := make([]float64, r.n)
+	b[c.U], b[c.V] = 1, -1
+	res, err := r.sol.Solve(x, b)
+	if err != nil {
+		return nil, 0, err
+	}
+	r.out.Solves++
+	return x, res.Residual * math.Sqrt2 / r.l2lo, nil
+}
+
+// certSketch returns ‖G L† b_e‖² (input graph) and ‖G L_k† b_e‖² for
+// every candidate e, G a fresh CertSketch × n Gaussian matrix with
+// entries of variance 1/CertSketch.
+func (r *linkRun) certSketch() (acc0, acck []float64, err error) {
 	const chunk = 16
 	mc, n := r.set.CertSketch, r.n
-	acc := make([]float64, len(r.cands))
+	acc0, acck = make([]float64, len(r.cands)), make([]float64, len(r.cands))
 	s := 1 / math.Sqrt(float64(mc))
 	for j0 := 0; j0 < mc; j0 += chunk {
 		cols := min(chunk, mc-j0)
@@ -191,20 +240,26 @@ func (r *linkRun) certSketch() ([]float64, error) {
 		}
 		zt, err := r.blockSolve(g)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		r.accumulate(acc0, zt, cols)
 		r.productForm(zt, gd, cols)
-		par.Range(len(r.cands), 4096, 256, 0, func(lo, hi int) {
-			for e := lo; e < hi; e++ {
-				c := r.cands[e]
-				for j := range cols {
-					d := zt[c.U*cols+j] - zt[c.V*cols+j]
-					acc[e] += d * d
-				}
-			}
-		})
+		r.accumulate(acck, zt, cols)
 	}
-	return acc, nil
+	return acc0, acck, nil
+}
+
+// accumulate adds ‖Z b_e‖² of the node-major columns zt to acc.
+func (r *linkRun) accumulate(acc, zt []float64, cols int) {
+	par.Range(len(r.cands), 4096, 256, 0, func(lo, hi int) {
+		for e := lo; e < hi; e++ {
+			c := r.cands[e]
+			for j := range cols {
+				d := zt[c.U*cols+j] - zt[c.V*cols+j]
+				acc[e] += d * d
+			}
+		}
+	})
 }
 
 // productForm turns the node-major columns zt = L† g (cols of them) into

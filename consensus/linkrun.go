@@ -37,6 +37,7 @@ type linkRun struct {
 	added []bool // the candidates chosen, by index
 	l2lo  float64
 	prop  float64 // first-order growth of a solve's error through the product form
+	lower float64 // the best lower bound on the optimum met so far
 	res   float64 // largest relative residual of a confirming solve
 	out   *LinkResult
 }
@@ -171,7 +172,11 @@ func lambda2Lower(g *wgraph.Graph) float64 {
 func (r *linkRun) run() (*LinkResult, error) {
 	b := r.g.Builder()
 	var total loadlab.Estimate
+	r.lower = math.Inf(-1)
 	for range r.k {
+		if r.exact { // the relaxation's bound at each greedy iterate, spec §13.12
+			r.lower = max(r.lower, r.out.Before.Mean-total.Mean-r.linTerm())
+		}
 		i, x, err := r.choose()
 		if err != nil {
 			return nil, err
@@ -193,7 +198,8 @@ func (r *linkRun) run() (*LinkResult, error) {
 	if err := r.certify(); err != nil {
 		return nil, err
 	}
-	r.out.Lower = r.out.After.Lo - r.out.Gap
+	r.out.Lower = min(r.lower, r.out.After.Lo)
+	r.out.Gap = r.out.After.Lo - r.out.Lower
 	return r.out, nil
 }
 
