@@ -16,16 +16,20 @@ import (
 // in O(n) per round).
 const maxAllPairsCandidates = 400
 
+// designOpts are the flags of "throttler design".
+type designOpts struct {
+	f              throttlerFlags
+	add, hops      int
+	objective      string
+	candidates     string
+	linkWeight     float64
+	weights        bool
+	reweight       int
+	budget, excess float64
+}
+
 func (a *app) throttlerDesignCommand() *cobra.Command {
-	var f throttlerFlags
-	var add, hops int
-	var objective string
-	var candidates string
-	var linkWeight float64
-	var weights bool
-	var reweight int
-	var budget float64
-	var excess float64
+	o := &designOpts{}
 	c := &cobra.Command{
 		Use:   "design",
 		Short: "Add k links greedily, or design every link weight with a certificate",
@@ -50,66 +54,64 @@ budget (spec §13.11), with the exact ρ₂ after each link and the certified
 distance to the best reweighting of all links.
 Both at the update cycle --gamma (default γ*_H2 of the input graph).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutputs(); err != nil {
-				return err
-			}
-			if err := designMode(add, reweight, weights, cmd.Flags().Changed("excess")); err != nil {
-				return err
-			}
-			d, _, err := f.in.load()
-			if err != nil {
-				return err
-			}
-			kirchhoff, err := kirchhoffObjective(objective, d.Graph.Order())
-			if err != nil {
-				return err
-			}
-			if add > 0 && kirchhoff {
-				ans, err := a.designAddKirchhoff(d, f.gamma, add, hops, candidates, linkWeight)
-				if ans != nil {
-					if eerr := a.emit(ans); eerr != nil {
-						return eerr
-					}
-				}
-				return err
-			}
-			th, err := designThrottler(d.Graph, f)
-			if err != nil {
-				return err
-			}
-			var ans *answer
-			switch {
-			case add > 0:
-				ans, err = a.designAdd(d, th, add, candidates, linkWeight, hops)
-			case reweight > 0:
-				ans, err = a.designReweight(d, th, reweight, budget)
-			default:
-				var over *float64
-				if cmd.Flags().Changed("excess") {
-					over = &excess
-				}
-				ans, err = a.designWeights(d, th, budget, over, f.sigma)
-			}
-			if ans != nil {
-				if eerr := a.emit(ans); eerr != nil {
-					return eerr
-				}
-			}
-			return err
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(a, cmd) },
 	}
-	f.register(c)
-	c.Flags().IntVar(&add, "add", 0, "number of links to add greedily")
-	c.Flags().IntVar(&hops, "hops", 0, "with --add: the candidates are the missing links between servers at most `H` hops apart")
-	c.Flags().StringVar(&objective, "objective", "", "with --add: rho2 or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above")
-	c.Flags().StringVar(&candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
-	c.Flags().Float64Var(&linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")
-	c.Flags().BoolVar(&weights, "weights", false, "design every link weight under --budget")
-	c.Flags().IntVar(&reweight, "reweight", 0, "change the weights of at most `K` links under --budget")
-	c.Flags().Float64Var(&budget, "budget", 0, "total link weight for --weights; 0 means the graph's current total")
-	c.Flags().Float64Var(&excess, "excess", 0, "with --weights: minimise the expected over-throttling at this mean excess demand r_total − l_total (load) instead of ρ₂")
+	o.f.register(c)
+	c.Flags().IntVar(&o.add, "add", 0, "number of links to add greedily")
+	c.Flags().IntVar(&o.hops, "hops", 0, "with --add: the candidates are the missing links between servers at most `H` hops apart")
+	c.Flags().StringVar(&o.objective, "objective", "", "with --add: rho2 or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above")
+	c.Flags().StringVar(&o.candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
+	c.Flags().Float64Var(&o.linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")
+	c.Flags().BoolVar(&o.weights, "weights", false, "design every link weight under --budget")
+	c.Flags().IntVar(&o.reweight, "reweight", 0, "change the weights of at most `K` links under --budget")
+	c.Flags().Float64Var(&o.budget, "budget", 0, "total link weight for --weights; 0 means the graph's current total")
+	c.Flags().Float64Var(&o.excess, "excess", 0, "with --weights: minimise the expected over-throttling at this mean excess demand r_total − l_total (load) instead of ρ₂")
 	return c
+}
+
+// run answers "throttler design".
+func (o *designOpts) run(a *app, cmd *cobra.Command) error {
+	if err := a.checkOutputs(); err != nil {
+		return err
+	}
+	if err := designMode(o.add, o.reweight, o.weights, cmd.Flags().Changed("excess")); err != nil {
+		return err
+	}
+	d, _, err := o.f.in.load()
+	if err != nil {
+		return err
+	}
+	kirchhoff, err := kirchhoffObjective(o.objective, d.Graph.Order())
+	if err != nil {
+		return err
+	}
+	var ans *answer
+	if o.add > 0 && kirchhoff {
+		ans, err = a.designAddKirchhoff(d, o.f.gamma, o.add, o.hops, o.candidates, o.linkWeight)
+	} else {
+		th, terr := designThrottler(d.Graph, o.f)
+		if terr != nil {
+			return terr
+		}
+		switch {
+		case o.add > 0:
+			ans, err = a.designAdd(d, th, o.add, o.candidates, o.linkWeight, o.hops)
+		case o.reweight > 0:
+			ans, err = a.designReweight(d, th, o.reweight, o.budget)
+		default:
+			var over *float64
+			if cmd.Flags().Changed("excess") {
+				over = &o.excess
+			}
+			ans, err = a.designWeights(d, th, o.budget, over, o.f.sigma)
+		}
+	}
+	if ans != nil {
+		if eerr := a.emit(ans); eerr != nil {
+			return eerr
+		}
+	}
+	return err
 }
 
 // designMode checks that the flags ask for one design: --add K,
