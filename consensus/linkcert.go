@@ -210,7 +210,10 @@ func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, 
 func (r *linkRun) certX(c wgraph.Edge, atChosen bool) ([]float64, float64, error) {
 	if atChosen {
 		x, err := r.exactX(c)
-		return x, r.xErr(), err
+		if err != nil {
+			return nil, 0, err
+		}
+		return x, r.xErr(x, c), nil
 	}
 	x := make([]float64, r.n)
 	b := make([]float64, r.n)
@@ -220,7 +223,7 @@ func (r *linkRun) certX(c wgraph.Edge, atChosen bool) ([]float64, float64, error
 		return nil, 0, err
 	}
 	r.out.Solves++
-	return x, res.Residual * math.Sqrt2 / r.l2lo, nil
+	return x, res.Residual * math.Sqrt2 / r.l2lo, nil // the solver's residual is of b projected on 1⊥, which b is
 }
 
 // certSketch returns ‖G L† b_e‖² (input graph) and ‖G L_k† b_e‖² for

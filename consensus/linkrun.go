@@ -36,9 +36,7 @@ type linkRun struct {
 	used  []bool
 	added []bool // the candidates chosen, by index
 	l2lo  float64
-	prop  float64 // first-order growth of a solve's error through the product form
 	lower float64 // the best lower bound on the optimum met so far
-	res   float64 // largest relative residual of a confirming solve
 	out   *LinkResult
 }
 
@@ -203,22 +201,41 @@ func (r *linkRun) run() (*LinkResult, error) {
 	return r.out, nil
 }
 
-// xErr bounds ‖x − L_k†b‖₂ of a confirmed vector: the solve's residual
-// over Mohar's λ₂ bound, grown to first order by the product form
-// (spec §13.12); 0 in LinkExact.
-func (r *linkRun) xErr() float64 {
+// xErr bounds ‖x − L_k†b‖₂ for a confirmed x of candidate c a
+// posteriori (spec §13.12): x is projected onto 1⊥, and the residual
+// ρ = b − L_k x, with L_k = L + Σ_i W_i b_i b_iᵀ applied in O(|E| + k),
+// gives ‖x − L_k†b‖ ≤ ‖ρ‖/λ₂(L_k) ≤ ‖ρ‖/λ₂lo (adding links does not
+// lower λ₂). It is 0 in LinkExact.
+func (r *linkRun) xErr(x []float64, c wgraph.Edge) float64 {
 	if r.exact {
 		return 0
 	}
-	return r.res*math.Sqrt2/r.l2lo + r.prop
+	mean := 0.0
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	for i := range x {
+		x[i] -= mean
+	}
+	lx := make([]float64, len(x))
+	r.sol.Operator().Apply(lx, x)
+	for _, s := range r.out.Steps {
+		d := s.Link.W * (x[s.Link.U] - x[s.Link.V])
+		lx[s.Link.U] += d
+		lx[s.Link.V] -= d
+	}
+	lx[c.U] -= 1
+	lx[c.V] += 1
+	return math.Sqrt(dot(lx, lx)) / r.l2lo
 }
 
 // gain returns the decrease of K_f for adding c (weight w) with x = L†b,
-// its interval from xErr.
+// its interval from xErr (the error bound e of x).
 func (r *linkRun) gain(w float64, x []float64, c wgraph.Edge) loadlab.Estimate {
+	e := r.xErr(x, c)
 	nx := math.Sqrt(dot(x, x))
 	res := x[c.U] - x[c.V]
-	e := r.xErr()
 	n := float64(r.n)
 	f := func(nx, res float64) float64 { return n * w * nx * nx / (1 + w*res) } // spec §5.2
 	return loadlab.Estimate{Mean: f(nx, res), Lo: f(max(nx-e, 0), res+math.Sqrt2*e), Hi: f(nx+e, max(res-math.Sqrt2*e, 0))}
@@ -355,12 +372,11 @@ func (r *linkRun) exactX(c wgraph.Edge) ([]float64, error) {
 	}
 	b := make([]float64, r.n)
 	b[c.U], b[c.V] = 1, -1
-	res, err := r.sol.Solve(x, b)
+	_, err := r.sol.Solve(x, b)
 	if err != nil {
 		return nil, err
 	}
 	r.out.Solves++
-	r.res = max(r.res, res.Residual)
 	for i, xi := range r.xs {
 		a := r.cs[i] * (xi[c.U] - xi[c.V])
 		for j := range x {
@@ -398,8 +414,6 @@ func (r *linkRun) apply(i int, x []float64) {
 			yb[j] = -coef*(r.yt[c.U*r.my+j]-r.yt[c.V*r.my+j]) + s*rademacher(r.rng)
 		}
 		rankOne(r.yt, r.my, x, yb, 1)
-		e := r.xErr()
-		r.prop += coef * 2 * math.Sqrt2 * math.Sqrt(dot(x, x)) * e
 		r.xs, r.cs = append(r.xs, x), append(r.cs, coef)
 	}
 }
