@@ -199,7 +199,7 @@ func candidateLinks(d *graphio.Data, path string, w float64, hops int) ([]wgraph
 	}
 	if path == "" {
 		if g.Order() > maxAllPairsCandidates {
-			return nil, usagef("the graph has %d servers: give the candidate links with --candidates FILE (every missing link is tried only up to %d servers)", g.Order(), maxAllPairsCandidates)
+			return nil, usagef("the graph has %d servers: give the candidate links with --candidates FILE or --hops H (every missing link is tried only up to %d servers)", g.Order(), maxAllPairsCandidates)
 		}
 		var cs []wgraph.Edge
 		for u := range g.Order() {
