@@ -118,7 +118,7 @@ func (o *sketchTraceOracle) eval(w []float64) (float64, []float64, bool, error) 
 		}
 		for j, x := range cols {
 			mat.Col(o.q, j, o.qb)
-			f += dot(o.q, x)
+			f += dense.Dot(o.q, x)
 			accumulateEdges(o.s, o.p.Links, x)
 		}
 	}
@@ -194,14 +194,6 @@ func centredNorm(x []float64) float64 {
 		s += (v - mean) * (v - mean)
 	}
 	return math.Sqrt(s)
-}
-
-func dot(a, b []float64) float64 {
-	var s float64
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
 }
 
 // accumulateEdges adds (x_u − x_v)² to s_e for every link.

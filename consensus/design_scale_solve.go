@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/internal/solve"
@@ -230,7 +231,7 @@ func certify(p TraceWeightProblem, o traceOracle, w []float64, set ScaleDesignSe
 	vals := make([]float64, k)
 	q, x := make([]float64, p.Nodes), make([]float64, p.Nodes)
 	if err := sketchColumns(sv, k, seed, q, x, func(j int) {
-		vals[j] = dot(q, x)
+		vals[j] = dense.Dot(q, x)
 		accumulateEdges(s, p.Links, x)
 	}); err != nil {
 		return err
@@ -270,7 +271,7 @@ func (p TraceWeightProblem) refine(sv interface {
 		if _, err := sv.Solve(x, b); err != nil {
 			return err
 		}
-		s[i] = dot(x, x) * (1 + 1e-4) // the solve's error: relative ≤ κ·Tol = 1e-4 for κ ≤ 10⁴ at Tol 1e-8
+		s[i] = dense.Dot(x, x) * (1 + 1e-4) // the solve's error: relative ≤ κ·Tol = 1e-4 for κ ≤ 10⁴ at Tol 1e-8
 	}
 	return nil
 }

@@ -68,6 +68,18 @@
 // confidence (the sketch's envelope limits the certified gap to about
 // 2ε).
 //
+// AddLinks adds k links to lower the Kirchhoff index at any size
+// (§13.13): exact up to LinkDenseMaxNodes, above by sketches that screen
+// every candidate, solves that confirm the best, and rank-one updates;
+// each step's gain and K_f come with intervals, and Lower, from the
+// convex relaxation, bounds the best K_f of any k candidates:
+//
+//	cands, err := consensus.Candidates(g, 2)          // non-edges within 2 hops
+//	res, err := consensus.AddLinks(g, cands, 100, nil, src)
+//	fmt.Println(res.After, res.Lower, res.Gap)
+//
+// LinkStability says which links would push γλ_n past 2 (ρ₂ infinite).
+//
 // # Per-server throttling
 //
 // UniformRatio (Algorithm 1) and WaterFill (Algorithm 2, max–min fair)

@@ -16,25 +16,37 @@ import (
 // in O(n) per round).
 const maxAllPairsCandidates = 400
 
+// designOpts are the flags of "throttler design".
+type designOpts struct {
+	f              throttlerFlags
+	add, hops      int
+	objective      string
+	candidates     string
+	linkWeight     float64
+	weights        bool
+	reweight       int
+	budget, excess float64
+	sf             scaleDesignFlags
+}
+
 func (a *app) throttlerDesignCommand() *cobra.Command {
-	var f throttlerFlags
-	var add int
-	var candidates string
-	var linkWeight float64
-	var weights bool
-	var reweight int
-	var budget float64
-	var excess float64
-	var sf scaleDesignFlags
+	o := &designOpts{}
 	c := &cobra.Command{
 		Use:   "design",
 		Short: "Add k links greedily, or design every link weight with a certificate",
 		Long: `--add K: add K links one by one, each the candidate that lowers ρ₂ most
-(spec §5.2, Problem C), from the --candidates edge list (every missing
-link on graphs of at most 400 servers when no list is given), each with
-weight --link-weight. --weights: choose the weight of every existing link
-under a total weight --budget (default: the current total) to minimise ρ₂
-(spec §5.2, Problem A), with a certified lower bound on the optimum; with
+(spec §5.2, Problem C), from the --candidates edge list, or the missing
+links between servers at most --hops H apart (every missing link on
+graphs of at most 400 servers when neither is given), each with weight
+--link-weight. With --objective kirchhoff (the default above 2048
+servers) the links lower the Kirchhoff index K_f = n tr L† instead, at
+any size (exact up to 1000 servers, sketches and solves above, spec
+§13.13): each step's gain and K_f with 95 % intervals, a certified lower
+bound on the best K_f of any K candidates and the gap to it; with
+--gamma, whether each chosen link alone keeps the throttler stable.
+--weights: choose the weight of every existing link under a total weight
+--budget (default: the current total) to minimise ρ₂ (spec §5.2,
+Problem A), with a certified lower bound on the optimum; with
 --excess E, to minimise instead the expected over-throttling at the mean
 excess demand E (spec throttlers-deployed.md §4.4: a local minimum
 started from the ρ₂ design, with its stationarity gap).
@@ -46,55 +58,68 @@ Both at the update cycle --gamma (default γ*_H2 of the input graph).
 resistance term, at any size within --min-weight/--max-weight, with a
 certified gap (spec §13.12; above 1000 servers at the printed probability).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutputs(); err != nil {
-				return err
-			}
-			if err := designMode(add, reweight, weights, cmd.Flags().Changed("excess")); err != nil {
-				return err
-			}
-			d, _, err := f.in.load()
-			if err != nil {
-				return err
-			}
-			if done, err := a.designAtScale(d, budget, weights, cmd.Flags().Changed("excess"), sf); done {
-				return err
-			}
-			th, err := designThrottler(d.Graph, f)
-			if err != nil {
-				return err
-			}
-			var ans *answer
-			switch {
-			case add > 0:
-				ans, err = a.designAdd(d, th, add, candidates, linkWeight)
-			case reweight > 0:
-				ans, err = a.designReweight(d, th, reweight, budget)
-			default:
-				var over *float64
-				if cmd.Flags().Changed("excess") {
-					over = &excess
-				}
-				ans, err = a.designWeights(d, th, budget, over, f.sigma)
-			}
-			if ans != nil {
-				if eerr := a.emit(ans); eerr != nil {
-					return eerr
-				}
-			}
-			return err
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(a, cmd) },
 	}
-	f.register(c)
-	c.Flags().IntVar(&add, "add", 0, "number of links to add greedily")
-	c.Flags().StringVar(&candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
-	c.Flags().Float64Var(&linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")
-	c.Flags().BoolVar(&weights, "weights", false, "design every link weight under --budget")
-	c.Flags().IntVar(&reweight, "reweight", 0, "change the weights of at most `K` links under --budget")
-	c.Flags().Float64Var(&budget, "budget", 0, "total link weight for --weights; 0 means the graph's current total")
-	c.Flags().Float64Var(&excess, "excess", 0, "with --weights: minimise the expected over-throttling at this mean excess demand r_total − l_total (load) instead of ρ₂")
-	sf.register(c)
+	o.f.register(c)
+	c.Flags().IntVar(&o.add, "add", 0, "number of links to add greedily")
+	c.Flags().IntVar(&o.hops, "hops", 0, "with --add: the candidates are the missing links between servers at most `H` hops apart")
+	c.Flags().StringVar(&o.objective, "objective", "", "with --add: rho2 or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above")
+	c.Flags().StringVar(&o.candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
+	c.Flags().Float64Var(&o.linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")
+	c.Flags().BoolVar(&o.weights, "weights", false, "design every link weight under --budget")
+	c.Flags().IntVar(&o.reweight, "reweight", 0, "change the weights of at most `K` links under --budget")
+	c.Flags().Float64Var(&o.budget, "budget", 0, "total link weight for --weights; 0 means the graph's current total")
+	c.Flags().Float64Var(&o.excess, "excess", 0, "with --weights: minimise the expected over-throttling at this mean excess demand r_total − l_total (load) instead of ρ₂")
+	o.sf.register(c)
 	return c
+}
+
+// run answers "throttler design".
+func (o *designOpts) run(a *app, cmd *cobra.Command) error {
+	if err := a.checkOutputs(); err != nil {
+		return err
+	}
+	if err := designMode(o.add, o.reweight, o.weights, cmd.Flags().Changed("excess")); err != nil {
+		return err
+	}
+	d, _, err := o.f.in.load()
+	if err != nil {
+		return err
+	}
+	if done, err := a.designAtScale(d, o.budget, o.weights, cmd.Flags().Changed("excess"), o.sf); done {
+		return err
+	}
+	kirchhoff, err := kirchhoffObjective(o.objective, d.Graph.Order())
+	if err != nil {
+		return err
+	}
+	var ans *answer
+	if o.add > 0 && kirchhoff {
+		ans, err = a.designAddKirchhoff(d, o.f.gamma, o.add, o.hops, o.candidates, o.linkWeight)
+	} else {
+		th, terr := designThrottler(d.Graph, o.f)
+		if terr != nil {
+			return terr
+		}
+		switch {
+		case o.add > 0:
+			ans, err = a.designAdd(d, th, o.add, o.candidates, o.linkWeight, o.hops)
+		case o.reweight > 0:
+			ans, err = a.designReweight(d, th, o.reweight, o.budget)
+		default:
+			var over *float64
+			if cmd.Flags().Changed("excess") {
+				over = &o.excess
+			}
+			ans, err = a.designWeights(d, th, o.budget, over, o.f.sigma)
+		}
+	}
+	if ans != nil {
+		if eerr := a.emit(ans); eerr != nil {
+			return eerr
+		}
+	}
+	return err
 }
 
 // designMode checks that the flags ask for one design: --add K,
@@ -143,8 +168,8 @@ func designThrottler(g *wgraph.Graph, f throttlerFlags) (*consensus.Throttler, e
 }
 
 // designAdd answers "design --add".
-func (a *app) designAdd(d *graphio.Data, th *consensus.Throttler, k int, path string, w float64) (*answer, error) {
-	cands, err := candidateLinks(d, path, w)
+func (a *app) designAdd(d *graphio.Data, th *consensus.Throttler, k int, path string, w float64, hops int) (*answer, error) {
+	cands, err := candidateLinks(d, path, w, hops)
 	if err != nil {
 		return nil, err
 	}
@@ -163,13 +188,26 @@ func (a *app) designAdd(d *graphio.Data, th *consensus.Throttler, k int, path st
 	return &answer{tables: []*table{t}, value: gr, notes: notes, draw: draw}, nil
 }
 
-// candidateLinks reads the candidate links, or lists every missing link
-// of a small graph.
-func candidateLinks(d *graphio.Data, path string, w float64) ([]wgraph.Edge, error) {
+// candidateLinks reads the candidate links, lists the missing links
+// within hops hops (hops > 0), or lists every missing link of a small
+// graph.
+func candidateLinks(d *graphio.Data, path string, w float64, hops int) ([]wgraph.Edge, error) {
 	g := d.Graph
+	switch {
+	case hops < 0:
+		return nil, usagef("--hops %d: want ≥ 1", hops)
+	case hops > 0 && path != "":
+		return nil, usagef("give --hops H or --candidates FILE, not both")
+	case hops > 0:
+		cs, err := consensus.Candidates(g, hops)
+		for i := range cs {
+			cs[i].W = w
+		}
+		return cs, err
+	}
 	if path == "" {
 		if g.Order() > maxAllPairsCandidates {
-			return nil, usagef("the graph has %d servers: give the candidate links with --candidates FILE (every missing link is tried only up to %d servers)", g.Order(), maxAllPairsCandidates)
+			return nil, usagef("the graph has %d servers: give the candidate links with --candidates FILE or --hops H (every missing link is tried only up to %d servers)", g.Order(), maxAllPairsCandidates)
 		}
 		var cs []wgraph.Edge
 		for u := range g.Order() {

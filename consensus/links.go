@@ -1,0 +1,249 @@
+package consensus
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/laplacian"
+	"github.com/loadlab/loadlab/wgraph"
+)
+
+// LinkMethod selects how AddLinks evaluates L†.
+type LinkMethod int
+
+const (
+	// LinkAuto is LinkExact up to LinkDenseMaxNodes nodes and LinkSketch
+	// above.
+	LinkAuto LinkMethod = iota
+	// LinkExact keeps the dense L† (O(n²) memory): every gain, the
+	// Kirchhoff index and the certificate are exact.
+	LinkExact
+	// LinkSketch screens with sketches, confirms by solves and
+	// certifies with a Gaussian sketch (spec §13.13).
+	LinkSketch
+)
+
+// LinkDenseMaxNodes is the largest graph LinkAuto treats exactly.
+const LinkDenseMaxNodes = 1000
+
+// LinkSettings configures AddLinks. A nil pointer means all defaults; a
+// zero field means that field's default.
+type LinkSettings struct {
+	// Weight is the weight of a candidate whose W is 0; 0 means 1.
+	Weight float64
+	// Method is LinkAuto (the zero value), LinkExact or LinkSketch.
+	Method LinkMethod
+	// Sketch is the number of rows of each screening sketch (of ‖L†b‖²
+	// and of R_uv); 0 means 64.
+	Sketch int
+	// Pool is the number of best-screened candidates confirmed by exact
+	// solves at each step; 0 means 16.
+	Pool int
+	// CertSketch is the number of Gaussian rows of the certificate's
+	// sketch; 0 means 256.
+	CertSketch int
+	// Confirm is the number of candidates, beyond the chosen ones, whose
+	// certificate gradient is computed by solves; 0 means k + 16.
+	Confirm int
+	// FrankWolfe is the number of Frank–Wolfe iterations on the
+	// relaxation that tighten the bound of LinkExact (each a dense
+	// pseudo-inverse); 0 means 20.
+	FrankWolfe int
+	// Miss is the probability that the sketched certificate fails, in
+	// (0, 1); 0 means 0.05.
+	Miss float64
+	// Trace configures the estimate of the starting Kirchhoff index
+	// (LinkSketch); nil means the defaults (±1 % at 95 %).
+	Trace *estimate.TraceSettings
+	// Solver configures the confirming solves; a zero Tol means 1e-12.
+	Solver *laplacian.Settings
+}
+
+// Validate reports a field outside its domain (errors wrap
+// loadlab.ErrInvalid and name the field).
+func (s *LinkSettings) Validate() error {
+	if s == nil {
+		return nil
+	}
+	switch {
+	case !(s.Weight >= 0) || math.IsInf(s.Weight, 1):
+		return loadlab.Invalid("consensus", "LinkSettings.Weight = %v, want finite and ≥ 0 (0: default 1)", s.Weight)
+	case s.Method < LinkAuto || s.Method > LinkSketch:
+		return loadlab.Invalid("consensus", "LinkSettings.Method = %d, want LinkAuto, LinkExact or LinkSketch", int(s.Method))
+	case s.Sketch < 0:
+		return loadlab.Invalid("consensus", "LinkSettings.Sketch = %d, want ≥ 0", s.Sketch)
+	case s.Pool < 0:
+		return loadlab.Invalid("consensus", "LinkSettings.Pool = %d, want ≥ 0", s.Pool)
+	case s.CertSketch < 0:
+		return loadlab.Invalid("consensus", "LinkSettings.CertSketch = %d, want ≥ 0", s.CertSketch)
+	case s.Confirm < 0:
+		return loadlab.Invalid("consensus", "LinkSettings.Confirm = %d, want ≥ 0", s.Confirm)
+	case s.FrankWolfe < 0:
+		return loadlab.Invalid("consensus", "LinkSettings.FrankWolfe = %d, want ≥ 0", s.FrankWolfe)
+	case s.Miss != 0 && !(s.Miss > 0 && s.Miss < 1):
+		return loadlab.Invalid("consensus", "LinkSettings.Miss = %v, want 0 (default) or in (0, 1)", s.Miss)
+	}
+	if err := s.Trace.Validate(); err != nil {
+		return err
+	}
+	return s.Solver.Validate()
+}
+
+// resolved returns the settings with defaults filled in for k links on n
+// nodes.
+func (s *LinkSettings) resolved(n, k int) LinkSettings {
+	r := LinkSettings{Weight: 1, Sketch: 64, Pool: 16, CertSketch: 256, Confirm: k + 16, FrankWolfe: 20, Miss: 0.05}
+	var sol laplacian.Settings
+	if s != nil {
+		r.Method, r.Trace = s.Method, s.Trace
+		setIf(&r.Weight, s.Weight)
+		setIfInt(&r.Sketch, s.Sketch)
+		setIfInt(&r.Pool, s.Pool)
+		setIfInt(&r.CertSketch, s.CertSketch)
+		setIfInt(&r.Confirm, s.Confirm)
+		setIfInt(&r.FrankWolfe, s.FrankWolfe)
+		setIf(&r.Miss, s.Miss)
+		if s.Solver != nil {
+			sol = *s.Solver
+		}
+	}
+	if sol.Tol == 0 {
+		sol.Tol = 1e-12
+	}
+	r.Solver = &sol
+	if r.Method == LinkAuto {
+		r.Method = LinkSketch
+		if n <= LinkDenseMaxNodes {
+			r.Method = LinkExact
+		}
+	}
+	return r
+}
+
+func setIf(dst *float64, v float64) {
+	if v != 0 {
+		*dst = v
+	}
+}
+
+func setIfInt(dst *int, v int) {
+	if v != 0 {
+		*dst = v
+	}
+}
+
+// LinkStep is one link added by AddLinks.
+type LinkStep struct {
+	// Link is the candidate added, with its weight.
+	Link wgraph.Edge
+	// Gain is the decrease of the Kirchhoff index it brings, n·w‖L†b‖²/
+	// (1 + w R_uv) on the graph before it, with an interval that bounds
+	// the solve error (exact in LinkExact).
+	Gain loadlab.Estimate
+}
+
+// LinkResult is the answer of AddLinks.
+type LinkResult struct {
+	// Graph is the input graph with the chosen links.
+	Graph *wgraph.Graph
+	// Steps lists the links in the order chosen.
+	Steps []LinkStep
+	// Before and After are the Kirchhoff index K_f = n tr L† of the
+	// input graph and of Graph, with 95 % intervals (zero width when
+	// exact).
+	Before, After loadlab.Estimate
+	// Gap bounds After − (the best K_f of any k candidates) from above:
+	// the linearisation gap of the convex relaxation at the chosen
+	// links (spec §13.13), exact in LinkExact and an upper confidence
+	// bound (level Confidence) in LinkSketch.
+	Gap float64
+	// Lower = After.Lo − Gap is the certified lower bound on the best
+	// K_f achievable with k of the candidates.
+	Lower float64
+	// Confidence is the probability with which Gap holds: 1 in
+	// LinkExact, 1 − Miss in LinkSketch (Lower also relies on After's
+	// 95 % interval).
+	Confidence float64
+	// Method is the method that ran (LinkExact or LinkSketch).
+	Method LinkMethod
+	// Solves counts the Laplacian solves (block columns included).
+	Solves int
+}
+
+// AddLinks chooses k of the candidate links, one at a time, each time
+// the one that lowers the Kirchhoff index K_f = n tr L† most (spec
+// §13.13), and certifies the answer: Lower bounds the best K_f reachable
+// with any k candidates, so After − Lower is the gap.
+//
+// A candidate's gain is n·w‖L†b‖²/(1 + w R_uv) (Sherman–Morrison, spec
+// §5.2, b = e_u − e_v, w = the candidate's W or Settings.Weight when W =
+// 0). LinkExact evaluates it from the dense L†, updated by the rank-one
+// correction after each link. LinkSketch screens every candidate with a
+// sketch Z = Q L† of ‖L†b‖² and a resistance sketch, confirms the Pool
+// best by solves, adds the best confirmed one, and updates both sketches
+// by the rank-one correction (no new solves); the solves on the grown
+// graph use the product form L_k† = L† − Σ_i c_i x_i x_iᵀ. Greedy
+// addition is a heuristic (the objective is not supermodular); the
+// certificate is what bounds the answer. A candidate listed twice may be
+// chosen twice (its weights add).
+//
+// Errors (ErrInvalid unless said): k < 0 or k > len(cands), a candidate
+// out of range, a self-loop, an existing edge of g, a weight that is
+// negative, NaN or infinite, bad settings (LinkSettings.Validate), a
+// disconnected g (ErrDisconnected), LinkExact above the dense limit
+// (ErrTooLarge), and the solver's errors. It panics if g is nil, or src
+// is nil for LinkSketch.
+func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src rand.Source) (*LinkResult, error) {
+	if g == nil {
+		panic("consensus: AddLinks: nil graph")
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkCandidates(g, cands, k); err != nil {
+		return nil, err
+	}
+	if err := wgraph.CheckConnected(g); err != nil {
+		return nil, err
+	}
+	set := s.resolved(g.Order(), k)
+	if set.Method == LinkSketch && src == nil {
+		panic("consensus: AddLinks: nil rand.Source")
+	}
+	r, err := newLinkRun(g, cands, k, set, src)
+	if err != nil {
+		return nil, err
+	}
+	return r.run()
+}
+
+// checkCandidates validates k and the candidates against g.
+func checkCandidates(g *wgraph.Graph, cands []wgraph.Edge, k int) error {
+	n := g.Order()
+	if k < 0 || k > len(cands) {
+		return loadlab.Invalid("consensus", "AddLinks: k = %d: want 0 ≤ k ≤ %d (the number of candidates)", k, len(cands))
+	}
+	for i, c := range cands {
+		switch {
+		case c.U < 0 || c.U >= n || c.V < 0 || c.V >= n:
+			return loadlab.Invalid("consensus", "AddLinks: candidates[%d] = {%d, %d}: want nodes in [0, %d)", i, c.U, c.V, n)
+		case c.U == c.V:
+			return loadlab.Invalid("consensus", "AddLinks: candidates[%d] = {%d, %d}: a self-loop", i, c.U, c.V)
+		case !(c.W >= 0) || math.IsInf(c.W, 1):
+			return loadlab.Invalid("consensus", "AddLinks: candidates[%d].W = %v: want finite and ≥ 0 (0: LinkSettings.Weight)", i, c.W)
+		case g.HasEdge(c.U, c.V):
+			return loadlab.Invalid("consensus", "AddLinks: candidates[%d] = {%d, %d}: already an edge of the graph", i, c.U, c.V)
+		}
+	}
+	return nil
+}
+
+// linkWeight is the weight of candidate c.
+func (r *linkRun) linkWeight(c wgraph.Edge) float64 {
+	if c.W > 0 {
+		return c.W
+	}
+	return r.set.Weight
+}
