@@ -155,7 +155,9 @@ func (c *Controller) Run(x0 []float64, steps int, tr *Trace, src rand.Source) (*
 		r.step(k)
 	}
 	if c.Every > 0 {
-		r.record(steps)
+		t := r.t0 + float64(steps)*c.Period
+		r.loads(t)
+		r.record(t)
 	}
 	r.out.Final = r.x
 	return r.out, nil
@@ -253,13 +255,9 @@ func (r *controllerRun) step(k int) {
 	c, nw := r.c, r.nw
 	dt := c.Period
 	t := r.t0 + float64(k)*dt
-	r.demandAt(t)
-	for j := range r.y {
-		r.y[j] = r.a[j] * r.x[j]
-	}
-	nw.MulCT(r.s, r.y) // S = Cᵀ (A∘x), spec §1.3 eq. (21)
+	r.loads(t)
 	if c.Every > 0 && k%c.Every == 0 {
-		r.record(k)
+		r.record(t)
 	}
 	r.summarise(t, dt)
 	for i := range r.x {
@@ -310,17 +308,21 @@ func (r *controllerRun) summarise(t, dt float64) {
 	}
 }
 
-// record appends the state at the start of period k (or the final state,
-// k = steps) to the trajectory, with its loads under the demand then.
-func (r *controllerRun) record(k int) {
-	t := r.t0 + float64(k)*r.c.Period
+// loads sets the demand in effect at t and the true loads of the state,
+// S = Cᵀ (A∘x) (spec §1.3 eq. (21)), into r.a, r.y and r.s.
+func (r *controllerRun) loads(t float64) {
 	r.demandAt(t)
-	y := make([]float64, len(r.x))
-	for j := range y {
-		y[j] = r.a[j] * r.x[j]
+	for j := range r.y {
+		r.y[j] = r.a[j] * r.x[j]
 	}
+	r.nw.MulCT(r.s, r.y)
+}
+
+// record appends the state at time t to the trajectory with the loads
+// r.s that loads computed for it.
+func (r *controllerRun) record(t float64) {
 	tr := r.out.Trajectory
-	tr.addLoads(t, r.x, r.nw.MulCT(nil, y), nil)
+	tr.addLoads(t, r.x, r.s, nil)
 	// addLoads scores the L2 demand with the network's A; use the
 	// period's demand instead.
 	var second float64

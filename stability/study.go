@@ -198,18 +198,18 @@ func (p StudyPoint) Run(src rand.Source) (*Gap, error) {
 	return g, nil
 }
 
-// scoreState returns Σ A_j (1 − x_j), Σ (S_i − T_i)₊ and the nodes in a
-// locally uncontrollable overload (x_i ≤ 1e-6 and (27)).
+// scoreState returns Σ A_j (1 − x_j), Σ (S_i − T_i)₊ (scoreLoads) and the
+// nodes in a locally uncontrollable overload: x_i ≤ 1e-6 and (27)
+// (spec §5.3 eqs. (26)–(27)).
 func scoreState(nw *anycast.Network, x []float64) (second, excess float64, unc int) {
 	s := nw.Loads(nil, x)
+	sc := scoreLoads(nw, nw.A, x, s, 1)
 	for i := range x {
-		second += nw.A[i] * (1 - x[i])
-		excess += math.Max(s[i]-nw.T[i], 0)
 		if x[i] <= 1e-6 && s[i]-nw.At(i, i)*nw.A[i]*x[i] > nw.T[i] { // spec §5.3 eq. (27)
 			unc++
 		}
 	}
-	return second, excess, unc
+	return sc.second, sc.excess, unc
 }
 
 // StudySummary is a point's runs summarised with 95 % Student-t

@@ -46,7 +46,7 @@ each with its 95 % interval over the instances. Shard large studies with
 			if err != nil {
 				return err
 			}
-			return a.emit(studyAnswer(sums, selfCorrs))
+			return a.emit(studyAnswer(sums))
 		},
 	}
 	c.Flags().IntVar(&n, "n", 1000, "nodes of each random CDN")
@@ -59,32 +59,28 @@ each with its 95 % interval over the instances. Shard large studies with
 
 // studyAnswer is one row per point and the cost ratio against the load,
 // one curve per self-correlation.
-func studyAnswer(sums []stability.StudySummary, selfCorrs []float64) *answer {
+func studyAnswer(sums []stability.StudySummary) *answer {
 	t := &table{name: "points", cols: []string{"load", "self-corr", "cost ratio", "lo", "hi",
 		"uncontrollable share", "lo", "hi", "greedy overload/demand", "optimal overload/demand"}}
-	curves := make(map[float64]*series)
-	var ss []*series
+	curve := make(map[float64]int) // self-correlation → index in ss
+	var ss []series
 	for _, s := range sums {
 		pt := s.Point
 		t.add(pt.Load, pt.SelfCorr, s.CostRatio.Mean, s.CostRatio.Lo, s.CostRatio.Hi,
 			s.Uncontrollable.Mean, s.Uncontrollable.Lo, s.Uncontrollable.Hi, s.GreedyExcess.Mean, s.OptimalExcess.Mean)
-		c, ok := curves[pt.SelfCorr]
+		i, ok := curve[pt.SelfCorr]
 		if !ok {
 			name := fmt.Sprintf("self-correlation %g", pt.SelfCorr)
 			if pt.SelfCorr == 0 {
 				name = "self-correlation as generated"
 			}
-			c = &series{name: name, line: true}
-			curves[pt.SelfCorr] = c
-			ss = append(ss, c)
+			i = len(ss)
+			curve[pt.SelfCorr] = i
+			ss = append(ss, series{name: name, line: true})
 		}
-		c.xs, c.ys = append(c.xs, pt.Load), append(c.ys, s.CostRatio.Mean)
-	}
-	plain := make([]series, len(ss))
-	for i, s := range ss {
-		plain[i] = *s
+		ss[i].xs, ss[i].ys = append(ss[i].xs, pt.Load), append(ss[i].ys, s.CostRatio.Mean)
 	}
 	notes := []string{fmt.Sprintf("%d instances per point; intervals are 95 %% over instances (Student t; exact binomial for the share).", sums[0].Runs)}
 	return &answer{tables: []*table{t}, value: sums, notes: notes,
-		draw: pointsPicture("Greedy against optimal on random CDNs", "load level u (mean utilisation at x = 1)", "P1 cost ratio greedy/optimal", false, plain...)}
+		draw: pointsPicture("Greedy against optimal on random CDNs", "load level u (mean utilisation at x = 1)", "P1 cost ratio greedy/optimal", false, ss...)}
 }
