@@ -263,10 +263,7 @@ func (a *app) designWeights(d *graphio.Data, th *consensus.Throttler, budget flo
 	if wd == nil {
 		return nil, err
 	}
-	t := &table{name: "weights", cols: []string{"u", "v", "weight before", "weight after"}}
-	for i, e := range edges {
-		t.add(d.Labels[e.U], d.Labels[e.V], e.W, wd.Weights[i])
-	}
+	t := weightsTable(d.Labels, edges, wd.Weights)
 	s := quantityTable("certificate")
 	if excess != nil {
 		s.add("E O at the design", wd.Value, nil, nil, "load per cycle", "local minimum (the objective is not convex): no bound")
@@ -328,4 +325,14 @@ func steps(n int) []float64 {
 		xs[i] = float64(i)
 	}
 	return xs
+}
+
+// weightsTable lists every link with its weight before and after a
+// design.
+func weightsTable(labels []string, edges []wgraph.Edge, after []float64) *table {
+	t := &table{name: "weights", cols: []string{"u", "v", "weight before", "weight after"}}
+	for i, e := range edges {
+		t.add(labels[e.U], labels[e.V], e.W, after[i])
+	}
+	return t
 }

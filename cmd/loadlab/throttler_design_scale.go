@@ -96,10 +96,7 @@ func (a *app) designWeightsAtScale(d *graphio.Data, budget float64, f scaleDesig
 	if wd == nil {
 		return nil, err
 	}
-	t := &table{name: "weights", cols: []string{"u", "v", "weight before", "weight after"}}
-	for i, e := range edges {
-		t.add(d.Labels[e.U], d.Labels[e.V], e.W, wd.Weights[i])
-	}
+	t := weightsTable(d.Labels, edges, wd.Weights)
 	s := quantityTable("certificate")
 	method := "exact (dense)"
 	if !wd.Exact {
