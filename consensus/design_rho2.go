@@ -1,0 +1,221 @@
+package consensus
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/laplacian"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+)
+
+// Rho2WeightProblem is Problem A of spec §5.2 at any size (spec
+// §13.14): choose link weights w in the budget-and-box polytope of the
+// embedded TraceWeightProblem to minimise ρ₂(γ; L(w)) (σ = 1) at the
+// update cycle Gamma, keeping the throttler stable (λ_n(L(w)) < 2/γ).
+type Rho2WeightProblem struct {
+	TraceWeightProblem
+	Gamma float64
+}
+
+// Validate checks Gamma (finite and > 0) and the embedded
+// TraceWeightProblem; errors wrap loadlab.ErrInvalid (or
+// ErrDisconnected, ErrTooLarge) and name the field.
+func (p Rho2WeightProblem) Validate() error {
+	if !(p.Gamma > 0) || math.IsInf(p.Gamma, 1) {
+		return loadlab.Invalid("consensus", "Rho2WeightProblem.Gamma = %v, want finite and > 0", p.Gamma)
+	}
+	return p.TraceWeightProblem.Validate()
+}
+
+// Rho2WeightDesign is a solution of the Rho2WeightProblem (or of the
+// joint problem over the weights and the update cycle) with its
+// certificate.
+type Rho2WeightDesign struct {
+	// Weights holds w_e for Links, in input order.
+	Weights []float64
+	// Graph has the links with positive weight.
+	Graph *wgraph.Graph
+	// Gamma is the update cycle: the problem's, or the designed one
+	// (DesignRho2CycleAtScale).
+	Gamma float64
+	// Value is ρ₂(γ; L(w)) (σ = 1): exact on the dense path, else a 95 %
+	// Student-t interval from the certificate's sketch columns.
+	Value loadlab.Estimate
+	// Lower is a lower bound on the optimum over the feasible set, and
+	// Gap = Value.Hi − Lower; both hold with probability at least
+	// Confidence (1 on the dense path).
+	Lower, Gap, Confidence float64
+	// LambdaMax is a certified bracket of λ_n(L(w)) whose upper end lies
+	// below 2/Gamma (the stability certificate; its Delta is the
+	// Lanczos end's failure probability).
+	LambdaMax spectral.Bracket
+	// Exact says the dense path ran.
+	Exact bool
+	// Iterations of the projected gradient, Evals of the objective,
+	// Solves of the Laplacian, ShiftedSolves of 2I − γL (sketched path)
+	// and SketchColumns of the certificate.
+	Iterations, Evals, Solves, ShiftedSolves, SketchColumns int
+	// Status is Success when Gap ≤ Tol · Value.Hi, else as for
+	// ScaleWeightDesign.Status (with ErrNotConverged).
+	Status loadlab.Status
+}
+
+// DesignRho2AtScale minimises ρ₂(γ; L(w)) = ½[tr L(w)†/γ +
+// tr_{1⊥}(2I − γL(w))⁻¹] over the budget-and-box polytope at the
+// problem's γ (spec §13.14), by the spectral projected gradient of
+// DesignWeightsAtScale with the gradient
+//
+//	∂ρ₂/∂w_e = ½[−‖L†b_e‖²/γ + γ‖(2I − γL)⁻¹b_e‖²],
+//
+// keeping every accepted iterate certified stable (a Cholesky factor of
+// 2I − γL on the dense path, spectral.LambdaMaxBracket with threshold
+// 2/γ on the sketched path). The certificate is the convexity bound of
+// spec §13.14,
+//
+//	ρ₂* ≥ max_τ [τ a/γ + C₂ + min_{v∈S} Σ_e v_e(½γ t_e − τ² s_e/(2γ))],
+//
+// with a = tr L†, s_e = ‖L†b_e‖², t_e = ‖Qb_e‖², C₂ = ½ tr_{1⊥}Q −
+// ½γ Σ w_e t_e: exact on the dense path (n ≤ DenseMax), and on the
+// sketched path with a and C₂ at the lower ends of their 95 % intervals
+// and s_e, t_e at their (1 ∓ ε) sketch envelopes, so that it holds with
+// probability at least 1 − δ − 0.075.
+//
+// Errors: an invalid problem or settings (see Validate), starting
+// weights with λ_n ≥ 2/γ (ErrUnstable, naming Gamma), the solver's
+// errors, and a certified gap above Tol after MaxIter iterations or a
+// stall (ErrNotConverged, with the design so far). It panics if src is
+// nil on the sketched path.
+func DesignRho2AtScale(p Rho2WeightProblem, s *ScaleDesignSettings, src rand.Source) (*Rho2WeightDesign, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	set, err := rho2Settings(p.TraceWeightProblem, s)
+	if err != nil {
+		return nil, err
+	}
+	w, err := p.start(set.Start)
+	if err != nil {
+		return nil, err
+	}
+	return runRho2(p.TraceWeightProblem, p.Gamma, w, set, src, "Rho2WeightProblem.Gamma")
+}
+
+// DesignRho2CycleAtScale minimises ρ₂ jointly over the update cycle
+// γ > 0 and the weights w of the polytope (spec §13.14): ρ₂ depends on
+// u = γw only, and with zero lower bounds the cone {γw : γ > 0, w ∈ S}
+// is the whole orthant, so it minimises ρ₂(1; L(u)) over u ≥ 0 and
+// returns the shortest cycle γ = max(cᵀu/B, max_e u_e/Hi_e) at which
+// w = u/γ is feasible (the budget spent); any longer cycle with w = u/γ
+// is as good. Lower bounds the joint optimum. The problem must have no
+// positive Lo (ErrInvalid naming Lo otherwise: the cone is then not the
+// orthant). Other errors as for DesignRho2AtScale.
+func DesignRho2CycleAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand.Source) (*Rho2WeightDesign, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	for i := range p.Lo {
+		if p.Lo[i] != 0 {
+			return nil, loadlab.Invalid("consensus", "TraceWeightProblem.Lo[%d] = %v: the joint design over the cycle needs zero lower bounds", i, p.Lo[i])
+		}
+	}
+	set, err := rho2Settings(p, s)
+	if err != nil {
+		return nil, err
+	}
+	w, err := p.start(set.Start)
+	if err != nil {
+		return nil, err
+	}
+	br, err := spectral.LambdaMaxBracket(p.graph(w), &spectral.EigenSettings{RelWidth: 0.5})
+	if err != nil {
+		return nil, err
+	}
+	for i := range w {
+		w[i] /= br.Hi // λ_n(L(u)) ≤ 1 < 2: a stable start at γ = 1
+	}
+	u := TraceWeightProblem{Nodes: p.Nodes, Links: p.Links, Budget: math.Inf(1)}
+	d, err := runRho2(u, 1, w, set, src, "the joint design's start")
+	if d == nil {
+		return nil, err
+	}
+	gamma := p.cycle(d.Weights)
+	for i := range d.Weights {
+		d.Weights[i] /= gamma
+	}
+	d.Graph = p.graph(d.Weights)
+	d.Gamma = gamma
+	d.LambdaMax.Lo, d.LambdaMax.Est, d.LambdaMax.Hi = d.LambdaMax.Lo/gamma, d.LambdaMax.Est/gamma, d.LambdaMax.Hi/gamma
+	return d, err
+}
+
+// cycle returns the least γ at which u/γ lies in the polytope (zero
+// lower bounds): max(cᵀu/B, max_e u_e/Hi_e).
+func (p TraceWeightProblem) cycle(u []float64) float64 {
+	var cu, gamma float64
+	for i, l := range p.Links {
+		cu += l.Cost * u[i]
+		if _, hi := p.bounds(i); hi > 0 && !math.IsInf(hi, 1) {
+			gamma = max(gamma, u[i]/hi)
+		}
+	}
+	return max(gamma, cu/p.Budget)
+}
+
+// rho2Settings validates the settings against the problem and checks
+// the sizes of the path they select.
+func rho2Settings(p TraceWeightProblem, s *ScaleDesignSettings) (ScaleDesignSettings, error) {
+	if err := s.Validate(); err != nil {
+		return ScaleDesignSettings{}, err
+	}
+	set := s.withDefaults()
+	if set.Start != nil && len(set.Start) != len(p.Links) {
+		return set, loadlab.Invalid("consensus", "ScaleDesignSettings.Start has %d entries, want %d (one per link)", len(set.Start), len(p.Links))
+	}
+	if p.Nodes <= set.DenseMax && !set.Sketch {
+		return set, size.CheckDense("consensus", "DesignRho2AtScale", p.Nodes, 4)
+	}
+	return set, size.Check("consensus", "(2 · ScaleDesignSettings.Probes + 48) × Nodes (warm starts and blocks)", (2*set.Probes+3*laplacian.MaxBlockCols)*p.Nodes, 8)
+}
+
+// runRho2 designs from the feasible start w at cycle gamma: the oracle
+// of the path, the projected gradient, the certificate and the status.
+// field names what an unstable start is blamed on.
+func runRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, src rand.Source, field string) (*Rho2WeightDesign, error) {
+	exact := p.Nodes <= set.DenseMax && !set.Sketch
+	var o rho2Oracle
+	var seed uint64
+	if exact {
+		o = newDenseRho2Oracle(p, gamma)
+	} else {
+		if src == nil {
+			panic("consensus: DesignRho2AtScale: nil rand.Source")
+		}
+		seed = rand.New(src).Uint64()
+		o = newSketchRho2Oracle(p, gamma, set, seed)
+	}
+	d := &Rho2WeightDesign{Exact: exact, Gamma: gamma}
+	rec, err := rho2SPG(p, gamma, o, w, set, d)
+	if err != nil {
+		if rec.Evals == 1 && err == errRho2Unstable {
+			return nil, loadlab.Wrap(loadlab.ErrUnstable, "consensus", "%s = %v: the starting weights have γλ_n ≥ 2 (or not certified below 2)", field, gamma)
+		}
+		return nil, err
+	}
+	d.Weights = w
+	d.Graph = p.graph(w)
+	if err := rho2Certify(p, gamma, o, w, set, seed, d); err != nil {
+		return d, err
+	}
+	d.Iterations, d.Evals = rec.Iter, rec.Evals
+	d.Solves, d.ShiftedSolves = d.Solves+o.solves(), d.ShiftedSolves+o.shiftedSolves()
+	if d.Gap <= set.Tol*d.Value.Hi {
+		rec.Status = loadlab.Success
+	} else if rec.Status == loadlab.Success {
+		rec.Status = loadlab.IterationLimit
+	}
+	d.Status = rec.Status
+	return d, rec.Err("consensus", "DesignRho2AtScale: certified relative gap %.3g, want ≤ %g", d.Gap/d.Value.Hi, set.Tol)
+}

@@ -1,0 +1,243 @@
+package consensus
+
+import (
+	"errors"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/laplacian"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+	"gonum.org/v1/gonum/mat"
+)
+
+// errRho2Unstable marks weights outside the stable set (γλ_n ≥ 2, or
+// not certified below 2) where the design starts.
+var errRho2Unstable = errors.New("consensus: unstable weights")
+
+// rho2Parts are the pieces of ρ₂ and of its gradient at w (spec
+// §13.14): a = tr L†, q2 = tr_{1⊥} Q with Q = (2I − γL)⁻¹, s_e =
+// ‖L†b_e‖² and t_e = ‖Q b_e‖² (the oracle's buffers), exact or of a
+// fixed sketch.
+type rho2Parts struct {
+	a, q2 float64
+	s, t  []float64
+}
+
+// value returns ρ₂ = ½(a/γ + q2) (spec §4.4, σ = 1).
+func (r rho2Parts) value(gamma float64) float64 { return 0.5 * (r.a/gamma + r.q2) }
+
+// grad writes ∂ρ₂/∂w_e = ½(−s_e/γ + γ t_e) into g.
+func (r rho2Parts) grad(g []float64, gamma float64) {
+	for i := range g {
+		g[i] = 0.5 * (-r.s[i]/gamma + gamma*r.t[i])
+	}
+}
+
+// rho2Oracle evaluates the parts at w; ok is false outside the domain
+// (disconnected, or not certified stable).
+type rho2Oracle interface {
+	eval(w []float64) (r rho2Parts, ok bool, err error)
+	solves() int
+	shiftedSolves() int
+}
+
+// denseRho2Oracle evaluates the parts exactly from the inverses of
+// L + αJ/n and 2I − γL (spec §12.7).
+type denseRho2Oracle struct {
+	p          TraceWeightProblem
+	gamma      float64
+	l, a       *mat.SymDense
+	kinv, qinv mat.SymDense
+	ch         dense.SPDFactor
+	s, t       []float64
+}
+
+func newDenseRho2Oracle(p TraceWeightProblem, gamma float64) *denseRho2Oracle {
+	n, m := p.Nodes, len(p.Links)
+	return &denseRho2Oracle{p: p, gamma: gamma, l: mat.NewSymDense(n, nil), a: mat.NewSymDense(n, nil),
+		s: make([]float64, m), t: make([]float64, m)}
+}
+
+func (o *denseRho2Oracle) solves() int        { return 0 }
+func (o *denseRho2Oracle) shiftedSolves() int { return 0 }
+
+func (o *denseRho2Oracle) eval(w []float64) (rho2Parts, bool, error) {
+	if !wgraph.IsConnected(o.p.graph(w)) {
+		return rho2Parts{}, false, nil
+	}
+	raw := o.l.RawSymmetric()
+	clear(raw.Data)
+	for i, lk := range o.p.Links {
+		u, v := min(lk.U, lk.V), max(lk.U, lk.V)
+		raw.Data[u*raw.Stride+u] += w[i]
+		raw.Data[v*raw.Stride+v] += w[i]
+		raw.Data[u*raw.Stride+v] -= w[i]
+	}
+	dense.Shift(o.a, o.l, 2, o.gamma) // 2I − γL: positive definite iff stable
+	if o.ch.Factorize(o.a) != nil {
+		return rho2Parts{}, false, nil
+	}
+	o.ch.InverseTo(&o.qinv)
+	alpha := dense.Lift(o.a, o.l)
+	if o.ch.Factorize(o.a) != nil {
+		return rho2Parts{}, false, nil
+	}
+	o.ch.InverseTo(&o.kinv)
+	r := rho2Parts{a: mat.Trace(&o.kinv) - 1/alpha, q2: mat.Trace(&o.qinv) - 0.5, s: o.s, t: o.t}
+	for i, lk := range o.p.Links {
+		o.s[i], _ = normB(&o.kinv, lk.U, lk.V)
+		o.t[i], _ = normB(&o.qinv, lk.U, lk.V)
+	}
+	return r, true, nil
+}
+
+// sketchRho2Oracle evaluates the parts of a fixed sketch: the trace
+// oracle's â and ŝ, and q̂2 = (1/k) Σ_j q_jᵀ y_j, t̂_e = (1/k) Σ_j
+// (b_eᵀ y_j)² with y_j = Q P q_j from warm-started conjugate gradients
+// on 2I − γL, after a stability check by spectral.LambdaMaxBracket
+// with threshold 2/γ.
+type sketchRho2Oracle struct {
+	tr      *sketchTraceOracle
+	gamma   float64
+	tol     float64
+	y       [][]float64 // the columns' last Q P q_j
+	q, t    []float64
+	cg      warmCG
+	nshift  int
+	lastBr  spectral.Bracket
+	bracket func(g *wgraph.Graph) (spectral.Bracket, error)
+}
+
+func newSketchRho2Oracle(p TraceWeightProblem, gamma float64, set ScaleDesignSettings, seed uint64) *sketchRho2Oracle {
+	n := p.Nodes
+	o := &sketchRho2Oracle{tr: newSketchTraceOracle(p, set, seed), gamma: gamma, tol: set.solverSettings().Tol,
+		y: make([][]float64, set.Probes), q: make([]float64, n), t: make([]float64, len(p.Links)), cg: newWarmCG(n)}
+	for j := range o.y {
+		o.y[j] = make([]float64, n)
+	}
+	o.bracket = func(g *wgraph.Graph) (spectral.Bracket, error) { return stableBracket(g, gamma, seed) }
+	return o
+}
+
+// stableBracket brackets λ_n(L) against the threshold 2/γ.
+func stableBracket(g *wgraph.Graph, gamma float64, seed uint64) (spectral.Bracket, error) {
+	br, err := spectral.LambdaMaxBracket(g, &spectral.EigenSettings{Threshold: 2 / gamma, Src: loadlab.Stream(seed, 5)})
+	if errors.Is(err, loadlab.ErrNotConverged) {
+		return br, nil // undecided: not certified stable
+	}
+	return br, err
+}
+
+func (o *sketchRho2Oracle) solves() int        { return o.tr.solves() }
+func (o *sketchRho2Oracle) shiftedSolves() int { return o.nshift }
+
+func (o *sketchRho2Oracle) eval(w []float64) (rho2Parts, bool, error) {
+	g := o.tr.p.graph(w)
+	if !wgraph.IsConnected(g) {
+		return rho2Parts{}, false, nil
+	}
+	br, err := o.bracket(g)
+	if err != nil {
+		return rho2Parts{}, false, err
+	}
+	if !(br.Hi < 2/o.gamma) {
+		return rho2Parts{}, false, nil
+	}
+	o.lastBr = br
+	a, s, ok, err := o.tr.eval(w)
+	if err != nil || !ok {
+		return rho2Parts{}, ok, err
+	}
+	op := laplacian.NewOperator(g)
+	clear(o.t)
+	var q2 float64
+	for j, y := range o.y {
+		gaussian(o.q, o.tr.seed, 1, j)
+		it, err := o.cg.solve(op, o.gamma, y, o.q, o.tol)
+		if err != nil {
+			return rho2Parts{}, false, err
+		}
+		if it > 0 {
+			o.nshift++
+		}
+		q2 += dense.Dot(o.q, y)
+		accumulateEdges(o.t, o.tr.p.Links, y)
+	}
+	k := float64(len(o.y))
+	for i := range o.t {
+		o.t[i] /= k
+	}
+	return rho2Parts{a: a, q2: q2 / k, s: s, t: o.t}, true, nil
+}
+
+// warmCG solves (2I − γL) y = P b by conjugate gradients from the
+// current y (spec §13.14: the operator's spectrum lies in
+// [2 − γλ_n, 2], so the iterations are about √(2/(2 − γλ_n)) per digit).
+type warmCG struct {
+	pb, r, p, ap []float64
+}
+
+func newWarmCG(n int) warmCG {
+	return warmCG{pb: make([]float64, n), r: make([]float64, n), p: make([]float64, n), ap: make([]float64, n)}
+}
+
+// apply sets dst = (2I − γL) v.
+func shiftedApply(op *laplacian.Operator, gamma float64, dst, v []float64) {
+	op.ApplyShifted(dst, v, -2/gamma)
+	for i := range dst {
+		dst[i] *= -gamma
+	}
+}
+
+// solve updates y (in 1⊥) until ‖P b − (2I − γL) y‖ ≤ tol ‖P b‖ and
+// returns the iterations (0 when y already met tol).
+func (c *warmCG) solve(op *laplacian.Operator, gamma float64, y, b []float64, tol float64) (int, error) {
+	var mean float64
+	for _, v := range b {
+		mean += v
+	}
+	mean /= float64(len(b))
+	for i, v := range b {
+		c.pb[i] = v - mean
+	}
+	shiftedApply(op, gamma, c.r, y)
+	for i := range c.r {
+		c.r[i] = c.pb[i] - c.r[i]
+	}
+	stop := tol * tol * dense.Dot(c.pb, c.pb)
+	rr := dense.Dot(c.r, c.r)
+	if rr <= stop {
+		return 0, nil
+	}
+	copy(c.p, c.r)
+	const maxIter = 20000
+	for it := 1; it <= maxIter; it++ {
+		shiftedApply(op, gamma, c.ap, c.p)
+		alpha := rr / dense.Dot(c.p, c.ap)
+		for i := range y {
+			y[i] += alpha * c.p[i]
+			c.r[i] -= alpha * c.ap[i]
+		}
+		rrNew := dense.Dot(c.r, c.r)
+		if rrNew <= stop {
+			return it, nil
+		}
+		beta := rrNew / rr
+		rr = rrNew
+		for i := range c.p {
+			c.p[i] = c.r[i] + beta*c.p[i]
+		}
+	}
+	return maxIter, loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "DesignRho2AtScale: the solve of 2I − γL did not reach %.3g in %d iterations", tol, maxIter)
+}
+
+// rho2Envelope turns the certificate's sketch sums into the bound's
+// inputs (spec §13.14): s_e ≤ ŝ_e/(1 − ε) and t_e ≥ max(t̂_e/(1 + ε), ½)
+// (Q ⪰ ½ I on 1⊥ and ‖b_e‖² = 2).
+func rho2Envelope(s, t []float64, k int, eps float64) {
+	for i := range s {
+		s[i] /= float64(k) * (1 - eps)
+		t[i] = max(t[i]/(float64(k)*(1+eps)), 0.5)
+	}
+}
