@@ -251,7 +251,7 @@ func estimatorCases() []badarg.Case {
 // arguments: each gives the documented error, naming the input, or the
 // documented panic.
 func TestValidate(t *testing.T) {
-	cs := slices.Concat(throttlerCases(), argumentCases(), estimatorCases(), spectralCases(), simulateCases(), demandCases(), designCases(), perServerCases(), decisionCases(), centralCases(), delayCases(), clientsCases(), networkCases(), exactSparseCases(), scaleDesignCases(), linkCases())
+	cs := slices.Concat(throttlerCases(), argumentCases(), estimatorCases(), spectralCases(), simulateCases(), demandCases(), designCases(), perServerCases(), decisionCases(), centralCases(), delayCases(), clientsCases(), networkCases(), exactSparseCases(), scaleDesignCases(), rho2DesignCases(), linkCases())
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"Spectral.Factor":   "returns NaN for γ not finite and positive, as documented (no error result)",

@@ -1,0 +1,49 @@
+package consensus
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/laplacian"
+	"github.com/loadlab/loadlab/wgraph/gen"
+)
+
+// benchRho2Design designs the weights of a random 6-regular graph on n
+// nodes for ρ₂ at γ = 0.1 (γλ_n ≈ 1.05 at the uniform start: λ_n ≈
+// 6 + 2√5 for a random 6-regular graph) on the sketched path: every
+// link a candidate of unit cost, the budget the current total weight,
+// no bounds, default sketch settings, at most maxIter iterations. It
+// reports the certified relative gap Gap/Value.Hi, the iterations and
+// the solves of L and of 2I − γL. A gap above Tol (ErrNotConverged) is
+// the reported result, not a failure.
+func benchRho2Design(b *testing.B, n, maxIter int) {
+	g, err := gen.RandomRegular(n, 6, mc.Source(34))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := Rho2WeightProblem{TraceWeightProblem: traceProblem(g), Gamma: 0.1}
+	set := &ScaleDesignSettings{MaxIter: maxIter, Solver: &laplacian.Settings{Tol: 1e-8, Preconditioner: laplacian.Jacobi}}
+	var d *Rho2WeightDesign
+	b.ResetTimer()
+	benchCPU(b, func() error {
+		d, err = DesignRho2AtScale(p, set, mc.Source(35))
+		if errors.Is(err, loadlab.ErrNotConverged) {
+			return nil
+		}
+		return err
+	})
+	b.ReportMetric(d.Gap/d.Value.Hi, "gap")
+	b.ReportMetric(d.Value.Mean, "rho2")
+	b.ReportMetric(float64(d.Iterations), "iter")
+	b.ReportMetric(float64(d.Solves), "solves")
+	b.ReportMetric(float64(d.ShiftedSolves), "shifted")
+}
+
+// BenchmarkDesignRho2AtScale_Regular6_1e4 is the development size.
+func BenchmarkDesignRho2AtScale_Regular6_1e4(b *testing.B) { benchRho2Design(b, 10000, 10) }
+
+// BenchmarkDesignRho2AtScale_Regular6_1e5 is the size recorded in
+// docs/benchmarks.md.
+func BenchmarkDesignRho2AtScale_Regular6_1e5(b *testing.B) { benchRho2Design(b, 100000, 10) }
