@@ -56,14 +56,18 @@ distance to the best reweighting of all links.
 Both at the update cycle --gamma (default γ*_H2 of the input graph).
 --weights --resistance (taken above 2048 servers): minimise tr L(w)†, ρ₂'s
 resistance term, at any size within --min-weight/--max-weight, with a
-certified gap (spec §13.12; above 1000 servers at the printed probability).`,
+certified gap (spec §13.12; above 1000 servers at the printed probability).
+--weights --objective rho2: minimise ρ₂ itself at any size, at --gamma
+(default γ*_H2 up to 2048 servers) or, with --gamma-opt, jointly over
+the update cycle, within the same bounds, keeping γλ_n < 2 certified,
+with a certified gap (spec §13.14).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(a, cmd) },
 	}
 	o.f.register(c)
 	c.Flags().IntVar(&o.add, "add", 0, "number of links to add greedily")
 	c.Flags().IntVar(&o.hops, "hops", 0, "with --add: the candidates are the missing links between servers at most `H` hops apart")
-	c.Flags().StringVar(&o.objective, "objective", "", "with --add: rho2 or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above")
+	c.Flags().StringVar(&o.objective, "objective", "", "with --add: rho2 or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above; with --weights: rho2 takes the scalable ρ₂ design (spec §13.14)")
 	c.Flags().StringVar(&o.candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
 	c.Flags().Float64Var(&o.linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")
 	c.Flags().BoolVar(&o.weights, "weights", false, "design every link weight under --budget")
@@ -86,6 +90,7 @@ func (o *designOpts) run(a *app, cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	o.sf.objective, o.sf.th = o.objective, o.f
 	if done, err := a.designAtScale(d, o.budget, o.weights, cmd.Flags().Changed("excess"), o.sf); done {
 		return err
 	}
