@@ -203,3 +203,23 @@ func TestDesignRho2Coverage(t *testing.T) {
 	t.Logf("covered %d of 20", covered)
 	require.GreaterOrEqual(t, covered, 15)
 }
+
+// TestDesignRho2CycleSketch: the joint design on the sketched path (120
+// nodes, Probes 16, 5 iterations, three seeds) is stable at its cycle,
+// its lower bound (probability ≥ 0.875) lies below the exact joint
+// optimum, and its value is no better than that optimum.
+func TestDesignRho2CycleSketch(t *testing.T) {
+	g := sparseRandom(120, 5, mc.Source(41))
+	p := traceProblem(g)
+	opt, err := DesignRho2CycleAtScale(p, &ScaleDesignSettings{Tol: 1e-7, MaxIter: 5000}, nil)
+	require.NoError(t, err)
+	for seed := range uint64(3) {
+		d, _ := DesignRho2CycleAtScale(p, &ScaleDesignSettings{Sketch: true, MaxIter: 5, Probes: 16}, mc.Source(42, seed))
+		require.NotNil(t, d)
+		f, ok := exactRho2(p, d.Gamma, d.Weights)
+		require.True(t, ok, "seed %d: unstable design", seed)
+		t.Logf("γ %.4g (optimum's %.4g) value %v exact %.6g optimum %.6g lower %.6g", d.Gamma, opt.Gamma, d.Value, f, opt.Value.Mean, d.Lower)
+		require.LessOrEqual(t, d.Lower, opt.Value.Mean)
+		require.GreaterOrEqual(t, f, opt.Value.Mean*(1-1e-7))
+	}
+}
