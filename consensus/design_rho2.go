@@ -6,6 +6,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/internal/solve"
 	"github.com/loadlab/loadlab/laplacian"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
@@ -180,37 +181,58 @@ func rho2Settings(p TraceWeightProblem, s *ScaleDesignSettings) (ScaleDesignSett
 	return set, size.Check("consensus", "(2 · ScaleDesignSettings.Probes + 48) × Nodes (warm starts and blocks)", (2*set.Probes+3*laplacian.MaxBlockCols)*p.Nodes, 8)
 }
 
-// runRho2 designs from the feasible start w at cycle gamma: the oracle
-// of the path, the projected gradient, the certificate and the status.
-// field names what an unstable start is blamed on.
-func runRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, src rand.Source, field string) (*Rho2WeightDesign, error) {
-	exact := p.Nodes <= set.DenseMax && !set.Sketch
-	var o rho2Oracle
-	var seed uint64
+// rho2Path says whether the design runs exactly (dense) and draws the
+// seed of the sketched path from src (panicking on a nil src there).
+func rho2Path(p TraceWeightProblem, set ScaleDesignSettings, src rand.Source) (exact bool, seed uint64) {
+	if p.Nodes <= set.DenseMax && !set.Sketch {
+		return true, 0
+	}
+	if src == nil {
+		panic("consensus: DesignRho2AtScale: nil rand.Source")
+	}
+	return false, rand.New(src).Uint64()
+}
+
+// rho2Run is one optimisation at a fixed cycle, before its certificate.
+type rho2Run struct {
+	p     TraceWeightProblem
+	gamma float64
+	o     rho2Oracle
+	seed  uint64
+	rec   solve.Record
+	f     float64 // the oracle's value at w
+	w     []float64
+	exact bool
+}
+
+// optimiseRho2 minimises the oracle's ρ₂ at cycle gamma from the
+// feasible start w (updated in place). field names what an unstable
+// start is blamed on.
+func optimiseRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, exact bool, seed uint64, field string) (*rho2Run, error) {
+	r := &rho2Run{p: p, gamma: gamma, seed: seed, w: w, exact: exact}
 	if exact {
-		o = newDenseRho2Oracle(p, gamma)
+		r.o = newDenseRho2Oracle(p, gamma)
 	} else {
-		if src == nil {
-			panic("consensus: DesignRho2AtScale: nil rand.Source")
-		}
-		seed = rand.New(src).Uint64()
-		o = newSketchRho2Oracle(p, gamma, set, seed)
+		r.o = newSketchRho2Oracle(p, gamma, set, seed)
 	}
-	d := &Rho2WeightDesign{Exact: exact, Gamma: gamma}
-	rec, err := rho2SPG(p, gamma, o, w, set, d)
-	if err != nil {
-		if rec.Evals == 1 && err == errRho2Unstable {
-			return nil, loadlab.Wrap(loadlab.ErrUnstable, "consensus", "%s = %v: the starting weights have γλ_n ≥ 2 (or not certified below 2)", field, gamma)
-		}
-		return nil, err
+	var err error
+	r.rec, r.f, err = rho2SPG(p, gamma, r.o, w, set, exact)
+	if err == errRho2Unstable {
+		return nil, loadlab.Wrap(loadlab.ErrUnstable, "consensus", "%s = %v: the starting weights have γλ_n ≥ 2 (or not certified below 2)", field, gamma)
 	}
-	d.Weights = w
-	d.Graph = p.graph(w)
-	if err := rho2Certify(p, gamma, o, w, set, seed, d); err != nil {
+	return r, err
+}
+
+// finish certifies the run (spec §13.14; with gmax > 0 the bound over
+// every cycle up to gmax) and sets the status.
+func (r *rho2Run) finish(set ScaleDesignSettings, gmax float64) (*Rho2WeightDesign, error) {
+	d := &Rho2WeightDesign{Exact: r.exact, Gamma: r.gamma, Weights: r.w, Graph: r.p.graph(r.w)}
+	if err := rho2Certify(r.p, r.gamma, r.o, r.w, set, r.seed, gmax, d); err != nil {
 		return d, err
 	}
+	rec := r.rec
 	d.Iterations, d.Evals = rec.Iter, rec.Evals
-	d.Solves, d.ShiftedSolves = d.Solves+o.solves(), d.ShiftedSolves+o.shiftedSolves()
+	d.Solves, d.ShiftedSolves = d.Solves+r.o.solves(), d.ShiftedSolves+r.o.shiftedSolves()
 	if d.Gap <= set.Tol*d.Value.Hi {
 		rec.Status = loadlab.Success
 	} else if rec.Status == loadlab.Success {
@@ -218,4 +240,16 @@ func runRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSe
 	}
 	d.Status = rec.Status
 	return d, rec.Err("consensus", "DesignRho2AtScale: certified relative gap %.3g, want ≤ %g", d.Gap/d.Value.Hi, set.Tol)
+}
+
+// runRho2 designs from the feasible start w at cycle gamma: the oracle
+// of the path, the projected gradient, the certificate and the status.
+// field names what an unstable start is blamed on.
+func runRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, src rand.Source, field string) (*Rho2WeightDesign, error) {
+	exact, seed := rho2Path(p, set, src)
+	r, err := optimiseRho2(p, gamma, w, set, exact, seed, field)
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(set, 0)
 }

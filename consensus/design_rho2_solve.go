@@ -67,8 +67,10 @@ func (p TraceWeightProblem) minLinear(g []float64, idx []int) float64 {
 // C₂ = ½ q2 − ½γ Σ_e w_e t_e, for lower bounds a, C₂, t and upper
 // bounds s (c2 given) by golden-section search on the concave function
 // of τ over [0, τ_max], τ_max = 4 (or the largest τ with a finite inner
-// minimum when the budget is infinite).
-func (p TraceWeightProblem) rho2Bound(gamma, a, c2 float64, s, t []float64) float64 {
+// minimum when the budget is infinite). With gmax > 0 it bounds the
+// optimum over every cycle in (0, gmax] instead: the inner minimum
+// γ·m(τ) becomes min(0, gmax·m(τ)).
+func (p TraceWeightProblem) rho2Bound(gamma, a, c2 float64, s, t []float64, gmax float64) float64 {
 	g := make([]float64, len(s))
 	idx := make([]int, 0, len(s))
 	tmax := 4.0
@@ -83,7 +85,11 @@ func (p TraceWeightProblem) rho2Bound(gamma, a, c2 float64, s, t []float64) floa
 		for i := range g {
 			g[i] = 0.5*gamma*t[i] - tau*tau*s[i]/(2*gamma)
 		}
-		return tau*a/gamma + c2 + p.minLinear(g, idx)
+		inner := p.minLinear(g, idx)
+		if gmax > 0 {
+			inner = min(0, gmax/gamma*inner)
+		}
+		return tau*a/gamma + c2 + inner
 	}
 	_, _, _, neg := solve.Golden(func(x float64) float64 { return -lb(x) }, 0, tmax, 1e-6*tmax)
 	return max(-neg, lb(0), lb(tmax))
@@ -109,15 +115,15 @@ type rho2State struct {
 // spectral projected gradient until the oracle's own certified relative
 // gap (spec §13.14) is Tol (Tol/4 on the sketched path). An unstable or
 // disconnected start is errRho2Unstable.
-func rho2SPG(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64, set ScaleDesignSettings, d *Rho2WeightDesign) (solve.Record, error) {
+func rho2SPG(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64, set ScaleDesignSettings, exact bool) (solve.Record, float64, error) {
 	var rec solve.Record
 	r, ok, err := o.eval(w)
 	rec.Evals++
 	if err != nil {
-		return rec, err
+		return rec, 0, err
 	}
 	if !ok {
-		return rec, errRho2Unstable
+		return rec, 0, errRho2Unstable
 	}
 	m := len(w)
 	st := &rho2State{p: p, gamma: gamma, o: o, w: w, g: make([]float64, m), c: make([]float64, m),
@@ -130,24 +136,24 @@ func rho2SPG(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64, set
 	}
 	st.alpha = 0.1 * slices.Max(w) / max(gmax, math.SmallestNonzeroFloat64)
 	tol := set.Tol
-	if !d.Exact {
+	if !exact {
 		tol /= 4
 	}
 	for rec.Iter = 0; rec.Iter < set.MaxIter; rec.Iter++ {
-		if st.f-p.rho2Bound(gamma, r.a, c2Of(r, w, gamma), r.s, r.t) <= tol*st.f {
+		if st.f-p.rho2Bound(gamma, r.a, c2Of(r, w, gamma), r.s, r.t, 0) <= tol*st.f {
 			rec.Stop(loadlab.Success)
-			return rec, nil
+			return rec, st.f, nil
 		}
 		next, done, err := st.step(&rec)
 		if err != nil || done {
-			return rec, err
+			return rec, st.f, err
 		}
 		if next.s != nil { // a stalled step evaluates nothing
 			r = next
 		}
 	}
 	rec.Stop(loadlab.IterationLimit)
-	return rec, nil
+	return rec, st.f, nil
 }
 
 // step takes one projected-gradient step and returns the parts at the
@@ -212,7 +218,7 @@ func (st *rho2State) step(rec *solve.Record) (r rho2Parts, done bool, err error)
 // for ε and δ/(2m): the envelopes of s and t for every link at once),
 // the 95 % intervals of ρ₂, a and C₂ from the same columns, and exact
 // solves for the Refine links with the largest s envelope.
-func rho2Certify(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64, set ScaleDesignSettings, seed uint64, d *Rho2WeightDesign) error {
+func rho2Certify(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64, set ScaleDesignSettings, seed uint64, gmax float64, d *Rho2WeightDesign) error {
 	br, err := stableBracket(d.Graph, gamma, seed)
 	if err != nil {
 		return err
@@ -224,7 +230,7 @@ func rho2Certify(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64,
 			return loadlab.Wrap(loadlab.ErrUnstable, "consensus", "DesignRho2AtScale: the design is not stable")
 		}
 		f := r.value(gamma)
-		lower := min(p.rho2Bound(gamma, r.a, c2Of(r, w, gamma), r.s, r.t), f)
+		lower := min(p.rho2Bound(gamma, r.a, c2Of(r, w, gamma), r.s, r.t, gmax), f)
 		d.Value = loadlab.Estimate{Mean: f, Lo: f, Hi: f}
 		d.Lower, d.Gap, d.Confidence = lower, f-lower, 1
 		return nil
@@ -232,11 +238,11 @@ func rho2Certify(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64,
 	if !(br.Hi < 2/gamma) {
 		return loadlab.Wrap(loadlab.ErrUnstable, "consensus", "DesignRho2AtScale: the design's λ_n is not certified below 2/γ (bracket [%g, %g])", br.Lo, br.Hi)
 	}
-	return rho2SketchCertify(p, gamma, w, set, seed, d)
+	return rho2SketchCertify(p, gamma, w, set, seed, gmax, d)
 }
 
 // rho2SketchCertify is the sketched path of rho2Certify.
-func rho2SketchCertify(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, seed uint64, d *Rho2WeightDesign) error {
+func rho2SketchCertify(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, seed uint64, gmax float64, d *Rho2WeightDesign) error {
 	m, n := len(p.Links), p.Nodes
 	k, err := estimate.SketchProjections(1, &estimate.SketchSettings{Eps: set.Eps, Miss: set.Miss / float64(2*m)})
 	if err != nil {
@@ -281,7 +287,7 @@ func rho2SketchCertify(p TraceWeightProblem, gamma float64, w []float64, set Sca
 	d.ShiftedSolves += k
 	d.SketchColumns = k
 	d.Value = mc.Estimate(vals)
-	lower := p.rho2Bound(gamma, mc.Estimate(avals).Lo, mc.Estimate(cvals).Lo, s, t)
+	lower := p.rho2Bound(gamma, mc.Estimate(avals).Lo, mc.Estimate(cvals).Lo, s, t, gmax)
 	d.Lower = min(lower, d.Value.Hi)
 	d.Gap = d.Value.Hi - d.Lower
 	d.Confidence = 1 - set.Miss - 0.075

@@ -100,7 +100,7 @@ func TestDesignRho2BruteForce(t *testing.T) {
 		}
 		p.project(v, y)
 		if r, ok, _ := o.eval(v); ok {
-			require.LessOrEqual(t, p.rho2Bound(gamma, r.a, c2Of(r, v, gamma), r.s, r.t), best+1e-12)
+			require.LessOrEqual(t, p.rho2Bound(gamma, r.a, c2Of(r, v, gamma), r.s, r.t, 0), best+1e-12)
 		}
 	}
 }
