@@ -1,8 +1,11 @@
 package consensus
 
 import (
+	"cmp"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/size"
@@ -105,26 +108,28 @@ func DesignRho2AtScale(p Rho2WeightProblem, s *ScaleDesignSettings, src rand.Sou
 }
 
 // DesignRho2CycleAtScale minimises ρ₂ jointly over the update cycle
-// γ > 0 and the weights w of the polytope (spec §13.14): ρ₂ depends on
-// u = γw only, and with zero lower bounds the cone {γw : γ > 0, w ∈ S}
-// is the whole orthant, so it minimises ρ₂(1; L(u)) over u ≥ 0 and
-// returns the shortest cycle γ = max(cᵀu/B, max_e u_e/Hi_e) at which
-// w = u/γ is feasible (the budget spent); any longer cycle with w = u/γ
-// is as good. Lower bounds the joint optimum. The problem must have no
-// positive Lo (ErrInvalid naming Lo otherwise: the cone is then not the
-// orthant). Other errors as for DesignRho2AtScale.
+// γ > 0 and the weights w of the polytope (spec §13.14). ρ₂ depends on
+// u = γw only. With zero lower bounds the cone {γw : γ > 0, w ∈ S} is
+// the whole orthant, so it minimises ρ₂(1; L(u)) over u ≥ 0 and returns
+// the shortest cycle γ = max(cᵀu/B, max_e u_e/Hi_e) at which w = u/γ is
+// feasible (the budget spent); any longer cycle with w = u/γ is as good.
+// With positive lower bounds it minimises V(γ) = min_{w∈S} ρ₂(γ; L(w)),
+// convex in γ, by golden-section search on ln γ over
+// [10⁻³γ_max, γ_max], γ_max = 2/λ_n(L(Lo)) (no stable weights beyond),
+// each design warm-started from the previous one (pulled towards Lo
+// until stable), and certifies the best by the bound over every cycle in
+// (0, γ_max]. Lower bounds the joint optimum. Errors as for
+// DesignRho2AtScale.
 func DesignRho2CycleAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand.Source) (*Rho2WeightDesign, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	for i := range p.Lo {
-		if p.Lo[i] != 0 {
-			return nil, loadlab.Invalid("consensus", "TraceWeightProblem.Lo[%d] = %v: the joint design over the cycle needs zero lower bounds", i, p.Lo[i])
-		}
-	}
 	set, err := rho2Settings(p, s)
 	if err != nil {
 		return nil, err
+	}
+	if slices.ContainsFunc(p.Lo, func(x float64) bool { return x > 0 }) {
+		return cycleGolden(p, set, src)
 	}
 	w, err := p.start(set.Start)
 	if err != nil {
@@ -252,4 +257,81 @@ func runRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSe
 		return nil, err
 	}
 	return r.finish(set, 0)
+}
+
+// cycleGolden is DesignRho2CycleAtScale with positive lower bounds: a
+// golden-section search on ln γ of the designs' values (the oracle's:
+// exact, or the fixed sketch's), certified at the best cycle over every
+// cycle up to γ_max = 2/λ_n(L(Lo)) (spec §13.14).
+func cycleGolden(p TraceWeightProblem, set ScaleDesignSettings, src rand.Source) (*Rho2WeightDesign, error) {
+	br, err := spectral.LambdaMaxBracket(p.graph(p.Lo), nil)
+	if err != nil {
+		return nil, err
+	}
+	gmax := 2 / br.Lo // λ_n(L(w)) ≥ λ_n(L(Lo)) ≥ br.Lo for every w ≥ Lo
+	prev, err := p.start(set.Start)
+	if err != nil {
+		return nil, err
+	}
+	exact, seed := rho2Path(p, set, src)
+	inner := set
+	inner.Tol = set.Tol / 4 // the joint bound adds the cycle's suboptimality to the design's gap
+	var best *rho2Run
+	var firstErr error
+	var iter, evals, solves, shifted int
+	v := func(lg float64) float64 {
+		gamma := math.Exp(lg)
+		w, err := p.stableToward(prev, gamma)
+		if err == nil && w == nil {
+			return math.Inf(1)
+		}
+		var r *rho2Run
+		if err == nil {
+			r, err = optimiseRho2(p, gamma, w, inner, exact, seed, "the joint design's cycle")
+		}
+		if r != nil {
+			iter, evals, solves, shifted = iter+r.rec.Iter, evals+r.rec.Evals, solves+r.o.solves(), shifted+r.o.shiftedSolves()
+		}
+		if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
+			firstErr = cmp.Or(firstErr, err)
+			return math.Inf(1)
+		}
+		if best == nil || r.f < best.f {
+			best = r
+		}
+		prev = slices.Clone(r.w)
+		return r.f
+	}
+	solve.Golden(v, math.Log(gmax*1e-3), math.Log(gmax), 1e-3)
+	if best == nil {
+		return nil, cmp.Or(firstErr, loadlab.Wrap(loadlab.ErrUnstable, "consensus", "DesignRho2CycleAtScale: no cycle below 2/λ_n(L(Lo)) = %g gave stable weights", gmax))
+	}
+	d, err := best.finish(set, gmax)
+	if d != nil { // the work of every design of the search
+		d.Iterations, d.Evals = iter, evals
+		d.Solves += solves - best.o.solves()
+		d.ShiftedSolves += shifted - best.o.shiftedSolves()
+	}
+	return d, err
+}
+
+// stableToward returns Lo + θ(w − Lo) for the largest θ = 2⁻ʲ
+// (j < 60) that is certified stable at gamma (nil if none): a feasible
+// point, S being convex with Lo and w in it, with w's links.
+func (p TraceWeightProblem) stableToward(w []float64, gamma float64) ([]float64, error) {
+	x := make([]float64, len(w))
+	for theta := 1.0; theta > 1e-18; theta /= 2 {
+		for i := range x {
+			lo, _ := p.bounds(i)
+			x[i] = lo + theta*(w[i]-lo)
+		}
+		br, err := spectral.LambdaMaxBracket(p.graph(x), &spectral.EigenSettings{Threshold: 2 / gamma})
+		if err != nil && !errors.Is(err, loadlab.ErrNotConverged) {
+			return nil, err
+		}
+		if br.Hi < 2/gamma {
+			return x, nil
+		}
+	}
+	return nil, nil
 }

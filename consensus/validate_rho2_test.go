@@ -12,7 +12,7 @@ import (
 // rho2DesignCases probes DesignRho2AtScale, DesignRho2CycleAtScale and
 // Rho2WeightProblem: Gamma (≤ 0, NaN, ±Inf, and too long for the
 // starting weights), the budget, NaN in the problem and the settings,
-// positive lower bounds for the joint design, and a nil source.
+// and a nil source.
 func rho2DesignCases() []badarg.Case {
 	good := Rho2WeightProblem{TraceWeightProblem: traceProblem(mustGraph(gen.Cycle(5))), Gamma: 0.2}
 	run := func(p Rho2WeightProblem, s *ScaleDesignSettings) error {
@@ -55,12 +55,6 @@ func rho2DesignCases() []badarg.Case {
 		}),
 		pr.Fails("Start short", "ScaleDesignSettings.Start has 2 entries", func() error { return run(good, &ScaleDesignSettings{Start: []float64{1, 1}}) }),
 		badarg.Probe{Func: "Rho2WeightProblem.Validate", Err: inv}.Fails("Gamma = 0", "Rho2WeightProblem.Gamma = 0", func() error { return Rho2WeightProblem{}.Validate() }),
-		cycle.Fails("positive Lo", "TraceWeightProblem.Lo[0] = 0.1", func() error {
-			p := good.TraceWeightProblem
-			p.Lo = []float64{0.1, 0, 0, 0, 0}
-			_, err := DesignRho2CycleAtScale(p, nil, mc.Source(1))
-			return err
-		}),
 		cycle.Fails("negative budget", "TraceWeightProblem.Budget = -1", func() error {
 			p := good.TraceWeightProblem
 			p.Budget = -1

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +16,9 @@ import (
 
 // TestDesignWeightsRho2: "design --weights --objective rho2" on the
 // karate club prints the library's exact design at γ*_H2 (value and
-// lower bound to the digits printed), and with --gamma-opt the joint
-// design's cycle and value; on a 1200-node random 4-regular graph
+// lower bound to the digits printed), and with --gamma-opt (also with
+// --min-weight, the golden-section search over the cycle) the joint
+// design's cycle, value and bound; on a 1200-node random 4-regular graph
 // (above the exact limit) at --gamma 0.1 (--gap-tol 0.8 to keep the test
 // short) it takes the sketched path,
 // prints a lower bound below the value, γλ_n below 2 and the bound's
@@ -44,10 +46,18 @@ func TestDesignWeightsRho2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pb := p
+	for range p.Links {
+		pb.Lo, pb.Hi = append(pb.Lo, 0.2), append(pb.Hi, math.Inf(1))
+	}
+	bounded, err := consensus.DesignRho2CycleAtScale(pb, nil, mc.Source(1))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want *consensus.Rho2WeightDesign
-	}{{nil, want}, {[]string{"--gamma-opt"}, joint}} {
+	}{{nil, want}, {[]string{"--gamma-opt"}, joint}, {[]string{"--gamma-opt", "--min-weight", "0.2"}, bounded}} {
 		args := append([]string{"throttler", "design", "--dataset", "karate", "--weights", "--objective", "rho2", "--csv", "--table", "certificate"}, c.args...)
 		_, rows := csvRows(t, mustRun(t, args...))
 		for _, q := range []struct {

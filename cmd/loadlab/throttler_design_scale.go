@@ -187,7 +187,7 @@ func rho2Answer(d *graphio.Data, edges []wgraph.Edge, budget float64, f scaleDes
 	}
 	how := "given (--gamma)"
 	if f.gammaOpt {
-		how = "designed with the weights (shortest cycle spending the budget)"
+		how = "designed with the weights (spec §13.14)"
 	} else if f.th.gamma == 0 {
 		how = "γ*_H2 of the input graph"
 	}
