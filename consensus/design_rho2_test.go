@@ -205,9 +205,10 @@ func TestDesignRho2Coverage(t *testing.T) {
 }
 
 // TestDesignRho2CycleSketch: the joint design on the sketched path (120
-// nodes, Probes 16, 5 iterations, three seeds) is stable at its cycle,
-// its lower bound (probability ≥ 0.875) lies below the exact joint
-// optimum, and its value is no better than that optimum.
+// nodes, Probes 16, 5 iterations, three seeds, then one with lower
+// bounds) is stable at its cycle, its lower bound (probability ≥ 0.875)
+// lies below the exact joint optimum, and its value is no better than
+// that optimum (with lower bounds: than the exact design's lower bound).
 func TestDesignRho2CycleSketch(t *testing.T) {
 	g := sparseRandom(120, 5, mc.Source(41))
 	p := traceProblem(g)
@@ -222,6 +223,23 @@ func TestDesignRho2CycleSketch(t *testing.T) {
 		require.LessOrEqual(t, d.Lower, opt.Value.Mean)
 		require.GreaterOrEqual(t, f, opt.Value.Mean*(1-1e-7))
 	}
+	// With lower bounds (the golden-section search over the cycle).
+	p.Lo = make([]float64, len(p.Links))
+	for i := range p.Lo {
+		p.Lo[i] = 0.2
+	}
+	// The exact joint design's certificate over every cycle is looser than
+	// its value (spec §13.14), so it may stop above Tol: [Lower, Value]
+	// still brackets the optimum.
+	optLo, _ := DesignRho2CycleAtScale(p, &ScaleDesignSettings{Tol: 1e-5, MaxIter: 2000}, nil)
+	require.NotNil(t, optLo)
+	d, _ := DesignRho2CycleAtScale(p, &ScaleDesignSettings{Sketch: true, MaxIter: 5, Probes: 16}, mc.Source(43))
+	require.NotNil(t, d)
+	f, ok := exactRho2(p, d.Gamma, d.Weights)
+	require.True(t, ok, "unstable design")
+	t.Logf("Lo = 0.2: γ %.4g (optimum's %.4g) value %v exact %.6g optimum %.6g lower %.6g solves %d", d.Gamma, optLo.Gamma, d.Value, f, optLo.Value.Mean, d.Lower, d.Solves)
+	require.LessOrEqual(t, d.Lower, optLo.Value.Mean)
+	require.GreaterOrEqual(t, f, optLo.Lower)
 }
 
 // TestDesignRho2CycleLowerBounds: with positive lower bounds the joint
