@@ -143,6 +143,15 @@ func DesignRho2CycleAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src ra
 		w[i] /= br.Hi // λ_n(L(u)) ≤ 1 < 2: a stable start at γ = 1
 	}
 	u := TraceWeightProblem{Nodes: p.Nodes, Links: p.Links, Budget: math.Inf(1)}
+	if slices.Contains(p.Hi, 0) { // a link held at zero stays at zero in the cone
+		u.Hi = make([]float64, len(p.Hi))
+		for i, h := range p.Hi {
+			u.Hi[i] = math.Inf(1)
+			if h == 0 {
+				u.Hi[i] = 0
+			}
+		}
+	}
 	d, err := runRho2(u, 1, w, set, src, "the joint design's start")
 	if d == nil {
 		return nil, err

@@ -67,16 +67,17 @@ func (p TraceWeightProblem) minLinear(g []float64, idx []int) float64 {
 // C₂ = ½ q2 − ½γ Σ_e w_e t_e, for lower bounds a, C₂, t and upper
 // bounds s (c2 given) by golden-section search on the concave function
 // of τ over [0, τ_max], τ_max = 4 (or the largest τ with a finite inner
-// minimum when the budget is infinite). With gmax > 0 it bounds the
+// minimum when the budget is infinite: the least γ√(t_e/s_e) over the
+// links without an upper bound). With gmax > 0 it bounds the
 // optimum over every cycle in (0, gmax] instead: the inner minimum
 // γ·m(τ) becomes min(0, gmax·m(τ)).
 func (p TraceWeightProblem) rho2Bound(gamma, a, c2 float64, s, t []float64, gmax float64) float64 {
 	g := make([]float64, len(s))
 	idx := make([]int, 0, len(s))
 	tmax := 4.0
-	if math.IsInf(p.Budget, 1) && p.Hi == nil {
+	if math.IsInf(p.Budget, 1) {
 		for i := range s {
-			if s[i] > 0 {
+			if _, hi := p.bounds(i); s[i] > 0 && math.IsInf(hi, 1) {
 				tmax = min(tmax, gamma*math.Sqrt(t[i]/s[i]))
 			}
 		}

@@ -3,6 +3,7 @@ package consensus
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/mc"
@@ -292,4 +293,38 @@ func mustStart(t *testing.T, p TraceWeightProblem) []float64 {
 	w, err := p.start(nil)
 	require.NoError(t, err)
 	return w
+}
+
+// TestDesignRho2CycleZeroHi: a link whose upper bound is zero stays at
+// zero in the joint design (the cone of the polytope keeps it there),
+// and the design matches the joint design on the other links alone.
+func TestDesignRho2CycleZeroHi(t *testing.T) {
+	g := randomGraph(30, 0.25, mc.Source(61))
+	p := traceProblem(g)
+	m := len(p.Links)
+	p.Hi = make([]float64, m)
+	for i := range p.Hi {
+		p.Hi[i] = math.Inf(1)
+	}
+	drop := -1
+	for i := range m { // a link whose removal keeps the graph connected
+		q := p
+		q.Links = slices.Delete(slices.Clone(p.Links), i, i+1)
+		q.Hi = nil
+		if q.Validate() == nil {
+			drop = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, drop, 0)
+	p.Hi[drop] = 0
+	d, err := DesignRho2CycleAtScale(p, &ScaleDesignSettings{Tol: 1e-7, MaxIter: 5000}, nil)
+	require.NoError(t, err)
+	require.Zero(t, d.Weights[drop])
+	q := p
+	q.Links, q.Hi = slices.Delete(slices.Clone(p.Links), drop, drop+1), nil
+	ref, err := DesignRho2CycleAtScale(q, &ScaleDesignSettings{Tol: 1e-7, MaxIter: 5000}, nil)
+	require.NoError(t, err)
+	require.InDelta(t, ref.Value.Mean, d.Value.Mean, 2e-7*ref.Value.Mean)
+	require.LessOrEqual(t, d.Lower, ref.Value.Mean)
 }
