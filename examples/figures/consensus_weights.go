@@ -125,7 +125,7 @@ func (d *weightsData) table(edges []wgraph.Edge) {
 
 func weightsDraw(_ weightsParams, d *weightsData) *plots.Result {
 	v := d.des.Value
-	left := plots.New(fmt.Sprintf("tr L^{†}: certified gap %.0f %%", 100*d.des.Gap/v.Hi), "", "tr L^{†} = K_{f}/n (Ω)")
+	left := plots.New(fmt.Sprintf("tr L^{†}: certified gap %.0f %%", 100*d.des.Gap/v.Hi), "link weights (same total)", "tr L^{†} = K_{f}/n (Ω)")
 	plots.AddBars(left, 0, 1, "", []float64{d.uniTr, d.desTr, d.des.Lower})
 	plots.AddErrorBars(left, 1, "", []float64{1}, []float64{v.Mean}, []float64{v.Lo}, []float64{v.Hi})
 	plots.NominalX(left, "uniform", "designed", "lower bound")
@@ -145,7 +145,7 @@ func weightsDraw(_ weightsParams, d *weightsData) *plots.Result {
 		plots.AddCurve(mid, i, s.name, xs, ys)
 	}
 
-	right := plots.New("designed weight of each link", "R_{uv} under uniform weights (Ω)", "designed weight w_{uv}", plots.LogX(), plots.LogY(), plots.XRange(0.1, 2))
+	right := plots.New("designed weight of each link", "R_{uv} under uniform weights (Ω)", "designed weight w_{uv} (uniform: 1, dashed)", plots.LogX(), plots.LogY(), plots.XRange(0.1, 2))
 	var xs, ys []float64
 	zero := 0
 	for i, w := range d.weights {
