@@ -34,7 +34,10 @@ type ScaleDesignSettings struct {
 	// MaxIter bounds the projected-gradient iterations; zero means 500.
 	MaxIter int
 	// Sketch forces the sketched path; otherwise graphs of at most
-	// DenseMax nodes are designed exactly (dense).
+	// DenseMax nodes are designed exactly (dense), and larger ones
+	// exactly by sparse Cholesky where the factor fits (spectral's rule:
+	// grids, power grids, the AS graph; not expanders), one solve per
+	// link per evaluation.
 	Sketch bool
 	// DenseMax is the largest order designed exactly; zero means 1000.
 	DenseMax int
@@ -147,7 +150,7 @@ type ScaleWeightDesign struct {
 	// Gap = Value.Hi − Lower ≥ f(w) − f*; both hold with probability at
 	// least Confidence (1 on the dense path).
 	Lower, Gap, Confidence float64
-	// Exact says the dense path ran.
+	// Exact says an exact path ran (dense, or sparse Cholesky).
 	Exact bool
 	// Iterations of the projected gradient, Evals of the objective,
 	// Solves of the Laplacian (sketched path) and SketchColumns, the
@@ -245,7 +248,8 @@ func (p TraceWeightProblem) bounds(i int) (lo, hi float64) {
 //
 //	f* ≥ f(w)² / max_{v feasible} Σ_e v_e ‖L(w)† b_e‖²,
 //
-// exact on the dense path (n ≤ DenseMax), and on the sketched path with
+// exact on the dense path (n ≤ DenseMax) and on the sparse Cholesky path
+// (larger graphs whose factor fits), and on the sketched path with
 // f(w) and the gradients ‖L(w)† b_e‖² replaced by the lower end of f's
 // 95 % interval and by their (1 − ε) sketch envelope (exact solves for
 // the Refine links ranked highest), so that it holds with probability at
@@ -271,14 +275,18 @@ func DesignWeightsAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand
 		return nil, loadlab.Invalid("consensus", "ScaleDesignSettings.Start has %d entries, want %d (one per link)", len(set.Start), len(p.Links))
 	}
 	exact := p.Nodes <= set.DenseMax && !set.Sketch
+	sparse := !exact && !set.Sketch && p.sparseExact()
 	var o traceOracle
 	var seed uint64
-	if exact {
+	switch {
+	case exact:
 		if err := size.CheckDense("consensus", "DesignWeightsAtScale", p.Nodes, 2); err != nil {
 			return nil, err
 		}
 		o = newDenseTraceOracle(p)
-	} else {
+	case sparse:
+		o = newSparseTraceOracle(p, 0)
+	default:
 		if src == nil {
 			panic("consensus: DesignWeightsAtScale: nil rand.Source")
 		}
@@ -288,7 +296,7 @@ func DesignWeightsAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand
 		seed = rand.New(src).Uint64()
 		o = newSketchTraceOracle(p, set, seed)
 	}
-	d := &ScaleWeightDesign{Exact: exact}
+	d := &ScaleWeightDesign{Exact: exact || sparse}
 	w, err := p.start(set.Start)
 	if err != nil {
 		return nil, err

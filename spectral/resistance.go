@@ -429,3 +429,34 @@ func KirchhoffIndex(g *wgraph.Graph) (float64, error) {
 // factor-and-invert pass (2n³/3 ≈ 5.7·10⁹ flops, 32 MB per matrix) takes
 // a fraction of a second; its cost grows as n³, eightfold per doubling.
 const DenseMaxNodes = 2048
+
+// Apply writes L† b into dst (allocated if nil; dst and b may be the same
+// slice) and returns it. b need not be orthogonal to 1: L† b = L† P b with
+// P = I − J/n. On the sparse path it costs one solve with the factor of
+// the grounded Laplacian, L† P b = P X̂ P b (spec sparse-cholesky.md §5);
+// on the dense path two triangular solves with the factor of
+// A = L + αJ/n, since A⁻¹ P b = L† P b. It allocates nothing beyond dst on
+// the dense path and one vector of n − 1 on the sparse one. It panics if
+// len(b) or a non-nil dst's length is not the order.
+func (r *Resistance) Apply(dst, b []float64) []float64 {
+	if len(b) != r.n || (dst != nil && len(dst) != r.n) {
+		panic(fmt.Sprintf("spectral: Resistance.Apply: len(b) = %d, len(dst) = %d, want %d", len(b), len(dst), r.n))
+	}
+	if dst == nil {
+		dst = make([]float64, r.n)
+	}
+	mean := dense.Sum(b) / float64(r.n)
+	if r.sp != nil {
+		r.sp.apply(dst, b, mean)
+	} else {
+		for i, v := range b {
+			dst[i] = v - mean
+		}
+		r.f.SolveVec(dst, dst)
+	}
+	c := dense.Sum(dst) / float64(r.n)
+	for i := range dst {
+		dst[i] -= c
+	}
+	return dst
+}

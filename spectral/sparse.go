@@ -392,3 +392,19 @@ func (sl *ShiftedLaplacian) Report() cholesky.Report {
 	}
 	return sl.sym.Report()
 }
+
+// apply writes X̂ (b − mean·1) into dst by one solve with the factor (dst
+// and b may be the same slice); the caller centres the result.
+func (sp *sparsePinv) apply(dst, b []float64, mean float64) {
+	r, n := sp.ga.r, len(b)
+	rhs := make([]float64, n-1)
+	for u := range n {
+		if a := sp.sub(u); a >= 0 {
+			rhs[a] = b[u] - mean
+		}
+	}
+	sp.f.Solve(rhs, rhs)
+	copy(dst[:r], rhs[:r])
+	dst[r] = 0
+	copy(dst[r+1:], rhs[r:])
+}

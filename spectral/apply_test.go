@@ -1,0 +1,70 @@
+package spectral
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/internal/graphtest"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
+	"github.com/stretchr/testify/require"
+)
+
+// TestResistanceApply checks x = L† b on both paths by what defines it:
+// L x = P b (P = I − J/n) and 1ᵀx = 0, with b not orthogonal to 1; on
+// the dense path also against the product with PseudoInverse. The
+// residual is relative to ‖L‖₁‖x‖ + ‖b‖, so 1e-10 allows the condition
+// (κ ≤ 10⁴ on these graphs) times a few hundred roundings.
+func TestResistanceApply(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		g    *wgraph.Graph
+		path Path
+	}{
+		{"weighted random 40", graphtest.RandomWeighted(t, 40, 0.2, 3, graphtest.PCG(3)), Dense},
+		{"grid 50×50", graphtest.Must(gen.Grid(50, 50)), Sparse},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := NewResistance(tc.g)
+			require.NoError(t, err)
+			require.Equal(t, tc.path, r.Path())
+			n := tc.g.Order()
+			rng := rand.New(rand.NewPCG(7, 7))
+			b := make([]float64, n)
+			for i := range b {
+				b[i] = rng.NormFloat64() + 1
+			}
+			x := r.Apply(nil, b)
+			lx := make([]float64, n)
+			var lnorm float64
+			for u := range n {
+				lnorm = max(lnorm, 2*tc.g.WeightedDegree(u))
+				for k, v := range tc.g.Neighbors(u) {
+					w := tc.g.Weights(u)[k]
+					lx[u] += w * (x[u] - x[v])
+				}
+			}
+			mean := dense.Sum(b) / float64(n)
+			scale := lnorm*math.Sqrt(dense.Dot(x, x)) + math.Sqrt(dense.Dot(b, b))
+			for u := range n {
+				require.InDelta(t, b[u]-mean, lx[u], 1e-10*scale, "node %d", u)
+			}
+			require.InDelta(t, 0, dense.Sum(x), 1e-10*scale)
+			same := append([]float64(nil), b...)
+			r.Apply(same, same)
+			require.Equal(t, x, same, "dst aliasing b")
+			if tc.path == Dense { // after the aliasing check: PseudoInverse inverts the factor, changing the rounding
+				p := r.PseudoInverse()
+				for u := range n {
+					var s float64
+					for v := range n {
+						s += p.At(u, v) * b[v]
+					}
+					require.InDelta(t, s, x[u], 1e-10*scale)
+				}
+			}
+		})
+	}
+}
