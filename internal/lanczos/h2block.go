@@ -62,9 +62,10 @@ func NewBlock(mat *lapmat.Matrix, probes []*Probe, q []float64) (*Block, error) 
 		part: make([]float64, 3*m*lapmat.NumBlocks(n))}
 	for j, p := range probes {
 		ProbeVector(q, p.Seed)
-		p.Alpha, p.Beta = p.Alpha[:0], p.Beta[:0]
+		p.Alpha, p.Beta, p.Exact = p.Alpha[:0], p.Beta[:0], false
 		p.nrm2 = dense.Dot(q, q)
 		if p.nrm2 == 0 {
+			p.Exact = true
 			continue // P q = 0: every quadratic form is 0
 		}
 		lb.active[j] = true
@@ -167,6 +168,7 @@ func (lb *Block) step() int {
 		b := math.Sqrt(max(s[m+j]-n*mean[j]*mean[j], 0))
 		if b <= 1e-14*lb.scale[j] {
 			lb.active[j] = false // invariant subspace: the quadrature is exact
+			lb.probes[j].Exact = true
 			continue
 		}
 		lb.beta[j], inv[j] = b, 1/b

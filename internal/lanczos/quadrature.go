@@ -1,5 +1,7 @@
 package lanczos
 
+import "math"
+
 // Probe holds what one Rademacher probe q contributes to the H2
 // functions of every γ: the resistance term a = qᵀ L† q (independent of
 // γ) and the Lanczos tridiagonal T of L started from Pq (P the projection
@@ -16,8 +18,10 @@ package lanczos
 // probe's estimate too (spec throttlers.md §12.9).
 type Probe struct {
 	Seed   uint64    // the probe's stream, so that it can be regenerated
-	A      float64   // qᵀ L† q
+	A      float64   // qᵀ L† q: the midpoint of its bracket, or a solve's value
+	AHalf  float64   // half-width of the bracket of qᵀ L† q around A (0 from a solve)
 	AFinal bool      // A is fixed (settled quadrature or a solve)
+	Exact  bool      // the recurrence reached an invariant subspace: T's quadratures are exact
 	nrm2   float64   // ‖Pq‖²
 	Alpha  []float64 // diagonal of T
 	Beta   []float64 // off-diagonal of T, len(Alpha) − 1 entries
@@ -87,6 +91,112 @@ func (p *Probe) ResistanceK(k int, w *QuadWork) float64 {
 	}
 	y1, _ := p.triSolve(k, 0, 1, w)
 	return p.nrm2 * y1
+}
+
+// radauSolve solves (σI + τT̃) y = e₁ for the Gauss–Radau matrix T̃
+// of the first k steps with the prescribed node ν: T_{k−1} bordered by
+// β_{k−1} and the diagonal ω for which ν is an eigenvalue of T̃ (spec
+// throttlers.md §12.11). With s = −σ/τ the pole of 1/(σ + τx), the
+// pivots of σI + τT are τ d_j(s), d_j(x) the pivots of T − xI, and
+// the last pivot of σI + τT̃ is τΔ_k with
+//
+//	Δ_1 = ν − s,   Δ_j = (ν − s) + β_{j−1}² Δ_{j−1}/(d_{j−1}(ν) d_{j−1}(s)),
+//
+// a sum of terms of one sign when ν lies between the pole and the
+// spectrum, so it carries no cancellation however close ν is to a
+// Ritz value. It returns y₁, ‖y‖² and ok = false when some d_j(ν) has
+// the sign that puts ν inside the Ritz values (ν not an end of an
+// interval holding the spectrum).
+func (p *Probe) radauSolve(k int, sigma, tau, node float64, w *QuadWork) (y1, yy float64, ok bool) {
+	if cap(w.c) < k {
+		w.c, w.y = make([]float64, k), make([]float64, k)
+	}
+	cp, y := w.c[:k], w.y[:k]
+	s := -sigma / tau
+	sign := math.Copysign(1, node-s) // the sign of every d_j(ν), d_j(s) and Δ_j
+	dn, ds, delta := 0.0, 0.0, node-s
+	var prevC, prevY float64
+	for j := range k {
+		m := sigma + tau*p.Alpha[j]
+		rhs := 0.0
+		if j == 0 {
+			rhs = 1
+			dn, ds = p.Alpha[0]-node, p.Alpha[0]-s
+		} else {
+			b := p.Beta[j-1]
+			e := tau * b
+			m -= e * prevC
+			rhs -= e * prevY
+			delta = (node - s) + b*b*delta/(dn*ds)
+			dn = p.Alpha[j] - node - b*b/dn
+			ds = p.Alpha[j] - s - b*b/ds
+		}
+		if j == k-1 {
+			m = tau * delta
+		} else if !(dn*sign > 0) {
+			return 0, 0, false
+		}
+		if j < k-1 {
+			cp[j] = tau * p.Beta[j] / m
+		}
+		y[j] = rhs / m
+		prevC, prevY = cp[j], y[j]
+	}
+	for j := k - 2; j >= 0; j-- {
+		y[j] -= cp[j] * y[j+1]
+	}
+	for _, v := range y {
+		yy += v * v
+	}
+	return y[0], yy, true
+}
+
+// exactAt reports whether the quadratures after k steps are exact: the
+// recurrence ended there at an invariant subspace.
+func (p *Probe) exactAt(k int) bool { return p.Exact && k == len(p.Alpha) }
+
+// ResistanceBounds returns a bracket [lo, hi] of qᵀL†q after k steps
+// (spec throttlers.md §12.11): lo the Gauss quadrature ‖Pq‖² e₁ᵀT_k⁻¹e₁
+// (the derivatives of 1/x of even order are positive), hi the
+// Gauss–Radau quadrature with the node lam2Lo, a lower bound on λ₂
+// (those of odd order are negative). hi is +Inf when lam2Lo is not
+// positive or lies above a Ritz value, or before the second step.
+func (p *Probe) ResistanceBounds(k int, lam2Lo float64, w *QuadWork) (lo, hi float64) {
+	lo = p.ResistanceK(k, w)
+	switch {
+	case k == 0 || p.exactAt(k):
+		return lo, lo
+	case k < 2 || !(lam2Lo > 0):
+		return lo, math.Inf(1)
+	}
+	y1, _, ok := p.radauSolve(k, 0, 1, lam2Lo, w)
+	if !ok || !(y1 > 0) {
+		return lo, math.Inf(1)
+	}
+	return lo, max(lo, p.nrm2*y1)
+}
+
+// ShiftedBounds returns brackets of b = (Pq)ᵀ(2I − γL)⁻¹(Pq) and
+// c = (Pq)ᵀ(2I − γL)⁻²(Pq) after all the steps taken, for γ < 2/lmaxHi
+// (spec throttlers.md §12.11): the lower ends are the Gauss quadratures
+// of Shifted (every derivative of 1/(2 − γx) and of its square is
+// positive below 2/γ), the upper ends the Gauss–Radau quadratures with
+// the node lmaxHi ≥ λ_n. The upper ends are +Inf when γ·lmaxHi ≥ 2,
+// lmaxHi lies below a Ritz value, or before the second step.
+func (p *Probe) ShiftedBounds(gamma, lmaxHi float64, w *QuadWork) (b, c [2]float64) {
+	k := len(p.Alpha)
+	b[0], c[0] = p.shiftedK(k, gamma, w)
+	switch {
+	case k == 0 || p.exactAt(k):
+		return [2]float64{b[0], b[0]}, [2]float64{c[0], c[0]}
+	case k < 2 || !(gamma*lmaxHi < 2):
+		return [2]float64{b[0], math.Inf(1)}, [2]float64{c[0], math.Inf(1)}
+	}
+	y1, yy, ok := p.radauSolve(k, 2, -gamma, lmaxHi, w)
+	if !ok || !(y1 > 0) {
+		return [2]float64{b[0], math.Inf(1)}, [2]float64{c[0], math.Inf(1)}
+	}
+	return [2]float64{b[0], max(b[0], p.nrm2*y1)}, [2]float64{c[0], max(c[0], p.nrm2*yy)}
 }
 
 // CheckSteps is the number of Lanczos steps between convergence checks
