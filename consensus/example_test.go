@@ -225,8 +225,8 @@ func ExampleEstimateGammaH2() {
 	fmt.Printf("ρ₂ ≈ %.4g ± %.2g\n", r.Rho2.Mean, r.Rho2.HalfWidth())
 	// Output:
 	// Success
-	// γ*_H2 ≈ 0.1490, 95 % interval [0.1484, 0.1496]
-	// ρ₂ ≈ 6062 ± 20
+	// γ*_H2 ≈ 0.1490, 95 % interval [0.1483, 0.1496]
+	// ρ₂ ≈ 6063 ± 22
 }
 
 // A cycle with a 10 % safety margin below the certified stability limit

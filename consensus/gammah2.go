@@ -11,7 +11,6 @@ import (
 	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/lanczos"
 	"github.com/loadlab/loadlab/internal/lapmat"
-	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/laplacian"
 	"github.com/loadlab/loadlab/spectral"
@@ -233,8 +232,9 @@ type h2Sampler struct {
 	iters      int
 	matvecs    int
 	solves     int // Laplacian solves: the probes' a, or the estimates of tr L†
-	buf        []float64
+	buf, half  []float64
 	qw         lanczos.QuadWork
+	ends       lanczos.Ends // the spectral ends of the quadratures' brackets (h2trace.go)
 }
 
 func newH2Sampler(g *wgraph.Graph, mat *lapmat.Matrix, set laplacian.Settings, seed uint64, br spectral.Bracket, ts estimate.TraceSettings) *h2Sampler {
@@ -242,7 +242,8 @@ func newH2Sampler(g *wgraph.Graph, mat *lapmat.Matrix, set laplacian.Settings, s
 	set = set.Resolved()
 	return &h2Sampler{g: g, mat: mat, solverSet: set, solverSeed: seed, br: br,
 		q: make([]float64, n), x: make([]float64, n), lx: make([]float64, n),
-		lmax: br.Hi, gap: capFirstGap, tol: lanczos.QuadRel * ts.RelAcc, maxSteps: set.MaxIter, ts: ts}
+		lmax: br.Hi, gap: capFirstGap, tol: lanczos.QuadRel * ts.RelAcc, maxSteps: set.MaxIter, ts: ts,
+		ends: lanczos.Ends{Lam2Lo: func() float64 { return lam2Lower(g) }}}
 }
 
 // gcap returns the current cap (2 − δ)/λ_n⁺, or the fixed γ of
@@ -329,7 +330,8 @@ func (hs *h2Sampler) moveCap() (bool, error) {
 // cap (lanczosBlock.settle); when a is predicted to need more than
 // resLanczosMax steps it sets hs.solveA.
 func (hs *h2Sampler) settle(lb *lanczos.Block, withA bool) error {
-	mv, slowA, err := lb.Settle(hs.gcap(), hs.tol, withA, hs.maxSteps, &hs.qw)
+	hs.ends.LmaxHi = hs.lmax
+	mv, slowA, err := lb.Settle(hs.gcap(), hs.tol, withA, &hs.ends, hs.maxSteps, &hs.qw)
 	hs.matvecs += mv
 	if slowA {
 		hs.solveA = true
@@ -345,7 +347,7 @@ func (hs *h2Sampler) fixA(ps []*lanczos.Probe, byLanczos bool) error {
 		switch {
 		case p.AFinal:
 		case byLanczos:
-			p.A, p.AFinal = p.ResistanceK(len(p.Alpha), &hs.qw), true
+			p.SetA(hs.ends.Lam2(), &hs.qw) // the bracket's midpoint (h2trace.go)
 		default:
 			todo = append(todo, p)
 		}
@@ -451,23 +453,20 @@ const (
 )
 
 // summary returns the estimate of g (which = sampleG) or ρ₂ at γ over
-// the probes, with the resistance term when it is estimated apart.
+// the probes, with the resistance term when it is estimated apart, its
+// interval widened by the quadratures' brackets (h2trace.go).
 func (hs *h2Sampler) summary(gamma float64, which int) loadlab.Estimate {
-	return hs.res.add(hs.probeSummary(gamma, which), traceWeight(gamma, which))
+	e, bias := hs.probeParts(gamma, which)
+	if !hs.res.on {
+		return e
+	}
+	return lanczos.Widen(hs.res.add(e, traceWeight(gamma, which)), bias)
 }
 
 // probeSummary is summary without a separately estimated resistance term.
 func (hs *h2Sampler) probeSummary(gamma float64, which int) loadlab.Estimate {
-	hs.buf = hs.buf[:0]
-	for _, p := range hs.probes {
-		r2, _, gv := sampleH2(p, gamma, &hs.qw)
-		if which == sampleG {
-			hs.buf = append(hs.buf, gv)
-		} else {
-			hs.buf = append(hs.buf, r2)
-		}
-	}
-	return mc.Estimate(hs.buf)
+	e, _ := hs.probeParts(gamma, which)
+	return e
 }
 
 // buildSolver builds the Laplacian solver on first use.

@@ -120,8 +120,8 @@ func estimateH2(g *wgraph.Graph, gamma float64, set *estimate.TraceSettings, src
 // or MaxProbes are used, and fills out's estimates (the partial ones on
 // an error).
 func (hs *h2Sampler) estimateH2(out *H2Estimate, gamma float64, ts estimate.TraceSettings, rng *rand.Rand) error {
-	sample := func(p *lanczos.Probe) (rho2, rho1 float64) {
-		rho2, rho1, _ = sampleH2(p, gamma, &hs.qw)
+	sample := func(p *lanczos.Probe) (rho2, rho1 [2]float64) {
+		rho2, rho1, _ = sampleH2Bounds(p, gamma, hs.lmax, &hs.qw)
 		return rho2, rho1
 	}
 	return hs.probeLoop("EstimateH2", out, gamma, ts, rng, sample, nil)
@@ -134,16 +134,21 @@ func (hs *h2Sampler) estimateH2(out *H2Estimate, gamma float64, ts estimate.Trac
 // errors). check, if not nil, is asked after each round for an error
 // that ends the loop with Status Failure.
 func (hs *h2Sampler) probeLoop(fn string, out *H2Estimate, gamma float64, ts estimate.TraceSettings, rng *rand.Rand,
-	sample func(p *lanczos.Probe) (rho2, rho1 float64), check func() error) error {
+	sample func(p *lanczos.Probe) (rho2, rho1 [2]float64), check func() error) error {
 	next := ts.MinProbes
 	for {
 		err := hs.addFixed(next-len(hs.probes), rng)
-		var r1, r2 []float64
+		var r1, r2, h1, h2 []float64
 		for _, p := range hs.probes {
 			rho2, rho1 := sample(p)
-			r1, r2 = append(r1, rho1), append(r2, rho2)
+			r1, r2, h1, h2 = append(r1, rho1[0]), append(r2, rho2[0]), append(h1, rho1[1]), append(h2, rho2[1])
 		}
-		out.Rho1, out.Rho2 = mc.Estimate(r1), hs.res.add(mc.Estimate(r2), traceWeight(gamma, sampleRho2))
+		e2, bias2 := lanczos.BracketEstimate(r2, h2)
+		if hs.res.on {
+			e2 = lanczos.Widen(hs.res.add(e2, traceWeight(gamma, sampleRho2)), bias2)
+		}
+		out.Rho1, _ = lanczos.BracketEstimate(r1, h1)
+		out.Rho2 = e2
 		out.Rho2T = scaleEst(out.Rho2, gamma)
 		if err == nil && check != nil {
 			if err = check(); err != nil {
@@ -284,4 +289,47 @@ func scaleEst(e loadlab.Estimate, f float64) loadlab.Estimate {
 func sampleH2(p *lanczos.Probe, gamma float64, w *lanczos.QuadWork) (rho2, rho1, g float64) {
 	b, c := p.Shifted(gamma, w)
 	return (p.A/gamma + b) / 2, 2 * b, p.A/4 + gamma*b/4 - gamma*c/2
+}
+
+// sampleH2Bounds returns one probe's values of ρ₂, ρ₁ and g at γ as
+// {midpoint, half-width} of their brackets (spec throttlers.md §12.11):
+// the combinations of sampleH2 evaluated on the brackets of a
+// (Probe.A ± AHalf) and of b and c (Probe.ShiftedBounds with the node
+// lmaxHi ≥ λ_n), each term at the end that makes the value smallest
+// or largest (g's c term enters with a minus sign).
+func sampleH2Bounds(p *lanczos.Probe, gamma, lmaxHi float64, w *lanczos.QuadWork) (rho2, rho1, g [2]float64) {
+	b, c := p.ShiftedBounds(gamma, lmaxHi, w)
+	aLo, aHi := p.A-p.AHalf, p.A+p.AHalf
+	mid := func(lo, hi float64) [2]float64 { return [2]float64{(lo + hi) / 2, (hi - lo) / 2} }
+	rho2 = mid((aLo/gamma+b[0])/2, (aHi/gamma+b[1])/2)
+	rho1 = mid(2*b[0], 2*b[1])
+	g = mid(aLo/4+gamma*b[0]/4-gamma*c[1]/2, aHi/4+gamma*b[1]/4-gamma*c[0]/2)
+	return rho2, rho1, g
+}
+
+// probeParts returns the estimate of g (which = sampleG) or ρ₂ at γ
+// over the probes from their brackets (lanczos.BracketEstimate) and the
+// bias bound the interval carries.
+func (hs *h2Sampler) probeParts(gamma float64, which int) (loadlab.Estimate, float64) {
+	hs.buf, hs.half = hs.buf[:0], hs.half[:0]
+	for _, p := range hs.probes {
+		r2, _, gv := sampleH2Bounds(p, gamma, hs.lmax, &hs.qw)
+		if which == sampleG {
+			r2 = gv
+		}
+		hs.buf, hs.half = append(hs.buf, r2[0]), append(hs.half, r2[1])
+	}
+	return lanczos.BracketEstimate(hs.buf, hs.half)
+}
+
+// lam2Lower returns the lower end of g's λ₂ bracket at relative width
+// lanczos.Lam2RelWidth and failure probability lanczos.Lam2Delta, the
+// node of the upper bounds on a = qᵀL†q, or 0 when the bracket fails
+// (then a is left to solves).
+func lam2Lower(g *wgraph.Graph) float64 {
+	b, err := spectral.Lambda2Bracket(g, &spectral.EigenSettings{RelWidth: lanczos.Lam2RelWidth, Delta: lanczos.Lam2Delta})
+	if err != nil {
+		return 0
+	}
+	return b.Lo
 }

@@ -1,6 +1,12 @@
 package lanczos
 
-import "math"
+import (
+	"math"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/mc"
+	"gonum.org/v1/gonum/stat/distuv"
+)
 
 // Probe holds what one Rademacher probe q contributes to the H2
 // functions of every γ: the resistance term a = qᵀ L† q (independent of
@@ -202,3 +208,57 @@ func (p *Probe) ShiftedBounds(gamma, lmaxHi float64, w *QuadWork) (b, c [2]float
 // CheckSteps is the number of Lanczos steps between convergence checks
 // of the quadratures (each check costs O(k) per probe).
 const CheckSteps = 1
+
+// BracketEstimate returns the 95 % interval for the mean of N probe
+// values v_i known only to lie in [mid_i − half_i, mid_i + half_i], and
+// the bias bound h̄ = mean half_i it carries (spec throttlers.md §12.11):
+// the mean of the midpoints, the standard error of the midpoints
+// enlarged by √(Σ half_i²/(N(N − 1))) (by Minkowski's inequality the
+// v_i's sample deviation exceeds the midpoints' by at most
+// √(Σ half_i²/(N − 1))), and the Student-t interval of that standard
+// error widened by h̄ on each side. It contains the Student-t interval
+// of the v_i, whatever they are inside their brackets, so it covers at
+// least as often. A caller that combines StdErr with other parts must
+// widen the result by the returned bias itself (Widen).
+func BracketEstimate(mid, half []float64) (loadlab.Estimate, float64) {
+	e := mc.Estimate(mid)
+	n := len(mid)
+	if n < 2 {
+		return e, 0
+	}
+	var hs, h2 float64
+	for _, h := range half {
+		hs += h
+		h2 += h * h
+	}
+	bias := hs / float64(n)
+	se := e.StdErr + math.Sqrt(h2/float64(n*(n-1)))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+	e.StdErr = se
+	e.Lo, e.Hi = e.Mean-t*se-bias, e.Mean+t*se+bias
+	return e, bias
+}
+
+// Widen returns e with its interval widened by bias on each side.
+func Widen(e loadlab.Estimate, bias float64) loadlab.Estimate {
+	e.Lo, e.Hi = e.Lo-bias, e.Hi+bias
+	return e
+}
+
+// SetA fixes the probe's a from its bracket after all the steps taken
+// (ResistanceBounds with the lower bound lam2Lo on λ₂): A the midpoint,
+// AHalf the half-width.
+func (p *Probe) SetA(lam2Lo float64, w *QuadWork) {
+	lo, hi := p.ResistanceBounds(len(p.Alpha), lam2Lo, w)
+	p.A, p.AHalf, p.AFinal = (lo+hi)/2, (hi-lo)/2, true
+}
+
+// The lower bound on λ₂ behind the upper bounds of a = qᵀL†q: the lower
+// end of spectral.Lambda2Bracket at relative width Lam2RelWidth (so
+// within a factor 2 of λ₂, which costs a few Gauss–Radau steps at most)
+// and failure probability Lam2Delta (about 30 single Lanczos steps on a
+// random 6-regular graph, where the default 1e-10 takes about 55).
+const (
+	Lam2RelWidth = 1
+	Lam2Delta    = 1e-3
+)
