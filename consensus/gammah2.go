@@ -79,21 +79,27 @@ const (
 // estimated once, by Hutch++ with preconditioned Laplacian solves, to half
 // of RelAcc, and added to every sample's mean with the Welch–Satterthwaite
 // interval (h2resist.go); it is estimated again, more tightly, when its
-// part alone keeps an interval above RelAcc. Each probe's g(γ) is then
-// an exactly decreasing function of γ (its derivative −Σ γθ w/(2 − γθ)³
-// over the quadrature nodes θ and positive weights w), so the estimated
-// curve, their mean, is smooth and decreasing, with one root γ̂, found by
-// bisection on [1/λ_n⁺, γ_c]: g ≥ 0 at γ ≤ 1/λ_n, every term being ≥ 0.
+// part alone keeps an interval above RelAcc; the same happens, whatever
+// the quadratures' speed, when the probes' spread projects more than 60
+// probes and a carries at least half of it (a barbell: spec §12.11).
+// Each probe's g(γ) under one quadrature rule is a decreasing function
+// of γ (its derivative −Σ γθ w/(2 − γθ)³ over the nodes θ and positive
+// weights w), so the estimated curve is smooth and close to decreasing,
+// with its root γ̂ found by bisection on [1/λ_n⁺, γ_c]: g ≥ 0 at
+// γ ≤ 1/λ_n, every term being ≥ 0.
 //
-// Quadrature stopping: after every step, the quadratures of a, b and c
-// after k − 2, k − 1 and k steps (the leading blocks of T) give two
-// changes d₁, d₂; the recurrence stops when the geometric tail
-// d₂r/(1 − r), r = d₂/d₁, is ≤ 10⁻³ RelAcc relative for every probe
-// (Gauss quadratures of these functions increase monotonically to their
-// limits, and converge geometrically). This estimate, not a bound, keeps
-// the quadrature bias near 10⁻³ of the requested half-width: a relative
-// error ε in a, b and c moves g by ε(a/4 + γb/4 + γc/2), and γ̂ by that
-// over |g′|, about ε γ̂ on a random 6-regular graph.
+// Quadrature stopping (spec throttlers.md §12.11): each probe's
+// quadratures of a, b and c are bracketed, the Gauss quadratures below
+// (the functions' even derivatives are positive) and the Gauss–Radau
+// quadratures with a node at λ_n⁺ (for b, c) or at a lower bound on λ₂
+// (for a: the lower end of a loose Lambda2Bracket, failure probability
+// 10⁻³, asked for once) above; the recurrence stops when every bracket
+// at the cap has relative half-width ≤ RelAcc/10. Each probe's g and ρ₂
+// then have brackets, and the intervals of g (hence of γ*_H2) and of ρ₂
+// are the Student-t intervals of the midpoints widened by the mean
+// half-width, so the quadrature error lies inside them. The midpoints'
+// g need not be exactly decreasing in γ (its terms come from two rules),
+// but the root and the interval ends are found by bisection all the same.
 //
 // The 95 % interval of γ*_H2 is the set of γ at which 0 lies in the 95 %
 // Student-t interval of g(γ): at γ = γ*_H2 the true g is 0, so the set
@@ -550,6 +556,13 @@ func (hs *h2Sampler) estimate(out *GammaH2Estimate, ts estimate.TraceSettings, r
 		if !atCap && gam.HalfWidth() <= ts.RelAcc*gam.Mean && rho2.RelHalfWidth() <= ts.RelAcc {
 			out.Status = loadlab.Success
 			return nil
+		}
+		if dec, err := hs.decoupleAt(gam, rho2, atCap); dec || err != nil {
+			if err != nil {
+				return hs.partial(out, err)
+			}
+			next = len(hs.probes)
+			continue
 		}
 		if refined, err := hs.refineGamma(gam, rho2, atCap); refined || err != nil {
 			if err != nil {

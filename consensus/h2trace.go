@@ -43,7 +43,9 @@ type H2Estimate struct {
 // each probe q gives a = qᵀL†q and b = (Pq)ᵀ(2I − γL)⁻¹(Pq) by Gauss
 // quadrature on the Lanczos tridiagonal of L from Pq, the probes run
 // eight at a time in one block, exactly as in EstimateGammaH2 at the
-// fixed γ (the quadrature tolerance 10⁻³ RelAcc, and tr L† estimated
+// fixed γ (each probe's quadratures bracketed to RelAcc/10 relative and
+// the intervals widened by the brackets, spec throttlers.md §12.11; tr L†
+// estimated
 // once by Hutch++ with preconditioned solves, instead of a per probe,
 // when a's quadrature would need more than 200 steps: h2resist.go).
 // Probes are added (MinProbes, then about 25 % more at a time) until ρ₁
@@ -163,6 +165,14 @@ func (hs *h2Sampler) probeLoop(fn string, out *H2Estimate, gamma float64, ts est
 		case out.Rho1.RelHalfWidth() <= ts.RelAcc && out.Rho2.RelHalfWidth() <= ts.RelAcc:
 			out.Status = loadlab.Success
 			return nil
+		}
+		if dec, err := hs.decoupleBySpread(gamma, sampleRho2, out.Rho2.RelHalfWidth()); dec || err != nil {
+			if err != nil {
+				out.Status = failStatus(err)
+				return err
+			}
+			next = len(hs.probes)
+			continue
 		}
 		refined, err := hs.refineTrace([2]float64{out.Rho2.RelHalfWidth(), hs.res.share(mc.Estimate(r2), traceWeight(gamma, sampleRho2))})
 		switch {
@@ -332,4 +342,49 @@ func lam2Lower(g *wgraph.Graph) float64 {
 		return 0
 	}
 	return b.Lo
+}
+
+// Spread rule of the resistance term: decoupleProbes is the projected
+// probe count above which a's share of the variance, when at least
+// decoupleShare, makes the sampler estimate tr L† apart (Hutch++, which
+// takes the low modes exactly) instead of from each probe's quadrature.
+const (
+	decoupleProbes = 60
+	decoupleShare  = 0.5
+)
+
+// decoupleBySpread drops the probes' a and estimates tr L† apart
+// (decouple) when a's quadratures settle fast but its sampling spread
+// does not (a barbell: the low mode across the bridge carries most of
+// qᵀL†q, so one probe's a spreads by about √2 relative): the estimate
+// of which at γ with relative half-width relHW projects more than
+// decoupleProbes probes and a's terms carry at least decoupleShare of
+// its variance. It reports whether it did.
+func (hs *h2Sampler) decoupleBySpread(gamma float64, which int, relHW float64) (bool, error) {
+	n := len(hs.probes)
+	if hs.solveA || hs.res.on || n < 2 || relHW <= hs.ts.RelAcc ||
+		float64(n)*(relHW/hs.ts.RelAcc)*(relHW/hs.ts.RelAcc) <= decoupleProbes {
+		return false, nil
+	}
+	hs.probeParts(gamma, which)
+	w := traceWeight(gamma, which)
+	as := make([]float64, n)
+	for i, p := range hs.probes {
+		as[i] = w * p.A
+	}
+	va, vs := mc.Summarize(as).Std, mc.Summarize(hs.buf).Std
+	if !(va*va >= decoupleShare*vs*vs) {
+		return false, nil
+	}
+	hs.solveA = true
+	return true, hs.decouple(hs.probes)
+}
+
+// decoupleAt is decoupleBySpread for EstimateGammaH2: at γ̂, judged on
+// ρ₂(γ̂), and never while the root reaches the cap.
+func (hs *h2Sampler) decoupleAt(gam, rho2 loadlab.Estimate, atCap bool) (bool, error) {
+	if atCap || gam.N == 0 {
+		return false, nil
+	}
+	return hs.decoupleBySpread(gam.Mean, sampleRho2, rho2.RelHalfWidth())
 }

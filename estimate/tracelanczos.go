@@ -33,7 +33,11 @@ import (
 // It reports ok = false, having drawn seeds from rng but solved nothing,
 // when a probe's quadrature would need more than lanczos.ResMax steps (a
 // torus, a path: small eigenvalues) or no positive lower bound on λ₂ is
-// found, so that the caller solves instead;
+// found, so that the caller solves instead; and, unless the estimator is
+// forced, when the probes' spread projects more than hppSwitchProbes
+// probes on a graph of at least hppMinOrder nodes (a barbell: a few low
+// modes carry the variance, however fast each quadrature settles), so
+// that the solver path's Hutch++ takes them;
 // and ok = false when m is nil (lapmat.New found g empty or disconnected,
 // or out of memory), whose errors the solver path reports. m is g's
 // renumbered matrix. The stopping rule is Kirchhoff's:
@@ -69,6 +73,8 @@ func lanczosKirchhoff(g *wgraph.Graph, m *lapmat.Matrix, ts TraceSettings, set l
 		case err != nil:
 			out.Status = loadlab.Failure
 			return out, true, err
+		case ts.Estimator == EstimatorNone && spreadSwitch(g.Order(), out.Estimate, ts.RelAcc):
+			return out, false, nil // the solver path's Hutch++ takes the low modes exactly
 		case out.Estimate.RelHalfWidth() <= ts.RelAcc:
 			out.Status = loadlab.Success
 			return out, true, nil
@@ -130,4 +136,12 @@ func lam2Lower(g *wgraph.Graph) float64 {
 		return 0
 	}
 	return b.Lo
+}
+
+// spreadSwitch reports whether the estimate e of a graph of n nodes
+// projects more than hppSwitchProbes probes for relAcc (the rule by which
+// the solver path turns to Hutch++), on a graph large enough for Hutch++.
+func spreadSwitch(n int, e loadlab.Estimate, relAcc float64) bool {
+	hw := e.RelHalfWidth()
+	return n >= hppMinOrder && hw > relAcc && float64(e.N)*(hw/relAcc)*(hw/relAcc) > hppSwitchProbes
 }
