@@ -130,3 +130,37 @@ func TestEstimateH2HardSpectraCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateGammaH2HardSpectraCoverage is TestEstimateGammaH2Coverage
+// on a path (a by solves, the shifted quadratures bracketed at the cap;
+// 120 seeds), and, over 30 seeds (binomial sd 4 %, so ≥ 95 % − 3 sd ≈
+// 83 %), on a barbell whose bridge of weight 10⁻³ isolates a tiny λ₂: its
+// a settles in a few steps but a single probe's a spreads by about √2,
+// so the spread rule must hand tr L† to Hutch++ (the tail rule's sampler
+// ran to MaxProbes = 10000 there without reaching RelAcc 2 %).
+func TestEstimateGammaH2HardSpectraCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("150 estimates")
+	}
+	checkGammaH2Coverage(t, mustGraph(gen.Path(120)), 17, func(e GammaH2Estimate) bool { return true })
+	g := quadBarbell(t, 40, 1e-3)
+	ev, err := spectral.Spectrum(g)
+	require.NoError(t, err)
+	gstar, rstar := exactGammaH2(ev)
+	const seeds = 30
+	cg, cr := 0, 0
+	for seed := range uint64(seeds) {
+		e, err := EstimateGammaH2(g, 1, &estimate.TraceSettings{RelAcc: 0.02}, rand.NewPCG(seed, 17))
+		require.NoError(t, err, "barbell seed %d", seed)
+		if e.Gamma.Contains(gstar) {
+			cg++
+		}
+		if e.Rho2.Contains(rstar) {
+			cr++
+		}
+	}
+	low := 0.95 - 3*math.Sqrt(0.95*0.05/seeds)
+	t.Logf("barbell: coverage γ* %d/%d, ρ₂ %d/%d", cg, seeds, cr, seeds)
+	assert.GreaterOrEqual(t, float64(cg)/seeds, low, "barbell: γ*")
+	assert.GreaterOrEqual(t, float64(cr)/seeds, low, "barbell: ρ₂")
+}
