@@ -89,7 +89,12 @@ func estimateH2Delay(th *Throttler, tau int, set *estimate.TraceSettings, src ra
 // estimateDelay adds probes until ρ₁ and ρ₂ under delay meet ts.RelAcc
 // or MaxProbes are used, as estimateH2 does at τ = 0.
 func (hs *h2Sampler) estimateDelay(out *H2Estimate, dq *delayQuad, ts estimate.TraceSettings, rng *rand.Rand) error {
-	sample := func(p *lanczos.Probe) (rho2, rho1 float64) { return dq.sample(p, &hs.qw) }
+	// The delayed functions' quadratures are Gauss values (no bracket
+	// here); a's bracket half-width enters ρ₂ through a/(2γ).
+	sample := func(p *lanczos.Probe) (rho2, rho1 [2]float64) {
+		r2, r1 := dq.sample(p, &hs.qw)
+		return [2]float64{r2, p.AHalf / (2 * dq.gamma)}, [2]float64{r1, 0}
+	}
 	singular := func() error {
 		if !dq.singular {
 			return nil

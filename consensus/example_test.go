@@ -225,8 +225,8 @@ func ExampleEstimateGammaH2() {
 	fmt.Printf("ρ₂ ≈ %.4g ± %.2g\n", r.Rho2.Mean, r.Rho2.HalfWidth())
 	// Output:
 	// Success
-	// γ*_H2 ≈ 0.1490, 95 % interval [0.1484, 0.1496]
-	// ρ₂ ≈ 6062 ± 20
+	// γ*_H2 ≈ 0.1490, 95 % interval [0.1483, 0.1496]
+	// ρ₂ ≈ 6063 ± 22
 }
 
 // A cycle with a 10 % safety margin below the certified stability limit
@@ -277,7 +277,7 @@ func ExampleEstimateGammaMargin() {
 	fmt.Printf("price %.1f %%, 95 %% interval [%.1f, %.1f] %%\n", 100*m.Price.Mean, 100*m.Price.Lo, 100*m.Price.Hi)
 	// Output:
 	// limit 0.2681, γ*_H2 ≈ 0.2172, chosen 0.1876
-	// price 3.3 %, 95 % interval [3.1, 3.5] %
+	// price 3.3 %, 95 % interval [3.0, 3.6] %
 }
 
 // The worst server changes with γ (spec §13.11): on a path with a

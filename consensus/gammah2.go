@@ -11,7 +11,6 @@ import (
 	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/lanczos"
 	"github.com/loadlab/loadlab/internal/lapmat"
-	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/laplacian"
 	"github.com/loadlab/loadlab/spectral"
@@ -80,21 +79,27 @@ const (
 // estimated once, by Hutch++ with preconditioned Laplacian solves, to half
 // of RelAcc, and added to every sample's mean with the Welch–Satterthwaite
 // interval (h2resist.go); it is estimated again, more tightly, when its
-// part alone keeps an interval above RelAcc. Each probe's g(γ) is then
-// an exactly decreasing function of γ (its derivative −Σ γθ w/(2 − γθ)³
-// over the quadrature nodes θ and positive weights w), so the estimated
-// curve, their mean, is smooth and decreasing, with one root γ̂, found by
-// bisection on [1/λ_n⁺, γ_c]: g ≥ 0 at γ ≤ 1/λ_n, every term being ≥ 0.
+// part alone keeps an interval above RelAcc; the same happens, whatever
+// the quadratures' speed, when the probes' spread projects more than 60
+// probes and a carries at least half of it (a barbell: spec §12.11).
+// Each probe's g(γ) under one quadrature rule is a decreasing function
+// of γ (its derivative −Σ γθ w/(2 − γθ)³ over the nodes θ and positive
+// weights w), so the estimated curve is smooth and close to decreasing,
+// with its root γ̂ found by bisection on [1/λ_n⁺, γ_c]: g ≥ 0 at
+// γ ≤ 1/λ_n, every term being ≥ 0.
 //
-// Quadrature stopping: after every step, the quadratures of a, b and c
-// after k − 2, k − 1 and k steps (the leading blocks of T) give two
-// changes d₁, d₂; the recurrence stops when the geometric tail
-// d₂r/(1 − r), r = d₂/d₁, is ≤ 10⁻³ RelAcc relative for every probe
-// (Gauss quadratures of these functions increase monotonically to their
-// limits, and converge geometrically). This estimate, not a bound, keeps
-// the quadrature bias near 10⁻³ of the requested half-width: a relative
-// error ε in a, b and c moves g by ε(a/4 + γb/4 + γc/2), and γ̂ by that
-// over |g′|, about ε γ̂ on a random 6-regular graph.
+// Quadrature stopping (spec throttlers.md §12.11): each probe's
+// quadratures of a, b and c are bracketed, the Gauss quadratures below
+// (the functions' even derivatives are positive) and the Gauss–Radau
+// quadratures with a node at λ_n⁺ (for b, c) or at a lower bound on λ₂
+// (for a: the lower end of a loose Lambda2Bracket, failure probability
+// 10⁻³, asked for once) above; the recurrence stops when every bracket
+// at the cap has relative half-width ≤ RelAcc/10. Each probe's g and ρ₂
+// then have brackets, and the intervals of g (hence of γ*_H2) and of ρ₂
+// are the Student-t intervals of the midpoints widened by the mean
+// half-width, so the quadrature error lies inside them. The midpoints'
+// g need not be exactly decreasing in γ (its terms come from two rules),
+// but the root and the interval ends are found by bisection all the same.
 //
 // The 95 % interval of γ*_H2 is the set of γ at which 0 lies in the 95 %
 // Student-t interval of g(γ): at γ = γ*_H2 the true g is 0, so the set
@@ -233,8 +238,9 @@ type h2Sampler struct {
 	iters      int
 	matvecs    int
 	solves     int // Laplacian solves: the probes' a, or the estimates of tr L†
-	buf        []float64
+	buf, half  []float64
 	qw         lanczos.QuadWork
+	ends       lanczos.Ends // the spectral ends of the quadratures' brackets (h2trace.go)
 }
 
 func newH2Sampler(g *wgraph.Graph, mat *lapmat.Matrix, set laplacian.Settings, seed uint64, br spectral.Bracket, ts estimate.TraceSettings) *h2Sampler {
@@ -242,7 +248,8 @@ func newH2Sampler(g *wgraph.Graph, mat *lapmat.Matrix, set laplacian.Settings, s
 	set = set.Resolved()
 	return &h2Sampler{g: g, mat: mat, solverSet: set, solverSeed: seed, br: br,
 		q: make([]float64, n), x: make([]float64, n), lx: make([]float64, n),
-		lmax: br.Hi, gap: capFirstGap, tol: lanczos.QuadRel * ts.RelAcc, maxSteps: set.MaxIter, ts: ts}
+		lmax: br.Hi, gap: capFirstGap, tol: lanczos.QuadRel * ts.RelAcc, maxSteps: set.MaxIter, ts: ts,
+		ends: lanczos.Ends{Lam2Lo: func() float64 { return lam2Lower(g) }}}
 }
 
 // gcap returns the current cap (2 − δ)/λ_n⁺, or the fixed γ of
@@ -329,7 +336,8 @@ func (hs *h2Sampler) moveCap() (bool, error) {
 // cap (lanczosBlock.settle); when a is predicted to need more than
 // resLanczosMax steps it sets hs.solveA.
 func (hs *h2Sampler) settle(lb *lanczos.Block, withA bool) error {
-	mv, slowA, err := lb.Settle(hs.gcap(), hs.tol, withA, hs.maxSteps, &hs.qw)
+	hs.ends.LmaxHi = hs.lmax
+	mv, slowA, err := lb.Settle(hs.gcap(), hs.tol, withA, &hs.ends, hs.maxSteps, &hs.qw)
 	hs.matvecs += mv
 	if slowA {
 		hs.solveA = true
@@ -345,7 +353,7 @@ func (hs *h2Sampler) fixA(ps []*lanczos.Probe, byLanczos bool) error {
 		switch {
 		case p.AFinal:
 		case byLanczos:
-			p.A, p.AFinal = p.ResistanceK(len(p.Alpha), &hs.qw), true
+			p.SetA(hs.ends.Lam2(), &hs.qw) // the bracket's midpoint (h2trace.go)
 		default:
 			todo = append(todo, p)
 		}
@@ -451,23 +459,20 @@ const (
 )
 
 // summary returns the estimate of g (which = sampleG) or ρ₂ at γ over
-// the probes, with the resistance term when it is estimated apart.
+// the probes, with the resistance term when it is estimated apart, its
+// interval widened by the quadratures' brackets (h2trace.go).
 func (hs *h2Sampler) summary(gamma float64, which int) loadlab.Estimate {
-	return hs.res.add(hs.probeSummary(gamma, which), traceWeight(gamma, which))
+	e, bias := hs.probeParts(gamma, which)
+	if !hs.res.on {
+		return e
+	}
+	return lanczos.Widen(hs.res.add(e, traceWeight(gamma, which)), bias)
 }
 
 // probeSummary is summary without a separately estimated resistance term.
 func (hs *h2Sampler) probeSummary(gamma float64, which int) loadlab.Estimate {
-	hs.buf = hs.buf[:0]
-	for _, p := range hs.probes {
-		r2, _, gv := sampleH2(p, gamma, &hs.qw)
-		if which == sampleG {
-			hs.buf = append(hs.buf, gv)
-		} else {
-			hs.buf = append(hs.buf, r2)
-		}
-	}
-	return mc.Estimate(hs.buf)
+	e, _ := hs.probeParts(gamma, which)
+	return e
 }
 
 // buildSolver builds the Laplacian solver on first use.
@@ -551,6 +556,13 @@ func (hs *h2Sampler) estimate(out *GammaH2Estimate, ts estimate.TraceSettings, r
 		if !atCap && gam.HalfWidth() <= ts.RelAcc*gam.Mean && rho2.RelHalfWidth() <= ts.RelAcc {
 			out.Status = loadlab.Success
 			return nil
+		}
+		if dec, err := hs.decoupleAt(gam, rho2, atCap); dec || err != nil {
+			if err != nil {
+				return hs.partial(out, err)
+			}
+			next = len(hs.probes)
+			continue
 		}
 		if refined, err := hs.refineGamma(gam, rho2, atCap); refined || err != nil {
 			if err != nil {

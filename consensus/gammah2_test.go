@@ -54,13 +54,15 @@ func checkGammaH2Coverage(t *testing.T, g *wgraph.Graph, stream uint64, ok func(
 
 // TestEstimateGammaH2MaxProbes: an estimate that reaches MaxProbes short
 // of RelAcc returns its partial result with Status IterationLimit and
-// ErrNotConverged. (Bad settings, σ, graphs and sources are rows of
+// ErrNotConverged. On this torus the probes' spread hands tr L† to
+// Hutch++ after the first 10 probes (spec §12.11), whose own MaxProbes
+// ends the run there. (Bad settings, σ, graphs and sources are rows of
 // TestValidate.)
 func TestEstimateGammaH2MaxProbes(t *testing.T) {
 	res, err := EstimateGammaH2(graphtest.Must(gen.Torus(8, 8)), 1, &estimate.TraceSettings{RelAcc: 1e-6, MaxProbes: 12}, rand.NewPCG(1, 1))
 	require.ErrorIs(t, err, loadlab.ErrNotConverged)
 	assert.Equal(t, loadlab.IterationLimit, res.Status)
-	assert.Equal(t, 12, res.Probes)
+	assert.True(t, res.Probes >= 10 && res.Probes <= 12 && res.Gamma.N == res.Probes, "%+v", res)
 }
 
 // EstimateGammaH2 returns the same estimate bit for bit at GOMAXPROCS 1

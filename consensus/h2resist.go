@@ -91,13 +91,13 @@ func traceWeight(gamma float64, which int) float64 {
 // first use, estimates tr L† to traceShare·RelAcc.
 func (hs *h2Sampler) decouple(ps []*lanczos.Probe) error {
 	for _, p := range ps {
-		p.A, p.AFinal = 0, true
+		p.A, p.AHalf, p.AFinal = 0, 0, true
 	}
 	if hs.res.on {
 		return nil
 	}
 	for _, p := range hs.probes {
-		p.A = 0
+		p.A, p.AHalf = 0, 0
 	}
 	hs.res.on = true
 	return hs.estimateTrace(traceShare * hs.ts.RelAcc)

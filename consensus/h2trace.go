@@ -43,7 +43,9 @@ type H2Estimate struct {
 // each probe q gives a = qᵀL†q and b = (Pq)ᵀ(2I − γL)⁻¹(Pq) by Gauss
 // quadrature on the Lanczos tridiagonal of L from Pq, the probes run
 // eight at a time in one block, exactly as in EstimateGammaH2 at the
-// fixed γ (the quadrature tolerance 10⁻³ RelAcc, and tr L† estimated
+// fixed γ (each probe's quadratures bracketed to RelAcc/10 relative and
+// the intervals widened by the brackets, spec throttlers.md §12.11; tr L†
+// estimated
 // once by Hutch++ with preconditioned solves, instead of a per probe,
 // when a's quadrature would need more than 200 steps: h2resist.go).
 // Probes are added (MinProbes, then about 25 % more at a time) until ρ₁
@@ -120,8 +122,8 @@ func estimateH2(g *wgraph.Graph, gamma float64, set *estimate.TraceSettings, src
 // or MaxProbes are used, and fills out's estimates (the partial ones on
 // an error).
 func (hs *h2Sampler) estimateH2(out *H2Estimate, gamma float64, ts estimate.TraceSettings, rng *rand.Rand) error {
-	sample := func(p *lanczos.Probe) (rho2, rho1 float64) {
-		rho2, rho1, _ = sampleH2(p, gamma, &hs.qw)
+	sample := func(p *lanczos.Probe) (rho2, rho1 [2]float64) {
+		rho2, rho1, _ = sampleH2Bounds(p, gamma, hs.lmax, &hs.qw)
 		return rho2, rho1
 	}
 	return hs.probeLoop("EstimateH2", out, gamma, ts, rng, sample, nil)
@@ -134,16 +136,21 @@ func (hs *h2Sampler) estimateH2(out *H2Estimate, gamma float64, ts estimate.Trac
 // errors). check, if not nil, is asked after each round for an error
 // that ends the loop with Status Failure.
 func (hs *h2Sampler) probeLoop(fn string, out *H2Estimate, gamma float64, ts estimate.TraceSettings, rng *rand.Rand,
-	sample func(p *lanczos.Probe) (rho2, rho1 float64), check func() error) error {
+	sample func(p *lanczos.Probe) (rho2, rho1 [2]float64), check func() error) error {
 	next := ts.MinProbes
 	for {
 		err := hs.addFixed(next-len(hs.probes), rng)
-		var r1, r2 []float64
+		var r1, r2, h1, h2 []float64
 		for _, p := range hs.probes {
 			rho2, rho1 := sample(p)
-			r1, r2 = append(r1, rho1), append(r2, rho2)
+			r1, r2, h1, h2 = append(r1, rho1[0]), append(r2, rho2[0]), append(h1, rho1[1]), append(h2, rho2[1])
 		}
-		out.Rho1, out.Rho2 = mc.Estimate(r1), hs.res.add(mc.Estimate(r2), traceWeight(gamma, sampleRho2))
+		e2, bias2 := lanczos.BracketEstimate(r2, h2)
+		if hs.res.on {
+			e2 = lanczos.Widen(hs.res.add(e2, traceWeight(gamma, sampleRho2)), bias2)
+		}
+		out.Rho1, _ = lanczos.BracketEstimate(r1, h1)
+		out.Rho2 = e2
 		out.Rho2T = scaleEst(out.Rho2, gamma)
 		if err == nil && check != nil {
 			if err = check(); err != nil {
@@ -158,6 +165,14 @@ func (hs *h2Sampler) probeLoop(fn string, out *H2Estimate, gamma float64, ts est
 		case out.Rho1.RelHalfWidth() <= ts.RelAcc && out.Rho2.RelHalfWidth() <= ts.RelAcc:
 			out.Status = loadlab.Success
 			return nil
+		}
+		if dec, err := hs.decoupleBySpread(gamma, sampleRho2, out.Rho2.RelHalfWidth()); dec || err != nil {
+			if err != nil {
+				out.Status = failStatus(err)
+				return err
+			}
+			next = len(hs.probes)
+			continue
 		}
 		refined, err := hs.refineTrace([2]float64{out.Rho2.RelHalfWidth(), hs.res.share(mc.Estimate(r2), traceWeight(gamma, sampleRho2))})
 		switch {
@@ -284,4 +299,92 @@ func scaleEst(e loadlab.Estimate, f float64) loadlab.Estimate {
 func sampleH2(p *lanczos.Probe, gamma float64, w *lanczos.QuadWork) (rho2, rho1, g float64) {
 	b, c := p.Shifted(gamma, w)
 	return (p.A/gamma + b) / 2, 2 * b, p.A/4 + gamma*b/4 - gamma*c/2
+}
+
+// sampleH2Bounds returns one probe's values of ρ₂, ρ₁ and g at γ as
+// {midpoint, half-width} of their brackets (spec throttlers.md §12.11):
+// the combinations of sampleH2 evaluated on the brackets of a
+// (Probe.A ± AHalf) and of b and c (Probe.ShiftedBounds with the node
+// lmaxHi ≥ λ_n), each term at the end that makes the value smallest
+// or largest (g's c term enters with a minus sign).
+func sampleH2Bounds(p *lanczos.Probe, gamma, lmaxHi float64, w *lanczos.QuadWork) (rho2, rho1, g [2]float64) {
+	b, c := p.ShiftedBounds(gamma, lmaxHi, w)
+	aLo, aHi := p.A-p.AHalf, p.A+p.AHalf
+	mid := func(lo, hi float64) [2]float64 { return [2]float64{(lo + hi) / 2, (hi - lo) / 2} }
+	rho2 = mid((aLo/gamma+b[0])/2, (aHi/gamma+b[1])/2)
+	rho1 = mid(2*b[0], 2*b[1])
+	g = mid(aLo/4+gamma*b[0]/4-gamma*c[1]/2, aHi/4+gamma*b[1]/4-gamma*c[0]/2)
+	return rho2, rho1, g
+}
+
+// probeParts returns the estimate of g (which = sampleG) or ρ₂ at γ
+// over the probes from their brackets (lanczos.BracketEstimate) and the
+// bias bound the interval carries.
+func (hs *h2Sampler) probeParts(gamma float64, which int) (loadlab.Estimate, float64) {
+	hs.buf, hs.half = hs.buf[:0], hs.half[:0]
+	for _, p := range hs.probes {
+		r2, _, gv := sampleH2Bounds(p, gamma, hs.lmax, &hs.qw)
+		if which == sampleG {
+			r2 = gv
+		}
+		hs.buf, hs.half = append(hs.buf, r2[0]), append(hs.half, r2[1])
+	}
+	return lanczos.BracketEstimate(hs.buf, hs.half)
+}
+
+// lam2Lower returns the lower end of g's λ₂ bracket at relative width
+// lanczos.Lam2RelWidth and failure probability lanczos.Lam2Delta, the
+// node of the upper bounds on a = qᵀL†q, or 0 when the bracket fails
+// (then a is left to solves).
+func lam2Lower(g *wgraph.Graph) float64 {
+	b, err := spectral.Lambda2Bracket(g, &spectral.EigenSettings{RelWidth: lanczos.Lam2RelWidth, Delta: lanczos.Lam2Delta})
+	if err != nil {
+		return 0
+	}
+	return b.Lo
+}
+
+// Spread rule of the resistance term: decoupleProbes is the projected
+// probe count above which a's share of the variance, when at least
+// decoupleShare, makes the sampler estimate tr L† apart (Hutch++, which
+// takes the low modes exactly) instead of from each probe's quadrature.
+const (
+	decoupleProbes = 60
+	decoupleShare  = 0.5
+)
+
+// decoupleBySpread drops the probes' a and estimates tr L† apart
+// (decouple) when a's quadratures settle fast but its sampling spread
+// does not (a barbell: the low mode across the bridge carries most of
+// qᵀL†q, so one probe's a spreads by about √2 relative): the estimate
+// of which at γ with relative half-width relHW projects more than
+// decoupleProbes probes and a's terms carry at least decoupleShare of
+// its variance. It reports whether it did.
+func (hs *h2Sampler) decoupleBySpread(gamma float64, which int, relHW float64) (bool, error) {
+	n := len(hs.probes)
+	if hs.solveA || hs.res.on || n < 2 || relHW <= hs.ts.RelAcc ||
+		float64(n)*(relHW/hs.ts.RelAcc)*(relHW/hs.ts.RelAcc) <= decoupleProbes {
+		return false, nil
+	}
+	hs.probeParts(gamma, which)
+	w := traceWeight(gamma, which)
+	as := make([]float64, n)
+	for i, p := range hs.probes {
+		as[i] = w * p.A
+	}
+	va, vs := mc.Summarize(as).Std, mc.Summarize(hs.buf).Std
+	if !(va*va >= decoupleShare*vs*vs) {
+		return false, nil
+	}
+	hs.solveA = true
+	return true, hs.decouple(hs.probes)
+}
+
+// decoupleAt is decoupleBySpread for EstimateGammaH2: at γ̂, judged on
+// ρ₂(γ̂), and never while the root reaches the cap.
+func (hs *h2Sampler) decoupleAt(gam, rho2 loadlab.Estimate, atCap bool) (bool, error) {
+	if atCap || gam.N == 0 {
+		return false, nil
+	}
+	return hs.decoupleBySpread(gam.Mean, sampleRho2, rho2.RelHalfWidth())
 }

@@ -208,13 +208,18 @@ func EstimateGammaMargin(g *wgraph.Graph, m, sigma float64, set *estimate.TraceS
 // (mean of z_k + (w_x − r w_y)(T̂ − T))/ρ̂₂(y) with z_k = ρ₂,k(x) − r ρ₂,k(y)
 // the paired probes' residuals, w the weights of the separately
 // estimated tr L† = T (0 when the probes carry it), independent parts
-// whose 95 % interval is the Welch–Satterthwaite one (mc.SumIndependent).
+// whose 95 % interval is the Welch–Satterthwaite one (mc.SumIndependent),
+// from the midpoints of the probes' quadrature brackets and widened by
+// their mean half-widths (spec throttlers.md §12.11).
 func (hs *h2Sampler) price(x, y float64) loadlab.Estimate {
 	n := len(hs.probes)
 	xs, ys := make([]float64, n), make([]float64, n)
+	var hx, hy float64 // mean half-widths of the quadratures' brackets
 	for k, p := range hs.probes {
-		xs[k], _, _ = sampleH2(p, x, &hs.qw)
-		ys[k], _, _ = sampleH2(p, y, &hs.qw)
+		bx, _, _ := sampleH2Bounds(p, x, hs.lmax, &hs.qw)
+		by, _, _ := sampleH2Bounds(p, y, hs.lmax, &hs.qw)
+		xs[k], ys[k] = bx[0], by[0]
+		hx, hy = hx+bx[1]/float64(n), hy+by[1]/float64(n)
 	}
 	wx, wy := traceWeight(x, sampleRho2), traceWeight(y, sampleRho2)
 	mx, my := mc.Estimate(xs).Mean, mc.Estimate(ys).Mean
@@ -231,5 +236,8 @@ func (hs *h2Sampler) price(x, y float64) loadlab.Estimate {
 		parts = append(parts, mc.Part{StdErr: math.Abs(wx-r*wy) * hs.res.est.StdErr, DF: float64(hs.res.est.N - 1)})
 	}
 	s := mc.SumIndependent(parts...)
-	return loadlab.Estimate{Mean: r - 1, Lo: r - 1 + s.Lo/my, Hi: r - 1 + s.Hi/my, StdErr: s.StdErr / my, N: n}
+	// The brackets move the numerator's mean by at most hx + r·hy
+	// (spec throttlers.md §12.11).
+	bias := (hx + r*hy) / my
+	return loadlab.Estimate{Mean: r - 1, Lo: r - 1 + s.Lo/my - bias, Hi: r - 1 + s.Hi/my + bias, StdErr: s.StdErr / my, N: n}
 }

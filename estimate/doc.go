@@ -21,9 +21,11 @@
 // # Estimators
 //
 //   - Kirchhoff: Hutchinson's estimator (Rademacher probes q, n qᵀL†q),
-//     each probe's quadratic form by Gauss quadrature on its Lanczos
-//     tridiagonal when that settles within 200 steps (well-conditioned
-//     graphs; no solves), else by one preconditioned solve per probe,
+//     each probe's quadratic form bracketed by Gauss and Gauss–Radau
+//     quadratures on its Lanczos tridiagonal (the interval holds the
+//     brackets) when that settles within 200 steps and the probes' spread
+//     stays small (well-conditioned graphs; no solves), else by one
+//     preconditioned solve per probe,
 //     switching to Hutch++ (a sketch of the smallest-eigenvalue modes
 //     taken exactly, probes on the rest) when the observed spread
 //     projects more than 60 probes. TraceResult.Estimator says which ran;

@@ -62,9 +62,10 @@ func NewBlock(mat *lapmat.Matrix, probes []*Probe, q []float64) (*Block, error) 
 		part: make([]float64, 3*m*lapmat.NumBlocks(n))}
 	for j, p := range probes {
 		ProbeVector(q, p.Seed)
-		p.Alpha, p.Beta = p.Alpha[:0], p.Beta[:0]
+		p.Alpha, p.Beta, p.Exact = p.Alpha[:0], p.Beta[:0], false
 		p.nrm2 = dense.Dot(q, q)
 		if p.nrm2 == 0 {
+			p.Exact = true
 			continue // P q = 0: every quadratic form is 0
 		}
 		lb.active[j] = true
@@ -167,6 +168,7 @@ func (lb *Block) step() int {
 		b := math.Sqrt(max(s[m+j]-n*mean[j]*mean[j], 0))
 		if b <= 1e-14*lb.scale[j] {
 			lb.active[j] = false // invariant subspace: the quadrature is exact
+			lb.probes[j].Exact = true
 			continue
 		}
 		lb.beta[j], inv[j] = b, 1/b
@@ -315,22 +317,61 @@ func (lb *Block) productNarrow(part []float64, lo, hi int) {
 	}
 }
 
-// tailErr estimates the relative error left in the last of three Gauss
-// quadratures x0, x1, x2 taken CheckSteps steps apart (sequences that
-// increase to their limits here: the functions' even derivatives are
-// positive on the spectrum): with the changes d₁, d₂ and their ratio
-// r = d₂/d₁, the geometric tail d₂ r/(1 − r), relative to x2; 0 when
-// stationary, +Inf while r ≥ 1. It returns r too.
-func tailErr(x0, x1, x2 float64) (relErr, ratio float64) {
-	d1, d2 := math.Abs(x1-x0), math.Abs(x2-x1)
-	if d2 == 0 {
+// tailErr estimates the relative error left in the last of four Gauss
+// quadratures x0, …, x3 taken CheckSteps steps apart (sequences that
+// increase to their limits here): with the first and last changes d₁,
+// d₃ and the mean rate r = √(d₃/d₁) over the two checks between them,
+// the geometric tail d₃ r/(1 − r), relative to x3; 0 when stationary,
+// +Inf while r ≥ 1. It returns r too. (The rate over two checks, not
+// one, keeps a single slow step from predicting hundreds.) It only
+// predicts how many steps a quadrature still needs (the choice between
+// Lanczos and solves for a); whether a quadrature has settled is decided
+// by its bracket (relWidth).
+func tailErr(x0, x1, x2, x3 float64) (relErr, ratio float64) {
+	d1, d3 := math.Abs(x1-x0), math.Abs(x3-x2)
+	if d3 == 0 {
 		return 0, 0
 	}
-	r := d2 / d1
+	r := math.Sqrt(d3 / d1)
 	if !(r < 1) {
 		return math.Inf(1), math.Inf(1)
 	}
-	return d2 * r / (1 - r) / math.Abs(x2), r
+	return d3 * r / (1 - r) / math.Abs(x3), r
+}
+
+// relWidth returns the relative half-width (hi − lo)/(hi + lo) of a
+// bracket of a nonnegative quantity (0 for [0, 0], +Inf for an open
+// upper end).
+func relWidth(lo, hi float64) float64 {
+	if hi == lo {
+		return 0
+	}
+	return (hi - lo) / (hi + lo)
+}
+
+// Ends holds the ends of intervals holding the spectrum of L on 1⊥ that
+// the Gauss–Radau bounds need (spec throttlers.md §12.11).
+type Ends struct {
+	// LmaxHi is a proven upper bound on λ_n; every γ is below 2/LmaxHi.
+	LmaxHi float64
+	// Lam2Lo returns a lower bound on λ₂ (≤ 0 when none is available:
+	// then a is never settled by quadrature). It is asked for once, when
+	// the first probe's a looks settled, and remembered.
+	Lam2Lo func() float64
+	lam2   float64
+	asked  bool
+}
+
+// Lam2 returns the remembered lower bound on λ₂, asking for it on the
+// first call.
+func (e *Ends) Lam2() float64 {
+	if !e.asked {
+		e.asked = true
+		if e.Lam2Lo != nil {
+			e.lam2 = e.Lam2Lo()
+		}
+	}
+	return e.lam2
 }
 
 // blockState is the convergence of a block's quadratures at one check.
@@ -340,12 +381,16 @@ type blockState struct {
 	aSteps  float64 // predicted further steps for the slowest a
 }
 
-// check judges the quadratures of every running probe of lb from its
-// leading tridiagonals T_{k−2s}, T_{k−s}, T_k (s = CheckSteps = 1, k
-// the steps so far): the leading block of a Lanczos tridiagonal is the
-// tridiagonal of the earlier step, so the check needs no history and
-// holds at any γ. A probe at an invariant subspace is exact.
-func (lb *Block) check(gamma, tol float64, withA bool, w *QuadWork) blockState {
+// check judges the quadratures of every running probe of lb after its
+// k steps: b and c at γ have settled when their brackets (Gauss below,
+// Gauss–Radau at ends.LmaxHi above) have relative half-width ≤ tol; a
+// when the geometric tail of its Gauss quadratures after k − 3, …, k
+// steps (the leading blocks of T, so no history is kept) is ≤ tol
+// and then its bracket (Gauss–Radau at the lower bound on λ₂) too. The
+// tail's rate, and once the bracket is computed the rate at which its
+// width shrank over the last step, predict the further steps a needs. A probe at an invariant
+// subspace is exact.
+func (lb *Block) check(gamma, tol float64, withA bool, ends *Ends, w *QuadWork) blockState {
 	st := blockState{shifted: true, a: true}
 	for j, p := range lb.probes {
 		k := len(p.Alpha)
@@ -356,23 +401,33 @@ func (lb *Block) check(gamma, tol float64, withA bool, w *QuadWork) blockState {
 			st.shifted, st.a, st.aSteps = false, !withA, math.Inf(1)
 			continue
 		}
-		var b, c, a [3]float64
-		for i := range 3 {
-			kk := k - (2-i)*CheckSteps
-			b[i], c[i] = p.shiftedK(kk, gamma, w)
-			if withA {
-				a[i] = p.ResistanceK(kk, w)
-			}
-		}
-		eb, _ := tailErr(b[0], b[1], b[2])
-		ec, _ := tailErr(c[0], c[1], c[2])
-		if eb > tol || ec > tol {
+		b, c := p.ShiftedBounds(gamma, ends.LmaxHi, w)
+		if relWidth(b[0], b[1]) > tol || relWidth(c[0], c[1]) > tol {
 			st.shifted = false
 		}
 		if !withA {
 			continue
 		}
-		if ea, r := tailErr(a[0], a[1], a[2]); ea > tol {
+		if k <= 3*CheckSteps {
+			st.a = false // no prediction yet
+			continue
+		}
+		var a [4]float64
+		for i := range 4 {
+			a[i] = p.ResistanceK(k-(3-i)*CheckSteps, w)
+		}
+		ea, r := tailErr(a[0], a[1], a[2], a[3])
+		if ea <= tol {
+			lam2 := ends.Lam2()
+			if !(lam2 > 0) {
+				st.a, st.aSteps = false, math.Inf(1)
+				continue
+			}
+			prev := relWidth(p.ResistanceBounds(k-CheckSteps, lam2, w))
+			ea = relWidth(p.ResistanceBounds(k, lam2, w))
+			r = ea / prev // the bracket's own rate predicts the steps left
+		}
+		if ea > tol {
 			st.a = false
 			st.aSteps = max(st.aSteps, stepsToTol(ea, r, tol))
 		}
@@ -407,26 +462,28 @@ func ErrSteps(gamma float64, maxSteps int) error {
 // consensus.EstimateH2 and the Lanczos path of estimate.Kirchhoff).
 const (
 	// QuadRel is the quadratures' relative tolerance per unit of RelAcc:
-	// each probe's a, b and c within 10⁻³ RelAcc of their limits, so the
-	// bias they leave in an estimate is about 10⁻³ of the requested
-	// half-width.
-	QuadRel = 1e-3
+	// each probe's a, b and c are bracketed (Gauss and Gauss–Radau) to a
+	// relative half-width ≤ RelAcc/10, and the estimates' intervals are
+	// widened by the brackets (BracketEstimate), so the quadratures add
+	// at most about a tenth of the requested half-width.
+	QuadRel = 0.1
 	// ResMax is the most Lanczos steps spent on the resistance
 	// term a = qᵀL†q before it is left to preconditioned solves.
 	ResMax = 200
 )
 
-// Settle steps lb until every probe's quadratures of b and c at γ (and
-// of a when withA) have settled to tol; it checks before the first step,
+// Settle steps lb until every probe's brackets of b and c at γ (and of
+// a when withA) have relative half-width ≤ tol (check, with the spectral
+// ends ends); it checks before the first step,
 // so a block continued after a change of γ may need none. When a is
 // predicted to need more than ResMax steps it reports slowA and
 // stops once b and c have settled. It returns the products with L and
 // an error wrapping loadlab.ErrNotConverged after maxSteps steps.
-func (lb *Block) Settle(gamma, tol float64, withA bool, maxSteps int, qw *QuadWork) (matvecs int, slowA bool, err error) {
+func (lb *Block) Settle(gamma, tol float64, withA bool, ends *Ends, maxSteps int, qw *QuadWork) (matvecs int, slowA bool, err error) {
 	for lb.live() {
 		k := lb.steps()
 		if k%CheckSteps == 0 {
-			st := lb.check(gamma, tol, withA, qw)
+			st := lb.check(gamma, tol, withA, ends, qw)
 			if withA && st.shifted && !st.a && (k >= ResMax || float64(k)+st.aSteps > ResMax) {
 				slowA, withA, st.a = true, false, true
 			}

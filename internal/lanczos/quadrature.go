@@ -1,5 +1,13 @@
 package lanczos
 
+import (
+	"math"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/mc"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
 // Probe holds what one Rademacher probe q contributes to the H2
 // functions of every γ: the resistance term a = qᵀ L† q (independent of
 // γ) and the Lanczos tridiagonal T of L started from Pq (P the projection
@@ -16,8 +24,10 @@ package lanczos
 // probe's estimate too (spec throttlers.md §12.9).
 type Probe struct {
 	Seed   uint64    // the probe's stream, so that it can be regenerated
-	A      float64   // qᵀ L† q
+	A      float64   // qᵀ L† q: the midpoint of its bracket, or a solve's value
+	AHalf  float64   // half-width of the bracket of qᵀ L† q around A (0 from a solve)
 	AFinal bool      // A is fixed (settled quadrature or a solve)
+	Exact  bool      // the recurrence reached an invariant subspace: T's quadratures are exact
 	nrm2   float64   // ‖Pq‖²
 	Alpha  []float64 // diagonal of T
 	Beta   []float64 // off-diagonal of T, len(Alpha) − 1 entries
@@ -89,6 +99,166 @@ func (p *Probe) ResistanceK(k int, w *QuadWork) float64 {
 	return p.nrm2 * y1
 }
 
+// radauSolve solves (σI + τT̃) y = e₁ for the Gauss–Radau matrix T̃
+// of the first k steps with the prescribed node ν: T_{k−1} bordered by
+// β_{k−1} and the diagonal ω for which ν is an eigenvalue of T̃ (spec
+// throttlers.md §12.11). With s = −σ/τ the pole of 1/(σ + τx), the
+// pivots of σI + τT are τ d_j(s), d_j(x) the pivots of T − xI, and
+// the last pivot of σI + τT̃ is τΔ_k with
+//
+//	Δ_1 = ν − s,   Δ_j = (ν − s) + β_{j−1}² Δ_{j−1}/(d_{j−1}(ν) d_{j−1}(s)),
+//
+// a sum of terms of one sign when ν lies between the pole and the
+// spectrum, so it carries no cancellation however close ν is to a
+// Ritz value. It returns y₁, ‖y‖² and ok = false when some d_j(ν) has
+// the sign that puts ν inside the Ritz values (ν not an end of an
+// interval holding the spectrum).
+func (p *Probe) radauSolve(k int, sigma, tau, node float64, w *QuadWork) (y1, yy float64, ok bool) {
+	if cap(w.c) < k {
+		w.c, w.y = make([]float64, k), make([]float64, k)
+	}
+	cp, y := w.c[:k], w.y[:k]
+	s := -sigma / tau
+	sign := math.Copysign(1, node-s) // the sign of every d_j(ν), d_j(s) and Δ_j
+	dn, ds, delta := 0.0, 0.0, node-s
+	var prevC, prevY float64
+	for j := range k {
+		m := sigma + tau*p.Alpha[j]
+		rhs := 0.0
+		if j == 0 {
+			rhs = 1
+			dn, ds = p.Alpha[0]-node, p.Alpha[0]-s
+		} else {
+			b := p.Beta[j-1]
+			e := tau * b
+			m -= e * prevC
+			rhs -= e * prevY
+			delta = (node - s) + b*b*delta/(dn*ds)
+			dn = p.Alpha[j] - node - b*b/dn
+			ds = p.Alpha[j] - s - b*b/ds
+		}
+		if j == k-1 {
+			m = tau * delta
+		} else if !(dn*sign > 0) {
+			return 0, 0, false
+		}
+		if j < k-1 {
+			cp[j] = tau * p.Beta[j] / m
+		}
+		y[j] = rhs / m
+		prevC, prevY = cp[j], y[j]
+	}
+	for j := k - 2; j >= 0; j-- {
+		y[j] -= cp[j] * y[j+1]
+	}
+	for _, v := range y {
+		yy += v * v
+	}
+	return y[0], yy, true
+}
+
+// exactAt reports whether the quadratures after k steps are exact: the
+// recurrence ended there at an invariant subspace.
+func (p *Probe) exactAt(k int) bool { return p.Exact && k == len(p.Alpha) }
+
+// ResistanceBounds returns a bracket [lo, hi] of qᵀL†q after k steps
+// (spec throttlers.md §12.11): lo the Gauss quadrature ‖Pq‖² e₁ᵀT_k⁻¹e₁
+// (the derivatives of 1/x of even order are positive), hi the
+// Gauss–Radau quadrature with the node lam2Lo, a lower bound on λ₂
+// (those of odd order are negative). hi is +Inf when lam2Lo is not
+// positive or lies above a Ritz value, or before the second step.
+func (p *Probe) ResistanceBounds(k int, lam2Lo float64, w *QuadWork) (lo, hi float64) {
+	lo = p.ResistanceK(k, w)
+	switch {
+	case k == 0 || p.exactAt(k):
+		return lo, lo
+	case k < 2 || !(lam2Lo > 0):
+		return lo, math.Inf(1)
+	}
+	y1, _, ok := p.radauSolve(k, 0, 1, lam2Lo, w)
+	if !ok || !(y1 > 0) {
+		return lo, math.Inf(1)
+	}
+	return lo, max(lo, p.nrm2*y1)
+}
+
+// ShiftedBounds returns brackets of b = (Pq)ᵀ(2I − γL)⁻¹(Pq) and
+// c = (Pq)ᵀ(2I − γL)⁻²(Pq) after all the steps taken, for γ < 2/lmaxHi
+// (spec throttlers.md §12.11): the lower ends are the Gauss quadratures
+// of Shifted (every derivative of 1/(2 − γx) and of its square is
+// positive below 2/γ), the upper ends the Gauss–Radau quadratures with
+// the node lmaxHi ≥ λ_n. The upper ends are +Inf when γ·lmaxHi ≥ 2,
+// lmaxHi lies below a Ritz value, or before the second step.
+func (p *Probe) ShiftedBounds(gamma, lmaxHi float64, w *QuadWork) (b, c [2]float64) {
+	k := len(p.Alpha)
+	b[0], c[0] = p.shiftedK(k, gamma, w)
+	switch {
+	case k == 0 || p.exactAt(k):
+		return [2]float64{b[0], b[0]}, [2]float64{c[0], c[0]}
+	case k < 2 || !(gamma*lmaxHi < 2):
+		return [2]float64{b[0], math.Inf(1)}, [2]float64{c[0], math.Inf(1)}
+	}
+	y1, yy, ok := p.radauSolve(k, 2, -gamma, lmaxHi, w)
+	if !ok || !(y1 > 0) {
+		return [2]float64{b[0], math.Inf(1)}, [2]float64{c[0], math.Inf(1)}
+	}
+	return [2]float64{b[0], max(b[0], p.nrm2*y1)}, [2]float64{c[0], max(c[0], p.nrm2*yy)}
+}
+
 // CheckSteps is the number of Lanczos steps between convergence checks
 // of the quadratures (each check costs O(k) per probe).
 const CheckSteps = 1
+
+// BracketEstimate returns the 95 % interval for the mean of N probe
+// values v_i known only to lie in [mid_i − half_i, mid_i + half_i], and
+// the bias bound h̄ = mean half_i it carries (spec throttlers.md §12.11):
+// the mean of the midpoints, the standard error of the midpoints
+// enlarged by √(Σ half_i²/(N(N − 1))) (by Minkowski's inequality the
+// v_i's sample deviation exceeds the midpoints' by at most
+// √(Σ half_i²/(N − 1))), and the Student-t interval of that standard
+// error widened by h̄ on each side. It contains the Student-t interval
+// of the v_i, whatever they are inside their brackets, so it covers at
+// least as often. A caller that combines StdErr with other parts must
+// widen the result by the returned bias itself (Widen).
+func BracketEstimate(mid, half []float64) (loadlab.Estimate, float64) {
+	e := mc.Estimate(mid)
+	n := len(mid)
+	if n < 2 {
+		return e, 0
+	}
+	var hs, h2 float64
+	for _, h := range half {
+		hs += h
+		h2 += h * h
+	}
+	bias := hs / float64(n)
+	se := e.StdErr + math.Sqrt(h2/float64(n*(n-1)))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+	e.StdErr = se
+	e.Lo, e.Hi = e.Mean-t*se-bias, e.Mean+t*se+bias
+	return e, bias
+}
+
+// Widen returns e with its interval widened by bias on each side.
+func Widen(e loadlab.Estimate, bias float64) loadlab.Estimate {
+	e.Lo, e.Hi = e.Lo-bias, e.Hi+bias
+	return e
+}
+
+// SetA fixes the probe's a from its bracket after all the steps taken
+// (ResistanceBounds with the lower bound lam2Lo on λ₂): A the midpoint,
+// AHalf the half-width.
+func (p *Probe) SetA(lam2Lo float64, w *QuadWork) {
+	lo, hi := p.ResistanceBounds(len(p.Alpha), lam2Lo, w)
+	p.A, p.AHalf, p.AFinal = (lo+hi)/2, (hi-lo)/2, true
+}
+
+// The lower bound on λ₂ behind the upper bounds of a = qᵀL†q: the lower
+// end of spectral.Lambda2Bracket at relative width Lam2RelWidth (so
+// within a factor 2 of λ₂, which costs a few Gauss–Radau steps at most)
+// and failure probability Lam2Delta (about 30 single Lanczos steps on a
+// random 6-regular graph, where the default 1e-10 takes about 55).
+const (
+	Lam2RelWidth = 1
+	Lam2Delta    = 1e-3
+)

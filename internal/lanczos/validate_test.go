@@ -50,7 +50,7 @@ func TestValidate(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			_, _, err = lb.Settle(0.4, 1e-14, true, 1, &QuadWork{})
+			_, _, err = lb.Settle(0.4, 1e-14, true, &Ends{LmaxHi: 4}, 1, &QuadWork{})
 			return err
 		}),
 		// 2^40 rows of three interleaved vectors: far beyond the budget.
@@ -71,5 +71,10 @@ func TestValidate(t *testing.T) {
 		"Probe.Shifted":            tri + " (γ < 2/λ_n, checked by the estimators)",
 		"ProbeVector":              "fills any vector with a centred Rademacher draw",
 		"ErrSteps":                 "builds the error of a block that reached maxSteps",
+		"Probe.ResistanceBounds":   tri + "; a node that is not a lower bound on the Ritz values gives an open (+Inf) upper end",
+		"Probe.ShiftedBounds":      tri + "; γ·lmaxHi ≥ 2 or a node below a Ritz value gives an open (+Inf) upper end",
+		"Probe.SetA":               tri + " (called after Settle has closed the bracket)",
+		"BracketEstimate":          "arithmetic on the caller's samples, as mc.Estimate (fewer than two give NaN spreads)",
+		"Widen":                    "arithmetic on an estimate",
 	})
 }
