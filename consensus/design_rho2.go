@@ -45,7 +45,7 @@ type Rho2WeightDesign struct {
 	// Gamma is the update cycle: the problem's, or the designed one
 	// (DesignRho2CycleAtScale).
 	Gamma float64
-	// Value is ρ₂(γ; L(w)) (σ = 1): exact on the dense path, else a 95 %
+	// Value is ρ₂(γ; L(w)) (σ = 1): exact on the exact paths, else a 95 %
 	// Student-t interval from the certificate's sketch columns.
 	Value loadlab.Estimate
 	// Lower is a lower bound on the optimum over the feasible set, and
@@ -82,8 +82,9 @@ type Rho2WeightDesign struct {
 //	ρ₂* ≥ max_τ [τ a/γ + C₂ + min_{v∈S} Σ_e v_e(½γ t_e − τ² s_e/(2γ))],
 //
 // with a = tr L†, s_e = ‖L†b_e‖², t_e = ‖Qb_e‖², C₂ = ½ tr_{1⊥}Q −
-// ½γ Σ w_e t_e: exact on the dense path (n ≤ DenseMax), and on the
-// sketched path with a and C₂ at the lower ends of their 95 % intervals
+// ½γ Σ w_e t_e: exact on the dense path (n ≤ DenseMax) and on the sparse
+// Cholesky path (larger graphs whose factor fits: factors of L(w) and
+// 2I − γL(w), two solves per link per step), and on the sketched path with a and C₂ at the lower ends of their 95 % intervals
 // and s_e, t_e at their (1 ∓ ε) sketch envelopes, so that it holds with
 // probability at least 1 − δ − 0.075.
 //
@@ -195,10 +196,11 @@ func rho2Settings(p TraceWeightProblem, s *ScaleDesignSettings) (ScaleDesignSett
 	return set, size.Check("consensus", "(2 · ScaleDesignSettings.Probes + 48) × Nodes (warm starts and blocks)", (2*set.Probes+3*laplacian.MaxBlockCols)*p.Nodes, 8)
 }
 
-// rho2Path says whether the design runs exactly (dense) and draws the
+// rho2Path says whether the design runs exactly (dense, or by sparse
+// Cholesky where the factor fits) and draws the
 // seed of the sketched path from src (panicking on a nil src there).
 func rho2Path(p TraceWeightProblem, set ScaleDesignSettings, src rand.Source) (exact bool, seed uint64) {
-	if p.Nodes <= set.DenseMax && !set.Sketch {
+	if !set.Sketch && (p.Nodes <= set.DenseMax || p.sparseExact()) {
 		return true, 0
 	}
 	if src == nil {
@@ -224,9 +226,12 @@ type rho2Run struct {
 // start is blamed on.
 func optimiseRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, exact bool, seed uint64, field string) (*rho2Run, error) {
 	r := &rho2Run{p: p, gamma: gamma, seed: seed, w: w, exact: exact}
-	if exact {
+	switch {
+	case exact && p.Nodes <= set.DenseMax:
 		r.o = newDenseRho2Oracle(p, gamma)
-	} else {
+	case exact:
+		r.o = newSparseRho2Oracle(p, gamma)
+	default:
 		r.o = newSketchRho2Oracle(p, gamma, set, seed)
 	}
 	var err error

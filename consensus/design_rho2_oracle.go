@@ -5,6 +5,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/laplacian"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
@@ -240,4 +241,64 @@ func rho2Envelope(s, t []float64, k int, eps float64) {
 		s[i] /= float64(k) * (1 - eps)
 		t[i] = max(t[i]/(float64(k)*(1+eps)), 0.5)
 	}
+}
+
+// sparseRho2Oracle evaluates the parts exactly where sparse Cholesky
+// factors fit (spec §13.14, as §13.12's sparse path): a and s from the
+// trace oracle's factor of the grounded L(w), q2 = tr Q − ½ from the
+// selected inverse of the factor of 2I − γL(w) (whose existence is the
+// stability certificate, as on the dense path) and t_e = ‖Q b_e‖² from
+// one solve per link.
+type sparseRho2Oracle struct {
+	tr     *sparseTraceOracle
+	gamma  float64
+	t      []float64
+	nshift int
+}
+
+func newSparseRho2Oracle(p TraceWeightProblem, gamma float64) *sparseRho2Oracle {
+	return &sparseRho2Oracle{tr: newSparseTraceOracle(p, 0), gamma: gamma, t: make([]float64, len(p.Links))}
+}
+
+func (o *sparseRho2Oracle) solves() int        { return o.tr.solves() }
+func (o *sparseRho2Oracle) shiftedSolves() int { return o.nshift }
+
+func (o *sparseRho2Oracle) eval(w []float64) (rho2Parts, bool, error) {
+	p := o.tr.p
+	g := p.graph(w)
+	if !wgraph.IsConnected(g) {
+		return rho2Parts{}, false, nil
+	}
+	sl, err := spectral.NewShiftedLaplacian(g, nil)
+	if err != nil {
+		return rho2Parts{}, false, err
+	}
+	if sl.Path() != spectral.Sparse {
+		return rho2Parts{}, false, loadlab.TooLarge("consensus", "DesignRho2AtScale: the factor of 2I − γL(w) no longer pays off (%v)", sl.Report())
+	}
+	f, err := sl.Factor(2, -o.gamma)
+	if errors.Is(err, loadlab.ErrIllConditioned) {
+		return rho2Parts{}, false, nil // 2I − γL not positive definite: unstable
+	}
+	if err != nil {
+		return rho2Parts{}, false, err
+	}
+	a, s, ok, err := o.tr.eval(w)
+	if !ok || err != nil {
+		return rho2Parts{}, false, err
+	}
+	n := p.Nodes
+	const chunk = 64
+	par.For((len(p.Links)+chunk-1)/chunk, 0, func(c int) {
+		b, x := make([]float64, n), make([]float64, n)
+		for i := c * chunk; i < min((c+1)*chunk, len(p.Links)); i++ {
+			lk := p.Links[i]
+			b[lk.U], b[lk.V] = 1, -1
+			f.Solve(x, b)
+			o.t[i] = dense.Dot(x, x)
+			b[lk.U], b[lk.V] = 0, 0
+		}
+	})
+	o.nshift += len(p.Links)
+	return rho2Parts{a: a, q2: f.Inverse().Trace() - 0.5, s: s, t: o.t}, true, nil
 }

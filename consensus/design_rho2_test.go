@@ -8,6 +8,7 @@ import (
 
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph/gen"
 	"github.com/stretchr/testify/require"
 )
 
@@ -327,4 +328,41 @@ func TestDesignRho2CycleZeroHi(t *testing.T) {
 	require.NoError(t, err)
 	require.InDelta(t, ref.Value.Mean, d.Value.Mean, 2e-7*ref.Value.Mean)
 	require.LessOrEqual(t, d.Lower, ref.Value.Mean)
+}
+
+// TestDesignRho2SparseExact: the sparse Cholesky oracle on a 20 × 20
+// grid (DenseMax below its order) gives the dense oracle's parts to
+// 1e-9 relative (factors of condition ≈ 10³), refuses an unstable cycle
+// as the dense one does, and its design agrees with the dense path's to
+// the certified Tol = 1e-7, each lower bound below the other's value.
+func TestDesignRho2SparseExact(t *testing.T) {
+	p := Rho2WeightProblem{TraceWeightProblem: traceProblem(mustGraph(gen.Grid(20, 20)))}
+	p.Gamma = rho2Gamma(t, p.TraceWeightProblem, 1.2)
+	w, err := p.start(nil)
+	require.NoError(t, err)
+	rd, ok, err := newDenseRho2Oracle(p.TraceWeightProblem, p.Gamma).eval(w)
+	require.NoError(t, err)
+	require.True(t, ok)
+	rd.s, rd.t = slices.Clone(rd.s), slices.Clone(rd.t)
+	rs, ok, err := newSparseRho2Oracle(p.TraceWeightProblem, p.Gamma).eval(w)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.InDelta(t, rd.a, rs.a, 1e-9*rd.a)
+	require.InDelta(t, rd.q2, rs.q2, 1e-9*rd.q2)
+	for i := range rd.s {
+		require.InDelta(t, rd.s[i], rs.s[i], 1e-9*rd.s[i], "s[%d]", i)
+		require.InDelta(t, rd.t[i], rs.t[i], 1e-9*rd.t[i], "t[%d]", i)
+	}
+	_, ok, err = newSparseRho2Oracle(p.TraceWeightProblem, 2.1/1.2*p.Gamma).eval(w) // γλ_n = 2.1
+	require.NoError(t, err)
+	require.False(t, ok)
+	sp, err := DesignRho2AtScale(p, &ScaleDesignSettings{Tol: 1e-7, MaxIter: 5000, DenseMax: 100}, nil)
+	require.NoError(t, err)
+	require.True(t, sp.Exact)
+	require.Positive(t, sp.ShiftedSolves)
+	de, err := DesignRho2AtScale(p, &ScaleDesignSettings{Tol: 1e-7, MaxIter: 5000}, nil)
+	require.NoError(t, err)
+	require.InDelta(t, de.Value.Mean, sp.Value.Mean, 2e-7*de.Value.Mean)
+	require.LessOrEqual(t, sp.Lower, de.Value.Mean*(1+1e-9))
+	require.LessOrEqual(t, de.Lower, sp.Value.Mean*(1+1e-9))
 }
