@@ -39,6 +39,11 @@ type linkRun struct {
 	l2lo  float64
 	lower float64 // the best lower bound on the optimum met so far
 	out   *LinkResult
+	// lazy screening (LinkSketch): the heap of last scores, the entries
+	// taken at this step, the count of re-scores
+	heap     lazyHeap
+	fresh    []lazyEntry
+	rescored int
 }
 
 // newLinkRun builds L† (LinkExact) or the solver and both sketches.
@@ -66,7 +71,13 @@ func newLinkRun(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings, s
 		return r, nil
 	}
 	r.rng = rand.New(src)
+	if len(cands) > math.MaxInt32 {
+		return nil, loadlab.TooLarge("consensus", "AddLinks: %d candidates, at most %d in LinkSketch", len(cands), math.MaxInt32)
+	}
 	if err := size.Check("consensus", "AddLinks: sketch entries", n, 8*(2*set.Sketch+set.Pool+k+1)); err != nil {
+		return nil, err
+	}
+	if err := size.Check("consensus", "AddLinks: screening heap", len(cands), 16); err != nil {
 		return nil, err
 	}
 	sol, err := laplacian.NewSolver(g, set.Solver, src)
@@ -78,6 +89,7 @@ func newLinkRun(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings, s
 		return nil, err
 	}
 	r.l2lo = lambda2Lower(g)
+	r.initLazy()
 	return r, nil
 }
 
@@ -188,6 +200,9 @@ func (r *linkRun) run() (*LinkResult, error) {
 		total.Lo += gain.Lo
 		total.Hi += gain.Hi
 		r.apply(i, x)
+		if !r.exact {
+			r.restoreLazy(i)
+		}
 		mustSet(b, c.U, c.V, r.g.Weight(c.U, c.V)+w)
 	}
 	r.out.Graph = b.Build()
@@ -268,11 +283,12 @@ func (r *linkRun) score(c wgraph.Edge, zb []float64) float64 {
 // choose screens all unused candidates, confirms the Pool best and
 // returns the best confirmed one with x = L_k† b.
 func (r *linkRun) choose() (int, []float64, error) {
-	pool := r.set.Pool
+	var top []int
 	if r.exact {
-		pool = 1
+		top = r.topScores(1)
+	} else {
+		top = r.lazyTop(r.set.Pool)
 	}
-	top := r.topScores(pool)
 	keep := map[int][]float64{}
 	best, bestGain := -1, math.Inf(-1)
 	for _, i := range top {
