@@ -36,6 +36,7 @@ type linkRun struct {
 	pool  map[int][]float64 // confirmed candidates' x = L_k† b
 	used  []bool
 	added []bool // the candidates chosen, by index
+	order []int  // the candidates chosen, in order
 	l2lo  float64
 	lower float64 // the best lower bound on the optimum met so far
 	out   *LinkResult
@@ -403,6 +404,7 @@ func (r *linkRun) apply(i int, x []float64) {
 	res := x[c.U] - x[c.V]
 	coef := w / (1 + w*res)
 	r.used[i], r.added[i] = true, true
+	r.order = append(r.order, i)
 	delete(r.pool, i)
 	for p, xp := range r.pool {
 		cp := r.cands[p]
