@@ -150,6 +150,9 @@ func (r *linkRun) certifySketch() error {
 	mc, nc := r.set.CertSketch, len(r.cands)
 	q := distuv.ChiSquared{K: float64(mc)}.Quantile(r.set.Miss/float64(2*nc)) / float64(mc)
 	n := float64(r.n)
+	// ‖Ẑb − Zb‖ ≤ √2 (Σ_j ‖ρ_j‖²)^{1/2}/λ₂lo for every b = e_u − e_v
+	r.sk0 = math.Sqrt(2*r.res0) / r.l2lo
+	r.skk = math.Sqrt(2*r.resk) / r.l2lo
 	d0, err := r.sketchTerm(acc0, q, false)
 	if err != nil {
 		return err
@@ -175,7 +178,11 @@ func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, 
 	ucb := make([]float64, len(r.cands))
 	order := make([]int, 0, len(r.cands))
 	for i, c := range r.cands {
-		ucb[i] = r.linkWeight(c) * acc[i] / q
+		d := math.Sqrt(acc[i]) + r.sk0
+		if atChosen {
+			d = math.Sqrt(acc[i]) + r.skk
+		}
+		ucb[i] = r.linkWeight(c) * d * d / q
 		if !atChosen || !r.added[i] {
 			order = append(order, i)
 		}
@@ -316,10 +323,46 @@ func (r *linkRun) certSketch() (acc0, acck []float64, err error) {
 			return nil, nil, err
 		}
 		r.accumulate(acc0, zt, cols)
+		r.res0 += r.sketchResidual(zt, gd, cols, false)
 		r.productForm(zt, gd, cols)
 		r.accumulate(acck, zt, cols)
+		r.resk += r.sketchResidual(zt, gd, cols, true)
 	}
 	return acc0, acck, nil
+}
+
+// sketchResidual returns Σ_j ‖P g_j − L ẑ_j‖² over the node-major
+// columns ẑ_j of zt (L of the answer's graph when withLinks, else of the
+// input graph; P projects onto 1⊥), the a posteriori check of the
+// certificate's sketch (spec §13.13).
+func (r *linkRun) sketchResidual(zt, gd []float64, cols int, withLinks bool) float64 {
+	n := r.n
+	out := make([]float64, cols)
+	par.For(cols, 0, func(j int) {
+		z, g := make([]float64, n), make([]float64, n)
+		for i := range n {
+			z[i], g[i] = zt[i*cols+j], gd[i*cols+j]
+		}
+		dense.Center(g)
+		lz := make([]float64, n)
+		r.sol.Operator().Apply(lz, z)
+		if withLinks {
+			for _, s := range r.out.Steps {
+				d := s.Link.W * (z[s.Link.U] - z[s.Link.V])
+				lz[s.Link.U] += d
+				lz[s.Link.V] -= d
+			}
+		}
+		for i := range lz {
+			lz[i] -= g[i]
+		}
+		out[j] = dense.Dot(lz, lz)
+	})
+	sum := 0.0
+	for _, v := range out {
+		sum += v
+	}
+	return sum
 }
 
 // accumulate adds ‖Z b_e‖² of the node-major columns zt to acc.

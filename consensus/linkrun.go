@@ -45,6 +45,9 @@ type linkRun struct {
 	heap     lazyHeap
 	fresh    []lazyEntry
 	rescored int
+	// the certificate's sketch: Σ_j ‖ρ_j‖² of its columns on the input
+	// graph and on the answer's, and the error bounds of ‖Ẑb‖ they give
+	res0, resk, sk0, skk float64
 }
 
 // newLinkRun builds L† (LinkExact) or the solver and both sketches.
@@ -215,6 +218,7 @@ func (r *linkRun) run() (*LinkResult, error) {
 	}
 	r.out.Lower = min(r.lower, r.out.After.Lo)
 	r.out.Gap = r.out.After.Lo - r.out.Lower
+	r.out.Rescored = r.rescored
 	return r.out, nil
 }
 

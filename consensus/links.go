@@ -170,6 +170,9 @@ type LinkResult struct {
 	Method LinkMethod
 	// Solves counts the Laplacian solves (block columns included).
 	Solves int
+	// Rescored counts the screening scores LinkSketch computed after the
+	// first pass over the candidates (lazy screening, spec §13.13).
+	Rescored int
 }
 
 // AddLinks chooses k of the candidate links, one at a time, each time
