@@ -1,0 +1,347 @@
+package consensus
+
+import (
+	"math"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/internal/par"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+	"gonum.org/v1/gonum/mat"
+)
+
+// LinkObjective selects what AddLinks minimises.
+type LinkObjective int
+
+const (
+	// LinkKirchhoff is the Kirchhoff index K_f = n tr L† (the zero
+	// value), at any size.
+	LinkKirchhoff LinkObjective = iota
+	// LinkRho2 is ρ₂ = ½[tr L†/γ + tr_{1⊥}(2I − γL)⁻¹] (σ = 1, spec
+	// §4.4) at the update cycle LinkSettings.Gamma; exact path only.
+	LinkRho2
+	// LinkRho2Star is ρ₂ at the best update cycle γ* of the graph with
+	// the links (spec §4.4), re-computed every LinkSettings.GammaEvery
+	// links; exact path only.
+	LinkRho2Star
+)
+
+// String returns "kirchhoff", "rho2" or "rho2-star".
+func (o LinkObjective) String() string {
+	switch o {
+	case LinkRho2:
+		return "rho2"
+	case LinkRho2Star:
+		return "rho2-star"
+	}
+	return "kirchhoff"
+}
+
+// rhoRun is the dense state of AddLinks for the ρ₂ objectives (spec
+// §13.14): L† and Q = (2I − γL)⁻¹, row-major, and their traces.
+type rhoRun struct {
+	g        *wgraph.Graph
+	n, k     int
+	cands    []wgraph.Edge
+	set      LinkSettings
+	gamma    float64
+	lp, q    []float64
+	trL, trQ float64
+	used     []bool
+	grad     []float64 // h_e = −∂ρ₂/∂w_e at the current links
+	out      *LinkResult
+}
+
+// rho2 is ρ₂ = ½[tr L†/γ + tr Q − ½] (σ = 1, spec §4.4: tr Q counts the
+// eigenvalue ½ of Q on the constants).
+func rho2(trL, trQ, gamma float64) float64 { return 0.5 * (trL/gamma + trQ - 0.5) }
+
+// addLinksRho is AddLinks for LinkRho2 and LinkRho2Star (exact path).
+func addLinksRho(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings) (*LinkResult, error) {
+	r := &rhoRun{g: g, n: g.Order(), k: k, cands: cands, set: set, used: make([]bool, len(cands)),
+		grad: make([]float64, len(cands)), out: &LinkResult{Method: LinkExact, Confidence: 1}}
+	gamma := set.Gamma
+	if set.Objective == LinkRho2Star {
+		var err error
+		if gamma, err = gammaStar(g); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.reset(g, gamma); err != nil {
+		return nil, err
+	}
+	before := rho2(r.trL, r.trQ, r.gamma)
+	r.out.Before = loadlab.Estimate{Mean: before, Lo: before, Hi: before}
+	lower, err := r.greedy()
+	if err != nil {
+		return nil, err
+	}
+	after := rho2(r.trL, r.trQ, r.gamma)
+	if set.Objective == LinkRho2Star {
+		if lower, err = r.starBound(); err != nil {
+			return nil, err
+		}
+		gs, err := gammaStar(r.out.Graph)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.reset(r.out.Graph, gs); err != nil {
+			return nil, err
+		}
+		after = rho2(r.trL, r.trQ, gs)
+	} else if lower, err = r.frankWolfe(lower); err != nil {
+		return nil, err
+	}
+	r.out.After = loadlab.Estimate{Mean: after, Lo: after, Hi: after}
+	r.out.Lower = min(lower, after)
+	r.out.Gap = after - r.out.Lower
+	return r.out, nil
+}
+
+// gammaStar returns γ*_H2 of g (σ = 1) from its dense spectrum.
+func gammaStar(g *wgraph.Graph) (float64, error) {
+	sp, err := NewSpectral(g)
+	if err != nil {
+		return 0, err
+	}
+	gamma, _, err := sp.GammaH2(1)
+	return gamma, err
+}
+
+// reset computes L† and Q of g at γ densely.
+func (r *rhoRun) reset(g *wgraph.Graph, gamma float64) error {
+	lp, err := spectral.PseudoInverse(g)
+	if err != nil {
+		return err
+	}
+	f, err := stationaryInverse(g, gamma)
+	if err != nil {
+		return err
+	}
+	var q mat.SymDense
+	f.InverseTo(&q)
+	n := r.n
+	r.lp, r.q = symRows(lp, n), symRows(&q, n)
+	r.trL, r.trQ, r.gamma = mat.Trace(lp), mat.Trace(&q), gamma
+	return nil
+}
+
+func symRows(a *mat.SymDense, n int) []float64 {
+	out := make([]float64, n*n)
+	for i := range n {
+		for j := range n {
+			out[i*n+j] = a.At(i, j)
+		}
+	}
+	return out
+}
+
+// rhoGain returns the decrease of ρ₂ for adding c (weight w) (spec
+// §13.14), with ok = false when the link makes the throttler unstable
+// (1 − γw bᵀQb ≤ 0), and h = ½[w‖L†b‖²/γ − γw‖Qb‖²], the linear rate.
+func (r *rhoRun) rhoGain(c wgraph.Edge, w float64) (gain, h float64, ok bool) {
+	n, u, v := r.n, c.U*r.n, c.V*r.n
+	var nl, nq float64
+	for j := range n {
+		d := r.lp[u+j] - r.lp[v+j]
+		e := r.q[u+j] - r.q[v+j]
+		nl += d * d
+		nq += e * e
+	}
+	res := r.lp[u+c.U] - r.lp[u+c.V] - r.lp[v+c.U] + r.lp[v+c.V]
+	bq := r.q[u+c.U] - r.q[u+c.V] - r.q[v+c.U] + r.q[v+c.V]
+	g := r.gamma
+	h = 0.5 * (w*nl/g - g*w*nq)
+	den := 1 - g*w*bq
+	if den <= 0 {
+		return math.Inf(-1), h, false
+	}
+	return 0.5 * (w*nl/(g*(1+w*res)) - g*w*nq/den), h, true // spec §5.2
+}
+
+// greedy adds up to k links, each the stable candidate that lowers ρ₂
+// most at the current γ, stopping early when none lowers it; it returns
+// the best relaxation bound met at the greedy iterates (LinkRho2).
+func (r *rhoRun) greedy() (float64, error) {
+	b := r.g.Builder()
+	lower := math.Inf(-1)
+	for step := 0; step < r.k; step++ {
+		if r.set.Objective == LinkRho2Star && step > 0 && step%r.set.GammaEvery == 0 {
+			gs, err := gammaStar(b.Build())
+			if err != nil {
+				return 0, err
+			}
+			if err := r.reset(b.Build(), gs); err != nil {
+				return 0, err
+			}
+		}
+		best, gains := r.scoreAll()
+		lower = max(lower, rho2(r.trL, r.trQ, r.gamma)-r.linTerm())
+		if best < 0 || !(gains > 0) {
+			break
+		}
+		c := r.cands[best]
+		w := linkW(c, r.set.Weight)
+		r.out.Steps = append(r.out.Steps, LinkStep{Link: wgraph.Edge{U: c.U, V: c.V, W: w},
+			Gain: loadlab.Estimate{Mean: gains, Lo: gains, Hi: gains}, Gamma: r.gamma})
+		r.used[best] = true
+		r.apply(c, w)
+		mustSet(b, c.U, c.V, r.g.Weight(c.U, c.V)+w)
+	}
+	r.out.Graph = b.Build()
+	lower = max(lower, rho2(r.trL, r.trQ, r.gamma)-r.linTermAfter())
+	return lower, nil
+}
+
+// scoreAll scores the unused candidates in parallel (fills r.grad) and
+// returns the best stable one (ties: the smaller index) and its gain.
+func (r *rhoRun) scoreAll() (int, float64) {
+	gains := make([]float64, len(r.cands))
+	par.Range(len(r.cands), 64, 256, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			c := r.cands[i]
+			g, h, ok := r.rhoGain(c, linkW(c, r.set.Weight))
+			r.grad[i] = h
+			if !ok || r.used[i] {
+				g = math.Inf(-1)
+			}
+			gains[i] = g
+		}
+	})
+	best, bg := -1, math.Inf(-1)
+	for i, g := range gains {
+		if g > bg {
+			best, bg = i, g
+		}
+	}
+	return best, bg
+}
+
+// linTerm returns Σ of the k largest positive h_e minus Σ over the
+// chosen h_e, from r.grad (spec §13.14).
+func (r *rhoRun) linTerm() float64 {
+	pos := make([]float64, 0, len(r.grad))
+	chosen := 0.0
+	for i, h := range r.grad {
+		pos = append(pos, max(h, 0))
+		if r.used[i] {
+			chosen += h
+		}
+	}
+	return max(topSum(pos, min(r.k, len(pos)))-chosen, 0)
+}
+
+// linTermAfter refreshes r.grad at the answer and returns linTerm.
+func (r *rhoRun) linTermAfter() float64 {
+	r.scoreAll()
+	return r.linTerm()
+}
+
+// apply adds c (weight w): L† ← L† − c_L x xᵀ, Q ← Q + c_Q y yᵀ with
+// x = L†b, y = Qb (spec §5.2).
+func (r *rhoRun) apply(c wgraph.Edge, w float64) {
+	n := r.n
+	x, y := make([]float64, n), make([]float64, n)
+	for j := range n {
+		x[j] = r.lp[c.U*n+j] - r.lp[c.V*n+j]
+		y[j] = r.q[c.U*n+j] - r.q[c.V*n+j]
+	}
+	res, bq := x[c.U]-x[c.V], y[c.U]-y[c.V]
+	cl := w / (1 + w*res)
+	cq := r.gamma * w / (1 - r.gamma*w*bq)
+	r.trL -= cl * dense.Dot(x, x)
+	r.trQ += cq * dense.Dot(y, y)
+	rankOne(r.lp, n, x, x, -cl)
+	rankOne(r.q, n, y, y, cq)
+}
+
+// frankWolfe runs FrankWolfe iterations of the Frank–Wolfe method on the
+// relaxation of ρ₂ at γ from the chosen links, halving a step that
+// would leave the stable set (ρ₂ is convex there, +∞ beyond), and
+// returns the best bound f(w) − gap(w) met (spec §13.14).
+func (r *rhoRun) frankWolfe(lower float64) (float64, error) {
+	w := make([]float64, len(r.cands))
+	for i := range w {
+		if r.used[i] {
+			w[i] = 1
+		}
+	}
+	s := make([]float64, len(w))
+	for t := range r.set.FrankWolfe {
+		if t > 0 { // the chosen links' state is already in r
+			if err := r.reset(r.weighted(w), r.gamma); err != nil {
+				return 0, err
+			}
+			r.scoreAll()
+		}
+		lin := 0.0
+		for i, h := range r.grad {
+			lin += h * w[i]
+		}
+		top := topIndex(r.grad, r.k, nil)
+		sum := 0.0
+		clear(s)
+		for _, i := range top {
+			if r.grad[i] > 0 {
+				sum += r.grad[i]
+				s[i] = 1
+			}
+		}
+		lower = max(lower, rho2(r.trL, r.trQ, r.gamma)-max(sum-lin, 0))
+		eta := 2 / float64(t+3)
+		next := make([]float64, len(w))
+		for range 20 {
+			for i := range w {
+				next[i] = (1-eta)*w[i] + eta*s[i]
+			}
+			if _, err := stationaryInverse(r.weighted(next), r.gamma); err == nil {
+				break
+			}
+			eta /= 2
+		}
+		w = next
+	}
+	return lower, nil
+}
+
+// weighted returns the input graph with candidate i added at weight
+// w_i·W_i.
+func (r *rhoRun) weighted(w []float64) *wgraph.Graph {
+	add := map[[2]int]float64{}
+	for i, c := range r.cands {
+		if w[i] > 0 {
+			add[[2]int{min(c.U, c.V), max(c.U, c.V)}] += w[i] * linkW(c, r.set.Weight)
+		}
+	}
+	b := r.g.Builder()
+	for e, x := range add {
+		mustSet(b, e[0], e[1], r.g.Weight(e[0], e[1])+x)
+	}
+	return b.Build()
+}
+
+// starBound returns a lower bound on min over k-subsets S and γ of
+// ρ₂(S, γ) (spec §13.14): with T ≤ min_S tr L_S† from the Kirchhoff
+// relaxation and a = tr L/(n − 1) ≤ the mean eigenvalue of every L_S on
+// 1⊥, ρ₂(S, γ) ≥ φ(γ) = ½[T/γ + (n − 1)/(2 − γa)] (Jensen), whose
+// minimum over γ ∈ (0, 2/a) is at γ̂ = 2/(a + √((n − 1)a/T)).
+func (r *rhoRun) starBound() (float64, error) {
+	kset := LinkSettings{Weight: r.set.Weight, Method: LinkExact, FrankWolfe: r.set.FrankWolfe}
+	kr, err := AddLinks(r.g, r.cands, r.k, &kset, nil)
+	if err != nil {
+		return 0, err
+	}
+	n := float64(r.n)
+	t := max(kr.Lower, 0) / n
+	tw := 0.0
+	for _, e := range r.g.Edges() {
+		tw += e.W
+	}
+	a := 2 * tw / (n - 1) // tr L = 2 Σ w_e
+	if t == 0 || a == 0 {
+		return 0, nil
+	}
+	gh := 2 / (a + math.Sqrt((n-1)*a/t))
+	return 0.5 * (t/gh + (n-1)/(2-gh*a)), nil
+}
