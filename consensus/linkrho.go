@@ -321,27 +321,137 @@ func (r *rhoRun) weighted(w []float64) *wgraph.Graph {
 	return b.Build()
 }
 
-// starBound returns a lower bound on min over k-subsets S and γ of
-// ρ₂(S, γ) (spec §13.14): with T ≤ min_S tr L_S† from the Kirchhoff
-// relaxation and a = tr L/(n − 1) ≤ the mean eigenvalue of every L_S on
-// 1⊥, ρ₂(S, γ) ≥ φ(γ) = ½[T/γ + (n − 1)/(2 − γa)] (Jensen), whose
-// minimum over γ ∈ (0, 2/a) is at γ̂ = 2/(a + √((n − 1)a/T)).
+// starBound returns a lower bound on min over sets S of at most k
+// candidates and γ of ρ₂(S, γ) (spec §13.14). Every S is unstable for
+// γ ≥ 2/λ_n of the input graph. On (0, γ₀], ρ₂ ≥ ½[T/γ₀ + (n − 1)/2]
+// with T ≤ min_S tr L_S† from the Kirchhoff relaxation. On [γa, γb],
+// ρ₂(S, γ) ≥ ψ_S = ½[tr L_S†/γb + tr Q_S(γa) − ½] (tr L†/γ falls and
+// tr Q(γ) rises with γ), ψ is convex in the links' weights, and its
+// relaxation is bounded by linearising at no links and at the chosen
+// ones. The intervals start as a geometric grid and the one with the
+// least bound is halved starRefine times; the bound is the least over
+// all.
 func (r *rhoRun) starBound() (float64, error) {
 	kset := LinkSettings{Weight: r.set.Weight, Method: LinkExact, FrankWolfe: r.set.FrankWolfe}
 	kr, err := AddLinks(r.g, r.cands, r.k, &kset, nil)
 	if err != nil {
 		return 0, err
 	}
+	sp, err := NewSpectral(r.g)
+	if err != nil {
+		return 0, err
+	}
+	g0, err := gammaStar(r.g)
+	if err != nil {
+		return 0, err
+	}
 	n := float64(r.n)
-	t := max(kr.Lower, 0) / n
-	tw := 0.0
-	for _, e := range r.g.Edges() {
-		tw += e.W
+	g0 /= 4
+	first := 0.5 * (max(kr.Lower, 0)/n/g0 + (n-1)/2)
+	sb, err := r.newStarBase()
+	if err != nil {
+		return 0, err
 	}
-	a := 2 * tw / (n - 1) // tr L = 2 Σ w_e
-	if t == 0 || a == 0 {
-		return 0, nil
+	type iv struct{ a, b, lb float64 }
+	gmax := 2 / sp.LambdaMax()
+	var ivs []iv
+	const grid = 16
+	for i := range grid {
+		a := g0 * math.Pow(gmax/g0, float64(i)/grid)
+		b := g0 * math.Pow(gmax/g0, float64(i+1)/grid)
+		ivs = append(ivs, iv{a, b, sb.bound(a, b)})
 	}
-	gh := 2 / (a + math.Sqrt((n-1)*a/t))
-	return 0.5 * (t/gh + (n-1)/(2-gh*a)), nil
+	for range starRefine {
+		j := 0
+		for i := range ivs {
+			if ivs[i].lb < ivs[j].lb {
+				j = i
+			}
+		}
+		a, b := ivs[j].a, ivs[j].b
+		m := math.Sqrt(a * b)
+		ivs[j] = iv{a, m, sb.bound(a, m)}
+		ivs = append(ivs, iv{m, b, sb.bound(m, b)})
+	}
+	lb := first
+	for _, v := range ivs {
+		lb = min(lb, v.lb)
+	}
+	return lb, nil
+}
+
+// starRefine is the number of interval halvings of starBound.
+const starRefine = 24
+
+// starBase holds, for the input graph and the answer's, what starBound
+// needs at every interval: the graph, tr L† and W‖L†b_e‖².
+type starBase struct {
+	r    *rhoRun
+	gs   [2]*wgraph.Graph
+	trL  [2]float64
+	hL   [2][]float64
+	used []bool
+}
+
+func (r *rhoRun) newStarBase() (*starBase, error) {
+	sb := &starBase{r: r, gs: [2]*wgraph.Graph{r.g, r.out.Graph}, used: r.used}
+	for t, g := range sb.gs {
+		lp, err := spectral.PseudoInverse(g)
+		if err != nil {
+			return nil, err
+		}
+		sb.trL[t] = mat.Trace(lp)
+		sb.hL[t] = r.colNorms(symRows(lp, r.n))
+	}
+	return sb, nil
+}
+
+// colNorms returns W_e‖M b_e‖² for every candidate, M n × n row-major
+// and symmetric.
+func (r *rhoRun) colNorms(m []float64) []float64 {
+	n := r.n
+	out := make([]float64, len(r.cands))
+	par.Range(len(r.cands), 64, 256, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			c := r.cands[i]
+			s := 0.0
+			for j := range n {
+				d := m[c.U*n+j] - m[c.V*n+j]
+				s += d * d
+			}
+			out[i] = linkW(c, r.set.Weight) * s
+		}
+	})
+	return out
+}
+
+
+// bound returns the better linearisation bound of ψ on [a, b] (at no
+// links and at the chosen ones), +Inf when the input graph is unstable
+// at a (then every S is, on the whole interval).
+func (sb *starBase) bound(a, b float64) float64 {
+	best := math.Inf(-1)
+	for t, g := range sb.gs {
+		f, err := stationaryInverse(g, a)
+		if err != nil {
+			if t == 0 {
+				return math.Inf(1)
+			}
+			continue
+		}
+		var q mat.SymDense
+		f.InverseTo(&q)
+		hQ := sb.r.colNorms(symRows(&q, sb.r.n))
+		h := make([]float64, len(hQ))
+		lin := 0.0
+		for i := range h {
+			h[i] = max(0.5*(sb.hL[t][i]/b-a*hQ[i]), 0)
+			if t == 1 && sb.used[i] {
+				lin += 0.5 * (sb.hL[t][i]/b - a*hQ[i])
+			}
+		}
+		psi := 0.5 * (sb.trL[t]/b + mat.Trace(&q) - 0.5)
+		best = max(best, psi-max(topSum(h, min(sb.r.k, len(h)))-lin, 0))
+	}
+	return best
 }
