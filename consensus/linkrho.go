@@ -425,7 +425,6 @@ func (r *rhoRun) colNorms(m []float64) []float64 {
 	return out
 }
 
-
 // bound returns the better linearisation bound of ψ on [a, b] (at no
 // links and at the chosen ones), +Inf when the input graph is unstable
 // at a (then every S is, on the whole interval).
