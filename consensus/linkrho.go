@@ -166,16 +166,10 @@ func (r *rhoRun) rhoGain(c wgraph.Edge, w float64) (gain, h float64, ok bool) {
 func (r *rhoRun) greedy() (float64, error) {
 	b := r.g.Builder()
 	lower := math.Inf(-1)
+	if r.set.Objective == LinkRho2Star {
+		return lower, r.greedyStar(b)
+	}
 	for step := 0; step < r.k; step++ {
-		if r.set.Objective == LinkRho2Star && step > 0 && step%r.set.GammaEvery == 0 {
-			gs, err := gammaStar(b.Build())
-			if err != nil {
-				return 0, err
-			}
-			if err := r.reset(b.Build(), gs); err != nil {
-				return 0, err
-			}
-		}
 		best, gains := r.scoreAll()
 		lower = max(lower, rho2(r.trL, r.trQ, r.gamma)-r.linTerm())
 		if best < 0 || !(gains > 0) {
@@ -192,6 +186,79 @@ func (r *rhoRun) greedy() (float64, error) {
 	r.out.Graph = b.Build()
 	lower = max(lower, rho2(r.trL, r.trQ, r.gamma)-r.linTermAfter())
 	return lower, nil
+}
+
+// starGrid are the multiples of γ* at which LinkRho2Star scores links.
+var starGrid = [...]float64{1, 0.93, 0.86, 0.78, 0.7, 0.6, 0.5}
+
+// greedyStar adds up to k links for LinkRho2Star (spec §13.14): each
+// step scores every candidate by min_j ρ₂(S + e, γ_j) over γ_j = γ*·m_j
+// (m_j in starGrid, γ* re-computed every GammaEvery links), an upper
+// bound on ρ₂ of S + e at its own γ*, and adds the best, stopping when
+// none lowers min_j ρ₂(S, γ_j).
+func (r *rhoRun) greedyStar(b *wgraph.Builder) error {
+	base := r.gamma
+	vals, gam := make([]float64, len(r.cands)), make([]float64, len(r.cands))
+	for step := 0; step < r.k; step++ {
+		cur := b.Build()
+		if step > 0 && step%r.set.GammaEvery == 0 {
+			var err error
+			if base, err = gammaStar(cur); err != nil {
+				return err
+			}
+		}
+		for i := range vals {
+			vals[i] = math.Inf(1)
+		}
+		fcur := math.Inf(1)
+		for _, m := range starGrid {
+			if err := r.setQ(cur, base*m); err != nil {
+				continue // unstable at this γ: so is every S + e
+			}
+			f := rho2(r.trL, r.trQ, r.gamma)
+			fcur = min(fcur, f)
+			r.scoreAll()
+			par.Range(len(r.cands), 64, 256, 0, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					c := r.cands[i]
+					if g, _, ok := r.rhoGain(c, linkW(c, r.set.Weight)); ok && !r.used[i] && f-g < vals[i] {
+						vals[i], gam[i] = f-g, r.gamma
+					}
+				}
+			})
+		}
+		best := -1
+		for i, v := range vals {
+			if v < fcur && (best < 0 || v < vals[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		c := r.cands[best]
+		w := linkW(c, r.set.Weight)
+		gain := fcur - vals[best]
+		r.out.Steps = append(r.out.Steps, LinkStep{Link: wgraph.Edge{U: c.U, V: c.V, W: w},
+			Gain: loadlab.Estimate{Mean: gain, Lo: gain, Hi: gain}, Gamma: gam[best]})
+		r.used[best] = true
+		r.apply(c, w)
+		mustSet(b, c.U, c.V, r.g.Weight(c.U, c.V)+w)
+	}
+	r.out.Graph = b.Build()
+	return nil
+}
+
+// setQ sets Q = (2I − γL)⁻¹ of g and γ, keeping L†.
+func (r *rhoRun) setQ(g *wgraph.Graph, gamma float64) error {
+	f, err := stationaryInverse(g, gamma)
+	if err != nil {
+		return err
+	}
+	var q mat.SymDense
+	f.InverseTo(&q)
+	r.q, r.trQ, r.gamma = symRows(&q, r.n), mat.Trace(&q), gamma
+	return nil
 }
 
 // scoreAll scores the unused candidates in parallel (fills r.grad) and
@@ -352,6 +419,7 @@ func (r *rhoRun) starBound() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	sb.tLo = max(kr.Lower, 0) / n
 	type iv struct{ a, b, lb float64 }
 	gmax := 2 / sp.LambdaMax()
 	var ivs []iv
@@ -383,25 +451,40 @@ func (r *rhoRun) starBound() (float64, error) {
 // starRefine is the number of interval halvings of starBound.
 const starRefine = 24
 
-// starBase holds, for the input graph and the answer's, what starBound
-// needs at every interval: the graph, tr L† and W‖L†b_e‖².
+// starBase holds, for the points w̄ = t·1_S (t in starPoints, t = 0
+// the input graph) at which starBound linearises ψ, the graph, tr L†
+// and W‖L†b_e‖².
 type starBase struct {
 	r    *rhoRun
-	gs   [2]*wgraph.Graph
-	trL  [2]float64
-	hL   [2][]float64
+	ts   []float64
+	gs   []*wgraph.Graph
+	trL  []float64
+	hL   [][]float64
 	used []bool
+	tLo  float64 // T ≤ min_S tr L_S†
 }
 
+// starPoints are the multiples t of the chosen links at which
+// starBound linearises.
+var starPoints = [...]float64{0, 0.25, 0.5, 1}
+
 func (r *rhoRun) newStarBase() (*starBase, error) {
-	sb := &starBase{r: r, gs: [2]*wgraph.Graph{r.g, r.out.Graph}, used: r.used}
-	for t, g := range sb.gs {
+	sb := &starBase{r: r, used: r.used}
+	w := make([]float64, len(r.cands))
+	for _, t := range starPoints {
+		for i := range w {
+			if r.used[i] {
+				w[i] = t
+			}
+		}
+		g := r.weighted(w)
 		lp, err := spectral.PseudoInverse(g)
 		if err != nil {
 			return nil, err
 		}
-		sb.trL[t] = mat.Trace(lp)
-		sb.hL[t] = r.colNorms(symRows(lp, r.n))
+		sb.ts, sb.gs = append(sb.ts, t), append(sb.gs, g)
+		sb.trL = append(sb.trL, mat.Trace(lp))
+		sb.hL = append(sb.hL, r.colNorms(symRows(lp, r.n)))
 	}
 	return sb, nil
 }
@@ -445,9 +528,12 @@ func (sb *starBase) bound(a, b float64) float64 {
 		lin := 0.0
 		for i := range h {
 			h[i] = max(0.5*(sb.hL[t][i]/b-a*hQ[i]), 0)
-			if t == 1 && sb.used[i] {
-				lin += 0.5 * (sb.hL[t][i]/b - a*hQ[i])
+			if sb.used[i] {
+				lin += sb.ts[t] * 0.5 * (sb.hL[t][i]/b - a*hQ[i])
 			}
+		}
+		if t == 0 { // tr Q_S(a) ≥ tr Q_G(a): links raise Q
+			best = max(best, 0.5*(sb.tLo/b+mat.Trace(&q)-0.5))
 		}
 		psi := 0.5 * (sb.trL[t]/b + mat.Trace(&q) - 0.5)
 		best = max(best, psi-max(topSum(h, min(sb.r.k, len(h)))-lin, 0))

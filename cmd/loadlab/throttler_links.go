@@ -77,7 +77,7 @@ func (a *app) designAddStar(d *graphio.Data, k, hops int, path string, w float64
 	q.add("ρ₂ after", res.After.Mean, nil, nil, "load²", "exact, at γ* of the graph with the links")
 	q.add("best ρ₂ with k links ≥", res.Lower, nil, nil, "load²", "certified lower bound (spec §13.14)")
 	q.add("gap", res.Gap, nil, nil, "load²", "ρ₂ after − the best achievable, at most")
-	notes := []string{"γ* is recomputed as links are added; a step's gain is ρ₂'s decrease at the γ it was scored at. AddLinks stops early when no stable link lowers ρ₂."}
+	notes := []string{"γ* is recomputed as links are added; each step scores links at a few cycles at and below γ* (spec §13.14), and its gain is the decrease of ρ₂ at the γ shown. AddLinks stops early when no link lowers ρ₂."}
 	return &answer{tables: []*table{t, q}, value: res, notes: notes}, nil
 }
 
