@@ -358,14 +358,19 @@ func (r *rhoRun) frankWolfe(lower float64) (float64, error) {
 		lower = max(lower, rho2(r.trL, r.trQ, r.gamma)-max(sum-lin, 0))
 		eta := 2 / float64(t+3)
 		next := make([]float64, len(w))
+		stable := false
 		for range 20 {
 			for i := range w {
 				next[i] = (1-eta)*w[i] + eta*s[i]
 			}
 			if _, err := stationaryInverse(r.weighted(next), r.gamma); err == nil {
+				stable = true
 				break
 			}
 			eta /= 2
+		}
+		if !stable {
+			break
 		}
 		w = next
 	}
