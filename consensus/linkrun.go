@@ -213,6 +213,9 @@ func (r *linkRun) run() (*LinkResult, error) {
 	bf := r.out.Before
 	r.out.After = loadlab.Estimate{Mean: bf.Mean - total.Mean, Lo: bf.Lo - total.Hi, Hi: bf.Hi - total.Lo,
 		StdErr: bf.StdErr, N: bf.N}
+	if !r.exact { // the screening state is not needed by the certificate
+		r.zt, r.yt, r.heap, r.pool = nil, nil, nil, nil
+	}
 	if err := r.certify(); err != nil {
 		return nil, err
 	}
