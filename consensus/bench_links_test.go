@@ -42,6 +42,6 @@ func benchAddLinks(b *testing.B, g *wgraph.Graph) {
 	b.ReportMetric(res.After.RelHalfWidth(), "kf-relhw")
 	b.ReportMetric(res.Gap/imp, "gap/improvement")
 	b.ReportMetric(float64(res.Solves), "solves")
-	b.Logf("candidates %d, before %+v, after %+v, improvement %.6g, gap %.6g, lower %.8g, solves %d",
-		len(cands), res.Before, res.After, imp, res.Gap, res.Lower, res.Solves)
+	b.Logf("candidates %d, before %+v, after %+v, improvement %.6g, gap %.6g, lower %.8g, solves %d, rescored %d",
+		len(cands), res.Before, res.After, imp, res.Gap, res.Lower, res.Solves, res.Rescored)
 }

@@ -84,6 +84,11 @@
 //	res, err := consensus.AddLinks(g, cands, 100, nil, src)
 //	fmt.Println(res.After, res.Lower, res.Gap)
 //
+// With LinkSettings.Objective = LinkRho2 (at LinkSettings.Gamma) or
+// LinkRho2Star (at the best cycle γ*, re-tuned as links are added) it
+// lowers ρ₂ instead, up to LinkDenseMaxNodes nodes (§13.15): links that
+// would make the throttler unstable are refused, the greedy stops when
+// no link helps, and Lower bounds the best ρ₂ of any k candidates.
 // LinkStability says which links would push γλ_n past 2 (ρ₂ infinite).
 //
 // # Per-server throttling

@@ -7,7 +7,6 @@ import (
 
 	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/spectral"
-	"github.com/loadlab/loadlab/wgraph"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -151,6 +150,9 @@ func (r *linkRun) certifySketch() error {
 	mc, nc := r.set.CertSketch, len(r.cands)
 	q := distuv.ChiSquared{K: float64(mc)}.Quantile(r.set.Miss/float64(2*nc)) / float64(mc)
 	n := float64(r.n)
+	// ‖Ẑb − Zb‖ ≤ √2 (Σ_j ‖ρ_j‖²)^{1/2}/λ₂lo for every b = e_u − e_v
+	r.sk0 = math.Sqrt(2*r.res0) / r.l2lo
+	r.skk = math.Sqrt(2*r.resk) / r.l2lo
 	d0, err := r.sketchTerm(acc0, q, false)
 	if err != nil {
 		return err
@@ -166,14 +168,21 @@ func (r *linkRun) certifySketch() error {
 }
 
 // sketchTerm returns Σ of the k largest upper bounds of g_e (from the
-// sketch sums acc and the quantile q, replaced by solves for the Confirm
-// largest and, at the chosen links, for the chosen) minus a lower bound
-// of Σ over the chosen g_e (none at no links).
+// sketch sums acc and the quantile q, replaced by solves for the largest
+// ones and, at the chosen links, by the product form for the chosen)
+// minus a lower bound of Σ over the chosen g_e (none at no links). The
+// largest bounds are confirmed by block solves in batches of certBatch,
+// at most Confirm in all, stopping when a batch lowers the term by less
+// than 2 % (a choice of cost only: every value used is a bound).
 func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, error) {
 	ucb := make([]float64, len(r.cands))
 	order := make([]int, 0, len(r.cands))
 	for i, c := range r.cands {
-		ucb[i] = r.linkWeight(c) * acc[i] / q
+		d := math.Sqrt(acc[i]) + r.sk0
+		if atChosen {
+			d = math.Sqrt(acc[i]) + r.skk
+		}
+		ucb[i] = r.linkWeight(c) * d * d / q
 		if !atChosen || !r.added[i] {
 			order = append(order, i)
 		}
@@ -184,54 +193,121 @@ func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, 
 		}
 		return a - b
 	})
-	check := slices.Clone(order[:min(r.set.Confirm, len(order))])
-	for i := range r.cands {
-		if atChosen && r.added[i] {
-			check = append(check, i)
-		}
-	}
+	var fixed []float64 // the confirmed upper bounds (and the chosen's)
 	chosen := 0.0
-	for _, i := range check {
-		c := r.cands[i]
-		x, e, err := r.certX(c, atChosen)
+	if atChosen {
+		hi, lo := r.chosenFinal()
+		fixed, chosen = hi, lo
+	}
+	term := func(j int) float64 { // the top-k sum with order[:j] confirmed
+		v := slices.Clone(fixed)
+		v = append(v, ucbOf(ucb, order[j:min(j+r.k, len(order))])...)
+		return max(topSum(v, r.k)-chosen, 0)
+	}
+	cur := term(0)
+	for j := 0; j < min(r.set.Confirm, len(order)); {
+		ids := order[j:min(j+certBatch, r.set.Confirm, len(order))]
+		hi, err := r.confirmBatch(ids, atChosen)
 		if err != nil {
 			return 0, err
 		}
-		nx, w := math.Sqrt(dense.Dot(x, x)), r.linkWeight(c)
-		ucb[i] = min(ucb[i], w*(nx+e)*(nx+e))
-		if atChosen && r.added[i] {
-			chosen += w * max(nx-e, 0) * max(nx-e, 0)
+		for t, i := range ids {
+			fixed = append(fixed, min(ucb[i], hi[t]))
+		}
+		j += len(ids)
+		next := term(j)
+		stop := cur-next < 0.02*cur
+		cur = next
+		if stop {
+			break
 		}
 	}
-	return max(topSum(ucb, r.k)-chosen, 0), nil
+	return cur, nil
 }
 
-// certX returns x = L_k†b (atChosen) or L†b of the input graph, and its
-// error bound.
-func (r *linkRun) certX(c wgraph.Edge, atChosen bool) ([]float64, float64, error) {
-	if atChosen {
-		x, err := r.exactX(c)
-		if err != nil {
-			return nil, 0, err
+// certBatch is the number of candidates the certificate confirms by one
+// block solve.
+const certBatch = 16
+
+func ucbOf(ucb []float64, ids []int) []float64 {
+	out := make([]float64, len(ids))
+	for t, i := range ids {
+		out[t] = ucb[i]
+	}
+	return out
+}
+
+// chosenFinal returns the upper bounds W(‖x̂‖ + E)² of the chosen
+// links' g_e on the answer's graph and the sum of the lower bounds
+// W(‖x̂‖ − E)², x̂ = L_k†b_i from the stored product form without a solve
+// (spec §13.13): L_k† b_i = x_i − Σ_{j≥i} c_j x_j (x_jᵀ b_i), E from the
+// residual on the answer's graph.
+func (r *linkRun) chosenFinal() ([]float64, float64) {
+	k := len(r.order)
+	hi, lo := make([]float64, k), make([]float64, k)
+	par.For(k, 0, func(s int) {
+		c := r.cands[r.order[s]]
+		x := slices.Clone(r.xs[s])
+		for j := s; j < k; j++ {
+			xj := r.xs[j]
+			dense.Axpy(x, -r.cs[j]*(xj[c.U]-xj[c.V]), xj)
 		}
-		return x, r.xErr(x, c), nil
+		e := r.xErr(x, c)
+		nx, w := math.Sqrt(dense.Dot(x, x)), r.linkWeight(c)
+		hi[s], lo[s] = w*(nx+e)*(nx+e), w*max(nx-e, 0)*max(nx-e, 0)
+	})
+	sum := 0.0
+	for _, v := range lo {
+		sum += v
 	}
-	x := make([]float64, r.n)
-	b := make([]float64, r.n)
-	b[c.U], b[c.V] = 1, -1
-	res, err := r.sol.Solve(x, b)
+	return hi, sum
+}
+
+// confirmBatch returns the upper bounds W(‖x̂‖ + E)² of g_e for the
+// candidates ids, x̂ = L† b_e on the input graph or L_k† b_e on the
+// answer's (the product form), by one block solve.
+func (r *linkRun) confirmBatch(ids []int, atChosen bool) ([]float64, error) {
+	n, m := r.n, len(ids)
+	b := mat.NewDense(n, m, nil)
+	bd := b.RawMatrix().Data
+	for t, i := range ids {
+		c := r.cands[i]
+		bd[c.U*m+t], bd[c.V*m+t] = 1, -1
+	}
+	x := mat.NewDense(n, m, nil)
+	res, err := r.sol.SolveBlock(x, b)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	r.out.Solves++
-	return x, res.Residual * math.Sqrt2 / r.l2lo, nil // the solver's residual is of b projected on 1⊥, which b is
+	r.out.Solves += m
+	xd := x.RawMatrix().Data
+	if atChosen {
+		r.productForm(xd, bd, m)
+	}
+	hi := make([]float64, m)
+	par.For(m, 0, func(t int) {
+		c := r.cands[ids[t]]
+		col := make([]float64, n)
+		for i := range n {
+			col[i] = xd[i*m+t]
+		}
+		var e float64
+		if atChosen {
+			e = r.xErr(col, c)
+		} else {
+			e = res[t].Residual * math.Sqrt2 / r.l2lo // the residual of b, which lies in 1⊥
+		}
+		nx := math.Sqrt(dense.Dot(col, col))
+		hi[t] = r.linkWeight(c) * (nx + e) * (nx + e)
+	})
+	return hi, nil
 }
 
 // certSketch returns ‖G L† b_e‖² (input graph) and ‖G L_k† b_e‖² for
 // every candidate e, G a fresh CertSketch × n Gaussian matrix with
 // entries of variance 1/CertSketch.
 func (r *linkRun) certSketch() (acc0, acck []float64, err error) {
-	const chunk = 16
+	const chunk = 32
 	mc, n := r.set.CertSketch, r.n
 	acc0, acck = make([]float64, len(r.cands)), make([]float64, len(r.cands))
 	s := 1 / math.Sqrt(float64(mc))
@@ -247,10 +323,46 @@ func (r *linkRun) certSketch() (acc0, acck []float64, err error) {
 			return nil, nil, err
 		}
 		r.accumulate(acc0, zt, cols)
+		r.res0 += r.sketchResidual(zt, gd, cols, false)
 		r.productForm(zt, gd, cols)
 		r.accumulate(acck, zt, cols)
+		r.resk += r.sketchResidual(zt, gd, cols, true)
 	}
 	return acc0, acck, nil
+}
+
+// sketchResidual returns Σ_j ‖P g_j − L ẑ_j‖² over the node-major
+// columns ẑ_j of zt (L of the answer's graph when withLinks, else of the
+// input graph; P projects onto 1⊥), the a posteriori check of the
+// certificate's sketch (spec §13.13).
+func (r *linkRun) sketchResidual(zt, gd []float64, cols int, withLinks bool) float64 {
+	n := r.n
+	out := make([]float64, cols)
+	par.For(cols, 0, func(j int) {
+		z, g := make([]float64, n), make([]float64, n)
+		for i := range n {
+			z[i], g[i] = zt[i*cols+j], gd[i*cols+j]
+		}
+		dense.Center(g)
+		lz := make([]float64, n)
+		r.sol.Operator().Apply(lz, z)
+		if withLinks {
+			for _, s := range r.out.Steps {
+				d := s.Link.W * (z[s.Link.U] - z[s.Link.V])
+				lz[s.Link.U] += d
+				lz[s.Link.V] -= d
+			}
+		}
+		for i := range lz {
+			lz[i] -= g[i]
+		}
+		out[j] = dense.Dot(lz, lz)
+	})
+	sum := 0.0
+	for _, v := range out {
+		sum += v
+	}
+	return sum
 }
 
 // accumulate adds ‖Z b_e‖² of the node-major columns zt to acc.
@@ -267,25 +379,42 @@ func (r *linkRun) accumulate(acc, zt []float64, cols int) {
 }
 
 // productForm turns the node-major columns zt = L† g (cols of them) into
-// L_k† g by the product form of spec §13.13.
+// L_k† g = L† g − X C (Xᵀ g) by the product form of spec §13.13, as two
+// passes over the nodes: A = C Xᵀ g summed piece by piece in a fixed
+// order (the same whatever GOMAXPROCS), then zt ← zt − X A.
 func (r *linkRun) productForm(zt, gd []float64, cols int) {
-	a := make([]float64, cols)
-	for t, xt := range r.xs {
-		clear(a)
-		for i, x := range xt {
+	k, n := len(r.xs), r.n
+	if k == 0 {
+		return
+	}
+	pieces := par.Pieces(n, 8192, 64)
+	parts := make([][]float64, pieces)
+	par.For(pieces, 0, func(pc int) {
+		lo, hi := par.Bounds(n, pieces, pc)
+		a := make([]float64, k*cols)
+		for i := lo; i < hi; i++ {
 			row := gd[i*cols : (i+1)*cols]
-			for j := range cols {
-				a[j] += x * row[j]
+			for t, xt := range r.xs {
+				dense.Axpy(a[t*cols:(t+1)*cols], xt[i], row)
 			}
 		}
-		for j := range a {
-			a[j] *= r.cs[t]
-		}
-		for i, x := range xt {
-			row := zt[i*cols : (i+1)*cols]
-			for j := range cols {
-				row[j] -= a[j] * x
-			}
+		parts[pc] = a
+	})
+	a := parts[0]
+	for _, p := range parts[1:] {
+		dense.Axpy(a, 1, p)
+	}
+	for t, c := range r.cs {
+		for j := range cols {
+			a[t*cols+j] *= -c
 		}
 	}
+	par.Range(n, 8192, 64, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := zt[i*cols : (i+1)*cols]
+			for t, xt := range r.xs {
+				dense.Axpy(row, xt[i], a[t*cols:(t+1)*cols])
+			}
+		}
+	})
 }

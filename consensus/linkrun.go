@@ -36,9 +36,18 @@ type linkRun struct {
 	pool  map[int][]float64 // confirmed candidates' x = L_k† b
 	used  []bool
 	added []bool // the candidates chosen, by index
+	order []int  // the candidates chosen, in order
 	l2lo  float64
 	lower float64 // the best lower bound on the optimum met so far
 	out   *LinkResult
+	// lazy screening (LinkSketch): the heap of last scores, the entries
+	// taken at this step, the count of re-scores
+	heap     lazyHeap
+	fresh    []lazyEntry
+	rescored int
+	// the certificate's sketch: Σ_j ‖ρ_j‖² of its columns on the input
+	// graph and on the answer's, and the error bounds of ‖Ẑb‖ they give
+	res0, resk, sk0, skk float64
 }
 
 // newLinkRun builds L† (LinkExact) or the solver and both sketches.
@@ -66,7 +75,13 @@ func newLinkRun(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings, s
 		return r, nil
 	}
 	r.rng = rand.New(src)
+	if len(cands) > math.MaxInt32 {
+		return nil, loadlab.TooLarge("consensus", "AddLinks: %d candidates, at most %d in LinkSketch", len(cands), math.MaxInt32)
+	}
 	if err := size.Check("consensus", "AddLinks: sketch entries", n, 8*(2*set.Sketch+set.Pool+k+1)); err != nil {
+		return nil, err
+	}
+	if err := size.Check("consensus", "AddLinks: screening heap", len(cands), 16); err != nil {
 		return nil, err
 	}
 	sol, err := laplacian.NewSolver(g, set.Solver, src)
@@ -78,6 +93,7 @@ func newLinkRun(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings, s
 		return nil, err
 	}
 	r.l2lo = lambda2Lower(g)
+	r.initLazy()
 	return r, nil
 }
 
@@ -188,17 +204,24 @@ func (r *linkRun) run() (*LinkResult, error) {
 		total.Lo += gain.Lo
 		total.Hi += gain.Hi
 		r.apply(i, x)
+		if !r.exact {
+			r.restoreLazy(i)
+		}
 		mustSet(b, c.U, c.V, r.g.Weight(c.U, c.V)+w)
 	}
 	r.out.Graph = b.Build()
 	bf := r.out.Before
 	r.out.After = loadlab.Estimate{Mean: bf.Mean - total.Mean, Lo: bf.Lo - total.Hi, Hi: bf.Hi - total.Lo,
 		StdErr: bf.StdErr, N: bf.N}
+	if !r.exact { // the screening state is not needed by the certificate
+		r.zt, r.yt, r.heap, r.pool = nil, nil, nil, nil
+	}
 	if err := r.certify(); err != nil {
 		return nil, err
 	}
 	r.out.Lower = min(r.lower, r.out.After.Lo)
 	r.out.Gap = r.out.After.Lo - r.out.Lower
+	r.out.Rescored = r.rescored
 	return r.out, nil
 }
 
@@ -268,11 +291,12 @@ func (r *linkRun) score(c wgraph.Edge, zb []float64) float64 {
 // choose screens all unused candidates, confirms the Pool best and
 // returns the best confirmed one with x = L_k† b.
 func (r *linkRun) choose() (int, []float64, error) {
-	pool := r.set.Pool
+	var top []int
 	if r.exact {
-		pool = 1
+		top = r.topScores(1)
+	} else {
+		top = r.lazyTop(r.set.Pool)
 	}
-	top := r.topScores(pool)
 	keep := map[int][]float64{}
 	best, bestGain := -1, math.Inf(-1)
 	for _, i := range top {
@@ -387,6 +411,7 @@ func (r *linkRun) apply(i int, x []float64) {
 	res := x[c.U] - x[c.V]
 	coef := w / (1 + w*res)
 	r.used[i], r.added[i] = true, true
+	r.order = append(r.order, i)
 	delete(r.pool, i)
 	for p, xp := range r.pool {
 		cp := r.cands[p]

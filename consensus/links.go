@@ -6,6 +6,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/laplacian"
 	"github.com/loadlab/loadlab/wgraph"
 )
@@ -59,6 +60,15 @@ type LinkSettings struct {
 	Trace *estimate.TraceSettings
 	// Solver configures the confirming solves; a zero Tol means 1e-12.
 	Solver *laplacian.Settings
+	// Objective is LinkKirchhoff (the zero value), LinkRho2 or
+	// LinkRho2Star; the ρ₂ objectives need the exact path.
+	Objective LinkObjective
+	// Gamma is the update cycle of LinkRho2, > 0 with γλ_n < 2
+	// (required for LinkRho2, unused otherwise).
+	Gamma float64
+	// GammaEvery is the number of links between re-computations of γ*
+	// in LinkRho2Star; 0 means 1.
+	GammaEvery int
 }
 
 // Validate reports a field outside its domain (errors wrap
@@ -84,6 +94,14 @@ func (s *LinkSettings) Validate() error {
 		return loadlab.Invalid("consensus", "LinkSettings.FrankWolfe = %d, want ≥ 0", s.FrankWolfe)
 	case s.Miss != 0 && !(s.Miss > 0 && s.Miss < 1):
 		return loadlab.Invalid("consensus", "LinkSettings.Miss = %v, want 0 (default) or in (0, 1)", s.Miss)
+	case s.Objective < LinkKirchhoff || s.Objective > LinkRho2Star:
+		return loadlab.Invalid("consensus", "LinkSettings.Objective = %d, want LinkKirchhoff, LinkRho2 or LinkRho2Star", int(s.Objective))
+	case !(s.Gamma >= 0) || math.IsInf(s.Gamma, 1):
+		return loadlab.Invalid("consensus", "LinkSettings.Gamma = %v, want finite and > 0 (0: unset)", s.Gamma)
+	case s.Objective == LinkRho2 && s.Gamma == 0:
+		return loadlab.Invalid("consensus", "LinkSettings.Gamma = 0: LinkRho2 needs the update cycle γ > 0")
+	case s.GammaEvery < 0:
+		return loadlab.Invalid("consensus", "LinkSettings.GammaEvery = %d, want ≥ 0", s.GammaEvery)
 	}
 	if err := s.Trace.Validate(); err != nil {
 		return err
@@ -98,6 +116,7 @@ func (s *LinkSettings) resolved(n, k int) LinkSettings {
 	var sol laplacian.Settings
 	if s != nil {
 		r.Method, r.Trace = s.Method, s.Trace
+		r.Objective, r.Gamma, r.GammaEvery = s.Objective, s.Gamma, s.GammaEvery
 		setIf(&r.Weight, s.Weight)
 		setIfInt(&r.Sketch, s.Sketch)
 		setIfInt(&r.Pool, s.Pool)
@@ -111,6 +130,9 @@ func (s *LinkSettings) resolved(n, k int) LinkSettings {
 	}
 	if sol.Tol == 0 {
 		sol.Tol = 1e-12
+	}
+	if r.GammaEvery == 0 {
+		r.GammaEvery = 1
 	}
 	r.Solver = &sol
 	if r.Method == LinkAuto {
@@ -140,8 +162,12 @@ type LinkStep struct {
 	Link wgraph.Edge
 	// Gain is the decrease of the Kirchhoff index it brings, n·w‖L†b‖²/
 	// (1 + w R_uv) on the graph before it, with an interval that bounds
-	// the solve error (exact in LinkExact).
+	// the solve error (exact in LinkExact). For the ρ₂ objectives it is
+	// the decrease of ρ₂ at Gamma.
 	Gain loadlab.Estimate
+	// Gamma is the update cycle the step was scored at (the ρ₂
+	// objectives; 0 for LinkKirchhoff).
+	Gamma float64
 }
 
 // LinkResult is the answer of AddLinks.
@@ -170,6 +196,9 @@ type LinkResult struct {
 	Method LinkMethod
 	// Solves counts the Laplacian solves (block columns included).
 	Solves int
+	// Rescored counts the screening scores LinkSketch computed after the
+	// first pass over the candidates (lazy screening, spec §13.13).
+	Rescored int
 }
 
 // AddLinks chooses k of the candidate links, one at a time, each time
@@ -209,6 +238,15 @@ func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src 
 		return nil, err
 	}
 	set := s.resolved(g.Order(), k)
+	if set.Objective != LinkKirchhoff {
+		if set.Method != LinkExact {
+			return nil, loadlab.TooLarge("consensus", "AddLinks: LinkSettings.Objective = %v needs LinkExact, at most %d nodes (the graph has %d)", set.Objective, LinkDenseMaxNodes, g.Order())
+		}
+		if err := size.CheckDense("consensus", "AddLinks (ρ₂)", g.Order(), 2); err != nil {
+			return nil, err
+		}
+		return addLinksRho(g, cands, k, set)
+	}
 	if set.Method == LinkSketch && src == nil {
 		panic("consensus: AddLinks: nil rand.Source")
 	}

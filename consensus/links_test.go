@@ -3,6 +3,7 @@ package consensus
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/loadlab/loadlab/spectral"
@@ -358,5 +359,36 @@ func TestLinkStability(t *testing.T) {
 			}
 		}
 		t.Logf("w = %v: %d of %d links destabilise", w, unstable, len(cands))
+	}
+}
+
+// TestAddLinksSketchGOMAXPROCS checks that the sketch path (lazy
+// screening, blocked product form, batched confirmation) gives the same
+// links and bounds with one core as with several.
+func TestAddLinksSketchGOMAXPROCS(t *testing.T) {
+	g, err := gen.RandomRegular(300, 4, rand.NewPCG(8, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := Candidates(g, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(procs int) *LinkResult {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		res, err := AddLinks(g, cands, 5, &LinkSettings{Method: LinkSketch, CertSketch: 48}, rand.NewPCG(3, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a, b := run(1), run(4)
+	for i := range a.Steps {
+		if a.Steps[i] != b.Steps[i] {
+			t.Fatalf("step %d: %+v with 1 core, %+v with 4", i, a.Steps[i], b.Steps[i])
+		}
+	}
+	if a.Lower != b.Lower || a.After != b.After || a.Rescored != b.Rescored {
+		t.Errorf("1 core: lower %v after %v rescored %d; 4: %v %v %d", a.Lower, a.After, a.Rescored, b.Lower, b.After, b.Rescored)
 	}
 }

@@ -20,7 +20,7 @@ func linkCases() []badarg.Case {
 	}
 	p := badarg.Probe{Func: "AddLinks", Err: inv}
 	set := func(s *LinkSettings) error { return add(good, 1, s) }
-	cs := badarg.Fields(p, LinkSettings{}, badarg.NonNegative, set, "Weight", "Sketch", "Pool", "CertSketch", "Confirm", "FrankWolfe")
+	cs := badarg.Fields(p, LinkSettings{}, badarg.NonNegative, set, "Weight", "Sketch", "Pool", "CertSketch", "Confirm", "FrankWolfe", "Gamma", "GammaEvery")
 	cs = append(cs,
 		p.Fails("k = 3 > 2 candidates", "k = 3", func() error { return add(good, 3, nil) }),
 		p.Fails("k = -1", "k = -1", func() error { return add(good, -1, nil) }),
@@ -31,6 +31,8 @@ func linkCases() []badarg.Case {
 		p.Fails("W = NaN", "candidates[0].W = NaN", func() error { return add([]wgraph.Edge{{U: 0, V: 2, W: nan}}, 1, nil) }),
 		p.Fails("W = Inf", "candidates[0].W = +Inf", func() error { return add([]wgraph.Edge{{U: 0, V: 2, W: inf}}, 1, nil) }),
 		p.Fails("Method = 7", "LinkSettings.Method = 7", func() error { return set(&LinkSettings{Method: 7}) }),
+		p.Fails("Objective = 7", "LinkSettings.Objective = 7", func() error { return set(&LinkSettings{Objective: 7}) }),
+		p.Fails("LinkRho2 without Gamma", "LinkSettings.Gamma = 0", func() error { return set(&LinkSettings{Objective: LinkRho2}) }),
 		p.Fails("Miss = 1", "LinkSettings.Miss = 1", func() error { return set(&LinkSettings{Miss: 1}) }),
 		p.Fails("Miss = NaN", "LinkSettings.Miss = NaN", func() error { return set(&LinkSettings{Miss: nan}) }),
 		p.Fails("Trace.RelAcc = 2", "TraceSettings.RelAcc = 2", func() error { return set(&LinkSettings{Trace: &estimate.TraceSettings{RelAcc: 2}}) }),

@@ -78,3 +78,55 @@ func TestDesignAddKirchhoffBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestDesignAddRho2Star runs "throttler design --add --objective
+// rho2-star" on the karate club and checks it against the library: ρ₂
+// after is the dense ρ₂ at γ* of the graph with the printed links, and
+// lower ≤ after; --gamma-every 0 exits with 2.
+func TestDesignAddRho2Star(t *testing.T) {
+	args := []string{"throttler", "design", "--dataset", "karate", "--add", "2", "--hops", "2", "--objective", "rho2-star", "--csv"}
+	_, links := csvRows(t, mustRun(t, append(args, "--table", "added links")...))
+	_, q := csvRows(t, mustRun(t, append(args, "--table", "ρ₂ at γ*")...))
+	d := shipped["karate"]()
+	idx := map[string]int{}
+	for i, l := range d.Labels {
+		idx[l] = i
+	}
+	b := d.Graph.Builder()
+	for _, r := range links {
+		if err := b.SetEdge(idx[r[1]], idx[r[2]], 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sp, err := consensus.NewSpectral(b.Build())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, _, err := sp.GammaH2(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := consensus.Rho(&consensus.Throttler{Graph: b.Build(), Gamma: gs}, consensus.Case2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := map[string]float64{}
+	for _, r := range q {
+		v, err := strconv.ParseFloat(r[1], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		val[r[0]] = v
+	}
+	// The CSV prints 6 significant digits at least; 1e-5 relative.
+	if got := val["ρ₂ after"]; !(abs(got-want) <= 1e-5*want) {
+		t.Errorf("ρ₂ after = %v, dense %v", got, want)
+	}
+	if lo := val["best ρ₂ with k links ≥"]; !(lo <= val["ρ₂ after"]) || !(val["gap"] >= 0) {
+		t.Errorf("lower %v, after %v, gap %v", lo, val["ρ₂ after"], val["gap"])
+	}
+	r := runCmd(t, "", append(args[:len(args)-1], "--gamma-every", "0")...)
+	if r.code != 2 || !strings.Contains(r.stderr, "--gamma-every") {
+		t.Errorf("--gamma-every 0: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -20,6 +20,7 @@ const maxAllPairsCandidates = 400
 type designOpts struct {
 	f              throttlerFlags
 	add, hops      int
+	gammaEvery     int
 	objective      string
 	candidates     string
 	linkWeight     float64
@@ -44,6 +45,10 @@ any size (exact up to 1000 servers, sketches and solves above, spec
 §13.13): each step's gain and K_f with 95 % intervals, a certified lower
 bound on the best K_f of any K candidates and the gap to it; with
 --gamma, whether each chosen link alone keeps the throttler stable.
+With --objective rho2-star the links lower ρ₂ at the best update cycle
+γ*, recomputed every --gamma-every links (up to 1000 servers, spec
+§13.15), with a certified lower bound; with rho2 up to 1000 servers the
+certified lower bound on the best ρ₂ at --gamma is printed too.
 --weights: choose the weight of every existing link under a total weight
 --budget (default: the current total) to minimise ρ₂ (spec §5.2,
 Problem A), with a certified lower bound on the optimum; with
@@ -67,7 +72,8 @@ with a certified gap (spec §13.14).`,
 	o.f.register(c)
 	c.Flags().IntVar(&o.add, "add", 0, "number of links to add greedily")
 	c.Flags().IntVar(&o.hops, "hops", 0, "with --add: the candidates are the missing links between servers at most `H` hops apart")
-	c.Flags().StringVar(&o.objective, "objective", "", "with --add: rho2 or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above; with --weights: rho2 takes the scalable ρ₂ design (spec §13.14)")
+	c.Flags().StringVar(&o.objective, "objective", "", "with --add: rho2 (at --gamma), rho2-star (ρ₂ at γ*, re-tuned as links are added; up to 1000 servers) or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above; with --weights: rho2 takes the scalable ρ₂ design (spec §13.14)")
+	c.Flags().IntVar(&o.gammaEvery, "gamma-every", 1, "with --objective rho2-star: recompute γ* every `N` links")
 	c.Flags().StringVar(&o.candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
 	c.Flags().Float64Var(&o.linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")
 	c.Flags().BoolVar(&o.weights, "weights", false, "design every link weight under --budget")
@@ -94,14 +100,17 @@ func (o *designOpts) run(a *app, cmd *cobra.Command) error {
 	if done, err := a.designAtScale(d, o.budget, o.weights, cmd.Flags().Changed("excess"), o.sf); done {
 		return err
 	}
-	kirchhoff, err := kirchhoffObjective(o.objective, d.Graph.Order())
+	obj, err := linkObjective(o.objective, d.Graph.Order())
 	if err != nil {
 		return err
 	}
 	var ans *answer
-	if o.add > 0 && kirchhoff {
+	switch {
+	case o.add > 0 && obj == "kirchhoff":
 		ans, err = a.designAddKirchhoff(d, o.f.gamma, o.add, o.hops, o.candidates, o.linkWeight)
-	} else {
+	case o.add > 0 && obj == "rho2-star":
+		ans, err = a.designAddStar(d, o.add, o.hops, o.candidates, o.linkWeight, o.gammaEvery)
+	default:
 		th, terr := designThrottler(d.Graph, o.f)
 		if terr != nil {
 			return terr
@@ -190,7 +199,15 @@ func (a *app) designAdd(d *graphio.Data, th *consensus.Throttler, k int, path st
 	}
 	notes := []string{fmt.Sprintf("ρ₂ before: %.6g at γ = %.6g (σ = 1). ρ₂ can rise when a link is added (spec §5.1): stop where the column is least.", gr.Rho[0], th.Gamma)}
 	draw := pointsPicture("ρ₂ as links are added", "links added", "ρ₂ (load²)", true, series{name: "ρ₂", xs: steps(len(gr.Rho)), ys: gr.Rho, line: true})
-	return &answer{tables: []*table{t}, value: gr, notes: notes, draw: draw}, nil
+	tables := []*table{t}
+	if d.Graph.Order() <= consensus.LinkDenseMaxNodes {
+		q, note := rho2Certificate(d.Graph, cands, k, th.Gamma, w)
+		if q != nil {
+			tables = append(tables, q)
+		}
+		notes = append(notes, note)
+	}
+	return &answer{tables: tables, value: gr, notes: notes, draw: draw}, nil
 }
 
 // candidateLinks reads the candidate links, lists the missing links
