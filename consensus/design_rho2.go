@@ -56,8 +56,9 @@ type Rho2WeightDesign struct {
 	// below 2/Gamma (the stability certificate; its Delta is the
 	// Lanczos end's failure probability).
 	LambdaMax spectral.Bracket
-	// Exact says the dense path ran.
-	Exact bool
+	// Exact says an exact path ran, Sparse that it was the sparse
+	// Cholesky one (above DenseMax).
+	Exact, Sparse bool
 	// Iterations of the projected gradient, Evals of the objective,
 	// Solves of the Laplacian, ShiftedSolves of 2I − γL (sketched path)
 	// and SketchColumns of the certificate.
@@ -219,13 +220,14 @@ type rho2Run struct {
 	f     float64 // the oracle's value at w
 	w     []float64
 	exact bool
+	sparse bool // the exact path by sparse Cholesky
 }
 
 // optimiseRho2 minimises the oracle's ρ₂ at cycle gamma from the
 // feasible start w (updated in place). field names what an unstable
 // start is blamed on.
 func optimiseRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, exact bool, seed uint64, field string) (*rho2Run, error) {
-	r := &rho2Run{p: p, gamma: gamma, seed: seed, w: w, exact: exact}
+	r := &rho2Run{p: p, gamma: gamma, seed: seed, w: w, exact: exact, sparse: exact && p.Nodes > set.DenseMax}
 	switch {
 	case exact && p.Nodes <= set.DenseMax:
 		r.o = newDenseRho2Oracle(p, gamma)
@@ -245,7 +247,7 @@ func optimiseRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDes
 // finish certifies the run (spec §13.14; with gmax > 0 the bound over
 // every cycle up to gmax) and sets the status.
 func (r *rho2Run) finish(set ScaleDesignSettings, gmax float64) (*Rho2WeightDesign, error) {
-	d := &Rho2WeightDesign{Exact: r.exact, Gamma: r.gamma, Weights: r.w, Graph: r.p.graph(r.w)}
+	d := &Rho2WeightDesign{Exact: r.exact, Sparse: r.sparse, Gamma: r.gamma, Weights: r.w, Graph: r.p.graph(r.w)}
 	if err := rho2Certify(r.p, r.gamma, r.o, r.w, set, r.seed, gmax, d); err != nil {
 		return d, err
 	}

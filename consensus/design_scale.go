@@ -150,8 +150,9 @@ type ScaleWeightDesign struct {
 	// Gap = Value.Hi − Lower ≥ f(w) − f*; both hold with probability at
 	// least Confidence (1 on the dense path).
 	Lower, Gap, Confidence float64
-	// Exact says an exact path ran (dense, or sparse Cholesky).
-	Exact bool
+	// Exact says an exact path ran, Sparse that it was the sparse
+	// Cholesky one (above DenseMax).
+	Exact, Sparse bool
 	// Iterations of the projected gradient, Evals of the objective,
 	// Solves of the Laplacian (sketched path) and SketchColumns, the
 	// certificate's columns k.
@@ -296,7 +297,7 @@ func DesignWeightsAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand
 		seed = rand.New(src).Uint64()
 		o = newSketchTraceOracle(p, set, seed)
 	}
-	d := &ScaleWeightDesign{Exact: exact || sparse}
+	d := &ScaleWeightDesign{Exact: exact || sparse, Sparse: sparse}
 	w, err := p.start(set.Start)
 	if err != nil {
 		return nil, err

@@ -85,7 +85,7 @@ func TestDesignWeightsRho2(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := runCmd(t, "", "throttler", "design", "--graph", path, "--weights", "--objective", "rho2", "--gamma", "0.1", "--gap-tol", "0.8", "--csv", "--table", "certificate")
+	r := runCmd(t, "", "throttler", "design", "--graph", path, "--weights", "--objective", "rho2", "--gamma", "0.1", "--gap-tol", "0.8", "--sketch", "--csv", "--table", "certificate")
 	_, rows := csvRows(t, r.stdout)
 	lower, value := quantity(t, rows, "lower bound on the optimum"), quantity(t, rows, "ρ₂ at the design")
 	if !(lower > 0 && lower < value) {

@@ -56,7 +56,7 @@ func TestDesignWeightsResistance(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := runCmd(t, "", "throttler", "design", "--graph", path, "--weights", "--csv", "--table", "certificate")
+	r := runCmd(t, "", "throttler", "design", "--graph", path, "--weights", "--sketch", "--csv", "--table", "certificate")
 	_, rows = csvRows(t, r.stdout)
 	lower, value := quantity(t, rows, "lower bound on the optimum"), quantity(t, rows, "tr L† at the design")
 	if !(lower > 0 && lower < value) {

@@ -18,6 +18,7 @@ import (
 // objective and th are copied from the command's other flags.
 type scaleDesignFlags struct {
 	resistance, gammaOpt bool
+	sketch               bool
 	minW, maxW, tol      float64
 	eps                  float64
 	objective            string
@@ -30,6 +31,7 @@ func (f *scaleDesignFlags) register(c *cobra.Command) {
 	c.Flags().Float64Var(&f.maxW, "max-weight", math.Inf(1), "with --resistance: upper bound on every link weight")
 	c.Flags().Float64Var(&f.tol, "gap-tol", 0.01, "with --resistance: relative certified gap to aim at")
 	c.Flags().Float64Var(&f.eps, "sketch-eps", 0.2, "with --resistance above 1000 servers: the certificate's sketch accuracy ε")
+	c.Flags().BoolVar(&f.sketch, "sketch", false, "with --resistance or --objective rho2: the sketched path even where an exact one (dense, or sparse Cholesky) would run — faster on large graphs, the certificate at the printed probability")
 	c.Flags().BoolVar(&f.gammaOpt, "gamma-opt", false, "with --weights --objective rho2: design the update cycle γ with the weights (spec §13.14)")
 }
 
@@ -86,17 +88,14 @@ func (a *app) designWeightsAtScale(d *graphio.Data, budget float64, f scaleDesig
 		return nil, err
 	}
 	pr := a.startProgress(-1, "weight design at scale")
-	wd, err := consensus.DesignWeightsAtScale(p, &consensus.ScaleDesignSettings{Tol: f.tol, Eps: f.eps}, rand.NewPCG(a.seed, 6))
+	wd, err := consensus.DesignWeightsAtScale(p, &consensus.ScaleDesignSettings{Tol: f.tol, Eps: f.eps, Sketch: f.sketch}, rand.NewPCG(a.seed, 6))
 	pr.done()
 	if wd == nil {
 		return nil, err
 	}
 	t := weightsTable(d.Labels, edges, wd.Weights)
 	s := quantityTable("certificate")
-	method := "exact (dense)"
-	if !wd.Exact {
-		method = fmt.Sprintf("sketch, 95 %% interval; %d columns", wd.SketchColumns)
-	}
+	method := designMethod(wd.Exact, wd.Sparse, wd.SketchColumns)
 	s.add("tr L† at the design", wd.Value.Mean, wd.Value.Lo, wd.Value.Hi, "1/weight", method)
 	s.add("lower bound on the optimum", wd.Lower, wd.Lower, nil, "1/weight", fmt.Sprintf("holds with probability ≥ %.3g", wd.Confidence))
 	s.add("certified gap", wd.Gap, nil, nil, "1/weight", wd.Status.String())
@@ -147,7 +146,7 @@ func (a *app) designRho2AtScale(d *graphio.Data, budget float64, f scaleDesignFl
 	if err != nil {
 		return nil, err
 	}
-	set := &consensus.ScaleDesignSettings{Tol: f.tol, Eps: f.eps}
+	set := &consensus.ScaleDesignSettings{Tol: f.tol, Eps: f.eps, Sketch: f.sketch}
 	src := rand.NewPCG(a.seed, 7)
 	var wd *consensus.Rho2WeightDesign
 	if f.gammaOpt {
@@ -181,10 +180,7 @@ func (a *app) designRho2AtScale(d *graphio.Data, budget float64, f scaleDesignFl
 func rho2Answer(d *graphio.Data, edges []wgraph.Edge, budget float64, f scaleDesignFlags, wd *consensus.Rho2WeightDesign) *answer {
 	t := weightsTable(d.Labels, edges, wd.Weights)
 	s := quantityTable("certificate")
-	method := "exact (dense)"
-	if !wd.Exact {
-		method = fmt.Sprintf("sketch, 95 %% interval; %d columns", wd.SketchColumns)
-	}
+	method := designMethod(wd.Exact, wd.Sparse, wd.SketchColumns)
 	how := "given (--gamma)"
 	if f.gammaOpt {
 		how = "designed with the weights (spec §13.14)"
@@ -201,4 +197,15 @@ func rho2Answer(d *graphio.Data, edges []wgraph.Edge, budget float64, f scaleDes
 	s.add("iterations", wd.Iterations, nil, nil, "", fmt.Sprintf("%d solves of L, %d of 2I − γL", wd.Solves, wd.ShiftedSolves))
 	notes := []string{"Objective ρ₂(γ; L(w)) with σ = 1 (spec §4.4, §13.14); with --gamma-opt the minimum over every cycle γ."}
 	return &answer{tables: []*table{t, s}, value: wd, notes: notes}
+}
+
+// designMethod names the path a scalable weight design took.
+func designMethod(exact, sparse bool, columns int) string {
+	switch {
+	case sparse:
+		return "exact (sparse Cholesky)"
+	case exact:
+		return "exact (dense)"
+	}
+	return fmt.Sprintf("sketch, 95 %% interval; %d columns", columns)
 }
