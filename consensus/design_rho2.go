@@ -212,14 +212,14 @@ func rho2Path(p TraceWeightProblem, set ScaleDesignSettings, src rand.Source) (e
 
 // rho2Run is one optimisation at a fixed cycle, before its certificate.
 type rho2Run struct {
-	p     TraceWeightProblem
-	gamma float64
-	o     rho2Oracle
-	seed  uint64
-	rec   solve.Record
-	f     float64 // the oracle's value at w
-	w     []float64
-	exact bool
+	p      TraceWeightProblem
+	gamma  float64
+	o      rho2Oracle
+	seed   uint64
+	rec    solve.Record
+	f      float64 // the oracle's value at w
+	w      []float64
+	exact  bool
 	sparse bool // the exact path by sparse Cholesky
 }
 
