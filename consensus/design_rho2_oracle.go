@@ -104,7 +104,7 @@ type sketchRho2Oracle struct {
 	tol     float64
 	y       [][]float64 // the columns' last Q P q_j
 	q, t    []float64
-	cg      warmCG
+	cg      *shiftedCG
 	nshift  int
 	lastBr  spectral.Bracket
 	bracket func(g *wgraph.Graph) (spectral.Bracket, error)
@@ -113,7 +113,7 @@ type sketchRho2Oracle struct {
 func newSketchRho2Oracle(p TraceWeightProblem, gamma float64, set ScaleDesignSettings, seed uint64) *sketchRho2Oracle {
 	n := p.Nodes
 	o := &sketchRho2Oracle{tr: newSketchTraceOracle(p, set, seed), gamma: gamma, tol: set.solverSettings().Tol,
-		y: make([][]float64, set.Probes), q: make([]float64, n), t: make([]float64, len(p.Links)), cg: newWarmCG(n)}
+		y: make([][]float64, set.Probes), q: make([]float64, n), t: make([]float64, len(p.Links))}
 	for j := range o.y {
 		o.y[j] = make([]float64, n)
 	}
@@ -151,11 +151,15 @@ func (o *sketchRho2Oracle) eval(w []float64) (rho2Parts, bool, error) {
 		return rho2Parts{}, ok, err
 	}
 	op := laplacian.NewOperator(g)
+	if o.cg == nil {
+		o.cg = rho2CG(op, o.gamma, o.tol)
+	}
+	o.cg.op = op
 	clear(o.t)
 	var q2 float64
 	for j, y := range o.y {
 		gaussian(o.q, o.tr.seed, 1, j)
-		it, err := o.cg.solve(op, o.gamma, y, o.q, o.tol)
+		it, err := o.cg.solveFrom(y, o.q)
 		if err != nil {
 			return rho2Parts{}, false, err
 		}
@@ -172,65 +176,12 @@ func (o *sketchRho2Oracle) eval(w []float64) (rho2Parts, bool, error) {
 	return rho2Parts{a: a, q2: q2 / k, s: s, t: o.t}, true, nil
 }
 
-// warmCG solves (2I − γL) y = P b by conjugate gradients from the
-// current y (spec §13.14: the operator's spectrum lies in
-// [2 − γλ_n, 2], so the iterations are about √(2/(2 − γλ_n)) per digit).
-type warmCG struct {
-	pb, r, p, ap []float64
-}
-
-func newWarmCG(n int) warmCG {
-	return warmCG{pb: make([]float64, n), r: make([]float64, n), p: make([]float64, n), ap: make([]float64, n)}
-}
-
-// apply sets dst = (2I − γL) v.
-func shiftedApply(op *laplacian.Operator, gamma float64, dst, v []float64) {
-	op.ApplyShifted(dst, v, -2/gamma)
-	for i := range dst {
-		dst[i] *= -gamma
-	}
-}
-
-// solve updates y (in 1⊥) until ‖P b − (2I − γL) y‖ ≤ tol ‖P b‖ and
-// returns the iterations (0 when y already met tol).
-func (c *warmCG) solve(op *laplacian.Operator, gamma float64, y, b []float64, tol float64) (int, error) {
-	var mean float64
-	for _, v := range b {
-		mean += v
-	}
-	mean /= float64(len(b))
-	for i, v := range b {
-		c.pb[i] = v - mean
-	}
-	shiftedApply(op, gamma, c.r, y)
-	for i := range c.r {
-		c.r[i] = c.pb[i] - c.r[i]
-	}
-	stop := tol * tol * dense.Dot(c.pb, c.pb)
-	rr := dense.Dot(c.r, c.r)
-	if rr <= stop {
-		return 0, nil
-	}
-	copy(c.p, c.r)
-	const maxIter = 20000
-	for it := 1; it <= maxIter; it++ {
-		shiftedApply(op, gamma, c.ap, c.p)
-		alpha := rr / dense.Dot(c.p, c.ap)
-		for i := range y {
-			y[i] += alpha * c.p[i]
-			c.r[i] -= alpha * c.ap[i]
-		}
-		rrNew := dense.Dot(c.r, c.r)
-		if rrNew <= stop {
-			return it, nil
-		}
-		beta := rrNew / rr
-		rr = rrNew
-		for i := range c.p {
-			c.p[i] = c.r[i] + beta*c.p[i]
-		}
-	}
-	return maxIter, loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "DesignRho2AtScale: the solve of 2I − γL did not reach %.3g in %d iterations", tol, maxIter)
+// rho2CG returns the warm-started solver of 2I − γL of the ρ₂ designs
+// (on op, which the caller replaces as the weights change).
+func rho2CG(op *laplacian.Operator, gamma, tol float64) *shiftedCG {
+	c := newShiftedCG(op, gamma, tol, 20000)
+	c.who = "DesignRho2AtScale"
+	return c
 }
 
 // rho2Envelope turns the certificate's sketch sums into the bound's

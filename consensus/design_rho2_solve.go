@@ -258,7 +258,7 @@ func rho2SketchCertify(p TraceWeightProblem, gamma float64, w []float64, set Sca
 		return err
 	}
 	op := laplacian.NewOperator(d.Graph)
-	cg := newWarmCG(n)
+	cg := rho2CG(op, gamma, solver.Tol)
 	s, t := make([]float64, m), make([]float64, m)
 	vals, avals, cvals := make([]float64, k), make([]float64, k), make([]float64, k)
 	q, x, y, ly := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
@@ -266,8 +266,7 @@ func rho2SketchCertify(p TraceWeightProblem, gamma float64, w []float64, set Sca
 		if err != nil {
 			return
 		}
-		clear(y)
-		if _, err = cg.solve(op, gamma, y, q, solver.Tol); err != nil {
+		if _, err = cg.solve(y, q); err != nil {
 			return
 		}
 		op.Apply(ly, y)

@@ -217,17 +217,20 @@ func h2Stable(g *wgraph.Graph, gamma float64) (spectral.Bracket, error) {
 }
 
 // shiftedCG solves (2I − γL) x = P b by unpreconditioned conjugate
-// gradients; 2I − γL is positive definite for 0 < γ < 2/λ_n.
+// gradients; 2I − γL is positive definite for 0 < γ < 2/λ_n, with its
+// spectrum on 1⊥ in [2 − γλ_n, 2], so the iterations are about
+// √(2/(2 − γλ_n)) per digit. who names the caller in errors.
 type shiftedCG struct {
 	op           *laplacian.Operator
 	gamma, tol   float64
 	maxIter      int
+	who          string
 	pq, r, p, ap []float64
 }
 
 func newShiftedCG(op *laplacian.Operator, gamma, tol float64, maxIter int) *shiftedCG {
 	n := op.Order()
-	return &shiftedCG{op: op, gamma: gamma, tol: tol, maxIter: maxIter,
+	return &shiftedCG{op: op, gamma: gamma, tol: tol, maxIter: maxIter, who: "EstimateH2",
 		pq: make([]float64, n), r: make([]float64, n), p: make([]float64, n), ap: make([]float64, n)}
 }
 
@@ -240,27 +243,31 @@ func (c *shiftedCG) apply(dst, v []float64) {
 }
 
 // solve sets x = (2I − γL)⁻¹ P b (P the projection onto 1⊥, kept in
-// c.pq) and returns the iterations.
+// c.pq) from x = 0 and returns the iterations.
 func (c *shiftedCG) solve(x, b []float64) (int, error) {
-	n := float64(len(b))
-	var mean float64
-	for _, v := range b {
-		mean += v / n
-	}
+	clear(x)
+	return c.solveFrom(x, b)
+}
+
+// solveFrom updates x (in 1⊥, a warm start) until ‖P b − (2I − γL) x‖ ≤
+// tol ‖P b‖ and returns the iterations (0 when x already meets tol; and
+// when P b = 0, as for an all-equal Rademacher probe, of probability
+// 2^{1−n}, where iterating would divide 0 by 0).
+func (c *shiftedCG) solveFrom(x, b []float64) (int, error) {
+	mean := dense.Sum(b) / float64(len(b))
 	for i, v := range b {
 		c.pq[i] = v - mean
 	}
-	clear(x)
-	copy(c.r, c.pq)
-	copy(c.p, c.r)
+	c.apply(c.r, x)
+	for i := range c.r {
+		c.r[i] = c.pq[i] - c.r[i]
+	}
+	stop := c.tol * c.tol * dense.Dot(c.pq, c.pq)
 	rr := dense.Dot(c.r, c.r)
-	if rr == 0 {
-		// P b = 0 (b constant, e.g. an all-equal Rademacher probe, which
-		// has probability 2^{1−n}): the solution is x = 0, and iterating
-		// would divide 0 by 0.
+	if rr <= stop {
 		return 0, nil
 	}
-	stop := c.tol * c.tol * rr
+	copy(c.p, c.r)
 	for it := 1; it <= c.maxIter; it++ {
 		c.apply(c.ap, c.p)
 		alpha := rr / dense.Dot(c.p, c.ap)
@@ -278,7 +285,7 @@ func (c *shiftedCG) solve(x, b []float64) (int, error) {
 			c.p[i] = c.r[i] + beta*c.p[i]
 		}
 	}
-	return c.maxIter, loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "EstimateH2: shifted solve did not reach Tol = %.3g in %d iterations", c.tol, c.maxIter)
+	return c.maxIter, loadlab.Wrap(loadlab.ErrNotConverged, "consensus", "%s: the solve of 2I − γL did not reach Tol = %.3g in %d iterations", c.who, c.tol, c.maxIter)
 }
 
 // scaleEst multiplies an estimate by f ≥ 0.
