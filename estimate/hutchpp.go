@@ -215,7 +215,7 @@ func (h *hutchPP) deterministic(out *TraceResult) error {
 		h.sigma = max(h.sigma, 2*math.Sqrt(dense.Dot(x[j], x[j])))
 		copy(x[j], r)
 	}
-	y := make([][]float64, min(m, hppBlockCols))
+	y := make([][]float64, min(m, blockCols(h.s)))
 	for j := range y {
 		y[j] = make([]float64, h.n)
 	}
@@ -256,7 +256,7 @@ func (h *hutchPP) solveBound(rnorm, xnorm float64) float64 {
 
 // residual runs Hutchinson's estimator on (I − P) L† (I − P) until the
 // interval of the total meets RelAcc. The probes are solved in blocks of
-// up to hppBlockCols (the first up to MinProbes, then as many as the
+// up to blockCols (the first up to MinProbes, then as many as the
 // interval projects, see nextResidualBlock), at the loose tolerance of
 // probeTol: each probe's value carries its first-order correction, so
 // its error is the second-order rᵀL†r ≥ 0 (see probeValue), bounded and
@@ -268,7 +268,7 @@ func (h *hutchPP) residual(out *TraceResult) error {
 	var z, x [][]float64
 	r := make([]float64, h.n)
 	for len(vals) < h.ts.MaxProbes {
-		k := min(h.ts.MaxProbes-len(vals), nextResidualBlock(len(vals), out.Estimate, h.ts))
+		k := min(h.ts.MaxProbes-len(vals), nextResidualBlock(len(vals), out.Estimate, h.ts, blockCols(h.s)))
 		for len(z) < k {
 			z, x = append(z, make([]float64, h.n)), append(x, make([]float64, h.n))
 		}
@@ -297,15 +297,15 @@ func (h *hutchPP) residual(out *TraceResult) error {
 // nextResidualBlock returns the number of residual probes to solve next
 // after m with the estimate e so far: up to MinProbes first, then the
 // number the relative half-width projects as still missing (as
-// nextProbeBlock), at least 1 and at most hppBlockCols.
-func nextResidualBlock(m int, e loadlab.Estimate, ts TraceSettings) int {
+// nextProbeBlock), at least 1 and at most the block width w.
+func nextResidualBlock(m int, e loadlab.Estimate, ts TraceSettings, w int) int {
 	if m < ts.MinProbes {
-		return min(ts.MinProbes-m, hppBlockCols)
+		return min(ts.MinProbes-m, w)
 	}
 	hw := e.RelHalfWidth() / ts.RelAcc
 	need := float64(m)*hw*hw - float64(m)
-	if !(need < hppBlockCols) { // also NaN
-		return hppBlockCols
+	if !(need < float64(w)) { // also NaN
+		return w
 	}
 	return max(1, int(math.Ceil(need)))
 }
@@ -380,21 +380,21 @@ func (h *hutchPP) project(z []float64) {
 }
 
 // blockSolve sets dst[j] ≈ L† b[j] for every j at relative residual tol
-// by SolveBlock, in chunks of at most hppBlockCols columns through one
-// n×hppBlockCols matrix, and returns the results of the columns solved;
-// it stops after the first chunk with an error. dst and b may be the
-// same vectors.
+// by SolveBlock, in chunks of at most blockCols(s) columns through one
+// n×chunk matrix (by Solve when that is 1), and returns the results of
+// the columns solved; it stops after the first chunk with an error. dst
+// and b may be the same vectors.
 func blockSolve(s *laplacian.Solver, tol float64, dst, b [][]float64) ([]laplacian.SolveResult, error) {
 	saved := s.Settings().Tol
 	if err := s.SetTol(tol); err != nil {
 		return nil, err
 	}
 	defer s.SetTol(saved)
-	n := s.Order()
+	n, w := s.Order(), blockCols(s)
 	var res []laplacian.SolveResult
 	var m *mat.Dense
-	for c0 := 0; c0 < len(b); c0 += hppBlockCols {
-		c1 := min(c0+hppBlockCols, len(b))
+	for c0 := 0; c0 < len(b); c0 += w {
+		c1 := min(c0+w, len(b))
 		if c1-c0 == 1 { // a block of one is slower than Solve
 			r, err := s.Solve(dst[c0], b[c0])
 			if res = append(res, r); err != nil {
@@ -402,7 +402,7 @@ func blockSolve(s *laplacian.Solver, tol float64, dst, b [][]float64) ([]laplaci
 			}
 			continue
 		}
-		if m == nil || c1-c0 != hppBlockCols {
+		if m == nil || c1-c0 != w {
 			m = mat.NewDense(n, c1-c0, nil)
 		}
 		for j := c0; j < c1; j++ {
@@ -418,6 +418,14 @@ func blockSolve(s *laplacian.Solver, tol float64, dst, b [][]float64) ([]laplaci
 		}
 	}
 	return res, nil
+}
+
+// blockCols returns the width of the blocks of Hutch++'s solves:
+// hppBlockCols, or fewer where the solver's PreferredBlockCols says so
+// (above about 2·10⁶ nodes, where a wider block would be substituted in
+// groups, or its workspace would pass 2 GiB).
+func blockCols(s *laplacian.Solver) int {
+	return min(hppBlockCols, s.PreferredBlockCols())
 }
 
 // TraceEstimator names the estimator behind a TraceResult, or the one
