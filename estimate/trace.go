@@ -152,7 +152,9 @@ func Kirchhoff(g *wgraph.Graph, set *TraceSettings, src rand.Source) (TraceResul
 // the graph already built (its preconditioner reused): Hutchinson's
 // estimator with one solve per probe, switching to Hutch++ as
 // set.Estimator and the spread say (Lanczos quadrature, which needs no
-// solver, is not tried). The solves stop at the solver's tolerance; set's
+// solver, is not tried). Hutchinson's solves stop at the solver's
+// tolerance; Hutch++'s stop looser where a bound on their error, added to
+// the interval, allows (spec throttlers.md §12.9), never tighter. set's
 // Solver field is not used. Errors are those of Kirchhoff. It panics if s
 // or src is nil.
 func KirchhoffWithSolver(s *laplacian.Solver, set *TraceSettings, src rand.Source) (TraceResult, error) {
