@@ -27,6 +27,8 @@ func benchKirchhoff(b *testing.B, name string) {
 	}
 	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(res.Probes), "probes")
+	b.ReportMetric(float64(res.Iterations), "iters")
+	b.ReportMetric(float64(res.Solves), "solves")
 	b.ReportMetric(res.Estimate.RelHalfWidth(), "relhw")
 	b.ReportMetric(math.Abs(res.Estimate.Mean/kf-1), "relerr")
 }
