@@ -64,5 +64,16 @@
 // About O(m) per probe: on the 10⁶-node random 6-regular graph K_f to
 // 1 % takes ten probes by quadrature, a few seconds on two cores; on the
 // 1000 × 1000 torus Hutch++ with approximate-Cholesky solves takes about
-// a minute (docs/benchmarks.md).
+// a minute of CPU (docs/benchmarks.md). Hutch++'s work is conjugate-
+// gradient iterations with the factor, spent on the pilot probes (about
+// 14 %), the sketch, the two loose solves per Ritz vector (about half)
+// and the residual probes. The residual probes are solved in blocks at a
+// tolerance chosen from a bound on their second-order error (about 10⁻⁴
+// at 1 %, instead of 10⁻⁶), and the Ritz vectors' first solve stops at
+// 10·RelAcc, both errors bounded and added to the interval: 20 % fewer
+// iterations than one tight solve per probe (999 against 1248 on the
+// 500 × 500 torus, same seed). Chosen by measurement (spec throttlers.md
+// §12.9): a deflated start from the Ritz values and fewer Ritz vectors
+// cost more. At 10⁷ nodes the solves run one at a time
+// (laplacian.Solver.PreferredBlockCols), the sketch holds 64 vectors.
 package estimate

@@ -272,3 +272,49 @@ func TestHutchPPTorus1000(t *testing.T) {
 	}
 	t.Logf("%+v, exact %v, relative error %.4f", res, kf, res.Estimate.Mean/kf-1)
 }
+
+// A residual probe solved loosely (relative residual 10⁻², the loosest
+// probeTol allows) gets a value within its bound of the exact quadratic
+// form, from below (spec throttlers.md §12.9: the value n(z̄ᵀx + xᵀr)
+// falls short by n rᵀL†r ∈ [0, n‖r‖²/λ₂], σ ≥ 1/λ₂): on the 30×30 torus
+// against the dense pseudo-inverse, 20 probes. The slack 1e-9 relative
+// covers rounding in sums of 900 terms of similar size (≈ 10⁻¹³); σ must
+// be ≥ 1/λ₂ (asserted), and some shortfall must be well above rounding.
+func TestHutchPPProbeValueBound(t *testing.T) {
+	g := graphtest.Must(gen.Torus(30, 30))
+	n := g.Order()
+	s := graphtest.Must(laplacian.NewSolver(g, &laplacian.Settings{Tol: 1e-10}, rand.NewPCG(1, 2)))
+	h := newHutchPP(s, TraceSettings{RelAcc: 0.01, MinProbes: 10, MaxProbes: 10}, rand.New(rand.NewPCG(5, 6)))
+	if err := h.sketch(nil); err != nil {
+		t.Fatal(err)
+	}
+	var out TraceResult
+	if err := h.deterministic(&out); err != nil {
+		t.Fatal(err)
+	}
+	lam2 := 2 * (1 - math.Cos(2*math.Pi/30)) // the torus' λ₂
+	if h.sigma < 1/lam2 {
+		t.Fatalf("σ = %v < 1/λ₂ = %v", h.sigma, 1/lam2)
+	}
+	lp := graphtest.Must(spectral.PseudoInverse(g))
+	z, x, r, lz := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	var short float64 // the largest relative shortfall seen
+	for i := range 20 {
+		mc.Rademacher(z, h.rng)
+		h.project(z)
+		if _, err := blockSolve(s, 1e-2, [][]float64{x}, [][]float64{z}); err != nil {
+			t.Fatal(err)
+		}
+		val, bound := h.probeValue(z, x, r)
+		mat.NewVecDense(n, lz).MulVec(lp, mat.NewVecDense(n, z))
+		exact := float64(n) * dense.Dot(z, lz) // L† annihilates 1, so z̄ᵀL†z̄ = zᵀL†z
+		if val > exact*(1+1e-9) || exact > (val+bound)*(1+1e-9) {
+			t.Errorf("probe %d: value %.12g, bound %.3g, exact %.12g: want value ≤ exact ≤ value + bound", i, val, bound, exact)
+		}
+		short = max(short, 1-val/exact)
+	}
+	if short < 1e-9 { // the loose solves must leave a visible shortfall, or the test proves nothing
+		t.Errorf("largest relative shortfall %.3g: the solves were not loose", short)
+	}
+	t.Logf("largest relative shortfall %.3g", short)
+}

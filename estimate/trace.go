@@ -152,7 +152,9 @@ func Kirchhoff(g *wgraph.Graph, set *TraceSettings, src rand.Source) (TraceResul
 // the graph already built (its preconditioner reused): Hutchinson's
 // estimator with one solve per probe, switching to Hutch++ as
 // set.Estimator and the spread say (Lanczos quadrature, which needs no
-// solver, is not tried). The solves stop at the solver's tolerance; set's
+// solver, is not tried). Hutchinson's solves stop at the solver's
+// tolerance; Hutch++'s stop looser where a bound on their error, added to
+// the interval, allows (spec throttlers.md §12.9), never tighter. set's
 // Solver field is not used. Errors are those of Kirchhoff. It panics if s
 // or src is nil.
 func KirchhoffWithSolver(s *laplacian.Solver, set *TraceSettings, src rand.Source) (TraceResult, error) {
@@ -182,13 +184,16 @@ func hutchinsonKirchhoff(s *laplacian.Solver, ts TraceSettings, rng *rand.Rand) 
 	var seeds [][]float64 // the solutions x, to seed a Hutch++ sketch
 	canSwitch := (force == EstimatorNone && n >= hppMinOrder) || (force == EstimatorHutchPP && n >= 64)
 	// Size the block workspace for the widest of the first blocks at once
-	// (4, then 6 by default), so that the second does not reallocate it.
-	if err := s.ReserveBlock(min(ts.MaxProbes, laplacian.MaxBlockCols, max(ts.MinProbes-hppPilot, hppPilot, 1))); err != nil {
-		return out, err
+	// (4, then 6 by default), so that the second does not reallocate it;
+	// no block where the solver prefers single solves (PreferredBlockCols).
+	if w := min(ts.MaxProbes, s.PreferredBlockCols(), max(ts.MinProbes-hppPilot, hppPilot, 1)); w > 1 {
+		if err := s.ReserveBlock(w); err != nil {
+			return out, err
+		}
 	}
 	var pb probeBlock
 	for len(vals) < ts.MaxProbes && out.Status != loadlab.Success {
-		k := min(ts.MaxProbes-len(vals), nextProbeBlock(len(vals), mc.Estimate(vals), ts, canSwitch))
+		k := min(ts.MaxProbes-len(vals), s.PreferredBlockCols(), nextProbeBlock(len(vals), mc.Estimate(vals), ts, canSwitch))
 		qm, xm, err := pb.solve(s, k, rng, &out)
 		if err != nil {
 			return out, err
@@ -242,7 +247,7 @@ type probeBlock struct {
 }
 
 // solve draws k probes from rng into the columns of a block, solves them
-// together and adds the work to out.
+// together (one alone by Solve) and adds the work to out.
 func (pb *probeBlock) solve(s *laplacian.Solver, k int, rng *rand.Rand, out *TraceResult) (qm, xm *mat.Dense, err error) {
 	n := s.Order()
 	if len(pb.qs) < n*k {
@@ -256,7 +261,13 @@ func (pb *probeBlock) solve(s *laplacian.Solver, k int, rng *rand.Rand, out *Tra
 		mc.Rademacher(pb.q, rng)
 		pb.qm.SetCol(j, pb.q)
 	}
-	res, err := s.SolveBlock(pb.xm, pb.qm)
+	var res []laplacian.SolveResult
+	if k == 1 { // a block of one is slower than Solve; an n×1 matrix is its vector
+		r, e := s.Solve(pb.xs[:n], pb.qs[:n])
+		res, err = []laplacian.SolveResult{r}, e
+	} else {
+		res, err = s.SolveBlock(pb.xm, pb.qm)
+	}
 	for _, r := range res {
 		out.Iterations += r.Iterations
 	}

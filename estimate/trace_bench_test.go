@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/internal/graphtest"
+	"github.com/loadlab/loadlab/internal/largetest"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
 	"github.com/loadlab/loadlab/wgraph/gen"
@@ -26,6 +27,8 @@ func benchKirchhoff(b *testing.B, name string) {
 	}
 	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(res.Probes), "probes")
+	b.ReportMetric(float64(res.Iterations), "iters")
+	b.ReportMetric(float64(res.Solves), "solves")
 	b.ReportMetric(res.Estimate.RelHalfWidth(), "relhw")
 	b.ReportMetric(math.Abs(res.Estimate.Mean/kf-1), "relerr")
 }
@@ -37,16 +40,26 @@ func benchKirchhoff(b *testing.B, name string) {
 func BenchmarkKirchhoff_Torus1000(b *testing.B)   { benchKirchhoff(b, "Torus1000") }
 func BenchmarkKirchhoff_Hypercube20(b *testing.B) { benchKirchhoff(b, "Hypercube20") }
 
-// kirchhoffCase returns the 1000×1000 torus or the 2²⁰-node hypercube
+// BenchmarkKirchhoff_Torus3163 is the 3163 × 3163 torus (10⁷ nodes; about
+// 10 GB and minutes on 2 cores), only with LOADLAB_LARGE=1.
+func BenchmarkKirchhoff_Torus3163(b *testing.B) {
+	largetest.Require(b)
+	benchKirchhoff(b, "Torus3163")
+}
+
+// kirchhoffCase returns the 1000×1000 or 3163×3163 torus or the 2²⁰-node hypercube
 // with its closed-form Kirchhoff index (spec throttlers.md §9).
 func kirchhoffCase(b *testing.B, name string) (*wgraph.Graph, float64) {
 	b.Helper()
-	if name == "Torus1000" {
+	switch name {
+	case "Torus1000":
 		kf, err := spectral.TorusKirchhoff(1000, 1000)
 		if err != nil {
 			b.Fatal(err)
 		}
 		return graphtest.BenchTorus1000(b), kf
+	case "Torus3163":
+		return graphtest.Must(gen.Torus(3163, 3163)), graphtest.Must(spectral.TorusKirchhoff(3163, 3163))
 	}
 	g, err := gen.Hypercube(20)
 	if err != nil {

@@ -143,6 +143,29 @@ func (s *Solver) blockError(res []SolveResult, errs []error) error {
 		bad, len(res), s.set.Tol, first, r.Residual, r.Iterations, r.Status)
 }
 
+// blockBytesMax bounds the workspace PreferredBlockCols lets a block
+// take (7 vectors per column): 2 GiB.
+const blockBytesMax = 2 << 30
+
+// PreferredBlockCols returns the widest block (at least 1, at most
+// MaxBlockCols) that SolveBlock solves at full speed on this graph: one
+// whose substitutions with the approximate Cholesky factor walk the
+// factor once for all its columns (a group of n·k floats within the
+// factor's scratch bound, 128 MiB; a wider block is substituted in
+// groups, and groups of one column cost about twice a single solve per
+// column), and whose workspace stays within 2 GiB. With the factor it is
+// MaxBlockCols up to 10⁶ nodes, 8 at 2·10⁶ and 1 from 8.4·10⁶ (the
+// 3163 × 3163 torus); callers with many right-hand sides chunk them by
+// it, and solve one at a time with Solve when it is 1.
+func (s *Solver) PreferredBlockCols() int {
+	n := max(s.mat.N, 1)
+	k := blockBytesMax / (7 * 8 * n)
+	if s.set.Preconditioner != Jacobi {
+		k = min(k, acBlockBytes/(8*n))
+	}
+	return min(max(k, 1), MaxBlockCols)
+}
+
 // ReserveBlock allocates SolveBlock's workspace for k columns (at most
 // MaxBlockCols) ahead of the first block, so that blocks of up to k
 // columns then reuse it (as bytes.Buffer.Grow does for writes). It

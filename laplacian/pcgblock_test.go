@@ -342,3 +342,23 @@ func TestSolveBlockFactorGroups(t *testing.T) {
 		}
 	}
 }
+
+// PreferredBlockCols: MaxBlockCols on a small graph; with the factor's
+// scratch bound forced to 3 columns' worth, 3, and to less than one, 1;
+// a Jacobi solver does not use the factor's bound.
+func TestPreferredBlockCols(t *testing.T) {
+	g := graphtest.Must(gen.Torus(20, 20))
+	prev := acBlockBytes
+	defer func() { acBlockBytes = prev }()
+	for _, c := range []struct {
+		pc    Preconditioner
+		bytes int
+		want  int
+	}{{Auto, prev, MaxBlockCols}, {ApproxCholesky, 8 * 400 * 3, 3}, {ApproxCholesky, 100, 1}, {Auto, 100, 1}, {Jacobi, 100, MaxBlockCols}} {
+		acBlockBytes = c.bytes
+		s := graphtest.Must(NewSolver(g, &Settings{Preconditioner: c.pc}, rand.NewPCG(1, 1)))
+		if got := s.PreferredBlockCols(); got != c.want {
+			t.Errorf("%v, scratch bound %d bytes: PreferredBlockCols() = %d, want %d", c.pc, c.bytes, got, c.want)
+		}
+	}
+}
