@@ -266,6 +266,11 @@ func resistanceCases() []badarg.Case {
 		r.EdgeResistances(dst)
 		return nil
 	})...)
+	pa := badarg.Probe{Func: "Resistance.Apply"}
+	cs = append(cs,
+		pa.Panics("len(b) = 2", "Resistance.Apply: len(b) = 2, len(dst) = 0, want 3", func() { r.Apply(nil, []float64{1, -1}) }),
+		pa.Panics("len(dst) = 2", "Resistance.Apply: len(b) = 3, len(dst) = 2, want 3", func() { r.Apply(make([]float64, 2), []float64{1, 0, -1}) }),
+	)
 	for name, f := range map[string]func(dst *mat.SymDense){
 		"Resistance.PseudoInverseTo": r.PseudoInverseTo,
 		"Resistance.MatrixTo":        r.MatrixTo,
