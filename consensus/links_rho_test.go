@@ -61,17 +61,7 @@ func bruteRho(g *wgraph.Graph, cands []wgraph.Edge, k int, w float64, f func(*wg
 // (spec §13.15).
 func TestAddLinksRho2BruteForce(t *testing.T) {
 	for seed := range uint64(5) {
-		n := 10 + int(seed)
-		g, err := gen.RandomConnected(n, 0.25, 0.5, 2, rand.NewPCG(seed, 17))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cands, err := Candidates(g, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cands = cands[:min(9, len(cands))]
-		k, w := 1+int(seed%3), 0.5+float64(seed)/4
+		g, cands, k, w := smallLinkCase(t, seed, 17)
 		gs, err := gammaStar(g)
 		if err != nil {
 			t.Fatal(err)

@@ -77,23 +77,30 @@ func exactLower(t *testing.T, g, gk *wgraph.Graph, cands []wgraph.Edge, chosen m
 	return max(lb0, mustKf(t, gk)-exactGap(t, gk, cands, chosen, k, w))
 }
 
+// smallLinkCase returns the brute-force tests' case for seed: a random
+// connected graph of 10 + seed nodes (stream picks the sample), its first
+// 9 candidates within 3 hops, k = 1 + seed mod 3 links of weight
+// 0.5 + seed/4.
+func smallLinkCase(t *testing.T, seed, stream uint64) (*wgraph.Graph, []wgraph.Edge, int, float64) {
+	t.Helper()
+	g, err := gen.RandomConnected(10+int(seed), 0.25, 0.5, 2, rand.NewPCG(seed, stream))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := Candidates(g, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, cands[:min(9, len(cands))], 1 + int(seed%3), 0.5 + float64(seed)/4
+}
+
 // TestAddLinksBruteForce checks, on small random graphs and all k-subsets
 // of 9 candidates, Lower ≤ optimum ≤ After for both methods (the
 // relaxation bounds of spec §13.13), After exact in LinkExact, and the
 // sketched Lower at most the exact bounds.
 func TestAddLinksBruteForce(t *testing.T) {
 	for seed := range uint64(6) {
-		n := 10 + int(seed)
-		g, err := gen.RandomConnected(n, 0.25, 0.5, 2, rand.NewPCG(seed, 7))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cands, err := Candidates(g, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cands = cands[:min(9, len(cands))]
-		k, w := 1+int(seed%3), 0.5+float64(seed)/4
+		g, cands, k, w := smallLinkCase(t, seed, 7)
 		opt := bruteLinks(t, g, cands, k, w)
 		ex, err := AddLinks(g, cands, k, &LinkSettings{Method: LinkExact, Weight: w}, nil)
 		if err != nil {
