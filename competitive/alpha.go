@@ -342,18 +342,7 @@ type AlphaSummary struct {
 // error wrapping loadlab.ErrInvalid for runs < 2 or a bad point (naming
 // its index), and the first run's error in run order.
 func AlphaStudy(points []AlphaPoint, runs int, seed uint64) ([]AlphaSummary, error) {
-	if runs < 2 {
-		return nil, loadlab.Invalid(pkg, "AlphaStudy: runs = %d, want ≥ 2 (an interval needs two instances)", runs)
-	}
-	full := make([]AlphaPoint, len(points))
-	for i, p := range points {
-		q, err := p.defaults()
-		if err != nil {
-			return nil, fmt.Errorf("AlphaStudy: points[%d]: %w", i, err)
-		}
-		full[i] = q
-	}
-	res, err := mc.Grid(len(points), runs, seed, func(i int, src rand.Source) (AlphaRun, error) { return full[i].Run(src) })
+	full, res, err := runStudy[AlphaPoint, AlphaRun]("AlphaStudy", points, runs, seed)
 	if err != nil {
 		return nil, err
 	}

@@ -336,18 +336,7 @@ type PredictionSummary struct {
 // for runs < 2 or a bad point (naming its index), and the first run's
 // error in run order.
 func PredictionStudy(points []PredictionPoint, runs int, seed uint64) ([]PredictionSummary, error) {
-	if runs < 2 {
-		return nil, loadlab.Invalid(pkg, "PredictionStudy: runs = %d, want ≥ 2 (an interval needs two instances)", runs)
-	}
-	full := make([]PredictionPoint, len(points))
-	for i, p := range points {
-		q, err := p.defaults()
-		if err != nil {
-			return nil, fmt.Errorf("PredictionStudy: points[%d]: %w", i, err)
-		}
-		full[i] = q
-	}
-	res, err := mc.Grid(len(points), runs, seed, func(i int, src rand.Source) (PredictionRun, error) { return full[i].Run(src) })
+	full, res, err := runStudy[PredictionPoint, PredictionRun]("PredictionStudy", points, runs, seed)
 	if err != nil {
 		return nil, err
 	}
