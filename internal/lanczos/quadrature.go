@@ -63,7 +63,13 @@ func (p *Probe) triSolve(k int, sigma, tau float64, w *QuadWork) (y1, yy float64
 		y[j] = rhs / m
 		prevC, prevY = cp[j], y[j]
 	}
-	for j := k - 2; j >= 0; j-- {
+	return backSubstitute(cp, y)
+}
+
+// backSubstitute finishes a Thomas solve: y_j −= c_j y_{j+1} from the
+// bottom up, and returns y₁ and ‖y‖².
+func backSubstitute(cp, y []float64) (y1, yy float64) {
+	for j := len(y) - 2; j >= 0; j-- {
 		y[j] -= cp[j] * y[j+1]
 	}
 	for _, v := range y {
@@ -148,13 +154,8 @@ func (p *Probe) radauSolve(k int, sigma, tau, node float64, w *QuadWork) (y1, yy
 		y[j] = rhs / m
 		prevC, prevY = cp[j], y[j]
 	}
-	for j := k - 2; j >= 0; j-- {
-		y[j] -= cp[j] * y[j+1]
-	}
-	for _, v := range y {
-		yy += v * v
-	}
-	return y[0], yy, true
+	y1, yy = backSubstitute(cp, y)
+	return y1, yy, true
 }
 
 // exactAt reports whether the quadratures after k steps are exact: the
