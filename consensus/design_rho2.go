@@ -254,13 +254,9 @@ func (r *rho2Run) finish(set ScaleDesignSettings, gmax float64) (*Rho2WeightDesi
 	rec := r.rec
 	d.Iterations, d.Evals = rec.Iter, rec.Evals
 	d.Solves, d.ShiftedSolves = d.Solves+r.o.solves(), d.ShiftedSolves+r.o.shiftedSolves()
-	if d.Gap <= set.Tol*d.Value.Hi {
-		rec.Status = loadlab.Success
-	} else if rec.Status == loadlab.Success {
-		rec.Status = loadlab.IterationLimit
-	}
-	d.Status = rec.Status
-	return d, rec.Err("consensus", "DesignRho2AtScale: certified relative gap %.3g, want ≤ %g", d.Gap/d.Value.Hi, set.Tol)
+	var err error
+	d.Status, err = certifiedStatus(rec, d.Gap, d.Value.Hi, set.Tol, "DesignRho2AtScale")
+	return d, err
 }
 
 // runRho2 designs from the feasible start w at cycle gamma: the oracle

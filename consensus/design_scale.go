@@ -6,6 +6,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/internal/solve"
 	"github.com/loadlab/loadlab/laplacian"
 	"github.com/loadlab/loadlab/wgraph"
 )
@@ -313,13 +314,8 @@ func DesignWeightsAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand
 	}
 	d.Iterations, d.Evals = rec.Iter, rec.Evals
 	d.Solves += o.solves()
-	if d.Gap <= set.Tol*d.Value.Hi {
-		rec.Status = loadlab.Success
-	} else if rec.Status == loadlab.Success {
-		rec.Status = loadlab.IterationLimit
-	}
-	d.Status = rec.Status
-	return d, rec.Err("consensus", "DesignWeightsAtScale: certified relative gap %.3g, want ≤ %g", d.Gap/d.Value.Hi, set.Tol)
+	d.Status, err = certifiedStatus(rec, d.Gap, d.Value.Hi, set.Tol, "DesignWeightsAtScale")
+	return d, err
 }
 
 // graph returns the graph of the links with positive weight.
@@ -359,4 +355,18 @@ func (p TraceWeightProblem) start(w0 []float64) ([]float64, error) {
 		return nil, loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "DesignWeightsAtScale: the starting weights leave the nodes disconnected")
 	}
 	return w, nil
+}
+
+// certifiedStatus is the status of a design at scale whose optimisation
+// ended as rec: Success when its certified gap is at most tol·hi (hi the
+// upper end of its value), IterationLimit when the optimisation converged
+// but the certificate is looser, else the optimisation's own; the error
+// wraps ErrNotConverged unless Success.
+func certifiedStatus(rec solve.Record, gap, hi, tol float64, fn string) (loadlab.Status, error) {
+	if gap <= tol*hi {
+		rec.Status = loadlab.Success
+	} else if rec.Status == loadlab.Success {
+		rec.Status = loadlab.IterationLimit
+	}
+	return rec.Status, rec.Err("consensus", "%s: certified relative gap %.3g, want ≤ %g", fn, gap/hi, tol)
 }
