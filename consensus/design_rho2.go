@@ -77,7 +77,9 @@ type Rho2WeightDesign struct {
 //
 // keeping every accepted iterate certified stable (a Cholesky factor of
 // 2I − γL on the dense path, spectral.LambdaMaxBracket with threshold
-// 2/γ on the sketched path). The certificate is the convexity bound of
+// 2/γ on the sketched path, where the held-out guard of
+// DesignWeightsAtScale picks the iterate returned). The certificate is
+// the convexity bound of
 // spec §13.14,
 //
 //	ρ₂* ≥ max_τ [τ a/γ + C₂ + min_{v∈S} Σ_e v_e(½γ t_e − τ² s_e/(2γ))],
@@ -228,16 +230,23 @@ type rho2Run struct {
 // start is blamed on.
 func optimiseRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, exact bool, seed uint64, field string) (*rho2Run, error) {
 	r := &rho2Run{p: p, gamma: gamma, seed: seed, w: w, exact: exact, sparse: exact && p.Nodes > set.DenseMax}
+	var h *holdout
 	switch {
 	case exact && p.Nodes <= set.DenseMax:
 		r.o = newDenseRho2Oracle(p, gamma)
 	case exact:
 		r.o = newSparseRho2Oracle(p, gamma)
 	default:
-		r.o = newSketchRho2Oracle(p, gamma, set, seed)
+		o := newSketchRho2Oracle(p, gamma, set, seed)
+		held := newSketchRho2Oracle(p, gamma, set, heldOutSeed(seed))
+		h = newHoldout(func(w []float64) (float64, bool, error) {
+			r, ok, err := held.eval(w)
+			return r.value(gamma), ok, err
+		}, set.Patience, len(w))
+		r.o = rho2Counter{o, held}
 	}
 	var err error
-	r.rec, r.f, err = rho2SPG(p, gamma, r.o, w, set, exact)
+	r.rec, r.f, err = rho2SPG(p, gamma, r.o, w, set, exact, h)
 	if err == errRho2Unstable {
 		return nil, loadlab.Wrap(loadlab.ErrUnstable, "consensus", "%s = %v: the starting weights have γλ_n ≥ 2 (or not certified below 2)", field, gamma)
 	}

@@ -115,8 +115,20 @@ type rho2State struct {
 // rho2SPG minimises the oracle's ρ₂ from w (updated in place) by
 // spectral projected gradient until the oracle's own certified relative
 // gap (spec §13.14) is Tol (Tol/4 on the sketched path). An unstable or
-// disconnected start is errRho2Unstable.
-func rho2SPG(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64, set ScaleDesignSettings, exact bool) (solve.Record, float64, error) {
+// disconnected start is errRho2Unstable. With a held-out guard h (the
+// sketched path) w ends at the guarded iterate, and the value returned
+// is the oracle's there.
+func rho2SPG(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64, set ScaleDesignSettings, exact bool, h *holdout) (solve.Record, float64, error) {
+	rec, f, err := rho2Iterate(p, gamma, o, w, set, exact, h)
+	if h != nil && err == nil {
+		f = h.restore(w, f)
+	}
+	return rec, f, err
+}
+
+// rho2Iterate runs rho2SPG's iterations and returns the value at the
+// last iterate.
+func rho2Iterate(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64, set ScaleDesignSettings, exact bool, h *holdout) (solve.Record, float64, error) {
 	var rec solve.Record
 	r, ok, err := o.eval(w)
 	rec.Evals++
@@ -125,6 +137,11 @@ func rho2SPG(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64, set
 	}
 	if !ok {
 		return rec, 0, errRho2Unstable
+	}
+	if h != nil {
+		if _, err := h.observe(w, r.value(gamma)); err != nil {
+			return rec, 0, err
+		}
 	}
 	m := len(w)
 	st := &rho2State{p: p, gamma: gamma, o: o, w: w, g: make([]float64, m), c: make([]float64, m),
@@ -149,8 +166,15 @@ func rho2SPG(p TraceWeightProblem, gamma float64, o rho2Oracle, w []float64, set
 		if err != nil || done {
 			return rec, st.f, err
 		}
-		if next.s != nil { // a stalled step evaluates nothing
-			r = next
+		if next.s == nil { // a stalled step evaluates nothing
+			continue
+		}
+		r = next
+		if h != nil {
+			if stop, err := h.observe(w, st.f); err != nil || stop {
+				rec.Stop(loadlab.Success) // converged at the sketch's resolution
+				return rec, st.f, err
+			}
 		}
 	}
 	rec.Stop(loadlab.IterationLimit)

@@ -54,6 +54,10 @@ type ScaleDesignSettings struct {
 	// computes by an exact solve (those the sketch ranks highest); zero
 	// means 32.
 	Refine int
+	// Patience is the number of accepted steps without an improvement
+	// on the held-out sketch after which the sketched path stops (spec
+	// §13.12, "Held-out sketch"); zero means 3.
+	Patience int
 	// Start is the starting weight vector (a warm start, in Links'
 	// order; projected onto the feasible set); nil means the uniform
 	// allocation of the budget.
@@ -64,7 +68,7 @@ type ScaleDesignSettings struct {
 }
 
 // Validate checks the settings: Tol in [0, 1), MaxIter, DenseMax,
-// Probes and Refine ≥ 0, Eps and Miss 0 or in (0, 1), Start entries
+// Probes, Refine and Patience ≥ 0, Eps and Miss 0 or in (0, 1), Start entries
 // finite, and the solver settings; errors wrap loadlab.ErrInvalid.
 func (s *ScaleDesignSettings) Validate() error {
 	if s == nil {
@@ -76,7 +80,7 @@ func (s *ScaleDesignSettings) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"MaxIter", s.MaxIter}, {"DenseMax", s.DenseMax}, {"Probes", s.Probes}, {"Refine", s.Refine}} {
+	}{{"MaxIter", s.MaxIter}, {"DenseMax", s.DenseMax}, {"Probes", s.Probes}, {"Refine", s.Refine}, {"Patience", s.Patience}} {
 		if f.v < 0 {
 			return loadlab.Invalid("consensus", "ScaleDesignSettings.%s = %d, want ≥ 0", f.name, f.v)
 		}
@@ -100,7 +104,7 @@ func (s *ScaleDesignSettings) Validate() error {
 
 // withDefaults returns the settings with zero fields replaced.
 func (s *ScaleDesignSettings) withDefaults() ScaleDesignSettings {
-	r := ScaleDesignSettings{Tol: 0.01, MaxIter: 500, DenseMax: 1000, Probes: 64, Eps: 0.2, Miss: 0.05, Refine: 32}
+	r := ScaleDesignSettings{Tol: 0.01, MaxIter: 500, DenseMax: 1000, Probes: 64, Eps: 0.2, Miss: 0.05, Refine: 32, Patience: 3}
 	if s == nil {
 		return r
 	}
@@ -116,7 +120,7 @@ func (s *ScaleDesignSettings) withDefaults() ScaleDesignSettings {
 	for _, p := range []struct {
 		dst *int
 		def int
-	}{{&out.MaxIter, r.MaxIter}, {&out.DenseMax, r.DenseMax}, {&out.Probes, r.Probes}, {&out.Refine, r.Refine}} {
+	}{{&out.MaxIter, r.MaxIter}, {&out.DenseMax, r.DenseMax}, {&out.Probes, r.Probes}, {&out.Refine, r.Refine}, {&out.Patience, r.Patience}} {
 		if *p.dst == 0 {
 			*p.dst = p.def
 		}
@@ -257,7 +261,11 @@ func (p TraceWeightProblem) bounds(i int) (lo, hi float64) {
 // the Refine links ranked highest), so that it holds with probability at
 // least 1 − δ − 0.05. The sketched optimisation minimises f̂ of a fixed
 // sketch of Probes columns, each solve warm-started from the previous
-// iterate's solution. src draws the sketches (and the approximate
+// iterate's solution; each accepted iterate is scored again on an
+// independent held-out sketch of as many columns, and the iterate with
+// the least held-out score (the start included) is the design returned,
+// so that the design does not fit its sketch's noise (spec §13.12,
+// "Held-out sketch"). src draws the sketches (and the approximate
 // Cholesky factors, when the solver uses them).
 //
 // Errors: an invalid problem or settings (ErrInvalid, ErrDisconnected,
@@ -279,6 +287,7 @@ func DesignWeightsAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand
 	exact := p.Nodes <= set.DenseMax && !set.Sketch
 	sparse := !exact && !set.Sketch && p.sparseExact()
 	var o traceOracle
+	var h *holdout
 	var seed uint64
 	switch {
 	case exact:
@@ -292,18 +301,24 @@ func DesignWeightsAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand
 		if src == nil {
 			panic("consensus: DesignWeightsAtScale: nil rand.Source")
 		}
-		if err := size.Check("consensus", "(ScaleDesignSettings.Probes + 48) × Nodes (warm starts and blocks)", (set.Probes+3*laplacian.MaxBlockCols)*p.Nodes, 8); err != nil {
+		if err := size.Check("consensus", "(2 · ScaleDesignSettings.Probes + 48) × Nodes (warm starts and blocks)", (2*set.Probes+3*laplacian.MaxBlockCols)*p.Nodes, 8); err != nil {
 			return nil, err
 		}
 		seed = rand.New(src).Uint64()
 		o = newSketchTraceOracle(p, set, seed)
+		held := newSketchTraceOracle(p, set, heldOutSeed(seed))
+		h = newHoldout(func(w []float64) (float64, bool, error) {
+			f, _, ok, err := held.eval(w)
+			return f, ok, err
+		}, set.Patience, len(p.Links))
+		o = solveCounter{o, held}
 	}
 	d := &ScaleWeightDesign{Exact: exact || sparse, Sparse: sparse}
 	w, err := p.start(set.Start)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := traceSPG(p, o, w, set, d)
+	rec, err := traceSPG(p, o, w, set, d, h)
 	if err != nil {
 		return nil, err
 	}

@@ -104,16 +104,32 @@ type traceState struct {
 // by spectral projected gradient (Barzilai–Borwein steps, non-monotone
 // Armijo search) until its own certified relative gap 1 − f²/(f·M)
 // (spec §13.12) is at most Tol (a quarter of it on the sketched path,
-// where the certificate comes from a fresh sketch).
-func traceSPG(p TraceWeightProblem, o traceOracle, w []float64, set ScaleDesignSettings, d *ScaleWeightDesign) (solve.Record, error) {
+// where the certificate comes from a fresh sketch). With a held-out
+// guard h (the sketched path) w ends at the guarded iterate.
+func traceSPG(p TraceWeightProblem, o traceOracle, w []float64, set ScaleDesignSettings, d *ScaleWeightDesign, h *holdout) (solve.Record, error) {
+	rec, f, err := traceIterate(p, o, w, set, d, h)
+	if h != nil && err == nil {
+		h.restore(w, f)
+	}
+	return rec, err
+}
+
+// traceIterate runs traceSPG's iterations and returns the value at the
+// last iterate.
+func traceIterate(p TraceWeightProblem, o traceOracle, w []float64, set ScaleDesignSettings, d *ScaleWeightDesign, h *holdout) (solve.Record, float64, error) {
 	var rec solve.Record
 	f, s, ok, err := o.eval(w)
 	rec.Evals++
 	if err != nil {
-		return rec, err
+		return rec, 0, err
 	}
 	if !ok {
-		return rec, loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "DesignWeightsAtScale: the starting weights leave the nodes disconnected")
+		return rec, 0, loadlab.Wrap(loadlab.ErrDisconnected, "consensus", "DesignWeightsAtScale: the starting weights leave the nodes disconnected")
+	}
+	if h != nil {
+		if _, err := h.observe(w, f); err != nil {
+			return rec, f, err
+		}
 	}
 	m := len(w)
 	st := &traceState{p: p, o: o, w: w, s: slices.Clone(s), spgStep: spgStep{f: f, hist: []float64{f}},
@@ -126,15 +142,21 @@ func traceSPG(p TraceWeightProblem, o traceOracle, w []float64, set ScaleDesignS
 	for rec.Iter = 0; rec.Iter < set.MaxIter; rec.Iter++ {
 		if 1-st.f/p.lmo(st.s) <= tol {
 			rec.Stop(loadlab.Success)
-			return rec, nil
+			return rec, st.f, nil
 		}
 		done, err := st.step(&rec)
 		if err != nil || done {
-			return rec, err
+			return rec, st.f, err
+		}
+		if h != nil && st.stalls == 0 { // an accepted step
+			if stop, err := h.observe(w, st.f); err != nil || stop {
+				rec.Stop(loadlab.Success) // converged at the sketch's resolution
+				return rec, st.f, err
+			}
 		}
 	}
 	rec.Stop(loadlab.IterationLimit)
-	return rec, nil
+	return rec, st.f, nil
 }
 
 // step takes one projected-gradient step; done reports a stop (its

@@ -67,6 +67,7 @@ func scaleDesignCases() []badarg.Case {
 		pr.Fails("DenseMax", "ScaleDesignSettings.DenseMax = -1", set(func(s *ScaleDesignSettings) { s.DenseMax = -1 })),
 		pr.Fails("Probes", "ScaleDesignSettings.Probes = 1", set(func(s *ScaleDesignSettings) { s.Probes = 1 })),
 		pr.Fails("Refine", "ScaleDesignSettings.Refine = -3", set(func(s *ScaleDesignSettings) { s.Refine = -3 })),
+		pr.Fails("Patience", "ScaleDesignSettings.Patience = -2", set(func(s *ScaleDesignSettings) { s.Patience = -2 })),
 		pr.Fails("Eps", "ScaleDesignSettings.Eps = 1", set(func(s *ScaleDesignSettings) { s.Eps = 1 })),
 		pr.Fails("Miss", "ScaleDesignSettings.Miss = -0.1", set(func(s *ScaleDesignSettings) { s.Miss = -0.1 })),
 		pr.Fails("Start NaN", "ScaleDesignSettings.Start[0] = NaN", set(func(s *ScaleDesignSettings) { s.Start = []float64{math.NaN()} })),
