@@ -199,6 +199,13 @@ type LinkResult struct {
 	// Rescored counts the screening scores LinkSketch computed after the
 	// first pass over the candidates (lazy screening, spec §13.13).
 	Rescored int
+	// Refused counts the candidates LinkRho2 on the sketch path confirmed
+	// and refused because they are not certified to keep the throttler
+	// stable (spec §13.16); the exact path skips such links silently.
+	Refused int
+	// ShiftedSolves counts the solves of 2I − γL (LinkRho2 on the sketch
+	// path; those of the two ρ₂ estimates are not counted).
+	ShiftedSolves int
 }
 
 // AddLinks chooses k of the candidate links, one at a time, each time
@@ -238,14 +245,14 @@ func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src 
 		return nil, err
 	}
 	set := s.resolved(g.Order(), k)
-	if set.Objective != LinkKirchhoff {
-		if set.Method != LinkExact {
-			return nil, loadlab.TooLarge("consensus", "AddLinks: LinkSettings.Objective = %v needs LinkExact, at most %d nodes (the graph has %d)", set.Objective, LinkDenseMaxNodes, g.Order())
-		}
+	switch {
+	case set.Objective != LinkKirchhoff && set.Method == LinkExact:
 		if err := size.CheckDense("consensus", "AddLinks (ρ₂)", g.Order(), 2); err != nil {
 			return nil, err
 		}
 		return addLinksRho(g, cands, k, set)
+	case set.Objective == LinkRho2Star:
+		return nil, loadlab.TooLarge("consensus", "AddLinks: LinkSettings.Objective = %v needs LinkExact, at most %d nodes (the graph has %d)", set.Objective, LinkDenseMaxNodes, g.Order())
 	}
 	if set.Method == LinkSketch && src == nil {
 		panic("consensus: AddLinks: nil rand.Source")
@@ -253,6 +260,9 @@ func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src 
 	r, err := newLinkRun(g, cands, k, set, src)
 	if err != nil {
 		return nil, err
+	}
+	if r.rho != nil {
+		return r.runRho()
 	}
 	return r.run()
 }
