@@ -254,8 +254,8 @@ func (r *linkRun) applyRho(i int, y []float64) {
 }
 
 // runRho adds up to k links for LinkRho2 on the sketch path, stopping
-// when no confirmed stable candidate lowers ρ₂, estimates ρ₂ of the
-// answer and certifies it (spec §13.16).
+// when no confirmed stable candidate lowers ρ₂, and certifies the answer
+// (spec §13.16).
 func (r *linkRun) runRho() (*LinkResult, error) {
 	b := r.g.Builder()
 	for range r.k {
@@ -278,11 +278,13 @@ func (r *linkRun) runRho() (*LinkResult, error) {
 	r.out.Graph = b.Build()
 	r.zt, r.yt, r.heap, r.pool = nil, nil, nil, nil
 	r.rho.s, r.rho.zq, r.rho.pool = nil, nil, nil
-	est, err := estimateH2(r.out.Graph, r.rho.gamma, r.set.Trace, r.rng)
-	if err != nil {
-		return nil, err
+	var total loadlab.Estimate // ρ₂ after = before − Σ gains, spec §13.16
+	for _, s := range r.out.Steps {
+		total.Mean, total.Lo, total.Hi = total.Mean+s.Gain.Mean, total.Lo+s.Gain.Lo, total.Hi+s.Gain.Hi
 	}
-	r.out.After = est.Rho2
+	bf := r.out.Before
+	r.out.After = loadlab.Estimate{Mean: bf.Mean - total.Mean, Lo: bf.Lo - total.Hi, Hi: bf.Hi - total.Lo,
+		StdErr: bf.StdErr, N: bf.N}
 	if err := r.certifyRho(); err != nil {
 		return nil, err
 	}
