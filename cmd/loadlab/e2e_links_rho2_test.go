@@ -64,3 +64,36 @@ func TestDesignAddRho2AtScale(t *testing.T) {
 		t.Errorf("lower %v, after %v, gap %v", lower, after, quantity(t, q, "gap"))
 	}
 }
+
+// TestDesignAddRho2AtScaleBadInput: above the dense limit, an unstable
+// or negative --gamma, a bad --link-weight and K beyond the candidates
+// exit with 2 and name the problem.
+func TestDesignAddRho2AtScaleBadInput(t *testing.T) {
+	g, err := gen.RandomRegular(1100, 3, mc.Source(6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range g.Edges() {
+		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
+	}
+	path := filepath.Join(t.TempDir(), "regular.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gamma", "5"}, "2/λ_n"},
+		{[]string{"--gamma", "-1"}, "Gamma = -1"},
+		{[]string{"--gamma", "0.1", "--link-weight", "-1"}, "--link-weight"},
+		{[]string{"--gamma", "0.1", "--add", "100000"}, "k = 100000"},
+	} {
+		args := append([]string{"throttler", "design", "--graph", path, "--add", "2", "--hops", "2", "--objective", "rho2"}, c.args...)
+		r := runCmd(t, "", args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}
