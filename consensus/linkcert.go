@@ -179,7 +179,8 @@ func (r *linkRun) term(i int, g float64) float64 {
 	if r.rho == nil {
 		return g
 	}
-	return r.rhoTerm(g, r.linkWeight(r.cands[i]))
+	c := r.cands[i]
+	return r.rhoTerm(c, g, r.linkWeight(c))
 }
 
 // sketchTerm returns Σ of the k largest upper bounds of g_e (from the

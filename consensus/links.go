@@ -233,11 +233,11 @@ type LinkResult struct {
 // stops early when no stable candidate lowers ρ₂. LinkSketch (spec
 // §13.16) screens with a sketch of Q as well, confirms by solves of
 // 2I − γL (conjugate gradients), refuses every confirmed link not
-// certified stable (LinkResult.Refused), estimates ρ₂ before and after
-// by EstimateH2 and certifies Lower with the Kirchhoff path's sketch and
-// t_e = ‖Qb_e‖² ≥ ½. γ at or beyond the stability limit 2/λ_n is an
-// error wrapping ErrUnstable (ErrIllConditioned when the λ_n bracket
-// cannot decide).
+// certified stable (LinkResult.Refused), estimates ρ₂ of the input by
+// EstimateH2 (After = Before − Σ gains) and certifies Lower with the
+// Kirchhoff path's sketch and a local lower bound of t_e = ‖Qb_e‖². γ at
+// or beyond the stability limit 2/λ_n is an error wrapping ErrUnstable
+// (ErrIllConditioned when the λ_n bracket cannot decide).
 //
 // Errors (ErrInvalid unless said): k < 0 or k > len(cands), a candidate
 // out of range, a self-loop, an existing edge of g, a weight that is

@@ -298,7 +298,7 @@ func (r *linkRun) runRho() (*LinkResult, error) {
 // certifyRho sets r.lower to the better of the two linearisation bounds
 // of spec §13.16 (at no links and at the chosen ones), from the
 // certificate's Gaussian sketch of g_e = W_e‖L†b_e‖² (the Kirchhoff
-// path's, §13.13) and t_e = ‖Q b_e‖² ≥ ½.
+// path's, §13.13) and t_e = ‖Q b_e‖² ≥ tLow.
 func (r *linkRun) certifyRho() error {
 	if len(r.out.Steps) == 0 && r.k == 0 {
 		r.lower = r.out.After.Lo
@@ -324,12 +324,20 @@ func (r *linkRun) certifyRho() error {
 	return nil
 }
 
-// rhoTerm maps an upper bound g of g_e, e of weight w, to the upper
-// bound max(½(g/γ − γw t⁻), 0) of max(h_e, 0), with t⁻ = ½ ≤ t_e (spec
-// §13.16).
-func (r *linkRun) rhoTerm(g, w float64) float64 {
+// rhoTerm maps an upper bound g of g_e, candidate c of weight w, to the
+// upper bound max(½(g/γ − γw t⁻), 0) of max(h_e, 0), with t⁻ = tLow(c)
+// (spec §13.16).
+func (r *linkRun) rhoTerm(c wgraph.Edge, g, w float64) float64 {
 	gam := r.rho.gamma
-	return max(0.5*(g/gam-gam*w*0.5), 0)
+	return max(0.5*(g/gam-gam*w*r.tLow(c)), 0)
+}
+
+// tLow is the lower bound β₀²/2 ≤ ‖Q_k b‖² of spec §13.16 for candidate
+// c on the input graph and on every graph with links added (Cauchy–
+// Schwarz, bᵀQ_k b ≥ β₀ = 1 + γ bᵀLb/4 ≥ 1).
+func (r *linkRun) tLow(c wgraph.Edge) float64 {
+	b0 := 1 + r.rho.gamma*(r.g.WeightedDegree(c.U)+r.g.WeightedDegree(c.V)+2*r.g.Weight(c.U, c.V))/4
+	return b0 * b0 / 2
 }
 
 // chosenFinalRho returns, for the chosen links on the answer's graph,
@@ -351,7 +359,7 @@ func (r *linkRun) chosenFinalRho() ([]float64, float64) {
 		}
 		e := r.yErr(y, c)
 		ny := math.Sqrt(dense.Dot(y, y))
-		tHi, tLo := (ny+e)*(ny+e), max(max(ny-e, 0)*max(ny-e, 0), 0.5)
+		tHi, tLo := (ny+e)*(ny+e), max(max(ny-e, 0)*max(ny-e, 0), r.tLow(c))
 		w := r.linkWeight(c)
 		hi[s] = max(0.5*(ghi[s]/gam-gam*w*tLo), 0)
 		lo[s] = 0.5 * (glo[s]/gam - gam*w*tHi)
