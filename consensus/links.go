@@ -37,7 +37,7 @@ type LinkSettings struct {
 	// Method is LinkAuto (the zero value), LinkExact or LinkSketch.
 	Method LinkMethod
 	// Sketch is the number of rows of each screening sketch (of ‖L†b‖²
-	// and of R_uv); 0 means 64.
+	// and of R_uv, and for LinkRho2 of (2I − γL)⁻¹); 0 means 64.
 	Sketch int
 	// Pool is the number of best-screened candidates confirmed by exact
 	// solves at each step; 0 means 16.
