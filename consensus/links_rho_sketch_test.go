@@ -262,3 +262,43 @@ func TestAddLinksRho2SketchErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestAddLinksRho2RefusesUnstableAbove1000 runs the default method on a
+// 1100-node hub graph (the sketch path) near its stability limit: the
+// hub's links are confirmed (fewer candidates than Pool) and refused,
+// and the answer, checked by the exact sparse ρ₂, is stable.
+func TestAddLinksRho2RefusesUnstableAbove1000(t *testing.T) {
+	g := hubGraph(t, 1100)
+	br, err := spectral.LambdaMaxBracket(g, &spectral.EigenSettings{RelWidth: 1e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gamma := 1.9 / br.Hi
+	all, err := Candidates(g, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cands []wgraph.Edge
+	hub := 0
+	for _, c := range all {
+		if c.U == 0 || (c.U >= 500 && len(cands) < 30) {
+			cands = append(cands, c)
+		}
+		if c.U == 0 {
+			hub++
+		}
+	}
+	res, err := AddLinks(g, cands, 3, &LinkSettings{Objective: LinkRho2, Gamma: gamma, CertSketch: 32, Pool: 40}, rand.NewPCG(2, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Rho(&Throttler{Graph: res.Graph, Gamma: gamma}, Case2, 1)
+	if err != nil || res.Method != LinkSketch || res.Refused == 0 || len(res.Steps) == 0 {
+		t.Errorf("ρ₂ %v (%v), method %v, refused %d of %d hub links, %d links taken", r, err, res.Method, res.Refused, hub, len(res.Steps))
+	}
+	for _, s := range res.Steps {
+		if s.Link.U == 0 || s.Link.V == 0 {
+			t.Logf("hub link %v taken (stable by its certificate)", s.Link)
+		}
+	}
+}
