@@ -25,7 +25,6 @@ type rhoSketch struct {
 	invMu   float64 // ≥ ‖Q_k‖ = 1/(2 − γλ_n(L_k)), spec §13.16
 	pool    map[int][]float64
 	tol     float64
-	maxIter int
 	solves  int // solves of 2I − γL
 	refused int
 	// the chosen candidate's upper bounds on β and ‖y‖ (for invMu)
