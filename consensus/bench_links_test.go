@@ -45,3 +45,40 @@ func benchAddLinks(b *testing.B, g *wgraph.Graph) {
 	b.Logf("candidates %d, before %+v, after %+v, improvement %.6g, gap %.6g, lower %.8g, solves %d, rescored %d",
 		len(cands), res.Before, res.After, imp, res.Gap, res.Lower, res.Solves, res.Rescored)
 }
+
+// BenchmarkAddLinksRho2_Regular6_1e5 adds 20 links to the 10⁵-node
+// random 6-regular graph, candidates within 2 hops, minimising ρ₂ at
+// γ = 0.1 (issue 31, the sketch path of spec §13.16).
+func BenchmarkAddLinksRho2_Regular6_1e5(b *testing.B) {
+	g, err := gen.RandomRegular(100000, 6, rand.NewPCG(6, 6))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cands, err := Candidates(g, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var res *LinkResult
+	c0 := cputime.Process()
+	for b.Loop() {
+		if res, err = AddLinks(g, cands, 20, &LinkSettings{Objective: LinkRho2, Gamma: 0.1}, rand.NewPCG(9, 9)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	imp := res.Before.Mean - res.After.Mean
+	b.ReportMetric(res.After.RelHalfWidth(), "rho2-relhw")
+	b.ReportMetric(res.Gap/imp, "gap/improvement")
+	b.ReportMetric(float64(res.Solves), "solves")
+	b.ReportMetric(float64(res.ShiftedSolves), "shifted-solves")
+	b.Logf("candidates %d, links %d, before %+v, after %+v, gains %.6g, gap %.6g, lower %.8g, solves %d, shifted %d, refused %d, rescored %d, confidence %v",
+		len(cands), len(res.Steps), res.Before, res.After, sumGains(res), res.Gap, res.Lower, res.Solves, res.ShiftedSolves, res.Refused, res.Rescored, res.Confidence)
+}
+
+func sumGains(res *LinkResult) float64 {
+	s := 0.0
+	for _, st := range res.Steps {
+		s += st.Gain.Mean
+	}
+	return s
+}

@@ -86,9 +86,13 @@
 //
 // With LinkSettings.Objective = LinkRho2 (at LinkSettings.Gamma) or
 // LinkRho2Star (at the best cycle γ*, re-tuned as links are added) it
-// lowers ρ₂ instead, up to LinkDenseMaxNodes nodes (§13.15): links that
-// would make the throttler unstable are refused, the greedy stops when
-// no link helps, and Lower bounds the best ρ₂ of any k candidates.
+// lowers ρ₂ instead (§13.15): links that would make the throttler
+// unstable are refused, the greedy stops when no link helps, and Lower
+// bounds the best ρ₂ of any k candidates. LinkRho2 runs at any size:
+// above LinkDenseMaxNodes it screens with sketches of L† and of
+// (2I − γL)⁻¹, confirms by solves, certifies each link's stability, and
+// gives ρ₂ with a 95 % interval and Lower at a stated Confidence (§13.16);
+// LinkRho2Star is dense only.
 // LinkStability says which links would push γλ_n past 2 (ρ₂ infinite).
 //
 // # Per-server throttling

@@ -147,8 +147,7 @@ func (r *linkRun) certifySketch() error {
 	if err != nil {
 		return err
 	}
-	mc, nc := r.set.CertSketch, len(r.cands)
-	q := distuv.ChiSquared{K: float64(mc)}.Quantile(r.set.Miss/float64(2*nc)) / float64(mc)
+	q := r.certQuantile()
 	n := float64(r.n)
 	// ‖Ẑb − Zb‖ ≤ √2 (Σ_j ‖ρ_j‖²)^{1/2}/λ₂lo for every b = e_u − e_v
 	r.sk0 = math.Sqrt(2*r.res0) / r.l2lo
@@ -167,6 +166,23 @@ func (r *linkRun) certifySketch() error {
 	return nil
 }
 
+// certQuantile is the (Miss/2|C|)-quantile of χ²_{m_c}/m_c (spec §13.13).
+func (r *linkRun) certQuantile() float64 {
+	mc, nc := r.set.CertSketch, len(r.cands)
+	return distuv.ChiSquared{K: float64(mc)}.Quantile(r.set.Miss/float64(2*nc)) / float64(mc)
+}
+
+// term maps an upper bound g of g_e (candidate i) to the upper bound of
+// its term in the top-k sum: g itself for the Kirchhoff index, that of
+// max(h_e, 0) for LinkRho2 (rhoTerm).
+func (r *linkRun) term(i int, g float64) float64 {
+	if r.rho == nil {
+		return g
+	}
+	c := r.cands[i]
+	return r.rhoTerm(c, g, r.linkWeight(c))
+}
+
 // sketchTerm returns Σ of the k largest upper bounds of g_e (from the
 // sketch sums acc and the quantile q, replaced by solves for the largest
 // ones and, at the chosen links, by the product form for the chosen)
@@ -182,7 +198,7 @@ func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, 
 		if atChosen {
 			d = math.Sqrt(acc[i]) + r.skk
 		}
-		ucb[i] = r.linkWeight(c) * d * d / q
+		ucb[i] = r.term(i, r.linkWeight(c)*d*d/q)
 		if !atChosen || !r.added[i] {
 			order = append(order, i)
 		}
@@ -195,9 +211,11 @@ func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, 
 	})
 	var fixed []float64 // the confirmed upper bounds (and the chosen's)
 	chosen := 0.0
-	if atChosen {
-		hi, lo := r.chosenFinal()
-		fixed, chosen = hi, lo
+	switch {
+	case atChosen && r.rho != nil:
+		fixed, chosen = r.chosenFinalRho()
+	case atChosen:
+		fixed, chosen = r.chosenFinal()
 	}
 	term := func(j int) float64 { // the top-k sum with order[:j] confirmed
 		v := slices.Clone(fixed)
@@ -212,7 +230,7 @@ func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, 
 			return 0, err
 		}
 		for t, i := range ids {
-			fixed = append(fixed, min(ucb[i], hi[t]))
+			fixed = append(fixed, min(ucb[i], r.term(i, hi[t])))
 		}
 		j += len(ids)
 		next := term(j)
@@ -243,8 +261,19 @@ func ucbOf(ucb []float64, ids []int) []float64 {
 // (spec §13.13): L_k† b_i = x_i − Σ_{j≥i} c_j x_j (x_jᵀ b_i), E from the
 // residual on the answer's graph.
 func (r *linkRun) chosenFinal() ([]float64, float64) {
+	hi, lo := r.chosenBounds()
+	sum := 0.0
+	for _, v := range lo {
+		sum += v
+	}
+	return hi, sum
+}
+
+// chosenBounds returns the upper and lower bounds W(‖x̂‖ ± E)² of the
+// chosen links' g_e on the answer's graph (chosenFinal).
+func (r *linkRun) chosenBounds() (hi, lo []float64) {
 	k := len(r.order)
-	hi, lo := make([]float64, k), make([]float64, k)
+	hi, lo = make([]float64, k), make([]float64, k)
 	par.For(k, 0, func(s int) {
 		c := r.cands[r.order[s]]
 		x := slices.Clone(r.xs[s])
@@ -256,11 +285,7 @@ func (r *linkRun) chosenFinal() ([]float64, float64) {
 		nx, w := math.Sqrt(dense.Dot(x, x)), r.linkWeight(c)
 		hi[s], lo[s] = w*(nx+e)*(nx+e), w*max(nx-e, 0)*max(nx-e, 0)
 	})
-	sum := 0.0
-	for _, v := range lo {
-		sum += v
-	}
-	return hi, sum
+	return hi, lo
 }
 
 // confirmBatch returns the upper bounds W(‖x̂‖ + E)² of g_e for the

@@ -116,10 +116,11 @@ func (r *linkRun) lazyTop(p int) []int {
 	return out
 }
 
-// restoreLazy pushes back the entries lazyTop took, but the chosen one.
+// restoreLazy pushes back the entries lazyTop took, but the chosen one
+// and those marked used (the refused ones, LinkRho2).
 func (r *linkRun) restoreLazy(chosen int) {
 	for _, e := range r.fresh {
-		if int(e.i) != chosen {
+		if int(e.i) != chosen && !r.used[e.i] {
 			r.heap.push(e)
 		}
 	}

@@ -19,11 +19,13 @@ const (
 	// value), at any size.
 	LinkKirchhoff LinkObjective = iota
 	// LinkRho2 is ρ₂ = ½[tr L†/γ + tr_{1⊥}(2I − γL)⁻¹] (σ = 1, spec
-	// §4.4) at the update cycle LinkSettings.Gamma; exact path only.
+	// §4.4) at the update cycle LinkSettings.Gamma, at any size (the
+	// sketch path of spec §13.16 above LinkDenseMaxNodes).
 	LinkRho2
 	// LinkRho2Star is ρ₂ at the best update cycle γ* of the graph with
 	// the links (spec §4.4), re-computed every LinkSettings.GammaEvery
-	// links; exact path only.
+	// links; exact path only (AddLinks returns ErrTooLarge above
+	// LinkDenseMaxNodes or with LinkSketch).
 	LinkRho2Star
 )
 

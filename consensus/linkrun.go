@@ -48,6 +48,8 @@ type linkRun struct {
 	// the certificate's sketch: Σ_j ‖ρ_j‖² of its columns on the input
 	// graph and on the answer's, and the error bounds of ‖Ẑb‖ they give
 	res0, resk, sk0, skk float64
+	// the ρ₂ part (LinkRho2 on the sketch path), nil otherwise
+	rho *rhoSketch
 }
 
 // newLinkRun builds L† (LinkExact) or the solver and both sketches.
@@ -89,8 +91,16 @@ func newLinkRun(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings, s
 		return nil, err
 	}
 	r.sol = sol
+	if set.Objective == LinkRho2 {
+		r.rho = &rhoSketch{gamma: set.Gamma}
+	}
 	if err := r.startSketch(src); err != nil {
 		return nil, err
+	}
+	if r.rho != nil {
+		if err := r.startRho(); err != nil {
+			return nil, err
+		}
 	}
 	r.l2lo = lambda2Lower(g)
 	r.initLazy()
@@ -99,18 +109,21 @@ func newLinkRun(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings, s
 
 // startSketch estimates K_f of g and solves for the screening sketches.
 func (r *linkRun) startSketch(src rand.Source) error {
-	tol := r.sol.Settings().Tol
-	if err := r.sol.SetTol(max(tol, estimate.DefaultTraceSolveTol)); err != nil {
-		return err
+	if r.rho == nil { // LinkRho2 estimates ρ₂ instead (startRho)
+		tol := r.sol.Settings().Tol
+		if err := r.sol.SetTol(max(tol, estimate.DefaultTraceSolveTol)); err != nil {
+			return err
+		}
+		tr, err := estimate.KirchhoffWithSolver(r.sol, r.set.Trace, src)
+		if err != nil {
+			return err
+		}
+		r.out.Before, r.out.Solves = tr.Estimate, tr.Solves
+		if err := r.sol.SetTol(tol); err != nil {
+			return err
+		}
 	}
-	tr, err := estimate.KirchhoffWithSolver(r.sol, r.set.Trace, src)
-	if err != nil {
-		return err
-	}
-	r.out.Before, r.out.Solves = tr.Estimate, tr.Solves
-	if err := r.sol.SetTol(tol); err != nil {
-		return err
-	}
+	var err error
 	m, n := r.set.Sketch, r.n
 	r.m, r.my = m, m
 	q := mat.NewDense(n, m, nil) // Qᵀ: Rademacher/√m
@@ -285,6 +298,9 @@ func (r *linkRun) score(c wgraph.Edge, zb []float64) float64 {
 		}
 	}
 	w := r.linkWeight(c)
+	if r.rho != nil {
+		return r.rhoScore(c, w, sq, res)
+	}
 	return w * sq / (1 + w*res)
 }
 

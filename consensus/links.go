@@ -37,7 +37,7 @@ type LinkSettings struct {
 	// Method is LinkAuto (the zero value), LinkExact or LinkSketch.
 	Method LinkMethod
 	// Sketch is the number of rows of each screening sketch (of ‖L†b‖²
-	// and of R_uv); 0 means 64.
+	// and of R_uv, and for LinkRho2 of (2I − γL)⁻¹); 0 means 64.
 	Sketch int
 	// Pool is the number of best-screened candidates confirmed by exact
 	// solves at each step; 0 means 16.
@@ -56,12 +56,13 @@ type LinkSettings struct {
 	// (0, 1); 0 means 0.05.
 	Miss float64
 	// Trace configures the estimate of the starting Kirchhoff index
-	// (LinkSketch); nil means the defaults (±1 % at 95 %).
+	// (LinkSketch), or those of ρ₂ before and after (LinkRho2 on the
+	// sketch path, EstimateH2); nil means the defaults (±1 % at 95 %).
 	Trace *estimate.TraceSettings
 	// Solver configures the confirming solves; a zero Tol means 1e-12.
 	Solver *laplacian.Settings
 	// Objective is LinkKirchhoff (the zero value), LinkRho2 or
-	// LinkRho2Star; the ρ₂ objectives need the exact path.
+	// LinkRho2Star; LinkRho2Star needs the exact path.
 	Objective LinkObjective
 	// Gamma is the update cycle of LinkRho2, > 0 with γλ_n < 2
 	// (required for LinkRho2, unused otherwise).
@@ -177,8 +178,8 @@ type LinkResult struct {
 	// Steps lists the links in the order chosen.
 	Steps []LinkStep
 	// Before and After are the Kirchhoff index K_f = n tr L† of the
-	// input graph and of Graph, with 95 % intervals (zero width when
-	// exact).
+	// input graph and of Graph (ρ₂ for the ρ₂ objectives), with 95 %
+	// intervals (zero width when exact).
 	Before, After loadlab.Estimate
 	// Gap bounds After − (the best K_f of any k candidates) from above:
 	// the linearisation gap of the convex relaxation at the chosen
@@ -189,8 +190,9 @@ type LinkResult struct {
 	// K_f achievable with k of the candidates.
 	Lower float64
 	// Confidence is the probability with which Gap holds: 1 in
-	// LinkExact, 1 − Miss in LinkSketch (Lower also relies on After's
-	// 95 % interval).
+	// LinkExact, 1 − Miss in LinkSketch, less the miss probability of
+	// the input's λ_n bracket for LinkRho2 (Lower also relies on the
+	// 95 % intervals of Before and After).
 	Confidence float64
 	// Method is the method that ran (LinkExact or LinkSketch).
 	Method LinkMethod
@@ -199,6 +201,13 @@ type LinkResult struct {
 	// Rescored counts the screening scores LinkSketch computed after the
 	// first pass over the candidates (lazy screening, spec §13.13).
 	Rescored int
+	// Refused counts the candidates LinkRho2 on the sketch path confirmed
+	// and refused because they are not certified to keep the throttler
+	// stable (spec §13.16); the exact path skips such links silently.
+	Refused int
+	// ShiftedSolves counts the solves of 2I − γL (LinkRho2 on the sketch
+	// path; those of the two ρ₂ estimates are not counted).
+	ShiftedSolves int
 }
 
 // AddLinks chooses k of the candidate links, one at a time, each time
@@ -218,11 +227,24 @@ type LinkResult struct {
 // certificate is what bounds the answer. A candidate listed twice may be
 // chosen twice (its weights add).
 //
+// With LinkRho2 the objective is ρ₂ at LinkSettings.Gamma (spec §13.15):
+// the gain adds the term −½γW‖Qb‖²/(1 − γW bᵀQb), Q = (2I − γL)⁻¹, a
+// link that would make the throttler unstable is refused, and greedy
+// stops early when no stable candidate lowers ρ₂. LinkSketch (spec
+// §13.16) screens with a sketch of Q as well, confirms by solves of
+// 2I − γL (conjugate gradients), refuses every confirmed link not
+// certified stable (LinkResult.Refused), estimates ρ₂ of the input by
+// EstimateH2 (After = Before − Σ gains) and certifies Lower with the
+// Kirchhoff path's sketch and a local lower bound of t_e = ‖Qb_e‖². γ at
+// or beyond the stability limit 2/λ_n is an error wrapping ErrUnstable
+// (ErrIllConditioned when the λ_n bracket cannot decide).
+//
 // Errors (ErrInvalid unless said): k < 0 or k > len(cands), a candidate
 // out of range, a self-loop, an existing edge of g, a weight that is
 // negative, NaN or infinite, bad settings (LinkSettings.Validate), a
-// disconnected g (ErrDisconnected), LinkExact above the dense limit
-// (ErrTooLarge), and the solver's errors. It panics if g is nil, or src
+// disconnected g (ErrDisconnected), LinkExact above the dense limit and
+// LinkRho2Star on the sketch path (ErrTooLarge), an unstable γ
+// (ErrUnstable), and the solvers' and estimators' errors. It panics if g is nil, or src
 // is nil for LinkSketch.
 func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src rand.Source) (*LinkResult, error) {
 	if g == nil {
@@ -238,14 +260,14 @@ func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src 
 		return nil, err
 	}
 	set := s.resolved(g.Order(), k)
-	if set.Objective != LinkKirchhoff {
-		if set.Method != LinkExact {
-			return nil, loadlab.TooLarge("consensus", "AddLinks: LinkSettings.Objective = %v needs LinkExact, at most %d nodes (the graph has %d)", set.Objective, LinkDenseMaxNodes, g.Order())
-		}
+	switch {
+	case set.Objective != LinkKirchhoff && set.Method == LinkExact:
 		if err := size.CheckDense("consensus", "AddLinks (ρ₂)", g.Order(), 2); err != nil {
 			return nil, err
 		}
 		return addLinksRho(g, cands, k, set)
+	case set.Objective == LinkRho2Star:
+		return nil, loadlab.TooLarge("consensus", "AddLinks: LinkSettings.Objective = %v needs LinkExact, at most %d nodes (the graph has %d)", set.Objective, LinkDenseMaxNodes, g.Order())
 	}
 	if set.Method == LinkSketch && src == nil {
 		panic("consensus: AddLinks: nil rand.Source")
@@ -253,6 +275,9 @@ func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src 
 	r, err := newLinkRun(g, cands, k, set, src)
 	if err != nil {
 		return nil, err
+	}
+	if r.rho != nil {
+		return r.runRho()
 	}
 	return r.run()
 }

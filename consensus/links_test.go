@@ -381,21 +381,24 @@ func TestAddLinksSketchGOMAXPROCS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(procs int) *LinkResult {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		res, err := AddLinks(g, cands, 5, &LinkSettings{Method: LinkSketch, CertSketch: 48}, rand.NewPCG(3, 4))
-		if err != nil {
-			t.Fatal(err)
+	for _, set := range []LinkSettings{{Method: LinkSketch, CertSketch: 48},
+		{Method: LinkSketch, CertSketch: 48, Objective: LinkRho2, Gamma: 0.2}} {
+		run := func(procs int) *LinkResult {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			res, err := AddLinks(g, cands, 5, &set, rand.NewPCG(3, 4))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
 		}
-		return res
-	}
-	a, b := run(1), run(4)
-	for i := range a.Steps {
-		if a.Steps[i] != b.Steps[i] {
-			t.Fatalf("step %d: %+v with 1 core, %+v with 4", i, a.Steps[i], b.Steps[i])
+		a, b := run(1), run(4)
+		for i := range a.Steps {
+			if a.Steps[i] != b.Steps[i] {
+				t.Fatalf("%v step %d: %+v with 1 core, %+v with 4", set.Objective, i, a.Steps[i], b.Steps[i])
+			}
 		}
-	}
-	if a.Lower != b.Lower || a.After != b.After || a.Rescored != b.Rescored {
-		t.Errorf("1 core: lower %v after %v rescored %d; 4: %v %v %d", a.Lower, a.After, a.Rescored, b.Lower, b.After, b.Rescored)
+		if a.Lower != b.Lower || a.After != b.After || a.Rescored != b.Rescored {
+			t.Errorf("%v: 1 core: lower %v after %v rescored %d; 4: %v %v %d", set.Objective, a.Lower, a.After, a.Rescored, b.Lower, b.After, b.Rescored)
+		}
 	}
 }

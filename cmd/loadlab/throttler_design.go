@@ -48,7 +48,12 @@ bound on the best K_f of any K candidates and the gap to it; with
 With --objective rho2-star the links lower ρ₂ at the best update cycle
 γ*, recomputed every --gamma-every links (up to 1000 servers, spec
 §13.15), with a certified lower bound; with rho2 up to 1000 servers the
-certified lower bound on the best ρ₂ at --gamma is printed too.
+certified lower bound on the best ρ₂ at --gamma is printed too, and
+above 1000 servers --objective rho2 runs at any size (sketches and
+solves, spec §13.16) at --gamma (default the estimate of γ*_H2): each
+step's gain and ρ₂ with 95 % intervals, the links refused because they
+could make the throttler unstable, and a certified lower bound on the
+best ρ₂ of any K candidates with the gap to it.
 --weights: choose the weight of every existing link under a total weight
 --budget (default: the current total) to minimise ρ₂ (spec §5.2,
 Problem A), with a certified lower bound on the optimum; with
@@ -72,7 +77,7 @@ with a certified gap (spec §13.14).`,
 	o.f.register(c)
 	c.Flags().IntVar(&o.add, "add", 0, "number of links to add greedily")
 	c.Flags().IntVar(&o.hops, "hops", 0, "with --add: the candidates are the missing links between servers at most `H` hops apart")
-	c.Flags().StringVar(&o.objective, "objective", "", "with --add: rho2 (at --gamma), rho2-star (ρ₂ at γ*, re-tuned as links are added; up to 1000 servers) or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above; with --weights: rho2 takes the scalable ρ₂ design (spec §13.14)")
+	c.Flags().StringVar(&o.objective, "objective", "", "with --add: rho2 (at --gamma; sketches and solves above 1000 servers), rho2-star (ρ₂ at γ*, re-tuned as links are added; up to 1000 servers) or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above; with --weights: rho2 takes the scalable ρ₂ design (spec §13.14)")
 	c.Flags().IntVar(&o.gammaEvery, "gamma-every", 1, "with --objective rho2-star: recompute γ* every `N` links")
 	c.Flags().StringVar(&o.candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
 	c.Flags().Float64Var(&o.linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")
@@ -108,6 +113,8 @@ func (o *designOpts) run(a *app, cmd *cobra.Command) error {
 	switch {
 	case o.add > 0 && obj == "kirchhoff":
 		ans, err = a.designAddKirchhoff(d, o.f.gamma, o.add, o.hops, o.candidates, o.linkWeight)
+	case o.add > 0 && obj == "rho2" && d.Graph.Order() > consensus.LinkDenseMaxNodes:
+		ans, err = a.designAddRho2Scale(d, o.f.gamma, o.add, o.hops, o.candidates, o.linkWeight)
 	case o.add > 0 && obj == "rho2-star":
 		ans, err = a.designAddStar(d, o.add, o.hops, o.candidates, o.linkWeight, o.gammaEvery)
 	default:
