@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/wgraph"
 )
@@ -82,7 +83,14 @@ func New(g *wgraph.Graph) (*Matrix, error) {
 	return m, nil
 }
 
-// fill writes the renumbered rows; pos is scratch of capacity n.
+// fillGrain is the rows per piece of fill's parallel loop.
+const fillGrain = 1 << 14
+
+// fill writes the renumbered rows; pos is scratch of capacity n. The
+// rows are independent once their offsets are known, so they are filled
+// in parallel (each entry is written by one row's piece whatever the
+// number of goroutines): on a 10⁶-node expander fill is bound by the
+// latency of its random reads, which two cores overlap.
 func (m *Matrix) fill(g *wgraph.Graph, pos []int32, uniform bool) {
 	n := m.N
 	pos = pos[:n]
@@ -99,32 +107,65 @@ func (m *Matrix) fill(g *wgraph.Graph, pos []int32, uniform bool) {
 	}
 	if m.deg == 0 {
 		m.off = make([]int, n+1)
-	}
-	type entry struct {
-		v int32
-		w float64
-	}
-	var row []entry
-	p := 0
-	for i, u := range m.Perm {
-		if m.off != nil {
+		p := 0
+		for i, u := range m.Perm {
 			m.off[i] = p
+			p += goff[u+1] - goff[u]
 		}
-		row = row[:0]
-		for k := goff[u]; k < goff[u+1]; k++ {
-			row = append(row, entry{pos[gadj[k]], gw[k]})
-		}
-		slices.SortFunc(row, func(a, b entry) int { return cmp.Compare(a.v, b.v) })
-		for _, e := range row {
-			m.Adj[p] = e.v
-			if m.W != nil {
-				m.W[p] = e.w
+		m.off[n] = p
+	}
+	par.Loop(n, 0, fillGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			u := m.Perm[i]
+			p, _ := m.Span(i)
+			k0, k1 := goff[u], goff[u+1]
+			adj := m.Adj[p : p+k1-k0]
+			for k := k0; k < k1; k++ {
+				adj[k-k0] = pos[gadj[k]]
 			}
-			p++
+			var w []float64
+			if m.W != nil {
+				w = m.W[p : p+k1-k0]
+				copy(w, gw[k0:k1])
+			}
+			sortRow(adj, w)
+		}
+	})
+}
+
+// sortRow sorts a row's neighbours ascending, permuting its weights (w
+// nil: none) alike: by insertion, since rows are short (a degree-d row
+// costs at most d²/2 comparisons and no allocation), and by an index
+// sort above 32 entries.
+func sortRow(adj []int32, w []float64) {
+	if len(adj) > 32 {
+		sortLongRow(adj, w)
+		return
+	}
+	for i := 1; i < len(adj); i++ {
+		for j := i; j > 0 && adj[j] < adj[j-1]; j-- {
+			adj[j], adj[j-1] = adj[j-1], adj[j]
+			if w != nil {
+				w[j], w[j-1] = w[j-1], w[j]
+			}
 		}
 	}
-	if m.off != nil {
-		m.off[n] = p
+}
+
+// sortLongRow is sortRow for a long row.
+func sortLongRow(adj []int32, w []float64) {
+	if w == nil {
+		slices.Sort(adj)
+		return
+	}
+	idx := make([]int, len(adj))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(adj[a], adj[b]) })
+	a2, w2 := slices.Clone(adj), slices.Clone(w)
+	for i, j := range idx {
+		adj[i], w[i] = a2[j], w2[j]
 	}
 }
 
