@@ -394,17 +394,20 @@ func (sl *ShiftedLaplacian) Report() cholesky.Report {
 }
 
 // apply writes X̂ (b − mean·1) into dst by one solve with the factor (dst
-// and b may be the same slice); the caller centres the result.
-func (sp *sparsePinv) apply(dst, b []float64, mean float64) {
+// and b may be the same slice), with work (n − 1 values or more) as the
+// solve's scratch; the caller centres the result. The grounded right
+// side is built in dst[:n−1]: its entry for node u lands at index u or
+// u − 1, never after u, so ascending u reads each b[u] before dst
+// overwrites it.
+func (sp *sparsePinv) apply(dst, b []float64, mean float64, work []float64) {
 	r, n := sp.ga.r, len(b)
-	rhs := make([]float64, n-1)
 	for u := range n {
 		if a := sp.sub(u); a >= 0 {
-			rhs[a] = b[u] - mean
+			dst[a] = b[u] - mean
 		}
 	}
-	sp.f.Solve(rhs, rhs)
-	copy(dst[:r], rhs[:r])
+	rhs := dst[:n-1]
+	sp.f.SolveTo(rhs, rhs, work[:n-1])
+	copy(dst[r+1:], dst[r:n-1])
 	dst[r] = 0
-	copy(dst[r+1:], rhs[r:])
 }
