@@ -167,8 +167,8 @@ func (f *Factor) Solve(dst, b []float64) []float64 {
 // SolveTo solves A x = b into dst with work as scratch, and allocates
 // nothing: a loop of solves with one factor reuses its vectors. dst may
 // be b; work must share no element with either. Its result is Solve's,
-// bit for bit. Concurrent calls on one factor are safe when each has its
-// own dst and work. It panics if dst or b does not have length N or work
+// bit for bit (spec sparse-cholesky.md §8). Concurrent calls on one
+// factor are safe when each has its own dst and work. It panics if dst or b does not have length N or work
 // is shorter than N.
 func (f *Factor) SolveTo(dst, b, work []float64) {
 	n := f.sym.n

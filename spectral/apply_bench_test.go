@@ -34,3 +34,33 @@ func BenchmarkResistanceApplyPowerGrid(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkResistanceFactorPowerGrid times one factorisation of the US
+// power grid's grounded Laplacian as the weight designs' exact oracle
+// needs it at each evaluation (spec throttlers.md §13.12): by
+// NewResistance, which analyses the pattern afresh (the ground, both
+// orderings under cholesky.Auto, the elimination tree), and by
+// ResistanceAnalysis.Factor on the analysis of the support, kept.
+func BenchmarkResistanceFactorPowerGrid(b *testing.B) {
+	g := datasets.PowerGrid().Graph
+	ra, err := spectral.AnalyzeResistance(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("NewResistance", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := spectral.NewResistance(g); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("ResistanceAnalysis.Factor", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ra.Factor(g); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

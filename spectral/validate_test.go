@@ -294,7 +294,7 @@ func resistanceCases() []badarg.Case {
 // matrices, nodes and destinations: each gives the documented error,
 // naming the input, or the documented panic.
 func TestValidate(t *testing.T) {
-	cs := slices.Concat(graphCases(), settingsCases(), closedFormCases(), resistanceCases(), topResistanceCases(), shiftedCases())
+	cs := slices.Concat(graphCases(), settingsCases(), closedFormCases(), resistanceCases(), topResistanceCases(), shiftedCases(), supportCases())
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"Bracket.Contains": "a query that accepts every float64: NaN lies in no bracket",
