@@ -179,7 +179,11 @@ func checkFigures(figs []plots.Figure, cfg plots.Config, want string, stdout, st
 		fmt.Fprintf(stderr, "figures: %d differences between %s/ and the figures the code makes\n", len(diffs), want)
 		return 1
 	}
-	fmt.Fprintf(stderr, "figures: the %d data files of %s/ are the ones the code makes\n", len(names), want)
+	rows := ""
+	if !complete(figs, cfg) && !cfg.Quick {
+		rows = " and their rows of summary.txt"
+	}
+	fmt.Fprintf(stderr, "figures: the %d data files of %s/%s are the ones the code makes\n", len(names), want, rows)
 	return 0
 }
 
