@@ -82,6 +82,9 @@ func (ra *ResistanceAnalysis) Factor(g *wgraph.Graph) (*Resistance, error) {
 		return nil, loadlab.Invalid("spectral", "ResistanceAnalysis.Factor: the graph has %d nodes, the analysed support %d", g.Order(), ra.support.Order())
 	}
 	if ra.ga == nil {
+		if ok, e := edgesWithin(ra.support, g); !ok {
+			return nil, notInSupport("ResistanceAnalysis.Factor", e)
+		}
 		return NewResistance(g)
 	}
 	a, ok, e := laplacianOn(ra.support, g, 0, 1, ra.ga.r)
@@ -96,6 +99,23 @@ func (ra *ResistanceAnalysis) Factor(g *wgraph.Graph) (*Resistance, error) {
 		return nil, err
 	}
 	return &Resistance{n: g.Order(), g: g, sp: sp}, nil
+}
+
+// edgesWithin reports whether every edge of g is an edge of support (of
+// the same order), and else returns the first that is not, as u, v.
+func edgesWithin(support, g *wgraph.Graph) (bool, [2]int) {
+	for u := range g.Order() {
+		sv, k := support.Neighbors(u), 0
+		for _, v := range g.Neighbors(u) {
+			for k < len(sv) && sv[k] < v {
+				k++
+			}
+			if k == len(sv) || sv[k] != v {
+				return false, [2]int{u, int(v)}
+			}
+		}
+	}
+	return true, [2]int{}
 }
 
 // notInSupport is the error for an edge outside the analysed pattern.

@@ -163,6 +163,15 @@ func supportCases() []badarg.Case {
 	}
 	isolated := graphtest.Must(wgraph.FromEdges(900, cut))
 	fa := func(g *wgraph.Graph) error { _, err := ra.Factor(g); return err }
+	// A dense support (the dense path, no analysis kept) checks its links
+	// too: K₁₂ without the link {0, 1}, and K₁₂ itself.
+	var k12 []wgraph.Edge
+	for _, e := range graphtest.Must(gen.Complete(12)).Edges() {
+		if e.U != 0 || e.V != 1 {
+			k12 = append(k12, e)
+		}
+	}
+	denseRA := graphtest.Must(AnalyzeResistance(graphtest.Must(wgraph.FromEdges(12, k12))))
 	fg := func(g *wgraph.Graph) error { _, err := sl.FactorGraph(g, 2, -0.1); return err }
 	pf, pg := badarg.Probe{Func: "ResistanceAnalysis.Factor"}, badarg.Probe{Func: "ShiftedLaplacian.FactorGraph"}
 	return []badarg.Case{
@@ -177,6 +186,10 @@ func supportCases() []badarg.Case {
 		pf.Panics("g = nil", "spectral: ResistanceAnalysis.Factor: nil graph g", func() { _ = fa(nil) }),
 		badarg.Probe{Func: "ResistanceAnalysis.Factor", Err: inv}.Fails("order 899", "the graph has 899 nodes, the analysed support 900", func() error { return fa(graphtest.Must(gen.Grid(29, 31))) }),
 		badarg.Probe{Func: "ResistanceAnalysis.Factor", Err: inv}.Fails("edge outside the support", "edge {0, 31} is not a link of the analysed support", func() error { return fa(extra) }),
+		badarg.Probe{Func: "ResistanceAnalysis.Factor", Err: inv}.Fails("dense path, edge outside the support", "edge {0, 1} is not a link of the analysed support", func() error {
+			_, err := denseRA.Factor(graphtest.Must(gen.Complete(12)))
+			return err
+		}),
 		badarg.Probe{Func: "ResistanceAnalysis.Factor", Err: loadlab.ErrDisconnected}.Fails("node 0 cut off", "not reachable", func() error { return fa(isolated) }),
 		pg.Panics("g = nil", "spectral: ShiftedLaplacian.FactorGraph: nil graph g", func() { _ = fg(nil) }),
 		pg.Panics("dense graph", "the graph is dense", func() { _, _ = dense.FactorGraph(graphtest.Must(gen.Complete(10)), 2, -0.1) }),
@@ -187,4 +200,22 @@ func supportCases() []badarg.Case {
 			return err
 		}),
 	}
+}
+
+// TestResistanceAnalysisDense checks the dense path: a dense support
+// keeps no analysis (Path is Dense, the Report zero), and Factor of a
+// reweighting is NewResistance's, bit for bit.
+func TestResistanceAnalysisDense(t *testing.T) {
+	support := graphtest.Must(gen.Complete(30))
+	ra, err := AnalyzeResistance(support)
+	require.NoError(t, err)
+	require.Equal(t, Dense, ra.Path())
+	require.Equal(t, cholesky.Report{}, ra.Report())
+	g := reweighted(t, support, rand.New(rand.NewPCG(15, 16)), 20)
+	got, err := ra.Factor(g)
+	require.NoError(t, err)
+	want, err := NewResistance(g)
+	require.NoError(t, err)
+	require.Equal(t, want.Path(), got.Path())
+	require.Equal(t, want.Kirchhoff(), got.Kirchhoff())
 }
