@@ -40,3 +40,48 @@ func Example() {
 	// solve A x = (1, 0, 0): [3 2 1]
 	// factor entries 5, A's lower triangle 5
 }
+
+// A loop of solves with one factor: SolveTo writes into the caller's
+// vectors and allocates nothing. Each right side e_i − e_3 of the path
+// 0–1–2–3 grounded at node 3 gives the resistances to node 3 along
+// column i of A⁻¹.
+func ExampleFactor_SolveTo() {
+	a := &cholesky.Matrix{
+		N:   3,
+		Ptr: []int{0, 2, 5, 7},
+		Ind: []int{0, 1, 0, 1, 2, 1, 2},
+		Val: []float64{1, -1, -1, 2, -1, -1, 2},
+	}
+	sym, err := cholesky.Analyze(a, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, err := sym.Factor(a)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	b, x, work := make([]float64, 3), make([]float64, 3), make([]float64, 3)
+	for i := range 3 {
+		b[i] = 1
+		f.SolveTo(x, b, work)
+		b[i] = 0
+		fmt.Printf("A⁻¹ e_%d = %.4g\n", i, x)
+	}
+	// The same pattern with other values reuses the analysis: the path's
+	// middle link doubled.
+	a.Val = []float64{1, -1, -1, 3, -2, -2, 3}
+	if f, err = sym.Factor(a); err != nil {
+		fmt.Println(err)
+		return
+	}
+	b[0] = 1
+	f.SolveTo(x, b, work)
+	fmt.Printf("reweighted: A⁻¹ e_0 = %.4g\n", x)
+	// Output:
+	// A⁻¹ e_0 = [3 2 1]
+	// A⁻¹ e_1 = [2 2 1]
+	// A⁻¹ e_2 = [1 1 1]
+	// reweighted: A⁻¹ e_0 = [2.5 1.5 1]
+}

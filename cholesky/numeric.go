@@ -17,7 +17,7 @@ const MaxCondition = 1e14
 // Factor is the numeric Cholesky factorisation P A Pᵀ = L Lᵀ of a
 // symmetric positive definite matrix, with P the symbolic analysis's
 // ordering. It is safe for concurrent use once built (Solve allocates its
-// own workspace).
+// own workspace; concurrent SolveTo calls need one workspace each).
 type Factor struct {
 	sym   *Symbolic
 	lx    []float64 // L's values on sym's pattern, diagonal first in each column
@@ -149,7 +149,9 @@ func (f *Factor) LogDet() float64 {
 }
 
 // Solve solves A x = b into dst (allocated if nil) and returns it; dst
-// may be b. It panics if b, or a non-nil dst, does not have length N.
+// may be b. It allocates a workspace of N values per call; SolveTo takes
+// the caller's and allocates nothing. It panics if b, or a non-nil dst,
+// does not have length N.
 func (f *Factor) Solve(dst, b []float64) []float64 {
 	n := f.sym.n
 	if len(b) != n || (dst != nil && len(dst) != n) {
@@ -158,7 +160,22 @@ func (f *Factor) Solve(dst, b []float64) []float64 {
 	if dst == nil {
 		dst = make([]float64, n)
 	}
-	y := make([]float64, n)
+	f.SolveTo(dst, b, make([]float64, n))
+	return dst
+}
+
+// SolveTo solves A x = b into dst with work as scratch, and allocates
+// nothing: a loop of solves with one factor reuses its vectors. dst may
+// be b; work must share no element with either. Its result is Solve's,
+// bit for bit (spec sparse-cholesky.md §8). Concurrent calls on one
+// factor are safe when each has its own dst and work. It panics if dst or b does not have length N or work
+// is shorter than N.
+func (f *Factor) SolveTo(dst, b, work []float64) {
+	n := f.sym.n
+	if len(b) != n || len(dst) != n || len(work) < n {
+		panic("cholesky: SolveTo: len(b) or len(dst) differs from the order, or len(work) is below it")
+	}
+	y := work[:n]
 	for k, i := range f.sym.perm {
 		y[k] = b[i]
 	}
@@ -166,7 +183,6 @@ func (f *Factor) Solve(dst, b []float64) []float64 {
 	for k, i := range f.sym.perm {
 		dst[i] = y[k]
 	}
-	return dst
 }
 
 // solvePermuted solves L Lᵀ y = y in place in the permuted order.
@@ -210,7 +226,7 @@ func (f *Factor) inverseNorm1() float64 {
 		return 0
 	}
 	impl := lapackgo.Implementation{}
-	v, x := make([]float64, n), make([]float64, n)
+	v, x, work := make([]float64, n), make([]float64, n), make([]float64, n)
 	isgn := make([]int, n)
 	var isave [3]int
 	est, kase := 0.0, 0
@@ -219,6 +235,6 @@ func (f *Factor) inverseNorm1() float64 {
 		if kase == 0 {
 			return est
 		}
-		f.Solve(x, x)
+		f.SolveTo(x, x, work)
 	}
 }

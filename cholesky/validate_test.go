@@ -96,6 +96,10 @@ func methodCases() []badarg.Case {
 	return []badarg.Case{
 		badarg.Probe{Func: "Factor.Solve"}.Panics("len(b) = 2", "cholesky: Solve: len(b) or len(dst)", func() { f.Solve(nil, make([]float64, 2)) }),
 		badarg.Probe{Func: "Factor.Solve"}.Panics("len(dst) = 4", "cholesky: Solve: len(b) or len(dst)", func() { f.Solve(make([]float64, 4), make([]float64, 3)) }),
+		badarg.Probe{Func: "Factor.SolveTo"}.Panics("len(b) = 2", "cholesky: SolveTo: len(b) or len(dst)", func() { f.SolveTo(make([]float64, 3), make([]float64, 2), make([]float64, 3)) }),
+		badarg.Probe{Func: "Factor.SolveTo"}.Panics("len(dst) = 4", "cholesky: SolveTo: len(b) or len(dst)", func() { f.SolveTo(make([]float64, 4), make([]float64, 3), make([]float64, 3)) }),
+		badarg.Probe{Func: "Factor.SolveTo"}.Panics("dst = nil", "cholesky: SolveTo: len(b) or len(dst)", func() { f.SolveTo(nil, make([]float64, 3), make([]float64, 3)) }),
+		badarg.Probe{Func: "Factor.SolveTo"}.Panics("len(work) = 2", "len(work) is below it", func() { f.SolveTo(make([]float64, 3), make([]float64, 3), make([]float64, 2)) }),
 		badarg.Probe{Func: "Inverse.Diag"}.Panics("len(dst) = 2", "cholesky: Inverse.Diag: len(dst)", func() { z.Diag(make([]float64, 2)) }),
 		badarg.Probe{Func: "Inverse.At"}.Panics("i = 3", "cholesky: Inverse.At: index out of range", func() { z.At(3, 0) }),
 		badarg.Probe{Func: "Inverse.At"}.Panics("j = -1", "cholesky: Inverse.At: index out of range", func() { z.At(0, -1) }),

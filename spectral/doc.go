@@ -14,6 +14,9 @@
 //	kf, err := spectral.KirchhoffIndex(g)               // K_f = Σ_{u<v} R_uv = n tr L†
 //	res, err := spectral.NewResistance(g)               // one factorisation, many queries
 //	rs := res.EdgeResistances(nil)                      // every edge's R_uv, exact
+//	res.ApplyTo(x, b, work)                             // x = L† b, no allocation
+//	ra, err := spectral.AnalyzeResistance(support)      // analyse the links once ...
+//	res, err = ra.Factor(g)                             // ... factor each weighting of them
 //	top, err := spectral.TopResistances(g, 10)          // the 10 largest R_uv, exact (§12.10)
 //	kf, err = spectral.TorusKirchhoff(1000, 1000)       // closed forms, spec §9
 //
@@ -32,7 +35,20 @@
 // whose factor fills in, such as an expander) they return an error
 // wrapping loadlab.ErrTooLarge, and estimate.Kirchhoff estimates K_f with
 // an interval. ShiftedLaplacian factors c I + s L (2I − γL for the H2
-// measures of consensus) from one analysis. AlgebraicConnectivity and
+// measures of consensus) from one analysis.
+//
+// A sequence of weightings of one set of links (a weight design's
+// iterations) shares one symbolic analysis: AnalyzeResistance and
+// ShiftedLaplacian analyse the links' pattern once, and
+// ResistanceAnalysis.Factor and ShiftedLaplacian.FactorGraph factor any
+// graph whose edges are among those links (a link of weight zero stays in
+// the pattern as an explicit zero) at the cost of the numeric
+// factorisation alone; a graph with an edge outside the links is refused
+// with loadlab.ErrInvalid, never analysed afresh behind the caller's
+// back. Resistance.ApplyTo, like cholesky.Factor.SolveTo, solves into the
+// caller's vectors, so a loop of solves allocates nothing.
+//
+// AlgebraicConnectivity and
 // EffectiveResistance are dense up
 // to DenseMaxNodes and certified iterative above: λ₂ as the Rayleigh
 // quotient of a refined Fiedler vector with a Kato–Temple bound of 1e-12

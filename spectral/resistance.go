@@ -436,7 +436,8 @@ const DenseMaxNodes = 2048
 // the grounded Laplacian, L† P b = P X̂ P b (spec sparse-cholesky.md §5);
 // on the dense path two triangular solves with the factor of
 // A = L + αJ/n, since A⁻¹ P b = L† P b. It allocates nothing beyond dst on
-// the dense path and one vector of n − 1 on the sparse one. It panics if
+// the dense path and one vector of n on the sparse one; ApplyTo takes
+// the caller's workspace and allocates nothing on either. It panics if
 // len(b) or a non-nil dst's length is not the order.
 func (r *Resistance) Apply(dst, b []float64) []float64 {
 	if len(b) != r.n || (dst != nil && len(dst) != r.n) {
@@ -445,9 +446,33 @@ func (r *Resistance) Apply(dst, b []float64) []float64 {
 	if dst == nil {
 		dst = make([]float64, r.n)
 	}
+	var work []float64
+	if r.sp != nil {
+		work = make([]float64, r.n)
+	}
+	r.apply(dst, b, work)
+	return dst
+}
+
+// ApplyTo writes L† b into dst, as Apply, with work (at least n values)
+// as scratch, and allocates nothing, so that a loop of solves with one
+// factorisation reuses its vectors. dst may be b; work must share no
+// element with either. Its result is Apply's, bit for bit. Concurrent
+// calls are safe when each has its own dst and work. It panics if len(b)
+// or len(dst) is not the order or work is shorter than it.
+func (r *Resistance) ApplyTo(dst, b, work []float64) {
+	if len(b) != r.n || len(dst) != r.n || len(work) < r.n {
+		panic(fmt.Sprintf("spectral: Resistance.ApplyTo: len(b) = %d, len(dst) = %d, len(work) = %d, want %d, %d and ≥ %d", len(b), len(dst), len(work), r.n, r.n, r.n))
+	}
+	r.apply(dst, b, work)
+}
+
+// apply is Apply after the checks; work (n values) is used on the sparse
+// path only.
+func (r *Resistance) apply(dst, b, work []float64) {
 	mean := dense.Sum(b) / float64(r.n)
 	if r.sp != nil {
-		r.sp.apply(dst, b, mean)
+		r.sp.apply(dst, b, mean, work)
 	} else {
 		for i, v := range b {
 			dst[i] = v - mean
@@ -458,5 +483,4 @@ func (r *Resistance) Apply(dst, b []float64) []float64 {
 	for i := range dst {
 		dst[i] -= c
 	}
-	return dst
 }

@@ -1,7 +1,6 @@
 package spectral
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 
@@ -164,7 +163,16 @@ func analyzeGrounded(g *wgraph.Graph) (*groundedAnalysis, error) {
 // cholesky.Matrix, with node ground's row and column deleted (ground < 0
 // keeps every node); nodes after ground shift down by one.
 func laplacianMatrix(g *wgraph.Graph, c, s float64, ground int) *cholesky.Matrix {
-	n := g.Order()
+	a, _, _ := laplacianOn(g, g, c, s, ground)
+	return a
+}
+
+// laplacianOn is laplacianMatrix for the weights of g on the pattern of
+// support: a link of support that g lacks is stored as an explicit zero,
+// so every subgraph of support gives the same pattern. It returns false
+// if g has an edge that support lacks (the first found, as u, v).
+func laplacianOn(support, g *wgraph.Graph, c, s float64, ground int) (*cholesky.Matrix, bool, [2]int) {
+	n := support.Order()
 	idx := func(u int) int {
 		if ground >= 0 && u > ground {
 			return u - 1
@@ -176,30 +184,40 @@ func laplacianMatrix(g *wgraph.Graph, c, s float64, ground int) *cholesky.Matrix
 		nn--
 	}
 	a := &cholesky.Matrix{N: nn, Ptr: make([]int, nn+1)}
-	a.Ind = make([]int, 0, nn+2*g.Size())
-	a.Val = make([]float64, 0, nn+2*g.Size())
+	a.Ind = make([]int, 0, nn+2*support.Size())
+	a.Val = make([]float64, 0, nn+2*support.Size())
 	for u := range n {
 		if u == ground {
 			continue
 		}
 		diag := c + s*g.WeightedDegree(u)
 		placed := false
-		ws := g.Weights(u)
-		for i, v := range g.Neighbors(u) {
-			v := int(v)
-			if !placed && v > u {
+		gv, gw, k := g.Neighbors(u), g.Weights(u), 0
+		for _, v := range support.Neighbors(u) {
+			if k < len(gv) && gv[k] < v {
+				return nil, false, [2]int{u, int(gv[k])}
+			}
+			off := 0.0
+			if k < len(gv) && gv[k] == v {
+				off = -s * gw[k]
+				k++
+			}
+			if !placed && int(v) > u {
 				a.Ind, a.Val, placed = append(a.Ind, idx(u)), append(a.Val, diag), true
 			}
-			if v != ground {
-				a.Ind, a.Val = append(a.Ind, idx(v)), append(a.Val, -s*ws[i])
+			if int(v) != ground {
+				a.Ind, a.Val = append(a.Ind, idx(int(v))), append(a.Val, off)
 			}
+		}
+		if k < len(gv) {
+			return nil, false, [2]int{u, int(gv[k])}
 		}
 		if !placed {
 			a.Ind, a.Val = append(a.Ind, idx(u)), append(a.Val, diag)
 		}
 		a.Ptr[idx(u)+1] = len(a.Ind)
 	}
-	return a
+	return a, true, [2]int{}
 }
 
 // sparsePinv holds the selected inverse X of the grounded Laplacian and
@@ -229,22 +247,20 @@ func (sp *sparsePinv) z() *cholesky.Inverse {
 // definite, or condition estimate above MaxCondition) wraps
 // loadlab.ErrIllConditioned, as the dense path's does.
 func newSparsePinv(ga *groundedAnalysis) (*sparsePinv, error) {
-	f, err := ga.sym.Factor(laplacianMatrix(ga.g, 0, 1, ga.r))
-	if err != nil {
-		if errors.Is(err, loadlab.ErrIllConditioned) {
-			return nil, fmt.Errorf("spectral: the grounded Laplacian (L without row and column %d): %w", ga.r, err)
-		}
-		return nil, err
-	}
+	return factorPinv(ga, ga.g, laplacianMatrix(ga.g, 0, 1, ga.r))
+}
+
+// pinvFromFactor completes the sparsePinv of g from the factor f of its
+// grounded Laplacian: y = X̂ 1 by one solve, and s = 1ᵀ y.
+func pinvFromFactor(ga *groundedAnalysis, g *wgraph.Graph, f *cholesky.Factor) *sparsePinv {
 	sp := &sparsePinv{ga: ga, f: f}
-	n := ga.g.Order()
-	ones := make([]float64, n-1)
+	ones := make([]float64, g.Order()-1)
 	for i := range ones {
 		ones[i] = 1
 	}
 	sp.y = sp.pad(f.Solve(nil, ones))
 	sp.s = dense.Sum(sp.y)
-	return sp, nil
+	return sp
 }
 
 // pad returns x (indexed without r) as a vector over all nodes with a
@@ -394,17 +410,20 @@ func (sl *ShiftedLaplacian) Report() cholesky.Report {
 }
 
 // apply writes X̂ (b − mean·1) into dst by one solve with the factor (dst
-// and b may be the same slice); the caller centres the result.
-func (sp *sparsePinv) apply(dst, b []float64, mean float64) {
+// and b may be the same slice), with work (n − 1 values or more) as the
+// solve's scratch; the caller centres the result. The grounded right
+// side is built in dst[:n−1]: its entry for node u lands at index u or
+// u − 1, never after u, so ascending u reads each b[u] before dst
+// overwrites it.
+func (sp *sparsePinv) apply(dst, b []float64, mean float64, work []float64) {
 	r, n := sp.ga.r, len(b)
-	rhs := make([]float64, n-1)
 	for u := range n {
 		if a := sp.sub(u); a >= 0 {
-			rhs[a] = b[u] - mean
+			dst[a] = b[u] - mean
 		}
 	}
-	sp.f.Solve(rhs, rhs)
-	copy(dst[:r], rhs[:r])
+	rhs := dst[:n-1]
+	sp.f.SolveTo(rhs, rhs, work[:n-1])
+	copy(dst[r+1:], dst[r:n-1])
 	dst[r] = 0
-	copy(dst[r+1:], rhs[r:])
 }

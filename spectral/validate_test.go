@@ -267,9 +267,13 @@ func resistanceCases() []badarg.Case {
 		return nil
 	})...)
 	pa := badarg.Probe{Func: "Resistance.Apply"}
+	pt := badarg.Probe{Func: "Resistance.ApplyTo"}
 	cs = append(cs,
 		pa.Panics("len(b) = 2", "Resistance.Apply: len(b) = 2, len(dst) = 0, want 3", func() { r.Apply(nil, []float64{1, -1}) }),
 		pa.Panics("len(dst) = 2", "Resistance.Apply: len(b) = 3, len(dst) = 2, want 3", func() { r.Apply(make([]float64, 2), []float64{1, 0, -1}) }),
+		pt.Panics("len(b) = 2", "Resistance.ApplyTo: len(b) = 2, len(dst) = 3, len(work) = 3", func() { r.ApplyTo(make([]float64, 3), []float64{1, -1}, make([]float64, 3)) }),
+		pt.Panics("len(dst) = 2", "Resistance.ApplyTo: len(b) = 3, len(dst) = 2", func() { r.ApplyTo(make([]float64, 2), []float64{1, 0, -1}, make([]float64, 3)) }),
+		pt.Panics("len(work) = 2", "len(work) = 2, want 3, 3 and ≥ 3", func() { r.ApplyTo(make([]float64, 3), []float64{1, 0, -1}, make([]float64, 2)) }),
 	)
 	for name, f := range map[string]func(dst *mat.SymDense){
 		"Resistance.PseudoInverseTo": r.PseudoInverseTo,
@@ -290,7 +294,7 @@ func resistanceCases() []badarg.Case {
 // matrices, nodes and destinations: each gives the documented error,
 // naming the input, or the documented panic.
 func TestValidate(t *testing.T) {
-	cs := slices.Concat(graphCases(), settingsCases(), closedFormCases(), resistanceCases(), topResistanceCases(), shiftedCases())
+	cs := slices.Concat(graphCases(), settingsCases(), closedFormCases(), resistanceCases(), topResistanceCases(), shiftedCases(), supportCases())
 	badarg.Run(t, cs)
 	badarg.Coverage(t, ".", cs, map[string]string{
 		"Bracket.Contains": "a query that accepts every float64: NaN lies in no bracket",

@@ -5,7 +5,8 @@
 // stderr, and prints a summary table of the headline numbers on stdout:
 // each number with the range its reference allows and a status, agrees or
 // outside. A full-mode run of every figure also writes the table to
-// summary.txt beside the figures.
+// summary.txt beside the figures; a full-mode run of some (-only)
+// replaces their rows in summary.txt and keeps the other figures' rows.
 //
 //	go run ./examples/figures                 # every figure into figures/
 //	go run ./examples/figures -quick          # small sizes into figures-quick/ (ignored by git)
@@ -14,8 +15,9 @@
 //	go run ./examples/figures -check          # regenerate into a temporary folder, compare with figures/
 //
 // With -check the figures are made into a temporary folder and every CSV
-// (and, for a complete full run, summary.txt) is compared with the one
-// in the output folder: text and integers exactly, other numbers to a
+// and summary.txt (for a run of some figures in full mode, their rows of
+// it) is compared with the one in the output folder, which is left
+// untouched: text and integers exactly, other numbers to a
 // relative 1e-6 (compare.go says why); the exit status is 1 if any
 // differs. examples/figures/check.sh runs it on the full set.
 //
@@ -115,13 +117,20 @@ func complete(figs []plots.Figure, cfg plots.Config) bool {
 // generate makes figs into out, prints the summary table on stdout and
 // the progress on stderr, and returns the number of figures that failed.
 func generate(figs []plots.Figure, cfg plots.Config, out string, stdout, stderr io.Writer) int {
-	heads, failed, elapsed := makeAll(figs, cfg, out, stderr)
+	heads, made, elapsed := makeAll(figs, cfg, out, stderr)
+	failed := len(figs) - len(made)
 	printSummary(stdout, heads)
-	if len(heads) > 0 && complete(figs, cfg) {
+	switch {
+	case len(heads) > 0 && complete(figs, cfg):
 		// A complete full run also leaves its summary beside the figures.
 		if f, err := os.Create(filepath.Join(out, "summary.txt")); err == nil {
 			printSummary(f, heads)
 			f.Close()
+		}
+	case len(made) > 0 && !cfg.Quick:
+		// A full run of some figures updates their rows of the summary.
+		if err := updateSummary(out, made, summaryText(heads)); err != nil {
+			fmt.Fprintln(stderr, "figures: summary.txt not updated:", err)
 		}
 	}
 	fmt.Fprintf(stderr, "%d figures in %s, written to %s/ in %.1fs (CPU %.1fs)\n", len(figs)-failed, modeName(cfg.Quick), out, elapsed.Seconds(), cputime.Process().Seconds())
@@ -153,6 +162,12 @@ func checkFigures(figs []plots.Figure, cfg plots.Config, want string, stdout, st
 		names = append(names, "summary.txt")
 	}
 	diffs, err := compareDirs(want, tmp, names)
+	if err == nil && !complete(figs, cfg) && !cfg.Quick {
+		// A partial full run compares its figures' rows of the summary.
+		var sd []string
+		sd, err = compareSummaries(filepath.Join(want, "summary.txt"), filepath.Join(tmp, "summary.txt"), figureNames(figs))
+		diffs = append(diffs, sd...)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "figures:", err)
 		return 1
@@ -164,14 +179,18 @@ func checkFigures(figs []plots.Figure, cfg plots.Config, want string, stdout, st
 		fmt.Fprintf(stderr, "figures: %d differences between %s/ and the figures the code makes\n", len(diffs), want)
 		return 1
 	}
-	fmt.Fprintf(stderr, "figures: the %d data files of %s/ are the ones the code makes\n", len(names), want)
+	rows := ""
+	if !complete(figs, cfg) && !cfg.Quick {
+		rows = " and their rows of summary.txt"
+	}
+	fmt.Fprintf(stderr, "figures: the %d data files of %s/%s are the ones the code makes\n", len(names), want, rows)
 	return 0
 }
 
 // makeAll makes and writes every figure, printing progress (with the
 // expected time of long figures in full mode) on stderr. It returns the
-// headlines of the figures made and the number that failed.
-func makeAll(figs []plots.Figure, cfg plots.Config, out string, stderr io.Writer) (heads []row, failed int, elapsed time.Duration) {
+// headlines and the names of the figures made (those that did not fail).
+func makeAll(figs []plots.Figure, cfg plots.Config, out string, stderr io.Writer) (heads []row, made []string, elapsed time.Duration) {
 	start := time.Now()
 	for k, f := range figs {
 		about := ""
@@ -186,15 +205,24 @@ func makeAll(figs []plots.Figure, cfg plots.Config, out string, stderr io.Writer
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "[%d/%d] %s FAILED: %v\n", k+1, len(figs), f.Name, err)
-			failed++
 			continue
 		}
+		made = append(made, f.Name)
 		fmt.Fprintf(stderr, "[%d/%d] %s done in %.1fs (CPU %.1fs)\n", k+1, len(figs), f.Name, time.Since(t0).Seconds(), (cputime.Process() - c0).Seconds())
 		for _, h := range res.Headlines {
 			heads = append(heads, row{f.Name, h})
 		}
 	}
-	return heads, failed, time.Since(start)
+	return heads, made, time.Since(start)
+}
+
+// figureNames returns the names of figs.
+func figureNames(figs []plots.Figure) []string {
+	names := make([]string, len(figs))
+	for i, f := range figs {
+		names[i] = f.Name
+	}
+	return names
 }
 
 // expectedTime returns the expected full-mode wall time of figs.
@@ -318,31 +346,6 @@ func write(dir, name string, res *plots.Result) error {
 type row struct {
 	figure string
 	plots.Headline
-}
-
-func printSummary(w io.Writer, rows []row) {
-	if len(rows) == 0 {
-		return
-	}
-	// One block per figure, the reference wrapped under its row, so that
-	// the table reads in a terminal of about 120 columns.
-	wn, wv, wr := len("quantity"), len("value"), len("reference range")
-	for _, r := range rows {
-		wn = max(wn, utf8.RuneCountInString(r.Name))
-		wv = max(wv, utf8.RuneCountInString(r.FormattedValue()))
-		wr = max(wr, utf8.RuneCountInString(r.Range()))
-	}
-	pad := func(s string, n int) string { return s + strings.Repeat(" ", n-utf8.RuneCountInString(s)) }
-	fmt.Fprintf(w, "  %s  %s  %s  status\n", pad("quantity", wn), pad("value", wv), pad("reference range", wr))
-	for k, r := range rows {
-		if k == 0 || rows[k-1].figure != r.figure {
-			fmt.Fprintf(w, "\n%s\n", r.figure)
-		}
-		fmt.Fprintf(w, "  %s  %s  %s  %s\n", pad(r.Name, wn), pad(r.FormattedValue(), wv), pad(r.Range(), wr), r.Status())
-		for _, l := range wrap(r.Reference, 90) {
-			fmt.Fprintf(w, "      %s\n", l)
-		}
-	}
 }
 
 // listFigures prints each figure's name and expected time, then its
