@@ -8,15 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// uniformWeights returns w_e = 1 for p's links.
-func uniformWeights(p TraceWeightProblem) []float64 {
-	w := make([]float64, len(p.Links))
-	for i := range w {
-		w[i] = 1
-	}
-	return w
-}
-
 // TestDesignAtScaleHeldOut checks the held-out guard of the sketched
 // weight designs (spec §13.12, "Held-out sketch") against the exact
 // (dense) objective on two kinds of graph:
@@ -39,13 +30,13 @@ func TestDesignAtScaleHeldOut(t *testing.T) {
 		g, err := gen.RandomRegular(300, 6, mc.Source(seed, 34))
 		require.NoError(t, err)
 		p := traceProblem(g)
-		u := exactTrace(t, p, uniformWeights(p))
+		u := exactTrace(t, p, unitWeights(len(p.Links)))
 		d, _ := DesignWeightsAtScale(p, &ScaleDesignSettings{Sketch: true, MaxIter: 30}, mc.Source(seed, 35))
 		require.NotNil(t, d)
 		require.LessOrEqual(t, exactTrace(t, p, d.Weights), u*(1+1e-4), "seed %d: regular graph, design worse than uniform", seed)
 
 		er := traceProblem(randomGraph(200, 8.0/200, mc.Source(seed, 77)))
-		u = exactTrace(t, er, uniformWeights(er))
+		u = exactTrace(t, er, unitWeights(len(er.Links)))
 		best, err := DesignWeightsAtScale(er, nil, nil)
 		require.NoError(t, err)
 		d, _ = DesignWeightsAtScale(er, &ScaleDesignSettings{Sketch: true, MaxIter: 30}, mc.Source(seed, 35))
@@ -65,7 +56,7 @@ func TestDesignRho2AtScaleHeldOut(t *testing.T) {
 		require.NoError(t, err)
 		p := traceProblem(g)
 		gamma := rho2Gamma(t, p, 0.5)
-		u, ok := exactRho2(p, gamma, uniformWeights(p))
+		u, ok := exactRho2(p, gamma, unitWeights(len(p.Links)))
 		require.True(t, ok)
 		d, _ := DesignRho2AtScale(Rho2WeightProblem{TraceWeightProblem: p, Gamma: gamma}, &ScaleDesignSettings{Sketch: true, MaxIter: 30}, mc.Source(seed, 35))
 		require.NotNil(t, d)

@@ -205,6 +205,7 @@ type sparseRho2Oracle struct {
 	gamma  float64
 	t      []float64
 	nshift int
+	sl     *spectral.ShiftedLaplacian // every link's pattern, analysed on first use
 }
 
 func newSparseRho2Oracle(p TraceWeightProblem, gamma float64) *sparseRho2Oracle {
@@ -220,14 +221,17 @@ func (o *sparseRho2Oracle) eval(w []float64) (rho2Parts, bool, error) {
 	if !wgraph.IsConnected(g) {
 		return rho2Parts{}, false, nil
 	}
-	sl, err := spectral.NewShiftedLaplacian(g, nil)
-	if err != nil {
-		return rho2Parts{}, false, err
+	if o.sl == nil {
+		sl, err := spectral.NewShiftedLaplacian(p.graph(unitWeights(len(p.Links))), nil)
+		if err != nil {
+			return rho2Parts{}, false, err
+		}
+		if sl.Path() != spectral.Sparse {
+			return rho2Parts{}, false, loadlab.TooLarge("consensus", "DesignRho2AtScale: the factor of 2I − γL(w) does not pay off (%v)", sl.Report())
+		}
+		o.sl = sl
 	}
-	if sl.Path() != spectral.Sparse {
-		return rho2Parts{}, false, loadlab.TooLarge("consensus", "DesignRho2AtScale: the factor of 2I − γL(w) no longer pays off (%v)", sl.Report())
-	}
-	f, err := sl.Factor(2, -o.gamma)
+	f, err := o.sl.FactorGraph(g, 2, -o.gamma)
 	if errors.Is(err, loadlab.ErrIllConditioned) {
 		return rho2Parts{}, false, nil // 2I − γL not positive definite: unstable
 	}
@@ -241,11 +245,11 @@ func (o *sparseRho2Oracle) eval(w []float64) (rho2Parts, bool, error) {
 	n := p.Nodes
 	const chunk = 64
 	par.For((len(p.Links)+chunk-1)/chunk, 0, func(c int) {
-		b, x := make([]float64, n), make([]float64, n)
+		b, x, work := make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := c * chunk; i < min((c+1)*chunk, len(p.Links)); i++ {
 			lk := p.Links[i]
 			b[lk.U], b[lk.V] = 1, -1
-			f.Solve(x, b)
+			f.SolveTo(x, b, work)
 			o.t[i] = dense.Dot(x, x)
 			b[lk.U], b[lk.V] = 0, 0
 		}

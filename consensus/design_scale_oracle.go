@@ -219,6 +219,7 @@ type sparseTraceOracle struct {
 	workers int
 	s       []float64
 	nsolve  int
+	ra      *spectral.ResistanceAnalysis // every link's pattern, analysed on first use
 }
 
 func newSparseTraceOracle(p TraceWeightProblem, workers int) *sparseTraceOracle {
@@ -232,7 +233,14 @@ func (o *sparseTraceOracle) eval(w []float64) (float64, []float64, bool, error) 
 	if !wgraph.IsConnected(g) {
 		return 0, nil, false, nil
 	}
-	r, err := spectral.NewResistance(g)
+	if o.ra == nil {
+		ra, err := spectral.AnalyzeResistance(o.p.graph(unitWeights(len(o.p.Links))))
+		if err != nil {
+			return 0, nil, false, err
+		}
+		o.ra = ra
+	}
+	r, err := o.ra.Factor(g)
 	if errors.Is(err, loadlab.ErrIllConditioned) {
 		return 0, nil, false, nil // as the dense oracle treats a failed factorisation
 	}
@@ -242,11 +250,11 @@ func (o *sparseTraceOracle) eval(w []float64) (float64, []float64, bool, error) 
 	n := o.p.Nodes
 	const chunk = 64
 	par.For((len(o.p.Links)+chunk-1)/chunk, o.workers, func(c int) {
-		b, x := make([]float64, n), make([]float64, n)
+		b, x, work := make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := c * chunk; i < min((c+1)*chunk, len(o.p.Links)); i++ {
 			lk := o.p.Links[i]
 			b[lk.U], b[lk.V] = 1, -1
-			r.Apply(x, b)
+			r.ApplyTo(x, b, work)
 			o.s[i] = dense.Dot(x, x)
 			b[lk.U], b[lk.V] = 0, 0
 		}
@@ -265,4 +273,14 @@ func (p TraceWeightProblem) sparseExact() bool {
 	}
 	sl, err := spectral.NewShiftedLaplacian(p.graph(all), nil)
 	return err == nil && sl.Path() == spectral.Sparse
+}
+
+// unitWeights returns m weights of 1: the support of every link, which
+// the sparse oracles analyse once.
+func unitWeights(m int) []float64 {
+	w := make([]float64, m)
+	for i := range w {
+		w[i] = 1
+	}
+	return w
 }
