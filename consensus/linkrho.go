@@ -92,6 +92,7 @@ func addLinksRho(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings) 
 			return nil, err
 		}
 		after = rho2(r.trL, r.trQ, gs)
+		r.out.GammaStar, r.out.AfterGamma = loadlab.Estimate{Mean: gs, Lo: gs, Hi: gs}, gs
 	} else if lower, err = r.frankWolfe(lower); err != nil {
 		return nil, err
 	}

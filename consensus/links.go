@@ -205,9 +205,19 @@ type LinkResult struct {
 	// and refused because they are not certified to keep the throttler
 	// stable (spec §13.16); the exact path skips such links silently.
 	Refused int
-	// ShiftedSolves counts the solves of 2I − γL (LinkRho2 on the sketch
-	// path; those of the two ρ₂ estimates are not counted).
+	// ShiftedSolves counts the solves of 2I − γL (the ρ₂ objectives on
+	// the sketch path; those of the ρ₂ estimates are not counted).
 	ShiftedSolves int
+	// GammaStar is γ*_H2 of Graph (LinkRho2Star): exact on the exact
+	// path, EstimateGammaH2's estimate with its 95 % interval on the
+	// sketch path (that of the input graph when no link was added).
+	GammaStar loadlab.Estimate
+	// AfterGamma is the cycle After is evaluated at (LinkRho2Star): γ*
+	// of Graph on the exact path; on the sketch path GammaStar.Mean,
+	// lowered if needed below the input sampler's cap and until every
+	// link is certified stable there, so that After ≥ F(Graph) (spec
+	// §13.17).
+	AfterGamma float64
 }
 
 // AddLinks chooses k of the candidate links, one at a time, each time
@@ -266,8 +276,6 @@ func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src 
 			return nil, err
 		}
 		return addLinksRho(g, cands, k, set)
-	case set.Objective == LinkRho2Star:
-		return nil, loadlab.TooLarge("consensus", "AddLinks: LinkSettings.Objective = %v needs LinkExact, at most %d nodes (the graph has %d)", set.Objective, LinkDenseMaxNodes, g.Order())
 	}
 	if set.Method == LinkSketch && src == nil {
 		panic("consensus: AddLinks: nil rand.Source")
@@ -276,8 +284,11 @@ func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src 
 	if err != nil {
 		return nil, err
 	}
-	if r.rho != nil {
+	switch {
+	case r.rho != nil:
 		return r.runRho()
+	case r.star != nil:
+		return r.runStar()
 	}
 	return r.run()
 }

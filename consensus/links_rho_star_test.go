@@ -1,0 +1,104 @@
+package consensus
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/wgraph"
+	"github.com/loadlab/loadlab/wgraph/gen"
+)
+
+// TestAddLinksRho2StarSketchBruteForce forces the sketch path of
+// LinkRho2Star on small random graphs of at most 9 candidates (fewer
+// than Pool, so every candidate is confirmed): the links must be the
+// exact path's, After's interval must contain the dense ρ₂ of the
+// answer at AfterGamma and lie above F, and Lower must not exceed the
+// brute-force optimum over all subsets of at most k (spec §13.17).
+func TestAddLinksRho2StarSketchBruteForce(t *testing.T) {
+	for seed := range uint64(4) {
+		g, cands, k, w := starLinkCase(t, seed)
+		set := LinkSettings{Objective: LinkRho2Star, Weight: w, Trace: &estimate.TraceSettings{RelAcc: 0.05}}
+		ex, err := AddLinks(g, cands, k, &set, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set.Method, set.CertSketch = LinkSketch, 64
+		sk, err := AddLinks(g, cands, k, &set, rand.NewPCG(seed, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("seed %d: exact %d links after %.4f lower %.4f; sketch %d links after %+v at γ %.4g (γ* %+v), lower %.4f, gap %.4f",
+			seed, len(ex.Steps), ex.After.Mean, ex.Lower, len(sk.Steps), sk.After, sk.AfterGamma, sk.GammaStar, sk.Lower, sk.Gap)
+		if len(sk.Steps) != len(ex.Steps) {
+			t.Errorf("seed %d: %d links, exact path %d", seed, len(sk.Steps), len(ex.Steps))
+			continue
+		}
+		for i := range sk.Steps {
+			a, b := sk.Steps[i], ex.Steps[i]
+			if a.Link != b.Link || a.Gamma <= 0 {
+				t.Errorf("seed %d step %d: %v at γ %v, exact %v at γ %v", seed, i, a.Link, a.Gamma, b.Link, b.Gamma)
+			}
+		}
+		opt := bruteRho(g, cands, k, w, func(h *wgraph.Graph) float64 { return rhoStar(t, h) })
+		at := rhoAt(t, sk.Graph, sk.AfterGamma)
+		if sk.Lower > opt*(1+1e-9) || !sk.After.Contains(at) || at < ex.After.Mean*(1-1e-9) {
+			t.Errorf("seed %d: Lower %v, optimum %v; After %+v, dense at AfterGamma %v, exact F %v", seed, sk.Lower, opt, sk.After, at, ex.After.Mean)
+		}
+	}
+}
+
+// starLinkCase returns a random 3-regular graph of 40 + 10·seed nodes,
+// 9 of its candidates within 4 hops, k = 1 + seed mod 3 links of weight
+// 0.5 + seed/4. (Graphs of a dozen nodes, as in smallLinkCase, make
+// the probes' spread as large as ρ₂ itself.)
+func starLinkCase(t *testing.T, seed uint64) (*wgraph.Graph, []wgraph.Edge, int, float64) {
+	t.Helper()
+	g, err := gen.RandomRegular(40+10*int(seed), 3, rand.NewPCG(seed, 21))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := Candidates(g, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the 9 candidates farthest apart in the list's order: distant pairs
+	// shorten paths most, so the links help at γ*
+	var far []wgraph.Edge
+	for _, c := range cands {
+		if c.V-c.U > g.Order()/3 && len(far) < 9 {
+			far = append(far, c)
+		}
+	}
+	return g, far, 1 + int(seed%3), 0.5 + float64(seed)/4
+}
+
+// TestAddLinksRho2StarSketch300 runs the sketch path on a 300-node
+// 4-regular graph (candidates within 2 hops) and checks the answer by
+// the dense references: After contains ρ₂ of the answer at AfterGamma,
+// Lower lies below the exact path's After, the links are stable.
+func TestAddLinksRho2StarSketch300(t *testing.T) {
+	g, err := gen.RandomRegular(300, 4, rand.NewPCG(5, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := Candidates(g, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := AddLinks(g, cands, 4, &LinkSettings{Objective: LinkRho2Star}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := AddLinks(g, cands, 4, &LinkSettings{Objective: LinkRho2Star, Method: LinkSketch, GammaEvery: 2}, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := rhoAt(t, sk.Graph, sk.AfterGamma)
+	t.Logf("exact: %.4f → %.4f, lower %.4f; sketch: %+v → %+v (dense %.4f), lower %.4f, gap %.4f, solves %d + %d shifted, rescored %d",
+		ex.Before.Mean, ex.After.Mean, ex.Lower, sk.Before, sk.After, at, sk.Lower, sk.Gap, sk.Solves, sk.ShiftedSolves, sk.Rescored)
+	if !sk.After.Contains(at) || sk.Lower > ex.After.Mean || math.IsInf(at, 1) {
+		t.Errorf("After %+v, dense %v; Lower %v, exact After %v", sk.After, at, sk.Lower, ex.After.Mean)
+	}
+}
