@@ -20,8 +20,8 @@ type starSketch struct {
 	gamma0 loadlab.Estimate // γ*_H2 of the input graph
 	base   float64          // γ̂ of the graph at the last re-tune
 	cycles []*rhoSketch
-	lev    []float64 // ρ₂(S, γ_j): the last re-tune's estimate less the gains since
-	s      []float64 // the Rademacher S shared by the cycles' sketches
+	lev    []float64    // ρ₂(S, γ_j): the last re-tune's estimate less the gains since
+	s      []float64    // the Rademacher S shared by the cycles' sketches
 	all    []*rhoSketch // every cycle state built (their solves are counted)
 }
 
@@ -70,7 +70,20 @@ func (r *linkRun) startStar() error {
 			return err
 		}
 	}
-	r.out.Before = hs.summary(st.base, sampleRho2)
+	// Before is the estimated curve ρ₂(G, ·) at its least over γ*'s
+	// interval, with the probes the certificate uses (spec §13.17).
+	lo, hi := min(est.Gamma.Lo, hs.gcap()), min(est.Gamma.Hi, hs.gcap())
+	r.out.Before.Mean = math.Inf(1)
+	err = goldenMin(func(gam float64) (float64, error) {
+		e := hs.summary(gam, sampleRho2)
+		if e.Mean < r.out.Before.Mean {
+			r.out.Before, st.base = e, gam
+		}
+		return e.Mean, nil
+	}, lo, hi, 2*starAfterEvals)
+	if err != nil {
+		return err
+	}
 	n, m := r.n, r.m
 	if err := size.Check("consensus", "AddLinks: ρ₂* sketch entries", n, 8*((len(starGrid)+1)*m+len(starGrid)*(r.set.Pool+r.k)+1)); err != nil {
 		return err
@@ -342,12 +355,15 @@ func (r *linkRun) runStar() (*LinkResult, error) {
 	return r.out, nil
 }
 
-// afterStar sets After to ρ₂ of the answer at γ_A, the estimate of its
-// own γ* (EstimateGammaH2 on the answer, capped at the input sampler's
-// cap): ρ₂(G, γ_A) from the input's probes less the links' gains at γ_A
-// (each by a solve of 2I − γ_A L and the product form), so that Before
-// and After share the probes (spec §13.17). When a link is not
-// certified stable at γ_A the cycle is lowered by 2 % until it is.
+// afterStar sets After to ρ₂ of the answer S at γ_A, the minimiser
+// of the estimated curve ρ₂(G, γ) − Σ_i Δρ₂_i(γ) (the input's probes
+// less the links' gains at γ, each by a solve of 2I − γL and the product
+// form) over the union of the 95 % intervals of γ* of the input and of
+// the answer (GammaStar, EstimateGammaH2 on the answer); Before is the
+// same curve without the links at its minimiser, so Before and After
+// share the probes and their
+// difference is the links' effect, not the estimates' spread (spec
+// §13.17). A γ at which a link is not certified stable is skipped.
 func (r *linkRun) afterStar() error {
 	st := r.star
 	r.out.GammaStar = st.gamma0
@@ -360,24 +376,71 @@ func (r *linkRun) afterStar() error {
 		return err
 	}
 	r.out.GammaStar = est.Gamma
-	gam := min(est.Gamma.Mean, st.hs.gcap())
-	for range 50 {
+	gcap := st.hs.gcap()
+	lo, hi := min(est.Gamma.Lo, st.gamma0.Lo, gcap), min(max(est.Gamma.Hi, st.gamma0.Hi), gcap)
+	best, bestG := loadlab.Estimate{Mean: math.Inf(1)}, 0.0
+	eval := func(gam float64) (float64, error) {
 		rs, gains, err := r.cycleAt(gam, false)
-		if err != nil {
-			return err
-		}
-		if rs == nil {
-			gam *= 0.98
-			continue
+		if err != nil || rs == nil {
+			return math.Inf(1), err
 		}
 		rho := st.hs.summary(gam, sampleRho2)
 		var t loadlab.Estimate
 		for _, g := range gains {
 			t.Mean, t.Lo, t.Hi = t.Mean+g.Mean, t.Lo+g.Lo, t.Hi+g.Hi
 		}
-		r.out.After = loadlab.Estimate{Mean: rho.Mean - t.Mean, Lo: rho.Lo - t.Hi, Hi: rho.Hi - t.Lo, StdErr: rho.StdErr, N: rho.N}
-		r.out.AfterGamma = gam
-		return nil
+		e := loadlab.Estimate{Mean: rho.Mean - t.Mean, Lo: rho.Lo - t.Hi, Hi: rho.Hi - t.Lo, StdErr: rho.StdErr, N: rho.N}
+		if e.Mean < best.Mean {
+			best, bestG = e, gam
+		}
+		return e.Mean, nil
 	}
-	return loadlab.Wrap(loadlab.ErrUnstable, "consensus", "AddLinks: the answer is not certified stable near its γ* = %v", est.Gamma.Mean)
+	if err := goldenMin(eval, lo, hi, starAfterEvals); err != nil {
+		return err
+	}
+	for gam := lo; math.IsInf(best.Mean, 1) && gam > lo/2; gam *= 0.98 { // no certified-stable γ in the interval
+		if _, err := eval(gam); err != nil {
+			return err
+		}
+	}
+	if math.IsInf(best.Mean, 1) {
+		return loadlab.Wrap(ErrUnstable, "consensus", "AddLinks: the answer is not certified stable near its γ* = %v", est.Gamma.Mean)
+	}
+	r.out.After, r.out.AfterGamma = best, bestG
+	return nil
+}
+
+// starAfterEvals is the number of cycles afterStar evaluates.
+const starAfterEvals = 16
+
+// goldenMin evaluates f at evals points of a golden-section search for
+// its minimum on [lo, hi] (f records the best itself).
+func goldenMin(f func(float64) (float64, error), lo, hi float64, evals int) error {
+	const phi = 0.6180339887498949
+	a, b := lo, hi
+	c, d := b-phi*(b-a), a+phi*(b-a)
+	fc, err := f(c)
+	if err != nil {
+		return err
+	}
+	fd, err := f(d)
+	if err != nil {
+		return err
+	}
+	for range evals - 2 {
+		if fc <= fd {
+			b, d, fd = d, c, fc
+			c = b - phi*(b-a)
+			if fc, err = f(c); err != nil {
+				return err
+			}
+		} else {
+			a, c, fc = c, d, fd
+			d = a + phi*(b-a)
+			if fd, err = f(d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
