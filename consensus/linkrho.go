@@ -24,8 +24,8 @@ const (
 	LinkRho2
 	// LinkRho2Star is ρ₂ at the best update cycle γ* of the graph with
 	// the links (spec §4.4), re-computed every LinkSettings.GammaEvery
-	// links; exact path only (AddLinks returns ErrTooLarge above
-	// LinkDenseMaxNodes or with LinkSketch).
+	// links, at any size (the sketch path of spec §13.17 above
+	// LinkDenseMaxNodes, γ* estimated by EstimateGammaH2).
 	LinkRho2Star
 )
 

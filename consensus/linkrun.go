@@ -147,6 +147,9 @@ func (r *linkRun) startSketch(src rand.Source) error {
 	if r.zt, err = r.blockSolve(q); err != nil {
 		return err
 	}
+	if r.star != nil { // the ρ₂* sketches of Q share Z's rows (spec §13.17)
+		r.star.s = append([]float64(nil), qd...)
+	}
 	q.Zero() // Bᵀ W^{1/2} Q'ᵀ, one Rademacher entry per edge and row
 	for _, e := range r.g.Edges() {
 		sw := math.Sqrt(e.W) * s

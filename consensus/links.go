@@ -62,7 +62,7 @@ type LinkSettings struct {
 	// Solver configures the confirming solves; a zero Tol means 1e-12.
 	Solver *laplacian.Settings
 	// Objective is LinkKirchhoff (the zero value), LinkRho2 or
-	// LinkRho2Star; LinkRho2Star needs the exact path.
+	// LinkRho2Star.
 	Objective LinkObjective
 	// Gamma is the update cycle of LinkRho2, > 0 with γλ_n < 2
 	// (required for LinkRho2, unused otherwise).
@@ -191,8 +191,8 @@ type LinkResult struct {
 	Lower float64
 	// Confidence is the probability with which Gap holds: 1 in
 	// LinkExact, 1 − Miss in LinkSketch, less the miss probability of
-	// the input's λ_n bracket for LinkRho2 (Lower also relies on the
-	// 95 % intervals of Before and After).
+	// the input's λ_n bracket for LinkRho2 and LinkRho2Star (Lower also
+	// relies on the 95 % intervals of Before and After).
 	Confidence float64
 	// Method is the method that ran (LinkExact or LinkSketch).
 	Method LinkMethod
@@ -249,11 +249,21 @@ type LinkResult struct {
 // or beyond the stability limit 2/λ_n is an error wrapping ErrUnstable
 // (ErrIllConditioned when the λ_n bracket cannot decide).
 //
+// With LinkRho2Star the objective is ρ₂ at the best cycle γ* of the
+// graph with the links (spec §13.15): each step scores the candidates at
+// a grid of cycles at and below γ* (re-tuned every GammaEvery links) and
+// adds the one that lowers the least ρ₂ over the grid most. LinkSketch
+// (spec §13.17) estimates γ* by EstimateGammaH2 (GammaStar), keeps one
+// sketch of (2I − γL)⁻¹ per grid cycle, confirms by solves, refuses a link
+// not certified stable at the smallest cycle, evaluates After at the
+// answer's γ* (AfterGamma) on the input's probes less the links' gains,
+// and certifies Lower over cells of cycles.
+//
 // Errors (ErrInvalid unless said): k < 0 or k > len(cands), a candidate
 // out of range, a self-loop, an existing edge of g, a weight that is
 // negative, NaN or infinite, bad settings (LinkSettings.Validate), a
-// disconnected g (ErrDisconnected), LinkExact above the dense limit and
-// LinkRho2Star on the sketch path (ErrTooLarge), an unstable γ
+// disconnected g (ErrDisconnected), LinkExact above the dense limit
+// (ErrTooLarge), an unstable γ
 // (ErrUnstable), and the solvers' and estimators' errors. It panics if g is nil, or src
 // is nil for LinkSketch.
 func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src rand.Source) (*LinkResult, error) {

@@ -102,3 +102,65 @@ func TestAddLinksRho2StarSketch300(t *testing.T) {
 		t.Errorf("After %+v, dense %v; Lower %v, exact After %v", sk.After, at, sk.Lower, ex.After.Mean)
 	}
 }
+
+// TestAddLinksRho2StarAbove1000 runs LinkRho2Star with the default
+// method on a 1100-node 3-regular graph, above LinkDenseMaxNodes, where
+// it used to return ErrTooLarge: the sketch path runs, the answer is
+// checked by the sparse exact ρ₂ at AfterGamma, and Lower ≤ After.
+func TestAddLinksRho2StarAbove1000(t *testing.T) {
+	g, err := gen.RandomRegular(1100, 3, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := Candidates(g, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := AddLinks(g, cands[:200], 2, &LinkSettings{Objective: LinkRho2Star, GammaEvery: 2}, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, err := Rho(&Throttler{Graph: res.Graph, Gamma: res.AfterGamma}, Case2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d links, before %+v, after %+v (exact %v), lower %v, confidence %v", len(res.Steps), res.Before, res.After, at, res.Lower, res.Confidence)
+	if res.Method != LinkSketch || !res.After.Contains(at) || !(res.Lower <= res.After.Mean) || !(res.Confidence > 0.9) {
+		t.Errorf("method %v, After %+v, exact %v, Lower %v, Confidence %v", res.Method, res.After, at, res.Lower, res.Confidence)
+	}
+}
+
+// TestAddLinksRho2StarSketchStable puts LinkRho2Star on a hub graph
+// (γ*λ_n near 2): every step's link must keep the throttler stable at
+// the cycle it was scored at, on the graph before it, and the answer
+// must be stable at AfterGamma (spec §13.17).
+func TestAddLinksRho2StarSketchStable(t *testing.T) {
+	g := hubGraph(t, 200)
+	all, err := Candidates(g, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cands []wgraph.Edge
+	for _, c := range all {
+		if c.U == 0 || (c.U >= 100 && len(cands) < 30) {
+			cands = append(cands, c)
+		}
+	}
+	res, err := AddLinks(g, cands, 3, &LinkSettings{Objective: LinkRho2Star, Method: LinkSketch, CertSketch: 32, Pool: 40}, rand.NewPCG(2, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := g
+	for i, s := range res.Steps {
+		b := h.Builder()
+		mustSet(b, s.Link.U, s.Link.V, h.Weight(s.Link.U, s.Link.V)+s.Link.W)
+		h = b.Build()
+		if math.IsInf(rhoAt(t, h, s.Gamma), 1) {
+			t.Errorf("step %d: %v unstable at its γ %v", i, s.Link, s.Gamma)
+		}
+	}
+	t.Logf("%d links, refused %d, after %+v at γ %v", len(res.Steps), res.Refused, res.After, res.AfterGamma)
+	if at := rhoAt(t, res.Graph, res.AfterGamma); math.IsInf(at, 1) || !res.After.Contains(at) {
+		t.Errorf("answer at γ %v: ρ₂ %v, After %+v", res.AfterGamma, at, res.After)
+	}
+}
