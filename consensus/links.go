@@ -37,7 +37,8 @@ type LinkSettings struct {
 	// Method is LinkAuto (the zero value), LinkExact or LinkSketch.
 	Method LinkMethod
 	// Sketch is the number of rows of each screening sketch (of ‖L†b‖²
-	// and of R_uv, and for LinkRho2 of (2I − γL)⁻¹); 0 means 64.
+	// and of R_uv, and for LinkRho2 of (2I − γL)⁻¹, for LinkRho2Star one
+	// per cycle of its grid); 0 means 64.
 	Sketch int
 	// Pool is the number of best-screened candidates confirmed by exact
 	// solves at each step; 0 means 16.
@@ -57,7 +58,8 @@ type LinkSettings struct {
 	Miss float64
 	// Trace configures the estimate of the starting Kirchhoff index
 	// (LinkSketch), or those of ρ₂ before and after (LinkRho2 on the
-	// sketch path, EstimateH2); nil means the defaults (±1 % at 95 %).
+	// sketch path, EstimateH2; LinkRho2Star, EstimateGammaH2); nil means
+	// the defaults (±1 % at 95 %).
 	Trace *estimate.TraceSettings
 	// Solver configures the confirming solves; a zero Tol means 1e-12.
 	Solver *laplacian.Settings

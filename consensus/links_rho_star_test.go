@@ -164,3 +164,24 @@ func TestAddLinksRho2StarSketchStable(t *testing.T) {
 		t.Errorf("answer at γ %v: ρ₂ %v, After %+v", res.AfterGamma, at, res.After)
 	}
 }
+
+// TestAddLinksRho2StarSketchCoverage checks After's interval over 8
+// seeds against the dense ρ₂ of the answer at AfterGamma (a 95 %
+// interval: fewer than 6 of 8 has probability 0.6 %).
+func TestAddLinksRho2StarSketchCoverage(t *testing.T) {
+	g, cands, _, _ := starLinkCase(t, 1)
+	hit := 0
+	set := &LinkSettings{Objective: LinkRho2Star, Method: LinkSketch, CertSketch: 8, Confirm: 1, Sketch: 16, Trace: &estimate.TraceSettings{RelAcc: 0.05}}
+	for seed := range uint64(8) {
+		res, err := AddLinks(g, cands, 2, set, rand.NewPCG(seed, 13))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.After.Contains(rhoAt(t, res.Graph, res.AfterGamma)) {
+			hit++
+		}
+	}
+	if hit < 6 {
+		t.Errorf("After's interval covered %d of 8", hit)
+	}
+}
