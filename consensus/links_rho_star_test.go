@@ -131,18 +131,25 @@ func TestAddLinksRho2StarAbove1000(t *testing.T) {
 }
 
 // TestAddLinksRho2StarSketchStable puts LinkRho2Star on a hub graph
-// (γ*λ_n near 2): every step's link must keep the throttler stable at
-// the cycle it was scored at, on the graph before it, and the answer
-// must be stable at AfterGamma (spec §13.17).
+// (γ*λ_n near 2) with heavy candidates at the hub: they must be refused,
+// every step's link must keep the throttler stable at the cycle it was
+// scored at, on the graph before it, and the answer must be stable at
+// AfterGamma (spec §13.17).
 func TestAddLinksRho2StarSketchStable(t *testing.T) {
 	g := hubGraph(t, 200)
 	all, err := Candidates(g, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The hub's candidates weigh 30: each alone raises λ_n by about 60,
+	// past 2/γ at every cycle of the grid (γ ≥ γ*/2), so they must be
+	// refused.
 	var cands []wgraph.Edge
 	for _, c := range all {
-		if c.U == 0 || (c.U >= 100 && len(cands) < 30) {
+		switch {
+		case c.U == 0:
+			cands = append(cands, wgraph.Edge{U: c.U, V: c.V, W: 30})
+		case c.U >= 100 && len(cands) < 30:
 			cands = append(cands, c)
 		}
 	}
@@ -160,6 +167,14 @@ func TestAddLinksRho2StarSketchStable(t *testing.T) {
 		}
 	}
 	t.Logf("%d links, refused %d, after %+v at γ %v", len(res.Steps), res.Refused, res.After, res.AfterGamma)
+	for _, s := range res.Steps {
+		if s.Link.U == 0 || s.Link.V == 0 {
+			t.Errorf("hub link %v taken", s.Link)
+		}
+	}
+	if res.Refused == 0 {
+		t.Error("no candidate refused")
+	}
 	if at := rhoAt(t, res.Graph, res.AfterGamma); math.IsInf(at, 1) || !res.After.Contains(at) {
 		t.Errorf("answer at γ %v: ρ₂ %v, After %+v", res.AfterGamma, at, res.After)
 	}
