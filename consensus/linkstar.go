@@ -53,11 +53,9 @@ func (r *linkRun) startStar() error {
 	}
 	st := r.star
 	st.hs, st.gamma0, st.base = hs, est.Gamma, est.Gamma.Mean
-	br, err := spectral.LambdaMaxBracket(r.g, &spectral.EigenSettings{RelWidth: starLambdaWidth})
-	if err != nil {
-		return err
-	}
-	if br.Hi < hs.br.Hi {
+	// a narrower bracket moves the last cell's end 2/λ_n⁻ down; when it
+	// cannot be had the sampler's stands
+	if br, err := spectral.LambdaMaxBracket(r.g, &spectral.EigenSettings{RelWidth: starLambdaWidth}); err == nil && br.Hi < hs.br.Hi {
 		hs.br, hs.lmax = br, br.Hi
 	}
 	st.lmax = hs.br
@@ -85,7 +83,7 @@ func (r *linkRun) startStar() error {
 		return err
 	}
 	n, m := r.n, r.m
-	if err := size.Check("consensus", "AddLinks: ρ₂* sketch entries", n, 8*((len(starGrid)+1)*m+len(starGrid)*(r.set.Pool+r.k)+1)); err != nil {
+	if err := size.Check("consensus", "AddLinks: ρ₂* sketch entries", n, 8*((len(starGrid)+1)*m+(len(starGrid)+1)*(starBatches*r.set.Pool+r.k)+1)); err != nil {
 		return err
 	}
 	return r.retune(hs, st.base)
