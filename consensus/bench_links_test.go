@@ -82,3 +82,35 @@ func sumGains(res *LinkResult) float64 {
 	}
 	return s
 }
+
+// BenchmarkAddLinksRho2Star_Regular6_1e5 adds 10 links to the 10⁵-node
+// random 6-regular graph, candidates within 2 hops, minimising ρ₂ at γ*
+// re-tuned after every link (issue 31, the sketch path of spec §13.17).
+func BenchmarkAddLinksRho2Star_Regular6_1e5(b *testing.B) {
+	g, err := gen.RandomRegular(100000, 6, rand.NewPCG(6, 6))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cands, err := Candidates(g, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var res *LinkResult
+	c0 := cputime.Process()
+	for b.Loop() {
+		if res, err = AddLinks(g, cands, 10, &LinkSettings{Objective: LinkRho2Star}, rand.NewPCG(9, 9)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	imp := res.Before.Mean - res.After.Mean
+	b.ReportMetric(res.After.RelHalfWidth(), "rho2-relhw")
+	b.ReportMetric(res.Gap/imp, "gap/improvement")
+	b.ReportMetric(float64(res.Solves), "solves")
+	b.ReportMetric(float64(res.ShiftedSolves), "shifted-solves")
+	b.Logf("candidates %d, links %d, before %+v, after %+v at γ %.6g, γ* %+v, gains %.6g, improvement %.6g, gap %.6g, lower %.8g, solves %d, shifted %d, refused %d, rescored %d, confidence %v",
+		len(cands), len(res.Steps), res.Before, res.After, res.AfterGamma, res.GammaStar, sumGains(res), imp, res.Gap, res.Lower, res.Solves, res.ShiftedSolves, res.Refused, res.Rescored, res.Confidence)
+	for _, s := range res.Steps {
+		b.Logf("  %v at γ %.6g: gain %+v", s.Link, s.Gamma, s.Gain)
+	}
+}

@@ -92,7 +92,9 @@
 // above LinkDenseMaxNodes it screens with sketches of L† and of
 // (2I − γL)⁻¹, confirms by solves, certifies each link's stability, and
 // gives ρ₂ with a 95 % interval and Lower at a stated Confidence (§13.16);
-// LinkRho2Star is dense only.
+// so does LinkRho2Star, with γ* estimated by EstimateGammaH2, one sketch of
+// (2I − γL)⁻¹ per cycle of its grid, and After at the answer's own γ*
+// (AfterGamma, §13.17).
 // LinkStability says which links would push γλ_n past 2 (ρ₂ infinite).
 //
 // # Per-server throttling

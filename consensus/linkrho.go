@@ -24,8 +24,8 @@ const (
 	LinkRho2
 	// LinkRho2Star is ρ₂ at the best update cycle γ* of the graph with
 	// the links (spec §4.4), re-computed every LinkSettings.GammaEvery
-	// links; exact path only (AddLinks returns ErrTooLarge above
-	// LinkDenseMaxNodes or with LinkSketch).
+	// links, at any size (the sketch path of spec §13.17 above
+	// LinkDenseMaxNodes, γ* estimated by EstimateGammaH2).
 	LinkRho2Star
 )
 
@@ -92,6 +92,7 @@ func addLinksRho(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings) 
 			return nil, err
 		}
 		after = rho2(r.trL, r.trQ, gs)
+		r.out.GammaStar, r.out.AfterGamma = loadlab.Estimate{Mean: gs, Lo: gs, Hi: gs}, gs
 	} else if lower, err = r.frankWolfe(lower); err != nil {
 		return nil, err
 	}

@@ -50,6 +50,10 @@ type linkRun struct {
 	res0, resk, sk0, skk float64
 	// the ρ₂ part (LinkRho2 on the sketch path), nil otherwise
 	rho *rhoSketch
+	// the ρ₂* part (LinkRho2Star on the sketch path), nil otherwise, and
+	// the candidates it refused
+	star        *starSketch
+	refusedStar int
 }
 
 // newLinkRun builds L† (LinkExact) or the solver and both sketches.
@@ -91,16 +95,24 @@ func newLinkRun(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings, s
 		return nil, err
 	}
 	r.sol = sol
-	if set.Objective == LinkRho2 {
+	switch set.Objective {
+	case LinkRho2:
 		r.rho = &rhoSketch{gamma: set.Gamma}
+	case LinkRho2Star:
+		r.star = &starSketch{}
 	}
 	if err := r.startSketch(src); err != nil {
 		return nil, err
 	}
-	if r.rho != nil {
-		if err := r.startRho(); err != nil {
-			return nil, err
-		}
+	var err2 error
+	switch {
+	case r.rho != nil:
+		err2 = r.startRho()
+	case r.star != nil:
+		err2 = r.startStar()
+	}
+	if err2 != nil {
+		return nil, err2
 	}
 	r.l2lo = lambda2Lower(g)
 	r.initLazy()
@@ -109,7 +121,7 @@ func newLinkRun(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings, s
 
 // startSketch estimates K_f of g and solves for the screening sketches.
 func (r *linkRun) startSketch(src rand.Source) error {
-	if r.rho == nil { // LinkRho2 estimates ρ₂ instead (startRho)
+	if r.rho == nil && r.star == nil { // the ρ₂ objectives estimate ρ₂ instead (startRho, startStar)
 		tol := r.sol.Settings().Tol
 		if err := r.sol.SetTol(max(tol, estimate.DefaultTraceSolveTol)); err != nil {
 			return err
@@ -134,6 +146,9 @@ func (r *linkRun) startSketch(src rand.Source) error {
 	}
 	if r.zt, err = r.blockSolve(q); err != nil {
 		return err
+	}
+	if r.star != nil { // the ρ₂* sketches of Q share Z's rows (spec §13.17)
+		r.star.s = append([]float64(nil), qd...)
 	}
 	q.Zero() // Bᵀ W^{1/2} Q'ᵀ, one Rademacher entry per edge and row
 	for _, e := range r.g.Edges() {
@@ -298,8 +313,11 @@ func (r *linkRun) score(c wgraph.Edge, zb []float64) float64 {
 		}
 	}
 	w := r.linkWeight(c)
-	if r.rho != nil {
+	switch {
+	case r.rho != nil:
 		return r.rhoScore(c, w, sq, res)
+	case r.star != nil:
+		return r.starScore(c, w, sq, res)
 	}
 	return w * sq / (1 + w*res)
 }

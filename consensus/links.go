@@ -37,7 +37,8 @@ type LinkSettings struct {
 	// Method is LinkAuto (the zero value), LinkExact or LinkSketch.
 	Method LinkMethod
 	// Sketch is the number of rows of each screening sketch (of ‖L†b‖²
-	// and of R_uv, and for LinkRho2 of (2I − γL)⁻¹); 0 means 64.
+	// and of R_uv, and for LinkRho2 of (2I − γL)⁻¹, for LinkRho2Star one
+	// per cycle of its grid); 0 means 64.
 	Sketch int
 	// Pool is the number of best-screened candidates confirmed by exact
 	// solves at each step; 0 means 16.
@@ -57,12 +58,13 @@ type LinkSettings struct {
 	Miss float64
 	// Trace configures the estimate of the starting Kirchhoff index
 	// (LinkSketch), or those of ρ₂ before and after (LinkRho2 on the
-	// sketch path, EstimateH2); nil means the defaults (±1 % at 95 %).
+	// sketch path, EstimateH2; LinkRho2Star, EstimateGammaH2); nil means
+	// the defaults (±1 % at 95 %).
 	Trace *estimate.TraceSettings
 	// Solver configures the confirming solves; a zero Tol means 1e-12.
 	Solver *laplacian.Settings
 	// Objective is LinkKirchhoff (the zero value), LinkRho2 or
-	// LinkRho2Star; LinkRho2Star needs the exact path.
+	// LinkRho2Star.
 	Objective LinkObjective
 	// Gamma is the update cycle of LinkRho2, > 0 with γλ_n < 2
 	// (required for LinkRho2, unused otherwise).
@@ -191,8 +193,8 @@ type LinkResult struct {
 	Lower float64
 	// Confidence is the probability with which Gap holds: 1 in
 	// LinkExact, 1 − Miss in LinkSketch, less the miss probability of
-	// the input's λ_n bracket for LinkRho2 (Lower also relies on the
-	// 95 % intervals of Before and After).
+	// the input's λ_n bracket for LinkRho2 and LinkRho2Star (Lower also
+	// relies on the 95 % intervals of Before and After).
 	Confidence float64
 	// Method is the method that ran (LinkExact or LinkSketch).
 	Method LinkMethod
@@ -205,9 +207,19 @@ type LinkResult struct {
 	// and refused because they are not certified to keep the throttler
 	// stable (spec §13.16); the exact path skips such links silently.
 	Refused int
-	// ShiftedSolves counts the solves of 2I − γL (LinkRho2 on the sketch
-	// path; those of the two ρ₂ estimates are not counted).
+	// ShiftedSolves counts the solves of 2I − γL (the ρ₂ objectives on
+	// the sketch path; those of the ρ₂ estimates are not counted).
 	ShiftedSolves int
+	// GammaStar is γ*_H2 of Graph (LinkRho2Star): exact on the exact
+	// path, EstimateGammaH2's estimate with its 95 % interval on the
+	// sketch path (that of the input graph when no link was added).
+	GammaStar loadlab.Estimate
+	// AfterGamma is the cycle After is evaluated at (LinkRho2Star): γ*
+	// of Graph on the exact path; on the sketch path GammaStar.Mean,
+	// lowered if needed below the input sampler's cap and until every
+	// link is certified stable there, so that After ≥ F(Graph) (spec
+	// §13.17).
+	AfterGamma float64
 }
 
 // AddLinks chooses k of the candidate links, one at a time, each time
@@ -239,11 +251,21 @@ type LinkResult struct {
 // or beyond the stability limit 2/λ_n is an error wrapping ErrUnstable
 // (ErrIllConditioned when the λ_n bracket cannot decide).
 //
+// With LinkRho2Star the objective is ρ₂ at the best cycle γ* of the
+// graph with the links (spec §13.15): each step scores the candidates at
+// a grid of cycles at and below γ* (re-tuned every GammaEvery links) and
+// adds the one that lowers the least ρ₂ over the grid most. LinkSketch
+// (spec §13.17) estimates γ* by EstimateGammaH2 (GammaStar), keeps one
+// sketch of (2I − γL)⁻¹ per grid cycle, confirms by solves, refuses a link
+// not certified stable at the smallest cycle, evaluates After at the
+// answer's γ* (AfterGamma) on the input's probes less the links' gains,
+// and certifies Lower over cells of cycles.
+//
 // Errors (ErrInvalid unless said): k < 0 or k > len(cands), a candidate
 // out of range, a self-loop, an existing edge of g, a weight that is
 // negative, NaN or infinite, bad settings (LinkSettings.Validate), a
-// disconnected g (ErrDisconnected), LinkExact above the dense limit and
-// LinkRho2Star on the sketch path (ErrTooLarge), an unstable γ
+// disconnected g (ErrDisconnected), LinkExact above the dense limit
+// (ErrTooLarge), an unstable γ
 // (ErrUnstable), and the solvers' and estimators' errors. It panics if g is nil, or src
 // is nil for LinkSketch.
 func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src rand.Source) (*LinkResult, error) {
@@ -266,8 +288,6 @@ func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src 
 			return nil, err
 		}
 		return addLinksRho(g, cands, k, set)
-	case set.Objective == LinkRho2Star:
-		return nil, loadlab.TooLarge("consensus", "AddLinks: LinkSettings.Objective = %v needs LinkExact, at most %d nodes (the graph has %d)", set.Objective, LinkDenseMaxNodes, g.Order())
 	}
 	if set.Method == LinkSketch && src == nil {
 		panic("consensus: AddLinks: nil rand.Source")
@@ -276,8 +296,11 @@ func AddLinks(g *wgraph.Graph, cands []wgraph.Edge, k int, s *LinkSettings, src 
 	if err != nil {
 		return nil, err
 	}
-	if r.rho != nil {
+	switch {
+	case r.rho != nil:
 		return r.runRho()
+	case r.star != nil:
+		return r.runStar()
 	}
 	return r.run()
 }

@@ -232,8 +232,8 @@ func TestAddLinksRho2SketchRefusesUnstable(t *testing.T) {
 }
 
 // TestAddLinksRho2SketchErrors checks the named errors of the sketch
-// path: γ ≤ 0, γλ_n ≥ 2, k beyond the candidates, and LinkRho2Star above
-// the dense limit.
+// path: γ ≤ 0, γλ_n ≥ 2, k beyond the candidates, for LinkRho2 and
+// LinkRho2Star.
 func TestAddLinksRho2SketchErrors(t *testing.T) {
 	g, err := gen.RandomRegular(1100, 3, rand.NewPCG(1, 1))
 	if err != nil {
@@ -255,7 +255,8 @@ func TestAddLinksRho2SketchErrors(t *testing.T) {
 		{"γ < 0", LinkSettings{Objective: LinkRho2, Gamma: -0.1}, 1, loadlab.ErrInvalid},
 		{"γλ_n ≥ 2", LinkSettings{Objective: LinkRho2, Gamma: 1}, 1, ErrUnstable},
 		{"k > |C|", LinkSettings{Objective: LinkRho2, Gamma: 0.1}, 6, loadlab.ErrInvalid},
-		{"rho2-star", LinkSettings{Objective: LinkRho2Star}, 1, loadlab.ErrTooLarge},
+		{"rho2-star, k > |C|", LinkSettings{Objective: LinkRho2Star}, 6, loadlab.ErrInvalid},
+		{"rho2-star, bad GammaEvery", LinkSettings{Objective: LinkRho2Star, GammaEvery: -1}, 1, loadlab.ErrInvalid},
 	} {
 		if _, err := AddLinks(g, cands, tc.k, &tc.set, src); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)

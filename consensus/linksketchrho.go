@@ -51,11 +51,19 @@ func (r *linkRun) startRho() error {
 	if err := size.Check("consensus", "AddLinks: ρ₂ sketch entries", n, 8*(2*m+r.set.Pool+r.k+1)); err != nil {
 		return err
 	}
-	rs.s, rs.zq = make([]float64, n*m), make([]float64, n*m)
+	rs.s = make([]float64, n*m)
 	sc := 1 / math.Sqrt(float64(m))
 	for i := range rs.s {
 		rs.s[i] = sc * rademacher(r.rng)
 	}
+	return r.sketchQ(rs)
+}
+
+// sketchQ solves for the sketch S Q of Q = (2I − γL)⁻¹ on the input
+// graph at rs.gamma (m solves, in parallel, node-major).
+func (r *linkRun) sketchQ(rs *rhoSketch) error {
+	n, m := r.n, r.m
+	rs.zq = make([]float64, n*m)
 	errs := make([]error, m)
 	par.For(m, 0, func(j int) {
 		cg := newShiftedCG(r.sol.Operator(), rs.gamma, rs.tol, rhoShiftedMaxIter)
@@ -86,7 +94,12 @@ func (r *linkRun) startRho() error {
 // its certified range [1 + γ(d_u + d_v)/4, 2‖Q_k‖]; −Inf when the
 // screened link would make the throttler unstable.
 func (r *linkRun) rhoScore(c wgraph.Edge, w, sq, res float64) float64 {
-	rs, m := r.rho, r.m
+	return r.rhoScoreIn(r.rho, c, w, sq, res)
+}
+
+// rhoScoreIn is rhoScore with the ρ₂ sketch rs (one cycle).
+func (r *linkRun) rhoScoreIn(rs *rhoSketch, c wgraph.Edge, w, sq, res float64) float64 {
+	m := r.m
 	u, v := c.U*m, c.V*m
 	var sqQ, cross, sb2 float64
 	for j := range m {
@@ -108,8 +121,7 @@ func (r *linkRun) rhoScore(c wgraph.Edge, w, sq, res float64) float64 {
 
 // exactY returns y = Q_k b for candidate c: a solve of 2I − γL on the
 // input graph and the product form.
-func (r *linkRun) exactY(c wgraph.Edge) ([]float64, error) {
-	rs := r.rho
+func (r *linkRun) exactY(rs *rhoSketch, c wgraph.Edge) ([]float64, error) {
 	n := r.n
 	b, y := make([]float64, n), make([]float64, n)
 	b[c.U], b[c.V] = 1, -1
@@ -128,9 +140,9 @@ func (r *linkRun) exactY(c wgraph.Edge) ([]float64, error) {
 // yErr bounds ‖ŷ − Q_k b‖ for a computed ŷ of candidate c (spec
 // §13.16): ŷ is projected onto 1⊥ and its residual b − (2I − γL_k)ŷ,
 // with L_k applied in O(|E| + k), times the bound on ‖Q_k‖.
-func (r *linkRun) yErr(y []float64, c wgraph.Edge) float64 {
+func (r *linkRun) yErr(rs *rhoSketch, y []float64, c wgraph.Edge) float64 {
 	dense.Center(y)
-	g := r.rho.gamma
+	g := rs.gamma
 	ly := make([]float64, len(y))
 	r.sol.Operator().Apply(ly, y)
 	for _, s := range r.out.Steps {
@@ -143,7 +155,7 @@ func (r *linkRun) yErr(y []float64, c wgraph.Edge) float64 {
 	}
 	ly[c.U] -= 1
 	ly[c.V] += 1
-	return math.Sqrt(dense.Dot(ly, ly)) * r.rho.invMu
+	return math.Sqrt(dense.Dot(ly, ly)) * rs.invMu
 }
 
 // rhoGainOf is Δρ₂ = ½[W‖x‖²/(γ(1 + WR)) − γW‖y‖²/(1 − γWβ)] (spec
@@ -168,9 +180,9 @@ type rhoConfirmed struct {
 // rhoGain returns the confirmed gain of c (weight w) from x = L_k†b and
 // y = Q_k b (spec §13.16): ‖x‖ ± E_x, R ± √2E_x, ‖y‖ ± E_y, β ± √2E_y,
 // the gain increasing in ‖x‖ and decreasing in R, ‖y‖ and β.
-func (r *linkRun) rhoGain(c wgraph.Edge, w float64, x, y []float64) rhoConfirmed {
-	ex, ey := r.xErr(x, c), r.yErr(y, c)
-	g := r.rho.gamma
+func (r *linkRun) rhoGain(rs *rhoSketch, c wgraph.Edge, w float64, x, y []float64) rhoConfirmed {
+	ex, ey := r.xErr(x, c), r.yErr(rs, y, c)
+	g := rs.gamma
 	nx, res := math.Sqrt(dense.Dot(x, x)), x[c.U]-x[c.V]
 	ny, beta := math.Sqrt(dense.Dot(y, y)), y[c.U]-y[c.V]
 	out := rhoConfirmed{betaHi: beta + math.Sqrt2*ey, nyHi: ny + ey}
@@ -206,11 +218,11 @@ func (r *linkRun) chooseRho() (best int, x, y []float64, gain loadlab.Estimate, 
 		}
 		yi, ok := r.rho.pool[i]
 		if !ok {
-			if yi, err = r.exactY(c); err != nil {
+			if yi, err = r.exactY(r.rho, c); err != nil {
 				return -1, nil, nil, gain, err
 			}
 		}
-		rc := r.rhoGain(c, r.linkWeight(c), xi, yi)
+		rc := r.rhoGain(r.rho, c, r.linkWeight(c), xi, yi)
 		if !rc.stable {
 			r.used[i] = true
 			r.rho.refused++
@@ -233,8 +245,8 @@ func (r *linkRun) chooseRho() (best int, x, y []float64, gain loadlab.Estimate, 
 // Q_{k+1} = Q_k + cq y yᵀ with cq = γW/(1 − γWβ), so S Q_{k+1} = S Q_k +
 // cq (S Q_k b) yᵀ, the confirmed y_p gain cq y (yᵀb_p), and ‖Q_{k+1}‖ ≤
 // ‖Q_k‖ + cq⁺ ‖y‖⁺² with the upper ends of β and ‖y‖.
-func (r *linkRun) applyRho(i int, y []float64) {
-	rs, m := r.rho, r.m
+func (r *linkRun) applyRho(rs *rhoSketch, i int, y []float64) {
+	m := r.m
 	c := r.cands[i]
 	w, g := r.linkWeight(c), rs.gamma
 	cq := g * w / (1 - g*w*(y[c.U]-y[c.V]))
@@ -243,11 +255,13 @@ func (r *linkRun) applyRho(i int, y []float64) {
 		cp := r.cands[p]
 		dense.Axpy(yp, cq*(y[cp.U]-y[cp.V]), y)
 	}
-	zb := make([]float64, m)
-	for j := range m {
-		zb[j] = rs.zq[c.U*m+j] - rs.zq[c.V*m+j]
+	if rs.zq != nil {
+		zb := make([]float64, m)
+		for j := range m {
+			zb[j] = rs.zq[c.U*m+j] - rs.zq[c.V*m+j]
+		}
+		rankOne(rs.zq, m, y, zb, cq)
 	}
-	rankOne(rs.zq, m, y, zb, cq)
 	rs.ys, rs.cqs = append(rs.ys, y), append(rs.cqs, cq)
 	rs.invMu += g * w / (1 - g*w*rs.pendBeta) * rs.pendNy * rs.pendNy
 }
@@ -268,7 +282,7 @@ func (r *linkRun) runRho() (*LinkResult, error) {
 		}
 		c := r.cands[i]
 		w := r.linkWeight(c)
-		r.applyRho(i, y)
+		r.applyRho(r.rho, i, y)
 		r.apply(i, x)
 		r.out.Steps = append(r.out.Steps, LinkStep{Link: wgraph.Edge{U: c.U, V: c.V, W: w}, Gain: gain, Gamma: r.rho.gamma})
 		r.restoreLazy(i)
@@ -356,7 +370,7 @@ func (r *linkRun) chosenFinalRho() ([]float64, float64) {
 			yj := rs.ys[j]
 			dense.Axpy(y, rs.cqs[j]*(yj[c.U]-yj[c.V]), yj)
 		}
-		e := r.yErr(y, c)
+		e := r.yErr(rs, y, c)
 		ny := math.Sqrt(dense.Dot(y, y))
 		tHi, tLo := (ny+e)*(ny+e), max(max(ny-e, 0)*max(ny-e, 0), r.tLow(c))
 		w := r.linkWeight(c)

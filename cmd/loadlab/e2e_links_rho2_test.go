@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -95,5 +96,50 @@ func TestDesignAddRho2AtScaleBadInput(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, r.code, r.stderr, c.want)
 		}
+	}
+}
+
+// TestDesignAddRho2StarAtScale runs "throttler design --add --objective
+// rho2-star" on a 2000-node random 4-regular graph, above the dense limit
+// of AddLinks, so the sketch path of spec §13.17 runs: the printed links
+// are non-edges, the sparse exact ρ₂ of the graph with them at the
+// printed cycle lies in the printed interval of ρ₂ after, and the
+// certified lower bound lies below it.
+func TestDesignAddRho2StarAtScale(t *testing.T) {
+	g, err := gen.RandomRegular(2000, 4, mc.Source(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range g.Edges() {
+		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
+	}
+	path := filepath.Join(t.TempDir(), "regular.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"throttler", "design", "--graph", path, "--add", "2", "--hops", "2", "--objective", "rho2-star", "--gamma-every", "2", "--json"}
+	var res consensus.LinkResult
+	if err := json.Unmarshal([]byte(mustRun(t, args...)), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Steps) == 0 || res.Method != consensus.LinkSketch {
+		t.Fatalf("%d links, method %v", len(res.Steps), res.Method)
+	}
+	bb := g.Builder()
+	for _, s := range res.Steps {
+		if g.HasEdge(s.Link.U, s.Link.V) {
+			t.Errorf("link %v is an edge", s.Link)
+		}
+		if err := bb.SetEdge(s.Link.U, s.Link.V, s.Link.W); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := consensus.Rho(&consensus.Throttler{Graph: bb.Build(), Gamma: res.AfterGamma}, consensus.Case2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.After.Contains(want) || !(res.Lower <= res.After.Mean) || !(res.Gap >= 0) {
+		t.Errorf("ρ₂ after %+v, sparse exact %v; lower %v, gap %v", res.After, want, res.Lower, res.Gap)
 	}
 }

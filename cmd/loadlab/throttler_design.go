@@ -46,8 +46,9 @@ any size (exact up to 1000 servers, sketches and solves above, spec
 bound on the best K_f of any K candidates and the gap to it; with
 --gamma, whether each chosen link alone keeps the throttler stable.
 With --objective rho2-star the links lower ρ₂ at the best update cycle
-γ*, recomputed every --gamma-every links (up to 1000 servers, spec
-§13.15), with a certified lower bound; with rho2 up to 1000 servers the
+γ*, recomputed every --gamma-every links, with a certified lower bound
+(exact up to 1000 servers, spec §13.15; above, sketches and solves with
+γ* estimated and 95 % intervals, spec §13.17); with rho2 up to 1000 servers the
 certified lower bound on the best ρ₂ at --gamma is printed too, and
 above 1000 servers --objective rho2 runs at any size (sketches and
 solves, spec §13.16) at --gamma (default the estimate of γ*_H2): each
@@ -77,7 +78,7 @@ with a certified gap (spec §13.14).`,
 	o.f.register(c)
 	c.Flags().IntVar(&o.add, "add", 0, "number of links to add greedily")
 	c.Flags().IntVar(&o.hops, "hops", 0, "with --add: the candidates are the missing links between servers at most `H` hops apart")
-	c.Flags().StringVar(&o.objective, "objective", "", "with --add: rho2 (at --gamma; sketches and solves above 1000 servers), rho2-star (ρ₂ at γ*, re-tuned as links are added; up to 1000 servers) or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above; with --weights: rho2 takes the scalable ρ₂ design (spec §13.14)")
+	c.Flags().StringVar(&o.objective, "objective", "", "with --add: rho2 (at --gamma; sketches and solves above 1000 servers), rho2-star (ρ₂ at γ*, re-tuned as links are added; sketches and solves above 1000 servers) or kirchhoff (the Kirchhoff index K_f, scalable, with a certified gap); default rho2 up to 2048 servers, kirchhoff above; with --weights: rho2 takes the scalable ρ₂ design (spec §13.14)")
 	c.Flags().IntVar(&o.gammaEvery, "gamma-every", 1, "with --objective rho2-star: recompute γ* every `N` links")
 	c.Flags().StringVar(&o.candidates, "candidates", "", "edge list `FILE` of candidate links (labels of the graph's nodes)")
 	c.Flags().Float64Var(&o.linkWeight, "link-weight", 1, "weight of an added link (without a weight column in --candidates)")

@@ -63,21 +63,35 @@ func (a *app) designAddStar(d *graphio.Data, k, hops int, path string, w float64
 		return nil, err
 	}
 	p := a.startProgress(-1, "link addition")
-	res, err := consensus.AddLinks(d.Graph, cands, k, &consensus.LinkSettings{Weight: w, Objective: consensus.LinkRho2Star, GammaEvery: every}, nil)
+	res, err := consensus.AddLinks(d.Graph, cands, k, &consensus.LinkSettings{Weight: w, Objective: consensus.LinkRho2Star, GammaEvery: every}, rand.NewPCG(a.seed, 3))
 	p.done()
 	if err != nil {
 		return nil, err
 	}
-	t := &table{name: "added links", cols: []string{"step", "u", "v", "weight", "γ", "ρ₂ gain at γ"}}
+	t := &table{name: "added links", cols: []string{"step", "u", "v", "weight", "γ", "ρ₂ gain at γ", "gain lo", "gain hi"}}
 	for i, s := range res.Steps {
-		t.add(i+1, d.Labels[s.Link.U], d.Labels[s.Link.V], s.Link.W, s.Gamma, s.Gain.Mean)
+		t.add(i+1, d.Labels[s.Link.U], d.Labels[s.Link.V], s.Link.W, s.Gamma, s.Gain.Mean, s.Gain.Lo, s.Gain.Hi)
+	}
+	before, after := "exact, at γ* of the input graph", "exact, at γ* of the graph with the links"
+	if res.Method == consensus.LinkSketch {
+		before = fmt.Sprintf("estimate at the estimated γ* of the input graph, 95 %% interval; gap at confidence %.3g", res.Confidence)
+		after = fmt.Sprintf("estimate at γ = %.6g (the estimated γ* of the graph with the links), 95 %% interval", res.AfterGamma)
 	}
 	q := quantityTable("ρ₂ at γ*")
-	q.add("ρ₂ before", res.Before.Mean, nil, nil, "load²", "exact, at γ* of the input graph")
-	q.add("ρ₂ after", res.After.Mean, nil, nil, "load²", "exact, at γ* of the graph with the links")
-	q.add("best ρ₂ with k links ≥", res.Lower, nil, nil, "load²", "certified lower bound (spec §13.15)")
+	q.add("ρ₂ before", res.Before.Mean, res.Before.Lo, res.Before.Hi, "load²", before)
+	q.add("ρ₂ after", res.After.Mean, res.After.Lo, res.After.Hi, "load²", after)
+	q.add("γ* after", res.GammaStar.Mean, res.GammaStar.Lo, res.GammaStar.Hi, "cycle", "γ*_H2 of the graph with the links")
+	spec := "spec §13.15"
+	if res.Method == consensus.LinkSketch {
+		spec = "spec §13.17"
+	}
+	q.add("best ρ₂ with k links ≥", res.Lower, nil, nil, "load²", "certified lower bound ("+spec+")")
 	q.add("gap", res.Gap, nil, nil, "load²", "ρ₂ after − the best achievable, at most")
-	notes := []string{"γ* is recomputed as links are added; each step scores links at a few cycles at and below γ* (spec §13.15), and its gain is the decrease of ρ₂ at the γ shown. AddLinks stops early when no link lowers ρ₂."}
+	if res.Method == consensus.LinkSketch {
+		q.add("refused", res.Refused, nil, nil, "links", "confirmed candidates not certified stable at the smallest cycle scored")
+		q.add("candidates", len(cands), nil, nil, "links", fmt.Sprintf("%d Laplacian solves, %d of 2I − γL", res.Solves, res.ShiftedSolves))
+	}
+	notes := []string{"γ* is recomputed as links are added; each step scores links at a few cycles at and below γ* (spec §13.15), and its gain is the decrease of the least ρ₂ over those cycles, at the γ shown. AddLinks stops early when no link lowers ρ₂."}
 	return &answer{tables: []*table{t, q}, value: res, notes: notes}, nil
 }
 
