@@ -127,11 +127,11 @@ func TestEstimateKirchhoffSameProbesAsSingleSolves(t *testing.T) {
 	q, x := make([]float64, n), make([]float64, n)
 	var vals []float64
 	for {
-		mc.Rademacher(q, rng)
+		w := drawCentred(q, rng)
 		if _, err := s.Solve(x, q); err != nil {
 			t.Fatal(err)
 		}
-		vals = append(vals, float64(n)*floats.Dot(q, x))
+		vals = append(vals, float64(n)*w*floats.Dot(q, x))
 		if len(vals) >= ts.MinProbes && mc.Estimate(vals).RelHalfWidth() <= ts.RelAcc {
 			break
 		}
