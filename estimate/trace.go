@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/lanczos"
 	"github.com/loadlab/loadlab/internal/lapmat"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/internal/size"
@@ -215,7 +216,11 @@ func hutchinsonKirchhoff(s *laplacian.Solver, ts TraceSettings, rng *rand.Rand) 
 			}
 		}
 	}
-	out.Estimate, out.Probes = mc.Estimate(vals), len(vals)
+	// The interval takes the rounding floor of lanczos.BracketEstimate:
+	// where every probe's value is the same (two nodes, a complete graph)
+	// a Student-t interval has width 0.
+	out.Estimate, _ = lanczos.BracketEstimate(vals, make([]float64, len(vals)))
+	out.Probes = len(vals)
 	return out, traceNotConverged(&out, ts)
 }
 
