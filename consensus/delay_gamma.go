@@ -6,8 +6,8 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/internal/lanczos"
 	"github.com/loadlab/loadlab/internal/lapmat"
-	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
 	"gonum.org/v1/gonum/lapack"
@@ -76,7 +76,12 @@ func EstimateGammaH2Delay(g *wgraph.Graph, tau int, sigma float64, set *estimate
 		return out, err
 	}
 	hs := newH2Sampler(g, m, solverSet, src.Uint64(), out.LambdaMax, ts)
-	ds := &delaySearch{hs: hs, dq: &delayQuad{w: newModeWork(tau)}, lim: delayLimit(tau) / out.LambdaMax.Hi}
+	ds := &delaySearch{hs: hs, dq: &delayQuad{w: newModeWork(tau), poles: newDelayPoles(tau)}, lim: delayLimit(tau) / out.LambdaMax.Hi}
+	if ds.dq.poles.ok {
+		hs.ends.Extra = func(p *lanczos.Probe) float64 {
+			return ds.dq.poles.relWidth(p, ds.gcap(), hs.lmax, true, &ds.dq.qw)
+		}
+	}
 	err = ds.estimate(&out, ts, rand.New(src))
 	out.Probes, out.Iterations, out.MatVecs, out.Solves = len(hs.probes), hs.iters, hs.matvecs, hs.solves
 	v := sigma * sigma
@@ -92,8 +97,9 @@ type delaySearch struct {
 	lim   float64 // a*(τ)/λ_n⁺
 	cap   int     // index into delayCaps
 	nodes [][]float64
-	wts   [][]float64 // ‖Pq‖² × squared first components
+	wts   [][]float64 // (n − 1) × squared first components
 	buf   []float64
+	half  []float64
 }
 
 // gcap returns the current cap on γ.
@@ -135,9 +141,14 @@ func (ds *delaySearch) refresh() bool {
 }
 
 // summary returns the estimate of ρ₂ (deriv false) or dρ₂/dγ at γ, at
-// σ = 1, with the resistance term when it is estimated apart.
+// σ = 1, with the resistance term when it is estimated apart, its
+// interval widened by the probes' brackets (lanczos.BracketEstimate).
 func (ds *delaySearch) summary(gamma float64, deriv bool) loadlab.Estimate {
-	return ds.hs.res.add(ds.probeSummary(gamma, deriv), ds.traceWeight(gamma, deriv))
+	e, bias := ds.probeBrackets(gamma, deriv)
+	if !ds.hs.res.on {
+		return e
+	}
+	return lanczos.Widen(ds.hs.res.add(e, ds.traceWeight(gamma, deriv)), bias)
 }
 
 // traceWeight is the weight of tr L† in ρ₂ (1/(2γ)) or its derivative
@@ -152,6 +163,41 @@ func (ds *delaySearch) traceWeight(gamma float64, deriv bool) float64 {
 // probeSummary is summary without a separately estimated resistance
 // term.
 func (ds *delaySearch) probeSummary(gamma float64, deriv bool) loadlab.Estimate {
+	e, _ := ds.probeBrackets(gamma, deriv)
+	return e
+}
+
+// probeBrackets returns the estimate of ρ₂ or dρ₂/dγ at γ over the
+// probes from their brackets (lanczos.BracketEstimate: the Gauss values
+// shifted and widened by the brackets of a and of the delayed parts,
+// spec throttlers.md §12.13) and the bias bound it carries.
+func (ds *delaySearch) probeBrackets(gamma float64, deriv bool) (loadlab.Estimate, float64) {
+	ds.gauss(gamma, deriv)
+	ds.half = ds.half[:0]
+	for k, p := range ds.hs.probes {
+		v := [2]float64{ds.buf[k], p.AHalf / (2 * gamma)}
+		if deriv {
+			v[1] /= gamma
+		}
+		if ds.dq.poles.ok {
+			b, ok := ds.dq.poles.bounds(p, gamma, ds.hs.lmax, &ds.dq.qw)
+			iv := b.r
+			if deriv {
+				iv = b.d
+			}
+			if !ok {
+				iv = [2]float64{math.Inf(-1), math.Inf(1)}
+			}
+			v = shiftBracket(v, iv)
+		}
+		ds.buf[k], ds.half = v[0], append(ds.half, v[1])
+	}
+	return lanczos.BracketEstimate(ds.buf, ds.half)
+}
+
+// gauss sets ds.buf to the probes' Gauss values of ρ₂ (deriv false) or
+// dρ₂/dγ at γ.
+func (ds *delaySearch) gauss(gamma float64, deriv bool) {
 	ds.buf = ds.buf[:0]
 	w := ds.dq.w
 	for k, p := range ds.hs.probes {
@@ -174,7 +220,6 @@ func (ds *delaySearch) probeSummary(gamma float64, deriv bool) loadlab.Estimate 
 		}
 		ds.buf = append(ds.buf, s)
 	}
-	return mc.Estimate(ds.buf)
 }
 
 // root locates γ̂ and its interval below the cap; atCap reports that the

@@ -375,8 +375,12 @@ type Ends struct {
 	// then a is never settled by quadrature). It is asked for once, when
 	// the first probe's a looks settled, and remembered.
 	Lam2Lo func() float64
-	lam2   float64
-	asked  bool
+	// Extra, if not nil, returns the relative half-width of further
+	// brackets of a probe that must settle too (the delayed quadratures
+	// of consensus, at their own γ).
+	Extra func(p *Probe) float64
+	lam2  float64
+	asked bool
 }
 
 // Lam2 returns the remembered lower bound on λ₂, asking for it on the
@@ -400,7 +404,8 @@ type blockState struct {
 
 // check judges the quadratures of every running probe of lb after its
 // k steps: b and c at γ have settled when their brackets (Gauss below,
-// Gauss–Radau at ends.LmaxHi above) have relative half-width ≤ tol; a
+// Gauss–Radau at ends.LmaxHi above), and those of ends.Extra, have
+// relative half-width ≤ tol; a
 // when the geometric tail of its Gauss quadratures after k − 3, …, k
 // steps (the leading blocks of T, so no history is kept) is ≤ tol
 // and then its bracket (Gauss–Radau at the lower bound on λ₂) too. The
@@ -419,7 +424,8 @@ func (lb *Block) check(gamma, tol float64, withA bool, ends *Ends, w *QuadWork) 
 			continue
 		}
 		b, c := p.ShiftedBounds(gamma, ends.LmaxHi, w)
-		if relWidth(b[0], b[1]) > tol || relWidth(c[0], c[1]) > tol {
+		if relWidth(b[0], b[1]) > tol || relWidth(c[0], c[1]) > tol ||
+			ends.Extra != nil && !(ends.Extra(p) <= tol) {
 			st.shifted = false
 		}
 		if !withA {
