@@ -135,6 +135,22 @@ func (dp *delayPoles) bounds(p *lanczos.Probe, gamma, lmaxHi float64, w *lanczos
 		b.gr1 += c * aj * aj * g[0]
 		b.gd += c * (aj*g[1] - g[0]) / gamma
 	}
+	// The polynomial parts: c_∞ in R_τ; c_∞x² − Σ_j c_j (x + a_j) in x²R_τ,
+	// whose Gauss values are exact (e₁ᵀTe₁ = α₁, e₁ᵀT²e₁ = α₁² + β₁²).
+	if len(p.Alpha) > 0 {
+		wt, a1 := p.Weight(), gamma*p.Alpha[0]
+		x2 := a1 * a1
+		if len(p.Alpha) > 1 {
+			x2 += gamma * gamma * p.Beta[0] * p.Beta[0]
+		}
+		var cs, ca float64
+		for j, aj := range dp.a {
+			cs += dp.c[j]
+			ca += dp.c[j] * aj
+		}
+		b.gr += dp.cInf * wt
+		b.gr1 += wt * (dp.cInf*x2 - cs*a1 - ca)
+	}
 	return b, true
 }
 

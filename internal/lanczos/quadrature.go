@@ -38,6 +38,10 @@ type Probe struct {
 	Beta   []float64 // off-diagonal of T, len(Alpha) − 1 entries
 }
 
+// Weight returns the weight n − 1 of the probe's quadratures: each is
+// Weight()·e₁ᵀf(T)e₁.
+func (p *Probe) Weight() float64 { return p.wt }
+
 // QuadWork is scratch space for the tridiagonal solves of Probe.
 type QuadWork struct{ c, y []float64 }
 
