@@ -33,8 +33,13 @@ var delayCaps = []float64{0.9, 0.99, 0.999, 0.9999}
 // EstimateGammaH2. The search runs below a cap, 90 % of a*(τ)/λ_n⁺ with
 // λ_n⁺ the deterministic upper bound of λ_n (spectral.LambdaMaxBounds),
 // raised to 99 %, 99.9 % and 99.99 % while the root's interval reaches
-// it, so every γ examined is certified stable. Probes are added until
-// both intervals have relative half-width ≤ set.RelAcc. τ = 0 is
+// it, so every γ examined is certified stable. For τ ≤ 64 each probe's
+// ρ₂ and derivative are bracketed at every γ (the partial fractions of
+// R_τ, each pole's term between its Gauss and Gauss–Radau values; spec
+// throttlers.md §12.13), the recurrences run until those brackets at
+// the cap are ≤ RelAcc/10 relative, and the intervals are widened by
+// them. Probes are added until both intervals have relative half-width
+// ≤ set.RelAcc. τ = 0 is
 // EstimateGammaH2 (its finer cap moves and bracket refinement). Spectral.GammaH2Delay computes the same
 // exactly on graphs of up to spectral.DenseMaxNodes nodes.
 //

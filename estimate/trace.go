@@ -31,7 +31,10 @@ type TraceSettings struct {
 	// MinProbes is the number of probes before the first stopping test,
 	// ≥ 2; 0 means DefaultTraceMinProbes, or MaxProbes when that is
 	// set lower. A sequential stopping rule that looks too early
-	// undercovers; 10 keeps the coverage near 95 % (tested).
+	// undercovers; 10 keeps the coverage near 95 % (tested). The
+	// Lanczos path of Kirchhoff rounds it up to a whole number of blocks
+	// of 8 probes (16 by default) on graphs of fewer than 2¹⁷ nodes,
+	// where that costs no more (spec throttlers.md §12.12).
 	MinProbes int
 	// MaxProbes bounds the probes, ≥ MinProbes and ≥ 2; 0 means
 	// DefaultTraceMaxProbes.
@@ -114,7 +117,10 @@ type TraceResult struct {
 // throttlers.md §2, §12.9) by Hutchinson's estimator, each probe's qᵀL†q
 // by Lanczos quadrature where that settles within 200 steps (no solves),
 // else by one Laplacian solve per probe: for a Rademacher vector q,
-// n qᵀ L† q has mean K_f and variance 2n²(‖L†‖_F² − Σ_u (L†_uu)²).
+// n qᵀ L† q has mean K_f and variance 2n²(‖L†‖_F² − Σ_u (L†_uu)²); each
+// probe's value is taken as n(n − 1) vᵀL†v with v = Pq/‖Pq‖, also of
+// mean K_f, without the skewed spread of ‖Pq‖² (spec throttlers.md
+// §12.12).
 // Probes are drawn until the 95 % interval's relative half-width is at
 // most RelAcc (after MinProbes). On an expander the per-probe relative
 // spread is about √(2/n), so a few probes suffice; on a 2-D torus the few
