@@ -176,12 +176,11 @@ func weightedProjections(seed uint64, vecs interface{ At(i, j int) float64 }, q 
 // the barbell go to solves for tr L† and take seconds, so they are left
 // to the bracket test above. EstimateGammaH2Delay (γ*, ρ₂(γ̂)) on the
 // 2⁶-node hypercube and a random 6-regular-like graph of 60 nodes at
-// τ = 1, among the runs it answers: it refuses (ErrIllConditioned) about
-// 4 % of the seeds here, where the derivative's interval near the cap is
-// too wide for its upper end to close (measured the same without the
-// brackets; spec throttlers.md §12.13), and those runs are counted apart
-// (at most 10 %). Each rate must be ≥ 95 % − 3 binomial sd (200 seeds:
-// sd 1.5 %, so ≥ 90.4 %); every answer meets RelAcc.
+// τ = 1 (γ* at 82 % and 85 % of the limit), 100 seeds: it refused 4 %
+// of them (ErrIllConditioned) before it added probes at the last cap
+// (spec throttlers.md §12.13), and must now answer at least 98 %. Each
+// rate must be ≥ 95 % − 3 binomial sd (200 seeds: sd 1.5 %, so ≥ 90.4 %;
+// 100 seeds: ≥ 88.5 %); every answer meets RelAcc.
 func TestEstimateDelayBracketCoverage(t *testing.T) {
 	const seeds = 200
 	low := 0.95 - 3*math.Sqrt(0.95*0.05/seeds)
@@ -220,8 +219,9 @@ func TestEstimateDelayBracketCoverage(t *testing.T) {
 		s := spectralOf(t, g)
 		gs, rs, err := s.GammaH2Delay(1, 1)
 		require.NoError(t, err)
+		const gseeds = 100
 		cg, cr, answered := 0, 0, 0
-		for seed := range uint64(seeds) {
+		for seed := range uint64(gseeds) {
 			e, err := EstimateGammaH2Delay(g, 1, 1, set, rand.NewPCG(seed, 32))
 			if errors.Is(err, ErrIllConditioned) {
 				continue
@@ -236,8 +236,8 @@ func TestEstimateDelayBracketCoverage(t *testing.T) {
 				cr++
 			}
 		}
-		t.Logf("EstimateGammaH2Delay, %s τ=1: %d answered of %d; coverage γ* %d, ρ₂(γ̂) %d", name, answered, seeds, cg, cr)
-		assert.GreaterOrEqual(t, answered, seeds*9/10, name)
+		t.Logf("EstimateGammaH2Delay, %s τ=1: %d answered of %d; coverage γ* %d, ρ₂(γ̂) %d", name, answered, gseeds, cg, cr)
+		assert.GreaterOrEqual(t, answered, gseeds*98/100, name)
 		lowA := 0.95 - 3*math.Sqrt(0.95*0.05/float64(answered))
 		assert.GreaterOrEqual(t, float64(cg)/float64(answered), lowA, "%s: γ*", name)
 		assert.GreaterOrEqual(t, float64(cr)/float64(answered), lowA, "%s: ρ₂(γ̂)", name)

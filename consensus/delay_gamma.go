@@ -19,6 +19,11 @@ import (
 // Lanczos work (the quadratures must settle nearer the pole).
 var delayCaps = []float64{0.9, 0.99, 0.999, 0.9999}
 
+// lastCapProbes bounds, as a multiple of MinProbes, the probes added at
+// the last cap while the root lies below it and its interval reaches it,
+// before EstimateGammaH2Delay refuses (ErrIllConditioned).
+const lastCapProbes = 16
+
 // EstimateGammaH2Delay estimates the update cycle γ*_H2(τ) that
 // minimises ρ₂ when every measure arrives τ cycles late, and ρ₂ there at
 // noise level σ (spec deployed §2.4, §2.5), on graphs of any size, with
@@ -46,7 +51,9 @@ var delayCaps = []float64{0.9, 0.99, 0.999, 0.9999}
 // Errors: ErrInvalid for σ negative or not finite, τ < 0, bad settings
 // or fewer than 2 nodes; ErrTooLarge for τ > MaxDelay or past the memory
 // budget; ErrDisconnected; ErrIllConditioned when the root lies within
-// 10⁻⁴ of the limit a*(τ)/λ_n⁺ (the bounds cannot certify it); the
+// 10⁻⁴ of the limit a*(τ)/λ_n⁺ (the bounds cannot certify it), or its
+// interval still reaches that last cap after 16·MinProbes probes (near
+// the pole the derivative's spread needs more probes than its mean); the
 // partial estimates with loadlab.ErrNotConverged at MaxProbes. It
 // panics if g or src is nil.
 func EstimateGammaH2Delay(g *wgraph.Graph, tau int, sigma float64, set *estimate.TraceSettings, src rand.Source) (GammaH2Estimate, error) {
@@ -271,6 +278,14 @@ func (ds *delaySearch) estimate(out *GammaH2Estimate, ts estimate.TraceSettings,
 		}
 		gam, rho2, atCap := ds.root()
 		if atCap {
+			if ds.cap == len(delayCaps)-1 && gam.N > 0 && len(hs.probes) < min(ts.MaxProbes, lastCapProbes*ts.MinProbes) {
+				// The root lies below the last cap but its interval reaches
+				// it: near the pole the derivative's spread is a χ²₁-type
+				// term that few probes cannot bound away from 0 (spec
+				// throttlers.md §12.13); more probes close the interval.
+				next = min(ts.MaxProbes, max(len(hs.probes)+1, len(hs.probes)*5/4))
+				continue
+			}
 			if ds.cap == len(delayCaps)-1 {
 				out.Status = loadlab.Failure
 				return loadlab.Wrap(ErrIllConditioned, "consensus", "EstimateGammaH2Delay: γ*_H2(τ) lies within %.3g of the certified limit a*(τ)/λ_n⁺ = %g (λ_n ≤ %g)", 1-delayCaps[ds.cap], ds.lim, hs.lmax)
