@@ -28,7 +28,7 @@ import (
 // EstimateH2 does for τ = 0: the same probes in blocks of eight, the
 // recurrences run until the quadrature of 1/(2 − γ'λ) with
 // γ' = 2γ/a*(τ) has settled (its pole a*(τ)/γ is the real pole of
-// R_τ(γλ); spec deployed §2.5) and, for τ ≤ 64, until the delayed
+// R_τ(γλ); spec deployed §2.5) and, for τ ≤ 128, until the delayed
 // quadratures' own brackets have relative half-width ≤ RelAcc/10: with
 // R_τ in partial fractions, each pole's term is bracketed by its Gauss
 // and Gauss–Radau values, and the intervals are widened by the brackets

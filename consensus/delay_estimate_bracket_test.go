@@ -33,7 +33,7 @@ func TestDelayPoles(t *testing.T) {
 	assert.InEpsilon(t, -1.0/6, dp.c[1], 1e-8)
 	assert.InDelta(t, -2, dp.a[1], 1e-15)
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, tau := range []int{1, 2, 3, 5, 8, 13, 21, 34, 55, maxPoleDelay} {
+	for _, tau := range []int{1, 2, 3, 5, 8, 13, 21, 34, 55, 89, maxPoleDelay} {
 		dp := newDelayPoles(tau)
 		require.True(t, dp.ok, "τ = %d", tau)
 		require.Len(t, dp.a, tau+1)

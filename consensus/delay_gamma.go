@@ -38,7 +38,7 @@ const lastCapProbes = 16
 // EstimateGammaH2. The search runs below a cap, 90 % of a*(τ)/λ_n⁺ with
 // λ_n⁺ the deterministic upper bound of λ_n (spectral.LambdaMaxBounds),
 // raised to 99 %, 99.9 % and 99.99 % while the root's interval reaches
-// it, so every γ examined is certified stable. For τ ≤ 64 each probe's
+// it, so every γ examined is certified stable. For τ ≤ 128 each probe's
 // ρ₂ and derivative are bracketed at every γ (the partial fractions of
 // R_τ, each pole's term between its Gauss and Gauss–Radau values; spec
 // throttlers.md §12.13), the recurrences run until those brackets at
