@@ -28,7 +28,11 @@ import (
 // EstimateH2 does for τ = 0: the same probes in blocks of eight, the
 // recurrences run until the quadrature of 1/(2 − γ'λ) with
 // γ' = 2γ/a*(τ) has settled (its pole a*(τ)/γ is the real pole of
-// R_τ(γλ), so both converge alike; spec deployed §2.5), the resistance
+// R_τ(γλ); spec deployed §2.5) and, for τ ≤ 128, until the delayed
+// quadratures' own brackets have relative half-width ≤ RelAcc/10: with
+// R_τ in partial fractions, each pole's term is bracketed by its Gauss
+// and Gauss–Radau values, and the intervals are widened by the brackets
+// (spec throttlers.md §12.13); the resistance
 // term by Lanczos or, when that is slow, tr L† once by Hutch++ with
 // preconditioned solves. Probes are added until ρ₁ and ρ₂ have relative
 // half-width ≤ set.RelAcc (default 1 %). Stability is decided first
@@ -80,7 +84,10 @@ func estimateH2Delay(th *Throttler, tau int, set *estimate.TraceSettings, src ra
 	}
 	hs := newH2Sampler(g, m, solverSet, src.Uint64(), out.LambdaMax, ts)
 	hs.fixed = 2 * gamma / delayLimit(tau)
-	dq := &delayQuad{w: newModeWork(tau), gamma: gamma}
+	dq := &delayQuad{w: newModeWork(tau), gamma: gamma, poles: newDelayPoles(tau)}
+	if dq.poles.ok {
+		hs.ends.Extra = func(p *lanczos.Probe) float64 { return dq.poles.relWidth(p, gamma, hs.lmax, false, &dq.qw) }
+	}
 	err = hs.estimateDelay(&out, dq, ts, rand.New(src))
 	out.Probes, out.Iterations, out.MatVecs, out.Solves = len(hs.probes), hs.iters, hs.matvecs, hs.solves
 	return out, err
@@ -89,11 +96,20 @@ func estimateH2Delay(th *Throttler, tau int, set *estimate.TraceSettings, src ra
 // estimateDelay adds probes until ρ₁ and ρ₂ under delay meet ts.RelAcc
 // or MaxProbes are used, as estimateH2 does at τ = 0.
 func (hs *h2Sampler) estimateDelay(out *H2Estimate, dq *delayQuad, ts estimate.TraceSettings, rng *rand.Rand) error {
-	// The delayed functions' quadratures are Gauss values (no bracket
-	// here); a's bracket half-width enters ρ₂ through a/(2γ).
+	// Each probe's values are bracketed (spec throttlers.md §12.13): a's
+	// bracket enters ρ₂ through a/(2γ), the delayed parts' through
+	// delayPoles.bounds.
 	sample := func(p *lanczos.Probe) (rho2, rho1 [2]float64) {
 		r2, r1 := dq.sample(p, &hs.qw)
-		return [2]float64{r2, p.AHalf / (2 * dq.gamma)}, [2]float64{r1, 0}
+		rho2, rho1 = [2]float64{r2, p.AHalf / (2 * dq.gamma)}, [2]float64{r1, 0}
+		if !dq.poles.ok {
+			return rho2, rho1
+		}
+		b, ok := dq.poles.bounds(p, dq.gamma, hs.lmax, &dq.qw)
+		if !ok {
+			return [2]float64{r2, math.Inf(1)}, [2]float64{r1, math.Inf(1)}
+		}
+		return shiftBracket(rho2, b.r), shiftBracket(rho1, b.r1)
 	}
 	singular := func() error {
 		if !dq.singular {
@@ -108,6 +124,8 @@ func (hs *h2Sampler) estimateDelay(out *H2Estimate, dq *delayQuad, ts estimate.T
 // functions from its Lanczos tridiagonal T (spec deployed §2.5).
 type delayQuad struct {
 	w        *modeWork
+	poles    *delayPoles // the brackets' partial fractions (poles.ok false: none)
+	qw       lanczos.QuadWork
 	gamma    float64
 	singular bool // a node γθ made the mode system singular
 	d, e, z  []float64
@@ -154,4 +172,10 @@ func (dq *delayQuad) sample(p *lanczos.Probe, qw *lanczos.QuadWork) (rho2, rho1 
 		s1 += wj * (1 + a/2 + a*a*r)
 	}
 	return rho2 + nrm2*s2, nrm2 * s1
+}
+
+// shiftBracket returns the {midpoint, half-width} of v = {g, h} (a value
+// g known to ±h) plus a quantity in [iv[0], iv[1]].
+func shiftBracket(v [2]float64, iv [2]float64) [2]float64 {
+	return [2]float64{v[0] + (iv[0]+iv[1])/2, v[1] + (iv[1]-iv[0])/2}
 }

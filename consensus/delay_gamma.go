@@ -6,8 +6,8 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/internal/lanczos"
 	"github.com/loadlab/loadlab/internal/lapmat"
-	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/spectral"
 	"github.com/loadlab/loadlab/wgraph"
 	"gonum.org/v1/gonum/lapack"
@@ -18,6 +18,11 @@ import (
 // fractions of the certified limit a*(τ)/λ_n⁺: each cap raises the
 // Lanczos work (the quadratures must settle nearer the pole).
 var delayCaps = []float64{0.9, 0.99, 0.999, 0.9999}
+
+// lastCapProbes bounds, as a multiple of MinProbes, the probes added at
+// the last cap while the root lies below it and its interval reaches it,
+// before EstimateGammaH2Delay refuses (ErrIllConditioned).
+const lastCapProbes = 16
 
 // EstimateGammaH2Delay estimates the update cycle γ*_H2(τ) that
 // minimises ρ₂ when every measure arrives τ cycles late, and ρ₂ there at
@@ -33,15 +38,22 @@ var delayCaps = []float64{0.9, 0.99, 0.999, 0.9999}
 // EstimateGammaH2. The search runs below a cap, 90 % of a*(τ)/λ_n⁺ with
 // λ_n⁺ the deterministic upper bound of λ_n (spectral.LambdaMaxBounds),
 // raised to 99 %, 99.9 % and 99.99 % while the root's interval reaches
-// it, so every γ examined is certified stable. Probes are added until
-// both intervals have relative half-width ≤ set.RelAcc. τ = 0 is
+// it, so every γ examined is certified stable. For τ ≤ 128 each probe's
+// ρ₂ and derivative are bracketed at every γ (the partial fractions of
+// R_τ, each pole's term between its Gauss and Gauss–Radau values; spec
+// throttlers.md §12.13), the recurrences run until those brackets at
+// the cap are ≤ RelAcc/10 relative, and the intervals are widened by
+// them. Probes are added until both intervals have relative half-width
+// ≤ set.RelAcc. τ = 0 is
 // EstimateGammaH2 (its finer cap moves and bracket refinement). Spectral.GammaH2Delay computes the same
 // exactly on graphs of up to spectral.DenseMaxNodes nodes.
 //
 // Errors: ErrInvalid for σ negative or not finite, τ < 0, bad settings
 // or fewer than 2 nodes; ErrTooLarge for τ > MaxDelay or past the memory
 // budget; ErrDisconnected; ErrIllConditioned when the root lies within
-// 10⁻⁴ of the limit a*(τ)/λ_n⁺ (the bounds cannot certify it); the
+// 10⁻⁴ of the limit a*(τ)/λ_n⁺ (the bounds cannot certify it), or its
+// interval still reaches that last cap after 16·MinProbes probes (near
+// the pole the derivative's spread needs more probes than its mean); the
 // partial estimates with loadlab.ErrNotConverged at MaxProbes. It
 // panics if g or src is nil.
 func EstimateGammaH2Delay(g *wgraph.Graph, tau int, sigma float64, set *estimate.TraceSettings, src rand.Source) (GammaH2Estimate, error) {
@@ -76,7 +88,12 @@ func EstimateGammaH2Delay(g *wgraph.Graph, tau int, sigma float64, set *estimate
 		return out, err
 	}
 	hs := newH2Sampler(g, m, solverSet, src.Uint64(), out.LambdaMax, ts)
-	ds := &delaySearch{hs: hs, dq: &delayQuad{w: newModeWork(tau)}, lim: delayLimit(tau) / out.LambdaMax.Hi}
+	ds := &delaySearch{hs: hs, dq: &delayQuad{w: newModeWork(tau), poles: newDelayPoles(tau)}, lim: delayLimit(tau) / out.LambdaMax.Hi}
+	if ds.dq.poles.ok {
+		hs.ends.Extra = func(p *lanczos.Probe) float64 {
+			return ds.dq.poles.relWidth(p, ds.gcap(), hs.lmax, true, &ds.dq.qw)
+		}
+	}
 	err = ds.estimate(&out, ts, rand.New(src))
 	out.Probes, out.Iterations, out.MatVecs, out.Solves = len(hs.probes), hs.iters, hs.matvecs, hs.solves
 	v := sigma * sigma
@@ -92,8 +109,9 @@ type delaySearch struct {
 	lim   float64 // a*(τ)/λ_n⁺
 	cap   int     // index into delayCaps
 	nodes [][]float64
-	wts   [][]float64 // ‖Pq‖² × squared first components
+	wts   [][]float64 // (n − 1) × squared first components
 	buf   []float64
+	half  []float64
 }
 
 // gcap returns the current cap on γ.
@@ -135,9 +153,14 @@ func (ds *delaySearch) refresh() bool {
 }
 
 // summary returns the estimate of ρ₂ (deriv false) or dρ₂/dγ at γ, at
-// σ = 1, with the resistance term when it is estimated apart.
+// σ = 1, with the resistance term when it is estimated apart, its
+// interval widened by the probes' brackets (lanczos.BracketEstimate).
 func (ds *delaySearch) summary(gamma float64, deriv bool) loadlab.Estimate {
-	return ds.hs.res.add(ds.probeSummary(gamma, deriv), ds.traceWeight(gamma, deriv))
+	e, bias := ds.probeBrackets(gamma, deriv)
+	if !ds.hs.res.on {
+		return e
+	}
+	return lanczos.Widen(ds.hs.res.add(e, ds.traceWeight(gamma, deriv)), bias)
 }
 
 // traceWeight is the weight of tr L† in ρ₂ (1/(2γ)) or its derivative
@@ -152,6 +175,41 @@ func (ds *delaySearch) traceWeight(gamma float64, deriv bool) float64 {
 // probeSummary is summary without a separately estimated resistance
 // term.
 func (ds *delaySearch) probeSummary(gamma float64, deriv bool) loadlab.Estimate {
+	e, _ := ds.probeBrackets(gamma, deriv)
+	return e
+}
+
+// probeBrackets returns the estimate of ρ₂ or dρ₂/dγ at γ over the
+// probes from their brackets (lanczos.BracketEstimate: the Gauss values
+// shifted and widened by the brackets of a and of the delayed parts,
+// spec throttlers.md §12.13) and the bias bound it carries.
+func (ds *delaySearch) probeBrackets(gamma float64, deriv bool) (loadlab.Estimate, float64) {
+	ds.gauss(gamma, deriv)
+	ds.half = ds.half[:0]
+	for k, p := range ds.hs.probes {
+		v := [2]float64{ds.buf[k], p.AHalf / (2 * gamma)}
+		if deriv {
+			v[1] /= gamma
+		}
+		if ds.dq.poles.ok {
+			b, ok := ds.dq.poles.bounds(p, gamma, ds.hs.lmax, &ds.dq.qw)
+			iv := b.r
+			if deriv {
+				iv = b.d
+			}
+			if !ok {
+				iv = [2]float64{math.Inf(-1), math.Inf(1)}
+			}
+			v = shiftBracket(v, iv)
+		}
+		ds.buf[k], ds.half = v[0], append(ds.half, v[1])
+	}
+	return lanczos.BracketEstimate(ds.buf, ds.half)
+}
+
+// gauss sets ds.buf to the probes' Gauss values of ρ₂ (deriv false) or
+// dρ₂/dγ at γ.
+func (ds *delaySearch) gauss(gamma float64, deriv bool) {
 	ds.buf = ds.buf[:0]
 	w := ds.dq.w
 	for k, p := range ds.hs.probes {
@@ -174,7 +232,6 @@ func (ds *delaySearch) probeSummary(gamma float64, deriv bool) loadlab.Estimate 
 		}
 		ds.buf = append(ds.buf, s)
 	}
-	return mc.Estimate(ds.buf)
 }
 
 // root locates γ̂ and its interval below the cap; atCap reports that the
@@ -221,6 +278,14 @@ func (ds *delaySearch) estimate(out *GammaH2Estimate, ts estimate.TraceSettings,
 		}
 		gam, rho2, atCap := ds.root()
 		if atCap {
+			if ds.cap == len(delayCaps)-1 && gam.N > 0 && len(hs.probes) < min(ts.MaxProbes, lastCapProbes*ts.MinProbes) {
+				// The root lies below the last cap but its interval reaches
+				// it: near the pole the derivative's spread is a χ²₁-type
+				// term that few probes cannot bound away from 0 (spec
+				// throttlers.md §12.13); more probes close the interval.
+				next = min(ts.MaxProbes, max(len(hs.probes)+1, len(hs.probes)*5/4))
+				continue
+			}
 			if ds.cap == len(delayCaps)-1 {
 				out.Status = loadlab.Failure
 				return loadlab.Wrap(ErrIllConditioned, "consensus", "EstimateGammaH2Delay: γ*_H2(τ) lies within %.3g of the certified limit a*(τ)/λ_n⁺ = %g (λ_n ≤ %g)", 1-delayCaps[ds.cap], ds.lim, hs.lmax)

@@ -226,7 +226,7 @@ func ExampleEstimateGammaH2() {
 	// Output:
 	// Success
 	// γ*_H2 ≈ 0.1490, 95 % interval [0.1483, 0.1496]
-	// ρ₂ ≈ 6063 ± 22
+	// ρ₂ ≈ 6064 ± 22
 }
 
 // A cycle with a 10 % safety margin below the certified stability limit

@@ -19,7 +19,7 @@ import (
 )
 
 // The quadratures of one probe agree with the dense quadratic forms
-// (Pq)ᵀ(2I − γL)⁻ᵏ(Pq), k = 1, 2, and (Pq)ᵀL†(Pq) from the
+// (n − 1) vᵀ(2I − γL)⁻ᵏv, k = 1, 2, and (n − 1) vᵀL†v (v = Pq/‖Pq‖) from the
 // eigendecomposition, at γ up to the cap: with RelAcc = 1e-5 each
 // bracket is settled to 1e-6 relative (QuadRel·RelAcc) at the cap, and
 // a (the bracket's midpoint) and the Gauss values of b and c lie within
@@ -40,6 +40,14 @@ func TestProbeQuadrature(t *testing.T) {
 	n := g.Order()
 	q := make([]float64, n)
 	lanczos.ProbeVector(q, p.Seed)
+	// The quadratures are those of √(n − 1) Pq/‖Pq‖ (lanczos.Probe).
+	var qq float64
+	for _, x := range q {
+		qq += x * x
+	}
+	for u := range q {
+		q[u] *= math.Sqrt(float64(n-1) / qq)
+	}
 	var a float64
 	proj := make([]float64, n)
 	for i := 1; i < n; i++ {

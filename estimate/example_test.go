@@ -52,7 +52,7 @@ func ExampleKirchhoff() {
 	fmt.Printf("%v, %v: K_f ≈ %.4g, within 1 %%: %v, interval holds %.6g: %v\n",
 		r.Estimator, r.Status, e.Mean, e.RelHalfWidth() <= 0.01, exact, e.Contains(exact))
 	// Output:
-	// Lanczos quadrature, Success: K_f ≈ 1.554e+06, within 1 %: true, interval holds 1.56e+06: true
+	// Lanczos quadrature, Success: K_f ≈ 1.557e+06, within 1 %: true, interval holds 1.56e+06: true
 }
 
 // Trace takes any symmetric operator as a function. Here it is L† of

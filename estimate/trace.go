@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/lanczos"
 	"github.com/loadlab/loadlab/internal/lapmat"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/internal/size"
@@ -30,7 +31,10 @@ type TraceSettings struct {
 	// MinProbes is the number of probes before the first stopping test,
 	// ≥ 2; 0 means DefaultTraceMinProbes, or MaxProbes when that is
 	// set lower. A sequential stopping rule that looks too early
-	// undercovers; 10 keeps the coverage near 95 % (tested).
+	// undercovers; 10 keeps the coverage near 95 % (tested). The
+	// Lanczos path of Kirchhoff rounds it up to a whole number of blocks
+	// of 8 probes (16 by default) on graphs of fewer than 2¹⁷ nodes,
+	// where that costs no more (spec throttlers.md §12.12).
 	MinProbes int
 	// MaxProbes bounds the probes, ≥ MinProbes and ≥ 2; 0 means
 	// DefaultTraceMaxProbes.
@@ -113,7 +117,10 @@ type TraceResult struct {
 // throttlers.md §2, §12.9) by Hutchinson's estimator, each probe's qᵀL†q
 // by Lanczos quadrature where that settles within 200 steps (no solves),
 // else by one Laplacian solve per probe: for a Rademacher vector q,
-// n qᵀ L† q has mean K_f and variance 2n²(‖L†‖_F² − Σ_u (L†_uu)²).
+// n qᵀ L† q has mean K_f and variance 2n²(‖L†‖_F² − Σ_u (L†_uu)²); each
+// probe's value is taken as n(n − 1) vᵀL†v with v = Pq/‖Pq‖, also of
+// mean K_f, without the skewed spread of ‖Pq‖² (spec throttlers.md
+// §12.12).
 // Probes are drawn until the 95 % interval's relative half-width is at
 // most RelAcc (after MinProbes). On an expander the per-probe relative
 // spread is about √(2/n), so a few probes suffice; on a 2-D torus the few
@@ -199,7 +206,7 @@ func hutchinsonKirchhoff(s *laplacian.Solver, ts TraceSettings, rng *rand.Rand) 
 			return out, err
 		}
 		for j := range k {
-			vals = append(vals, float64(n)*colDot(qm, xm, j))
+			vals = append(vals, float64(n)*pb.wt[j]*colDot(qm, xm, j))
 			if len(seeds) < hppSketch && canSwitch {
 				seeds = append(seeds, mat.Col(nil, j, xm))
 			}
@@ -215,7 +222,11 @@ func hutchinsonKirchhoff(s *laplacian.Solver, ts TraceSettings, rng *rand.Rand) 
 			}
 		}
 	}
-	out.Estimate, out.Probes = mc.Estimate(vals), len(vals)
+	// The interval takes the rounding floor of lanczos.BracketEstimate:
+	// where every probe's value is the same (two nodes, a complete graph)
+	// a Student-t interval has width 0.
+	out.Estimate, _ = lanczos.BracketEstimate(vals, make([]float64, len(vals)))
+	out.Probes = len(vals)
 	return out, traceNotConverged(&out, ts)
 }
 
@@ -244,10 +255,15 @@ func nextProbeBlock(m int, e loadlab.Estimate, ts TraceSettings, canSwitch bool)
 type probeBlock struct {
 	q, qs, xs []float64 // a probe; the storage of the widest block so far
 	qm, xm    *mat.Dense
+	wt        []float64 // (n − 1)/‖Pq‖² per column
 }
 
 // solve draws k probes from rng into the columns of a block, solves them
-// together (one alone by Solve) and adds the work to out.
+// together (one alone by Solve) and adds the work to out. Each probe q is
+// a Rademacher vector with Pq ≠ 0 (one with all entries equal is drawn
+// again, on a graph of at least two nodes), and pb.wt holds the weight
+// (n − 1)/‖Pq‖² that makes its value (n − 1) vᵀL†v, v = Pq/‖Pq‖
+// (spec throttlers.md §12.12).
 func (pb *probeBlock) solve(s *laplacian.Solver, k int, rng *rand.Rand, out *TraceResult) (qm, xm *mat.Dense, err error) {
 	n := s.Order()
 	if len(pb.qs) < n*k {
@@ -257,8 +273,9 @@ func (pb *probeBlock) solve(s *laplacian.Solver, k int, rng *rand.Rand, out *Tra
 		pb.q, pb.qs, pb.xs = make([]float64, n), make([]float64, n*k), make([]float64, n*k)
 	}
 	pb.qm, pb.xm = mat.NewDense(n, k, pb.qs[:n*k]), mat.NewDense(n, k, pb.xs[:n*k])
+	pb.wt = pb.wt[:0]
 	for j := range k {
-		mc.Rademacher(pb.q, rng)
+		pb.wt = append(pb.wt, drawCentred(pb.q, rng))
 		pb.qm.SetCol(j, pb.q)
 	}
 	var res []laplacian.SolveResult
@@ -273,6 +290,26 @@ func (pb *probeBlock) solve(s *laplacian.Solver, k int, rng *rand.Rand, out *Tra
 	}
 	out.Solves += k
 	return pb.qm, pb.xm, err
+}
+
+// drawCentred fills q with a Rademacher vector from rng, drawn again
+// while Pq = 0 (all entries equal) on a graph of at least two nodes, and
+// returns the weight (n − 1)/‖Pq‖² (0 for one node). With it the
+// probe's value (n − 1) vᵀL†v, v = Pq/‖Pq‖, is unbiased for tr L†: the
+// law of q, conditioned on Pq ≠ 0, is invariant under permutations, so
+// E[v vᵀ] = P/(n − 1) (spec throttlers.md §12.12).
+func drawCentred(q []float64, rng *rand.Rand) float64 {
+	n := float64(len(q))
+	for {
+		mc.Rademacher(q, rng)
+		var s float64
+		for _, x := range q {
+			s += x
+		}
+		if nn := n - s*s/n; nn > 0.5 || len(q) < 2 {
+			return (n - 1) / max(nn, 1)
+		}
+	}
 }
 
 // colDot returns Σ_u a_uj b_uj, summed in row order.

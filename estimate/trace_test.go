@@ -127,11 +127,11 @@ func TestEstimateKirchhoffSameProbesAsSingleSolves(t *testing.T) {
 	q, x := make([]float64, n), make([]float64, n)
 	var vals []float64
 	for {
-		mc.Rademacher(q, rng)
+		w := drawCentred(q, rng)
 		if _, err := s.Solve(x, q); err != nil {
 			t.Fatal(err)
 		}
-		vals = append(vals, float64(n)*floats.Dot(q, x))
+		vals = append(vals, float64(n)*w*floats.Dot(q, x))
 		if len(vals) >= ts.MinProbes && mc.Estimate(vals).RelHalfWidth() <= ts.RelAcc {
 			break
 		}
@@ -162,5 +162,69 @@ func TestEstimatorsSingleNode(t *testing.T) {
 	er, err := EdgeResistances(g, nil, graphtest.PCG(5))
 	if err != nil || len(er.R) != 0 {
 		t.Errorf("EdgeResistances: %v, %v: want no edges", er, err)
+	}
+}
+
+// Coverage on skewed per-probe values (spec throttlers.md §12.12): with
+// the weight ‖Pq‖² a probe's n qᵀL†q on a star is n − (Σq)²/n − … , a
+// left-skewed χ²₁-type term that put the coverage of the default rule at
+// 0.84–0.86 (measured over 1000 seeds: stars of 21 and 100 nodes,
+// complete graphs). With the weight n − 1 and the first stop at 16
+// probes, each case must cover at ≥ 95 % − 3 binomial sd (300 seeds:
+// sd 1.26 %). The complete graph's values are all equal (zero spread):
+// only the rounding floor of the brackets keeps its interval honest.
+func TestEstimateKirchhoffSkewedCoverage(t *testing.T) {
+	cases := []struct {
+		name   string
+		g      *wgraph.Graph
+		relAcc float64
+	}{
+		{"star 100", graphtest.Must(gen.Star(100)), 0.01},
+		{"star 101", graphtest.Must(gen.Star(101)), 0.01},
+		{"star 21", graphtest.Must(gen.Star(21)), 0.05},
+		{"complete 20", graphtest.Must(gen.Complete(20)), 0.05},
+	}
+	const seeds = 300
+	low := 0.95 - 3*math.Sqrt(0.95*0.05/seeds)
+	for _, c := range cases {
+		exact := graphtest.Must(spectral.KirchhoffIndex(c.g))
+		covered := 0
+		for seed := range uint64(seeds) {
+			res, err := Kirchhoff(c.g, &TraceSettings{RelAcc: c.relAcc}, rand.NewPCG(seed, 77))
+			if err != nil {
+				t.Fatal(c.name, err)
+			}
+			if res.Estimator != EstimatorLanczos {
+				t.Fatalf("%s: %v, want the Lanczos quadrature", c.name, res.Estimator)
+			}
+			if res.Estimate.Contains(exact) {
+				covered++
+			}
+		}
+		t.Logf("%s: coverage %d/%d", c.name, covered, seeds)
+		if f := float64(covered) / seeds; f < low {
+			t.Errorf("%s: coverage %.3f, want ≥ %.3f", c.name, f, low)
+		}
+	}
+}
+
+// On two and three nodes a Rademacher probe has Pq = 0 with probability
+// ½ and ¼; such a probe is drawn again (spec throttlers.md §12.12), so
+// every probe's value is exact (L† is a multiple of P on two nodes; on
+// the path of three the values vary) and the estimate unbiased. Before,
+// the zero probes pulled the mean of the two-node graph to about half.
+func TestEstimateKirchhoffTinyGraphs(t *testing.T) {
+	for _, n := range []int{2, 3} {
+		g := graphtest.Must(gen.Path(n))
+		exact := graphtest.Must(spectral.KirchhoffIndex(g))
+		for _, force := range []TraceEstimator{EstimatorLanczos, EstimatorHutchinson} {
+			res, err := Kirchhoff(g, &TraceSettings{RelAcc: 0.05, Estimator: force}, rand.NewPCG(1, 2))
+			if err != nil {
+				t.Fatal(n, force, err)
+			}
+			if !res.Estimate.Contains(exact) || (n == 2 && math.Abs(res.Estimate.Mean-exact) > 1e-12*exact) {
+				t.Errorf("path %d, %v: %+v, exact %v", n, force, res.Estimate, exact)
+			}
+		}
 	}
 }

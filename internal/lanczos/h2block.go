@@ -61,20 +61,37 @@ func NewBlock(mat *lapmat.Matrix, probes []*Probe, q []float64) (*Block, error) 
 		beta: make([]float64, m), scale: make([]float64, m), active: make([]bool, m), // lanes past the probes stay inactive
 		part: make([]float64, 3*m*lapmat.NumBlocks(n))}
 	for j, p := range probes {
-		ProbeVector(q, p.Seed)
 		p.Alpha, p.Beta, p.Exact = p.Alpha[:0], p.Beta[:0], false
-		p.nrm2 = dense.Dot(q, q)
-		if p.nrm2 == 0 {
+		nrm2 := drawProbe(q, p)
+		p.wt = float64(n - 1)
+		if nrm2 == 0 {
 			p.Exact = true
-			continue // P q = 0: every quadratic form is 0
+			continue // one node: L† = 0 and every quadratic form is 0
 		}
 		lb.active[j] = true
-		inv := 1 / math.Sqrt(p.nrm2)
+		inv := 1 / math.Sqrt(nrm2)
 		for i, u := range mat.Perm {
 			lb.v[i*m+j] = q[u] * inv
 		}
 	}
 	return lb, nil
+}
+
+// drawProbe fills q with the projection Pq of p's Rademacher probe and
+// returns ‖Pq‖². On a graph of at least two nodes a probe with Pq = 0
+// (every entry equal, probability 2^{1−n}) is replaced: p.Seed moves to
+// the next seed of a fixed sequence until Pq ≠ 0, so the probes are
+// Rademacher vectors conditioned on Pq ≠ 0, a law still invariant under
+// permutations and sign flips (spec throttlers.md §12.12).
+func drawProbe(q []float64, p *Probe) float64 {
+	for {
+		ProbeVector(q, p.Seed)
+		nrm2 := dense.Dot(q, q)
+		if nrm2 > 0 || len(q) < 2 {
+			return nrm2
+		}
+		p.Seed = p.Seed*6364136223846793005 + 1442695040888963407
+	}
 }
 
 // ProbeVector fills q with the projection Pq of the Rademacher probe of
@@ -358,8 +375,12 @@ type Ends struct {
 	// then a is never settled by quadrature). It is asked for once, when
 	// the first probe's a looks settled, and remembered.
 	Lam2Lo func() float64
-	lam2   float64
-	asked  bool
+	// Extra, if not nil, returns the relative half-width of further
+	// brackets of a probe that must settle too (the delayed quadratures
+	// of consensus, at their own γ).
+	Extra func(p *Probe) float64
+	lam2  float64
+	asked bool
 }
 
 // Lam2 returns the remembered lower bound on λ₂, asking for it on the
@@ -383,7 +404,8 @@ type blockState struct {
 
 // check judges the quadratures of every running probe of lb after its
 // k steps: b and c at γ have settled when their brackets (Gauss below,
-// Gauss–Radau at ends.LmaxHi above) have relative half-width ≤ tol; a
+// Gauss–Radau at ends.LmaxHi above), and those of ends.Extra, have
+// relative half-width ≤ tol; a
 // when the geometric tail of its Gauss quadratures after k − 3, …, k
 // steps (the leading blocks of T, so no history is kept) is ≤ tol
 // and then its bracket (Gauss–Radau at the lower bound on λ₂) too. The
@@ -402,7 +424,8 @@ func (lb *Block) check(gamma, tol float64, withA bool, ends *Ends, w *QuadWork) 
 			continue
 		}
 		b, c := p.ShiftedBounds(gamma, ends.LmaxHi, w)
-		if relWidth(b[0], b[1]) > tol || relWidth(c[0], c[1]) > tol {
+		if relWidth(b[0], b[1]) > tol || relWidth(c[0], c[1]) > tol ||
+			ends.Extra != nil && !(ends.Extra(p) <= tol) {
 			st.shifted = false
 		}
 		if !withA {

@@ -68,6 +68,20 @@ func newExactForms(t *testing.T, g *wgraph.Graph, q []float64) exactForms {
 	return f
 }
 
+// weightedProbe fills q with the vector whose quadratic forms the
+// probe's quadratures are: √(n − 1) v, v = Pq/‖Pq‖ (Probe).
+func weightedProbe(q []float64, seed uint64) {
+	ProbeVector(q, seed)
+	var nn float64
+	for _, x := range q {
+		nn += x * x
+	}
+	s := math.Sqrt(float64(len(q)-1) / nn)
+	for i := range q {
+		q[i] *= s
+	}
+}
+
 func (f exactForms) sum(fn func(x float64) float64) float64 {
 	var s float64
 	for i, l := range f.ev {
@@ -95,7 +109,7 @@ func TestQuadratureBrackets(t *testing.T) {
 		for seed := range uint64(4) {
 			p := &Probe{Seed: 100 + seed}
 			lb := graphtest.Must(NewBlock(m, []*Probe{p}, q))
-			ProbeVector(q, p.Seed)
+			weightedProbe(q, p.Seed)
 			f := newExactForms(t, g, q)
 			l2, ln := f.ev[0], f.ev[len(f.ev)-1]
 			a := f.sum(func(x float64) float64 { return 1 / x })
@@ -163,7 +177,7 @@ func TestStoppingRuleHonest(t *testing.T) {
 		for seed := range uint64(10) {
 			p := &Probe{Seed: 500 + seed}
 			lb := graphtest.Must(NewBlock(m, []*Probe{p}, q))
-			ProbeVector(q, p.Seed)
+			weightedProbe(q, p.Seed)
 			f := newExactForms(t, g, q)
 			l2, ln := f.ev[0], f.ev[len(f.ev)-1]
 			a := f.sum(func(x float64) float64 { return 1 / x })

@@ -73,6 +73,8 @@ func TestValidate(t *testing.T) {
 		"ErrSteps":                 "builds the error of a block that reached maxSteps",
 		"Probe.ResistanceBounds":   tri + "; a node that is not a lower bound on the Ritz values gives an open (+Inf) upper end",
 		"Probe.ShiftedBounds":      tri + "; γ·lmaxHi ≥ 2 or a node below a Ritz value gives an open (+Inf) upper end",
+		"Probe.ResolventQuads":     tri + "; a node on the wrong side of the pole or inside the Ritz values gives ok = false",
+		"Probe.Weight":             "returns a field",
 		"Probe.SetA":               tri + " (called after Settle has closed the bracket)",
 		"BracketEstimate":          "arithmetic on the caller's samples, as mc.Estimate (fewer than two give NaN spreads)",
 		"Widen":                    "arithmetic on an estimate",
