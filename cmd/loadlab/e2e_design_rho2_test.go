@@ -11,7 +11,6 @@ import (
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/datasets"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // TestDesignWeightsRho2: "design --weights --objective rho2" on the
@@ -73,18 +72,7 @@ func TestDesignWeightsRho2(t *testing.T) {
 		t.Errorf("joint design %v above the design at γ*_H2 %v", joint.Value.Mean, want.Value.Mean)
 	}
 
-	g, err := gen.RandomRegular(1200, 4, mc.Source(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, e := range g.Edges() {
-		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
-	}
-	path := filepath.Join(t.TempDir(), "regular.txt")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, path := regularEdgeList(t, 1200, 4, 3)
 	r := runCmd(t, "", "throttler", "design", "--graph", path, "--weights", "--objective", "rho2", "--gamma", "0.1", "--gap-tol", "0.8", "--sketch", "--csv", "--table", "certificate")
 	_, rows := csvRows(t, r.stdout)
 	lower, value := quantity(t, rows, "lower bound on the optimum"), quantity(t, rows, "ρ₂ at the design")

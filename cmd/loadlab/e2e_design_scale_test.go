@@ -1,16 +1,12 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/datasets"
 	"github.com/loadlab/loadlab/internal/mc"
-	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // TestDesignWeightsResistance: "design --weights --resistance" on the
@@ -44,18 +40,7 @@ func TestDesignWeightsResistance(t *testing.T) {
 		t.Errorf("relative gap %v > 0.01", rel)
 	}
 
-	g, err := gen.RandomRegular(2500, 4, mc.Source(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, e := range g.Edges() {
-		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
-	}
-	path := filepath.Join(t.TempDir(), "regular.txt")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, path := regularEdgeList(t, 2500, 4, 3)
 	r := runCmd(t, "", "throttler", "design", "--graph", path, "--weights", "--sketch", "--csv", "--table", "certificate")
 	_, rows = csvRows(t, r.stdout)
 	lower, value := quantity(t, rows, "lower bound on the optimum"), quantity(t, rows, "tr L† at the design")

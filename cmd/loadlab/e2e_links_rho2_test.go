@@ -10,6 +10,7 @@ import (
 
 	"github.com/loadlab/loadlab/consensus"
 	"github.com/loadlab/loadlab/internal/mc"
+	"github.com/loadlab/loadlab/wgraph"
 	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
@@ -19,18 +20,7 @@ import (
 // are non-edges, the exact ρ₂ of the graph with them lies in the printed
 // interval of ρ₂ after, and the certified lower bound lies below it.
 func TestDesignAddRho2AtScale(t *testing.T) {
-	g, err := gen.RandomRegular(2000, 4, mc.Source(5))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, e := range g.Edges() {
-		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
-	}
-	path := filepath.Join(t.TempDir(), "regular.txt")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	g, path := regularEdgeList(t, 2000, 4, 5)
 	args := []string{"throttler", "design", "--graph", path, "--add", "3", "--hops", "2", "--objective", "rho2", "--gamma", "0.2", "--csv"}
 	_, links := csvRows(t, mustRun(t, append(args, "--table", "added links")...))
 	_, q := csvRows(t, mustRun(t, append(args, "--table", "ρ₂ at γ = 0.2 (σ = 1)")...))
@@ -70,18 +60,7 @@ func TestDesignAddRho2AtScale(t *testing.T) {
 // or negative --gamma, a bad --link-weight and K beyond the candidates
 // exit with 2 and name the problem.
 func TestDesignAddRho2AtScaleBadInput(t *testing.T) {
-	g, err := gen.RandomRegular(1100, 3, mc.Source(6))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, e := range g.Edges() {
-		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
-	}
-	path := filepath.Join(t.TempDir(), "regular.txt")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, path := regularEdgeList(t, 1100, 3, 6)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -106,18 +85,7 @@ func TestDesignAddRho2AtScaleBadInput(t *testing.T) {
 // printed cycle lies in the printed interval of ρ₂ after, and the
 // certified lower bound lies below it.
 func TestDesignAddRho2StarAtScale(t *testing.T) {
-	g, err := gen.RandomRegular(2000, 4, mc.Source(7))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, e := range g.Edges() {
-		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
-	}
-	path := filepath.Join(t.TempDir(), "regular.txt")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	g, path := regularEdgeList(t, 2000, 4, 7)
 	args := []string{"throttler", "design", "--graph", path, "--add", "2", "--hops", "2", "--objective", "rho2-star", "--gamma-every", "2", "--json"}
 	var res consensus.LinkResult
 	if err := json.Unmarshal([]byte(mustRun(t, args...)), &res); err != nil {
@@ -142,4 +110,24 @@ func TestDesignAddRho2StarAtScale(t *testing.T) {
 	if !res.After.Contains(want) || !(res.Lower <= res.After.Mean) || !(res.Gap >= 0) {
 		t.Errorf("ρ₂ after %+v, sparse exact %v; lower %v, gap %v", res.After, want, res.Lower, res.Gap)
 	}
+}
+
+// regularEdgeList writes a random d-regular graph on n nodes (seed
+// mc.Source(seed)) as an edge list in the test's temporary directory and
+// returns the graph and the file's path.
+func regularEdgeList(t *testing.T, n, d int, seed uint64) (*wgraph.Graph, string) {
+	t.Helper()
+	g, err := gen.RandomRegular(n, d, mc.Source(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range g.Edges() {
+		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
+	}
+	path := filepath.Join(t.TempDir(), "regular.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return g, path
 }
