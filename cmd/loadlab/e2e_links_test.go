@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/loadlab/loadlab/wgraph"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,18 +21,7 @@ func TestDesignAddKirchhoff(t *testing.T) {
 	if len(links) != 3 {
 		t.Fatalf("%d links, want 3", len(links))
 	}
-	d := shipped["karate"]()
-	idx := map[string]int{}
-	for i, l := range d.Labels {
-		idx[l] = i
-	}
-	b := d.Graph.Builder()
-	for _, r := range links {
-		if err := b.SetEdge(idx[r[1]], idx[r[2]], 1); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := spectral.KirchhoffIndex(b.Build())
+	want, err := spectral.KirchhoffIndex(karateWith(t, links))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,8 +40,9 @@ func TestDesignAddKirchhoff(t *testing.T) {
 	if !(val["best K_f with k links ≥"] <= val["K_f after"]) || !(val["gap"] >= 0) {
 		t.Errorf("lower %v, after %v, gap %v", val["best K_f with k links ≥"], val["K_f after"], val["gap"])
 	}
-	cands, _ := consensus.Candidates(d.Graph, 2)
-	res, err := consensus.AddLinks(d.Graph, cands, 3, nil, nil)
+	karate := shipped["karate"]().Graph
+	cands, _ := consensus.Candidates(karate, 2)
+	res, err := consensus.AddLinks(karate, cands, 3, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,18 +78,8 @@ func TestDesignAddRho2Star(t *testing.T) {
 	args := []string{"throttler", "design", "--dataset", "karate", "--add", "2", "--hops", "2", "--objective", "rho2-star", "--csv"}
 	_, links := csvRows(t, mustRun(t, append(args, "--table", "added links")...))
 	_, q := csvRows(t, mustRun(t, append(args, "--table", "ρ₂ at γ*")...))
-	d := shipped["karate"]()
-	idx := map[string]int{}
-	for i, l := range d.Labels {
-		idx[l] = i
-	}
-	b := d.Graph.Builder()
-	for _, r := range links {
-		if err := b.SetEdge(idx[r[1]], idx[r[2]], 1); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sp, err := consensus.NewSpectral(b.Build())
+	g := karateWith(t, links)
+	sp, err := consensus.NewSpectral(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +87,7 @@ func TestDesignAddRho2Star(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := consensus.Rho(&consensus.Throttler{Graph: b.Build(), Gamma: gs}, consensus.Case2, 1)
+	want, err := consensus.Rho(&consensus.Throttler{Graph: g, Gamma: gs}, consensus.Case2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,4 +110,22 @@ func TestDesignAddRho2Star(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "--gamma-every") {
 		t.Errorf("--gamma-every 0: exit %d, stderr %q", r.code, r.stderr)
 	}
+}
+
+// karateWith returns the karate club graph with the printed links (rows
+// of the "added links" table: index, endpoint labels) added at weight 1.
+func karateWith(t *testing.T, links [][]string) *wgraph.Graph {
+	t.Helper()
+	d := shipped["karate"]()
+	idx := map[string]int{}
+	for i, l := range d.Labels {
+		idx[l] = i
+	}
+	b := d.Graph.Builder()
+	for _, r := range links {
+		if err := b.SetEdge(idx[r[1]], idx[r[2]], 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build()
 }
