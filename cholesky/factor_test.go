@@ -93,3 +93,43 @@ func TestInverseAgainstDense(t *testing.T) {
 		}
 	}
 }
+
+// TestSupernodeUpdatePaths: the updates between supernodes summed in
+// place and those formed by a matrix product give the same inverse (to
+// the tolerance of TestInverseAgainstDense, for the same reason) on
+// random sparse matrices and on a grid whose nested dissection makes
+// wide separator supernodes.
+func TestSupernodeUpdatePaths(t *testing.T) {
+	defer func(s int) { smallUpdate = s }(smallUpdate)
+	rng := rand.New(rand.NewPCG(3, 4))
+	a1, d1 := randomSPD(rng, 150, 4)
+	g := gridMatrix(25)
+	d2 := mat.NewSymDense(g.N, nil)
+	for i := range g.N {
+		for p := g.Ptr[i]; p < g.Ptr[i+1]; p++ {
+			d2.SetSym(i, g.Ind[p], g.Val[p])
+		}
+	}
+	for _, c := range []struct {
+		a *Matrix
+		d *mat.SymDense
+	}{{a1, d1}, {g, d2}} {
+		var ch mat.Cholesky
+		require.True(t, ch.Factorize(c.d))
+		var inv mat.SymDense
+		require.NoError(t, ch.InverseTo(&inv))
+		scale := mat.Norm(&inv, math.Inf(1))
+		for _, small := range []int{0, 1 << 40} {
+			smallUpdate = small
+			sym, err := Analyze(c.a, &Settings{Ordering: NestedDissection})
+			require.NoError(t, err)
+			require.Less(t, sym.sn.count(), c.a.N, "some supernode should be wide")
+			f, err := sym.Factor(c.a)
+			require.NoError(t, err)
+			diag := f.Inverse().Diag(nil)
+			for i := range c.a.N {
+				require.InDelta(t, inv.At(i, i), diag[i], 1e-9*scale, "small=%d n=%d diag %d", small, c.a.N, i)
+			}
+		}
+	}
+}

@@ -2,10 +2,19 @@ package cholesky
 
 import (
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/loadlab/loadlab"
+	"gonum.org/v1/gonum/blas"
+	blasgo "gonum.org/v1/gonum/blas/gonum"
 	lapackgo "gonum.org/v1/gonum/lapack/gonum"
+)
+
+// The dense kernels of the supernodes: gonum's pure-Go BLAS and LAPACK.
+var (
+	blasImpl   blasgo.Implementation
+	lapackImpl lapackgo.Implementation
 )
 
 // MaxCondition is the largest 1-norm condition number estimate of A that
@@ -26,7 +35,7 @@ type Factor struct {
 }
 
 // Factor computes the numeric factorisation of a, which must have the
-// pattern s was built from (left-looking, column by column, O(flops)
+// pattern s was built from (left-looking, by supernodes, O(flops)
 // time; spec sparse-cholesky.md §3). It returns an error wrapping
 // loadlab.ErrInvalid if a's pattern differs or its values are not finite
 // and symmetric, and one wrapping loadlab.ErrIllConditioned if a pivot is
@@ -42,7 +51,7 @@ func (s *Symbolic) Factor(a *Matrix) (*Factor, error) {
 	if err := checkValues("Factor", a); err != nil {
 		return nil, err
 	}
-	f := &Factor{sym: s, lx: make([]float64, s.lp[s.n])}
+	f := &Factor{sym: s, lx: make([]float64, s.sn.size)}
 	if k, ok := f.numeric(a.Val); !ok {
 		return nil, loadlab.Wrap(loadlab.ErrIllConditioned, "cholesky", "Factor: the %d×%d matrix is not numerically positive definite (pivot %d, original row %d, is not positive)", s.n, s.n, k, s.perm[k])
 	}
@@ -54,79 +63,149 @@ func (s *Symbolic) Factor(a *Matrix) (*Factor, error) {
 	return f, nil
 }
 
-// numeric is the left-looking factorisation: column j gathers A's column
-// j, subtracts L_jk times column k's rows ≥ j for every k on row j's
-// subtree, and scales by the pivot. next[k] points at the first entry of
-// column k not yet used, which is row j when k is on row j's subtree
-// because a column's ancestors are visited in ascending order (spec
-// sparse-cholesky.md §3). Independent subtrees run side by side. It
-// returns the first failing pivot and false if a pivot is not positive.
+// numeric is the left-looking supernodal factorisation (spec
+// sparse-cholesky.md §3.1): each supernode gathers A's columns into its
+// panel, subtracts the updates of the supernodes below it, and factors
+// its diagonal block and solves for the rows below by dense kernels.
+// Independent subtrees run side by side. It returns the first failing
+// pivot and false if a pivot is not positive.
 func (f *Factor) numeric(val []float64) (int, bool) {
 	s := f.sym
 	n := s.n
-	next := make([]int, n)
 	var mu sync.Mutex
 	bad := n
-	newWork := func() any { return &colWork{x: make([]float64, n), mark: make([]int, n)} }
-	s.tree.run(n, false, newWork, func(j int, w any) {
-		if !f.column(j, val, next, w.(*colWork)) {
+	newWork := func() any {
+		return &snWork{pos: make([]int, n), mark: make([]int, n), seen: make([]int, s.sn.count())}
+	}
+	s.tree.run(s.sn.count(), false, newWork, func(J int, w any) {
+		if k, ok := f.supernode(J, val, w.(*snWork)); !ok {
 			mu.Lock()
-			bad = min(bad, j)
+			bad = min(bad, k)
 			mu.Unlock()
 		}
 	})
 	return bad, bad == n
 }
 
-// colWork is one goroutine's workspace of the factorisation: the dense
-// column x (zero between columns) and the subtree marks.
-type colWork struct {
-	x    []float64
-	mark []int
+// snWork is one goroutine's workspace of the factorisation: the
+// positions of the current supernode's rows, the marks of the columns
+// and supernodes already met below it, the supernodes that update it,
+// and the update block.
+type snWork struct {
+	pos        []int
+	mark, seen []int
+	desc       []int
+	c          []float64
 }
 
-// column computes column j of L; it reports false for a pivot that is
-// not positive (the column is then left zero, and so are those after it
-// that depend on it, harmlessly: the factorisation is refused).
-func (f *Factor) column(j int, val []float64, next []int, w *colWork) bool {
+// supernode computes the panel of supernode J; it reports the first
+// failing pivot and false when its diagonal block is not numerically
+// positive definite.
+func (f *Factor) supernode(J int, val []float64, w *snWork) (int, bool) {
 	s := f.sym
-	lp, li, lx, x, mark := s.lp, s.li, f.lx, w.x, w.mark
-	for p := s.lowp[j]; p < s.lowp[j+1]; p++ {
-		x[s.lowi[p]] = val[s.src[p]]
+	sn := s.sn
+	j0, j1 := sn.start[J], sn.start[J+1]
+	wd := j1 - j0
+	rows := s.li[s.lp[j0]:s.lp[j0+1]]
+	ld := len(rows)
+	panel := f.lx[sn.base[J]:sn.base[J+1]]
+	for a, i := range rows {
+		w.pos[i] = a
 	}
-	mark[j] = j + 1
-	for p := s.upp[j]; p < s.upp[j+1]; p++ {
-		for k := s.upi[p]; mark[k] != j+1; k = s.parent[k] {
-			mark[k] = j + 1
-			q := next[k]
-			ljk := lx[q]
-			for ; q < lp[k+1]; q++ {
-				x[li[q]] -= lx[q] * ljk
+	for c := range wd {
+		for p := s.lowp[j0+c]; p < s.lowp[j0+c+1]; p++ {
+			panel[c*ld+w.pos[s.lowi[p]]] = val[s.src[p]]
+		}
+	}
+	for _, K := range f.descendants(J, w) {
+		f.update(J, K, panel, w)
+	}
+	if !lapackImpl.Dpotrf(blas.Upper, wd, panel, ld) {
+		for c := range wd {
+			if d := panel[c*ld+c]; !(d > 0) {
+				return j0 + c, false
 			}
-			next[k]++
 		}
+		return j0, false
 	}
-	d := x[j]
-	ok := d > 0 && !math.IsInf(d, 1)
-	if ok {
-		d = math.Sqrt(d)
+	if ld > wd {
+		blasImpl.Dtrsm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, wd, ld-wd, 1, panel, ld, panel[wd:], ld)
 	}
-	x[j] = 0
-	for p := lp[j] + 1; p < lp[j+1]; p++ {
-		i := li[p]
-		if ok {
-			lx[p] = x[i] / d
-		}
-		x[i] = 0
-	}
-	if ok {
-		lx[lp[j]] = d
-	} else {
-		lx[lp[j]] = math.NaN()
-	}
-	next[j] = lp[j] + 1
-	return ok
+	return j1, true
 }
+
+// descendants returns the supernodes whose columns have a row in J's
+// columns, in a fixed order: the union of the row subtrees of J's
+// columns (spec sparse-cholesky.md §2), below J's first column.
+func (f *Factor) descendants(J int, w *snWork) []int {
+	s := f.sym
+	j0, j1 := s.sn.start[J], s.sn.start[J+1]
+	w.desc = w.desc[:0]
+	for j := j0; j < j1; j++ {
+		for p := s.upp[j]; p < s.upp[j+1]; p++ {
+			for k := s.upi[p]; k < j0 && w.mark[k] != J+1; k = s.parent[k] {
+				w.mark[k] = J + 1
+				if K := s.sn.of[k]; w.seen[K] != J+1 {
+					w.seen[K] = J + 1
+					w.desc = append(w.desc, K)
+				}
+			}
+		}
+	}
+	return w.desc
+}
+
+// update subtracts supernode K's contribution L_{R,K} L_{C,K}ᵀ from J's
+// panel, C the rows of K's panel in J's columns and R those rows and the
+// rows below them. Small blocks are summed in place; larger ones by one
+// matrix product into w.c and a scatter.
+func (f *Factor) update(J, K int, panel []float64, w *snWork) {
+	s := f.sym
+	sn := s.sn
+	j0, j1 := sn.start[J], sn.start[J+1]
+	ld := s.lp[j0+1] - s.lp[j0]
+	k0 := sn.start[K]
+	wk := sn.start[K+1] - k0
+	krows := s.li[s.lp[k0]:s.lp[k0+1]]
+	ldk := len(krows)
+	o, _ := slices.BinarySearch(krows, j0)
+	m := ldk - o
+	p := 0
+	for p < m && krows[o+p] < j1 {
+		p++
+	}
+	kp := f.lx[sn.base[K]+o : sn.base[K+1]]
+	if m*p*wk <= smallUpdate {
+		for c := range p {
+			dst := panel[(krows[o+c]-j0)*ld:]
+			for i := c; i < m; i++ {
+				var sum float64
+				for k := range wk {
+					sum += kp[k*ldk+i] * kp[k*ldk+c]
+				}
+				dst[w.pos[krows[o+i]]] -= sum
+			}
+		}
+		return
+	}
+	if len(w.c) < m*p {
+		w.c = make([]float64, m*p)
+	}
+	// The product is formed as its transpose, p × m, so that the
+	// kernel's inner loops run along the m rows, not the p ≤ m columns.
+	blasImpl.Dgemm(blas.Trans, blas.NoTrans, p, m, wk, 1, kp, ldk, kp, ldk, 0, w.c, m)
+	for c := range p {
+		dst, src := panel[(krows[o+c]-j0)*ld:], w.c[c*m:(c+1)*m]
+		for i := c; i < m; i++ {
+			dst[w.pos[krows[o+i]]] -= src[i]
+		}
+	}
+}
+
+// smallUpdate is the size m·p·w_K below which an update is summed in
+// place rather than by a matrix product: below it the call's overhead
+// outweighs the product's speed.
+var smallUpdate = 512 // a variable so that tests can force either path
 
 // Report returns the factor's size and cost.
 func (f *Factor) Report() Report { return f.sym.rep }
@@ -143,7 +222,7 @@ func (f *Factor) Cond() float64 { return f.cond }
 func (f *Factor) LogDet() float64 {
 	s := 0.0
 	for j := range f.sym.n {
-		s += math.Log(f.lx[f.sym.lp[j]])
+		s += math.Log(f.lx[f.sym.sn.xp[j]])
 	}
 	return 2 * s
 }
@@ -187,20 +266,22 @@ func (f *Factor) SolveTo(dst, b, work []float64) {
 
 // solvePermuted solves L Lᵀ y = y in place in the permuted order.
 func (f *Factor) solvePermuted(y []float64) {
-	lp, li, lx := f.sym.lp, f.sym.li, f.lx
+	lp, li, xp, lx := f.sym.lp, f.sym.li, f.sym.sn.xp, f.lx
 	for j := range f.sym.n {
-		yj := y[j] / lx[lp[j]]
+		x := lx[xp[j] : xp[j]+lp[j+1]-lp[j]]
+		yj := y[j] / x[0]
 		y[j] = yj
-		for p := lp[j] + 1; p < lp[j+1]; p++ {
-			y[li[p]] -= lx[p] * yj
+		for a, i := range li[lp[j]+1 : lp[j+1]] {
+			y[i] -= x[a+1] * yj
 		}
 	}
 	for j := f.sym.n - 1; j >= 0; j-- {
+		x := lx[xp[j] : xp[j]+lp[j+1]-lp[j]]
 		yj := y[j]
-		for p := lp[j] + 1; p < lp[j+1]; p++ {
-			yj -= lx[p] * y[li[p]]
+		for a, i := range li[lp[j]+1 : lp[j+1]] {
+			yj -= x[a+1] * y[i]
 		}
-		y[j] = yj / lx[lp[j]]
+		y[j] = yj / x[0]
 	}
 }
 
@@ -225,7 +306,7 @@ func (f *Factor) inverseNorm1() float64 {
 	if n == 0 {
 		return 0
 	}
-	impl := lapackgo.Implementation{}
+	impl := lapackImpl
 	v, x, work := make([]float64, n), make([]float64, n), make([]float64, n)
 	isgn := make([]int, n)
 	var isave [3]int

@@ -1,6 +1,7 @@
 package cholesky
 
 import (
+	"github.com/loadlab/loadlab/internal/par"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -76,7 +77,33 @@ func TestPatternIsTheFill(t *testing.T) {
 			rep := sym.Report()
 			assert.Equal(t, count, rep.Factor)
 			assert.Equal(t, flops, rep.Flops)
-			assert.Equal(t, count*bytesPerEntry, rep.Bytes)
+			assert.LessOrEqual(t, count*bytesPerEntry, rep.Bytes)
+			assert.Equal(t, 8*count+16*sym.sn.size+par.Workers(0)*invWorkBytes(sym.sn.maxS), rep.Bytes)
+			checkSupernodes(t, sym)
+		}
+	}
+}
+
+// checkSupernodes checks the supernodal layout against the column
+// pattern: every column of a supernode has the supernode's rows from its
+// diagonal on, its values start at xp[j] = base + c·(ld + 1), and the
+// panels tile the values.
+func checkSupernodes(t *testing.T, sym *Symbolic) {
+	t.Helper()
+	sn := sym.sn
+	require.Equal(t, sym.n, sn.start[sn.count()])
+	for J := range sn.count() {
+		j0, j1 := sn.start[J], sn.start[J+1]
+		rows := sym.li[sym.lp[j0]:sym.lp[j0+1]]
+		ld := len(rows)
+		require.Equal(t, sn.base[J+1]-sn.base[J], (j1-j0)*ld)
+		for c := range j1 - j0 {
+			require.Equal(t, rows[c:], sym.li[sym.lp[j0+c]:sym.lp[j0+c+1]], "supernode %d column %d", J, j0+c)
+			require.Equal(t, sn.base[J]+c*(ld+1), sn.xp[j0+c])
+			require.Equal(t, J, sn.of[j0+c])
+		}
+		if p := sym.parent[j1-1]; p >= 0 {
+			require.Equal(t, sn.of[p], sn.parent[J])
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package cholesky
 
-import "github.com/loadlab/loadlab/internal/dense"
+import (
+	"github.com/loadlab/loadlab/internal/dense"
+	"gonum.org/v1/gonum/blas"
+)
 
 // Inverse holds the entries of A⁻¹ on the pattern of the Cholesky factor
 // (selected inversion; spec sparse-cholesky.md §4). The pattern contains
@@ -11,65 +14,113 @@ type Inverse struct {
 	zx []float64 // Z = (P A Pᵀ)⁻¹ on the factor's pattern
 }
 
-// Inverse computes the selected inverse (about the factorisation's cost
-// again, and as much memory as the factor's values).
+// Inverse computes the selected inverse (about twice the factorisation's
+// cost, and as much memory as the factor's values).
 //
 // With P A Pᵀ = L Lᵀ, Z = (P A Pᵀ)⁻¹ satisfies the Takahashi recurrences
-// over columns j = n−1, …, 0, where S is the pattern of column j below
-// the diagonal and ℓ = L_Sj / L_jj:
+// over the supernodes J from the last, where S is J's rows below its
+// columns, L_JJ = Uᵀ its diagonal block and X = L_SJ L_JJ⁻¹ (spec
+// sparse-cholesky.md §4):
 //
-//	Z_Sj = −Z_SS ℓ,    Z_jj = 1/L_jj² − ℓᵀ Z_Sj.
+//	Z_SJ = −Z_SS X,    Z_JJ = (L_JJ L_JJᵀ)⁻¹ − Xᵀ Z_SJ.
 //
-// S is a clique of the filled graph, so Z_SS lies on the pattern of
-// columns after j, already computed.
+// S is a clique of the filled graph, so Z_SS lies on the pattern of the
+// supernodes after J, already computed.
 func (f *Factor) Inverse() *Inverse {
 	s := f.sym
-	n := s.n
 	z := &Inverse{f: f, zx: make([]float64, len(f.lx))}
-	newWork := func() any { return &invWork{pos: make([]int, n)} }
-	s.tree.run(n, true, newWork, func(j int, w any) { z.column(j, w.(*invWork)) })
+	newWork := func() any { return &invWork{} }
+	s.tree.run(s.sn.count(), true, newWork, func(J int, w any) { z.supernode(J, w.(*invWork)) })
 	return z
 }
 
-// invWork is one goroutine's workspace of the selected inversion:
-// pos[i] = 1 + the index of row i in the current column's pattern, or 0.
+// invWork is one goroutine's workspace of the selected inversion: X
+// (|S| × w, transposed), Z_SS (|S|²), and the positions of S's rows in
+// an ancestor's rows.
 type invWork struct {
-	pos  []int
-	l, y []float64
+	xt, zss []float64
+	rel     []int
 }
 
-// column computes column j of Z from the columns after it.
-func (z *Inverse) column(j int, w *invWork) {
+// invWorkBytes is the largest invWork for supernodes with at most maxS
+// rows below their columns.
+func invWorkBytes(maxS int) int { return 8*maxS*maxS + 16*maxS }
+
+// supernode computes J's panel of Z from the panels after it.
+func (z *Inverse) supernode(J int, w *invWork) {
 	s := z.f.sym
-	lp, li, lx, zx, pos := s.lp, s.li, z.f.lx, z.zx, w.pos
-	d := lx[lp[j]]
-	rows := li[lp[j]+1 : lp[j+1]]
-	l, y := w.l[:0], w.y[:0]
-	for a, i := range rows {
-		pos[i] = a + 1
-		l = append(l, lx[lp[j]+1+a]/d)
-		y = append(y, 0)
+	sn := s.sn
+	j0, j1 := sn.start[J], sn.start[J+1]
+	wd := j1 - j0
+	ld := s.lp[j0+1] - s.lp[j0]
+	m := ld - wd
+	lpan, zpan := z.f.lx[sn.base[J]:sn.base[J+1]], z.zx[sn.base[J]:sn.base[J+1]]
+	for c := range wd { // the factor U of the diagonal block, to be inverted
+		copy(zpan[c*ld+c:c*ld+wd], lpan[c*ld+c:c*ld+wd])
 	}
-	for a, k := range rows {
-		// Column k of Z below its diagonal holds Z_ik for every i in S
-		// after k (S ∩ (k, n) ⊆ pattern of column k).
-		y[a] += zx[lp[k]] * l[a]
-		for p := lp[k] + 1; p < lp[k+1]; p++ {
-			if b := pos[li[p]]; b != 0 {
-				zp := zx[p]
-				y[b-1] += zp * l[a]
-				y[a] += zp * l[b-1]
+	lapackImpl.Dpotri(blas.Upper, wd, zpan, ld)
+	if m == 0 {
+		return
+	}
+	if cap(w.xt) < wd*m {
+		w.xt = make([]float64, wd*m)
+	}
+	xt := w.xt[:wd*m]
+	for c := range wd {
+		copy(xt[c*m:(c+1)*m], lpan[c*ld+wd:(c+1)*ld])
+	}
+	blasImpl.Dtrsm(blas.Left, blas.Upper, blas.NoTrans, blas.NonUnit, wd, m, 1, lpan, ld, xt, m)
+	zss := z.gather(s.li[s.lp[j0]+wd:s.lp[j0+1]], w)
+	blasImpl.Dgemm(blas.NoTrans, blas.NoTrans, wd, m, m, -1, xt, m, zss, m, 0, zpan[wd:], ld)
+	blasImpl.Dgemm(blas.NoTrans, blas.Trans, wd, wd, m, -1, xt, m, zpan[wd:], ld, 1, zpan, ld)
+	for c := 1; c < wd; c++ { // the product also wrote the unused entries
+		clear(zpan[c*ld : c*ld+c])
+	}
+}
+
+// gather returns Z_SS for the rows S (sorted), as a dense symmetric
+// |S| × |S| matrix in w.zss. The rows of S that are columns of one
+// supernode K form a run of S, and every row of S from that run on lies
+// in K's rows (S is a clique), so each run is read from K's panel
+// through the positions of S's rows in K's.
+func (z *Inverse) gather(rows []int, w *invWork) []float64 {
+	s := z.f.sym
+	sn := s.sn
+	m := len(rows)
+	if cap(w.zss) < m*m {
+		w.zss = make([]float64, m*m)
+	}
+	if cap(w.rel) < m {
+		w.rel = make([]int, m)
+	}
+	zss, rel := w.zss[:m*m], w.rel[:m]
+	for b0 := 0; b0 < m; {
+		K := sn.of[rows[b0]]
+		k0, k1 := sn.start[K], sn.start[K+1]
+		krows := s.li[s.lp[k0]:s.lp[k0+1]]
+		ldk := len(krows)
+		q := 0
+		for a := b0; a < m; a++ {
+			for krows[q] < rows[a] {
+				q++
+			}
+			rel[a] = q
+		}
+		b1 := b0
+		for b1 < m && rows[b1] < k1 {
+			b1++
+		}
+		kz := z.zx[sn.base[K]:sn.base[K+1]]
+		for b := b0; b < b1; b++ {
+			col := kz[(rows[b]-k0)*ldk:]
+			for a := b; a < m; a++ {
+				v := col[rel[a]]
+				zss[a*m+b], zss[b*m+a] = v, v
 			}
 		}
+		b0 = b1
 	}
-	diag := 1 / (d * d)
-	for a, i := range rows {
-		zx[lp[j]+1+a] = -y[a]
-		diag += l[a] * y[a]
-		pos[i] = 0
-	}
-	zx[lp[j]] = diag
-	w.l, w.y = l, y
+	return zss
 }
 
 // Diag returns the diagonal of A⁻¹ in dst (allocated if nil), in the
@@ -83,7 +134,7 @@ func (z *Inverse) Diag(dst []float64) []float64 {
 		panic("cholesky: Inverse.Diag: len(dst) differs from the order")
 	}
 	for k, i := range s.perm {
-		dst[i] = z.zx[s.lp[k]]
+		dst[i] = z.zx[s.sn.xp[k]]
 	}
 	return dst
 }
@@ -115,7 +166,7 @@ func (z *Inverse) At(i, j int) (float64, bool) {
 		}
 	}
 	if lo < s.lp[c+1] && s.li[lo] == r {
-		return z.zx[lo], true
+		return z.zx[s.sn.xp[c]+lo-s.lp[c]], true
 	}
 	return 0, false
 }

@@ -6,13 +6,13 @@ import (
 	"github.com/loadlab/loadlab/internal/par"
 )
 
-// Columns of disjoint subtrees of the elimination tree depend on no
-// column outside their subtree, in the factorisation as in the selected
-// inversion, so the subtrees can run side by side; their common
-// ancestors (the top) run alone, after them when factoring and before
-// them when inverting. Each column's arithmetic is the same whichever
-// goroutine computes it, so the results do not depend on the number of
-// workers.
+// Supernodes of disjoint subtrees of the supernodal elimination tree
+// depend on no supernode outside their subtree, in the factorisation as
+// in the selected inversion, so the subtrees can run side by side; their
+// common ancestors (the top) run alone, after them when factoring and
+// before them when inverting. Each supernode's arithmetic is the same
+// whichever goroutine computes it, so the results do not depend on the
+// number of workers.
 
 // Partition constants: stop splitting once the heaviest subtree carries
 // at most 1/subtreeShare of the flops, or the top would carry more than
@@ -24,16 +24,16 @@ const (
 	parallelMinFlops = 2e6
 )
 
-// subtrees is the partition of the columns into independent subtrees
+// subtrees is the partition of the nodes into independent subtrees
 // (each listed in ascending order) and the top (ascending).
 type subtrees struct {
 	pieces [][]int
 	top    []int
 }
 
-// splitTree partitions the elimination tree given by parent, weighting
-// each column by its flops c_j².
-func splitTree(parent, counts []int) subtrees {
+// splitTree partitions the tree given by parent (children before
+// parents), each node weighted by its flops weight[j].
+func splitTree(parent []int, weight []float64) subtrees {
 	n := len(parent)
 	w := make([]float64, n) // subtree weights; children precede parents
 	head, next := make([]int, n), make([]int, n)
@@ -50,8 +50,8 @@ func splitTree(parent, counts []int) subtrees {
 	}
 	total := 0.0
 	for j := range n {
-		w[j] += float64(counts[j]) * float64(counts[j])
-		total += float64(counts[j]) * float64(counts[j])
+		w[j] += weight[j]
+		total += weight[j]
 		if p := parent[j]; p >= 0 {
 			w[p] += w[j]
 		}
@@ -64,12 +64,12 @@ func splitTree(parent, counts []int) subtrees {
 	for {
 		i := heaviest(open, w)
 		r := open[i]
-		if w[r] <= total/subtreeShare || head[r] < 0 || topW+float64(counts[r])*float64(counts[r]) > total/topShare {
+		if w[r] <= total/subtreeShare || head[r] < 0 || topW+weight[r] > total/topShare {
 			break
 		}
 		open = slices.Delete(open, i, i+1)
 		s.top = append(s.top, r)
-		topW += float64(counts[r]) * float64(counts[r])
+		topW += weight[r]
 		for c := head[r]; c >= 0; c = next[c] {
 			open = append(open, c)
 		}
@@ -95,7 +95,7 @@ func heaviest(roots []int, w []float64) int {
 	return best
 }
 
-// subtreeOf returns the columns of the subtree rooted at r, ascending.
+// subtreeOf returns the nodes of the subtree rooted at r, ascending.
 func subtreeOf(r int, head, next []int) []int {
 	cols := []int{r}
 	for i := 0; i < len(cols); i++ {
@@ -107,11 +107,10 @@ func subtreeOf(r int, head, next []int) []int {
 	return cols
 }
 
-// run calls col for every column, each subtree's columns in the order of
-// cols (ascending, or descending when reverse is set) with its own
-// workspace, and the top's columns before the subtrees when reverse is
-// set, after them otherwise. newWork makes a workspace; at most one per
-// goroutine is live.
+// run calls col for every node, each subtree's nodes in ascending order
+// (descending when reverse is set) with its own workspace, and the top's
+// nodes before the subtrees when reverse is set, after them otherwise.
+// newWork makes a workspace; at most one per goroutine is live.
 func (s subtrees) run(n int, reverse bool, newWork func() any, col func(j int, work any)) {
 	if len(s.pieces) == 0 {
 		w := newWork()

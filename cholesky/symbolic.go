@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
 )
 
@@ -97,7 +98,7 @@ type Report struct {
 	NonZeros int      // entries of A's lower triangle
 	Factor   int      // entries of the Cholesky factor L
 	Flops    float64  // Σ_j c_j², c_j the entries of L's column j: the factorisation's multiply-adds, within a factor of 2
-	Bytes    int      // memory of the factor and its selected inverse
+	Bytes    int      // memory of the factor and its selected inverse (supernodal panels, §3.1) and the inversion's workspace
 }
 
 // Fill returns the factor's entries per entry of A's lower triangle.
@@ -124,7 +125,8 @@ type Symbolic struct {
 	// position in a.Val.
 	lowp, lowi, src []int
 	upp, upi        []int
-	tree            subtrees // independent subtrees for the parallel loops
+	sn              *supernodes // the supernodes and their panels' layout
+	tree            subtrees    // independent subtrees of supernodes, for the parallel loops
 	rep             Report
 }
 
@@ -161,10 +163,19 @@ func Analyze(a *Matrix, set *Settings) (*Symbolic, error) {
 	sym.permute()
 	sym.parent = perm.parent
 	sym.pattern(counts)
-	sym.tree = splitTree(sym.parent, counts)
+	sym.sn = newSupernodes(sym.parent, sym.lp)
+	sym.tree = splitTree(sym.sn.parent, sym.sn.weights(sym.lp))
 	sym.rep = Report{N: a.N, Ordering: perm.ordering, NonZeros: (len(a.Ind) + countDiagonal(a)) / 2,
-		Factor: sym.lp[a.N], Flops: flopsOf(counts), Bytes: sym.lp[a.N] * bytesPerEntry}
+		Factor: sym.lp[a.N], Flops: flopsOf(counts), Bytes: sym.bytes()}
 	return sym, nil
+}
+
+// bytes returns the memory of the factor and its selected inverse: the
+// row indices of the pattern and two sets of panels (the factor's values
+// and the inverse's), and one goroutine's workspace of the selected
+// inversion per worker (see invWork).
+func (s *Symbolic) bytes() int {
+	return 8*s.lp[s.n] + 16*s.sn.size + par.Workers(0)*invWorkBytes(s.sn.maxS)
 }
 
 // Report returns the predicted size and cost of the factor.
