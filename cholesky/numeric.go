@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/internal/dense"
 	"gonum.org/v1/gonum/blas"
 	blasgo "gonum.org/v1/gonum/blas/gonum"
 	lapackgo "gonum.org/v1/gonum/lapack/gonum"
@@ -191,11 +192,13 @@ func (f *Factor) update(J, K int, panel []float64, w *snWork) {
 	if len(w.c) < m*p {
 		w.c = make([]float64, m*p)
 	}
-	// The product is formed as its transpose, p × m, so that the
-	// kernel's inner loops run along the m rows, not the p ≤ m columns.
-	blasImpl.Dgemm(blas.Trans, blas.NoTrans, p, m, wk, 1, kp, ldk, kp, ldk, 0, w.c, m)
+	// The product is formed as its transpose, p × m, reading K's panel
+	// in place as both factors.
+	ct := w.c[:m*p]
+	clear(ct)
+	dense.MulAdd(p, m, wk, kp, 1, ldk, kp, ldk, ct, m)
 	for c := range p {
-		dst, src := panel[(krows[o+c]-j0)*ld:], w.c[c*m:(c+1)*m]
+		dst, src := panel[(krows[o+c]-j0)*ld:], ct[c*m:(c+1)*m]
 		for i := c; i < m; i++ {
 			dst[w.pos[krows[o+i]]] -= src[i]
 		}

@@ -78,7 +78,7 @@ func TestPatternIsTheFill(t *testing.T) {
 			assert.Equal(t, count, rep.Factor)
 			assert.Equal(t, flops, rep.Flops)
 			assert.LessOrEqual(t, count*bytesPerEntry, rep.Bytes)
-			assert.Equal(t, 8*count+16*sym.sn.size+par.Workers(0)*invWorkBytes(sym.sn.maxS), rep.Bytes)
+			assert.Equal(t, 8*count+16*sym.sn.size+par.Workers(0)*invWorkBytes(sym.sn), rep.Bytes)
 			checkSupernodes(t, sym)
 		}
 	}

@@ -34,17 +34,17 @@ func (f *Factor) Inverse() *Inverse {
 	return z
 }
 
-// invWork is one goroutine's workspace of the selected inversion: X
-// (|S| × w, transposed), Z_SS (|S|²), and the positions of S's rows in
-// an ancestor's rows.
+// invWork is one goroutine's workspace of the selected inversion: −Xᵀ
+// and Z_SJ by rows (w × |S| and |S| × w), Z_SS (|S|²), and the positions
+// of S's rows in an ancestor's rows.
 type invWork struct {
-	xt, zss []float64
-	rel     []int
+	xt, yt, zss []float64
+	rel         []int
 }
 
-// invWorkBytes is the largest invWork for supernodes with at most maxS
-// rows below their columns.
-func invWorkBytes(maxS int) int { return 8*maxS*maxS + 16*maxS }
+// invWorkBytes is the largest invWork: Z_SS and the positions for the
+// largest |S|, −Xᵀ and Z_SJ for the largest w·|S|.
+func invWorkBytes(sn *supernodes) int { return 8*sn.maxS*sn.maxS + 8*sn.maxS + 16*sn.maxWS }
 
 // supernode computes J's panel of Z from the panels after it.
 func (z *Inverse) supernode(J int, w *invWork) {
@@ -63,17 +63,28 @@ func (z *Inverse) supernode(J int, w *invWork) {
 		return
 	}
 	if cap(w.xt) < wd*m {
-		w.xt = make([]float64, wd*m)
+		w.xt, w.yt = make([]float64, wd*m), make([]float64, wd*m)
 	}
-	xt := w.xt[:wd*m]
+	xt, yt := w.xt[:wd*m], w.yt[:wd*m]
 	for c := range wd {
 		copy(xt[c*m:(c+1)*m], lpan[c*ld+wd:(c+1)*ld])
 	}
 	blasImpl.Dtrsm(blas.Left, blas.Upper, blas.NoTrans, blas.NonUnit, wd, m, 1, lpan, ld, xt, m)
+	for i := range xt { // −Xᵀ, so that both products below are additions
+		xt[i] = -xt[i]
+	}
 	zss := z.gather(s.li[s.lp[j0]+wd:s.lp[j0+1]], w)
-	blasImpl.Dgemm(blas.NoTrans, blas.NoTrans, wd, m, m, -1, xt, m, zss, m, 0, zpan[wd:], ld)
-	blasImpl.Dgemm(blas.NoTrans, blas.Trans, wd, wd, m, -1, xt, m, zpan[wd:], ld, 1, zpan, ld)
-	for c := 1; c < wd; c++ { // the product also wrote the unused entries
+	for c := range wd { // Z_SJᵀ = −Xᵀ Z_SS
+		clear(zpan[c*ld+wd : (c+1)*ld])
+	}
+	dense.MulAdd(wd, m, m, xt, m, 1, zss, m, zpan[wd:], ld)
+	for c := range wd { // Z_SJ, by rows, for the second product
+		for k, v := range zpan[c*ld+wd : (c+1)*ld] {
+			yt[k*wd+c] = v
+		}
+	}
+	dense.MulAdd(wd, wd, m, xt, m, 1, yt, wd, zpan, ld) // Z_JJ = (L_JJ L_JJᵀ)⁻¹ − Xᵀ Z_SJ
+	for c := 1; c < wd; c++ {                           // the product also wrote the unused entries
 		clear(zpan[c*ld : c*ld+c])
 	}
 }

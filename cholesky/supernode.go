@@ -22,6 +22,7 @@ type supernodes struct {
 	parent []int // the supernodal elimination tree (−1 at roots)
 	size   int   // length of the values: Σ w·ld
 	maxS   int   // the largest |S|
+	maxWS  int   // the largest w·|S|
 }
 
 // newSupernodes partitions the columns of the factor with elimination
@@ -46,7 +47,7 @@ func newSupernodes(parent, lp []int) *supernodes {
 		for c := range w {
 			sn.xp[j0+c] = sn.base[J] + c*ld + c
 		}
-		sn.maxS = max(sn.maxS, ld-w)
+		sn.maxS, sn.maxWS = max(sn.maxS, ld-w), max(sn.maxWS, w*(ld-w))
 		sn.parent[J] = -1
 		if p := parent[j1-1]; p >= 0 {
 			sn.parent[J] = sn.of[p]

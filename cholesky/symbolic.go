@@ -175,7 +175,7 @@ func Analyze(a *Matrix, set *Settings) (*Symbolic, error) {
 // and the inverse's), and one goroutine's workspace of the selected
 // inversion per worker (see invWork).
 func (s *Symbolic) bytes() int {
-	return 8*s.lp[s.n] + 16*s.sn.size + par.Workers(0)*invWorkBytes(s.sn.maxS)
+	return 8*s.lp[s.n] + 16*s.sn.size + par.Workers(0)*invWorkBytes(s.sn)
 }
 
 // Report returns the predicted size and cost of the factor.

@@ -9,6 +9,10 @@
 //   - Sigmoids: σ(z) = 1/(1 + e^{−z}) for the logit integration of
 //     package stability, on an exponential of this package's own (see
 //     Sigmoid for its range reduction, polynomial and error bound).
+//   - MulAdd4: a 4 × 8nb block of C ← C + A B by chains of fused
+//     multiply-adds, A read along either its rows or its columns, for the
+//     blocked matrix product dense.MulAdd of the supernodal sparse
+//     Cholesky factorisation and selected inversion (package cholesky).
 //
 // Every kernel is defined by its reference: the order of the operations,
 // which of them are fused multiply-adds (math.FMA in the reference) and

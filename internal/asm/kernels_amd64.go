@@ -21,6 +21,20 @@ func dot4x8FMA(a *float64, lda int, x *float64, m int, out *[4]float64)
 //go:noescape
 func dot1x8x6FMA(row *float64, xs *[6]*float64, m int, out *[6]float64)
 
+// mulAdd4x8FMA is MulAdd4 after its checks (muladd_amd64.s).
+//
+//go:noescape
+func mulAdd4x8FMA(kc, nb int, a *float64, ars, aks int, b *float64, ldb int, c *float64, ldc int)
+
+// mulAdd4 is MulAdd4 after its checks.
+func mulAdd4(kc, nb int, a []float64, ars, aks int, b []float64, ldb int, c []float64, ldc int) {
+	if !useKernels {
+		mulAddRef(4, 8*nb, kc, a, ars, aks, b, ldb, c, ldc)
+		return
+	}
+	mulAdd4x8FMA(kc, nb, &a[0], ars, aks, &b[0], ldb, &c[0], ldc)
+}
+
 // sigmoid4FMA sets dst[i] = Sigmoid(z[i]) for i < n, n a positive
 // multiple of 4 (sigmoid_amd64.s).
 //

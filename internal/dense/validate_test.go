@@ -70,6 +70,9 @@ func kernelCases() []badarg.Case {
 	cs := []badarg.Case{
 		badarg.Probe{Func: "Axpy"}.Panics("len(x) = 2 < len(dst)", "index out of range", func() { Axpy(make([]float64, 3), 2, good[:2]) }),
 		badarg.Probe{Func: "Dot"}.Panics("len(b) = 2 < len(a)", "index out of range", func() { Dot(good, good[:2]) }),
+		badarg.Probe{Func: "MulAdd"}.Panics("C 4×8 in 30 entries", "the blocks do not fit", func() {
+			MulAdd(4, 8, 1, make([]float64, 4), 1, 1, make([]float64, 8), 8, make([]float64, 30), 8)
+		}),
 	}
 	l3 := mat.NewSymDense(3, []float64{1, -1, 0, -1, 2, -1, 0, -1, 1})
 	for _, n := range []int{2, 4} {
