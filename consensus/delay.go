@@ -175,6 +175,32 @@ func luSolve(m []float64, piv []int, k int, b []float64) {
 	}
 }
 
+// modeEval evaluates R_τ and R'_τ: through the checked partial fractions
+// (O(τ) per point, spec throttlers.md §12.14) for τ ≥ 1, else (τ = 0,
+// or a form that failed its check) through modeWork's dense solve.
+type modeEval struct {
+	tau   int
+	poles *delayPoles // nil: the dense solve
+	w     *modeWork
+}
+
+func newModeEval(tau int) *modeEval {
+	if dp := newDelayPoles(tau); dp.ok {
+		return &modeEval{tau: tau, poles: dp}
+	}
+	return &modeEval{tau: tau, w: newModeWork(tau)}
+}
+
+// r returns R_τ(x), R'_τ(x) and whether they are finite: false at or
+// past a*(τ) (or below the first negative pole, or where the dense
+// system is singular to working precision).
+func (e *modeEval) r(x float64) (r, dr float64, ok bool) {
+	if e.poles != nil {
+		return e.poles.r(x)
+	}
+	return e.w.r(x)
+}
+
 // delayTerm returns the contribution of a mode with eigenvalue λ > 0 to
 // ρ of traffic t at σ = 1 under delay τ (spec deployed §2.3), a = γλ:
 //
@@ -183,7 +209,7 @@ func luSolve(m []float64, piv []int, k int, b []float64) {
 //	Case 2T: γ V(a)
 //
 // and false when the mode's system is singular.
-func (w *modeWork) delayTerm(t Traffic, gamma, l float64) (float64, bool) {
+func (w *modeEval) delayTerm(t Traffic, gamma, l float64) (float64, bool) {
 	a := gamma * l
 	r, _, ok := w.r(a)
 	if !ok {
@@ -253,7 +279,7 @@ func (s *Spectral) RhoDelay(t Traffic, tau int, gamma, sigma float64) (float64, 
 	if err := s.unstableDelay(gamma, tau); err != nil {
 		return math.Inf(1), err
 	}
-	w := newModeWork(tau)
+	w := newModeEval(tau)
 	var sum dense.CompensatedSum
 	for _, l := range s.lambda[1:] {
 		v, ok := w.delayTerm(t, gamma, l)
@@ -268,7 +294,7 @@ func (s *Spectral) RhoDelay(t Traffic, tau int, gamma, sigma float64) (float64, 
 // gH2Delay returns dρ₂/dγ at σ = 1 under delay τ (spec deployed §2.4):
 // Σ_{i≥2} λ_i V'_τ(γλ_i) = Σ_{i≥2} (−1/(2γ²λ_i) + λ_i R'_τ(γλ_i)); +Inf
 // when a mode's system is singular (γ at or past the limit).
-func (s *Spectral) gH2Delay(w *modeWork, gamma float64) float64 {
+func (s *Spectral) gH2Delay(w *modeEval, gamma float64) float64 {
 	var sum dense.CompensatedSum
 	for _, l := range s.lambda[1:] {
 		_, dr, ok := w.r(gamma * l)
@@ -299,7 +325,7 @@ func (s *Spectral) GammaH2Delay(tau int, sigma float64) (gamma, rho float64, err
 	if len(s.lambda) < 2 {
 		return math.NaN(), 0, nil
 	}
-	w := newModeWork(tau)
+	w := newModeEval(tau)
 	hi := delayLimit(tau) / s.LambdaMax()
 	// bisect keeps f ≥ 0 at its left end: f = −dρ₂/dγ, decreasing.
 	gamma = bisect(func(g float64) float64 { return -s.gH2Delay(w, g) }, 0, hi)
@@ -417,7 +443,7 @@ func (s *Spectral) NodalRhoDelay(dst []float64, t Traffic, tau int, gamma, sigma
 	if s.verr != nil {
 		return nil, s.verr
 	}
-	w := newModeWork(tau)
+	w := newModeEval(tau)
 	f := make([]float64, n)
 	for i := 1; i < n; i++ {
 		v, ok := w.delayTerm(t, gamma, s.lambda[i])

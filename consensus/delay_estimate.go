@@ -84,7 +84,8 @@ func estimateH2Delay(th *Throttler, tau int, set *estimate.TraceSettings, src ra
 	}
 	hs := newH2Sampler(g, m, solverSet, src.Uint64(), out.LambdaMax, ts)
 	hs.fixed = 2 * gamma / delayLimit(tau)
-	dq := &delayQuad{w: newModeWork(tau), gamma: gamma, poles: newDelayPoles(tau)}
+	dq := newDelayQuad(tau)
+	dq.gamma = gamma
 	if dq.poles.ok {
 		hs.ends.Extra = func(p *lanczos.Probe) float64 { return dq.poles.relWidth(p, gamma, hs.lmax, false, &dq.qw) }
 	}
@@ -123,13 +124,20 @@ func (hs *h2Sampler) estimateDelay(out *H2Estimate, dq *delayQuad, ts estimate.T
 // delayQuad evaluates one probe's Gauss quadratures of the delayed H2
 // functions from its Lanczos tridiagonal T (spec deployed §2.5).
 type delayQuad struct {
-	w        *modeWork
+	w        *modeEval
 	poles    *delayPoles // the brackets' partial fractions (poles.ok false: none)
 	qw       lanczos.QuadWork
 	gamma    float64
 	singular bool // a node γθ made the mode system singular
 	d, e, z  []float64
 	work     []float64
+}
+
+// newDelayQuad returns the quadratures for delay τ: R_τ through the
+// partial fractions, which also bracket them, for τ ≥ 1 (spec
+// throttlers.md §12.13, §12.14).
+func newDelayQuad(tau int) *delayQuad {
+	return &delayQuad{w: newModeEval(tau), poles: newDelayPoles(tau)}
 }
 
 // sample returns the probe's values of ρ₂ = a/(2γ) + (Pq)ᵀR_τ(γL)(Pq)

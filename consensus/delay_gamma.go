@@ -88,7 +88,7 @@ func EstimateGammaH2Delay(g *wgraph.Graph, tau int, sigma float64, set *estimate
 		return out, err
 	}
 	hs := newH2Sampler(g, m, solverSet, src.Uint64(), out.LambdaMax, ts)
-	ds := &delaySearch{hs: hs, dq: &delayQuad{w: newModeWork(tau), poles: newDelayPoles(tau)}, lim: delayLimit(tau) / out.LambdaMax.Hi}
+	ds := &delaySearch{hs: hs, dq: newDelayQuad(tau), lim: delayLimit(tau) / out.LambdaMax.Hi}
 	if ds.dq.poles.ok {
 		hs.ends.Extra = func(p *lanczos.Probe) float64 {
 			return ds.dq.poles.relWidth(p, ds.gcap(), hs.lmax, true, &ds.dq.qw)
