@@ -89,4 +89,3 @@ func bigR(tau int, x float64) float64 {
 	v, _ := xs[0].Float64()
 	return v
 }
-
