@@ -276,3 +276,65 @@ func TestEstimateDelayBracketCoverage(t *testing.T) {
 		assert.GreaterOrEqual(t, float64(cr)/float64(answered), lowA, "%s: ρ₂(γ̂)", name)
 	}
 }
+
+// TestEstimateDelayBracketCoverageLongDelay: the coverage of
+// TestEstimateDelayBracketCoverage at τ = 200, where the brackets come
+// from the closed-form partial fractions (spec throttlers.md §12.14;
+// before them τ > 128 was not bracketed). EstimateH2Delay (ρ₁, ρ₂) over
+// 200 seeds on the 30-node star at 90 % of the delayed limit and a
+// sparse random graph of 60 nodes at 80 % (the 40-node weighted graph of
+// the test above costs 20 ms a run at this τ, ten times as much);
+// EstimateGammaH2Delay
+// (γ*, ρ₂(γ̂)) over 100 seeds on the 2⁵-node hypercube (γ* at 80 % of
+// the limit; each run costs about 75 ms, the brackets of 201 poles at
+// every γ of the root search). Each rate must be ≥ 95 % − 3 binomial sd
+// (200 seeds: ≥ 90.4 %; 100: ≥ 88.5 %), RelAcc 5 % met every time.
+func TestEstimateDelayBracketCoverageLongDelay(t *testing.T) {
+	const tau, seeds = 200, 200
+	set := &estimate.TraceSettings{RelAcc: 0.05}
+	for _, c := range []struct {
+		name string
+		g    *wgraph.Graph
+		frac float64
+	}{
+		{"star 30", graphtest.Must(gen.Star(30)), 0.9},
+		{"random 60", sparseRandom(60, 6, rand.NewPCG(7, 8)), 0.8},
+	} {
+		s := spectralOf(t, c.g)
+		lim, err := s.DelayStabilityBound(tau)
+		require.NoError(t, err)
+		th := &Throttler{Graph: c.g, Gamma: c.frac * lim}
+		rho1, err := s.RhoDelay(Case1, tau, th.Gamma, 1)
+		require.NoError(t, err)
+		rho2, err := s.RhoDelay(Case2, tau, th.Gamma, 1)
+		require.NoError(t, err)
+		c1, c2 := 0, 0
+		for seed := range uint64(seeds) {
+			h, err := EstimateH2Delay(th, tau, 1, set, rand.NewPCG(seed, 33))
+			require.NoError(t, err, "%s seed %d", c.name, seed)
+			require.True(t, h.Rho1.RelHalfWidth() <= 0.05 && h.Rho2.RelHalfWidth() <= 0.05)
+			c1 += b2i(h.Rho1.Contains(rho1))
+			c2 += b2i(h.Rho2.Contains(rho2))
+		}
+		t.Logf("EstimateH2Delay, %s τ=%d: coverage ρ₁ %d, ρ₂ %d of %d", c.name, tau, c1, c2, seeds)
+		low := 0.95 - 3*math.Sqrt(0.95*0.05/seeds)
+		assert.GreaterOrEqual(t, float64(c1)/seeds, low, "%s: ρ₁", c.name)
+		assert.GreaterOrEqual(t, float64(c2)/seeds, low, "%s: ρ₂", c.name)
+	}
+	g := graphtest.Must(gen.Hypercube(5))
+	gs, rs, err := spectralOf(t, g).GammaH2Delay(tau, 1)
+	require.NoError(t, err)
+	const gseeds = 100
+	cg, cr := 0, 0
+	for seed := range uint64(gseeds) {
+		e, err := EstimateGammaH2Delay(g, tau, 1, set, rand.NewPCG(seed, 34))
+		require.NoError(t, err, "seed %d", seed)
+		require.True(t, e.Gamma.HalfWidth() <= 0.05*e.Gamma.Mean && e.Rho2.RelHalfWidth() <= 0.05)
+		cg += b2i(e.Gamma.Contains(gs))
+		cr += b2i(e.Rho2.Contains(rs))
+	}
+	t.Logf("EstimateGammaH2Delay, hypercube 5 τ=%d: coverage γ* %d, ρ₂(γ̂) %d of %d", tau, cg, cr, gseeds)
+	low := 0.95 - 3*math.Sqrt(0.95*0.05/gseeds)
+	assert.GreaterOrEqual(t, float64(cg)/gseeds, low, "γ*")
+	assert.GreaterOrEqual(t, float64(cr)/gseeds, low, "ρ₂(γ̂)")
+}
