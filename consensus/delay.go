@@ -11,8 +11,10 @@ import (
 )
 
 // MaxDelay is the largest uniform delay τ (in cycles) the delayed H2
-// functions accept: each mode costs a dense solve of size τ + 2, so the
-// exact sums cost O(n τ³) (spec deployed §2.3).
+// functions accept. Each mode costs O(τ) through the partial fractions
+// of R_τ, so the exact sums cost O(nτ) per γ (spec deployed §2.3,
+// throttlers.md §12.14); the fractions are checked once per τ against
+// the dense solve of size τ + 2 (0.3 s at τ = 1024).
 const MaxDelay = 1024
 
 // validateDelay returns an error unless 0 ≤ τ ≤ MaxDelay.
@@ -55,6 +57,9 @@ func delayLimit(tau int) float64 {
 //
 // a system that stays regular as a → 0 (d_0 = ¼ + τ/2 there), so that
 // V(a) = 1/(2a) + R(a), R(a) = d_0, is computed without cancellation.
+// Its O(τ³) solve is the reference that the partial fractions of R_τ
+// (delayPoles, O(τ) per point) are checked against; the delayed
+// functions evaluate R_τ through modeEval.
 type modeWork struct {
 	tau  int
 	m, b []float64 // (τ+2)² matrix, right-hand side
@@ -262,8 +267,9 @@ func (s *Spectral) DelayStabilityBound(tau int) (float64, error) {
 //	ρ₂T = γ ρ₂
 //
 // where V_τ(a) = 1/(2a) + R_τ(a) is the stationary variance of the
-// scalar recursion y(k+1) = y(k) − a y(k−τ) + w(k), each R_τ(a) one
-// dense solve of size τ + 2 (cost O(n τ³)). τ = 0 gives Spectral.Rho.
+// scalar recursion y(k+1) = y(k) − a y(k−τ) + w(k), each R_τ(a) a sum
+// of τ + 1 partial fractions (spec throttlers.md §12.14; cost O(nτ)).
+// τ = 0 gives Spectral.Rho.
 // For γ ≥ a*(τ)/λ_n, or γλ_n within the error bound of λ_n below a*(τ),
 // it returns +Inf and an error wrapping ErrUnstable. It returns an
 // error wrapping loadlab.ErrInvalid for γ not finite and positive, σ

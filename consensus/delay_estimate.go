@@ -28,11 +28,12 @@ import (
 // EstimateH2 does for τ = 0: the same probes in blocks of eight, the
 // recurrences run until the quadrature of 1/(2 − γ'λ) with
 // γ' = 2γ/a*(τ) has settled (its pole a*(τ)/γ is the real pole of
-// R_τ(γλ); spec deployed §2.5) and, for τ ≤ 128, until the delayed
+// R_τ(γλ); spec deployed §2.5) and, for τ ≥ 1, until the delayed
 // quadratures' own brackets have relative half-width ≤ RelAcc/10: with
-// R_τ in partial fractions, each pole's term is bracketed by its Gauss
-// and Gauss–Radau values, and the intervals are widened by the brackets
-// (spec throttlers.md §12.13); the resistance
+// R_τ in its τ + 1 partial fractions (closed form, spec throttlers.md
+// §12.14), each pole's term is bracketed by its Gauss and Gauss–Radau
+// values, and the intervals are widened by the brackets (spec
+// throttlers.md §12.13); the resistance
 // term by Lanczos or, when that is slow, tr L† once by Hutch++ with
 // preconditioned solves. Probes are added until ρ₁ and ρ₂ have relative
 // half-width ≤ set.RelAcc (default 1 %). Stability is decided first

@@ -38,15 +38,18 @@ const lastCapProbes = 16
 // EstimateGammaH2. The search runs below a cap, 90 % of a*(τ)/λ_n⁺ with
 // λ_n⁺ the deterministic upper bound of λ_n (spectral.LambdaMaxBounds),
 // raised to 99 %, 99.9 % and 99.99 % while the root's interval reaches
-// it, so every γ examined is certified stable. For τ ≤ 128 each probe's
-// ρ₂ and derivative are bracketed at every γ (the partial fractions of
-// R_τ, each pole's term between its Gauss and Gauss–Radau values; spec
-// throttlers.md §12.13), the recurrences run until those brackets at
-// the cap are ≤ RelAcc/10 relative, and the intervals are widened by
-// them. Probes are added until both intervals have relative half-width
-// ≤ set.RelAcc. τ = 0 is
-// EstimateGammaH2 (its finer cap moves and bracket refinement). Spectral.GammaH2Delay computes the same
-// exactly on graphs of up to spectral.DenseMaxNodes nodes.
+// it, so every γ examined is certified stable. Each probe's ρ₂ and
+// derivative are bracketed at every γ (the τ + 1 partial fractions of
+// R_τ in closed form, each pole's term between its Gauss and
+// Gauss–Radau values; spec throttlers.md §12.13, §12.14), the
+// recurrences run until those brackets at the cap are ≤ RelAcc/10
+// relative, and the intervals are widened by them; the roots are found
+// by regula falsi (signChange). Probes are added until both intervals
+// have relative half-width ≤ set.RelAcc. The cost per γ is O(τ) per
+// Ritz value and per pole and Lanczos step (64-node hypercube, τ = 200:
+// under a second). τ = 0 is EstimateGammaH2 (its finer cap moves and
+// bracket refinement). Spectral.GammaH2Delay computes the same exactly
+// on graphs of up to spectral.DenseMaxNodes nodes.
 //
 // Errors: ErrInvalid for σ negative or not finite, τ < 0, bad settings
 // or fewer than 2 nodes; ErrTooLarge for τ > MaxDelay or past the memory
