@@ -29,7 +29,7 @@ import (
 // R_τ, R'_τ have condition number up to 2a*/(a* − x) in x, so the
 // difference is held to 8(τ + 2)ε·a*/(a* − x) of the scale Σ_j|c_j|/
 // |a_j − x| (R_τ itself: every term is positive) and Σ_j|c_j|/(a_j −
-// x)²; the largest difference measured is 0.5 of that.
+// x)²; the largest difference measured is 0.47(τ + 2)ε·a*/(a* − x).
 func TestDelayPoles(t *testing.T) {
 	dp := newDelayPoles(1)
 	require.True(t, dp.ok)
