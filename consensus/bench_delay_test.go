@@ -1,11 +1,13 @@
 package consensus
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/cputime"
 	"github.com/loadlab/loadlab/internal/graphtest"
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // BenchmarkEstimateH2Delay_Regular6_1e6 estimates ρ₁ and ρ₂ under the
@@ -30,4 +32,29 @@ func BenchmarkEstimateH2Delay_Regular6_1e6(b *testing.B) {
 	b.ReportMetric(float64(res.Probes), "probes")
 	b.ReportMetric(res.Rho2.RelHalfWidth(), "relhw")
 	b.ReportMetric(float64(res.MatVecs), "matvecs")
+}
+
+// BenchmarkEstimateGammaH2Delay_Hypercube64 estimates γ*_H2(τ) and ρ₂
+// there on the 64-node hypercube at long delays, default settings (1 %):
+// the "τ = 200 in a few seconds". Every γ the root search
+// examines evaluates R_τ and R'_τ at each probe's Ritz values and
+// brackets each pole's term (spec throttlers.md §12.13). 1 op = one
+// estimate.
+func BenchmarkEstimateGammaH2Delay_Hypercube64(b *testing.B) {
+	g := graphtest.Must(gen.Hypercube(6))
+	for _, tau := range []int{64, 200} {
+		b.Run(fmt.Sprintf("tau%d", tau), func(b *testing.B) {
+			var res GammaH2Estimate
+			var err error
+			c0 := cputime.Process()
+			for b.Loop() {
+				if res, err = EstimateGammaH2Delay(g, tau, 1, nil, rand.NewPCG(5, 5)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(res.Probes), "probes")
+			b.ReportMetric(res.Gamma.HalfWidth()/res.Gamma.Mean, "gamma-relhw")
+		})
+	}
 }

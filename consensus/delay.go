@@ -11,8 +11,10 @@ import (
 )
 
 // MaxDelay is the largest uniform delay τ (in cycles) the delayed H2
-// functions accept: each mode costs a dense solve of size τ + 2, so the
-// exact sums cost O(n τ³) (spec deployed §2.3).
+// functions accept. Each mode costs O(τ) through the partial fractions
+// of R_τ, so the exact sums cost O(nτ) per γ (spec deployed §2.3,
+// throttlers.md §12.14); the fractions are checked once per τ against
+// the dense solve of size τ + 2 (0.3 s at τ = 1024).
 const MaxDelay = 1024
 
 // validateDelay returns an error unless 0 ≤ τ ≤ MaxDelay.
@@ -55,6 +57,9 @@ func delayLimit(tau int) float64 {
 //
 // a system that stays regular as a → 0 (d_0 = ¼ + τ/2 there), so that
 // V(a) = 1/(2a) + R(a), R(a) = d_0, is computed without cancellation.
+// Its O(τ³) solve is the reference that the partial fractions of R_τ
+// (delayPoles, O(τ) per point) are checked against; the delayed
+// functions evaluate R_τ through modeEval.
 type modeWork struct {
 	tau  int
 	m, b []float64 // (τ+2)² matrix, right-hand side
@@ -175,6 +180,32 @@ func luSolve(m []float64, piv []int, k int, b []float64) {
 	}
 }
 
+// modeEval evaluates R_τ and R'_τ: through the checked partial fractions
+// (O(τ) per point, spec throttlers.md §12.14) for τ ≥ 1, else (τ = 0,
+// or a form that failed its check) through modeWork's dense solve.
+type modeEval struct {
+	tau   int
+	poles *delayPoles // nil: the dense solve
+	w     *modeWork
+}
+
+func newModeEval(tau int) *modeEval {
+	if dp := newDelayPoles(tau); dp.ok {
+		return &modeEval{tau: tau, poles: dp}
+	}
+	return &modeEval{tau: tau, w: newModeWork(tau)}
+}
+
+// r returns R_τ(x), R'_τ(x) and whether they are finite: false at or
+// past a*(τ) (or below the first negative pole, or where the dense
+// system is singular to working precision).
+func (e *modeEval) r(x float64) (r, dr float64, ok bool) {
+	if e.poles != nil {
+		return e.poles.r(x)
+	}
+	return e.w.r(x)
+}
+
 // delayTerm returns the contribution of a mode with eigenvalue λ > 0 to
 // ρ of traffic t at σ = 1 under delay τ (spec deployed §2.3), a = γλ:
 //
@@ -183,7 +214,7 @@ func luSolve(m []float64, piv []int, k int, b []float64) {
 //	Case 2T: γ V(a)
 //
 // and false when the mode's system is singular.
-func (w *modeWork) delayTerm(t Traffic, gamma, l float64) (float64, bool) {
+func (w *modeEval) delayTerm(t Traffic, gamma, l float64) (float64, bool) {
 	a := gamma * l
 	r, _, ok := w.r(a)
 	if !ok {
@@ -236,8 +267,9 @@ func (s *Spectral) DelayStabilityBound(tau int) (float64, error) {
 //	ρ₂T = γ ρ₂
 //
 // where V_τ(a) = 1/(2a) + R_τ(a) is the stationary variance of the
-// scalar recursion y(k+1) = y(k) − a y(k−τ) + w(k), each R_τ(a) one
-// dense solve of size τ + 2 (cost O(n τ³)). τ = 0 gives Spectral.Rho.
+// scalar recursion y(k+1) = y(k) − a y(k−τ) + w(k), each R_τ(a) a sum
+// of τ + 1 partial fractions (spec throttlers.md §12.14; cost O(nτ)).
+// τ = 0 gives Spectral.Rho.
 // For γ ≥ a*(τ)/λ_n, or γλ_n within the error bound of λ_n below a*(τ),
 // it returns +Inf and an error wrapping ErrUnstable. It returns an
 // error wrapping loadlab.ErrInvalid for γ not finite and positive, σ
@@ -253,7 +285,7 @@ func (s *Spectral) RhoDelay(t Traffic, tau int, gamma, sigma float64) (float64, 
 	if err := s.unstableDelay(gamma, tau); err != nil {
 		return math.Inf(1), err
 	}
-	w := newModeWork(tau)
+	w := newModeEval(tau)
 	var sum dense.CompensatedSum
 	for _, l := range s.lambda[1:] {
 		v, ok := w.delayTerm(t, gamma, l)
@@ -268,7 +300,7 @@ func (s *Spectral) RhoDelay(t Traffic, tau int, gamma, sigma float64) (float64, 
 // gH2Delay returns dρ₂/dγ at σ = 1 under delay τ (spec deployed §2.4):
 // Σ_{i≥2} λ_i V'_τ(γλ_i) = Σ_{i≥2} (−1/(2γ²λ_i) + λ_i R'_τ(γλ_i)); +Inf
 // when a mode's system is singular (γ at or past the limit).
-func (s *Spectral) gH2Delay(w *modeWork, gamma float64) float64 {
+func (s *Spectral) gH2Delay(w *modeEval, gamma float64) float64 {
 	var sum dense.CompensatedSum
 	for _, l := range s.lambda[1:] {
 		_, dr, ok := w.r(gamma * l)
@@ -299,7 +331,7 @@ func (s *Spectral) GammaH2Delay(tau int, sigma float64) (gamma, rho float64, err
 	if len(s.lambda) < 2 {
 		return math.NaN(), 0, nil
 	}
-	w := newModeWork(tau)
+	w := newModeEval(tau)
 	hi := delayLimit(tau) / s.LambdaMax()
 	// bisect keeps f ≥ 0 at its left end: f = −dρ₂/dγ, decreasing.
 	gamma = bisect(func(g float64) float64 { return -s.gH2Delay(w, g) }, 0, hi)
@@ -417,7 +449,7 @@ func (s *Spectral) NodalRhoDelay(dst []float64, t Traffic, tau int, gamma, sigma
 	if s.verr != nil {
 		return nil, s.verr
 	}
-	w := newModeWork(tau)
+	w := newModeEval(tau)
 	f := make([]float64, n)
 	for i := 1; i < n; i++ {
 		v, ok := w.delayTerm(t, gamma, s.lambda[i])

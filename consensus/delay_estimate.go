@@ -28,11 +28,12 @@ import (
 // EstimateH2 does for τ = 0: the same probes in blocks of eight, the
 // recurrences run until the quadrature of 1/(2 − γ'λ) with
 // γ' = 2γ/a*(τ) has settled (its pole a*(τ)/γ is the real pole of
-// R_τ(γλ); spec deployed §2.5) and, for τ ≤ 128, until the delayed
+// R_τ(γλ); spec deployed §2.5) and, for τ ≥ 1, until the delayed
 // quadratures' own brackets have relative half-width ≤ RelAcc/10: with
-// R_τ in partial fractions, each pole's term is bracketed by its Gauss
-// and Gauss–Radau values, and the intervals are widened by the brackets
-// (spec throttlers.md §12.13); the resistance
+// R_τ in its τ + 1 partial fractions (closed form, spec throttlers.md
+// §12.14), each pole's term is bracketed by its Gauss and Gauss–Radau
+// values, and the intervals are widened by the brackets (spec
+// throttlers.md §12.13); the resistance
 // term by Lanczos or, when that is slow, tr L† once by Hutch++ with
 // preconditioned solves. Probes are added until ρ₁ and ρ₂ have relative
 // half-width ≤ set.RelAcc (default 1 %). Stability is decided first
@@ -84,7 +85,8 @@ func estimateH2Delay(th *Throttler, tau int, set *estimate.TraceSettings, src ra
 	}
 	hs := newH2Sampler(g, m, solverSet, src.Uint64(), out.LambdaMax, ts)
 	hs.fixed = 2 * gamma / delayLimit(tau)
-	dq := &delayQuad{w: newModeWork(tau), gamma: gamma, poles: newDelayPoles(tau)}
+	dq := newDelayQuad(tau)
+	dq.gamma = gamma
 	if dq.poles.ok {
 		hs.ends.Extra = func(p *lanczos.Probe) float64 { return dq.poles.relWidth(p, gamma, hs.lmax, false, &dq.qw) }
 	}
@@ -123,13 +125,20 @@ func (hs *h2Sampler) estimateDelay(out *H2Estimate, dq *delayQuad, ts estimate.T
 // delayQuad evaluates one probe's Gauss quadratures of the delayed H2
 // functions from its Lanczos tridiagonal T (spec deployed §2.5).
 type delayQuad struct {
-	w        *modeWork
+	w        *modeEval
 	poles    *delayPoles // the brackets' partial fractions (poles.ok false: none)
 	qw       lanczos.QuadWork
 	gamma    float64
 	singular bool // a node γθ made the mode system singular
 	d, e, z  []float64
 	work     []float64
+}
+
+// newDelayQuad returns the quadratures for delay τ: R_τ through the
+// partial fractions, which also bracket them, for τ ≥ 1 (spec
+// throttlers.md §12.13, §12.14).
+func newDelayQuad(tau int) *delayQuad {
+	return &delayQuad{w: newModeEval(tau), poles: newDelayPoles(tau)}
 }
 
 // sample returns the probe's values of ρ₂ = a/(2γ) + (Pq)ᵀR_τ(γL)(Pq)

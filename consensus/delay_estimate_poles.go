@@ -2,75 +2,101 @@ package consensus
 
 import (
 	"math"
+	"sync"
 
 	"github.com/loadlab/loadlab/internal/lanczos"
 )
 
-// maxPoleDelay is the largest τ for which the delayed quadratures are
-// bracketed: the residues cost 2(τ + 1) dense solves of size τ + 2,
-// O(τ⁴) in all (measured 6 ms at τ = 64, 57 ms at 128, 0.5 s at 256).
-const maxPoleDelay = 128
-
 // delayPoles is the partial-fraction form of the regular part of a
-// mode's stationary variance under delay τ (spec throttlers.md §12.13):
+// mode's stationary variance under delay τ (spec throttlers.md §12.13,
+// §12.14):
 //
-//	R_τ(x) = c_∞ + Σ_{j=0}^{τ} c_j/(a_j − x),   a_j = (−1)^j 2 sin((2j+1)π/(2(2τ+1))),
+//	R_τ(x) = Σ_{j=0}^{τ} c_j/(a_j − x),   a_j = (−1)^j 2 sin((2j+1)π/(2(2τ+1))),
+//	c_j = 2/((2τ+1) a_j) for j < τ,  c_τ = 1/((2τ+1) a_τ),
 //
 // the a_j the real values at which the mode's autocovariance system is
-// singular (spec deployed §2.3), a_0 = a*(τ). ok is false when the form
-// does not reproduce R_τ (then the quadratures are not bracketed).
+// singular (spec deployed §2.3), a_0 = a*(τ), and no constant term.
+// On (a_1, a*) every term of R_τ is positive, so the sum is accurate to
+// a few units of rounding per term (§12.14); R'_τ = Σ c_j/(a_j − x)².
+// ok is false when the form does not reproduce the dense solve (then
+// the estimators use modeWork and do not bracket).
 type delayPoles struct {
 	a, c []float64
-	cInf float64
 	ok   bool
 }
 
+// delayPoleCache holds the checked forms by τ: each check costs two
+// dense solves of size τ + 2, which a sweep over γ need not repeat.
+var delayPoleCache sync.Map
+
 // newDelayPoles returns the partial fractions of R_τ for 1 ≤ τ ≤
-// maxPoleDelay: each residue c_j = lim (a_j − x) R_τ(x) by the
-// symmetric difference h(R(a_j − h) − R(a_j + h))/2 (its error is O(h²)
-// relative, the regular part cancelling), c_∞ from R_τ(0), and the form
-// checked against R_τ at six points of [0, a*) to 10⁻⁷ relative.
+// MaxDelay in closed form (spec throttlers.md §12.14), O(τ), checked
+// against R_τ(0) = ¼ + τ/2 to 10⁻¹² relative (a sum of τ + 1 positive
+// terms, within (τ + 3)ε ≤ 2.3·10⁻¹³ of it up to MaxDelay) and against
+// the dense solve (modeWork) at x = a*/2 and 0.9a* to 10⁻¹⁰ relative
+// (the terms are positive there, so R_τ is its own scale; the two
+// differ by at most 0.47(τ + 2)ε·a*/(a* − x) ≤ 10⁻¹² at MaxDelay).
+// τ = 0 has the form too (R₀ = ½/(2 − x)) but gets ok = false: the
+// delay-free mode keeps its 2 × 2 solve and the estimators' τ = 0 path
+// is unchanged.
 func newDelayPoles(tau int) *delayPoles {
-	dp := &delayPoles{}
-	if tau < 1 || tau > maxPoleDelay {
-		return dp
+	if tau < 1 {
+		return &delayPoles{}
 	}
+	if v, ok := delayPoleCache.Load(tau); ok {
+		return v.(*delayPoles)
+	}
+	dp := closedDelayPoles(tau)
 	w := newModeWork(tau)
 	astar := delayLimit(tau)
-	h := 1e-5 * astar
-	for j := 0; j <= tau; j++ {
-		aj := 2 * math.Sin(float64(2*j+1)*math.Pi/float64(2*(2*tau+1)))
+	r0, _, _ := dp.r(0)
+	dp.ok = math.Abs(r0-(0.25+float64(tau)/2)) <= 1e-12*r0
+	for _, f := range []float64{0.5, 0.9} {
+		x := f * astar
+		want, _, ok1 := w.r(x)
+		got, _, ok2 := dp.r(x)
+		dp.ok = dp.ok && ok1 && ok2 && math.Abs(got-want) <= 1e-10*got
+	}
+	v, _ := delayPoleCache.LoadOrStore(tau, dp)
+	return v.(*delayPoles)
+}
+
+// closedDelayPoles returns the poles and residues of R_τ (spec
+// throttlers.md §12.14), unchecked.
+func closedDelayPoles(tau int) *delayPoles {
+	dp := &delayPoles{a: make([]float64, tau+1), c: make([]float64, tau+1)}
+	m := float64(2*tau + 1)
+	for j := range dp.a {
+		aj := 2 * math.Sin(float64(2*j+1)*math.Pi/(2*m))
 		if j%2 == 1 {
 			aj = -aj
 		}
-		lo, _, ok1 := w.r(aj - h)
-		hi, _, ok2 := w.r(aj + h)
-		if !ok1 || !ok2 {
-			return dp
+		w := 2.0
+		if j == tau {
+			w = 1 // the single root z = −1 on the unit circle
 		}
-		dp.a, dp.c = append(dp.a, aj), append(dp.c, h*(lo-hi)/2)
+		dp.a[j], dp.c[j] = aj, w/(m*aj)
 	}
-	r0, _, ok := w.r(0)
-	if !ok {
-		return dp
-	}
-	dp.cInf = r0 - dp.sum(0)
-	for _, f := range []float64{0.1, 0.3, 0.5, 0.7, 0.9, 0.99} {
-		x := f * astar
-		r, _, ok := w.r(x)
-		scale := math.Abs(dp.cInf)
-		for j, aj := range dp.a {
-			scale += math.Abs(dp.c[j] / (aj - x))
-		}
-		if !ok || !(math.Abs(r-dp.cInf-dp.sum(x)) <= 1e-7*scale) {
-			return dp
-		}
-	}
-	dp.ok = true
 	return dp
 }
 
-// sum returns Σ_j c_j/(a_j − x).
+// r returns R_τ(x) and R'_τ(x) from the partial fractions, O(τ), and
+// false unless a_1 < x < a*(τ) (the interval of regularity holding
+// [0, a*), on which every term of R_τ is positive; for τ = 0, x < 2).
+func (dp *delayPoles) r(x float64) (r, dr float64, ok bool) {
+	if !(x < dp.a[0]) || (len(dp.a) > 1 && !(x > dp.a[1])) {
+		return math.NaN(), math.NaN(), false
+	}
+	for j, aj := range dp.a {
+		u := 1 / (aj - x)
+		t := dp.c[j] * u
+		r += t
+		dr += t * u
+	}
+	return r, dr, true
+}
+
+// sum returns Σ_j c_j/(a_j − x) = R_τ(x).
 func (dp *delayPoles) sum(x float64) float64 {
 	var s float64
 	for j, aj := range dp.a {
@@ -101,12 +127,12 @@ type delayBounds struct {
 // those of its square G²_j ≤ exact ≤ R²_j, so with e_j = R_j − G_j and
 // e²_j = R²_j − G²_j
 //
-//	R_τ(x)       = c_∞ + Σ c_j/(a_j − x)                   → c_j·[0, e_j],
+//	R_τ(x)       = Σ c_j/(a_j − x)                          → c_j·[0, e_j],
 //	x² R_τ(x)    = poly₁(x) + Σ c_j a_j²/(a_j − x)          → c_j a_j²·[0, e_j],
 //	λ R'_τ(γλ)   = Σ (c_j/γ)[a_j/(a_j − γλ)² − 1/(a_j − γλ)] → (c_j a_j/γ)·[0, e²_j] − (c_j/γ)·[0, e_j],
 //
-// [0, x] meaning the interval between 0 and x, and the polynomial parts
-// (degree ≤ 1) integrated exactly by every Gauss rule.
+// [0, x] meaning the interval between 0 and x, and the polynomial part
+// (degree 1) integrated exactly by every Gauss rule.
 func (dp *delayPoles) bounds(p *lanczos.Probe, gamma, lmaxHi float64, w *lanczos.QuadWork) (delayBounds, bool) {
 	var b delayBounds
 	add := func(iv *[2]float64, x float64) {
@@ -135,21 +161,16 @@ func (dp *delayPoles) bounds(p *lanczos.Probe, gamma, lmaxHi float64, w *lanczos
 		b.gr1 += c * aj * aj * g[0]
 		b.gd += c * (aj*g[1] - g[0]) / gamma
 	}
-	// The polynomial parts: c_∞ in R_τ; c_∞x² − Σ_j c_j (x + a_j) in x²R_τ,
-	// whose Gauss values are exact (e₁ᵀTe₁ = α₁, e₁ᵀT²e₁ = α₁² + β₁²).
+	// The polynomial part of x²R_τ, −Σ_j c_j (x + a_j) (R_τ has none),
+	// whose Gauss value is exact (e₁ᵀTe₁ = α₁).
 	if len(p.Alpha) > 0 {
 		wt, a1 := p.Weight(), gamma*p.Alpha[0]
-		x2 := a1 * a1
-		if len(p.Alpha) > 1 {
-			x2 += gamma * gamma * p.Beta[0] * p.Beta[0]
-		}
 		var cs, ca float64
 		for j, aj := range dp.a {
 			cs += dp.c[j]
 			ca += dp.c[j] * aj
 		}
-		b.gr += dp.cInf * wt
-		b.gr1 += wt * (dp.cInf*x2 - cs*a1 - ca)
+		b.gr1 += wt * (-cs*a1 - ca)
 	}
 	return b, true
 }
