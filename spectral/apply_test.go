@@ -23,7 +23,7 @@ func TestResistanceApply(t *testing.T) {
 		g    *wgraph.Graph
 		path Path
 	}{
-		{"weighted random 40", graphtest.RandomWeighted(t, 40, 0.2, 3, graphtest.PCG(3)), Dense},
+		{"weighted random 40", graphtest.RandomWeighted(t, 40, 0.5, 3, graphtest.PCG(3)), Dense},
 		{"grid 50×50", graphtest.Must(gen.Grid(50, 50)), Sparse},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -40,13 +40,12 @@ var sparseSettings *cholesky.Settings
 
 // sparseSpeedFactor is how many flops of the dense path cost as much
 // time as one predicted flop (Σ c_j²) of the sparse path, measured on
-// Erdős–Rényi graphs of 2000 nodes whose factors fill in (both cores):
-// the sparse factorisation and selected inversion together run about
-// three times the predicted flops at about 1 Gflop/s of indirect
-// addressing, the dense factor-and-invert passes at 7–8 Gflop/s of
-// blocked BLAS. The two paths broke even at mean degree 8 (predicted
-// 2.3e8 flops against 2n³/3 = 5.3e9).
-const sparseSpeedFactor = 24
+// connected Erdős–Rényi graphs of 2000 nodes (both cores; spec
+// sparse-cholesky.md §7): the supernodal factorisation and selected
+// inversion against the dense factor-and-invert passes broke even at
+// mean degree 64 (predicted 1.75e9 flops against 2n³/3 = 5.3e9), and
+// the sparse path took 0.12 of the dense path's time at mean degree 8.
+const sparseSpeedFactor = 3
 
 // choosePath returns the sparse analysis of the grounded Laplacian of g
 // when the sparse path should run: always when it fits the limits above
