@@ -79,3 +79,32 @@ func checkFoster(b *testing.B, g *wgraph.Graph, r []float64) {
 		b.Fatalf("Σ w_e R_e = %.15g, want n − 1 = %g (Foster)", s, want)
 	}
 }
+
+// BenchmarkExactKirchhoff_Torus1000 times spectral.KirchhoffIndex on the
+// 1000 × 1000 torus — the ordering, the supernodal factorisation of the
+// grounded Laplacian and its selected inversion (spec
+// sparse-cholesky.md §3.1, §4) — and reports its relative error against
+// the closed form (spec throttlers.md §9). Target (docs/benchmarks.md,
+// issue 31): the Kirchhoff index of this torus to 1 % in ≤ 20 s; the
+// exact value meets it with every digit.
+func BenchmarkExactKirchhoff_Torus1000(b *testing.B) {
+	g := graphtest.BenchTorus1000(b)
+	want := graphtest.Must(spectral.TorusKirchhoff(1000, 1000))
+	var kf float64
+	c0 := cputime.Process()
+	for b.Loop() {
+		var err error
+		if kf, err = spectral.KirchhoffIndex(g); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cputime.Process()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	relerr := math.Abs(kf/want - 1)
+	b.ReportMetric(relerr, "relerr")
+	// K_f sums positive terms, each within κ(L_r)·ε of its value; λ_min
+	// of the grounded Laplacian is at least 1/tr L_r⁻¹ ≥ 1/(n max_u R_ur),
+	// and R ≤ 1.2 on this torus, so κ ≤ 8 · 1.2·10⁶ and κε < 3·10⁻⁹.
+	if relerr > 1e-8 {
+		b.Fatalf("K_f = %.15g, closed form %.15g", kf, want)
+	}
+}
