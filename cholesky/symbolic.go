@@ -66,6 +66,13 @@ type Settings struct {
 	MaxBytes int
 }
 
+// Validate returns an error wrapping loadlab.ErrInvalid naming the first
+// bad field of s, or nil; a nil *Settings is valid.
+func (s *Settings) Validate() error {
+	_, err := s.resolve()
+	return err
+}
+
 func (s *Settings) resolve() (Settings, error) {
 	var r Settings
 	if s != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/cholesky"
 	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/laplacian"
@@ -70,16 +71,33 @@ const MaxCondition = dense.MaxCondition
 // is one Cholesky, n³/3 flops, and an O(n²) condition estimate; the
 // sparse cost is reported by Report. It panics if g is nil.
 func NewResistance(g *wgraph.Graph) (*Resistance, error) {
-	return newResistance(g, "NewResistance", "the estimate package")
+	return newResistance(g, sparseSettings, "NewResistance", "the estimate package")
 }
 
-// newResistance is NewResistance with fn naming the caller and instead
-// the estimator its ErrTooLarge names.
-func newResistance(g *wgraph.Graph, fn, instead string) (*Resistance, error) {
+// NewResistanceWith is NewResistance with the sparse path's ordering and
+// limits given by set (nil: cholesky's defaults, as NewResistance): a
+// caller with the memory and the time raises Settings.MaxFlops for a
+// factor beyond DefaultMaxFlops — the 3163 × 3163 torus (10⁷ nodes)
+// predicts about 8·10¹¹ flops (spec sparse-cholesky.md §3.1). It returns
+// NewResistance's errors, and one wrapping loadlab.ErrInvalid naming a
+// bad field of set. It panics if g is nil.
+func NewResistanceWith(g *wgraph.Graph, set *cholesky.Settings) (*Resistance, error) {
+	if g == nil {
+		panic("spectral: NewResistanceWith: nil graph g")
+	}
+	if err := set.Validate(); err != nil {
+		return nil, err
+	}
+	return newResistance(g, set, "NewResistanceWith", "the estimate package")
+}
+
+// newResistance is NewResistance with the sparse limits set, fn naming
+// the caller and instead the estimator its ErrTooLarge names.
+func newResistance(g *wgraph.Graph, set *cholesky.Settings, fn, instead string) (*Resistance, error) {
 	if err := wgraph.CheckConnected(g); err != nil {
 		return nil, err
 	}
-	ga, aerr := choosePath(g)
+	ga, aerr := choosePath(g, set)
 	if ga != nil {
 		sp, err := newSparsePinv(ga)
 		if err != nil {
@@ -325,7 +343,7 @@ func EffectiveResistance(g *wgraph.Graph, u, v int) (float64, error) {
 		if err := wgraph.CheckConnected(g); err != nil {
 			return math.NaN(), err
 		}
-		if ga, _ := choosePath(g); ga != nil {
+		if ga, _ := choosePath(g, sparseSettings); ga != nil {
 			sp, err := newSparsePinv(ga)
 			if err != nil {
 				return math.NaN(), err
@@ -413,7 +431,7 @@ func KirchhoffIndex(g *wgraph.Graph) (float64, error) {
 	if g == nil {
 		panic("spectral: KirchhoffIndex: nil graph g")
 	}
-	r, err := newResistance(g, "KirchhoffIndex", "estimate.Kirchhoff")
+	r, err := newResistance(g, sparseSettings, "KirchhoffIndex", "estimate.Kirchhoff")
 	if err != nil {
 		return math.NaN(), err
 	}

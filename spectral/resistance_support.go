@@ -36,7 +36,7 @@ func AnalyzeResistance(support *wgraph.Graph) (*ResistanceAnalysis, error) {
 	if err := wgraph.CheckConnected(support); err != nil {
 		return nil, err
 	}
-	ga, aerr := choosePath(support)
+	ga, aerr := choosePath(support, sparseSettings)
 	if ga == nil {
 		if n := support.Order(); n > DenseMaxNodes {
 			return nil, loadlab.TooLarge("spectral", "AnalyzeResistance: n = %d nodes > DenseMaxNodes = %d (the dense O(n³) path) and the sparse path is refused (%v); the estimate package estimates with 95 %% intervals", n, DenseMaxNodes, aerr)

@@ -47,17 +47,17 @@ var sparseSettings *cholesky.Settings
 // the sparse path took 0.12 of the dense path's time at mean degree 8.
 const sparseSpeedFactor = 3
 
-// choosePath returns the sparse analysis of the grounded Laplacian of g
-// when the sparse path should run: always when it fits the limits above
+// choosePath returns the sparse analysis of the grounded Laplacian of g,
+// within the limits of set, when the sparse path should run: always when it fits the limits above
 // DenseMaxNodes, and below when its predicted cost is under the dense
 // path's 2n³/3 flops. Otherwise it returns nil and, if the analysis was
 // refused, the reason.
-func choosePath(g *wgraph.Graph) (*groundedAnalysis, error) {
+func choosePath(g *wgraph.Graph, set *cholesky.Settings) (*groundedAnalysis, error) {
 	n, m := g.Order(), g.Size()
 	if n <= DenseMaxNodes && 8*m > n*n {
 		return nil, nil // a dense graph: the dense path wins
 	}
-	ga, err := analyzeGrounded(g)
+	ga, err := analyzeGrounded(g, set)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ type groundedAnalysis struct {
 // analyzeGrounded chooses the ground r, the node of largest weighted
 // degree (lowest index among ties): removing a hub removes the most
 // fill, and its row is the best conditioned to drop.
-func analyzeGrounded(g *wgraph.Graph) (*groundedAnalysis, error) {
+func analyzeGrounded(g *wgraph.Graph, set *cholesky.Settings) (*groundedAnalysis, error) {
 	r, best := 0, -1.0
 	for u := range g.Order() {
 		if d := g.WeightedDegree(u); d > best {
@@ -151,7 +151,7 @@ func analyzeGrounded(g *wgraph.Graph) (*groundedAnalysis, error) {
 		}
 	}
 	a := laplacianMatrix(g, 0, 1, r)
-	sym, err := cholesky.Analyze(a, sparseSettings)
+	sym, err := cholesky.Analyze(a, set)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ import (
 // sparseAndDense returns the sparse and the dense Resistance of g.
 func sparseAndDense(t *testing.T, g *wgraph.Graph) (*Resistance, *Resistance) {
 	t.Helper()
-	ga, err := analyzeGrounded(g)
+	ga, err := analyzeGrounded(g, nil)
 	require.NoError(t, err)
 	sp, err := newSparsePinv(ga)
 	require.NoError(t, err)
@@ -133,7 +133,7 @@ func TestSparseBridgeRefused(t *testing.T) {
 			}
 		}
 		g := graphtest.Must(wgraph.FromEdges(10, append(es, wgraph.Edge{U: 4, V: 5, W: w})))
-		ga, err := analyzeGrounded(g)
+		ga, err := analyzeGrounded(g, nil)
 		require.NoError(t, err)
 		_, es1 := newSparsePinv(ga)
 		_, ed := newDenseResistance(g)
@@ -166,7 +166,7 @@ func TestSparseBridge1e12(t *testing.T) {
 		es = append(es, wgraph.Edge{U: i, V: i + 1, W: 1}, wgraph.Edge{U: 200 + i, V: 201 + i, W: 1})
 	}
 	g := graphtest.Must(wgraph.FromEdges(400, append(es, wgraph.Edge{U: 199, V: 200, W: 1e-12})))
-	ga, err := analyzeGrounded(g)
+	ga, err := analyzeGrounded(g, nil)
 	require.NoError(t, err)
 	_, es1 := newSparsePinv(ga)
 	_, ed := newDenseResistance(g)

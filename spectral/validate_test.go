@@ -34,6 +34,7 @@ var graphFuncs = map[string]func(g *wgraph.Graph) error{
 	"AlgebraicConnectivity": func(g *wgraph.Graph) error { _, _, err := AlgebraicConnectivity(g); return err },
 	"KirchhoffIndex":        func(g *wgraph.Graph) error { _, err := KirchhoffIndex(g); return err },
 	"NewResistance":         func(g *wgraph.Graph) error { _, err := NewResistance(g); return err },
+	"NewResistanceWith":     func(g *wgraph.Graph) error { _, err := NewResistanceWith(g, nil); return err },
 	"PseudoInverse":         func(g *wgraph.Graph) error { _, err := PseudoInverse(g); return err },
 	"ResistanceMatrix":      func(g *wgraph.Graph) error { _, err := ResistanceMatrix(g); return err },
 	"EffectiveResistance":   func(g *wgraph.Graph) error { _, err := EffectiveResistance(g, 0, 1); return err },
@@ -70,6 +71,17 @@ func graphCases() []badarg.Case {
 					defer func() { sparseSettings = nil }()
 					return f(graphtest.Must(gen.Grid(400, 400)))
 				}),
+			)
+		case "NewResistanceWith":
+			with := func(set *cholesky.Settings) error {
+				_, err := NewResistanceWith(graphtest.Must(gen.Grid(400, 400)), set)
+				return err
+			}
+			cs = append(cs,
+				badarg.Probe{Func: name, Err: loadlab.ErrDisconnected}.Fails("two components", "not reachable", func() error { return f(twoComponents()) }),
+				badarg.Probe{Func: name, Err: inv}.Fails("no nodes", "no nodes", func() error { return f(&wgraph.Graph{}) }),
+				badarg.Probe{Func: name, Err: tooLarge}.Fails("400×400 grid, MaxFlops = 1e3", "Settings.MaxFlops", func() error { return with(&cholesky.Settings{MaxFlops: 1e3}) }),
+				badarg.Probe{Func: name, Err: inv}.Fails("MaxFlops = -1", "Settings.MaxFlops = -1", func() error { return with(&cholesky.Settings{MaxFlops: -1}) }),
 			)
 		case "TopResistances": // no dense work above DenseMaxNodes: topResistanceCases
 			cs = append(cs,
