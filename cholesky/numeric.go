@@ -169,16 +169,16 @@ func (f *Factor) update(J, K int, panel []float64, w *snWork) {
 	wk := sn.start[K+1] - k0
 	krows := s.li[s.lp[k0]:s.lp[k0+1]]
 	ldk := len(krows)
-	o, _ := slices.BinarySearch(krows, j0)
+	o, _ := slices.BinarySearch(krows, int32(j0))
 	m := ldk - o
 	p := 0
-	for p < m && krows[o+p] < j1 {
+	for p < m && int(krows[o+p]) < j1 {
 		p++
 	}
 	kp := f.lx[sn.base[K]+o : sn.base[K+1]]
 	if m*p*wk <= smallUpdate {
 		for c := range p {
-			dst := panel[(krows[o+c]-j0)*ld:]
+			dst := panel[(int(krows[o+c])-j0)*ld:]
 			for i := c; i < m; i++ {
 				var sum float64
 				for k := range wk {
@@ -198,7 +198,7 @@ func (f *Factor) update(J, K int, panel []float64, w *snWork) {
 	clear(ct)
 	dense.MulAdd(p, m, wk, kp, 1, ldk, kp, ldk, ct, m)
 	for c := range p {
-		dst, src := panel[(krows[o+c]-j0)*ld:], ct[c*m:(c+1)*m]
+		dst, src := panel[(int(krows[o+c])-j0)*ld:], ct[c*m:(c+1)*m]
 		for i := c; i < m; i++ {
 			dst[w.pos[krows[o+i]]] -= src[i]
 		}

@@ -66,10 +66,10 @@ func TestPatternIsTheFill(t *testing.T) {
 				count += col
 				flops += float64(col * col)
 				rows := sym.li[sym.lp[j]:sym.lp[j+1]]
-				var want []int
+				var want []int32
 				for i := j; i < n; i++ {
 					if b[i][j] {
-						want = append(want, i)
+						want = append(want, int32(i))
 					}
 				}
 				assert.Equal(t, want, rows, "%v n=%d column %d", o, n, j)
@@ -78,7 +78,7 @@ func TestPatternIsTheFill(t *testing.T) {
 			assert.Equal(t, count, rep.Factor)
 			assert.Equal(t, flops, rep.Flops)
 			assert.LessOrEqual(t, count*bytesPerEntry, rep.Bytes)
-			assert.Equal(t, 8*count+16*sym.sn.size+par.Workers(0)*invWorkBytes(sym.sn), rep.Bytes)
+			assert.Equal(t, 4*count+16*sym.sn.size+par.Workers(0)*invWorkBytes(sym.sn), rep.Bytes)
 			checkSupernodes(t, sym)
 		}
 	}

@@ -94,7 +94,7 @@ func (z *Inverse) supernode(J int, w *invWork) {
 // supernode K form a run of S, and every row of S from that run on lies
 // in K's rows (S is a clique), so each run is read from K's panel
 // through the positions of S's rows in K's.
-func (z *Inverse) gather(rows []int, w *invWork) []float64 {
+func (z *Inverse) gather(rows []int32, w *invWork) []float64 {
 	s := z.f.sym
 	sn := s.sn
 	m := len(rows)
@@ -118,12 +118,12 @@ func (z *Inverse) gather(rows []int, w *invWork) []float64 {
 			rel[a] = q
 		}
 		b1 := b0
-		for b1 < m && rows[b1] < k1 {
+		for b1 < m && int(rows[b1]) < k1 {
 			b1++
 		}
 		kz := z.zx[sn.base[K]:sn.base[K+1]]
 		for b := b0; b < b1; b++ {
-			col := kz[(rows[b]-k0)*ldk:]
+			col := kz[(int(rows[b])-k0)*ldk:]
 			for a := b; a < m; a++ {
 				v := col[rel[a]]
 				zss[a*m+b], zss[b*m+a] = v, v
@@ -170,13 +170,13 @@ func (z *Inverse) At(i, j int) (float64, bool) {
 	lo, hi := s.lp[c], s.lp[c+1]
 	for lo < hi { // binary search for row r in column c
 		m := int(uint(lo+hi) >> 1)
-		if s.li[m] < r {
+		if int(s.li[m]) < r {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < s.lp[c+1] && s.li[lo] == r {
+	if lo < s.lp[c+1] && int(s.li[lo]) == r {
 		return z.zx[s.sn.xp[c]+lo-s.lp[c]], true
 	}
 	return 0, false

@@ -49,9 +49,9 @@ func (o Ordering) String() string {
 // the factorisation and the selected inversion together.
 const DefaultMaxFlops = 5e10
 
-// bytesPerEntry is the memory of one factor entry: its row index, its
-// value and its selected-inverse value.
-const bytesPerEntry = 24
+// bytesPerEntry is the memory of one factor entry: its row index
+// (int32), its value and its selected-inverse value.
+const bytesPerEntry = 20
 
 // Settings configures Analyze. A nil *Settings or a zero field means the
 // default.
@@ -122,11 +122,12 @@ func (r Report) Fill() float64 {
 // It is safe for concurrent use by several Factor calls.
 type Symbolic struct {
 	n      int
-	a      Matrix // the pattern analysed (values not used)
-	perm   []int  // perm[k] = original index of the k-th pivot
-	pinv   []int  // pinv[i] = position of original index i
-	parent []int  // elimination tree of the permuted matrix (-1 at roots)
-	lp, li []int  // the factor's pattern by columns, diagonal first
+	a      Matrix  // the pattern analysed (values not used)
+	perm   []int   // perm[k] = original index of the k-th pivot
+	pinv   []int   // pinv[i] = position of original index i
+	parent []int   // elimination tree of the permuted matrix (-1 at roots)
+	lp     []int   // column pointers of the factor's pattern
+	li     []int32 // its rows by columns, diagonal first (int32: half the memory of the largest array)
 	// The permuted matrix by columns: lower part (rows ≥ j) in low,
 	// upper part (rows < j) in up; src maps each lower entry to its
 	// position in a.Val.
@@ -156,6 +157,9 @@ func Analyze(a *Matrix, set *Settings) (*Symbolic, error) {
 	if err := checkPattern("Analyze", a); err != nil {
 		return nil, err
 	}
+	if a.N > math.MaxInt32 { // the factor's rows are int32
+		return nil, loadlab.TooLarge("cholesky", "Analyze: N = %d > %d", a.N, math.MaxInt32)
+	}
 	ptr, adj := offDiagonal(a)
 	perm, counts, err := chooseOrdering(a.N, ptr, adj, s)
 	if err != nil {
@@ -182,7 +186,7 @@ func Analyze(a *Matrix, set *Settings) (*Symbolic, error) {
 // and the inverse's), and one goroutine's workspace of the selected
 // inversion per worker (see invWork).
 func (s *Symbolic) bytes() int {
-	return 8*s.lp[s.n] + 16*s.sn.size + par.Workers(0)*invWorkBytes(s.sn)
+	return 4*s.lp[s.n] + 16*s.sn.size + par.Workers(0)*invWorkBytes(s.sn)
 }
 
 // Report returns the predicted size and cost of the factor.
@@ -401,17 +405,17 @@ func (s *Symbolic) pattern(counts []int) {
 	for j, c := range counts {
 		s.lp[j+1] = s.lp[j] + c
 	}
-	s.li = make([]int, s.lp[n])
+	s.li = make([]int32, s.lp[n])
 	next := append([]int(nil), s.lp[:n]...)
 	mark := make([]int, n)
 	for k := range n {
-		s.li[next[k]] = k
+		s.li[next[k]] = int32(k)
 		next[k]++
 		mark[k] = k
 		for p := s.upp[k]; p < s.upp[k+1]; p++ {
 			for j := s.upi[p]; mark[j] != k; j = s.parent[j] {
 				mark[j] = k
-				s.li[next[j]] = k
+				s.li[next[j]] = int32(k)
 				next[j]++
 			}
 		}
