@@ -92,8 +92,11 @@ func (r *linkRun) starCells(dT, g0, alpha float64) float64 {
 	var tr [2]float64 // one-sided bounds of tr L† when it is estimated apart
 	if hs.res.on {
 		e := hs.res.est
-		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(e.N - 1)}.Quantile(1 - alpha/float64(events))
-		tr = [2]float64{e.Mean - t*e.StdErr, e.Mean + t*e.StdErr}
+		tr = [2]float64{e.Mean, e.Mean} // exact (exactTrace)
+		if !hs.res.exact {
+			t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(e.N - 1)}.Quantile(1 - alpha/float64(events))
+			tr = [2]float64{e.Mean - t*e.StdErr, e.Mean + t*e.StdErr}
+		}
 	}
 	bA := make([]float64, np) // the upper ends of b = (Pq)ᵀQ(γ_A)(Pq)
 	var qw lanczos.QuadWork
