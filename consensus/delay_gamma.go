@@ -40,10 +40,11 @@ const lastCapProbes = 16
 // top mode's weight makes them heavy-tailed), and ρ₂'s interval is that
 // of ρ₂(γ*) = min ρ₂, the union of its intervals over γ*'s interval
 // (spec throttlers.md §12.15; γ*'s interval still covers only 0.93 on
-// the 2⁵-node hypercube at RelAcc 5 %). The search runs below a cap, 90 % of a*(τ)/λ_n⁺ with
-// λ_n⁺ the deterministic upper bound of λ_n (spectral.LambdaMaxBounds),
-// raised to 99 %, 99.9 % and 99.99 % while the root's interval reaches
-// it, so every γ examined is certified stable. Each probe's ρ₂ and
+// the 2⁵-node hypercube at RelAcc 5 %). The search runs below a cap,
+// 90 % of a*(τ)/λ_n⁺ with λ_n⁺ the deterministic upper bound of λ_n
+// (spectral.LambdaMaxBounds), raised to 99 %, 99.9 % and 99.99 % while
+// the root's interval reaches it, so every γ examined is certified
+// stable. Each probe's ρ₂ and
 // derivative are bracketed at every γ (the τ + 1 partial fractions of
 // R_τ in closed form, each pole's term between its Gauss and
 // Gauss–Radau values; spec throttlers.md §12.13, §12.14), the
