@@ -64,11 +64,16 @@ type resistanceTerm struct {
 // add returns e + w·tr L̂† with the Welch–Satterthwaite interval when
 // the term is on, else e. N stays e's (the probes).
 func (r *resistanceTerm) add(e loadlab.Estimate, w float64) loadlab.Estimate {
+	return r.addDF(e, float64(e.N-1), w)
+}
+
+// addDF is add with df degrees of freedom for e's standard error.
+func (r *resistanceTerm) addDF(e loadlab.Estimate, df, w float64) loadlab.Estimate {
 	if !r.on {
 		return e
 	}
 	s := mc.SumIndependent(
-		mc.Part{Mean: e.Mean, StdErr: e.StdErr, DF: float64(e.N - 1)},
+		mc.Part{Mean: e.Mean, StdErr: e.StdErr, DF: df},
 		mc.Part{Mean: w * r.est.Mean, StdErr: w * r.est.StdErr, DF: float64(r.est.N - 1)})
 	return loadlab.Estimate{Mean: s.Mean, Lo: s.Lo, Hi: s.Hi, StdErr: s.StdErr, N: e.N}
 }
