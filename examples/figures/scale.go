@@ -45,9 +45,10 @@ type scaleParams struct {
 
 // scalePreset: quick mode takes seconds, the full mode minutes on two
 // cores and under 3 GB, most of it in the random geometric graph of 10⁶
-// nodes, the 1000² torus (each tr L† by Hutch++ once, 95–157 solves, and
-// 10 probes) and the dense power grid; docs/benchmarks-log.md gives the
-// time of each point.
+// nodes, the 1000² torus (above 2¹⁴ nodes each tr L† exactly by sparse
+// Cholesky where the factor fits, else by Hutch++ once, and 10 probes)
+// and the dense power grid; docs/benchmarks-log.md gives the time of
+// each point.
 func scalePreset(quick bool) scaleParams {
 	p := scaleParams{degree: 6, meanDeg: 10, relAcc: 0.01}
 	if quick {
