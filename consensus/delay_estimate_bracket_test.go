@@ -221,15 +221,8 @@ func TestEstimateDelayBracketCoverage(t *testing.T) {
 	h2Graphs := map[string]*wgraph.Graph{"star 30": graphtest.Must(gen.Star(30)), "random 40": graphtest.SparseWeighted(t, 40, 0.15, 3, 9)}
 	frac := map[string]float64{"star 30": 0.9, "random 40": 0.7}
 	for name, g := range h2Graphs {
-		s := spectralOf(t, g)
 		for _, tau := range []int{1, 3} {
-			lim, err := s.DelayStabilityBound(tau)
-			require.NoError(t, err)
-			th := &Throttler{Graph: g, Gamma: frac[name] * lim}
-			rho1, err := s.RhoDelay(Case1, tau, th.Gamma, 1)
-			require.NoError(t, err)
-			rho2, err := s.RhoDelay(Case2, tau, th.Gamma, 1)
-			require.NoError(t, err)
+			th, rho1, rho2 := delayedAt(t, g, frac[name], tau)
 			c1, c2 := 0, 0
 			for seed := range uint64(seeds) {
 				h, err := EstimateH2Delay(th, tau, 1, set, rand.NewPCG(seed, 31))
@@ -302,14 +295,7 @@ func TestEstimateDelayBracketCoverageLongDelay(t *testing.T) {
 		{"star 30", graphtest.Must(gen.Star(30)), 0.9},
 		{"random 60", sparseRandom(60, 6, rand.NewPCG(7, 8)), 0.8},
 	} {
-		s := spectralOf(t, c.g)
-		lim, err := s.DelayStabilityBound(tau)
-		require.NoError(t, err)
-		th := &Throttler{Graph: c.g, Gamma: c.frac * lim}
-		rho1, err := s.RhoDelay(Case1, tau, th.Gamma, 1)
-		require.NoError(t, err)
-		rho2, err := s.RhoDelay(Case2, tau, th.Gamma, 1)
-		require.NoError(t, err)
+		th, rho1, rho2 := delayedAt(t, c.g, c.frac, tau)
 		c1, c2 := 0, 0
 		for seed := range uint64(seeds) {
 			h, err := EstimateH2Delay(th, tau, 1, set, rand.NewPCG(seed, 33))
@@ -339,4 +325,19 @@ func TestEstimateDelayBracketCoverageLongDelay(t *testing.T) {
 	low := 0.95 - 3*math.Sqrt(0.95*0.05/gseeds)
 	assert.GreaterOrEqual(t, float64(cg)/gseeds, low, "γ*")
 	assert.GreaterOrEqual(t, float64(cr)/gseeds, low, "ρ₂(γ̂)")
+}
+
+// delayedAt returns the throttler on g at frac of its stability limit
+// under delay τ, and its exact ρ₁ and ρ₂ there at σ = 1 (dense spectrum).
+func delayedAt(t *testing.T, g *wgraph.Graph, frac float64, tau int) (th *Throttler, rho1, rho2 float64) {
+	t.Helper()
+	s := spectralOf(t, g)
+	lim, err := s.DelayStabilityBound(tau)
+	require.NoError(t, err)
+	th = &Throttler{Graph: g, Gamma: frac * lim}
+	rho1, err = s.RhoDelay(Case1, tau, th.Gamma, 1)
+	require.NoError(t, err)
+	rho2, err = s.RhoDelay(Case2, tau, th.Gamma, 1)
+	require.NoError(t, err)
+	return th, rho1, rho2
 }
