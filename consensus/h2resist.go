@@ -125,7 +125,8 @@ func (hs *h2Sampler) decouple(ps []*lanczos.Probe) error {
 // term has no variance, so the intervals are the probes' alone. Below
 // the order Hutch++ is quick and the path stays as it was; a graph
 // whose factor does not fit is refused after its ordering's count
-// (seconds at 10⁶ nodes) and takes Hutch++.
+// (tens of seconds at 10⁶ nodes: 17 s for AMD to give up on a random
+// 6-regular graph) and takes Hutch++.
 const (
 	exactTraceMinOrder = 1 << 14
 	exactTraceFlops    = 1e11
