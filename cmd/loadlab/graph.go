@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/cholesky"
 	"github.com/loadlab/loadlab/estimate"
 	"github.com/loadlab/loadlab/graphio"
 	"github.com/loadlab/loadlab/plots"
@@ -42,6 +43,7 @@ func quantityTable(name string) *table {
 
 func (a *app) graphInfoCommand() *cobra.Command {
 	var in graphInput
+	var sf sparseFlags
 	c := &cobra.Command{
 		Use:   "info",
 		Short: "Nodes, edges, components, degrees, λ₂, λ_n and the Kirchhoff index",
@@ -51,17 +53,22 @@ and its Kirchhoff index K_f = n Σ 1/λ_k. λ₂ and λ_n are exact (dense
 eigensolver) up to 2048 nodes and certified brackets above; K_f is exact
 (dense up to 2048 nodes, by sparse Cholesky with selected inversion where
 the graph's factor fits) and otherwise a stochastic estimate with its
-95 % interval.`,
+95 % interval. --max-flops raises the sparse path's limit for a larger
+mesh (the exact K_f of a 10⁷-node torus takes minutes and about 15 GB).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.checkOutputs(); err != nil {
+				return err
+			}
+			set, err := sf.settings()
+			if err != nil {
 				return err
 			}
 			d, name, err := in.load()
 			if err != nil {
 				return err
 			}
-			ans, err := a.graphInfo(d, name)
+			ans, err := a.graphInfo(d, name, set)
 			if ans != nil {
 				if eerr := a.emit(ans); eerr != nil {
 					return eerr
@@ -71,11 +78,13 @@ the graph's factor fits) and otherwise a stochastic estimate with its
 		},
 	}
 	in.register(c.Flags())
+	sf.register(c.Flags())
 	return c
 }
 
-// graphInfo computes the rows of "graph info".
-func (a *app) graphInfo(d *graphio.Data, name string) (*answer, error) {
+// graphInfo computes the rows of "graph info", the exact sparse path
+// within the limits set.
+func (a *app) graphInfo(d *graphio.Data, name string, set *cholesky.Settings) (*answer, error) {
 	g := d.Graph
 	t := quantityTable("")
 	t.add("nodes", g.Order(), nil, nil, "", name)
@@ -97,7 +106,7 @@ func (a *app) graphInfo(d *graphio.Data, name string) (*answer, error) {
 	if err := addSpectralRows(t, g); err != nil {
 		return ans, err
 	}
-	if err := a.addKirchhoffRow(t, g); err != nil {
+	if err := a.addKirchhoffRow(t, g, set); err != nil {
 		return ans, err
 	}
 	return ans, nil
@@ -182,8 +191,8 @@ func addSpectralRows(t *table, g *wgraph.Graph) error {
 // addKirchhoffRow adds K_f: exact where NewResistance runs (dense up to
 // DenseMaxNodes, sparse Cholesky where the factor fits), else the
 // stochastic estimate with its 95 % interval (spec throttlers.md §12.9).
-func (a *app) addKirchhoffRow(t *table, g *wgraph.Graph) error {
-	r, err := spectral.NewResistance(g)
+func (a *app) addKirchhoffRow(t *table, g *wgraph.Graph, set *cholesky.Settings) error {
+	r, err := spectral.NewResistanceWith(g, set)
 	if err == nil {
 		t.add("Kirchhoff index", r.Kirchhoff(), nil, nil, "1/weight", exactHow(r))
 		return nil
@@ -293,6 +302,9 @@ intervals.`,
 			if q.top < 0 {
 				return usagef("--top = %d: want ≥ 1", q.top)
 			}
+			if _, err := q.sparse.settings(); err != nil {
+				return err
+			}
 			d, _, err := in.load()
 			if err != nil {
 				return err
@@ -310,6 +322,7 @@ intervals.`,
 	c.Flags().BoolVar(&q.edges, "edges", false, "the resistance of every edge")
 	c.Flags().BoolVar(&q.nodal, "nodal", false, "each node's L†_uu and resistance sum Σ_v R_uv")
 	c.Flags().Float64Var(&q.eps, "eps", 0.1, "with --edges where the exact path does not fit: relative accuracy of each estimate, in (0, 1)")
+	q.sparse.register(c.Flags())
 	return c
 }
 
@@ -319,11 +332,16 @@ type resistanceQuery struct {
 	top          int
 	edges, nodal bool
 	eps          float64
+	sparse       sparseFlags // the exact path's limits (--edges, --nodal)
 }
 
 // resistances answers "graph resistance".
 func (a *app) resistances(d *graphio.Data, q resistanceQuery) (*answer, error) {
 	pairs, top, edges, eps := q.pairs, q.top, q.edges, q.eps
+	set, err := q.sparse.settings()
+	if err != nil {
+		return nil, err
+	}
 	g := d.Graph
 	if err := wgraph.CheckConnected(g); err != nil {
 		return nil, err
@@ -362,7 +380,7 @@ func (a *app) resistances(d *graphio.Data, q resistanceQuery) (*answer, error) {
 		ans.draw = pointsPicture("Largest effective resistances", "rank", "effective resistance (1/weight)", true, series{name: "R_uv", xs: ranks(len(rs)), ys: rs})
 	}
 	if q.nodal {
-		t, note, err := a.nodalResistances(d)
+		t, note, err := a.nodalResistances(d, set)
 		if err != nil {
 			return nil, err
 		}
@@ -373,7 +391,7 @@ func (a *app) resistances(d *graphio.Data, q resistanceQuery) (*answer, error) {
 		}
 	}
 	if edges {
-		t, note, err := a.edgeResistances(d, eps)
+		t, note, err := a.edgeResistances(d, eps, set)
 		if err != nil {
 			return nil, err
 		}
@@ -387,7 +405,7 @@ func (a *app) resistances(d *graphio.Data, q resistanceQuery) (*answer, error) {
 }
 
 // edgeResistances is the table of every edge's resistance.
-func (a *app) edgeResistances(d *graphio.Data, eps float64) (*table, string, error) {
+func (a *app) edgeResistances(d *graphio.Data, eps float64, set *cholesky.Settings) (*table, string, error) {
 	g := d.Graph
 	t := &table{name: "edges", cols: []string{"u", "v", "weight", "resistance"}}
 	if !(eps > 0 && eps < 1) {
@@ -395,7 +413,7 @@ func (a *app) edgeResistances(d *graphio.Data, eps float64) (*table, string, err
 	}
 	p := a.startProgress(-1, "edge resistances")
 	defer p.done()
-	r, err := spectral.NewResistance(g)
+	r, err := spectral.NewResistanceWith(g, set)
 	if err == nil {
 		rs := r.EdgeResistances(nil)
 		for i, e := range g.Edges() {
@@ -479,7 +497,7 @@ func edgePicture(t *table) func() (plots.Drawer, vg.Length, vg.Length, error) {
 // Σ_v R_uv = n L†_uu + tr L† (spec throttlers.md §2): exact where
 // NewResistance runs, else estimated (estimate.PinvDiag, 95 % intervals;
 // the sum is then not given).
-func (a *app) nodalResistances(d *graphio.Data) (*table, string, error) {
+func (a *app) nodalResistances(d *graphio.Data, set *cholesky.Settings) (*table, string, error) {
 	g := d.Graph
 	if err := wgraph.CheckConnected(g); err != nil {
 		return nil, "", err
@@ -487,7 +505,7 @@ func (a *app) nodalResistances(d *graphio.Data) (*table, string, error) {
 	t := &table{name: "nodes", cols: []string{"node", "pinv_diag", "lo", "hi", "resistance_sum"}}
 	p := a.startProgress(-1, "nodal resistances")
 	defer p.done()
-	r, err := spectral.NewResistance(g)
+	r, err := spectral.NewResistanceWith(g, set)
 	if err == nil {
 		diag := r.PseudoInverseDiag(nil)
 		n, tr := float64(g.Order()), floats.Sum(diag)

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestSparseFlags: graph info's exact Kirchhoff index is the same
+// (to 1e-12 relative: two exact paths, different roundings) by the
+// default ordering, by nested dissection forced, and, with --max-flops
+// below the karate club's factor, by the dense path the refusal leaves;
+// each row names its path. Bad values of the flags exit 2 naming them.
+func TestSparseFlags(t *testing.T) {
+	kf := func(args ...string) (float64, string) {
+		t.Helper()
+		out := mustRun(t, append([]string{"graph", "info", "--dataset", "karate", "--csv"}, args...)...)
+		_, rows := csvRows(t, out)
+		for _, r := range rows {
+			if r[0] == "Kirchhoff index" {
+				return num(t, r[1]), r[len(r)-1]
+			}
+		}
+		t.Fatalf("no Kirchhoff row in\n%s", out)
+		return 0, ""
+	}
+	auto, how := kf()
+	nd, howND := kf("--ordering", "nd")
+	dense, howDense := kf("--max-flops", "10")
+	if !strings.Contains(how, "sparse") || !strings.Contains(howND, "nested dissection") || !strings.Contains(howDense, "dense") {
+		t.Errorf("paths: %q, %q, %q", how, howND, howDense)
+	}
+	for _, v := range []float64{nd, dense} {
+		if math.Abs(v/auto-1) > 1e-12 {
+			t.Errorf("K_f %v against %v", v, auto)
+		}
+	}
+	for _, bad := range [][]string{
+		{"graph", "info", "--dataset", "karate", "--ordering", "metis"},
+		{"graph", "info", "--dataset", "karate", "--max-flops", "-1"},
+		{"graph", "resistance", "--dataset", "karate", "--nodal", "--ordering", "x"},
+	} {
+		r := runCmd(t, "", bad...)
+		if r.code != 2 || !strings.Contains(r.stderr, bad[len(bad)-2]) {
+			t.Errorf("loadlab %v: exit %d, stderr %q; want 2 naming %s", bad, r.code, r.stderr, bad[len(bad)-2])
+		}
+	}
+}
