@@ -95,14 +95,16 @@ func TestInverseAgainstDense(t *testing.T) {
 }
 
 // TestSupernodeUpdatePaths: the updates between supernodes summed in
-// place and those formed by a matrix product give the same inverse (to
+// place and those formed by a matrix product, and the heads' triangular
+// solves whole or in blocks (solveUT, solveUN), give the same inverse (to
 // the tolerance of TestInverseAgainstDense, for the same reason) on
 // random sparse matrices and on a grid whose nested dissection makes
 // wide separator supernodes.
 func TestSupernodeUpdatePaths(t *testing.T) {
-	defer func(s int) { smallUpdate = s }(smallUpdate)
+	defer func(s, b int) { smallUpdate, blockedMin = s, b }(smallUpdate, blockedMin)
 	rng := rand.New(rand.NewPCG(3, 4))
 	a1, d1 := randomSPD(rng, 150, 4)
+	a3, d3 := randomSPD(rng, 200, 30) // fills in: a head wider than blockedNB
 	g := gridMatrix(25)
 	d2 := mat.NewSymDense(g.N, nil)
 	for i := range g.N {
@@ -113,17 +115,25 @@ func TestSupernodeUpdatePaths(t *testing.T) {
 	for _, c := range []struct {
 		a *Matrix
 		d *mat.SymDense
-	}{{a1, d1}, {g, d2}} {
+	}{{a1, d1}, {g, d2}, {a3, d3}} {
 		var ch mat.Cholesky
 		require.True(t, ch.Factorize(c.d))
 		var inv mat.SymDense
 		require.NoError(t, ch.InverseTo(&inv))
 		scale := mat.Norm(&inv, math.Inf(1))
-		for _, small := range []int{0, 1 << 40} {
+		for k, small := range []int{0, 1 << 40, 512} {
 			smallUpdate = small
+			blockedMin = []int{1 << 30, 1 << 30, 8}[k] // the third: blocked solves of 64 rows
 			sym, err := Analyze(c.a, &Settings{Ordering: NestedDissection})
 			require.NoError(t, err)
 			require.Less(t, sym.sn.count(), c.a.N, "some supernode should be wide")
+			if c.a == a3 {
+				wide := 0
+				for J := range sym.sn.count() {
+					wide = max(wide, sym.sn.start[J+1]-sym.sn.start[J])
+				}
+				require.Greater(t, wide, 2*blockedNB, "a head of several blocks")
+			}
 			f, err := sym.Factor(c.a)
 			require.NoError(t, err)
 			diag := f.Inverse().Diag(nil)

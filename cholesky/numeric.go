@@ -96,7 +96,7 @@ type snWork struct {
 	pos        []int
 	mark, seen []int
 	desc       []int
-	c          []float64
+	c, neg     []float64 // the update block, solveUT's scratch
 }
 
 // supernode computes the panel of supernode J; it reports the first
@@ -130,7 +130,10 @@ func (f *Factor) supernode(J int, val []float64, w *snWork) (int, bool) {
 		return j0, false
 	}
 	if ld > wd {
-		blasImpl.Dtrsm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, wd, ld-wd, 1, panel, ld, panel[wd:], ld)
+		if cap(w.neg) < blockedNB*wd {
+			w.neg = make([]float64, blockedNB*wd)
+		}
+		solveUT(wd, ld-wd, panel, ld, panel[wd:], ld, w.neg)
 	}
 	return j1, true
 }

@@ -39,6 +39,7 @@ func (f *Factor) Inverse() *Inverse {
 // of S's rows in an ancestor's rows.
 type invWork struct {
 	xt, yt, zss []float64
+	neg         []float64 // solveUN's scratch
 	rel         []int
 }
 
@@ -69,7 +70,10 @@ func (z *Inverse) supernode(J int, w *invWork) {
 	for c := range wd {
 		copy(xt[c*m:(c+1)*m], lpan[c*ld+wd:(c+1)*ld])
 	}
-	blasImpl.Dtrsm(blas.Left, blas.Upper, blas.NoTrans, blas.NonUnit, wd, m, 1, lpan, ld, xt, m)
+	if cap(w.neg) < blockedNB*wd {
+		w.neg = make([]float64, blockedNB*wd)
+	}
+	solveUN(wd, m, lpan, ld, xt, m, w.neg)
 	for i := range xt { // −Xᵀ, so that both products below are additions
 		xt[i] = -xt[i]
 	}
