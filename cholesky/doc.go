@@ -22,6 +22,11 @@
 //	d := z.Diag(nil)             // diag A⁻¹
 //	v, ok := z.At(i, j)          // (A⁻¹)_ij for every stored A_ij
 //
+// The numeric work runs by supernodes (runs of columns with one row
+// pattern, dense panels, spec sparse-cholesky.md §3.1) on the module's
+// AVX2 matrix product: on the 1000 × 1000 torus (4·10⁷ entries) the
+// analysis, the factor and its selected inverse take about 16 s.
+//
 // The analysis is the expensive part on small factors (on the 4941-node
 // power grid it is about ten times the numeric factorisation), so a
 // sequence of matrices of one pattern — a Laplacian reweighted at each
