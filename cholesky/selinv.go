@@ -39,13 +39,20 @@ func (f *Factor) Inverse() *Inverse {
 // of S's rows in an ancestor's rows.
 type invWork struct {
 	xt, yt, zss []float64
-	neg         []float64 // solveUN's scratch
+	neg, head   []float64 // solveUN's scratch, invertHead's V and Vᵀ
 	rel         []int
 }
 
 // invWorkBytes is the largest invWork: Z_SS and the positions for the
-// largest |S|, −Xᵀ and Z_SJ for the largest w·|S|.
-func invWorkBytes(sn *supernodes) int { return 8*sn.maxS*sn.maxS + 8*sn.maxS + 16*sn.maxWS }
+// largest |S|, −Xᵀ and Z_SJ for the largest w·|S|, and invertHead's V
+// and Vᵀ for the widest head from blockedMin columns.
+func invWorkBytes(sn *supernodes) int {
+	b := 8*sn.maxS*sn.maxS + 8*sn.maxS + 16*sn.maxWS
+	if sn.maxW >= blockedMin {
+		b += 16 * sn.maxW * sn.maxW
+	}
+	return b
+}
 
 // supernode computes J's panel of Z from the panels after it.
 func (z *Inverse) supernode(J int, w *invWork) {
@@ -56,10 +63,10 @@ func (z *Inverse) supernode(J int, w *invWork) {
 	ld := s.lp[j0+1] - s.lp[j0]
 	m := ld - wd
 	lpan, zpan := z.f.lx[sn.base[J]:sn.base[J+1]], z.zx[sn.base[J]:sn.base[J+1]]
-	for c := range wd { // the factor U of the diagonal block, to be inverted
-		copy(zpan[c*ld+c:c*ld+wd], lpan[c*ld+c:c*ld+wd])
+	if cap(w.neg) < blockedNB*wd {
+		w.neg = make([]float64, blockedNB*wd)
 	}
-	lapackImpl.Dpotri(blas.Upper, wd, zpan, ld)
+	invertHead(wd, lpan, ld, zpan, w)
 	if m == 0 {
 		return
 	}
@@ -69,9 +76,6 @@ func (z *Inverse) supernode(J int, w *invWork) {
 	xt, yt := w.xt[:wd*m], w.yt[:wd*m]
 	for c := range wd {
 		copy(xt[c*m:(c+1)*m], lpan[c*ld+wd:(c+1)*ld])
-	}
-	if cap(w.neg) < blockedNB*wd {
-		w.neg = make([]float64, blockedNB*wd)
 	}
 	solveUN(wd, m, lpan, ld, xt, m, w.neg)
 	for i := range xt { // −Xᵀ, so that both products below are additions
@@ -89,6 +93,44 @@ func (z *Inverse) supernode(J int, w *invWork) {
 	}
 	dense.MulAdd(wd, wd, m, xt, m, 1, yt, wd, zpan, ld) // Z_JJ = (L_JJ L_JJᵀ)⁻¹ − Xᵀ Z_SJ
 	for c := 1; c < wd; c++ {                           // the product also wrote the unused entries
+		clear(zpan[c*ld : c*ld+c])
+	}
+}
+
+// invertHead writes (UᵀU)⁻¹ = (L_JJ L_JJᵀ)⁻¹ for the head U of the panel
+// lpan into the upper triangle of zpan's head: by LAPACK's dpotri below
+// blockedMin columns, else as V Vᵀ with V = U⁻¹ solved from the identity
+// by solveUN, the product by dense.MulAdd (about twice dpotri's flops,
+// on both cores at the kernel's speed: the top separator of the
+// 1000 × 1000 torus has about 2000 columns). w.neg must hold
+// blockedNB·wd values.
+func invertHead(wd int, lpan []float64, ld int, zpan []float64, w *invWork) {
+	if wd < blockedMin {
+		for c := range wd {
+			copy(zpan[c*ld+c:c*ld+wd], lpan[c*ld+c:c*ld+wd])
+		}
+		lapackImpl.Dpotri(blas.Upper, wd, zpan, ld)
+		return
+	}
+	if cap(w.head) < 2*wd*wd {
+		w.head = make([]float64, 2*wd*wd)
+	}
+	v, vt := w.head[:wd*wd], w.head[wd*wd:2*wd*wd]
+	clear(v)
+	for i := range wd {
+		v[i*wd+i] = 1
+	}
+	solveUN(wd, wd, lpan, ld, v, wd, w.neg)
+	for i := range wd {
+		for j, x := range v[i*wd : (i+1)*wd] {
+			vt[j*wd+i] = x
+		}
+	}
+	for c := range wd {
+		clear(zpan[c*ld : c*ld+wd])
+	}
+	dense.MulAdd(wd, wd, wd, v, wd, 1, vt, wd, zpan, ld)
+	for c := 1; c < wd; c++ { // only the upper triangle is kept
 		clear(zpan[c*ld : c*ld+c])
 	}
 }

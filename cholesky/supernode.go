@@ -23,6 +23,7 @@ type supernodes struct {
 	size   int   // length of the values: Σ w·ld
 	maxS   int   // the largest |S|
 	maxWS  int   // the largest w·|S|
+	maxW   int   // the largest width
 }
 
 // newSupernodes partitions the columns of the factor with elimination
@@ -47,7 +48,7 @@ func newSupernodes(parent, lp []int) *supernodes {
 		for c := range w {
 			sn.xp[j0+c] = sn.base[J] + c*ld + c
 		}
-		sn.maxS, sn.maxWS = max(sn.maxS, ld-w), max(sn.maxWS, w*(ld-w))
+		sn.maxS, sn.maxWS, sn.maxW = max(sn.maxS, ld-w), max(sn.maxWS, w*(ld-w)), max(sn.maxW, w)
 		sn.parent[J] = -1
 		if p := parent[j1-1]; p >= 0 {
 			sn.parent[J] = sn.of[p]
