@@ -39,17 +39,17 @@ func (f *Factor) Inverse() *Inverse {
 // of S's rows in an ancestor's rows.
 type invWork struct {
 	xt, yt, zss []float64
-	neg, head   []float64 // solveUN's scratch, invertHead's V and Vᵀ
+	neg, head   []float64 // the solves' scratch, invertHead's Vᵀ
 	rel         []int
 }
 
 // invWorkBytes is the largest invWork: Z_SS and the positions for the
-// largest |S|, −Xᵀ and Z_SJ for the largest w·|S|, and invertHead's V
-// and Vᵀ for the widest head from blockedMin columns.
+// largest |S|, −Xᵀ and Z_SJ for the largest w·|S|, and invertHead.s Vᵀ
+// for the widest head from blockedMin columns.
 func invWorkBytes(sn *supernodes) int {
 	b := 8*sn.maxS*sn.maxS + 8*sn.maxS + 16*sn.maxWS
 	if sn.maxW >= blockedMin {
-		b += 16 * sn.maxW * sn.maxW
+		b += 8 * sn.maxW * sn.maxW
 	}
 	return b
 }
@@ -99,8 +99,9 @@ func (z *Inverse) supernode(J int, w *invWork) {
 
 // invertHead writes (UᵀU)⁻¹ = (L_JJ L_JJᵀ)⁻¹ for the head U of the panel
 // lpan into the upper triangle of zpan's head: by LAPACK's dpotri below
-// blockedMin columns, else as V Vᵀ with V = U⁻¹ solved from the identity
-// by solveUN, the product by dense.MulAdd (about twice dpotri's flops,
+// blockedMin columns, else as V Vᵀ with Vᵀ = U⁻ᵀ solved from the
+// identity by solveUT (one w × w buffer: V is read as Vᵀ's columns), the
+// product by dense.MulAdd (about twice dpotri's flops,
 // on both cores at the kernel's speed: the top separator of the
 // 1000 × 1000 torus has about 2000 columns). w.neg must hold
 // blockedNB·wd values.
@@ -112,24 +113,19 @@ func invertHead(wd int, lpan []float64, ld int, zpan []float64, w *invWork) {
 		lapackImpl.Dpotri(blas.Upper, wd, zpan, ld)
 		return
 	}
-	if cap(w.head) < 2*wd*wd {
-		w.head = make([]float64, 2*wd*wd)
+	if cap(w.head) < wd*wd {
+		w.head = make([]float64, wd*wd)
 	}
-	v, vt := w.head[:wd*wd], w.head[wd*wd:2*wd*wd]
-	clear(v)
+	vt := w.head[:wd*wd] // Vᵀ = U⁻ᵀ, solved from the identity
+	clear(vt)
 	for i := range wd {
-		v[i*wd+i] = 1
+		vt[i*wd+i] = 1
 	}
-	solveUN(wd, wd, lpan, ld, v, wd, w.neg)
-	for i := range wd {
-		for j, x := range v[i*wd : (i+1)*wd] {
-			vt[j*wd+i] = x
-		}
-	}
+	solveUT(wd, wd, lpan, ld, vt, wd, w.neg)
 	for c := range wd {
 		clear(zpan[c*ld : c*ld+wd])
 	}
-	dense.MulAdd(wd, wd, wd, v, wd, 1, vt, wd, zpan, ld)
+	dense.MulAdd(wd, wd, wd, vt, 1, wd, vt, wd, zpan, ld) // V Vᵀ, V read as Vᵀ's columns
 	for c := 1; c < wd; c++ { // only the upper triangle is kept
 		clear(zpan[c*ld : c*ld+c])
 	}
