@@ -44,7 +44,7 @@ type invWork struct {
 }
 
 // invWorkBytes is the largest invWork: Z_SS and the positions for the
-// largest |S|, −Xᵀ and Z_SJ for the largest w·|S|, and invertHead.s Vᵀ
+// largest |S|, −Xᵀ and Z_SJ for the largest w·|S|, and invertHead's Vᵀ
 // for the widest head from blockedMin columns.
 func invWorkBytes(sn *supernodes) int {
 	b := 8*sn.maxS*sn.maxS + 8*sn.maxS + 16*sn.maxWS
