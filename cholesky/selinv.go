@@ -125,8 +125,9 @@ func invertHead(wd int, lpan []float64, ld int, zpan []float64, w *invWork) {
 	for c := range wd {
 		clear(zpan[c*ld : c*ld+wd])
 	}
-	dense.MulAdd(wd, wd, wd, vt, 1, wd, vt, wd, zpan, ld) // V Vᵀ, V read as Vᵀ's columns
-	for c := 1; c < wd; c++ {                             // only the upper triangle is kept
+	// V Vᵀ, V read as Vᵀ's columns.
+	dense.MulAdd(wd, wd, wd, vt, 1, wd, vt, wd, zpan, ld)
+	for c := 1; c < wd; c++ { // only the upper triangle is kept
 		clear(zpan[c*ld : c*ld+c])
 	}
 }
