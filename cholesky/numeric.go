@@ -130,9 +130,7 @@ func (f *Factor) supernode(J int, val []float64, w *snWork) (int, bool) {
 		return j0, false
 	}
 	if ld > wd {
-		if cap(w.neg) < blockedNB*wd {
-			w.neg = make([]float64, blockedNB*wd)
-		}
+		w.neg = scratch(w.neg, blockedNB*wd)
 		solveUT(wd, ld-wd, panel, ld, panel[wd:], ld, w.neg)
 	}
 	return j1, true
@@ -192,12 +190,10 @@ func (f *Factor) update(J, K int, panel []float64, w *snWork) {
 		}
 		return
 	}
-	if len(w.c) < m*p {
-		w.c = make([]float64, m*p)
-	}
 	// The product is formed as its transpose, p × m, reading K's panel
 	// in place as both factors.
-	ct := w.c[:m*p]
+	w.c = scratch(w.c, m*p)
+	ct := w.c
 	clear(ct)
 	dense.MulAdd(p, m, wk, kp, 1, ldk, kp, ldk, ct, m)
 	for c := range p {

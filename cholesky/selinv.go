@@ -63,17 +63,13 @@ func (z *Inverse) supernode(J int, w *invWork) {
 	ld := s.lp[j0+1] - s.lp[j0]
 	m := ld - wd
 	lpan, zpan := z.f.lx[sn.base[J]:sn.base[J+1]], z.zx[sn.base[J]:sn.base[J+1]]
-	if cap(w.neg) < blockedNB*wd {
-		w.neg = make([]float64, blockedNB*wd)
-	}
+	w.neg = scratch(w.neg, blockedNB*wd)
 	invertHead(wd, lpan, ld, zpan, w)
 	if m == 0 {
 		return
 	}
-	if cap(w.xt) < wd*m {
-		w.xt, w.yt = make([]float64, wd*m), make([]float64, wd*m)
-	}
-	xt, yt := w.xt[:wd*m], w.yt[:wd*m]
+	w.xt, w.yt = scratch(w.xt, wd*m), scratch(w.yt, wd*m)
+	xt, yt := w.xt, w.yt
 	for c := range wd {
 		copy(xt[c*m:(c+1)*m], lpan[c*ld+wd:(c+1)*ld])
 	}
@@ -113,10 +109,8 @@ func invertHead(wd int, lpan []float64, ld int, zpan []float64, w *invWork) {
 		lapackImpl.Dpotri(blas.Upper, wd, zpan, ld)
 		return
 	}
-	if cap(w.head) < wd*wd {
-		w.head = make([]float64, wd*wd)
-	}
-	vt := w.head[:wd*wd] // Vᵀ = U⁻ᵀ, solved from the identity
+	w.head = scratch(w.head, wd*wd)
+	vt := w.head // Vᵀ = U⁻ᵀ, solved from the identity
 	clear(vt)
 	for i := range wd {
 		vt[i*wd+i] = 1
@@ -141,13 +135,8 @@ func (z *Inverse) gather(rows []int32, w *invWork) []float64 {
 	s := z.f.sym
 	sn := s.sn
 	m := len(rows)
-	if cap(w.zss) < m*m {
-		w.zss = make([]float64, m*m)
-	}
-	if cap(w.rel) < m {
-		w.rel = make([]int, m)
-	}
-	zss, rel := w.zss[:m*m], w.rel[:m]
+	w.zss, w.rel = scratch(w.zss, m*m), scratch(w.rel, m)
+	zss, rel := w.zss, w.rel
 	for b0 := 0; b0 < m; {
 		K := sn.of[rows[b0]]
 		k0, k1 := sn.start[K], sn.start[K+1]

@@ -148,8 +148,8 @@ func (hs *h2Sampler) exactTrace() (bool, error) {
 		return false, err
 	}
 	t := r.Kirchhoff() / float64(hs.g.Order())
+	// No variance: share is 0, so refineTrace never runs again.
 	hs.res.est, hs.res.relAcc, hs.res.exact = loadlab.Estimate{Mean: t, Lo: t, Hi: t, N: 1}, 0, true
-	hs.res.runs = traceMaxRuns // nothing to refine
 	return true, nil
 }
 
