@@ -86,4 +86,3 @@ func (s *Scratch) reset() {
 	}
 	s.list, s.pos = s.list[:0], s.pos[:0]
 }
-
