@@ -12,8 +12,8 @@ import (
 
 // benchScaleDesign designs the weights of a random 6-regular graph on n
 // nodes (every link a candidate of unit cost, the budget its current
-// total weight, no bounds) on the sketched path with the default
-// settings, at most maxIter iterations, and reports the certified
+// total weight, no bounds) with the default settings (the local path,
+// spec §13.12), at most maxIter iterations, and reports the certified
 // relative gap Gap/Value.Hi, the solves and the iterations. A gap above
 // Tol (ErrNotConverged) is the reported result, not a failure.
 func benchScaleDesign(b *testing.B, n, maxIter int) {

@@ -62,8 +62,21 @@ type ScaleDesignSettings struct {
 	// order; projected onto the feasible set); nil means the uniform
 	// allocation of the budget.
 	Start []float64
-	// Solver configures the Laplacian solves of the sketched path; nil
-	// means defaults with Tol 1e-8.
+	// Local forces the local path (spec §13.12, "Local path"): gradients
+	// from local Chebyshev moments of every link, multiplicative updates
+	// and the polynomial dual certificate, exact but for the value's
+	// interval. Otherwise graphs that neither the dense nor the sparse
+	// path takes go to the local path where its polynomials converge fast
+	// (expanders: ρ^(−Depth) ≤ 0.1 for the Chebyshev rate ρ of 1/λ on
+	// [0.9·λ₂, λ_n]), and to the sketched path elsewhere.
+	Local bool
+	// Depth is the degree H of the local path's polynomials (each link's
+	// moments cover its ball of radius H); zero means the largest H whose
+	// balls stay within 2500 edge visits per endpoint on average (H = 4
+	// on a random 6-regular graph).
+	Depth int
+	// Solver configures the Laplacian solves of the sketched path and of
+	// the local path's value; nil means defaults with Tol 1e-8.
 	Solver *laplacian.Settings
 }
 
@@ -84,6 +97,12 @@ func (s *ScaleDesignSettings) Validate() error {
 		if f.v < 0 {
 			return loadlab.Invalid("consensus", "ScaleDesignSettings.%s = %d, want ≥ 0", f.name, f.v)
 		}
+	}
+	if s.Depth < 0 || s.Depth > localMaxDepth {
+		return loadlab.Invalid("consensus", "ScaleDesignSettings.Depth = %d, want 0 (by ball volume) to %d", s.Depth, localMaxDepth)
+	}
+	if s.Local && s.Sketch {
+		return loadlab.Invalid("consensus", "ScaleDesignSettings: Local and Sketch both set, want at most one path forced")
 	}
 	if s.Probes == 1 {
 		return loadlab.Invalid("consensus", "ScaleDesignSettings.Probes = 1, want 0 (default) or ≥ 2")
@@ -156,8 +175,10 @@ type ScaleWeightDesign struct {
 	// least Confidence (1 on the dense path).
 	Lower, Gap, Confidence float64
 	// Exact says an exact path ran, Sparse that it was the sparse
-	// Cholesky one (above DenseMax).
-	Exact, Sparse bool
+	// Cholesky one (above DenseMax), Local that the local path ran, with
+	// polynomials of degree Depth.
+	Exact, Sparse, Local bool
+	Depth                int
 	// Iterations of the projected gradient, Evals of the objective,
 	// Solves of the Laplacian (sketched path) and SketchColumns, the
 	// certificate's columns k.
@@ -284,8 +305,14 @@ func DesignWeightsAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand
 	if set.Start != nil && len(set.Start) != len(p.Links) {
 		return nil, loadlab.Invalid("consensus", "ScaleDesignSettings.Start has %d entries, want %d (one per link)", len(set.Start), len(p.Links))
 	}
-	exact := p.Nodes <= set.DenseMax && !set.Sketch
-	sparse := !exact && !set.Sketch && p.sparseExact()
+	forced := set.Sketch || set.Local
+	exact := p.Nodes <= set.DenseMax && !forced
+	sparse := !exact && !forced && p.sparseExact()
+	if !exact && !sparse && !set.Sketch {
+		if d, ran, err := p.tryLocal(set, src); ran {
+			return d, err
+		}
+	}
 	var o traceOracle
 	var h *holdout
 	var seed uint64
@@ -331,6 +358,27 @@ func DesignWeightsAtScale(p TraceWeightProblem, s *ScaleDesignSettings, src rand
 	d.Solves += o.solves()
 	d.Status, err = certifiedStatus(rec, d.Gap, d.Value.Hi, set.Tol, "DesignWeightsAtScale")
 	return d, err
+}
+
+// tryLocal runs the local path when it is forced or its polynomials fit
+// (ran false: the sketched path runs instead).
+func (p TraceWeightProblem) tryLocal(set ScaleDesignSettings, src rand.Source) (*ScaleWeightDesign, bool, error) {
+	w, err := p.start(set.Start)
+	if err != nil {
+		return nil, true, err
+	}
+	pl, err := p.newLocalPlan(w, set.Depth)
+	if err != nil {
+		return nil, true, err
+	}
+	if !set.Local && !pl.fits() {
+		return nil, false, nil
+	}
+	if src == nil {
+		panic("consensus: DesignWeightsAtScale: nil rand.Source")
+	}
+	d, err := p.designLocal(w, pl, set, src)
+	return d, true, err
 }
 
 // graph returns the graph of the links with positive weight.

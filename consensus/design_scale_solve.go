@@ -70,22 +70,7 @@ func (p TraceWeightProblem) lmo(s []float64) float64 {
 		}
 		return val + rem*best
 	}
-	idx := make([]int, len(s))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int {
-		return cmp.Compare(s[b]/p.Links[b].Cost, s[a]/p.Links[a].Cost)
-	})
-	for _, i := range idx {
-		if rem <= 0 {
-			break
-		}
-		lo, hi := p.bounds(i)
-		add := min(hi-lo, rem/p.Links[i].Cost)
-		val += add * s[i]
-		rem -= add * p.Links[i].Cost
-	}
+	p.fill(s, func(i int, add float64) { val += add * s[i] })
 	return val
 }
 

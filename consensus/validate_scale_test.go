@@ -66,6 +66,9 @@ func scaleDesignCases() []badarg.Case {
 		pr.Fails("MaxIter", "ScaleDesignSettings.MaxIter = -1", set(func(s *ScaleDesignSettings) { s.MaxIter = -1 })),
 		pr.Fails("DenseMax", "ScaleDesignSettings.DenseMax = -1", set(func(s *ScaleDesignSettings) { s.DenseMax = -1 })),
 		pr.Fails("Probes", "ScaleDesignSettings.Probes = 1", set(func(s *ScaleDesignSettings) { s.Probes = 1 })),
+		pr.Fails("Depth negative", "ScaleDesignSettings.Depth = -1", set(func(s *ScaleDesignSettings) { s.Depth = -1 })),
+		pr.Fails("Depth too deep", "ScaleDesignSettings.Depth = 9", set(func(s *ScaleDesignSettings) { s.Depth = 9 })),
+		pr.Fails("Local and Sketch", "Local and Sketch both set", set(func(s *ScaleDesignSettings) { s.Local, s.Sketch = true, true })),
 		pr.Fails("Refine", "ScaleDesignSettings.Refine = -3", set(func(s *ScaleDesignSettings) { s.Refine = -3 })),
 		pr.Fails("Patience", "ScaleDesignSettings.Patience = -2", set(func(s *ScaleDesignSettings) { s.Patience = -2 })),
 		pr.Fails("Eps", "ScaleDesignSettings.Eps = 1", set(func(s *ScaleDesignSettings) { s.Eps = 1 })),
@@ -76,6 +79,7 @@ func scaleDesignCases() []badarg.Case {
 		badarg.Probe{Func: "TraceWeightProblem.Validate", Err: inv}.Fails("Nodes = 0", "TraceWeightProblem.Nodes = 0", func() error { return TraceWeightProblem{}.Validate() }),
 		badarg.Probe{Func: "ScaleDesignSettings.Validate", Err: inv}.Fails("Eps = 2", "ScaleDesignSettings.Eps = 2", func() error { return (&ScaleDesignSettings{Eps: 2}).Validate() }),
 		badarg.Probe{Func: "DesignWeightsAtScale", Panic: true}.Panics("src = nil", "nil rand.Source", func() { _, _ = DesignWeightsAtScale(good, &ScaleDesignSettings{Sketch: true}, nil) }),
+		badarg.Probe{Func: "DesignWeightsAtScale", Panic: true}.Panics("src = nil, local", "nil rand.Source", func() { _, _ = DesignWeightsAtScale(good, &ScaleDesignSettings{Local: true}, nil) }),
 	)
 	return cs
 }

@@ -18,7 +18,8 @@ import (
 // objective and th are copied from the command's other flags.
 type scaleDesignFlags struct {
 	resistance, gammaOpt bool
-	sketch               bool
+	sketch, local        bool
+	depth                int
 	minW, maxW, tol      float64
 	eps                  float64
 	objective            string
@@ -32,6 +33,8 @@ func (f *scaleDesignFlags) register(c *cobra.Command) {
 	c.Flags().Float64Var(&f.tol, "gap-tol", 0.01, "with --resistance: relative certified gap to aim at")
 	c.Flags().Float64Var(&f.eps, "sketch-eps", 0.2, "with --resistance above 1000 servers: the certificate's sketch accuracy ε")
 	c.Flags().BoolVar(&f.sketch, "sketch", false, "with --resistance or --objective rho2: the sketched path even where an exact one (dense, or sparse Cholesky) would run — faster on large graphs, the certificate at the printed probability")
+	c.Flags().BoolVar(&f.local, "local", false, "with --resistance: the local path (gradients and an exact polynomial certificate from each link's neighbourhood; chosen by default on large expanders)")
+	c.Flags().IntVar(&f.depth, "depth", 0, "with --resistance on the local path: the polynomials' degree H, 1–8 (0: by the balls' volume)")
 	c.Flags().BoolVar(&f.gammaOpt, "gamma-opt", false, "with --weights --objective rho2: design the update cycle γ with the weights (spec §13.14)")
 }
 
@@ -88,7 +91,7 @@ func (a *app) designWeightsAtScale(d *graphio.Data, budget float64, f scaleDesig
 		return nil, err
 	}
 	pr := a.startProgress(-1, "weight design at scale")
-	wd, err := consensus.DesignWeightsAtScale(p, &consensus.ScaleDesignSettings{Tol: f.tol, Eps: f.eps, Sketch: f.sketch}, rand.NewPCG(a.seed, 6))
+	wd, err := consensus.DesignWeightsAtScale(p, &consensus.ScaleDesignSettings{Tol: f.tol, Eps: f.eps, Sketch: f.sketch, Local: f.local, Depth: f.depth}, rand.NewPCG(a.seed, 6))
 	pr.done()
 	if wd == nil {
 		return nil, err
@@ -96,6 +99,9 @@ func (a *app) designWeightsAtScale(d *graphio.Data, budget float64, f scaleDesig
 	t := weightsTable(d.Labels, edges, wd.Weights)
 	s := quantityTable("certificate")
 	method := designMethod(wd.Exact, wd.Sparse, wd.SketchColumns)
+	if wd.Local {
+		method = fmt.Sprintf("local path, degree %d; 95 %% interval by Hutchinson", wd.Depth)
+	}
 	s.add("tr L† at the design", wd.Value.Mean, wd.Value.Lo, wd.Value.Hi, "1/weight", method)
 	s.add("lower bound on the optimum", wd.Lower, wd.Lower, nil, "1/weight", fmt.Sprintf("holds with probability ≥ %.3g", wd.Confidence))
 	s.add("certified gap", wd.Gap, nil, nil, "1/weight", wd.Status.String())
@@ -133,6 +139,12 @@ func scaleProblem(d *graphio.Data, budget float64, f scaleDesignFlags) (consensu
 	}
 	if !(f.tol > 0 && f.tol < 1) || !(f.eps > 0 && f.eps < 1) {
 		return p, nil, usagef("--gap-tol and --sketch-eps must lie in (0, 1), got %v and %v", f.tol, f.eps)
+	}
+	switch {
+	case f.depth < 0 || f.depth > 8:
+		return p, nil, usagef("--depth must lie in 0–8, got %d", f.depth)
+	case f.local && f.sketch:
+		return p, nil, usagef("--local and --sketch are two paths: give one")
 	}
 	return p, edges, nil
 }

@@ -1,0 +1,266 @@
+package consensus
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/loadlab/loadlab"
+	"github.com/loadlab/loadlab/estimate"
+	"github.com/loadlab/loadlab/internal/kpm"
+	"github.com/loadlab/loadlab/internal/lapmat"
+	"github.com/loadlab/loadlab/internal/par"
+	"github.com/loadlab/loadlab/internal/size"
+	"github.com/loadlab/loadlab/internal/solve"
+	"github.com/loadlab/loadlab/spectral"
+	"github.com/loadlab/loadlab/wgraph"
+)
+
+// The local path of DesignWeightsAtScale (spec §13.12, "Local path"):
+// per-link gradients from local Chebyshev moments, multiplicative
+// updates, and the polynomial dual certificate.
+const (
+	localWork      = 2500 // edge visits per endpoint of a link's moments, on average (H = 4 on a random 6-regular graph)
+	localMaxDepth  = 8
+	localFitErr    = 0.1 // the largest Chebyshev rate ρ^(−H) for which the default chooses the local path
+	localRitzSteps = 30
+	localFWIter    = 200 // Frank–Wolfe iterations of each certificate
+	localFWGap     = 1e-6
+)
+
+// localPlan is the local path's polynomial space: degree h in the basis
+// S of [a, b], and the interpolant of 1/λ there.
+type localPlan struct {
+	h     int
+	a, b  float64
+	basis kpm.Basis
+	inv   []float64 // Chebyshev coefficients of the interpolant of 1/λ
+}
+
+// newLocalPlan chooses the interval (a = 0.9 times a Lanczos estimate
+// of λ₂ from above, b the certified upper bound of λ_n) and the depth
+// (depth, or by ball volume when 0) on the links' graph at w.
+func (p TraceWeightProblem) newLocalPlan(w []float64, depth int) (localPlan, error) {
+	g := p.graph(w)
+	br, err := spectral.LambdaMaxBounds(g)
+	if err != nil {
+		return localPlan{}, err
+	}
+	b := br.Hi
+	a := 0.9 * kpm.LowRitz(g.Order(), func(dst, src []float64) error { g.LaplacianMulVec(dst, src); return nil }, localRitzSteps, 1)
+	if !(a > 0) || a >= b {
+		a = b / 1e3
+	}
+	h := depth
+	if h == 0 {
+		h = kpm.Depth(g, localWork, localMaxDepth)
+	}
+	inv := kpm.Interp(func(x float64) float64 { return 1 / x }, a, b, h)
+	return localPlan{h: h, a: a, b: b, basis: kpm.NewBasis(a, b), inv: inv}, nil
+}
+
+// fits reports whether the interpolant of degree h converges fast enough
+// on [a, b] for the default to choose the local path: ρ^(−h) ≤
+// localFitErr with ρ = (√κ + 1)/(√κ − 1), κ = b/a, the rate of
+// Chebyshev approximation of 1/λ there.
+func (pl localPlan) fits() bool {
+	k := math.Sqrt(pl.b / pl.a)
+	return math.Pow((k+1)/(k-1), -float64(pl.h)) <= localFitErr
+}
+
+// linkMoments are the local moments of every link's b_e under L(w) and
+// the traces t_k of the certificate.
+type linkMoments struct {
+	h  int
+	mu []float64 // μ_0..μ_{2h} of link i at i·(2h + 1)
+	t  []float64 // t_k = Σ_u T_k(S)_uu − T_k(S at λ = 0), k ≤ h
+}
+
+// linkMoments computes the moments on the graph of the links with
+// positive weight (a link of weight zero still has its b_e's moments).
+func (p TraceWeightProblem) linkMoments(w []float64, pl localPlan) (*linkMoments, error) {
+	g := p.graph(w)
+	lm, err := lapmat.New(g)
+	if err != nil {
+		return nil, err
+	}
+	if lm == nil {
+		return nil, wgraph.CheckConnected(g)
+	}
+	m, n, k1 := len(p.Links), p.Nodes, 2*pl.h+1
+	if err := size.Check("consensus", "DesignWeightsAtScale: link moments", m, 8*k1); err != nil {
+		return nil, err
+	}
+	inv := make([]int32, n)
+	for i, j := range lm.Perm {
+		inv[j] = int32(i)
+	}
+	deg := lm.Degrees()
+	out := &linkMoments{h: pl.h, mu: make([]float64, m*k1)}
+	pieces := par.Pieces(m, 256, 1024)
+	workers := min(par.Workers(0), pieces)
+	scratch := make(chan *kpm.Scratch, workers)
+	for range workers {
+		scratch <- kpm.NewScratch()
+	}
+	par.For(pieces, workers, func(piece int) {
+		s := <-scratch
+		lo, hi := par.Bounds(m, pieces, piece)
+		b := []float64{1, -1}
+		for i := lo; i < hi; i++ {
+			l := p.Links[i]
+			s.Moments(lm, deg, pl.basis, []int32{inv[l.U], inv[l.V]}, b, pl.h, out.mu[i*k1:(i+1)*k1])
+		}
+		scratch <- s
+	})
+	out.t = nodeTraces(lm, deg, pl, scratch, workers)
+	return out, nil
+}
+
+// nodeTraces returns t_k = Σ_{i≥2} T_k(S)(λ_i) = Σ_u T_k(S)_uu −
+// T_k(C0) for k ≤ h, from the nodes' moments to depth ⌈h/2⌉, summed per
+// fixed piece and then in piece order (the same bits for any number of
+// workers).
+func nodeTraces(lm *lapmat.Matrix, deg []float64, pl localPlan, scratch chan *kpm.Scratch, workers int) []float64 {
+	n, hn := lm.N, (pl.h+1)/2
+	pieces := par.Pieces(n, 256, 1024)
+	sums := make([]float64, pieces*(2*hn+1))
+	par.For(pieces, min(workers, pieces), func(piece int) {
+		s := <-scratch
+		lo, hi := par.Bounds(n, pieces, piece)
+		mu := make([]float64, 2*hn+1)
+		one := []float64{1}
+		part := sums[piece*(2*hn+1) : (piece+1)*(2*hn+1)]
+		for i := lo; i < hi; i++ {
+			s.Moments(lm, deg, pl.basis, []int32{int32(i)}, one, hn, mu)
+			for k, v := range mu {
+				part[k] += v
+			}
+		}
+		scratch <- s
+	})
+	t := make([]float64, pl.h+1)
+	for piece := range pieces {
+		for k := range t {
+			t[k] += sums[piece*(2*hn+1)+k]
+		}
+	}
+	for k, tk := range kpm.T(pl.h, pl.basis.C0) {
+		t[k] -= tk
+	}
+	return t
+}
+
+// quadCoef returns d with cᵀG_e c = Σ_m d_m μ_m(e) for the Gram matrix
+// G_e,jk = b_eᵀT_j(S)T_k(S)b_e = (μ_{j+k} + μ_{|j−k|})/2.
+func quadCoef(c []float64) []float64 {
+	h := len(c) - 1
+	d := make([]float64, 2*h+1)
+	for j, cj := range c {
+		for k, ck := range c {
+			d[j+k] += cj * ck / 2
+			d[abs(j-k)] += cj * ck / 2
+		}
+	}
+	return d
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// quads sets s_e = Σ_m d_m μ_m(e) for every link and returns Σ_e w_e s_e
+// (summed per fixed piece, then in order).
+func (lm *linkMoments) quads(d, w, s []float64) float64 {
+	k1 := 2*lm.h + 1
+	m := len(s)
+	pieces := par.Pieces(m, 4096, 256)
+	part := make([]float64, pieces)
+	par.For(pieces, 0, func(piece int) {
+		lo, hi := par.Bounds(m, pieces, piece)
+		var sum float64
+		for i := lo; i < hi; i++ {
+			var v float64
+			for k, mk := range lm.mu[i*k1 : (i+1)*k1] {
+				v += d[k] * mk
+			}
+			s[i] = v
+			sum += w[i] * v
+		}
+		part[piece] = sum
+	})
+	var sum float64
+	for _, v := range part {
+		sum += v
+	}
+	return sum
+}
+
+// designLocal is DesignWeightsAtScale's local path from the feasible
+// start w (updated in place).
+func (p TraceWeightProblem) designLocal(w []float64, pl localPlan, set ScaleDesignSettings, src rand.Source) (*ScaleWeightDesign, error) {
+	d := &ScaleWeightDesign{Local: true, Depth: pl.h}
+	rec, err := p.localIterate(w, pl, set, d)
+	if err != nil {
+		return nil, err
+	}
+	d.Weights, d.Graph = w, p.graph(w)
+	ts := &estimate.TraceSettings{RelAcc: set.Tol / 8, Solver: set.Solver}
+	kf, err := estimate.Kirchhoff(d.Graph, ts, src)
+	if err != nil {
+		return d, err
+	}
+	n := float64(p.Nodes)
+	d.Value = loadlab.Estimate{Mean: kf.Estimate.Mean / n, Lo: kf.Estimate.Lo / n, Hi: kf.Estimate.Hi / n, StdErr: kf.Estimate.StdErr / n, N: kf.Estimate.N}
+	d.Gap, d.Confidence, d.Solves = d.Value.Hi-d.Lower, 0.95, kf.Solves
+	d.Iterations, d.Evals = rec.Iter, rec.Evals
+	d.Status, err = certifiedStatus(rec, d.Gap, d.Value.Hi, set.Tol, "DesignWeightsAtScale")
+	return d, err
+}
+
+// localIterate runs the multiplicative updates (spec §13.12, "Local
+// path") from w, keeping in d.Lower the best polynomial certificate of
+// the iterates, until the certificate and the local estimate of f move
+// by less than Tol/20 in an iteration, the local estimate is within
+// Tol/2 of the certificate, or MaxIter.
+func (p TraceWeightProblem) localIterate(w []float64, pl localPlan, set ScaleDesignSettings, d *ScaleWeightDesign) (solve.Record, error) {
+	var rec solve.Record
+	m := len(w)
+	s, y := make([]float64, m), make([]float64, m)
+	dinv := quadCoef(pl.inv)
+	prevF, prevLower := math.Inf(1), 0.0
+	for {
+		mom, err := p.linkMoments(w, pl)
+		if err != nil {
+			return rec, err
+		}
+		rec.Evals++
+		d.Lower = max(d.Lower, p.polyBound(mom, w))
+		fl := mom.quads(dinv, w, s) // Σ_e w_e ‖p(L)b_e‖² = tr(p(L)² L) ≈ tr L†
+		moved := math.Abs(prevF-fl) / fl
+		if d.Lower > 0 {
+			moved = max(moved, (d.Lower-prevLower)/d.Lower)
+		}
+		switch {
+		case fl-d.Lower <= set.Tol/2*fl || moved <= set.Tol/20:
+			rec.Status = loadlab.Success
+			return rec, nil
+		case rec.Iter >= set.MaxIter:
+			rec.Status = loadlab.IterationLimit
+			return rec, nil
+		}
+		prevF, prevLower = fl, d.Lower
+		for i, l := range p.Links { // w_e ← w_e (s_e/c_e) B / Σ w s: the budget kept
+			y[i] = w[i] * s[i] / l.Cost * p.Budget / fl
+		}
+		p.project(s, y)
+		if !wgraph.IsConnected(p.graph(s)) {
+			rec.Status = loadlab.Stagnated
+			return rec, nil
+		}
+		copy(w, s)
+		rec.Iter++
+	}
+}

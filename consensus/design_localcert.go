@@ -1,0 +1,158 @@
+package consensus
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/loadlab/loadlab/internal/solve"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The polynomial dual certificate of the local path (spec §13.12,
+// "Local path"): for a polynomial p(L) = Σ_k c_k T_k(S) of degree h and
+// X = α² p(L)² on 1⊥, tr X^(1/2) ≥ α cᵀt and b_eᵀXb_e = α² cᵀG_e c, so
+// that f* ≥ 2α cᵀt − α² M(s(c)) for every α, and at the best α
+//
+//	f* ≥ (cᵀt)² / M(s(c)),   s_e(c) = cᵀG_e c,   cᵀt > 0,
+//
+// exact (every term from local moments) for any c. The best c solves
+// min_{v feasible} tᵀG(v)⁻¹t, G(v) = Σ_e v_e G_e, whose value φ(v)
+// bounds every such certificate from above; Frank–Wolfe over v (the
+// vertex from M's knapsack, an exact line search on φ) gives c = G(v)⁻¹t
+// at each iterate.
+
+// polyBound returns the best certificate of localFWIter Frank–Wolfe
+// iterations started at v = w, stopping early when φ(v) is within
+// localFWGap of it.
+func (p TraceWeightProblem) polyBound(mom *linkMoments, w []float64) float64 {
+	k1 := 2*mom.h + 1
+	mv := mom.aggregate(w)
+	mlo := make([]float64, k1)
+	if p.Lo != nil {
+		mlo = mom.aggregate(p.Lo)
+	}
+	s := make([]float64, len(w))
+	ms := make([]float64, k1)
+	var best float64
+	for range localFWIter {
+		c, phi, ok := polyDual(mv, mom.t)
+		if !ok {
+			break
+		}
+		mom.quads(quadCoef(c), w, s)
+		if ct := dot(c, mom.t); ct > 0 {
+			best = max(best, ct*ct/p.lmo(s))
+		}
+		if phi-best <= localFWGap*phi {
+			break
+		}
+		copy(ms, mlo)
+		p.fill(s, func(i int, add float64) {
+			for k, v := range mom.mu[i*k1 : (i+1)*k1] {
+				ms[k] += add * v
+			}
+		})
+		trial := make([]float64, k1)
+		at := func(eta float64) []float64 {
+			for k := range trial {
+				trial[k] = (1-eta)*mv[k] + eta*ms[k]
+			}
+			return trial
+		}
+		_, _, eta, _ := solve.Golden(func(eta float64) float64 {
+			_, f, ok := polyDual(at(eta), mom.t)
+			if !ok {
+				return math.Inf(1)
+			}
+			return f
+		}, 0, 1, 1e-6)
+		copy(mv, at(eta))
+	}
+	return best
+}
+
+// aggregate returns Σ_e v_e μ(e), the moments of G(v).
+func (mom *linkMoments) aggregate(v []float64) []float64 {
+	k1 := 2*mom.h + 1
+	out := make([]float64, k1)
+	for i, vi := range v {
+		if vi == 0 {
+			continue
+		}
+		for k, x := range mom.mu[i*k1 : (i+1)*k1] {
+			out[k] += vi * x
+		}
+	}
+	return out
+}
+
+// polyDual returns c = G⁻¹t and φ = tᵀG⁻¹t for G_jk = (μ_{j+k} +
+// μ_{|j−k|})/2 built from the aggregated moments mu; ok is false when G
+// is not numerically positive definite.
+func polyDual(mu, t []float64) (c []float64, phi float64, ok bool) {
+	h := len(t) - 1
+	g := mat.NewSymDense(h+1, nil)
+	for j := 0; j <= h; j++ {
+		for k := j; k <= h; k++ {
+			g.SetSym(j, k, (mu[j+k]+mu[k-j])/2)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(g) {
+		return nil, 0, false
+	}
+	var x mat.VecDense
+	if err := ch.SolveVecTo(&x, mat.NewVecDense(h+1, t)); err != nil {
+		return nil, 0, false
+	}
+	c = x.RawVector().Data
+	return c, dot(c, t), true
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i, x := range a {
+		s += x * b[i]
+	}
+	return s
+}
+
+// fill visits the links that lmo's maximising vertex raises above their
+// lower bounds, with the weight added: the rest of the budget to the
+// links in decreasing order of s_e/c_e, each up to its upper bound (one
+// link without upper bounds).
+func (p TraceWeightProblem) fill(s []float64, visit func(i int, add float64)) {
+	var spent float64
+	for i, l := range p.Links {
+		lo, _ := p.bounds(i)
+		spent += lo * l.Cost
+	}
+	rem := max(p.Budget-spent, 0)
+	if p.Hi == nil {
+		best, arg := math.Inf(-1), 0
+		for i, l := range p.Links {
+			if r := s[i] / l.Cost; r > best {
+				best, arg = r, i
+			}
+		}
+		visit(arg, rem/p.Links[arg].Cost)
+		return
+	}
+	idx := make([]int, len(s))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Compare(s[b]/p.Links[b].Cost, s[a]/p.Links[a].Cost)
+	})
+	for _, i := range idx {
+		if rem <= 0 {
+			break
+		}
+		lo, hi := p.bounds(i)
+		add := min(hi-lo, rem/p.Links[i].Cost)
+		visit(i, add)
+		rem -= add * p.Links[i].Cost
+	}
+}
