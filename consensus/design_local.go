@@ -38,9 +38,8 @@ type localPlan struct {
 
 // newLocalPlan chooses the interval (a = 0.9 times a Lanczos estimate
 // of λ₂ from above, b the certified upper bound of λ_n) and the depth
-// (depth, or by ball volume when 0) on the links' graph at w.
-func (p TraceWeightProblem) newLocalPlan(w []float64, depth int) (localPlan, error) {
-	g := p.graph(w)
+// (depth, or by ball volume when 0) on the graph g.
+func newLocalPlan(g *wgraph.Graph, depth int) (localPlan, error) {
 	br, err := spectral.LambdaMaxBounds(g)
 	if err != nil {
 		return localPlan{}, err
@@ -62,9 +61,12 @@ func (p TraceWeightProblem) newLocalPlan(w []float64, depth int) (localPlan, err
 // on [a, b] for the default to choose the local path: ρ^(−h) ≤
 // localFitErr with ρ = (√κ + 1)/(√κ − 1), κ = b/a, the rate of
 // Chebyshev approximation of 1/λ there.
-func (pl localPlan) fits() bool {
+func (pl localPlan) fits() bool { return pl.rate() <= localFitErr }
+
+// rate is the Chebyshev rate ρ^(−h) of the interpolant of 1/λ on [a, b].
+func (pl localPlan) rate() float64 {
 	k := math.Sqrt(pl.b / pl.a)
-	return math.Pow((k+1)/(k-1), -float64(pl.h)) <= localFitErr
+	return math.Pow((k+1)/(k-1), -float64(pl.h))
 }
 
 // linkMoments are the local moments of every link's b_e under L(w) and
@@ -78,7 +80,34 @@ type linkMoments struct {
 // linkMoments computes the moments on the graph of the links with
 // positive weight (a link of weight zero still has its b_e's moments).
 func (p TraceWeightProblem) linkMoments(w []float64, pl localPlan) (*linkMoments, error) {
-	g := p.graph(w)
+	mc, err := newMomentCtx(p.graph(w))
+	if err != nil {
+		return nil, err
+	}
+	m, k1 := len(p.Links), 2*pl.h+1
+	if err := size.Check("consensus", "DesignWeightsAtScale: link moments", m, 8*k1); err != nil {
+		return nil, err
+	}
+	out := &linkMoments{h: pl.h, mu: make([]float64, m*k1)}
+	mc.pairs(pl, m, func(i int) (int, int) { return p.Links[i].U, p.Links[i].V }, func(i int, mu []float64) {
+		copy(out.mu[i*k1:(i+1)*k1], mu)
+	})
+	out.t = mc.traces(pl)
+	return out, nil
+}
+
+// momentCtx is a graph's Laplacian renumbered for the local moments,
+// with the workers' scratch.
+type momentCtx struct {
+	lm      *lapmat.Matrix
+	deg     []float64
+	inv     []int32 // internal index of each original node
+	scratch chan *kpm.Scratch
+}
+
+// newMomentCtx renumbers the connected graph g (ErrDisconnected if it
+// is not).
+func newMomentCtx(g *wgraph.Graph) (*momentCtx, error) {
 	lm, err := lapmat.New(g)
 	if err != nil {
 		return nil, err
@@ -86,57 +115,57 @@ func (p TraceWeightProblem) linkMoments(w []float64, pl localPlan) (*linkMoments
 	if lm == nil {
 		return nil, wgraph.CheckConnected(g)
 	}
-	m, n, k1 := len(p.Links), p.Nodes, 2*pl.h+1
-	if err := size.Check("consensus", "DesignWeightsAtScale: link moments", m, 8*k1); err != nil {
-		return nil, err
-	}
-	inv := make([]int32, n)
+	inv := make([]int32, lm.N)
 	for i, j := range lm.Perm {
 		inv[j] = int32(i)
 	}
-	deg := lm.Degrees()
-	out := &linkMoments{h: pl.h, mu: make([]float64, m*k1)}
-	pieces := par.Pieces(m, 256, 1024)
-	workers := min(par.Workers(0), pieces)
+	workers := par.Workers(0)
 	scratch := make(chan *kpm.Scratch, workers)
 	for range workers {
 		scratch <- kpm.NewScratch()
 	}
-	par.For(pieces, workers, func(piece int) {
-		s := <-scratch
-		lo, hi := par.Bounds(m, pieces, piece)
-		b := []float64{1, -1}
-		for i := lo; i < hi; i++ {
-			l := p.Links[i]
-			s.Moments(lm, deg, pl.basis, []int32{inv[l.U], inv[l.V]}, b, pl.h, out.mu[i*k1:(i+1)*k1])
-		}
-		scratch <- s
-	})
-	out.t = nodeTraces(lm, deg, pl, scratch, workers)
-	return out, nil
+	return &momentCtx{lm: lm, deg: lm.Degrees(), inv: inv, scratch: scratch}, nil
 }
 
-// nodeTraces returns t_k = Σ_{i≥2} T_k(S)(λ_i) = Σ_u T_k(S)_uu −
-// T_k(C0) for k ≤ h, from the nodes' moments to depth ⌈h/2⌉, summed per
-// fixed piece and then in piece order (the same bits for any number of
+// pairs hands visit the moments μ_0..μ_{2h} of b = e_u − e_v for each
+// pair i < count (from several goroutines, each i once, mu reused after
+// visit returns).
+func (c *momentCtx) pairs(pl localPlan, count int, pair func(i int) (u, v int), visit func(i int, mu []float64)) {
+	pieces := par.Pieces(count, 256, 1024)
+	par.For(pieces, min(cap(c.scratch), pieces), func(piece int) {
+		s := <-c.scratch
+		lo, hi := par.Bounds(count, pieces, piece)
+		b, mu := []float64{1, -1}, make([]float64, 2*pl.h+1)
+		for i := lo; i < hi; i++ {
+			u, v := pair(i)
+			s.Moments(c.lm, c.deg, pl.basis, []int32{c.inv[u], c.inv[v]}, b, pl.h, mu)
+			visit(i, mu)
+		}
+		c.scratch <- s
+	})
+}
+
+// traces returns t_k = Σ_{i≥2} T_k(S)(λ_i) = Σ_u T_k(S)_uu − T_k(C0)
+// for k ≤ h, from the nodes' moments to depth ⌈h/2⌉, summed per fixed
+// piece and then in piece order (the same bits for any number of
 // workers).
-func nodeTraces(lm *lapmat.Matrix, deg []float64, pl localPlan, scratch chan *kpm.Scratch, workers int) []float64 {
-	n, hn := lm.N, (pl.h+1)/2
+func (c *momentCtx) traces(pl localPlan) []float64 {
+	n, hn := c.lm.N, (pl.h+1)/2
 	pieces := par.Pieces(n, 256, 1024)
 	sums := make([]float64, pieces*(2*hn+1))
-	par.For(pieces, min(workers, pieces), func(piece int) {
-		s := <-scratch
+	par.For(pieces, min(cap(c.scratch), pieces), func(piece int) {
+		s := <-c.scratch
 		lo, hi := par.Bounds(n, pieces, piece)
 		mu := make([]float64, 2*hn+1)
 		one := []float64{1}
 		part := sums[piece*(2*hn+1) : (piece+1)*(2*hn+1)]
 		for i := lo; i < hi; i++ {
-			s.Moments(lm, deg, pl.basis, []int32{int32(i)}, one, hn, mu)
+			s.Moments(c.lm, c.deg, pl.basis, []int32{int32(i)}, one, hn, mu)
 			for k, v := range mu {
 				part[k] += v
 			}
 		}
-		scratch <- s
+		c.scratch <- s
 	})
 	t := make([]float64, pl.h+1)
 	for piece := range pieces {

@@ -65,7 +65,7 @@ func TestPolyBoundBelowOptimum(t *testing.T) {
 		w, err := p.start(nil)
 		require.NoError(t, err)
 		for h := 1; h <= 5; h++ {
-			pl, err := p.newLocalPlan(w, h)
+			pl, err := newLocalPlan(p.graph(w), h)
 			require.NoError(t, err)
 			mom, err := p.linkMoments(w, pl)
 			require.NoError(t, err)

@@ -367,7 +367,7 @@ func (p TraceWeightProblem) tryLocal(set ScaleDesignSettings, src rand.Source) (
 	if err != nil {
 		return nil, true, err
 	}
-	pl, err := p.newLocalPlan(w, set.Depth)
+	pl, err := newLocalPlan(p.graph(w), set.Depth)
 	if err != nil {
 		return nil, true, err
 	}

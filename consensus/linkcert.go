@@ -143,6 +143,14 @@ func cmpDesc(a, b float64) int {
 // chosen candidates and of the Confirm largest others by solves, and
 // sets r.lower to the better of the two relaxation bounds.
 func (r *linkRun) certifySketch() error {
+	cv, err := newLinkCV(r.g, r.cands)
+	if err != nil {
+		return err
+	}
+	r.cv = cv
+	if cv != nil {
+		r.out.CertDepth = cv.pl.h
+	}
 	acc0, acck, err := r.certSketch()
 	if err != nil {
 		return err
@@ -198,7 +206,12 @@ func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, 
 		if atChosen {
 			d = math.Sqrt(acc[i]) + r.skk
 		}
-		ucb[i] = r.term(i, r.linkWeight(c)*d*d/q)
+		g := r.linkWeight(c) * d * d / q
+		if r.cv != nil { // ‖L†b‖ ≤ ‖p(L)b‖ + ‖(L† − p(L))b‖
+			d = r.cv.pnorm[i] + d/math.Sqrt(q)
+			g = r.linkWeight(c) * d * d
+		}
+		ucb[i] = r.term(i, g)
 		if !atChosen || !r.added[i] {
 			order = append(order, i)
 		}
@@ -347,13 +360,32 @@ func (r *linkRun) certSketch() (acc0, acck []float64, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		r.accumulate(acc0, zt, cols)
+		var pg []float64 // p(L) G, the control variate's columns
+		if r.cv != nil {
+			pg = r.cv.apply(r.g, gd, cols)
+		}
 		r.res0 += r.sketchResidual(zt, gd, cols, false)
+		r.accumulateCV(acc0, zt, pg, cols)
 		r.productForm(zt, gd, cols)
-		r.accumulate(acck, zt, cols)
 		r.resk += r.sketchResidual(zt, gd, cols, true)
+		r.accumulateCV(acck, zt, pg, cols)
 	}
 	return acc0, acck, nil
+}
+
+// accumulateCV adds ‖(Z − p(L)G) b_e‖² (‖Z b_e‖² without the control
+// variate, pg nil) of the node-major columns zt of Z = L† G or L_k† G to
+// acc, pg holding p(L)G; zt is left as it was.
+func (r *linkRun) accumulateCV(acc, zt, pg []float64, cols int) {
+	if pg == nil {
+		r.accumulate(acc, zt, cols)
+		return
+	}
+	d := slices.Clone(zt)
+	for i, v := range pg {
+		d[i] -= v
+	}
+	r.accumulate(acc, d, cols)
 }
 
 // sketchResidual returns Σ_j ‖P g_j − L ẑ_j‖² over the node-major

@@ -48,6 +48,8 @@ type linkRun struct {
 	// the certificate's sketch: Σ_j ‖ρ_j‖² of its columns on the input
 	// graph and on the answer's, and the error bounds of ‖Ẑb‖ they give
 	res0, resk, sk0, skk float64
+	// its control variate (nil where the local polynomials do not fit)
+	cv *linkCV
 	// the ρ₂ part (LinkRho2 on the sketch path), nil otherwise
 	rho *rhoSketch
 	// the ρ₂* part (LinkRho2Star on the sketch path), nil otherwise, and

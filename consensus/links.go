@@ -200,6 +200,11 @@ type LinkResult struct {
 	Method LinkMethod
 	// Solves counts the Laplacian solves (block columns included).
 	Solves int
+	// CertDepth is the degree H of the sketched certificate's control
+	// variate (spec §13.13): the part ‖p(L)b_e‖ of each candidate's
+	// gradient computed exactly from its neighbourhood; 0 when none ran
+	// (LinkExact, or graphs whose polynomials converge slowly).
+	CertDepth int
 	// Rescored counts the screening scores LinkSketch computed after the
 	// first pass over the candidates (lazy screening, spec §13.13).
 	Rescored int
