@@ -18,6 +18,12 @@ import (
 // Tol (ErrNotConverged) is the reported result, not a failure.
 func benchScaleDesign(b *testing.B, n, maxIter int) {
 	p, set := benchDesignInput(b, n, maxIter)
+	benchDesignRun(b, p, set)
+}
+
+// benchDesignRun times one design and reports its certified relative
+// gap, solves and iterations.
+func benchDesignRun(b *testing.B, p TraceWeightProblem, set *ScaleDesignSettings) {
 	var d *ScaleWeightDesign
 	b.ResetTimer()
 	benchCPU(b, func() (err error) {
@@ -35,6 +41,14 @@ func BenchmarkDesignWeightsAtScale_Regular6_1e4(b *testing.B) { benchScaleDesign
 // BenchmarkDesignWeightsAtScale_Regular6_1e5 is the size recorded in
 // docs/benchmarks.md.
 func BenchmarkDesignWeightsAtScale_Regular6_1e5(b *testing.B) { benchScaleDesign(b, 100000, 30) }
+
+// BenchmarkDesignWeightsAtScaleSketch_Regular6_1e5 is the 10⁵ size on
+// the sketched path (forced), for comparison with the local path.
+func BenchmarkDesignWeightsAtScaleSketch_Regular6_1e5(b *testing.B) {
+	p, set := benchDesignInput(b, 100000, 30)
+	set.Sketch = true
+	benchDesignRun(b, p, set)
+}
 
 // BenchmarkDesignWeightsAtScale_Regular6_1e6 is the target size
 // (10⁶ nodes, 3·10⁶ links; target ≤ 30 min, ≤ 8 GiB, certified gap

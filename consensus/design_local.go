@@ -19,9 +19,10 @@ import (
 // per-link gradients from local Chebyshev moments, multiplicative
 // updates, and the polynomial dual certificate.
 const (
-	localWork      = 2500 // edge visits per endpoint of a link's moments, on average (H = 4 on a random 6-regular graph)
+	localWork      = 500  // edge visits per endpoint of a link's moments, on average, at the first depth (H = 3 on a random 6-regular graph)
+	localWorkMax   = 2500 // the same for the deeper try when the first misses Tol (H = 4 there)
 	localMaxDepth  = 8
-	localFitErr    = 0.1 // the largest Chebyshev rate ρ^(−H) for which the default chooses the local path
+	localFitErr    = 0.25 // the largest Chebyshev rate ρ^(−H) for which the default chooses the local path
 	localRitzSteps = 30
 	localFWIter    = 200 // Frank–Wolfe iterations of each certificate
 	localFWGap     = 1e-6
@@ -130,19 +131,45 @@ func newMomentCtx(g *wgraph.Graph) (*momentCtx, error) {
 // pairs hands visit the moments μ_0..μ_{2h} of b = e_u − e_v for each
 // pair i < count (from several goroutines, each i once, mu reused after
 // visit returns).
+//
+// The pairs run in the breadth-first order of their first node (a
+// counting sort), so that consecutive balls overlap and stay in cache.
 func (c *momentCtx) pairs(pl localPlan, count int, pair func(i int) (u, v int), visit func(i int, mu []float64)) {
+	order := c.byFirstNode(count, pair)
 	pieces := par.Pieces(count, 256, 1024)
 	par.For(pieces, min(cap(c.scratch), pieces), func(piece int) {
 		s := <-c.scratch
 		lo, hi := par.Bounds(count, pieces, piece)
 		b, mu := []float64{1, -1}, make([]float64, 2*pl.h+1)
-		for i := lo; i < hi; i++ {
+		for _, i32 := range order[lo:hi] {
+			i := int(i32)
 			u, v := pair(i)
 			s.Moments(c.lm, c.deg, pl.basis, []int32{c.inv[u], c.inv[v]}, b, pl.h, mu)
 			visit(i, mu)
 		}
 		c.scratch <- s
 	})
+}
+
+// byFirstNode returns the pairs' indices sorted (stably) by the
+// internal index of their first node.
+func (c *momentCtx) byFirstNode(count int, pair func(i int) (u, v int)) []int32 {
+	start := make([]int32, c.lm.N+1)
+	for i := range count {
+		u, _ := pair(i)
+		start[c.inv[u]+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	order := make([]int32, count)
+	for i := range count {
+		u, _ := pair(i)
+		k := c.inv[u]
+		order[start[k]] = int32(i)
+		start[k]++
+	}
+	return order
 }
 
 // traces returns t_k = Σ_{i≥2} T_k(S)(λ_i) = Σ_u T_k(S)_uu − T_k(C0)
@@ -228,39 +255,73 @@ func (lm *linkMoments) quads(d, w, s []float64) float64 {
 }
 
 // designLocal is DesignWeightsAtScale's local path from the feasible
-// start w (updated in place).
+// start w (updated in place). Without a set Depth, a design whose
+// certified gap misses Tol at the first depth goes on one degree deeper
+// while the balls stay within localWorkMax (spec §13.12, "Local path").
 func (p TraceWeightProblem) designLocal(w []float64, pl localPlan, set ScaleDesignSettings, src rand.Source) (*ScaleWeightDesign, error) {
-	d := &ScaleWeightDesign{Local: true, Depth: pl.h}
-	rec, err := p.localIterate(w, pl, set, d)
-	if err != nil {
-		return nil, err
+	d := &ScaleWeightDesign{Local: true}
+	maxH := pl.h
+	if set.Depth == 0 {
+		maxH = max(pl.h, kpm.Depth(p.graph(w), localWorkMax, localMaxDepth))
 	}
+	var rec solve.Record
+	for {
+		d.Depth = pl.h
+		r, err := p.localIterate(w, pl, set, d)
+		rec.Iter, rec.Evals, rec.Status = rec.Iter+r.Iter, rec.Evals+r.Evals, r.Status
+		if err != nil {
+			return nil, err
+		}
+		if err := p.localValue(w, set, src, d); err != nil {
+			return d, err
+		}
+		if d.Gap <= set.Tol*d.Value.Hi || pl.h >= maxH {
+			break
+		}
+		if pl, err = newLocalPlan(p.graph(w), pl.h+1); err != nil {
+			return nil, err
+		}
+	}
+	d.Iterations, d.Evals = rec.Iter, rec.Evals
+	var err error
+	d.Status, err = certifiedStatus(rec, d.Gap, d.Value.Hi, set.Tol, "DesignWeightsAtScale")
+	return d, err
+}
+
+// localValue sets the design's weights, graph, value (estimate.Kirchhoff
+// over n, 95 % interval at RelAcc Tol/8) and gap.
+func (p TraceWeightProblem) localValue(w []float64, set ScaleDesignSettings, src rand.Source, d *ScaleWeightDesign) error {
 	d.Weights, d.Graph = w, p.graph(w)
 	ts := &estimate.TraceSettings{RelAcc: set.Tol / 8, Solver: set.Solver}
 	kf, err := estimate.Kirchhoff(d.Graph, ts, src)
 	if err != nil {
-		return d, err
+		return err
 	}
 	n := float64(p.Nodes)
 	d.Value = loadlab.Estimate{Mean: kf.Estimate.Mean / n, Lo: kf.Estimate.Lo / n, Hi: kf.Estimate.Hi / n, StdErr: kf.Estimate.StdErr / n, N: kf.Estimate.N}
-	d.Gap, d.Confidence, d.Solves = d.Value.Hi-d.Lower, 0.95, kf.Solves
-	d.Iterations, d.Evals = rec.Iter, rec.Evals
-	d.Status, err = certifiedStatus(rec, d.Gap, d.Value.Hi, set.Tol, "DesignWeightsAtScale")
-	return d, err
+	d.Gap, d.Confidence = d.Value.Hi-d.Lower, 0.95
+	d.Solves += kf.Solves
+	return nil
 }
 
 // localIterate runs the multiplicative updates (spec §13.12, "Local
 // path") from w, keeping in d.Lower the best polynomial certificate of
 // the iterates, until the certificate and the local estimate of f move
-// by less than Tol/20 in an iteration, the local estimate is within
-// Tol/2 of the certificate, or MaxIter.
+// by less than Tol/20 in an iteration (the local estimate is too rough to
+// compare with the certificate itself), or MaxIter.
 func (p TraceWeightProblem) localIterate(w []float64, pl localPlan, set ScaleDesignSettings, d *ScaleWeightDesign) (solve.Record, error) {
 	var rec solve.Record
 	m := len(w)
 	s, y := make([]float64, m), make([]float64, m)
-	dinv := quadCoef(pl.inv)
 	prevF, prevLower := math.Inf(1), 0.0
 	for {
+		if rec.Iter > 0 { // the spectrum moves with the weights: refit [a, b]
+			var err error
+			if pl, err = newLocalPlan(p.graph(w), pl.h); err != nil {
+				return rec, err
+			}
+		}
+		dinv := quadCoef(pl.inv)
 		mom, err := p.linkMoments(w, pl)
 		if err != nil {
 			return rec, err
@@ -273,7 +334,7 @@ func (p TraceWeightProblem) localIterate(w []float64, pl localPlan, set ScaleDes
 			moved = max(moved, (d.Lower-prevLower)/d.Lower)
 		}
 		switch {
-		case fl-d.Lower <= set.Tol/2*fl || moved <= set.Tol/20:
+		case moved <= set.Tol/20:
 			rec.Status = loadlab.Success
 			return rec, nil
 		case rec.Iter >= set.MaxIter:

@@ -67,13 +67,15 @@ type ScaleDesignSettings struct {
 	// and the polynomial dual certificate, exact but for the value's
 	// interval. Otherwise graphs that neither the dense nor the sparse
 	// path takes go to the local path where its polynomials converge fast
-	// (expanders: ρ^(−Depth) ≤ 0.1 for the Chebyshev rate ρ of 1/λ on
+	// (expanders: ρ^(−H) ≤ 0.25 for the Chebyshev rate ρ of 1/λ on
 	// [0.9·λ₂, λ_n]), and to the sketched path elsewhere.
 	Local bool
 	// Depth is the degree H of the local path's polynomials (each link's
-	// moments cover its ball of radius H); zero means the largest H whose
-	// balls stay within 2500 edge visits per endpoint on average (H = 4
-	// on a random 6-regular graph).
+	// moments cover its ball of radius H, at about five times the cost
+	// per degree); zero means the largest H whose balls stay within 500
+	// edge visits per endpoint on average (H = 3 on a random 6-regular
+	// graph), then one degree more (within 2500 visits) if the certified
+	// gap misses Tol.
 	Depth int
 	// Solver configures the Laplacian solves of the sketched path and of
 	// the local path's value; nil means defaults with Tol 1e-8.

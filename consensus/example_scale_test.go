@@ -55,6 +55,6 @@ func ExampleDesignWeightsAtScale_local() {
 	fmt.Printf("local path, degree %d\n", d.Depth)
 	fmt.Printf("certified gap below 1 %%: %v (confidence %g)\n", d.Gap < 0.01*d.Value.Hi, d.Confidence)
 	// Output:
-	// local path, degree 4
+	// local path, degree 3
 	// certified gap below 1 %: true (confidence 0.95)
 }
