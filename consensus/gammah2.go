@@ -201,6 +201,9 @@ func gammaH2Sampler(g *wgraph.Graph, set *estimate.TraceSettings, src rand.Sourc
 	// seed gives the same probes whatever the number of workers.
 	hs := newH2Sampler(g, mat, solverSet, src.Uint64(), out.LambdaMax, ts)
 	hs.solveA, hs.perProbeA = solveA, solveA
+	if hs.top, err = newTopMode(mat); err != nil {
+		return out, nil, err
+	}
 	err = hs.estimate(&out, ts, rand.New(src))
 	out.LambdaMax = hs.br
 	out.Probes, out.Iterations, out.MatVecs, out.Solves = len(hs.probes), hs.iters, hs.matvecs, hs.solves
@@ -249,6 +252,7 @@ type h2Sampler struct {
 	buf, half  []float64
 	qw         lanczos.QuadWork
 	ends       lanczos.Ends // the spectral ends of the quadratures' brackets (h2trace.go)
+	top        *topMode     // the control variate of g's top mode, or nil (gammah2_topmode.go)
 }
 
 func newH2Sampler(g *wgraph.Graph, mat *lapmat.Matrix, set laplacian.Settings, seed uint64, br spectral.Bracket, ts estimate.TraceSettings) *h2Sampler {
@@ -295,7 +299,7 @@ func (hs *h2Sampler) runChunk(ps []*lanczos.Probe, explore bool) error {
 		}
 		saved := hs.probes
 		hs.probes = append(slices.Clip(saved), ps...)
-		_, _, atCap := hs.root()
+		_, _, atCap := hs.root(false)
 		hs.probes = saved
 		if !atCap {
 			return nil
@@ -477,6 +481,21 @@ func (hs *h2Sampler) summary(gamma float64, which int) loadlab.Estimate {
 	return lanczos.Widen(hs.res.add(e, traceWeight(gamma, which)), bias)
 }
 
+// summaryT is summary(γ, sampleG), its interval, with kurt, rebuilt from
+// the Student-t of the degrees of freedom matched to the probes' sample
+// kurtosis (kurtosisT; spec throttlers.md §12.15).
+func (hs *h2Sampler) summaryT(gamma float64, kurt bool) loadlab.Estimate {
+	if !kurt {
+		return hs.summary(gamma, sampleG)
+	}
+	e, bias := hs.probeParts(gamma, sampleG)
+	e, df := kurtosisT(e, bias, hs.buf)
+	if !hs.res.on {
+		return e
+	}
+	return lanczos.Widen(hs.res.addDF(e, df, traceWeight(gamma, sampleG)), bias)
+}
+
 // rho2Over returns rho2, the estimate of ρ₂ at γ̂ = gam.Mean, with the
 // interval of ρ₂(γ*) (rho2Union; spec throttlers.md §12.15).
 func (hs *h2Sampler) rho2Over(gam, rho2 loadlab.Estimate) loadlab.Estimate {
@@ -516,31 +535,42 @@ func bisect(f func(float64) float64, lo, hi float64) float64 {
 	return lo + (hi-lo)/2
 }
 
-// root locates γ̂ and its interval with the current probes. It reports
-// atCap when the root or the interval's upper end reaches the cap (the
-// cap must rise before the answer can be trusted).
-func (hs *h2Sampler) root() (gam, rho2 loadlab.Estimate, atCap bool) {
+// root locates γ̂ and its interval with the current probes, inverting
+// g's interval of summaryT with kurt. It reports atCap when the root or
+// the interval's upper end reaches the cap (the cap must rise, or with
+// kurt more probes come, before the answer can be trusted). The cap
+// moves follow root(false) alone (spec throttlers.md §12.15).
+func (hs *h2Sampler) root(kurt bool) (gam, rho2 loadlab.Estimate, atCap bool) {
 	ga, gc := 1/hs.lmax, hs.gcap()
 	mean := func(x float64) float64 { return hs.summary(x, sampleG).Mean }
-	lower := func(x float64) float64 { return hs.summary(x, sampleG).Lo }
-	upper := func(x float64) float64 { return hs.summary(x, sampleG).Hi }
 	if mean(gc) >= 0 {
 		return gam, rho2, true
 	}
 	gh := bisect(mean, ga, gc)
-	gam = loadlab.Estimate{Mean: gh, Lo: ga, Hi: gc, N: len(hs.probes)}
-	if lower(ga) > 0 {
-		gam.Lo = bisect(lower, ga, gh)
-	}
-	if upper(gc) >= 0 {
-		atCap = true
-	} else {
-		gam.Hi = bisect(upper, gh, gc)
-	}
+	gam = loadlab.Estimate{Mean: gh, N: len(hs.probes)}
+	gam.Lo, gam.Hi, atCap = hs.rootEnds(gh, kurt)
 	h := 1e-6 * gh
 	slope := (mean(gh+h) - mean(gh-h)) / (2 * h)
 	gam.StdErr = hs.summary(gh, sampleG).StdErr / math.Abs(slope)
 	return gam, hs.summary(gh, sampleRho2), atCap
+}
+
+// rootEnds returns the ends of γ*'s interval around the root gh of the
+// mean: the roots of g's interval ends (summaryT with kurt) next to gh,
+// the search range's ends where they have none, and whether the upper
+// end reaches the cap.
+func (hs *h2Sampler) rootEnds(gh float64, kurt bool) (lo, hi float64, atCap bool) {
+	ga, gc := 1/hs.lmax, hs.gcap()
+	lower := func(x float64) float64 { return hs.summaryT(x, kurt).Lo }
+	upper := func(x float64) float64 { return hs.summaryT(x, kurt).Hi }
+	lo, hi = ga, gc
+	if lower(ga) > 0 {
+		lo = bisect(lower, ga, gh)
+	}
+	if upper(gc) >= 0 {
+		return lo, hi, true
+	}
+	return lo, bisect(upper, gh, gc), false
 }
 
 // estimate adds probes, raising the cap when needed, until both
@@ -551,7 +581,7 @@ func (hs *h2Sampler) estimate(out *GammaH2Estimate, ts estimate.TraceSettings, r
 		if err := hs.add(next-len(hs.probes), rng); err != nil {
 			return hs.partial(out, err)
 		}
-		gam, rho2, atCap := hs.root()
+		gam, rho2, atCap := hs.root(false)
 		if atCap {
 			raised, err := hs.raise()
 			if err != nil {
@@ -566,6 +596,7 @@ func (hs *h2Sampler) estimate(out *GammaH2Estimate, ts estimate.TraceSettings, r
 				return loadlab.Wrap(loadlab.ErrIllConditioned, "consensus", "EstimateGammaH2: γ*_H2 lies within %.3g/λ_n of the stability limit 2/λ_n (λ_n ∈ [%g, %g])", capMinGap, hs.br.Lo, hs.br.Hi)
 			}
 		}
+		gam, atCap = hs.reported(gam, atCap)
 		out.Gamma, out.Rho2 = gam, hs.rho2Over(gam, rho2)
 		if !atCap && gam.HalfWidth() <= ts.RelAcc*gam.Mean && out.Rho2.RelHalfWidth() <= ts.RelAcc {
 			out.Status = loadlab.Success
@@ -593,6 +624,20 @@ func (hs *h2Sampler) estimate(out *GammaH2Estimate, ts estimate.TraceSettings, r
 	}
 }
 
+// reported returns the interval of γ* that EstimateGammaH2 reports and
+// stops on: gam's ends rebuilt from g's interval with kurtosis-matched
+// degrees of freedom (summaryT), and atCap also when those ends reach
+// the cap while gam's (the Student-t of N − 1, which alone moves the
+// cap) do not; then more probes are drawn at the same cap (spec
+// throttlers.md §12.15). gam at the cap is returned as it is.
+func (hs *h2Sampler) reported(gam loadlab.Estimate, atCap bool) (loadlab.Estimate, bool) {
+	if atCap || gam.N == 0 {
+		return gam, atCap
+	}
+	gam.Lo, gam.Hi, atCap = hs.rootEnds(gam.Mean, true)
+	return gam, atCap
+}
+
 // refineGamma refines the resistance term (refineTrace) when its share
 // keeps γ̂'s or ρ₂'s interval above RelAcc.
 func (hs *h2Sampler) refineGamma(gam, rho2 loadlab.Estimate, atCap bool) (bool, error) {
@@ -609,7 +654,8 @@ func (hs *h2Sampler) refineGamma(gam, rho2 loadlab.Estimate, atCap bool) (bool, 
 func (hs *h2Sampler) partial(out *GammaH2Estimate, err error) error {
 	out.Status = failStatus(err)
 	if len(hs.probes) >= 2 {
-		if gam, rho2, atCap := hs.root(); !atCap || gam.N > 0 {
+		if gam, rho2, atCap := hs.root(false); !atCap || gam.N > 0 {
+			gam, _ = hs.reported(gam, atCap)
 			out.Gamma, out.Rho2 = gam, hs.rho2Over(gam, rho2)
 		}
 	}

@@ -333,6 +333,9 @@ func (hs *h2Sampler) probeParts(gamma float64, which int) (loadlab.Estimate, flo
 		r2, _, gv := sampleH2Bounds(p, gamma, hs.lmax, &hs.qw)
 		if which == sampleG {
 			r2 = gv
+			if hs.top != nil {
+				r2 = hs.top.adjust(r2, gamma, p)
+			}
 		}
 		hs.buf, hs.half = append(hs.buf, r2[0]), append(hs.half, r2[1])
 	}
