@@ -28,7 +28,7 @@ const (
 type topMode struct {
 	u     []float64
 	theta float64
-	scale float64 // (n − 1)/(n − 2): the other modes' weights sum to n − 1 − c
+	lbar  float64 // (tr L − θ)/(n − 2), the mean of the other eigenvalues
 	c     map[*lanczos.Probe]float64
 	q     []float64
 }
@@ -41,7 +41,7 @@ func newTopMode(m *lapmat.Matrix) (*topMode, error) {
 	if n < 3 || n >= topModeMaxOrder {
 		return nil, nil
 	}
-	if err := size.Check("consensus", "EstimateGammaH2: top-mode Lanczos vectors, n", n, 8*(lanczos.Vectors+3)); err != nil {
+	if err := size.Check("consensus", "EstimateGammaH2: top-mode Lanczos vectors, n", n, 8*(lanczos.Vectors+4)); err != nil {
 		return nil, err
 	}
 	z := make([]float64, n)
@@ -82,9 +82,14 @@ func newTopMode(m *lapmat.Matrix) (*topMode, error) {
 	if err := apply(ly, y); err != nil {
 		return nil, err
 	}
-	tm := &topMode{u: make([]float64, n), theta: dense.Dot(y, ly), scale: float64(n-1) / float64(n-2),
+	tm := &topMode{u: make([]float64, n), theta: dense.Dot(y, ly),
 		c: map[*lanczos.Probe]float64{}, q: make([]float64, n)}
-	if !(tm.theta > 0) {
+	var trL float64
+	for _, d := range m.Degrees() {
+		trL += d
+	}
+	tm.lbar = (trL - tm.theta) / float64(n-2)
+	if !(tm.theta > 0 && tm.lbar > 0) {
 		return nil, nil
 	}
 	m.Scatter(tm.u, y)
@@ -104,18 +109,49 @@ func (tm *topMode) weight(p *lanczos.Probe) float64 {
 	return c
 }
 
-// adjust returns a probe's g at γ, the bracket {mid, half}, with the
-// control variate β(c − 1) taken off the midpoint, β = scale·φ(θ),
-// φ(λ) = (1 − γλ)/(λ(2 − γλ)²) the top mode's term of g, and the
-// rounding of the subtraction added to the half-width. At γ*_H2, where
-// Σ_{i≥2} φ(λ_i) = 0, scale·φ(θ) = φ(θ) − (the mean of φ over the other
-// n − 2 modes) when θ = λ_n: the coefficient of c in g once the other
-// weights' sum n − 1 − c is accounted for (spec throttlers.md §12.15).
-func (tm *topMode) adjust(v [2]float64, gamma float64, p *lanczos.Probe) [2]float64 {
-	t := gamma * tm.theta
-	beta := tm.scale * (1 - t) / (tm.theta * (2 - t) * (2 - t))
-	c := tm.weight(p)
-	v[1] += lanczos.RoundRel * (math.Abs(v[0]) + math.Abs(beta)*(c+1))
-	v[0] -= beta * (c - 1)
-	return v
+// topBeta returns the coefficient β of the control variate of g (which
+// = sampleG) or ρ₂ at γ: f(θ) − f(λ̄), f the term of one mode in a
+// probe's value (modeTerm) and λ̄ = (tr L − θ)/(n − 2) the mean of the
+// other eigenvalues. A probe's value is Σ_k f(λ_k)w_k with the weights
+// summing to n − 1, so a weight c on the top mode leaves n − 1 − c to
+// the others; were their terms all f(λ̄), the value would be
+// (n − 1)f(λ̄) + c(f(θ) − f(λ̄)), and the adjusted one constant. That is
+// exact on a star (eigenvalues 1, n − 2 times, and n) and an
+// approximation elsewhere; β is fixed (it depends on γ and the graph,
+// not on the probes), so each adjusted value keeps its mean whatever β
+// (spec throttlers.md §12.15).
+func (hs *h2Sampler) topBeta(gamma float64, which int) float64 {
+	return hs.modeTerm(gamma, hs.top.theta, which) - hs.modeTerm(gamma, hs.top.lbar, which)
+}
+
+// modeTerm returns the term of an eigenvalue λ in one probe's value of g
+// (which = sampleG) or ρ₂ at γ (σ = 1; sampleH2): with t = γλ,
+// (1 − t)/(λ(2 − t)²) and 1/(t(2 − t)), less the resistance part
+// 1/(4λ) or 1/(2t) when tr L† is estimated apart (the probes' a are 0).
+func (hs *h2Sampler) modeTerm(gamma, lambda float64, which int) float64 {
+	t := gamma * lambda
+	if which == sampleG {
+		f := (1 - t) / (lambda * (2 - t) * (2 - t))
+		if hs.res.on {
+			f -= 1 / (4 * lambda)
+		}
+		return f
+	}
+	f := 1 / (t * (2 - t))
+	if hs.res.on {
+		f -= 1 / (2 * t)
+	}
+	return f
+}
+
+// adjust takes the control variate off the probes' values mid (their
+// brackets' half-widths half, in the order of ps): each value less
+// β(c_i − 1), c_i the probe's weight on u (mean exactly 1), with the
+// rounding of the subtraction added to the half-width.
+func (tm *topMode) adjust(mid, half []float64, ps []*lanczos.Probe, beta float64) {
+	for i, p := range ps {
+		c := tm.weight(p)
+		half[i] += lanczos.RoundRel * (math.Abs(mid[i]) + math.Abs(beta)*(c+1))
+		mid[i] -= beta * (c - 1)
+	}
 }
