@@ -9,8 +9,8 @@ import (
 	"github.com/loadlab/loadlab/internal/size"
 )
 
-// Top-mode control variate of EstimateGammaH2's g (spec throttlers.md
-// §12.15): it is used on graphs of 3 to topModeMaxOrder − 1 nodes; the
+// Top-mode control variate of EstimateGammaH2's g and ρ₂ (spec
+// throttlers.md §12.15): it is used on graphs of 3 to topModeMaxOrder − 1 nodes; the
 // top Ritz vector takes at most topModeSteps Lanczos steps, stopping
 // earlier at an invariant subspace or once the top Ritz value moves by
 // less than topModeSettle (relative) over topModeCheck steps.
@@ -29,8 +29,11 @@ type topMode struct {
 	u     []float64
 	theta float64
 	lbar  float64 // (tr L − θ)/(n − 2), the mean of the other eigenvalues
-	c     map[*lanczos.Probe]float64
-	q     []float64
+	// matvecs counts the products with L that computing u took (two
+	// passes of the Lanczos process and the Rayleigh quotient).
+	matvecs int
+	c       map[*lanczos.Probe]float64
+	q       []float64
 }
 
 // newTopMode computes u by the Lanczos process of L on 1⊥ from a fixed
@@ -41,7 +44,8 @@ func newTopMode(m *lapmat.Matrix) (*topMode, error) {
 	if n < 3 || n >= topModeMaxOrder {
 		return nil, nil
 	}
-	if err := size.Check("consensus", "EstimateGammaH2: top-mode Lanczos vectors, n", n, 8*(lanczos.Vectors+4)); err != nil {
+	// The Lanczos process's vectors, and z, y, Ly, u and the probe.
+	if err := size.Check("consensus", "EstimateGammaH2: top-mode Lanczos vectors, n", n, 8*(lanczos.Vectors+5)); err != nil {
 		return nil, err
 	}
 	z := make([]float64, n)
@@ -82,7 +86,7 @@ func newTopMode(m *lapmat.Matrix) (*topMode, error) {
 	if err := apply(ly, y); err != nil {
 		return nil, err
 	}
-	tm := &topMode{u: make([]float64, n), theta: dense.Dot(y, ly),
+	tm := &topMode{u: make([]float64, n), theta: dense.Dot(y, ly), matvecs: 2 * k,
 		c: map[*lanczos.Probe]float64{}, q: make([]float64, n)}
 	var trL float64
 	for _, d := range m.Degrees() {
