@@ -122,8 +122,9 @@ const (
 // Measured over 1000 seeds (RelAcc 5 % unless said; before → after):
 // γ* covers 0.909 → 0.959 on the 2⁵-node hypercube (13.7 → 10.6 mean
 // probes), 0.914 and 0.917 → 1.000 on the stars of 20 and 21 nodes at
-// RelAcc 1 % (g and ρ₂ exact up to rounding there), and 0.93–0.95 →
-// 0.95–0.97 on random graphs. ρ₂ is estimated at γ̂ from the same
+// RelAcc 1 % (g and ρ₂ exact up to rounding there), 0.931 → 0.967 on
+// the 2⁶-node hypercube, and 0.921–0.928 → 0.947–0.960 on two small
+// random graphs. ρ₂ is estimated at γ̂ from the same
 // probes (its mean), with the interval of ρ₂(γ*) = min ρ₂: the union of
 // ρ₂'s intervals at γ̂ and at 16 equally spaced γ of γ*'s interval,
 // which holds ρ₂(γ*) whenever γ*'s interval holds γ* and ρ₂'s interval
