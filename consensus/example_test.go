@@ -225,7 +225,7 @@ func ExampleEstimateGammaH2() {
 	fmt.Printf("ρ₂ ≈ %.4g ± %.2g\n", r.Rho2.Mean, r.Rho2.HalfWidth())
 	// Output:
 	// Success
-	// γ*_H2 ≈ 0.1490, 95 % interval [0.1483, 0.1496]
+	// γ*_H2 ≈ 0.1490, 95 % interval [0.1482, 0.1497]
 	// ρ₂ ≈ 6064 ± 22
 }
 
@@ -276,7 +276,7 @@ func ExampleEstimateGammaMargin() {
 	fmt.Printf("limit %.4f, γ*_H2 ≈ %.4f, chosen %.4f\n", m.Limit, m.GammaH2.Gamma.Mean, m.Gamma)
 	fmt.Printf("price %.1f %%, 95 %% interval [%.1f, %.1f] %%\n", 100*m.Price.Mean, 100*m.Price.Lo, 100*m.Price.Hi)
 	// Output:
-	// limit 0.2681, γ*_H2 ≈ 0.2172, chosen 0.1876
+	// limit 0.2681, γ*_H2 ≈ 0.2173, chosen 0.1876
 	// price 3.3 %, 95 % interval [3.0, 3.6] %
 }
 

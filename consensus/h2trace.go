@@ -325,8 +325,9 @@ func sampleH2Bounds(p *lanczos.Probe, gamma, lmaxHi float64, w *lanczos.QuadWork
 }
 
 // probeParts returns the estimate of g (which = sampleG) or ρ₂ at γ
-// over the probes from their brackets (lanczos.BracketEstimate) and the
-// bias bound the interval carries.
+// over the probes from their brackets (lanczos.BracketEstimate), with
+// the top mode's control variate when there is one (topMode.adjust),
+// and the bias bound the interval carries.
 func (hs *h2Sampler) probeParts(gamma float64, which int) (loadlab.Estimate, float64) {
 	hs.buf, hs.half = hs.buf[:0], hs.half[:0]
 	for _, p := range hs.probes {
@@ -335,6 +336,9 @@ func (hs *h2Sampler) probeParts(gamma float64, which int) (loadlab.Estimate, flo
 			r2 = gv
 		}
 		hs.buf, hs.half = append(hs.buf, r2[0]), append(hs.half, r2[1])
+	}
+	if hs.top != nil {
+		hs.top.adjust(hs.buf, hs.half, hs.probes, hs.topBeta(gamma, which))
 	}
 	return lanczos.BracketEstimate(hs.buf, hs.half)
 }
