@@ -143,13 +143,8 @@ func cmpDesc(a, b float64) int {
 // chosen candidates and of the Confirm largest others by solves, and
 // sets r.lower to the better of the two relaxation bounds.
 func (r *linkRun) certifySketch() error {
-	cv, err := newLinkCV(r.g, r.cands)
-	if err != nil {
+	if err := r.startCV(); err != nil {
 		return err
-	}
-	r.cv = cv
-	if cv != nil {
-		r.out.CertDepth = cv.pl.h
 	}
 	acc0, acck, err := r.certSketch()
 	if err != nil {
@@ -171,6 +166,20 @@ func (r *linkRun) certifySketch() error {
 	bf := r.out.Before
 	r.lower = max(bf.Lo-n*d0, r.out.After.Lo-n*dk)
 	r.out.Confidence = 1 - r.set.Miss
+	return nil
+}
+
+// startCV builds the certificate's control variate where it applies
+// (spec §13.13, "Control variate").
+func (r *linkRun) startCV() error {
+	cv, err := newLinkCV(r.g, r.cands)
+	if err != nil {
+		return err
+	}
+	r.cv = cv
+	if cv != nil {
+		r.out.CertDepth = cv.pl.h
+	}
 	return nil
 }
 

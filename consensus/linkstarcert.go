@@ -37,6 +37,9 @@ func (r *linkRun) certifyStar() error {
 	miss := r.set.Miss
 	r.set.Miss = miss / 2 // the sketch's share; the cells take the other half
 	defer func() { r.set.Miss = miss }()
+	if err := r.startCV(); err != nil {
+		return err
+	}
 	acc0, _, err := r.certSketch()
 	if err != nil {
 		return err
