@@ -28,7 +28,7 @@ type relaxTier struct {
 
 // relaxTiers are the merge rules (§3.2): tiny supernodes always, small
 // ones while zeros do not dominate, wider ones with few zeros.
-var relaxTiers = []relaxTier{{4, 1}, {16, 0.8}, {48, 0.1}}
+var relaxTiers = []relaxTier{{4, 1}, {16, 0.5}, {48, 0.05}}
 
 // fundamental returns the first column of each fundamental supernode of
 // the factor with elimination tree parent and column counts counts,

@@ -10,6 +10,10 @@ package cholesky
 // before a row's diagonal (position r < c) are unused and stay zero.
 // Column j's entries li[lp[j]:lp[j+1]] are then lx[xp[j]:xp[j]+c_j].
 //
+// A relaxed supernode (§3.2) has the same layout: its columns are a
+// tail of its last column's subtree, and R is the run and that column's
+// rows below it, some of them explicit zeros in the earlier columns.
+//
 // On the separators of a nested dissection the supernodes are wide (a
 // separator of the 1000 × 1000 torus is one supernode of about 2000
 // columns), and the factorisation and the selected inversion work on

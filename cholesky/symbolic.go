@@ -139,7 +139,7 @@ type Symbolic struct {
 	perm   []int   // perm[k] = original index of the k-th pivot
 	pinv   []int   // pinv[i] = position of original index i
 	parent []int   // elimination tree of the permuted matrix (-1 at roots)
-	lp     []int   // column pointers of the factor's pattern
+	lp     []int   // column pointers of the stored pattern (the factor's, or its relaxed superset, §3.2)
 	li     []int32 // its rows by columns, diagonal first (int32: half the memory of the largest array)
 	// The permuted matrix by columns: lower part (rows ≥ j) in low,
 	// upper part (rows < j) in up; src maps each lower entry to its
