@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,17 +93,7 @@ func TestAMDLimitedRefusesAsTheCount(t *testing.T) {
 func TestExpanderRefusal(t *testing.T) {
 	const n = 20000
 	g := refuseGraphs(t, n)["regular"]
-	a := &Matrix{N: n, Ptr: make([]int, n+1)}
-	for i := range n {
-		row := append([]int{i}, g[1][g[0][i]:g[0][i+1]]...)
-		for k := 1; k < len(row) && row[k] < row[k-1]; k++ { // the diagonal in place
-			row[k], row[k-1] = row[k-1], row[k]
-		}
-		for _, j := range row {
-			a.Ind, a.Val = append(a.Ind, j), append(a.Val, 1)
-		}
-		a.Ptr[i+1] = len(a.Ind)
-	}
+	a := withDiagonal(n, g[0], g[1])
 	const limit = 1e9
 	_, err := Analyze(a, &Settings{MaxFlops: limit})
 	require.True(t, errors.Is(err, loadlab.ErrTooLarge), "%v", err)
@@ -120,4 +111,21 @@ func TestExpanderRefusal(t *testing.T) {
 	}
 	assert.Greater(t, am.left, 0)
 	assert.Less(t, am.flops, 2*limit/10, "the bounds stopped the count late")
+}
+
+// withDiagonal returns the matrix of the pattern (ptr, adj) with a full
+// diagonal, every value 1 (the values are not read by Analyze).
+func withDiagonal(n int, ptr, adj []int) *Matrix {
+	a := &Matrix{N: n, Ptr: make([]int, n+1)}
+	for i := range n {
+		row := append([]int{i}, adj[ptr[i]:ptr[i+1]]...)
+		slices.Sort(row)
+		a.Ind = append(a.Ind, row...)
+		a.Ptr[i+1] = len(a.Ind)
+	}
+	a.Val = make([]float64, len(a.Ind))
+	for i := range a.Val {
+		a.Val[i] = 1
+	}
+	return a
 }
