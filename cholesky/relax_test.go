@@ -176,3 +176,29 @@ func assertClose(t *testing.T, want, got []float64, what string) {
 		}
 	}
 }
+
+// TestRelaxFallsBack: a relaxed factor beyond MaxFlops or MaxBytes,
+// whose fundamental supernodes fit, is analysed with the fundamental
+// supernodes rather than refused.
+func TestRelaxFallsBack(t *testing.T) {
+	a := gridMatrix(30)
+	off, err := Analyze(a, &Settings{Ordering: NestedDissection, Relax: RelaxOff})
+	require.NoError(t, err)
+	rel, err := Analyze(a, &Settings{Ordering: NestedDissection})
+	require.NoError(t, err)
+	ro, rr := off.Report(), rel.Report()
+	require.Greater(t, rr.Flops, ro.Flops)
+	require.Greater(t, rr.Bytes, ro.Bytes)
+	for name, set := range map[string]*Settings{
+		"MaxFlops": {Ordering: NestedDissection, MaxFlops: ro.Flops},
+		"MaxBytes": {Ordering: NestedDissection, MaxBytes: ro.Bytes},
+	} {
+		sym, err := Analyze(a, set)
+		require.NoError(t, err, name)
+		r := sym.Report()
+		assert.Equal(t, r.Factor, r.Stored, name)
+		assert.Equal(t, ro.Flops, r.Flops, name)
+		assert.Equal(t, ro.Bytes, r.Bytes, name)
+		checkSupernodes(t, sym)
+	}
+}

@@ -202,7 +202,8 @@ func Analyze(a *Matrix, set *Settings) (*Symbolic, error) {
 
 // relaxFitting returns the supernodes' first columns and the stored
 // column counts: the relaxed supernodes of s.Relax (§3.2) when their
-// flops and entries stay within the limits, else the fundamental ones.
+// flops and their memory (Report.Bytes) stay within the limits, else the
+// fundamental ones.
 func relaxFitting(parent, counts []int, s Settings) (start, stored []int) {
 	fstart := fundamental(parent, counts)
 	if s.Relax <= RelaxOff {
@@ -210,6 +211,13 @@ func relaxFitting(parent, counts []int, s Settings) (start, stored []int) {
 	}
 	start, stored = relax(fstart, parent, counts, s.Relax)
 	if flopsOf(stored) > s.MaxFlops || float64(sum(stored)) > float64(s.MaxBytes/bytesPerEntry) {
+		return fstart, counts
+	}
+	lp := make([]int, len(stored)+1)
+	for j, c := range stored {
+		lp[j+1] = lp[j] + c
+	}
+	if layoutBytes(lp, newSupernodes(start, parent, lp)) > s.MaxBytes {
 		return fstart, counts
 	}
 	return start, stored
@@ -227,8 +235,12 @@ func sum(counts []int) int {
 // row indices of the pattern and two sets of panels (the factor's values
 // and the inverse's), and one goroutine's workspace of the selected
 // inversion per worker (see invWork).
-func (s *Symbolic) bytes() int {
-	return 4*s.lp[s.n] + 16*s.sn.size + par.Workers(0)*invWorkBytes(s.sn)
+func (s *Symbolic) bytes() int { return layoutBytes(s.lp, s.sn) }
+
+// layoutBytes is Symbolic.bytes for the column pointers lp and the
+// supernodes sn.
+func layoutBytes(lp []int, sn *supernodes) int {
+	return 4*lp[len(lp)-1] + 16*sn.size + par.Workers(0)*invWorkBytes(sn)
 }
 
 // Report returns the predicted size and cost of the factor.
