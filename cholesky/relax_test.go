@@ -177,9 +177,10 @@ func assertClose(t *testing.T, want, got []float64, what string) {
 	}
 }
 
-// TestRelaxFallsBack: a relaxed factor beyond MaxFlops or MaxBytes,
-// whose fundamental supernodes fit, is analysed with the fundamental
-// supernodes rather than refused.
+// TestRelaxFallsBack: a relaxed factor beyond MaxFlops or half of
+// MaxBytes, whose fundamental supernodes fit, is analysed with the
+// fundamental supernodes rather than refused; within half of MaxBytes
+// it stays relaxed.
 func TestRelaxFallsBack(t *testing.T) {
 	a := gridMatrix(30)
 	off, err := Analyze(a, &Settings{Ordering: NestedDissection, Relax: RelaxOff})
@@ -201,4 +202,7 @@ func TestRelaxFallsBack(t *testing.T) {
 		assert.Equal(t, ro.Bytes, r.Bytes, name)
 		checkSupernodes(t, sym)
 	}
+	sym, err := Analyze(a, &Settings{Ordering: NestedDissection, MaxBytes: 2 * rr.Bytes})
+	require.NoError(t, err)
+	assert.Equal(t, rr, sym.Report())
 }

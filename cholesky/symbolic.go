@@ -67,8 +67,8 @@ type Settings struct {
 	// Relax is the widest supernode made by merging small supernodes
 	// into their parents, storing explicit zeros (spec
 	// sparse-cholesky.md §3.2; zero: DefaultRelax; RelaxOff keeps the
-	// fundamental supernodes). A merge is kept only when the merged
-	// factor still fits MaxFlops and MaxBytes.
+	// fundamental supernodes). The merges are kept only when the
+	// merged factor fits MaxFlops and half of MaxBytes.
 	Relax int
 }
 
@@ -202,8 +202,9 @@ func Analyze(a *Matrix, set *Settings) (*Symbolic, error) {
 
 // relaxFitting returns the supernodes' first columns and the stored
 // column counts: the relaxed supernodes of s.Relax (§3.2) when their
-// flops and their memory (Report.Bytes) stay within the limits, else the
-// fundamental ones.
+// flops stay within MaxFlops and their memory (Report.Bytes) within half
+// of MaxBytes, else the fundamental ones: relaxation spends memory for
+// time, and the factors near the memory limit keep their memory.
 func relaxFitting(parent, counts []int, s Settings) (start, stored []int) {
 	fstart := fundamental(parent, counts)
 	if s.Relax <= RelaxOff {
@@ -217,7 +218,7 @@ func relaxFitting(parent, counts []int, s Settings) (start, stored []int) {
 	for j, c := range stored {
 		lp[j+1] = lp[j] + c
 	}
-	if layoutBytes(lp, newSupernodes(start, parent, lp)) > s.MaxBytes {
+	if layoutBytes(lp, newSupernodes(start, parent, lp)) > s.MaxBytes/2 {
 		return fstart, counts
 	}
 	return start, stored
