@@ -66,9 +66,10 @@ type Settings struct {
 	MaxBytes int
 	// Relax is the widest supernode made by merging small supernodes
 	// into their parents, storing explicit zeros (spec
-	// sparse-cholesky.md §3.2; zero: DefaultRelax; RelaxOff keeps the
-	// fundamental supernodes). The merges are kept only when the
-	// merged factor fits MaxFlops and half of MaxBytes.
+	// sparse-cholesky.md §3.2; zero: DefaultRelax, which is also the
+	// widest the rule ever makes; RelaxOff keeps the fundamental
+	// supernodes). The merges are kept only when the merged factor
+	// fits MaxFlops and half of MaxBytes.
 	Relax int
 }
 
