@@ -1,6 +1,9 @@
 package cholesky
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Approximate minimum degree ordering (Amestoy, Davis and Duff 1996),
 // spec sparse-cholesky.md §6.
@@ -70,6 +73,10 @@ type amd struct {
 	// from each pivot's element (dense nodes not included, so a lower
 	// bound); the ordering stops once it exceeds maxFlops (0: no limit).
 	flops, maxFlops float64
+	// nextScan is the pivot degree from which tally next bounds the
+	// flops of all the live elements; cmark marks the variables taken.
+	nextScan int
+	cmark    []bool
 }
 
 // orderAMD returns an approximate minimum degree ordering of the symmetric
@@ -483,12 +490,77 @@ func (a *amd) alive(i int) bool {
 }
 
 // tally adds the columns of the pivot p just eliminated to the flops
-// count and reports whether it exceeds the limit. The s = nvpiv
-// variables of p are eliminated consecutively with the element's d other
-// rows below them: their columns hold d + s, d + s − 1, …, d + 1 entries
-// (spec sparse-cholesky.md §6), so Σ c² = s d² + d s(s+1) + s(s+1)(2s+1)/6.
+// count and reports whether the factor's flops must exceed the limit.
+// The s = nvpiv variables of p are eliminated consecutively with the
+// element's d other rows below them: their columns hold d + s,
+// d + s − 1, …, d + 1 entries (spec sparse-cholesky.md §6), so
+// Σ c² = s d² + d s(s+1) + s(s+1)(2s+1)/6. To the count it adds a lower
+// bound on the flops of the columns still to come (§6.1): that of the
+// new element, a clique of d variables, at every step, and that of all
+// the live elements each time the pivots' degree has grown enough since
+// the last such scan. On an expander this refuses long before the
+// count alone would, and the refusal is the same: the count run to the
+// end would exceed the limit too.
 func (a *amd) tally(p int) bool {
 	s, d := float64(a.nvpiv), float64(a.deg[p])
 	a.flops += s*d*d + d*s*(s+1) + s*(s+1)*(2*s+1)/6
-	return a.maxFlops > 0 && a.flops > a.maxFlops
+	if a.maxFlops <= 0 {
+		return false
+	}
+	if a.flops+cliqueFlops(d) > a.maxFlops {
+		return true
+	}
+	if a.deg[p] < a.nextScan {
+		return false
+	}
+	f := a.flops + a.elementFlops()
+	// The bound grows about as the square of the degree on an expander:
+	// the next scan waits until the cube could reach the limit, for a
+	// quarter more at least and at most twice the degree.
+	grow := min(2, max(1.25, math.Cbrt(a.maxFlops/f)))
+	a.nextScan = int(min(grow*d, float64(a.n))) + 1
+	return f > a.maxFlops
+}
+
+// cliqueFlops returns Σ_{r=1}^{k} r² = k(k+1)(2k+1)/6: the least flops of
+// the columns of a clique of k variables of the elimination graph,
+// whatever the order, since the r-th last of them to go has at least the
+// r − 1 others after it in its column.
+func cliqueFlops(k float64) float64 { return k * (k + 1) * (2*k + 1) / 6 }
+
+// elementFlops returns a lower bound on the flops of the columns not yet
+// eliminated: the live elements are cliques of the elimination graph;
+// taken largest first, each gives the variables no earlier one took,
+// which still form a clique, and the cliques so found are disjoint, so
+// their cliqueFlops add up (§6.1).
+func (a *amd) elementFlops() float64 {
+	var elems []int
+	for e := range a.hstart {
+		if a.status[e] == amdElem {
+			elems = append(elems, e)
+		}
+	}
+	slices.SortFunc(elems, func(x, y int) int {
+		if a.deg[x] != a.deg[y] {
+			return a.deg[y] - a.deg[x]
+		}
+		return x - y
+	})
+	if a.cmark == nil {
+		a.cmark = make([]bool, a.n)
+	} else {
+		clear(a.cmark)
+	}
+	f := 0.0
+	for _, e := range elems {
+		k := 0
+		for _, i := range a.iw[a.pe[e] : a.pe[e]+a.ln[e]] {
+			if i < a.hstart && a.status[i] == amdVar && a.nv[i] > 0 && !a.cmark[i] {
+				a.cmark[i] = true
+				k += a.nv[i]
+			}
+		}
+		f += cliqueFlops(float64(k))
+	}
+	return f
 }

@@ -11,8 +11,10 @@
 // which counts both and keeps the cheaper), builds the elimination tree
 // and the factor's pattern, and reports the predicted entries, flops and
 // memory (Symbolic.Report) before any numeric work; a factor that would
-// exceed Settings.MaxBytes or Settings.MaxFlops is refused then. One
-// Symbolic serves every matrix with the same pattern:
+// exceed Settings.MaxBytes or Settings.MaxFlops is refused then — on an
+// expander within the ordering, as soon as a lower bound on the flops
+// passes twice the limit (§6.1). One Symbolic serves every matrix with
+// the same pattern:
 //
 //	sym, err := cholesky.Analyze(a, nil)
 //	f, err := sym.Factor(a)      // P A Pᵀ = L Lᵀ
@@ -25,7 +27,13 @@
 // The numeric work runs by supernodes (runs of columns with one row
 // pattern, dense panels, spec sparse-cholesky.md §3.1) on the module's
 // AVX2 matrix product: on the 1000 × 1000 torus (4·10⁷ entries) the
-// analysis, the factor and its selected inverse take about 16 s.
+// analysis, the factor and its selected inverse take about 16 s. Small
+// supernodes are merged into their parents (relaxed supernodes, §3.2):
+// the merged panels store a few entries that are zero in L as explicit
+// zeros, which stay exact zeros, in exchange for far fewer tiny blocks.
+// Settings.Relax bounds the merged width (RelaxOff keeps the fundamental
+// supernodes); Report.Factor counts L's entries and Report.Stored,
+// Flops and Bytes what is stored and done.
 //
 // The analysis is the expensive part on small factors (on the 4941-node
 // power grid it is about ten times the numeric factorisation), so a

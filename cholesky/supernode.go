@@ -1,6 +1,6 @@
 package cholesky
 
-// Supernodes (spec sparse-cholesky.md §3.1). A fundamental supernode is a
+// Supernodes (spec sparse-cholesky.md §3.1, §3.2). A fundamental supernode is a
 // maximal run of columns j0 … j1−1 with parent(j) = j + 1 and
 // c_j = c_{j+1} + 1 inside the run, so that every column j of the run has
 // the pattern {j, …, j1−1} ∪ S, S the run's rows below j1−1. Its columns
@@ -9,6 +9,10 @@ package cholesky
 // holds column j0 + c at the positions of its rows in R. The entries
 // before a row's diagonal (position r < c) are unused and stay zero.
 // Column j's entries li[lp[j]:lp[j+1]] are then lx[xp[j]:xp[j]+c_j].
+//
+// A relaxed supernode (§3.2) has the same layout: its columns are a
+// tail of its last column's subtree, and R is the run and that column's
+// rows below it, some of them explicit zeros in the earlier columns.
 //
 // On the separators of a nested dissection the supernodes are wide (a
 // separator of the 1000 × 1000 torus is one supernode of about 2000
@@ -26,18 +30,17 @@ type supernodes struct {
 	maxW   int   // the largest width
 }
 
-// newSupernodes partitions the columns of the factor with elimination
-// tree parent and column pointers lp into fundamental supernodes.
-func newSupernodes(parent, lp []int) *supernodes {
+// newSupernodes lays out the supernodes whose first columns are start
+// (followed by n), of the factor with elimination tree parent and column
+// pointers lp: fundamental supernodes, or relaxed ones (§3.2).
+func newSupernodes(start, parent, lp []int) *supernodes {
 	n := len(parent)
-	sn := &supernodes{of: make([]int, n), xp: make([]int, n)}
-	for j := range n {
-		if j == 0 || parent[j-1] != j || lp[j]-lp[j-1] != lp[j+1]-lp[j]+1 {
-			sn.start = append(sn.start, j)
+	sn := &supernodes{start: start, of: make([]int, n), xp: make([]int, n)}
+	for J := range len(start) - 1 {
+		for j := start[J]; j < start[J+1]; j++ {
+			sn.of[j] = J
 		}
-		sn.of[j] = len(sn.start) - 1
 	}
-	sn.start = append(sn.start, n)
 	ns := len(sn.start) - 1
 	sn.base = make([]int, ns+1)
 	sn.parent = make([]int, ns)

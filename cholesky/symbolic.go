@@ -64,6 +64,13 @@ type Settings struct {
 	// MaxBytes is the largest predicted memory of the factor and its
 	// selected inverse (zero: the module's budget, internal/size).
 	MaxBytes int
+	// Relax is the widest supernode made by merging small supernodes
+	// into their parents, storing explicit zeros (spec
+	// sparse-cholesky.md §3.2; zero: DefaultRelax, which is also the
+	// widest the rule ever makes; RelaxOff keeps the fundamental
+	// supernodes). The merges are kept only when the merged factor
+	// fits MaxFlops and half of MaxBytes.
+	Relax int
 }
 
 // Validate returns an error wrapping loadlab.ErrInvalid naming the first
@@ -87,6 +94,12 @@ func (s *Settings) resolve() (Settings, error) {
 	if r.MaxBytes < 0 {
 		return r, loadlab.Invalid("cholesky", "Settings.MaxBytes = %d, want ≥ 0", r.MaxBytes)
 	}
+	if r.Relax < 0 {
+		return r, loadlab.Invalid("cholesky", "Settings.Relax = %d, want ≥ 0 (%d: no merging)", r.Relax, RelaxOff)
+	}
+	if r.Relax == 0 {
+		r.Relax = DefaultRelax
+	}
 	if r.MaxFlops == 0 {
 		r.MaxFlops = DefaultMaxFlops
 	}
@@ -103,8 +116,9 @@ type Report struct {
 	N        int      // order
 	Ordering Ordering // the ordering used (never Auto)
 	NonZeros int      // entries of A's lower triangle
-	Factor   int      // entries of the Cholesky factor L
-	Flops    float64  // Σ_j c_j², c_j the entries of L's column j: the factorisation's multiply-adds, within a factor of 2
+	Factor   int      // entries of the Cholesky factor L (its filled pattern)
+	Stored   int      // entries stored for L: Factor and the explicit zeros of relaxed supernodes (§3.2)
+	Flops    float64  // Σ_j c_j², c_j the stored entries of L's column j: the factorisation's multiply-adds, within a factor of 2
 	Bytes    int      // memory of the factor and its selected inverse (supernodal panels, §3.1) and the inversion's workspace
 }
 
@@ -126,7 +140,7 @@ type Symbolic struct {
 	perm   []int   // perm[k] = original index of the k-th pivot
 	pinv   []int   // pinv[i] = position of original index i
 	parent []int   // elimination tree of the permuted matrix (-1 at roots)
-	lp     []int   // column pointers of the factor's pattern
+	lp     []int   // column pointers of the stored pattern (the factor's, or its relaxed superset, §3.2)
 	li     []int32 // its rows by columns, diagonal first (int32: half the memory of the largest array)
 	// The permuted matrix by columns: lower part (rows ≥ j) in low,
 	// upper part (rows < j) in up; src maps each lower entry to its
@@ -165,6 +179,11 @@ func Analyze(a *Matrix, set *Settings) (*Symbolic, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.Relax > RelaxOff && perm.ordering != Natural {
+		// An equivalent ordering whose merges find their parents next
+		// to them (§3.2); Natural keeps the given order.
+		perm, counts = postorder(perm, counts)
+	}
 	// The pattern is copied: a caller may reuse its slices for the next matrix.
 	sym := &Symbolic{n: a.N, a: Matrix{N: a.N, Ptr: slices.Clone(a.Ptr), Ind: slices.Clone(a.Ind)}, perm: perm.perm}
 	sym.pinv = make([]int, a.N)
@@ -173,20 +192,57 @@ func Analyze(a *Matrix, set *Settings) (*Symbolic, error) {
 	}
 	sym.permute()
 	sym.parent = perm.parent
-	sym.pattern(counts)
-	sym.sn = newSupernodes(sym.parent, sym.lp)
+	start, stored := relaxFitting(sym.parent, counts, s)
+	sym.pattern(counts, stored, start)
+	sym.sn = newSupernodes(start, sym.parent, sym.lp)
 	sym.tree = splitTree(sym.sn.parent, sym.sn.weights(sym.lp))
 	sym.rep = Report{N: a.N, Ordering: perm.ordering, NonZeros: (len(a.Ind) + countDiagonal(a)) / 2,
-		Factor: sym.lp[a.N], Flops: flopsOf(counts), Bytes: sym.bytes()}
+		Factor: sum(counts), Stored: sym.lp[a.N], Flops: flopsOf(stored), Bytes: sym.bytes()}
 	return sym, nil
+}
+
+// relaxFitting returns the supernodes' first columns and the stored
+// column counts: the relaxed supernodes of s.Relax (§3.2) when their
+// flops stay within MaxFlops and their memory (Report.Bytes) within half
+// of MaxBytes, else the fundamental ones: relaxation spends memory for
+// time, and the factors near the memory limit keep their memory.
+func relaxFitting(parent, counts []int, s Settings) (start, stored []int) {
+	fstart := fundamental(parent, counts)
+	if s.Relax <= RelaxOff {
+		return fstart, counts
+	}
+	start, stored = relax(fstart, parent, counts, s.Relax)
+	if flopsOf(stored) > s.MaxFlops || float64(sum(stored)) > float64(s.MaxBytes/bytesPerEntry) {
+		return fstart, counts
+	}
+	lp := make([]int, len(stored)+1)
+	for j, c := range stored {
+		lp[j+1] = lp[j] + c
+	}
+	if layoutBytes(lp, newSupernodes(start, parent, lp)) > s.MaxBytes/2 {
+		return fstart, counts
+	}
+	return start, stored
+}
+
+func sum(counts []int) int {
+	t := 0
+	for _, c := range counts {
+		t += c
+	}
+	return t
 }
 
 // bytes returns the memory of the factor and its selected inverse: the
 // row indices of the pattern and two sets of panels (the factor's values
 // and the inverse's), and one goroutine's workspace of the selected
 // inversion per worker (see invWork).
-func (s *Symbolic) bytes() int {
-	return 4*s.lp[s.n] + 16*s.sn.size + par.Workers(0)*invWorkBytes(s.sn)
+func (s *Symbolic) bytes() int { return layoutBytes(s.lp, s.sn) }
+
+// layoutBytes is Symbolic.bytes for the column pointers lp and the
+// supernodes sn.
+func layoutBytes(lp []int, sn *supernodes) int {
+	return 4*lp[len(lp)-1] + 16*sn.size + par.Workers(0)*invWorkBytes(sn)
 }
 
 // Report returns the predicted size and cost of the factor.
@@ -396,13 +452,17 @@ func (s *Symbolic) permute() {
 	}
 }
 
-// pattern fills the factor's pattern by columns from the column counts:
-// row k of L is the set of nodes on k's row subtree, so appending k to
-// each of them for k = 0, 1, … leaves every column sorted.
-func (s *Symbolic) pattern(counts []int) {
+// pattern fills the stored pattern by columns: first the factor's own
+// pattern (column counts counts) at the head of each column's slot
+// (stored counts stored): row k of L is the set of nodes on k's row
+// subtree, so appending k to each of them for k = 0, 1, … leaves every
+// column sorted. Then each column of the supernodes starting at start
+// gets its supernode's rows from its diagonal on: those of the
+// supernode's last column, which the first pass wrote whole (§3.2).
+func (s *Symbolic) pattern(counts, stored, start []int) {
 	n := s.n
 	s.lp = make([]int, n+1)
-	for j, c := range counts {
+	for j, c := range stored {
 		s.lp[j+1] = s.lp[j] + c
 	}
 	s.li = make([]int32, s.lp[n])
@@ -418,6 +478,17 @@ func (s *Symbolic) pattern(counts []int) {
 				s.li[next[j]] = int32(k)
 				next[j]++
 			}
+		}
+	}
+	for J := range len(start) - 1 {
+		j0, t := start[J], start[J+1]-1
+		below := s.li[s.lp[t]+1 : s.lp[t+1]]
+		for j := j0; j < t; j++ {
+			col := s.li[s.lp[j]:s.lp[j+1]]
+			for r := j; r <= t; r++ {
+				col[r-j] = int32(r)
+			}
+			copy(col[t+1-j:], below)
 		}
 	}
 }

@@ -48,13 +48,14 @@ func analyzeCases() []badarg.Case {
 		}),
 		p.Fails("Ordering = 7", "Settings.Ordering = 7", func() error { return an(path3(), &Settings{Ordering: 7}) }),
 		p.Fails("Ordering = -1", "Settings.Ordering = -1", func() error { return an(path3(), &Settings{Ordering: -1}) }),
+		p.Fails("Relax = -2", "Settings.Relax = -2, want ≥ 0 (1: no merging)", func() error { return an(path3(), &Settings{Relax: -2}) }),
 		badarg.Probe{Func: "Analyze", Err: loadlab.ErrTooLarge}.Fails("MaxFlops = 2", "Settings.MaxFlops = 2", func() error { return an(path3(), &Settings{MaxFlops: 2}) }),
 		badarg.Probe{Func: "Analyze", Err: loadlab.ErrTooLarge}.Fails("MaxBytes = 24", "Settings.MaxBytes = 24", func() error { return an(path3(), &Settings{MaxBytes: 24}) }),
 	}
 	v := badarg.Probe{Func: "Settings.Validate", Err: loadlab.ErrInvalid}
 	cs = append(cs, v.Fails("Ordering = 7", "Settings.Ordering = 7", func() error { return (&Settings{Ordering: 7}).Validate() }))
-	cs = append(cs, badarg.Fields(v, Settings{}, badarg.NonNegative, func(s *Settings) error { return s.Validate() }, "MaxFlops", "MaxBytes")...)
-	return append(cs, badarg.Fields(p, Settings{}, badarg.NonNegative, func(s *Settings) error { return an(path3(), s) }, "MaxFlops", "MaxBytes")...)
+	cs = append(cs, badarg.Fields(v, Settings{}, badarg.NonNegative, func(s *Settings) error { return s.Validate() }, "MaxFlops", "MaxBytes", "Relax")...)
+	return append(cs, badarg.Fields(p, Settings{}, badarg.NonNegative, func(s *Settings) error { return an(path3(), s) }, "MaxFlops", "MaxBytes", "Relax")...)
 }
 
 func factorCases() []badarg.Case {
