@@ -8,7 +8,8 @@ import (
 
 // TestSparseFlags: graph info's exact Kirchhoff index is the same
 // (to 1e-12 relative: two exact paths, different roundings) by the
-// default ordering, by nested dissection forced, and, with --max-flops
+// default ordering, by nested dissection forced, without relaxed
+// supernodes (--relax 1), and, with --max-flops
 // below the karate club's factor, by the dense path the refusal leaves;
 // each row names its path. Bad values of the flags exit 2 naming them.
 func TestSparseFlags(t *testing.T) {
@@ -27,10 +28,11 @@ func TestSparseFlags(t *testing.T) {
 	auto, how := kf()
 	nd, howND := kf("--ordering", "nd")
 	dense, howDense := kf("--max-flops", "10")
+	plain, _ := kf("--relax", "1")
 	if !strings.Contains(how, "sparse") || !strings.Contains(howND, "nested dissection") || !strings.Contains(howDense, "dense") {
 		t.Errorf("paths: %q, %q, %q", how, howND, howDense)
 	}
-	for _, v := range []float64{nd, dense} {
+	for _, v := range []float64{nd, dense, plain} {
 		if math.Abs(v/auto-1) > 1e-12 {
 			t.Errorf("K_f %v against %v", v, auto)
 		}
@@ -38,6 +40,7 @@ func TestSparseFlags(t *testing.T) {
 	for _, bad := range [][]string{
 		{"graph", "info", "--dataset", "karate", "--ordering", "metis"},
 		{"graph", "info", "--dataset", "karate", "--max-flops", "-1"},
+		{"graph", "info", "--dataset", "karate", "--relax", "-2"},
 		{"graph", "resistance", "--dataset", "karate", "--nodal", "--ordering", "x"},
 	} {
 		r := runCmd(t, "", bad...)
