@@ -72,6 +72,15 @@ func BenchmarkAddLinksRho2_Regular6_1e5(b *testing.B) {
 		len(cands), len(res.Steps), res.Before, res.After, sumGains(res), res.Gap, res.Lower, res.Solves, res.ShiftedSolves, res.Refused, res.Rescored, res.Confidence)
 }
 
+// BenchmarkAddLinksRho2_Regular6_1e6 is the same at 10⁶ nodes (1.5·10⁷
+// candidates).
+func BenchmarkAddLinksRho2_Regular6_1e6(b *testing.B) {
+	res, cands := runLinkBench(b, graphtest.BenchRegular6(b), 20, &LinkSettings{Objective: LinkRho2, Gamma: 0.1}, "rho2-relhw")
+	b.ReportMetric(float64(res.ShiftedSolves), "shifted-solves")
+	b.Logf("candidates %d, links %d, before %+v, after %+v, gains %.6g, gap %.6g, lower %.8g, solves %d, shifted %d, refused %d, rescored %d, confidence %v, control variate %d",
+		len(cands), len(res.Steps), res.Before, res.After, sumGains(res), res.Gap, res.Lower, res.Solves, res.ShiftedSolves, res.Refused, res.Rescored, res.Confidence, res.CertDepth)
+}
+
 func sumGains(res *LinkResult) float64 {
 	s := 0.0
 	for _, st := range res.Steps {
