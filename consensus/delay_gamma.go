@@ -98,6 +98,12 @@ func EstimateGammaH2Delay(g *wgraph.Graph, tau int, sigma float64, set *estimate
 		return out, err
 	}
 	hs := newH2Sampler(g, m, solverSet, src.Uint64(), out.LambdaMax, ts)
+	if hs.top, err = newTopMode(m); err != nil {
+		return out, err
+	}
+	if hs.top != nil {
+		hs.matvecs = hs.top.matvecs
+	}
 	ds := &delaySearch{hs: hs, dq: newDelayQuad(tau), lim: delayLimit(tau) / out.LambdaMax.Hi}
 	if ds.dq.poles.ok {
 		hs.ends.Extra = func(p *lanczos.Probe) float64 {
@@ -218,7 +224,34 @@ func (ds *delaySearch) probeBrackets(gamma float64, deriv bool) (loadlab.Estimat
 		}
 		ds.buf[k], ds.half = v[0], append(ds.half, v[1])
 	}
+	if ds.hs.top != nil {
+		if beta, ok := ds.topBeta(gamma, deriv); ok {
+			ds.hs.top.adjust(ds.buf, ds.half, ds.hs.probes, beta)
+		}
+	}
 	return lanczos.BracketEstimate(ds.buf, ds.half)
+}
+
+// topBeta is the top-mode control variate's coefficient f(θ) − f(λ̄)
+// for the delayed ρ₂ (deriv false) or its derivative (spec throttlers.md
+// §12.15, as h2Sampler.topBeta): one mode's term in a probe's value is
+// R(γλ) + 1/(2γλ), or λR'(γλ) − 1/(2γ²λ), less the resistance part when
+// tr L† is estimated apart; false when R has a pole at either point.
+func (ds *delaySearch) topBeta(gamma float64, deriv bool) (float64, bool) {
+	term := func(l float64) (float64, bool) {
+		r, dr, ok := ds.dq.w.r(gamma * l)
+		v, res := r, 1/(2*gamma*l)
+		if deriv {
+			v, res = l*dr, -1/(2*gamma*gamma*l)
+		}
+		if !ds.hs.res.on {
+			v += res
+		}
+		return v, ok && !math.IsInf(v, 0) && !math.IsNaN(v)
+	}
+	a, okA := term(ds.hs.top.theta)
+	b, okB := term(ds.hs.top.lbar)
+	return a - b, okA && okB
 }
 
 // gauss sets ds.buf to the probes' Gauss values of ρ₂ (deriv false) or
