@@ -35,12 +35,12 @@ const lastCapProbes = 16
 // as functions of γ from one Lanczos tridiagonal, so the estimated
 // derivative is a smooth function of γ; γ̂ is its root and [Lo, Hi] the
 // γ where its 95 % interval holds 0 (test inversion), as in
-// EstimateGammaH2, with the Student-t of the degrees of freedom that
-// match the sample kurtosis of the probes' derivatives (kurtosisDF: the
-// top mode's weight makes them heavy-tailed), and ρ₂'s interval is that
-// of ρ₂(γ*) = min ρ₂, the union of its intervals over γ*'s interval
-// (spec throttlers.md §12.15; γ*'s interval still covers only 0.93 on
-// the 2⁵-node hypercube at RelAcc 5 %). The search runs below a cap,
+// EstimateGammaH2, with the top mode's weight taken off each probe by
+// the same control variate and the Student-t of the degrees of freedom
+// that match the sample kurtosis of the probes' derivatives
+// (kurtosisDF), and ρ₂'s interval is that of ρ₂(γ*) = min ρ₂, the union
+// of its intervals over γ*'s interval (spec throttlers.md §12.15; γ*'s
+// interval covers 0.954 on the 2⁵-node hypercube at RelAcc 5 %). The search runs below a cap,
 // 90 % of a*(τ)/λ_n⁺ with λ_n⁺ the deterministic upper bound of λ_n
 // (spectral.LambdaMaxBounds), raised to 99 %, 99.9 % and 99.99 % while
 // the root's interval reaches it, so every γ examined is certified
