@@ -143,10 +143,8 @@ func cmpDesc(a, b float64) int {
 // chosen candidates and of the Confirm largest others by solves, and
 // sets r.lower to the better of the two relaxation bounds.
 func (r *linkRun) certifySketch() error {
-	if r.rho == nil { // for LinkRho2 the control variate measured no gain (spec §13.13)
-		if err := r.startCV(); err != nil {
-			return err
-		}
+	if err := r.startCV(); err != nil {
+		return err
 	}
 	acc0, acck, err := r.certSketch()
 	if err != nil {

@@ -317,6 +317,9 @@ func (r *linkRun) certifyRho() error {
 		r.lower = r.out.After.Lo
 		return nil
 	}
+	if err := r.startCV(); err != nil {
+		return err
+	}
 	acc0, acck, err := r.certSketch()
 	if err != nil {
 		return err
