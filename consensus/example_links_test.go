@@ -64,5 +64,5 @@ func ExampleAddLinks_rho2Sketch() {
 	fmt.Printf("ρ₂ after within ±%.1f %%; best possible ≥ %.0f at confidence %.2f\n", 100*res.After.RelHalfWidth(), res.Lower, res.Confidence)
 	// Output:
 	// 3 links, ρ₂ lowered by 0.79, refused 0
-	// ρ₂ after within ±0.4 %; best possible ≥ 411 at confidence 0.95
+	// ρ₂ after within ±0.4 %; best possible ≥ 412 at confidence 0.95
 }
