@@ -21,7 +21,7 @@ import (
 func init() {
 	register(plots.Figure{
 		Name:    "consensus-gamma-powergrid",
-		Caption: "The H2-optimal update cycle γ*_H2 of the US power grid (4941 servers, σ = 1), where it lies only 0.2 % below the stability limit 2/λ_n. Left: ρ₂(γ) exact (line, sparse Cholesky) and estimated by EstimateH2 with its 95 % interval (error bars, hidden by the markers on the left at ±0.5 %) over the stable range. Right, the last 0.5 % before the limit: the estimate of EstimateGammaH2, γ̂ with its 95 % interval (horizontal bar) and ρ₂(γ̂) with its own (vertical bar), against the exact γ*_H2 of consensus.GammaH2 and the certified limit 2/λ_n (Lanczos bracket of λ_n). The exact γ*_H2 lies inside the estimate's interval, which is about 0.05 % wide.",
+		Caption: "The H2-optimal update cycle γ*_H2 of the US power grid (4941 servers, σ = 1), where it lies only 0.2 % below the stability limit 2/λ_n. Left: ρ₂(γ) exact (line, sparse Cholesky) and estimated by EstimateH2 with its 95 % interval (error bars, hidden by the markers on the left at ±0.5 %) over the stable range. Right, the last 0.5 % before the limit: the estimate of EstimateGammaH2, γ̂ with its 95 % interval (horizontal bar) and ρ₂(γ̂) with its own (vertical bar), against the exact γ*_H2 of consensus.GammaH2 and the certified limit 2/λ_n (Lanczos bracket of λ_n). The exact γ*_H2 lies inside the estimate's interval, which is about 0.001 % wide (the estimator takes the top mode's weight off each probe, spec throttlers.md §12.15; 0.05 % without).",
 		Make:    threeSteps(gammaGridPreset, gammaGridCompute, gammaGridDraw),
 		Seconds: 20,
 	})
