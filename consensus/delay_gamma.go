@@ -98,11 +98,8 @@ func EstimateGammaH2Delay(g *wgraph.Graph, tau int, sigma float64, set *estimate
 		return out, err
 	}
 	hs := newH2Sampler(g, m, solverSet, src.Uint64(), out.LambdaMax, ts)
-	if hs.top, err = newTopMode(m); err != nil {
+	if err := hs.startTopMode(); err != nil {
 		return out, err
-	}
-	if hs.top != nil {
-		hs.matvecs = hs.top.matvecs
 	}
 	ds := &delaySearch{hs: hs, dq: newDelayQuad(tau), lim: delayLimit(tau) / out.LambdaMax.Hi}
 	if ds.dq.poles.ok {

@@ -78,10 +78,10 @@ type linkMoments struct {
 	t  []float64 // t_k = Σ_u T_k(S)_uu − T_k(S at λ = 0), k ≤ h
 }
 
-// linkMoments computes the moments on the graph of the links with
+// linkMoments computes the moments on g, the graph of the links with
 // positive weight (a link of weight zero still has its b_e's moments).
-func (p TraceWeightProblem) linkMoments(w []float64, pl localPlan) (*linkMoments, error) {
-	mc, err := newMomentCtx(p.graph(w))
+func (p TraceWeightProblem) linkMoments(g *wgraph.Graph, pl localPlan) (*linkMoments, error) {
+	mc, err := newMomentCtx(g)
 	if err != nil {
 		return nil, err
 	}
@@ -314,15 +314,16 @@ func (p TraceWeightProblem) localIterate(w []float64, pl localPlan, set ScaleDes
 	m := len(w)
 	s, y := make([]float64, m), make([]float64, m)
 	prevF, prevLower := math.Inf(1), 0.0
+	g := p.graph(w)
 	for {
 		if rec.Iter > 0 { // the spectrum moves with the weights: refit [a, b]
 			var err error
-			if pl, err = newLocalPlan(p.graph(w), pl.h); err != nil {
+			if pl, err = newLocalPlan(g, pl.h); err != nil {
 				return rec, err
 			}
 		}
 		dinv := quadCoef(pl.inv)
-		mom, err := p.linkMoments(w, pl)
+		mom, err := p.linkMoments(g, pl)
 		if err != nil {
 			return rec, err
 		}
@@ -346,11 +347,13 @@ func (p TraceWeightProblem) localIterate(w []float64, pl localPlan, set ScaleDes
 			y[i] = w[i] * s[i] / l.Cost * p.Budget / fl
 		}
 		p.project(s, y)
-		if !wgraph.IsConnected(p.graph(s)) {
+		next := p.graph(s)
+		if !wgraph.IsConnected(next) {
 			rec.Status = loadlab.Stagnated
 			return rec, nil
 		}
 		copy(w, s)
+		g = next
 		rec.Iter++
 	}
 }

@@ -67,7 +67,7 @@ func TestPolyBoundBelowOptimum(t *testing.T) {
 		for h := 1; h <= 5; h++ {
 			pl, err := newLocalPlan(p.graph(w), h)
 			require.NoError(t, err)
-			mom, err := p.linkMoments(w, pl)
+			mom, err := p.linkMoments(p.graph(w), pl)
 			require.NoError(t, err)
 			lb := p.polyBound(mom, w)
 			assert.LessOrEqual(t, lb, ref.Value.Mean*(1+1e-9), "seed %d h %d", seed, h)

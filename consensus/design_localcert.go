@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/solve"
 	"gonum.org/v1/gonum/mat"
 )
@@ -33,7 +34,13 @@ func (p TraceWeightProblem) polyBound(mom *linkMoments, w []float64) float64 {
 		mlo = mom.aggregate(p.Lo)
 	}
 	s := make([]float64, len(w))
-	ms := make([]float64, k1)
+	ms, trial := make([]float64, k1), make([]float64, k1)
+	at := func(eta float64) []float64 { // (1 − η) mv + η ms
+		for k := range trial {
+			trial[k] = (1-eta)*mv[k] + eta*ms[k]
+		}
+		return trial
+	}
 	var best float64
 	for range localFWIter {
 		c, phi, ok := polyDual(mv, mom.t)
@@ -41,7 +48,7 @@ func (p TraceWeightProblem) polyBound(mom *linkMoments, w []float64) float64 {
 			break
 		}
 		mom.quads(quadCoef(c), w, s)
-		if ct := dot(c, mom.t); ct > 0 {
+		if ct := dense.Dot(c, mom.t); ct > 0 {
 			best = max(best, ct*ct/p.lmo(s))
 		}
 		if phi-best <= localFWGap*phi {
@@ -53,13 +60,6 @@ func (p TraceWeightProblem) polyBound(mom *linkMoments, w []float64) float64 {
 				ms[k] += add * v
 			}
 		})
-		trial := make([]float64, k1)
-		at := func(eta float64) []float64 {
-			for k := range trial {
-				trial[k] = (1-eta)*mv[k] + eta*ms[k]
-			}
-			return trial
-		}
 		_, _, eta, _ := solve.Golden(func(eta float64) float64 {
 			_, f, ok := polyDual(at(eta), mom.t)
 			if !ok {
@@ -107,15 +107,7 @@ func polyDual(mu, t []float64) (c []float64, phi float64, ok bool) {
 		return nil, 0, false
 	}
 	c = x.RawVector().Data
-	return c, dot(c, t), true
-}
-
-func dot(a, b []float64) float64 {
-	var s float64
-	for i, x := range a {
-		s += x * b[i]
-	}
-	return s
+	return c, dense.Dot(c, t), true
 }
 
 // fill visits the links that lmo's maximising vertex raises above their

@@ -219,11 +219,8 @@ func gammaH2Sampler(g *wgraph.Graph, set *estimate.TraceSettings, src rand.Sourc
 	// seed gives the same probes whatever the number of workers.
 	hs := newH2Sampler(g, mat, solverSet, src.Uint64(), out.LambdaMax, ts)
 	hs.solveA, hs.perProbeA = solveA, solveA
-	if hs.top, err = newTopMode(mat); err != nil {
+	if err := hs.startTopMode(); err != nil {
 		return out, nil, err
-	}
-	if hs.top != nil {
-		hs.matvecs = hs.top.matvecs
 	}
 	err = hs.estimate(&out, ts, rand.New(src))
 	out.LambdaMax = hs.br

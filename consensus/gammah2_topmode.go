@@ -100,6 +100,20 @@ func newTopMode(m *lapmat.Matrix) (*topMode, error) {
 	return tm, nil
 }
 
+// startTopMode sets the sampler's top-mode control variate (nil outside
+// its sizes), counting its products with L.
+func (hs *h2Sampler) startTopMode() error {
+	top, err := newTopMode(hs.mat)
+	if err != nil {
+		return err
+	}
+	hs.top = top
+	if top != nil {
+		hs.matvecs = top.matvecs
+	}
+	return nil
+}
+
 // weight returns the probe's weight c = (n − 1)(uᵀPq)²/‖Pq‖² on u,
 // computed once per probe.
 func (tm *topMode) weight(p *lanczos.Probe) float64 {

@@ -68,42 +68,31 @@ func newLinkCV(g *wgraph.Graph, cands []wgraph.Edge) (*linkCV, error) {
 }
 
 // apply returns p(L) G for the node-major n × cols block gd of the
-// sketch's columns G, by the three-term recurrence of the T_k(S) on each
-// column: H products with L per column.
+// sketch's columns G, column by column (kpm.Apply: H products with L
+// each), each worker with its own workspace.
 func (cv *linkCV) apply(g *wgraph.Graph, gd []float64, cols int) []float64 {
 	n := g.Order()
 	pg := make([]float64, n*cols)
-	c1, c0, coef := cv.pl.basis.C1, cv.pl.basis.C0, cv.pl.inv
-	par.For(cols, 0, func(j int) {
-		t0, t1, t2, lt, acc := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	workers := min(par.Workers(0), cols)
+	type buf struct {
+		w       *kpm.Work
+		col, pc []float64
+	}
+	bufs := make(chan buf, workers)
+	for range workers {
+		bufs <- buf{kpm.NewWork(n), make([]float64, n), make([]float64, n)}
+	}
+	coef := [][]float64{cv.pl.inv}
+	par.For(cols, workers, func(j int) {
+		b := <-bufs
 		for i := range n {
-			t0[i] = gd[i*cols+j]
-			acc[i] = coef[0] * t0[i]
+			b.col[i] = gd[i*cols+j]
 		}
-		for k := 1; k < len(coef); k++ {
-			src := t0
-			if k > 1 {
-				src = t1
-			}
-			g.LaplacianMulVec(lt, src)
-			for i := range n {
-				s := c1*lt[i] + c0*src[i]
-				if k == 1 {
-					t2[i] = s
-				} else {
-					t2[i] = 2*s - t0[i]
-				}
-				acc[i] += coef[k] * t2[i]
-			}
-			if k > 1 {
-				t0, t1, t2 = t1, t2, t0
-			} else {
-				t1, t2 = t2, t1
-			}
+		kpm.Apply([][]float64{b.pc}, coef, b.col, cv.pl.basis, g.LaplacianMulVec, b.w)
+		for i, x := range b.pc {
+			pg[i*cols+j] = x
 		}
-		for i := range n {
-			pg[i*cols+j] = acc[i]
-		}
+		bufs <- b
 	})
 	return pg
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/loadlab/loadlab"
 	"github.com/loadlab/loadlab/internal/dense"
+	"github.com/loadlab/loadlab/internal/kpm"
 	"github.com/loadlab/loadlab/internal/mc"
 	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/laplacian"
@@ -255,7 +256,7 @@ type diagRun struct {
 	cf, d        [][]float64 // control-variate coefficients and exact diagonals per term
 	q, pq        []float64
 	y, px        [][]float64
-	w            *cvApply
+	w            *kpm.Work
 	cvAcc, plain []diagAcc
 	acc          []diagAcc // the accumulators in use
 	pilot, useCV bool
@@ -291,7 +292,7 @@ func estimateDiagonals(op *laplacian.Operator, cv *chebCV, terms []DiagTerm, coe
 
 func newDiagRun(n int, cv *chebCV, terms []DiagTerm, coef [][]float64) *diagRun {
 	r := &diagRun{terms: terms, coef: coef, cv: cv, q: make([]float64, n), pq: make([]float64, n),
-		w: newCVApply(n), pilot: true, useCV: true}
+		w: kpm.NewWork(n), pilot: true, useCV: true}
 	for _, t := range terms {
 		c := cv.coeffs(t.F)
 		r.cf, r.d = append(r.cf, c), append(r.d, cv.diag(c))

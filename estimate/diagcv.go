@@ -150,45 +150,8 @@ func (cv *chebCV) diag(c []float64) []float64 {
 	return d
 }
 
-// cvApply holds the vectors of the Chebyshev recurrence of a probe.
-type cvApply struct {
-	t0, t1, t2, lt []float64
-}
-
-func newCVApply(n int) *cvApply {
-	return &cvApply{t0: make([]float64, n), t1: make([]float64, n), t2: make([]float64, n), lt: make([]float64, n)}
-}
-
 // apply sets out[m] = p_m(L) v = Σ_k c[m][k] T_k(S) v for each set of
-// coefficients, by the three-term recurrence (K products with L).
-func (cv *chebCV) apply(out [][]float64, c [][]float64, v []float64, op *laplacian.Operator, w *cvApply) {
-	copy(w.t0, v)
-	for m := range out {
-		for i, x := range v {
-			out[m][i] = c[m][0] * x
-		}
-	}
-	t0, t1, t2 := w.t0, w.t1, w.t2
-	for k := 1; k <= cv.k; k++ {
-		op.Apply(w.lt, t0)
-		f := 2.0
-		if k == 1 {
-			f = 1
-		}
-		for i := range t2 {
-			s := cv.c1*w.lt[i] + cv.c0*t0[i]
-			if k == 1 {
-				t2[i] = s
-			} else {
-				t2[i] = f*s - t1[i]
-			}
-		}
-		for m := range out {
-			ck := c[m][k]
-			for i, x := range t2 {
-				out[m][i] += ck * x
-			}
-		}
-		t0, t1, t2 = t2, t0, t1
-	}
+// coefficients (kpm.Apply: K products with L).
+func (cv *chebCV) apply(out [][]float64, c [][]float64, v []float64, op *laplacian.Operator, w *kpm.Work) {
+	kpm.Apply(out, c, v, kpm.Basis{C1: cv.c1, C0: cv.c0}, op.Apply, w)
 }

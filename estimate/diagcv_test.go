@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/loadlab/loadlab/internal/graphtest"
+	"github.com/loadlab/loadlab/internal/kpm"
 	"github.com/loadlab/loadlab/internal/lapmat"
 	"github.com/loadlab/loadlab/laplacian"
 	"github.com/loadlab/loadlab/spectral"
@@ -126,7 +127,7 @@ func TestChebApplyAndDiag(t *testing.T) {
 	}
 	out := [][]float64{make([]float64, n)}
 	op := laplacian.NewOperator(g)
-	cv.apply(out, [][]float64{c}, v, op, newCVApply(n))
+	cv.apply(out, [][]float64{c}, v, op, kpm.NewWork(n))
 	var want mat.VecDense
 	want.MulVec(&pm, mat.NewVecDense(n, v))
 	for i := range n {

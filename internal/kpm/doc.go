@@ -13,6 +13,7 @@
 // weight design at scale (consensus).
 //
 // Moments fills one start vector's moments on a worker's Scratch;
-// Depth chooses H by the volume of the balls; LowRitz estimates λ₂ from
-// above for the interval of S. Not API.
+// Apply evaluates p(L)v = Σ_k c_k T_k(S)v for whole vectors by the
+// three-term recurrence; Depth chooses H by the volume of the balls;
+// LowRitz estimates λ₂ from above for the interval of S. Not API.
 package kpm
