@@ -73,9 +73,10 @@ func (pl localPlan) rate() float64 {
 // linkMoments are the local moments of every link's b_e under L(w) and
 // the traces t_k of the certificate.
 type linkMoments struct {
-	h  int
-	mu []float64 // μ_0..μ_{2h} of link i at i·(2h + 1)
-	t  []float64 // t_k = Σ_u T_k(S)_uu − T_k(S at λ = 0), k ≤ h
+	h    int
+	plan localPlan // the basis and interval of the moments
+	mu   []float64 // μ_0..μ_{2h} of link i at i·(2h + 1)
+	t    []float64 // t_k = Σ_u T_k(S)_uu − T_k(S at λ = 0), k ≤ h
 }
 
 // linkMoments computes the moments on g, the graph of the links with
@@ -89,11 +90,11 @@ func (p TraceWeightProblem) linkMoments(g *wgraph.Graph, pl localPlan) (*linkMom
 	if err := size.Check("consensus", "DesignWeightsAtScale: link moments", m, 8*k1); err != nil {
 		return nil, err
 	}
-	out := &linkMoments{h: pl.h, mu: make([]float64, m*k1)}
+	out := &linkMoments{h: pl.h, plan: pl, mu: make([]float64, m*k1)}
 	mc.pairs(pl, m, func(i int) (int, int) { return p.Links[i].U, p.Links[i].V }, func(i int, mu []float64) {
 		copy(out.mu[i*k1:(i+1)*k1], mu)
 	})
-	out.t = mc.traces(pl)
+	out.t = mc.traces(pl, pl.h)
 	return out, nil
 }
 
@@ -173,11 +174,11 @@ func (c *momentCtx) byFirstNode(count int, pair func(i int) (u, v int)) []int32 
 }
 
 // traces returns t_k = Σ_{i≥2} T_k(S)(λ_i) = Σ_u T_k(S)_uu − T_k(C0)
-// for k ≤ h, from the nodes' moments to depth ⌈h/2⌉, summed per fixed
-// piece and then in piece order (the same bits for any number of
+// for k ≤ deg, from the nodes' moments to depth ⌈deg/2⌉, summed per
+// fixed piece and then in piece order (the same bits for any number of
 // workers).
-func (c *momentCtx) traces(pl localPlan) []float64 {
-	n, hn := c.lm.N, (pl.h+1)/2
+func (c *momentCtx) traces(pl localPlan, deg int) []float64 {
+	n, hn := c.lm.N, (deg+1)/2
 	pieces := par.Pieces(n, 256, 1024)
 	sums := make([]float64, pieces*(2*hn+1))
 	par.For(pieces, min(cap(c.scratch), pieces), func(piece int) {
@@ -194,13 +195,13 @@ func (c *momentCtx) traces(pl localPlan) []float64 {
 		}
 		c.scratch <- s
 	})
-	t := make([]float64, pl.h+1)
+	t := make([]float64, deg+1)
 	for piece := range pieces {
 		for k := range t {
 			t[k] += sums[piece*(2*hn+1)+k]
 		}
 	}
-	for k, tk := range kpm.T(pl.h, pl.basis.C0) {
+	for k, tk := range kpm.T(deg, pl.basis.C0) {
 		t[k] -= tk
 	}
 	return t

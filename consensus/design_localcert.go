@@ -7,6 +7,9 @@ import (
 
 	"github.com/loadlab/loadlab/internal/dense"
 	"github.com/loadlab/loadlab/internal/solve"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -91,23 +94,33 @@ func (mom *linkMoments) aggregate(v []float64) []float64 {
 // μ_{|j−k|})/2 built from the aggregated moments mu; ok is false when G
 // is not numerically positive definite.
 func polyDual(mu, t []float64) (c []float64, phi float64, ok bool) {
-	h := len(t) - 1
-	g := mat.NewSymDense(h+1, nil)
-	for j := 0; j <= h; j++ {
-		for k := j; k <= h; k++ {
-			g.SetSym(j, k, (mu[j+k]+mu[k-j])/2)
+	return hankelSolve(mu, t, 1, nil, 0)
+}
+
+// hankelSolve returns x = A⁻¹t and tᵀx for the (h+1)×(h+1) matrix
+// A_jk = a·(μ_{j+k} + μ_{|j−k|})/2 + b·B_jk (B ignored when nil), h =
+// len(t) − 1, by an unpivoted Cholesky factorisation without a condition
+// estimate (the matrices are of order at most localMaxDepth + 1 and are
+// factored thousands of times per certificate); ok is false when A is
+// not numerically positive definite.
+func hankelSolve(mu, t []float64, a float64, bm *mat.SymDense, b float64) (x []float64, xt float64, ok bool) {
+	n := len(t)
+	m := make([]float64, n*n)
+	for j := range n {
+		for k := j; k < n; k++ {
+			m[j*n+k] = a * (mu[j+k] + mu[k-j]) / 2
+			if bm != nil {
+				m[j*n+k] += b * bm.At(j, k)
+			}
 		}
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(g) {
+	u, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: m})
+	if !ok {
 		return nil, 0, false
 	}
-	var x mat.VecDense
-	if err := ch.SolveVecTo(&x, mat.NewVecDense(h+1, t)); err != nil {
-		return nil, 0, false
-	}
-	c = x.RawVector().Data
-	return c, dense.Dot(c, t), true
+	x = slices.Clone(t)
+	lapack64.Potrs(u, blas64.General{Rows: n, Cols: 1, Stride: 1, Data: x})
+	return x, dense.Dot(x, t), true
 }
 
 // fill visits the links that lmo's maximising vertex raises above their

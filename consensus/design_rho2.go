@@ -57,8 +57,11 @@ type Rho2WeightDesign struct {
 	// Lanczos end's failure probability).
 	LambdaMax spectral.Bracket
 	// Exact says an exact path ran, Sparse that it was the sparse
-	// Cholesky one (above DenseMax).
-	Exact, Sparse bool
+	// Cholesky one (above DenseMax), Local that the local path ran
+	// (Lower exact, the Value's interval the only uncertainty), with
+	// polynomials of degree Depth in its certificate.
+	Exact, Sparse, Local bool
+	Depth                int
 	// Iterations of the projected gradient, Evals of the objective,
 	// Solves of the Laplacian, ShiftedSolves of 2I − γL (sketched path)
 	// and SketchColumns of the certificate.
@@ -87,9 +90,14 @@ type Rho2WeightDesign struct {
 // with a = tr L†, s_e = ‖L†b_e‖², t_e = ‖Qb_e‖², C₂ = ½ tr_{1⊥}Q −
 // ½γ Σ w_e t_e: exact on the dense path (n ≤ DenseMax) and on the sparse
 // Cholesky path (larger graphs whose factor fits: factors of L(w) and
-// 2I − γL(w), two solves per link per step), and on the sketched path with a and C₂ at the lower ends of their 95 % intervals
-// and s_e, t_e at their (1 ∓ ε) sketch envelopes, so that it holds with
-// probability at least 1 − δ − 0.075.
+// 2I − γL(w), two solves per link per step), and on the sketched path
+// with a and C₂ at the lower ends of their 95 % intervals and s_e, t_e
+// at their (1 ∓ ε) sketch envelopes, so that it holds with probability
+// at least 1 − δ − 0.075. On expanders above the exact paths' reach (or
+// with Local) the local path runs instead (spec §13.14, "Local path"):
+// multiplicative updates from local Chebyshev moments and the exact
+// polynomial certificate of X = p(L)², Y = q(L)², with ρ₂'s 95 %
+// interval from EstimateH2 (Confidence 0.95).
 //
 // Errors: an invalid problem or settings (see Validate), starting
 // weights with λ_n ≥ 2/γ (ErrUnstable, naming Gamma), the solver's
@@ -199,17 +207,26 @@ func rho2Settings(p TraceWeightProblem, s *ScaleDesignSettings) (ScaleDesignSett
 	return set, size.Check("consensus", "(2 · ScaleDesignSettings.Probes + 48) × Nodes (warm starts and blocks)", (2*set.Probes+3*laplacian.MaxBlockCols)*p.Nodes, 8)
 }
 
-// rho2Path says whether the design runs exactly (dense, or by sparse
-// Cholesky where the factor fits) and draws the
-// seed of the sketched path from src (panicking on a nil src there).
-func rho2Path(p TraceWeightProblem, set ScaleDesignSettings, src rand.Source) (exact bool, seed uint64) {
-	if !set.Sketch && (p.Nodes <= set.DenseMax || p.sparseExact()) {
-		return true, 0
+// rho2Route is the path of a ρ₂ design: exact (dense, or by sparse
+// Cholesky where the factor fits), local (degree h > 0), or sketched,
+// with the seed of the randomised paths.
+type rho2Route struct {
+	exact bool
+	h     int
+	seed  uint64
+}
+
+// rho2Path chooses the path at the start w and draws the seed of the
+// local and sketched paths from src (panicking on a nil src there).
+func rho2Path(p TraceWeightProblem, w []float64, set ScaleDesignSettings, src rand.Source) (rho2Route, error) {
+	if !set.Sketch && !set.Local && (p.Nodes <= set.DenseMax || p.sparseExact()) {
+		return rho2Route{exact: true}, nil
 	}
 	if src == nil {
 		panic("consensus: DesignRho2AtScale: nil rand.Source")
 	}
-	return false, rand.New(src).Uint64()
+	h, err := rho2LocalPlan(p, w, set)
+	return rho2Route{h: h, seed: rand.New(src).Uint64()}, err
 }
 
 // rho2Run is one optimisation at a fixed cycle, before its certificate.
@@ -222,16 +239,27 @@ type rho2Run struct {
 	f      float64 // the oracle's value at w
 	w      []float64
 	exact  bool
-	sparse bool // the exact path by sparse Cholesky
+	sparse bool    // the exact path by sparse Cholesky
+	h      int     // the local path's degree (0: not the local path)
+	lower  float64 // the local path's best certificate at gamma
 }
 
 // optimiseRho2 minimises the oracle's ρ₂ at cycle gamma from the
 // feasible start w (updated in place). field names what an unstable
 // start is blamed on.
-func optimiseRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, exact bool, seed uint64, field string) (*rho2Run, error) {
-	r := &rho2Run{p: p, gamma: gamma, seed: seed, w: w, exact: exact, sparse: exact && p.Nodes > set.DenseMax}
+func optimiseRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, path rho2Route, field string) (*rho2Run, error) {
+	exact, seed := path.exact, path.seed
+	r := &rho2Run{p: p, gamma: gamma, seed: seed, w: w, exact: exact, sparse: exact && p.Nodes > set.DenseMax, h: path.h}
 	var h *holdout
 	switch {
+	case path.h > 0:
+		r.o = rho2NoOracle{}
+		var err error
+		r.rec, r.f, r.lower, err = p.rho2LocalIterate(gamma, w, path.h, set, seed)
+		if err == errRho2Unstable {
+			return nil, loadlab.Wrap(loadlab.ErrUnstable, "consensus", "%s = %v: the starting weights have γλ_n ≥ 2 (or not certified below 2)", field, gamma)
+		}
+		return r, err
 	case exact && p.Nodes <= set.DenseMax:
 		r.o = newDenseRho2Oracle(p, gamma)
 	case exact:
@@ -257,13 +285,21 @@ func optimiseRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDes
 // every cycle up to gmax) and sets the status.
 func (r *rho2Run) finish(set ScaleDesignSettings, gmax float64) (*Rho2WeightDesign, error) {
 	d := &Rho2WeightDesign{Exact: r.exact, Sparse: r.sparse, Gamma: r.gamma, Weights: r.w, Graph: r.p.graph(r.w)}
-	if err := rho2Certify(r.p, r.gamma, r.o, r.w, set, r.seed, gmax, d); err != nil {
+	var err error
+	if r.h > 0 {
+		if gmax == 0 {
+			d.Lower = r.lower
+		}
+		err = rho2LocalCertify(r.p, r.gamma, r.w, r.h, set, r.seed, gmax, d)
+	} else {
+		err = rho2Certify(r.p, r.gamma, r.o, r.w, set, r.seed, gmax, d)
+	}
+	if err != nil {
 		return d, err
 	}
 	rec := r.rec
 	d.Iterations, d.Evals = rec.Iter, rec.Evals
 	d.Solves, d.ShiftedSolves = d.Solves+r.o.solves(), d.ShiftedSolves+r.o.shiftedSolves()
-	var err error
 	d.Status, err = certifiedStatus(rec, d.Gap, d.Value.Hi, set.Tol, "DesignRho2AtScale")
 	return d, err
 }
@@ -272,8 +308,11 @@ func (r *rho2Run) finish(set ScaleDesignSettings, gmax float64) (*Rho2WeightDesi
 // of the path, the projected gradient, the certificate and the status.
 // field names what an unstable start is blamed on.
 func runRho2(p TraceWeightProblem, gamma float64, w []float64, set ScaleDesignSettings, src rand.Source, field string) (*Rho2WeightDesign, error) {
-	exact, seed := rho2Path(p, set, src)
-	r, err := optimiseRho2(p, gamma, w, set, exact, seed, field)
+	path, err := rho2Path(p, w, set, src)
+	if err != nil {
+		return nil, err
+	}
+	r, err := optimiseRho2(p, gamma, w, set, path, field)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +333,10 @@ func cycleGolden(p TraceWeightProblem, set ScaleDesignSettings, src rand.Source)
 	if err != nil {
 		return nil, err
 	}
-	exact, seed := rho2Path(p, set, src)
+	path, err := rho2Path(p, prev, set, src)
+	if err != nil {
+		return nil, err
+	}
 	inner := set
 	inner.Tol = set.Tol / 4 // the joint bound adds the cycle's suboptimality to the design's gap
 	var best *rho2Run
@@ -308,7 +350,7 @@ func cycleGolden(p TraceWeightProblem, set ScaleDesignSettings, src rand.Source)
 		}
 		var r *rho2Run
 		if err == nil {
-			r, err = optimiseRho2(p, gamma, w, inner, exact, seed, "the joint design's cycle")
+			r, err = optimiseRho2(p, gamma, w, inner, path, "the joint design's cycle")
 		}
 		if r != nil {
 			iter, evals, solves, shifted = iter+r.rec.Iter, evals+r.rec.Evals, solves+r.o.solves(), shifted+r.o.shiftedSolves()

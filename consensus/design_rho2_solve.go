@@ -19,6 +19,13 @@ import (
 // g_e/c_e while g_e < 0, each up to its upper bound); −Inf when a
 // negative g_e meets no bound.
 func (p TraceWeightProblem) minLinear(g []float64, idx []int) float64 {
+	return p.minVertex(g, idx, nil)
+}
+
+// minVertex is minLinear that also hands visit (when not nil) each link
+// the minimising vertex raises above its lower bound, with the weight
+// added (not called when the minimum is −Inf).
+func (p TraceWeightProblem) minVertex(g []float64, idx []int, visit func(i int, add float64)) float64 {
 	var val, spent float64
 	for i, l := range p.Links {
 		lo, _ := p.bounds(i)
@@ -27,12 +34,17 @@ func (p TraceWeightProblem) minLinear(g []float64, idx []int) float64 {
 	}
 	rem := max(p.Budget-spent, 0)
 	if p.Hi == nil {
-		best := 0.0
+		best, arg := 0.0, -1
 		for i, l := range p.Links {
-			best = min(best, g[i]/l.Cost)
+			if r := g[i] / l.Cost; r < best {
+				best, arg = r, i
+			}
 		}
-		if best == 0 {
+		if arg < 0 {
 			return val
+		}
+		if visit != nil && !math.IsInf(rem, 1) {
+			visit(arg, rem/p.Links[arg].Cost)
 		}
 		return val + rem*best // −Inf with an infinite budget
 	}
@@ -53,6 +65,9 @@ func (p TraceWeightProblem) minLinear(g []float64, idx []int) float64 {
 		add := min(hi-lo, rem/p.Links[i].Cost)
 		if math.IsInf(add, 1) {
 			return math.Inf(-1)
+		}
+		if visit != nil {
+			visit(i, add)
 		}
 		val += add * g[i]
 		rem -= add * p.Links[i].Cost

@@ -62,13 +62,14 @@ type ScaleDesignSettings struct {
 	// order; projected onto the feasible set); nil means the uniform
 	// allocation of the budget.
 	Start []float64
-	// Local forces the local path (spec §13.12, "Local path"): gradients
-	// from local Chebyshev moments of every link, multiplicative updates
-	// and the polynomial dual certificate, exact but for the value's
-	// interval. Otherwise graphs that neither the dense nor the sparse
-	// path takes go to the local path where its polynomials converge fast
-	// (expanders: ρ^(−H) ≤ 0.25 for the Chebyshev rate ρ of 1/λ on
-	// [0.9·λ₂, λ_n]), and to the sketched path elsewhere.
+	// Local forces the local path (spec §13.12 and §13.14, "Local
+	// path"): gradients from local Chebyshev moments of every link,
+	// multiplicative updates and the polynomial dual certificate, exact
+	// but for the value's interval. Otherwise graphs that neither the
+	// dense nor the sparse path takes go to the local path where its
+	// polynomials converge fast (expanders: ρ^(−H) ≤ 0.25 for the
+	// Chebyshev rate ρ of 1/λ on [0.9·λ₂, λ_n]), and to the sketched path
+	// elsewhere. The same holds for the ρ₂ designs.
 	Local bool
 	// Depth is the degree H of the local path's polynomials (each link's
 	// moments cover its ball of radius H, at about five times the cost

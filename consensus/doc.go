@@ -71,11 +71,13 @@
 // projected gradient on a sketch with warm-started solves, its
 // lower bound f(w)²/max_v Σ v_e‖L†b_e‖² then holding at a stated
 // confidence (the sketch's envelope limits the certified gap to about
-// 2ε). DesignRho2AtScale (§13.14) minimises ρ₂ itself at a given γ the
-// same way, adding the solves of the well-conditioned 2I − γL and a
-// certified λ_n bracket that keeps every iterate stable;
-// DesignRho2CycleAtScale designs the weights and the cycle together (ρ₂
-// depends on γw only, so the joint problem needs one design).
+// 2ε). DesignRho2AtScale (§13.14) minimises ρ₂ itself at a given γ by
+// the same paths (the local one with a second polynomial for
+// (2I − γL)⁻¹ in its certificate), adding the solves of the
+// well-conditioned 2I − γL and a certified λ_n bracket that keeps every
+// iterate stable; DesignRho2CycleAtScale designs the weights and the
+// cycle together (ρ₂ depends on γw only, so with zero lower bounds the
+// joint problem needs one design).
 //
 // AddLinks adds k links to lower the Kirchhoff index at any size
 // (§13.13): exact up to LinkDenseMaxNodes, above by sketches that screen

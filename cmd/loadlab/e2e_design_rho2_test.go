@@ -93,6 +93,36 @@ func TestDesignWeightsRho2(t *testing.T) {
 	}
 }
 
+// TestDesignWeightsRho2Local: with --local on a 2500-node random
+// 6-regular graph at γ = 0.1 the ρ₂ design takes the local path (spec
+// §13.14, "Local path"), prints a lower bound below the value, the
+// confidence of the value's interval (0.95; the certificate itself is
+// exact), a certified stable γλ_n and a relative gap within the default
+// --gap-tol of 1 %, exit 0.
+func TestDesignWeightsRho2Local(t *testing.T) {
+	_, path := regularEdgeList(t, 2500, 6, 5)
+	r := runCmd(t, "", "throttler", "design", "--graph", path, "--weights", "--objective", "rho2", "--gamma", "0.1", "--local", "--csv", "--table", "certificate")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	_, rows := csvRows(t, r.stdout)
+	lower, value := quantity(t, rows, "lower bound on the optimum"), quantity(t, rows, "ρ₂ at the design")
+	if !(lower > 0 && lower < value) {
+		t.Errorf("lower bound %v, value %v", lower, value)
+	}
+	if rel := quantity(t, rows, "relative gap"); rel > 0.01 {
+		t.Errorf("relative gap %v > 0.01", rel)
+	}
+	if s := quantity(t, rows, "γ·λ_n (stability)"); !(s > 0 && s < 2) {
+		t.Errorf("γλ_n = %v", s)
+	}
+	for _, want := range []string{"local path, degree", "probability ≥ 0.95"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no %q in %q", want, r.stdout)
+		}
+	}
+}
+
 // TestDesignWeightsRho2Usage: flag combinations that make no sense, a
 // cycle too long for the current weights and a large graph without a
 // cycle exit with code 2 and say why.

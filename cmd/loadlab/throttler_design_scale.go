@@ -33,8 +33,8 @@ func (f *scaleDesignFlags) register(c *cobra.Command) {
 	c.Flags().Float64Var(&f.tol, "gap-tol", 0.01, "with --resistance: relative certified gap to aim at")
 	c.Flags().Float64Var(&f.eps, "sketch-eps", 0.2, "with --resistance above 1000 servers: the certificate's sketch accuracy ε")
 	c.Flags().BoolVar(&f.sketch, "sketch", false, "with --resistance or --objective rho2: the sketched path even where an exact one (dense, or sparse Cholesky) would run — faster on large graphs, the certificate at the printed probability")
-	c.Flags().BoolVar(&f.local, "local", false, "with --resistance: the local path (gradients and an exact polynomial certificate from each link's neighbourhood; chosen by default on large expanders)")
-	c.Flags().IntVar(&f.depth, "depth", 0, "with --resistance on the local path: the polynomials' degree H, 1–8 (0: by the balls' volume)")
+	c.Flags().BoolVar(&f.local, "local", false, "with --resistance or --objective rho2: the local path (gradients and an exact polynomial certificate from each link's neighbourhood; chosen by default on large expanders)")
+	c.Flags().IntVar(&f.depth, "depth", 0, "with --resistance or --objective rho2 on the local path: the polynomials' degree H, 1–8 (0: by the balls' volume)")
 	c.Flags().BoolVar(&f.gammaOpt, "gamma-opt", false, "with --weights --objective rho2: design the update cycle γ with the weights (spec §13.14)")
 }
 
@@ -158,7 +158,7 @@ func (a *app) designRho2AtScale(d *graphio.Data, budget float64, f scaleDesignFl
 	if err != nil {
 		return nil, err
 	}
-	set := &consensus.ScaleDesignSettings{Tol: f.tol, Eps: f.eps, Sketch: f.sketch}
+	set := &consensus.ScaleDesignSettings{Tol: f.tol, Eps: f.eps, Sketch: f.sketch, Local: f.local, Depth: f.depth}
 	src := rand.NewPCG(a.seed, 7)
 	var wd *consensus.Rho2WeightDesign
 	if f.gammaOpt {
@@ -193,6 +193,9 @@ func rho2Answer(d *graphio.Data, edges []wgraph.Edge, budget float64, f scaleDes
 	t := weightsTable(d.Labels, edges, wd.Weights)
 	s := quantityTable("certificate")
 	method := designMethod(wd.Exact, wd.Sparse, wd.SketchColumns)
+	if wd.Local {
+		method = fmt.Sprintf("local path, degree %d; exact up to 1000 servers, else a 95 %% interval", wd.Depth)
+	}
 	how := "given (--gamma)"
 	if f.gammaOpt {
 		how = "designed with the weights (spec §13.14)"
