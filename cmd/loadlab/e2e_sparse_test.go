@@ -1,9 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loadlab/loadlab/wgraph/gen"
 )
 
 // TestSparseFlags: graph info's exact Kirchhoff index is the same
@@ -48,4 +53,35 @@ func TestSparseFlags(t *testing.T) {
 			t.Errorf("loadlab %v: exit %d, stderr %q; want 2 naming %s", bad, r.code, r.stderr, bad[len(bad)-2])
 		}
 	}
+}
+
+// TestGraphInfoMultipleLambda2: on a 60 × 60 torus (3600 nodes, above the
+// dense limit) λ₂ = 2 − 2cos(2π/60) has multiplicity 4, so no single
+// eigenvector separates it; graph info still prints λ₂ with its
+// certified bracket (containing the closed form) and the exact K_f,
+// exit 0.
+func TestGraphInfoMultipleLambda2(t *testing.T) {
+	g, err := gen.Torus(60, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range g.Edges() {
+		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
+	}
+	path := filepath.Join(t.TempDir(), "torus.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, rows := csvRows(t, mustRun(t, "graph", "info", "--graph", path, "--csv"))
+	want := 2 - 2*math.Cos(2*math.Pi/60)
+	for _, r := range rows {
+		if r[0] == "λ₂" {
+			if lo, hi := num(t, r[2]), num(t, r[3]); !(lo <= want*(1+1e-12) && want <= hi*(1+1e-12)) {
+				t.Errorf("λ₂ bracket [%v, %v] misses %v", lo, hi, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no λ₂ row in %v", rows)
 }
