@@ -30,49 +30,64 @@ import (
 // iterations started at v = w, stopping early when φ(v) is within
 // localFWGap of it.
 func (p TraceWeightProblem) polyBound(mom *linkMoments, w []float64) float64 {
-	k1 := 2*mom.h + 1
-	mv := mom.aggregate(w)
-	mlo := make([]float64, k1)
-	if p.Lo != nil {
-		mlo = mom.aggregate(p.Lo)
-	}
 	s := make([]float64, len(w))
-	ms, trial := make([]float64, k1), make([]float64, k1)
-	at := func(eta float64) []float64 { // (1 − η) mv + η ms
-		for k := range trial {
-			trial[k] = (1-eta)*mv[k] + eta*ms[k]
-		}
-		return trial
-	}
 	var best float64
-	for range localFWIter {
+	mom.frankWolfe(w, p.Lo, func(mv []float64) func(visit func(int, float64)) bool {
 		c, phi, ok := polyDual(mv, mom.t)
 		if !ok {
-			break
+			return nil
 		}
 		mom.quads(quadCoef(c), w, s)
 		if ct := dense.Dot(c, mom.t); ct > 0 {
 			best = max(best, ct*ct/p.lmo(s))
 		}
 		if phi-best <= localFWGap*phi {
-			break
+			return nil
 		}
-		copy(ms, mlo)
-		p.fill(s, func(i int, add float64) {
+		return func(visit func(int, float64)) bool { p.fill(s, visit); return true }
+	}, func(mv []float64) float64 {
+		_, f, ok := polyDual(mv, mom.t)
+		if !ok {
+			return math.Inf(1)
+		}
+		return f
+	})
+	return best
+}
+
+// frankWolfe runs localFWIter Frank–Wolfe iterations on a convex
+// function φ of the aggregated moments of G(v) = Σ_e v_e G_e, from v = w
+// (spec §13.12, "Local path"): step scores the iterate's moments and
+// returns its vertex — a visitor handing each link the vertex raises
+// above its lower bound lo_e, with the weight added, and reporting
+// whether there is one — or nil to stop; the step to the vertex is an
+// exact line search (golden section) on phi.
+func (mom *linkMoments) frankWolfe(w, lo []float64, step func(mv []float64) func(visit func(int, float64)) bool, phi func(mv []float64) float64) {
+	k1 := 2*mom.h + 1
+	mv, mlo := mom.aggregate(w), mom.aggregate(lo)
+	mu, trial := make([]float64, k1), make([]float64, k1)
+	at := func(eta float64) []float64 { // (1 − η) mv + η mu
+		for k := range trial {
+			trial[k] = (1-eta)*mv[k] + eta*mu[k]
+		}
+		return trial
+	}
+	for range localFWIter {
+		vertex := step(mv)
+		if vertex == nil {
+			return
+		}
+		copy(mu, mlo)
+		if !vertex(func(i int, add float64) {
 			for k, v := range mom.mu[i*k1 : (i+1)*k1] {
-				ms[k] += add * v
+				mu[k] += add * v
 			}
-		})
-		_, _, eta, _ := solve.Golden(func(eta float64) float64 {
-			_, f, ok := polyDual(at(eta), mom.t)
-			if !ok {
-				return math.Inf(1)
-			}
-			return f
-		}, 0, 1, 1e-6)
+		}) {
+			return
+		}
+		_, _, eta, _ := solve.Golden(func(eta float64) float64 { return phi(at(eta)) }, 0, 1, 1e-6)
 		copy(mv, at(eta))
 	}
-	return best
 }
 
 // aggregate returns Σ_e v_e μ(e), the moments of G(v).

@@ -154,22 +154,11 @@ func (p TraceWeightProblem) rho2Multiplicative(w, s, t []float64, gamma, theta f
 		return cw
 	}
 	if spend(0) > p.Budget {
-		lo, hi := 0.0, 1.0
+		hi := 1.0
 		for spend(hi) > p.Budget && hi < 1e300 {
-			lo, hi = hi, 2*hi
+			hi *= 2
 		}
-		for range 100 {
-			mid := lo + (hi-lo)/2
-			if mid <= lo || mid >= hi {
-				break
-			}
-			if spend(mid) > p.Budget {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		spend(hi)
+		spend(p.budgetRoot(spend, hi))
 	}
 	copy(w, next)
 }

@@ -37,25 +37,15 @@ const rho2PolyRMax = 16
 // gives a positive bound.
 func (p TraceWeightProblem) rho2PolyBound(mom *linkMoments, tt []float64, w []float64, gamma, gmax float64) float64 {
 	h := mom.h
-	k1 := 2*h + 1
 	fw := &rho2FW{p: p, mom: mom, t: tt[:h+1], gamma: gamma, t2: polyGram(tt, h)}
-	mv := mom.aggregate(w)
-	mu, trial := make([]float64, k1), make([]float64, k1)
 	x, y, grad := make([]float64, len(w)), make([]float64, len(w)), make([]float64, len(w))
 	idx := make([]int, 0, len(w))
-	mlo := mom.aggregate(p.Lo)
-	var bestC, bestD []float64
-	at := func(eta float64) []float64 { // (1 − η) mv + η mu
-		for k := range trial {
-			trial[k] = (1-eta)*mv[k] + eta*mu[k]
-		}
-		return trial
-	}
 	var best float64
-	for range localFWIter {
+	var bestC, bestD []float64
+	mom.frankWolfe(w, p.Lo, func(mv []float64) func(visit func(int, float64)) bool {
 		c, d, phi, ok := fw.duals(mv)
 		if !ok {
-			break
+			return nil
 		}
 		mom.quads(quadCoef(c), w, x)
 		mom.quads(quadCoef(d), w, y)
@@ -63,28 +53,21 @@ func (p TraceWeightProblem) rho2PolyBound(mom *linkMoments, tt []float64, w []fl
 			best, bestC, bestD = b, c, d
 		}
 		if phi-best <= localFWGap*phi {
-			break
+			return nil
 		}
 		for i := range grad { // ∂φ/∂v_e, up to the factor ½
 			grad[i] = gamma*y[i] - x[i]/gamma
 		}
-		copy(mu, mlo)
-		if math.IsInf(p.minVertex(grad, idx, func(i int, add float64) {
-			for k, v := range mom.mu[i*k1 : (i+1)*k1] {
-				mu[k] += add * v
-			}
-		}), -1) {
-			break // an unbounded polytope: no vertex to step to
+		return func(visit func(int, float64)) bool {
+			return !math.IsInf(p.minVertex(grad, idx, visit), -1) // unbounded: no vertex to step to
 		}
-		_, _, eta, _ := solve.Golden(func(eta float64) float64 {
-			_, _, f, ok := fw.duals(at(eta))
-			if !ok {
-				return math.Inf(1)
-			}
-			return f
-		}, 0, 1, 1e-6)
-		copy(mv, at(eta))
-	}
+	}, func(mv []float64) float64 {
+		_, _, f, ok := fw.duals(mv)
+		if !ok {
+			return math.Inf(1)
+		}
+		return f
+	})
 	if bestC == nil {
 		return best
 	}

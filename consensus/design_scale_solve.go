@@ -37,19 +37,26 @@ func (p TraceWeightProblem) project(dst, y []float64) {
 		lo, _ := p.bounds(i)
 		top = max(top, (y[i]-lo)/l.Cost)
 	}
-	a, b := 0.0, top
-	for range 200 {
+	clip(p.budgetRoot(clip, top))
+}
+
+// budgetRoot returns, by bisection on [0, hi], the least x (to the
+// resolution of float64) at which the non-increasing cost(x) is within
+// the budget; cost(hi) must be within it.
+func (p TraceWeightProblem) budgetRoot(cost func(x float64) float64, hi float64) float64 {
+	a, b := 0.0, hi
+	for range 2100 {
 		mid := a + (b-a)/2
 		if mid <= a || mid >= b {
 			break
 		}
-		if clip(mid) > p.Budget {
+		if cost(mid) > p.Budget {
 			a = mid
 		} else {
 			b = mid
 		}
 	}
-	clip(b)
+	return b
 }
 
 // lmo returns max_v Σ_e v_e s_e over the feasible set (s ≥ 0): every
