@@ -48,3 +48,22 @@ func BenchmarkDesignRho2AtScaleSketch_Regular6_1e5(b *testing.B) {
 // BenchmarkDesignRho2AtScale_Regular6_1e6 is the 10⁶-node size (local
 // path) recorded in docs/benchmarks.md.
 func BenchmarkDesignRho2AtScale_Regular6_1e6(b *testing.B) { benchRho2Design(b, 1000000, 10, false) }
+
+// BenchmarkDesignRho2CycleAtScale_Regular6_1e5 designs the weights and
+// the cycle together on the 10⁵-node graph of benchRho2Design (zero
+// lower bounds: one design over the cone, local path), at most 20
+// iterations. It reports the certified relative gap, the designed γ and
+// ρ₂ there.
+func BenchmarkDesignRho2CycleAtScale_Regular6_1e5(b *testing.B) {
+	tp, set := benchDesignInput(b, 100000, 20)
+	var d *Rho2WeightDesign
+	b.ResetTimer()
+	benchCPU(b, func() (err error) {
+		d, err = DesignRho2CycleAtScale(tp, set, mc.Source(36))
+		return notConvergedOK(err)
+	})
+	b.ReportMetric(d.Gap/d.Value.Hi, "gap")
+	b.ReportMetric(d.Gamma, "gamma")
+	b.ReportMetric(d.Value.Mean, "rho2")
+	b.ReportMetric(float64(d.Iterations), "iter")
+}
