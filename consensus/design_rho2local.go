@@ -55,7 +55,7 @@ func (p TraceWeightProblem) rho2LocalIterate(gamma float64, w []float64, h int, 
 		if err != nil {
 			return rec, fAcc, lower, err
 		}
-		if !(f <= fAcc*(1+set.Tol/100)) { // unstable (f = +Inf) or uphill beyond the moments' noise
+		if math.IsInf(f, 1) || !(f <= fAcc*(1+set.Tol/100)) { // unstable or uphill beyond the moments' noise
 			if rec.Iter == 0 {
 				return rec, fAcc, lower, errRho2Unstable
 			}

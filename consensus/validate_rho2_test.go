@@ -46,6 +46,13 @@ func rho2DesignCases() []badarg.Case {
 			p.Gamma = 0.6
 			return run(p, &ScaleDesignSettings{Sketch: true})
 		}),
+		badarg.Probe{Func: "DesignRho2AtScale", Err: loadlab.ErrUnstable}.Fails("local: γ ≥ 2/λ_n at the start", "Rho2WeightProblem.Gamma = 0.6", func() error {
+			p := good
+			p.Gamma = 0.6
+			return run(p, &ScaleDesignSettings{Local: true})
+		}),
+		pr.Fails("Local and Sketch", "Local and Sketch both set", func() error { return run(good, &ScaleDesignSettings{Local: true, Sketch: true}) }),
+		pr.Fails("Depth out of range", "ScaleDesignSettings.Depth", func() error { return run(good, &ScaleDesignSettings{Local: true, Depth: 9}) }),
 		pr.Fails("negative budget", "TraceWeightProblem.Budget = -1", with(func(p *Rho2WeightProblem) { p.Budget = -1 })),
 		pr.Fails("cost NaN", "Links[2].Cost = NaN", with(func(p *Rho2WeightProblem) { p.Links[2].Cost = math.NaN() })),
 		pr.Fails("Hi NaN", "TraceWeightProblem.Hi[0] = NaN", with(func(p *Rho2WeightProblem) { p.Hi = []float64{math.NaN(), 1, 1, 1, 1} })),
