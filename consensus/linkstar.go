@@ -102,6 +102,7 @@ func (r *linkRun) retune(hs *h2Sampler, base float64) error {
 			return err
 		}
 		st.cycles[j] = rs
+		r.cycleCV(rs)
 		if rs != nil {
 			st.lev[j] = hs.summary(rs.gamma, sampleRho2).Mean
 		}
@@ -172,13 +173,13 @@ func (st *starSketch) levMin() float64 {
 // starScore is the screened score of candidate c for LinkRho2Star: the
 // decrease of the grid minimum, max_j [Δρ₂(γ_j) − (ρ₂(S, γ_j) − min_i
 // ρ₂(S, γ_i))] over the live cycles (spec §13.15, §13.17).
-func (r *linkRun) starScore(c wgraph.Edge, w, sq, res float64) float64 {
+func (r *linkRun) starScore(i int, w, sq, res float64) float64 {
 	st := r.star
 	f := st.levMin()
 	best := math.Inf(-1)
 	for j, rs := range st.cycles {
 		if rs != nil {
-			best = max(best, r.rhoScoreIn(rs, c, w, sq, res)-(st.lev[j]-f))
+			best = max(best, r.rhoScoreIn(rs, i, w, sq, res)-(st.lev[j]-f))
 		}
 	}
 	return best
@@ -357,6 +358,7 @@ func (r *linkRun) runStar() (*LinkResult, error) {
 	}
 	r.out.Graph = b.Build()
 	r.zt, r.yt, r.heap, r.pool = nil, nil, nil, nil
+	r.dropScreen()
 	r.star.cycles, r.star.s = nil, nil
 	if err := r.afterStar(); err != nil {
 		return nil, err
