@@ -324,19 +324,31 @@ func (r *linkRun) gain(w float64, x []float64, c wgraph.Edge) loadlab.Estimate {
 	return loadlab.Estimate{Mean: f(nx, res), Lo: f(max(nx-e, 0), res+math.Sqrt2*e), Hi: f(nx+e, max(res-math.Sqrt2*e, 0))}
 }
 
-// score is the screened gain (trace units) of candidate i; with the
-// screening control variate ‖L_k†b‖² and R are its estimates (spec
-// §13.13), clamped at 0.
+// score is the screened gain (trace units) of candidate i.
 func (r *linkRun) score(i int, zb []float64) float64 {
+	sq, res := r.screened(i, zb)
+	c := r.cands[i]
+	w := r.linkWeight(c)
+	switch {
+	case r.rho != nil:
+		return r.rhoScoreIn(r.rho, i, w, sq, res)
+	case r.star != nil:
+		return r.starScore(i, w, sq, res)
+	}
+	return w * sq / (1 + w*res)
+}
+
+// screened returns the screened ‖L_k†b‖² and R of candidate i (zb gets
+// Zb); with the screening control variate they are its estimates (spec
+// §13.13, "Screening control variate"), clamped at 0.
+func (r *linkRun) screened(i int, zb []float64) (sq, res float64) {
 	c := r.cands[i]
 	m, u, v := r.m, c.U*r.m, c.V*r.m
-	sq := 0.0
 	for j := range m {
 		d := r.zt[u+j] - r.zt[v+j]
 		zb[j] = d
 		sq += d * d
 	}
-	var res float64
 	switch {
 	case r.exact:
 		res = zb[c.U] - zb[c.V]
@@ -350,14 +362,7 @@ func (r *linkRun) score(i int, zb []float64) float64 {
 			res += d * d
 		}
 	}
-	w := r.linkWeight(c)
-	switch {
-	case r.rho != nil:
-		return r.rhoScoreIn(r.rho, i, w, sq, res)
-	case r.star != nil:
-		return r.starScore(i, w, sq, res)
-	}
-	return w * sq / (1 + w*res)
+	return sq, res
 }
 
 // choose screens all unused candidates, confirms the Pool best and

@@ -98,10 +98,24 @@ func (r *linkRun) sketchQ(rs *rhoSketch) error {
 // [1 + γ(d_u + d_v)/4, 2‖Q_k‖]; −Inf when the screened link would make
 // the throttler unstable.
 func (r *linkRun) rhoScoreIn(rs *rhoSketch, i int, w, sq, res float64) float64 {
+	sqQ, beta := r.rhoScreened(rs, i)
+	c, g := r.cands[i], rs.gamma
+	lo := 1 + g*(r.g.WeightedDegree(c.U)+r.g.WeightedDegree(c.V)+2*r.g.Weight(c.U, c.V))/4
+	sqQ, beta = max(sqQ, 0), min(max(beta, lo), 2*rs.invMu)
+	den := 1 - g*w*beta
+	if den <= 0 {
+		return math.Inf(-1)
+	}
+	return 0.5 * (w*sq/(g*(1+w*res)) - g*w*sqQ/den)
+}
+
+// rhoScreened returns the screened ‖Q_k b‖² and β of candidate i at the
+// ρ₂ sketch rs (unbiased, not clamped; rhoScoreIn clamps them).
+func (r *linkRun) rhoScreened(rs *rhoSketch, i int) (sqQ, beta float64) {
 	c := r.cands[i]
 	m := r.m
 	u, v := c.U*m, c.V*m
-	var sqQ, cross, sb2 float64
+	var cross, sb2 float64
 	for j := range m {
 		dq := rs.zq[u+j] - rs.zq[v+j]
 		ds := rs.s[u+j] - rs.s[v+j]
@@ -109,18 +123,11 @@ func (r *linkRun) rhoScoreIn(rs *rhoSketch, i int, w, sq, res float64) float64 {
 		cross += ds * dq
 		sb2 += ds * ds
 	}
-	beta := 1 + cross - sb2/2
+	beta = 1 + cross - sb2/2
 	if rs.cq != nil {
-		sqQ, beta = max(sqQ+float64(rs.cq[i]), 0), cross+float64(rs.cb[i])
+		sqQ, beta = sqQ+float64(rs.cq[i]), cross+float64(rs.cb[i])
 	}
-	g := rs.gamma
-	lo := 1 + g*(r.g.WeightedDegree(c.U)+r.g.WeightedDegree(c.V)+2*r.g.Weight(c.U, c.V))/4
-	beta = min(max(beta, lo), 2*rs.invMu)
-	den := 1 - g*w*beta
-	if den <= 0 {
-		return math.Inf(-1)
-	}
-	return 0.5 * (w*sq/(g*(1+w*res)) - g*w*sqQ/den)
+	return sqQ, beta
 }
 
 // exactY returns y = Q_k b for candidate c: a solve of 2I − γL on the
