@@ -3,6 +3,7 @@ package consensus
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 
@@ -35,6 +36,10 @@ func benchRegular6e5(b *testing.B) *wgraph.Graph {
 	return g
 }
 
+// screenCVOffEnv, when set, runs the link benchmarks without the
+// screening control variate.
+const screenCVOffEnv = "LOADLAB_SCREEN_CV_OFF"
+
 // runLinkBench adds k links to g from the candidates within 2 hops with
 // the settings, timing AddLinks, and reports its CPU seconds, the
 // answer's relative half-width (as relhw), the gap over the improvement
@@ -45,6 +50,10 @@ func runLinkBench(b *testing.B, g *wgraph.Graph, k int, set *LinkSettings, relhw
 		b.Fatal(err)
 	}
 	var res *LinkResult
+	if os.Getenv(screenCVOffEnv) != "" { // the comparison of spec §13.13, "Screening control variate"
+		screenCVOff = true
+		defer func() { screenCVOff = false }()
+	}
 	c0 := cputime.Process()
 	for b.Loop() {
 		if res, err = AddLinks(g, cands, k, set, rand.NewPCG(9, 9)); err != nil {
