@@ -95,6 +95,9 @@ func (r *linkRun) startStar() error {
 func (r *linkRun) retune(hs *h2Sampler, base float64) error {
 	st := r.star
 	st.base = base
+	for _, rs := range st.cycles {
+		rs.release()
+	}
 	st.cycles, st.lev = make([]*rhoSketch, len(starGrid)), make([]float64, len(starGrid))
 	for j, mult := range starGrid {
 		rs, _, err := r.cycleAt(base*mult, true)
@@ -141,6 +144,7 @@ func (r *linkRun) cycleAt(gamma float64, withSketch bool) (*rhoSketch, []loadlab
 		r.out.Steps = steps[:s] // the graph before link s, for the residuals
 		rc := r.rhoGain(rs, c, r.linkWeight(c), r.xs[s], y)
 		if !rc.stable {
+			rs.release()
 			return nil, nil, nil
 		}
 		gains = append(gains, rc.gain)
@@ -148,6 +152,15 @@ func (r *linkRun) cycleAt(gamma float64, withSketch bool) (*rhoSketch, []loadlab
 		r.applyRho(rs, i, y)
 	}
 	return rs, gains, nil
+}
+
+// release drops a cycle state's vectors (its sketch, corrections,
+// confirmed and chosen y) once it is replaced or dead; its solve count
+// stays (shiftedSolves).
+func (rs *rhoSketch) release() {
+	if rs != nil {
+		rs.s, rs.zq, rs.cq, rs.cb, rs.ys, rs.pool = nil, nil, nil, nil, nil, nil
+	}
 }
 
 // shiftedSolves counts the solves of 2I − γL of every cycle built.
@@ -317,6 +330,7 @@ func (r *linkRun) applyStar(p starPick) LinkStep {
 		switch {
 		case rs == nil:
 		case !p.rcs[t].stable:
+			rs.release()
 			st.cycles[t] = nil
 		default:
 			rs.pendBeta, rs.pendNy = p.rcs[t].betaHi, p.rcs[t].nyHi
@@ -359,6 +373,9 @@ func (r *linkRun) runStar() (*LinkResult, error) {
 	r.out.Graph = b.Build()
 	r.zt, r.yt, r.heap, r.pool = nil, nil, nil, nil
 	r.dropScreen()
+	for _, rs := range r.star.cycles {
+		rs.release()
+	}
 	r.star.cycles, r.star.s = nil, nil
 	if err := r.afterStar(); err != nil {
 		return nil, err
@@ -402,6 +419,7 @@ func (r *linkRun) afterStar() error {
 		if err != nil || rs == nil {
 			return math.Inf(1), err
 		}
+		rs.release()
 		rho := st.hs.summary(gam, sampleRho2)
 		var t loadlab.Estimate
 		for _, g := range gains {
