@@ -64,9 +64,10 @@ func newCVTarget(g *wgraph.Graph, pl localPlan, s, f []float64, m, count int) *c
 		norm: make([]float32, count), quad: make([]float32, count)}
 }
 
-// visit sets candidate i's corrections from its moments mu and returns
-// ‖f(L)b‖² (spec §13.13: bᵀT_j T_k b = (μ_{j+k} + μ_{|j−k|})/2).
-func (t *cvTarget) visit(i, u, v, m int, mu []float64) float64 {
+// exact stores candidate i's exact parts ‖f(L)b‖² and bᵀf(L)b from its
+// moments mu in norm and quad and returns the first (spec §13.13:
+// bᵀT_j T_k b = (μ_{j+k} + μ_{|j−k|})/2).
+func (t *cvTarget) exact(i int, mu []float64) float64 {
 	var fn2, fq float64
 	for k, x := range mu {
 		fn2 += t.d[k] * x
@@ -74,6 +75,14 @@ func (t *cvTarget) visit(i, u, v, m int, mu []float64) float64 {
 			fq += t.f[k] * x
 		}
 	}
+	fn2 = max(fn2, 0)
+	t.norm[i], t.quad[i] = float32(fn2), float32(fq)
+	return fn2
+}
+
+// sketch subtracts candidate i's sketched parts ‖S f(L)b‖² and
+// (Sb)ᵀ(S f(L)b) from its exact parts.
+func (t *cvTarget) sketch(i, u, v, m int) {
 	var pn, cross float64
 	su, sv, fu, fv := t.s[u*m:(u+1)*m], t.s[v*m:(v+1)*m], t.sf[u*m:(u+1)*m], t.sf[v*m:(v+1)*m]
 	for j := range m {
@@ -81,9 +90,24 @@ func (t *cvTarget) visit(i, u, v, m int, mu []float64) float64 {
 		pn += a * a
 		cross += (su[j] - sv[j]) * a
 	}
-	fn2 = max(fn2, 0)
-	t.norm[i], t.quad[i] = float32(fn2-pn), float32(fq-cross)
-	return fn2
+	t.norm[i], t.quad[i] = float32(float64(t.norm[i])-pn), float32(float64(t.quad[i])-cross)
+}
+
+// sketchPass runs sketch for every candidate and target, in the
+// candidates' order (the moments' pass visits them in the order of the
+// renumbered graph, where the sketches' rows are read at random).
+func (r *linkRun) sketchPass(ts ...*cvTarget) {
+	m := r.scv.m
+	par.Range(len(r.cands), 4096, 256, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			c := r.cands[i]
+			for _, t := range ts {
+				if t != nil {
+					t.sketch(i, c.U, c.V, m)
+				}
+			}
+		}
+	})
 }
 
 // startScreenCV builds the screening control variate when r.scv holds
@@ -118,10 +142,9 @@ func (r *linkRun) startScreenCV() error {
 	}
 	cv.pnorm = make([]float64, nc)
 	mc.pairs(cv.pl, nc, func(i int) (int, int) { return r.cands[i].U, r.cands[i].V }, func(i int, mu []float64) {
-		c := r.cands[i]
-		cv.pnorm[i] = math.Sqrt(pt.visit(i, c.U, c.V, cv.m, mu))
+		cv.pnorm[i] = math.Sqrt(pt.exact(i, mu))
 		if qt != nil {
-			qt.visit(i, c.U, c.V, cv.m, mu)
+			qt.exact(i, mu)
 		}
 		if cv.mu != nil {
 			for k, x := range mu {
@@ -129,6 +152,7 @@ func (r *linkRun) startScreenCV() error {
 			}
 		}
 	})
+	r.sketchPass(pt, qt)
 	cv.cz, cv.cr = pt.norm, pt.quad
 	if qt != nil {
 		r.rho.cq, r.rho.cb = qt.norm, qt.quad
@@ -161,7 +185,8 @@ func (r *linkRun) cycleCV(rs *rhoSketch) {
 				mu[k] = float64(cv.mu[i*k1+k])
 			}
 			c := r.cands[i]
-			t.visit(i, c.U, c.V, cv.m, mu)
+			t.exact(i, mu)
+			t.sketch(i, c.U, c.V, cv.m)
 		}
 	})
 	rs.cq, rs.cb = t.norm, t.quad
