@@ -269,8 +269,10 @@ func (r *linkRun) chooseStar() (starPick, error) {
 // starBatches is the most Pools of candidates a step of LinkRho2Star
 // confirms before it concludes that no link lowers ρ₂: on regular graphs
 // at γ* a link's gain is a small difference of its two parts, each
-// screened with relative error √(2/m), so the best-screened can all be
-// losses while others gain.
+// screened with relative error √(2/m) without the screening control
+// variate, so the best-screened can all be losses while others gain
+// (with it, at 10⁵ nodes, the first Pool of each step held gaining
+// candidates; spec §13.17).
 const starBatches = 4
 
 // chooseStarFrom confirms the candidates top (those already confirmed
