@@ -51,17 +51,16 @@ func screenPlan(g *wgraph.Graph) (localPlan, bool, error) {
 
 // cvTarget is one sketch and polynomial of the screening control
 // variate: the Rademacher rows s (node-major, m columns) and the
-// coefficients f of a polynomial in the plan's basis; sf = S f(L) is
-// formed for the pass over the candidates and dropped. The pass sets
+// coefficients f of a polynomial in the plan's basis. The moments' pass
+// and the sketch pass (sf = S f(L), formed for it and dropped) set
 // norm_e = ‖f(L)b‖² − ‖S f(L)b‖² and quad_e = bᵀf(L)b − (Sb)ᵀ(S f(L)b).
 type cvTarget struct {
 	s, f, d, sf []float64
 	norm, quad  []float32
 }
 
-func newCVTarget(g *wgraph.Graph, pl localPlan, s, f []float64, m, count int) *cvTarget {
-	return &cvTarget{s: s, f: f, d: quadCoef(f), sf: applyPoly(g, pl.basis, f, s, m),
-		norm: make([]float32, count), quad: make([]float32, count)}
+func newCVTarget(s, f []float64, count int) *cvTarget {
+	return &cvTarget{s: s, f: f, d: quadCoef(f), norm: make([]float32, count), quad: make([]float32, count)}
 }
 
 // exact stores candidate i's exact parts ‖f(L)b‖² and bᵀf(L)b from its
@@ -93,21 +92,20 @@ func (t *cvTarget) sketch(i, u, v, m int) {
 	t.norm[i], t.quad[i] = float32(float64(t.norm[i])-pn), float32(float64(t.quad[i])-cross)
 }
 
-// sketchPass runs sketch for every candidate and target, in the
-// candidates' order (the moments' pass visits them in the order of the
-// renumbered graph, where the sketches' rows are read at random).
-func (r *linkRun) sketchPass(ts ...*cvTarget) {
+// sketchPass forms S f(L) of the target t and runs sketch for every
+// candidate, in the candidates' order (the moments' pass visits them in
+// the order of the renumbered graph, where the sketch's rows would be
+// read at random), then drops S f(L).
+func (r *linkRun) sketchPass(t *cvTarget) {
 	m := r.scv.m
+	t.sf = applyPoly(r.g, r.scv.pl.basis, t.f, t.s, m)
 	par.Range(len(r.cands), 4096, 256, 0, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			c := r.cands[i]
-			for _, t := range ts {
-				if t != nil {
-					t.sketch(i, c.U, c.V, m)
-				}
-			}
+			t.sketch(i, c.U, c.V, m)
 		}
 	})
+	t.sf = nil
 }
 
 // startScreenCV builds the screening control variate when r.scv holds
@@ -133,11 +131,11 @@ func (r *linkRun) startScreenCV() error {
 	if err != nil {
 		return err
 	}
-	pt := newCVTarget(r.g, cv.pl, cv.qs, cv.pl.inv, cv.m, nc)
+	pt := newCVTarget(cv.qs, cv.pl.inv, nc)
 	var qt *cvTarget
 	if r.rho != nil {
 		if f := qCoef(cv.pl, r.rho.gamma, r.rho.lmax.Hi); f != nil {
-			qt = newCVTarget(r.g, cv.pl, r.rho.s, f, cv.m, nc)
+			qt = newCVTarget(r.rho.s, f, nc)
 		}
 	}
 	cv.pnorm = make([]float64, nc)
@@ -152,9 +150,10 @@ func (r *linkRun) startScreenCV() error {
 			}
 		}
 	})
-	r.sketchPass(pt, qt)
+	r.sketchPass(pt)
 	cv.cz, cv.cr = pt.norm, pt.quad
 	if qt != nil {
+		r.sketchPass(qt)
 		r.rho.cq, r.rho.cb = qt.norm, qt.quad
 	}
 	if r.star != nil {
@@ -177,18 +176,17 @@ func (r *linkRun) cycleCV(rs *rhoSketch) {
 		return
 	}
 	nc, k1 := len(r.cands), 2*cv.pl.h+1
-	t := newCVTarget(r.g, cv.pl, rs.s, f, cv.m, nc)
+	t := newCVTarget(rs.s, f, nc)
 	par.Range(nc, 4096, 256, 0, func(lo, hi int) {
 		mu := make([]float64, k1)
 		for i := lo; i < hi; i++ {
 			for k := range mu {
 				mu[k] = float64(cv.mu[i*k1+k])
 			}
-			c := r.cands[i]
 			t.exact(i, mu)
-			t.sketch(i, c.U, c.V, cv.m)
 		}
 	})
+	r.sketchPass(t)
 	rs.cq, rs.cb = t.norm, t.quad
 }
 
