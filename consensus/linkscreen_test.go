@@ -19,6 +19,7 @@ import (
 // 1.57, about γ*_H2 λ_n of such graphs), and λ_n.
 type screenCase struct {
 	g       *wgraph.Graph
+	gy      *wgraph.Graph // the graph whose edges the plain resistance sketch Y takes
 	cands   []wgraph.Edge
 	lp, q   *mat.Dense
 	gamma   float64
@@ -55,7 +56,7 @@ func newScreenCase(t *testing.T) *screenCase {
 	}
 	var q mat.Dense
 	require.NoError(t, q.Inverse(a))
-	return &screenCase{g: g, cands: cands, lp: mat.DenseCopyOf(lp), q: &q, gamma: gamma, lmax: lmax, pl: pl, n: n, rows: 8}
+	return &screenCase{g: g, gy: g, cands: cands, lp: mat.DenseCopyOf(lp), q: &q, gamma: gamma, lmax: lmax, pl: pl, n: n, rows: 8}
 }
 
 // runs returns the screening state of one sketch draw with the control
@@ -71,7 +72,7 @@ func (sc *screenCase) runs(t *testing.T, rng *rand.Rand) (cv, plain *linkRun) {
 		}
 	}
 	yq := mat.NewDense(n, m, nil) // Bᵀ W^{1/2} Q'ᵀ
-	for _, e := range sc.g.Edges() {
+	for _, e := range sc.gy.Edges() {
 		for j := range m {
 			v := math.Sqrt(e.W) * s * rademacher(rng)
 			yq.Set(e.U, j, yq.At(e.U, j)+v)
@@ -130,7 +131,41 @@ func screenedAll(r *linkRun, i int) [4]float64 {
 // known to about 12 %). The clamps of the score are not applied here
 // (‖L†b‖² and R are clamped at 0, which these draws never reach).
 func TestScreenCVUnbiased(t *testing.T) {
+	checkScreenCV(t, newScreenCase(t))
+}
+
+// After links are added the sketches are those of L_k† and Q_k (the
+// rank-one updates keep Z = Q L_k† exact) while the corrections stay
+// the input graph's: the estimates stay unbiased, their variance now
+// also carrying ‖(L_k† − p(L))b‖ (two links of weight 1 added among the
+// candidates within two hops, the same checks).
+func TestScreenCVUnbiasedAfterLinks(t *testing.T) {
 	sc := newScreenCase(t)
+	all := graphtest.Must(Candidates(sc.g, 2))
+	b := sc.g.Builder()
+	for _, e := range []wgraph.Edge{all[1], all[len(all)/2+1]} {
+		mustSet(b, e.U, e.V, 1)
+	}
+	g1 := b.Build()
+	lp, err := spectral.PseudoInverse(g1)
+	require.NoError(t, err)
+	l, err := g1.Laplacian()
+	require.NoError(t, err)
+	a := mat.NewDense(sc.n, sc.n, nil)
+	a.Scale(-sc.gamma, l)
+	for i := range sc.n {
+		a.Set(i, i, a.At(i, i)+2)
+	}
+	var q mat.Dense
+	require.NoError(t, q.Inverse(a))
+	sc.lp, sc.q, sc.gy = mat.DenseCopyOf(lp), &q, g1
+	checkScreenCV(t, sc)
+}
+
+// checkScreenCV runs the draws of sc and checks the means and variances
+// (TestScreenCVUnbiased).
+func checkScreenCV(t *testing.T, sc *screenCase) {
+	t.Helper()
 	const draws = 300
 	nc := len(sc.cands)
 	sum, sum2, psum2 := make([][4]float64, nc), make([][4]float64, nc), make([][4]float64, nc)
