@@ -118,7 +118,8 @@ func (r *linkRun) startScreenCV() error {
 		return nil
 	}
 	nc, k1 := len(r.cands), 2*cv.pl.h+1
-	if err := size.Check("consensus", "AddLinks: screening control variate", nc, 16); err != nil {
+	// ‖p(L)b‖ (8 bytes) and two corrections (4 each), two more for LinkRho2
+	if err := size.Check("consensus", "AddLinks: screening control variate", nc, 24); err != nil {
 		return err
 	}
 	if r.star != nil {
