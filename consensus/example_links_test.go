@@ -63,6 +63,6 @@ func ExampleAddLinks_rho2Sketch() {
 	fmt.Printf("%d links, ρ₂ lowered by %.2f, refused %d\n", len(res.Steps), res.Before.Mean-res.After.Mean, res.Refused)
 	fmt.Printf("ρ₂ after within ±%.1f %%; best possible ≥ %.0f at confidence %.2f\n", 100*res.After.RelHalfWidth(), res.Lower, res.Confidence)
 	// Output:
-	// 3 links, ρ₂ lowered by 0.79, refused 0
+	// 3 links, ρ₂ lowered by 0.87, refused 0
 	// ρ₂ after within ±0.4 %; best possible ≥ 412 at confidence 0.95
 }

@@ -172,9 +172,14 @@ func (r *linkRun) certifySketch() error {
 // startCV builds the certificate's control variate where it applies
 // (spec §13.13, "Control variate").
 func (r *linkRun) startCV() error {
-	cv, err := newLinkCV(r.g, r.cands)
-	if err != nil {
-		return err
+	var cv *linkCV
+	if r.scv != nil && !linkCVOff { // the screening's moments serve
+		cv = r.scv.certCV()
+	} else {
+		var err error
+		if cv, err = newLinkCV(r.g, r.cands); err != nil {
+			return err
+		}
 	}
 	r.cv = cv
 	if cv != nil {

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/loadlab/loadlab/internal/kpm"
-	"github.com/loadlab/loadlab/internal/par"
 	"github.com/loadlab/loadlab/internal/size"
 	"github.com/loadlab/loadlab/wgraph"
 )
@@ -68,31 +67,7 @@ func newLinkCV(g *wgraph.Graph, cands []wgraph.Edge) (*linkCV, error) {
 }
 
 // apply returns p(L) G for the node-major n × cols block gd of the
-// sketch's columns G, column by column (kpm.Apply: H products with L
-// each), each worker with its own workspace.
+// sketch's columns G (applyPoly).
 func (cv *linkCV) apply(g *wgraph.Graph, gd []float64, cols int) []float64 {
-	n := g.Order()
-	pg := make([]float64, n*cols)
-	workers := min(par.Workers(0), cols)
-	type buf struct {
-		w       *kpm.Work
-		col, pc []float64
-	}
-	bufs := make(chan buf, workers)
-	for range workers {
-		bufs <- buf{kpm.NewWork(n), make([]float64, n), make([]float64, n)}
-	}
-	coef := [][]float64{cv.pl.inv}
-	par.For(cols, workers, func(j int) {
-		b := <-bufs
-		for i := range n {
-			b.col[i] = gd[i*cols+j]
-		}
-		kpm.Apply([][]float64{b.pc}, coef, b.col, cv.pl.basis, g.LaplacianMulVec, b.w)
-		for i, x := range b.pc {
-			pg[i*cols+j] = x
-		}
-		bufs <- b
-	})
-	return pg
+	return applyPoly(g, cv.pl.basis, cv.pl.inv, gd, cols)
 }

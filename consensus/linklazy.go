@@ -78,7 +78,7 @@ func (r *linkRun) initLazy() {
 	par.Range(len(r.cands), 4096, 256, 0, func(lo, hi int) {
 		zb := make([]float64, r.m)
 		for i := lo; i < hi; i++ {
-			h[i] = lazyEntry{s: r.score(r.cands[i], zb), i: int32(i), step: 0}
+			h[i] = lazyEntry{s: r.score(i, zb), i: int32(i), step: 0}
 		}
 	})
 	for i := len(h)/2 - 1; i >= 0; i-- {
@@ -105,7 +105,7 @@ func (r *linkRun) lazyTop(p int) []int {
 			r.fresh = append(r.fresh, e)
 			continue
 		}
-		e.s, e.step = r.score(r.cands[e.i], zb), step
+		e.s, e.step = r.score(int(e.i), zb), step
 		r.rescored++
 		r.heap.push(e)
 	}

@@ -50,6 +50,8 @@ type linkRun struct {
 	res0, resk, sk0, skk float64
 	// its control variate (nil where the local polynomials do not fit)
 	cv *linkCV
+	// the screening's control variate (nil where they do not fit)
+	scv *screenCV
 	// the ρ₂ part (LinkRho2 on the sketch path), nil otherwise
 	rho *rhoSketch
 	// the ρ₂* part (LinkRho2Star on the sketch path), nil otherwise, and
@@ -116,6 +118,9 @@ func newLinkRun(g *wgraph.Graph, cands []wgraph.Edge, k int, set LinkSettings, s
 	if err2 != nil {
 		return nil, err2
 	}
+	if err := r.startScreenCV(); err != nil {
+		return nil, err
+	}
 	r.l2lo = lambda2Lower(g)
 	r.initLazy()
 	return r, nil
@@ -149,6 +154,19 @@ func (r *linkRun) startSketch(src rand.Source) error {
 	if r.zt, err = r.blockSolve(q); err != nil {
 		return err
 	}
+	pl, fits, err := screenPlan(r.g)
+	if err != nil {
+		return err
+	}
+	if fits { // R from Z and Q, no resistance sketch (spec §13.13, "Screening control variate")
+		r.scv = &screenCV{pl: pl, m: m, qs: qd}
+		r.skipDraws(len(r.g.Edges()) * m) // Y's draws: later draws as without the control variate
+		r.my = 0
+		if r.star != nil {
+			r.star.s = qd
+		}
+		return nil
+	}
 	if r.star != nil { // the ρ₂* sketches of Q share Z's rows (spec §13.17)
 		r.star.s = append([]float64(nil), qd...)
 	}
@@ -175,6 +193,16 @@ func (r *linkRun) blockSolve(b *mat.Dense) ([]float64, error) {
 	}
 	r.out.Solves += m
 	return x.RawMatrix().Data, nil
+}
+
+// skipDraws draws k Rademacher signs and drops them: the control
+// variate's path skips the resistance sketch Y but keeps the later draws
+// (the re-tunes' probes) those of the path without it, so that the two
+// differ only by the screening.
+func (r *linkRun) skipDraws(k int) {
+	for range k {
+		r.rng.Uint64()
+	}
 }
 
 func rademacher(rng *rand.Rand) float64 {
@@ -245,6 +273,7 @@ func (r *linkRun) run() (*LinkResult, error) {
 		StdErr: bf.StdErr, N: bf.N}
 	if !r.exact { // the screening state is not needed by the certificate
 		r.zt, r.yt, r.heap, r.pool = nil, nil, nil, nil
+		r.dropScreen()
 	}
 	if err := r.certify(); err != nil {
 		return nil, err
@@ -295,33 +324,45 @@ func (r *linkRun) gain(w float64, x []float64, c wgraph.Edge) loadlab.Estimate {
 	return loadlab.Estimate{Mean: f(nx, res), Lo: f(max(nx-e, 0), res+math.Sqrt2*e), Hi: f(nx+e, max(res-math.Sqrt2*e, 0))}
 }
 
-// score is the screened gain (trace units) of candidate c.
-func (r *linkRun) score(c wgraph.Edge, zb []float64) float64 {
+// score is the screened gain (trace units) of candidate i.
+func (r *linkRun) score(i int, zb []float64) float64 {
+	sq, res := r.screened(i, zb)
+	c := r.cands[i]
+	w := r.linkWeight(c)
+	switch {
+	case r.rho != nil:
+		return r.rhoScoreIn(r.rho, i, w, sq, res)
+	case r.star != nil:
+		return r.starScore(i, w, sq, res)
+	}
+	return w * sq / (1 + w*res)
+}
+
+// screened returns the screened ‖L_k†b‖² and R of candidate i (zb gets
+// Zb); with the screening control variate they are its estimates (spec
+// §13.13, "Screening control variate"), clamped at 0.
+func (r *linkRun) screened(i int, zb []float64) (sq, res float64) {
+	c := r.cands[i]
 	m, u, v := r.m, c.U*r.m, c.V*r.m
-	sq := 0.0
 	for j := range m {
 		d := r.zt[u+j] - r.zt[v+j]
 		zb[j] = d
 		sq += d * d
 	}
-	var res float64
-	if r.exact {
+	switch {
+	case r.exact:
 		res = zb[c.U] - zb[c.V]
-	} else {
+	case r.scv != nil:
+		sq = max(sq+float64(r.scv.cz[i]), 0)
+		res = max(r.scv.screenQuad(c.U, c.V, zb)+float64(r.scv.cr[i]), 0)
+	default:
 		my, u, v := r.my, c.U*r.my, c.V*r.my
 		for j := range my {
 			d := r.yt[u+j] - r.yt[v+j]
 			res += d * d
 		}
 	}
-	w := r.linkWeight(c)
-	switch {
-	case r.rho != nil:
-		return r.rhoScore(c, w, sq, res)
-	case r.star != nil:
-		return r.starScore(c, w, sq, res)
-	}
-	return w * sq / (1 + w*res)
+	return sq, res
 }
 
 // choose screens all unused candidates, confirms the Pool best and
@@ -366,7 +407,7 @@ func (r *linkRun) topScores(p int) []int {
 		var t []scored
 		for i := lo; i < hi; i++ {
 			if !r.used[i] {
-				t = pushTop(t, scored{i, r.score(r.cands[i], zb)}, p)
+				t = pushTop(t, scored{i, r.score(i, zb)}, p)
 			}
 		}
 		tops[pc] = t
@@ -461,13 +502,18 @@ func (r *linkRun) apply(i int, x []float64) {
 		zb[j] = r.zt[c.U*r.m+j] - r.zt[c.V*r.m+j]
 	}
 	rankOne(r.zt, r.m, x, zb, -coef)
-	if !r.exact {
+	if !r.exact && r.my > 0 {
 		yb := make([]float64, r.my)
 		s := math.Sqrt(w) / math.Sqrt(float64(r.my)) / (1 + w*res)
 		for j := range r.my {
 			yb[j] = -coef*(r.yt[c.U*r.my+j]-r.yt[c.V*r.my+j]) + s*rademacher(r.rng)
 		}
 		rankOne(r.yt, r.my, x, yb, 1)
+	}
+	if !r.exact && r.my == 0 {
+		r.skipDraws(r.m) // Y's column, as in startSketch
+	}
+	if !r.exact {
 		r.xs, r.cs = append(r.xs, x), append(r.cs, coef)
 	}
 }

@@ -239,7 +239,12 @@ type LinkResult struct {
 // sketch Z = Q L† of ‖L†b‖² and a resistance sketch, confirms the Pool
 // best by solves, adds the best confirmed one, and updates both sketches
 // by the rank-one correction (no new solves); the solves on the grown
-// graph use the product form L_k† = L† − Σ_i c_i x_i x_iᵀ. Greedy
+// graph use the product form L_k† = L† − Σ_i c_i x_i x_iᵀ. On graphs
+// where the local Chebyshev polynomials converge (expanders; not tori)
+// the screened values are control-variate estimates: the sketch measures
+// only what a polynomial p(L) ≈ L† misses, p's part is exact from each
+// candidate's local moments, and R comes from Z without the resistance
+// sketch (spec §13.13, "Screening control variate"; §13.16 for Q). Greedy
 // addition is a heuristic (the objective is not supermodular); the
 // certificate is what bounds the answer. A candidate listed twice may be
 // chosen twice (its weights add).

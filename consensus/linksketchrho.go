@@ -20,6 +20,7 @@ type rhoSketch struct {
 	gamma   float64
 	lmax    spectral.Bracket // λ_n of the input graph
 	s, zq   []float64
+	cq, cb  []float32 // the screening control variate of q(L) per candidate, nil without
 	ys      [][]float64
 	cqs     []float64
 	invMu   float64 // ≥ ‖Q_k‖ = 1/(2 − γλ_n(L_k)), spec §13.16
@@ -88,20 +89,33 @@ func (r *linkRun) sketchQ(rs *rhoSketch) error {
 	return nil
 }
 
-// rhoScore is the screened Δρ₂ of candidate c of weight w (spec
-// §13.16) from sq ≈ ‖L_k†b‖², res ≈ R_uv and the sketch of Q_k: ‖Q_k b‖²
-// ≈ ‖S Q_k b‖² and β = bᵀQ_k b ≈ 1 + (Sb)ᵀ(S Q_k b) − ½‖Sb‖², clamped to
-// its certified range [1 + γ(d_u + d_v)/4, 2‖Q_k‖]; −Inf when the
-// screened link would make the throttler unstable.
-func (r *linkRun) rhoScore(c wgraph.Edge, w, sq, res float64) float64 {
-	return r.rhoScoreIn(r.rho, c, w, sq, res)
+// rhoScoreIn is the screened Δρ₂ of candidate i of weight w at the ρ₂
+// sketch rs (one cycle; spec §13.16) from sq ≈ ‖L_k†b‖², res ≈ R_uv and
+// the sketch of Q_k: ‖Q_k b‖² ≈ ‖S Q_k b‖² and β = bᵀQ_k b ≈ 1 +
+// (Sb)ᵀ(S Q_k b) − ½‖Sb‖², or with the screening control variate of
+// q(L) (rs.cq, rs.cb; spec §13.16, "Screening control variate") ‖S Q_k
+// b‖² + cq_e and (Sb)ᵀ(S Q_k b) + cb_e; β clamped to its certified range
+// [1 + γ(d_u + d_v)/4, 2‖Q_k‖]; −Inf when the screened link would make
+// the throttler unstable.
+func (r *linkRun) rhoScoreIn(rs *rhoSketch, i int, w, sq, res float64) float64 {
+	sqQ, beta := r.rhoScreened(rs, i)
+	c, g := r.cands[i], rs.gamma
+	lo := 1 + g*(r.g.WeightedDegree(c.U)+r.g.WeightedDegree(c.V)+2*r.g.Weight(c.U, c.V))/4
+	sqQ, beta = max(sqQ, 0), min(max(beta, lo), 2*rs.invMu)
+	den := 1 - g*w*beta
+	if den <= 0 {
+		return math.Inf(-1)
+	}
+	return 0.5 * (w*sq/(g*(1+w*res)) - g*w*sqQ/den)
 }
 
-// rhoScoreIn is rhoScore with the ρ₂ sketch rs (one cycle).
-func (r *linkRun) rhoScoreIn(rs *rhoSketch, c wgraph.Edge, w, sq, res float64) float64 {
+// rhoScreened returns the screened ‖Q_k b‖² and β of candidate i at the
+// ρ₂ sketch rs (unbiased, not clamped; rhoScoreIn clamps them).
+func (r *linkRun) rhoScreened(rs *rhoSketch, i int) (sqQ, beta float64) {
+	c := r.cands[i]
 	m := r.m
 	u, v := c.U*m, c.V*m
-	var sqQ, cross, sb2 float64
+	var cross, sb2 float64
 	for j := range m {
 		dq := rs.zq[u+j] - rs.zq[v+j]
 		ds := rs.s[u+j] - rs.s[v+j]
@@ -109,14 +123,11 @@ func (r *linkRun) rhoScoreIn(rs *rhoSketch, c wgraph.Edge, w, sq, res float64) f
 		cross += ds * dq
 		sb2 += ds * ds
 	}
-	g := rs.gamma
-	lo := 1 + g*(r.g.WeightedDegree(c.U)+r.g.WeightedDegree(c.V)+2*r.g.Weight(c.U, c.V))/4
-	beta := min(max(1+cross-sb2/2, lo), 2*rs.invMu)
-	den := 1 - g*w*beta
-	if den <= 0 {
-		return math.Inf(-1)
+	beta = 1 + cross - sb2/2
+	if rs.cq != nil {
+		sqQ, beta = sqQ+float64(rs.cq[i]), cross+float64(rs.cb[i])
 	}
-	return 0.5 * (w*sq/(g*(1+w*res)) - g*w*sqQ/den)
+	return sqQ, beta
 }
 
 // exactY returns y = Q_k b for candidate c: a solve of 2I − γL on the
@@ -290,7 +301,8 @@ func (r *linkRun) runRho() (*LinkResult, error) {
 	}
 	r.out.Graph = b.Build()
 	r.zt, r.yt, r.heap, r.pool = nil, nil, nil, nil
-	r.rho.s, r.rho.zq, r.rho.pool = nil, nil, nil
+	r.dropScreen()
+	r.rho.s, r.rho.zq, r.rho.pool, r.rho.cq, r.rho.cb = nil, nil, nil, nil, nil
 	var total loadlab.Estimate // ρ₂ after = before − Σ gains, spec §13.16
 	for _, s := range r.out.Steps {
 		total.Mean, total.Lo, total.Hi = total.Mean+s.Gain.Mean, total.Lo+s.Gain.Lo, total.Hi+s.Gain.Hi

@@ -95,6 +95,9 @@ func (r *linkRun) startStar() error {
 func (r *linkRun) retune(hs *h2Sampler, base float64) error {
 	st := r.star
 	st.base = base
+	for _, rs := range st.cycles {
+		rs.release()
+	}
 	st.cycles, st.lev = make([]*rhoSketch, len(starGrid)), make([]float64, len(starGrid))
 	for j, mult := range starGrid {
 		rs, _, err := r.cycleAt(base*mult, true)
@@ -102,6 +105,7 @@ func (r *linkRun) retune(hs *h2Sampler, base float64) error {
 			return err
 		}
 		st.cycles[j] = rs
+		r.cycleCV(rs)
 		if rs != nil {
 			st.lev[j] = hs.summary(rs.gamma, sampleRho2).Mean
 		}
@@ -140,6 +144,7 @@ func (r *linkRun) cycleAt(gamma float64, withSketch bool) (*rhoSketch, []loadlab
 		r.out.Steps = steps[:s] // the graph before link s, for the residuals
 		rc := r.rhoGain(rs, c, r.linkWeight(c), r.xs[s], y)
 		if !rc.stable {
+			rs.release()
 			return nil, nil, nil
 		}
 		gains = append(gains, rc.gain)
@@ -147,6 +152,15 @@ func (r *linkRun) cycleAt(gamma float64, withSketch bool) (*rhoSketch, []loadlab
 		r.applyRho(rs, i, y)
 	}
 	return rs, gains, nil
+}
+
+// release drops a cycle state's vectors (its sketch, corrections,
+// confirmed and chosen y) once it is replaced or dead; its solve count
+// stays (shiftedSolves).
+func (rs *rhoSketch) release() {
+	if rs != nil {
+		rs.s, rs.zq, rs.cq, rs.cb, rs.ys, rs.pool = nil, nil, nil, nil, nil, nil
+	}
 }
 
 // shiftedSolves counts the solves of 2I − γL of every cycle built.
@@ -172,13 +186,13 @@ func (st *starSketch) levMin() float64 {
 // starScore is the screened score of candidate c for LinkRho2Star: the
 // decrease of the grid minimum, max_j [Δρ₂(γ_j) − (ρ₂(S, γ_j) − min_i
 // ρ₂(S, γ_i))] over the live cycles (spec §13.15, §13.17).
-func (r *linkRun) starScore(c wgraph.Edge, w, sq, res float64) float64 {
+func (r *linkRun) starScore(i int, w, sq, res float64) float64 {
 	st := r.star
 	f := st.levMin()
 	best := math.Inf(-1)
 	for j, rs := range st.cycles {
 		if rs != nil {
-			best = max(best, r.rhoScoreIn(rs, c, w, sq, res)-(st.lev[j]-f))
+			best = max(best, r.rhoScoreIn(rs, i, w, sq, res)-(st.lev[j]-f))
 		}
 	}
 	return best
@@ -255,8 +269,10 @@ func (r *linkRun) chooseStar() (starPick, error) {
 // starBatches is the most Pools of candidates a step of LinkRho2Star
 // confirms before it concludes that no link lowers ρ₂: on regular graphs
 // at γ* a link's gain is a small difference of its two parts, each
-// screened with relative error √(2/m), so the best-screened can all be
-// losses while others gain.
+// screened with relative error √(2/m) without the screening control
+// variate, so the best-screened can all be losses while others gain
+// (with it, at 10⁵ nodes, the first Pool of each step held gaining
+// candidates; spec §13.17).
 const starBatches = 4
 
 // chooseStarFrom confirms the candidates top (those already confirmed
@@ -316,6 +332,7 @@ func (r *linkRun) applyStar(p starPick) LinkStep {
 		switch {
 		case rs == nil:
 		case !p.rcs[t].stable:
+			rs.release()
 			st.cycles[t] = nil
 		default:
 			rs.pendBeta, rs.pendNy = p.rcs[t].betaHi, p.rcs[t].nyHi
@@ -357,6 +374,10 @@ func (r *linkRun) runStar() (*LinkResult, error) {
 	}
 	r.out.Graph = b.Build()
 	r.zt, r.yt, r.heap, r.pool = nil, nil, nil, nil
+	r.dropScreen()
+	for _, rs := range r.star.cycles {
+		rs.release()
+	}
 	r.star.cycles, r.star.s = nil, nil
 	if err := r.afterStar(); err != nil {
 		return nil, err
@@ -400,6 +421,7 @@ func (r *linkRun) afterStar() error {
 		if err != nil || rs == nil {
 			return math.Inf(1), err
 		}
+		rs.release()
 		rho := st.hs.summary(gam, sampleRho2)
 		var t loadlab.Estimate
 		for _, g := range gains {
