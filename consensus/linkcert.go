@@ -119,12 +119,17 @@ func topIndex(v []float64, k int, dst []int) []int {
 
 // topSum returns the sum of the k largest entries of v (v is reordered).
 func topSum(v []float64, k int) float64 {
-	slices.SortFunc(v, func(a, b float64) int { return cmpDesc(a, b) })
 	s := 0.0
-	for _, x := range v[:k] {
+	for _, x := range topK(v, k) {
 		s += x
 	}
 	return s
+}
+
+// topK sorts v in decreasing order and returns its first k entries.
+func topK(v []float64, k int) []float64 {
+	slices.SortFunc(v, func(a, b float64) int { return cmpDesc(a, b) })
+	return v[:k]
 }
 
 func cmpDesc(a, b float64) int {
@@ -213,6 +218,13 @@ func (r *linkRun) term(i int, g float64) float64 {
 // at most Confirm in all, stopping when a batch lowers the term by less
 // than 2 % (a choice of cost only: every value used is a bound).
 func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, error) {
+	t, _, err := r.sketchTop(acc, q, atChosen)
+	return t, err
+}
+
+// sketchTop is sketchTerm, also returning the k largest upper bounds it
+// summed (in decreasing order).
+func (r *linkRun) sketchTop(acc []float64, q float64, atChosen bool) (float64, []float64, error) {
 	ucb := make([]float64, len(r.cands))
 	order := make([]int, 0, len(r.cands))
 	for i, c := range r.cands {
@@ -244,17 +256,19 @@ func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, 
 	case atChosen:
 		fixed, chosen = r.chosenFinal()
 	}
+	var top []float64
 	term := func(j int) float64 { // the top-k sum with order[:j] confirmed
 		v := slices.Clone(fixed)
 		v = append(v, ucbOf(ucb, order[j:min(j+r.k, len(order))])...)
-		return max(topSum(v, r.k)-chosen, 0)
+		top = topK(v, min(r.k, len(v)))
+		return max(topSum(top, len(top))-chosen, 0)
 	}
 	cur := term(0)
 	for j := 0; j < min(r.set.Confirm, len(order)); {
 		ids := order[j:min(j+certBatch, r.set.Confirm, len(order))]
 		hi, err := r.confirmBatch(ids, atChosen)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		for t, i := range ids {
 			fixed = append(fixed, min(ucb[i], r.term(i, hi[t])))
@@ -267,7 +281,7 @@ func (r *linkRun) sketchTerm(acc []float64, q float64, atChosen bool) (float64, 
 			break
 		}
 	}
-	return cur, nil
+	return cur, top, nil
 }
 
 // certBatch is the number of candidates the certificate confirms by one

@@ -20,10 +20,11 @@ const starCellsMax = 1 << 16
 // inequality); on each cell [a, b] of a fixed geometric grid from γ₀ to
 // the sampler's cap, and on [cap, 2/λ_n⁻],
 //
-//	ρ₂(S, γ) ≥ ½[tr L_S†/b + tr Q_G(min(a, cap))] ≥ ψ_G(a, b) − ½Δ/b,
+//	ρ₂(S, γ) ≥ ½[tr L_S†/b + tr Q_S(γ)] ≥ ψ_G(a, b) − ½ Σ_{k largest} (g_e/b − a c⁻(a))⁺,
 //
-// Δ = Σ_{k largest} g_e⁺ the Kirchhoff relaxation's term at no links
-// (§13.13's sketch, probability 1 − Miss/2), and ψ_G(a, b) − ρ₂(G, γ_A)
+// g_e the Kirchhoff relaxation's upper bounds at no links (§13.13's
+// sketch, probability 1 − Miss/2) and a c⁻(a) each link's least rise of
+// tr_{1⊥}Q (starLinks), and ψ_G(a, b) − ρ₂(G, γ_A)
 // bounded below from the sampler's probes by a one-sided Student-t
 // bound at level (Miss/2)/cells on the lower ends of their brackets (a
 // union bound over the cells). Lower adds ρ₂(G, γ_A).Lo, the lower end
@@ -45,16 +46,40 @@ func (r *linkRun) certifyStar() error {
 		return err
 	}
 	r.sk0 = math.Sqrt(2*r.res0) / r.l2lo
-	dT, err := r.sketchTerm(acc0, r.certQuantile(), false)
+	_, top, err := r.sketchTop(acc0, r.certQuantile(), false)
 	if err != nil {
 		return err
 	}
 	g0 := 1 / (4 * st.lmax.Hi) // γ*_H2 ≥ 1/λ_n (EstimateGammaH2)
 	first := 0.5 * (r.harmonicT()/g0 + float64(r.n-1)/2)
 	rhoA := st.hs.summary(r.out.AfterGamma, sampleRho2)
-	r.lower = min(first, rhoA.Lo+r.starCells(dT, g0, miss/2))
+	r.lower = min(first, rhoA.Lo+r.starCells(r.starLinks(top), g0, miss/2))
 	r.out.Confidence = 1 - miss - st.lmax.Delta
 	return nil
+}
+
+// starLinks returns the per-cell bound on the links' decrease of ρ₂
+// (spec §13.17): for γ ∈ [a, b], ½ Σ_j (g_j/b − a·c⁻(a))⁺ over the k
+// largest upper bounds g_j of the Kirchhoff relaxation's terms, where
+// a·c⁻(a) bounds each link's rise of ½·2·tr_{1⊥}Q from below: by the
+// convexity of tr_{1⊥}(2I − γL)⁻¹ in the link weights each link raises
+// it by at least γW_e‖Q_G b_e‖² ≥ a·W_min·½(1 + a·D_min/4)² (§13.16's
+// t_e⁻, D_min the least d_u + d_v over the candidates, W_min the least
+// weight).
+func (r *linkRun) starLinks(top []float64) func(a, b float64) float64 {
+	wmin, dmin := math.Inf(1), math.Inf(1)
+	for _, c := range r.cands {
+		wmin = min(wmin, r.linkWeight(c))
+		dmin = min(dmin, r.g.WeightedDegree(c.U)+r.g.WeightedDegree(c.V))
+	}
+	return func(a, b float64) float64 {
+		cost := a * wmin * 0.5 * (1 + a*dmin/4) * (1 + a*dmin/4)
+		var s float64
+		for _, g := range top {
+			s += max(g/b-cost, 0)
+		}
+		return s / 2
+	}
 }
 
 // harmonicT returns (n − 1)²/(tr L + 2 Σ of the k largest candidate
@@ -76,9 +101,10 @@ func (r *linkRun) harmonicT() float64 {
 
 // starCells returns the least, over the cells [a, b] of the geometric
 // grid from g0 to the sampler's cap and the cell [cap, 2/λ_n⁻], of the
-// lower confidence bound of ψ_G(a, b) − ρ₂(G, γ_A) − ½Δ/b (spec §13.17),
+// lower confidence bound of ψ_G(a, b) − ρ₂(G, γ_A) less the links'
+// decrease links(a, b) (spec §13.17),
 // each at level alpha/(number of events).
-func (r *linkRun) starCells(dT, g0, alpha float64) float64 {
+func (r *linkRun) starCells(links func(a, b float64) float64, g0, alpha float64) float64 {
 	st := r.star
 	hs := st.hs
 	gA, gcap, gtop := r.out.AfterGamma, hs.gcap(), 2/st.lmax.Lo
@@ -118,7 +144,7 @@ func (r *linkRun) starCells(dT, g0, alpha float64) float64 {
 		if hs.res.on {
 			v += 0.5 * min(c*tr[0], c*tr[1])
 		}
-		return v - dT/(2*b)
+		return v - links(a, b)
 	}
 	ratio := math.Pow(gcap/g0, 1/float64(max(cells, 1)))
 	pieces := par.Pieces(cells, 256, 64)
