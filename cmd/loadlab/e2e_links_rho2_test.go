@@ -121,13 +121,20 @@ func regularEdgeList(t *testing.T, n, d int, seed uint64) (*wgraph.Graph, string
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, edgeListFile(t, g, "regular.txt")
+}
+
+// edgeListFile writes g's edges (unweighted) as an edge list named name
+// in the test's temporary directory and returns its path.
+func edgeListFile(t *testing.T, g *wgraph.Graph, name string) string {
+	t.Helper()
 	var b strings.Builder
 	for _, e := range g.Edges() {
 		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
 	}
-	path := filepath.Join(t.TempDir(), "regular.txt")
+	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return g, path
+	return path
 }

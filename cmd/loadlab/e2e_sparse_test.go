@@ -1,10 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -65,15 +62,7 @@ func TestGraphInfoMultipleLambda2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	for _, e := range g.Edges() {
-		fmt.Fprintf(&b, "%d %d\n", e.U, e.V)
-	}
-	path := filepath.Join(t.TempDir(), "torus.txt")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, rows := csvRows(t, mustRun(t, "graph", "info", "--graph", path, "--csv"))
+	_, rows := csvRows(t, mustRun(t, "graph", "info", "--graph", edgeListFile(t, g, "torus.txt"), "--csv"))
 	want := 2 - 2*math.Cos(2*math.Pi/60)
 	for _, r := range rows {
 		if r[0] == "λ₂" {
