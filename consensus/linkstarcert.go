@@ -20,10 +20,10 @@ const starCellsMax = 1 << 16
 // inequality); on each cell [a, b] of a fixed geometric grid from γ₀ to
 // the sampler's cap, and on [cap, 2/λ_n⁻],
 //
-//	ρ₂(S, γ) ≥ ½[tr L_S†/b + tr Q_S(γ)] ≥ ψ_G(a, b) − ½ Σ_{k largest} (g_e/b − a c⁻(a))⁺,
+//	ρ₂(S, γ) ≥ ½[tr L_S†/b + tr Q_S(γ)] ≥ ψ_G(a, b) − ½ Σ_{k largest} (g_e/b − c⁻(a))⁺,
 //
 // g_e the Kirchhoff relaxation's upper bounds at no links (§13.13's
-// sketch, probability 1 − Miss/2) and a c⁻(a) each link's least rise of
+// sketch, probability 1 − Miss/2) and c⁻(a) each link's least rise of
 // tr_{1⊥}Q (starLinks), and ψ_G(a, b) − ρ₂(G, γ_A)
 // bounded below from the sampler's probes by a one-sided Student-t
 // bound at level (Miss/2)/cells on the lower ends of their brackets (a
@@ -59,13 +59,13 @@ func (r *linkRun) certifyStar() error {
 }
 
 // starLinks returns the per-cell bound on the links' decrease of ρ₂
-// (spec §13.17): for γ ∈ [a, b], ½ Σ_j (g_j/b − a·c⁻(a))⁺ over the k
+// (spec §13.17): for γ ∈ [a, b], ½ Σ_j (g_j/b − c⁻(a))⁺ over the k
 // largest upper bounds g_j of the Kirchhoff relaxation's terms, where
-// a·c⁻(a) bounds each link's rise of ½·2·tr_{1⊥}Q from below: by the
-// convexity of tr_{1⊥}(2I − γL)⁻¹ in the link weights each link raises
-// it by at least γW_e‖Q_G b_e‖² ≥ a·W_min·½(1 + a·D_min/4)² (§13.16's
-// t_e⁻, D_min the least d_u + d_v over the candidates, W_min the least
-// weight).
+// c⁻(a) bounds each link's rise of tr_{1⊥}Q from below: added in turn,
+// link e raises it by γW‖Q_k b‖²/(1 − γWβ_k) (Sherman–Morrison), β_k =
+// bᵀQ_k b ≥ β⁻ = 1 + γ(d_u + d_v)/4 and ‖Q_k b‖² ≥ β_k²/2 (§13.16), so
+// by at least aW_min β⁻²/2/(1 − aW_min β⁻) at β⁻ of a and D_min (the
+// least d_u + d_v over the candidates; W_min the least weight).
 func (r *linkRun) starLinks(top []float64) func(a, b float64) float64 {
 	wmin, dmin := math.Inf(1), math.Inf(1)
 	for _, c := range r.cands {
@@ -73,7 +73,11 @@ func (r *linkRun) starLinks(top []float64) func(a, b float64) float64 {
 		dmin = min(dmin, r.g.WeightedDegree(c.U)+r.g.WeightedDegree(c.V))
 	}
 	return func(a, b float64) float64 {
-		cost := a * wmin * 0.5 * (1 + a*dmin/4) * (1 + a*dmin/4)
+		beta := 1 + a*dmin/4 // β_e⁻ = 1 + a(d_u + d_v)/4 ≤ b_eᵀQ_k b_e on every graph with links added
+		cost := math.Inf(1)  // a link with aWβ⁻ ≥ 1 is unstable: ρ₂ = +∞
+		if den := 1 - a*wmin*beta; den > 0 {
+			cost = a * wmin * beta * beta / 2 / den
+		}
 		var s float64
 		for _, g := range top {
 			s += max(g/b-cost, 0)
