@@ -13,9 +13,9 @@ import (
 	"github.com/loadlab/loadlab/wgraph"
 )
 
-// The local path of the ρ₂ designs (spec §13.14, "Local path"): the
-// projected gradient of DesignRho2AtScale on parts from local
-// Chebyshev moments, certified by the polynomial certificate.
+// The local path of the ρ₂ designs (spec §13.14, "Local path"):
+// multiplicative updates from local Chebyshev moments, certified by the
+// polynomial certificate of design_rho2poly.go.
 
 // rho2LocalStep is the damping exponent θ of the local path's
 // multiplicative update, and rho2LocalPatience the iterations in a row
