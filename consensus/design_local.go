@@ -82,20 +82,28 @@ type linkMoments struct {
 // linkMoments computes the moments on g, the graph of the links with
 // positive weight (a link of weight zero still has its b_e's moments).
 func (p TraceWeightProblem) linkMoments(g *wgraph.Graph, pl localPlan) (*linkMoments, error) {
+	mom, _, err := p.linkMomentsTo(g, pl, pl.h)
+	return mom, err
+}
+
+// linkMomentsTo is linkMoments that also returns the traces t_0..t_deg
+// (deg ≥ h) from the same renumbering of g.
+func (p TraceWeightProblem) linkMomentsTo(g *wgraph.Graph, pl localPlan, deg int) (*linkMoments, []float64, error) {
 	mc, err := newMomentCtx(g)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, k1 := len(p.Links), 2*pl.h+1
 	if err := size.Check("consensus", "DesignWeightsAtScale: link moments", m, 8*k1); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := &linkMoments{h: pl.h, plan: pl, mu: make([]float64, m*k1)}
 	mc.pairs(pl, m, func(i int) (int, int) { return p.Links[i].U, p.Links[i].V }, func(i int, mu []float64) {
 		copy(out.mu[i*k1:(i+1)*k1], mu)
 	})
-	out.t = mc.traces(pl, pl.h)
-	return out, nil
+	tt := mc.traces(pl, deg)
+	out.t = tt[:pl.h+1]
+	return out, tt, nil
 }
 
 // momentCtx is a graph's Laplacian renumbered for the local moments,

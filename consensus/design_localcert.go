@@ -1,7 +1,6 @@
 package consensus
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -44,7 +43,7 @@ func (p TraceWeightProblem) polyBound(mom *linkMoments, w []float64) float64 {
 		if phi-best <= localFWGap*phi {
 			return nil
 		}
-		return func(visit func(int, float64)) bool { p.fill(s, visit); return true }
+		return func(visit func(int, float64)) bool { p.minVertex(negated(s), nil, visit); return true }
 	}, func(mv []float64) float64 {
 		_, f, ok := polyDual(mv, mom.t)
 		if !ok {
@@ -136,43 +135,4 @@ func hankelSolve(mu, t []float64, a float64, bm *mat.SymDense, b float64) (x []f
 	x = slices.Clone(t)
 	lapack64.Potrs(u, blas64.General{Rows: n, Cols: 1, Stride: 1, Data: x})
 	return x, dense.Dot(x, t), true
-}
-
-// fill visits the links that lmo's maximising vertex raises above their
-// lower bounds, with the weight added: the rest of the budget to the
-// links in decreasing order of s_e/c_e, each up to its upper bound (one
-// link without upper bounds).
-func (p TraceWeightProblem) fill(s []float64, visit func(i int, add float64)) {
-	var spent float64
-	for i, l := range p.Links {
-		lo, _ := p.bounds(i)
-		spent += lo * l.Cost
-	}
-	rem := max(p.Budget-spent, 0)
-	if p.Hi == nil {
-		best, arg := math.Inf(-1), 0
-		for i, l := range p.Links {
-			if r := s[i] / l.Cost; r > best {
-				best, arg = r, i
-			}
-		}
-		visit(arg, rem/p.Links[arg].Cost)
-		return
-	}
-	idx := make([]int, len(s))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int {
-		return cmp.Compare(s[b]/p.Links[b].Cost, s[a]/p.Links[a].Cost)
-	})
-	for _, i := range idx {
-		if rem <= 0 {
-			break
-		}
-		lo, hi := p.bounds(i)
-		add := min(hi-lo, rem/p.Links[i].Cost)
-		visit(i, add)
-		rem -= add * p.Links[i].Cost
-	}
 }

@@ -122,19 +122,18 @@ func (st *rho2LocalState) at(w []float64) (float64, *linkMoments, []float64, err
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	return st.p.rho2LocalParts(mom, tt, st.gamma, st.s, st.t), mom, tt, nil
+	return st.p.rho2LocalParts(mom, tt, w, st.gamma, st.s, st.t), mom, tt, nil
 }
 
 // rho2LocalParts sets s_e = ‖p(L)b_e‖² and t_e = ‖q(L)b_e‖² (p, q the
 // interpolants of 1/λ and 1/(2 − γλ) on the moments' interval) and
 // returns ½[Σ_{i≥2} p(λ_i)/γ + Σ_{i≥2} q(λ_i)], the moments' estimate
 // of ρ₂.
-func (p TraceWeightProblem) rho2LocalParts(mom *linkMoments, tt []float64, gamma float64, s, t []float64) float64 {
+func (p TraceWeightProblem) rho2LocalParts(mom *linkMoments, tt, w []float64, gamma float64, s, t []float64) float64 {
 	pl := mom.plan
 	q := kpm.Interp(func(x float64) float64 { return 1 / (2 - gamma*x) }, pl.a, pl.b, pl.h)
-	zero := make([]float64, len(s))
-	mom.quads(quadCoef(pl.inv), zero, s)
-	mom.quads(quadCoef(q), zero, t)
+	mom.quads(quadCoef(pl.inv), w, s)
+	mom.quads(quadCoef(q), w, t)
 	h := pl.h
 	return 0.5 * (dense.Dot(pl.inv, tt[:h+1])/gamma + dense.Dot(q, tt[:h+1]))
 }
@@ -193,9 +192,10 @@ func rho2LocalPlan(p TraceWeightProblem, w []float64, set ScaleDesignSettings) (
 }
 
 // rho2LocalCertify fills d's value and the polynomial certificate at w
-// of degree h; without a set Depth, a gap above Tol is certified again
-// one degree deeper while the balls stay within localWorkMax (spec
-// §13.14, "Local path"). The value is exact up to DenseMax nodes (the
+// of degree h (the iterations' own at the given cycle, d.Lower on entry;
+// computed here over every cycle up to gmax > 0); without a set Depth, a
+// gap above Tol is certified again one degree deeper while the balls
+// stay within localWorkMax (spec §13.14, "Local path"). The value is exact up to DenseMax nodes (the
 // local path forced there), else estimateH2's ρ₂ at RelAcc Tol/8 with
 // its 95 % interval; the λ_n bracket is certified against 2/γ.
 func rho2LocalCertify(p TraceWeightProblem, gamma float64, w []float64, h int, set ScaleDesignSettings, seed uint64, gmax float64, d *Rho2WeightDesign) error {
@@ -205,6 +205,14 @@ func rho2LocalCertify(p TraceWeightProblem, gamma float64, w []float64, h int, s
 	maxH := h
 	if set.Depth == 0 {
 		maxH = max(h, kpm.Depth(d.Graph, localWorkMax, localMaxDepth))
+	}
+	d.Depth = h
+	if gmax == 0 { // d.Lower is the iterations' certificate at degree h already
+		d.Lower = min(d.Lower, d.Value.Hi)
+		if d.Gap = d.Value.Hi - d.Lower; d.Gap <= set.Tol*d.Value.Hi || h >= maxH {
+			return nil
+		}
+		h++
 	}
 	for ; ; h++ {
 		pl, err := newLocalPlan(d.Graph, h)

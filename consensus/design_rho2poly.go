@@ -183,13 +183,5 @@ func (f *rho2FW) bound(c, d, x, y []float64, idx []int, gmax float64) float64 {
 // rho2Local computes the moments of the polynomial certificate on g,
 // the graph of w: the links' moments and the traces t_0..t_{2h}.
 func (p TraceWeightProblem) rho2Local(g *wgraph.Graph, pl localPlan) (*linkMoments, []float64, error) {
-	mom, err := p.linkMoments(g, pl)
-	if err != nil {
-		return nil, nil, err
-	}
-	mc, err := newMomentCtx(g)
-	if err != nil {
-		return nil, nil, err
-	}
-	return mom, mc.traces(pl, 2*pl.h), nil
+	return p.linkMomentsTo(g, pl, 2*pl.h)
 }

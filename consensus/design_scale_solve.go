@@ -61,24 +61,19 @@ func (p TraceWeightProblem) budgetRoot(cost func(x float64) float64, hi float64)
 
 // lmo returns max_v Σ_e v_e s_e over the feasible set (s ≥ 0): every
 // link at its lower bound, then the rest of the budget to the links in
-// decreasing order of s_e/c_e, each up to its upper bound.
+// decreasing order of s_e/c_e, each up to its upper bound — the
+// knapsack of minLinear on −s.
 func (p TraceWeightProblem) lmo(s []float64) float64 {
-	var val, spent float64
-	for i, l := range p.Links {
-		lo, _ := p.bounds(i)
-		val += lo * s[i]
-		spent += lo * l.Cost
+	return -p.minLinear(negated(s), nil)
+}
+
+// negated returns −s in a new slice.
+func negated(s []float64) []float64 {
+	out := make([]float64, len(s))
+	for i, x := range s {
+		out[i] = -x
 	}
-	rem := max(p.Budget-spent, 0)
-	if p.Hi == nil {
-		var best float64
-		for i, l := range p.Links {
-			best = max(best, s[i]/l.Cost)
-		}
-		return val + rem*best
-	}
-	p.fill(s, func(i int, add float64) { val += add * s[i] })
-	return val
+	return out
 }
 
 // traceState is the state of the projected gradient on the oracle's
